@@ -1,0 +1,59 @@
+/** The contract's error codes, each with its HTTP status and OpenAI-style error type. */
+export const ERROR_CODES = {
+  VALIDATION_ERROR: { status: 400, type: "invalid_request_error" },
+  MODEL_NOT_FOUND: { status: 400, type: "invalid_request_error" },
+  UNAUTHORIZED: { status: 401, type: "authentication_error" },
+  INVALID_KEY: { status: 401, type: "authentication_error" },
+  KEY_REVOKED: { status: 401, type: "authentication_error" },
+  BUDGET_EXCEEDED: { status: 402, type: "invalid_request_error" },
+  FORBIDDEN: { status: 403, type: "permission_error" },
+  NOT_FOUND: { status: 404, type: "invalid_request_error" },
+  METHOD_NOT_ALLOWED: { status: 405, type: "invalid_request_error" },
+  PAYLOAD_TOO_LARGE: { status: 413, type: "invalid_request_error" },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, type: "invalid_request_error" },
+  RATE_LIMITED: { status: 429, type: "rate_limit_error" },
+  QUOTA_EXCEEDED: { status: 429, type: "rate_limit_error" },
+  AGENT_GUARD: { status: 429, type: "rate_limit_error" },
+  INTERNAL_ERROR: { status: 500, type: "api_error" },
+  UPSTREAM_ERROR: { status: 502, type: "api_error" },
+  NO_PROVIDER: { status: 503, type: "api_error" },
+  OVERLOADED: { status: 503, type: "api_error" },
+  UPSTREAM_TIMEOUT: { status: 504, type: "api_error" },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorBody {
+  error: { message: string; type: string; code: ErrorCode; request_id: string; param?: string };
+}
+
+/** Every failure the gateway reports to a client is one of these; anything else becomes INTERNAL_ERROR. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly type: string;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: { param?: string; retryAfterS?: number } = {},
+  ) {
+    super(message);
+    this.status = ERROR_CODES[code].status;
+    this.type = ERROR_CODES[code].type;
+  }
+
+  body(requestId: string): ErrorBody {
+    const error: ErrorBody["error"] = { message: this.message, type: this.type, code: this.code, request_id: requestId };
+    if (this.extra.param) error.param = this.extra.param;
+    return { error };
+  }
+
+  headers(requestId: string): Record<string, string> {
+    const h: Record<string, string> = { "content-type": "application/json", "x-request-id": requestId };
+    if (this.extra.retryAfterS !== undefined) h["retry-after"] = String(Math.max(1, Math.ceil(this.extra.retryAfterS)));
+    return h;
+  }
+}
+
+export function validationError(param: string, message: string): ApiError {
+  return new ApiError("VALIDATION_ERROR", `${param}: ${message}`, { param });
+}

@@ -1,0 +1,92 @@
+import type { ChatMessage, ToolCall } from "../pipeline/messages";
+
+/**
+ * OpenAI parameters a client may send besides messages/model/max_tokens/stream. They are passed on to
+ * every provider that has an equivalent; an adapter maps them into its own wire format.
+ */
+export interface PassThroughParams {
+  temperature?: number;
+  top_p?: number;
+  stop?: string | string[];
+  n?: number;
+  user?: string;
+  seed?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  tools?: unknown[];
+  tool_choice?: unknown;
+  response_format?: { type: string; [k: string]: unknown };
+  stream_options?: { include_usage?: boolean };
+}
+
+export interface ProviderRequest {
+  /** The provider's own versioned model id. */
+  model: string;
+  messages: ChatMessage[];
+  max_tokens: number;
+  params: PassThroughParams;
+  /** Aborted when the client goes away or the gateway gives up; the adapter must cancel the upstream call. */
+  signal: AbortSignal;
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
+
+export interface Choice {
+  index: number;
+  message: { role: "assistant"; content: string; tool_calls?: ToolCall[] };
+  finish_reason: FinishReason;
+}
+
+export interface ProviderResponse {
+  choices: Choice[];
+  /** Absent when the provider reported none; the gateway then counts tokens itself. */
+  usage?: Usage;
+}
+
+/** One piece of a streamed answer, already in the OpenAI delta shape. */
+export interface StreamDelta {
+  index: number;
+  delta: { role?: "assistant"; content?: string; tool_calls?: unknown[] };
+  finish_reason: FinishReason | null;
+}
+
+export type StreamEvent = { kind: "delta"; delta: StreamDelta } | { kind: "usage"; usage: Usage };
+
+/**
+ * One wire format. An adapter maps the OpenAI-shaped request into its provider's format and the
+ * provider's answers, usage, finish reasons, errors and stream events back. Nothing outside the
+ * adapter's folder knows its quirks.
+ */
+export interface Provider {
+  readonly name: string;
+  /** True when answers are made up locally (the built-in simulator). */
+  readonly simulated: boolean;
+  complete(req: ProviderRequest): Promise<ProviderResponse>;
+  /** Yields events as they arrive; throws ProviderError when the upstream fails, also mid-stream. */
+  stream(req: ProviderRequest): AsyncIterable<StreamEvent>;
+}
+
+export type ProviderErrorKind = "http" | "timeout" | "connection" | "aborted" | "protocol";
+
+/** A failed upstream call. `retryable` says whether trying again (or another provider) can help. */
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+
+  get retryable(): boolean {
+    if (this.kind === "aborted") return false;
+    if (this.kind === "http") return this.status === 408 || this.status === 409 || this.status === 429 || (this.status ?? 0) >= 500;
+    return true;
+  }
+}
