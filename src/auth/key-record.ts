@@ -1,0 +1,57 @@
+import type { KeyType } from "./key-format";
+
+export type KeyStatus = "active" | "revoked";
+export const SCOPES = ["admin", "complete"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** A key as the gateway holds it in memory: everything but the value, which is never kept. */
+export interface KeyEntry {
+  id: string;
+  name: string;
+  appId: string;
+  type: KeyType;
+  prefix: string;
+  last4: string;
+  hash: string;
+  status: KeyStatus;
+  scopes: string[];
+  plan: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+/** The record as the API and CLI show it (CONTRACT.md "Keys"); never carries the value or hash. */
+export interface KeyRecordView {
+  id: string;
+  name: string;
+  app_id: string;
+  type: KeyType;
+  prefix: string;
+  last4: string;
+  status: KeyStatus;
+  scopes: string[];
+  plan: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function viewOf(k: KeyEntry): KeyRecordView {
+  return {
+    id: k.id,
+    name: k.name,
+    app_id: k.appId,
+    type: k.type,
+    prefix: k.prefix,
+    last4: k.last4,
+    status: k.status,
+    scopes: k.scopes,
+    plan: k.plan,
+    created_at: iso(k.createdAt)!,
+    last_used_at: iso(k.lastUsedAt),
+    revoked_at: iso(k.revokedAt),
+  };
+}

@@ -1,0 +1,121 @@
+import { randomBytes } from "node:crypto";
+import { ApiError, validationError } from "../http/errors";
+import { generateKey, type KeyType } from "./key-format";
+import type { KeyHasher } from "./secret";
+import type { KeyIndex } from "./key-index";
+import type { KeyRepository } from "./key-repository";
+import { SCOPES, viewOf, type KeyEntry, type KeyRecordView } from "./key-record";
+import type { Plans } from "./plans";
+
+export interface CreateKeyInput {
+  name: string;
+  appId: string;
+  type: KeyType;
+  scopes: string[];
+  plan?: string;
+}
+
+/** The creator's rights, or "operator" for the CLI, which works on the store directly. */
+export type Actor = KeyEntry | "operator";
+
+const ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
+function newKeyId(): string {
+  let s = "key_";
+  for (const b of randomBytes(16)) s += ID_ALPHABET[b % 36];
+  return s;
+}
+
+/**
+ * Creating, listing and revoking keys, with the contract's rules: managing keys needs the `admin`
+ * scope, a key sees only keys of its own app_id, a test key creates only test keys, and a key never
+ * grants scopes it does not have. Shared by the HTTP routes and the CLI.
+ */
+export class KeyService {
+  constructor(
+    private readonly repo: KeyRepository,
+    private readonly index: KeyIndex,
+    private readonly hash: KeyHasher,
+    private readonly plans: Plans,
+  ) {}
+
+  create(actor: Actor, input: CreateKeyInput): KeyRecordView & { key: string } {
+    for (const s of input.scopes) {
+      if (!(SCOPES as readonly string[]).includes(s)) throw validationError("scopes", `unknown scope '${s}'; valid: ${SCOPES.join(", ")}`);
+    }
+    const plan = input.plan ?? this.plans.defaultPlan;
+    if (!this.plans.has(plan)) throw validationError("plan", `unknown plan '${plan}'; valid: ${this.plans.ids.join(", ")}`);
+    if (actor !== "operator") {
+      this.requireAdmin(actor);
+      if (actor.appId !== input.appId) throw new ApiError("FORBIDDEN", `this key manages keys of app_id '${actor.appId}' only`);
+      if (actor.type === "test" && input.type !== "test") throw new ApiError("FORBIDDEN", "a test key can only create test keys");
+      const missing = input.scopes.filter((s) => !actor.scopes.includes(s));
+      if (missing.length) throw new ApiError("FORBIDDEN", `cannot grant scopes this key lacks: ${missing.join(", ")}`);
+    }
+    const value = generateKey(input.type);
+    const entry: KeyEntry = {
+      id: newKeyId(),
+      name: input.name,
+      appId: input.appId,
+      type: input.type,
+      prefix: value.slice(0, 12),
+      last4: value.slice(-4),
+      hash: this.hash(value),
+      status: "active",
+      scopes: [...new Set(input.scopes)].sort(),
+      plan,
+      createdAt: Date.now(),
+      lastUsedAt: null,
+      revokedAt: null,
+    };
+    this.repo.insert(entry);
+    this.index.put(entry);
+    return { ...viewOf(entry), key: value };
+  }
+
+  /** Registers a key value chosen by the operator (SVC_BOOTSTRAP_ADMIN_KEY); a no-op when it exists. */
+  registerBootstrap(value: string, type: KeyType): void {
+    const hash = this.hash(value);
+    if (this.index.lookup(hash)) return;
+    const entry: KeyEntry = {
+      id: newKeyId(),
+      name: "bootstrap admin",
+      appId: "default",
+      type,
+      prefix: value.slice(0, 12),
+      last4: value.slice(-4),
+      hash,
+      status: "active",
+      scopes: ["admin", "complete"],
+      plan: this.plans.defaultPlan,
+      createdAt: Date.now(),
+      lastUsedAt: null,
+      revokedAt: null,
+    };
+    this.repo.insert(entry);
+    this.index.put(entry);
+  }
+
+  list(actor: Actor, appId?: string): KeyRecordView[] {
+    if (actor !== "operator") this.requireAdmin(actor);
+    const app = actor === "operator" ? appId : actor.appId;
+    if (app === undefined) throw validationError("app_id", "required");
+    return this.repo.listByApp(app).map((e) => viewOf(this.index.get(e.id) ?? e));
+  }
+
+  revoke(actor: Actor, id: string): KeyRecordView {
+    if (actor !== "operator") this.requireAdmin(actor);
+    const found = this.repo.get(id);
+    if (!found) throw new ApiError("NOT_FOUND", `no key '${id}'`);
+    if (actor !== "operator" && found.appId !== actor.appId) throw new ApiError("FORBIDDEN", `key '${id}' belongs to another app_id`);
+    if (found.status === "revoked") return viewOf(found);
+    const at = Date.now();
+    this.repo.revoke(id, at);
+    const revoked: KeyEntry = { ...found, status: "revoked", revokedAt: at };
+    this.index.put(revoked);
+    return viewOf(revoked);
+  }
+
+  private requireAdmin(actor: KeyEntry): void {
+    if (!actor.scopes.includes("admin")) throw new ApiError("FORBIDDEN", "this key lacks the 'admin' scope needed to manage keys");
+  }
+}

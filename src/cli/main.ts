@@ -1,0 +1,123 @@
+#!/usr/bin/env bun
+import { parseArgs } from "node:util";
+import pino from "pino";
+import { loadSettings, ConfigError, type Settings } from "../config/config";
+import { createLogger } from "../log/logger";
+import { Gateway } from "../gateway";
+import { startServer } from "../server";
+import { ApiError } from "../http/errors";
+import type { KeyRecordView } from "../auth/key-record";
+
+const USAGE = `svc — the OpenAI-compatible gateway that cuts what LLM calls cost
+
+usage:
+  svc serve                                   start the gateway (SVC_HOST, SVC_PORT, SVC_DATA_DIR, ...)
+  svc keys create [--name N] [--app A] [--type live|test] [--plan P] [--admin] [--json]
+  svc keys list --app A [--json]
+  svc keys revoke <key_id> [--json]
+
+Settings come from SVC_* environment variables and the JSON file named by SVC_CONFIG.`;
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`svc: ${message}\n`);
+  process.exit(code);
+}
+
+/** The CLI works on the store directly, like a server on the same data directory would. */
+function withGateway<T>(settings: Settings, fn: (gw: Gateway) => T): T {
+  const gw = new Gateway(settings, pino({ level: "silent" }));
+  try {
+    return fn(gw);
+  } finally {
+    gw.close();
+  }
+}
+
+function printKey(k: KeyRecordView & { key?: string }, json: boolean): void {
+  if (json) {
+    process.stdout.write(JSON.stringify(k) + "\n");
+    return;
+  }
+  const lines = [
+    `id:       ${k.id}`,
+    `name:     ${k.name}`,
+    `app_id:   ${k.app_id}`,
+    `type:     ${k.type}`,
+    `scopes:   ${k.scopes.join(",")}`,
+    `plan:     ${k.plan}`,
+    `status:   ${k.status}`,
+  ];
+  if (k.key) lines.push("", `key:      ${k.key}`, "", "This is the only time the key is shown. Store it now.");
+  process.stdout.write(lines.join("\n") + "\n");
+}
+
+async function keysCommand(settings: Settings, args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      name: { type: "string" },
+      app: { type: "string" },
+      type: { type: "string" },
+      plan: { type: "string" },
+      admin: { type: "boolean" },
+      json: { type: "boolean" },
+    },
+  });
+  const json = values.json ?? false;
+  withGateway(settings, (gw) => {
+    if (sub === "create") {
+      const type = values.type ?? "live";
+      if (type !== "live" && type !== "test") fail("--type must be live or test");
+      const created = gw.keys.create("operator", {
+        name: values.name ?? (values.admin ? "admin" : "key"),
+        appId: values.app ?? "default",
+        type,
+        scopes: values.admin ? ["admin", "complete"] : ["complete"],
+        plan: values.plan,
+      });
+      printKey(created, json);
+    } else if (sub === "list") {
+      const list = gw.keys.list("operator", values.app ?? "default");
+      if (json) process.stdout.write(JSON.stringify(list) + "\n");
+      else for (const k of list) process.stdout.write(`${k.id}  ${k.status.padEnd(7)}  ${k.type.padEnd(4)}  ${k.prefix}…${k.last4}  ${k.name}\n`);
+    } else if (sub === "revoke") {
+      const id = positionals[0] ?? fail("usage: svc keys revoke <key_id>");
+      printKey(gw.keys.revoke("operator", id), json);
+    } else fail(`unknown keys command '${sub ?? ""}'\n\n${USAGE}`);
+  });
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...args] = argv;
+  if (!command || command === "help" || command === "--help" || command === "-h") {
+    process.stdout.write(USAGE + "\n");
+    return;
+  }
+  let settings: Settings;
+  try {
+    settings = loadSettings();
+  } catch (e) {
+    if (e instanceof ConfigError) fail(e.message);
+    throw e;
+  }
+  switch (command) {
+    case "serve": {
+      const server = await startServer(settings, createLogger(settings.logLevel));
+      const stop = () => server.shutdown().then(() => process.exit(0));
+      process.once("SIGTERM", stop);
+      process.once("SIGINT", stop);
+      return;
+    }
+    case "keys":
+      return keysCommand(settings, args);
+    default:
+      fail(`unknown command '${command}'\n\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((e) => {
+  if (e instanceof ApiError) fail(`${e.code}: ${e.message}`, 1);
+  fail((e as Error).message ?? String(e), 1);
+});

@@ -1,0 +1,91 @@
+import { readFileSync, existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { Type, type Static } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+
+/**
+ * Every setting, its type, range and default. Values come from (lowest to highest precedence) these
+ * defaults, the optional JSON config file named by SVC_CONFIG, and SVC_* environment variables.
+ * A bad value stops the start with a message naming the setting.
+ */
+const Int = (min: number, max: number, def: number, description: string) => Type.Integer({ minimum: min, maximum: max, default: def, description });
+const Num = (min: number, max: number, def: number, description: string) => Type.Number({ minimum: min, maximum: max, default: def, description });
+
+export const SettingsSchema = Type.Object(
+  {
+    host: Type.String({ minLength: 1, default: "127.0.0.1", description: "listen address" }),
+    port: Int(0, 65535, 8080, "listen port (0 = any free port)"),
+    dataDir: Type.String({ minLength: 1, default: "./data", description: "SQLite store and generated secret" }),
+    secret: Type.Optional(Type.String({ minLength: 32, description: "HMAC secret for key hashes; generated into dataDir when absent" })),
+    logLevel: Type.Union([Type.Literal("fatal"), Type.Literal("error"), Type.Literal("warn"), Type.Literal("info"), Type.Literal("debug"), Type.Literal("silent")], { default: "info" }),
+    maxBodyBytes: Int(1024, 256 * 1024 * 1024, 4 * 1024 * 1024, "largest accepted request body"),
+    modelsFile: Type.Optional(Type.String({ minLength: 1, description: "operator's copy of src/catalog/models.json" })),
+    plansFile: Type.Optional(Type.String({ minLength: 1, description: "operator's copy of src/catalog/plans.json" })),
+    bootstrapAdminKey: Type.Optional(Type.String({ minLength: 1, description: "an admin key value to register at start" })),
+    keySyncMs: Int(20, 60_000, 250, "how often a server picks up keys created or revoked elsewhere"),
+    flushMs: Int(10, 60_000, 1000, "how often usage counters, last_used_at and ledger rows are written"),
+    testKeyDailyCalls: Int(1, 1_000_000_000, 100, "calls per UTC day for svc_test_ keys"),
+    providerTimeoutMs: Int(100, 3_600_000, 60_000, "per upstream call"),
+    providerRetries: Int(0, 10, 2, "retries per provider on 429/5xx/connection errors"),
+    providerRetryBaseMs: Int(1, 60_000, 100, "first backoff; doubles each retry"),
+    workers: Int(0, 64, Math.max(1, availableParallelism()), "worker threads for CPU stages (0 = run inline)"),
+    workerQueueLimit: Int(1, 1_000_000, 1024, "queued CPU tasks before 503 OVERLOADED"),
+    workerTaskTimeoutMs: Int(10, 600_000, 10_000, "a CPU task slower than this fails and its worker is replaced"),
+    qualityFloor: Num(0, 100, 85, "compressions scoring below this back off to a gentler level"),
+    playgroundPerMinute: Int(1, 1_000_000, 60, "POST /v1/playground calls per client address per minute"),
+    shutdownGraceMs: Int(0, 600_000, 10_000, "how long in-flight requests may take at shutdown"),
+    metricsHost: Type.Optional(Type.String({ minLength: 1, description: "serve /metrics without a key on this separate address" })),
+    metricsPort: Int(0, 65535, 9464, "port for metricsHost"),
+  },
+  { additionalProperties: false },
+);
+
+export type Settings = Static<typeof SettingsSchema>;
+
+/** SVC_FOO_BAR ↔ fooBar: every setting has exactly one env var. */
+export function envName(key: string): string {
+  return "SVC_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();
+}
+
+export class ConfigError extends Error {}
+
+function fromEnv(env: Record<string, string | undefined>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(SettingsSchema.properties)) {
+    const raw = env[envName(key)];
+    if (raw === undefined || raw === "") continue;
+    const kind = (schema as { type?: string }).type;
+    if (kind === "integer" || kind === "number") {
+      const n = Number(raw);
+      if (!Number.isFinite(n)) throw new ConfigError(`${envName(key)}: '${raw}' is not a number`);
+      out[key] = n;
+    } else {
+      out[key] = raw;
+    }
+  }
+  return out;
+}
+
+function fromFile(path: string): Record<string, unknown> {
+  if (!existsSync(path)) throw new ConfigError(`SVC_CONFIG: no file at ${path}`);
+  try {
+    const parsed = JSON.parse(readFileSync(path, "utf8"));
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not a JSON object");
+    return parsed as Record<string, unknown>;
+  } catch (e) {
+    throw new ConfigError(`SVC_CONFIG: ${path}: ${(e as Error).message}`);
+  }
+}
+
+/** Builds and checks the settings; throws ConfigError naming the first bad setting. */
+export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
+  const file = env.SVC_CONFIG ? fromFile(env.SVC_CONFIG) : {};
+  const merged = Value.Default(SettingsSchema, { ...file, ...fromEnv(env) }) as Record<string, unknown>;
+  const first = Value.Errors(SettingsSchema, merged).First();
+  if (first) {
+    const key = first.path.replace(/^\//, "") || "(config)";
+    const source = key in SettingsSchema.properties ? `${envName(key)} / ${key}` : key;
+    throw new ConfigError(`invalid setting ${source}: ${first.message}${first.value === undefined ? "" : ` (got ${JSON.stringify(first.value)})`}`);
+  }
+  return merged as Settings;
+}

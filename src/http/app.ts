@@ -1,0 +1,78 @@
+import { Elysia } from "elysia";
+import type { Gateway } from "../gateway";
+import { ApiError, type ErrorCode } from "./errors";
+import { newRequestId } from "./request-id";
+import { healthRoutes } from "./routes/health";
+import { keyRoutes } from "./routes/keys";
+
+/** Per-request facts every hook needs, including the error hook that runs before any handler state exists. */
+interface RequestFacts {
+  id: string;
+  t0: number;
+}
+const facts = new WeakMap<Request, RequestFacts>();
+
+export function requestIdOf(request: Request): string {
+  return facts.get(request)?.id ?? newRequestId();
+}
+
+/** Routes and their methods, so a known path with the wrong method answers 405 rather than 404. */
+const ROUTE_METHODS: [RegExp, string[]][] = [];
+
+export function registerRoute(method: string, pattern: string): void {
+  const re = new RegExp("^" + pattern.replace(/:[^/]+/g, "[^/]+") + "/?$");
+  const found = ROUTE_METHODS.find(([r]) => r.source === re.source);
+  if (found) found[1].includes(method) || found[1].push(method);
+  else ROUTE_METHODS.push([re, [method]]);
+}
+
+function errorResponse(err: ApiError, requestId: string, extraHeaders?: Record<string, string>): Response {
+  return new Response(JSON.stringify(err.body(requestId)), { status: err.status, headers: { ...err.headers(requestId), ...extraHeaders } });
+}
+
+/**
+ * The HTTP front end: request ids on every response and log line, one error shape for everything
+ * (unknown routes, wrong methods, malformed bodies and crashes included), and one access-log line
+ * per request.
+ */
+export function buildApp(gw: Gateway) {
+  return new Elysia({ serve: { maxRequestBodySize: gw.settings.maxBodyBytes * 2 } })
+    .onRequest(({ request, set }) => {
+      const id = newRequestId();
+      facts.set(request, { id, t0: performance.now() });
+      set.headers["x-request-id"] = id;
+    })
+    .onError(({ code, error, request, set }) => {
+      const rid = requestIdOf(request);
+      let err: ApiError;
+      let headers: Record<string, string> | undefined;
+      if (error instanceof ApiError) err = error;
+      else if (code === "NOT_FOUND") {
+        const path = new URL(request.url).pathname;
+        const methods = ROUTE_METHODS.find(([re]) => re.test(path))?.[1];
+        if (methods) {
+          err = new ApiError("METHOD_NOT_ALLOWED", `${request.method} is not allowed on ${path}; allowed: ${methods.join(", ")}`);
+          headers = { allow: methods.join(", ") };
+        } else err = new ApiError("NOT_FOUND", `no route ${request.method} ${path}`);
+      } else if (code === "PARSE") err = new ApiError("VALIDATION_ERROR", "body: malformed JSON", { param: "body" });
+      else if (code === "VALIDATION") err = new ApiError("VALIDATION_ERROR", `request: ${(error as Error).message.slice(0, 300)}`);
+      else {
+        gw.log.error({ request_id: rid, err: { message: (error as Error)?.message, stack: (error as Error)?.stack } }, "unhandled error");
+        err = new ApiError("INTERNAL_ERROR", "internal error; the request id identifies it in the server log");
+      }
+      set.status = err.status;
+      return errorResponse(err, rid, headers);
+    })
+    .onAfterResponse(({ request, set }) => {
+      const f = facts.get(request);
+      if (!f) return;
+      const url = request.url;
+      const path = url.slice(url.indexOf("/", url.indexOf("//") + 2)).split("?")[0];
+      gw.log.info({ request_id: f.id, method: request.method, path, status: set.status ?? 200, ms: +(performance.now() - f.t0).toFixed(3) }, "request");
+    })
+    .use(healthRoutes(gw))
+    .use(keyRoutes(gw));
+}
+
+export type App = ReturnType<typeof buildApp>;
+export type { ErrorCode };

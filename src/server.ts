@@ -1,0 +1,36 @@
+import type { Server } from "bun";
+import type { Settings } from "./config/config";
+import { createLogger, type Logger } from "./log/logger";
+import { Gateway } from "./gateway";
+import { buildApp } from "./http/app";
+
+export interface RunningServer {
+  gateway: Gateway;
+  url: string;
+  /** Stops accepting, lets in-flight requests finish (up to the grace period), flushes and closes the store. */
+  shutdown(): Promise<void>;
+}
+
+export async function startServer(settings: Settings, log: Logger = createLogger(settings.logLevel)): Promise<RunningServer> {
+  const gateway = new Gateway(settings, log);
+  const app = buildApp(gateway);
+  app.listen({ hostname: settings.host, port: settings.port });
+  const server = app.server as Server<unknown>;
+  gateway.startBackground();
+  const url = `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${server.port}`;
+  log.info({ url, data_dir: settings.dataDir, version: gateway.version }, "svc listening");
+
+  let closing: Promise<void> | undefined;
+  const shutdown = () =>
+    (closing ??= (async () => {
+      log.info({ in_flight: server.pendingRequests }, "shutting down");
+      const drained = server.stop(false);
+      const grace = new Promise<void>((r) => setTimeout(r, settings.shutdownGraceMs).unref?.());
+      await Promise.race([drained, grace]);
+      server.stop(true);
+      gateway.close();
+      log.info({}, "stopped");
+      log.flush?.();
+    })());
+  return { gateway, url, shutdown };
+}
