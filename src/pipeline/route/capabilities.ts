@@ -1,0 +1,88 @@
+import { readFileSync } from "node:fs";
+import bundledCapabilities from "../../catalog/capabilities.json";
+import { TIERS, type Tier } from "../../catalog/catalog";
+import { TASK_CLASSES, type TaskClass } from "../../ml/types";
+
+export const DIFFICULTY_BANDS = ["easy", "medium", "hard"] as const;
+export type DifficultyBand = (typeof DIFFICULTY_BANDS)[number];
+
+/**
+ * Which tier each kind of task needs: the operator's knob between cost and quality. The bundled
+ * table is src/catalog/capabilities.json; an operator edits a copy and passes its path to
+ * `loadCapabilities`.
+ */
+export interface CapabilityTable {
+  /** difficulty < medium_from is easy, < hard_from is medium, the rest is hard. */
+  difficulty_bands: { medium_from: number; hard_from: number };
+  /**
+   * Below this probability that the task needs no more than the chosen tier (the summed class
+   * probabilities of every class whose own tier is no higher), the router goes one tier up: an
+   * unsure classifier should cost money, not quality.
+   */
+  tier_confidence_threshold: number;
+  /** A `most_capable` entry applies only when the classifier is at least this sure of the class; otherwise balanced. */
+  most_capable_min_confidence: number;
+  /** Fraction of a context window kept free, since providers A and C count tokens differently from o200k. */
+  context_headroom: number;
+  /** Classes that become `code` when the prompt holds a fenced code block ("fix this: ```...```" is code work). */
+  code_fence_classes: TaskClass[];
+  /** Minimum tier per class and difficulty band. */
+  classes: Record<TaskClass, Record<DifficultyBand, Tier>>;
+}
+
+export function loadCapabilities(path?: string): CapabilityTable {
+  if (!path) return parseCapabilities(bundledCapabilities);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    throw new Error(`capabilities file ${path}: ${(e as Error).message}`);
+  }
+  return parseCapabilities(raw, path);
+}
+
+/** Checks every field, so that a typo in an operator's file stops start-up with its name instead of misrouting. */
+export function parseCapabilities(raw: unknown, source = "capabilities"): CapabilityTable {
+  const fail = (field: string, why: string): never => {
+    throw new Error(`${source}: ${field} ${why}`);
+  };
+  const obj = (v: unknown, field: string): Record<string, unknown> =>
+    typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : fail(field, "must be an object");
+  const unit = (v: unknown, field: string): number =>
+    typeof v === "number" && v >= 0 && v <= 1 ? v : fail(field, "must be a number from 0 to 1");
+  const tier = (v: unknown, field: string): Tier =>
+    TIERS.includes(v as Tier) ? (v as Tier) : fail(field, `must be one of ${TIERS.join(", ")}`);
+  const taskClass = (v: unknown, field: string): TaskClass =>
+    TASK_CLASSES.includes(v as TaskClass) ? (v as TaskClass) : fail(field, `must be one of ${TASK_CLASSES.join(", ")}`);
+
+  const top = obj(raw, "the file");
+  const bands = obj(top.difficulty_bands, "difficulty_bands");
+  const medium_from = unit(bands.medium_from, "difficulty_bands.medium_from");
+  const hard_from = unit(bands.hard_from, "difficulty_bands.hard_from");
+  if (hard_from < medium_from) fail("difficulty_bands.hard_from", "must not be below medium_from");
+
+  const fences = top.code_fence_classes;
+  if (!Array.isArray(fences)) fail("code_fence_classes", "must be an array of task classes");
+  const classesRaw = obj(top.classes, "classes");
+  const classes = {} as CapabilityTable["classes"];
+  for (const c of TASK_CLASSES) {
+    const row = obj(classesRaw[c], `classes.${c}`);
+    classes[c] = { easy: tier(row.easy, `classes.${c}.easy`), medium: tier(row.medium, `classes.${c}.medium`), hard: tier(row.hard, `classes.${c}.hard`) };
+  }
+  for (const c of Object.keys(classesRaw)) taskClass(c, `classes.${c}`);
+
+  return {
+    difficulty_bands: { medium_from, hard_from },
+    tier_confidence_threshold: unit(top.tier_confidence_threshold, "tier_confidence_threshold"),
+    most_capable_min_confidence: unit(top.most_capable_min_confidence, "most_capable_min_confidence"),
+    context_headroom: unit(top.context_headroom, "context_headroom"),
+    code_fence_classes: (fences as unknown[]).map((c, i) => taskClass(c, `code_fence_classes[${i}]`)),
+    classes,
+  };
+}
+
+export function difficultyBand(table: CapabilityTable, difficulty: number): DifficultyBand {
+  if (difficulty >= table.difficulty_bands.hard_from) return "hard";
+  if (difficulty >= table.difficulty_bands.medium_from) return "medium";
+  return "easy";
+}

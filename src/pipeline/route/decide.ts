@@ -1,0 +1,149 @@
+import { ApiError } from "../../http/errors";
+import { TIERS, type Catalog, type ModelInfo, type Tier } from "../../catalog/catalog";
+import { TASK_CLASSES, type TaskClass, type TaskPrediction } from "../../ml/types";
+import { difficultyBand, type CapabilityTable, type DifficultyBand } from "./capabilities";
+import { REASON_OF_TASK, type RoutingReason } from "./reasons";
+import type { PromptSignals } from "./signals";
+
+export const AUTO_MODEL = "auto";
+
+export interface RouteInput {
+  /** The `model` the client sent: "auto", a versioned id or an alias. */
+  model: string;
+  /** `svc_options.route`. */
+  route: boolean;
+  /** The task classifier's verdict; needed only when `needsClassification` says so. */
+  prediction?: TaskPrediction;
+  signals: PromptSignals;
+  catalog: Catalog;
+  capabilities: CapabilityTable;
+  /** True when the model's provider is configured and currently healthy. */
+  isAvailable: (model: ModelInfo) => boolean;
+}
+
+export interface Routed {
+  ok: true;
+  model: ModelInfo;
+  reason: RoutingReason;
+  tier: Tier;
+  /**
+   * What the provider layer tries, in order, when a call fails: the chosen model, the other models of
+   * its tier, then higher tiers, never a lower one. Every entry is available, has the features the
+   * request needs and fits its context.
+   */
+  candidates: readonly ModelInfo[];
+  /** The task class routing acted on (after the code-fence rule); absent when the client's choice decided. */
+  task?: TaskClass;
+}
+
+/** No available model can serve the request: the gateway answers 503 NO_PROVIDER with `message`. */
+export interface NoProvider {
+  ok: false;
+  code: "NO_PROVIDER";
+  reason: RoutingReason;
+  /** The lowest tier that would have done. */
+  tier: Tier;
+  message: string;
+}
+
+export type RouteDecision = Routed | NoProvider;
+
+/** Whether decideRoute will need a TaskPrediction, so the gateway runs the classifier only then. */
+export function needsClassification(model: string, route: boolean): boolean {
+  return model === AUTO_MODEL && route;
+}
+
+/**
+ * Picks the model for one request. Pure and synchronous: everything it depends on is in the input.
+ * Throws the catalog's 400 MODEL_NOT_FOUND ApiError for an unknown explicit model.
+ */
+export function decideRoute(input: RouteInput): RouteDecision {
+  if (input.model !== AUTO_MODEL) return asked(input.catalog.resolve(input.model), "explicit_model", input.isAvailable);
+  if (!input.route) return asked(input.catalog.defaultModel, "route_disabled", input.isAvailable);
+  if (!input.prediction) throw new Error("decideRoute: model 'auto' with routing on needs the task prediction");
+  return routeByTask(input, input.prediction);
+}
+
+/** A model the client or the operator named is served as named, or not at all. */
+function asked(model: ModelInfo, reason: RoutingReason, isAvailable: (m: ModelInfo) => boolean): RouteDecision {
+  if (!isAvailable(model)) return noProvider(reason, model.tier, `no configured provider can serve model '${model.id}' (provider ${model.provider})`);
+  return { ok: true, model, reason, tier: model.tier, candidates: [model] };
+}
+
+function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
+  const { capabilities: table, signals: s, catalog } = input;
+  const band = difficultyBand(table, p.difficulty);
+  const task: TaskClass = s.codeFences > 0 && table.code_fence_classes.includes(p.task) ? "code" : p.task;
+  const listed = table.classes[task][band];
+
+  // Tiers the request must have (floor) and should have (preferred). Escalations above the floor are
+  // wishes: when no model of the wished tier is available, serving at the floor beats a 503.
+  let floor: Tier = listed;
+  let preferred: Tier = listed;
+  if (listed === "most_capable") {
+    floor = "balanced";
+    preferred = task === p.task && p.confidence >= table.most_capable_min_confidence ? "most_capable" : "balanced";
+  } else if (listed === "cheapest" && tierConfidence(table, band, p, listed) < table.tier_confidence_threshold) {
+    // Only up to balanced: most_capable is kept for hard reasoning the classifier is sure of.
+    preferred = "balanced";
+  }
+
+  const usable = catalog.models.filter((m) => input.isAvailable(m) && hasFeatures(m, s));
+  const need = s.promptTokens + s.maxCompletionTokens;
+  const fits = (m: ModelInfo) => need <= m.context_window * (1 - table.context_headroom);
+  const order = (a: ModelInfo, b: ModelInfo) =>
+    rank(a.tier) - rank(b.tier) ||
+    catalog.cost(a, s.promptTokens, s.maxCompletionTokens) - catalog.cost(b, s.promptTokens, s.maxCompletionTokens) ||
+    a.id.localeCompare(b.id);
+  const atLeast = (tier: Tier) => usable.filter((m) => rank(m.tier) >= rank(tier));
+
+  let candidates = atLeast(preferred).filter(fits);
+  if (candidates.length === 0) candidates = atLeast(floor).filter(fits);
+  const chosen = candidates.sort(order)[0];
+  const reason = REASON_OF_TASK[task];
+  if (!chosen) return noProvider(reason, floor, whyNone(input, atLeast(floor), floor, need));
+
+  // Report long_context when the prompt's size, not the task, moved the request off the model it would have had.
+  const unconstrained = (atLeast(preferred).length > 0 ? atLeast(preferred) : atLeast(floor)).sort(order)[0];
+  return {
+    ok: true,
+    model: chosen,
+    reason: unconstrained && unconstrained.id !== chosen.id ? "long_context" : reason,
+    tier: chosen.tier,
+    candidates,
+    task,
+  };
+}
+
+/** Probability that the task needs no more than `tier`: the summed probability of every class the table puts there or lower. */
+export function tierConfidence(table: CapabilityTable, band: DifficultyBand, p: TaskPrediction, tier: Tier): number {
+  let sum = 0;
+  for (const c of TASK_CLASSES) if (rank(table.classes[c][band]) <= rank(tier)) sum += p.probs[c] ?? 0;
+  return sum;
+}
+
+function hasFeatures(m: ModelInfo, s: PromptSignals): boolean {
+  return (!s.needsTools || m.features.includes("tools")) && (!s.needsJson || m.features.includes("json"));
+}
+
+function rank(t: Tier): number {
+  return TIERS.indexOf(t);
+}
+
+function whyNone(input: RouteInput, usableAtFloor: ModelInfo[], floor: Tier, need: number): string {
+  if (usableAtFloor.length > 0) {
+    return `the prompt needs ${need} tokens of context (prompt plus max_tokens), more than any available model holds`;
+  }
+  const needs = [input.signals.needsTools && "tools", input.signals.needsJson && "JSON mode"].filter(Boolean);
+  const what = needs.length > 0 ? `a ${floor} or better model with ${needs.join(" and ")}` : `a ${floor} or better model`;
+  return `no configured provider serves ${what}`;
+}
+
+function noProvider(reason: RoutingReason, tier: Tier, message: string): NoProvider {
+  return { ok: false, code: "NO_PROVIDER", reason, tier, message };
+}
+
+/** The error the gateway answers for a NoProvider decision. */
+export function noProviderError(d: NoProvider): ApiError {
+  return new ApiError("NO_PROVIDER", d.message);
+}

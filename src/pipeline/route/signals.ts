@@ -1,0 +1,116 @@
+import type { ChatMessage } from "../messages";
+import type { PassThroughParams } from "../../providers/types";
+import { countMessageTokens } from "../../tokens/count";
+
+/** Writing system of the prompt: a cheap stand-in for its language that needs no model. */
+export type Script = "latin" | "cyrillic" | "greek" | "arabic" | "hebrew" | "devanagari" | "cjk" | "hangul" | "thai" | "other" | "none";
+
+/** What routing can tell from the request itself, without the classifier. */
+export interface PromptSignals {
+  /** o200k tokens of all messages with chat framing: what must fit in a model's context window. */
+  promptTokens: number;
+  /** Completion tokens the client allows (`max_tokens`); they share the context window with the prompt. */
+  maxCompletionTokens: number;
+  /** Messages from the user: 1 for a single question, more for a conversation. */
+  userTurns: number;
+  /** Fenced code blocks (``` or ~~~) across all messages. */
+  codeFences: number;
+  /** Dominant writing system of the user's text. */
+  script: Script;
+  /** Tools were offered, or the history holds tool calls or results: only tool-capable models can serve. */
+  needsTools: boolean;
+  /** `response_format` asks for JSON (`json_object` or `json_schema`). */
+  needsJson: boolean;
+}
+
+/** The parts of a completion request the signals are computed from. */
+export interface SignalSource {
+  messages: readonly ChatMessage[];
+  /** Defaults to 1000, as the interface specifies. */
+  max_tokens?: number;
+  params?: Pick<PassThroughParams, "tools" | "tool_choice" | "response_format">;
+}
+
+export const DEFAULT_MAX_TOKENS = 1000;
+
+/** Only the start of a long prompt is read for its script: enough to tell, and keeps the cost flat. */
+const SCRIPT_SAMPLE_CHARS = 4000;
+const FENCE_LINE = /^[ \t]*(?:```|~~~)/gm;
+
+/**
+ * `promptTokens` may be passed when the pipeline has already counted the messages (the compression
+ * stage does), so that a long prompt is tokenized once per request.
+ */
+export function promptSignals(req: SignalSource, promptTokens?: number): PromptSignals {
+  let fenceLines = 0;
+  let userTurns = 0;
+  let toolHistory = false;
+  let userText = "";
+  for (const m of req.messages) {
+    fenceLines += countMatches(m.content, FENCE_LINE);
+    if (m.role === "tool" || (m.tool_calls !== undefined && m.tool_calls.length > 0)) toolHistory = true;
+    if (m.role === "user") {
+      userTurns++;
+      if (userText.length < SCRIPT_SAMPLE_CHARS) userText += m.content.slice(0, SCRIPT_SAMPLE_CHARS - userText.length);
+    }
+  }
+  const p = req.params ?? {};
+  const toolsOffered = Array.isArray(p.tools) && p.tools.length > 0 && p.tool_choice !== "none";
+  const format = p.response_format?.type;
+  return {
+    promptTokens: promptTokens ?? countMessageTokens(req.messages),
+    maxCompletionTokens: req.max_tokens ?? DEFAULT_MAX_TOKENS,
+    userTurns,
+    // An unclosed fence still opens a code block.
+    codeFences: Math.ceil(fenceLines / 2),
+    script: dominantScript(userText),
+    needsTools: toolsOffered || toolHistory,
+    needsJson: format === "json_object" || format === "json_schema",
+  };
+}
+
+function countMatches(text: string, re: RegExp): number {
+  re.lastIndex = 0;
+  let n = 0;
+  while (re.exec(text) !== null) n++;
+  return n;
+}
+
+/** A Han character or Hangul syllable carries about what three alphabetic letters do. */
+const SYLLABIC_WEIGHT = 3;
+
+/** Letters counted by Unicode block; code-unit ranges keep this to a few ns per character. */
+export function dominantScript(text: string): Script {
+  const counts = new Map<Script, number>();
+  for (let i = 0; i < text.length; i++) {
+    const s = scriptOf(text.charCodeAt(i));
+    if (s !== undefined) counts.set(s, (counts.get(s) ?? 0) + (s === "cjk" || s === "hangul" ? SYLLABIC_WEIGHT : 1));
+  }
+  let best: Script = "none";
+  let bestN = 0;
+  for (const [s, n] of counts) {
+    if (n > bestN) {
+      best = s;
+      bestN = n;
+    }
+  }
+  return best;
+}
+
+function scriptOf(c: number): Script | undefined {
+  if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) return "latin";
+  if (c < 0xc0) return undefined;
+  if (c <= 0x24f) return c === 0xd7 || c === 0xf7 ? undefined : "latin";
+  if (c >= 0x370 && c <= 0x3ff) return "greek";
+  if (c >= 0x400 && c <= 0x52f) return "cyrillic";
+  if (c >= 0x590 && c <= 0x5ff) return "hebrew";
+  if ((c >= 0x600 && c <= 0x6ff) || (c >= 0x750 && c <= 0x77f)) return "arabic";
+  if (c >= 0x900 && c <= 0x97f) return "devanagari";
+  if (c >= 0xe00 && c <= 0xe7f) return "thai";
+  if ((c >= 0x1100 && c <= 0x11ff) || (c >= 0xac00 && c <= 0xd7af)) return "hangul";
+  if ((c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff)) return "cjk";
+  if (c >= 0x1e00 && c <= 0x1eff) return "latin";
+  // Surrogates, punctuation, symbols and emoji say nothing about the language.
+  if ((c >= 0x2000 && c <= 0x2bff) || (c >= 0xd800 && c <= 0xdfff) || (c >= 0x3000 && c <= 0x303f) || c >= 0xfe00) return undefined;
+  return "other";
+}

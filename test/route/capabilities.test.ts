@@ -1,0 +1,72 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import bundled from "../../src/catalog/capabilities.json";
+import { TASK_CLASSES } from "../../src/ml/types";
+import { difficultyBand, loadCapabilities, parseCapabilities } from "../../src/pipeline/route";
+
+const dir = mkdtempSync(join(tmpdir(), "svc-capabilities-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function fileWith(content: string): string {
+  const path = join(dir, `${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(path, content);
+  return path;
+}
+
+describe("the bundled capability table", () => {
+  const table = loadCapabilities();
+
+  test("sends simple work to the cheapest tier and code, math and reasoning to balanced", () => {
+    for (const c of ["faq", "chat", "translate", "extract", "summarize"] as const) {
+      expect(Object.values(table.classes[c])).toEqual(["cheapest", "cheapest", "cheapest"]);
+    }
+    expect(table.classes.creative.easy).toBe("cheapest");
+    for (const c of ["code", "math"] as const) expect(Object.values(table.classes[c])).toEqual(["balanced", "balanced", "balanced"]);
+    expect(table.classes.reasoning).toEqual({ easy: "balanced", medium: "balanced", hard: "most_capable" });
+  });
+
+  test("keeps most_capable for hard reasoning only", () => {
+    const mostCapable = TASK_CLASSES.flatMap((c) => Object.entries(table.classes[c]).filter(([, t]) => t === "most_capable").map(([b]) => `${c}.${b}`));
+    expect(mostCapable).toEqual(["reasoning.hard"]);
+  });
+
+  test("bands difficulty at the file's boundaries", () => {
+    expect(difficultyBand(table, 0)).toBe("easy");
+    expect(difficultyBand(table, table.difficulty_bands.medium_from)).toBe("medium");
+    expect(difficultyBand(table, table.difficulty_bands.hard_from)).toBe("hard");
+    expect(difficultyBand(table, 1)).toBe("hard");
+  });
+});
+
+describe("an operator's capability file", () => {
+  test("is loaded from the configured path", () => {
+    const edited = structuredClone(bundled);
+    edited.classes.code.easy = "cheapest";
+    expect(loadCapabilities(fileWith(JSON.stringify(edited))).classes.code.easy).toBe("cheapest");
+  });
+
+  test("with a mistyped tier stops with the field's name", () => {
+    const edited = structuredClone(bundled) as { classes: { math: { hard: string } } };
+    edited.classes.math.hard = "premium";
+    expect(() => loadCapabilities(fileWith(JSON.stringify(edited)))).toThrow("classes.math.hard must be one of cheapest, balanced, most_capable");
+  });
+
+  test("missing a class, or naming an unknown one, is refused", () => {
+    const { faq: _faq, ...rest } = bundled.classes;
+    expect(() => parseCapabilities({ ...bundled, classes: rest })).toThrow("classes.faq must be an object");
+    expect(() => parseCapabilities({ ...bundled, classes: { ...bundled.classes, poetry: bundled.classes.chat } })).toThrow("classes.poetry must be one of");
+  });
+
+  test("out-of-range numbers and inverted bands are refused", () => {
+    expect(() => parseCapabilities({ ...bundled, tier_confidence_threshold: 1.5 })).toThrow("tier_confidence_threshold must be a number from 0 to 1");
+    expect(() => parseCapabilities({ ...bundled, difficulty_bands: { medium_from: 0.8, hard_from: 0.5 } })).toThrow("hard_from must not be below medium_from");
+    expect(() => parseCapabilities({ ...bundled, code_fence_classes: ["sql"] })).toThrow("code_fence_classes[0]");
+  });
+
+  test("that is not JSON names the file", () => {
+    const path = fileWith("{ not json");
+    expect(() => loadCapabilities(path)).toThrow(path);
+  });
+});

@@ -1,0 +1,319 @@
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { Catalog, TIERS, type ModelInfo } from "../../src/catalog/catalog";
+import { ApiError } from "../../src/http/errors";
+import { TASK_CLASSES, type TaskPrediction } from "../../src/ml/types";
+import {
+  ROUTING_REASONS,
+  decideRoute,
+  loadCapabilities,
+  needsClassification,
+  noProviderError,
+  parseCapabilities,
+  type RouteDecision,
+  type RouteInput,
+  type Routed,
+} from "../../src/pipeline/route";
+import bundledCapabilities from "../../src/catalog/capabilities.json";
+import { all, catalogWithFeatures, ids, only, prediction, signals } from "./fixtures";
+
+const catalog = Catalog.load();
+const capabilities = loadCapabilities();
+
+function route(over: Partial<RouteInput>): RouteDecision {
+  return decideRoute({ model: "auto", route: true, signals: signals(), catalog, capabilities, isAvailable: all, ...over });
+}
+
+function routed(over: Partial<RouteInput>): Routed {
+  const d = route(over);
+  if (!d.ok) throw new Error(`expected a model, got NO_PROVIDER: ${d.message}`);
+  return d;
+}
+
+const faq = prediction("faq", 0.95, 0.1);
+const hardReasoning = prediction("reasoning", 0.9, 0.9);
+
+describe("a model the client names", () => {
+  test("a versioned id is served as asked, whatever the classifier would say", () => {
+    const d = routed({ model: "claude-3-opus-20240229", prediction: faq });
+    expect(d.model.id).toBe("claude-3-opus-20240229");
+    expect(d.reason).toBe("explicit_model");
+    expect(ids(d.candidates)).toEqual(["claude-3-opus-20240229"]);
+    expect(needsClassification("claude-3-opus-20240229", true)).toBe(false);
+  });
+
+  test("an alias resolves to the versioned id reported as `model`", () => {
+    const d = routed({ model: "gpt-4o-mini" });
+    expect(d.model.id).toBe("gpt-4o-mini-2024-07-18");
+    expect(d.reason).toBe("explicit_model");
+  });
+
+  test("an unknown model is the catalog's 400 MODEL_NOT_FOUND", () => {
+    let err: unknown;
+    try {
+      route({ model: "gpt-5-ultra" });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe("MODEL_NOT_FOUND");
+    expect((err as ApiError).status).toBe(400);
+  });
+
+  test("a named model whose provider is not configured is NO_PROVIDER, not another model", () => {
+    const d = route({ model: "claude-3-haiku", isAvailable: only("openai") });
+    expect(d.ok).toBe(false);
+    if (d.ok) return;
+    expect(d.reason).toBe("explicit_model");
+    const err = noProviderError(d);
+    expect(err.status).toBe(503);
+    expect(err.code).toBe("NO_PROVIDER");
+    expect(err.message).toContain("claude-3-haiku-20240307");
+  });
+});
+
+describe("route: false", () => {
+  test("auto uses the configured default model without classifying", () => {
+    expect(needsClassification("auto", false)).toBe(false);
+    const d = routed({ route: false, prediction: hardReasoning });
+    expect(d.model.id).toBe(catalog.defaultModel.id);
+    expect(d.reason).toBe("route_disabled");
+  });
+
+  test("the default model's provider missing is NO_PROVIDER", () => {
+    expect(route({ route: false, isAvailable: only("anthropic") }).ok).toBe(false);
+  });
+});
+
+describe("auto routing by task", () => {
+  test("auto needs the classifier, and says so when it is missing", () => {
+    expect(needsClassification("auto", true)).toBe(true);
+    expect(() => route({})).toThrow("needs the task prediction");
+  });
+
+  test.each([
+    ["faq", "faq_pattern"],
+    ["chat", "chat_default"],
+    ["translate", "translate_task"],
+    ["extract", "extract_task"],
+    ["summarize", "summarize_task"],
+    ["creative", "creative_task"],
+  ] as const)("confident %s goes to the cheapest model of the cheapest tier", (task, reason) => {
+    const d = routed({ prediction: prediction(task, 0.9, 0.2) });
+    expect(d.tier).toBe("cheapest");
+    expect(d.model.id).toBe("gemini-1.5-flash-002");
+    expect(d.reason).toBe(reason);
+  });
+
+  test.each([
+    ["code", "code_task"],
+    ["math", "math_task"],
+    ["reasoning", "reasoning_task"],
+  ] as const)("%s goes to the cheapest balanced model, even when easy", (task, reason) => {
+    const d = routed({ prediction: prediction(task, 0.95, 0.05) });
+    expect(d.tier).toBe("balanced");
+    expect(d.model.id).toBe("claude-3-5-sonnet-20241022");
+    expect(d.reason).toBe(reason);
+  });
+
+  test("hard creative work needs the balanced tier", () => {
+    expect(routed({ prediction: prediction("creative", 0.9, 0.8) }).tier).toBe("balanced");
+  });
+
+  test("a code fence turns a chat or faq prediction into code work", () => {
+    const d = routed({ prediction: prediction("chat", 0.9, 0.2), signals: signals({ codeFences: 1 }) });
+    expect(d.reason).toBe("code_task");
+    expect(d.tier).toBe("balanced");
+    expect(routed({ prediction: prediction("summarize", 0.9, 0.2), signals: signals({ codeFences: 1 }) }).tier).toBe("cheapest");
+  });
+});
+
+describe("providers that are missing or unhealthy", () => {
+  test("the next cheapest model of the same tier serves", () => {
+    expect(routed({ prediction: faq, isAvailable: (m) => m.provider !== "gemini" }).model.id).toBe("gpt-4o-mini-2024-07-18");
+    expect(routed({ prediction: faq, isAvailable: only("anthropic") }).model.id).toBe("claude-3-haiku-20240307");
+  });
+
+  test("no provider at all is a typed NO_PROVIDER outcome", () => {
+    const d = route({ prediction: faq, isAvailable: () => false });
+    expect(d).toMatchObject({ ok: false, code: "NO_PROVIDER", reason: "faq_pattern", tier: "cheapest" });
+  });
+
+  test("a task that needs balanced is never served by a cheaper tier", () => {
+    const cheapOnly = (m: ModelInfo) => m.tier === "cheapest";
+    const d = route({ prediction: prediction("code", 0.95, 0.5), isAvailable: cheapOnly });
+    expect(d.ok).toBe(false);
+    if (!d.ok) expect(d.message).toContain("balanced or better");
+  });
+
+  test("a cheap task whose tier is down moves up, never failing while a better model is up", () => {
+    const d = routed({ prediction: faq, isAvailable: (m) => m.tier !== "cheapest" });
+    expect(d.tier).toBe("balanced");
+    expect(d.reason).toBe("faq_pattern");
+  });
+});
+
+describe("context window", () => {
+  test("a prompt longer than a model's window moves sideways to a same-tier model that holds it", () => {
+    const d = routed({ prediction: faq, isAvailable: (m) => m.provider !== "gemini", signals: signals({ promptTokens: 150_000 }) });
+    expect(d.model.id).toBe("claude-3-haiku-20240307");
+    expect(d.reason).toBe("long_context");
+    expect(d.candidates.every((m) => m.context_window >= 150_000)).toBe(true);
+  });
+
+  test("max_tokens shares the window: 127k of prompt plus 1000 does not fit a 128k model", () => {
+    const d = routed({ prediction: faq, isAvailable: only("openai", "anthropic"), signals: signals({ promptTokens: 127_000 }) });
+    expect(d.model.id).toBe("claude-3-haiku-20240307");
+  });
+
+  test("a prompt that no cheapest model holds moves up a tier", () => {
+    const d = routed({ prediction: faq, signals: signals({ promptTokens: 1_500_000 }) });
+    expect(d.model.id).toBe("gemini-1.5-pro-002");
+    expect(d.tier).toBe("balanced");
+    expect(d.reason).toBe("long_context");
+  });
+
+  test("a prompt that fits the usual model keeps the task's reason", () => {
+    expect(routed({ prediction: faq, signals: signals({ promptTokens: 150_000 }) }).reason).toBe("faq_pattern");
+  });
+
+  test("a prompt no available model holds is NO_PROVIDER naming the size", () => {
+    const d = route({ prediction: faq, isAvailable: only("openai", "anthropic"), signals: signals({ promptTokens: 300_000 }) });
+    expect(d.ok).toBe(false);
+    if (!d.ok) expect(d.message).toContain("301000 tokens");
+  });
+});
+
+describe("tools and JSON mode", () => {
+  const noToolsFlash = catalogWithFeatures({ "gemini-1.5-flash-002": ["json"], "gpt-4o-mini-2024-07-18": ["tools"] });
+
+  test("a request with tools skips models without tool support", () => {
+    const d = routed({ catalog: noToolsFlash, prediction: faq, signals: signals({ needsTools: true }) });
+    expect(d.model.id).toBe("gpt-4o-mini-2024-07-18");
+    expect(d.candidates.every((m) => m.features.includes("tools"))).toBe(true);
+  });
+
+  test("a request in JSON mode skips models without JSON mode", () => {
+    const d = routed({ catalog: noToolsFlash, prediction: faq, signals: signals({ needsJson: true }) });
+    expect(d.model.id).toBe("gemini-1.5-flash-002");
+    const both = routed({ catalog: noToolsFlash, prediction: faq, signals: signals({ needsJson: true, needsTools: true }) });
+    expect(both.model.id).toBe("claude-3-haiku-20240307");
+  });
+
+  test("without the feature anywhere, the outcome is NO_PROVIDER naming it", () => {
+    const none = catalogWithFeatures(Object.fromEntries(catalog.models.map((m) => [m.id, []])));
+    const d = route({ catalog: none, prediction: faq, signals: signals({ needsTools: true }) });
+    expect(d.ok).toBe(false);
+    if (!d.ok) expect(d.message).toContain("tools");
+  });
+});
+
+describe("confidence", () => {
+  test("an unsure classification that may be code routes up a tier, keeping its reason", () => {
+    const unsure = prediction("faq", 0.45, 0.2, { code: 0.35, math: 0.2 });
+    const d = routed({ prediction: unsure });
+    expect(d.tier).toBe("balanced");
+    expect(d.reason).toBe("faq_pattern");
+  });
+
+  test("unsure between classes that all belong to the cheapest tier stays cheap", () => {
+    const d = routed({ prediction: prediction("faq", 0.4, 0.2, { chat: 0.35, translate: 0.25 }) });
+    expect(d.tier).toBe("cheapest");
+  });
+
+  test("the threshold comes from the capability table", () => {
+    const lenient = parseCapabilities({ ...bundledCapabilities, tier_confidence_threshold: 0.4 });
+    const unsure = prediction("faq", 0.45, 0.2, { code: 0.35, math: 0.2 });
+    expect(routed({ prediction: unsure, capabilities: lenient }).tier).toBe("cheapest");
+  });
+
+  test("routing up is a wish: with no balanced model available the cheapest tier still serves", () => {
+    const unsure = prediction("faq", 0.45, 0.2, { code: 0.35, math: 0.2 });
+    expect(routed({ prediction: unsure, isAvailable: (m) => m.tier === "cheapest" }).tier).toBe("cheapest");
+  });
+
+  test("routing up never reaches most_capable", () => {
+    const unsure = prediction("code", 0.4, 0.9, { reasoning: 0.6 });
+    expect(routed({ prediction: unsure }).tier).toBe("balanced");
+  });
+});
+
+describe("most_capable", () => {
+  test("hard reasoning the classifier is sure of goes to the most capable model", () => {
+    const d = routed({ prediction: hardReasoning });
+    expect(d.model.id).toBe("claude-3-opus-20240229");
+    expect(d.reason).toBe("reasoning_task");
+  });
+
+  test("not when the classifier is unsure", () => {
+    expect(routed({ prediction: prediction("reasoning", 0.6, 0.9) }).tier).toBe("balanced");
+  });
+
+  test("not when the reasoning is not hard", () => {
+    expect(routed({ prediction: prediction("reasoning", 0.95, 0.5) }).tier).toBe("balanced");
+  });
+
+  test("not for other hard tasks", () => {
+    for (const task of TASK_CLASSES.filter((t) => t !== "reasoning")) {
+      expect(routed({ prediction: prediction(task, 0.99, 0.99) }).tier).not.toBe("most_capable");
+    }
+  });
+
+  test("without a most capable model available, the best balanced one serves", () => {
+    const d = routed({ prediction: hardReasoning, isAvailable: only("openai", "gemini") });
+    expect(d.model.id).toBe("gemini-1.5-pro-002");
+  });
+});
+
+describe("fallback candidates", () => {
+  test("the chosen model first, then its tier by price, then higher tiers", () => {
+    const d = routed({ prediction: faq });
+    expect(ids(d.candidates)).toEqual([
+      "gemini-1.5-flash-002",
+      "gpt-4o-mini-2024-07-18",
+      "claude-3-haiku-20240307",
+      "claude-3-5-sonnet-20241022",
+      "gemini-1.5-pro-002",
+      "gpt-4o-2024-05-13",
+      "claude-3-opus-20240229",
+    ]);
+  });
+
+  const predictionArb = fc
+    .record({
+      task: fc.constantFrom(...TASK_CLASSES),
+      weights: fc.array(fc.double({ min: 0.001, max: 1, noNaN: true }), { minLength: TASK_CLASSES.length, maxLength: TASK_CLASSES.length }),
+      difficulty: fc.double({ min: 0, max: 1, noNaN: true }),
+    })
+    .map(({ task, weights, difficulty }): TaskPrediction => {
+      const total = weights.reduce((a, b) => a + b, 0);
+      const probs = Object.fromEntries(TASK_CLASSES.map((c, i) => [c, weights[i]! / total])) as TaskPrediction["probs"];
+      return { task, probs, confidence: probs[task], difficulty };
+    });
+  const caseArb = fc.record({
+    prediction: predictionArb,
+    down: fc.subarray(catalog.models.map((m) => m.id)),
+    promptTokens: fc.integer({ min: 1, max: 2_500_000 }),
+    codeFences: fc.integer({ min: 0, max: 3 }),
+  });
+
+  test("never go down a tier, hold only usable models, and carry a contract reason", () => {
+    fc.assert(
+      fc.property(caseArb, ({ prediction: p, down, promptTokens, codeFences }) => {
+        const isAvailable = (m: ModelInfo) => !down.includes(m.id);
+        const d = route({ prediction: p, isAvailable, signals: signals({ promptTokens, codeFences }) });
+        expect(ROUTING_REASONS).toContain(d.reason);
+        if (!d.ok) return;
+        expect(d.candidates[0]).toBe(d.model);
+        if (d.task === "code" || d.task === "math" || d.task === "reasoning") expect(d.tier).not.toBe("cheapest");
+        const ranks = d.candidates.map((m) => TIERS.indexOf(m.tier));
+        expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+        for (const m of d.candidates) {
+          expect(isAvailable(m)).toBe(true);
+          expect(m.context_window).toBeGreaterThanOrEqual(promptTokens + 1000);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

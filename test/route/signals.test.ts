@@ -1,0 +1,87 @@
+import { describe, expect, test } from "bun:test";
+import type { ChatMessage } from "../../src/pipeline/messages";
+import { dominantScript, promptSignals, type Script } from "../../src/pipeline/route";
+import { countMessageTokens } from "../../src/tokens/count";
+
+const user = (content: string): ChatMessage => ({ role: "user", content });
+
+describe("promptSignals", () => {
+  test("counts the prompt's tokens with chat framing, or takes the pipeline's count", () => {
+    const messages = [{ role: "system", content: "You are terse." } as ChatMessage, user("What is the capital of France?")];
+    expect(promptSignals({ messages }).promptTokens).toBe(countMessageTokens(messages));
+    expect(promptSignals({ messages }, 4242).promptTokens).toBe(4242);
+  });
+
+  test("max_tokens defaults to the interface's 1000", () => {
+    expect(promptSignals({ messages: [user("hi")] }).maxCompletionTokens).toBe(1000);
+    expect(promptSignals({ messages: [user("hi")], max_tokens: 64 }).maxCompletionTokens).toBe(64);
+  });
+
+  test("counts fenced code blocks, including an unclosed one, but not inline backticks", () => {
+    const two = "Why does this fail?\n```python\nprint(x)\n```\nand\n~~~\nls -l\n~~~";
+    expect(promptSignals({ messages: [user(two)] }).codeFences).toBe(2);
+    expect(promptSignals({ messages: [user("fix:\n```js\nlet a =")] }).codeFences).toBe(1);
+    expect(promptSignals({ messages: [user("use `git status` and ``x``")] }).codeFences).toBe(0);
+  });
+
+  test("counts the user's turns", () => {
+    const chat: ChatMessage[] = [
+      { role: "system", content: "be nice" },
+      user("hello"),
+      { role: "assistant", content: "hi!" },
+      user("how are you?"),
+    ];
+    expect(promptSignals({ messages: chat }).userTurns).toBe(2);
+  });
+
+  test("tools offered, or a tool call in the history, need a tool-capable model", () => {
+    const tool = { type: "function", function: { name: "get_weather", parameters: {} } };
+    expect(promptSignals({ messages: [user("weather?")], params: { tools: [tool] } }).needsTools).toBe(true);
+    expect(promptSignals({ messages: [user("weather?")], params: { tools: [tool], tool_choice: "none" } }).needsTools).toBe(false);
+    expect(promptSignals({ messages: [user("weather?")], params: { tools: [] } }).needsTools).toBe(false);
+    const history: ChatMessage[] = [
+      user("weather?"),
+      { role: "assistant", content: "", tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: "{}" } }] },
+      { role: "tool", content: "sunny", tool_call_id: "c1" },
+    ];
+    expect(promptSignals({ messages: history }).needsTools).toBe(true);
+  });
+
+  test("JSON mode is json_object or json_schema", () => {
+    const withFormat = (type: string) => promptSignals({ messages: [user("list")], params: { response_format: { type } } }).needsJson;
+    expect(withFormat("json_object")).toBe(true);
+    expect(withFormat("json_schema")).toBe(true);
+    expect(withFormat("text")).toBe(false);
+    expect(promptSignals({ messages: [user("list")] }).needsJson).toBe(false);
+  });
+
+  test("the script is read from the user's messages, not the system prompt", () => {
+    const messages = [{ role: "system", content: "You are a helpful assistant." } as ChatMessage, user("Как дела? Что нового?")];
+    expect(promptSignals({ messages }).script).toBe("cyrillic");
+  });
+});
+
+describe("dominantScript", () => {
+  test.each([
+    ["How do I reset my password?", "latin"],
+    ["Où est la bibliothèque ? Ça dépend.", "latin"],
+    ["Привет, как дела?", "cyrillic"],
+    ["请把这句话翻译成英文。", "cjk"],
+    ["これは日本語の文です。", "cjk"],
+    ["안녕하세요, 반갑습니다", "hangul"],
+    ["مرحبا كيف حالك", "arabic"],
+    ["שלום עולם", "hebrew"],
+    ["नमस्ते दुनिया", "devanagari"],
+    ["Καλημέρα κόσμε", "greek"],
+    ["สวัสดีครับ", "thai"],
+    ["12345 + 678 = ? 🎉🎉", "none"],
+    ["", "none"],
+  ] as [string, Script][])("%s is %s", (text, script) => {
+    expect(dominantScript(text)).toBe(script);
+  });
+
+  test("a translation request is judged by the language most of it is written in", () => {
+    expect(dominantScript("Translate into English: 今天天气很好，我们去公园散步吧，好吗？")).toBe("cjk");
+    expect(dominantScript("Please translate the following sentence into English for me: 你好")).toBe("latin");
+  });
+});
