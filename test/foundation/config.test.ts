@@ -1,0 +1,38 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadSettings, envName } from "../../src/config/config";
+import { runCli } from "../support/gateway-process";
+
+describe("configuration", () => {
+  test("every setting has a default", () => {
+    const s = loadSettings({});
+    expect(s).toMatchObject({ host: "127.0.0.1", port: 8080, dataDir: "./data", testKeyDailyCalls: 100, qualityFloor: 85 });
+  });
+
+  test("env vars override the config file, which overrides defaults", () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-cfg-"));
+    const file = join(dir, "svc.json");
+    writeFileSync(file, JSON.stringify({ port: 9000, logLevel: "warn" }));
+    const s = loadSettings({ SVC_CONFIG: file, SVC_PORT: "9100" });
+    expect(s.port).toBe(9100);
+    expect(s.logLevel).toBe("warn");
+  });
+
+  test("a bad value is refused with a message that names the setting", () => {
+    expect(() => loadSettings({ SVC_PORT: "eighty" })).toThrow(/SVC_PORT/);
+    expect(() => loadSettings({ SVC_QUALITY_FLOOR: "101" })).toThrow(/SVC_QUALITY_FLOOR/);
+    expect(() => loadSettings({ SVC_LOG_LEVEL: "loud" })).toThrow(/SVC_LOG_LEVEL/);
+    const dir = mkdtempSync(join(tmpdir(), "svc-cfg-"));
+    writeFileSync(join(dir, "bad.json"), JSON.stringify({ prot: 1 }));
+    expect(() => loadSettings({ SVC_CONFIG: join(dir, "bad.json") })).toThrow(/prot/);
+    expect(envName("workerQueueLimit")).toBe("SVC_WORKER_QUEUE_LIMIT");
+  });
+
+  test("svc serve with a bad setting stops at once and says which", async () => {
+    const r = await runCli(["serve"], { SVC_PORT: "99999", SVC_DATA_DIR: mkdtempSync(join(tmpdir(), "svc-cfg-")) });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("SVC_PORT");
+  });
+});
