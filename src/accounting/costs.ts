@@ -1,0 +1,32 @@
+import type { Catalog, ModelInfo } from "../catalog/catalog";
+
+export interface CallCosts {
+  cost_original_usd: number;
+  cost_actual_usd: number;
+  saved_usd: number;
+}
+
+export interface CostInput {
+  /** The model the client asked for; undefined for `auto`, which is priced on the catalog's baseline. */
+  requested: ModelInfo | undefined;
+  /** The model that produced the answer (for a cache hit, the one that produced the cached answer). */
+  served: ModelInfo;
+  originalPromptTokens: number;
+  sentPromptTokens: number;
+  completionTokens: number;
+  cacheHit: boolean;
+}
+
+// Micro-dollar precision without float noise such as 0.30000000000000004 in a client's reports.
+const round = (usd: number) => Math.round(usd * 1e10) / 1e10;
+
+/**
+ * What the call would have cost without the gateway (the original prompt and the same completion on
+ * the requested model, or the baseline for auto) against what it cost (the prompt actually sent on
+ * the model that served it; nothing for a cache hit).
+ */
+export function priceCall(catalog: Catalog, c: CostInput): CallCosts {
+  const original = round(catalog.cost(c.requested ?? catalog.baseline, c.originalPromptTokens, c.completionTokens));
+  const actual = c.cacheHit ? 0 : round(catalog.cost(c.served, c.sentPromptTokens, c.completionTokens));
+  return { cost_original_usd: original, cost_actual_usd: actual, saved_usd: round(original - actual) };
+}

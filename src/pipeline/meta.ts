@@ -1,0 +1,51 @@
+import type { CallCosts } from "../accounting/costs";
+import type { OptimizeResult } from "./optimize-types";
+import type { RoutingReason } from "./route";
+
+/** `svc_meta` of seed 2.3, plus the contract's additions (simulated, agent_run). */
+export interface SvcMeta extends CallCosts {
+  original_tokens: number;
+  compressed_tokens: number;
+  compression_ratio: number;
+  quality_score?: number;
+  routing_reason: RoutingReason;
+  model_requested: string;
+  rules_applied: string[];
+  cache_hit: boolean;
+  pii_masked: boolean;
+  latency_overhead_ms: number;
+  conversation_id?: string;
+  simulated?: boolean;
+  agent_run?: { id: string; calls: number; prompt_tokens: number; completion_tokens: number; cost_usd: number };
+}
+
+export interface MetaInput {
+  opt: OptimizeResult;
+  costs: CallCosts;
+  reason: RoutingReason;
+  modelRequested: string;
+  cacheHit: boolean;
+  overheadMs: number;
+  score: boolean;
+  conversationId?: string;
+  simulated: boolean;
+}
+
+export function buildMeta(m: MetaInput): SvcMeta {
+  const meta: SvcMeta = {
+    original_tokens: m.opt.originalTokens,
+    compressed_tokens: m.opt.compressedTokens,
+    compression_ratio: m.opt.compressionRatio,
+    ...(m.score && m.opt.qualityScore !== undefined && { quality_score: m.opt.qualityScore }),
+    ...m.costs,
+    routing_reason: m.reason,
+    model_requested: m.modelRequested,
+    rules_applied: m.opt.rulesApplied,
+    cache_hit: m.cacheHit,
+    pii_masked: m.opt.piiMasked,
+    latency_overhead_ms: Math.max(0, Math.round(m.overheadMs)),
+  };
+  if (m.conversationId !== undefined) meta.conversation_id = m.conversationId;
+  if (m.simulated) meta.simulated = true;
+  return meta;
+}

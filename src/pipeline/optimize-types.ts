@@ -1,0 +1,53 @@
+import type { ChatMessage } from "./messages";
+import type { PassThroughParams } from "../providers/types";
+import type { SvcOptions } from "../http/validate/completion-request";
+import type { Tier } from "../catalog/catalog";
+import type { TaskClass } from "../ml/types";
+import type { RoutingReason } from "./route";
+
+/**
+ * The one message that crosses to a worker thread per request, and the one that comes back: every
+ * CPU-side stage (PII masking, compression, token counting, embedding, classification, quality
+ * score, routing) runs in a single task. Plain data only, so msgpackr can pack it.
+ */
+export interface OptimizeInput {
+  messages: ChatMessage[];
+  model: string;
+  options: SvcOptions;
+  params: PassThroughParams;
+  maxTokens: number;
+  /** Ids of the catalog models whose provider is configured and healthy right now. */
+  availableModels: string[];
+  /** The semantic cache wants an embedding of the last user prompt. */
+  wantEmbedding: boolean;
+  qualityFloor: number;
+}
+
+export type RouteOutcome =
+  | { ok: true; model: string; reason: RoutingReason; tier: Tier; candidates: string[]; task?: TaskClass }
+  | { ok: false; reason: RoutingReason; message: string };
+
+export interface PiiSpan {
+  type: string;
+  message: number;
+  start: number;
+  end: number;
+}
+
+export interface OptimizeResult {
+  /** Exactly what goes upstream. */
+  messages: ChatMessage[];
+  originalTokens: number;
+  compressedTokens: number;
+  compressionRatio: number;
+  rulesApplied: string[];
+  /** Quality of what was sent against the original (0-100); absent when scoring is off. */
+  qualityScore?: number;
+  route: RouteOutcome;
+  pii: PiiSpan[];
+  piiMasked: boolean;
+  /** Embedding of `cacheText`, present when asked for. */
+  embedding?: Float32Array;
+  /** The normalized last user prompt the semantic cache compares. */
+  cacheText: string;
+}

@@ -1,0 +1,91 @@
+import Piscina from "piscina";
+import { Packr } from "msgpackr";
+import { ApiError } from "../src/http/errors";
+
+// moreTypes: typed arrays (embeddings) survive the trip as typed arrays, not raw bytes.
+const packr = new Packr({ moreTypes: true });
+const pack = (v: unknown) => packr.pack(v);
+const unpack = (b: Uint8Array) => packr.unpack(b);
+
+export interface PoolOptions {
+  /** Worker module; its default export takes and returns msgpackr-packed bytes (see packedTask). */
+  filename: string;
+  threads: number;
+  queueLimit: number;
+  taskTimeoutMs: number;
+}
+
+/**
+ * The worker-thread pool for CPU stages. One task per request; messages are msgpackr-packed and the
+ * bytes moved, not copied. A full queue answers 503 OVERLOADED instead of growing; a task that runs
+ * past its deadline is aborted, which makes piscina terminate that worker and start a fresh one; a
+ * worker that crashes fails only its own task.
+ */
+export class WorkerPool<I, O> {
+  private readonly pool: Piscina;
+  private crashes = 0;
+  /** Tasks running or waiting. Counted here because piscina's own maxQueue also lets tasks wait on busy workers. */
+  private inFlight = 0;
+
+  constructor(private readonly opts: PoolOptions) {
+    this.pool = new Piscina({
+      filename: opts.filename,
+      minThreads: opts.threads,
+      maxThreads: opts.threads,
+      maxQueue: opts.queueLimit,
+      concurrentTasksPerWorker: 1,
+      idleTimeout: Number.MAX_SAFE_INTEGER,
+    });
+    this.pool.on("error", () => this.crashes++);
+  }
+
+  async run(input: I, signal?: AbortSignal): Promise<O> {
+    if (this.inFlight >= this.opts.threads + this.opts.queueLimit) {
+      throw new ApiError("OVERLOADED", "the gateway is at capacity; retry shortly", { retryAfterS: 1 });
+    }
+    this.inFlight++;
+    try {
+      return await this.dispatch(input, signal);
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  private async dispatch(input: I, signal?: AbortSignal): Promise<O> {
+    const bytes = pack(input);
+    const timeout = AbortSignal.timeout(this.opts.taskTimeoutMs);
+    try {
+      const out = (await this.pool.run(Piscina.move(bytes as Uint8Array<ArrayBuffer>), { signal: signal ? AbortSignal.any([signal, timeout]) : timeout })) as Uint8Array;
+      return unpack(out) as O;
+    } catch (e) {
+      throw this.toApiError(e as Error, timeout, signal);
+    }
+  }
+
+  private toApiError(e: Error, timeout: AbortSignal, client?: AbortSignal): Error {
+    if (e.message === "Task queue is at limit") return new ApiError("OVERLOADED", "the gateway is at capacity; retry shortly", { retryAfterS: 1 });
+    if (e.name === "AbortError" && timeout.aborted && !client?.aborted) {
+      return new ApiError("INTERNAL_ERROR", `optimizer task exceeded ${this.opts.taskTimeoutMs} ms; its worker was replaced`);
+    }
+    if (e.name === "AbortError") return e;
+    this.crashes++;
+    return new ApiError("INTERNAL_ERROR", "optimizer worker failed; it was replaced");
+  }
+
+  stats() {
+    return { threads: this.pool.threads.length, in_flight: this.inFlight, completed: this.pool.completed, crashes: this.crashes, utilization: this.pool.utilization };
+  }
+
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
+}
+
+/** Wraps a task function for a worker module: unpack the input, run, pack the output. */
+export function packedTask<I, O>(fn: (input: I) => Promise<O> | O): (bytes: Uint8Array) => Promise<Uint8Array> {
+  return async (bytes) => {
+    const out = await fn(unpack(bytes) as I);
+    const packed = pack(out);
+    return Piscina.move(packed as Uint8Array<ArrayBuffer>) as unknown as Uint8Array;
+  };
+}
