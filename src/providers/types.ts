@@ -27,7 +27,14 @@ export interface ProviderRequest {
   params: PassThroughParams;
   /** Aborted when the client goes away or the gateway gives up; the adapter must cancel the upstream call. */
   signal: AbortSignal;
+  /**
+   * Upstream time limit in ms (default DEFAULT_TIMEOUT_MS). A plain answer must arrive whole within it; a
+   * stream must not stay silent longer than it, so a long answer that keeps flowing is never cut.
+   */
+  timeoutMs?: number;
 }
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 export interface Usage {
   prompt_tokens: number;
@@ -71,7 +78,11 @@ export interface Provider {
   stream(req: ProviderRequest): AsyncIterable<StreamEvent>;
 }
 
-export type ProviderErrorKind = "http" | "timeout" | "connection" | "aborted" | "protocol";
+/**
+ * `unsupported`: the adapter cannot express the request in its wire format (e.g. n > 1 on Anthropic), so
+ * nothing was sent; another provider may still serve it.
+ */
+export type ProviderErrorKind = "http" | "timeout" | "connection" | "aborted" | "protocol" | "unsupported";
 
 /** A failed upstream call. `retryable` says whether trying again (or another provider) can help. */
 export class ProviderError extends Error {
@@ -85,7 +96,7 @@ export class ProviderError extends Error {
   }
 
   get retryable(): boolean {
-    if (this.kind === "aborted") return false;
+    if (this.kind === "aborted" || this.kind === "unsupported") return false;
     if (this.kind === "http") return this.status === 408 || this.status === 409 || this.status === 429 || (this.status ?? 0) >= 500;
     return true;
   }

@@ -1,0 +1,87 @@
+import type { ChatMessage } from "../../pipeline/messages";
+import { mergeConsecutive } from "../shared/merge-consecutive";
+import { functionTools, stopList, toolArguments, toolChoice } from "../shared/openai-tools";
+import { ProviderError, type ProviderRequest } from "../types";
+
+export type AnthropicBlock =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+  | { type: "tool_result"; tool_use_id: string; content: string };
+
+export interface AnthropicMessage {
+  role: "user" | "assistant";
+  content: AnthropicBlock[];
+}
+
+/** The body of POST /v1/messages. */
+export interface AnthropicRequest {
+  model: string;
+  max_tokens: number;
+  messages: AnthropicMessage[];
+  system?: string;
+  stream?: boolean;
+  temperature?: number;
+  top_p?: number;
+  stop_sequences?: string[];
+  metadata?: { user_id: string };
+  tools?: { name: string; description?: string; input_schema: Record<string, unknown> }[];
+  tool_choice?: { type: "auto" | "any" | "none" } | { type: "tool"; name: string };
+}
+
+const NAME = "anthropic";
+
+/**
+ * Maps an OpenAI-shaped request to the Messages API. seed, presence/frequency penalties and
+ * response_format have no Anthropic equivalent and are dropped; n > 1 cannot be honoured and is refused.
+ */
+export function toAnthropicRequest(req: ProviderRequest, stream: boolean): AnthropicRequest {
+  const p = req.params;
+  if (p.n !== undefined && p.n > 1) throw new ProviderError("unsupported", `${NAME} returns one choice per call; n=${p.n} is not supported`);
+  const system = req.messages
+    .filter((m) => m.role === "system" || m.role === "developer")
+    .map((m) => m.content)
+    .filter((text) => text.length > 0);
+  const turns = req.messages.filter((m) => m.role !== "system" && m.role !== "developer").map(toAnthropicMessage);
+  const body: AnthropicRequest = {
+    model: req.model,
+    max_tokens: req.max_tokens,
+    messages: mergeConsecutive(
+      turns.filter((m) => m.content.length > 0),
+      (a, b) => a.role === b.role,
+      (a, b) => ({ role: a.role, content: [...a.content, ...b.content] }),
+    ),
+  };
+  if (system.length > 0) body.system = system.join("\n\n");
+  if (stream) body.stream = true;
+  // Anthropic's temperature range is 0..1 where OpenAI's is 0..2; beyond 1 it would be a 400.
+  if (p.temperature !== undefined) body.temperature = Math.min(1, p.temperature);
+  if (p.top_p !== undefined) body.top_p = p.top_p;
+  const stops = stopList(p.stop);
+  if (stops) body.stop_sequences = stops;
+  if (p.user !== undefined) body.metadata = { user_id: p.user };
+  if (p.tools?.length) {
+    body.tools = functionTools(p.tools, NAME).map((t) => ({
+      name: t.name,
+      ...(t.description !== undefined ? { description: t.description } : {}),
+      input_schema: t.parameters ?? { type: "object", properties: {} },
+    }));
+  }
+  if (p.tool_choice !== undefined) {
+    const choice = toolChoice(p.tool_choice, NAME);
+    body.tool_choice = choice.mode === "function" ? { type: "tool", name: choice.name } : { type: choice.mode === "required" ? "any" : choice.mode };
+  }
+  return body;
+}
+
+function toAnthropicMessage(m: ChatMessage): AnthropicMessage {
+  if (m.role === "tool") {
+    return { role: "user", content: [{ type: "tool_result", tool_use_id: m.tool_call_id ?? "", content: m.content }] };
+  }
+  const content: AnthropicBlock[] = m.content.length > 0 ? [{ type: "text", text: m.content }] : [];
+  if (m.role === "assistant") {
+    for (const call of m.tool_calls ?? []) {
+      content.push({ type: "tool_use", id: call.id, name: call.function.name, input: toolArguments(call.function.arguments, NAME) });
+    }
+  }
+  return { role: m.role === "assistant" ? "assistant" : "user", content };
+}

@@ -1,0 +1,120 @@
+import type { EventSourceMessage } from "eventsource-parser";
+import { DEFAULT_TIMEOUT_MS, ProviderError } from "../types";
+import { Deadline } from "./deadline";
+import { parseRetryAfter } from "./retry-after";
+import { readSse } from "./sse";
+
+/** One POST of a JSON body to a provider. */
+export interface UpstreamPost {
+  /** Provider name, used in error messages. */
+  provider: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  signal: AbortSignal;
+  timeoutMs?: number;
+  /** Values (API keys) that must never appear in an error message, even if a provider echoes them. */
+  secrets: readonly string[];
+}
+
+const MAX_ERROR_DETAIL = 300;
+
+/**
+ * POSTs and returns the parsed JSON answer. The timeout covers the whole exchange, body included.
+ * Connections are reused: Bun's fetch keeps a keep-alive pool per origin, and nothing here opts out of it.
+ */
+export async function postJson(post: UpstreamPost): Promise<unknown> {
+  const deadline = new Deadline(post.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  try {
+    const res = await open(post, deadline);
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (e) {
+      throw failure(e, post, deadline);
+    }
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new ProviderError("protocol", `${post.provider} answered with a body that is not JSON`);
+    }
+  } finally {
+    deadline.clear();
+  }
+}
+
+/**
+ * POSTs and yields the server-sent events of the answer. The timeout bounds each wait for data (the first
+ * byte and every silence after it). Failures while reading, including a connection closed mid-stream,
+ * surface as ProviderError from the iteration.
+ */
+export async function* postForEvents(post: UpstreamPost): AsyncGenerator<EventSourceMessage> {
+  const deadline = new Deadline(post.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  try {
+    const res = await open(post, deadline);
+    if (!res.body) throw new ProviderError("protocol", `${post.provider} answered a stream request without a body`);
+    try {
+      for await (const event of readSse(res.body, () => deadline.extend())) yield event;
+    } catch (e) {
+      throw failure(e, post, deadline);
+    }
+  } finally {
+    deadline.clear();
+  }
+}
+
+async function open(post: UpstreamPost, deadline: Deadline): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(post.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...post.headers },
+      body: JSON.stringify(post.body),
+      signal: AbortSignal.any([post.signal, deadline.signal]),
+    });
+  } catch (e) {
+    throw failure(e, post, deadline);
+  }
+  if (res.ok) return res;
+  let detail = "";
+  try {
+    detail = errorDetail(await res.text());
+  } catch (e) {
+    throw failure(e, post, deadline);
+  }
+  const message = `${post.provider} answered HTTP ${res.status}${detail ? `: ${detail}` : ""}`;
+  throw new ProviderError("http", redact(message, post.secrets), res.status, parseRetryAfter(res.headers));
+}
+
+/** Turns whatever fetch or a body read threw into a ProviderError that says what happened. */
+function failure(e: unknown, post: UpstreamPost, deadline: Deadline): ProviderError {
+  if (e instanceof ProviderError) return e;
+  if (post.signal.aborted) return new ProviderError("aborted", `${post.provider} call aborted by the caller`);
+  if (deadline.expired) return new ProviderError("timeout", `${post.provider} sent nothing for ${deadline.ms} ms`);
+  const code = (e as { code?: unknown } | null)?.code;
+  const origin = new URL(post.url).origin;
+  if (code === "ECONNREFUSED" || code === "ConnectionRefused") return new ProviderError("connection", `${post.provider} refused the connection at ${origin}`);
+  if (code === "ECONNRESET") return new ProviderError("connection", `${post.provider} closed the connection before the answer was complete`);
+  const reason = e instanceof Error ? e.message : String(e);
+  return new ProviderError("connection", redact(`${post.provider} at ${origin} failed: ${reason}`, post.secrets));
+}
+
+/** The human part of a provider's error body: OpenAI, Anthropic and Gemini all put it at error.message. */
+function errorDetail(body: string): string {
+  let detail = body;
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
+    const message = typeof parsed.error === "string" ? parsed.error : (parsed.error?.message ?? parsed.message);
+    if (typeof message === "string") detail = message;
+  } catch {
+    // Not JSON: the raw text is the best description there is.
+  }
+  detail = detail.replace(/\s+/g, " ").trim();
+  return detail.length > MAX_ERROR_DETAIL ? `${detail.slice(0, MAX_ERROR_DETAIL)}…` : detail;
+}
+
+function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length > 0) out = out.split(secret).join("[redacted]");
+  return out;
+}
