@@ -1,6 +1,6 @@
 import type { EventSourceMessage } from "eventsource-parser";
 import { eventJson } from "../shared/sse";
-import { ProviderError, type StreamEvent, type Usage } from "../types";
+import type { StreamEvent, Usage } from "../types";
 import { candidateOutput, toFinishReason, toUsage, type GeminiResponse } from "./response";
 
 interface CandidateState {
