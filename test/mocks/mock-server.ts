@@ -1,0 +1,201 @@
+import { createHash } from "node:crypto";
+import type { Server } from "bun";
+
+/** What a mock answers, before a wire format dresses it. */
+export interface MockReply {
+  model: string;
+  /** The answer text, a function of the last user message so tests can tell answers apart. */
+  text: string;
+  /** The text in stream-sized pieces (one word with its trailing space each); they join to `text`. */
+  pieces: string[];
+  promptTokens: number;
+  completionTokens: number;
+  /** Number of choices / candidates asked for. */
+  n: number;
+  /** Answer with this tool call instead of (after) text, when set and the request declares tools. */
+  toolCall?: { id: string; name: string; arguments: Record<string, unknown> };
+  /** Raw wire value (e.g. "max_tokens", "MAX_TOKENS", "length") overriding the natural one. */
+  stopReason?: string;
+}
+
+/** How one provider's wire format is read and written. */
+export interface WireFormat {
+  name: string;
+  /** The parsed request's meaning, or undefined when the path is not an endpoint of this API. */
+  parse(url: URL, body: unknown): { model: string; stream: boolean; n: number; hasTools: boolean; texts: string[]; lastUserText: string } | undefined;
+  /** True when the request carries the expected key. */
+  authorized(headers: Headers, apiKey: string): boolean;
+  errorBody(status: number, message: string): unknown;
+  completion(reply: MockReply): unknown;
+  /** The stream as SSE frames, each a complete `event:`/`data:` block ending in a blank line. */
+  streamFrames(reply: MockReply): string[];
+}
+
+export interface RecordedRequest {
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+  /** Client port of the TCP connection: the same port twice means the connection was reused. */
+  remotePort: number;
+  /** The client went away (aborted or timed out) before the answer was complete. */
+  aborted: boolean;
+  /** When the mock finished sending (ms, performance.now()); undefined until then or when cut/aborted. */
+  finishedAt?: number;
+}
+
+export interface MockOptions {
+  port?: number;
+  /** When set, requests without this key get a 401 in the wire format. */
+  apiKey?: string;
+  latencyMs?: number;
+  chunkDelayMs?: number;
+}
+
+interface PlannedFailure {
+  status: number;
+  retryAfter?: string;
+}
+
+/**
+ * A real HTTP server speaking one provider's wire format, with knobs for the failures the gateway must
+ * survive: latency, slow chunks, failing requests, streams cut mid-way, requests that never get an answer.
+ */
+export class MockProvider {
+  readonly requests: RecordedRequest[] = [];
+  readonly replies: MockReply[] = [];
+  latencyMs: number;
+  chunkDelayMs: number;
+  /** Close the connection after this many stream frames (every stream request until cleared). */
+  cutAfterChunks: number | undefined;
+  /** Never answer; the request stays open until the client gives up. */
+  hang = false;
+  toolCall: MockReply["toolCall"];
+  stopReason: string | undefined;
+  private readonly failures: PlannedFailure[] = [];
+  private readonly server: Server<undefined>;
+
+  constructor(
+    private readonly format: WireFormat,
+    private readonly options: MockOptions = {},
+  ) {
+    this.latencyMs = options.latencyMs ?? 0;
+    this.chunkDelayMs = options.chunkDelayMs ?? 0;
+    this.server = Bun.serve({
+      port: options.port ?? 0,
+      hostname: "127.0.0.1",
+      // A hanging request must stay open until the client gives up, not until Bun's idle timer fires.
+      idleTimeout: 0,
+      fetch: (req, server) => this.handle(req, server.requestIP(req)?.port ?? 0),
+    });
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.server.port}`;
+  }
+
+  get port(): number {
+    return this.server.port ?? 0;
+  }
+
+  /** The next `count` requests answer `status` (with Retry-After when given). */
+  failNext(count: number, status: number, retryAfter?: string): void {
+    for (let i = 0; i < count; i++) this.failures.push(retryAfter === undefined ? { status } : { status, retryAfter });
+  }
+
+  get abortedCount(): number {
+    return this.requests.filter((r) => r.aborted).length;
+  }
+
+  stop(): void {
+    this.server.stop(true);
+  }
+
+  private async handle(req: Request, remotePort: number): Promise<Response> {
+    const url = new URL(req.url);
+    let body: unknown;
+    try {
+      body = await req.json();
+    } catch {
+      return this.error(400, "body is not JSON");
+    }
+    const record: RecordedRequest = { path: url.pathname + url.search, headers: Object.fromEntries(req.headers), body, remotePort, aborted: false };
+    this.requests.push(record);
+    req.signal.addEventListener("abort", () => {
+      if (record.finishedAt === undefined) record.aborted = true;
+    });
+    if (this.hang) {
+      await new Promise((resolve) => req.signal.addEventListener("abort", resolve));
+      return new Response(null, { status: 499 });
+    }
+    if (this.latencyMs > 0) await Bun.sleep(this.latencyMs);
+    const failure = this.failures.shift();
+    if (failure) return this.error(failure.status, `planned failure ${failure.status}`, failure.retryAfter);
+    if (this.options.apiKey && !this.format.authorized(req.headers, this.options.apiKey)) return this.error(401, "invalid api key");
+    const parsed = this.format.parse(url, body);
+    if (!parsed) return this.error(404, `no such endpoint ${url.pathname}`);
+    const reply = this.reply(parsed);
+    this.replies.push(reply);
+    if (!parsed.stream) {
+      record.finishedAt = performance.now();
+      return Response.json(this.format.completion(reply));
+    }
+    return this.streamResponse(this.format.streamFrames(reply), record);
+  }
+
+  private reply(parsed: NonNullable<ReturnType<WireFormat["parse"]>>): MockReply {
+    const digest = createHash("sha256").update(parsed.lastUserText).digest("hex").slice(0, 8);
+    const echo = parsed.lastUserText.split(/\s+/).filter(Boolean).slice(0, 6).join(" ");
+    const text = `${this.format.name} ${digest} heard: ${echo}`;
+    const pieces = text.match(/\S+\s*/g) ?? [];
+    const reply: MockReply = {
+      model: parsed.model,
+      text,
+      pieces,
+      promptTokens: parsed.texts.join(" ").split(/\s+/).filter(Boolean).length + 7,
+      completionTokens: pieces.length,
+      n: parsed.n,
+    };
+    if (this.toolCall && parsed.hasTools) reply.toolCall = this.toolCall;
+    if (this.stopReason) reply.stopReason = this.stopReason;
+    return reply;
+  }
+
+  private streamResponse(frames: string[], record: RecordedRequest): Response {
+    const encoder = new TextEncoder();
+    const cutAfter = this.cutAfterChunks;
+    const delay = this.chunkDelayMs;
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (cutAfter !== undefined && sent >= cutAfter) {
+          // Erroring the body makes Bun drop the connection without the final chunk: a cut stream.
+          controller.error();
+          return;
+        }
+        if (sent > 0 && delay > 0) await Bun.sleep(delay);
+        const frame = frames[sent++];
+        if (frame === undefined) {
+          record.finishedAt = performance.now();
+          controller.close();
+          return;
+        }
+        controller.enqueue(encoder.encode(frame));
+      },
+      cancel() {
+        if (record.finishedAt === undefined) record.aborted = true;
+      },
+    });
+    return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+  }
+
+  private error(status: number, message: string, retryAfter?: string): Response {
+    const headers: Record<string, string> = {};
+    if (retryAfter !== undefined) headers["retry-after"] = retryAfter;
+    return Response.json(this.format.errorBody(status, message), { status, headers });
+  }
+}
+
+/** `data: <json>` SSE frame, optionally with an event name. */
+export function sseFrame(data: unknown, event?: string): string {
+  return `${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
+}

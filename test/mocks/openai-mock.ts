@@ -1,0 +1,89 @@
+import { MockProvider, sseFrame, type MockOptions, type MockReply, type WireFormat } from "./mock-server";
+
+interface OpenAIBody {
+  model?: string;
+  messages?: { role: string; content?: string | null }[];
+  stream?: boolean;
+  n?: number;
+  tools?: unknown[];
+  stream_options?: { include_usage?: boolean };
+}
+
+const CREATED = 1_700_000_000;
+
+function message(reply: MockReply, index: number): Record<string, unknown> {
+  const content = index === 0 ? reply.text : `${reply.text} (choice ${index})`;
+  if (!reply.toolCall) return { role: "assistant", content };
+  const call = { id: reply.toolCall.id, type: "function", function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.arguments) } };
+  return { role: "assistant", content: null, tool_calls: [call] };
+}
+
+function finishReason(reply: MockReply): string {
+  return reply.stopReason ?? (reply.toolCall ? "tool_calls" : "stop");
+}
+
+/** OpenAI Chat Completions: POST /v1/chat/completions, Bearer auth, `data:` chunks ending in [DONE]. */
+export const openaiFormat: WireFormat = {
+  name: "openai",
+  parse(url, raw) {
+    if (!url.pathname.endsWith("/chat/completions")) return undefined;
+    const body = raw as OpenAIBody;
+    const texts = (body.messages ?? []).map((m) => m.content ?? "");
+    const lastUser = [...(body.messages ?? [])].reverse().find((m) => m.role === "user");
+    return { model: body.model ?? "", stream: body.stream === true, n: body.n ?? 1, hasTools: (body.tools?.length ?? 0) > 0, texts, lastUserText: lastUser?.content ?? "" };
+  },
+  authorized: (headers, apiKey) => headers.get("authorization") === `Bearer ${apiKey}`,
+  errorBody: (status, message) => ({ error: { message, type: status === 429 ? "rate_limit_error" : status >= 500 ? "server_error" : "invalid_request_error", param: null, code: null } }),
+  completion: (reply) => ({
+    id: "chatcmpl-mock",
+    object: "chat.completion",
+    created: CREATED,
+    model: reply.model,
+    choices: Array.from({ length: reply.n }, (_, index) => ({ index, message: message(reply, index), logprobs: null, finish_reason: finishReason(reply) })),
+    usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens },
+  }),
+  streamFrames(reply) {
+    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+      sseFrame({ id: "chatcmpl-mock", object: "chat.completion.chunk", created: CREATED, model: reply.model, choices, ...extra });
+    const frames = [chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }])];
+    if (reply.toolCall) {
+      const args = JSON.stringify(reply.toolCall.arguments);
+      frames.push(chunk([{ index: 0, delta: { tool_calls: [{ index: 0, id: reply.toolCall.id, type: "function", function: { name: reply.toolCall.name, arguments: "" } }] }, finish_reason: null }]));
+      for (const part of [args.slice(0, args.length >> 1), args.slice(args.length >> 1)]) {
+        frames.push(chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: part } }] }, finish_reason: null }]));
+      }
+    } else {
+      for (const piece of reply.pieces) frames.push(chunk([{ index: 0, delta: { content: piece }, finish_reason: null }]));
+    }
+    frames.push(chunk([{ index: 0, delta: {}, finish_reason: finishReason(reply) }]));
+    frames.push(chunk([], { usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens } }));
+    frames.push(sseFrame("[DONE]"));
+    return frames;
+  },
+};
+
+/** Starts an OpenAI mock; its base URL for the adapter is `${mock.url}/v1`. */
+export function startOpenAIMock(options: MockOptions = {}): MockProvider {
+  return new MockProvider(openaiFormat, options);
+}
+
+function flag(args: string[], name: string): number | undefined {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const value = Number(args[i + 1]);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} needs a non-negative number`);
+  return value;
+}
+
+// As a process: `bun test/mocks/openai-mock.ts --port 0 --latency-ms 20 --chunk-delay-ms 5` prints {"url": ...}.
+if (import.meta.main) {
+  const args = process.argv.slice(2);
+  const mock = startOpenAIMock({ port: flag(args, "--port") ?? 0, latencyMs: flag(args, "--latency-ms") ?? 0, chunkDelayMs: flag(args, "--chunk-delay-ms") ?? 0 });
+  console.log(JSON.stringify({ url: `${mock.url}/v1` }));
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      mock.stop();
+      process.exit(0);
+    });
+  }
+}
