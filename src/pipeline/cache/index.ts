@@ -1,0 +1,12 @@
+/**
+ * The response cache stage (`svc_options.cache`, `svc_meta.cache_hit`). Open one SemanticCache per
+ * process on the store; per request call `lookup`, then on a miss `fill.complete(answer)` or
+ * `fill.fail()`. `replayDeltas` turns a hit into stream deltas for `stream: true` requests.
+ */
+export { SemanticCache, embeddingText, type CacheFill, type CacheLookup, type CacheStats, type SemanticCacheOptions } from "./semantic-cache";
+export { DEFAULT_CACHE_CONFIG, type BypassReason, type CacheConfig, type CachedAnswer, type CacheHit, type CacheRequest, type HitLayer } from "./types";
+export { verifyEquivalent, compareFacets, type MismatchKind, type Verdict, type VerifiablePrompt } from "./verify";
+export { extractFacets, type PromptFacets } from "./facets";
+export { requestKeys, canonicalJson, canonicalContent, type RequestKeys } from "./keys";
+export { replayDeltas } from "./replay";
+export type { CacheLog } from "./persistence";

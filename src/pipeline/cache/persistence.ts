@@ -1,0 +1,162 @@
+import { asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import type { Db } from "../../store/db";
+import { cacheEntries } from "../../store/schema";
+
+export type CacheRow = typeof cacheEntries.$inferSelect;
+
+type WriteOp = { kind: "upsert"; row: CacheRow } | { kind: "touch"; id: string; hits: number; lastHitAt: number } | { kind: "delete"; id: string };
+
+export interface CacheLog {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+/** Deletes go in chunks so one statement never exceeds SQLite's bound-parameter limit. */
+const DELETE_CHUNK = 500;
+
+function deleteIds(db: Pick<Db, "delete">, ids: readonly string[]): void {
+  for (let i = 0; i < ids.length; i += DELETE_CHUNK) db.delete(cacheEntries).where(inArray(cacheEntries.id, ids.slice(i, i + DELETE_CHUNK))).run();
+}
+
+/**
+ * Queues cache writes and applies them in one transaction a little later, so the response path never
+ * waits for the disk. Order is kept: a delete after an upsert of the same row wins.
+ */
+export class CacheWriter {
+  private queue: WriteOp[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly delayMs: number,
+    private readonly log: CacheLog,
+  ) {}
+
+  upsert(row: CacheRow): void {
+    this.push({ kind: "upsert", row });
+  }
+
+  touch(id: string, hits: number, lastHitAt: number): void {
+    this.push({ kind: "touch", id, hits, lastHitAt });
+  }
+
+  delete(id: string): void {
+    this.push({ kind: "delete", id });
+  }
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Writes everything queued now. A failed batch is logged and dropped: the cache is an optimisation, never a reason to fail a call. */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const ops = this.queue;
+    this.queue = [];
+    if (ops.length === 0) return;
+    try {
+      this.db.transaction((tx) => {
+        let deletes: string[] = [];
+        const flushDeletes = () => {
+          deleteIds(tx, deletes);
+          deletes = [];
+        };
+        for (const op of ops) {
+          if (op.kind === "delete") {
+            deletes.push(op.id);
+            continue;
+          }
+          flushDeletes();
+          if (op.kind === "upsert") {
+            tx.insert(cacheEntries)
+              .values(op.row)
+              .onConflictDoUpdate({
+                target: [cacheEntries.appId, cacheEntries.exactKey],
+                set: {
+                  id: op.row.id,
+                  scopeKey: op.row.scopeKey,
+                  model: op.row.model,
+                  promptText: op.row.promptText,
+                  contextHash: op.row.contextHash,
+                  embedding: op.row.embedding,
+                  response: op.row.response,
+                  createdAt: op.row.createdAt,
+                  expiresAt: op.row.expiresAt,
+                  hits: op.row.hits,
+                  lastHitAt: op.row.lastHitAt,
+                },
+              })
+              .run();
+          } else {
+            tx.update(cacheEntries).set({ hits: op.hits, lastHitAt: op.lastHitAt }).where(eq(cacheEntries.id, op.id)).run();
+          }
+        }
+        flushDeletes();
+      });
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message, dropped: ops.length }, "semantic cache: store write failed");
+    }
+  }
+
+  private push(op: WriteOp): void {
+    this.queue.push(op);
+    if (this.timer) return;
+    this.timer = setTimeout(() => this.flush(), this.delayMs);
+    // A pending batch must not keep a finished process alive; close() flushes it.
+    this.timer.unref?.();
+  }
+}
+
+/**
+ * The live rows, most recently used last, at most `limit` of them. Expired rows and rows past the
+ * limit are deleted here, so the table stays as bounded as the memory.
+ */
+export function loadLiveRows(db: Db, now: number, limit: number): CacheRow[] {
+  db.delete(cacheEntries).where(lte(cacheEntries.expiresAt, now)).run();
+  const recency = sql`coalesce(${cacheEntries.lastHitAt}, ${cacheEntries.createdAt})`;
+  const rows = db.select().from(cacheEntries).where(gt(cacheEntries.expiresAt, now)).orderBy(asc(recency), asc(cacheEntries.createdAt)).all();
+  const surplus = rows.length - limit;
+  if (surplus <= 0) return rows;
+  const dropped = rows.slice(0, surplus).map((r) => r.id);
+  db.transaction((tx) => deleteIds(tx, dropped));
+  return rows.slice(surplus);
+}
+
+/** Sign bits of the first dimensions of a probe sentence's vector: two embedding models agree on about half of them, one model on all. */
+const SIGNATURE_BITS = 128;
+/** Bits allowed to differ between runs of one model (float noise near zero across thread counts or CPUs). */
+const SIGNATURE_TOLERANCE = 6;
+
+export function embedderSignature(probe: Float32Array): string {
+  const bits = Math.min(SIGNATURE_BITS, probe.length);
+  const bytes = new Uint8Array(Math.ceil(bits / 8));
+  for (let i = 0; i < bits; i++) if (probe[i]! > 0) bytes[i >> 3]! |= 1 << (i & 7);
+  return Buffer.from(bytes).toString("base64url");
+}
+
+function sameEmbedder(a: string, b: string): boolean {
+  const x = Buffer.from(a, "base64url");
+  const y = Buffer.from(b, "base64url");
+  if (x.length !== y.length) return false;
+  let differing = 0;
+  for (let i = 0; i < x.length; i++) for (let v = x[i]! ^ y[i]!; v; v &= v - 1) differing++;
+  return differing <= SIGNATURE_TOLERANCE;
+}
+
+/**
+ * Embeddings are stored as `<embedder signature>:<base64 of little-endian float32>`, so vectors of
+ * another model (a retrained one after an upgrade) are never compared with this one's.
+ */
+export function encodeEmbedding(signature: string, vector: Float32Array): string {
+  return `${signature}:${Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("base64")}`;
+}
+
+export function decodeEmbedding(text: string | null, signature: string, dimensions: number): Float32Array | null {
+  if (!text) return null;
+  const sep = text.indexOf(":");
+  if (sep < 0 || !sameEmbedder(text.slice(0, sep), signature)) return null;
+  const bytes = Buffer.from(text.slice(sep + 1), "base64");
+  if (bytes.length !== dimensions * 4) return null;
+  // Copy: a Buffer view may start at an offset that is not a multiple of 4.
+  return new Float32Array(new Uint8Array(bytes).buffer);
+}

@@ -1,0 +1,381 @@
+import { randomUUID } from "node:crypto";
+import type { Embedder } from "../../ml/types";
+import type { Store } from "../../store/db";
+import { Coalescer } from "./coalescer";
+import { extractFacets, type PromptFacets } from "./facets";
+import { requestKeys, type RequestKeys } from "./keys";
+import { CacheWriter, decodeEmbedding, embedderSignature, encodeEmbedding, loadLiveRows, type CacheLog, type CacheRow } from "./persistence";
+import { DEFAULT_CACHE_CONFIG, type BypassReason, type CacheConfig, type CachedAnswer, type CacheHit, type CacheRequest } from "./types";
+import { VectorSet } from "./vector-set";
+import { verifyEquivalent } from "./verify";
+
+/** What `lookup` found. On a miss the caller gets the fill through which it hands back the upstream answer. */
+export type CacheLookup = { kind: "hit"; hit: CacheHit } | { kind: "miss"; fill: CacheFill } | { kind: "bypass"; reason: BypassReason };
+
+/**
+ * The open end of a cache miss. Call exactly one of them when the upstream call is over; requests
+ * waiting for this one are released by either.
+ */
+export interface CacheFill {
+  /**
+   * Hands over the upstream answer. It is stored only when complete (every choice finished with
+   * `stop` or `tool_calls`) and within the size limit; returns whether it was stored.
+   */
+  complete(answer: CachedAnswer): boolean;
+  /** The upstream call failed or was abandoned: nothing is stored, waiting duplicates go upstream themselves. */
+  fail(): void;
+}
+
+export interface CacheStats {
+  entries: number;
+  bytes: number;
+  partitions: number;
+  inFlight: number;
+  pendingWrites: number;
+  hits: { exact: number; semantic: number; coalesced: number };
+  misses: number;
+  bypassed: number;
+  /** Semantic candidates above the threshold that the verifier refused, by reason. */
+  refused: Record<string, number>;
+}
+
+export interface SemanticCacheOptions {
+  store: Store;
+  embedder: Embedder;
+  config?: Partial<CacheConfig>;
+  log?: CacheLog;
+  /** Clock, for tests of expiry. */
+  now?: () => number;
+}
+
+interface Entry {
+  id: string;
+  label: bigint;
+  exactKey: string;
+  scopeKey: string;
+  contextHash: string;
+  /** Partition of the vector set holding this entry's embedding; null for exact-only entries. */
+  partition: string | null;
+  prompt: string;
+  facets: PromptFacets | null;
+  /** The answer as JSON: every hit parses a fresh copy that the caller may change freely. */
+  response: string;
+  bytes: number;
+  createdAt: number;
+  expiresAt: number;
+  hits: number;
+  lastHitAt: number | null;
+}
+
+const COMPLETE_FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "tool_calls"]);
+const SIGNATURE_PROBE = "semantic cache signature probe: how do I reset my password?";
+
+/** Whitespace runs mean nothing to an embedding; collapsing them makes "a  b" and "a b" one vector. */
+export function embeddingText(prompt: string): string {
+  return prompt.normalize("NFKC").replace(/\s+/g, " ").trim();
+}
+
+function isComplete(answer: CachedAnswer): boolean {
+  return answer.choices.length > 0 && answer.choices.every((c) => COMPLETE_FINISH_REASONS.has(c.finish_reason));
+}
+
+const consoleLog: CacheLog = { warn: (fields, message) => console.warn(message, fields) };
+
+/**
+ * The response cache of the completion pipeline: an exact layer (a hash of everything that changes
+ * the answer) in front of a semantic layer (nearest cached prompt by embedding, then a verifier that
+ * refuses on any difference in numbers, negation, names, operators, units, direction, language or
+ * format), per tenant, persisted in the store, with request coalescing.
+ */
+export class SemanticCache {
+  private readonly config: CacheConfig;
+  private readonly entries = new Map<string, Entry>();
+  private readonly byLabel = new Map<bigint, Entry>();
+  private readonly partitions = new Map<string, VectorSet>();
+  private readonly coalescer = new Coalescer();
+  private readonly writer: CacheWriter;
+  private readonly now: () => number;
+  private readonly log: CacheLog;
+  private nextLabel = 1n;
+  private bytes = 0;
+  private lastSweep = 0;
+  private readonly counters = { exact: 0, semantic: 0, coalesced: 0, misses: 0, bypassed: 0 };
+  private readonly refused: Record<string, number> = {};
+
+  private constructor(
+    private readonly store: Store,
+    private readonly embedder: Embedder,
+    private readonly signature: string,
+    options: SemanticCacheOptions,
+  ) {
+    this.config = { ...DEFAULT_CACHE_CONFIG, ...options.config };
+    this.now = options.now ?? Date.now;
+    this.log = options.log ?? consoleLog;
+    this.writer = new CacheWriter(store.db, this.config.flushDelayMs, this.log);
+  }
+
+  /** Opens the cache on a store, rebuilding the in-memory layers from the live rows. */
+  static async open(options: SemanticCacheOptions): Promise<SemanticCache> {
+    const signature = embedderSignature(await options.embedder.embed(SIGNATURE_PROBE));
+    const cache = new SemanticCache(options.store, options.embedder, signature, options);
+    cache.reload();
+    return cache;
+  }
+
+  /**
+   * Looks the request up. A hit carries the answer to return with `cache_hit: true`; a miss carries
+   * the fill to complete or fail once the upstream call is over; a bypass means the request is not
+   * cacheable (cache disabled, or non-deterministic by request) and nothing must be stored.
+   */
+  async lookup(req: CacheRequest): Promise<CacheLookup> {
+    const bypass = this.bypassReason(req);
+    if (bypass) {
+      this.counters.bypassed++;
+      return { kind: "bypass", reason: bypass };
+    }
+    const keys = requestKeys(req);
+    const exact = this.liveEntry(keys.exactKey);
+    if (exact) return this.hit(exact, "exact", 1);
+
+    const waiting = this.coalescer.follow(keys.exactKey, this.config.coalesceTimeoutMs);
+    if (waiting) {
+      const answer = await waiting;
+      if (answer) {
+        this.counters.coalesced++;
+        return { kind: "hit", hit: { layer: "coalesced", answer: structuredClone(answer), similarity: 1, matchedPrompt: keys.prompt ?? "", createdAt: this.now() } };
+      }
+      // The leader failed or is too slow: go upstream alone, and still store what comes back.
+      return this.miss(req.appId, keys, null, false);
+    }
+    // Registered before the first await, so concurrent duplicates find this request as their leader.
+    this.coalescer.lead(keys.exactKey, this.config.coalesceTimeoutMs);
+    try {
+      const vector = await this.embedPrompt(keys);
+      const semantic = vector ? this.semanticMatch(keys, vector) : null;
+      if (semantic) {
+        const hit = this.hit(semantic.entry, "semantic", semantic.similarity);
+        this.coalescer.settle(keys.exactKey, hit.hit.answer);
+        return hit;
+      }
+      return this.miss(req.appId, keys, vector, true);
+    } catch (err) {
+      this.coalescer.settle(keys.exactKey, null);
+      throw err;
+    }
+  }
+
+  /**
+   * Lookup and fill around one upstream call, for callers that get the whole answer at once.
+   * Upstream errors propagate after the fill is failed, so nothing is cached for them.
+   */
+  async through(req: CacheRequest, upstream: () => Promise<CachedAnswer>): Promise<{ answer: CachedAnswer; hit: CacheHit | null }> {
+    const found = await this.lookup(req);
+    if (found.kind === "hit") return { answer: found.hit.answer, hit: found.hit };
+    try {
+      const answer = await upstream();
+      if (found.kind === "miss") found.fill.complete(answer);
+      return { answer, hit: null };
+    } catch (err) {
+      if (found.kind === "miss") found.fill.fail();
+      throw err;
+    }
+  }
+
+  stats(): CacheStats {
+    return {
+      entries: this.entries.size,
+      bytes: this.bytes,
+      partitions: this.partitions.size,
+      inFlight: this.coalescer.inFlight,
+      pendingWrites: this.writer.pending,
+      hits: { exact: this.counters.exact, semantic: this.counters.semantic, coalesced: this.counters.coalesced },
+      misses: this.counters.misses,
+      bypassed: this.counters.bypassed,
+      refused: { ...this.refused },
+    };
+  }
+
+  /** Writes queued changes to the store now; call it before closing the store at shutdown. */
+  flush(): void {
+    this.writer.flush();
+  }
+
+  private bypassReason(req: CacheRequest): BypassReason | null {
+    if (!req.appId) throw new TypeError("cache request without appId: entries are per tenant");
+    if (req.enabled === false) return "disabled";
+    const varied = (req.params.temperature ?? 0) > this.config.maxTemperature || (req.params.n ?? 1) > 1;
+    if (varied && !req.allowNondeterministic && !this.config.allowNondeterministic) return "nondeterministic";
+    return null;
+  }
+
+  private liveEntry(exactKey: string): Entry | undefined {
+    const entry = this.entries.get(exactKey);
+    if (entry && entry.expiresAt <= this.now()) {
+      this.evict(entry);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private async embedPrompt(keys: RequestKeys): Promise<Float32Array | null> {
+    if (keys.prompt === null || keys.prompt.length === 0 || keys.prompt.length > this.config.semanticMaxChars) return null;
+    try {
+      return await this.embedder.embed(embeddingText(keys.prompt));
+    } catch (err) {
+      // Without a vector the request still gets the exact layer; the embedder must never fail a call.
+      this.log.warn({ err: (err as Error).message }, "semantic cache: embedding failed");
+      return null;
+    }
+  }
+
+  private semanticMatch(keys: RequestKeys, vector: Float32Array): { entry: Entry; similarity: number } | null {
+    const set = this.partitions.get(partitionOf(keys));
+    if (!set) return null;
+    const query = { prompt: keys.prompt!, contextHash: keys.contextHash, scopeKey: keys.scopeKey, facets: extractFacets(keys.prompt!) };
+    for (const n of set.nearest(vector, this.config.candidates)) {
+      if (n.similarity < this.config.similarityThreshold) break;
+      const entry = this.byLabel.get(n.label);
+      if (!entry || entry.expiresAt <= this.now()) continue;
+      entry.facets ??= extractFacets(entry.prompt);
+      const verdict = verifyEquivalent(query, { prompt: entry.prompt, contextHash: entry.contextHash, scopeKey: entry.scopeKey, facets: entry.facets });
+      if (verdict.equivalent) return { entry, similarity: n.similarity };
+      this.refused[verdict.kind] = (this.refused[verdict.kind] ?? 0) + 1;
+    }
+    return null;
+  }
+
+  private hit(entry: Entry, layer: "exact" | "semantic", similarity: number): CacheLookup & { kind: "hit" } {
+    const now = this.now();
+    entry.hits++;
+    entry.lastHitAt = now;
+    // Re-inserting moves the entry to the most recently used end of the eviction order.
+    this.entries.delete(entry.exactKey);
+    this.entries.set(entry.exactKey, entry);
+    this.writer.touch(entry.id, entry.hits, now);
+    this.counters[layer]++;
+    const answer = JSON.parse(entry.response) as CachedAnswer;
+    return { kind: "hit", hit: { layer, answer, similarity, matchedPrompt: entry.prompt, createdAt: entry.createdAt } };
+  }
+
+  private miss(appId: string, keys: RequestKeys, vector: Float32Array | null, leader: boolean): CacheLookup {
+    this.counters.misses++;
+    let open = true;
+    const release = (answer: CachedAnswer | null) => {
+      open = false;
+      if (leader) this.coalescer.settle(keys.exactKey, answer);
+    };
+    const fill: CacheFill = {
+      complete: (answer) => {
+        if (!open) throw new Error("cache fill already completed or failed");
+        const stored = isComplete(answer) && this.insert(appId, keys, vector, answer);
+        release(stored ? answer : null);
+        return stored;
+      },
+      fail: () => {
+        if (open) release(null);
+      },
+    };
+    return { kind: "miss", fill };
+  }
+
+  private insert(appId: string, keys: RequestKeys, vector: Float32Array | null, answer: CachedAnswer): boolean {
+    const response = JSON.stringify(answer);
+    const prompt = keys.prompt ?? "";
+    const bytes = (response.length + prompt.length) * 2;
+    if (bytes > this.config.maxEntryBytes) return false;
+    const now = this.now();
+    const row: CacheRow = {
+      id: randomUUID(),
+      appId,
+      exactKey: keys.exactKey,
+      scopeKey: keys.scopeKey,
+      model: answer.model,
+      promptText: prompt,
+      contextHash: keys.contextHash,
+      embedding: vector ? encodeEmbedding(this.signature, vector) : null,
+      response,
+      createdAt: now,
+      expiresAt: now + this.config.ttlMs,
+      hits: 0,
+      lastHitAt: null,
+    };
+    this.add(row, vector);
+    this.writer.upsert(row);
+    this.enforceBounds();
+    return true;
+  }
+
+  private add(row: CacheRow, vector: Float32Array | null): void {
+    const previous = this.entries.get(row.exactKey);
+    if (previous) this.forget(previous);
+    const partition = vector ? partitionOf(row) : null;
+    const entry: Entry = {
+      id: row.id,
+      label: this.nextLabel++,
+      exactKey: row.exactKey,
+      scopeKey: row.scopeKey,
+      contextHash: row.contextHash,
+      partition,
+      prompt: row.promptText,
+      facets: null,
+      response: row.response,
+      bytes: (row.response.length + row.promptText.length) * 2,
+      createdAt: row.createdAt,
+      expiresAt: row.expiresAt,
+      hits: row.hits,
+      lastHitAt: row.lastHitAt,
+    };
+    this.entries.set(entry.exactKey, entry);
+    this.bytes += entry.bytes;
+    if (partition && vector) {
+      this.byLabel.set(entry.label, entry);
+      let set = this.partitions.get(partition);
+      if (!set) {
+        set = new VectorSet({ dimensions: this.embedder.dimensions, quantization: this.config.quantization });
+        this.partitions.set(partition, set);
+      }
+      set.add(entry.label, vector);
+    }
+  }
+
+  /** Drops an entry from memory only. */
+  private forget(entry: Entry): void {
+    this.entries.delete(entry.exactKey);
+    this.bytes -= entry.bytes;
+    if (entry.partition) {
+      this.byLabel.delete(entry.label);
+      const set = this.partitions.get(entry.partition);
+      set?.remove(entry.label);
+      if (set && set.size === 0) this.partitions.delete(entry.partition);
+    }
+  }
+
+  private evict(entry: Entry): void {
+    this.forget(entry);
+    this.writer.delete(entry.id);
+  }
+
+  private enforceBounds(): void {
+    const now = this.now();
+    if (now - this.lastSweep > Math.min(this.config.ttlMs / 10, 60_000)) {
+      this.lastSweep = now;
+      for (const entry of this.entries.values()) if (entry.expiresAt <= now) this.evict(entry);
+    }
+    // Map order is least recently used first.
+    for (const entry of this.entries.values()) {
+      if (this.entries.size <= this.config.maxEntries && this.bytes <= this.config.maxBytes) break;
+      this.evict(entry);
+    }
+  }
+
+  private reload(): void {
+    const rows = loadLiveRows(this.store.db, this.now(), this.config.maxEntries);
+    for (const row of rows) this.add(row, decodeEmbedding(row.embedding, this.signature, this.embedder.dimensions));
+    this.lastSweep = this.now();
+    this.enforceBounds();
+  }
+}
+
+function partitionOf(k: { scopeKey: string; contextHash: string }): string {
+  return `${k.scopeKey}:${k.contextHash}`;
+}

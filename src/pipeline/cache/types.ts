@@ -1,0 +1,87 @@
+import type { ChatMessage } from "../messages";
+import type { Choice, PassThroughParams, Usage } from "../../providers/types";
+
+/** What the cache needs to know of one completion request, after routing picked the model. */
+export interface CacheRequest {
+  /** Tenant. Entries are never shared between app_ids. */
+  appId: string;
+  /** The routed model id (or tier) the answer will come from. */
+  model: string;
+  /** The messages exactly as they will go upstream. */
+  messages: readonly ChatMessage[];
+  maxTokens: number;
+  params: PassThroughParams;
+  /** `svc_options.cache`; absent means enabled. */
+  enabled?: boolean;
+  /**
+   * `svc_options.cache_nondeterministic`: the client accepts a cached answer even though it asked for
+   * variety (temperature above the limit, or n > 1).
+   */
+  allowNondeterministic?: boolean;
+}
+
+/** A complete, successful answer, everything the gateway needs to reply (or replay as SSE) without a provider. */
+export interface CachedAnswer {
+  /** The concrete model that produced the answer. */
+  model: string;
+  choices: Choice[];
+  /** Tokens of the original call; a cache hit reports them but costs 0. */
+  usage: Usage;
+}
+
+export type HitLayer = "exact" | "semantic" | "coalesced";
+
+export interface CacheHit {
+  layer: HitLayer;
+  answer: CachedAnswer;
+  /** Cosine similarity of the matched prompt (1 for exact and coalesced hits). */
+  similarity: number;
+  /** The cached prompt that matched; for a semantic hit it differs from the request's. */
+  matchedPrompt: string;
+  /** When the answer was produced (epoch ms). */
+  createdAt: number;
+}
+
+export type BypassReason = "disabled" | "nondeterministic";
+
+export interface CacheConfig {
+  /** How long an answer stays servable. */
+  ttlMs: number;
+  /** Size bound: least recently used entries go first. */
+  maxEntries: number;
+  /** Memory bound on stored prompt and answer text, in bytes (UTF-16 length x 2). */
+  maxBytes: number;
+  /** Answers larger than this are not cached at all. */
+  maxEntryBytes: number;
+  /** Cosine similarity from which a semantic candidate is considered (then verified). */
+  similarityThreshold: number;
+  /** How many nearest cached prompts are verified before giving up. */
+  candidates: number;
+  /** Prompts longer than this get only the exact layer: an embedding of a long text hides differences past its window. */
+  semanticMaxChars: number;
+  /** Requests with a temperature above this are not cached unless the client opts in. */
+  maxTemperature: number;
+  /** Operator-wide opt-in: cache requests with temperature above the limit or n > 1 too. */
+  allowNondeterministic: boolean;
+  /** How long identical concurrent requests wait for the first one's answer before going upstream themselves. */
+  coalesceTimeoutMs: number;
+  /** Writes are batched; a batch goes to the store this long after its first write. */
+  flushDelayMs: number;
+  /** Storage of vectors in the index; f16 halves memory at no measurable precision cost for cosine. */
+  quantization: "f32" | "f16" | "i8";
+}
+
+export const DEFAULT_CACHE_CONFIG: CacheConfig = {
+  ttlMs: 24 * 60 * 60 * 1000,
+  maxEntries: 100_000,
+  maxBytes: 512 * 1024 * 1024,
+  maxEntryBytes: 256 * 1024,
+  similarityThreshold: 0.9,
+  candidates: 4,
+  semanticMaxChars: 1000,
+  maxTemperature: 1,
+  allowNondeterministic: false,
+  coalesceTimeoutMs: 30_000,
+  flushDelayMs: 25,
+  quantization: "f16",
+};

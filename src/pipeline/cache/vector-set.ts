@@ -1,0 +1,83 @@
+import { Index, MetricKind, ScalarKind } from "usearch";
+
+export interface Neighbour {
+  label: bigint;
+  /** Cosine similarity, -1..1. */
+  similarity: number;
+}
+
+/** Below this many vectors a linear scan beats a graph, and an HNSW index would cost ~57 KB of fixed memory. */
+const INDEX_FROM_SIZE = 128;
+
+const SCALAR: Record<VectorSetOptions["quantization"], ScalarKind> = { f32: ScalarKind.F32, f16: ScalarKind.F16, i8: ScalarKind.I8 };
+
+export interface VectorSetOptions {
+  dimensions: number;
+  quantization: "f32" | "f16" | "i8";
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+/**
+ * The unit vectors of one cache partition (one tenant, model, options and conversation context).
+ * Small sets are scanned exactly; from INDEX_FROM_SIZE vectors on they move into a usearch HNSW
+ * index. Most partitions are small (one per conversation context), a few (an app's FAQ traffic) big.
+ */
+export class VectorSet {
+  private scan: Map<bigint, Float32Array> | null = new Map();
+  private index: Index | null = null;
+
+  constructor(private readonly options: VectorSetOptions) {}
+
+  get size(): number {
+    return this.scan ? this.scan.size : this.index!.size();
+  }
+
+  add(label: bigint, vector: Float32Array): void {
+    if (vector.length !== this.options.dimensions) throw new Error(`vector has ${vector.length} dimensions, the cache index ${this.options.dimensions}`);
+    if (this.scan) {
+      this.scan.set(label, vector);
+      if (this.scan.size >= INDEX_FROM_SIZE) this.promote();
+      return;
+    }
+    this.index!.add(label, vector, 1);
+  }
+
+  remove(label: bigint): void {
+    if (this.scan) this.scan.delete(label);
+    else this.index!.remove(label);
+  }
+
+  /** The k nearest vectors, most similar first. */
+  nearest(query: Float32Array, k: number): Neighbour[] {
+    if (this.scan) {
+      const all: Neighbour[] = [];
+      for (const [label, v] of this.scan) all.push({ label, similarity: dot(query, v) });
+      return all.sort((a, b) => b.similarity - a.similarity).slice(0, k);
+    }
+    const found = this.index!.search(query, k, 1);
+    return Array.from(found.keys, (label, i) => ({ label, similarity: 1 - found.distances[i]! }));
+  }
+
+  private promote(): void {
+    const index = new Index({
+      dimensions: this.options.dimensions,
+      metric: MetricKind.Cos,
+      quantization: SCALAR[this.options.quantization],
+      connectivity: 16,
+      expansion_add: 128,
+      expansion_search: 64,
+      multi: false,
+    });
+    const labels = [...this.scan!.keys()];
+    const flat = new Float32Array(labels.length * this.options.dimensions);
+    labels.forEach((label, i) => flat.set(this.scan!.get(label)!, i * this.options.dimensions));
+    index.add(BigUint64Array.from(labels), flat, 1);
+    this.index = index;
+    this.scan = null;
+  }
+}

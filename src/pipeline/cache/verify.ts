@@ -1,0 +1,124 @@
+import { extractFacets, type PromptFacets } from "./facets";
+import { NEGATING_PREFIXES } from "./lexicon";
+
+/** Why two prompts may not share an answer. */
+export type MismatchKind =
+  | "scope"
+  | "context"
+  | "literal"
+  | "number"
+  | "operator"
+  | "unit"
+  | "negation"
+  | "direction"
+  | "language"
+  | "format"
+  | "entity";
+
+export type Verdict = { equivalent: true } | { equivalent: false; kind: MismatchKind; detail: string };
+
+/** One side of a comparison: the last user prompt and hashes of everything else that shapes the answer. */
+export interface VerifiablePrompt {
+  prompt: string;
+  /** Hash of the earlier turns (everything but the last user message, system prompt included). */
+  contextHash: string;
+  /** Hash of the tenant, model and sampling options. */
+  scopeKey: string;
+  /** Facets of `prompt` when already known (cached entries keep theirs). */
+  facets?: PromptFacets;
+}
+
+const EQUIVALENT: Verdict = { equivalent: true };
+
+function mismatch(kind: MismatchKind, detail: string): Verdict {
+  return { equivalent: false, kind, detail };
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((x) => b.has(x));
+}
+
+function show(items: Iterable<string>): string {
+  return `[${[...items].join(", ")}]`;
+}
+
+/** Directions clash when both prompts speak of the same pair from different poles ("turn on" / "turn off"). */
+function directionClash(a: PromptFacets, b: PromptFacets): string | undefined {
+  for (const [pair, poles] of a.directions) {
+    const other = b.directions.get(pair);
+    if (other !== undefined && other !== poles) return `pair ${pair}: ${poles} vs ${other}`;
+  }
+  return undefined;
+}
+
+/** A name in one prompt that the other never mentions, in any case ("France" vs "Germany"). */
+function missingEntity(a: PromptFacets, b: PromptFacets): string | undefined {
+  for (const e of a.entities) if (!b.words.has(e)) return e;
+  for (const e of b.entities) if (!a.words.has(e)) return e;
+  return undefined;
+}
+
+/** A word in one prompt whose antonym by prefix or suffix is in the other: safe/unsafe, useful/useless. */
+function affixAntonym(a: PromptFacets, b: PromptFacets): string | undefined {
+  for (const [x, y] of [
+    [a.words, b.words],
+    [b.words, a.words],
+  ] as const) {
+    for (const w of x) {
+      if (y.has(w)) continue;
+      for (const p of NEGATING_PREFIXES) {
+        const root = w.slice(p.length);
+        if (w.startsWith(p) && root.length >= 4 && y.has(root) && !x.has(root)) return `${w} vs ${root}`;
+      }
+      if (w.endsWith("less")) {
+        const root = w.slice(0, -4);
+        if (root.length >= 3 && (y.has(root) || y.has(`${root}ful`))) return `${w} vs ${root}(ful)`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** A place or language that is the destination in one prompt and the origin in the other, or two different destinations. */
+function targetClash(a: PromptFacets, b: PromptFacets): string | undefined {
+  for (const t of a.targets) {
+    const [dir, what] = t.split(":") as [string, string];
+    if (b.targets.has(`${dir === "to" ? "from" : "to"}:${what}`) && !b.targets.has(t)) return `${t} reversed`;
+  }
+  const toA = [...a.targets].filter((t) => t.startsWith("to:"));
+  const toB = [...b.targets].filter((t) => t.startsWith("to:"));
+  if (toA.length > 0 && toB.length > 0 && !sameSet(new Set(toA), new Set(toB))) return `${show(toA)} vs ${show(toB)}`;
+  return undefined;
+}
+
+/** Compares the facets of two prompts; the first difference found is the reason to refuse. */
+export function compareFacets(a: PromptFacets, b: PromptFacets): Verdict {
+  if (!sameList(a.literals, b.literals)) return mismatch("literal", `${show(a.literals)} vs ${show(b.literals)}`);
+  if (!sameList(a.numbers, b.numbers)) return mismatch("number", `${show(a.numbers)} vs ${show(b.numbers)}`);
+  if (!sameList(a.operators, b.operators)) return mismatch("operator", `${show(a.operators)} vs ${show(b.operators)}`);
+  if (!sameSet(a.units, b.units)) return mismatch("unit", `${show(a.units)} vs ${show(b.units)}`);
+  if (a.negations !== b.negations) return mismatch("negation", `${a.negations} vs ${b.negations} negations`);
+  const antonym = affixAntonym(a, b);
+  if (antonym) return mismatch("negation", antonym);
+  if (!sameSet(a.languages, b.languages)) return mismatch("language", `${show(a.languages)} vs ${show(b.languages)}`);
+  if (!sameSet(a.formats, b.formats)) return mismatch("format", `${show(a.formats)} vs ${show(b.formats)}`);
+  const direction = directionClash(a, b) ?? targetClash(a, b);
+  if (direction) return mismatch("direction", direction);
+  const entity = missingEntity(a, b);
+  if (entity) return mismatch("entity", entity);
+  return EQUIVALENT;
+}
+
+/**
+ * Decides whether a cached answer to `cached` may answer `query`. Embedding similarity says two
+ * prompts are about the same thing; this says they ask the same thing. Pure and synchronous.
+ */
+export function verifyEquivalent(query: VerifiablePrompt, cached: VerifiablePrompt): Verdict {
+  if (query.scopeKey !== cached.scopeKey) return mismatch("scope", "tenant, model or sampling options differ");
+  if (query.contextHash !== cached.contextHash) return mismatch("context", "earlier turns or system prompt differ");
+  return compareFacets(query.facets ?? extractFacets(query.prompt), cached.facets ?? extractFacets(cached.prompt));
+}

@@ -1,0 +1,332 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { SemanticCache, replayDeltas, type CacheConfig, type CachedAnswer, type CacheLog } from "../../src/pipeline/cache";
+import type { Store } from "../../src/store/db";
+import type { Embedder } from "../../src/ml/types";
+import { CountingUpstream, LexicalEmbedder, request, TempStoreDir } from "./fixtures";
+
+/** The lexical stand-in embedder puts paraphrases above 0.8 and most unrelated prompts far below. */
+const TEST_CONFIG: Partial<CacheConfig> = { similarityThreshold: 0.8, flushDelayMs: 5 };
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+function tempDir(): TempStoreDir {
+  const dir = new TempStoreDir();
+  cleanups.push(() => dir.cleanup());
+  return dir;
+}
+
+async function openCache(opts: { config?: Partial<CacheConfig>; now?: () => number; embedder?: Embedder; store?: Store; log?: CacheLog } = {}) {
+  const store = opts.store ?? tempDir().open();
+  const cache = await SemanticCache.open({ store, embedder: opts.embedder ?? new LexicalEmbedder(), config: { ...TEST_CONFIG, ...opts.config }, now: opts.now, log: opts.log });
+  // Runs before the store closes (cleanups run last-in first-out), as a gateway shuts down.
+  cleanups.push(() => cache.flush());
+  return { cache, store };
+}
+
+describe("exact layer", () => {
+  test("a repeated request is answered from the cache without calling upstream", async () => {
+    const { cache } = await openCache();
+    const up = new CountingUpstream();
+    const first = await cache.through(request("What is the capital of France?"), up.call);
+    const second = await cache.through(request("What is the capital of France?"), up.call);
+    expect(up.calls).toBe(1);
+    expect(first.hit).toBeNull();
+    expect(second.hit?.layer).toBe("exact");
+    expect(second.answer).toEqual(first.answer);
+    expect(second.hit?.answer.model).toBe("gpt-4o-mini-2024-07-18");
+    expect(second.hit?.answer.usage).toEqual({ prompt_tokens: 12, completion_tokens: 3 });
+  });
+
+  test("key order of params and trailing whitespace do not matter; the end-user id does not either", async () => {
+    const { cache } = await openCache();
+    const up = new CountingUpstream();
+    await cache.through(request("Name three primes.", { params: { temperature: 0, top_p: 1, user: "u1" } }), up.call);
+    const again = await cache.through(request("Name three primes.  \n", { params: { top_p: 1, temperature: 0, user: "u2" } }), up.call);
+    expect(again.hit?.layer).toBe("exact");
+    expect(up.calls).toBe(1);
+  });
+
+  test("a hit hands out a copy: changing it does not change the cache", async () => {
+    const { cache } = await openCache();
+    const up = new CountingUpstream();
+    await cache.through(request("Say hi"), up.call);
+    const hit = await cache.through(request("Say hi"), up.call);
+    hit.answer.choices[0]!.message.content = "tampered";
+    const again = await cache.through(request("Say hi"), up.call);
+    expect(again.answer.choices[0]!.message.content).toBe("answer #1");
+  });
+
+  test("every option that changes the answer separates entries", async () => {
+    const { cache } = await openCache();
+    const up = new CountingUpstream();
+    const base = request("Summarise the plot of Hamlet.");
+    const variants = [
+      base,
+      { ...base, model: "claude-3-haiku-20240307" },
+      { ...base, maxTokens: 50 },
+      { ...base, params: { temperature: 0.3 } },
+      { ...base, params: { temperature: 0, response_format: { type: "json_object" } } },
+      { ...base, params: { temperature: 0, tools: [{ type: "function", function: { name: "lookup" } }] } },
+      { ...base, messages: [{ role: "system" as const, content: "Answer in French." }, base.messages[1]!] },
+    ];
+    for (const v of variants) expect((await cache.through(v, up.call)).hit).toBeNull();
+    expect(up.calls).toBe(variants.length);
+    for (const v of variants) expect((await cache.through(v, up.call)).hit?.layer).toBe("exact");
+  });
+});
+
+describe("semantic layer", () => {
+  test("a paraphrase is answered with the cached answer", async () => {
+    const { cache } = await openCache();
+    const up = new CountingUpstream();
+    await cache.through(request("What is the capital of France?"), up.call);
+    const para = await cache.through(request("what's the capital of France"), up.call);
+    expect(up.calls).toBe(1);
+    expect(para.hit?.layer).toBe("semantic");
+    expect(para.hit?.similarity).toBeGreaterThanOrEqual(0.8);
+    expect(para.hit?.matchedPrompt).toBe("What is the capital of France?");
+    expect(para.answer.choices[0]!.message.content).toBe("answer #1");
+  });
+
+  const nearMisses: [string, string, string][] = [
+    ["number", "What is 17 times 23?", "What is 17 times 24?"],
+    ["operator", "What is 2+3?", "What is 2*3?"],
+    ["negation", "Why is the sky blue?", "Why is the sky not blue?"],
+    ["entity", "What is the capital city of France?", "What is the capital city of Spain?"],
+    ["unit", "How many grams are in 3 cups of flour?", "How many ounces are in 3 cups of flour?"],
+    ["direction", "How do I turn on dark mode in Slack?", "How do I turn off dark mode in Slack?"],
+    ["direction", "How do I encrypt a file with gpg?", "How do I decrypt a file with gpg?"],
+    ["language", "Write a function that reverses a string in C", "Write a function that reverses a string in C++"],
+    ["format", "List the planets of the solar system as JSON", "List the planets of the solar system as YAML"],
+  ];
+  for (const [kind, cached, asked] of nearMisses) {
+    test(`a near-miss (${kind}) is not answered from the cache`, async () => {
+      const { cache } = await openCache();
+      const up = new CountingUpstream();
+      await cache.through(request(cached), up.call);
+      const res = await cache.through(request(asked), up.call);
+      expect(res.hit).toBeNull();
+      expect(up.calls).toBe(2);
+      expect(res.answer.choices[0]!.message.content).toBe("answer #2");
+    });
+  }
+
+  test("the same question after different earlier turns is not a hit", async () => {
+    const { cache } = await openCache();
+    const up = new CountingUpstream();
+    const history = (topic: string) => [
+      { role: "system" as const, content: "You are a helpful assistant." },
+      { role: "user" as const, content: `Tell me about ${topic}.` },
+      { role: "assistant" as const, content: `${topic} is a programming language.` },
+      { role: "user" as const, content: "How do I install it?" },
+    ];
+    await cache.through(request("", { messages: history("Rust") }), up.call);
+    const other = await cache.through(request("", { messages: history("Haskell") }), up.call);
+    expect(other.hit).toBeNull();
+    const para = await cache.through(request("", { messages: [...history("Rust").slice(0, 3), { role: "user", content: "how do I install it" }] }), up.call);
+    expect(para.hit?.layer).toBe("semantic");
+    expect(up.calls).toBe(2);
+  });
+
+  test("a prompt longer than the embedding window gets only the exact layer", async () => {
+    const { cache } = await openCache({ config: { semanticMaxChars: 40 } });
+    const up = new CountingUpstream();
+    const long = "Please explain in simple words how photosynthesis works in plants";
+    await cache.through(request(long), up.call);
+    expect((await cache.through(request(`${long}.`), up.call)).hit).toBeNull();
+    expect((await cache.through(request(long), up.call)).hit?.layer).toBe("exact");
+  });
+
+  test("an embedder failure leaves the exact layer working", async () => {
+    const failing: Embedder = { dimensions: 8, embed: async (t) => (t.startsWith("semantic cache signature probe") ? new Float32Array(8).fill(Math.SQRT1_2 / 2) : Promise.reject(new Error("model down"))) };
+    const warnings: string[] = [];
+    const { cache } = await openCache({ embedder: failing, log: { warn: (_f, m) => warnings.push(m) } });
+    const up = new CountingUpstream();
+    await cache.through(request("Hello there"), up.call);
+    expect((await cache.through(request("Hello there"), up.call)).hit?.layer).toBe("exact");
+    expect(up.calls).toBe(1);
+    expect(warnings.length).toBeGreaterThan(0);
+  });
+});
+
+describe("tenancy, expiry, bounds, persistence", () => {
+  test("tenants never share entries, exact or semantic", async () => {
+    const { cache } = await openCache();
+    const up = new CountingUpstream();
+    await cache.through(request("What is the capital of France?", { appId: "app_a" }), up.call);
+    expect((await cache.through(request("What is the capital of France?", { appId: "app_b" }), up.call)).hit).toBeNull();
+    expect((await cache.through(request("what's the capital of France", { appId: "app_c" }), up.call)).hit).toBeNull();
+    expect(up.calls).toBe(3);
+    expect((await cache.through(request("What is the capital of France?", { appId: "app_b" }), up.call)).answer.choices[0]!.message.content).toBe("answer #2");
+  });
+
+  test("an entry expires after its TTL, in memory and in the store", async () => {
+    let now = 1_000_000;
+    const { cache, store } = await openCache({ config: { ttlMs: 60_000 }, now: () => now });
+    const up = new CountingUpstream();
+    await cache.through(request("What is the capital of France?"), up.call);
+    now += 59_000;
+    expect((await cache.through(request("What is the capital of France?"), up.call)).hit?.layer).toBe("exact");
+    now += 2_000;
+    expect((await cache.through(request("What is the capital of France?"), up.call)).hit).toBeNull();
+    expect(up.calls).toBe(2);
+    now += 61_000;
+    cache.flush();
+    const { cache: reopened } = await openCache({ store, now: () => now });
+    expect(reopened.stats().entries).toBe(0);
+    expect(store.sqlite.query("SELECT count(*) AS n FROM cache_entries").get()).toEqual({ n: 0 });
+  });
+
+  test("at the size bound the least recently used entry is evicted", async () => {
+    const { cache, store } = await openCache({ config: { maxEntries: 3 } });
+    const up = new CountingUpstream();
+    for (const p of ["alpha one", "bravo two", "charlie three"]) await cache.through(request(p), up.call);
+    await cache.through(request("alpha one"), up.call); // alpha is now the most recently used
+    await cache.through(request("delta four"), up.call); // evicts bravo
+    expect(cache.stats().entries).toBe(3);
+    expect(up.calls).toBe(4);
+    expect((await cache.through(request("alpha one"), up.call)).hit?.layer).toBe("exact");
+    expect((await cache.through(request("bravo two"), up.call)).hit).toBeNull();
+    cache.flush();
+    expect(store.sqlite.query("SELECT count(*) AS n FROM cache_entries").get()).toEqual({ n: 3 });
+  });
+
+  test("answers too large for an entry are not cached", async () => {
+    const { cache } = await openCache({ config: { maxEntryBytes: 1024 } });
+    const lookup = await cache.lookup(request("Write a long essay"));
+    if (lookup.kind !== "miss") throw new Error("expected a miss");
+    const big: CachedAnswer = { model: "m", choices: [{ index: 0, message: { role: "assistant", content: "x".repeat(2000) }, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: 500 } };
+    expect(lookup.fill.complete(big)).toBe(false);
+    expect(cache.stats().entries).toBe(0);
+  });
+
+  test("a new instance on the same store keeps the cache, exact and semantic", async () => {
+    const dir = tempDir();
+    const up = new CountingUpstream();
+    const firstStore = dir.open();
+    const { cache: first } = await openCache({ store: firstStore });
+    await first.through(request("What is the capital of France?"), up.call);
+    await first.through(request("How do I reset my password?", { appId: "app_b" }), up.call);
+    first.flush();
+    firstStore.close();
+
+    const { cache: second } = await openCache({ store: dir.open() });
+    expect(second.stats().entries).toBe(2);
+    expect((await second.through(request("What is the capital of France?"), up.call)).hit?.layer).toBe("exact");
+    expect((await second.through(request("how can I reset my password", { appId: "app_b" }), up.call)).hit?.layer).toBe("semantic");
+    expect((await second.through(request("how can I reset my password", { appId: "app_a" }), up.call)).hit).toBeNull();
+    expect(up.calls).toBe(3);
+  });
+
+  test("vectors of another embedding model are not reused after a restart", async () => {
+    const { cache, store } = await openCache();
+    const up = new CountingUpstream();
+    await cache.through(request("What is the capital of France?"), up.call);
+    cache.flush();
+    const other: Embedder = { dimensions: 256, embed: async (text) => (await new LexicalEmbedder().embed(`${text} other model`)).map((x, i) => (i % 2 ? -x : x)) };
+    const { cache: reopened } = await openCache({ store, embedder: other });
+    expect(reopened.stats().entries).toBe(1);
+    expect(reopened.stats().partitions).toBe(0);
+    expect((await reopened.through(request("What is the capital of France?"), up.call)).hit?.layer).toBe("exact");
+  });
+});
+
+describe("what gets cached", () => {
+  test("a failed upstream call caches nothing", async () => {
+    const { cache, store } = await openCache();
+    const up = new CountingUpstream(0, 1);
+    await expect(cache.through(request("Flaky question"), up.call)).rejects.toThrow("upstream failure 1");
+    const retry = await cache.through(request("Flaky question"), up.call);
+    expect(retry.hit).toBeNull();
+    expect(retry.answer.choices[0]!.message.content).toBe("answer #2");
+    cache.flush();
+    expect(store.sqlite.query("SELECT count(*) AS n FROM cache_entries").get()).toEqual({ n: 1 });
+  });
+
+  test("a truncated answer (finish_reason length) is not cached", async () => {
+    const { cache } = await openCache();
+    const lookup = await cache.lookup(request("Tell me a story"));
+    if (lookup.kind !== "miss") throw new Error("expected a miss");
+    const cut: CachedAnswer = { model: "m", choices: [{ index: 0, message: { role: "assistant", content: "Once upon" }, finish_reason: "length" }], usage: { prompt_tokens: 5, completion_tokens: 2 } };
+    expect(lookup.fill.complete(cut)).toBe(false);
+    expect((await cache.lookup(request("Tell me a story"))).kind).toBe("miss");
+  });
+
+  test("non-deterministic requests bypass the cache unless the client opts in", async () => {
+    const { cache } = await openCache();
+    const up = new CountingUpstream();
+    const hot = request("Write a poem about autumn", { params: { temperature: 1.5 } });
+    expect((await cache.lookup(hot)).kind).toBe("bypass");
+    expect((await cache.lookup(request("Write a poem about autumn", { params: { temperature: 0, n: 3 } }))).kind).toBe("bypass");
+    expect((await cache.lookup(request("Write a poem about autumn", { enabled: false }))).kind).toBe("bypass");
+    await cache.through(hot, up.call);
+    await cache.through(hot, up.call);
+    expect(up.calls).toBe(2);
+    const optedIn = { ...hot, allowNondeterministic: true };
+    await cache.through(optedIn, up.call);
+    expect((await cache.through(optedIn, up.call)).hit?.layer).toBe("exact");
+    expect(up.calls).toBe(3);
+  });
+
+  test("the operator can opt every request in", async () => {
+    const { cache } = await openCache({ config: { allowNondeterministic: true } });
+    expect((await cache.lookup(request("Write a poem", { params: { temperature: 1.5 } }))).kind).toBe("miss");
+  });
+});
+
+describe("coalescing", () => {
+  test("50 concurrent identical requests make one upstream call", async () => {
+    const { cache } = await openCache();
+    const up = new CountingUpstream(30);
+    const results = await Promise.all(Array.from({ length: 50 }, () => cache.through(request("What is the boiling point of water?"), up.call)));
+    expect(up.calls).toBe(1);
+    expect(results.filter((r) => r.hit === null)).toHaveLength(1);
+    expect(results.filter((r) => r.hit?.layer === "coalesced")).toHaveLength(49);
+    for (const r of results) expect(r.answer.choices[0]!.message.content).toBe("answer #1");
+  });
+
+  test("when the leader fails, the waiters go upstream themselves and get answers", async () => {
+    const { cache } = await openCache();
+    const up = new CountingUpstream(20, 1);
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => cache.through(request("Flaky shared question"), up.call)));
+    expect(results.filter((r) => r.status === "rejected")).toHaveLength(1);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(4);
+    expect(up.calls).toBe(5);
+  });
+
+  test("waiters stop waiting for a slow leader after the timeout", async () => {
+    const { cache } = await openCache({ config: { coalesceTimeoutMs: 20 } });
+    const up = new CountingUpstream(100);
+    const leader = cache.through(request("Slow question"), up.call);
+    await Bun.sleep(1);
+    const started = performance.now();
+    const follower = await cache.through(request("Slow question"), up.call);
+    expect(follower.hit).toBeNull();
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(up.calls).toBe(2);
+    await leader;
+  });
+
+  test("a leader that never reports back does not stall later requests", async () => {
+    const { cache } = await openCache({ config: { coalesceTimeoutMs: 20 } });
+    const abandoned = await cache.lookup(request("Forgotten question"));
+    expect(abandoned.kind).toBe("miss");
+    await Bun.sleep(30);
+    expect(cache.stats().inFlight).toBe(0);
+    expect((await cache.lookup(request("Forgotten question"))).kind).toBe("miss");
+  });
+});
+
+describe("replay", () => {
+  test("stream deltas of a cached answer rebuild its content and end with the finish reason", () => {
+    const content = "Paris is the capital of France. It has been the capital since the 10th century, with short interruptions.";
+    const deltas = replayDeltas({ model: "m", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: 20 } }, 16);
+    expect(deltas[0]!.delta.role).toBe("assistant");
+    expect(deltas.map((d) => d.delta.content ?? "").join("")).toBe(content);
+    expect(deltas.length).toBeGreaterThan(4);
+    expect(deltas.at(-1)).toEqual({ index: 0, delta: {}, finish_reason: "stop" });
+  });
+});

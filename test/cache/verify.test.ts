@@ -1,0 +1,110 @@
+import { describe, expect, test } from "bun:test";
+import { compareFacets, extractFacets, verifyEquivalent, type MismatchKind } from "../../src/pipeline/cache";
+
+function compare(a: string, b: string) {
+  return compareFacets(extractFacets(a), extractFacets(b));
+}
+
+/** Pairs whose answers differ although the words barely do, each with the difference the verifier must name. */
+const NEAR_MISSES: [MismatchKind, string, string][] = [
+  ["number", "What is 17 times 23?", "What is 17 times 24?"],
+  ["number", "List 5 fruits", "List 6 fruits"],
+  ["number", "List five fruits", "List 6 fruits"],
+  ["number", "What is -5 squared?", "What is 5 squared?"],
+  ["number", "Give me the 3rd largest city in Italy", "Give me the 2nd largest city in Italy"],
+  ["number", "Explain Python 3.11 pattern matching", "Explain Python 3.12 pattern matching"],
+  ["operator", "What is 2+3", "What is 2*3"],
+  ["operator", "What is 10 / 2?", "What is 10 - 2?"],
+  ["operator", "What is 7 plus 4?", "What is 7 minus 4?"],
+  ["operator", "Is x >= 3 when x = 3?", "Is x > 3 when x = 3?"],
+  ["negation", "Why is the sky blue?", "Why is the sky not blue?"],
+  ["negation", "I don't want sugar in my coffee recipe", "I want sugar in my coffee recipe"],
+  ["negation", "Is it safe to eat raw eggs?", "Is it unsafe to eat raw eggs?"],
+  ["negation", "Is this legal in my state?", "Is this illegal in my state?"],
+  ["negation", "Recipes with meat", "Recipes without meat"],
+  ["entity", "What is the capital city of France?", "What is the capital city of Spain?"],
+  ["entity", "Who won the 2018 World Cup, France or Croatia?", "Who won the 2018 World Cup, France or Belgium?"],
+  ["entity", "Explain the difference between AWS and GCP", "Explain the difference between AWS and Azure"],
+  ["unit", "How many grams are in 3 cups of flour?", "How many ounces are in 3 cups of flour?"],
+  ["unit", "Convert 100 km to miles", "Convert 100 km to feet"],
+  ["unit", "What is 30% of 80?", "What is $30 of 80?"],
+  ["direction", "How do I turn on dark mode?", "How do I turn off dark mode?"],
+  ["direction", "How do I encrypt a file with gpg?", "How do I decrypt a file with gpg?"],
+  ["direction", "How can I increase my credit score?", "How can I decrease my credit score?"],
+  ["direction", "What happened before the French Revolution?", "What happened after the French Revolution?"],
+  ["direction", "Sort the list in ascending order", "Sort the list in descending order"],
+  ["direction", "How do I log in to Gmail?", "How do I log out of Gmail?"],
+  ["direction", "Translate this from English to German", "Translate this from German to English"],
+  ["direction", "Convert JSON to YAML", "Convert YAML to JSON"],
+  ["direction", "Which is the largest planet?", "Which is the smallest planet?"],
+  ["direction", "Should I buy Tesla stock?", "Should I sell Tesla stock?"],
+  ["language", "Write a function that reverses a string in C", "Write a function that reverses a string in C++"],
+  ["language", "How do I read a file in Python?", "How do I read a file in Rust?"],
+  ["language", "Implement quicksort in javascript", "Implement quicksort in typescript"],
+  ["language", "Translate 'good morning' into Spanish", "Translate 'good morning' into Italian"],
+  ["format", "List the planets as JSON", "List the planets as YAML"],
+  ["format", "Summarise this in a table", "Summarise this in bullet points"],
+  ["format", "Write a haiku about the sea", "Write a limerick about the sea"],
+  ["literal", "What does `git rebase -i` do?", "What does `git rebase --onto` do?"],
+  ["literal", "Explain the error 'KeyError: user_id'", "Explain the error 'KeyError: user_name'"],
+  ["literal", "What does os.path.join do?", "What does os.path.split do?"],
+];
+
+/** Rewordings that must stay equivalent, or the cache would never hit. */
+const PARAPHRASES: [string, string][] = [
+  ["What is the capital of France?", "what's the capital of france"],
+  ["What is 2+3?", "what is 2 + 3"],
+  ["What is 2 plus 3?", "What is 2+3?"],
+  ["List 5 fruits", "Name five fruits"],
+  ["I don't like coffee, what else can I drink?", "I do not like coffee, what else can I drink?"],
+  ["How do I make a height adjustable desk?", "How can I build a wall mounted adjustable height desk?"],
+  ["Translate hello to French", "Translate hello into French"],
+  ["How To Train Your Dragon: summary", "how to train your dragon summary"],
+  ["What is the difference between a stock and a bond?", "What is the difference between a bond and a stock?"],
+  ["Explain recursion to a 5 year old", "Explain recursion to a five-year-old"],
+  ["Write a sort function in C.", "write a sort function in c"],
+  ["A man is playing a guitar.", "A man plays the guitar."],
+  ["How can I reset my password?", "How do I reset my password"],
+];
+
+describe("verifier", () => {
+  for (const [kind, a, b] of NEAR_MISSES) {
+    test(`refuses (${kind}): "${a}" vs "${b}"`, () => {
+      const forward = compare(a, b);
+      const backward = compare(b, a);
+      expect(forward.equivalent).toBe(false);
+      expect(backward.equivalent).toBe(false);
+      if (!forward.equivalent) expect(forward.kind).toBe(kind);
+    });
+  }
+
+  for (const [a, b] of PARAPHRASES) {
+    test(`accepts: "${a}" vs "${b}"`, () => {
+      expect(compare(a, b)).toEqual({ equivalent: true });
+      expect(compare(b, a)).toEqual({ equivalent: true });
+    });
+  }
+
+  test("refuses when the earlier turns or the options differ, even for the same prompt", () => {
+    const p = { prompt: "How do I install it?", contextHash: "ctx1", scopeKey: "scope1" };
+    expect(verifyEquivalent(p, { ...p })).toEqual({ equivalent: true });
+    expect(verifyEquivalent(p, { ...p, contextHash: "ctx2" })).toMatchObject({ equivalent: false, kind: "context" });
+    expect(verifyEquivalent(p, { ...p, scopeKey: "scope2" })).toMatchObject({ equivalent: false, kind: "scope" });
+  });
+
+  test("facets of a mixed prompt", () => {
+    const f = extractFacets("Write it in Python 3.11, return JSON, don't use numpy, and turn off logging after 5 minutes.");
+    expect(f.numbers).toEqual(["3.11", "5"]);
+    expect(f.negations).toBe(1);
+    expect([...f.languages].sort()).toEqual(["numpy", "python"]);
+    expect([...f.formats]).toEqual(["json"]);
+    expect([...f.units]).toEqual(["min"]);
+    expect(f.directions.get("off/on")).toBe("a");
+  });
+
+  test("arbitrary text never throws", () => {
+    for (const text of ["", "   ", "```\nunclosed", "'''", "1,2,3,,4..5", "C++++##", "💥 ∑ ∫ √2 ≠ ≥", "-".repeat(1000), "a".repeat(100_000)]) {
+      expect(() => extractFacets(text)).not.toThrow();
+    }
+  });
+});
