@@ -1,0 +1,148 @@
+import type { ChatMessage } from "../messages";
+import { countMessageTokens, countTokens } from "../../tokens/count";
+import { effectiveLevel, isCareful, isCompressible } from "./level";
+import { mask, placeholdersPresent, unmask, type MaskedText } from "./protect/mask";
+import { RULES } from "./rules";
+import { whitespace } from "./rules/whitespace";
+import { tidyRemovals } from "./text/tidy";
+import type { CompressOptions, CompressResult, CompressionRule, MaskedMessage, RuleContext } from "./types";
+
+/** Every rule name, in pipeline order: the values `svc_options.skip_rules` accepts. */
+export const RULE_NAMES: readonly string[] = RULES.map((r) => r.name);
+
+export class CompressOptionsError extends Error {
+  constructor(
+    message: string,
+    /** The option at fault, as the request names it. */
+    readonly field: "max_aggressiveness" | "skip_rules",
+  ) {
+    super(message);
+    this.name = "CompressOptionsError";
+  }
+}
+
+/** Names in `skipRules` that are not rules; empty when all are valid. */
+export function unknownRuleNames(skipRules: readonly unknown[]): string[] {
+  return skipRules.filter((name) => typeof name !== "string" || !RULE_NAMES.includes(name)).map(String);
+}
+
+export function validateCompressOptions(opts: CompressOptions): void {
+  if (typeof opts.aggressiveness !== "number" || !Number.isFinite(opts.aggressiveness) || opts.aggressiveness < 0 || opts.aggressiveness > 1) {
+    throw new CompressOptionsError(`max_aggressiveness must be a number from 0.0 to 1.0, got ${String(opts.aggressiveness)}`, "max_aggressiveness");
+  }
+  if (!Array.isArray(opts.skipRules)) throw new CompressOptionsError("skip_rules must be an array of rule names", "skip_rules");
+  const unknown = unknownRuleNames(opts.skipRules);
+  if (unknown.length > 0) {
+    throw new CompressOptionsError(`skip_rules has unknown rule names: ${unknown.join(", ")}; valid names are: ${RULE_NAMES.join(", ")}`, "skip_rules");
+  }
+}
+
+/** What compressing one message produced, kept apart so a message can be put back on its own. */
+interface MessageOutcome {
+  content: string;
+  rules: Set<string>;
+  saved: Map<string, number>;
+  /** Original text of protected spans that left this message (only ever because a copy stays elsewhere). */
+  departedSpans: string[];
+}
+
+function unchanged(content: string): MessageOutcome {
+  return { content, rules: new Set(), saved: new Map(), departedSpans: [] };
+}
+
+function compressOne(
+  masking: MaskedText,
+  original: string,
+  ctx: Omit<RuleContext, "changedBy">,
+  enabled: readonly CompressionRule[],
+): MessageOutcome {
+  const outcome = unchanged(original);
+  let text = masking.masked;
+  const record = (rule: CompressionRule, saved: number) => {
+    outcome.rules.add(rule.name);
+    outcome.saved.set(rule.name, (outcome.saved.get(rule.name) ?? 0) + saved);
+  };
+  for (const rule of enabled) {
+    if (ctx.level < rule.minLevel) continue;
+    const out = rule.apply(text, { ...ctx, changedBy: outcome.rules });
+    if (out.text === text) continue;
+    // A rule may shorten a message, never empty it: the turn was there for a reason.
+    if (out.text.trim() === "" && text.trim() !== "") continue;
+    text = rule === whitespace ? out.text : tidyRemovals(out.text);
+    record(rule, out.saved);
+  }
+  if (enabled.includes(whitespace) && outcome.rules.size > (outcome.rules.has(whitespace.name) ? 1 : 0)) {
+    const out = whitespace.apply(text, { ...ctx, changedBy: outcome.rules });
+    if (out.text !== text) {
+      text = out.text;
+      record(whitespace, out.saved);
+    }
+  }
+  const present = placeholdersPresent(text, masking.originals.length);
+  // A damaged placeholder means a rule misbehaved: send the message as it came.
+  if (present === null) return unchanged(original);
+  outcome.content = unmask(text, masking.originals);
+  outcome.departedSpans = masking.originals.filter((_, i) => !present.has(i));
+  return outcome;
+}
+
+/**
+ * The compression stage: pure, synchronous and deterministic. Only the `content` of user, system,
+ * developer and assistant messages changes; tool messages and tool_calls pass through as they are.
+ */
+export function compressMessages(messages: readonly ChatMessage[], opts: CompressOptions): CompressResult {
+  validateCompressOptions(opts);
+  const family = opts.tokenizer ?? "o200k";
+  const originalTokens = countMessageTokens(messages, family);
+  const enabled = RULES.filter((r) => !opts.skipRules.includes(r.name));
+  const lastUserIndex = messages.findLastIndex((m) => m.role === "user");
+
+  const maskings = messages.map((m) => (isCompressible(m.role) ? mask(m.content) : null));
+  const conversation: MaskedMessage[] = messages.map((m, i) => {
+    const masking = maskings[i];
+    return masking
+      ? { role: m.role, masked: masking.masked, unmask: (f: string) => unmask(f, masking.originals) }
+      : { role: m.role, masked: m.content, unmask: (f: string) => f };
+  });
+
+  const outcomes = messages.map((m, i): MessageOutcome => {
+    const masking = maskings[i];
+    if (!masking) return unchanged(m.content);
+    const careful = isCareful(m.role, i, lastUserIndex);
+    const view = conversation[i]!;
+    const ctx: Omit<RuleContext, "changedBy"> = {
+      level: effectiveLevel(opts.aggressiveness, careful),
+      careful,
+      conversation,
+      index: i,
+      unmask: view.unmask,
+      tokens: (fragment) => countTokens(view.unmask(fragment), family),
+    };
+    return compressOne(masking, m.content, ctx, enabled);
+  });
+
+  // Protected text may leave a message only when a copy of it is still sent in another.
+  for (let i = 0; i < outcomes.length; i++) {
+    const departed = outcomes[i]!.departedSpans;
+    if (departed.length === 0) continue;
+    const stillSent = (span: string) => outcomes.some((o) => o.content.includes(span));
+    if (!departed.every(stillSent)) outcomes[i] = unchanged(messages[i]!.content);
+  }
+
+  const compressed = messages.map((m, i) => ({ ...m, content: outcomes[i]!.content }));
+  const compressedTokens = countMessageTokens(compressed, family);
+  if (compressedTokens >= originalTokens) {
+    return { messages: messages.map((m) => ({ ...m })), originalTokens, compressedTokens: originalTokens, compressionRatio: 0, rulesApplied: [], savedByRule: {} };
+  }
+  const rulesApplied = RULE_NAMES.filter((name) => outcomes.some((o) => o.rules.has(name)));
+  const savedByRule: Record<string, number> = {};
+  for (const name of rulesApplied) savedByRule[name] = outcomes.reduce((sum, o) => sum + (o.saved.get(name) ?? 0), 0);
+  return {
+    messages: compressed,
+    originalTokens,
+    compressedTokens,
+    compressionRatio: (originalTokens - compressedTokens) / originalTokens,
+    rulesApplied,
+    savedByRule,
+  };
+}

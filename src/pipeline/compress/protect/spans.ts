@@ -1,0 +1,153 @@
+import { isKnownWord } from "../word-stats";
+
+/** A half-open character range [start, end) of the original text that no rule may change. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+type Detector = (text: string) => Span[];
+
+function allMatches(text: string, pattern: RegExp): Span[] {
+  const spans: Span[] = [];
+  for (const m of text.matchAll(pattern)) if (m[0].length > 0) spans.push({ start: m.index, end: m.index + m[0].length });
+  return spans;
+}
+
+/**
+ * Fenced code: a run of three or more backticks (anywhere) or tildes (at a line start) opens a
+ * block that the next run of at least the same length closes; an unclosed fence runs to the end.
+ */
+const FENCE = /`{3,}|^[ \t]*~{3,}/gm;
+function fencedCode(text: string): Span[] {
+  const spans: Span[] = [];
+  const fences = [...text.matchAll(FENCE)];
+  for (let i = 0; i < fences.length; i++) {
+    const open = fences[i]!;
+    const marker = open[0].trim();
+    let close = i + 1;
+    while (close < fences.length && !(fences[close]![0].trim()[0] === marker[0] && fences[close]![0].trim().length >= marker.length)) close++;
+    const end = close < fences.length ? fences[close]!.index + fences[close]![0].length : text.length;
+    spans.push({ start: open.index, end });
+    i = close;
+  }
+  return spans;
+}
+
+const INLINE_CODE = /`[^`\n]+`/g;
+
+/** Lines that read as code even without a fence: keywords at the start, or ending in ; { }. */
+const CODE_LINE =
+  /^[ \t]*(?:(?:def|class|import|from \S+ import|return|function|const|let|var|public|private|static|void|#include|#define|package|func|fn|SELECT|INSERT|UPDATE|DELETE|CREATE TABLE)\b[^\n]*|[^\n]*[;{}][ \t]*)$/gm;
+/** Indented blocks (four spaces or a tab) that are not nested list items. */
+const INDENTED_LINE = /^(?: {4,}|\t)(?![ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t])[^\n]*\S[^\n]*$/gm;
+
+const URL = /\b(?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s<>"'`]+/gi;
+const EMAIL = /[\w.%+-]+@[\w-]+(?:\.[\w-]+)+/g;
+const PATH = /(?<![\p{L}\p{N}])(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]*)+/gu;
+function urls(text: string): Span[] {
+  const spans: Span[] = [];
+  for (const m of text.matchAll(URL)) {
+    let url = m[0];
+    // Trailing sentence punctuation is not part of the link; a closing bracket is only if it opened inside.
+    while (/[.,;:!?'")\]}]$/.test(url) && !(url.endsWith(")") && url.split("(").length > url.split(")").length - 1)) url = url.slice(0, -1);
+    spans.push({ start: m.index, end: m.index + url.length });
+  }
+  return spans;
+}
+
+const QUOTED =
+  /"[^"\n]{0,2000}"|“[^“”\n]{0,2000}”|‘[^‘’\n]{0,400}’|«[^«»\n]{0,400}»|„[^„“”\n]{0,400}[“”]|「[^「」\n]{0,400}」|(?<![\p{L}\p{N}])'[^'\n]{1,200}'(?![\p{L}\p{N}])/gu;
+
+/** Template slots users leave for the model or for themselves: {like this}, [PROMPT], <name>. */
+const SLOT = /\{[^{}\n]{0,120}\}|\[[^[\]\n]{0,120}\]|<[^<>\n]{0,120}>/g;
+
+const NUMBER_WORD =
+  "(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|trillions?|dozens?|half|halves|twice|thrice|double|triple|quarter|once|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|twelfth|hundredth|thousandth)";
+const DIGITS = String.raw`[-+±~≈$€£¥#]?\d(?:[\d,._:/]*\d)?(?:st|nd|rd|th|k|K|M|B|x|%|‰)?`;
+const QUALIFIER = String.raw`(?:(?:at\s+(?:least|most)|no\s+(?:more|less|fewer|later|earlier)\s+than|(?:more|less|fewer|greater|other|longer|shorter)\s+than|up\s+to|under|over|below|above|within|exactly|approximately|roughly|about|around|nearly|almost|max(?:imum)?|min(?:imum)?|between|from|per)\s+)?`;
+const UNIT = String.raw`(?:\s?(?:%|°[CF]?|(?:mm|cm|m|km|in|ft|yd|mi|mg|g|kg|lbs?|oz|t|ml|l|L|s|sec|secs|ms|µs|ns|min|mins|h|hr|hrs|am|pm|a\.m\.|p\.m\.|mph|kph|km\/h|m\/s|Hz|kHz|MHz|GHz|W|kW|kWh|V|mAh|B|KB|MB|GB|TB|px|pt|em|rem|dpi|fps|USD|EUR|GBP|percent|dollars?|euros?|cents?|pounds?|words?|characters?|chars?|letters?|tokens?|sentences?|paragraphs?|lines?|pages?|items?|points?|bullets?|bullet\s+points?|steps?|examples?|questions?|options?|ideas?|names?|seconds?|minutes?|hours?|days?|weeks?|months?|years?|times?|people|persons?|per\s+cent)\b))?`;
+const NUMBER_CORE = String.raw`(?:${DIGITS}|\b${NUMBER_WORD}(?:(?:[\s-]+|\s+and\s+)${NUMBER_WORD})*\b)`;
+const NUMBER = new RegExp(String.raw`(?:\b${QUALIFIER})?${NUMBER_CORE}(?:\s*(?:-|–|—|to|and|or)\s*${NUMBER_CORE})?${UNIT}`, "gi");
+
+const DATE =
+  /\b(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|[Tt]oday|[Tt]omorrow|[Yy]esterday|[Tt]onight)\b\.?/g;
+
+/** Clause scope: the words after a marker up to the next punctuation, at most `n` of them. */
+const scope = (n: number) => String.raw`(?:[ \t]+[^\s.,;:!?()[\]{}]+){0,${n}}`;
+const AUXILIARY = String.raw`(?:(?:do|does|did|should|must|will|would|can|could|may|might|shall|is|are|was|were|have|has|had|please)\s+)?`;
+const NEGATION_WORD = String.raw`(?:not|no|never|none|nothing|nobody|nowhere|neither|nor|without|cannot|avoid|avoiding|except|unless|instead\s+of|rather\s+than|refrain\s+from|[a-z]+n['’]t|dont|doesnt|didnt|cant|wont|isnt|arent|shouldnt)`;
+const NEGATION = new RegExp(String.raw`\b${AUXILIARY}${NEGATION_WORD}\b${scope(5)}`, "gi");
+
+const CONSTRAINT = new RegExp(
+  String.raw`\b(?:must|always|only|exactly|strictly|solely|required?|mandatory|ensure|make\s+sure|at\s+(?:least|most)|no\s+more\s+than|limit(?:ed)?\s+to|maximum|minimum|keep\s+it)\b` + scope(6),
+  "gi",
+);
+
+const ACRONYM = /(?<![\p{L}\p{N}_])\p{Lu}[\p{Lu}\p{N}&]+(?![\p{L}\p{N}_])/gu;
+/** camelCase, snake_case, word2vec, file.ext, @handle, #tag: identifiers, never prose. */
+const IDENTIFIER = /(?<!\w)[@#$]\w+|\b\w*(?:[a-z][A-Z]|[_\d])\w*\b|\b[\w-]+(?:\.[\w-]+)+\b/g;
+
+const CAPITALIZED = /\p{Lu}[\p{L}\p{N}'’-]*/gu;
+const FIRST_PERSON = /^I(?:['’](?:m|ll|ve|d))?$/;
+const SENTENCE_BOUNDARY = /[.!?:;\n•*#>"“(-]/;
+const GREETING_BEFORE = /^\s*(?:hi|hello|hey|dear|greetings)[ \t,]*$/i;
+
+/**
+ * Named entities by shape: a capitalised word inside a sentence is a name; at a sentence start it
+ * is one when it is not an ordinary English word (the word statistics tell). "I" is not a name, nor
+ * is the assistant's name in an opening greeting ("Hello ChatGPT,").
+ */
+function capitalizedNames(text: string): Span[] {
+  const spans: Span[] = [];
+  for (const m of text.matchAll(CAPITALIZED)) {
+    const start = m.index;
+    if (start > 0 && /[\p{L}\p{N}_]/u.test(text[start - 1]!)) continue;
+    const word = m[0].replace(/['’-]+$/, "");
+    if (FIRST_PERSON.test(word)) continue;
+    let k = start - 1;
+    while (k >= 0 && (text[k] === " " || text[k] === "\t")) k--;
+    const sentenceStart = k < 0 || SENTENCE_BOUNDARY.test(text[k]!);
+    if (sentenceStart ? isKnownWord(word.toLowerCase()) : GREETING_BEFORE.test(text.slice(Math.max(0, start - 40), start)) && start < 40) continue;
+    spans.push({ start, end: start + word.length });
+  }
+  return spans;
+}
+
+/** List markers, headings and quote markers at a line start: the structure the prompt relies on. */
+const LINE_MARKER = /^[ \t]*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)]|#{1,6}|>+)[ \t]+/gm;
+
+const DETECTORS: readonly Detector[] = [
+  fencedCode,
+  (t) => (t.includes("`") ? allMatches(t, INLINE_CODE) : []),
+  (t) => allMatches(t, CODE_LINE),
+  (t) => allMatches(t, INDENTED_LINE),
+  (t) => (t.includes("://") || t.includes("www.") ? urls(t) : []),
+  (t) => (t.includes("@") ? allMatches(t, EMAIL) : []),
+  (t) => (t.includes("/") ? allMatches(t, PATH) : []),
+  (t) => allMatches(t, QUOTED),
+  (t) => allMatches(t, SLOT),
+  (t) => allMatches(t, NUMBER),
+  (t) => allMatches(t, DATE),
+  (t) => allMatches(t, NEGATION),
+  (t) => allMatches(t, CONSTRAINT),
+  (t) => allMatches(t, ACRONYM),
+  (t) => allMatches(t, IDENTIFIER),
+  capitalizedNames,
+  (t) => allMatches(t, LINE_MARKER),
+];
+
+/**
+ * Every protected span of `text`, sorted and merged. Spans that overlap, touch, or are separated by
+ * spaces only become one ("under 200 words", "April 5") so that no rule can work its way between them.
+ */
+export function protectedSpans(text: string): Span[] {
+  const spans = DETECTORS.flatMap((detect) => detect(text)).sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: Span[] = [];
+  for (const span of spans) {
+    const last = merged[merged.length - 1];
+    if (last && (span.start <= last.end || /^[ \t]+$/.test(text.slice(last.end, span.start)))) last.end = Math.max(last.end, span.end);
+    else merged.push({ ...span });
+  }
+  return merged;
+}

@@ -1,0 +1,31 @@
+import type { CompressionRule } from "../types";
+import { sentenceKey, splitSentences } from "../text/sentences";
+import { removeRanges } from "../text/rewrite";
+
+/** Short sentences ("Yes.", "Go on.") repeat for a reason; only longer ones are redundant when repeated. */
+export const MIN_DUPLICATE_WORDS = 4;
+
+export function wordCount(s: string): number {
+  return s.split(/\s+/).filter(Boolean).length;
+}
+
+/**
+ * A sentence said twice in one message is kept once (the first time). A line that repeats a whole
+ * earlier line is left alone: refrains, table rows and log lines repeat on purpose.
+ */
+export const dedup: CompressionRule = {
+  name: "dedup",
+  minLevel: 0.25,
+  apply(text, ctx) {
+    const seen = new Set<string>();
+    const drop: { start: number; end: number }[] = [];
+    for (const s of splitSentences(text)) {
+      const sentence = ctx.unmask(text.slice(s.start, s.end));
+      if (wordCount(sentence) < MIN_DUPLICATE_WORDS) continue;
+      const key = sentenceKey(sentence);
+      if (seen.has(key) && !s.wholeLine) drop.push({ start: s.start, end: s.next });
+      seen.add(key);
+    }
+    return removeRanges(text, drop, ctx);
+  },
+};

@@ -1,0 +1,53 @@
+import type { CompressionRule, MaskedMessage } from "../types";
+import { sentenceKey, splitSentences } from "../text/sentences";
+import { removeRanges } from "../text/rewrite";
+import { MIN_DUPLICATE_WORDS, wordCount } from "./dedup";
+
+/** Where each instruction sentence is said last, and which ones a system prompt states. */
+interface InstructionIndex {
+  lastSaidAt: Map<string, number>;
+  inSystem: Set<string>;
+}
+
+const indexes = new WeakMap<readonly MaskedMessage[], InstructionIndex>();
+
+function indexOf(conversation: readonly MaskedMessage[]): InstructionIndex {
+  let index = indexes.get(conversation);
+  if (index) return index;
+  index = { lastSaidAt: new Map(), inSystem: new Set() };
+  conversation.forEach((message, i) => {
+    if (message.role === "tool") return;
+    for (const s of splitSentences(message.masked)) {
+      const sentence = message.unmask(message.masked.slice(s.start, s.end));
+      if (wordCount(sentence) < MIN_DUPLICATE_WORDS) continue;
+      const key = sentenceKey(sentence);
+      index!.lastSaidAt.set(key, i);
+      if (message.role === "system" || message.role === "developer") index!.inSystem.add(key);
+    }
+  });
+  indexes.set(conversation, index);
+  return index;
+}
+
+/**
+ * An instruction repeated across turns ("Answer in JSON.", "Do not use recursion.") is kept where it
+ * matters most: in the system prompt and in the latest turn that says it. Older history loses its
+ * copies; the system prompt and the last user turn are never edited by this rule.
+ */
+export const repeat: CompressionRule = {
+  name: "repeat",
+  minLevel: 0.25,
+  apply(text, ctx) {
+    const role = ctx.conversation[ctx.index]?.role;
+    if (ctx.careful || role === "system" || role === "developer") return { text, saved: 0 };
+    const { lastSaidAt, inSystem } = indexOf(ctx.conversation);
+    const drop: { start: number; end: number }[] = [];
+    for (const s of splitSentences(text)) {
+      const sentence = ctx.unmask(text.slice(s.start, s.end));
+      if (wordCount(sentence) < MIN_DUPLICATE_WORDS) continue;
+      const key = sentenceKey(sentence);
+      if (inSystem.has(key) || (lastSaidAt.get(key) ?? -1) > ctx.index) drop.push({ start: s.start, end: s.next });
+    }
+    return removeRanges(text, drop, ctx);
+  },
+};

@@ -1,0 +1,12 @@
+/**
+ * Spacing and punctuation left behind when a rule removes words: "a  b", "a , b", ", ,", a comma
+ * opening a sentence. The pipeline runs it after every rule that changed a message. Spaces before
+ * ! ? ; : are left alone: French typography puts them there on purpose.
+ */
+export function tidyRemovals(text: string): string {
+  return text
+    .replace(/(?<=\S)[ \t]{2,}(?=\S)/g, " ")
+    .replace(/[ \t]+(?=[,.](?:\s|$))/g, "")
+    .replace(/,(?:[ \t]*,)+/g, ",")
+    .replace(/(^|[.!?][ \t]+|\n[ \t]*),[ \t]*/g, "$1");
+}

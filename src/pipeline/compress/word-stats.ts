@@ -1,0 +1,24 @@
+import table from "../../../models/word-stats/en-unigram.json";
+
+/** Shape of models/word-stats/en-unigram.json, written by models/word-stats/build.ts. */
+export interface WordStatsFile {
+  description: string;
+  sources: string[];
+  totalWords: number;
+  /** Bits given to any word outside the table: at least as informative as the rarest kept word. */
+  unknownBits: number;
+  bits: Record<string, number>;
+}
+
+const stats = table as WordStatsFile;
+const bitsByWord = new Map(Object.entries(stats.bits));
+
+/** Self-information of a lower-cased word in bits; words we never counted are treated as rare. */
+export function selfInformation(lowerWord: string): number {
+  return bitsByWord.get(lowerWord) ?? stats.unknownBits;
+}
+
+/** True when the lower-cased word is among the counted vocabulary (an ordinary English word). */
+export function isKnownWord(lowerWord: string): boolean {
+  return bitsByWord.has(lowerWord);
+}
