@@ -31,7 +31,8 @@ export const anthropicFormat: WireFormat = {
     const lastUser = [...messages].reverse().find((m) => m.role === "user");
     return { model: body.model ?? "", stream: body.stream === true, n: 1, hasTools: (body.tools?.length ?? 0) > 0, texts, lastUserText: lastUser ? blockTexts(lastUser.content).join("\n") : "" };
   },
-  authorized: (headers, apiKey) => headers.get("x-api-key") === apiKey && headers.get("anthropic-version") === "2023-06-01",
+  presentedKey: (headers) => headers.get("x-api-key"),
+  headerProblem: (headers) => (headers.get("anthropic-version") ? undefined : "anthropic-version: header is required"),
   errorBody: (status, message) => ({ type: "error", error: { type: ERROR_TYPES[status] ?? "api_error", message } }),
   completion: (reply) => ({
     id: "msg_mock",

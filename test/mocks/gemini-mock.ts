@@ -47,7 +47,7 @@ export const geminiFormat: WireFormat = {
       lastUserText: lastUser ? partTexts(lastUser.parts).join("\n") : "",
     };
   },
-  authorized: (headers, apiKey) => headers.get("x-goog-api-key") === apiKey,
+  presentedKey: (headers) => headers.get("x-goog-api-key"),
   errorBody: (status, message) => ({ error: { code: status, message, status: STATUS_NAMES[status] ?? "UNKNOWN" } }),
   completion: (reply) => ({
     candidates: Array.from({ length: reply.n }, (_, index) => ({ content: { parts: parts(reply, index), role: "model" }, finishReason: reply.stopReason ?? "STOP", index })),

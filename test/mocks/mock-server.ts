@@ -23,8 +23,10 @@ export interface WireFormat {
   name: string;
   /** The parsed request's meaning, or undefined when the path is not an endpoint of this API. */
   parse(url: URL, body: unknown): { model: string; stream: boolean; n: number; hasTools: boolean; texts: string[]; lastUserText: string } | undefined;
-  /** True when the request carries the expected key. */
-  authorized(headers: Headers, apiKey: string): boolean;
+  /** The credential the request presents, if any. */
+  presentedKey(headers: Headers): string | null;
+  /** Why the request's headers are invalid for this API (answered with a 400), if they are. */
+  headerProblem?(headers: Headers): string | undefined;
   errorBody(status: number, message: string): unknown;
   completion(reply: MockReply): unknown;
   /** The stream as SSE frames, each a complete `event:`/`data:` block ending in a blank line. */
@@ -50,6 +52,8 @@ export interface MockOptions {
   latencyMs?: number;
   chunkDelayMs?: number;
 }
+
+const CUT_FLUSH_MS = 20;
 
 interface PlannedFailure {
   status: number;
@@ -102,6 +106,19 @@ export class MockProvider {
     for (let i = 0; i < count; i++) this.failures.push(retryAfter === undefined ? { status } : { status, retryAfter });
   }
 
+  /** Back to a well-behaved server with an empty log; latency and chunk delay return to the start options. */
+  reset(): void {
+    this.requests.length = 0;
+    this.replies.length = 0;
+    this.failures.length = 0;
+    this.latencyMs = this.options.latencyMs ?? 0;
+    this.chunkDelayMs = this.options.chunkDelayMs ?? 0;
+    this.cutAfterChunks = undefined;
+    this.hang = false;
+    this.toolCall = undefined;
+    this.stopReason = undefined;
+  }
+
   get abortedCount(): number {
     return this.requests.filter((r) => r.aborted).length;
   }
@@ -130,7 +147,11 @@ export class MockProvider {
     if (this.latencyMs > 0) await Bun.sleep(this.latencyMs);
     const failure = this.failures.shift();
     if (failure) return this.error(failure.status, `planned failure ${failure.status}`, failure.retryAfter);
-    if (this.options.apiKey && !this.format.authorized(req.headers, this.options.apiKey)) return this.error(401, "invalid api key");
+    const presented = this.format.presentedKey(req.headers);
+    // Echoes the key it got, as real providers partly do, so tests can check the gateway never repeats it.
+    if (this.options.apiKey && presented !== this.options.apiKey) return this.error(401, `invalid api key: ${presented}`);
+    const headerProblem = this.format.headerProblem?.(req.headers);
+    if (headerProblem) return this.error(400, headerProblem);
     const parsed = this.format.parse(url, body);
     if (!parsed) return this.error(404, `no such endpoint ${url.pathname}`);
     const reply = this.reply(parsed);
@@ -168,18 +189,18 @@ export class MockProvider {
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {
         if (cutAfter !== undefined && sent >= cutAfter) {
-          // Erroring the body makes Bun drop the connection without the final chunk: a cut stream.
+          // Let the frames already sent reach the client, then error the body: Bun drops the connection
+          // without the final chunk, which is what a stream cut by a crash or a proxy looks like.
+          await Bun.sleep(Math.max(delay, CUT_FLUSH_MS));
           controller.error();
           return;
         }
         if (sent > 0 && delay > 0) await Bun.sleep(delay);
-        const frame = frames[sent++];
-        if (frame === undefined) {
+        controller.enqueue(encoder.encode(frames[sent++]!));
+        if (sent === frames.length) {
           record.finishedAt = performance.now();
           controller.close();
-          return;
         }
-        controller.enqueue(encoder.encode(frame));
       },
       cancel() {
         if (record.finishedAt === undefined) record.aborted = true;

@@ -32,7 +32,7 @@ export const openaiFormat: WireFormat = {
     const lastUser = [...(body.messages ?? [])].reverse().find((m) => m.role === "user");
     return { model: body.model ?? "", stream: body.stream === true, n: body.n ?? 1, hasTools: (body.tools?.length ?? 0) > 0, texts, lastUserText: lastUser?.content ?? "" };
   },
-  authorized: (headers, apiKey) => headers.get("authorization") === `Bearer ${apiKey}`,
+  presentedKey: (headers) => headers.get("authorization")?.replace(/^Bearer /, "") ?? null,
   errorBody: (status, message) => ({ error: { message, type: status === 429 ? "rate_limit_error" : status >= 500 ? "server_error" : "invalid_request_error", param: null, code: null } }),
   completion: (reply) => ({
     id: "chatcmpl-mock",
