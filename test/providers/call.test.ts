@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Catalog } from "../../src/catalog/catalog";
 import { backoffDelay } from "../../src/providers/backoff";
-import { completeWithFallback, UpstreamFailure, type CallPolicy, type UpstreamRequest } from "../../src/providers/call";
+import { completeWithFallback, streamWithFallback, UpstreamFailure, type CallPolicy, type UpstreamRequest } from "../../src/providers/call";
 import { buildProviders } from "../../src/providers/registry";
 import { parseRetryAfter } from "../../src/providers/shared/retry-after";
 import { startAnthropicMock } from "../mocks/anthropic-mock";
@@ -95,6 +95,24 @@ describe("retry and fallback policy", () => {
     openai.latencyMs = 60;
     const res = await completeWithFallback(buildProviders(env(), catalog), request([MINI]), POLICY);
     expect(res.upstreamMs).toBeGreaterThanOrEqual(60);
+  });
+});
+
+describe("stream timeouts bound silence, not length", () => {
+  test("a stream that keeps flowing past the timeout is not cut", async () => {
+    openai.chunkDelayMs = 40;
+    const res = await streamWithFallback(buildProviders(env(), catalog), request([MINI]), { ...POLICY, timeoutMs: 150 });
+    const events = await Array.fromAsync(res.events);
+    expect(events.length).toBeGreaterThan(8);
+    expect(openai.requests[0]!.finishedAt).toBeNumber();
+  });
+
+  test("a stream that goes silent after it started fails with UPSTREAM_TIMEOUT", async () => {
+    openai.chunkDelayMs = 1_000;
+    const res = await streamWithFallback(buildProviders(env(), catalog), request([MINI, HAIKU]), { ...POLICY, timeoutMs: 150 });
+    const err = await thrown(() => Array.fromAsync(res.events));
+    expect(err).toMatchObject({ code: "UPSTREAM_TIMEOUT", status: 504 });
+    expect(anthropic.requests).toHaveLength(0);
   });
 });
 
