@@ -1,0 +1,71 @@
+import { timeRequests, type ClientTarget } from "./client";
+import { median, percentile } from "./stats";
+import { runWrk, type LoadSpec, type WrkResult, type WrkRun } from "./wrk";
+
+/** What wrk needs besides the target: its binary, a scratch folder and the sentences for fresh prompts. */
+export interface WrkContext {
+  wrk: string;
+  workDir: string;
+  sentences: { file: string; perPrompt: number };
+}
+
+/**
+ * Runs wrk against every target in turn, `rounds` times over (A, B, C, A, B, C...), so a burst of
+ * machine noise lands on all targets alike rather than on whichever ran during it.
+ */
+export async function interleavedWrk<K extends string>(ctx: WrkContext, targets: Record<K, LoadSpec>, rounds: number, run: (name: K) => WrkRun): Promise<Record<K, WrkResult[]>> {
+  const names = Object.keys(targets) as K[];
+  const out = Object.fromEntries(names.map((n) => [n, [] as WrkResult[]])) as Record<K, WrkResult[]>;
+  for (let r = 0; r < rounds; r++) {
+    for (const name of names) out[name].push(await runWrk(ctx.wrk, targets[name], run(name), ctx.workDir, ctx.sentences));
+  }
+  return out;
+}
+
+/** Medians over rounds of throughput and of each round's latency percentiles (µs). */
+export interface WrkSummary {
+  rps: number;
+  p50Us: number;
+  p99Us: number;
+  errors: number;
+  cacheHits?: number;
+  responses?: number;
+}
+
+export function summarizeWrk(results: WrkResult[]): WrkSummary {
+  const s: WrkSummary = {
+    rps: median(results.map((r) => r.rps)),
+    p50Us: median(results.map((r) => r.latencyUs.p50)),
+    p99Us: median(results.map((r) => r.latencyUs.p99)),
+    errors: results.reduce((a, r) => a + r.errors, 0),
+  };
+  if (results.some((r) => r.cacheHits !== undefined)) {
+    s.cacheHits = results.reduce((a, r) => a + (r.cacheHits ?? 0), 0);
+    s.responses = results.reduce((a, r) => a + (r.responses ?? 0), 0);
+  }
+  return s;
+}
+
+/** Concurrency-1 latency, interleaved the same way: `perRound` requests per target per round. */
+export async function interleavedLatency<K extends string>(targets: Record<K, ClientTarget>, rounds: number, perRound: number, warmup: number): Promise<Record<K, number[][]>> {
+  const names = Object.keys(targets) as K[];
+  for (const name of names) await timeRequests(targets[name], warmup, 1_000_000_000);
+  const out = Object.fromEntries(names.map((n) => [n, [] as number[][]])) as Record<K, number[][]>;
+  for (let r = 0; r < rounds; r++) {
+    for (const name of names) out[name].push(await timeRequests(targets[name], perRound, r * perRound));
+  }
+  return out;
+}
+
+export interface LatencySummary {
+  /** Median over rounds of each round's p50, ms. */
+  p50: number;
+  /** p99 of all samples pooled, ms (a round is too short for a stable p99 of its own). */
+  p99: number;
+  samples: number;
+}
+
+export function summarizeLatency(rounds: number[][]): LatencySummary {
+  const all = rounds.flat();
+  return { p50: median(rounds.map((r) => percentile(r, 50))), p99: percentile(all, 99), samples: all.length };
+}

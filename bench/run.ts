@@ -1,0 +1,310 @@
+/**
+ * The latency-overhead benchmark: the gateway beside a bare Bun proxy (the floor), the mock upstream
+ * itself and the Portkey gateway, measured in one run on loopback so machine noise hits all alike.
+ *
+ *   bun bench/run.ts [--quick] [--soak-s 180] [--p99-bound-ms 10] [--no-peers] [--out bench/results]
+ *
+ * Writes bench/results/latest.{md,svg,json} and dated copies. See bench/README.md for what each figure means.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { fromLoadSpec, timeRequests, timeStreams, type ClientTarget } from "./lib/client";
+import { runContext } from "./lib/machine";
+import { interleavedLatency, interleavedWrk, summarizeLatency, summarizeWrk, type WrkContext } from "./lib/measure";
+import { corePlan, memoryOf, ROOT, stopAll, type Service } from "./lib/processes";
+import { writeResults } from "./lib/report";
+import { TARGET_LABELS, type AuthCase, type BenchResults, type SoakSegment, type SweepPoint, type TargetName } from "./lib/results";
+import { median, percentile, slope } from "./lib/stats";
+import { portkeyHeaders, startBareProxy, startGateway, startMock, startPortkey, type GatewayService } from "./lib/targets";
+import { PROMPT_SLOT, loadWorkload, requestBody, variedPrompt, writeWrkInputs, type Workload } from "./lib/workload";
+import { ensureWrk, runWrk, type LoadSpec } from "./lib/wrk";
+import { evaluateGoals } from "./lib/goals";
+import { generateKey } from "../src/auth/key-format";
+
+const { values: flags } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    quick: { type: "boolean", default: false },
+    "soak-s": { type: "string" },
+    "p99-bound-ms": { type: "string", default: "10" },
+    "mock-latency-ms": { type: "string", default: "0" },
+    "stream-latency-ms": { type: "string", default: "20" },
+    "chunk-delay-ms": { type: "string", default: "5" },
+    "no-peers": { type: "boolean", default: false },
+    out: { type: "string", default: join(ROOT, "bench", "results") },
+  },
+});
+
+const quick = flags.quick;
+const ROUNDS = quick ? 2 : 3;
+const WRK_S = quick ? 2 : 5;
+const SWEEP_S = quick ? 1 : 2;
+const SOAK_S = Number(flags["soak-s"] ?? (quick ? 30 : 180));
+const P99_BOUND_MS = Number(flags["p99-bound-ms"]);
+const C1_PER_ROUND = quick ? 100 : 300;
+const TTFT_PER_ROUND = quick ? 10 : 25;
+const SWEEP_LEVELS = [1, 4, 16, 32, 64, 128];
+const STREAM_LEVELS = quick ? [64, 256] : [64, 256, 1024];
+const CONNECTIONS = 32;
+
+const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
+const cores = corePlan();
+const work = mkdtempSync(join(tmpdir(), "svc-bench-"));
+const notes: string[] = [];
+
+let cleaning = false;
+async function cleanup(): Promise<void> {
+  if (cleaning) return;
+  cleaning = true;
+  await stopAll();
+  rmSync(work, { recursive: true, force: true });
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void cleanup().then(() => process.exit(130)));
+
+/** Targets of one phase: every server is started against that phase's mock. */
+interface Phase {
+  mock: Service;
+  proxy: Service;
+  gateway?: GatewayService;
+  portkey?: Service;
+}
+
+function specs(p: Phase, w: Workload, stream: boolean): Partial<Record<TargetName, LoadSpec>> {
+  const body = (kind: "openai" | "relay" | "auto", prompt: string) => JSON.stringify(requestBody(kind, prompt, stream));
+  const out: Partial<Record<TargetName, LoadSpec>> = {
+    mock: { url: `${p.mock.url}/chat/completions`, headers: {}, body: body("openai", w.fixedPrompt) },
+    proxy: { url: `${p.proxy.url}/v1/chat/completions`, headers: {}, body: body("openai", w.fixedPrompt) },
+  };
+  if (p.gateway) {
+    const auth = { authorization: `Bearer ${p.gateway.key}` };
+    const url = `${p.gateway.url}/v1/complete`;
+    out.relay = { url, headers: auth, body: body("relay", w.fixedPrompt) };
+    out.miss = { url, headers: auth, body: body("auto", PROMPT_SLOT) };
+    out.hit = { url, headers: auth, body: body("auto", w.fixedPrompt) };
+  }
+  if (p.portkey) out.portkey = { url: `${p.portkey.url}/v1/chat/completions`, headers: portkeyHeaders(p.mock.url), body: body("openai", w.fixedPrompt) };
+  return out;
+}
+
+/** The concurrency-1 client's view of a target: cache-miss prompts vary per request, the rest are fixed. */
+function clientTargets(s: Partial<Record<TargetName, LoadSpec>>, w: Workload, salt: number): Partial<Record<TargetName, ClientTarget>> {
+  const out: Partial<Record<TargetName, ClientTarget>> = {};
+  for (const [name, spec] of Object.entries(s) as [TargetName, LoadSpec][]) {
+    out[name] = name === "miss" ? fromLoadSpec(spec, (i) => spec.body.replace(PROMPT_SLOT, JSON.stringify(variedPrompt(w, salt + i)).slice(1, -1))) : fromLoadSpec(spec);
+  }
+  return out;
+}
+
+async function startPhase(name: string, latencyMs: number, chunkDelayMs: number, portkey: Service | undefined): Promise<Phase> {
+  const mock = await startMock(work, cores.servers, { latencyMs, chunkDelayMs }, `mock-${name}`);
+  const proxy = await startBareProxy(work, cores.servers, mock.url, `bare-proxy-${name}`);
+  const phase: Phase = { mock, proxy, portkey };
+  try {
+    phase.gateway = await startGateway(work, cores.servers, mock.url, "warn", `svc-${name}`);
+  } catch (e) {
+    const why = `the gateway did not start, so its figures are missing: ${(e as Error).message.split("\n").slice(0, 3).join(" ")}`;
+    say(why);
+    if (!notes.includes(why)) notes.push(why);
+  }
+  return phase;
+}
+
+/** Checks that each configuration does what its name says before timing it: 200s, misses miss, hits hit. */
+async function preflight(s: Partial<Record<TargetName, LoadSpec>>, w: Workload): Promise<void> {
+  const clients = clientTargets(s, w, 900_000_000);
+  for (const [name, t] of Object.entries(clients) as [TargetName, ClientTarget][]) {
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(t.url, { method: "POST", headers: { "content-type": "application/json", ...t.headers }, body: t.body(i) });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${TARGET_LABELS[name]} answered ${res.status}: ${text.slice(0, 300)}`);
+      const hit = text.includes('"cache_hit":true');
+      if (name === "miss" && hit) throw new Error("the cache-miss configuration hit the cache; its prompts must differ more");
+      if (name === "hit" && i > 0 && !hit) throw new Error(`the cache-hit configuration missed the cache on repeat ${i}: ${text.slice(0, 300)}`);
+    }
+  }
+}
+
+function sample(pid: number | undefined): number {
+  return pid === undefined ? NaN : memoryOf(pid).rssMiB;
+}
+
+/** Sustained load on one configuration while the gateway's RSS is sampled every second. */
+async function soak(ctx: WrkContext, target: TargetName, spec: LoadSpec, gw: GatewayService, seconds: number): Promise<SoakSegment> {
+  const samples: { s: number; rssMiB: number }[] = [];
+  const t0 = performance.now();
+  const timer = setInterval(() => samples.push({ s: (performance.now() - t0) / 1000, rssMiB: sample(gw.pid) }), 1000);
+  samples.push({ s: 0, rssMiB: sample(gw.pid) });
+  const r = await runWrk(ctx.wrk, spec, { connections: CONNECTIONS, durationS: seconds, cores: cores.client }, ctx.workDir, ctx.sentences);
+  clearInterval(timer);
+  samples.push({ s: (performance.now() - t0) / 1000, rssMiB: sample(gw.pid) });
+  const late = samples.filter((x) => x.s >= seconds / 2);
+  return {
+    target,
+    seconds,
+    requests: r.requests,
+    errors: r.errors,
+    startMiB: samples[0]!.rssMiB,
+    endMiB: samples.at(-1)!.rssMiB,
+    maxMiB: Math.max(...samples.map((x) => x.rssMiB)),
+    slopeMiBPerMin: slope(
+      late.map((x) => x.s / 60),
+      late.map((x) => x.rssMiB),
+    ),
+    samples,
+  };
+}
+
+async function authCases(ctx: WrkContext, gw: GatewayService, healthGet: LoadSpec): Promise<AuthCase[]> {
+  const models = `${gw.url}/v1/models/gpt-4o-mini`;
+  const cases: { label: string; status: number; spec: LoadSpec }[] = [
+    { label: "GET /v1/models/gpt-4o-mini, valid key", status: 200, spec: { url: models, method: "GET", headers: { authorization: `Bearer ${gw.key}` }, body: "" } },
+    { label: "same route, unknown well-formed key (refused from memory)", status: 401, spec: { url: models, method: "GET", headers: { authorization: `Bearer ${generateKey("live")}` }, body: "" } },
+    { label: "same route, malformed key (checksum fails)", status: 401, spec: { url: models, method: "GET", headers: { authorization: "Bearer svc_live_notakeyatall" }, body: "" } },
+    { label: "same route, no Authorization header", status: 401, spec: { url: models, method: "GET", headers: {}, body: "" } },
+    { label: "GET /health, no auth (queries the DB)", status: 200, spec: healthGet },
+  ];
+  const specsByLabel = Object.fromEntries(cases.map((c, i) => [String(i), c.spec])) as Record<string, LoadSpec>;
+  const runs = await interleavedWrk(ctx, specsByLabel, ROUNDS, () => ({ connections: CONNECTIONS, durationS: WRK_S, cores: cores.client }));
+  const c1 = await interleavedLatency(
+    Object.fromEntries(cases.map((c, i) => [String(i), { ...fromLoadSpec(c.spec), expectStatus: c.status }])) as Record<string, ClientTarget>,
+    ROUNDS,
+    C1_PER_ROUND,
+    50,
+  );
+  return cases.map((c, i) => {
+    const s = summarizeWrk(runs[String(i)]!);
+    // Refusals are the point of these runs: wrk counts a 401 as a status error, so it is not a failure here.
+    return { label: c.label, status: c.status, rps: s.rps, p50Us: s.p50Us, p99Us: s.p99Us, c1: summarizeLatency(c1[String(i)]!) };
+  });
+}
+
+async function main(): Promise<void> {
+  const context = runContext();
+  say(`machine: ${context.cores} cores, ${context.cpuModel}, ${context.memoryGiB.toFixed(1)} GiB; commit ${context.commit}${context.dirty ? " (+ uncommitted changes)" : ""}`);
+  say(`pinning: ${cores.description}`);
+  const wrk = await ensureWrk(say);
+  const w = loadWorkload(300);
+  const { sentencesFile } = writeWrkInputs(work, w);
+  const ctx: WrkContext = { wrk, workDir: work, sentences: { file: sentencesFile, perPrompt: w.sentencesPerPrompt } };
+  const results: BenchResults = {
+    context,
+    settings: {
+      command: `bun bench/run.ts ${process.argv.slice(2).join(" ")}`.trim(),
+      rounds: ROUNDS,
+      wrkSeconds: WRK_S,
+      soakSeconds: SOAK_S,
+      mockLatencyMs: Number(flags["mock-latency-ms"]),
+      streamLatencyMs: Number(flags["stream-latency-ms"]),
+      chunkDelayMs: Number(flags["chunk-delay-ms"]),
+      p99BoundMs: P99_BOUND_MS,
+      promptTokens: w.fixedPromptTokens,
+      pinning: cores.description,
+    },
+    notes,
+    latency: {},
+    throughput: {},
+    sweep: {},
+    ttft: {},
+    streams: {},
+    peakMiB: {},
+    soak: [],
+    auth: [],
+    goals: [],
+  };
+
+  let portkey: Service | undefined;
+  if (flags["no-peers"]) notes.push("peers skipped (--no-peers)");
+  else {
+    const pk = await startPortkey(work, cores.servers, say);
+    if (pk.service) portkey = pk.service;
+    else {
+      say(`Portkey is left out: ${pk.reason}`);
+      notes.push(`Portkey is left out: ${pk.reason}`);
+    }
+  }
+
+  // Phase 1: an instant upstream, so every microsecond measured is the relay's own.
+  say(`phase 1: mock latency ${results.settings.mockLatencyMs} ms`);
+  const p1 = await startPhase("fast", results.settings.mockLatencyMs, 0, portkey);
+  const s1 = specs(p1, w, false);
+  let info: GatewayService | undefined;
+  if (p1.gateway) {
+    info = await startGateway(work, cores.servers, p1.mock.url, "info", "svc-fast-info");
+    s1.relayInfo = { ...s1.relay!, url: `${info.url}/v1/complete`, headers: { authorization: `Bearer ${info.key}` } };
+  }
+  await preflight(s1, w);
+
+  say("concurrency-1 latency (interleaved rounds)");
+  const c1 = await interleavedLatency(clientTargets(s1, w, 0) as Record<TargetName, ClientTarget>, ROUNDS, C1_PER_ROUND, 100);
+  for (const [name, rounds] of Object.entries(c1) as [TargetName, number[][]][]) results.latency[name] = summarizeLatency(rounds);
+
+  say(`throughput at ${CONNECTIONS} connections (wrk, interleaved rounds of ${WRK_S}s)`);
+  const tp = await interleavedWrk(ctx, s1 as Record<TargetName, LoadSpec>, ROUNDS, (name) => ({ connections: CONNECTIONS, durationS: WRK_S, cores: cores.client, countCacheHits: name === "miss" || name === "hit" }));
+  for (const [name, runs] of Object.entries(tp) as [TargetName, Parameters<typeof summarizeWrk>[0]][]) results.throughput[name] = summarizeWrk(runs);
+
+  say(`concurrency sweep ${SWEEP_LEVELS.join(",")} (p99 bound ${P99_BOUND_MS} ms)`);
+  const sweepTargets = (["proxy", "relay", "miss", "hit", "portkey"] as TargetName[]).filter((n) => s1[n]);
+  for (const n of sweepTargets) results.sweep[n] = [];
+  for (const connections of SWEEP_LEVELS) {
+    for (const n of sweepTargets) {
+      const r = await runWrk(wrk, s1[n]!, { connections, durationS: SWEEP_S, cores: cores.client }, work, ctx.sentences);
+      results.sweep[n]!.push({ connections, rps: r.rps, p99Us: r.latencyUs.p99, errors: r.errors });
+    }
+  }
+
+  if (p1.gateway) {
+    say("auth: valid, unknown and malformed keys on the same route; /health for scale");
+    const health: LoadSpec = { url: `${p1.gateway.url}/health`, method: "GET", headers: {}, body: "" };
+    results.auth = await authCases(ctx, p1.gateway, health);
+
+    say(`soak: ${SOAK_S}s split over relay, cache miss, cache hit, RSS sampled every second`);
+    for (const n of ["relay", "hit", "miss"] as TargetName[]) results.soak.push(await soak(ctx, n, s1[n]!, p1.gateway, Math.max(5, Math.round(SOAK_S / 3))));
+  }
+  const processes: Partial<Record<TargetName, Service | undefined>> = { mock: p1.mock, proxy: p1.proxy, relay: p1.gateway, portkey, relayInfo: info };
+  for (const [n, svc] of Object.entries(processes) as [TargetName, Service | undefined][]) if (svc) results.peakMiB[n] = memoryOf(svc.pid).peakMiB;
+  await Promise.all([p1.mock.stop(), p1.proxy.stop(), p1.gateway?.stop(), info?.stop()]);
+
+  // Phase 2: a realistic stream (first byte after a delay, then chunks apart).
+  say(`phase 2: streaming, mock latency ${results.settings.streamLatencyMs} ms, ${results.settings.chunkDelayMs} ms between chunks`);
+  const p2 = await startPhase("stream", results.settings.streamLatencyMs, results.settings.chunkDelayMs, portkey);
+  const s2 = specs(p2, w, true);
+  const streamClients = clientTargets(s2, w, 500_000_000) as Record<TargetName, ClientTarget>;
+  for (const t of Object.values(streamClients)) await timeStreams(t, 3, 800_000_000);
+  const ttft = Object.fromEntries(Object.keys(streamClients).map((n) => [n, [] as { ttftMs: number; totalMs: number }[]]));
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const [n, t] of Object.entries(streamClients)) ttft[n]!.push(...(await timeStreams(t, TTFT_PER_ROUND, r * TTFT_PER_ROUND)));
+  }
+  for (const [n, xs] of Object.entries(ttft) as [TargetName, { ttftMs: number; totalMs: number }[]][]) {
+    results.ttft[n] = { ttftP50Ms: median(xs.map((x) => x.ttftMs)), ttftP99Ms: percentile(xs.map((x) => x.ttftMs), 99), totalP50Ms: median(xs.map((x) => x.totalMs)), samples: xs.length };
+  }
+  say(`streams at once: ${STREAM_LEVELS.join(", ")} open streams`);
+  const streamNames = (["mock", "proxy", "relay", "miss", "portkey"] as TargetName[]).filter((x) => s2[x]);
+  const levels = Object.fromEntries(streamNames.map((n) => [n, [] as SweepPoint[]])) as Record<TargetName, SweepPoint[]>;
+  for (const connections of STREAM_LEVELS) {
+    for (const n of streamNames) {
+      const r = await runWrk(wrk, s2[n]!, { connections, durationS: WRK_S, cores: cores.client, timeoutS: 30 }, work, ctx.sentences);
+      levels[n].push({ connections, rps: r.rps, p99Us: r.latencyUs.p99, errors: r.errors });
+    }
+  }
+  // Sustained: every stream completed and the slowest 1% took at most twice what the mock alone took
+  // at the same number of open streams, so a target is judged by what it adds, not by the mock's limit.
+  for (const n of streamNames) {
+    const ok = levels[n].filter((l, i) => l.errors === 0 && l.p99Us <= 2 * (levels.mock[i]?.p99Us ?? Infinity));
+    results.streams[n] = { levels: levels[n], sustained: ok.length ? Math.max(...ok.map((l) => l.connections)) : 0 };
+  }
+  await Promise.all([p2.mock.stop(), p2.proxy.stop(), p2.gateway?.stop()]);
+
+  results.goals = evaluateGoals(results);
+  mkdirSync(flags.out, { recursive: true });
+  const written = writeResults(flags.out, results);
+  say(`wrote ${written.join(", ")}`);
+}
+
+main()
+  .catch((e) => {
+    process.stderr.write(`[bench] failed: ${(e as Error).stack ?? e}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => cleanup());
