@@ -68,14 +68,18 @@ function compressOne(
     if (out.text === text) continue;
     // A rule may shorten a message, never empty it: the turn was there for a reason.
     if (out.text.trim() === "" && text.trim() !== "") continue;
-    text = rule === whitespace ? out.text : tidyRemovals(out.text);
+    text = out.text;
     record(rule, out.saved);
   }
-  if (enabled.includes(whitespace) && outcome.rules.size > (outcome.rules.has(whitespace.name) ? 1 : 0)) {
-    const out = whitespace.apply(text, { ...ctx, changedBy: outcome.rules });
-    if (out.text !== text) {
-      text = out.text;
-      record(whitespace, out.saved);
+  const removedWords = outcome.rules.size > (outcome.rules.has(whitespace.name) ? 1 : 0);
+  if (removedWords) {
+    text = tidyRemovals(text);
+    if (enabled.includes(whitespace)) {
+      const out = whitespace.apply(text, { ...ctx, changedBy: outcome.rules });
+      if (out.text !== text) {
+        text = out.text;
+        record(whitespace, out.saved);
+      }
     }
   }
   const present = placeholdersPresent(text, masking.originals.length);

@@ -36,11 +36,22 @@ function fencedCode(text: string): Span[] {
 
 const INLINE_CODE = /`[^`\n]+`/g;
 
-/** Lines that read as code even without a fence: keywords at the start, or ending in ; { }. */
+/**
+ * Lines that read as code even without a fence: keywords at the start, or ending in ; { }. A line of
+ * brackets alone is not protected: in bare JSON it is structure the json rule tightens.
+ */
 const CODE_LINE =
-  /^[ \t]*(?:(?:def|class|import|from \S+ import|return|function|const|let|var|public|private|static|void|#include|#define|package|func|fn|SELECT|INSERT|UPDATE|DELETE|CREATE TABLE)\b[^\n]*|[^\n]*[;{}][ \t]*)$/gm;
-/** Indented blocks (four spaces or a tab) that are not nested list items. */
-const INDENTED_LINE = /^(?: {4,}|\t)(?![ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t])[^\n]*\S[^\n]*$/gm;
+  /^(?![ \t]*[{}[\],]+[ \t]*$)[ \t]*(?:(?:def|class|import|from \S+ import|return|function|const|let|var|public|private|static|void|#include|#define|package|func|fn|SELECT|INSERT|UPDATE|DELETE|CREATE TABLE)\b[^\n]*|[^\n]*[;{}][ \t]*)$/gm;
+/** Markdown indented code: lines indented four spaces or a tab after a blank line, not list items. */
+const INDENTED_BLOCK = /(?:^|\n[ \t]*\n)((?: {4,}|\t)(?![ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t])[^\n]*\S[^\n]*(?:\n(?: {4,}|\t)[^\n]*)*)/g;
+function indentedCode(text: string): Span[] {
+  const spans: Span[] = [];
+  for (const m of text.matchAll(INDENTED_BLOCK)) {
+    const start = m.index + m[0].length - m[1]!.length;
+    spans.push({ start, end: start + m[1]!.length });
+  }
+  return spans;
+}
 
 const URL = /\b(?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s<>"'`]+/gi;
 const EMAIL = /[\w.%+-]+@[\w-]+(?:\.[\w-]+)+/g;
@@ -86,17 +97,18 @@ const CONSTRAINT = new RegExp(
 
 const ACRONYM = /(?<![\p{L}\p{N}_])\p{Lu}[\p{Lu}\p{N}&]+(?![\p{L}\p{N}_])/gu;
 /** camelCase, snake_case, word2vec, file.ext, @handle, #tag: identifiers, never prose. */
-const IDENTIFIER = /(?<!\w)[@#$]\w+|\b\w*(?:[a-z][A-Z]|[_\d])\w*\b|\b[\w-]+(?:\.[\w-]+)+\b/g;
+const IDENTIFIER =
+  /(?<!\w)[@#$]\w+|\b[A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*\b|\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b|\b[A-Za-z]*\d[A-Za-z0-9]*\b|\b[\w-]+(?:\.[\w-]+)+\b/g;
 
 const CAPITALIZED = /\p{Lu}[\p{L}\p{N}'’-]*/gu;
 const FIRST_PERSON = /^I(?:['’](?:m|ll|ve|d))?$/;
 const SENTENCE_BOUNDARY = /[.!?:;\n•*#>"“(-]/;
-const GREETING_BEFORE = /^\s*(?:hi|hello|hey|dear|greetings)[ \t,]*$/i;
+/** "Hello ChatGPT," — the assistant's name in an opening greeting is not content to protect. */
+const GREETING_ADDRESSEE = /^\s*(?:hi|hello|hey|dear|greetings)[ \t,]+(?:chat ?gpt|gpt(?:-?\d[\w.-]*)?|claude|gemini|bard|copilot|assistant|ai)\b/i;
 
 /**
  * Named entities by shape: a capitalised word inside a sentence is a name; at a sentence start it
- * is one when it is not an ordinary English word (the word statistics tell). "I" is not a name, nor
- * is the assistant's name in an opening greeting ("Hello ChatGPT,").
+ * is one when it is not an ordinary English word (the word statistics tell). "I" is not a name.
  */
 function capitalizedNames(text: string): Span[] {
   const spans: Span[] = [];
@@ -108,7 +120,7 @@ function capitalizedNames(text: string): Span[] {
     let k = start - 1;
     while (k >= 0 && (text[k] === " " || text[k] === "\t")) k--;
     const sentenceStart = k < 0 || SENTENCE_BOUNDARY.test(text[k]!);
-    if (sentenceStart ? isKnownWord(word.toLowerCase()) : GREETING_BEFORE.test(text.slice(Math.max(0, start - 40), start)) && start < 40) continue;
+    if (sentenceStart && isKnownWord(word.toLowerCase())) continue;
     spans.push({ start, end: start + word.length });
   }
   return spans;
@@ -121,7 +133,7 @@ const DETECTORS: readonly Detector[] = [
   fencedCode,
   (t) => (t.includes("`") ? allMatches(t, INLINE_CODE) : []),
   (t) => allMatches(t, CODE_LINE),
-  (t) => allMatches(t, INDENTED_LINE),
+  indentedCode,
   (t) => (t.includes("://") || t.includes("www.") ? urls(t) : []),
   (t) => (t.includes("@") ? allMatches(t, EMAIL) : []),
   (t) => (t.includes("/") ? allMatches(t, PATH) : []),
@@ -142,7 +154,10 @@ const DETECTORS: readonly Detector[] = [
  * spaces only become one ("under 200 words", "April 5") so that no rule can work its way between them.
  */
 export function protectedSpans(text: string): Span[] {
-  const spans = DETECTORS.flatMap((detect) => detect(text)).sort((a, b) => a.start - b.start || b.end - a.end);
+  const addresseeEnd = GREETING_ADDRESSEE.exec(text)?.[0].length ?? 0;
+  const spans = DETECTORS.flatMap((detect) => detect(text))
+    .filter((span) => span.end > addresseeEnd)
+    .sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: Span[] = [];
   for (const span of spans) {
     const last = merged[merged.length - 1];

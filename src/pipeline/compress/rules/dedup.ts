@@ -5,8 +5,16 @@ import { removeRanges } from "../text/rewrite";
 /** Short sentences ("Yes.", "Go on.") repeat for a reason; only longer ones are redundant when repeated. */
 export const MIN_DUPLICATE_WORDS = 4;
 
+/** Whitespace-separated words in `s`, counted without allocating. */
 export function wordCount(s: string): number {
-  return s.split(/\s+/).filter(Boolean).length;
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < s.length; i++) {
+    const space = s.charCodeAt(i) <= 32;
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words;
 }
 
 /**

@@ -2,8 +2,8 @@ import type { CompressionRule } from "../types";
 import { capitalize, rewriteAll, type RewriteStep } from "../text/rewrite";
 
 const ADDRESSEE = String.raw`(?:[ \t]+(?:there|all|everyone|team|friend|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot))?`;
-/** An opening greeting, when more follows it. */
-const GREETING = new RegExp(String.raw`^(?:hi|hello|hey|hiya|greetings|good (?:morning|afternoon|evening)|dear)${ADDRESSEE}[ \t]*[,!.]*[ \t]*(?:\n[ \t]*)*(?=\S)`, "i");
+/** An opening greeting with its punctuation, when more follows it. */
+const GREETING = new RegExp(String.raw`^(?:hi|hello|hey|hiya|greetings|good (?:morning|afternoon|evening)|dear)${ADDRESSEE}(?:[ \t]*[,!.]+|[ \t]*(?=\n))\s*(?=\S)`, "i");
 /** Well-wishing sentences that ask for nothing. */
 const WELL_WISHING =
   /(?<=^|[.!?][ \t]+|\n)(?:I hope (?:you(?:'re| are) (?:doing )?well|you(?:'re| are) having a (?:good|great|nice) day|this (?:message|email) finds you well)|hope you(?:'re| are) (?:doing )?well)[.!]*[ \t]*/gi;
@@ -25,7 +25,7 @@ export const pleasantries: CompressionRule = {
     return rewriteAll(
       text,
       [
-        [GREETING, (m) => (m.length < text.length ? "" : m)],
+        [GREETING, () => ""],
         [WELL_WISHING, () => ""],
         [CLOSING, () => ""],
         ...PLEASE,

@@ -40,7 +40,7 @@ const ROLE_WORD_EXTRA_BITS = 3;
 
 const WORD = /\S+/g;
 const PLAIN_WORD = /^[a-z]+$/;
-const LETTERS_ONLY = /^[\p{L}'’]+$/u;
+const PROSE_WORD = /\p{L}+(?:['’]\p{L}+)?/gu;
 
 /** Where `level` sits between PRUNE_MIN_LEVEL (0) and 1.0 (1). */
 function strength(level: number): number {
@@ -56,19 +56,20 @@ function droppableBits(word: string): number | null {
   return null;
 }
 
+/** Words of prose outside protected spans, and the share of them that are ordinary English words. */
 function proseWords(text: string): { count: number; englishShare: number } {
   let count = 0;
-  let letters = 0;
   let known = 0;
-  for (const [w] of text.matchAll(WORD)) {
-    if (w.includes("\uE000")) continue;
+  for (const [w] of text.matchAll(PROSE_WORD)) {
     count++;
-    const bare = w.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, "");
-    if (!LETTERS_ONLY.test(bare)) continue;
-    letters++;
-    if (isKnownWord(bare.toLowerCase().replace("’", "'"))) known++;
+    if (isKnownWord(w.toLowerCase().replace("’", "'"))) known++;
   }
-  return { count, englishShare: letters === 0 ? 0 : known / letters };
+  return { count, englishShare: count === 0 ? 0 : known / count };
+}
+
+/** Each sentence is checked on its own: an English request may quote a passage in another language. */
+function isEnglish(sentence: string): boolean {
+  return proseWords(sentence).englishShare >= MIN_ENGLISH_SHARE;
 }
 
 /**
@@ -81,16 +82,16 @@ export const prune: CompressionRule = {
   name: "prune",
   minLevel: PRUNE_MIN_LEVEL,
   apply(text, ctx) {
-    const { count, englishShare } = proseWords(text);
     const wordy = WORDINESS_RULES.some((rule) => ctx.changedBy.has(rule));
-    if (count < (wordy ? WORDY_PASSAGE_WORDS : LONG_PASSAGE_WORDS) || englishShare < MIN_ENGLISH_SHARE) return { text, saved: 0 };
+    if (proseWords(text).count < (wordy ? WORDY_PASSAGE_WORDS : LONG_PASSAGE_WORDS)) return { text, saved: 0 };
     const s = strength(ctx.level);
     const threshold = BITS_AT_MIN + s * (BITS_AT_MAX - BITS_AT_MIN);
     const share = SHARE_AT_MIN + s * (SHARE_AT_MAX - SHARE_AT_MIN);
     const drop: { start: number; end: number }[] = [];
     for (const sentence of splitSentences(text)) {
-      const words = [...text.slice(sentence.start, sentence.end).matchAll(WORD)];
-      if (words.length < MIN_SENTENCE_WORDS) continue;
+      const body = text.slice(sentence.start, sentence.end);
+      const words = [...body.matchAll(WORD)];
+      if (words.length < MIN_SENTENCE_WORDS || !isEnglish(body)) continue;
       const candidates: { bits: number; at: number }[] = [];
       // The first word opens the sentence and the last one closes it; both stay.
       for (let i = 1; i < words.length - 1; i++) {

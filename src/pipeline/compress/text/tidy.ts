@@ -1,6 +1,6 @@
 /**
  * Spacing and punctuation left behind when a rule removes words: "a  b", "a , b", ", ,", a comma
- * opening a sentence. The pipeline runs it after every rule that changed a message. Spaces before
+ * opening a sentence. The pipeline runs it once, after the rules, on a message they changed. Spaces before
  * ! ? ; : are left alone: French typography puts them there on purpose.
  */
 export function tidyRemovals(text: string): string {

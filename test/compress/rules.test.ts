@@ -1,0 +1,166 @@
+import { describe, expect, test } from "bun:test";
+import { dedup } from "../../src/pipeline/compress/rules/dedup";
+import { emphasis } from "../../src/pipeline/compress/rules/emphasis";
+import { filler } from "../../src/pipeline/compress/rules/filler";
+import { intent } from "../../src/pipeline/compress/rules/intent";
+import { json } from "../../src/pipeline/compress/rules/json";
+import { pleasantries } from "../../src/pipeline/compress/rules/pleasantries";
+import { preamble } from "../../src/pipeline/compress/rules/preamble";
+import { prune } from "../../src/pipeline/compress/rules/prune";
+import { repeat } from "../../src/pipeline/compress/rules/repeat";
+import { table } from "../../src/pipeline/compress/rules/table";
+import { whitespace } from "../../src/pipeline/compress/rules/whitespace";
+import { applyRule } from "./apply-rule";
+
+describe("whitespace", () => {
+  test("collapses runs of spaces, trailing spaces and extra blank lines, keeps indentation", () => {
+    const out = applyRule(whitespace, "  Write   a poem.   \n\n\n\n  - item one\r\nEnd  ");
+    expect(out.text).toBe("Write a poem.\n\n  - item one\nEnd");
+    expect(out.saved).toBeGreaterThan(0);
+  });
+  test("leaves whitespace inside code alone", () => {
+    const code = "```\nif x:\n    y  =  1\n\n\n\nz\n```";
+    expect(applyRule(whitespace, `Fix this:   \n${code}`).text).toBe(`Fix this:\n${code}`);
+  });
+});
+
+describe("pleasantries", () => {
+  test("drops greeting, well-wishing, please and thanks", () => {
+    const out = applyRule(pleasantries, "Hello ChatGPT, I hope you are doing well. Please summarize this article. Thanks in advance!");
+    expect(out.text).toBe("Summarize this article.");
+    expect(out.saved).toBeGreaterThanOrEqual(10);
+  });
+  test("a message that is only a greeting or only thanks is kept", () => {
+    expect(applyRule(pleasantries, "Hello!").text).toBe("Hello!");
+    expect(applyRule(pleasantries, "Thanks!").text).toBe("Thanks!");
+  });
+  test("a sign-off followed by a name is kept: the name may be content", () => {
+    const email = "Reply to this email.\nBest regards,\nJohn Smith";
+    expect(applyRule(pleasantries, email).text).toBe(email);
+  });
+});
+
+describe("preamble", () => {
+  test("drops announcements and lead-ins; a protected ordinal keeps its case", () => {
+    expect(applyRule(preamble, "I have a quick question. So, what is a monad?").text).toBe("What is a monad?");
+    expect(applyRule(preamble, "My first request is \"hello\"").text).toBe('first request: "hello"');
+  });
+  test("a message that is only an announcement stays", () => {
+    expect(applyRule(preamble, "Can you help me?").text).toBe("Can you help me?");
+  });
+});
+
+describe("intent", () => {
+  test("turns an indirect request into a command", () => {
+    expect(applyRule(intent, "I was wondering if you could possibly help me write a haiku about autumn?").text).toBe("Write a haiku about autumn.");
+    expect(applyRule(intent, "I want you to act as a linux terminal.").text).toBe("Act as a linux terminal.");
+    expect(applyRule(intent, "Could you please explain how DNS works?").text).toBe("Explain how DNS works.");
+  });
+  test("a negated request is not turned into its opposite", () => {
+    const text = "I don't want you to write the tests. I do not want you to act as a lawyer.";
+    expect(applyRule(intent, text).text).toBe(text);
+  });
+  test("a question about ability is not a task", () => {
+    expect(applyRule(intent, "Can you see images?").text).toBe("Can you see images?");
+  });
+});
+
+describe("filler", () => {
+  test("removes empty words and tightens wordy phrases", () => {
+    const out = applyRule(filler, "Basically, in order to win, we need speed due to the fact that time is short.", { level: 0.2 });
+    expect(out.text).toBe(", to win, we need speed because time is short.");
+    expect(out.saved).toBeGreaterThan(0);
+  });
+  test("hedges go only from level 0.5", () => {
+    expect(applyRule(filler, "It is really very simple.", { level: 0.3 }).text).toBe("It is really very simple.");
+    expect(applyRule(filler, "It is really very simple.", { level: 0.6 }).text).toBe("It is   simple.");
+  });
+  test("filler inside a negation stays: \"don't really\" is not \"don't\"", () => {
+    expect(applyRule(filler, "I don't really like it.", { level: 1 }).text).toBe("I don't really like it.");
+  });
+});
+
+describe("dedup", () => {
+  test("a sentence repeated inside a paragraph is kept once", () => {
+    expect(applyRule(dedup, "Answer in one word. Be concise. Answer in one word.").text).toBe("Answer in one word. Be concise. ");
+  });
+  test("repeated whole lines (refrains, rows) and short sentences stay", () => {
+    const song = "Let it be, let it be.\nWhisper words of wisdom.\nLet it be, let it be.";
+    expect(applyRule(dedup, song).text).toBe(song);
+    expect(applyRule(dedup, "Yes. No. Yes.").text).toBe("Yes. No. Yes.");
+  });
+});
+
+describe("repeat", () => {
+  const conversation = [
+    { role: "system" as const, content: "You are terse. Always answer in valid JSON." },
+    { role: "user" as const, content: "List three colors. Always answer in valid JSON." },
+    { role: "assistant" as const, content: '["red","green","blue"]' },
+    { role: "user" as const, content: "Now three animals. Do not use recursion in any code." },
+    { role: "assistant" as const, content: "Noted." },
+    { role: "user" as const, content: "Write the sorter. Do not use recursion in any code." },
+  ];
+  test("an instruction the system prompt already gives is dropped from old turns", () => {
+    expect(applyRule(repeat, conversation, { index: 1 }).text).toBe("List three colors. ");
+  });
+  test("an instruction the user repeats later is dropped from the earlier turn", () => {
+    expect(applyRule(repeat, conversation, { index: 3 }).text).toBe("Now three animals. ");
+  });
+  test("the last user turn and the system prompt keep theirs", () => {
+    expect(applyRule(repeat, conversation, { index: 5, careful: true }).text).toBe(conversation[5]!.content);
+    expect(applyRule(repeat, conversation, { index: 0, careful: true }).text).toBe(conversation[0]!.content);
+  });
+});
+
+describe("json", () => {
+  test("minifies bare JSON without touching a value", () => {
+    const text = 'Use this config:\n{\n  "name": "My  App",\n  "ratio": 1.50,\n  "tags": [\n    "a b",\n    "c"\n  ],\n  "on": true\n}\nThen deploy.';
+    expect(applyRule(json, text).text).toBe('Use this config:\n{"name":"My  App","ratio":1.50,"tags":["a b","c"],"on":true}\nThen deploy.');
+  });
+  test("fenced JSON is a code block and stays as written", () => {
+    const text = '```json\n{\n  "a": 1\n}\n```';
+    expect(applyRule(json, text).text).toBe(text);
+  });
+  test("prose in brackets is not JSON", () => {
+    const text = "See the notes (and [the appendix], for details).";
+    expect(applyRule(json, text).text).toBe(text);
+  });
+});
+
+describe("table", () => {
+  test("drops table padding and shortens the delimiter row", () => {
+    const text = "| Name   | Age |\n|:-------|----:|\n| Alice  | 30  |";
+    expect(applyRule(table, text).text).toBe("|Name|Age|\n|:-|-:|\n|Alice|30|");
+  });
+});
+
+describe("emphasis", () => {
+  test("drops bold markers around prose", () => {
+    expect(applyRule(emphasis, "This is **very important** and __so is this__.").text).toBe("This is very important and so is this.");
+  });
+});
+
+describe("prune", () => {
+  const passage = Array.from({ length: 12 }, (_, i) => `The team will review the draft of the plan on day ${i + 1} and the editor is going to send it to the printer.`).join(" ");
+  test("drops low-information function words in a long passage, more at higher levels", () => {
+    const mid = applyRule(prune, passage, { level: 0.5 });
+    const high = applyRule(prune, passage, { level: 1 });
+    expect(mid.text.length).toBeLessThan(passage.length);
+    expect(high.text.length).toBeLessThan(mid.text.length);
+    expect(high.saved).toBeGreaterThan(mid.saved);
+    for (let i = 1; i <= 12; i++) expect(high.text).toContain(`day ${i}`);
+    expect(high.text.split(" ").filter((w) => w === "the").length).toBeLessThan(passage.split(" ").filter((w) => w === "the").length);
+  });
+  test("short prompts are not pruned unless the phrase rules found them wordy", () => {
+    const short = "Natalia sold clips to 48 of her friends in April, and then she sold half as many clips in May. How many clips did Natalia sell altogether in April and May?";
+    expect(applyRule(prune, short, { level: 1 }).text).toBe(short);
+  });
+  test("never prunes text in another language", () => {
+    const spanish = Array.from({ length: 20 }, () => "Voy a la playa con mis amigos de la escuela y a comer en el restaurante.").join(" ");
+    expect(applyRule(prune, spanish, { level: 1 }).text).toBe(spanish);
+  });
+  test("never drops a negation or the words it governs", () => {
+    const text = `${passage} You should not use the database for the cache.`;
+    expect(applyRule(prune, text, { level: 1 }).text).toContain("not use the database for the");
+  });
+});
