@@ -136,7 +136,10 @@ describe("table", () => {
 
 describe("emphasis", () => {
   test("drops bold markers around prose", () => {
-    expect(applyRule(emphasis, "This is **very important** and __so is this__.").text).toBe("This is very important and so is this.");
+    expect(applyRule(emphasis, "This is **very important** and **so is this**.").text).toBe("This is very important and so is this.");
+  });
+  test("leaves arithmetic and identifiers alone", () => {
+    for (const text of ["So it is 2**3 plus 2**1 in total.", "Call __init__ and x**y**z here."]) expect(applyRule(emphasis, text).text).toBe(text);
   });
 });
 
