@@ -1,24 +1,28 @@
 import type { CompressionRule } from "../types";
 import { rewriteAll, type RewriteStep } from "../text/rewrite";
 
-const word = (alternatives: string) => new RegExp(String.raw`(?<![\p{L}'’])(?:${alternatives})(?![\p{L}'’])`, "giu");
+const word = (alternatives: string) => new RegExp(String.raw`\b(?:${alternatives})\b(?!['’])`, "gi");
 
 /** Keeps the case of the phrase's first letter in its replacement. */
-const keepCase = (replacement: string) => (m: string) => (/^\p{Lu}/u.test(m) ? replacement[0]!.toUpperCase() + replacement.slice(1) : replacement);
+const keepCase = (match: string, replacement: string) => (/^[A-Z]/.test(match) ? replacement[0]!.toUpperCase() + replacement.slice(1) : replacement);
 
-/** Wordy phrases with a shorter exact equivalent. */
-const WORDY: RewriteStep[] = [
-  [word(String.raw`in order to`), keepCase("to")],
-  [word(String.raw`due to the fact that|owing to the fact that|in view of the fact that`), keepCase("because")],
-  [word(String.raw`(?:in )?spite of the fact that|despite the fact that`), keepCase("although")],
-  [word(String.raw`at this point in time|at the present time|at this moment in time`), keepCase("now")],
-  [word(String.raw`in the event that`), keepCase("if")],
-  [word(String.raw`for the purpose of`), keepCase("for")],
-  [word(String.raw`(?:is|are) able to`), keepCase("can")],
-  [word(String.raw`(?:has|have) the ability to`), keepCase("can")],
-  [word(String.raw`a (?:large|great) number of`), keepCase("many")],
-  [word(String.raw`in the process of`), () => ""],
+/** Wordy phrases with a shorter exact equivalent; one alternation so the text is scanned once. */
+const WORDY_PHRASES: readonly [string, string][] = [
+  [String.raw`in order to`, "to"],
+  [String.raw`due to the fact that|owing to the fact that|in view of the fact that`, "because"],
+  [String.raw`(?:in )?spite of the fact that|despite the fact that`, "although"],
+  [String.raw`at this point in time|at the present time|at this moment in time`, "now"],
+  [String.raw`in the event that`, "if"],
+  [String.raw`for the purpose of`, "for"],
+  [String.raw`(?:is|are) able to|(?:has|have) the ability to`, "can"],
+  [String.raw`a (?:large|great) number of`, "many"],
+  [String.raw`in the process of`, ""],
 ];
+const WORDY = word(WORDY_PHRASES.map(([phrase]) => `(${phrase})`).join("|"));
+function shorterForm(match: string, ...groups: string[]): string {
+  const shorter = WORDY_PHRASES[groups.findIndex((g) => g !== "")]![1];
+  return shorter === "" ? "" : keepCase(match, shorter);
+}
 
 /** Words and phrases that add nothing to a request, safe at any level where the rule runs. */
 const EMPTY_PHRASES = word(
@@ -35,7 +39,10 @@ export const filler: CompressionRule = {
   name: "filler",
   minLevel: 0.1,
   apply(text, ctx) {
-    const steps: RewriteStep[] = [...WORDY, [EMPTY_PHRASES, dropPhrase]];
+    const steps: RewriteStep[] = [
+      [WORDY, shorterForm],
+      [EMPTY_PHRASES, dropPhrase],
+    ];
     if (ctx.level >= 0.5) steps.push([HEDGES, dropPhrase]);
     return rewriteAll(text, steps, ctx);
   },
