@@ -47,7 +47,8 @@ const EXTRACTORS: Record<"numbers" | "negations" | "code" | "urls", (text: strin
   numbers: (t) => t.match(/\d+(?:\.\d+)*/g) ?? [],
   negations: (t) => (t.match(/\b(?:not|no|never|none|nothing|nobody|nor|neither|without|cannot|\w+n['’]t)\b/gi) ?? []).map((w) => w.toLowerCase()),
   code: (t) => [...(t.match(/```[\s\S]*?(?:```|$)/g) ?? []), ...(t.replace(/```[\s\S]*?(?:```|$)/g, "").match(/`[^`\n]+`/g) ?? [])],
-  urls: (t) => t.match(/https?:\/\/[^\s)\]>"']+/g) ?? [],
+  // A URL ends at whitespace, a bracket, a quote, a backtick or a table pipe, and never with sentence punctuation.
+  urls: (t) => (t.match(/https?:\/\/[^\s()[\]<>"'`|]+/g) ?? []).map((u) => u.replace(/[.,;:!?]+$/, "")),
 };
 
 function counts(items: string[]): Map<string, number> {

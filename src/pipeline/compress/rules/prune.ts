@@ -9,9 +9,9 @@ export const PRUNE_MIN_LEVEL = 0.4;
  * Long passages are pruned; shorter ones only when the phrase rules already found wordiness in them.
  * A short prompt with nothing wordy (a math problem, a terse question) has every word doing work.
  */
-export const LONG_PASSAGE_WORDS = 100;
+export const LONG_PASSAGE_WORDS = 150;
 export const WORDY_PASSAGE_WORDS = 30;
-const WORDINESS_RULES = ["pleasantries", "preamble", "intent", "filler"];
+const WORDINESS_RULES = ["preamble", "intent", "filler"];
 /** Bits of self-information a word may have and still be dropped, at PRUNE_MIN_LEVEL and at 1.0. */
 const BITS_AT_MIN = 7.5;
 const BITS_AT_MAX = 13;
