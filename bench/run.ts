@@ -17,7 +17,7 @@ import { corePlan, memoryOf, ROOT, stopAll, type Service } from "./lib/processes
 import { writeResults } from "./lib/report";
 import { TARGET_LABELS, type AuthCase, type BenchResults, type SoakSegment, type SweepPoint, type TargetName } from "./lib/results";
 import { median, percentile, slope } from "./lib/stats";
-import { portkeyHeaders, startBareProxy, startGateway, startMock, startPortkey, type GatewayService } from "./lib/targets";
+import { gatewaySpecs, portkeyHeaders, startBareProxy, startGateway, startMock, startPortkey, type GatewayService } from "./lib/targets";
 import { PROMPT_SLOT, loadWorkload, requestBody, variedPrompt, writeWrkInputs, type Workload } from "./lib/workload";
 import { ensureWrk, runWrk, type LoadSpec } from "./lib/wrk";
 import { evaluateGoals } from "./lib/goals";
@@ -33,6 +33,7 @@ const { values: flags } = parseArgs({
     "stream-latency-ms": { type: "string", default: "20" },
     "chunk-delay-ms": { type: "string", default: "5" },
     "no-peers": { type: "boolean", default: false },
+    "keep-logs": { type: "boolean", default: false },
     out: { type: "string", default: join(ROOT, "bench", "results") },
   },
 });
@@ -59,7 +60,8 @@ async function cleanup(): Promise<void> {
   if (cleaning) return;
   cleaning = true;
   await stopAll();
-  rmSync(work, { recursive: true, force: true });
+  if (flags["keep-logs"]) say(`server logs and data kept in ${work}`);
+  else rmSync(work, { recursive: true, force: true });
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void cleanup().then(() => process.exit(130)));
 
@@ -72,19 +74,13 @@ interface Phase {
 }
 
 function specs(p: Phase, w: Workload, stream: boolean): Partial<Record<TargetName, LoadSpec>> {
-  const body = (kind: "openai" | "relay" | "auto", prompt: string) => JSON.stringify(requestBody(kind, prompt, stream));
+  const body = JSON.stringify(requestBody("openai", w.fixedPrompt, stream));
   const out: Partial<Record<TargetName, LoadSpec>> = {
-    mock: { url: `${p.mock.url}/chat/completions`, headers: {}, body: body("openai", w.fixedPrompt) },
-    proxy: { url: `${p.proxy.url}/v1/chat/completions`, headers: {}, body: body("openai", w.fixedPrompt) },
+    mock: { url: `${p.mock.url}/chat/completions`, headers: {}, body },
+    proxy: { url: `${p.proxy.url}/v1/chat/completions`, headers: {}, body },
   };
-  if (p.gateway) {
-    const auth = { authorization: `Bearer ${p.gateway.key}` };
-    const url = `${p.gateway.url}/v1/complete`;
-    out.relay = { url, headers: auth, body: body("relay", w.fixedPrompt) };
-    out.miss = { url, headers: auth, body: body("auto", PROMPT_SLOT) };
-    out.hit = { url, headers: auth, body: body("auto", w.fixedPrompt) };
-  }
-  if (p.portkey) out.portkey = { url: `${p.portkey.url}/v1/chat/completions`, headers: portkeyHeaders(p.mock.url), body: body("openai", w.fixedPrompt) };
+  if (p.gateway) Object.assign(out, gatewaySpecs(p.gateway, w, stream));
+  if (p.portkey) out.portkey = { url: `${p.portkey.url}/v1/chat/completions`, headers: portkeyHeaders(p.mock.url), body };
   return out;
 }
 
@@ -111,18 +107,53 @@ async function startPhase(name: string, latencyMs: number, chunkDelayMs: number,
   return phase;
 }
 
-/** Checks that each configuration does what its name says before timing it: 200s, misses miss, hits hit. */
+/**
+ * Checks that each configuration does what its name says before timing it (200s, misses miss, hits
+ * hit) and drops, with a note, any that does not: a figure under a wrong name is worse than none.
+ */
 async function preflight(s: Partial<Record<TargetName, LoadSpec>>, w: Workload): Promise<void> {
   const clients = clientTargets(s, w, 900_000_000);
   for (const [name, t] of Object.entries(clients) as [TargetName, ClientTarget][]) {
-    for (let i = 0; i < 3; i++) {
+    let problem: string | undefined;
+    for (let i = 0; i < 3 && !problem; i++) {
       const res = await fetch(t.url, { method: "POST", headers: { "content-type": "application/json", ...t.headers }, body: t.body(i) });
       const text = await res.text();
-      if (!res.ok) throw new Error(`${TARGET_LABELS[name]} answered ${res.status}: ${text.slice(0, 300)}`);
       const hit = text.includes('"cache_hit":true');
-      if (name === "miss" && hit) throw new Error("the cache-miss configuration hit the cache; its prompts must differ more");
-      if (name === "hit" && i > 0 && !hit) throw new Error(`the cache-hit configuration missed the cache on repeat ${i}: ${text.slice(0, 300)}`);
+      if (!res.ok) problem = `answered ${res.status}: ${text.slice(0, 200)}`;
+      else if (name === "miss" && hit) problem = "hit the cache with a fresh prompt";
+      else if (name === "hit" && i > 0 && !hit) problem = `a repeated request was not answered from the cache (svc_meta.cache_hit is not true on repeat ${i})`;
     }
+    if (problem) {
+      const why = `${TARGET_LABELS[name]} left out: ${problem}`;
+      say(why);
+      if (!notes.includes(why)) notes.push(why);
+      delete s[name];
+    }
+  }
+}
+
+/**
+ * Runs one section of the benchmark. A gateway that crashed is restarted for the next section (the
+ * crash and its last output go into the notes), and a section that fails is noted and skipped, so one
+ * failure costs one section rather than the whole run.
+ */
+async function section(title: string, p: Phase, s: Partial<Record<TargetName, LoadSpec>>, w: Workload, body: () => Promise<void>): Promise<void> {
+  say(title);
+  try {
+    await body();
+  } catch (e) {
+    const why = `${title}: failed: ${(e as Error).message.split("\n").filter(Boolean).slice(0, 2).join(" ")}`;
+    say(why);
+    notes.push(why);
+  }
+  if (p.gateway && !p.gateway.alive()) {
+    const tail = p.gateway.output().split("\n").filter((l) => l.includes("panic") || l.includes("terminate called") || l.includes("error:")).slice(-3).join(" | ");
+    const why = `the gateway crashed during "${title}" (${tail.slice(0, 400)}); restarted for the next section`;
+    say(why);
+    notes.push(why);
+    p.gateway = await startGateway(work, cores.servers, p.mock.url, "warn", `${p.gateway.name}-restart${notes.length}`);
+    const fresh = gatewaySpecs(p.gateway, w, s.relay?.body.includes('"stream":true') ?? false);
+    for (const n of ["relay", "miss", "hit"] as const) if (s[n]) s[n] = fresh[n];
   }
 }
 
@@ -230,37 +261,44 @@ async function main(): Promise<void> {
   const p1 = await startPhase("fast", results.settings.mockLatencyMs, 0, portkey);
   const s1 = specs(p1, w, false);
   let info: GatewayService | undefined;
-  if (p1.gateway) {
+  if (p1.gateway && s1.relay) {
     info = await startGateway(work, cores.servers, p1.mock.url, "info", "svc-fast-info");
     s1.relayInfo = { ...s1.relay!, url: `${info.url}/v1/complete`, headers: { authorization: `Bearer ${info.key}` } };
   }
   await preflight(s1, w);
 
-  say("concurrency-1 latency (interleaved rounds)");
-  const c1 = await interleavedLatency(clientTargets(s1, w, 0) as Record<TargetName, ClientTarget>, ROUNDS, C1_PER_ROUND, 100);
-  for (const [name, rounds] of Object.entries(c1) as [TargetName, number[][]][]) results.latency[name] = summarizeLatency(rounds);
+  await section("concurrency-1 latency (interleaved rounds)", p1, s1, w, async () => {
+    const c1 = await interleavedLatency(clientTargets(s1, w, 0) as Record<TargetName, ClientTarget>, ROUNDS, C1_PER_ROUND, 100);
+    for (const [name, rounds] of Object.entries(c1) as [TargetName, number[][]][]) results.latency[name] = summarizeLatency(rounds);
+  });
 
-  say(`throughput at ${CONNECTIONS} connections (wrk, interleaved rounds of ${WRK_S}s)`);
-  const tp = await interleavedWrk(ctx, s1 as Record<TargetName, LoadSpec>, ROUNDS, (name) => ({ connections: CONNECTIONS, durationS: WRK_S, cores: cores.client, countCacheHits: name === "miss" || name === "hit" }));
-  for (const [name, runs] of Object.entries(tp) as [TargetName, Parameters<typeof summarizeWrk>[0]][]) results.throughput[name] = summarizeWrk(runs);
+  await section(`throughput at ${CONNECTIONS} connections (wrk, interleaved rounds of ${WRK_S}s)`, p1, s1, w, async () => {
+    const tp = await interleavedWrk(ctx, s1 as Record<TargetName, LoadSpec>, ROUNDS, (name) => ({ connections: CONNECTIONS, durationS: WRK_S, cores: cores.client, countCacheHits: name === "miss" || name === "hit" }));
+    for (const [name, runs] of Object.entries(tp) as [TargetName, Parameters<typeof summarizeWrk>[0]][]) results.throughput[name] = summarizeWrk(runs);
+  });
 
-  say(`concurrency sweep ${SWEEP_LEVELS.join(",")} (p99 bound ${P99_BOUND_MS} ms)`);
-  const sweepTargets = (["proxy", "relay", "miss", "hit", "portkey"] as TargetName[]).filter((n) => s1[n]);
-  for (const n of sweepTargets) results.sweep[n] = [];
-  for (const connections of SWEEP_LEVELS) {
-    for (const n of sweepTargets) {
-      const r = await runWrk(wrk, s1[n]!, { connections, durationS: SWEEP_S, cores: cores.client }, work, ctx.sentences);
-      results.sweep[n]!.push({ connections, rps: r.rps, p99Us: r.latencyUs.p99, errors: r.errors });
+  await section(`concurrency sweep ${SWEEP_LEVELS.join(",")} (p99 bound ${P99_BOUND_MS} ms)`, p1, s1, w, async () => {
+    const sweepTargets = (["proxy", "relay", "miss", "hit", "portkey"] as TargetName[]).filter((n) => s1[n]);
+    for (const n of sweepTargets) results.sweep[n] = [];
+    for (const connections of SWEEP_LEVELS) {
+      for (const n of sweepTargets) {
+        const r = await runWrk(wrk, s1[n]!, { connections, durationS: SWEEP_S, cores: cores.client }, work, ctx.sentences);
+        results.sweep[n]!.push({ connections, rps: r.rps, p99Us: r.latencyUs.p99, errors: r.errors });
+      }
     }
-  }
+  });
 
-  if (p1.gateway) {
-    say("auth: valid, unknown and malformed keys on the same route; /health for scale");
+  await section("auth: valid, unknown and malformed keys on the same route; /health for scale", p1, s1, w, async () => {
+    if (!p1.gateway) return;
     const health: LoadSpec = { url: `${p1.gateway.url}/health`, method: "GET", headers: {}, body: "" };
     results.auth = await authCases(ctx, p1.gateway, health);
+  });
 
-    say(`soak: ${SOAK_S}s split over relay, cache miss, cache hit, RSS sampled every second`);
-    for (const n of ["relay", "hit", "miss"] as TargetName[]) results.soak.push(await soak(ctx, n, s1[n]!, p1.gateway, Math.max(5, Math.round(SOAK_S / 3))));
+  const soaked = (["relay", "hit", "miss"] as TargetName[]).filter((n) => s1[n]);
+  for (const n of soaked) {
+    await section(`soak: ${TARGET_LABELS[n]}, ${Math.round(SOAK_S / soaked.length)}s, RSS sampled every second`, p1, s1, w, async () => {
+      if (p1.gateway) results.soak.push(await soak(ctx, n, s1[n]!, p1.gateway, Math.max(5, Math.round(SOAK_S / soaked.length))));
+    });
   }
   const processes: Partial<Record<TargetName, Service | undefined>> = { mock: p1.mock, proxy: p1.proxy, relay: p1.gateway, portkey, relayInfo: info };
   for (const [n, svc] of Object.entries(processes) as [TargetName, Service | undefined][]) if (svc) results.peakMiB[n] = memoryOf(svc.pid).peakMiB;
@@ -270,30 +308,35 @@ async function main(): Promise<void> {
   say(`phase 2: streaming, mock latency ${results.settings.streamLatencyMs} ms, ${results.settings.chunkDelayMs} ms between chunks`);
   const p2 = await startPhase("stream", results.settings.streamLatencyMs, results.settings.chunkDelayMs, portkey);
   const s2 = specs(p2, w, true);
-  const streamClients = clientTargets(s2, w, 500_000_000) as Record<TargetName, ClientTarget>;
-  for (const t of Object.values(streamClients)) await timeStreams(t, 3, 800_000_000);
-  const ttft = Object.fromEntries(Object.keys(streamClients).map((n) => [n, [] as { ttftMs: number; totalMs: number }[]]));
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const [n, t] of Object.entries(streamClients)) ttft[n]!.push(...(await timeStreams(t, TTFT_PER_ROUND, r * TTFT_PER_ROUND)));
-  }
-  for (const [n, xs] of Object.entries(ttft) as [TargetName, { ttftMs: number; totalMs: number }[]][]) {
-    results.ttft[n] = { ttftP50Ms: median(xs.map((x) => x.ttftMs)), ttftP99Ms: percentile(xs.map((x) => x.ttftMs), 99), totalP50Ms: median(xs.map((x) => x.totalMs)), samples: xs.length };
-  }
-  say(`streams at once: ${STREAM_LEVELS.join(", ")} open streams`);
-  const streamNames = (["mock", "proxy", "relay", "miss", "portkey"] as TargetName[]).filter((x) => s2[x]);
-  const levels = Object.fromEntries(streamNames.map((n) => [n, [] as SweepPoint[]])) as Record<TargetName, SweepPoint[]>;
-  for (const connections of STREAM_LEVELS) {
-    for (const n of streamNames) {
-      const r = await runWrk(wrk, s2[n]!, { connections, durationS: WRK_S, cores: cores.client, timeoutS: 30 }, work, ctx.sentences);
-      levels[n].push({ connections, rps: r.rps, p99Us: r.latencyUs.p99, errors: r.errors });
+  // A configuration that failed its check in phase 1 stays out of phase 2 as well.
+  for (const n of Object.keys(s2) as TargetName[]) if (!s1[n]) delete s2[n];
+  await section("time to first token (interleaved rounds)", p2, s2, w, async () => {
+    const streamClients = clientTargets(s2, w, 500_000_000) as Record<TargetName, ClientTarget>;
+    for (const t of Object.values(streamClients)) await timeStreams(t, 3, 800_000_000);
+    const ttft = Object.fromEntries(Object.keys(streamClients).map((n) => [n, [] as { ttftMs: number; totalMs: number }[]]));
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const [n, t] of Object.entries(streamClients)) ttft[n]!.push(...(await timeStreams(t, TTFT_PER_ROUND, r * TTFT_PER_ROUND)));
     }
-  }
-  // Sustained: every stream completed and the slowest 1% took at most twice what the mock alone took
-  // at the same number of open streams, so a target is judged by what it adds, not by the mock's limit.
-  for (const n of streamNames) {
-    const ok = levels[n].filter((l, i) => l.errors === 0 && l.p99Us <= 2 * (levels.mock[i]?.p99Us ?? Infinity));
-    results.streams[n] = { levels: levels[n], sustained: ok.length ? Math.max(...ok.map((l) => l.connections)) : 0 };
-  }
+    for (const [n, xs] of Object.entries(ttft) as [TargetName, { ttftMs: number; totalMs: number }[]][]) {
+      results.ttft[n] = { ttftP50Ms: median(xs.map((x) => x.ttftMs)), ttftP99Ms: percentile(xs.map((x) => x.ttftMs), 99), totalP50Ms: median(xs.map((x) => x.totalMs)), samples: xs.length };
+    }
+  });
+  await section(`streams at once: ${STREAM_LEVELS.join(", ")} open streams`, p2, s2, w, async () => {
+    const streamNames = (["mock", "proxy", "relay", "miss", "portkey"] as TargetName[]).filter((x) => s2[x]);
+    const levels = Object.fromEntries(streamNames.map((n) => [n, [] as SweepPoint[]])) as Record<TargetName, SweepPoint[]>;
+    for (const connections of STREAM_LEVELS) {
+      for (const n of streamNames) {
+        const r = await runWrk(wrk, s2[n]!, { connections, durationS: WRK_S, cores: cores.client, timeoutS: 30 }, work, ctx.sentences);
+        levels[n].push({ connections, rps: r.rps, p99Us: r.latencyUs.p99, errors: r.errors });
+      }
+    }
+    // Sustained: every stream completed and the slowest 1% took at most twice what the mock alone took
+    // at the same number of open streams, so a target is judged by what it adds, not by the mock's limit.
+    for (const n of streamNames) {
+      const ok = levels[n].filter((l, i) => l.errors === 0 && l.p99Us <= 2 * (levels.mock[i]?.p99Us ?? Infinity));
+      results.streams[n] = { levels: levels[n], sustained: ok.length ? Math.max(...ok.map((l) => l.connections)) : 0 };
+    }
+  });
   await Promise.all([p2.mock.stop(), p2.proxy.stop(), p2.gateway?.stop()]);
 
   results.goals = evaluateGoals(results);

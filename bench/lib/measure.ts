@@ -30,6 +30,7 @@ export interface WrkSummary {
   errors: number;
   cacheHits?: number;
   responses?: number;
+  errorSample?: string;
 }
 
 export function summarizeWrk(results: WrkResult[]): WrkSummary {
@@ -42,6 +43,8 @@ export function summarizeWrk(results: WrkResult[]): WrkSummary {
   if (results.some((r) => r.cacheHits !== undefined)) {
     s.cacheHits = results.reduce((a, r) => a + (r.cacheHits ?? 0), 0);
     s.responses = results.reduce((a, r) => a + (r.responses ?? 0), 0);
+    const sample = results.find((r) => r.errorSample)?.errorSample;
+    if (sample) s.errorSample = sample;
   }
   return s;
 }

@@ -34,6 +34,8 @@ export interface Service {
   pid: number;
   /** Everything the service wrote so far (stdout then stderr), for error messages. */
   output(): string;
+  /** False once the process has exited (crashed, or stopped). */
+  alive(): boolean;
   stop(): Promise<void>;
 }
 
@@ -43,8 +45,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Where stdout and stderr go; files rather than pipes, so a chatty log never blocks the server on a full pipe. */
   logDir: string;
-  /** Finds the service's URL in its output, or undefined while it is not ready. */
-  ready: (output: string) => string | undefined;
+  /** The service's URL once it answers (found in its output or by probing), or undefined while it is not ready. */
+  ready: (output: string) => string | undefined | Promise<string | undefined>;
   timeoutMs?: number;
 }
 
@@ -80,8 +82,8 @@ export async function startService(o: StartOptions): Promise<Service> {
   };
   const deadline = performance.now() + (o.timeoutMs ?? 30_000);
   for (;;) {
-    const url = o.ready(output());
-    if (url) return { name: o.name, url, pid: proc.pid, output, stop };
+    const url = await o.ready(output());
+    if (url) return { name: o.name, url, pid: proc.pid, output, alive: () => proc.exitCode === null && proc.signalCode === null, stop };
     if (proc.exitCode !== null || performance.now() > deadline) {
       await stop();
       const why = proc.exitCode !== null ? `exited with ${proc.exitCode}` : "did not get ready in time";
@@ -123,4 +125,14 @@ export function memoryOf(pid: number): Memory {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
   return { rssMiB: kib("VmRSS") / 1024, peakMiB: kib("VmHWM") / 1024 };
+}
+
+/** `url` once an HTTP request to `url + path` gets any answer, else undefined. */
+export async function answers(url: string, path: string): Promise<string | undefined> {
+  try {
+    await (await fetch(url + path, { signal: AbortSignal.timeout(1000) })).arrayBuffer();
+    return url;
+  } catch {
+    return undefined;
+  }
 }

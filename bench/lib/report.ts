@@ -56,6 +56,8 @@ export function renderMarkdown(r: BenchResults, chartFile: string): string {
     "",
   );
 
+  for (const n of ORDER) if (tp[n]?.errorSample) out.push(`First failed answer from ${TARGET_LABELS[n]}: \`${tp[n]!.errorSample}\``, "");
+
   out.push(`## Concurrency sweep (closed loop; highest throughput with p99 under ${s.p99BoundMs} ms)`, "");
   const sweepNames = ORDER.filter((n) => r.sweep[n]?.length);
   const levels = r.sweep[sweepNames[0]!]?.map((p) => p.connections) ?? [];

@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { jsonLineField, pinned, ROOT, startService, type Service } from "./processes";
+import { answers, jsonLineField, pinned, ROOT, startService, type Service } from "./processes";
+import { PROMPT_SLOT, requestBody, type Workload } from "./workload";
+import type { LoadSpec } from "./wrk";
 
 const BUN = process.execPath;
 const CLI = join(ROOT, "src", "cli", "main.ts");
@@ -31,14 +33,24 @@ export interface GatewayService extends Service {
  * `svc serve` the way a user runs it: a fresh data directory, OpenAI-family models sent to the mock,
  * and a key created with `svc keys create --admin --json` before the server starts.
  */
-export async function startGateway(logDir: string, cores: string | undefined, mockUrl: string, logLevel: string, name = `svc-${logLevel}`): Promise<GatewayService> {
+export async function startGateway(
+  logDir: string,
+  cores: string | undefined,
+  mockUrl: string,
+  logLevel: string,
+  name = `svc-${logLevel}`,
+  bunFlags: string[] = [],
+): Promise<GatewayService> {
   const dataDir = join(logDir, name);
   mkdirSync(dataDir, { recursive: true });
   const plansFile = join(dataDir, "plans.json");
   writeFileSync(plansFile, JSON.stringify({ default_plan: "bench", plans: [{ id: "bench", monthly_calls: 1_000_000_000 }] }));
+  // A chosen port rather than 0: below info level the server logs no "svc listening" line to read it from.
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const env = {
     SVC_DATA_DIR: dataDir,
-    SVC_PORT: "0",
+    SVC_PORT: String(port),
     SVC_HOST: "127.0.0.1",
     SVC_LOG_LEVEL: logLevel,
     SVC_PLANS_FILE: plansFile,
@@ -48,7 +60,7 @@ export async function startGateway(logDir: string, cores: string | undefined, mo
   const created = Bun.spawnSync([BUN, CLI, "keys", "create", "--admin", "--json"], { cwd: ROOT, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
   if (created.exitCode !== 0) throw new Error(`svc keys create failed: ${created.stderr.toString()}`);
   const key = (JSON.parse(created.stdout.toString()) as { key: string }).key;
-  const service = await startService({ name, cmd: pinned(cores, [BUN, CLI, "serve"]), env, logDir, ready: (out) => jsonLineField(out, "url", '"svc listening"') });
+  const service = await startService({ name, cmd: pinned(cores, [BUN, ...bunFlags, CLI, "serve"]), env, logDir, ready: () => answers(url, "/health"), timeoutMs: 60_000 });
   return { ...service, key };
 }
 
@@ -87,7 +99,7 @@ export async function startPortkey(logDir: string, cores: string | undefined, sa
       cmd: pinned(cores, [BUN, PORTKEY_ENTRY, `--port=${port}`, "--headless"]),
       env: { NODE_ENV: "production" },
       logDir,
-      ready: (out) => (out.includes("Ready for connections") ? `http://127.0.0.1:${port}` : undefined),
+      ready: () => answers(`http://127.0.0.1:${port}`, "/"),
     });
     return { service };
   } catch (e) {
@@ -98,4 +110,16 @@ export async function startPortkey(logDir: string, cores: string | undefined, sa
 /** Headers that make Portkey relay to our mock through its OpenAI provider. */
 export function portkeyHeaders(mockUrl: string): Record<string, string> {
   return { "x-portkey-provider": "openai", "x-portkey-custom-host": mockUrl, authorization: "Bearer sk-bench" };
+}
+
+/** The gateway's three configurations as load targets: pure relay, every stage on with fresh prompts (misses), and a repeated request (hits). */
+export function gatewaySpecs(gw: GatewayService, w: Workload, stream: boolean): Record<"relay" | "miss" | "hit", LoadSpec> {
+  const headers = { authorization: `Bearer ${gw.key}` };
+  const url = `${gw.url}/v1/complete`;
+  const body = (kind: "relay" | "auto", prompt: string) => JSON.stringify(requestBody(kind, prompt, stream));
+  return {
+    relay: { url, headers, body: body("relay", w.fixedPrompt) },
+    miss: { url, headers, body: body("auto", PROMPT_SLOT) },
+    hit: { url, headers, body: body("auto", w.fixedPrompt) },
+  };
 }

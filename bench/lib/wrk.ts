@@ -51,6 +51,8 @@ export interface WrkResult {
   latencyUs: { p50: number; p90: number; p99: number; p999: number; max: number; mean: number };
   cacheHits?: number;
   responses?: number;
+  /** The first non-2xx answer (status and start of body), when responses were read. */
+  errorSample?: string;
 }
 
 interface BenchJson {
@@ -61,6 +63,7 @@ interface BenchJson {
   counted: boolean;
   cache_hits: number;
   responses: number;
+  error_sample: string;
 }
 
 /** Runs wrk once (one thread, `connections` open connections, closed loop) and parses its result line. */
@@ -100,6 +103,7 @@ export async function runWrk(wrk: string, spec: LoadSpec, run: WrkRun, workDir: 
   if (j.counted) {
     result.cacheHits = j.cache_hits;
     result.responses = j.responses;
+    if (j.error_sample) result.errorSample = j.error_sample;
   }
   return result;
 }

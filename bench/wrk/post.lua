@@ -4,7 +4,7 @@
 --   BENCH_SENTENCES   JSON-escaped sentences, one per line, that fresh prompts are drawn from
 --   BENCH_PER_PROMPT  sentences per fresh prompt
 --   BENCH_HEADERS     extra request headers, "name: value" separated by newlines
---   BENCH_COUNT_HITS  when "1", count responses whose body says "cache_hit":true
+--   BENCH_COUNT_HITS  when "1", count responses whose body says "cache_hit":true and keep the first non-2xx answer
 -- At the end it prints one line "BENCHJSON {...}" with exact percentiles in microseconds.
 
 local SLOT = "__BENCH_PROMPT__"
@@ -46,6 +46,7 @@ local per_prompt = tonumber(os.getenv("BENCH_PER_PROMPT") or "1")
 local counter = 0
 hits = 0
 responses = 0
+first_error = ""
 
 function init(args)
   if slot_at then
@@ -73,20 +74,24 @@ if count_hits then
   function response(status, headers, resp_body)
     responses = responses + 1
     if resp_body and resp_body:find('"cache_hit":true', 1, true) then hits = hits + 1 end
+    if status >= 300 and first_error == "" then
+      first_error = tostring(status) .. " " .. (resp_body or ""):sub(1, 160):gsub('[%c"\\]', " ")
+    end
   end
 end
 
 function done(summary, latency, requests)
-  local total_hits, total_responses = 0, 0
+  local total_hits, total_responses, error_sample = 0, 0, ""
   for _, thread in ipairs(threads) do
     total_hits = total_hits + (thread:get("hits") or 0)
     total_responses = total_responses + (thread:get("responses") or 0)
+    if error_sample == "" then error_sample = thread:get("first_error") or "" end
   end
   local e = summary.errors
   io.write(string.format(
     'BENCHJSON {"requests":%d,"duration_us":%d,"bytes":%d,"errors":{"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d},' ..
-    '"latency_us":{"p50":%d,"p90":%d,"p99":%d,"p999":%d,"max":%d,"mean":%.1f},"counted":%s,"cache_hits":%d,"responses":%d}\n',
+    '"latency_us":{"p50":%d,"p90":%d,"p99":%d,"p999":%d,"max":%d,"mean":%.1f},"counted":%s,"cache_hits":%d,"responses":%d,"error_sample":"%s"}\n',
     summary.requests, summary.duration, summary.bytes, e.connect, e.read, e.write, e.status, e.timeout,
     latency:percentile(50), latency:percentile(90), latency:percentile(99), latency:percentile(99.9), latency.max, latency.mean,
-    tostring(count_hits), total_hits, total_responses))
+    tostring(count_hits), total_hits, total_responses, error_sample))
 end

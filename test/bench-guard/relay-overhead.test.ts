@@ -43,12 +43,12 @@ beforeAll(async () => {
     await stopAll();
     throw e;
   }
-});
+}, 60_000);
 
 afterAll(async () => {
   await stopAll();
   rmSync(dir, { recursive: true, force: true });
-});
+}, 30_000);
 
 test("pure relay keeps at least half the bare proxy's throughput at 32 connections", async () => {
   const runs = await interleavedWrk(ctx, targets, ROUNDS, () => ({ connections: CONNECTIONS, durationS: WRK_SECONDS, cores: cores.client }));
