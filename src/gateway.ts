@@ -12,6 +12,21 @@ import { Quota } from "./auth/quota";
 import { authenticate } from "./auth/authenticate";
 import { parseKey } from "./auth/key-format";
 import type { KeyEntry } from "./auth/key-record";
+import { buildProviders, type ProviderRegistry } from "./providers/registry";
+import { DEFAULT_CALL_POLICY, type CallPolicy } from "./providers/call";
+import { Ledger } from "./accounting/ledger";
+import type { OptimizeInput, OptimizeResult } from "./pipeline/optimize-types";
+import { optimize, needsModels, type OptimizerDeps } from "./pipeline/optimize";
+import { loadOptimizerDeps, ruleDeps } from "./pipeline/optimizer-deps";
+import { WorkerPool } from "../workers/pool";
+
+const OPTIMIZE_WORKER = new URL("../workers/optimize.worker.ts", import.meta.url).href;
+
+function promptChars(input: OptimizeInput): number {
+  let n = 0;
+  for (const m of input.messages) n += m.content.length;
+  return n;
+}
 
 export interface HealthCheck {
   ok: boolean;
@@ -32,11 +47,18 @@ export class Gateway {
   readonly keyIndex: KeyIndex;
   readonly keys: KeyService;
   readonly quota: Quota;
+  readonly providers: ProviderRegistry;
+  readonly callPolicy: CallPolicy;
+  readonly ledger: Ledger;
+  private pool: WorkerPool<OptimizeInput, OptimizeResult> | undefined;
+  private inlineOptimize: ((input: OptimizeInput) => Promise<OptimizeResult>) | undefined;
+  private readonly eventLoopDeps: OptimizerDeps;
   private readonly timers: ReturnType<typeof setInterval>[] = [];
 
   constructor(
     readonly settings: Settings,
     readonly log: Logger,
+    env: Record<string, string | undefined> = process.env,
   ) {
     this.store = openStore(settings.dataDir);
     this.catalog = Catalog.load(settings.modelsFile);
@@ -47,11 +69,41 @@ export class Gateway {
     this.keyIndex.sync();
     this.keys = new KeyService(repo, this.keyIndex, this.hash, this.plans);
     this.quota = new Quota(this.store.db, this.plans, settings.testKeyDailyCalls);
+    this.providers = buildProviders(env, this.catalog);
+    this.callPolicy = { ...DEFAULT_CALL_POLICY, retries: settings.providerRetries, backoffBaseMs: settings.providerRetryBaseMs, timeoutMs: settings.providerTimeoutMs };
+    this.ledger = new Ledger(this.store.db);
+    this.eventLoopDeps = ruleDeps(settings);
     if (settings.bootstrapAdminKey) {
       const type = parseKey(settings.bootstrapAdminKey);
       if (!type) throw new Error("SVC_BOOTSTRAP_ADMIN_KEY is not a well-formed svc key (create one with `svc keys create --admin`)");
       this.keys.registerBootstrap(settings.bootstrapAdminKey, type);
     }
+  }
+
+  /**
+   * Loads the optimizer: a worker pool (each worker loads the models once), or with `workers: 0` the
+   * same code inline on the event loop.
+   */
+  async startOptimizer(): Promise<void> {
+    const { settings } = this;
+    if (settings.workers === 0) {
+      const deps = await loadOptimizerDeps(settings);
+      this.inlineOptimize = (input) => optimize(input, deps);
+      return;
+    }
+    this.pool = new WorkerPool({ filename: OPTIMIZE_WORKER, threads: settings.workers, queueLimit: settings.workerQueueLimit, taskTimeoutMs: settings.workerTaskTimeoutMs, workerData: settings });
+    await this.pool.warm();
+  }
+
+  /**
+   * Runs the CPU stages. A request that needs no model and is short costs less than the hop to a
+   * worker (bench/optimizer-hop.ts measures both), so it runs here on the event loop.
+   */
+  optimize(input: OptimizeInput, signal?: AbortSignal): Promise<OptimizeResult> {
+    if (this.inlineOptimize) return this.inlineOptimize(input);
+    if (!needsModels(input) && promptChars(input) <= this.settings.inlineMaxChars) return optimize(input, this.eventLoopDeps);
+    if (!this.pool) throw new Error("optimizer not started");
+    return this.pool.run(input, signal);
   }
 
   /** Starts the background work: following key changes made elsewhere, and write-behind flushes. */
@@ -60,6 +112,15 @@ export class Gateway {
     this.timers.push(setInterval(() => this.guard("flush", () => this.flush()), this.settings.flushMs));
     for (const t of this.timers) t.unref?.();
   }
+
+  /**
+   * Models some configured provider serves: what routing may choose from. Health is left to the call
+   * loop, which tries candidates on a cooling-down provider last rather than not at all.
+   */
+  get servableModels(): string[] {
+    return (this.servable ??= this.catalog.models.filter((m) => this.providers.providerFor(m) !== undefined).map((m) => m.id));
+  }
+  private servable: string[] | undefined;
 
   authenticate(request: Request): KeyEntry {
     return authenticate(request.headers.get("authorization"), this.keyIndex, this.hash, Date.now());
@@ -73,16 +134,24 @@ export class Gateway {
     } catch (e) {
       db = { ok: false, detail: (e as Error).message };
     }
-    return { db, workers: { ok: true, detail: "inline" }, providers: { ok: true, detail: "none configured" } };
+    const workers: HealthCheck = this.pool ? { ok: true, detail: JSON.stringify(this.pool.stats()) } : { ok: this.inlineOptimize !== undefined, detail: "inline" };
+    const status = this.providers.status();
+    const providers: HealthCheck = {
+      ok: status.some((p) => p.healthy),
+      detail: status.map((p) => `${p.name}${p.simulated ? " (simulated)" : ""}: ${p.healthy ? "healthy" : "unhealthy"}`).join(", "),
+    };
+    return { db, workers, providers };
   }
 
   flush(): void {
+    this.ledger.flush();
     this.quota.flush();
     this.keyIndex.flushUsage();
   }
 
-  close(): void {
+  async close(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
+    await this.pool?.close();
     this.guard("final flush", () => this.flush());
     this.store.close();
   }

@@ -13,6 +13,10 @@ export interface RunningServer {
 
 export async function startServer(settings: Settings, log: Logger = createLogger(settings.logLevel)): Promise<RunningServer> {
   const gateway = new Gateway(settings, log);
+  await gateway.startOptimizer();
+  if (gateway.providers.simulatedOnly) {
+    log.warn({}, "no provider key configured (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, SVC_OPENAI_COMPAT_BASE_URL): answering every model with the built-in simulated provider; responses carry svc_meta.simulated = true");
+  }
   const app = buildApp(gateway);
   app.listen({ hostname: settings.host, port: settings.port });
   const server = app.server as Server<unknown>;
@@ -28,7 +32,7 @@ export async function startServer(settings: Settings, log: Logger = createLogger
       const grace = new Promise<void>((r) => setTimeout(r, settings.shutdownGraceMs).unref?.());
       await Promise.race([drained, grace]);
       server.stop(true);
-      gateway.close();
+      await gateway.close();
       log.info({}, "stopped");
       log.flush?.();
     })());

@@ -13,6 +13,8 @@ export interface PoolOptions {
   threads: number;
   queueLimit: number;
   taskTimeoutMs: number;
+  /** Given to every worker as `workerData` (plain data). */
+  workerData?: unknown;
 }
 
 /**
@@ -35,6 +37,7 @@ export class WorkerPool<I, O> {
       maxQueue: opts.queueLimit,
       concurrentTasksPerWorker: 1,
       idleTimeout: Number.MAX_SAFE_INTEGER,
+      workerData: opts.workerData,
     });
     this.pool.on("error", () => this.crashes++);
   }
@@ -72,6 +75,14 @@ export class WorkerPool<I, O> {
     return new ApiError("INTERNAL_ERROR", "optimizer worker failed; it was replaced");
   }
 
+  /**
+   * Waits until every worker has loaded what it needs: one `null` task per thread, which a worker
+   * built with packedTask answers once its module (and the models it loads) is ready.
+   */
+  async warm(): Promise<void> {
+    await Promise.all(Array.from({ length: this.opts.threads }, () => this.pool.run(Piscina.move(pack(null) as Uint8Array<ArrayBuffer>))));
+  }
+
   stats() {
     return { threads: this.pool.threads.length, in_flight: this.inFlight, completed: this.pool.completed, crashes: this.crashes, utilization: this.pool.utilization };
   }
@@ -81,10 +92,16 @@ export class WorkerPool<I, O> {
   }
 }
 
-/** Wraps a task function for a worker module: unpack the input, run, pack the output. */
-export function packedTask<I, O>(fn: (input: I) => Promise<O> | O): (bytes: Uint8Array) => Promise<Uint8Array> {
+/**
+ * Wraps a task function for a worker module: unpack the input, run, pack the output. `ready` is what
+ * the worker loads at start; a `null` input (WorkerPool.warm) only waits for it.
+ */
+export function packedTask<I, O>(fn: (input: I) => Promise<O> | O, ready?: Promise<unknown>): (bytes: Uint8Array) => Promise<Uint8Array> {
   return async (bytes) => {
-    const out = await fn(unpack(bytes) as I);
+    await ready;
+    const input = unpack(bytes) as I | null;
+    if (input === null) return pack(null) as Uint8Array;
+    const out = await fn(input);
     const packed = pack(out);
     return Piscina.move(packed as Uint8Array<ArrayBuffer>) as unknown as Uint8Array;
   };

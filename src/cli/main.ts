@@ -15,6 +15,7 @@ usage:
   svc keys create [--name N] [--app A] [--type live|test] [--plan P] [--admin] [--json]
   svc keys list --app A [--json]
   svc keys revoke <key_id> [--json]
+  svc optimize                                JSON lines {messages, model?, svc_options?} on stdin → what would go upstream
 
 Settings come from SVC_* environment variables and the JSON file named by SVC_CONFIG.`;
 
@@ -24,12 +25,12 @@ function fail(message: string, code = 2): never {
 }
 
 /** The CLI works on the store directly, like a server on the same data directory would. */
-function withGateway<T>(settings: Settings, fn: (gw: Gateway) => T): T {
+async function withGateway<T>(settings: Settings, fn: (gw: Gateway) => T): Promise<T> {
   const gw = new Gateway(settings, pino({ level: "silent" }));
   try {
     return fn(gw);
   } finally {
-    gw.close();
+    await gw.close();
   }
 }
 
@@ -66,7 +67,7 @@ async function keysCommand(settings: Settings, args: string[]): Promise<void> {
     },
   });
   const json = values.json ?? false;
-  withGateway(settings, (gw) => {
+  await withGateway(settings, (gw) => {
     if (sub === "create") {
       const type = values.type ?? "live";
       if (type !== "live" && type !== "test") fail("--type must be live or test");
@@ -112,6 +113,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case "keys":
       return keysCommand(settings, args);
+    case "optimize":
+      return (await import("./optimize-command")).optimizeCommand(settings, process.stdin, process.stdout);
     default:
       fail(`unknown command '${command}'\n\n${USAGE}`);
   }

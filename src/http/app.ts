@@ -4,6 +4,8 @@ import { ApiError, type ErrorCode } from "./errors";
 import { newRequestId } from "./request-id";
 import { healthRoutes } from "./routes/health";
 import { keyRoutes } from "./routes/keys";
+import { completionRoutes } from "./routes/completions";
+import { playgroundRoutes } from "./routes/playground";
 
 /** Per-request facts every hook needs, including the error hook that runs before any handler state exists. */
 interface RequestFacts {
@@ -14,6 +16,11 @@ const facts = new WeakMap<Request, RequestFacts>();
 
 export function requestIdOf(request: Request): string {
   return facts.get(request)?.id ?? newRequestId();
+}
+
+/** The request's id and arrival time (performance.now()), set by the first hook. */
+export function requestStartOf(request: Request): RequestFacts {
+  return facts.get(request) ?? { id: newRequestId(), t0: performance.now() };
 }
 
 /** Routes and their methods, so a known path with the wrong method answers 405 rather than 404. */
@@ -74,7 +81,9 @@ export function buildApp(gw: Gateway) {
       gw.log.info({ request_id: f.id, method: request.method, path, status: set.status ?? 200, ms: +(performance.now() - f.t0).toFixed(3) }, "request");
     })
     .use(healthRoutes(gw))
-    .use(keyRoutes(gw));
+    .use(keyRoutes(gw))
+    .use(completionRoutes(gw))
+    .use(playgroundRoutes(gw));
 }
 
 export type App = ReturnType<typeof buildApp>;

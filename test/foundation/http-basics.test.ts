@@ -4,10 +4,10 @@ import { call, startGateway, type GatewayProcess } from "../support/gateway-proc
 let gw: GatewayProcess;
 beforeAll(async () => {
   gw = await startGateway({ SVC_MAX_BODY_BYTES: "2048" });
-});
+}, 60_000);
 afterAll(async () => {
   await gw.stop();
-});
+}, 30_000);
 
 const RID = /^svc_req_[0-9a-f]{32}$/;
 

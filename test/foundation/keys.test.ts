@@ -21,10 +21,10 @@ beforeAll(async () => {
   adminA = await gw.cliKey(["--admin", "--app", "app-a"]);
   adminB = await gw.cliKey(["--admin", "--app", "app-b"]);
   await within(1000, async () => (await call(`${gw.url}/api/keys`, adminB.key)).status === 200);
-});
+}, 60_000);
 afterAll(async () => {
   await gw.stop();
-});
+}, 30_000);
 
 describe("API keys", () => {
   test("a created key has the contract's format and record, and its value is shown once", async () => {

@@ -1,0 +1,46 @@
+import { Elysia } from "elysia";
+import type { Gateway } from "../../gateway";
+import { registerRoute, requestStartOf } from "../app";
+import { readJsonBody } from "../body";
+import { parseCompletionRequest } from "../validate/completion-request";
+import { complete } from "../../pipeline/complete";
+import { RULE_NAMES } from "../../pipeline/compress";
+
+/**
+ * POST /v1/complete and its OpenAI-named twin POST /v1/chat/completions (one handler, so the OpenAI
+ * SDKs work with only the base URL and key changed), and GET /v1/models.
+ */
+export function completionRoutes(gw: Gateway) {
+  const handler = async ({ request }: { request: Request }) => {
+    const key = gw.authenticate(request);
+    const req = parseCompletionRequest(await readJsonBody(request, gw.settings.maxBodyBytes), RULE_NAMES);
+    const { id, t0 } = requestStartOf(request);
+    return complete(gw, key, req, { requestId: id, t0, signal: request.signal });
+  };
+  for (const path of ["/v1/complete", "/v1/chat/completions"]) registerRoute("POST", path);
+  registerRoute("GET", "/v1/models");
+  registerRoute("GET", "/v1/models/:id");
+  const modelObject = (m: (typeof gw.catalog.models)[number]) => ({
+    id: m.id,
+    object: "model",
+    created: 0,
+    owned_by: m.provider,
+    tier: m.tier,
+    aliases: m.aliases,
+    context_window: m.context_window,
+    input_usd_per_mtok: m.input_usd_per_mtok,
+    output_usd_per_mtok: m.output_usd_per_mtok,
+    available: gw.providers.isAvailable(m),
+  });
+  return new Elysia()
+    .post("/v1/complete", handler, { parse: "none" })
+    .post("/v1/chat/completions", handler, { parse: "none" })
+    .get("/v1/models", ({ request }) => {
+      gw.authenticate(request);
+      return { object: "list", data: [{ id: "auto", object: "model", created: 0, owned_by: "svc", tier: "auto" }, ...gw.catalog.models.map(modelObject)] };
+    })
+    .get("/v1/models/:id", ({ request, params }) => {
+      gw.authenticate(request);
+      return modelObject(gw.catalog.resolve(decodeURIComponent(params.id)));
+    });
+}

@@ -1,0 +1,46 @@
+import type { CompletionRequest } from "../http/validate/completion-request";
+import { ApiError } from "../http/errors";
+import type { ChatMessage } from "./messages";
+import type { OptimizeInput, OptimizeResult, PiiSpan } from "./optimize-types";
+import type { RoutingReason } from "./route";
+
+/**
+ * What the optimizer alone decides for a request, without calling a provider: the answer of
+ * `svc optimize` (one per input line) and of `POST /v1/playground`.
+ */
+export interface OptimizerReport {
+  messages: ChatMessage[];
+  model: string;
+  svc_meta: {
+    original_tokens: number;
+    compressed_tokens: number;
+    compression_ratio: number;
+    quality_score?: number;
+    routing_reason: RoutingReason;
+    rules_applied: string[];
+    pii_masked: boolean;
+  };
+  pii: PiiSpan[];
+}
+
+export function optimizeInputOf(req: CompletionRequest, availableModels: string[], qualityFloor: number): OptimizeInput {
+  return { messages: req.messages, model: req.model, options: req.svc_options, params: req.params, maxTokens: req.max_tokens, availableModels, wantEmbedding: false, qualityFloor };
+}
+
+export function reportOf(opt: OptimizeResult): OptimizerReport {
+  if (!opt.route.ok) throw new ApiError("NO_PROVIDER", opt.route.message);
+  return {
+    messages: opt.messages,
+    model: opt.route.model,
+    svc_meta: {
+      original_tokens: opt.originalTokens,
+      compressed_tokens: opt.compressedTokens,
+      compression_ratio: opt.compressionRatio,
+      ...(opt.qualityScore !== undefined && { quality_score: opt.qualityScore }),
+      routing_reason: opt.route.reason,
+      rules_applied: opt.rulesApplied,
+      pii_masked: opt.piiMasked,
+    },
+    pii: opt.pii,
+  };
+}

@@ -1,0 +1,90 @@
+import type { Catalog } from "../catalog/catalog";
+import type { TaskPrediction } from "../ml/types";
+import { countMessageTokens } from "../tokens/count";
+import { compressWithQualityFloor } from "./compress";
+import type { ChatMessage } from "./messages";
+import type { OptimizeInput, OptimizeResult, RouteOutcome } from "./optimize-types";
+import { decideRoute, needsClassification, promptSignals, type CapabilityTable } from "./route";
+
+/** The three trained models, as the optimizer uses them. */
+export interface OptimizerModels {
+  embed(text: string): Promise<Float32Array>;
+  classify(text: string, embedding?: Float32Array): Promise<TaskPrediction>;
+  /** 0-100: how much of the original's meaning the compressed text keeps. */
+  quality(original: string, compressed: string): Promise<number>;
+}
+
+export interface OptimizerDeps {
+  catalog: Catalog;
+  capabilities: CapabilityTable;
+  /** Absent on the event loop, where only requests that need no model run (see needsModels). */
+  models?: OptimizerModels;
+}
+
+/** Whether a request needs any of the three models, or only token counting and routing rules. */
+export function needsModels(input: OptimizeInput): boolean {
+  return input.options.compress || input.wantEmbedding || needsClassification(input.model, input.options.route);
+}
+
+function modelsOf(deps: OptimizerDeps): OptimizerModels {
+  if (!deps.models) throw new Error("optimize: this request needs the models, which run in the worker pool");
+  return deps.models;
+}
+
+/** The text the cache and the classifier look at: the last user turn, whitespace folded. */
+export function lastUserText(messages: readonly ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]!.role === "user") return messages[i]!.content.replace(/\s+/g, " ").trim();
+  }
+  return "";
+}
+
+/**
+ * Every CPU-side stage of one request, in order: compress (backing off while the quality score is
+ * under the floor), embed and classify the prompt, then route. Runs in a worker thread; pure apart
+ * from the models it is given.
+ */
+export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promise<OptimizeResult> {
+  const o = input.options;
+  const compressed = o.compress
+    ? await compressWithQualityFloor(input.messages, { aggressiveness: o.max_aggressiveness, skipRules: o.skip_rules, qualityFloor: input.qualityFloor }, (a, b) => modelsOf(deps).quality(a, b))
+    : unchanged(input.messages);
+
+  const cacheText = lastUserText(input.messages);
+  const classify = needsClassification(input.model, o.route);
+  const embedding = input.wantEmbedding || classify ? await modelsOf(deps).embed(cacheText) : undefined;
+  const prediction = classify ? await modelsOf(deps).classify(cacheText, embedding) : undefined;
+
+  const available = new Set(input.availableModels);
+  const decision = decideRoute({
+    model: input.model,
+    route: o.route,
+    prediction,
+    signals: promptSignals({ messages: compressed.messages, max_tokens: input.maxTokens, params: input.params }, compressed.compressedTokens),
+    catalog: deps.catalog,
+    capabilities: deps.capabilities,
+    isAvailable: (m) => available.has(m.id),
+  });
+  const route: RouteOutcome = decision.ok
+    ? { ok: true, model: decision.model.id, reason: decision.reason, tier: decision.tier, candidates: decision.candidates.map((m) => m.id), ...(decision.task && { task: decision.task }) }
+    : { ok: false, reason: decision.reason, message: decision.message };
+
+  return {
+    messages: compressed.messages,
+    originalTokens: compressed.originalTokens,
+    compressedTokens: compressed.compressedTokens,
+    compressionRatio: compressed.compressionRatio,
+    rulesApplied: compressed.rulesApplied,
+    ...(o.score && { qualityScore: compressed.qualityScore }),
+    route,
+    pii: [],
+    piiMasked: false,
+    ...(input.wantEmbedding && embedding && { embedding }),
+    cacheText,
+  };
+}
+
+function unchanged(messages: ChatMessage[]) {
+  const tokens = countMessageTokens(messages);
+  return { messages, originalTokens: tokens, compressedTokens: tokens, compressionRatio: 0, rulesApplied: [] as string[], qualityScore: 100 };
+}

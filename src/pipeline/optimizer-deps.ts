@@ -1,0 +1,23 @@
+import type { Settings } from "../config/config";
+import { Catalog } from "../catalog/catalog";
+import { loadModels } from "../ml/load";
+import type { OptimizerDeps } from "./optimize";
+import { loadCapabilities } from "./route";
+
+/** What the rule-only stages need (token counting and routing without a classifier): cheap, no models. */
+export function ruleDeps(settings: Pick<Settings, "modelsFile" | "capabilitiesFile">): OptimizerDeps {
+  return { catalog: Catalog.load(settings.modelsFile), capabilities: loadCapabilities(settings.capabilitiesFile) };
+}
+
+/** Everything the optimizer needs, the three models included; loaded once per worker thread. */
+export async function loadOptimizerDeps(settings: Pick<Settings, "modelsFile" | "capabilitiesFile" | "embeddingModelDir">): Promise<OptimizerDeps> {
+  const models = await loadModels(undefined, settings.embeddingModelDir ? { sentenceTransformerDir: settings.embeddingModelDir } : {});
+  return {
+    ...ruleDeps(settings),
+    models: {
+      embed: (text) => models.embed(text),
+      classify: (text, embedding) => models.classify(text, embedding),
+      quality: async (original, compressed) => (await models.quality(original, compressed)).score,
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { startOpenAIMock } from "../mocks/openai-mock";
+import type { MockProvider } from "../mocks/mock-server";
+import { startGateway, type GatewayProcess, type KeyCreated } from "../support/gateway-process";
+
+export interface Rig {
+  gw: GatewayProcess;
+  openai: MockProvider;
+  admin: KeyCreated;
+  stop(): Promise<void>;
+}
+
+/** A gateway whose OpenAI provider is a local mock speaking the real wire format. */
+export async function startRig(env: Record<string, string> = {}): Promise<Rig> {
+  const openai = startOpenAIMock({ apiKey: "sk-mock-openai" });
+  const gw = await startGateway({ OPENAI_API_KEY: "sk-mock-openai", OPENAI_BASE_URL: `${openai.url}/v1`, SVC_PROVIDER_RETRY_BASE_MS: "5", ...env });
+  const admin = await gw.cliKey(["--admin"]);
+  await waitForKey(gw.url, admin.key);
+  return {
+    gw,
+    openai,
+    admin,
+    async stop() {
+      await gw.stop();
+      openai.stop();
+    },
+  };
+}
+
+/** Keys made by the CLI reach a running server on its next sync (every 100 ms in tests). */
+export async function waitForKey(url: string, key: string): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    const r = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
+    if (r.status === 200) return;
+    await Bun.sleep(20);
+  }
+  throw new Error("key never became usable");
+}
+
+export const OFF = { compress: false, route: false, cache: false, score: false };
+
+/** Reads an SSE body into its `data:` payloads, in order. */
+export async function readSse(res: Response): Promise<string[]> {
+  const text = await res.text();
+  return text
+    .split("\n\n")
+    .map((f) => f.trim())
+    .filter(Boolean)
+    .map((f) => f.replace(/^data: /, ""));
+}
