@@ -1,6 +1,6 @@
 import type { Server } from "bun";
 import type { Settings } from "./config/config";
-import { createLogger, type Logger } from "./log/logger";
+import { createLogger, flushLog, type Logger } from "./log/logger";
 import { Gateway } from "./gateway";
 import { buildApp } from "./http/app";
 
@@ -28,13 +28,16 @@ export async function startServer(settings: Settings, log: Logger = createLogger
   const shutdown = () =>
     (closing ??= (async () => {
       log.info({ in_flight: server.pendingRequests }, "shutting down");
-      const drained = server.stop(false);
-      const grace = new Promise<void>((r) => setTimeout(r, settings.shutdownGraceMs).unref?.());
-      await Promise.race([drained, grace]);
+      // Stop accepting, then wait for in-flight requests only: idle keep-alive connections would
+      // otherwise hold the shutdown until the grace period runs out.
+      void server.stop(false);
+      const deadline = performance.now() + settings.shutdownGraceMs;
+      while (server.pendingRequests > 0 && performance.now() < deadline) await Bun.sleep(10);
       server.stop(true);
       await gateway.close();
       log.info({}, "stopped");
-      log.flush?.();
+      // The log destination is asynchronous: the last lines must be written before the process exits.
+      await flushLog(log);
     })());
   return { gateway, url, shutdown };
 }

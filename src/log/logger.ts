@@ -21,3 +21,8 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }
+
+/** Resolves once every line logged so far has been handed to the OS; for the last lines before exit. */
+export function flushLog(log: Logger): Promise<void> {
+  return new Promise((resolve) => log.flush(() => resolve()));
+}

@@ -75,7 +75,8 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
     compressedTokens: compressed.compressedTokens,
     compressionRatio: compressed.compressionRatio,
     rulesApplied: compressed.rulesApplied,
-    ...(o.score && { qualityScore: compressed.qualityScore }),
+    // svc_meta.quality_score is an integer (seed 2.3).
+    ...(o.score && { qualityScore: Math.round(compressed.qualityScore) }),
     route,
     pii: [],
     piiMasked: false,

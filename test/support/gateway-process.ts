@@ -13,6 +13,8 @@ export interface GatewayProcess {
   proc: Subprocess<"ignore", "pipe", "pipe">;
   /** Every line the server wrote to stdout and stderr so far. */
   logs(): string[];
+  /** Resolves when the process has exited and all its output has been read. */
+  finished(): Promise<number>;
   /** SIGTERM, then wait for the process to exit; returns its exit code. */
   stop(): Promise<number>;
   /** Creates a key through the CLI on this server's store; returns the parsed JSON record incl. `key`. */
@@ -71,8 +73,12 @@ export async function startGateway(env: Record<string, string> = {}, opts: { dat
   const onLine = (l: string) => {
     if (l.includes('"svc listening"')) resolveUrl(JSON.parse(l).url);
   };
-  void pump(proc.stdout, lines, onLine);
-  void pump(proc.stderr, lines, onLine);
+  const pumps = Promise.all([pump(proc.stdout, lines, onLine), pump(proc.stderr, lines, onLine)]);
+  const finished = async () => {
+    const code = await proc.exited;
+    await pumps;
+    return code;
+  };
   const url = await Promise.race([
     urlReady,
     proc.exited.then((c) => {
@@ -88,9 +94,10 @@ export async function startGateway(env: Record<string, string> = {}, opts: { dat
     env: fullEnv,
     proc,
     logs: () => lines,
+    finished,
     async stop() {
       proc.kill("SIGTERM");
-      const code = await proc.exited;
+      const code = await finished();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
       return code;
     },
