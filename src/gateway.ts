@@ -19,6 +19,7 @@ import type { OptimizeInput, OptimizeResult } from "./pipeline/optimize-types";
 import { optimize, needsModels, type OptimizerDeps } from "./pipeline/optimize";
 import { loadOptimizerDeps, ruleDeps } from "./pipeline/optimizer-deps";
 import { WorkerPool } from "../workers/pool";
+import { Metrics } from "./metrics/metrics";
 
 const OPTIMIZE_WORKER = new URL("../workers/optimize.worker.ts", import.meta.url).href;
 
@@ -50,6 +51,7 @@ export class Gateway {
   readonly providers: ProviderRegistry;
   readonly callPolicy: CallPolicy;
   readonly ledger: Ledger;
+  readonly metrics = new Metrics();
   private pool: WorkerPool<OptimizeInput, OptimizeResult> | undefined;
   private inlineOptimize: ((input: OptimizeInput) => Promise<OptimizeResult>) | undefined;
   private readonly eventLoopDeps: OptimizerDeps;

@@ -3,6 +3,8 @@ import type { Settings } from "./config/config";
 import { createLogger, flushLog, type Logger } from "./log/logger";
 import { Gateway } from "./gateway";
 import { buildApp } from "./http/app";
+import { Elysia } from "elysia";
+import { metricsRoutes } from "./http/routes/metrics";
 
 export interface RunningServer {
   gateway: Gateway;
@@ -21,6 +23,8 @@ export async function startServer(settings: Settings, log: Logger = createLogger
   app.listen({ hostname: settings.host, port: settings.port });
   const server = app.server as Server<unknown>;
   gateway.startBackground();
+  // A separate listener lets Prometheus scrape without a key, on an address the operator keeps private.
+  const metricsServer = settings.metricsHost ? new Elysia().use(metricsRoutes(gateway, true)).listen({ hostname: settings.metricsHost, port: settings.metricsPort }) : undefined;
   const url = `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${server.port}`;
   log.info({ url, data_dir: settings.dataDir, version: gateway.version }, "svc listening");
 
@@ -34,6 +38,7 @@ export async function startServer(settings: Settings, log: Logger = createLogger
       const deadline = performance.now() + settings.shutdownGraceMs;
       while (server.pendingRequests > 0 && performance.now() < deadline) await Bun.sleep(10);
       server.stop(true);
+      metricsServer?.stop(true);
       await gateway.close();
       log.info({}, "stopped");
       // The log destination is asynchronous: the last lines must be written before the process exits.

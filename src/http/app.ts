@@ -6,6 +6,7 @@ import { healthRoutes } from "./routes/health";
 import { keyRoutes } from "./routes/keys";
 import { completionRoutes } from "./routes/completions";
 import { playgroundRoutes } from "./routes/playground";
+import { metricsRoutes } from "./routes/metrics";
 
 /** Per-request facts every hook needs, including the error hook that runs before any handler state exists. */
 interface RequestFacts {
@@ -83,7 +84,8 @@ export function buildApp(gw: Gateway) {
     .use(healthRoutes(gw))
     .use(keyRoutes(gw))
     .use(completionRoutes(gw))
-    .use(playgroundRoutes(gw));
+    .use(playgroundRoutes(gw))
+    .use(metricsRoutes(gw));
 }
 
 export type App = ReturnType<typeof buildApp>;

@@ -133,6 +133,11 @@ function account(gw: Gateway, p: Planned, out: Outcome, status: number): SvcMeta
     agentRunId: p.req.svc_options.agent_run_id ?? null,
     createdAt: Date.now(),
   });
+  gw.metrics.completions.inc({ status: String(status), model: out.served.id, cache_hit: String(out.cacheHit) });
+  gw.metrics.savedUsd.inc(Math.max(0, costs.saved_usd));
+  gw.metrics.costUsd.inc(costs.cost_actual_usd);
+  gw.metrics.tokensRemoved.inc(Math.max(0, p.opt.originalTokens - p.opt.compressedTokens));
+  gw.metrics.overhead.observe(overheadMs);
   return buildMeta({
     opt: p.opt,
     costs,
@@ -151,6 +156,8 @@ function recordFailure(gw: Gateway, key: KeyEntry, req: CompletionRequest, ctx: 
   const aborted = e instanceof ProviderError && e.kind === "aborted";
   const totalMs = performance.now() - ctx.t0;
   const upstreamMs = e instanceof UpstreamFailure ? e.upstreamMs : 0;
+  const status = aborted ? 499 : (err?.status ?? 500);
+  gw.metrics.completions.inc({ status: String(status), model: "none", cache_hit: "false" });
   gw.ledger.record({
     requestId: ctx.requestId,
     keyId: key.id,
@@ -166,7 +173,7 @@ function recordFailure(gw: Gateway, key: KeyEntry, req: CompletionRequest, ctx: 
     savedUsd: 0,
     cacheHit: false,
     // 499: the client closed the connection before the answer (nginx's convention).
-    status: aborted ? 499 : (err?.status ?? 500),
+    status,
     errorCode: aborted ? "CLIENT_CLOSED" : (err?.code ?? "INTERNAL_ERROR"),
     latencyMs: totalMs,
     overheadMs: totalMs - upstreamMs,

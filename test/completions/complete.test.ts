@@ -209,3 +209,19 @@ describe("streaming", () => {
     }
   });
 });
+
+describe("GET /metrics", () => {
+  test("Prometheus text for admin keys: calls, savings and overhead", async () => {
+    await ask({ model: "gpt-4o-mini", messages: hello, svc_options: OFF });
+    const res = await call(`${rig.gw.url}/metrics`, rig.admin.key);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toMatch(/svc_completions_total\{status="200",model="gpt-4o-mini-2024-07-18",cache_hit="false"\} \d+/);
+    expect(text).toContain("svc_overhead_ms_bucket");
+    expect(text).toContain("svc_saved_usd_total");
+    const plain = await rig.gw.cliKey([]);
+    await Bun.sleep(300);
+    expect((await call(`${rig.gw.url}/metrics`, plain.key)).status).toBe(403);
+    expect((await fetch(`${rig.gw.url}/metrics`)).status).toBe(401);
+  });
+});
