@@ -1,0 +1,176 @@
+import { readFileSync } from "node:fs";
+import type { TaskClass } from "../../src/ml/types";
+import { readCsv, readJsonl } from "../data/corpus";
+import { dataPath } from "../data/paths";
+import { Rng } from "../data/rng";
+
+/**
+ * The labelled prompts the task classifier learns from, and the one deterministic train/dev split that
+ * training and the routing evaluation share. Labels come from each data set's own categories where it
+ * has them, and otherwise are derived (see MODEL_CARD.md, "Labels"); `labelSource` says which.
+ */
+export interface LabelledPrompt {
+  /** Stable across runs: `<dataset>:<row id or index>`. */
+  id: string;
+  text: string;
+  task: TaskClass;
+  /** 0..1, a proxy derived from where the prompt comes from (see MODEL_CARD.md). */
+  difficulty: number;
+  dataset: string;
+  labelSource: "dataset_category" | "derived_rule" | "synthetic_template";
+  split: "train" | "dev";
+}
+
+/** One row in five is held out, by a hash of its id, so the split never depends on load order. */
+export function isHeldOut(id: string): boolean {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  h ^= h >>> 12;
+  return (h >>> 0) % 5 === 0;
+}
+
+type Row = Omit<LabelledPrompt, "split">;
+
+const MT_BENCH: Record<string, TaskClass> = {
+  writing: "creative",
+  roleplay: "creative",
+  reasoning: "reasoning",
+  math: "math",
+  coding: "code",
+  extraction: "extract",
+  stem: "faq",
+  humanities: "faq",
+};
+
+const VICUNA: Record<string, TaskClass> = {
+  generic: "faq",
+  knowledge: "faq",
+  roleplay: "creative",
+  "common-sense": "reasoning",
+  fermi: "reasoning",
+  counterfactual: "reasoning",
+  coding: "code",
+  math: "math",
+  writing: "creative",
+};
+
+const ARENA_V2: Record<string, TaskClass> = { coding: "code", math: "math", creative_writing: "creative" };
+
+/** Instruction wording to a class, for data sets without usable categories. First match wins. */
+const INSTRUCTION_RULES: [RegExp, TaskClass][] = [
+  [/\btranslat(e|ion)\b/i, "translate"],
+  [/\bsummar(y|ize|ise|izing)\b|\btl;?dr\b|\bcondense\b/i, "summarize"],
+  [/\bextract\b|\b(list|find|identify) (all|every|the)\b.*\b(from|in)\b (the|this|a)\b|\bparse\b/i, "extract"],
+  [/\b(code|function|python|javascript|sql|regex|programming|program|script|developer|api|linux|terminal|excel formula)\b/i, "code"],
+  [/\b(calculate|equation|math|arithmetic|solve for)\b/i, "math"],
+  [/\b(poem|poet|story|stories|lyrics|song|novel|slogan|joke|haiku|screenplay|tweet|creative|storyteller|rapper|composer)\b/i, "creative"],
+];
+
+function ruleLabel(text: string): TaskClass | undefined {
+  for (const [re, task] of INSTRUCTION_RULES) if (re.test(text)) return task;
+  return undefined;
+}
+
+/** Templates that wrap real text bodies; the only source of enough summarize/extract/translate rows. */
+const TEMPLATES: Record<"summarize" | "extract" | "translate", string[]> = {
+  summarize: [
+    "Summarize the following text:\n\n{body}",
+    "TL;DR:\n{body}",
+    "Can you give me a short summary of this?\n{body}",
+    "{body}\n\nSummarize the above in three bullet points.",
+    "Condense this into one sentence: {body}",
+    "Please write a brief summary of the conversation below.\n{body}",
+    "What are the key points of this passage?\n\n{body}",
+  ],
+  extract: [
+    "Extract all person names and phone numbers from the text below.\n{body}",
+    "From this message, pull out every address and email as JSON:\n{body}",
+    "List all the organizations mentioned in the following text.\n{body}",
+    "{body}\n\nExtract the dates and amounts from the text above into a table.",
+    "Identify the named entities in this sentence and return them as a list: {body}",
+    "Parse the following into fields name, email, phone: {body}",
+  ],
+  translate: [
+    "Translate the following into French:\n{body}",
+    "Translate to German: {body}",
+    "How would you say this in Spanish? \"{body}\"",
+    "{body}\n\nTranslate the text above into Japanese.",
+    "Please translate this paragraph to Italian, keeping the tone: {body}",
+    "Translate into English: {body}",
+  ],
+};
+
+function syntheticRows(bodies: string[], seed: number, perClass: number): Row[] {
+  const rng = new Rng(seed);
+  const rows: Row[] = [];
+  for (const task of ["summarize", "extract", "translate"] as const) {
+    const templates = TEMPLATES[task];
+    for (let i = 0; i < perClass; i++) {
+      const template = templates[i % templates.length]!;
+      const body = bodies[rng.int(bodies.length)]!;
+      rows.push({ id: `synthetic:${task}:${i}`, text: template.replace("{body}", body), task, difficulty: 0.2, dataset: "synthetic", labelSource: "synthetic_template" });
+    }
+  }
+  return rows;
+}
+
+function topicalChatTurns(): string[] {
+  const chats = JSON.parse(readFileSync(dataPath("topical-chat", "valid_freq.json"), "utf8")) as Record<string, { content: { message: string }[] }>;
+  return Object.values(chats).flatMap((c) => c.content.map((t) => t.message));
+}
+
+/** Every labelled prompt, with its split. Deterministic: same rows, labels and split on every call. */
+export function loadLabelledPrompts(): LabelledPrompt[] {
+  const rows: Row[] = [];
+  for (const r of readJsonl<{ task_id: string; prompt: string }>(dataPath("humaneval", "HumanEval.jsonl.gz")))
+    rows.push({ id: `humaneval:${r.task_id}`, text: r.prompt, task: "code", difficulty: 0.5, dataset: "humaneval", labelSource: "dataset_category" });
+  readJsonl<{ task_id: number; text: string }>(dataPath("mbpp", "mbpp.jsonl")).forEach((r) =>
+    rows.push({ id: `mbpp:${r.task_id}`, text: r.text, task: "code", difficulty: 0.3, dataset: "mbpp", labelSource: "dataset_category" }),
+  );
+  // gsm8k has 7,473 questions; 1,500 are plenty and keep math from drowning the other classes.
+  readJsonl<{ question: string }>(dataPath("gsm8k", "train.jsonl"))
+    .slice(0, 1500)
+    .forEach((r, i) => rows.push({ id: `gsm8k:${i}`, text: r.question, task: "math", difficulty: 0.35, dataset: "gsm8k", labelSource: "dataset_category" }));
+  for (const r of readJsonl<{ uid: string; subcategory: string; prompt: string }>(dataPath("arena-hard", "v2.0-question.jsonl"))) {
+    const task = ARENA_V2[r.subcategory];
+    if (task) rows.push({ id: `arena-hard-v2:${r.uid}`, text: r.prompt, task, difficulty: 0.9, dataset: "arena-hard-v2.0", labelSource: "dataset_category" });
+  }
+  for (const r of readJsonl<{ question_id: number; category: string; turns: string[] }>(dataPath("mt-bench", "question.jsonl"))) {
+    const task = MT_BENCH[r.category];
+    if (task) rows.push({ id: `mt-bench:${r.question_id}`, text: r.turns[0]!, task, difficulty: 0.6, dataset: "mt-bench", labelSource: "dataset_category" });
+  }
+  for (const r of readJsonl<{ question_id: number; category: string; turns: string[] }>(dataPath("vicuna-bench", "question.jsonl"))) {
+    const task = VICUNA[r.category];
+    if (task) rows.push({ id: `vicuna-bench:${r.question_id}`, text: r.turns[0]!, task, difficulty: 0.4, dataset: "vicuna-bench", labelSource: "dataset_category" });
+  }
+  for (const r of readJsonl<{ id: string; instruction: string; instances: { input: string }[] }>(dataPath("self-instruct-user-oriented", "user_oriented_instructions.jsonl"))) {
+    const input = r.instances[0]?.input ?? "";
+    const text = input ? `${r.instruction}\n\n${input}` : r.instruction;
+    rows.push({ id: `self-instruct:${r.id}`, text, task: ruleLabel(r.instruction) ?? "chat", difficulty: 0.25, dataset: "self-instruct", labelSource: "derived_rule" });
+  }
+  readCsv(dataPath("awesome-chatgpt-prompts", "prompts.csv"))
+    .slice(1)
+    .forEach((row, i) => {
+      const [act = "", prompt = ""] = row;
+      if (!prompt) return;
+      // Role-play set-ups: the act names the role (a terminal or a developer is code work, a poet creative); the rest are conversation.
+      const task = ruleLabel(act) ?? "chat";
+      rows.push({ id: `awesome-prompts:${i}`, text: prompt, task, difficulty: 0.3, dataset: "awesome-chatgpt-prompts", labelSource: "derived_rule" });
+    });
+  // Real user questions from Stack Exchange (SemEval 2016 question-question): the FAQ class.
+  const questions = new Set<string>();
+  for (const line of readFileSync(dataPath("semeval-sts", "2016", "question-question.test.tsv"), "utf8").split("\n")) {
+    const cols = line.split("\t");
+    for (const q of cols.slice(1, 3)) if (q && q.trim().endsWith("?")) questions.add(q.trim());
+  }
+  [...questions].slice(0, 800).forEach((q, i) => rows.push({ id: `semeval16-questions:${i}`, text: q, task: "faq", difficulty: 0.15, dataset: "semeval-2016-question-question", labelSource: "derived_rule" }));
+  // Casual human chat turns (Topical-Chat): the chat class.
+  const turns = topicalChatTurns().filter((t) => t.length > 20);
+  turns.slice(0, 800).forEach((t, i) => rows.push({ id: `topical-chat:${i}`, text: t, task: "chat", difficulty: 0.1, dataset: "topical-chat", labelSource: "derived_rule" }));
+  const presidio = JSON.parse(readFileSync(dataPath("presidio-synth-pii", "generated_large.json"), "utf8")) as { full_text: string }[];
+  const bodies = [...presidio.map((p) => p.full_text), ...turns.slice(800, 2000)];
+  rows.push(...syntheticRows(bodies, 17, 240));
+  return rows.map((r) => ({ ...r, split: isHeldOut(r.id) ? "dev" : "train" }));
+}

@@ -1,0 +1,46 @@
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadCalibration } from "../pipeline/score/calibration";
+import { scoreQuality, type QualityScore } from "../pipeline/score/quality";
+import { HashEmbedder } from "./hash-embedder";
+import { SentenceTransformerEmbedder } from "./sentence-transformer";
+import { TaskClassifier } from "./task-classifier";
+import type { Embedder, TaskPrediction } from "./types";
+
+/** The shipped model files: `models/` at the project root, found from this file, not from the cwd. */
+export const DEFAULT_MODELS_DIR = fileURLToPath(new URL("../../models", import.meta.url));
+
+export interface LoadModelsOptions {
+  /**
+   * A sentence-transformers ONNX export (model.onnx + tokenizer.json or vocab.txt) to use for `embed`
+   * (semantic cache, similarity) instead of the shipped embedding. The classifier and the quality score
+   * keep the shipped embedding: they were trained and calibrated on its vectors.
+   */
+  sentenceTransformerDir?: string;
+}
+
+/** The three models, loaded once per thread. Every method is safe to call concurrently. */
+export interface Models {
+  /** The embedding behind `embed`. */
+  readonly embedder: Embedder;
+  embed(text: string): Promise<Float32Array>;
+  /** `embedding` is reused when it comes from the shipped embedding model (same width), else recomputed. */
+  classify(text: string, embedding?: Float32Array): Promise<TaskPrediction>;
+  quality(original: string, compressed: string): Promise<QualityScore>;
+}
+
+export async function loadModels(dir: string = DEFAULT_MODELS_DIR, options: LoadModelsOptions = {}): Promise<Models> {
+  const own = await HashEmbedder.load(join(dir, "embedding"));
+  const [classifier, calibration, external] = await Promise.all([
+    TaskClassifier.load(join(dir, "task-classifier"), own),
+    loadCalibration(join(dir, "quality-score", "calibration.json")),
+    options.sentenceTransformerDir ? SentenceTransformerEmbedder.load(options.sentenceTransformerDir) : undefined,
+  ]);
+  const embedder: Embedder = external ?? own;
+  return {
+    embedder,
+    embed: (text) => embedder.embed(text),
+    classify: (text, embedding) => classifier.classify(text, embedding && embedding.length === own.dimensions && embedder === own ? embedding : undefined),
+    quality: (original, compressed) => scoreQuality(original, compressed, own, calibration),
+  };
+}

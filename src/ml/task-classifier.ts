@@ -1,0 +1,74 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import * as ort from "onnxruntime-node";
+import { floatOutput, openSession } from "./onnx-session";
+import { TEXT_FEATURE_COUNT, TEXT_FEATURE_NAMES, textFeatures } from "./text-features";
+import { TASK_CLASSES, type Embedder, type TaskClass, type TaskPrediction } from "./types";
+
+/** models/task-classifier/config.json: the contract between the trained graph and this runtime. */
+export interface TaskClassifierConfig {
+  classes: TaskClass[];
+  featureNames: string[];
+  dims: number;
+}
+
+interface Scratch {
+  embedding: Float32Array;
+  features: Float32Array;
+  feeds: { embedding: ort.Tensor; features: ort.Tensor };
+}
+
+/** Routing's task classifier: softmax over TASK_CLASSES plus a 0..1 difficulty, from embedding and text features. */
+export class TaskClassifier {
+  private readonly free: Scratch[] = [];
+
+  private constructor(
+    private readonly session: ort.InferenceSession,
+    private readonly embedder: Embedder,
+    private readonly dims: number,
+  ) {}
+
+  /** Load `model.onnx` and `config.json` from a model directory (models/task-classifier); checks they match this runtime. */
+  static async load(dir: string, embedder: Embedder): Promise<TaskClassifier> {
+    const config = JSON.parse(await readFile(join(dir, "config.json"), "utf8")) as TaskClassifierConfig;
+    if (config.classes.join() !== TASK_CLASSES.join()) throw new Error(`task classifier classes ${config.classes.join()} differ from TASK_CLASSES`);
+    if (config.featureNames.join() !== TEXT_FEATURE_NAMES.join()) throw new Error("task classifier was trained on other text features; retrain it");
+    if (config.dims !== embedder.dimensions) throw new Error(`task classifier expects ${config.dims}-d embeddings, embedder gives ${embedder.dimensions}`);
+    return new TaskClassifier(await openSession(join(dir, "model.onnx")), embedder, config.dims);
+  }
+
+  private takeScratch(): Scratch {
+    const reused = this.free.pop();
+    if (reused) return reused;
+    const embedding = new Float32Array(this.dims);
+    const features = new Float32Array(TEXT_FEATURE_COUNT);
+    return {
+      embedding,
+      features,
+      feeds: { embedding: new ort.Tensor("float32", embedding, [1, this.dims]), features: new ort.Tensor("float32", features, [1, TEXT_FEATURE_COUNT]) },
+    };
+  }
+
+  /** Classify `text`; pass its embedding when the caller already has it (the cache computes one anyway). */
+  async classify(text: string, embedding?: Float32Array): Promise<TaskPrediction> {
+    const vector = embedding ?? (await this.embedder.embed(text));
+    if (vector.length !== this.dims) throw new Error(`embedding has ${vector.length} dimensions, expected ${this.dims}`);
+    const scratch = this.takeScratch();
+    try {
+      scratch.embedding.set(vector);
+      textFeatures(text, scratch.features);
+      const result = await this.session.run(scratch.feeds);
+      const p = floatOutput(result, "probs");
+      const difficulty = floatOutput(result, "difficulty")[0]!;
+      const probs = {} as Record<TaskClass, number>;
+      let best = 0;
+      for (let k = 0; k < TASK_CLASSES.length; k++) {
+        probs[TASK_CLASSES[k]!] = p[k]!;
+        if (p[k]! > p[best]!) best = k;
+      }
+      return { task: TASK_CLASSES[best]!, probs, confidence: p[best]!, difficulty };
+    } finally {
+      this.free.push(scratch);
+    }
+  }
+}

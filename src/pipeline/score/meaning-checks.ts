@@ -1,0 +1,91 @@
+/**
+ * Hard checks that compression kept the parts of a prompt that carry its exact meaning. Sentence
+ * vectors barely move when "not" disappears or 15 becomes 51; these checks see it. Each check lists
+ * what the original has and the compressed text lacks.
+ */
+export interface LostContent {
+  numbers: string[];
+  negations: string[];
+  /** Capitalized names, acronyms and identifiers (a heuristic: no NER model here). */
+  entities: string[];
+  codeSpans: string[];
+  urls: string[];
+  quotes: string[];
+}
+
+export const CHECK_NAMES = ["numbers", "negations", "entities", "codeSpans", "urls", "quotes"] as const satisfies readonly (keyof LostContent)[];
+
+const CODE_BLOCK = /```[\s\S]*?```|`[^`\n]+`/g;
+const URL = /\b(?:https?:\/\/|www\.)[^\s<>"'`]+[^\s<>"'`.,;:!?)\]]/gi;
+const QUOTE = /"([^"\n]{1,200})"|“([^”\n]{1,200})”|(?<![\p{L}])'([^'\n]{2,200})'(?![\p{L}])/gu;
+const NUMBER = /(?<![\p{L}\d.])[-+]?\d+(?:[.,]\d+)*(?:%|st|nd|rd|th)?/gu;
+const NEGATION = /\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|nowhere)\b|\b\w+n['’]t\b/gi;
+const NUMBER_WORDS = /\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|half|double|twice)\b/gi;
+/** Politeness idioms whose negation carries no meaning: removing them is filler removal, not a flip. */
+const IDIOMATIC_NEGATION = /\b(?:if (?:it|that)(?:'s| is) not (?:too much )?(?:trouble|a problem)|if you don['’]t mind|no problem|no worries|not sure (?:if|whether)|i was wondering if you couldn['’]t)\b/gi;
+
+/** Capitalized word, acronym or CamelCase token; the sentence's first word is only an entity if it is not a plain word. */
+const CAPITALIZED = /(?<![\p{L}\p{N}_])(\p{Lu}[\p{L}\p{N}_-]*)/gu;
+
+/** Words that are capitalized for grammar, not because they name something. */
+const COMMON_CAPITALIZED = new Set(
+  "I A An The This That These Those It Its We You He She They My Your Our Their Please Can Could Would Should Will Do Does Did Is Are Was Were Be If When Where What Which Who Why How And But Or So Also Then Now Here There Hi Hello Thanks Thank Yes No Not Note Make Write Give Tell Explain Summarize List Find Use Create Let Just Basically Actually Really Kindly OK Okay In On At For To Of By With From As".split(" "),
+);
+
+function all(re: RegExp, text: string, group = 0): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(re)) {
+    const value = group === 0 ? m[0] : (m.slice(1).find((g) => g !== undefined) ?? m[0]);
+    out.push(value);
+  }
+  return out;
+}
+
+/** Items of `expected` that `actual` does not cover, counting repeats (a multiset difference). */
+function missing(expected: string[], actual: string[], normalize: (s: string) => string = (s) => s): string[] {
+  const pool = new Map<string, number>();
+  for (const a of actual) pool.set(normalize(a), (pool.get(normalize(a)) ?? 0) + 1);
+  const lost: string[] = [];
+  for (const e of expected) {
+    const k = normalize(e);
+    const n = pool.get(k) ?? 0;
+    if (n > 0) pool.set(k, n - 1);
+    else lost.push(e);
+  }
+  return lost;
+}
+
+function entities(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(CAPITALIZED)) {
+    const word = m[1]!;
+    if (COMMON_CAPITALIZED.has(word)) continue;
+    const start = m.index!;
+    const before = text.slice(Math.max(0, start - 3), start);
+    const sentenceStart = start === 0 || /[.!?:\n]\s*$/.test(before) || /^\s*$/.test(text.slice(0, start));
+    const marked = word.length > 1 && (word === word.toUpperCase() || /\p{Lu}/u.test(word.slice(1)) || /\d/.test(word));
+    if (sentenceStart && !marked) continue;
+    out.push(word);
+  }
+  return out;
+}
+
+const stripCode = (text: string) => text.replace(CODE_BLOCK, " ");
+const numberKey = (s: string) => s.replace(/,/g, "").replace(/^\+/, "").toLowerCase();
+
+export function meaningChecks(original: string, compressed: string): LostContent {
+  const codeSpans = all(CODE_BLOCK, original).filter((span) => !compressed.includes(span));
+  // Code is compared verbatim above; the other checks look at the prose around it.
+  const a = stripCode(original);
+  const b = stripCode(compressed);
+  const urls = all(URL, a).filter((u) => !compressed.includes(u));
+  const quotes = all(QUOTE, a, 1).filter((q) => !compressed.includes(q));
+  return {
+    numbers: [...missing(all(NUMBER, a), all(NUMBER, b), numberKey), ...missing(all(NUMBER_WORDS, a), all(NUMBER_WORDS, b), (s) => s.toLowerCase())],
+    negations: missing(all(NEGATION, a.replace(IDIOMATIC_NEGATION, " ")), all(NEGATION, b.replace(IDIOMATIC_NEGATION, " ")), (s) => s.toLowerCase().replace("’", "'")),
+    entities: missing(entities(a), all(/[\p{L}\p{N}_-]+/gu, b)),
+    codeSpans,
+    urls,
+    quotes,
+  };
+}

@@ -1,0 +1,38 @@
+import { cosineOfUnit } from "../../ml/cosine";
+import type { Embedder } from "../../ml/types";
+import { calibratedScore, type SimilarityCalibration } from "./calibration";
+import { CHECK_NAMES, meaningChecks, type LostContent } from "./meaning-checks";
+
+/** The quality of a compression: one 0-100 figure and what it is made of. */
+export interface QualityScore {
+  /** 0-100 (integer): the calibrated similarity, capped by what the hard checks found lost. */
+  score: number;
+  /** Cosine of the two embeddings, -1..1. */
+  similarity: number;
+  /** The similarity on the 0-100 STS-calibrated scale, before the checks. */
+  semanticScore: number;
+  /** Content of the original missing from the compressed text, per check. */
+  lost: LostContent;
+}
+
+/**
+ * Points taken off the ceiling per lost item. Any single loss lands below 70, the line under which
+ * a compression counts as a change of meaning; a negation flips meaning outright, so it costs most.
+ */
+export const LOSS_PENALTY: Record<keyof LostContent, number> = {
+  negations: 50,
+  numbers: 40,
+  codeSpans: 40,
+  entities: 35,
+  urls: 35,
+  quotes: 35,
+};
+
+export async function scoreQuality(original: string, compressed: string, embedder: Embedder, calibration: SimilarityCalibration): Promise<QualityScore> {
+  const lost = meaningChecks(original, compressed);
+  const similarity = original === compressed ? 1 : cosineOfUnit(await embedder.embed(original), await embedder.embed(compressed));
+  const semanticScore = original === compressed ? 100 : calibratedScore(similarity, calibration);
+  let ceiling = 100;
+  for (const check of CHECK_NAMES) ceiling -= LOSS_PENALTY[check] * lost[check].length;
+  return { score: Math.round(Math.max(0, Math.min(semanticScore, ceiling))), similarity, semanticScore, lost };
+}

@@ -1,0 +1,9 @@
+import { loadModels, type Models } from "../../src/ml/load";
+
+let shared: Promise<Models> | undefined;
+
+/** The shipped models, loaded once per test process. */
+export function shippedModels(): Promise<Models> {
+  shared ??= loadModels();
+  return shared;
+}

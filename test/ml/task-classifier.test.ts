@@ -1,0 +1,63 @@
+import { describe, expect, test } from "bun:test";
+import { TASK_CLASSES, type TaskClass } from "../../src/ml/types";
+import { shippedModels } from "./shipped-models";
+
+/** Prompts nobody would label otherwise (written for this test, not taken from the training data). */
+const UNMISTAKABLE: Record<TaskClass, string[]> = {
+  code: [
+    "Write a Python function that merges two sorted lists into one sorted list.",
+    "Fix this bug:\n```js\nfunction add(a, b) { return a - b; }\n```",
+  ],
+  math: [
+    "A shop sells pencils at 3 for $1. How much do 27 pencils cost?",
+    "Solve for x: 3x + 7 = 22.",
+  ],
+  translate: ["Translate the following into French: Where is the nearest train station?", "Translate to German: I would like a cup of coffee, please."],
+  summarize: [
+    "Summarize the following text:\n\nThe city council met on Tuesday to discuss the new budget. After a long debate, members agreed to increase funding for parks and reduce spending on road repairs.",
+    "TL;DR:\nOur team spent the quarter migrating the billing service to the new cluster. The migration finished two weeks late because of database issues, but downtime stayed under five minutes.",
+  ],
+  extract: [
+    "Extract all person names and phone numbers from the text below.\nCall Maria Lopez at 555-0134 or her assistant John Park at 555-0199.",
+    "List all the organizations mentioned in the following text.\nThe report was funded by the World Bank and reviewed by Oxfam and the Red Cross.",
+  ],
+  creative: ["Write a short story about a lighthouse keeper who finds a message in a bottle.", "Compose a poem about the first snow of winter."],
+  faq: ["What is the capital of Australia?", "How do I change the default browser on Windows?"],
+  chat: ["I want you to act as a friendly travel companion. Chat with me about my day.", "haha that's so funny, did you watch the game last night?"],
+  reasoning: [
+    "If all bloops are razzies and all razzies are lazzies, are all bloops definitely lazzies? Explain your reasoning step by step.",
+    "What would happen if the Earth suddenly stopped rotating? Think it through step by step.",
+  ],
+};
+
+describe("task classifier", () => {
+  for (const task of TASK_CLASSES) {
+    test(`recognizes ${task}`, async () => {
+      const m = await shippedModels();
+      for (const text of UNMISTAKABLE[task]) expect({ text, task: (await m.classify(text)).task }).toEqual({ text, task });
+    });
+  }
+
+  test("gives a distribution over every class, a confidence and a difficulty in 0..1", async () => {
+    const m = await shippedModels();
+    const p = await m.classify("Write a Python function that merges two sorted lists.");
+    expect(Object.keys(p.probs).sort()).toEqual([...TASK_CLASSES].sort());
+    expect(Object.values(p.probs).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 4);
+    expect(p.confidence).toBe(p.probs[p.task]);
+    expect(p.difficulty).toBeGreaterThanOrEqual(0);
+    expect(p.difficulty).toBeLessThanOrEqual(1);
+  });
+
+  test("reuses a given embedding: same answer as computing it", async () => {
+    const m = await shippedModels();
+    const text = "Translate to Spanish: good morning";
+    expect(await m.classify(text, await m.embed(text))).toEqual(await m.classify(text));
+  });
+
+  test("rates a hard competition proof harder than a greeting", async () => {
+    const m = await shippedModels();
+    const hard = await m.classify("Prove that for every prime p > 3, p^2 - 1 is divisible by 24, and generalize the result to composite moduli.");
+    const easy = await m.classify("hi, how are you?");
+    expect(hard.difficulty).toBeGreaterThan(easy.difficulty);
+  });
+});

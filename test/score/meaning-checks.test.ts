@@ -1,0 +1,32 @@
+import { describe, expect, test } from "bun:test";
+import { meaningChecks } from "../../src/pipeline/score/meaning-checks";
+
+describe("meaningChecks", () => {
+  test("finds nothing lost when only filler goes", () => {
+    const lost = meaningChecks(
+      "Hi there! Could you please, if it's not too much trouble, summarize the 2023 report from Acme Corp at https://acme.example/r.pdf and quote \"net revenue\" exactly? Don't include `draft_v2`.",
+      "Summarize the 2023 report from Acme Corp at https://acme.example/r.pdf and quote \"net revenue\" exactly? Don't include `draft_v2`.",
+    );
+    expect(lost).toEqual({ numbers: [], negations: [], entities: [], codeSpans: [], urls: [], quotes: [] });
+  });
+
+  test("sees each kind of loss", () => {
+    expect(meaningChecks("Ship 15 units by Friday.", "Ship 51 units by Friday.").numbers).toEqual(["15"]);
+    expect(meaningChecks("Ship three units.", "Ship units.").numbers).toEqual(["three"]);
+    expect(meaningChecks("Do not delete the table.", "Delete the table.").negations).toEqual(["not"]);
+    expect(meaningChecks("I can't attend.", "I can attend.").negations).toEqual(["can't"]);
+    expect(meaningChecks("Book a flight to Paris with Lufthansa.", "Book a flight to London with Lufthansa.").entities).toEqual(["Paris"]);
+    expect(meaningChecks("Run `rm -rf build` first.", "Run rm build first.").codeSpans).toEqual(["`rm -rf build`"]);
+    expect(meaningChecks("See https://example.com/a?b=1 for details.", "See example.com for details.").urls).toEqual(["https://example.com/a?b=1"]);
+    expect(meaningChecks('Reply with "APPROVED" only.', "Reply with approval only.").quotes).toEqual(["APPROVED"]);
+  });
+
+  test("a politeness idiom's negation is filler, a real one is not", () => {
+    expect(meaningChecks("If you don't mind, list the files.", "List the files.").negations).toEqual([]);
+    expect(meaningChecks("If you don't mind, don't list the files.", "List the files.").negations).toEqual(["don't"]);
+  });
+
+  test("counts repeats: one of two equal numbers dropped is a loss", () => {
+    expect(meaningChecks("Add 5 apples and 5 pears.", "Add 5 apples and pears.").numbers).toEqual(["5"]);
+  });
+});

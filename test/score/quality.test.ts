@@ -1,0 +1,55 @@
+import { describe, expect, test } from "bun:test";
+import { shippedModels } from "../ml/shipped-models";
+
+/** Our own fixture: the same prompts compressed by removing only filler, and with one change of meaning each. */
+const FILLER_ONLY: [string, string][] = [
+  ["Hi! Could you please summarize the attached quarterly report for the board meeting on March 3?", "Summarize the attached quarterly report for the board meeting on March 3?"],
+  ["I was wondering if you could basically just explain how binary search works in Python.", "Explain how binary search works in Python."],
+  ["Please, if it's not too much trouble, translate the following sentence into German: The train leaves at 8 am.", "Translate the following sentence into German: The train leaves at 8 am."],
+  ["Thank you so much in advance! Write a short poem about the sea at night, around 12 lines.", "Write a short poem about the sea at night, around 12 lines."],
+  ["Hello there. I really need your help. Do not use any external libraries and write a function that parses ISO dates.", "Do not use any external libraries and write a function that parses ISO dates."],
+  ["Can you kindly list the three largest cities in Canada by population, if you don't mind?", "List the three largest cities in Canada by population."],
+];
+
+const MEANING_CHANGED: [string, string, string][] = [
+  ["dropped negation", "Do not delete the production database before the backup finishes.", "Delete the production database before the backup finishes."],
+  ["changed number", "Transfer 1500 dollars to the savings account on Friday.", "Transfer 5100 dollars to the savings account on Friday."],
+  ["swapped entity", "Book a flight from Berlin to Madrid with Lufthansa next week.", "Book a flight from Berlin to Lisbon with Lufthansa next week."],
+  ["dropped negation (contraction)", "The patient shouldn't take ibuprofen with this medication.", "The patient should take ibuprofen with this medication."],
+  ["changed number word", "Give me three examples of renewable energy sources.", "Give me five examples of renewable energy sources."],
+  ["dropped code span", "Run `npm ci --omit=dev` before building the image.", "Run npm before building the image."],
+];
+
+describe("quality score", () => {
+  test("an unchanged text scores 100", async () => {
+    const m = await shippedModels();
+    expect((await m.quality("Explain recursion.", "Explain recursion.")).score).toBe(100);
+  });
+
+  for (const [original, compressed] of FILLER_ONLY) {
+    test(`filler-only removal scores >= 95: ${compressed.slice(0, 40)}`, async () => {
+      const m = await shippedModels();
+      const q = await m.quality(original, compressed);
+      expect(q.score).toBeGreaterThanOrEqual(95);
+    });
+  }
+
+  for (const [kind, original, compressed] of MEANING_CHANGED) {
+    test(`${kind} scores < 70`, async () => {
+      const m = await shippedModels();
+      const q = await m.quality(original, compressed);
+      expect(q.score).toBeLessThan(70);
+      expect(q.similarity).toBeGreaterThan(0.5);
+    });
+  }
+
+  test("scores are integers in 0..100 for unrelated and empty texts", async () => {
+    const m = await shippedModels();
+    for (const [a, b] of [["Write a haiku about spring.", "SELECT * FROM users;"], ["Some text", ""], ["", ""]] as const) {
+      const q = await m.quality(a, b);
+      expect(Number.isInteger(q.score)).toBe(true);
+      expect(q.score).toBeGreaterThanOrEqual(0);
+      expect(q.score).toBeLessThanOrEqual(100);
+    }
+  });
+});
