@@ -11,8 +11,15 @@ export interface HashEmbeddingConfig {
   features: HashFeatureParams;
 }
 
-/** Input feature counts are padded to one of these sizes so that tensors are allocated once per size, not per call. */
-const MIN_PADDED = 64;
+/**
+ * Feature counts are padded up to a few fixed sizes (four per power of two, at least 64) so that input
+ * tensors are allocated once per size, not per call, while padding wastes at most a quarter of the work.
+ */
+function paddedSize(n: number): number {
+  if (n <= 64) return 64;
+  const step = 2 ** (Math.floor(Math.log2(n)) - 2);
+  return Math.ceil(n / step) * step;
+}
 
 interface Scratch {
   ids: Int32Array;
@@ -68,8 +75,7 @@ export class HashEmbedder implements Embedder {
     this.bag = this.featurizer.featurize(text, this.bag);
     if (this.bag.length === 0) this.bag = this.featurizer.featurize(EMPTY_TEXT, this.bag);
     const n = this.bag.length;
-    let size = MIN_PADDED;
-    while (size < n) size *= 2;
+    const size = paddedSize(n);
     const scratch = this.takeScratch(size);
     scratch.ids.set(this.bag.ids.subarray(0, n));
     scratch.weights.set(this.bag.weights.subarray(0, n));

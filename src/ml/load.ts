@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCalibration } from "../pipeline/score/calibration";
-import { scoreQuality, type QualityScore } from "../pipeline/score/quality";
+import { QualityScorer, type QualityScore } from "../pipeline/score/quality";
 import { HashEmbedder } from "./hash-embedder";
 import { SentenceTransformerEmbedder } from "./sentence-transformer";
 import { TaskClassifier } from "./task-classifier";
@@ -37,10 +37,11 @@ export async function loadModels(dir: string = DEFAULT_MODELS_DIR, options: Load
     options.sentenceTransformerDir ? SentenceTransformerEmbedder.load(options.sentenceTransformerDir) : undefined,
   ]);
   const embedder: Embedder = external ?? own;
+  const scorer = new QualityScorer(own, calibration);
   return {
     embedder,
     embed: (text) => embedder.embed(text),
     classify: (text, embedding) => classifier.classify(text, embedding && embedding.length === own.dimensions && embedder === own ? embedding : undefined),
-    quality: (original, compressed) => scoreQuality(original, compressed, own, calibration),
+    quality: (original, compressed) => scorer.score(original, compressed),
   };
 }

@@ -28,11 +28,29 @@ export const LOSS_PENALTY: Record<keyof LostContent, number> = {
   quotes: 35,
 };
 
-export async function scoreQuality(original: string, compressed: string, embedder: Embedder, calibration: SimilarityCalibration): Promise<QualityScore> {
-  const lost = meaningChecks(original, compressed);
-  const similarity = original === compressed ? 1 : cosineOfUnit(await embedder.embed(original), await embedder.embed(compressed));
-  const semanticScore = original === compressed ? 100 : calibratedScore(similarity, calibration);
-  let ceiling = 100;
-  for (const check of CHECK_NAMES) ceiling -= LOSS_PENALTY[check] * lost[check].length;
-  return { score: Math.round(Math.max(0, Math.min(semanticScore, ceiling))), similarity, semanticScore, lost };
+/**
+ * Scores compressions against their originals. Remembers the last original's embedding: the compressor
+ * tries several candidates against one original, and that embedding is half the cost of each score.
+ */
+export class QualityScorer {
+  private lastOriginal?: { text: string; vector: Promise<Float32Array> };
+
+  constructor(
+    private readonly embedder: Embedder,
+    private readonly calibration: SimilarityCalibration,
+  ) {}
+
+  private embedOriginal(text: string): Promise<Float32Array> {
+    if (this.lastOriginal?.text !== text) this.lastOriginal = { text, vector: this.embedder.embed(text) };
+    return this.lastOriginal.vector;
+  }
+
+  async score(original: string, compressed: string): Promise<QualityScore> {
+    const lost = meaningChecks(original, compressed);
+    const similarity = original === compressed ? 1 : cosineOfUnit(await this.embedOriginal(original), await this.embedder.embed(compressed));
+    const semanticScore = original === compressed ? 100 : calibratedScore(similarity, this.calibration);
+    let ceiling = 100;
+    for (const check of CHECK_NAMES) ceiling -= LOSS_PENALTY[check] * lost[check].length;
+    return { score: Math.round(Math.max(0, Math.min(semanticScore, ceiling))), similarity, semanticScore, lost };
+  }
 }
