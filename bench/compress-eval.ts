@@ -4,18 +4,26 @@
  *
  *   bun bench/compress-eval.ts            (gsm8k limited to its first 1,000 questions)
  *
- * Prompts come from ../shared/data; each is sent as the last user turn of a one-message
- * conversation, so it is compressed at CAREFUL_LEVEL_FACTOR of the requested level.
+ * Prompts come from ../shared/data; each is sent as the last user turn of a one-message conversation.
  *
- * Span survival is checked with extractors written here, independent of the guard code: every
- * distinct number, negation word, code block / inline code and URL found in the original must be
- * found in the compressed prompt. Distinct, because `dedup` keeps one copy of a sentence said twice;
- * the "negations, all kept" column also checks that no occurrence of a negation word is lost.
+ * Two views of every corpus and level:
+ * - "requested": compressMessages at the requested level, scored by the real quality model
+ *   (loadModels().quality, src/pipeline/score);
+ * - "sent": compressWithQualityFloor with that scorer and the floor 85, as the gateway calls it: what
+ *   would actually go to the provider after the back-off.
+ *
+ * Span survival is checked on the requested-level output (the harshest) with extractors written here,
+ * independent of the guard code: every distinct number, negation word, code block / inline code, URL
+ * and quoted string of the original must be in the compressed prompt, and the list markers at line
+ * starts must be the same, in order. Distinct, because `dedup` keeps one copy of a sentence said
+ * twice; "negations, all kept" also checks that no occurrence of a negation word is lost.
  */
-import { compressMessages, promptText, type CompressResult } from "../src/pipeline/compress";
+import { compressMessages, compressWithQualityFloor, DEFAULT_QUALITY_FLOOR, promptText, type CompressResult } from "../src/pipeline/compress";
 import type { ChatMessage } from "../src/pipeline/messages";
+import { loadModels } from "../src/ml/load";
 import { countMessageTokens } from "../src/tokens/count";
 import { arenaHard, awesomeChatgptPrompts, gsm8k, mtBench, selfInstruct, type CorpusPrompt } from "../models/word-stats/corpora";
+import { median, percentile } from "./lib/stats";
 
 const LEVELS = [0.25, 0.5, 1.0] as const;
 const GSM8K_LIMIT = 1000;
@@ -25,14 +33,14 @@ const TIMED_RUNS = 3;
 
 interface Corpus {
   name: string;
-  kind: "verbose" | "terse" | "mixed";
+  kind: "verbose" | "terse";
   prompts: CorpusPrompt[];
 }
 
 const corpora: Corpus[] = [
   { name: "awesome-chatgpt-prompts", kind: "verbose", prompts: awesomeChatgptPrompts() },
-  { name: "self-instruct", kind: "mixed", prompts: selfInstruct() },
-  { name: "arena-hard v2.0", kind: "mixed", prompts: arenaHard() },
+  { name: "self-instruct", kind: "verbose", prompts: selfInstruct() },
+  { name: "arena-hard v2.0", kind: "verbose", prompts: arenaHard() },
   // Each mt-bench turn is a prompt of its own: the second turns are follow-ups, still terse.
   { name: "mt-bench", kind: "terse", prompts: mtBench().flatMap((p) => p.turns.map((t, i) => ({ id: `${p.id}-${i + 1}`, turns: [t] }))) },
   { name: `gsm8k (first ${GSM8K_LIMIT})`, kind: "terse", prompts: gsm8k(GSM8K_LIMIT) },
@@ -42,14 +50,18 @@ const asConversation = (p: CorpusPrompt): ChatMessage[] => p.turns.map((content)
 
 // ---- independent span extractors -------------------------------------------------------------
 
-const EXTRACTORS: Record<"numbers" | "negations" | "code" | "urls", (text: string) => string[]> = {
+const FENCED = /```[\s\S]*?(?:```|$)/g;
+const EXTRACTORS = {
   // Digits and decimal points only: "1, 2" minified to "1,2" is still the numbers 1 and 2.
-  numbers: (t) => t.match(/\d+(?:\.\d+)*/g) ?? [],
-  negations: (t) => (t.match(/\b(?:not|no|never|none|nothing|nobody|nor|neither|without|cannot|\w+n['’]t)\b/gi) ?? []).map((w) => w.toLowerCase()),
-  code: (t) => [...(t.match(/```[\s\S]*?(?:```|$)/g) ?? []), ...(t.replace(/```[\s\S]*?(?:```|$)/g, "").match(/`[^`\n]+`/g) ?? [])],
+  numbers: (t: string) => t.match(/\d+(?:\.\d+)*/g) ?? [],
+  negations: (t: string) => (t.match(/\b(?:not|no|never|none|nothing|nobody|nor|neither|without|cannot|\w+n['’]t)\b/gi) ?? []).map((w) => w.toLowerCase()),
+  code: (t: string) => [...(t.match(FENCED) ?? []), ...(t.replace(FENCED, "").match(/`[^`\n]+`/g) ?? [])],
   // A URL ends at whitespace, a bracket, a quote, a backtick or a table pipe, and never with sentence punctuation.
-  urls: (t) => (t.match(/https?:\/\/[^\s()[\]<>"'`|]+/g) ?? []).map((u) => u.replace(/[.,;:!?]+$/, "")),
-};
+  urls: (t: string) => (t.match(/https?:\/\/[^\s()[\]<>"'`|]+/g) ?? []).map((u) => u.replace(/[.,;:!?]+$/, "")),
+  quotes: (t: string) => t.replace(FENCED, "").match(/"[^"\n]{1,300}"|“[^”\n]{1,300}”/g) ?? [],
+} satisfies Record<string, (text: string) => string[]>;
+type Extractor = keyof typeof EXTRACTORS;
+const listMarkers = (t: string) => (t.replace(FENCED, "").match(/^[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]/gm) ?? []).map((m) => m.trim()).join(" ");
 
 function counts(items: string[]): Map<string, number> {
   const m = new Map<string, number>();
@@ -64,34 +76,14 @@ function survived(extract: (t: string) => string[], original: string, compressed
   return true;
 }
 
-// ---- quality -----------------------------------------------------------------------------------
-
-/**
- * The quality model (src/pipeline/score) has not landed yet. Until it does, quality is a lexical
- * proxy: the share of the original's distinct content words (4+ letters, not among the 150 most
- * common English words) still present in the compressed prompt, times 100.
- */
-const QUALITY_SOURCE = "proxy: content-word recall (src/pipeline/score not landed yet)";
-const COMMON = new Set(
-  "that with have this from they will would there their what about which when make like time just know take people into year your good some could them other than then look only come over think also back after work first well even want because these give most should must need here where does each more very such".split(" "),
-);
-function contentWords(text: string): Set<string> {
-  return new Set((text.toLowerCase().match(/\p{L}{4,}/gu) ?? []).filter((w) => !COMMON.has(w)));
-}
-function quality(original: string, compressed: string): number {
-  const before = contentWords(original);
-  if (before.size === 0) return 100;
-  const after = contentWords(compressed);
-  let kept = 0;
-  for (const w of before) if (after.has(w)) kept++;
-  return (100 * kept) / before.size;
-}
-
 // ---- run -------------------------------------------------------------------------------------
 
-const quantile = (sorted: number[], q: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
+const models = await loadModels();
+const scorer = async (original: string, compressed: string) => (await models.quality(original, compressed)).score;
+const checksClean = async (original: string, compressed: string) => Object.values((await models.quality(original, compressed)).lost).every((l) => l.length === 0);
+
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-const sortNum = (xs: number[]) => [...xs].sort((a, b) => a - b);
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 interface Row {
   corpus: string;
@@ -101,7 +93,11 @@ interface Row {
   removed: number;
   medianRemoved: number;
   quality: number;
-  survival: Record<keyof typeof EXTRACTORS | "negationCopies", number>;
+  atFloor: number;
+  sentRemoved: number;
+  sentQuality: number;
+  backedOff: number;
+  survival: Record<Extractor | "negationCopies" | "lists" | "checksClean", number>;
 }
 
 function timeCall(run: () => unknown): number {
@@ -116,7 +112,7 @@ function timeCall(run: () => unknown): number {
 
 const rows: Row[] = [];
 const rulesByLevel = new Map<number, Map<string, number>>();
-const speed = { compress: [] as number[], countOnly: [] as number[], latency: [] as number[] };
+const speed = new Map(LEVELS.map((l) => [l, { compress: [] as number[], countOnly: [] as number[], latency: [] as number[] }]));
 
 // Warm-up: JIT and the tokenizer's caches, so the timed runs measure steady state.
 for (const c of corpora) for (const p of c.prompts.slice(0, 50)) compressMessages(asConversation(p), { aggressiveness: 1, skipRules: [] });
@@ -125,70 +121,99 @@ for (const corpus of corpora) {
   for (const level of LEVELS) {
     let before = 0;
     let after = 0;
+    let sentAfter = 0;
     const perPrompt: number[] = [];
     const qualities: number[] = [];
-    const intact = { numbers: 0, negations: 0, code: 0, urls: 0, negationCopies: 0 };
+    const sentQualities: number[] = [];
+    let atFloor = 0;
+    let backedOff = 0;
+    const intact = { numbers: 0, negations: 0, code: 0, urls: 0, quotes: 0, negationCopies: 0, lists: 0, checksClean: 0 };
     const saved = rulesByLevel.get(level) ?? new Map<string, number>();
     rulesByLevel.set(level, saved);
+    const timing = speed.get(level)!;
     for (const prompt of corpus.prompts) {
       const messages = asConversation(prompt);
       const opts = { aggressiveness: level, skipRules: [] };
       let result: CompressResult | undefined;
       const ms = timeCall(() => (result = compressMessages(messages, opts)));
       const r = result!;
-      if (level === 0.5) {
-        speed.latency.push(ms);
-        if (r.originalTokens >= SPEED_MIN_TOKENS) {
-          speed.compress.push((ms / r.originalTokens) * 1000);
-          speed.countOnly.push((timeCall(() => [countMessageTokens(messages), countMessageTokens(r.messages)]) / r.originalTokens) * 1000);
-        }
+      timing.latency.push(ms);
+      if (r.originalTokens >= SPEED_MIN_TOKENS) {
+        timing.compress.push((ms / r.originalTokens) * 1000);
+        timing.countOnly.push((timeCall(() => [countMessageTokens(messages), countMessageTokens(r.messages)]) / r.originalTokens) * 1000);
       }
       before += r.originalTokens;
       after += r.compressedTokens;
       perPrompt.push(r.compressionRatio);
       const original = promptText(messages);
       const compressed = promptText(r.messages);
-      qualities.push(quality(original, compressed));
-      for (const k of Object.keys(EXTRACTORS) as (keyof typeof EXTRACTORS)[]) if (survived(EXTRACTORS[k], original, compressed)) intact[k]++;
+      const score = await scorer(original, compressed);
+      qualities.push(score);
+      if (score >= DEFAULT_QUALITY_FLOOR) atFloor++;
+      for (const k of Object.keys(EXTRACTORS) as Extractor[]) if (survived(EXTRACTORS[k], original, compressed)) intact[k]++;
       if (survived(EXTRACTORS.negations, original, compressed, true)) intact.negationCopies++;
+      if (listMarkers(original) === listMarkers(compressed)) intact.lists++;
+      if (await checksClean(original, compressed)) intact.checksClean++;
       for (const [rule, n] of Object.entries(r.savedByRule)) saved.set(rule, (saved.get(rule) ?? 0) + n);
+
+      const sent = await compressWithQualityFloor(messages, opts, scorer);
+      sentAfter += sent.compressedTokens;
+      sentQualities.push(sent.qualityScore);
+      if (sent.levelUsed < level) backedOff++;
     }
     const n = corpus.prompts.length;
+    const share = (k: number) => k / n;
     rows.push({
       corpus: corpus.name,
       kind: corpus.kind,
       level,
       prompts: n,
       removed: (before - after) / before,
-      medianRemoved: quantile(sortNum(perPrompt), 0.5),
-      quality: qualities.reduce((a, b) => a + b, 0) / n,
-      survival: { numbers: intact.numbers / n, negations: intact.negations / n, code: intact.code / n, urls: intact.urls / n, negationCopies: intact.negationCopies / n },
+      medianRemoved: median(perPrompt),
+      quality: mean(qualities),
+      atFloor: share(atFloor),
+      sentRemoved: (before - sentAfter) / before,
+      sentQuality: mean(sentQualities),
+      backedOff: share(backedOff),
+      survival: Object.fromEntries(Object.entries(intact).map(([k, v]) => [k, share(v)])) as Row["survival"],
     });
   }
 }
 
-console.log(`## Compression by corpus and level\n\nQuality: ${QUALITY_SOURCE}.\nRemoved = tokens removed over the whole corpus (o200k); median = median per prompt.\n`);
-console.log("| corpus | kind | level | prompts | removed | median | quality | numbers intact | negations intact | negations, all kept | code intact | URLs intact |");
-console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
+console.log(`## Compression by corpus and level\n`);
+console.log(`Quality: the real scorer (loadModels().quality, src/pipeline/score), 0-100; floor ${DEFAULT_QUALITY_FLOOR}.`);
+console.log(`"requested" = compressMessages at the level; "sent" = compressWithQualityFloor with that scorer (what the gateway sends).`);
+console.log(`Removed = tokens removed over the whole corpus (o200k); median = median per prompt.\n`);
+console.log("| corpus | kind | level | prompts | removed (requested) | median | quality | ≥ floor | removed (sent) | quality (sent) | backed off |");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
-  const s = r.survival;
-  console.log(`| ${r.corpus} | ${r.kind} | ${r.level.toFixed(2)} | ${r.prompts} | ${pct(r.removed)} | ${pct(r.medianRemoved)} | ${r.quality.toFixed(1)} | ${pct(s.numbers)} | ${pct(s.negations)} | ${pct(s.negationCopies)} | ${pct(s.code)} | ${pct(s.urls)} |`);
+  console.log(
+    `| ${r.corpus} | ${r.kind} | ${r.level.toFixed(2)} | ${r.prompts} | ${pct(r.removed)} | ${pct(r.medianRemoved)} | ${r.quality.toFixed(1)} | ${pct(r.atFloor)} | ${pct(r.sentRemoved)} | ${r.sentQuality.toFixed(1)} | ${pct(r.backedOff)} |`,
+  );
 }
 
-console.log("\n## Tokens saved by rule (all corpora, estimated by each rule)\n");
+console.log("\n## Protected spans intact at the requested level (share of prompts)\n");
+console.log("| corpus | level | numbers | negations | negations, all kept | code | URLs | quotes | list markers | scorer's meaning checks clean |");
+console.log("|---|---|---|---|---|---|---|---|---|---|");
+for (const r of rows) {
+  const s = r.survival;
+  console.log(`| ${r.corpus} | ${r.level.toFixed(2)} | ${pct(s.numbers)} | ${pct(s.negations)} | ${pct(s.negationCopies)} | ${pct(s.code)} | ${pct(s.urls)} | ${pct(s.quotes)} | ${pct(s.lists)} | ${pct(s.checksClean)} |`);
+}
+
+console.log("\n## Tokens saved by rule at the requested level (all corpora, estimated by each rule)\n");
 const ruleNames = [...new Set([...rulesByLevel.values()].flatMap((m) => [...m.keys()]))];
 console.log(`| rule | ${LEVELS.map((l) => `level ${l}`).join(" | ")} |`);
 console.log(`|---|${LEVELS.map(() => "---").join("|")}|`);
 for (const rule of ruleNames) console.log(`| ${rule} | ${LEVELS.map((l) => String(Math.round(rulesByLevel.get(l)?.get(rule) ?? 0))).join(" | ")} |`);
 
-const c = sortNum(speed.compress);
-const b = sortNum(speed.countOnly);
-const lat = sortNum(speed.latency);
-console.log(`\n## Speed at level 0.5 (best of ${TIMED_RUNS} runs per prompt)\n`);
-console.log(`Per 1k tokens over the ${c.length} prompts of at least ${SPEED_MIN_TOKENS} tokens; baseline = the two token counts alone (before and after), measured in the same run.\n`);
-console.log("| measure | p50 | p99 | max |");
-console.log("|---|---|---|---|");
-console.log(`| whole stage, ms per 1k tokens | ${quantile(c, 0.5).toFixed(3)} | ${quantile(c, 0.99).toFixed(3)} | ${c[c.length - 1]!.toFixed(3)} |`);
-console.log(`| baseline (token counts only), ms per 1k tokens | ${quantile(b, 0.5).toFixed(3)} | ${quantile(b, 0.99).toFixed(3)} | ${b[b.length - 1]!.toFixed(3)} |`);
-console.log(`| ratio stage / baseline (p50) | ${(quantile(c, 0.5) / quantile(b, 0.5)).toFixed(2)}x | | |`);
-console.log(`| whole stage, ms per call, all ${lat.length} prompts | ${quantile(lat, 0.5).toFixed(3)} | ${quantile(lat, 0.99).toFixed(3)} | ${lat[lat.length - 1]!.toFixed(3)} |`);
+console.log(`\n## Speed of compressMessages (best of ${TIMED_RUNS} runs per prompt)\n`);
+console.log(`Per 1k tokens over the prompts of at least ${SPEED_MIN_TOKENS} tokens; baseline = the two token counts alone (before and after), measured in the same run.\n`);
+console.log("| level | prompts | stage p50 | stage p99 | baseline p50 | baseline p99 | stage − baseline p50 | ratio p50 | per call p50 (all prompts) | per call p99 |");
+console.log("|---|---|---|---|---|---|---|---|---|---|");
+for (const [level, t] of speed) {
+  const [c50, c99, b50, b99] = [percentile(t.compress, 50), percentile(t.compress, 99), percentile(t.countOnly, 50), percentile(t.countOnly, 99)];
+  console.log(
+    `| ${level.toFixed(2)} | ${t.compress.length} | ${c50.toFixed(3)} | ${c99.toFixed(3)} | ${b50.toFixed(3)} | ${b99.toFixed(3)} | ${(c50 - b50).toFixed(3)} | ${(c50 / b50).toFixed(2)}x | ${percentile(t.latency, 50).toFixed(3)} | ${percentile(t.latency, 99).toFixed(3)} |`,
+  );
+}
+console.log("\n(ms per 1k tokens unless stated; per call in ms.)");

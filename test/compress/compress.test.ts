@@ -22,17 +22,16 @@ describe("levels", () => {
     expect(ratios[2]!).toBeGreaterThan(0.25);
   });
 
-  test("the last user turn is handled more gently than the same text in old history", () => {
+  test("the system prompt and the last user turn are compressed at the requested level, like history", () => {
     const long = Array.from({ length: 8 }, () => "The report is really very important, and the managers will read it in the spring.").join(" ");
     const messages: ChatMessage[] = [
-      { role: "user", content: long },
-      { role: "assistant", content: "Noted." },
+      { role: "system", content: long },
       { role: "user", content: long },
     ];
     const out = compressMessages(messages, { aggressiveness: 0.5, ...all });
-    // History gets 0.5, where hedges go; the last turn gets 0.4 and keeps them.
+    // Hedges go from 0.5 in every message; `repeat` never edits either of these two.
     expect(out.messages[0]!.content).not.toContain("really");
-    expect(out.messages[2]!.content).toContain("really very important");
+    expect(out.messages[1]!.content).toBe(out.messages[0]!.content);
   });
 });
 
@@ -83,6 +82,27 @@ describe("result", () => {
     const out = compressMessages([{ role: "user", content: question }], { aggressiveness: 1, ...all });
     expect(out.compressionRatio).toBeLessThan(0.1);
     for (const span of ["$12", "50 minutes", "How much did she earn?"]) expect(out.messages[0]!.content).toContain(span);
+  });
+
+  test("terse prompts lose under 3% of their tokens at every level", () => {
+    const terse = [
+      "A baker makes 24 loaves a day and sells them for $3 each. The oven breaks on the third day, so he bakes half as many. How much does he earn in the first three days?",
+      "Write a function that returns the longest common prefix of a list of strings in Python.",
+      "Summarize the plot of Hamlet in two sentences for a ten-year-old reader.",
+    ];
+    for (const level of [0.25, 0.5, 0.75, 1]) {
+      for (const content of terse) expect(compressMessages([{ role: "user", content }], { aggressiveness: level, ...all }).compressionRatio).toBeLessThan(0.03);
+    }
+  });
+
+  test("a verbose role-play prompt loses its scaffolding and keeps its rules", () => {
+    const prompt =
+      "I want you to act as a travel guide. I will write you my location and you will suggest a place to visit near my location. In some cases, I will also give you the type of places I will visit. You will also suggest me places of similar type that are close to my first location. Do not write explanations. I want you to only reply with the list of places. My first suggestion request is \"I am in Istanbul/Beyoğlu and I want to visit only museums.\"";
+    const out = compressMessages([{ role: "user", content: prompt }], { aggressiveness: 1, ...all });
+    const sent = out.messages[0]!.content;
+    expect(out.compressionRatio).toBeGreaterThan(0.1);
+    expect(sent).toStartWith("Act as");
+    for (const span of ["Do not write explanations", "only reply with", '"I am in Istanbul/Beyoğlu and I want to visit only museums."', "I will write you"]) expect(sent).toContain(span);
   });
 
   test("a very long message is compressed in one pass with its protected spans intact", () => {

@@ -32,8 +32,10 @@ describe("protected spans survive byte-for-byte at level 1.0", () => {
     ["numbers and units", "Write it in under 200 words and 3.5 pages, at 12 pt, by 10:30 am.", "under 200 words"],
     ["numbers in words", "There are three hundred and twenty-five of the items in the box.", "three hundred and twenty-five"],
     ["dates", "The meeting is on Tuesday, March 5, 2024 at the office.", "March 5, 2024"],
-    ["negations", "I don't want you to use the recursion in the solution.", "don't want you to use the"],
-    ["a constraint", "Do not use recursion. The answer must be in the form of a table.", "must be in the form of a table"],
+    ["negations with the words they bind", "I don't want you to use the recursion in the solution.", "don't want you"],
+    ["an explicit negative constraint", "Do not use recursion in the solution.", "Do not use recursion"],
+    ["a constraint", "Do not use recursion. The answer must be in the form of a table.", "must be in"],
+    ["a length limit", "Write the summary of the report in under 200 words for the board.", "under 200 words"],
     ["named entities", "Compare the plans of Acme Corp and the New York Times for the year.", "Acme Corp"],
     ["identifiers", "Rename the variable user_id to userId in the file config.yaml.", "config.yaml"],
     ["template slots", "Reply to the message {user_message} with the tone of [TONE].", "{user_message}"],
@@ -54,8 +56,16 @@ describe("protected spans survive byte-for-byte at level 1.0", () => {
 
   test("negation inside filler: the request is not inverted", () => {
     const out = squeeze("I don't want you to write any tests. Basically, I really don't want you to change the API.");
-    expect(out).toContain("don't want you to write any");
-    expect(out).toContain("don't want you to change the");
+    // Every negation stays with its verb, and no negated request became a command.
+    expect(out.match(/don't want you to (?:write any tests|change (?:the )?API)/g)).toHaveLength(2);
+    expect(out).not.toMatch(/(?:^|[.!?]\s+)(?:Write any tests|Change the API)/m);
+  });
+
+  test("a negated constraint keeps its meaning when the words around it are pruned", () => {
+    const out = squeeze("You should never use the global state in the handlers, and you should not log the user tokens.");
+    expect(out).toContain("never use the");
+    expect(out).toContain("not log the");
+    expect(out).toContain("global state");
   });
 
   test("non-English text is not mangled", () => {

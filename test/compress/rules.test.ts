@@ -138,6 +138,9 @@ describe("emphasis", () => {
   test("drops bold markers around prose", () => {
     expect(applyRule(emphasis, "This is **very important** and **so is this**.").text).toBe("This is very important and so is this.");
   });
+  test("drops bold labels after list markers, which are protected spans", () => {
+    expect(applyRule(emphasis, "Style:\n- **Lighting:** moody\n1. **Palette:** dark").text).toBe("Style:\n- Lighting: moody\n1. Palette: dark");
+  });
   test("leaves arithmetic and identifiers alone", () => {
     for (const text of ["So it is 2**3 plus 2**1 in total.", "Call __init__ and x**y**z here."]) expect(applyRule(emphasis, text).text).toBe(text);
   });
@@ -164,6 +167,29 @@ describe("prune", () => {
   });
   test("never drops a negation or the words it governs", () => {
     const text = `${passage} You should not use the database for the cache.`;
-    expect(applyRule(prune, text, { level: 1 }).text).toContain("not use the database for the");
+    const out = applyRule(prune, text, { level: 1 }).text;
+    expect(out).toContain("You should not use the database for");
+    expect(out).toContain("cache.");
+  });
+  test("articles go from 0.25, copulas and hedges from 0.5, 'and' and demonstratives from 0.75", () => {
+    const repeat = (sentence: string) => Array.from({ length: 16 }, () => sentence).join(" ");
+    const first = (text: string, level: number) => applyRule(prune, text, { level }).text.split(". ")[0]!;
+        // At 0.25 the budget is small: the least informative article goes first.
+    expect(first(repeat("The editor sends the draft to a printer in the city."), 0.25)).toBe("Editor sends the draft to a printer in the city");
+    const noArticles = repeat("Editor is sending this draft to printer and team is happy with very good plan.");
+    expect(first(noArticles, 0.25)).toBe("Editor is sending this draft to printer and team is happy with very good plan");
+    expect(first(noArticles, 0.5)).toBe("Editor sending this draft to printer and team happy with good plan");
+    expect(first(noArticles, 1)).not.toMatch(/ and | this /);
+  });
+  test("a sentence that loses its opening article starts with a capital", () => {
+    const text = Array.from({ length: 30 }, (_, i) => `The editor sends draft ${i + 1} of the plan to printer.`).join(" ");
+    const out = applyRule(prune, text, { level: 0.5 }).text;
+    expect(out).toStartWith("Editor sends draft 1");
+  });
+  test("prepositions, pronouns and the verb after a subject pronoun stay", () => {
+    const sentence = "I was wondering about it, so I will be the candidate and you will ask me the questions one by one at once.";
+    const text = Array.from({ length: 12 }, () => sentence).join(" ");
+    const out = applyRule(prune, text, { level: 1 }).text;
+    for (const kept of ["I was wondering about it", "I will be", "you will ask me", "one by one at once"]) expect(out).toContain(kept);
   });
 });

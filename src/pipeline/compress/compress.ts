@@ -1,6 +1,6 @@
 import type { ChatMessage } from "../messages";
 import { countMessageTokens, countTokens } from "../../tokens/count";
-import { effectiveLevel, isCareful, isCompressible } from "./level";
+import { isCareful, isCompressible } from "./level";
 import { mask, placeholdersPresent, unmask, type MaskedText } from "./protect/mask";
 import { RULES } from "./rules";
 import { whitespace } from "./rules/whitespace";
@@ -115,7 +115,7 @@ export function compressMessages(messages: readonly ChatMessage[], opts: Compres
     const careful = isCareful(m.role, i, lastUserIndex);
     const view = conversation[i]!;
     const ctx: Omit<RuleContext, "changedBy"> = {
-      level: effectiveLevel(opts.aggressiveness, careful),
+      level: opts.aggressiveness,
       careful,
       conversation,
       index: i,

@@ -31,7 +31,7 @@ export interface MaskedMessage {
 }
 
 export interface RuleContext {
-  /** Effective aggressiveness for this message (lower for system prompts and the last user turn). */
+  /** Aggressiveness requested for the prompt (max_aggressiveness), the same for every message. */
   level: number;
   /** System prompts and the last user turn: handled with more care than older history. */
   careful: boolean;

@@ -88,10 +88,10 @@ const DATE =
 const scope = (n: number) => String.raw`(?:[ \t]+[^\s.,;:!?()[\]{}]+){0,${n}}`;
 const AUXILIARY = String.raw`(?:(?:do|does|did|should|must|will|would|can|could|may|might|shall|is|are|was|were|have|has|had|please)\s+)?`;
 const NEGATION_WORD = String.raw`(?:not|no|never|none|nothing|nobody|nowhere|neither|nor|without|cannot|avoid|avoiding|except|unless|instead\s+of|rather\s+than|refrain\s+from|[a-z]+n['’]t|dont|doesnt|didnt|cant|wont|isnt|arent|shouldnt)`;
-const NEGATION = new RegExp(String.raw`\b${AUXILIARY}${NEGATION_WORD}\b${scope(5)}`, "gi");
+const NEGATION = new RegExp(String.raw`\b${AUXILIARY}${NEGATION_WORD}\b${scope(2)}`, "gi");
 
 const CONSTRAINT = new RegExp(
-  String.raw`\b(?:must|always|only|exactly|strictly|solely|required?|mandatory|ensure|make\s+sure|at\s+(?:least|most)|no\s+more\s+than|limit(?:ed)?\s+to|maximum|minimum|keep\s+it)\b` + scope(6),
+  String.raw`\b(?:must|always|only|exactly|strictly|solely|required?|mandatory|ensure|make\s+sure|at\s+(?:least|most)|no\s+more\s+than|limit(?:ed)?\s+to|maximum|minimum|keep\s+it)\b` + scope(2),
   "gi",
 );
 
@@ -129,7 +129,7 @@ function capitalizedNames(text: string): Span[] {
 /** List markers, headings and quote markers at a line start: the structure the prompt relies on. */
 const LINE_MARKER = /^[ \t]*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)]|#{1,6}|>+)[ \t]+/gm;
 
-const DETECTORS: readonly Detector[] = [
+export const DETECTORS: readonly Detector[] = [
   fencedCode,
   (t) => (t.includes("`") ? allMatches(t, INLINE_CODE) : []),
   (t) => allMatches(t, CODE_LINE),

@@ -2,17 +2,19 @@ import type { CompressionRule } from "../types";
 import { rewrite } from "../text/rewrite";
 
 /**
- * Bold markers around prose; list markers and code are masked and never match. The markers must
- * stand apart from words and protected spans: "2**3 plus 2**1" is arithmetic. "__x__" is left
- * alone: in prompts it is more often a Python dunder than emphasis.
+ * Bold markers around prose; code is masked and never matches. The markers must stand apart from
+ * words and numbers: "2**3 plus 2**1" is arithmetic. A protected span right before the opening
+ * marker is captured and looked at unmasked: a list marker ("- **Note:**") ends in a space, a number
+ * does not. "__x__" is left alone: in prompts it is more often a Python dunder than emphasis.
  */
-const EMPHASIS = /(?<![\w\uE000-\uF0FF*])\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*(?![\w\uE000-\uF0FF*])/g;
+const EMPHASIS = /(?<![\w*\uE001])(\uE000[\uE100-\uF0FF]+\uE001)?\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*(?![\w\uE000-\uF0FF*])/g;
 
 /** Markdown bold markers: the model reads the words the same without them. */
 export const emphasis: CompressionRule = {
   name: "emphasis",
   minLevel: 0.5,
   apply(text, ctx) {
-    return rewrite(text, EMPHASIS, (_m, inner) => inner!, ctx);
+    if (!text.includes("**")) return { text, saved: 0 };
+    return rewrite(text, EMPHASIS, (match, before, inner) => (before === "" || /\s$/.test(ctx.unmask(before!)) ? before! + inner! : match), ctx);
   },
 };

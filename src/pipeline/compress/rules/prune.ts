@@ -4,42 +4,55 @@ import { splitSentences } from "../text/sentences";
 import { isKnownWord, selfInformation } from "../word-stats";
 
 /** Pruning starts here; below, a prompt keeps all its words. */
-export const PRUNE_MIN_LEVEL = 0.4;
+export const PRUNE_MIN_LEVEL = 0.25;
 /**
  * Long passages are pruned; shorter ones only when the phrase rules already found wordiness in them.
  * A short prompt with nothing wordy (a math problem, a terse question) has every word doing work.
  */
 export const LONG_PASSAGE_WORDS = 150;
-export const WORDY_PASSAGE_WORDS = 30;
+export const WORDY_PASSAGE_WORDS = 20;
 const WORDINESS_RULES = ["preamble", "intent", "filler"];
-/** Bits of self-information a word may have and still be dropped, at PRUNE_MIN_LEVEL and at 1.0. */
-const BITS_AT_MIN = 7.5;
-const BITS_AT_MAX = 13;
-/** Share of a sentence that may go, at PRUNE_MIN_LEVEL and at 1.0: past half, readers lose the thread. */
-const SHARE_AT_MIN = 0.3;
+/** Share of a sentence's words that may go, at PRUNE_MIN_LEVEL and at 1.0: past that, readers lose the thread. */
+const SHARE_AT_MIN = 0.15;
 const SHARE_AT_MAX = 0.5;
-const MIN_SENTENCE_WORDS = 6;
+/** From this level on, two neighbouring words may both go ("of the"); below it every gap is one word wide. */
+const NEIGHBOURS_FROM_LEVEL = 0.75;
+const MIN_SENTENCE_WORDS = 5;
 /** Below this share of ordinary English words the passage is another language, code or data: left alone. */
 const MIN_ENGLISH_SHARE = 0.8;
 
 /**
- * Closed-class words a reader restores from context. Words that carry logic (and, or, if, not, all,
- * any, than, only, each) or obligation (should, must, can) are never in it.
+ * Closed-class words a reader restores from context, by the level from which they may go: articles
+ * first, then hedges, copulas and "will", then "and" and demonstratives. Never here: "that" and
+ * "which" (a relative clause without them reads as a new sentence), quantifiers ("some"),
+ * prepositions (they carry the relation: "one by one", "at once", "the cache for the database" is not
+ * "the database cache"), pronouns (they say who does what: "I will ask" is not "will ask"), "be"
+ * (after a modal it is the verb), words that carry logic (or, if, not, all, any, than, only, each,
+ * every) or obligation (should, must, can, may); negations and constraints are masked anyway.
  */
-const FUNCTION_WORDS = new Set([
-  "the", "a", "an", "of", "to", "in", "on", "at", "for", "with", "from", "into", "onto", "upon", "about",
-  "is", "are", "was", "were", "will", "shall", "that", "which",
-  "very", "really", "just", "also", "so", "quite", "some", "such", "there", "these", "those", "through",
+const DROPPABLE_FROM: ReadonlyMap<string, number> = new Map([
+  ...["the", "a", "an"].map((w) => [w, 0.25] as const),
+  ...["very", "really", "quite", "simply", "just", "also"].map((w) => [w, 0.5] as const),
+  ...["is", "are", "was", "were", "will"].map((w) => [w, 0.5] as const),
+  ...["and", "this", "these", "those"].map((w) => [w, 0.75] as const),
 ]);
-/** "and" joins, it does not choose (unlike "or"); it goes after the lighter words. */
-const JOINERS = new Set(["and"]);
-const JOINER_EXTRA_BITS = 1.5;
-/** Who-does-what words: dropped only at the highest levels, after the function words. */
-const ROLE_WORDS = new Set(["i", "you", "me", "my", "your", "it", "its", "we", "our", "us", "they", "their", "them", "his", "her"]);
-const ROLE_WORD_EXTRA_BITS = 3;
+const COPULAS = new Set(["is", "are", "was", "were", "will"]);
+/** A copula or "will" after one of these is the sentence's verb: "I was wondering" is not "I wondering". */
+const SUBJECT_PRONOUNS = new Set(["i", "you", "he", "she", "it", "we", "they", "there", "this", "that", "these", "those", "who", "what", "which"]);
+/** "will" before these is half of a verb ("it will be", "will have done"): both stay. */
+const VERB_AFTER_WILL = new Set(["be", "have", "need", "also"]);
+/** An article at a sentence start goes with the sentence's first word capitalized; other openers stay. */
+const ARTICLES = new Set(["the", "a", "an"]);
+
+/** True when `lower` may go between `previous` and `next` (neighbouring words as written, lower-cased). */
+function fitsContext(previous: string, lower: string, next: string): boolean {
+  if (COPULAS.has(lower) && SUBJECT_PRONOUNS.has(previous)) return false;
+  if (lower === "will") return !VERB_AFTER_WILL.has(next);
+  return true;
+}
 
 const WORD = /\S+/g;
-const PLAIN_WORD = /^[a-z]+$/;
+const PLAIN_WORD = /^[a-z]+$/i;
 const PROSE_WORD = /\p{L}+(?:['’]\p{L}+)?/gu;
 
 /** Where `level` sits between PRUNE_MIN_LEVEL (0) and 1.0 (1). */
@@ -47,69 +60,112 @@ function strength(level: number): number {
   return Math.max(0, Math.min(1, (level - PRUNE_MIN_LEVEL) / (1 - PRUNE_MIN_LEVEL)));
 }
 
-/** Self-information of a droppable word, or null when the word must stay. */
-function droppableBits(word: string): number | null {
-  if (!PLAIN_WORD.test(word)) return null;
-  if (FUNCTION_WORDS.has(word)) return selfInformation(word);
-  if (ROLE_WORDS.has(word)) return selfInformation(word) + ROLE_WORD_EXTRA_BITS;
-  if (JOINERS.has(word)) return selfInformation(word) + JOINER_EXTRA_BITS;
-  return null;
+interface SentenceWords {
+  start: number;
+  words: RegExpExecArray[];
+  /** Words with letters (placeholders and punctuation are not prose) and how many are ordinary English. */
+  prose: number;
+  known: number;
 }
 
-/** Words of prose outside protected spans, and the share of them that are ordinary English words. */
-function proseWords(text: string): { count: number; englishShare: number } {
-  let count = 0;
-  let known = 0;
-  for (const [w] of text.matchAll(PROSE_WORD)) {
-    count++;
-    if (isKnownWord(w.toLowerCase().replace("’", "'"))) known++;
+/** Prose words of a `\S+` word: the word itself when plain, else its letter runs ("don’t," → "don’t"). */
+function countProse(word: string, into: SentenceWords): void {
+  if (PLAIN_WORD.test(word)) {
+    into.prose++;
+    if (isKnownWord(word.toLowerCase())) into.known++;
+    return;
   }
-  return { count, englishShare: count === 0 ? 0 : known / count };
+  for (const [w] of word.matchAll(PROSE_WORD)) {
+    into.prose++;
+    if (isKnownWord(w.toLowerCase().replace("’", "'"))) into.known++;
+  }
 }
 
-/** Each sentence is checked on its own: an English request may quote a passage in another language. */
-function isEnglish(sentence: string): boolean {
-  return proseWords(sentence).englishShare >= MIN_ENGLISH_SHARE;
+/** One scan of the text: each sentence's words and its share of ordinary English words. */
+function sentenceWords(text: string): SentenceWords[] {
+  return splitSentences(text).map((sentence) => {
+    const out: SentenceWords = { start: sentence.start, words: [...text.slice(sentence.start, sentence.end).matchAll(WORD)], prose: 0, known: 0 };
+    for (const w of out.words) countProse(w[0], out);
+    return out;
+  });
+}
+
+/** `text` with the letter at each of the ascending offsets `at` upper-cased, in one pass. */
+function capitalizeFirstLetters(text: string, at: readonly number[]): string {
+  if (at.length === 0) return text;
+  let out = "";
+  let from = 0;
+  for (const i of at) {
+    out += text.slice(from, i) + text[i]!.toUpperCase();
+    from = i + 1;
+  }
+  return out + text.slice(from);
+}
+
+/** True when dropping word `at` leaves no run of more than `maxRun` dropped words in a row. */
+function fitsGap(chosen: ReadonlySet<number>, at: number, maxRun: number): boolean {
+  let run = 1;
+  for (let i = at - 1; chosen.has(i); i--) run++;
+  for (let i = at + 1; chosen.has(i); i++) run++;
+  return run <= maxRun;
 }
 
 /**
- * Token-level pruning in the spirit of Selective Context: in long English passages, drop the
- * function words with the least self-information (from models/word-stats), lowest first, never more
- * than a share of any sentence that grows with the level, and never in short sentences. Protected spans are masked, so
- * negations, numbers, names and constraints are out of its reach.
+ * Token-level pruning in the spirit of Selective Context: in wordy or long English passages, drop the
+ * closed-class words the level allows, those with the least self-information (models/word-stats)
+ * first, never more than a share of any sentence that grows with the level, never in short sentences,
+ * never the last word of a sentence. Protected spans are masked, so negations, numbers, names and
+ * constraints are out of its reach.
  */
 export const prune: CompressionRule = {
   name: "prune",
   minLevel: PRUNE_MIN_LEVEL,
   apply(text, ctx) {
+    const sentences = sentenceWords(text);
     const wordy = WORDINESS_RULES.some((rule) => ctx.changedBy.has(rule));
-    if (proseWords(text).count < (wordy ? WORDY_PASSAGE_WORDS : LONG_PASSAGE_WORDS)) return { text, saved: 0 };
-    const s = strength(ctx.level);
-    const threshold = BITS_AT_MIN + s * (BITS_AT_MAX - BITS_AT_MIN);
-    const share = SHARE_AT_MIN + s * (SHARE_AT_MAX - SHARE_AT_MIN);
+    const proseCount = sentences.reduce((n, s) => n + s.prose, 0);
+    if (proseCount < (wordy ? WORDY_PASSAGE_WORDS : LONG_PASSAGE_WORDS)) return { text, saved: 0 };
+    const share = SHARE_AT_MIN + strength(ctx.level) * (SHARE_AT_MAX - SHARE_AT_MIN);
+    const neighbours = ctx.level >= NEIGHBOURS_FROM_LEVEL;
     const drop: { start: number; end: number }[] = [];
-    for (const sentence of splitSentences(text)) {
-      const body = text.slice(sentence.start, sentence.end);
-      const words = [...body.matchAll(WORD)];
-      if (words.length < MIN_SENTENCE_WORDS || !isEnglish(body)) continue;
+    const capitalizeAt: number[] = [];
+    // Each sentence is checked on its own: an English request may quote a passage in another language.
+    for (const { start: at, words, prose, known } of sentences) {
+      if (words.length < MIN_SENTENCE_WORDS || known < prose * MIN_ENGLISH_SHARE) continue;
       const candidates: { bits: number; at: number }[] = [];
-      // The first word opens the sentence and the last one closes it; both stay.
-      for (let i = 1; i < words.length - 1; i++) {
-        const bits = droppableBits(words[i]![0]);
-        if (bits !== null && bits <= threshold) candidates.push({ bits, at: i });
+      // The last word closes the sentence and stays; the first goes only if it is an article.
+      for (let i = 0; i < words.length - 1; i++) {
+        const word = words[i]![0];
+        if (!PLAIN_WORD.test(word)) continue;
+        const lower = word.toLowerCase();
+        if (lower !== word && i > 0) continue;
+        const from = DROPPABLE_FROM.get(lower);
+        if (from === undefined || ctx.level < from || (i === 0 && !ARTICLES.has(lower))) continue;
+        if (!fitsContext(i > 0 ? words[i - 1]![0].toLowerCase() : "", lower, words[i + 1]![0].toLowerCase())) continue;
+        candidates.push({ bits: selfInformation(lower), at: i });
       }
       const budget = Math.floor(words.length * share);
-      // Lowest information first; never two neighbours, so every gap is one word wide.
+      // Lowest information first; below NEIGHBOURS_FROM_LEVEL never two neighbours.
       const chosen = new Set<number>();
       for (const c of candidates.sort((a, b) => a.bits - b.bits || a.at - b.at)) {
         if (chosen.size >= budget) break;
-        if (!chosen.has(c.at - 1) && !chosen.has(c.at + 1)) chosen.add(c.at);
+        if (fitsGap(chosen, c.at, neighbours ? 2 : 1)) chosen.add(c.at);
       }
-      for (const i of [...chosen].sort((a, b) => a - b)) {
-        const start = sentence.start + words[i]!.index;
-        drop.push({ start, end: sentence.start + words[i + 1]!.index });
+      for (const i of chosen) drop.push({ start: at + words[i]!.index, end: at + words[i + 1]!.index });
+      if (chosen.has(0)) {
+        let first = 1;
+        while (chosen.has(first)) first++;
+        capitalizeAt.push(at + words[first]!.index);
       }
     }
-    return removeRanges(text, drop, ctx);
+    if (drop.length === 0) return { text, saved: 0 };
+    // Merge adjacent ranges so removeRanges sees each gap once.
+    const merged: { start: number; end: number }[] = [];
+    for (const r of drop.sort((a, b) => a.start - b.start)) {
+      const last = merged[merged.length - 1];
+      if (last && last.end === r.start) last.end = r.end;
+      else merged.push({ ...r });
+    }
+    return removeRanges(capitalizeFirstLetters(text, capitalizeAt), merged, ctx);
   },
 };
