@@ -129,7 +129,7 @@ function capitalizedNames(text: string): Span[] {
 /** List markers, headings and quote markers at a line start: the structure the prompt relies on. */
 const LINE_MARKER = /^[ \t]*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)]|#{1,6}|>+)[ \t]+/gm;
 
-export const DETECTORS: readonly Detector[] = [
+const DETECTORS: readonly Detector[] = [
   fencedCode,
   (t) => (t.includes("`") ? allMatches(t, INLINE_CODE) : []),
   (t) => allMatches(t, CODE_LINE),
