@@ -215,10 +215,28 @@ describe("tenancy, expiry, bounds, persistence", () => {
 
     const { cache: second } = await openCache({ store: dir.open() });
     expect(second.stats().entries).toBe(2);
+    // The exact layer answers at once; the vector index is rebuilt in the background.
+    expect((await second.lookup(request("What is the capital of France?"))).kind).toBe("hit");
+    await second.ready;
     expect((await second.through(request("What is the capital of France?"), up.call)).hit?.layer).toBe("exact");
     expect((await second.through(request("how can I reset my password", { appId: "app_b" }), up.call)).hit?.layer).toBe("semantic");
     expect((await second.through(request("how can I reset my password", { appId: "app_a" }), up.call)).hit).toBeNull();
     expect(up.calls).toBe(3);
+  });
+
+  test("a rebuilt index of hundreds of entries finds paraphrases again", async () => {
+    const dir = tempDir();
+    const up = new CountingUpstream();
+    const firstStore = dir.open();
+    const { cache: first } = await openCache({ store: firstStore });
+    for (let i = 0; i < 300; i++) await first.through(request(`Tell me fact number ${i} about the moon`), up.call);
+    await first.through(request("How do I reset my password?"), up.call);
+    first.flush();
+    firstStore.close();
+    const { cache: second } = await openCache({ store: dir.open() });
+    await second.ready;
+    expect(second.stats().partitions).toBe(1);
+    expect((await second.through(request("how can I reset my password"), up.call)).hit?.layer).toBe("semantic");
   });
 
   test("vectors of another embedding model are not reused after a restart", async () => {
@@ -228,6 +246,7 @@ describe("tenancy, expiry, bounds, persistence", () => {
     cache.flush();
     const other: Embedder = { dimensions: 256, embed: async (text) => (await new LexicalEmbedder().embed(`${text} other model`)).map((x, i) => (i % 2 ? -x : x)) };
     const { cache: reopened } = await openCache({ store, embedder: other });
+    await reopened.ready;
     expect(reopened.stats().entries).toBe(1);
     expect(reopened.stats().partitions).toBe(0);
     expect((await reopened.through(request("What is the capital of France?"), up.call)).hit?.layer).toBe("exact");

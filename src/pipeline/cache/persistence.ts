@@ -1,4 +1,5 @@
 import { asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import type { Embedder } from "../../ml/types";
 import type { Db } from "../../store/db";
 import { cacheEntries } from "../../store/schema";
 
@@ -127,7 +128,11 @@ const SIGNATURE_BITS = 128;
 /** Bits allowed to differ between runs of one model (float noise near zero across thread counts or CPUs). */
 const SIGNATURE_TOLERANCE = 6;
 
-export function embedderSignature(probe: Float32Array): string {
+const SIGNATURE_PROBE = "semantic cache signature probe: how do I reset my password?";
+
+/** The signature of the embedder's model, read from its vector of a fixed probe sentence. */
+export async function embedderSignature(embedder: Embedder): Promise<string> {
+  const probe = await embedder.embed(SIGNATURE_PROBE);
   const bits = Math.min(SIGNATURE_BITS, probe.length);
   const bytes = new Uint8Array(Math.ceil(bits / 8));
   for (let i = 0; i < bits; i++) if (probe[i]! > 0) bytes[i >> 3]! |= 1 << (i & 7);

@@ -7,7 +7,7 @@ import { requestKeys, type RequestKeys } from "./keys";
 import { CacheWriter, decodeEmbedding, embedderSignature, encodeEmbedding, loadLiveRows, type CacheLog, type CacheRow } from "./persistence";
 import { DEFAULT_CACHE_CONFIG, type BypassReason, type CacheConfig, type CachedAnswer, type CacheHit, type CacheRequest } from "./types";
 import { VectorSet } from "./vector-set";
-import { verifyEquivalent } from "./verify";
+import { verifyEquivalent, wordsToEmbed } from "./verify";
 
 /** What `lookup` found. On a miss the caller gets the fill through which it hands back the upstream answer. */
 export type CacheLookup = { kind: "hit"; hit: CacheHit } | { kind: "miss"; fill: CacheFill } | { kind: "bypass"; reason: BypassReason };
@@ -68,7 +68,9 @@ interface Entry {
 }
 
 const COMPLETE_FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "tool_calls"]);
-const SIGNATURE_PROBE = "semantic cache signature probe: how do I reset my password?";
+const WORD_MEMO_SIZE = 20_000;
+/** Vectors per start-up indexing step: small enough that a request never waits long behind one. */
+const REBUILD_BATCH = 256;
 
 /** Whitespace runs mean nothing to an embedding; collapsing them makes "a  b" and "a b" one vector. */
 export function embeddingText(prompt: string): string {
@@ -97,10 +99,13 @@ export class SemanticCache {
   private readonly now: () => number;
   private readonly log: CacheLog;
   private nextLabel = 1n;
+  /** Settles when every stored vector is back in the index after `open`; lookups work before, with fewer semantic hits. */
+  ready: Promise<void> = Promise.resolve();
   private bytes = 0;
   private lastSweep = 0;
   private readonly counters = { exact: 0, semantic: 0, coalesced: 0, misses: 0, bypassed: 0 };
   private readonly refused: Record<string, number> = {};
+  private readonly wordMemo = new Map<string, Float32Array>();
 
   private constructor(
     private readonly store: Store,
@@ -116,9 +121,9 @@ export class SemanticCache {
 
   /** Opens the cache on a store, rebuilding the in-memory layers from the live rows. */
   static async open(options: SemanticCacheOptions): Promise<SemanticCache> {
-    const signature = embedderSignature(await options.embedder.embed(SIGNATURE_PROBE));
+    const signature = await embedderSignature(options.embedder);
     const cache = new SemanticCache(options.store, options.embedder, signature, options);
-    cache.reload();
+    cache.ready = cache.reload();
     return cache;
   }
 
@@ -151,7 +156,7 @@ export class SemanticCache {
     this.coalescer.lead(keys.exactKey, this.config.coalesceTimeoutMs);
     try {
       const vector = await this.embedPrompt(keys);
-      const semantic = vector ? this.semanticMatch(keys, vector) : null;
+      const semantic = vector ? await this.semanticMatch(keys, vector) : null;
       if (semantic) {
         const hit = this.hit(semantic.entry, "semantic", semantic.similarity);
         this.coalescer.settle(keys.exactKey, hit.hit.answer);
@@ -228,7 +233,7 @@ export class SemanticCache {
     }
   }
 
-  private semanticMatch(keys: RequestKeys, vector: Float32Array): { entry: Entry; similarity: number } | null {
+  private async semanticMatch(keys: RequestKeys, vector: Float32Array): Promise<{ entry: Entry; similarity: number } | null> {
     const set = this.partitions.get(partitionOf(keys));
     if (!set) return null;
     const query = { prompt: keys.prompt!, contextHash: keys.contextHash, scopeKey: keys.scopeKey, facets: extractFacets(keys.prompt!) };
@@ -237,11 +242,36 @@ export class SemanticCache {
       const entry = this.byLabel.get(n.label);
       if (!entry || entry.expiresAt <= this.now()) continue;
       entry.facets ??= extractFacets(entry.prompt);
-      const verdict = verifyEquivalent(query, { prompt: entry.prompt, contextHash: entry.contextHash, scopeKey: entry.scopeKey, facets: entry.facets });
+      // At a word threshold of 1 only identical words pair up, and those need no vectors.
+      const needed = this.config.minWordSimilarity < 1 ? wordsToEmbed(query.facets, entry.facets) : [];
+      const vectors = needed.length > 0 ? await this.wordVectors(needed) : undefined;
+      const words = vectors && { vectors, minSimilarity: this.config.minWordSimilarity };
+      const verdict = verifyEquivalent(query, { prompt: entry.prompt, contextHash: entry.contextHash, scopeKey: entry.scopeKey, facets: entry.facets }, words);
       if (verdict.equivalent) return { entry, similarity: n.similarity };
       this.refused[verdict.kind] = (this.refused[verdict.kind] ?? 0) + 1;
     }
     return null;
+  }
+
+  /** Vectors of single words for the verifier's substitution check, memoised: the same words recur across prompts. */
+  private async wordVectors(words: string[]): Promise<Map<string, Float32Array> | undefined> {
+    const out = new Map<string, Float32Array>();
+    try {
+      for (const w of words) {
+        let v = this.wordMemo.get(w);
+        if (!v) {
+          v = await this.embedder.embed(w);
+          if (this.wordMemo.size >= WORD_MEMO_SIZE) this.wordMemo.delete(this.wordMemo.keys().next().value!);
+          this.wordMemo.set(w, v);
+        }
+        out.set(w, v);
+      }
+    } catch (err) {
+      // Without the vectors the verifier refuses every substitution: a miss, never a wrong hit.
+      this.log.warn({ err: (err as Error).message }, "semantic cache: word embedding failed");
+      return undefined;
+    }
+    return out;
   }
 
   private hit(entry: Entry, layer: "exact" | "semantic", similarity: number): CacheLookup & { kind: "hit" } {
@@ -305,7 +335,8 @@ export class SemanticCache {
     return true;
   }
 
-  private add(row: CacheRow, vector: Float32Array | null): void {
+  /** Files a row in memory; its vector goes into the index now, or later when `indexNow` is false (start-up rebuild). */
+  private add(row: CacheRow, vector: Float32Array | null, indexNow = true): Entry {
     const previous = this.entries.get(row.exactKey);
     if (previous) this.forget(previous);
     const partition = vector ? partitionOf(row) : null;
@@ -329,13 +360,18 @@ export class SemanticCache {
     this.bytes += entry.bytes;
     if (partition && vector) {
       this.byLabel.set(entry.label, entry);
-      let set = this.partitions.get(partition);
-      if (!set) {
-        set = new VectorSet({ dimensions: this.embedder.dimensions, quantization: this.config.quantization });
-        this.partitions.set(partition, set);
-      }
-      set.add(entry.label, vector);
+      if (indexNow) this.vectorSet(partition).add(entry.label, vector);
     }
+    return entry;
+  }
+
+  private vectorSet(partition: string): VectorSet {
+    let set = this.partitions.get(partition);
+    if (!set) {
+      set = new VectorSet({ dimensions: this.embedder.dimensions, quantization: this.config.quantization });
+      this.partitions.set(partition, set);
+    }
+    return set;
   }
 
   /** Drops an entry from memory only. */
@@ -368,11 +404,39 @@ export class SemanticCache {
     }
   }
 
-  private reload(): void {
+  /** Loads the live rows: the exact layer at once, the vector index in the background (see `ready`). */
+  private reload(): Promise<void> {
     const rows = loadLiveRows(this.store.db, this.now(), this.config.maxEntries);
-    for (const row of rows) this.add(row, decodeEmbedding(row.embedding, this.signature, this.embedder.dimensions));
+    const pending: { entry: Entry; vector: Float32Array }[] = [];
+    for (const row of rows) {
+      const vector = decodeEmbedding(row.embedding, this.signature, this.embedder.dimensions);
+      const entry = this.add(row, vector, false);
+      if (vector && entry.partition) pending.push({ entry, vector });
+    }
     this.lastSweep = this.now();
     this.enforceBounds();
+    return this.indexInBackground(pending);
+  }
+
+  /**
+   * Rebuilding a large index takes seconds to minutes; a gateway must not wait for it. Vectors go in
+   * in small batches between requests; until its vector is in, an entry is served by the exact layer
+   * only: fewer semantic hits for a while, never a wrong one.
+   */
+  private async indexInBackground(pending: { entry: Entry; vector: Float32Array }[]): Promise<void> {
+    for (let start = 0; start < pending.length; start += REBUILD_BATCH) {
+      const byPartition = new Map<string, { labels: bigint[]; vectors: Float32Array[] }>();
+      for (const { entry, vector } of pending.slice(start, start + REBUILD_BATCH)) {
+        // Evicted or replaced while waiting: its label is gone.
+        if (this.byLabel.get(entry.label) !== entry) continue;
+        const batch = byPartition.get(entry.partition!) ?? { labels: [], vectors: [] };
+        batch.labels.push(entry.label);
+        batch.vectors.push(vector);
+        byPartition.set(entry.partition!, batch);
+      }
+      for (const [partition, batch] of byPartition) this.vectorSet(partition).addMany(batch.labels, batch.vectors);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 }
 

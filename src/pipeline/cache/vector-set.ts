@@ -16,6 +16,12 @@ export interface VectorSetOptions {
   quantization: "f32" | "f16" | "i8";
 }
 
+function flatten(vectors: readonly Float32Array[], dimensions: number): Float32Array {
+  const flat = new Float32Array(vectors.length * dimensions);
+  vectors.forEach((v, i) => flat.set(v, i * dimensions));
+  return flat;
+}
+
 function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
@@ -47,6 +53,20 @@ export class VectorSet {
     this.index!.add(label, vector, 1);
   }
 
+  /** Adds many at once; the index spreads the work over every core (a start-up rebuild, not a request). */
+  addMany(labels: readonly bigint[], vectors: readonly Float32Array[]): void {
+    if (this.scan && this.scan.size + labels.length < INDEX_FROM_SIZE) {
+      labels.forEach((label, i) => this.add(label, vectors[i]!));
+      return;
+    }
+    if (this.scan) {
+      labels.forEach((label, i) => this.scan!.set(label, vectors[i]!));
+      this.promote();
+      return;
+    }
+    this.index!.add(BigUint64Array.from(labels), flatten(vectors, this.options.dimensions), 0);
+  }
+
   remove(label: bigint): void {
     if (this.scan) this.scan.delete(label);
     else this.index!.remove(label);
@@ -73,10 +93,7 @@ export class VectorSet {
       expansion_search: 64,
       multi: false,
     });
-    const labels = [...this.scan!.keys()];
-    const flat = new Float32Array(labels.length * this.options.dimensions);
-    labels.forEach((label, i) => flat.set(this.scan!.get(label)!, i * this.options.dimensions));
-    index.add(BigUint64Array.from(labels), flat, 1);
+    index.add(BigUint64Array.from(this.scan!.keys()), flatten([...this.scan!.values()], this.options.dimensions), 0);
     this.index = index;
     this.scan = null;
   }

@@ -13,7 +13,8 @@ export type MismatchKind =
   | "direction"
   | "language"
   | "format"
-  | "entity";
+  | "entity"
+  | "content";
 
 export type Verdict = { equivalent: true } | { equivalent: false; kind: MismatchKind; detail: string };
 
@@ -46,7 +47,7 @@ function show(items: Iterable<string>): string {
   return `[${[...items].join(", ")}]`;
 }
 
-/** Directions clash when both prompts speak of the same pair from different poles ("turn on" / "turn off"). */
+/** Directions clash when both prompts speak of the same pair but not with the same poles ("turn on" / "turn off"). */
 function directionClash(a: PromptFacets, b: PromptFacets): string | undefined {
   for (const [pair, poles] of a.directions) {
     const other = b.directions.get(pair);
@@ -95,12 +96,65 @@ function targetClash(a: PromptFacets, b: PromptFacets): string | undefined {
   return undefined;
 }
 
+/** Vectors of single content words (see `wordsToEmbed`), from the cache's embedder, and how close two must be to count as one meaning. */
+export interface WordSimilarity {
+  vectors: ReadonlyMap<string, Float32Array>;
+  minSimilarity: number;
+}
+
+/** Content words one prompt has more often than the other, on each side. */
+export function unmatchedWords(a: PromptFacets, b: PromptFacets): { onlyA: string[]; onlyB: string[] } {
+  const surplus = (x: PromptFacets, y: PromptFacets) => [...x.content].filter(([w, n]) => n > (y.content.get(w) ?? 0)).map(([w]) => w);
+  return { onlyA: surplus(a, b), onlyB: surplus(b, a) };
+}
+
+/** Every word whose vector `substitutionAlignment` may look at: the unmatched words and the words they may pair with. */
+export function wordsToEmbed(a: PromptFacets, b: PromptFacets): string[] {
+  const { onlyA, onlyB } = unmatchedWords(a, b);
+  const words = new Set([...onlyA, ...onlyB]);
+  if (onlyA.length > 0) for (const w of b.content.keys()) words.add(w);
+  if (onlyB.length > 0) for (const w of a.content.keys()) words.add(w);
+  return [...words];
+}
+
+function dot(x: Float32Array, y: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < x.length; i++) s += x[i]! * y[i]!;
+  return s;
+}
+
+/**
+ * How well the content words one prompt adds or swaps in are explained by the other prompt: for
+ * every unmatched word, the cosine of its nearest content word on the other side, and of those the
+ * worst. "reset my password" / "reset my username" scores low, "make a desk" / "build a desk" high.
+ * 1 when nothing is unmatched; -1 when a vector is missing.
+ */
+export function substitutionAlignment(a: PromptFacets, b: PromptFacets, vectors: ReadonlyMap<string, Float32Array> | undefined): number {
+  const { onlyA, onlyB } = unmatchedWords(a, b);
+  let worst = 1;
+  for (const [words, other] of [
+    [onlyA, b],
+    [onlyB, a],
+  ] as const) {
+    for (const w of words) {
+      const v = vectors?.get(w);
+      let best = -1;
+      for (const o of other.content.keys()) {
+        const u = vectors?.get(o);
+        if (v && u) best = Math.max(best, dot(v, u));
+      }
+      worst = Math.min(worst, best);
+    }
+  }
+  return worst;
+}
+
 /** Compares the facets of two prompts; the first difference found is the reason to refuse. */
-export function compareFacets(a: PromptFacets, b: PromptFacets): Verdict {
+export function compareFacets(a: PromptFacets, b: PromptFacets, words?: WordSimilarity): Verdict {
   if (!sameList(a.literals, b.literals)) return mismatch("literal", `${show(a.literals)} vs ${show(b.literals)}`);
   if (!sameList(a.numbers, b.numbers)) return mismatch("number", `${show(a.numbers)} vs ${show(b.numbers)}`);
   if (!sameList(a.operators, b.operators)) return mismatch("operator", `${show(a.operators)} vs ${show(b.operators)}`);
-  if (!sameSet(a.units, b.units)) return mismatch("unit", `${show(a.units)} vs ${show(b.units)}`);
+  if (!sameList(a.units, b.units)) return mismatch("unit", `${show(a.units)} vs ${show(b.units)}`);
   if (a.negations !== b.negations) return mismatch("negation", `${a.negations} vs ${b.negations} negations`);
   const antonym = affixAntonym(a, b);
   if (antonym) return mismatch("negation", antonym);
@@ -110,15 +164,20 @@ export function compareFacets(a: PromptFacets, b: PromptFacets): Verdict {
   if (direction) return mismatch("direction", direction);
   const entity = missingEntity(a, b);
   if (entity) return mismatch("entity", entity);
+  if (substitutionAlignment(a, b, words?.vectors) < (words?.minSimilarity ?? 1)) {
+    const { onlyA, onlyB } = unmatchedWords(a, b);
+    return mismatch("content", `${show(onlyA)} vs ${show(onlyB)}`);
+  }
   return EQUIVALENT;
 }
 
 /**
  * Decides whether a cached answer to `cached` may answer `query`. Embedding similarity says two
- * prompts are about the same thing; this says they ask the same thing. Pure and synchronous.
+ * prompts are about the same thing; this says they ask the same thing. Pure and synchronous: the
+ * word vectors (see `wordsToEmbed`) are embedded by the caller beforehand.
  */
-export function verifyEquivalent(query: VerifiablePrompt, cached: VerifiablePrompt): Verdict {
+export function verifyEquivalent(query: VerifiablePrompt, cached: VerifiablePrompt, words?: WordSimilarity): Verdict {
   if (query.scopeKey !== cached.scopeKey) return mismatch("scope", "tenant, model or sampling options differ");
   if (query.contextHash !== cached.contextHash) return mismatch("context", "earlier turns or system prompt differ");
-  return compareFacets(query.facets ?? extractFacets(query.prompt), cached.facets ?? extractFacets(cached.prompt));
+  return compareFacets(query.facets ?? extractFacets(query.prompt), cached.facets ?? extractFacets(cached.prompt), words);
 }
