@@ -20,6 +20,8 @@ import { optimize, needsModels, type OptimizerDeps } from "./pipeline/optimize";
 import { loadOptimizerDeps, ruleDeps } from "./pipeline/optimizer-deps";
 import { WorkerPool } from "../workers/pool";
 import { Metrics } from "./metrics/metrics";
+import { SemanticCache } from "./pipeline/cache";
+import { loadModels } from "./ml/load";
 
 const OPTIMIZE_WORKER = new URL("../workers/optimize.worker.ts", import.meta.url).href;
 
@@ -52,6 +54,7 @@ export class Gateway {
   readonly callPolicy: CallPolicy;
   readonly ledger: Ledger;
   readonly metrics = new Metrics();
+  private semanticCache: SemanticCache | undefined;
   private pool: WorkerPool<OptimizeInput, OptimizeResult> | undefined;
   private inlineOptimize: ((input: OptimizeInput) => Promise<OptimizeResult>) | undefined;
   private readonly eventLoopDeps: OptimizerDeps;
@@ -88,6 +91,14 @@ export class Gateway {
    */
   async startOptimizer(): Promise<void> {
     const { settings } = this;
+    // Prompt vectors come from the worker task; the event loop keeps an embedder only for the cache's
+    // rare word-level checks on a semantic candidate and its start-up signature check.
+    const models = await loadModels(undefined, settings.embeddingModelDir ? { sentenceTransformerDir: settings.embeddingModelDir } : {});
+    this.semanticCache = await SemanticCache.open({
+      store: this.store,
+      embedder: models.embedder,
+      log: { warn: (fields, message) => this.log.warn(fields, message) },
+    });
     if (settings.workers === 0) {
       const deps = await loadOptimizerDeps(settings);
       this.inlineOptimize = (input) => optimize(input, deps);
@@ -101,6 +112,11 @@ export class Gateway {
    * Runs the CPU stages. A request that needs no model and is short costs less than the hop to a
    * worker (bench/optimizer-hop.ts measures both), so it runs here on the event loop.
    */
+  get cache(): SemanticCache {
+    if (!this.semanticCache) throw new Error("cache not started");
+    return this.semanticCache;
+  }
+
   optimize(input: OptimizeInput, signal?: AbortSignal): Promise<OptimizeResult> {
     if (this.inlineOptimize) return this.inlineOptimize(input);
     if (!needsModels(input) && promptChars(input) <= this.settings.inlineMaxChars) return optimize(input, this.eventLoopDeps);
@@ -146,6 +162,7 @@ export class Gateway {
   }
 
   flush(): void {
+    this.semanticCache?.flush();
     this.ledger.flush();
     this.quota.flush();
     this.keyIndex.flushUsage();

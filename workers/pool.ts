@@ -4,7 +4,9 @@ import { ApiError } from "../src/http/errors";
 
 // moreTypes: typed arrays (embeddings) survive the trip as typed arrays, not raw bytes.
 const packr = new Packr({ moreTypes: true });
-const pack = (v: unknown) => packr.pack(v);
+// msgpackr packs into a shared, reused buffer; a task's bytes must own their ArrayBuffer before they
+// are moved to another thread (queued tasks would otherwise share, and detach, one buffer).
+const pack = (v: unknown) => new Uint8Array(packr.pack(v));
 const unpack = (b: Uint8Array) => packr.unpack(b);
 
 export interface PoolOptions {

@@ -13,6 +13,7 @@ import { buildMeta, type SvcMeta } from "./meta";
 import { optimizeInputOf } from "./analyze";
 import type { OptimizeResult } from "./optimize-types";
 import { AUTO_MODEL, type RoutingReason } from "./route";
+import { replayDeltas, type CacheFill, type CacheHit, type CacheRequest } from "./cache";
 
 /** Facts about the HTTP call the pipeline needs but does not own. */
 export interface CallContext {
@@ -33,6 +34,8 @@ interface Planned {
   candidates: ModelInfo[];
   requested: ModelInfo | undefined;
   reason: RoutingReason;
+  /** Set on a cache miss: the answer is handed back through it, or it is failed. */
+  fill?: CacheFill;
 }
 
 interface Outcome {
@@ -47,28 +50,78 @@ interface Outcome {
 
 /**
  * POST /v1/complete, top to bottom: admit the call against the key's limits, run the CPU stages in
- * one worker task (compression, scoring, classification, routing), call the provider with retries
- * and fallback, then account for the call and answer as JSON or as an SSE stream.
+ * one worker task (compression, scoring, embedding, classification, routing), answer from the cache
+ * when it can, else call the provider with retries and fallback, then account for the call and
+ * answer as JSON or as an SSE stream.
  */
 export async function complete(gw: Gateway, key: KeyEntry, req: CompletionRequest, ctx: CallContext): Promise<Response> {
   const ticket = gw.quota.consume(key, Date.now());
   let plan: Planned | undefined;
   try {
     plan = await prepare(gw, key, req, ctx, ticket);
+    const cached = await gw.cache.lookup(cacheRequest(plan));
+    if (cached.kind === "hit") return answerFromCache(gw, plan, cached.hit);
+    if (cached.kind === "miss") plan.fill = cached.fill;
     if (req.stream) return await streamAnswer(gw, plan);
     const out = await upstream(gw, plan);
+    plan.fill?.complete({ model: out.served.id, choices: out.choices, usage: out.usage });
     const meta = account(gw, plan, out, 200);
     return Response.json(completionBody(plan, out, meta), { headers: { "x-request-id": ctx.requestId } });
   } catch (e) {
+    plan?.fill?.fail();
     gw.quota.refund(ticket);
     recordFailure(gw, key, req, ctx, plan, e);
     throw e;
   }
 }
 
+function cacheRequest(p: Planned): CacheRequest {
+  return {
+    appId: p.key.appId,
+    model: p.candidates[0]!.id,
+    messages: p.opt.messages,
+    maxTokens: p.req.max_tokens,
+    params: p.req.params,
+    enabled: p.req.svc_options.cache,
+    allowNondeterministic: p.req.svc_options.cache_nondeterministic,
+    ...(p.opt.embedding && { embedding: p.opt.embedding }),
+  };
+}
+
+/** A cache hit: no provider call, cost 0, the model that produced the answer, replayed as SSE when asked. */
+function answerFromCache(gw: Gateway, p: Planned, hit: CacheHit): Response {
+  const out: Outcome = {
+    served: gw.catalog.find(hit.answer.model) ?? p.candidates[0]!,
+    choices: hit.answer.choices,
+    usage: hit.answer.usage,
+    reason: "cache_hit",
+    cacheHit: true,
+    upstreamMs: 0,
+    simulated: gw.providers.simulatedOnly,
+  };
+  const meta = account(gw, p, out, 200);
+  if (!p.req.stream) return Response.json(completionBody(p, out, meta), { headers: { "x-request-id": p.ctx.requestId } });
+  const chunk = chunkFramer(p, out.served.id);
+  const frames: Uint8Array[] = [];
+  const deltas = replayDeltas(hit.answer);
+  for (const d of deltas) if (!d.finish_reason) frames.push(chunk([d]));
+  const finish = deltas.find((d) => d.finish_reason)?.finish_reason ?? "stop";
+  frames.push(finalChunk(chunk, finish, out.usage, meta), SSE_DONE);
+  return new Response(new Blob(frames), { headers: { ...SSE_HEADERS, "x-request-id": p.ctx.requestId } });
+}
+
+function chunkFramer(p: Planned, model: string) {
+  const created = Math.floor(Date.now() / 1000);
+  return (choices: unknown[], extra?: Record<string, unknown>) => sseData({ id: p.ctx.requestId, object: "chat.completion.chunk", created, model, choices, ...extra });
+}
+
+function finalChunk(chunk: ReturnType<typeof chunkFramer>, finish: FinishReason, u: Usage, meta: SvcMeta): Uint8Array {
+  return chunk([{ index: 0, delta: {}, finish_reason: finish }], { usage: { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.prompt_tokens + u.completion_tokens }, svc_meta: meta });
+}
+
 async function prepare(gw: Gateway, key: KeyEntry, req: CompletionRequest, ctx: CallContext, ticket: QuotaTicket): Promise<Planned> {
   const requested = req.model === AUTO_MODEL ? undefined : gw.catalog.resolve(req.model);
-  const opt = await gw.optimize(optimizeInputOf(req, gw.servableModels, gw.settings.qualityFloor), ctx.signal);
+  const opt = await gw.optimize({ ...optimizeInputOf(req, gw.servableModels, gw.settings.qualityFloor), wantEmbedding: req.svc_options.cache }, ctx.signal);
   if (!opt.route.ok) throw new ApiError("NO_PROVIDER", opt.route.message);
   const candidates = opt.route.candidates.map((id) => gw.catalog.find(id)!);
   return { key, req, ctx, ticket, opt, candidates, requested, reason: opt.route.reason };
@@ -205,10 +258,11 @@ function completionBody(p: Planned, out: Outcome, meta: SvcMeta) {
  */
 async function streamAnswer(gw: Gateway, p: Planned): Promise<Response> {
   const r = await streamWithFallback(gw.providers, upstreamRequest(p), gw.callPolicy);
-  const created = Math.floor(Date.now() / 1000);
-  const chunk = (choices: unknown[], extra?: Record<string, unknown>) => sseData({ id: p.ctx.requestId, object: "chat.completion.chunk", created, model: r.model.id, choices, ...extra });
+  const chunk = chunkFramer(p, r.model.id);
   const iterator = r.events[Symbol.asyncIterator]();
   const texts: string[] = [];
+  const finishes: FinishReason[] = [];
+  let toolCalls = false;
   let usage: Usage | undefined;
   let finish: FinishReason = "stop";
 
@@ -225,8 +279,10 @@ async function streamAnswer(gw: Gateway, p: Planned): Promise<Response> {
           }
           const d = ev.delta;
           if (d.delta.content) texts[d.index] = (texts[d.index] ?? "") + d.delta.content;
+          if (d.delta.tool_calls) toolCalls = true;
           if (d.finish_reason) {
             finish = d.finish_reason;
+            finishes[d.index] = d.finish_reason;
             // The closing chunk below carries the finish reason together with svc_meta.
             if (!d.delta.content && !d.delta.tool_calls) continue;
           }
@@ -242,12 +298,18 @@ async function streamAnswer(gw: Gateway, p: Planned): Promise<Response> {
           upstreamMs: r.upstreamMs,
           simulated: r.provider.simulated,
         };
+        // Streamed tool calls arrive as fragments; such answers are not cached rather than reassembled.
+        if (toolCalls) p.fill?.fail();
+        else {
+          const choices: Choice[] = texts.map((content, index) => ({ index, message: { role: "assistant", content: content ?? "" }, finish_reason: finishes[index] ?? finish }));
+          p.fill?.complete({ model: r.model.id, choices, usage: out.usage });
+        }
         const meta = account(gw, p, out, 200);
-        const u = out.usage;
-        controller.enqueue(chunk([{ index: 0, delta: {}, finish_reason: finish }], { usage: { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.prompt_tokens + u.completion_tokens }, svc_meta: meta }));
+        controller.enqueue(finalChunk(chunk, finish, out.usage, meta));
         controller.enqueue(SSE_DONE);
         controller.close();
       } catch (e) {
+        p.fill?.fail();
         gw.quota.refund(p.ticket);
         recordFailure(gw, p.key, p.req, p.ctx, p, e);
         const err = e instanceof ApiError ? e : new ApiError("UPSTREAM_ERROR", "the provider failed while streaming");
@@ -256,7 +318,8 @@ async function streamAnswer(gw: Gateway, p: Planned): Promise<Response> {
       }
     },
     async cancel() {
-      // The client went away mid-answer: stop the upstream call, and do not count the call.
+      // The client went away mid-answer: stop the upstream call, cache nothing, and do not count the call.
+      p.fill?.fail();
       gw.quota.refund(p.ticket);
       recordFailure(gw, p.key, p.req, p.ctx, p, new ProviderError("aborted", "client closed the stream"));
       await iterator.return?.();

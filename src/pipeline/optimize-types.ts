@@ -46,8 +46,8 @@ export interface OptimizeResult {
   route: RouteOutcome;
   pii: PiiSpan[];
   piiMasked: boolean;
-  /** Embedding of `cacheText`, present when asked for. */
+  /** Embedding of `cacheText`, present when asked for and the request ends with a user message. */
   embedding?: Float32Array;
-  /** The normalized last user prompt the semantic cache compares. */
+  /** The last user message as the semantic cache compares it ("" when the request ends otherwise). */
   cacheText: string;
 }

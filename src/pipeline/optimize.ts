@@ -5,6 +5,7 @@ import { compressWithQualityFloor } from "./compress";
 import type { ChatMessage } from "./messages";
 import type { OptimizeInput, OptimizeResult, RouteOutcome } from "./optimize-types";
 import { decideRoute, needsClassification, promptSignals, type CapabilityTable } from "./route";
+import { canonicalContent, embeddingText } from "./cache";
 
 /** The three trained models, as the optimizer uses them. */
 export interface OptimizerModels {
@@ -31,7 +32,7 @@ function modelsOf(deps: OptimizerDeps): OptimizerModels {
   return deps.models;
 }
 
-/** The text the cache and the classifier look at: the last user turn, whitespace folded. */
+/** The last user turn, whitespace folded: what the classifier reads when the request ends otherwise. */
 export function lastUserText(messages: readonly ChatMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i]!.role === "user") return messages[i]!.content.replace(/\s+/g, " ").trim();
@@ -50,10 +51,15 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
     ? await compressWithQualityFloor(input.messages, { aggressiveness: o.max_aggressiveness, skipRules: o.skip_rules, qualityFloor: input.qualityFloor }, (a, b) => modelsOf(deps).quality(a, b))
     : unchanged(input.messages);
 
-  const cacheText = lastUserText(input.messages);
+  // The semantic cache compares the last user message as it goes upstream, canonicalised as the cache
+  // does it; embedding it here keeps model work off the event loop. The classifier reads the same text.
+  const last = compressed.messages.at(-1);
+  const cacheText = last?.role === "user" && !last.tool_calls ? embeddingText(canonicalContent(last.content)) : "";
   const classify = needsClassification(input.model, o.route);
-  const embedding = input.wantEmbedding || classify ? await modelsOf(deps).embed(cacheText) : undefined;
-  const prediction = classify ? await modelsOf(deps).classify(cacheText, embedding) : undefined;
+  const classifyText = cacheText || lastUserText(compressed.messages);
+  const wantVector = (input.wantEmbedding && cacheText !== "") || classify;
+  const embedding = wantVector ? await modelsOf(deps).embed(classifyText) : undefined;
+  const prediction = classify ? await modelsOf(deps).classify(classifyText, embedding) : undefined;
 
   const available = new Set(input.availableModels);
   const decision = decideRoute({
@@ -80,7 +86,7 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
     route,
     pii: [],
     piiMasked: false,
-    ...(input.wantEmbedding && embedding && { embedding }),
+    ...(input.wantEmbedding && cacheText !== "" && embedding && { embedding }),
     cacheText,
   };
 }

@@ -23,6 +23,12 @@ describe("worker pool", () => {
     expect(out.sum).toBe(6.5);
   });
 
+  test("many concurrent tasks, queued behind busy workers, all come back intact", async () => {
+    pool = new WorkerPool<In, Out>({ filename, threads: 2, queueLimit: 1000, taskTimeoutMs: 10_000 });
+    const outs = await Promise.all(Array.from({ length: 300 }, (_, i) => pool!.run({ op: "echo", value: { i, text: "x".repeat(i) } })));
+    outs.forEach((o, i) => expect(o.value).toEqual({ i, text: "x".repeat(i) }));
+  });
+
   test("a crashing task fails alone and the pool keeps serving", async () => {
     pool = new WorkerPool<In, Out>({ filename, threads: 1, queueLimit: 100, taskTimeoutMs: 5000 });
     expect(await code(pool.run({ op: "crash" }))).toBe("INTERNAL_ERROR");
@@ -32,6 +38,7 @@ describe("worker pool", () => {
 
   test("a stuck task is cut at its deadline, and its worker replaced", async () => {
     pool = new WorkerPool<In, Out>({ filename, threads: 1, queueLimit: 100, taskTimeoutMs: 300 });
+    await pool.warm();
     const before = (await pool.run({ op: "echo" })).thread;
     expect(await code(pool.run({ op: "hang" }))).toBe("INTERNAL_ERROR");
     const after = await pool.run({ op: "echo", value: "alive" });
@@ -41,7 +48,7 @@ describe("worker pool", () => {
 
   test("a full queue answers OVERLOADED instead of growing", async () => {
     pool = new WorkerPool<In, Out>({ filename, threads: 1, queueLimit: 2, taskTimeoutMs: 400 });
-    await pool.run({ op: "echo" });
+    await pool.warm();
     const results = await Promise.all([pool.run({ op: "hang" }), ...Array.from({ length: 6 }, () => pool!.run({ op: "echo" }))].map(code));
     expect(results.filter((r) => r === "OVERLOADED").length).toBeGreaterThanOrEqual(3);
   });

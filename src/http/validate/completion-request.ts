@@ -9,6 +9,8 @@ export interface SvcOptions {
   compress: boolean;
   route: boolean;
   cache: boolean;
+  /** Accept a cached answer even for a request that asks for variety (temperature above the limit, n > 1). */
+  cache_nondeterministic: boolean;
   score: boolean;
   budget_id?: string;
   mask_pii: boolean;
@@ -49,6 +51,7 @@ const Options = Type.Object(
     compress: Type.Optional(Type.Boolean()),
     route: Type.Optional(Type.Boolean()),
     cache: Type.Optional(Type.Boolean()),
+    cache_nondeterministic: Type.Optional(Type.Boolean()),
     score: Type.Optional(Type.Boolean()),
     budget_id: Type.Optional(Id),
     mask_pii: Type.Optional(Type.Boolean()),
@@ -167,6 +170,7 @@ export function parseCompletionRequest(body: unknown, validRules: readonly strin
       compress: o.compress ?? true,
       route: o.route ?? true,
       cache: o.cache ?? true,
+      cache_nondeterministic: o.cache_nondeterministic ?? false,
       score: o.score ?? true,
       mask_pii: o.mask_pii ?? false,
       max_aggressiveness: o.max_aggressiveness ?? 0.5,

@@ -155,7 +155,7 @@ export class SemanticCache {
     // Registered before the first await, so concurrent duplicates find this request as their leader.
     this.coalescer.lead(keys.exactKey, this.config.coalesceTimeoutMs);
     try {
-      const vector = await this.embedPrompt(keys);
+      const vector = await this.embedPrompt(keys, req.embedding);
       const semantic = vector ? await this.semanticMatch(keys, vector) : null;
       if (semantic) {
         const hit = this.hit(semantic.entry, "semantic", semantic.similarity);
@@ -222,8 +222,9 @@ export class SemanticCache {
     return entry;
   }
 
-  private async embedPrompt(keys: RequestKeys): Promise<Float32Array | null> {
+  private async embedPrompt(keys: RequestKeys, given: Float32Array | undefined): Promise<Float32Array | null> {
     if (keys.prompt === null || keys.prompt.length === 0 || keys.prompt.length > this.config.semanticMaxChars) return null;
+    if (given) return given;
     try {
       return await this.embedder.embed(embeddingText(keys.prompt));
     } catch (err) {
