@@ -16,6 +16,8 @@ usage:
   svc keys list --app A [--json]
   svc keys revoke <key_id> [--json]
   svc optimize                                JSON lines {messages, model?, svc_options?} on stdin → what would go upstream
+  svc similarity                              JSON lines {a, b} on stdin → {similarity} (cosine, -1..1)
+  svc bench [--quick] [--soak-s N] [--no-peers]   the latency-overhead benchmark (bench/run.ts)
 
 Settings come from SVC_* environment variables and the JSON file named by SVC_CONFIG.`;
 
@@ -115,6 +117,20 @@ async function main(argv: string[]): Promise<void> {
       return keysCommand(settings, args);
     case "optimize":
       return (await import("./optimize-command")).optimizeCommand(settings, process.stdin, process.stdout);
+    case "similarity": {
+      const { loadModels } = await import("../ml/load");
+      const { runSimilarity } = await import("../ml/similarity-cli");
+      const models = await loadModels(undefined, settings.embeddingModelDir ? { sentenceTransformerDir: settings.embeddingModelDir } : {});
+      await runSimilarity(process.stdin, process.stdout, models.embedder);
+      return;
+    }
+    case "bench": {
+      // The benchmark starts and measures its own processes; it runs as one so it can be profiled alone.
+      const script = new URL("../../bench/run.ts", import.meta.url).pathname;
+      const child = Bun.spawn([process.execPath, script, ...args], { stdio: ["inherit", "inherit", "inherit"] });
+      process.exitCode = await child.exited;
+      return;
+    }
     default:
       fail(`unknown command '${command}'\n\n${USAGE}`);
   }
