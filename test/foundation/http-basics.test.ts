@@ -78,5 +78,12 @@ describe("http basics", () => {
     for (const l of lines) expect(() => JSON.parse(l)).not.toThrow();
     const mine = lines.map((l) => JSON.parse(l)).find((o) => o.request_id === rid);
     expect(mine).toMatchObject({ method: "GET", path: "/health", status: 200, msg: "request" });
+    const admin = await gw.cliKey();
+    await Bun.sleep(300);
+    const created = await call(`${gw.url}/api/keys`, admin.key, { body: { name: "logged", app_id: "default" } });
+    const createdId = created.headers.get("x-request-id");
+    await Bun.sleep(200);
+    const forRequest = gw.logs().filter((l) => l.includes(createdId!)).map((l) => JSON.parse(l).msg);
+    expect(forRequest).toEqual(expect.arrayContaining(["key created", "request"]));
   });
 });

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Gateway } from "../../gateway";
-import { registerRoute } from "../app";
+import { registerRoute, requestIdOf } from "../app";
 import { readJsonBody } from "../body";
 import { validationError } from "../errors";
 import type { KeyType } from "../../auth/key-format";
@@ -47,7 +47,7 @@ export function keyRoutes(gw: Gateway) {
         const actor = gw.authenticate(request);
         const body = parseCreateKey(await readJsonBody(request, gw.settings.maxBodyBytes));
         const created = gw.keys.create(actor, { name: body.name, appId: body.app_id, type: body.type, scopes: body.scopes, plan: body.plan });
-        gw.log.info({ key_id: created.id, app_id: created.app_id, type: created.type }, "key created");
+        gw.log.info({ request_id: requestIdOf(request), key_id: created.id, app_id: created.app_id, type: created.type }, "key created");
         set.status = 201;
         return created;
       },
@@ -60,7 +60,7 @@ export function keyRoutes(gw: Gateway) {
     .delete("/api/keys/:id", ({ request, params }) => {
       const actor = gw.authenticate(request);
       const revoked = gw.keys.revoke(actor, params.id);
-      gw.log.info({ key_id: revoked.id, app_id: revoked.app_id }, "key revoked");
+      gw.log.info({ request_id: requestIdOf(request), key_id: revoked.id, app_id: revoked.app_id }, "key revoked");
       return revoked;
     });
 }
