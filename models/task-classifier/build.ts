@@ -8,7 +8,7 @@ import { classifierGraph } from "./export";
 import { loadLabelledPrompts, type LabelledPrompt } from "./split";
 import { trainClassifier, type ClassifierTrainConfig, type Example } from "./train";
 
-export const CLASSIFIER_CONFIG: ClassifierTrainConfig = { seed: 7, iterations: 300, learningRate: 0.02, l2: 1e-4, classWeightPower: 0.5 };
+export const CLASSIFIER_CONFIG: ClassifierTrainConfig = { seed: 7, hidden: 96, epochs: 30, batchSize: 64, learningRate: 0.002, l2: 1e-5, classWeightPower: 0.5 };
 
 async function examples(rows: readonly LabelledPrompt[], embedder: HashEmbedder): Promise<Example[]> {
   const out: Example[] = [];
@@ -27,9 +27,9 @@ export async function buildTaskClassifier(embeddingDir: string, outDir: string, 
   const rows = loadLabelledPrompts();
   const train = await examples(rows.filter((r) => r.split === "train"), embedder);
   log(`task classifier: ${train.length} train rows, ${rows.length - train.length} held out`);
-  const heads = trainClassifier(CLASSIFIER_CONFIG, train, log);
+  const weights = trainClassifier(CLASSIFIER_CONFIG, train, log);
 
-  writeFileSync(join(outDir, "model.onnx"), classifierGraph(heads, embedder.dimensions, TEXT_FEATURE_COUNT));
+  writeFileSync(join(outDir, "model.onnx"), classifierGraph(weights, embedder.dimensions, TEXT_FEATURE_COUNT));
   const config: TaskClassifierConfig = { classes: [...TASK_CLASSES], featureNames: [...TEXT_FEATURE_NAMES], dims: embedder.dimensions };
   writeFileSync(join(outDir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
 }

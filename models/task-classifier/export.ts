@@ -1,12 +1,12 @@
 import { TASK_CLASSES } from "../../src/ml/types";
 import { DataType, encodeModel } from "../onnx/graph";
-import type { LinearHeads } from "./train";
+import type { ClassifierWeights } from "./train";
 
 /**
- * Both heads as one ONNX graph: embedding [1, dims] and features [1, f] -> probs [1, classes] (softmax,
- * in TASK_CLASSES order) and difficulty [1, 1] (sigmoid).
+ * The network as one ONNX graph: embedding [1, dims] and features [1, f] -> ReLU hidden layer -> probs
+ * [1, classes] (softmax, in TASK_CLASSES order) and difficulty [1, 1] (sigmoid).
  */
-export function classifierGraph(heads: LinearHeads, dims: number, featureCount: number): Uint8Array {
+export function classifierGraph(m: ClassifierWeights, dims: number, featureCount: number): Uint8Array {
   const K = TASK_CLASSES.length;
   return encodeModel({
     name: "svc_task_classifier",
@@ -19,16 +19,20 @@ export function classifierGraph(heads: LinearHeads, dims: number, featureCount: 
       { name: "difficulty", elemType: DataType.FLOAT, shape: [1, 1] },
     ],
     initializers: [
-      { name: "class_w", dims: [heads.inputs, K], data: heads.classWeights },
-      { name: "class_b", dims: [K], data: heads.classBias },
-      { name: "difficulty_w", dims: [heads.inputs, 1], data: heads.difficultyWeights },
-      { name: "difficulty_b", dims: [1], data: heads.difficultyBias },
+      { name: "hidden_w", dims: [m.inputs, m.hidden], data: m.w1 },
+      { name: "hidden_b", dims: [m.hidden], data: m.b1 },
+      { name: "class_w", dims: [m.hidden, K], data: m.w2 },
+      { name: "class_b", dims: [K], data: m.b2 },
+      { name: "difficulty_w", dims: [m.hidden, 1], data: m.wd },
+      { name: "difficulty_b", dims: [1], data: m.bd },
     ],
     nodes: [
       { op: "Concat", inputs: ["embedding", "features"], outputs: ["x"], attributes: { axis: 1 } },
-      { op: "Gemm", inputs: ["x", "class_w", "class_b"], outputs: ["logits"] },
+      { op: "Gemm", inputs: ["x", "hidden_w", "hidden_b"], outputs: ["hidden_pre"] },
+      { op: "Relu", inputs: ["hidden_pre"], outputs: ["hidden"] },
+      { op: "Gemm", inputs: ["hidden", "class_w", "class_b"], outputs: ["logits"] },
       { op: "Softmax", inputs: ["logits"], outputs: ["probs"], attributes: { axis: 1 } },
-      { op: "Gemm", inputs: ["x", "difficulty_w", "difficulty_b"], outputs: ["difficulty_logit"] },
+      { op: "Gemm", inputs: ["hidden", "difficulty_w", "difficulty_b"], outputs: ["difficulty_logit"] },
       { op: "Sigmoid", inputs: ["difficulty_logit"], outputs: ["difficulty"] },
     ],
     metadata: { classes: TASK_CLASSES.join(",") },

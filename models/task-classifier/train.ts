@@ -2,13 +2,16 @@ import { TASK_CLASSES, type TaskClass } from "../../src/ml/types";
 import { Rng } from "../data/rng";
 
 /**
- * Softmax regression for the task class and a sigmoid regression for difficulty, both on the same input
- * (embedding followed by the cheap text features), trained full-batch with Adam. Small data (a few
- * thousand prompts) and a linear model: training takes seconds and cannot memorize much.
+ * A one-hidden-layer network on (embedding ++ text features): ReLU hidden layer, softmax head for the task
+ * class and sigmoid head for difficulty, trained together with minibatch Adam. The hidden layer lets
+ * surface features and the embedding interact (a code fence means code in prose-like prompts too), which
+ * a linear model could not express.
  */
 export interface ClassifierTrainConfig {
   seed: number;
-  iterations: number;
+  hidden: number;
+  epochs: number;
+  batchSize: number;
   learningRate: number;
   l2: number;
   /** Class weight = (share of the average class / share of this class) ^ power: rare classes count more. */
@@ -21,89 +24,130 @@ export interface Example {
   difficulty: number;
 }
 
-export interface LinearHeads {
+/** Weights row-major as [inputs, outputs], the layout ONNX Gemm takes without transposition. */
+export interface ClassifierWeights {
   inputs: number;
-  /** inputs x classes, row-major. */
-  classWeights: Float32Array;
-  classBias: Float32Array;
-  /** inputs x 1. */
-  difficultyWeights: Float32Array;
-  difficultyBias: Float32Array;
+  hidden: number;
+  w1: Float32Array;
+  b1: Float32Array;
+  w2: Float32Array;
+  b2: Float32Array;
+  wd: Float32Array;
+  bd: Float32Array;
 }
 
 const K = TASK_CLASSES.length;
 
-export function predictProbs(heads: LinearHeads, x: Float32Array): Float64Array {
-  const z = new Float64Array(K);
-  for (let k = 0; k < K; k++) {
-    let s = heads.classBias[k]!;
-    for (let i = 0; i < heads.inputs; i++) s += x[i]! * heads.classWeights[i * K + k]!;
-    z[k] = s;
+function allocate(inputs: number, hidden: number): { flat: Float32Array; weights: ClassifierWeights } {
+  const sizes = [inputs * hidden, hidden, hidden * K, K, hidden, 1];
+  const flat = new Float32Array(sizes.reduce((a, b) => a + b, 0));
+  const views: Float32Array[] = [];
+  let offset = 0;
+  for (const n of sizes) {
+    views.push(flat.subarray(offset, offset + n));
+    offset += n;
   }
-  const max = Math.max(...z);
+  const [w1, b1, w2, b2, wd, bd] = views as [Float32Array, Float32Array, Float32Array, Float32Array, Float32Array, Float32Array];
+  return { flat, weights: { inputs, hidden, w1, b1, w2, b2, wd, bd } };
+}
+
+interface Forward {
+  h: Float64Array;
+  probs: Float64Array;
+  difficulty: number;
+}
+
+function forward(m: ClassifierWeights, x: Float32Array): Forward {
+  const h = new Float64Array(m.hidden);
+  for (let j = 0; j < m.hidden; j++) h[j] = m.b1[j]!;
+  for (let i = 0; i < m.inputs; i++) {
+    const xi = x[i]!;
+    if (xi === 0) continue;
+    const row = i * m.hidden;
+    for (let j = 0; j < m.hidden; j++) h[j]! += xi * m.w1[row + j]!;
+  }
+  for (let j = 0; j < m.hidden; j++) if (h[j]! < 0) h[j] = 0;
+  const probs = new Float64Array(K);
+  let d = m.bd[0]!;
+  for (let k = 0; k < K; k++) probs[k] = m.b2[k]!;
+  for (let j = 0; j < m.hidden; j++) {
+    if (h[j] === 0) continue;
+    for (let k = 0; k < K; k++) probs[k]! += h[j]! * m.w2[j * K + k]!;
+    d += h[j]! * m.wd[j]!;
+  }
+  const max = Math.max(...probs);
   let sum = 0;
-  for (let k = 0; k < K; k++) sum += z[k] = Math.exp(z[k]! - max);
-  for (let k = 0; k < K; k++) z[k]! /= sum;
-  return z;
+  for (let k = 0; k < K; k++) sum += probs[k] = Math.exp(probs[k]! - max);
+  for (let k = 0; k < K; k++) probs[k]! /= sum;
+  return { h, probs, difficulty: 1 / (1 + Math.exp(-d)) };
 }
 
-export function predictDifficulty(heads: LinearHeads, x: Float32Array): number {
-  let s = heads.difficultyBias[0]!;
-  for (let i = 0; i < heads.inputs; i++) s += x[i]! * heads.difficultyWeights[i]!;
-  return 1 / (1 + Math.exp(-s));
-}
-
-export function trainClassifier(config: ClassifierTrainConfig, data: readonly Example[], log: (line: string) => void): LinearHeads {
+export function trainClassifier(config: ClassifierTrainConfig, data: readonly Example[], log: (line: string) => void): ClassifierWeights {
   const inputs = data[0]!.x.length;
+  const H = config.hidden;
   const rng = new Rng(config.seed);
-  const P = inputs * K + K + inputs + 1;
-  const params = new Float32Array(P);
-  for (let i = 0; i < inputs * K; i++) params[i] = rng.normal() * 0.01;
-  const heads: LinearHeads = {
-    inputs,
-    classWeights: params.subarray(0, inputs * K),
-    classBias: params.subarray(inputs * K, inputs * K + K),
-    difficultyWeights: params.subarray(inputs * K + K, inputs * K + K + inputs),
-    difficultyBias: params.subarray(inputs * K + K + inputs),
-  };
+  const { flat: params, weights: m } = allocate(inputs, H);
+  const { flat: grad, weights: g } = allocate(inputs, H);
+  // He initialization for the ReLU layer, small for the heads.
+  for (let i = 0; i < m.w1.length; i++) m.w1[i] = rng.normal() * Math.sqrt(2 / inputs);
+  for (let i = 0; i < m.w2.length; i++) m.w2[i] = rng.normal() * 0.01;
+  for (let i = 0; i < m.wd.length; i++) m.wd[i] = rng.normal() * 0.01;
+
   const counts = new Map<TaskClass, number>();
   for (const e of data) counts.set(e.task, (counts.get(e.task) ?? 0) + 1);
-  const weightOf = new Map<TaskClass, number>();
-  for (const [task, n] of counts) weightOf.set(task, (data.length / counts.size / n) ** config.classWeightPower);
-  let totalWeight = 0;
-  for (const e of data) totalWeight += weightOf.get(e.task)!;
+  const classWeight = new Map<TaskClass, number>();
+  for (const [task, n] of counts) classWeight.set(task, (data.length / counts.size / n) ** config.classWeightPower);
 
-  const grad = new Float64Array(P);
-  const m = new Float64Array(P);
-  const v = new Float64Array(P);
-  for (let t = 1; t <= config.iterations; t++) {
-    grad.fill(0);
+  const mom = new Float64Array(params.length);
+  const vel = new Float64Array(params.length);
+  const dh = new Float64Array(H);
+  let step = 0;
+  for (let epoch = 1; epoch <= config.epochs; epoch++) {
+    const order = rng.shuffle(data.map((_, i) => i));
     let loss = 0;
-    for (const e of data) {
-      const w = weightOf.get(e.task)! / totalWeight;
-      const probs = predictProbs(heads, e.x);
-      const y = TASK_CLASSES.indexOf(e.task);
-      loss -= w * Math.log(probs[y]! + 1e-12);
-      const d = predictDifficulty(heads, e.x);
-      // Squared error through the sigmoid; difficulty is weighted like the class loss.
-      const gd = w * 2 * (d - e.difficulty) * d * (1 - d);
-      for (let i = 0; i < inputs; i++) {
-        const xi = e.x[i]!;
-        if (xi === 0) continue;
-        for (let k = 0; k < K; k++) grad[i * K + k]! += w * (probs[k]! - (k === y ? 1 : 0)) * xi;
-        grad[inputs * K + K + i]! += gd * xi;
+    for (let start = 0; start < order.length; start += config.batchSize) {
+      const batch = order.slice(start, start + config.batchSize);
+      grad.fill(0);
+      for (const idx of batch) {
+        const e = data[idx]!;
+        const w = classWeight.get(e.task)! / batch.length;
+        const f = forward(m, e.x);
+        const y = TASK_CLASSES.indexOf(e.task);
+        loss -= classWeight.get(e.task)! * Math.log(f.probs[y]! + 1e-12);
+        const gd = w * 2 * (f.difficulty - e.difficulty) * f.difficulty * (1 - f.difficulty);
+        dh.fill(0);
+        for (let k = 0; k < K; k++) {
+          const gk = w * (f.probs[k]! - (k === y ? 1 : 0));
+          g.b2[k]! += gk;
+          for (let j = 0; j < H; j++) {
+            g.w2[j * K + k]! += gk * f.h[j]!;
+            dh[j]! += gk * m.w2[j * K + k]!;
+          }
+        }
+        g.bd[0]! += gd;
+        for (let j = 0; j < H; j++) {
+          g.wd[j]! += gd * f.h[j]!;
+          dh[j]! += gd * m.wd[j]!;
+          if (f.h[j] === 0) dh[j] = 0;
+          g.b1[j]! += dh[j]!;
+        }
+        for (let i = 0; i < inputs; i++) {
+          const xi = e.x[i]!;
+          if (xi === 0) continue;
+          const row = i * H;
+          for (let j = 0; j < H; j++) g.w1[row + j]! += xi * dh[j]!;
+        }
       }
-      for (let k = 0; k < K; k++) grad[inputs * K + k]! += w * (probs[k]! - (k === y ? 1 : 0));
-      grad[P - 1]! += gd;
+      step++;
+      const lr = (config.learningRate * Math.sqrt(1 - 0.999 ** step)) / (1 - 0.9 ** step);
+      for (let p = 0; p < params.length; p++) {
+        const gp = grad[p]! + config.l2 * params[p]!;
+        mom[p] = 0.9 * mom[p]! + 0.1 * gp;
+        vel[p] = 0.999 * vel[p]! + 0.001 * gp * gp;
+        params[p]! -= (lr * mom[p]!) / (Math.sqrt(vel[p]!) + 1e-8);
+      }
     }
-    const lr = (config.learningRate * Math.sqrt(1 - 0.999 ** t)) / (1 - 0.9 ** t);
-    for (let p = 0; p < P; p++) {
-      const g = grad[p]! + config.l2 * params[p]!;
-      m[p] = 0.9 * m[p]! + 0.1 * g;
-      v[p] = 0.999 * v[p]! + 0.001 * g * g;
-      params[p]! -= (lr * m[p]!) / (Math.sqrt(v[p]!) + 1e-8);
-    }
-    if (t % 50 === 0 || t === config.iterations) log(`classifier iteration ${t}: weighted loss ${loss.toFixed(4)}`);
+    if (epoch % 5 === 0 || epoch === config.epochs) log(`classifier epoch ${epoch}: weighted loss ${(loss / data.length).toFixed(4)}`);
   }
-  return heads;
+  return m;
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { loadModels } from "../../src/ml/load";
 import { SentenceTransformerEmbedder, WordPieceTokenizer } from "../../src/ml/sentence-transformer";
 import { DataType, encodeModel } from "../../models/onnx/graph";
 import { Rng } from "../../models/data/rng";
@@ -104,5 +105,15 @@ describe("SentenceTransformerEmbedder", () => {
     const alone = await embedder.embed("short text");
     for (let d = 0; d < HIDDEN; d++) expect(short![d]!).toBeCloseTo(alone[d]!, 5);
     expect(Math.hypot(...long!)).toBeCloseTo(1, 5);
+  });
+
+  test("loadModels uses it for embed, while classify and quality keep the shipped embedding", async () => {
+    const models = await loadModels(undefined, { sentenceTransformerDir: dir });
+    expect(models.embedder.dimensions).toBe(HIDDEN);
+    const v = await models.embed("Translate to German: good night");
+    expect(v.length).toBe(HIDDEN);
+    // An embedding of another width is not fed to the classifier; it embeds the text itself.
+    expect((await models.classify("Translate to German: good night", v)).task).toBe("translate");
+    expect((await models.quality("Explain recursion.", "Explain recursion.")).score).toBe(100);
   });
 });
