@@ -19,7 +19,7 @@ import { TARGET_LABELS, type AuthCase, type BenchResults, type SoakSegment, type
 import { median, percentile, slope } from "./lib/stats";
 import { gatewaySpecs, portkeyHeaders, startBareProxy, startGateway, startMock, startPortkey, type GatewayService } from "./lib/targets";
 import { PROMPT_SLOT, loadWorkload, requestBody, variedPrompt, writeWrkInputs, type Workload } from "./lib/workload";
-import { ensureWrk, runWrk, type LoadSpec } from "./lib/wrk";
+import { ensureWrk, runWrk, type LoadSpec, type WrkResult } from "./lib/wrk";
 import { evaluateGoals } from "./lib/goals";
 import { generateKey } from "../src/auth/key-format";
 
@@ -148,7 +148,7 @@ async function section(title: string, p: Phase, s: Partial<Record<TargetName, Lo
   }
   if (p.gateway && !p.gateway.alive()) {
     const tail = p.gateway.output().split("\n").filter((l) => l.includes("panic") || l.includes("terminate called") || l.includes("error:")).slice(-3).join(" | ");
-    const why = `the gateway crashed during "${title}" (${tail.slice(0, 400)}); restarted for the next section`;
+    const why = `the gateway died during "${title}" (${p.gateway.exitStatus()}${tail ? `: ${tail.slice(0, 300)}` : ""}); restarted for the next section`;
     say(why);
     notes.push(why);
     p.gateway = await startGateway(work, cores.servers, p.mock.url, "warn", `${p.gateway.name}-restart${notes.length}`);
@@ -157,19 +157,24 @@ async function section(title: string, p: Phase, s: Partial<Record<TargetName, Lo
   }
 }
 
-function sample(pid: number | undefined): number {
-  return pid === undefined ? NaN : memoryOf(pid).rssMiB;
+function sample(svc: Service): number {
+  return svc.alive() ? memoryOf(svc.pid).rssMiB : NaN;
 }
 
 /** Sustained load on one configuration while the gateway's RSS is sampled every second. */
 async function soak(ctx: WrkContext, target: TargetName, spec: LoadSpec, gw: GatewayService, seconds: number): Promise<SoakSegment> {
   const samples: { s: number; rssMiB: number }[] = [];
   const t0 = performance.now();
-  const timer = setInterval(() => samples.push({ s: (performance.now() - t0) / 1000, rssMiB: sample(gw.pid) }), 1000);
-  samples.push({ s: 0, rssMiB: sample(gw.pid) });
+  const timer = setInterval(() => samples.push({ s: (performance.now() - t0) / 1000, rssMiB: sample(gw) }), 1000);
+  samples.push({ s: 0, rssMiB: sample(gw) });
   const r = await runWrk(ctx.wrk, spec, { connections: CONNECTIONS, durationS: seconds, cores: cores.client }, ctx.workDir, ctx.sentences);
   clearInterval(timer);
-  samples.push({ s: (performance.now() - t0) / 1000, rssMiB: sample(gw.pid) });
+  samples.push({ s: (performance.now() - t0) / 1000, rssMiB: sample(gw) });
+  // A process that died mid-soak has no RSS: keep the samples taken while it lived.
+  const alive = samples.filter((x) => Number.isFinite(x.rssMiB));
+  samples.length = 0;
+  samples.push(...alive);
+  if (!samples.length) throw new Error("the gateway was not running during the soak");
   const late = samples.filter((x) => x.s >= seconds / 2);
   return {
     target,
@@ -272,21 +277,27 @@ async function main(): Promise<void> {
     for (const [name, rounds] of Object.entries(c1) as [TargetName, number[][]][]) results.latency[name] = summarizeLatency(rounds);
   });
 
-  await section(`throughput at ${CONNECTIONS} connections (wrk, interleaved rounds of ${WRK_S}s)`, p1, s1, w, async () => {
-    const tp = await interleavedWrk(ctx, s1 as Record<TargetName, LoadSpec>, ROUNDS, (name) => ({ connections: CONNECTIONS, durationS: WRK_S, cores: cores.client, countCacheHits: name === "miss" || name === "hit" }));
-    for (const [name, runs] of Object.entries(tp) as [TargetName, Parameters<typeof summarizeWrk>[0]][]) results.throughput[name] = summarizeWrk(runs);
-  });
+  // One section per round (and per sweep level): a gateway crash costs that round, not the measurement.
+  const tpRuns: Partial<Record<TargetName, WrkResult[]>> = {};
+  for (let round = 1; round <= ROUNDS; round++) {
+    await section(`throughput at ${CONNECTIONS} connections, round ${round}/${ROUNDS} (wrk, ${WRK_S}s per target)`, p1, s1, w, async () => {
+      for (const [n, spec] of Object.entries(s1) as [TargetName, LoadSpec][]) {
+        const r = await runWrk(wrk, spec, { connections: CONNECTIONS, durationS: WRK_S, cores: cores.client, countCacheHits: n === "miss" || n === "hit" }, work, ctx.sentences);
+        (tpRuns[n] ??= []).push(r);
+      }
+    });
+  }
+  for (const [n, runs] of Object.entries(tpRuns) as [TargetName, WrkResult[]][]) results.throughput[n] = summarizeWrk(runs);
 
-  await section(`concurrency sweep ${SWEEP_LEVELS.join(",")} (p99 bound ${P99_BOUND_MS} ms)`, p1, s1, w, async () => {
-    const sweepTargets = (["proxy", "relay", "miss", "hit", "portkey"] as TargetName[]).filter((n) => s1[n]);
-    for (const n of sweepTargets) results.sweep[n] = [];
-    for (const connections of SWEEP_LEVELS) {
+  const sweepTargets = (["proxy", "relay", "miss", "hit", "portkey"] as TargetName[]).filter((n) => s1[n]);
+  for (const connections of SWEEP_LEVELS) {
+    await section(`concurrency sweep: ${connections} connections (p99 bound ${P99_BOUND_MS} ms)`, p1, s1, w, async () => {
       for (const n of sweepTargets) {
         const r = await runWrk(wrk, s1[n]!, { connections, durationS: SWEEP_S, cores: cores.client }, work, ctx.sentences);
-        results.sweep[n]!.push({ connections, rps: r.rps, p99Us: r.latencyUs.p99, errors: r.errors });
+        (results.sweep[n] ??= []).push({ connections, rps: r.rps, p99Us: r.latencyUs.p99, errors: r.errors });
       }
-    }
-  });
+    });
+  }
 
   await section("auth: valid, unknown and malformed keys on the same route; /health for scale", p1, s1, w, async () => {
     if (!p1.gateway) return;
@@ -301,7 +312,7 @@ async function main(): Promise<void> {
     });
   }
   const processes: Partial<Record<TargetName, Service | undefined>> = { mock: p1.mock, proxy: p1.proxy, relay: p1.gateway, portkey, relayInfo: info };
-  for (const [n, svc] of Object.entries(processes) as [TargetName, Service | undefined][]) if (svc) results.peakMiB[n] = memoryOf(svc.pid).peakMiB;
+  for (const [n, svc] of Object.entries(processes) as [TargetName, Service | undefined][]) if (svc?.alive()) results.peakMiB[n] = memoryOf(svc.pid).peakMiB;
   await Promise.all([p1.mock.stop(), p1.proxy.stop(), p1.gateway?.stop(), info?.stop()]);
 
   // Phase 2: a realistic stream (first byte after a delay, then chunks apart).

@@ -36,6 +36,8 @@ export interface Service {
   output(): string;
   /** False once the process has exited (crashed, or stopped). */
   alive(): boolean;
+  /** How the process ended ("exit code 1", "signal SIGABRT"), or "running". */
+  exitStatus(): string;
   stop(): Promise<void>;
 }
 
@@ -83,7 +85,10 @@ export async function startService(o: StartOptions): Promise<Service> {
   const deadline = performance.now() + (o.timeoutMs ?? 30_000);
   for (;;) {
     const url = await o.ready(output());
-    if (url) return { name: o.name, url, pid: proc.pid, output, alive: () => proc.exitCode === null && proc.signalCode === null, stop };
+    if (url) {
+      const exitStatus = () => (proc.signalCode ? `signal ${proc.signalCode}` : proc.exitCode !== null ? `exit code ${proc.exitCode}` : "running");
+      return { name: o.name, url, pid: proc.pid, output, alive: () => exitStatus() === "running", exitStatus, stop };
+    }
     if (proc.exitCode !== null || performance.now() > deadline) {
       await stop();
       const why = proc.exitCode !== null ? `exited with ${proc.exitCode}` : "did not get ready in time";
