@@ -76,7 +76,7 @@ export class Gateway {
     this.quota = new Quota(this.store.db, this.plans, settings.testKeyDailyCalls);
     this.providers = buildProviders(env, this.catalog);
     this.callPolicy = { ...DEFAULT_CALL_POLICY, retries: settings.providerRetries, backoffBaseMs: settings.providerRetryBaseMs, timeoutMs: settings.providerTimeoutMs };
-    this.ledger = new Ledger(this.store.db);
+    this.ledger = new Ledger(this.store);
     this.eventLoopDeps = ruleDeps(settings);
     if (settings.bootstrapAdminKey) {
       const type = parseKey(settings.bootstrapAdminKey);
@@ -121,6 +121,7 @@ export class Gateway {
     if (this.inlineOptimize) return this.inlineOptimize(input);
     if (!needsModels(input) && promptChars(input) <= this.settings.inlineMaxChars) return optimize(input, this.eventLoopDeps);
     if (!this.pool) throw new Error("optimizer not started");
+    // The client's signal only keeps a queued task from starting (see WorkerPool.run).
     return this.pool.run(input, signal);
   }
 

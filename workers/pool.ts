@@ -44,7 +44,13 @@ export class WorkerPool<I, O> {
     this.pool.on("error", () => this.crashes++);
   }
 
+  /**
+   * `signal` (the client going away) drops a task that has not started; a running task is left to
+   * finish, because terminating a thread inside native code (onnxruntime) takes the process down.
+   * Only the deadline terminates a running task.
+   */
   async run(input: I, signal?: AbortSignal): Promise<O> {
+    if (signal?.aborted) throw new DOMException("the client went away", "AbortError");
     if (this.inFlight >= this.opts.threads + this.opts.queueLimit) {
       throw new ApiError("OVERLOADED", "the gateway is at capacity; retry shortly", { retryAfterS: 1 });
     }
@@ -60,16 +66,16 @@ export class WorkerPool<I, O> {
     const bytes = pack(input);
     const timeout = AbortSignal.timeout(this.opts.taskTimeoutMs);
     try {
-      const out = (await this.pool.run(Piscina.move(bytes as Uint8Array<ArrayBuffer>), { signal: signal ? AbortSignal.any([signal, timeout]) : timeout })) as Uint8Array;
+      const out = (await this.pool.run(Piscina.move(bytes as Uint8Array<ArrayBuffer>), { signal: timeout })) as Uint8Array;
       return unpack(out) as O;
     } catch (e) {
-      throw this.toApiError(e as Error, timeout, signal);
+      throw this.toApiError(e as Error, timeout);
     }
   }
 
-  private toApiError(e: Error, timeout: AbortSignal, client?: AbortSignal): Error {
+  private toApiError(e: Error, timeout: AbortSignal): Error {
     if (e.message === "Task queue is at limit") return new ApiError("OVERLOADED", "the gateway is at capacity; retry shortly", { retryAfterS: 1 });
-    if (e.name === "AbortError" && timeout.aborted && !client?.aborted) {
+    if (e.name === "AbortError" && timeout.aborted) {
       return new ApiError("INTERNAL_ERROR", `optimizer task exceeded ${this.opts.taskTimeoutMs} ms; its worker was replaced`);
     }
     if (e.name === "AbortError") return e;

@@ -34,6 +34,11 @@ export function registerRoute(method: string, pattern: string): void {
   else ROUTE_METHODS.push([re, [method]]);
 }
 
+function clientGone(error: unknown, request: Request): boolean {
+  const e = error as { name?: string; kind?: string };
+  return request.signal.aborted && (e?.name === "AbortError" || e?.kind === "aborted");
+}
+
 function errorResponse(err: ApiError, requestId: string, extraHeaders?: Record<string, string>): Response {
   return new Response(JSON.stringify(err.body(requestId)), { status: err.status, headers: { ...err.headers(requestId), ...extraHeaders } });
 }
@@ -58,6 +63,11 @@ export function buildApp(gw: Gateway) {
       let err: ApiError;
       let headers: Record<string, string> | undefined;
       if (error instanceof ApiError) err = error;
+      else if (clientGone(error, request)) {
+        // Nobody is left to read an answer; this is the client's choice, not a server fault.
+        gw.log.debug({ request_id: rid }, "client closed the connection");
+        err = new ApiError("CLIENT_CLOSED", "the client closed the connection");
+      }
       else if (code === "NOT_FOUND") {
         const path = new URL(request.url).pathname;
         const methods = ROUTE_METHODS.find(([re]) => re.test(path))?.[1];

@@ -12,6 +12,8 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { status: 413, type: "invalid_request_error" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, type: "invalid_request_error" },
   RATE_LIMITED: { status: 429, type: "rate_limit_error" },
+  /** nginx's convention for a client that left before the answer; only ever seen in logs and the ledger. */
+  CLIENT_CLOSED: { status: 499, type: "invalid_request_error" },
   QUOTA_EXCEEDED: { status: 429, type: "rate_limit_error" },
   AGENT_GUARD: { status: 429, type: "rate_limit_error" },
   INTERNAL_ERROR: { status: 500, type: "api_error" },

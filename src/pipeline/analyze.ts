@@ -24,11 +24,12 @@ export interface OptimizerReport {
 }
 
 export function optimizeInputOf(req: CompletionRequest, availableModels: string[], qualityFloor: number): OptimizeInput {
-  return { messages: req.messages, model: req.model, options: req.svc_options, params: req.params, maxTokens: req.max_tokens, availableModels, wantEmbedding: false, qualityFloor };
+  return { messages: req.messages, model: req.model, options: req.svc_options, params: req.params, maxTokens: req.max_tokens, availableModels, wantEmbedding: false, countTokens: true, qualityFloor };
 }
 
 export function reportOf(opt: OptimizeResult): OptimizerReport {
   if (!opt.route.ok) throw new ApiError("NO_PROVIDER", opt.route.message);
+  if (opt.originalTokens === undefined || opt.compressedTokens === undefined) throw new Error("reportOf: the optimizer ran without countTokens");
   return {
     messages: opt.messages,
     model: opt.route.model,

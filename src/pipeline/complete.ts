@@ -121,7 +121,7 @@ function finalChunk(chunk: ReturnType<typeof chunkFramer>, finish: FinishReason,
 
 async function prepare(gw: Gateway, key: KeyEntry, req: CompletionRequest, ctx: CallContext, ticket: QuotaTicket): Promise<Planned> {
   const requested = req.model === AUTO_MODEL ? undefined : gw.catalog.resolve(req.model);
-  const opt = await gw.optimize({ ...optimizeInputOf(req, gw.servableModels, gw.settings.qualityFloor), wantEmbedding: req.svc_options.cache }, ctx.signal);
+  const opt = await gw.optimize({ ...optimizeInputOf(req, gw.servableModels, gw.settings.qualityFloor), wantEmbedding: req.svc_options.cache, countTokens: false }, ctx.signal);
   if (!opt.route.ok) throw new ApiError("NO_PROVIDER", opt.route.message);
   const candidates = opt.route.candidates.map((id) => gw.catalog.find(id)!);
   return { key, req, ctx, ticket, opt, candidates, requested, reason: opt.route.reason };
@@ -149,9 +149,11 @@ function estimateUsage(p: Planned, served: ModelInfo, completionText: string): U
 /** Costs, ledger row and svc_meta for a call that produced an answer. */
 function account(gw: Gateway, p: Planned, out: Outcome, status: number): SvcMeta {
   // The provider counts the prompt it received (compressed); scale our own count of the original by
-  // the same factor so both sides of the saving are in the provider's units.
-  const scale = p.opt.compressedTokens > 0 ? out.usage.prompt_tokens / p.opt.compressedTokens : 1;
-  const originalPrompt = Math.round(p.opt.originalTokens * scale);
+  // the same factor so both sides of the saving are in the provider's units. Uncounted means the
+  // prompt went out unchanged.
+  const sent = out.usage.prompt_tokens;
+  const { originalTokens: ours, compressedTokens: oursSent } = p.opt;
+  const originalPrompt = ours !== undefined && oursSent ? Math.round((ours * sent) / oursSent) : sent;
   const costs = priceCall(gw.catalog, {
     requested: p.requested,
     served: out.served,
@@ -189,10 +191,12 @@ function account(gw: Gateway, p: Planned, out: Outcome, status: number): SvcMeta
   gw.metrics.completions.inc({ status: String(status), model: out.served.id, cache_hit: String(out.cacheHit) });
   gw.metrics.savedUsd.inc(Math.max(0, costs.saved_usd));
   gw.metrics.costUsd.inc(costs.cost_actual_usd);
-  gw.metrics.tokensRemoved.inc(Math.max(0, p.opt.originalTokens - p.opt.compressedTokens));
+  gw.metrics.tokensRemoved.inc(Math.max(0, originalPrompt - sent));
   gw.metrics.overhead.observe(overheadMs);
   return buildMeta({
     opt: p.opt,
+    originalTokens: originalPrompt,
+    compressedTokens: sent,
     costs,
     reason: out.reason,
     modelRequested: p.req.model,

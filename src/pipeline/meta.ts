@@ -21,6 +21,9 @@ export interface SvcMeta extends CallCosts {
 
 export interface MetaInput {
   opt: OptimizeResult;
+  /** In the provider's units: the prompt as sent, and the original scaled to the same tokenizer. */
+  originalTokens: number;
+  compressedTokens: number;
   costs: CallCosts;
   reason: RoutingReason;
   modelRequested: string;
@@ -33,8 +36,8 @@ export interface MetaInput {
 
 export function buildMeta(m: MetaInput): SvcMeta {
   const meta: SvcMeta = {
-    original_tokens: m.opt.originalTokens,
-    compressed_tokens: m.opt.compressedTokens,
+    original_tokens: m.originalTokens,
+    compressed_tokens: m.compressedTokens,
     compression_ratio: m.opt.compressionRatio,
     ...(m.score && m.opt.qualityScore !== undefined && { quality_score: m.opt.qualityScore }),
     ...m.costs,

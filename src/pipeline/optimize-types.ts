@@ -20,6 +20,12 @@ export interface OptimizeInput {
   availableModels: string[];
   /** The semantic cache wants an embedding of the last user prompt. */
   wantEmbedding: boolean;
+  /**
+   * Count tokens even when nothing needs them here. The gateway leaves this off: with compression off
+   * and no auto-routing, the provider's own usage gives the counts, and a relayed request skips the
+   * tokenizer entirely.
+   */
+  countTokens: boolean;
   qualityFloor: number;
 }
 
@@ -37,8 +43,9 @@ export interface PiiSpan {
 export interface OptimizeResult {
   /** Exactly what goes upstream. */
   messages: ChatMessage[];
-  originalTokens: number;
-  compressedTokens: number;
+  /** Tokens before and after compression (o200k); absent when not counted (see OptimizeInput.countTokens). */
+  originalTokens?: number;
+  compressedTokens?: number;
   compressionRatio: number;
   rulesApplied: string[];
   /** Quality of what was sent against the original (0-100); absent when scoring is off. */

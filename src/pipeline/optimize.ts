@@ -47,16 +47,17 @@ export function lastUserText(messages: readonly ChatMessage[]): string {
  */
 export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promise<OptimizeResult> {
   const o = input.options;
+  const classify = needsClassification(input.model, o.route);
   const compressed = o.compress
     ? await compressWithQualityFloor(input.messages, { aggressiveness: o.max_aggressiveness, skipRules: o.skip_rules, qualityFloor: input.qualityFloor }, (a, b) => modelsOf(deps).quality(a, b))
-    : unchanged(input.messages);
+    : unchanged(input.messages, input.countTokens || classify);
 
   // The semantic cache compares the last user message as it goes upstream, canonicalised as the cache
   // does it; embedding it here keeps model work off the event loop. The classifier reads the same text.
   const last = compressed.messages.at(-1);
-  const cacheText = last?.role === "user" && !last.tool_calls ? embeddingText(canonicalContent(last.content)) : "";
-  const classify = needsClassification(input.model, o.route);
-  const classifyText = cacheText || lastUserText(compressed.messages);
+  const endsWithUser = last?.role === "user" && !last.tool_calls;
+  const cacheText = endsWithUser && (input.wantEmbedding || classify) ? embeddingText(canonicalContent(last.content)) : "";
+  const classifyText = classify ? cacheText || lastUserText(compressed.messages) : cacheText;
   const wantVector = (input.wantEmbedding && cacheText !== "") || classify;
   const embedding = wantVector ? await modelsOf(deps).embed(classifyText) : undefined;
   const prediction = classify ? await modelsOf(deps).classify(classifyText, embedding) : undefined;
@@ -66,7 +67,8 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
     model: input.model,
     route: o.route,
     prediction,
-    signals: promptSignals({ messages: compressed.messages, max_tokens: input.maxTokens, params: input.params }, compressed.compressedTokens),
+    // Only routing by task reads the signals; an explicit or operator-default model skips the scan.
+    signals: () => promptSignals({ messages: compressed.messages, max_tokens: input.maxTokens, params: input.params }, compressed.compressedTokens),
     catalog: deps.catalog,
     capabilities: deps.capabilities,
     isAvailable: (m) => available.has(m.id),
@@ -91,7 +93,7 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
   };
 }
 
-function unchanged(messages: ChatMessage[]) {
-  const tokens = countMessageTokens(messages);
+function unchanged(messages: ChatMessage[], count: boolean) {
+  const tokens = count ? countMessageTokens(messages) : undefined;
   return { messages, originalTokens: tokens, compressedTokens: tokens, compressionRatio: 0, rulesApplied: [] as string[], qualityScore: 100 };
 }

@@ -14,7 +14,8 @@ export interface RouteInput {
   route: boolean;
   /** The task classifier's verdict; needed only when `needsClassification` says so. */
   prediction?: TaskPrediction;
-  signals: PromptSignals;
+  /** A function when computing them costs something: it is called only when routing by task. */
+  signals: PromptSignals | (() => PromptSignals);
   catalog: Catalog;
   capabilities: CapabilityTable;
   /** True when the model's provider is configured and currently healthy. */
@@ -71,7 +72,8 @@ function asked(model: ModelInfo, reason: RoutingReason, isAvailable: (m: ModelIn
 }
 
 function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
-  const { capabilities: table, signals: s, catalog } = input;
+  const s = typeof input.signals === "function" ? input.signals() : input.signals;
+  const { capabilities: table, catalog } = input;
   const band = difficultyBand(table, p.difficulty);
   const task: TaskClass = s.codeFences > 0 && table.code_fence_classes.includes(p.task) ? "code" : p.task;
   const listed = table.classes[task][band];
@@ -101,7 +103,7 @@ function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
   if (candidates.length === 0) candidates = atLeast(floor).filter(fits);
   const chosen = candidates.sort(order)[0];
   const reason = REASON_OF_TASK[task];
-  if (!chosen) return noProvider(reason, floor, whyNone(input, atLeast(floor), floor, need));
+  if (!chosen) return noProvider(reason, floor, whyNone(s, atLeast(floor), floor, need));
 
   // Report long_context when the prompt's size, not the task, moved the request off the model it would have had.
   const unconstrained = (atLeast(preferred).length > 0 ? atLeast(preferred) : atLeast(floor)).sort(order)[0];
@@ -130,11 +132,11 @@ function rank(t: Tier): number {
   return TIERS.indexOf(t);
 }
 
-function whyNone(input: RouteInput, usableAtFloor: ModelInfo[], floor: Tier, need: number): string {
+function whyNone(s: PromptSignals, usableAtFloor: ModelInfo[], floor: Tier, need: number): string {
   if (usableAtFloor.length > 0) {
     return `the prompt needs ${need} tokens of context (prompt plus max_tokens), more than any available model holds`;
   }
-  const needs = [input.signals.needsTools && "tools", input.signals.needsJson && "JSON mode"].filter(Boolean);
+  const needs = [s.needsTools && "tools", s.needsJson && "JSON mode"].filter(Boolean);
   const what = needs.length > 0 ? `a ${floor} or better model with ${needs.join(" and ")}` : `a ${floor} or better model`;
   return `no configured provider serves ${what}`;
 }
