@@ -52,7 +52,7 @@ export function buildApp(gw: Gateway) {
   // Bun's own cap answers with a bare 413; ours (readJsonBody) stops reading at the limit and answers
   // in the error shape, so Bun's cap only has to be far enough above ours never to win the race.
   const bunCap = Math.max(gw.settings.maxBodyBytes * 4, gw.settings.maxBodyBytes + 64 * 1024 * 1024);
-  return new Elysia({ serve: { maxRequestBodySize: bunCap } })
+  const app = new Elysia({ serve: { maxRequestBodySize: bunCap } })
     .onRequest(({ request, set }) => {
       const id = newRequestId();
       facts.set(request, { id, t0: performance.now() });
@@ -83,19 +83,19 @@ export function buildApp(gw: Gateway) {
       }
       set.status = err.status;
       return errorResponse(err, rid, headers);
-    })
-    .onAfterResponse(({ request, set }) => {
+    });
+  // One access-log line per request, with its id; the hook is left out entirely when info lines are
+  // off. Elysia applies a hook to the routes added after it, so it comes before them.
+  if (gw.log.isLevelEnabled("info")) {
+    app.onAfterResponse(({ request, set }) => {
       const f = facts.get(request);
       if (!f) return;
       const url = request.url;
       const path = url.slice(url.indexOf("/", url.indexOf("//") + 2)).split("?")[0];
       gw.log.info({ request_id: f.id, method: request.method, path, status: set.status ?? 200, ms: +(performance.now() - f.t0).toFixed(3) }, "request");
-    })
-    .use(healthRoutes(gw))
-    .use(keyRoutes(gw))
-    .use(completionRoutes(gw))
-    .use(playgroundRoutes(gw))
-    .use(metricsRoutes(gw));
+    });
+  }
+  return app.use(healthRoutes(gw)).use(keyRoutes(gw)).use(completionRoutes(gw)).use(playgroundRoutes(gw)).use(metricsRoutes(gw));
 }
 
 export type App = ReturnType<typeof buildApp>;

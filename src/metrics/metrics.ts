@@ -14,7 +14,20 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Labelled children, kept: prom-client hashes the label object on every inc() otherwise. */
+  private readonly completionChildren = new Map<string, { inc(): void }>();
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "svc_process_" });
+  }
+
+  countCompletion(status: number, model: string, cacheHit: boolean): void {
+    const key = `${status}|${model}|${cacheHit}`;
+    let child = this.completionChildren.get(key);
+    if (!child) {
+      child = this.completions.labels(String(status), model, String(cacheHit));
+      this.completionChildren.set(key, child);
+    }
+    child.inc();
   }
 }

@@ -188,7 +188,7 @@ function account(gw: Gateway, p: Planned, out: Outcome, status: number): SvcMeta
     agentRunId: p.req.svc_options.agent_run_id ?? null,
     createdAt: Date.now(),
   });
-  gw.metrics.completions.inc({ status: String(status), model: out.served.id, cache_hit: String(out.cacheHit) });
+  gw.metrics.countCompletion(status, out.served.id, out.cacheHit);
   gw.metrics.savedUsd.inc(Math.max(0, costs.saved_usd));
   gw.metrics.costUsd.inc(costs.cost_actual_usd);
   gw.metrics.tokensRemoved.inc(Math.max(0, originalPrompt - sent));
@@ -214,7 +214,7 @@ function recordFailure(gw: Gateway, key: KeyEntry, req: CompletionRequest, ctx: 
   const totalMs = performance.now() - ctx.t0;
   const upstreamMs = e instanceof UpstreamFailure ? e.upstreamMs : 0;
   const status = aborted ? 499 : (err?.status ?? 500);
-  gw.metrics.completions.inc({ status: String(status), model: "none", cache_hit: "false" });
+  gw.metrics.countCompletion(status, "none", false);
   gw.ledger.record({
     requestId: ctx.requestId,
     keyId: key.id,
