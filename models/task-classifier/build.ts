@@ -8,9 +8,9 @@ import { classifierGraph } from "./export";
 import { loadLabelledPrompts, type LabelledPrompt } from "./split";
 import { trainClassifier, type ClassifierTrainConfig, type Example } from "./train";
 
-export const CLASSIFIER_CONFIG: ClassifierTrainConfig = { seed: 7, hidden: 96, epochs: 30, batchSize: 64, learningRate: 0.002, l2: 1e-5, classWeightPower: 0.5 };
+export const CLASSIFIER_CONFIG: ClassifierTrainConfig = { seed: 7, hidden: 128, epochs: 30, batchSize: 64, learningRate: 0.002, l2: 1e-4, classWeightPower: 0.5, classBoost: { code: 1.5, math: 1.3 } };
 
-async function examples(rows: readonly LabelledPrompt[], embedder: HashEmbedder): Promise<Example[]> {
+export async function examples(rows: readonly LabelledPrompt[], embedder: HashEmbedder): Promise<Example[]> {
   const out: Example[] = [];
   for (const r of rows) {
     const x = new Float32Array(embedder.dimensions + TEXT_FEATURE_COUNT);

@@ -16,6 +16,11 @@ export interface ClassifierTrainConfig {
   l2: number;
   /** Class weight = (share of the average class / share of this class) ^ power: rare classes count more. */
   classWeightPower: number;
+  /**
+   * Extra weight on top of that for the classes routing must not under-serve: a code or math prompt sent
+   * to the cheapest tier costs the user more than a chat prompt sent to the balanced one.
+   */
+  classBoost: Partial<Record<TaskClass, number>>;
 }
 
 export interface Example {
@@ -82,6 +87,12 @@ function forward(m: ClassifierWeights, x: Float32Array): Forward {
   return { h, probs, difficulty: 1 / (1 + Math.exp(-d)) };
 }
 
+/** Class probabilities (TASK_CLASSES order) and difficulty of one example, as the exported graph computes them. */
+export function predict(m: ClassifierWeights, x: Float32Array): { probs: Float64Array; difficulty: number } {
+  const { probs, difficulty } = forward(m, x);
+  return { probs, difficulty };
+}
+
 export function trainClassifier(config: ClassifierTrainConfig, data: readonly Example[], log: (line: string) => void): ClassifierWeights {
   const inputs = data[0]!.x.length;
   const H = config.hidden;
@@ -96,7 +107,7 @@ export function trainClassifier(config: ClassifierTrainConfig, data: readonly Ex
   const counts = new Map<TaskClass, number>();
   for (const e of data) counts.set(e.task, (counts.get(e.task) ?? 0) + 1);
   const classWeight = new Map<TaskClass, number>();
-  for (const [task, n] of counts) classWeight.set(task, (data.length / counts.size / n) ** config.classWeightPower);
+  for (const [task, n] of counts) classWeight.set(task, (data.length / counts.size / n) ** config.classWeightPower * (config.classBoost[task] ?? 1));
 
   const mom = new Float64Array(params.length);
   const vel = new Float64Array(params.length);

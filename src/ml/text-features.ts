@@ -20,6 +20,11 @@ export const TEXT_FEATURE_NAMES = [
   "creative_noun",
   "reasoning_cue",
   "math_cue",
+  "shell_or_path",
+  "config_syntax",
+  "error_trace",
+  "tech_vocabulary",
+  "quantity_question",
 ] as const;
 
 export const TEXT_FEATURE_COUNT = TEXT_FEATURE_NAMES.length;
@@ -32,7 +37,37 @@ const EXTRACT = /\bextract\b|\bpull out\b|\bparse\b|\b(list|identify|find) (all|
 const ROLEPLAY = /\b(act as|i want you to act|you are a|pretend (to be|you are)|role-?play)\b/i;
 const CREATIVE = /\b(poem|story|stories|lyrics|song|novel|haiku|essay|screenplay|blog post|slogan|fiction)\b/i;
 const REASONING = /\b(step by step|explain why|riddle|puzzle|logic|deduce|what if|would happen|estimate how many|prove that)\b/i;
-const MATH = /\b(solve|equation|integral|derivative|probability|how many|how much|calculate|sum of|percent|theorem)\b/i;
+// "how many" alone is small talk as often as arithmetic ("how many times have you seen it?"); quantity_question pairs it with a number.
+const MATH = /\b(solve|equation|integral|derivative|probability|calculate|sum of|percent|theorem)\b/i;
+const QUANTITY = /\bhow (many|much)\b/i;
+// Code work that reads as prose (system administration, set-up, configuration) still names commands, paths and files.
+const SHELL_OR_PATH =
+  /^\$ |\b(sudo|apt-get|apt|yum|dnf|brew|pip3?|npm|npx|yarn|pnpm|cargo|git|docker|kubectl|systemctl|ssh|scp|curl|wget|chmod|chown|grep|sed|awk|bash|zsh|powershell|nixos-rebuild|cmake|gcc|clang)\s|(^|[\s"'`(])(~|\.{1,2})?(\/[\w.@-]+){2,}|\b[A-Z]:\\|\w\.(py|js|mjs|ts|tsx|jsx|java|kt|c|cc|cpp|h|hpp|cs|rs|go|rb|php|sh|ps1|nix|ya?ml|json|toml|ini|conf|cfg|xml|html?|css|scss|sql|lock|env|gradle|csproj|vue|svelte|dll|exe|so)\b/m;
+const CONFIG_SYNTAX = /^\s*[\w.-]+\s*[:=]\s*\S.*\n\s*[\w.-]+\s*[:=]\s*\S|^\s*\[[\w. -]+\]\s*$|<\/?[a-zA-Z][\w-]*(\s[^>]*)?>/m;
+const ERROR_TRACE = /\b(error|exception|traceback|stack ?trace|segfault|segmentation fault|errno|undefined reference|null ?pointer|nullreferenceexception|stderr|exit (code|status)|compil(e|er|ation|ing)|deprecat(ed|ion)|warning:|failed to|cannot find module|not found|permission denied)\b/i;
+/**
+ * Software and system-administration words. Seeded by the words most over-represented in the train split's
+ * code prompts (arena-hard, mt-bench, vicuna coding) against every other class, completed by hand with
+ * the tools and terms those prompts name; the embedding's hashed buckets blur such rare words.
+ */
+const TECH_WORDS = new Set(
+  (
+    "api apis server servers database databases sql query queries deploy deployment config configuration configure install installed " +
+    "installation package packages library libraries framework compile compiler kernel linux ubuntu debian nixos nix windows macos docker " +
+    "dockerfile kubernetes k8s nginx apache http https url urls json yaml xml css html javascript typescript python java rust golang php ruby " +
+    "swift kotlin scala perl bash shell terminal script scripts scripting command commands cli endpoint endpoints backend frontend react vue " +
+    "angular django flask node nodejs npm regex algorithm algorithms array arrays integer variable variables loop loops recursion recursive " +
+    "function functions method methods class classes object objects debug debugging bug bugs repository repo github gitlab git commit branch " +
+    "merge authentication auth oauth token tokens cache caching thread threads threading async await memory cpu gpu cuda runtime module modules " +
+    "dependency dependencies sdk ide vscode vim emacs network networking port ports ip dns ssl tls ssh firewall proxy container containers " +
+    "cluster vm virtualization unity excel vba macro spreadsheet formula pandas numpy dataframe datetime dict lambda callback snippet filename " +
+    "directory dir disk filesystem partition boot bios driver drivers binary executable syntax parser parse implement implementation refactor " +
+    "unittest pytest testing struct pointer pointers enum interface inheritance constructor exception exceptions stack heap queue hashmap hash " +
+    "mutex socket sockets websocket graphql rest crud orm schema migration postgres postgresql mysql sqlite mongodb redis kafka aws azure gcp " +
+    "terraform ansible jenkins ci cd pipeline webhook cron daemon systemd service localhost plugin plugins extension browser chrome firefox " +
+    "webpack vite tsconfig eslint csv matlab latex arduino raspberry firmware microcontroller verilog assembly opengl shader blender godot"
+  ).split(" "),
+);
 
 /** Share of characters in `text` that `isMember` accepts, by char code (a regex per character costs 10x more). */
 function ratio(text: string, isMember: (c: number) => boolean): number {
@@ -47,6 +82,27 @@ const OPERATORS = new Set("+-*/^=%".split("").map((c) => c.charCodeAt(0)));
 const isSymbol = (c: number) => SYMBOLS.has(c);
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isOperator = (c: number) => OPERATORS.has(c);
+const isWordChar = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 35; // a-z 0-9 + #
+
+/** Share of the words in `text` that are software or system-administration terms, times 5, at most 1. */
+function techShare(text: string): number {
+  // A char-code scan: matchAll's match objects cost more than the rest of the features together.
+  const lower = text.toLowerCase();
+  let words = 0;
+  let tech = 0;
+  let start = -1;
+  for (let i = 0; i <= lower.length; i++) {
+    const c = i < lower.length ? lower.charCodeAt(i) : 32;
+    if (start < 0) {
+      if (c >= 97 && c <= 122) start = i;
+    } else if (!isWordChar(c)) {
+      words++;
+      if (TECH_WORDS.has(lower.slice(start, i))) tech++;
+      start = -1;
+    }
+  }
+  return words === 0 ? 0 : Math.min(1, (5 * tech) / words);
+}
 
 /** Features written into `out` (length TEXT_FEATURE_COUNT), each scaled to roughly 0..1. */
 export function textFeatures(text: string, out: Float32Array = new Float32Array(TEXT_FEATURE_COUNT)): Float32Array {
@@ -70,5 +126,10 @@ export function textFeatures(text: string, out: Float32Array = new Float32Array(
   out[13] = CREATIVE.test(head) ? 1 : 0;
   out[14] = REASONING.test(head) ? 1 : 0;
   out[15] = MATH.test(head) ? 1 : 0;
+  out[16] = SHELL_OR_PATH.test(head) ? 1 : 0;
+  out[17] = CONFIG_SYNTAX.test(head) ? 1 : 0;
+  out[18] = ERROR_TRACE.test(head) ? 1 : 0;
+  out[19] = techShare(head);
+  out[20] = QUANTITY.test(head) && out[3] > 0 ? 1 : 0;
   return out;
 }

@@ -38,6 +38,22 @@ describe("task classifier", () => {
     });
   }
 
+  // Code work written as prose: routing it to the cheapest tier is the costly mistake.
+  test("recognizes system administration and set-up questions as code", async () => {
+    const m = await shippedModels();
+    for (const text of [
+      "How do I set up a systemd service on NixOS that restarts nginx whenever /etc/nginx/nginx.conf changes?",
+      "My docker container exits with permission denied when it writes to /var/lib/app; how do I fix the volume permissions?",
+    ])
+      expect(`${(await m.classify(text)).task}: ${text}`).toBe(`code: ${text}`);
+  });
+
+  test("does not take small talk with 'how many' for math", async () => {
+    const m = await shippedModels();
+    for (const text of ["how many times have you been to the beach this summer? I went twice and loved it", "lol how many cats do you have? mine just knocked over my coffee"])
+      expect((await m.classify(text)).task).not.toBe("math");
+  });
+
   test("gives a distribution over every class, a confidence and a difficulty in 0..1", async () => {
     const m = await shippedModels();
     const p = await m.classify("Write a Python function that merges two sorted lists.");
