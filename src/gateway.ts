@@ -20,6 +20,7 @@ import { optimize, needsModels, type OptimizerDeps } from "./pipeline/optimize";
 import { loadOptimizerDeps, ruleDeps } from "./pipeline/optimizer-deps";
 import { WorkerPool } from "../workers/pool";
 import { Metrics } from "./metrics/metrics";
+import { OptimizeMemo } from "./pipeline/optimize-memo";
 import { SemanticCache } from "./pipeline/cache";
 import { loadModels } from "./ml/load";
 
@@ -58,6 +59,7 @@ export class Gateway {
   private pool: WorkerPool<OptimizeInput, OptimizeResult> | undefined;
   private inlineOptimize: ((input: OptimizeInput) => Promise<OptimizeResult>) | undefined;
   private readonly eventLoopDeps: OptimizerDeps;
+  private readonly memo: OptimizeMemo;
   private readonly timers: ReturnType<typeof setInterval>[] = [];
 
   constructor(
@@ -78,6 +80,7 @@ export class Gateway {
     this.callPolicy = { ...DEFAULT_CALL_POLICY, retries: settings.providerRetries, backoffBaseMs: settings.providerRetryBaseMs, timeoutMs: settings.providerTimeoutMs };
     this.ledger = new Ledger(this.store);
     this.eventLoopDeps = ruleDeps(settings);
+    this.memo = new OptimizeMemo(settings.optimizeMemoEntries);
     if (settings.bootstrapAdminKey) {
       const type = parseKey(settings.bootstrapAdminKey);
       if (!type) throw new Error("SVC_BOOTSTRAP_ADMIN_KEY is not a well-formed svc key (create one with `svc keys create --admin`)");
@@ -118,8 +121,21 @@ export class Gateway {
   }
 
   optimize(input: OptimizeInput, signal?: AbortSignal): Promise<OptimizeResult> {
-    if (this.inlineOptimize) return this.inlineOptimize(input);
     if (!needsModels(input) && promptChars(input) <= this.settings.inlineMaxChars) return optimize(input, this.eventLoopDeps);
+    return this.optimizeWithModels(input, signal);
+  }
+
+  /** Model work: remembered for repeats (the stages are deterministic), else in a worker (or inline with workers: 0). */
+  private async optimizeWithModels(input: OptimizeInput, signal?: AbortSignal): Promise<OptimizeResult> {
+    const key = this.memo.keyOf(input);
+    const known = this.memo.get(key);
+    if (known) return known;
+    const result = this.inlineOptimize ? await this.inlineOptimize(input) : await this.runInPool(input, signal);
+    this.memo.set(key, result);
+    return result;
+  }
+
+  private runInPool(input: OptimizeInput, signal?: AbortSignal): Promise<OptimizeResult> {
     if (!this.pool) throw new Error("optimizer not started");
     // The client's signal only keeps a queued task from starting (see WorkerPool.run).
     return this.pool.run(input, signal);
