@@ -1,6 +1,6 @@
 import type { Server } from "bun";
 import type { Settings } from "./config/config";
-import { createLogger, flushLog, type Logger } from "./log/logger";
+import { createLogger, closeLog, type Logger } from "./log/logger";
 import { Gateway } from "./gateway";
 import { buildApp } from "./http/app";
 import { Elysia } from "elysia";
@@ -41,8 +41,7 @@ export async function startServer(settings: Settings, log: Logger = createLogger
       metricsServer?.stop(true);
       await gateway.close();
       log.info({}, "stopped");
-      // The log destination is asynchronous: the last lines must be written before the process exits.
-      await flushLog(log);
+      await closeLog(log);
     })());
   return { gateway, url, shutdown };
 }

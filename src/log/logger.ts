@@ -22,7 +22,33 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   );
 }
 
-/** Resolves once every line logged so far has been handed to the OS; for the last lines before exit. */
-export function flushLog(log: Logger): Promise<void> {
-  return new Promise((resolve) => log.flush(() => resolve()));
+/** The slice of sonic-boom (pino's asynchronous destination) that closing needs. */
+interface EndableStream {
+  end(): void;
+  once(event: "close" | "error", listener: () => void): unknown;
+}
+
+/**
+ * Writes every line logged so far and ends the destination; for the last lines before exit. With
+ * pino's asynchronous destination, `flush` returns at once while a write is still in flight, and a
+ * process that exits then loses that write (it was often the last line, "stopped"). `end` waits for
+ * the in-flight write, writes the rest and only then closes. No line can be logged afterwards.
+ */
+export function closeLog(log: Logger, timeoutMs = 2000): Promise<void> {
+  const stream = (log as unknown as Record<symbol, Partial<EndableStream> | undefined>)[pino.symbols.streamSym];
+  if (typeof stream?.end !== "function" || typeof stream.once !== "function") {
+    return new Promise((resolve) => log.flush(() => resolve()));
+  }
+  const endable = stream as EndableStream;
+  return new Promise((resolve) => {
+    // A stdout nobody reads never drains; exiting with lines unwritten beats hanging the shutdown.
+    const timer = setTimeout(resolve, timeoutMs);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    endable.once("close", done);
+    endable.once("error", done);
+    endable.end();
+  });
 }

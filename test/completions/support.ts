@@ -15,15 +15,17 @@ export async function startRig(env: Record<string, string> = {}): Promise<Rig> {
   const gw = await startGateway({ OPENAI_API_KEY: "sk-mock-openai", OPENAI_BASE_URL: `${openai.url}/v1`, SVC_PROVIDER_RETRY_BASE_MS: "5", ...env });
   const admin = await gw.cliKey(["--admin"]);
   await waitForKey(gw.url, admin.key);
-  return {
+  const rig: Rig = {
     gw,
     openai,
     admin,
+    // rig.gw, not gw: a test that restarts the gateway puts the new process there.
     async stop() {
-      await gw.stop();
+      await rig.gw.stop();
       openai.stop();
     },
   };
+  return rig;
 }
 
 /** Keys made by the CLI reach a running server on its next sync (every 100 ms in tests). */
