@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { wordBag } from "../../src/ml/features";
 import { HashEmbedder } from "../../src/ml/hash-embedder";
 import type { TaskClassifierConfig } from "../../src/ml/task-classifier";
 import { TEXT_FEATURE_COUNT, TEXT_FEATURE_NAMES, textFeatures } from "../../src/ml/text-features";
@@ -8,15 +9,18 @@ import { classifierGraph } from "./export";
 import { loadLabelledPrompts, type LabelledPrompt } from "./split";
 import { trainClassifier, type ClassifierTrainConfig, type Example } from "./train";
 
-export const CLASSIFIER_CONFIG: ClassifierTrainConfig = { seed: 7, hidden: 128, epochs: 30, batchSize: 64, learningRate: 0.002, l2: 1e-4, classWeightPower: 0.5, classBoost: { code: 1.5, math: 1.3 } };
+export const CLASSIFIER_CONFIG: ClassifierTrainConfig = { seed: 7, hidden: 128, wordBuckets: 8192, wordDropout: 0.5, epochs: 30, batchSize: 64, learningRate: 0.002, l2: 1e-4, classWeightPower: 0.5, classBoost: { code: 2, math: 1.3 } };
 
-export async function examples(rows: readonly LabelledPrompt[], embedder: HashEmbedder): Promise<Example[]> {
+/** Words longer than this are cut in the word bag, as in the embedding's features. */
+const MAX_WORD_LENGTH = 24;
+
+export async function examples(rows: readonly LabelledPrompt[], embedder: HashEmbedder, wordBuckets: number): Promise<Example[]> {
   const out: Example[] = [];
   for (const r of rows) {
     const x = new Float32Array(embedder.dimensions + TEXT_FEATURE_COUNT);
     x.set(await embedder.embed(r.text));
     x.set(textFeatures(r.text), embedder.dimensions);
-    out.push({ x, task: r.task, difficulty: r.difficulty });
+    out.push({ x, bag: wordBag(r.text, wordBuckets, MAX_WORD_LENGTH), task: r.task, difficulty: r.difficulty });
   }
   return out;
 }
@@ -25,11 +29,16 @@ export async function examples(rows: readonly LabelledPrompt[], embedder: HashEm
 export async function buildTaskClassifier(embeddingDir: string, outDir: string, log: (line: string) => void): Promise<void> {
   const embedder = await HashEmbedder.load(embeddingDir);
   const rows = loadLabelledPrompts();
-  const train = await examples(rows.filter((r) => r.split === "train"), embedder);
+  const train = await examples(rows.filter((r) => r.split === "train"), embedder, CLASSIFIER_CONFIG.wordBuckets);
   log(`task classifier: ${train.length} train rows, ${rows.length - train.length} held out`);
   const weights = trainClassifier(CLASSIFIER_CONFIG, train, log);
 
   writeFileSync(join(outDir, "model.onnx"), classifierGraph(weights, embedder.dimensions, TEXT_FEATURE_COUNT));
-  const config: TaskClassifierConfig = { classes: [...TASK_CLASSES], featureNames: [...TEXT_FEATURE_NAMES], dims: embedder.dimensions };
+  const config: TaskClassifierConfig = {
+    classes: [...TASK_CLASSES],
+    featureNames: [...TEXT_FEATURE_NAMES],
+    dims: embedder.dimensions,
+    wordBag: { buckets: CLASSIFIER_CONFIG.wordBuckets, maxWordLength: MAX_WORD_LENGTH },
+  };
   writeFileSync(join(outDir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
 }

@@ -24,7 +24,7 @@ const THRESHOLDS = [0.5, 0.6, 0.7, 0.8];
 const config: ClassifierTrainConfig = { ...CLASSIFIER_CONFIG, ...(process.argv[2] ? JSON.parse(process.argv[2]) : {}) };
 const rows = loadLabelledPrompts().filter((r) => r.split === "train");
 const embedder = await HashEmbedder.load(join(PROJECT_ROOT, "models", "embedding"));
-const data = await examples(rows, embedder);
+const data = await examples(rows, embedder, config.wordBuckets);
 const fold = new Rng(11).shuffle(rows.map((_, i) => i % FOLDS));
 
 const predictions: TaskPrediction[] = new Array(rows.length);
@@ -32,7 +32,7 @@ for (let f = 0; f < FOLDS; f++) {
   const weights = trainClassifier(config, data.filter((_, i) => fold[i] !== f), () => {});
   data.forEach((e, i) => {
     if (fold[i] !== f) return;
-    const { probs: p, difficulty } = predict(weights, e.x);
+    const { probs: p, difficulty } = predict(weights, e.x, e.bag);
     const probs = Object.fromEntries(TASK_CLASSES.map((c, k) => [c, p[k]!])) as Record<TaskClass, number>;
     const best = p.indexOf(Math.max(...p));
     predictions[i] = { task: TASK_CLASSES[best]!, probs, confidence: p[best]!, difficulty };

@@ -1,15 +1,26 @@
+import type { FeatureBag } from "../../src/ml/features";
 import { TASK_CLASSES, type TaskClass } from "../../src/ml/types";
 import { Rng } from "../data/rng";
 
 /**
- * A one-hidden-layer network on (embedding ++ text features): ReLU hidden layer, softmax head for the task
- * class and sigmoid head for difficulty, trained together with minibatch Adam. The hidden layer lets
- * surface features and the embedding interact (a code fence means code in prose-like prompts too), which
- * a linear model could not express.
+ * A one-hidden-layer network on (embedding ++ text features) plus a bag of hashed words: ReLU hidden
+ * layer, softmax head for the task class and sigmoid head for difficulty, trained together with
+ * minibatch Adam. The hidden layer lets surface features and the embedding interact (a code fence means
+ * code in prose-like prompts too), which a linear model could not express; the word bag adds one learned
+ * row per word bucket to the hidden layer's input (an EmbeddingBag), so vocabulary the embedding blurs
+ * still counts.
  */
 export interface ClassifierTrainConfig {
   seed: number;
   hidden: number;
+  /** Hash buckets of the word bag (rows of its table); a power of two. */
+  wordBuckets: number;
+  /**
+   * Share of an example's words hidden in each training step (inverted dropout). Without it the word table
+   * learns the corpora's incidental words (a "my" or a "for" that happens to mark one data set) and
+   * overrides the embedding and surface features on short prompts.
+   */
+  wordDropout: number;
   epochs: number;
   batchSize: number;
   learningRate: number;
@@ -25,6 +36,7 @@ export interface ClassifierTrainConfig {
 
 export interface Example {
   x: Float32Array;
+  bag: FeatureBag;
   task: TaskClass;
   difficulty: number;
 }
@@ -33,7 +45,10 @@ export interface Example {
 export interface ClassifierWeights {
   inputs: number;
   hidden: number;
+  wordBuckets: number;
   w1: Float32Array;
+  /** Word bag table, [wordBuckets, hidden]. */
+  wt: Float32Array;
   b1: Float32Array;
   w2: Float32Array;
   b2: Float32Array;
@@ -43,8 +58,8 @@ export interface ClassifierWeights {
 
 const K = TASK_CLASSES.length;
 
-function allocate(inputs: number, hidden: number): { flat: Float32Array; weights: ClassifierWeights } {
-  const sizes = [inputs * hidden, hidden, hidden * K, K, hidden, 1];
+function allocate(inputs: number, hidden: number, wordBuckets: number): { flat: Float32Array; weights: ClassifierWeights } {
+  const sizes = [inputs * hidden, hidden, hidden * K, K, hidden, 1, wordBuckets * hidden];
   const flat = new Float32Array(sizes.reduce((a, b) => a + b, 0));
   const views: Float32Array[] = [];
   let offset = 0;
@@ -52,8 +67,8 @@ function allocate(inputs: number, hidden: number): { flat: Float32Array; weights
     views.push(flat.subarray(offset, offset + n));
     offset += n;
   }
-  const [w1, b1, w2, b2, wd, bd] = views as [Float32Array, Float32Array, Float32Array, Float32Array, Float32Array, Float32Array];
-  return { flat, weights: { inputs, hidden, w1, b1, w2, b2, wd, bd } };
+  const [w1, b1, w2, b2, wd, bd, wt] = views as [Float32Array, Float32Array, Float32Array, Float32Array, Float32Array, Float32Array, Float32Array];
+  return { flat, weights: { inputs, hidden, wordBuckets, w1, b1, w2, b2, wd, bd, wt } };
 }
 
 interface Forward {
@@ -62,9 +77,14 @@ interface Forward {
   difficulty: number;
 }
 
-function forward(m: ClassifierWeights, x: Float32Array): Forward {
+function forward(m: ClassifierWeights, x: Float32Array, bag: FeatureBag): Forward {
   const h = new Float64Array(m.hidden);
   for (let j = 0; j < m.hidden; j++) h[j] = m.b1[j]!;
+  for (let b = 0; b < bag.length; b++) {
+    const w = bag.weights[b]!;
+    const row = bag.ids[b]! * m.hidden;
+    for (let j = 0; j < m.hidden; j++) h[j]! += w * m.wt[row + j]!;
+  }
   for (let i = 0; i < m.inputs; i++) {
     const xi = x[i]!;
     if (xi === 0) continue;
@@ -88,17 +108,31 @@ function forward(m: ClassifierWeights, x: Float32Array): Forward {
 }
 
 /** Class probabilities (TASK_CLASSES order) and difficulty of one example, as the exported graph computes them. */
-export function predict(m: ClassifierWeights, x: Float32Array): { probs: Float64Array; difficulty: number } {
-  const { probs, difficulty } = forward(m, x);
+export function predict(m: ClassifierWeights, x: Float32Array, bag: FeatureBag): { probs: Float64Array; difficulty: number } {
+  const { probs, difficulty } = forward(m, x, bag);
   return { probs, difficulty };
+}
+
+/** `bag` with each word kept with probability 1 - `rate` and the kept weights scaled by 1 / (1 - rate). */
+function dropWords(bag: FeatureBag, rate: number, rng: Rng): FeatureBag {
+  if (rate === 0) return bag;
+  const ids = new Int32Array(bag.length);
+  const weights = new Float32Array(bag.length);
+  let n = 0;
+  for (let i = 0; i < bag.length; i++) {
+    if (rng.next() < rate) continue;
+    ids[n] = bag.ids[i]!;
+    weights[n++] = bag.weights[i]! / (1 - rate);
+  }
+  return { ids, weights, length: n };
 }
 
 export function trainClassifier(config: ClassifierTrainConfig, data: readonly Example[], log: (line: string) => void): ClassifierWeights {
   const inputs = data[0]!.x.length;
   const H = config.hidden;
   const rng = new Rng(config.seed);
-  const { flat: params, weights: m } = allocate(inputs, H);
-  const { flat: grad, weights: g } = allocate(inputs, H);
+  const { flat: params, weights: m } = allocate(inputs, H, config.wordBuckets);
+  const { flat: grad, weights: g } = allocate(inputs, H, config.wordBuckets);
   // He initialization for the ReLU layer, small for the heads.
   for (let i = 0; i < m.w1.length; i++) m.w1[i] = rng.normal() * Math.sqrt(2 / inputs);
   for (let i = 0; i < m.w2.length; i++) m.w2[i] = rng.normal() * 0.01;
@@ -112,17 +146,27 @@ export function trainClassifier(config: ClassifierTrainConfig, data: readonly Ex
   const mom = new Float64Array(params.length);
   const vel = new Float64Array(params.length);
   const dh = new Float64Array(H);
+  // The word table is the last block of the flat arrays (see allocate).
+  const denseLength = params.length - config.wordBuckets * H;
+  const dense = grad.subarray(0, denseLength);
+  const rows = new Set<number>();
+  // Its own stream, so the shuffles are the same whatever the dropout rate.
+  const dropRng = new Rng(config.seed + 1);
   let step = 0;
   for (let epoch = 1; epoch <= config.epochs; epoch++) {
     const order = rng.shuffle(data.map((_, i) => i));
     let loss = 0;
     for (let start = 0; start < order.length; start += config.batchSize) {
       const batch = order.slice(start, start + config.batchSize);
-      grad.fill(0);
+      // The word table is updated lazily: only the rows of words in this batch (LazyAdam); the rest of
+      // its million parameters would otherwise dominate every step.
+      dense.fill(0);
+      rows.clear();
       for (const idx of batch) {
         const e = data[idx]!;
         const w = classWeight.get(e.task)! / batch.length;
-        const f = forward(m, e.x);
+        const bag = dropWords(e.bag, config.wordDropout, dropRng);
+        const f = forward(m, e.x, bag);
         const y = TASK_CLASSES.indexOf(e.task);
         loss -= classWeight.get(e.task)! * Math.log(f.probs[y]! + 1e-12);
         const gd = w * 2 * (f.difficulty - e.difficulty) * f.difficulty * (1 - f.difficulty);
@@ -148,14 +192,27 @@ export function trainClassifier(config: ClassifierTrainConfig, data: readonly Ex
           const row = i * H;
           for (let j = 0; j < H; j++) g.w1[row + j]! += xi * dh[j]!;
         }
+        for (let b = 0; b < bag.length; b++) {
+          const wb = bag.weights[b]!;
+          rows.add(bag.ids[b]!);
+          const row = bag.ids[b]! * H;
+          for (let j = 0; j < H; j++) g.wt[row + j]! += wb * dh[j]!;
+        }
       }
       step++;
       const lr = (config.learningRate * Math.sqrt(1 - 0.999 ** step)) / (1 - 0.9 ** step);
-      for (let p = 0; p < params.length; p++) {
-        const gp = grad[p]! + config.l2 * params[p]!;
-        mom[p] = 0.9 * mom[p]! + 0.1 * gp;
-        vel[p] = 0.999 * vel[p]! + 0.001 * gp * gp;
-        params[p]! -= (lr * mom[p]!) / (Math.sqrt(vel[p]!) + 1e-8);
+      const adam = (from: number, to: number) => {
+        for (let p = from; p < to; p++) {
+          const gp = grad[p]! + config.l2 * params[p]!;
+          mom[p] = 0.9 * mom[p]! + 0.1 * gp;
+          vel[p] = 0.999 * vel[p]! + 0.001 * gp * gp;
+          params[p]! -= (lr * mom[p]!) / (Math.sqrt(vel[p]!) + 1e-8);
+        }
+      };
+      adam(0, denseLength);
+      for (const row of rows) {
+        adam(denseLength + row * H, denseLength + (row + 1) * H);
+        g.wt.fill(0, row * H, (row + 1) * H);
       }
     }
     if (epoch % 5 === 0 || epoch === config.epochs) log(`classifier epoch ${epoch}: weighted loss ${(loss / data.length).toFixed(4)}`);

@@ -48,27 +48,19 @@ const WORD = /[\p{L}\p{N}]+/gu;
 
 /** Lower-cased word tokens, the unit every feature is built from. */
 export function words(text: string, maxWordLength: number): string[] {
-  const out: string[] = [];
-  for (const m of text.toLowerCase().matchAll(WORD)) out.push(m[0].length > maxWordLength ? m[0].slice(0, maxWordLength) : m[0]);
+  const out = text.toLowerCase().match(WORD) ?? [];
+  for (let i = 0; i < out.length; i++) if (out[i]!.length > maxWordLength) out[i] = out[i]!.slice(0, maxWordLength);
   return out;
 }
 
-interface WordFeatures {
-  ids: Int32Array;
-  weights: Float32Array;
-}
-
 /**
- * Featurizer with per-instance scratch space and a bounded per-word cache: prompts repeat most of their
- * words, and hashing every character n-gram again would dominate the cost of an embedding call.
- * One instance per thread; it is not re-entrant, and nothing is shared between instances.
+ * Featurizer with per-instance scratch space. One instance per thread; it is not re-entrant, and
+ * nothing is shared between instances.
  */
 export class HashFeaturizer {
   private readonly accumulator: Float32Array;
   private readonly touched: Int32Array;
-  private readonly cache = new Map<string, WordFeatures>();
   private readonly mask: number;
-  private static readonly CACHE_LIMIT = 50_000;
 
   constructor(readonly params: HashFeatureParams) {
     if (params.buckets <= 0 || (params.buckets & (params.buckets - 1)) !== 0) throw new Error(`buckets must be a power of two, got ${params.buckets}`);
@@ -77,44 +69,41 @@ export class HashFeaturizer {
     this.touched = new Int32Array(params.buckets);
   }
 
-  private wordFeatures(word: string): WordFeatures {
-    const hit = this.cache.get(word);
-    if (hit) return hit;
-    const { min, max } = this.params.charNgrams;
-    const wrapped = `<${word}>`;
-    const grams: number[] = [];
-    for (let n = min; n <= max; n++) for (let i = 0; i + n <= wrapped.length; i++) grams.push(fnv1a(wrapped, i, i + n, SEED_CHAR) & this.mask);
-    const hash = fnv1a(word, 0, word.length, SEED_WORD);
-    const ids = new Int32Array(grams.length + 1);
-    const weights = new Float32Array(grams.length + 1);
-    ids[0] = hash & this.mask;
-    weights[0] = 1;
-    const each = grams.length > 0 ? this.params.charWeight / grams.length : 0;
-    for (let i = 0; i < grams.length; i++) {
-      ids[i + 1] = grams[i]!;
-      weights[i + 1] = each;
-    }
-    const features = { ids, weights };
-    if (this.cache.size >= HashFeaturizer.CACHE_LIMIT) this.cache.clear();
-    this.cache.set(word, features);
-    return features;
-  }
-
   /**
    * Features of `text` written into `out` (grown when too small; the returned bag may be a new one).
-   * Weights are raw sums; the model normalizes the pooled vector, so only their ratios matter.
+   * Each word adds its own bucket with weight 1 and its character n-grams (of the word wrapped as
+   * `<word>`) sharing `charWeight`. Weights are raw sums; the model normalizes the pooled vector, so
+   * only their ratios matter.
    */
   featurize(text: string, out?: FeatureBag): FeatureBag {
+    return this.featurizeWords(words(text, this.params.maxWordLength), out);
+  }
+
+  /** featurize for text already split by `words` (with this featurizer's maxWordLength). */
+  featurizeWords(tokens: readonly string[], out?: FeatureBag): FeatureBag {
     const acc = this.accumulator;
     const touched = this.touched;
+    const mask = this.mask;
+    const { min, max } = this.params.charNgrams;
     let n = 0;
-    const add = (id: number, w: number) => {
+    // Hashing the n-grams again beats memoising them per word: a Map lookup per word costs more than
+    // the dozen short hashes, and this one flat loop runs for every word of every prompt.
+    for (const word of tokens) {
+      let id = fnv1a(word, 0, word.length, SEED_WORD) & mask;
       if (acc[id] === 0) touched[n++] = id;
-      acc[id]! += w;
-    };
-    for (const word of words(text, this.params.maxWordLength)) {
-      const f = this.wordFeatures(word);
-      for (let i = 0; i < f.ids.length; i++) add(f.ids[i]!, f.weights[i]!);
+      acc[id]! += 1;
+      const wrapped = `<${word}>`;
+      let grams = 0;
+      for (let size = min; size <= max; size++) grams += Math.max(0, wrapped.length - size + 1);
+      if (grams === 0) continue;
+      const each = Math.fround(this.params.charWeight / grams);
+      for (let size = min; size <= max; size++) {
+        for (let i = 0; i + size <= wrapped.length; i++) {
+          id = fnv1a(wrapped, i, i + size, SEED_CHAR) & mask;
+          if (acc[id] === 0) touched[n++] = id;
+          acc[id]! += each;
+        }
+      }
     }
     let bag = out;
     if (!bag || bag.ids.length < n) bag = { ids: new Int32Array(Math.max(n, 16)), weights: new Float32Array(Math.max(n, 16)), length: 0 };
@@ -127,4 +116,31 @@ export class HashFeaturizer {
     bag.length = n;
     return bag;
   }
+}
+
+/**
+ * The words of `text` hashed into `buckets` (a power of two) with weight log(1 + count), scaled to
+ * unit length: the task classifier's vocabulary input. Unlike the embedding, which is trained to place
+ * paraphrases together, this keeps rare words apart ("pinia", "ansible", "k8s"), and those are what tell
+ * a code question written as prose from small talk.
+ */
+export function wordBag(text: string, buckets: number, maxWordLength: number): FeatureBag {
+  const counts = new Map<number, number>();
+  const mask = buckets - 1;
+  for (const word of words(text, maxWordLength)) {
+    const id = fnv1a(word, 0, word.length, SEED_WORD) & mask;
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  const ids = new Int32Array(counts.size);
+  const weights = new Float32Array(counts.size);
+  let i = 0;
+  let norm = 0;
+  for (const [id, n] of counts) {
+    ids[i] = id;
+    norm += (weights[i] = Math.log1p(n)) ** 2;
+    i++;
+  }
+  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  for (let k = 0; k < weights.length; k++) weights[k]! *= scale;
+  return { ids, weights, length: counts.size };
 }

@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import * as ort from "onnxruntime-node";
-import { HashFeaturizer, type FeatureBag, type HashFeatureParams } from "./features";
+import type * as ort from "onnxruntime-node";
+import { HashFeaturizer, words, type FeatureBag, type HashFeatureParams } from "./features";
 import { floatOutput, openSession } from "./onnx-session";
+import { SparseInputPool } from "./sparse-input";
 import type { Embedder } from "./types";
 
 /** models/embedding/features.json: what the runtime needs besides the ONNX graph. */
@@ -11,24 +12,10 @@ export interface HashEmbeddingConfig {
   features: HashFeatureParams;
 }
 
-/**
- * Feature counts are padded up to a few fixed sizes (four per power of two, at least 64) so that input
- * tensors are allocated once per size, not per call, while padding wastes at most a quarter of the work.
- */
-function paddedSize(n: number): number {
-  if (n <= 64) return 64;
-  const step = 2 ** (Math.floor(Math.log2(n)) - 2);
-  return Math.ceil(n / step) * step;
-}
-
-interface Scratch {
-  ids: Int32Array;
-  weights: Float32Array;
-  feeds: { ids: ort.Tensor; weights: ort.Tensor };
-}
-
 /** Text with no word at all still gets a deterministic unit vector: the one of this marker word. */
 const EMPTY_TEXT = "<empty>";
+/** How many recent vectors are remembered (see `recent`). */
+const RECENT_LIMIT = 8;
 
 /**
  * The project's own embedding model: hashed word and character n-gram features (TypeScript), pooled by a
@@ -39,7 +26,15 @@ export class HashEmbedder implements Embedder {
   readonly dimensions: number;
   private readonly featurizer: HashFeaturizer;
   private bag: FeatureBag = { ids: new Int32Array(256), weights: new Float32Array(256), length: 0 };
-  private readonly free = new Map<number, Scratch[]>();
+  private secondBag: FeatureBag = { ids: new Int32Array(256), weights: new Float32Array(256), length: 0 };
+  private readonly inputs = new SparseInputPool();
+  /**
+   * The last few vectors, keyed by the words they were made from (the features depend on nothing else).
+   * One request embeds the same text more than once: the quality score embeds the compressed prompt, then
+   * the cache and the classifier embed its last user message, which is that prompt with its whitespace
+   * folded.
+   */
+  private readonly recent = new Map<string, Float32Array>();
 
   private constructor(
     private readonly session: ort.InferenceSession,
@@ -56,37 +51,55 @@ export class HashEmbedder implements Embedder {
     return new HashEmbedder(session, config);
   }
 
-  private takeScratch(size: number): Scratch {
-    const list = this.free.get(size);
-    const reused = list?.pop();
-    if (reused) return reused;
-    const ids = new Int32Array(size);
-    const weights = new Float32Array(size);
-    return { ids, weights, feeds: { ids: new ort.Tensor("int32", ids, [size]), weights: new ort.Tensor("float32", weights, [1, size]) } };
+  private words(text: string): string[] {
+    const tokens = words(text, this.featurizer.params.maxWordLength);
+    return tokens.length > 0 ? tokens : words(EMPTY_TEXT, this.featurizer.params.maxWordLength);
   }
 
-  private giveBack(size: number, scratch: Scratch): void {
-    const list = this.free.get(size);
-    if (list) list.push(scratch);
-    else this.free.set(size, [scratch]);
+  private remember(key: string, vector: Float32Array): void {
+    if (this.recent.size >= RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(key, vector);
   }
 
+  /** The vector of `text`. Callers must not write to it: a recent vector is shared. */
   async embed(text: string): Promise<Float32Array> {
-    this.bag = this.featurizer.featurize(text, this.bag);
-    if (this.bag.length === 0) this.bag = this.featurizer.featurize(EMPTY_TEXT, this.bag);
-    const n = this.bag.length;
-    const size = paddedSize(n);
-    const scratch = this.takeScratch(size);
-    scratch.ids.set(this.bag.ids.subarray(0, n));
-    scratch.weights.set(this.bag.weights.subarray(0, n));
-    // Padding rows point at bucket 0 with weight 0, so they add nothing to the pooled sum.
-    scratch.ids.fill(0, n);
-    scratch.weights.fill(0, n);
+    const tokens = this.words(text);
+    const key = tokens.join(" ");
+    const known = this.recent.get(key);
+    if (known) return known;
+    this.bag = this.featurizer.featurizeWords(tokens, this.bag);
+    const { tensors, release } = this.inputs.take(this.bag);
     try {
-      const out = floatOutput(await this.session.run(scratch.feeds), "embedding");
-      return out.length === this.dimensions ? out : out.slice(0, this.dimensions);
+      const out = floatOutput(await this.session.run({ ids: tensors.ids, weights: tensors.weights }), "embedding");
+      const vector = out.length === this.dimensions ? out : out.slice(0, this.dimensions);
+      this.remember(key, vector);
+      return vector;
     } finally {
-      this.giveBack(size, scratch);
+      release();
+    }
+  }
+
+  /**
+   * Both embeddings in one model call, each equal to what `embed` gives: the quality score compares a
+   * prompt with its compressed version, and the two share most of their features.
+   */
+  async embedPair(a: string, b: string): Promise<[Float32Array, Float32Array]> {
+    const [tokensA, tokensB] = [this.words(a), this.words(b)];
+    const [keyA, keyB] = [tokensA.join(" "), tokensB.join(" ")];
+    const [knownA, knownB] = [this.recent.get(keyA), this.recent.get(keyB)];
+    if (knownA && knownB) return [knownA, knownB];
+    if (knownA || knownB) return [knownA ?? (await this.embed(a)), knownB ?? (await this.embed(b))];
+    this.bag = this.featurizer.featurizeWords(tokensA, this.bag);
+    this.secondBag = this.featurizer.featurizeWords(tokensB, this.secondBag);
+    const { tensors, release } = this.inputs.takePair(this.bag, this.secondBag);
+    try {
+      const out = floatOutput(await this.session.run({ ids: tensors.ids, weights: tensors.weights }), "embedding");
+      const pair: [Float32Array, Float32Array] = [out.slice(0, this.dimensions), out.slice(this.dimensions, 2 * this.dimensions)];
+      this.remember(keyA, pair[0]);
+      this.remember(keyB, pair[1]);
+      return pair;
+    } finally {
+      release();
     }
   }
 }

@@ -1,7 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as ort from "onnxruntime-node";
+import { wordBag } from "./features";
 import { floatOutput, openSession } from "./onnx-session";
+import { SparseInputPool } from "./sparse-input";
 import { TEXT_FEATURE_COUNT, TEXT_FEATURE_NAMES, textFeatures } from "./text-features";
 import { TASK_CLASSES, type Embedder, type TaskClass, type TaskPrediction } from "./types";
 
@@ -10,6 +12,8 @@ export interface TaskClassifierConfig {
   classes: TaskClass[];
   featureNames: string[];
   dims: number;
+  /** The word bag input: hash buckets and the length at which words are cut. */
+  wordBag: { buckets: number; maxWordLength: number };
 }
 
 interface Scratch {
@@ -18,15 +22,19 @@ interface Scratch {
   feeds: { embedding: ort.Tensor; features: ort.Tensor };
 }
 
-/** Routing's task classifier: softmax over TASK_CLASSES plus a 0..1 difficulty, from embedding and text features. */
+/** Routing's task classifier: softmax over TASK_CLASSES plus a 0..1 difficulty, from embedding, text features and word bag. */
 export class TaskClassifier {
   private readonly free: Scratch[] = [];
+  private readonly words = new SparseInputPool();
+  private readonly dims: number;
 
   private constructor(
     private readonly session: ort.InferenceSession,
     private readonly embedder: Embedder,
-    private readonly dims: number,
-  ) {}
+    private readonly config: TaskClassifierConfig,
+  ) {
+    this.dims = config.dims;
+  }
 
   /** Load `model.onnx` and `config.json` from a model directory (models/task-classifier); checks they match this runtime. */
   static async load(dir: string, embedder: Embedder): Promise<TaskClassifier> {
@@ -34,7 +42,7 @@ export class TaskClassifier {
     if (config.classes.join() !== TASK_CLASSES.join()) throw new Error(`task classifier classes ${config.classes.join()} differ from TASK_CLASSES`);
     if (config.featureNames.join() !== TEXT_FEATURE_NAMES.join()) throw new Error("task classifier was trained on other text features; retrain it");
     if (config.dims !== embedder.dimensions) throw new Error(`task classifier expects ${config.dims}-d embeddings, embedder gives ${embedder.dimensions}`);
-    return new TaskClassifier(await openSession(join(dir, "model.onnx")), embedder, config.dims);
+    return new TaskClassifier(await openSession(join(dir, "model.onnx")), embedder, config);
   }
 
   private takeScratch(): Scratch {
@@ -54,10 +62,12 @@ export class TaskClassifier {
     const vector = embedding ?? (await this.embedder.embed(text));
     if (vector.length !== this.dims) throw new Error(`embedding has ${vector.length} dimensions, expected ${this.dims}`);
     const scratch = this.takeScratch();
+    const { buckets, maxWordLength } = this.config.wordBag;
+    const words = this.words.take(wordBag(text, buckets, maxWordLength));
     try {
       scratch.embedding.set(vector);
       textFeatures(text, scratch.features);
-      const result = await this.session.run(scratch.feeds);
+      const result = await this.session.run({ ...scratch.feeds, word_ids: words.tensors.ids, word_weights: words.tensors.weights });
       const p = floatOutput(result, "probs");
       const difficulty = floatOutput(result, "difficulty")[0]!;
       const probs = {} as Record<TaskClass, number>;
@@ -69,6 +79,7 @@ export class TaskClassifier {
       return { task: TASK_CLASSES[best]!, probs, confidence: p[best]!, difficulty };
     } finally {
       this.free.push(scratch);
+      words.release();
     }
   }
 }

@@ -1,5 +1,10 @@
 import { cosineOfUnit } from "../../ml/cosine";
 import type { Embedder } from "../../ml/types";
+
+/** An embedder that can also embed two texts in one call (the shipped HashEmbedder). */
+export interface PairEmbedder extends Embedder {
+  embedPair(a: string, b: string): Promise<[Float32Array, Float32Array]>;
+}
 import { calibratedScore, type SimilarityCalibration } from "./calibration";
 import { CHECK_NAMES, meaningChecks, type LostContent } from "./meaning-checks";
 
@@ -31,23 +36,26 @@ export const LOSS_PENALTY: Record<keyof LostContent, number> = {
 /**
  * Scores compressions against their originals. Remembers the last original's embedding: the compressor
  * tries several candidates against one original, and that embedding is half the cost of each score.
+ * A new original is embedded together with its first candidate, in one model call.
  */
 export class QualityScorer {
   private lastOriginal?: { text: string; vector: Promise<Float32Array> };
 
   constructor(
-    private readonly embedder: Embedder,
+    private readonly embedder: PairEmbedder,
     private readonly calibration: SimilarityCalibration,
   ) {}
 
-  private embedOriginal(text: string): Promise<Float32Array> {
-    if (this.lastOriginal?.text !== text) this.lastOriginal = { text, vector: this.embedder.embed(text) };
-    return this.lastOriginal.vector;
+  private async embedBoth(original: string, compressed: string): Promise<[Float32Array, Float32Array]> {
+    if (this.lastOriginal?.text === original) return [await this.lastOriginal.vector, await this.embedder.embed(compressed)];
+    const pair = this.embedder.embedPair(original, compressed);
+    this.lastOriginal = { text: original, vector: pair.then(([o]) => o) };
+    return pair;
   }
 
   async score(original: string, compressed: string): Promise<QualityScore> {
     const lost = meaningChecks(original, compressed);
-    const similarity = original === compressed ? 1 : cosineOfUnit(await this.embedOriginal(original), await this.embedder.embed(compressed));
+    const similarity = original === compressed ? 1 : cosineOfUnit(...(await this.embedBoth(original, compressed)));
     const semanticScore = original === compressed ? 100 : calibratedScore(similarity, this.calibration);
     let ceiling = 100;
     for (const check of CHECK_NAMES) ceiling -= LOSS_PENALTY[check] * lost[check].length;

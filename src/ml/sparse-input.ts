@@ -1,0 +1,89 @@
+import * as ort from "onnxruntime-node";
+import type { FeatureBag } from "./features";
+
+/** The ONNX inputs of one bag (or of two: see takePair): ids [size] int32 and weights [rows, size], padded with (0, 0). */
+export interface SparseTensors {
+  ids: ort.Tensor;
+  weights: ort.Tensor;
+}
+
+interface Slot {
+  ids: Int32Array;
+  /** `rows` rows of `size` weights, row-major. */
+  weights: Float32Array;
+  tensors: SparseTensors;
+}
+
+/**
+ * Bag sizes are padded up to a few fixed sizes (four per power of two, at least 64) so that input
+ * tensors are allocated once per size, not per call, while padding wastes at most a quarter of the work.
+ */
+function paddedSize(n: number): number {
+  if (n <= 64) return 64;
+  const step = 2 ** (Math.floor(Math.log2(n)) - 2);
+  return Math.ceil(n / step) * step;
+}
+
+/**
+ * Reusable input tensors for EmbeddingBag-style graphs (Gather rows by id, weight and sum them).
+ * Padding rows point at bucket 0 with weight 0, so they add nothing to the pooled sum. Safe for
+ * concurrent calls: each in-flight call holds its own tensors until it calls the release function.
+ */
+export class SparseInputPool {
+  /** Free slots by padded size: one map for single bags, one for pairs. */
+  private readonly free = [new Map<number, Slot[]>(), new Map<number, Slot[]>()] as const;
+  /** Column of each bucket id while takePair merges two bags; -1 when absent. Grown on demand. */
+  private column = new Int32Array(0);
+
+  /** Tensors holding `bag`, and the function that returns them to the pool once the session has run. */
+  take(bag: FeatureBag): { tensors: SparseTensors; release: () => void } {
+    const n = bag.length;
+    const size = paddedSize(n);
+    const slot = this.slot(1, size);
+    slot.ids.set(bag.ids.subarray(0, n));
+    slot.weights.set(bag.weights.subarray(0, n));
+    slot.ids.fill(0, n);
+    slot.weights.fill(0, n);
+    return { tensors: slot.tensors, release: () => this.free[0].get(size)!.push(slot) };
+  }
+
+  /**
+   * Two bags as one input: the union of their ids, and one weight row per bag (0 where a bag lacks the
+   * id). A graph that pools with weights @ Gather(table, ids) then gathers each shared row once and
+   * pools both bags in one call: a text and its compressed version share most of their features.
+   */
+  takePair(a: FeatureBag, b: FeatureBag): { tensors: SparseTensors; release: () => void } {
+    const ids: number[] = [];
+    let maxId = 0;
+    for (const bag of [a, b]) for (let i = 0; i < bag.length; i++) maxId = Math.max(maxId, bag.ids[i]!);
+    if (this.column.length <= maxId) this.column = new Int32Array(maxId + 1).fill(-1);
+    const column = this.column;
+    for (const bag of [a, b]) {
+      for (let i = 0; i < bag.length; i++) {
+        const id = bag.ids[i]!;
+        if (column[id] === -1) column[id] = ids.push(id) - 1;
+      }
+    }
+    const size = paddedSize(ids.length);
+    const slot = this.slot(2, size);
+    slot.ids.fill(0);
+    slot.weights.fill(0);
+    slot.ids.set(ids);
+    [a, b].forEach((bag, row) => {
+      for (let i = 0; i < bag.length; i++) slot.weights[row * size + column[bag.ids[i]!]!] = bag.weights[i]!;
+    });
+    for (const id of ids) column[id] = -1;
+    return { tensors: slot.tensors, release: () => this.free[1].get(size)!.push(slot) };
+  }
+
+  private slot(rows: 1 | 2, size: number): Slot {
+    const free = rows === 1 ? this.free[0] : this.free[1];
+    let list = free.get(size);
+    if (!list) free.set(size, (list = []));
+    const reused = list.pop();
+    if (reused) return reused;
+    const ids = new Int32Array(size);
+    const weights = new Float32Array(rows * size);
+    return { ids, weights, tensors: { ids: new ort.Tensor("int32", ids, [size]), weights: new ort.Tensor("float32", weights, [rows, size]) } };
+  }
+}
