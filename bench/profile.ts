@@ -3,11 +3,11 @@
  * configuration with wrk at 32 connections, stops the server and lists the functions with the most
  * self time (main thread; worker threads write profiles of their own, summarised alongside).
  *
- *   bun bench/profile.ts [--config relay|miss|hit] [--seconds 10] [--out bench/results]
+ *   bun bench/profile.ts [--config relay|miss|hit] [--seconds 10] [--out bench/results] [--raw]
  *
- * Writes <out>/profile-<config>.md.
+ * Writes <out>/profile-<config>.md; with --raw also the .cpuprofile files, for call stacks in Chrome DevTools.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
@@ -19,7 +19,7 @@ import { ensureWrk, runWrk } from "./lib/wrk";
 
 const { values: flags } = parseArgs({
   args: process.argv.slice(2),
-  options: { config: { type: "string", default: "miss" }, seconds: { type: "string", default: "10" }, out: { type: "string", default: join(ROOT, "bench", "results") } },
+  options: { config: { type: "string", default: "miss" }, seconds: { type: "string", default: "10" }, out: { type: "string", default: join(ROOT, "bench", "results") }, raw: { type: "boolean", default: false } },
 });
 const config = flags.config as "relay" | "miss" | "hit";
 if (!["relay", "miss", "hit"].includes(config)) throw new Error("--config must be relay, miss or hit");
@@ -87,6 +87,7 @@ async function main(): Promise<void> {
       out.push("| self % | self ms | file |", "|---|---|---|", ...top(t.byFile, t.totalMs, 12), "");
     }
     mkdirSync(flags.out, { recursive: true });
+    if (flags.raw) for (const file of readdirSync(profDir)) copyFileSync(join(profDir, file), join(flags.out, `${config}-${file}`));
     const path = join(flags.out, `profile-${config}.md`);
     writeFileSync(path, out.join("\n"));
     console.log(`wrote ${path}`);

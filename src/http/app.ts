@@ -53,10 +53,18 @@ export function buildApp(gw: Gateway) {
   // in the error shape, so Bun's cap only has to be far enough above ours never to win the race.
   const bunCap = Math.max(gw.settings.maxBodyBytes * 4, gw.settings.maxBodyBytes + 64 * 1024 * 1024);
   const app = new Elysia({ serve: { maxRequestBodySize: bunCap } })
-    .onRequest(({ request, set }) => {
-      const id = newRequestId();
-      facts.set(request, { id, t0: performance.now() });
-      set.headers["x-request-id"] = id;
+    .onRequest(({ request }) => {
+      facts.set(request, { id: newRequestId(), t0: performance.now() });
+    })
+    // The id goes onto the answer itself rather than into `set.headers` up front: Elysia rebuilds
+    // every Response a handler returns when `set.headers` is not empty (about 10 µs per call
+    // measured on the relay), and the completion route already sends it on its own Response.
+    .onAfterHandle(({ request, response, set }) => {
+      const id = facts.get(request)?.id;
+      if (!id) return;
+      if (response instanceof Response) {
+        if (!response.headers.has("x-request-id")) response.headers.set("x-request-id", id);
+      } else set.headers["x-request-id"] = id;
     })
     .onError(({ code, error, request, set }) => {
       const rid = requestIdOf(request);

@@ -24,7 +24,7 @@ const MAX_ERROR_DETAIL = 300;
  * Connections are reused: Bun's fetch keeps a keep-alive pool per origin, and nothing here opts out of it.
  */
 export async function postJson(post: UpstreamPost): Promise<unknown> {
-  const deadline = new Deadline(post.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const deadline = new Deadline(post.timeoutMs ?? DEFAULT_TIMEOUT_MS, post.signal);
   try {
     const res = await open(post, deadline);
     let text: string;
@@ -49,7 +49,7 @@ export async function postJson(post: UpstreamPost): Promise<unknown> {
  * surface as ProviderError from the iteration.
  */
 export async function* postForEvents(post: UpstreamPost): AsyncGenerator<EventSourceMessage> {
-  const deadline = new Deadline(post.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const deadline = new Deadline(post.timeoutMs ?? DEFAULT_TIMEOUT_MS, post.signal);
   try {
     const res = await open(post, deadline);
     if (!res.body) throw new ProviderError("protocol", `${post.provider} answered a stream request without a body`);
@@ -70,7 +70,7 @@ async function open(post: UpstreamPost, deadline: Deadline): Promise<Response> {
       method: "POST",
       headers: { "content-type": "application/json", ...post.headers },
       body: JSON.stringify(post.body),
-      signal: AbortSignal.any([post.signal, deadline.signal]),
+      signal: deadline.signal,
     });
   } catch (e) {
     throw failure(e, post, deadline);
