@@ -27,6 +27,9 @@ const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 const SEED_WORD = 0x5bd1e995;
 const SEED_CHAR = 0x27d4eb2f;
+const CHAR_OFFSET = (FNV_OFFSET ^ SEED_CHAR) >>> 0;
+const WRAP_OPEN = "<".charCodeAt(0);
+const WRAP_CLOSE = ">".charCodeAt(0);
 
 function fnv1a(text: string, start: number, end: number, seed: number): number {
   let h = (FNV_OFFSET ^ seed) >>> 0;
@@ -61,12 +64,15 @@ export class HashFeaturizer {
   private readonly accumulator: Float32Array;
   private readonly touched: Int32Array;
   private readonly mask: number;
+  /** One word's n-gram buckets, by start position then size. */
+  private readonly gramScratch: Int32Array;
 
   constructor(readonly params: HashFeatureParams) {
     if (params.buckets <= 0 || (params.buckets & (params.buckets - 1)) !== 0) throw new Error(`buckets must be a power of two, got ${params.buckets}`);
     this.mask = params.buckets - 1;
     this.accumulator = new Float32Array(params.buckets);
     this.touched = new Int32Array(params.buckets);
+    this.gramScratch = new Int32Array((params.maxWordLength + 2) * (params.charNgrams.max - params.charNgrams.min + 1));
   }
 
   /**
@@ -87,19 +93,34 @@ export class HashFeaturizer {
     const { min, max } = this.params.charNgrams;
     let n = 0;
     // Hashing the n-grams again beats memoising them per word: a Map lookup per word costs more than
-    // the dozen short hashes, and this one flat loop runs for every word of every prompt.
+    // the dozen short hashes, and this one flat loop runs for every word of every prompt. The n-grams
+    // starting at one position share their prefix, so one running FNV hash per start yields every
+    // size (FNV is sequential), read from the word as if wrapped in "<" and ">" without building that
+    // string. They are added size by size, as they always were: the order fixes the bag's order, which
+    // training (models/embedding) depends on to reproduce the shipped weights byte for byte.
+    const sizes = max - min + 1;
+    const grams = this.gramScratch;
     for (const word of tokens) {
       let id = fnv1a(word, 0, word.length, SEED_WORD) & mask;
       if (acc[id] === 0) touched[n++] = id;
       acc[id]! += 1;
-      const wrapped = `<${word}>`;
-      let grams = 0;
-      for (let size = min; size <= max; size++) grams += Math.max(0, wrapped.length - size + 1);
-      if (grams === 0) continue;
-      const each = Math.fround(this.params.charWeight / grams);
+      const wrappedLength = word.length + 2;
+      let count = 0;
+      for (let size = min; size <= max; size++) count += Math.max(0, wrappedLength - size + 1);
+      if (count === 0) continue;
+      const each = Math.fround(this.params.charWeight / count);
+      for (let start = 0; start + min <= wrappedLength; start++) {
+        let h = CHAR_OFFSET;
+        const end = Math.min(start + max, wrappedLength);
+        for (let i = start; i < end; i++) {
+          h = Math.imul(h ^ (i === 0 ? WRAP_OPEN : i === wrappedLength - 1 ? WRAP_CLOSE : word.charCodeAt(i - 1)), FNV_PRIME);
+          const size = i - start + 1;
+          if (size >= min) grams[start * sizes + size - min] = finalMix(h) & mask;
+        }
+      }
       for (let size = min; size <= max; size++) {
-        for (let i = 0; i + size <= wrapped.length; i++) {
-          id = fnv1a(wrapped, i, i + size, SEED_CHAR) & mask;
+        for (let start = 0; start + size <= wrappedLength; start++) {
+          id = grams[start * sizes + size - min]!;
           if (acc[id] === 0) touched[n++] = id;
           acc[id]! += each;
         }

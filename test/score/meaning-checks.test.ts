@@ -26,6 +26,13 @@ describe("meaningChecks", () => {
     expect(meaningChecks("If you don't mind, don't list the files.", "List the files.").negations).toEqual(["don't"]);
   });
 
+  test("an entity counts only as a whole word, and repeats count", () => {
+    expect(meaningChecks("Compare Java with Kotlin.", "Compare JavaScript with Kotlin.").entities).toEqual(["Java"]);
+    expect(meaningChecks("Ask Maria, then tell Maria the result.", "Ask Maria, then tell the result.").entities).toEqual(["Maria"]);
+    expect(meaningChecks("Ask Maria, then tell Maria the result.", "Maria: ask, then tell Maria.").entities).toEqual([]);
+    expect(meaningChecks("Deploy to AWS-east today.", "Deploy to AWS today.").entities).toEqual(["AWS-east"]);
+  });
+
   test("counts repeats: one of two equal numbers dropped is a loss", () => {
     expect(meaningChecks("Add 5 apples and 5 pears.", "Add 5 apples and pears.").numbers).toEqual(["5"]);
   });

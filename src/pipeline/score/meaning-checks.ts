@@ -70,6 +70,28 @@ function entities(text: string): string[] {
   return out;
 }
 
+const WORD_CHAR = /[\p{L}\p{N}_-]/u;
+
+/**
+ * Entities of `expected` that `text` does not hold as whole words, counting repeats. Searching for the
+ * few entities beats splitting the whole text into words (a quarter of the checks' time on 200 tokens).
+ */
+function missingWords(expected: string[], text: string): string[] {
+  const needed = new Map<string, number>();
+  for (const e of expected) needed.set(e, (needed.get(e) ?? 0) + 1);
+  const lost: string[] = [];
+  for (const [word, want] of needed) {
+    let found = 0;
+    for (let at = text.indexOf(word); at >= 0 && found < want; at = text.indexOf(word, at + 1)) {
+      const before = at > 0 ? text[at - 1]! : "";
+      const after = text[at + word.length] ?? "";
+      if (!WORD_CHAR.test(before) && !WORD_CHAR.test(after)) found++;
+    }
+    for (let i = found; i < want; i++) lost.push(word);
+  }
+  return lost;
+}
+
 const stripCode = (text: string) => text.replace(CODE_BLOCK, " ");
 const numberKey = (s: string) => s.replace(/,/g, "").replace(/^\+/, "").toLowerCase();
 
@@ -80,10 +102,16 @@ export function meaningChecks(original: string, compressed: string): LostContent
   const b = stripCode(compressed);
   const urls = all(URL, a).filter((u) => !compressed.includes(u));
   const quotes = all(QUOTE, a, 1).filter((q) => !compressed.includes(q));
+  // The compressed side is only scanned for what the original has: most prompts have no numbers,
+  // negations or quotes, and these scans are most of the checks' time.
+  const lostFrom = (found: string[], scan: () => string[], normalize: (s: string) => string) => (found.length === 0 ? [] : missing(found, scan(), normalize));
   return {
-    numbers: [...missing(all(NUMBER, a), all(NUMBER, b), numberKey), ...missing(all(NUMBER_WORDS, a), all(NUMBER_WORDS, b), (s) => s.toLowerCase())],
-    negations: missing(all(NEGATION, a.replace(IDIOMATIC_NEGATION, " ")), all(NEGATION, b.replace(IDIOMATIC_NEGATION, " ")), (s) => s.toLowerCase().replace("’", "'")),
-    entities: missing(entities(a), all(/[\p{L}\p{N}_-]+/gu, b)),
+    numbers: [
+      ...lostFrom(all(NUMBER, a), () => all(NUMBER, b), numberKey),
+      ...lostFrom(all(NUMBER_WORDS, a), () => all(NUMBER_WORDS, b), (s) => s.toLowerCase()),
+    ],
+    negations: lostFrom(all(NEGATION, a.replace(IDIOMATIC_NEGATION, " ")), () => all(NEGATION, b.replace(IDIOMATIC_NEGATION, " ")), (s) => s.toLowerCase().replace("’", "'")),
+    entities: missingWords(entities(a), b),
     codeSpans,
     urls,
     quotes,
