@@ -1,0 +1,31 @@
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { HashFeaturizer } from "../../src/ml/features";
+import { DEFAULT_MODELS_DIR } from "../../src/ml/load";
+
+describe("HashFeaturizer", () => {
+  test("gives the bag the shipped embedding was trained on: same ids, weights and order", async () => {
+    // The shipped weights were trained on exactly these features, in this order (training sums in bag
+    // order); the digest was taken from the featurizer the model was trained with. A faster featurizer
+    // must keep it.
+    const cfg = (await Bun.file(join(DEFAULT_MODELS_DIR, "embedding", "features.json")).json()).features;
+    const bag = new HashFeaturizer(cfg).featurize(
+      "Naïve users ask: how do I reset my password on Café-Über's portal? Don't email 3 times; supercalifragilisticexpialidocious ids like x9 stay.",
+    );
+    const digest = new Bun.CryptoHasher("sha256")
+      .update(new Uint8Array(bag.ids.buffer, 0, bag.length * 4))
+      .update(new Uint8Array(bag.weights.buffer, 0, bag.length * 4))
+      .digest("hex");
+    expect(bag.length).toBe(262);
+    expect(digest).toBe("083cdeb7b718fb4f47098e404bba2e40b130305a391f34459714d7de721dad27");
+  });
+
+  test("a word too short for any n-gram still counts as a word", async () => {
+    const cfg = (await Bun.file(join(DEFAULT_MODELS_DIR, "embedding", "features.json")).json()).features;
+    const f = new HashFeaturizer({ ...cfg, charNgrams: { min: 4, max: 5 } });
+    const bag = f.featurize("a");
+    // "<a>" is 3 characters: no 4- or 5-gram, only the word's own bucket with weight 1.
+    expect(bag.length).toBe(1);
+    expect(bag.weights[0]).toBe(1);
+  });
+});
