@@ -113,7 +113,7 @@ export class Gateway {
 
   /**
    * Runs the CPU stages. A request that needs no model and is short costs less than the hop to a
-   * worker (bench/optimizer-hop.ts measures both), so it runs here on the event loop.
+   * worker (`bun bench/optimizer-hop.ts` measures both), so it runs here on the event loop.
    */
   get cache(): SemanticCache {
     if (!this.semanticCache) throw new Error("cache not started");

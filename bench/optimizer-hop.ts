@@ -1,0 +1,151 @@
+/**
+ * The optimizer's worker hop, measured in one run: `bun bench/optimizer-hop.ts`. Prints markdown.
+ *
+ * - A request that needs no model (every stage off: token counts only), through the pool and inline on
+ *   this thread. This is the measurement behind `inlineMaxChars`: such requests run on the event loop
+ *   because the hop costs more than their work. Compression alone already needs a model (its quality
+ *   back-off), so it is measured the same way to show the hop against model work.
+ * - Every stage on (compression with its quality back-off, embedding, classification, routing) on a
+ *   200-token prompt: one task at a time through the pool and inline, p50 and p99.
+ * - Pool throughput with 1 and 2 workers, 8 tasks in flight, a fresh prompt per task (the pool itself
+ *   has no memo; the gateway's memo is bypassed here on purpose).
+ * - The event loop while the workers are saturated: how late a 1 ms timer fires (p50, p99, max), next
+ *   to the same timer with the pool idle. Model work on the event loop would show as lateness the size
+ *   of a task (milliseconds at p50); on 2 cores, 2 busy workers also compete with it for a core.
+ */
+import { availableParallelism } from "node:os";
+import { loadSettings } from "../src/config/config";
+import { parseCompletionRequest } from "../src/http/validate/completion-request";
+import { optimizeInputOf } from "../src/pipeline/analyze";
+import { RULE_NAMES } from "../src/pipeline/compress";
+import { optimize } from "../src/pipeline/optimize";
+import type { OptimizeInput, OptimizeResult } from "../src/pipeline/optimize-types";
+import { loadOptimizerDeps } from "../src/pipeline/optimizer-deps";
+import { WorkerPool } from "../workers/pool";
+import { loadWorkload, variedPrompt } from "./lib/workload";
+
+const settings = loadSettings({ ...process.env, SVC_DATA_DIR: "/tmp/svc-bench-hop" });
+const deps = await loadOptimizerDeps(settings);
+const availableModels = deps.catalog.models.map((m) => m.id);
+const WORKER = new URL("../workers/optimize.worker.ts", import.meta.url).href;
+const workload = loadWorkload(200);
+const iterations = Number(process.env.BENCH_ITERATIONS ?? 400);
+
+function inputOf(prompt: string, svcOptions: Record<string, unknown>): OptimizeInput {
+  const req = parseCompletionRequest({ model: "auto", messages: [{ role: "user", content: prompt }], svc_options: svcOptions }, RULE_NAMES);
+  return optimizeInputOf(req, availableModels, settings.qualityFloor);
+}
+
+function quantiles(us: number[]): { p50: number; p99: number; max: number } {
+  const s = [...us].sort((a, b) => a - b);
+  return { p50: s[Math.floor(s.length * 0.5)]!, p99: s[Math.floor(s.length * 0.99)]!, max: s[s.length - 1]! };
+}
+
+/** One call at a time; `make` gets the call number so every call can have its own prompt. */
+async function sequential(call: (i: number) => Promise<OptimizeResult>, n: number): Promise<{ p50: number; p99: number }> {
+  for (let i = 0; i < Math.min(50, n); i++) await call(n + i);
+  const us: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await call(i);
+    us.push((performance.now() - t0) * 1000);
+  }
+  return quantiles(us);
+}
+
+function openPool(threads: number): WorkerPool<OptimizeInput, OptimizeResult> {
+  return new WorkerPool<OptimizeInput, OptimizeResult>({ filename: WORKER, threads, queueLimit: 1024, taskTimeoutMs: 30_000, workerData: settings });
+}
+
+/** How late a 1 ms interval timer fires over `seconds` with nothing else running. */
+async function timerLateness(seconds: number) {
+  const lateness: number[] = [];
+  let expected = performance.now() + 1;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    lateness.push(Math.max(0, (now - expected) * 1000));
+    expected = now + 1;
+  }, 1);
+  await Bun.sleep(seconds * 1000);
+  clearInterval(timer);
+  return quantiles(lateness);
+}
+
+/** Tasks per second with `inFlight` tasks outstanding for `seconds`, and how late a 1 ms timer fired meanwhile. */
+async function saturate(pool: WorkerPool<OptimizeInput, OptimizeResult>, inFlight: number, seconds: number, make: (i: number) => OptimizeInput) {
+  let next = 0;
+  let done = 0;
+  const lateness: number[] = [];
+  let expected = performance.now() + 1;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    lateness.push(Math.max(0, (now - expected) * 1000));
+    expected = now + 1;
+  }, 1);
+  const until = performance.now() + seconds * 1000;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (performance.now() < until) {
+        await pool.run(make(next++));
+        done++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - t0) / 1000;
+  clearInterval(timer);
+  return { perSecond: done / elapsed, lateness: quantiles(lateness) };
+}
+
+const OFF = { compress: false, route: false, cache: false, score: false };
+const COMPRESS_ONLY = { compress: true, route: false, cache: false, score: false };
+const fresh = (i: number) => variedPrompt(workload, i);
+
+const rows: string[] = ["| case | where | p50 µs | p99 µs |", "|---|---|---:|---:|"];
+const pool1 = openPool(1);
+await pool1.warm();
+for (const [name, options] of [
+  ["every stage off: token counts only (no model)", OFF],
+  ["compression with its quality back-off (quality model)", COMPRESS_ONLY],
+  ["every stage on, 200-token prompt", {}],
+] as const) {
+  const make = (i: number) => inputOf(fresh(i), options);
+  const inline = await sequential((i) => optimize(make(i), deps), iterations);
+  const pooled = await sequential((i) => pool1.run(make(i)), iterations);
+  rows.push(`| ${name} | inline (event loop) | ${inline.p50.toFixed(0)} | ${inline.p99.toFixed(0)} |`);
+  rows.push(`| ${name} | worker (hop + work) | ${pooled.p50.toFixed(0)} | ${pooled.p99.toFixed(0)} |`);
+}
+
+const throughput: string[] = ["| workers | tasks in flight | tasks/s | timer lateness p50 µs | p99 µs | max µs |", "|---:|---:|---:|---:|---:|---:|"];
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const idle = await timerLateness(seconds);
+throughput.push(`| (pool idle) | 0 | 0 | ${idle.p50.toFixed(0)} | ${idle.p99.toFixed(0)} | ${idle.max.toFixed(0)} |`);
+const everyStage = (i: number) => inputOf(fresh(100_000 + i), {});
+throughput.push(await throughputRow(pool1, 1));
+await pool1.close();
+const pool2 = openPool(2);
+await pool2.warm();
+throughput.push(await throughputRow(pool2, 2));
+await pool2.close();
+
+async function throughputRow(pool: WorkerPool<OptimizeInput, OptimizeResult>, workers: number): Promise<string> {
+  await saturate(pool, 8, 1, everyStage);
+  const r = await saturate(pool, 8, seconds, everyStage);
+  return `| ${workers} | 8 | ${r.perSecond.toFixed(0)} | ${r.lateness.p50.toFixed(0)} | ${r.lateness.p99.toFixed(0)} | ${r.lateness.max.toFixed(0)} |`;
+}
+
+console.log(
+  [
+    "# Optimizer: inline or worker, and the pool under load",
+    "",
+    `${availableParallelism()} cores; ${iterations} calls per latency row (after 50 warm-up calls), a fresh 200-token prompt per call; throughput over ${seconds} s per row.`,
+    "",
+    ...rows,
+    "",
+    "Every stage on means compression with the quality back-off, the embedding, the task classifier and routing: one worker task.",
+    "",
+    ...throughput,
+    "",
+    "Timer lateness: a 1 ms interval on the event loop while the workers are saturated; model work on the event loop would show as lateness the size of a task.",
+  ].join("\n"),
+);
