@@ -48,6 +48,14 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["literal", "What does `git rebase -i` do?", "What does `git rebase --onto` do?"],
   ["literal", "Explain the error 'KeyError: user_id'", "Explain the error 'KeyError: user_name'"],
   ["literal", "What does os.path.join do?", "What does os.path.split do?"],
+  ["negation", "The problem isn't who has money.", "The problem is who doesn't have money."],
+  ["role", "You should do it.", "You can do it."],
+  ["role", "Why did the transaction take place?", "Did the transaction take place?"],
+  ["role", "Why do you peel peaches?", "How do you peel peaches?"],
+  ["role", "Obama said that he is the future.", "Obama said that it is the future."],
+  ["role", "Do you believe there was an iceberg?", "I believe there was an iceberg."],
+  ["literal", "用Go语言写一个排序函数", "用Rust语言写一个排序函数"],
+  ["content", "James visits 20 houses to sell. He sells in every house.", "James visits 20 already to sell. He sells in every house."],
   ["content", "How do I reset my password?", "How do I reset my username?"],
   ["content", "How do I cook rice?", "How do I cook pasta?"],
 ];
@@ -66,6 +74,17 @@ const PARAPHRASES: [string, string][] = [
   ["Write a sort function in C.", "write a sort function in c"],
   ["A man is playing a guitar.", "A man plays the guitar."],
   ["How can I reset my password?", "How do I reset my password"],
+  // Courtesy at the edges frames a request without changing it.
+  ["Hi! Can you please list three fruits? Thanks!", "List three fruits."],
+  ["Could you please explain recursion?", "Explain recursion"],
+  ["I'd like you to write a poem about the sea", "Write a poem about the sea."],
+  ["Quick question: what is the boiling point of water?", "What is the boiling point of water?"],
+  ["Hello, what time zone is Tokyo in? Thank you in advance.", "What time zone is Tokyo in?"],
+  // Intensifiers, discourse markers, contractions and British spellings.
+  ["It makes absolutely no difference.", "It makes no difference."],
+  ["I'm thinking it's a bad idea.", "I am thinking it is a bad idea."],
+  ["What is your favourite colour?", "What is your favorite color?"],
+  ["Which programme should I use to organise photos?", "Which program should I use to organize photos?"],
 ];
 
 describe("verifier", () => {
@@ -103,7 +122,7 @@ describe("verifier", () => {
     expect(compareFacets(a, b, { vectors, minSimilarity: 0.9 })).toEqual({ equivalent: true });
     expect(compareFacets(a, c, { vectors, minSimilarity: 0.9 })).toMatchObject({ equivalent: false, kind: "content" });
     // An added word must be explained by the other prompt too: "hot water" is not "water".
-    expect(compareFacets(extractFacets("Why is there no water in the kitchen?"), extractFacets("Why is there no hot water in the kitchen?"))).toMatchObject({ equivalent: false, kind: "content" });
+    expect(compareFacets(extractFacets("Where is the water in the kitchen?"), extractFacets("Where is the hot water in the kitchen?"), { vectors, minSimilarity: 0.9 })).toMatchObject({ equivalent: false, kind: "content" });
     // A word used once more in one prompt ("candy ... candy" / "candy ... parking") is a substitution too.
     expect(unmatchedWords(extractFacets("I have candy and more candy"), extractFacets("I have candy and more parking"))).toEqual({ onlyA: ["candy"], onlyB: ["park"] });
   });

@@ -26,6 +26,8 @@ export interface PromptFacets {
   numbers: string[];
   /** How many negation cues the prompt has. */
   negations: number;
+  /** The word right after each negation cue, sorted: what is negated ("isn't who has" / "is who doesn't have"). */
+  negated: string[];
   /** Canonical operators, sorted, with repeats. */
   operators: string[];
   /** Canonical units, sorted, with repeats: "2 hours 30 minutes" and "2 minutes 30 minutes" differ. */
@@ -44,6 +46,8 @@ export interface PromptFacets {
   words: Set<string>;
   /** Stems of the content words (no function words, numbers or names) with their counts: what the prompt is about. */
   content: Map<string, number>;
+  /** The function words that still steer an answer, as "<role>:<group>": "modal:must", "wh:why", "person:he". */
+  roles: Set<string>;
 }
 
 interface Token {
@@ -76,10 +80,44 @@ const SENTENCE_END = new Set([".", "!", "?", ":", ";", "\n", "-", "*", "•", "(
 const FUNCTION_WORDS: ReadonlySet<string> = new Set(
   "the and are was were been being have has had having does did doing you your yours our ours him his her hers its they them their theirs this that these those what which who whom whose when where why how can could should would will shall may might must about for with into onto from than then there here some any each every all both few many much more most other such only own same very just also too please tell give show let get got want need know like kindly explain describe".split(" "),
 );
+/**
+ * Function words that still change what is asked, by role. Two prompts that both use a role must use
+ * it alike: "You should do it" is not "You can do it", "Why peel peaches?" not "How to peel peaches?",
+ * "he is the future" not "it was the future". A prompt without the role says nothing against the
+ * other ("How can I ..." / "How do I ...", "Can you do this?" / "Can you do it?").
+ */
+const ROLE_OF: ReadonlyMap<string, string> = new Map([
+  ...["must", "should", "ought", "shall"].map((w) => [w, "modal:must"] as const),
+  ...["can", "could", "may", "might"].map((w) => [w, "modal:can"] as const),
+  ...["why", "how", "when", "where", "who", "whom", "whose", "which"].map((w) => [w, `wh:${w === "whom" ? "who" : w}`] as const),
+  ...[
+    ["i", "me", "my", "mine", "myself"],
+    ["you", "your", "yours", "yourself", "yourselves"],
+    ["we", "us", "our", "ours", "ourselves"],
+    ["he", "him", "his", "himself"],
+    ["she", "her", "hers", "herself"],
+    ["it", "its", "itself"],
+    ["they", "them", "their", "theirs", "themselves"],
+  ].flatMap((forms) => forms.map((w) => [w, `person:${forms[0]}`] as const)),
+]);
 
-/** Crude suffix stripping, enough to match "plays" / "playing" / "played"; the embedder judges the rest. */
+/**
+ * Intensifiers and discourse markers: they colour a sentence, not what it asks ("It makes absolutely
+ * no difference" / "It makes no difference"). Not "pretty", "well" or "right": those are also
+ * adjectives and adverbs that change an answer.
+ */
+const DISCOURSE_WORDS: ReadonlySet<string> = new Set(
+  "really actually already definitely absolutely basically certainly surely totally truly indeed anyway anyways whatsoever therefore thus hence however nevertheless nonetheless moreover furthermore additionally besides but yes yeah now guys".split(" "),
+);
+
+/**
+ * Crude suffix stripping, enough to match "plays" / "playing" / "played", with British spellings
+ * folded into American ones ("colour", "programme", "organised"); the embedder judges the rest.
+ */
 export function stem(word: string): string {
-  return word.replace(/(?:ing|ed|es|s|ly)$/, "");
+  const american = word.length < 6 ? word : word.replace(/our(ite|ites|able|ably|s|ed|ing|er|ers)?$/, "or$1").replace(/mme(s)?$/, "m$1").replace(/is(e|es|ed|ing|ation|ations)$/, "iz$1");
+  // A final silent "e" goes too in longer words, so "compute" meets "computed" and "computing".
+  return american.replace(/(?:ing|ed|es|s|ly)$/, "").replace(/(?<=\w{4}[^aeiouy])e$/, "");
 }
 
 /** Words that other facets already compare exactly: numbers, operators, negations. */
@@ -88,13 +126,15 @@ function isFacetWord(word: string): boolean {
 }
 
 function addContent(content: Map<string, number>, word: string): void {
-  if (!/^\p{Ll}{3,}$/u.test(word) || FUNCTION_WORDS.has(word) || isFacetWord(word)) return;
+  if (!/^\p{Ll}{3,}$/u.test(word) || FUNCTION_WORDS.has(word) || DISCOURSE_WORDS.has(word) || isFacetWord(word)) return;
   const s = stem(word);
   content.set(s, (content.get(s) ?? 0) + 1);
 }
 
 /** "five-year-old" and "twenty-five" hold numbers; the hyphen would hide them inside one word. */
 const NUMBER_WORD_HYPHEN = new RegExp(`\\b(${Object.keys({ ...NUMBER_WORDS, ...NUMBER_SCALES }).join("|")})-(?=\\p{L})`, "giu");
+
+const CONTRACTED: Readonly<Record<string, string>> = { re: "are", ve: "have", ll: "will", d: "would" };
 
 /** Spells out what hides negations and operators inside words: "don't", "cannot", "3x4", "five-year-old". */
 function normalizeForTokens(text: string): string {
@@ -103,6 +143,10 @@ function normalizeForTokens(text: string): string {
     .replace(/\bwon['’]t\b/gi, "will not")
     .replace(/\b(\w+)n['’]t\b/gi, "$1 not")
     .replace(/\bcannot\b/gi, "can not")
+    // "I'm thinking" is "I am thinking": the pronoun must stay a word of its own for the role check.
+    .replace(/\b(i)['’]m\b/gi, "$1 am")
+    .replace(/\b(\w+)['’](re|ve|ll|d)\b/gi, (_, w: string, c: string) => `${w} ${CONTRACTED[c.toLowerCase()]}`)
+    .replace(/\b(it|that|there|what|he|she|who|where|how|here)['’]s\b/gi, "$1 is")
     .replace(/(\d)\s*[xX]\s*(?=\d)/g, "$1 × ")
     .replace(NUMBER_WORD_HYPHEN, "$1 ");
 }
@@ -212,13 +256,35 @@ function addDirection(directions: Map<string, string>, pole: string): void {
   directions.set(pair, pole.endsWith("a") ? `${a + 1}:${b}` : `${a}:${b + 1}`);
 }
 
+/**
+ * Greetings, thanks and polite frames at the edges of a prompt: "Hi! Can you please list ...? Thanks"
+ * asks what "List ..." asks. Only at the edges, where they frame the request; inside a sentence
+ * "can you" may be the question itself ("Can you swim faster than a shark?" keeps its "can").
+ */
+const COURTESY_LEAD = new RegExp(
+  [
+    String.raw`^\s*(?:(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening))(?: there)?[\s,.!:;-]*)?`,
+    String.raw`(?:(?:quick question|one question|a question)\s*[:,.-]\s*|i was wondering,?\s*(?:if you could\s+)?|i(?:'d| would) like to know\s*[:,]?\s*|can you help me(?: with this| out)?\s*[?:.!]\s*)?`,
+    String.raw`(?:(?:could|can|would|will) you(?: please| kindly)?\s+(?=[a-z]+\s)(?!(?:be|do|have|know|think|swim|run|see|feel|say|rather|tell me if)\b)|please,?\s+|kindly\s+|i(?:'d| would) like you to\s+|i want you to\s+)?`,
+  ].join(""),
+  "i",
+);
+const COURTESY_TAIL = /[\s,.!]*(?<![\p{L}\p{N}])(?:(?:thanks|thank you|thx)(?: (?:so|very) much)?(?: in advance)?|please|cheers)[\s.!]*$/iu;
+
+/** The request without its courtesy: what the answer depends on. */
+export function withoutCourtesy(prompt: string): string {
+  const stripped = prompt.replace(COURTESY_LEAD, "").replace(COURTESY_TAIL, "");
+  return stripped.trim() === "" ? prompt : stripped;
+}
+
 /** Reads the facets of one prompt. Pure; a few tens of microseconds for a paragraph. */
 export function extractFacets(prompt: string): PromptFacets {
-  const { literals, rest } = extractLiterals(prompt.normalize("NFKC"));
+  const { literals, rest } = extractLiterals(withoutCourtesy(prompt.normalize("NFKC")));
   const tokens = tokenize(normalizeForTokens(rest));
   const facets: PromptFacets = {
     numbers: [],
     negations: 0,
+    negated: [],
     operators: [],
     units: [],
     directions: new Map(),
@@ -229,6 +295,7 @@ export function extractFacets(prompt: string): PromptFacets {
     targets: new Set(),
     words: new Set(),
     content: new Map(),
+    roles: new Set(),
   };
 
   for (let i = 0; i < tokens.length; i++) {
@@ -255,6 +322,12 @@ export function extractFacets(prompt: string): PromptFacets {
     if (t.kind !== "word") continue;
 
     facets.words.add(t.lower);
+    // Scripts without case (Chinese, Japanese, Arabic, Thai...) hide names, numbers and languages
+    // from every check here, and Chinese has no spaces to split words on: such text must match exactly.
+    if (/\p{Lo}/u.test(t.text)) {
+      facets.literals.push(t.text);
+      continue;
+    }
     addContent(facets.content, t.lower);
     // Digits inside a word ("1人", "x86") are numbers all the same.
     for (const digits of t.text.match(/\d+/g) ?? []) facets.numbers.push(digits);
@@ -281,7 +354,12 @@ export function extractFacets(prompt: string): PromptFacets {
     const ordinal = ORDINAL_WORDS[t.lower];
     if (ordinal !== undefined && !(t.lower === "second" && afterNumber)) facets.numbers.push(`#${ordinal}`);
 
-    if (NEGATIONS.has(t.lower)) facets.negations++;
+    const role = ROLE_OF.get(t.lower);
+    if (role) facets.roles.add(role);
+    if (NEGATIONS.has(t.lower)) {
+      facets.negations++;
+      facets.negated.push(next?.kind === "word" || next?.kind === "number" ? next.lower : "");
+    }
     const opWord = OPERATOR_WORDS[t.lower];
     if (opWord) facets.operators.push(opWord);
     if (t.lower === "times" && afterNumber && next?.kind === "number") facets.operators.push("*");
@@ -314,6 +392,7 @@ export function extractFacets(prompt: string): PromptFacets {
     }
   }
   facets.numbers.sort();
+  facets.negated.sort();
   facets.operators.sort();
   facets.units.sort();
   facets.literals.sort();

@@ -86,12 +86,13 @@ export const DEFAULT_CACHE_CONFIG: CacheConfig = {
   maxEntries: 100_000,
   maxBytes: 512 * 1024 * 1024,
   maxEntryBytes: 256 * 1024,
-  // From bench/cache-eval.ts with the shipped embedding (models/embedding): 0.99 is the lowest
-  // threshold at which precision reaches 0.99 on STS-B dev and edited prompts. Its single-word
-  // vectors do not tell synonyms apart (cosine ~0.1), so a word only pairs with itself: 1. Re-run
-  // the eval for another embedder.
-  similarityThreshold: 0.99,
-  minWordSimilarity: 1,
+  // From bench/cache-eval.ts with the shipped embedding (models/embedding), tuned on STS-B dev and
+  // edited and reworded prompts: the verifier does the refusing, so the lowest threshold tried (0.5)
+  // keeps precision at 1.0 on the test split and loses no paraphrase to the embedding. Its
+  // single-word vectors are character n-grams: 0.3 pairs spellings and inflections ("colour" /
+  // "color", "run" / "running") and nothing else. Re-run the eval for another embedder.
+  similarityThreshold: 0.5,
+  minWordSimilarity: 0.3,
   candidates: 4,
   semanticMaxChars: 1000,
   maxTemperature: 1,

@@ -14,6 +14,7 @@ export type MismatchKind =
   | "language"
   | "format"
   | "entity"
+  | "role"
   | "content";
 
 export type Verdict = { equivalent: true } | { equivalent: false; kind: MismatchKind; detail: string };
@@ -84,6 +85,30 @@ function affixAntonym(a: PromptFacets, b: PromptFacets): string | undefined {
   return undefined;
 }
 
+/**
+ * A role both prompts fill with different words ("should" / "can", "why" / "how", "he" / "it"), or a
+ * question word only one of them has: "Why did it take place?" asks for a reason, "Did it take place?"
+ * for a yes or no.
+ */
+function roleClash(a: PromptFacets, b: PromptFacets): string | undefined {
+  const byRole = (f: PromptFacets) => {
+    const out = new Map<string, string[]>();
+    for (const r of f.roles) {
+      const [role, word] = r.split(":") as [string, string];
+      out.set(role, [...(out.get(role) ?? []), word].sort());
+    }
+    return out;
+  };
+  const ra = byRole(a);
+  const rb = byRole(b);
+  for (const [role, words] of ra) {
+    const other = rb.get(role);
+    if (other && !sameList(words, other)) return `${role}: ${show(words)} vs ${show(other)}`;
+  }
+  if (ra.has("wh") !== rb.has("wh")) return `wh: ${show(ra.get("wh") ?? [])} vs ${show(rb.get("wh") ?? [])}`;
+  return undefined;
+}
+
 /** A place or language that is the destination in one prompt and the origin in the other, or two different destinations. */
 function targetClash(a: PromptFacets, b: PromptFacets): string | undefined {
   for (const t of a.targets) {
@@ -108,13 +133,10 @@ export function unmatchedWords(a: PromptFacets, b: PromptFacets): { onlyA: strin
   return { onlyA: surplus(a, b), onlyB: surplus(b, a) };
 }
 
-/** Every word whose vector `substitutionAlignment` may look at: the unmatched words and the words they may pair with. */
+/** Every word whose vector `substitutionAlignment` looks at: the unmatched words, when both sides have some (else nothing can pair). */
 export function wordsToEmbed(a: PromptFacets, b: PromptFacets): string[] {
   const { onlyA, onlyB } = unmatchedWords(a, b);
-  const words = new Set([...onlyA, ...onlyB]);
-  if (onlyA.length > 0) for (const w of b.content.keys()) words.add(w);
-  if (onlyB.length > 0) for (const w of a.content.keys()) words.add(w);
-  return [...words];
+  return onlyA.length > 0 && onlyB.length > 0 ? [...onlyA, ...onlyB] : [];
 }
 
 function dot(x: Float32Array, y: Float32Array): number {
@@ -125,21 +147,23 @@ function dot(x: Float32Array, y: Float32Array): number {
 
 /**
  * How well the content words one prompt adds or swaps in are explained by the other prompt: for
- * every unmatched word, the cosine of its nearest content word on the other side, and of those the
+ * every unmatched word, the cosine of its nearest unmatched word on the other side, and of those the
  * worst. "reset my password" / "reset my username" scores low, "make a desk" / "build a desk" high.
- * 1 when nothing is unmatched; -1 when a vector is missing.
+ * A word only pairs with the other side's unmatched words: one the other prompt also uses elsewhere
+ * still leaves a gap where it was swapped out ("visits 20 houses" / "visits 20 already ... every house").
+ * 1 when nothing is unmatched; -1 when a vector is missing or a word has nothing to pair with.
  */
 export function substitutionAlignment(a: PromptFacets, b: PromptFacets, vectors: ReadonlyMap<string, Float32Array> | undefined): number {
   const { onlyA, onlyB } = unmatchedWords(a, b);
   let worst = 1;
   for (const [words, other] of [
-    [onlyA, b],
-    [onlyB, a],
+    [onlyA, onlyB],
+    [onlyB, onlyA],
   ] as const) {
     for (const w of words) {
       const v = vectors?.get(w);
       let best = -1;
-      for (const o of other.content.keys()) {
+      for (const o of other) {
         const u = vectors?.get(o);
         if (v && u) best = Math.max(best, dot(v, u));
       }
@@ -156,6 +180,7 @@ export function compareFacets(a: PromptFacets, b: PromptFacets, words?: WordSimi
   if (!sameList(a.operators, b.operators)) return mismatch("operator", `${show(a.operators)} vs ${show(b.operators)}`);
   if (!sameList(a.units, b.units)) return mismatch("unit", `${show(a.units)} vs ${show(b.units)}`);
   if (a.negations !== b.negations) return mismatch("negation", `${a.negations} vs ${b.negations} negations`);
+  if (!sameList(a.negated, b.negated)) return mismatch("negation", `negating ${show(a.negated)} vs ${show(b.negated)}`);
   const antonym = affixAntonym(a, b);
   if (antonym) return mismatch("negation", antonym);
   if (!sameSet(a.languages, b.languages)) return mismatch("language", `${show(a.languages)} vs ${show(b.languages)}`);
@@ -164,6 +189,8 @@ export function compareFacets(a: PromptFacets, b: PromptFacets, words?: WordSimi
   if (direction) return mismatch("direction", direction);
   const entity = missingEntity(a, b);
   if (entity) return mismatch("entity", entity);
+  const role = roleClash(a, b);
+  if (role) return mismatch("role", role);
   if (substitutionAlignment(a, b, words?.vectors) < (words?.minSimilarity ?? 1)) {
     const { onlyA, onlyB } = unmatchedWords(a, b);
     return mismatch("content", `${show(onlyA)} vs ${show(onlyB)}`);
