@@ -16,7 +16,7 @@ import { interleavedLatency, interleavedWrk, summarizeLatency, summarizeWrk, typ
 import { corePlan, memoryOf, ROOT, stopAll, type Service } from "./lib/processes";
 import { writeResults } from "./lib/report";
 import { TARGET_LABELS, type AuthCase, type BenchResults, type SoakSegment, type SweepPoint, type TargetName } from "./lib/results";
-import { median, percentile, slope } from "./lib/stats";
+import { floorSlope, median, percentile, slope } from "./lib/stats";
 import { gatewaySpecs, portkeyHeaders, startBareProxy, startGateway, startMock, startPortkey, type GatewayService } from "./lib/targets";
 import { PROMPT_SLOT, loadWorkload, requestBody, variedPrompt, writeWrkInputs, type Workload } from "./lib/workload";
 import { ensureWrk, runWrk, type LoadSpec, type WrkResult } from "./lib/wrk";
@@ -161,6 +161,9 @@ function sample(svc: Service): number {
   return svc.alive() ? memoryOf(svc.pid).rssMiB : NaN;
 }
 
+/** RSS floor windows of the soak: a few garbage collections each at 32 connections. */
+const FLOOR_WINDOW_S = 5;
+
 /** Sustained load on one configuration while the gateway's RSS is sampled every second. */
 async function soak(ctx: WrkContext, target: TargetName, spec: LoadSpec, gw: GatewayService, seconds: number): Promise<SoakSegment> {
   const samples: { s: number; rssMiB: number }[] = [];
@@ -187,6 +190,10 @@ async function soak(ctx: WrkContext, target: TargetName, spec: LoadSpec, gw: Gat
     slopeMiBPerMin: slope(
       late.map((x) => x.s / 60),
       late.map((x) => x.rssMiB),
+    ),
+    floorSlopeMiBPerMin: floorSlope(
+      late.map((x) => ({ s: x.s / 60, value: x.rssMiB })),
+      FLOOR_WINDOW_S / 60,
     ),
     samples,
   };

@@ -101,6 +101,7 @@ export class Gateway {
       store: this.store,
       embedder: models.embedder,
       log: { warn: (fields, message) => this.log.warn(fields, message) },
+      config: { maxEntries: settings.cacheMaxEntries, ttlMs: settings.cacheTtlS * 1000 },
     });
     if (settings.workers === 0) {
       const deps = await loadOptimizerDeps(settings);

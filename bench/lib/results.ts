@@ -38,6 +38,8 @@ export interface SoakSegment {
   maxMiB: number;
   /** Least-squares slope over the second half of the segment, after warm-up growth has settled. */
   slopeMiBPerMin: number;
+  /** Slope of the lowest RSS of each 5-second window over the second half: growth that survives garbage collection. */
+  floorSlopeMiBPerMin: number;
   samples: { s: number; rssMiB: number }[];
 }
 

@@ -26,3 +26,22 @@ export function slope(xs: readonly number[], ys: readonly number[]): number {
   }
   return den === 0 ? 0 : num / den;
 }
+
+/**
+ * Slope of the floor of a garbage-collected heap: the lowest sample of each `windowS`-second window,
+ * fitted by least squares. RSS saws up and down by tens of MiB between collections; a leak raises
+ * the floor the collections return to, so that is what is fitted.
+ */
+export function floorSlope(samples: readonly { s: number; value: number }[], windowS: number): number {
+  const floors = new Map<number, { s: number; value: number }>();
+  for (const x of samples) {
+    const w = Math.floor(x.s / windowS);
+    const low = floors.get(w);
+    if (!low || x.value < low.value) floors.set(w, { s: (w + 0.5) * windowS, value: x.value });
+  }
+  const points = [...floors.values()];
+  return slope(
+    points.map((p) => p.s),
+    points.map((p) => p.value),
+  );
+}

@@ -24,6 +24,13 @@ export function startBareProxy(logDir: string, cores: string | undefined, mockUr
   return startService({ name, cmd: pinned(cores, cmd), logDir, ready: (out) => jsonLineField(out, "url") });
 }
 
+/**
+ * The response cache and the optimizer memo of the benchmarked gateway hold this many entries
+ * (defaults 100,000 and 10,000): both reach their bound within a soak of minutes, so memory that
+ * still grows after it is a leak, not a cache filling up.
+ */
+export const BOUNDED_ENTRIES = 2000;
+
 export interface GatewayService extends Service {
   /** A live admin key on a plan with a billion calls a month, so quotas never cut a run short. */
   key: string;
@@ -53,6 +60,8 @@ export async function startGateway(
     SVC_PORT: String(port),
     SVC_HOST: "127.0.0.1",
     SVC_LOG_LEVEL: logLevel,
+    SVC_CACHE_MAX_ENTRIES: String(BOUNDED_ENTRIES),
+    SVC_OPTIMIZE_MEMO_ENTRIES: String(BOUNDED_ENTRIES),
     SVC_PLANS_FILE: plansFile,
     OPENAI_API_KEY: "sk-bench",
     OPENAI_BASE_URL: mockUrl,

@@ -33,6 +33,8 @@ export const SettingsSchema = Type.Object(
     workers: Int(0, 64, Math.max(1, availableParallelism()), "worker threads for CPU stages (0 = run inline)"),
     workerQueueLimit: Int(1, 1_000_000, 1024, "queued CPU tasks before 503 OVERLOADED"),
     inlineMaxChars: Int(0, 10_000_000, 4000, "requests that need no model and are at most this long run on the event loop, skipping the worker hop"),
+    cacheMaxEntries: Int(1, 100_000_000, 100_000, "response cache entries kept; least recently used go first"),
+    cacheTtlS: Int(1, 31_536_000, 86_400, "how long a cached answer may be served"),
     optimizeMemoEntries: Int(0, 10_000_000, 10_000, "optimizer results remembered for repeated requests (0 = off)"),
     workerTaskTimeoutMs: Int(10, 600_000, 10_000, "a CPU task slower than this fails and its worker is replaced"),
     qualityFloor: Num(0, 100, 85, "compressions scoring below this back off to a gentler level"),

@@ -113,4 +113,23 @@ describe("the cache on /v1/complete", () => {
     expect(again.choices[0].message.content).toBe(first.choices[0].message.content);
     expect(upstreamCalls()).toBe(before);
   });
+
+  test("the operator sets the size bound and the time to live (SVC_CACHE_MAX_ENTRIES, SVC_CACHE_TTL_S)", async () => {
+    const { env } = rig.gw;
+    const bounded = await startGateway({ ...env, SVC_CACHE_MAX_ENTRIES: "1", SVC_CACHE_TTL_S: "1" });
+    try {
+      const hitOf = async (content: string) => ((await (await ask(content, {}, rig.admin.key, bounded.url)).json()) as any).svc_meta.cache_hit as boolean;
+      await hitOf("Name the largest desert on Earth.");
+      expect(await hitOf("Name the largest desert on Earth.")).toBe(true);
+      await hitOf("Name the tallest mountain in Africa.");
+      // One entry fits: the newer answer pushed the older one out.
+      expect(await hitOf("Name the largest desert on Earth.")).toBe(false);
+      expect(await hitOf("Name the largest desert on Earth.")).toBe(true);
+      await Bun.sleep(1100);
+      expect(await hitOf("Name the largest desert on Earth.")).toBe(false);
+    } finally {
+      bounded.proc.kill("SIGTERM");
+      await bounded.finished();
+    }
+  });
 });
