@@ -115,7 +115,11 @@ describe("repeat", () => {
 describe("json", () => {
   test("minifies bare JSON without touching a value", () => {
     const text = 'Use this config:\n{\n  "name": "My  App",\n  "ratio": 1.50,\n  "tags": [\n    "a b",\n    "c"\n  ],\n  "on": true\n}\nThen deploy.';
-    expect(applyRule(json, text).text).toBe('Use this config:\n{"name":"My  App","ratio":1.50,"tags":["a b","c"],"on":true}\nThen deploy.');
+    expect(applyRule(json, text).text).toBe('Use this config:\n{\n"name":"My  App",\n"ratio":1.50,\n"tags":[\n"a b",\n"c"\n],\n"on":true\n}\nThen deploy.');
+  });
+  test("keeps one line break per line: rules never join lines", () => {
+    const text = '{\n  "a": "x",\n\n  "b": true\n}';
+    expect(applyRule(json, text).text).toBe('{\n"a":"x",\n"b":true\n}');
   });
   test("fenced JSON is a code block and stays as written", () => {
     const text = '```json\n{\n  "a": 1\n}\n```';
