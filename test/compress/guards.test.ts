@@ -28,6 +28,7 @@ describe("protected spans survive byte-for-byte at level 1.0", () => {
     ["inline code", "Call the function `make_the_list( a,  b )` in the loop.", "`make_the_list( a,  b )`"],
     ["double-quoted strings", 'Use the title "The Art of the Deal" for the post.', '"The Art of the Deal"'],
     ["curly quotes", "Say “in the end it is the journey” to the reader.", "“in the end it is the journey”"],
+    ["escaped quotes pasted on one line", 'A 5" screen. Examples: {\\"user\\": \\"Create the dashboard for the team and the managers\\", \\"note\\": \\"the plan is the best\\"} end.', '\\"Create the dashboard for the team and the managers\\"'],
     ["URLs", "Read the docs at https://example.com/the/path?q=the+a&x=1 before the meeting.", "https://example.com/the/path?q=the+a&x=1"],
     ["numbers and units", "Write it in under 200 words and 3.5 pages, at 12 pt, by 10:30 am.", "under 200 words"],
     ["numbers in words", "There are three hundred and twenty-five of the items in the box.", "three hundred and twenty-five"],

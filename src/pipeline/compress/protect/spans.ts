@@ -70,6 +70,12 @@ function urls(text: string): Span[] {
 const QUOTED =
   /"[^"\n]{0,2000}"|“[^“”\n]{0,2000}”|‘[^‘’\n]{0,400}’|«[^«»\n]{0,400}»|„[^„“”\n]{0,400}[“”]|「[^「」\n]{0,400}」|(?<![\p{L}\p{N}])'[^'\n]{1,200}'(?![\p{L}\p{N}])/gu;
 
+/**
+ * Quoted strings written with escaped quotes, as in JSON or code pasted on one line ("say: \\"hi\\""):
+ * which unescaped quotes pair up there is anyone's guess, so the escaped pairs are protected as well.
+ */
+const ESCAPED_QUOTED = /\\"(?:[^"\\\n]|\\[^"\n]){0,2000}\\"/g;
+
 /** Template slots users leave for the model or for themselves: {like this}, [PROMPT], <name>. */
 const SLOT = /\{[^{}\n]{0,120}\}|\[[^[\]\n]{0,120}\]|<[^<>\n]{0,120}>/g;
 
@@ -138,6 +144,7 @@ const DETECTORS: readonly Detector[] = [
   (t) => (t.includes("@") ? allMatches(t, EMAIL) : []),
   (t) => (t.includes("/") ? allMatches(t, PATH) : []),
   (t) => allMatches(t, QUOTED),
+  (t) => (t.includes('\\"') ? allMatches(t, ESCAPED_QUOTED) : []),
   (t) => allMatches(t, SLOT),
   (t) => allMatches(t, NUMBER),
   (t) => allMatches(t, DATE),

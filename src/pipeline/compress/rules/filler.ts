@@ -17,6 +17,23 @@ const WORDY_PHRASES: readonly [string, string][] = [
   [String.raw`(?:is|are) able to|(?:has|have) the ability to`, "can"],
   [String.raw`a (?:large|great) number of`, "many"],
   [String.raw`in the process of`, ""],
+  [String.raw`in an effort to|so as to`, "to"],
+  [String.raw`a (?:wide )?variety of|a (?:wide )?range of`, "various"],
+  [String.raw`the (?:vast )?majority of`, "most"],
+  [String.raw`with (?:regard|respect) to|in (?:regard|relation) to|in regards to`, "about"],
+  [String.raw`prior to`, "before"],
+  [String.raw`in close proximity to`, "near"],
+  [String.raw`by means of|by way of`, "by"],
+  [String.raw`in the form of`, "as"],
+  [String.raw`on a daily basis`, "daily"],
+  [String.raw`on a weekly basis`, "weekly"],
+  [String.raw`on a monthly basis`, "monthly"],
+  [String.raw`on a regular basis`, "regularly"],
+  [String.raw`each and every`, "every"],
+  [String.raw`at all times`, "always"],
+  [String.raw`for the most part`, "mostly"],
+  [String.raw`until such time as`, "until"],
+  [String.raw`in a (?:timely|prompt) (?:manner|fashion)`, "promptly"],
 ];
 const WORDY = word(WORDY_PHRASES.map(([phrase]) => `(${phrase})`).join("|"));
 function shorterForm(match: string, ...groups: string[]): string {

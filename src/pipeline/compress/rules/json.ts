@@ -19,11 +19,15 @@ function balanced(s: string): boolean {
   return stack.length === 0;
 }
 
-/** Drops the whitespace between the tokens of JSON objects and arrays written in the prompt. */
+/**
+ * Drops the spaces and indentation between the tokens of JSON objects and arrays written in the
+ * prompt. Line breaks stay (one per line): rules never join lines, and a reader that pairs quotes line
+ * by line must still find the same strings.
+ */
 export const json: CompressionRule = {
   name: "json",
   minLevel: 0.25,
   apply(text, ctx) {
-    return rewrite(text, JSON_SHAPED, (m) => (/[:,]/.test(m) && /\s/.test(m) && balanced(m) ? m.replace(/\s+/g, "") : m), ctx);
+    return rewrite(text, JSON_SHAPED, (m) => (/[:,]/.test(m) && /\s/.test(m) && balanced(m) ? m.replace(/[ \t]+/g, "").replace(/\n{2,}/g, "\n") : m), ctx);
   },
 };

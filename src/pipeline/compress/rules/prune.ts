@@ -12,35 +12,52 @@ export const PRUNE_MIN_LEVEL = 0.25;
 export const LONG_PASSAGE_WORDS = 150;
 export const WORDY_PASSAGE_WORDS = 20;
 const WORDINESS_RULES = ["preamble", "intent", "filler"];
-/** Share of a sentence's words that may go, at PRUNE_MIN_LEVEL and at 1.0: past that, readers lose the thread. */
+/**
+ * Share of a sentence's words that may go, at PRUNE_MIN_LEVEL and at 1.0. At the top the output reads
+ * telegraphic (LLMLingua keeps about half the tokens at 2x); past that, readers lose the thread.
+ */
 const SHARE_AT_MIN = 0.15;
-const SHARE_AT_MAX = 0.5;
-/** From this level on, two neighbouring words may both go ("of the"); below it every gap is one word wide. */
-const NEIGHBOURS_FROM_LEVEL = 0.75;
+const SHARE_AT_MAX = 0.6;
+/** Longest run of dropped neighbours: one word below 0.5 ("of the" stays whole), two from 0.5, three at 1.0. */
+function maxRun(level: number): number {
+  return level >= 1 ? 3 : level >= 0.5 ? 2 : 1;
+}
 const MIN_SENTENCE_WORDS = 5;
 /** Below this share of ordinary English words the passage is another language, code or data: left alone. */
 const MIN_ENGLISH_SHARE = 0.8;
 
 /**
  * Closed-class words a reader restores from context, by the level from which they may go: articles
- * first, then hedges, copulas and "will", then "and" and demonstratives. Never here: "that" and
- * "which" (a relative clause without them reads as a new sentence), quantifiers ("some"),
- * prepositions (they carry the relation: "one by one", "at once", "the cache for the database" is not
- * "the database cache"), pronouns (they say who does what: "I will ask" is not "will ask"), "be"
- * (after a modal it is the verb), words that carry logic (or, if, not, all, any, than, only, each,
- * every) or obligation (should, must, can, may); negations and constraints are masked anyway.
+ * first; then hedges, copulas, "will", "and" after a comma, demonstratives and "please"; then
+ * possessive determiners, "do"/"does" and vague modifiers; at 1.0 "be", "being" and "been". Never here: "of"
+ * ("periods of time"), "that" and "which" (a relative
+ * clause without them reads as a new sentence), quantifiers ("some"), most prepositions (they carry
+ * the relation: "one by one", "at once", "the cache for the database" is not "the database cache"),
+ * personal pronouns (they say who does what: "I will ask" is not "will ask"), words that carry logic
+ * (or, if, not, all, any, than, only, each, every) or obligation (should, must, can, may); negations
+ * and constraints are masked anyway.
  */
+/**
+ * Modifiers prompts add to nearly every noun ("a detailed, comprehensive and specific plan"): they ask
+ * for what the model does anyway, so they go at high levels. Not here: words that set a direction
+ * (short, long, simple, formal, first, last, new) or a scope (all, only, each, following).
+ */
+const VAGUE_MODIFIERS = ["specific", "various", "appropriate", "relevant", "comprehensive", "detailed", "overall", "particular", "certain", "actual", "proper", "thorough", "additional", "given", "necessary", "possible", "effective", "potential", "key"];
 const DROPPABLE_FROM: ReadonlyMap<string, number> = new Map([
   ...["the", "a", "an"].map((w) => [w, 0.25] as const),
-  ...["very", "really", "quite", "simply", "just", "also"].map((w) => [w, 0.5] as const),
-  ...["is", "are", "was", "were", "will"].map((w) => [w, 0.5] as const),
-  ...["and", "this", "these", "those"].map((w) => [w, 0.75] as const),
+  ...["very", "really", "quite", "simply", "just", "also", "please"].map((w) => [w, 0.5] as const),
+  ...["is", "are", "was", "were", "will", "and", "this", "these", "those"].map((w) => [w, 0.5] as const),
+  ...["your", "my", "our", "their", "its", "do", "does"].map((w) => [w, 0.75] as const),
+  ...VAGUE_MODIFIERS.map((w) => [w, 0.75] as const),
+  ...["be", "been", "being"].map((w) => [w, 1] as const),
 ]);
-const COPULAS = new Set(["is", "are", "was", "were", "will"]);
+const COPULAS = new Set(["is", "are", "was", "were", "will", "do", "does", "be", "been", "being"]);
 /** A copula or "will" after one of these is the sentence's verb: "I was wondering" is not "I wondering". */
 const SUBJECT_PRONOUNS = new Set(["i", "you", "he", "she", "it", "we", "they", "there", "this", "that", "these", "those", "who", "what", "which"]);
 /** "will" before these is half of a verb ("it will be", "will have done"): both stay. */
 const VERB_AFTER_WILL = new Set(["be", "have", "need", "also"]);
+/** After a modal, "be" is the verb ("should be short"); "do" before "not" is masked with the negation. */
+const MODALS = new Set(["will", "would", "should", "must", "can", "could", "may", "might", "shall", "to"]);
 /** An article at a sentence start goes with the sentence's first word capitalized; other openers stay. */
 const ARTICLES = new Set(["the", "a", "an"]);
 
@@ -48,6 +65,9 @@ const ARTICLES = new Set(["the", "a", "an"]);
 function fitsContext(previous: string, lower: string, next: string): boolean {
   if (COPULAS.has(lower) && SUBJECT_PRONOUNS.has(previous)) return false;
   if (lower === "will") return !VERB_AFTER_WILL.has(next);
+  if (lower === "be") return !MODALS.has(previous);
+  // In "a, b, and c" the comma already says it; "read and write" without "and" is a different phrase.
+  if (lower === "and") return previous.endsWith(",");
   return true;
 }
 
@@ -126,7 +146,7 @@ export const prune: CompressionRule = {
     const proseCount = sentences.reduce((n, s) => n + s.prose, 0);
     if (proseCount < (wordy ? WORDY_PASSAGE_WORDS : LONG_PASSAGE_WORDS)) return { text, saved: 0 };
     const share = SHARE_AT_MIN + strength(ctx.level) * (SHARE_AT_MAX - SHARE_AT_MIN);
-    const neighbours = ctx.level >= NEIGHBOURS_FROM_LEVEL;
+    const run = maxRun(ctx.level);
     const drop: { start: number; end: number }[] = [];
     const capitalizeAt: number[] = [];
     // Each sentence is checked on its own: an English request may quote a passage in another language.
@@ -145,11 +165,11 @@ export const prune: CompressionRule = {
         candidates.push({ bits: selfInformation(lower), at: i });
       }
       const budget = Math.floor(words.length * share);
-      // Lowest information first; below NEIGHBOURS_FROM_LEVEL never two neighbours.
+      // Lowest information first, in runs no longer than the level allows.
       const chosen = new Set<number>();
       for (const c of candidates.sort((a, b) => a.bits - b.bits || a.at - b.at)) {
         if (chosen.size >= budget) break;
-        if (fitsGap(chosen, c.at, neighbours ? 2 : 1)) chosen.add(c.at);
+        if (fitsGap(chosen, c.at, run)) chosen.add(c.at);
       }
       for (const i of chosen) drop.push({ start: at + words[i]!.index, end: at + words[i + 1]!.index });
       if (chosen.has(0)) {
