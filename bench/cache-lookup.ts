@@ -23,6 +23,8 @@ const { values: args } = parseArgs({ options: { million: { type: "boolean", defa
 const DIMS = Number(args.dims);
 const QUANT = args.quantization as "f32" | "f16" | "i8";
 const QUERIES = Number(args.queries);
+/** Text bytes each entry may take, so the byte bound (512 MiB by default: ~760k of these entries) never evicts before `size`. */
+const ENTRY_BYTES_ROOM = 4096;
 const SIZES = [1_000, 100_000, ...(args.million ? [1_000_000] : [])];
 
 /** Deterministic random unit vector per text (xorshift seeded by the text's hash). */
@@ -113,7 +115,7 @@ for (const size of SIZES) {
 
   const before = rssMb();
   const openStart = performance.now();
-  const cache = await SemanticCache.open({ store, embedder: tableEmbedder, config: { maxEntries: size, quantization: QUANT } });
+  const cache = await SemanticCache.open({ store, embedder: tableEmbedder, config: { maxEntries: size, maxBytes: size * ENTRY_BYTES_ROOM, quantization: QUANT } });
   const openS = (performance.now() - openStart) / 1000;
   await cache.ready;
   const buildS = (performance.now() - openStart) / 1000;
