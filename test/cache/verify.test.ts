@@ -56,6 +56,7 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["role", "Do you believe there was an iceberg?", "I believe there was an iceberg."],
   ["literal", "用Go语言写一个排序函数", "用Rust语言写一个排序函数"],
   ["content", "James visits 20 houses to sell. He sells in every house.", "James visits 20 already to sell. He sells in every house."],
+  ["content", "Name some animals besides cats.", "Name some animals like cats."],
   ["content", "How do I reset my password?", "How do I reset my username?"],
   ["content", "How do I cook rice?", "How do I cook pasta?"],
 ];

@@ -104,10 +104,11 @@ const ROLE_OF: ReadonlyMap<string, string> = new Map([
 /**
  * Intensifiers and discourse markers: they colour a sentence, not what it asks ("It makes absolutely
  * no difference" / "It makes no difference"). Not "pretty", "well" or "right": those are also
- * adjectives and adverbs that change an answer.
+ * adjectives and adverbs that change an answer; not "but" or "besides", which also exclude ("all
+ * colours but red", "animals besides cats").
  */
 const DISCOURSE_WORDS: ReadonlySet<string> = new Set(
-  "really actually already definitely absolutely basically certainly surely totally truly indeed anyway anyways whatsoever therefore thus hence however nevertheless nonetheless moreover furthermore additionally besides but yes yeah now guys".split(" "),
+  "really actually already definitely absolutely basically certainly surely totally truly indeed anyway anyways whatsoever therefore thus hence however nevertheless nonetheless moreover furthermore additionally yes yeah now guys".split(" "),
 );
 
 /**
