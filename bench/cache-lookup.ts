@@ -213,7 +213,7 @@ for (let round = 0; round < 3; round++) {
     }
   }
 }
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+const pct = (xs: number[], p: number) => percentile([...xs].sort((a, b) => a - b), p);
 console.log(`\n## Real prompts through the verifier (${REAL_STORED.toLocaleString("en")} stored, ${REAL_QUERIES.toLocaleString("en")} queries of each kind, 3 interleaved rounds, shipped embedder)\n`);
 console.log(`| cache | new prompt (miss) p50 / p99 ms | rewording ("Hi! <lower case> Thanks.") p50 / p99 ms | rewordings served |`);
 console.log(`|---|---|---|---|`);

@@ -22,7 +22,7 @@ import { optimize } from "../src/pipeline/optimize";
 import type { OptimizeInput, OptimizeResult } from "../src/pipeline/optimize-types";
 import { loadOptimizerDeps } from "../src/pipeline/optimizer-deps";
 import { WorkerPool } from "../workers/pool";
-import { loadWorkload, variedPrompt } from "./lib/workload";
+import { loadWorkload, RELAY_OPTIONS, variedPrompt } from "./lib/workload";
 
 const settings = loadSettings({ ...process.env, SVC_DATA_DIR: "/tmp/svc-bench-hop" });
 const deps = await loadOptimizerDeps(settings);
@@ -57,8 +57,8 @@ function openPool(threads: number): WorkerPool<OptimizeInput, OptimizeResult> {
   return new WorkerPool<OptimizeInput, OptimizeResult>({ filename: WORKER, threads, queueLimit: 1024, taskTimeoutMs: 30_000, workerData: settings });
 }
 
-/** How late a 1 ms interval timer fires over `seconds` with nothing else running. */
-async function timerLateness(seconds: number) {
+/** A 1 ms interval timer on the event loop; `stop` ends it and says how late (µs) it fired. */
+function latenessProbe(): { stop(): ReturnType<typeof quantiles> } {
   const lateness: number[] = [];
   let expected = performance.now() + 1;
   const timer = setInterval(() => {
@@ -66,22 +66,26 @@ async function timerLateness(seconds: number) {
     lateness.push(Math.max(0, (now - expected) * 1000));
     expected = now + 1;
   }, 1);
+  return {
+    stop() {
+      clearInterval(timer);
+      return quantiles(lateness);
+    },
+  };
+}
+
+/** How late a 1 ms interval timer fires over `seconds` with nothing else running. */
+async function timerLateness(seconds: number) {
+  const probe = latenessProbe();
   await Bun.sleep(seconds * 1000);
-  clearInterval(timer);
-  return quantiles(lateness);
+  return probe.stop();
 }
 
 /** Tasks per second with `inFlight` tasks outstanding for `seconds`, and how late a 1 ms timer fired meanwhile. */
 async function saturate(pool: WorkerPool<OptimizeInput, OptimizeResult>, inFlight: number, seconds: number, make: (i: number) => OptimizeInput) {
   let next = 0;
   let done = 0;
-  const lateness: number[] = [];
-  let expected = performance.now() + 1;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    lateness.push(Math.max(0, (now - expected) * 1000));
-    expected = now + 1;
-  }, 1);
+  const probe = latenessProbe();
   const until = performance.now() + seconds * 1000;
   const t0 = performance.now();
   await Promise.all(
@@ -93,11 +97,9 @@ async function saturate(pool: WorkerPool<OptimizeInput, OptimizeResult>, inFligh
     }),
   );
   const elapsed = (performance.now() - t0) / 1000;
-  clearInterval(timer);
-  return { perSecond: done / elapsed, lateness: quantiles(lateness) };
+  return { perSecond: done / elapsed, lateness: probe.stop() };
 }
 
-const OFF = { compress: false, route: false, cache: false, score: false };
 const COMPRESS_ONLY = { compress: true, route: false, cache: false, score: false };
 const fresh = (i: number) => variedPrompt(workload, i);
 
@@ -105,7 +107,7 @@ const rows: string[] = ["| case | where | p50 µs | p99 µs |", "|---|---|---:|-
 const pool1 = openPool(1);
 await pool1.warm();
 for (const [name, options] of [
-  ["every stage off: token counts only (no model)", OFF],
+  ["every stage off: token counts only (no model)", RELAY_OPTIONS],
   ["compression with its quality back-off (quality model)", COMPRESS_ONLY],
   ["every stage on, 200-token prompt", {}],
 ] as const) {

@@ -95,7 +95,8 @@ export class Gateway {
   async startOptimizer(): Promise<void> {
     const { settings } = this;
     // Prompt vectors come from the worker task; the event loop keeps an embedder only for the cache's
-    // rare word-level checks on a semantic candidate and its start-up signature check.
+    // word-level check (a semantic candidate that differs only in swapped words, memoised per word)
+    // and its start-up signature check.
     const models = await loadModels(undefined, settings.embeddingModelDir ? { sentenceTransformerDir: settings.embeddingModelDir } : {});
     this.semanticCache = await SemanticCache.open({
       store: this.store,
@@ -112,15 +113,15 @@ export class Gateway {
     await this.pool.warm();
   }
 
-  /**
-   * Runs the CPU stages. A request that needs no model and is short costs less than the hop to a
-   * worker (`bun bench/optimizer-hop.ts` measures both), so it runs here on the event loop.
-   */
   get cache(): SemanticCache {
     if (!this.semanticCache) throw new Error("cache not started");
     return this.semanticCache;
   }
 
+  /**
+   * Runs the CPU stages. A request that needs no model and is short costs less than the hop to a
+   * worker (`bun bench/optimizer-hop.ts` measures both), so it runs here on the event loop.
+   */
   optimize(input: OptimizeInput, signal?: AbortSignal): Promise<OptimizeResult> {
     if (!needsModels(input) && promptChars(input) <= this.settings.inlineMaxChars) return optimize(input, this.eventLoopDeps);
     return this.optimizeWithModels(input, signal);
@@ -128,11 +129,11 @@ export class Gateway {
 
   /** Model work: remembered for repeats (the stages are deterministic), else in a worker (or inline with workers: 0). */
   private async optimizeWithModels(input: OptimizeInput, signal?: AbortSignal): Promise<OptimizeResult> {
-    const key = this.memo.keyOf(input);
-    const known = this.memo.get(key);
+    const key = this.memo.enabled ? this.memo.keyOf(input) : undefined;
+    const known = key === undefined ? undefined : this.memo.get(key);
     if (known) return known;
     const result = this.inlineOptimize ? await this.inlineOptimize(input) : await this.runInPool(input, signal);
-    this.memo.set(key, result);
+    if (key !== undefined) this.memo.set(key, result);
     return result;
   }
 

@@ -158,7 +158,7 @@ function account(gw: Gateway, p: Planned, out: Outcome, status: number): SvcMeta
     requested: p.requested,
     served: out.served,
     originalPromptTokens: originalPrompt,
-    sentPromptTokens: out.usage.prompt_tokens,
+    sentPromptTokens: sent,
     completionTokens: out.usage.completion_tokens,
     cacheHit: out.cacheHit,
   });

@@ -1,4 +1,5 @@
 import type { OptimizeInput, OptimizeResult } from "./optimize-types";
+import { sha256 } from "./cache/keys";
 
 /**
  * Remembers optimizer results by their input. Every stage is deterministic (same input and options,
@@ -11,8 +12,13 @@ export class OptimizeMemo {
 
   constructor(private readonly capacity: number) {}
 
+  /** False when the memo holds nothing (capacity 0): callers then skip hashing the input at all. */
+  get enabled(): boolean {
+    return this.capacity > 0;
+  }
+
   keyOf(input: OptimizeInput): string {
-    return new Bun.CryptoHasher("sha256").update(JSON.stringify(input)).digest("base64");
+    return sha256(JSON.stringify(input));
   }
 
   get(key: string): OptimizeResult | undefined {

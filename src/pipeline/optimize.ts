@@ -5,7 +5,7 @@ import { compressWithQualityFloor } from "./compress";
 import type { ChatMessage } from "./messages";
 import type { OptimizeInput, OptimizeResult, RouteOutcome } from "./optimize-types";
 import { decideRoute, needsClassification, promptSignals, type CapabilityTable } from "./route";
-import { canonicalContent, embeddingText } from "./cache";
+import { embeddingText, semanticPrompt } from "./cache";
 
 /** The three trained models, as the optimizer uses them. */
 export interface OptimizerModels {
@@ -54,9 +54,8 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
 
   // The semantic cache compares the last user message as it goes upstream, canonicalised as the cache
   // does it; embedding it here keeps model work off the event loop. The classifier reads the same text.
-  const last = compressed.messages.at(-1);
-  const endsWithUser = last?.role === "user" && !last.tool_calls;
-  const cacheText = endsWithUser && (input.wantEmbedding || classify) ? embeddingText(canonicalContent(last.content)) : "";
+  const prompt = input.wantEmbedding || classify ? semanticPrompt(compressed.messages) : null;
+  const cacheText = prompt === null ? "" : embeddingText(prompt);
   const classifyText = classify ? cacheText || lastUserText(compressed.messages) : cacheText;
   const wantVector = (input.wantEmbedding && cacheText !== "") || classify;
   const embedding = wantVector ? await modelsOf(deps).embed(classifyText) : undefined;

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { call, startGateway } from "../support/gateway-process";
-import { readSse, startRig, waitForKey, type Rig } from "./support";
+import { readSse, rigPerFile, waitForKey } from "./support";
 
-let rig: Rig;
-beforeAll(async () => {
-  rig = await startRig();
-}, 60_000);
-afterAll(async () => {
-  await rig.stop();
-}, 30_000);
+const rig = rigPerFile();
 
 const CACHED = { compress: false, route: false, cache: true, score: false };
 const ask = (content: string, extra: Record<string, unknown> = {}, key = rig.admin.key, url = rig.gw.url) =>

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { call } from "../support/gateway-process";
-import { OFF, readSse, startRig, type Rig } from "./support";
+import { OFF, readSse, rigPerFile } from "./support";
 
-let rig: Rig;
-beforeAll(async () => {
-  rig = await startRig();
-}, 60_000);
-afterAll(async () => {
-  await rig.stop();
-}, 30_000);
+const rig = rigPerFile();
 
 const ask = (body: Record<string, unknown>, key = rig.admin.key, path = "/v1/complete") => call(`${rig.gw.url}${path}`, key, { body });
 const hello = [{ role: "user", content: "Say hello to the team in one short sentence." }];

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { call } from "../support/gateway-process";
-import { OFF, startRig, waitForKey, type Rig } from "./support";
+import { OFF, rigPerFile, waitForKey } from "./support";
 
-let rig: Rig;
-beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "svc-plans-"));
-  writeFileSync(join(dir, "plans.json"), JSON.stringify({ default_plan: "free", plans: [{ id: "free", monthly_calls: 1000 }, { id: "tiny", monthly_calls: 3 }] }));
-  rig = await startRig({ SVC_PLANS_FILE: join(dir, "plans.json") });
-}, 60_000);
-afterAll(async () => {
-  await rig.stop();
-}, 30_000);
+const plansDir = mkdtempSync(join(tmpdir(), "svc-plans-"));
+writeFileSync(join(plansDir, "plans.json"), JSON.stringify({ default_plan: "free", plans: [{ id: "free", monthly_calls: 1000 }, { id: "tiny", monthly_calls: 3 }] }));
+const rig = rigPerFile({ SVC_PLANS_FILE: join(plansDir, "plans.json") });
 
 const body = { model: "gpt-4o-mini", messages: [{ role: "user", content: "Count to three." }], svc_options: OFF };
 

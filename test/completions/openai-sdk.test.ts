@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
-import { startRig, type Rig } from "./support";
+import { rigPerFile } from "./support";
 
-let rig: Rig;
+const rig = rigPerFile();
 let client: OpenAI;
-beforeAll(async () => {
-  rig = await startRig();
+beforeAll(() => {
   client = new OpenAI({ baseURL: `${rig.gw.url}/v1`, apiKey: rig.admin.key, maxRetries: 0 });
-}, 60_000);
-afterAll(async () => {
-  await rig.stop();
-}, 30_000);
+});
 
 const messages = [{ role: "user" as const, content: "What is the capital of France?" }];
 

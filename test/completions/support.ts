@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "bun:test";
 import { startOpenAIMock } from "../mocks/openai-mock";
 import type { MockProvider } from "../mocks/mock-server";
 import { startGateway, type GatewayProcess, type KeyCreated } from "../support/gateway-process";
@@ -19,12 +20,25 @@ export async function startRig(env: Record<string, string> = {}): Promise<Rig> {
     gw,
     openai,
     admin,
-    // rig.gw, not gw: a test that restarts the gateway puts the new process there.
+    // this.gw, not gw: a test that restarts the gateway puts the new process there.
     async stop() {
-      await rig.gw.stop();
+      await this.gw.stop();
       openai.stop();
     },
   };
+  return rig;
+}
+
+/**
+ * One rig for the whole test file: started before its first test, stopped after its last. The
+ * object is filled in by the start hook, so read its fields inside tests and hooks only.
+ */
+export function rigPerFile(env: Record<string, string> = {}): Rig {
+  const rig = {} as Rig;
+  beforeAll(async () => {
+    Object.assign(rig, await startRig(env));
+  }, 60_000);
+  afterAll(() => rig.stop(), 30_000);
   return rig;
 }
 

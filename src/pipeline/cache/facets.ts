@@ -46,8 +46,8 @@ export interface PromptFacets {
   words: Set<string>;
   /** Stems of the content words (no function words, numbers or names) with their counts: what the prompt is about. */
   content: Map<string, number>;
-  /** The function words that still steer an answer, as "<role>:<group>": "modal:must", "wh:why", "person:he". */
-  roles: Set<string>;
+  /** The function words that still steer an answer, by role, each role's groups sorted: "modal" -> ["must"], "wh" -> ["how", "why"]. */
+  roles: Map<string, string[]>;
 }
 
 interface Token {
@@ -86,10 +86,11 @@ const FUNCTION_WORDS: ReadonlySet<string> = new Set(
  * "he is the future" not "it was the future". A prompt without the role says nothing against the
  * other ("How can I ..." / "How do I ...", "Can you do this?" / "Can you do it?").
  */
-const ROLE_OF: ReadonlyMap<string, string> = new Map([
-  ...["must", "should", "ought", "shall"].map((w) => [w, "modal:must"] as const),
-  ...["can", "could", "may", "might"].map((w) => [w, "modal:can"] as const),
-  ...["why", "how", "when", "where", "who", "whom", "whose", "which"].map((w) => [w, `wh:${w === "whom" ? "who" : w}`] as const),
+type Role = readonly [role: string, group: string];
+const ROLE_OF: ReadonlyMap<string, Role> = new Map<string, Role>([
+  ...["must", "should", "ought", "shall"].map((w) => [w, ["modal", "must"]] as const),
+  ...["can", "could", "may", "might"].map((w) => [w, ["modal", "can"]] as const),
+  ...["why", "how", "when", "where", "who", "whom", "whose", "which"].map((w) => [w, ["wh", w === "whom" ? "who" : w]] as const),
   ...[
     ["i", "me", "my", "mine", "myself"],
     ["you", "your", "yours", "yourself", "yourselves"],
@@ -98,7 +99,7 @@ const ROLE_OF: ReadonlyMap<string, string> = new Map([
     ["she", "her", "hers", "herself"],
     ["it", "its", "itself"],
     ["they", "them", "their", "theirs", "themselves"],
-  ].flatMap((forms) => forms.map((w) => [w, `person:${forms[0]}`] as const)),
+  ].flatMap((forms) => forms.map((w) => [w, ["person", forms[0]!]] as const)),
 ]);
 
 /**
@@ -273,7 +274,7 @@ const COURTESY_LEAD = new RegExp(
 const COURTESY_TAIL = /[\s,.!]*(?<![\p{L}\p{N}])(?:(?:thanks|thank you|thx)(?: (?:so|very) much)?(?: in advance)?|please|cheers)[\s.!]*$/iu;
 
 /** The request without its courtesy: what the answer depends on. */
-export function withoutCourtesy(prompt: string): string {
+function withoutCourtesy(prompt: string): string {
   const stripped = prompt.replace(COURTESY_LEAD, "").replace(COURTESY_TAIL, "");
   return stripped.trim() === "" ? prompt : stripped;
 }
@@ -296,7 +297,7 @@ export function extractFacets(prompt: string): PromptFacets {
     targets: new Set(),
     words: new Set(),
     content: new Map(),
-    roles: new Set(),
+    roles: new Map(),
   };
 
   for (let i = 0; i < tokens.length; i++) {
@@ -356,7 +357,10 @@ export function extractFacets(prompt: string): PromptFacets {
     if (ordinal !== undefined && !(t.lower === "second" && afterNumber)) facets.numbers.push(`#${ordinal}`);
 
     const role = ROLE_OF.get(t.lower);
-    if (role) facets.roles.add(role);
+    if (role) {
+      const groups = facets.roles.get(role[0]) ?? [];
+      if (!groups.includes(role[1])) facets.roles.set(role[0], [...groups, role[1]]);
+    }
     if (NEGATIONS.has(t.lower)) {
       facets.negations++;
       facets.negated.push(next?.kind === "word" || next?.kind === "number" ? next.lower : "");
@@ -394,6 +398,7 @@ export function extractFacets(prompt: string): PromptFacets {
   }
   facets.numbers.sort();
   facets.negated.sort();
+  for (const groups of facets.roles.values()) groups.sort();
   facets.operators.sort();
   facets.units.sort();
   facets.literals.sort();

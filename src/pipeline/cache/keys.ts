@@ -58,12 +58,17 @@ export interface RequestKeys {
   prompt: string | null;
 }
 
+/** The prompt the semantic layer compares: the last message, canonicalised, when it is a user message without tool calls; else null. */
+export function semanticPrompt(messages: readonly ChatMessage[]): string | null {
+  const last = messages.at(-1);
+  return last !== undefined && last.role === "user" && last.tool_calls === undefined ? canonicalContent(last.content) : null;
+}
+
 export function requestKeys(req: CacheRequest): RequestKeys {
   const scopeKey = sha256(canonicalJson({ v: KEY_VERSION, app: req.appId, model: req.model, max_tokens: req.maxTokens, params: canonicalParams(req.params) }));
   const messages = req.messages.map(canonicalMessage);
-  const last = req.messages.at(-1);
-  const endsWithUser = last !== undefined && last.role === "user" && last.tool_calls === undefined;
-  const contextHash = sha256(canonicalJson(endsWithUser ? messages.slice(0, -1) : messages));
+  const prompt = semanticPrompt(req.messages);
+  const contextHash = sha256(canonicalJson(prompt !== null ? messages.slice(0, -1) : messages));
   const exactKey = sha256(canonicalJson({ scope: scopeKey, messages }));
-  return { exactKey, scopeKey, contextHash, prompt: endsWithUser ? canonicalContent(last.content) : null };
+  return { exactKey, scopeKey, contextHash, prompt };
 }

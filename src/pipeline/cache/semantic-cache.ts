@@ -243,11 +243,15 @@ export class SemanticCache {
       const entry = this.byLabel.get(n.label);
       if (!entry || entry.expiresAt <= this.now()) continue;
       entry.facets ??= extractFacets(entry.prompt);
-      // At a word threshold of 1 only identical words pair up, and those need no vectors.
-      const needed = this.config.minWordSimilarity < 1 ? wordsToEmbed(query.facets, entry.facets) : [];
-      const vectors = needed.length > 0 ? await this.wordVectors(needed) : undefined;
-      const words = vectors && { vectors, minSimilarity: this.config.minWordSimilarity };
-      const verdict = verifyEquivalent(query, { prompt: entry.prompt, contextHash: entry.contextHash, scopeKey: entry.scopeKey, facets: entry.facets }, words);
+      const cached = { prompt: entry.prompt, contextHash: entry.contextHash, scopeKey: entry.scopeKey, facets: entry.facets };
+      // Without word vectors every swapped word refuses, so the cheap checks run first and words are
+      // embedded (on this thread) only for a candidate that differs in nothing but swapped words.
+      let verdict = verifyEquivalent(query, cached);
+      const needed = verdict.equivalent || verdict.kind !== "content" || this.config.minWordSimilarity >= 1 ? [] : wordsToEmbed(query.facets, entry.facets);
+      if (needed.length > 0) {
+        const vectors = await this.wordVectors(needed);
+        if (vectors) verdict = verifyEquivalent(query, cached, { vectors, minSimilarity: this.config.minWordSimilarity });
+      }
       if (verdict.equivalent) return { entry, similarity: n.similarity };
       this.refused[verdict.kind] = (this.refused[verdict.kind] ?? 0) + 1;
     }

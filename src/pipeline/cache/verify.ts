@@ -91,21 +91,11 @@ function affixAntonym(a: PromptFacets, b: PromptFacets): string | undefined {
  * for a yes or no.
  */
 function roleClash(a: PromptFacets, b: PromptFacets): string | undefined {
-  const byRole = (f: PromptFacets) => {
-    const out = new Map<string, string[]>();
-    for (const r of f.roles) {
-      const [role, word] = r.split(":") as [string, string];
-      out.set(role, [...(out.get(role) ?? []), word].sort());
-    }
-    return out;
-  };
-  const ra = byRole(a);
-  const rb = byRole(b);
-  for (const [role, words] of ra) {
-    const other = rb.get(role);
-    if (other && !sameList(words, other)) return `${role}: ${show(words)} vs ${show(other)}`;
+  for (const [role, groups] of a.roles) {
+    const other = b.roles.get(role);
+    if (other && !sameList(groups, other)) return `${role}: ${show(groups)} vs ${show(other)}`;
   }
-  if (ra.has("wh") !== rb.has("wh")) return `wh: ${show(ra.get("wh") ?? [])} vs ${show(rb.get("wh") ?? [])}`;
+  if (a.roles.has("wh") !== b.roles.has("wh")) return `wh: ${show(a.roles.get("wh") ?? [])} vs ${show(b.roles.get("wh") ?? [])}`;
   return undefined;
 }
 
