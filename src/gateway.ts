@@ -17,12 +17,12 @@ import { DEFAULT_CALL_POLICY, type CallPolicy } from "./providers/call";
 import { Ledger } from "./accounting/ledger";
 import type { OptimizeInput, OptimizeResult } from "./pipeline/optimize-types";
 import { optimize, needsModels, type OptimizerDeps } from "./pipeline/optimize";
-import { loadOptimizerDeps, ruleDeps } from "./pipeline/optimizer-deps";
+import { optimizerDeps, ruleDeps } from "./pipeline/optimizer-deps";
 import { WorkerPool } from "../workers/pool";
 import { Metrics } from "./metrics/metrics";
 import { OptimizeMemo } from "./pipeline/optimize-memo";
 import { SemanticCache } from "./pipeline/cache";
-import { loadModels } from "./ml/load";
+import { loadEmbedder, loadModels, modelOptionsOf } from "./ml/load";
 
 const OPTIMIZE_WORKER = new URL("../workers/optimize.worker.ts", import.meta.url).href;
 
@@ -97,15 +97,16 @@ export class Gateway {
     // Prompt vectors come from the worker task; the event loop keeps an embedder only for the cache's
     // word-level check (a semantic candidate that differs only in swapped words, memoised per word)
     // and its start-up signature check.
-    const models = await loadModels(undefined, settings.embeddingModelDir ? { sentenceTransformerDir: settings.embeddingModelDir } : {});
+    // With workers the event loop loads the embedding alone; inline it loads all three models once.
+    const models = settings.workers === 0 ? await loadModels(undefined, modelOptionsOf(settings)) : undefined;
     this.semanticCache = await SemanticCache.open({
       store: this.store,
-      embedder: models.embedder,
+      embedder: models?.embedder ?? (await loadEmbedder(modelOptionsOf(settings))),
       log: { warn: (fields, message) => this.log.warn(fields, message) },
       config: { maxEntries: settings.cacheMaxEntries, ttlMs: settings.cacheTtlS * 1000 },
     });
-    if (settings.workers === 0) {
-      const deps = await loadOptimizerDeps(settings);
+    if (models) {
+      const deps = optimizerDeps(settings, models);
       this.inlineOptimize = (input) => optimize(input, deps);
       return;
     }

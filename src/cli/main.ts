@@ -118,10 +118,9 @@ async function main(argv: string[]): Promise<void> {
     case "optimize":
       return (await import("./optimize-command")).optimizeCommand(settings, process.stdin, process.stdout);
     case "similarity": {
-      const { loadModels } = await import("../ml/load");
+      const { loadEmbedder, modelOptionsOf } = await import("../ml/load");
       const { runSimilarity } = await import("../ml/similarity-cli");
-      const models = await loadModels(undefined, settings.embeddingModelDir ? { sentenceTransformerDir: settings.embeddingModelDir } : {});
-      await runSimilarity(process.stdin, process.stdout, models.embedder);
+      await runSimilarity(process.stdin, process.stdout, await loadEmbedder(modelOptionsOf(settings)));
       return;
     }
     case "bench": {

@@ -6,6 +6,7 @@ import { HashEmbedder } from "./hash-embedder";
 import { SentenceTransformerEmbedder } from "./sentence-transformer";
 import { TaskClassifier } from "./task-classifier";
 import type { Embedder, TaskPrediction } from "./types";
+import type { Settings } from "../config/config";
 
 /** The shipped model files: `models/` at the project root, found from this file, not from the cwd. */
 export const DEFAULT_MODELS_DIR = fileURLToPath(new URL("../../models", import.meta.url));
@@ -17,6 +18,16 @@ export interface LoadModelsOptions {
    * keep the shipped embedding: they were trained and calibrated on its vectors.
    */
   sentenceTransformerDir?: string;
+}
+
+/** The operator's choice of embedding, from the settings. */
+export function modelOptionsOf(settings: Pick<Settings, "embeddingModelDir">): LoadModelsOptions {
+  return settings.embeddingModelDir ? { sentenceTransformerDir: settings.embeddingModelDir } : {};
+}
+
+/** Only the embedding behind `Models.embed`: what a thread that runs no other model needs. */
+export function loadEmbedder(options: LoadModelsOptions = {}, dir: string = DEFAULT_MODELS_DIR): Promise<Embedder> {
+  return options.sentenceTransformerDir ? SentenceTransformerEmbedder.load(options.sentenceTransformerDir) : HashEmbedder.load(join(dir, "embedding"));
 }
 
 /** The three models, loaded once per thread. Every method is safe to call concurrently. */

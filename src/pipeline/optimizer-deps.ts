@@ -1,6 +1,6 @@
 import type { Settings } from "../config/config";
 import { Catalog } from "../catalog/catalog";
-import { loadModels } from "../ml/load";
+import { loadModels, modelOptionsOf, type Models } from "../ml/load";
 import type { OptimizerDeps } from "./optimize";
 import { loadCapabilities } from "./route";
 
@@ -11,7 +11,11 @@ export function ruleDeps(settings: Pick<Settings, "modelsFile" | "capabilitiesFi
 
 /** Everything the optimizer needs, the three models included; loaded once per worker thread. */
 export async function loadOptimizerDeps(settings: Pick<Settings, "modelsFile" | "capabilitiesFile" | "embeddingModelDir">): Promise<OptimizerDeps> {
-  const models = await loadModels(undefined, settings.embeddingModelDir ? { sentenceTransformerDir: settings.embeddingModelDir } : {});
+  return optimizerDeps(settings, await loadModels(undefined, modelOptionsOf(settings)));
+}
+
+/** The optimizer's needs around models already loaded. */
+export function optimizerDeps(settings: Pick<Settings, "modelsFile" | "capabilitiesFile">, models: Models): OptimizerDeps {
   return {
     ...ruleDeps(settings),
     models: {
