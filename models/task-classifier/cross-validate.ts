@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { PROJECT_ROOT } from "../data/paths";
 import { Rng } from "../data/rng";
 import { HashEmbedder } from "../../src/ml/hash-embedder";
+import { toPrediction } from "../../src/ml/task-classifier";
 import { TASK_CLASSES, type TaskClass, type TaskPrediction } from "../../src/ml/types";
 import { Catalog } from "../../src/catalog/catalog";
 import { decideRoute, loadCapabilities, promptSignals } from "../../src/pipeline/route";
@@ -32,10 +33,8 @@ for (let f = 0; f < FOLDS; f++) {
   const weights = trainClassifier(config, data.filter((_, i) => fold[i] !== f), () => {});
   data.forEach((e, i) => {
     if (fold[i] !== f) return;
-    const { probs: p, difficulty } = predict(weights, e.x, e.bag);
-    const probs = Object.fromEntries(TASK_CLASSES.map((c, k) => [c, p[k]!])) as Record<TaskClass, number>;
-    const best = p.indexOf(Math.max(...p));
-    predictions[i] = { task: TASK_CLASSES[best]!, probs, confidence: p[best]!, difficulty };
+    const { probs, difficulty } = predict(weights, e.x, e.bag);
+    predictions[i] = toPrediction(probs, difficulty);
   });
 }
 

@@ -65,12 +65,14 @@ export class HashEmbedder implements Embedder {
   async embed(text: string): Promise<Float32Array> {
     const tokens = this.words(text);
     const key = tokens.join(" ");
-    const known = this.recent.get(key);
-    if (known) return known;
+    return this.recent.get(key) ?? this.embedWords(tokens, key);
+  }
+
+  private async embedWords(tokens: string[], key: string): Promise<Float32Array> {
     this.bag = this.featurizer.featurizeWords(tokens, this.bag);
     const { tensors, release } = this.inputs.take(this.bag);
     try {
-      const out = floatOutput(await this.session.run({ ids: tensors.ids, weights: tensors.weights }), "embedding");
+      const out = floatOutput(await this.session.run(tensors), "embedding");
       const vector = out.length === this.dimensions ? out : out.slice(0, this.dimensions);
       this.remember(key, vector);
       return vector;
@@ -88,12 +90,12 @@ export class HashEmbedder implements Embedder {
     const [keyA, keyB] = [tokensA.join(" "), tokensB.join(" ")];
     const [knownA, knownB] = [this.recent.get(keyA), this.recent.get(keyB)];
     if (knownA && knownB) return [knownA, knownB];
-    if (knownA || knownB) return [knownA ?? (await this.embed(a)), knownB ?? (await this.embed(b))];
+    if (knownA || knownB) return [knownA ?? (await this.embedWords(tokensA, keyA)), knownB ?? (await this.embedWords(tokensB, keyB))];
     this.bag = this.featurizer.featurizeWords(tokensA, this.bag);
     this.secondBag = this.featurizer.featurizeWords(tokensB, this.secondBag);
     const { tensors, release } = this.inputs.takePair(this.bag, this.secondBag);
     try {
-      const out = floatOutput(await this.session.run({ ids: tensors.ids, weights: tensors.weights }), "embedding");
+      const out = floatOutput(await this.session.run(tensors), "embedding");
       const pair: [Float32Array, Float32Array] = [out.slice(0, this.dimensions), out.slice(this.dimensions, 2 * this.dimensions)];
       this.remember(keyA, pair[0]);
       this.remember(keyB, pair[1]);

@@ -1,11 +1,11 @@
 import * as ort from "onnxruntime-node";
 import type { FeatureBag } from "./features";
 
-/** The ONNX inputs of one bag (or of two: see takePair): ids [size] int32 and weights [rows, size], padded with (0, 0). */
-export interface SparseTensors {
+/** The ONNX inputs of one bag (or of two: see takePair): ids [size] int32 and weights [rows, size], padded with (0, 0). A type, not an interface, so it is a session's feeds as it stands. */
+type SparseTensors = {
   ids: ort.Tensor;
   weights: ort.Tensor;
-}
+};
 
 interface Slot {
   ids: Int32Array;
@@ -41,12 +41,12 @@ export class SparseInputPool {
   take(bag: FeatureBag): { tensors: SparseTensors; release: () => void } {
     const n = bag.length;
     const size = paddedSize(n);
-    const slot = this.slot(1, size);
+    const { slot, release } = this.slot(1, size);
     slot.ids.set(bag.ids.subarray(0, n));
     slot.weights.set(bag.weights.subarray(0, n));
     slot.ids.fill(0, n);
     slot.weights.fill(0, n);
-    return { tensors: slot.tensors, release: () => this.free[0].get(size)!.push(slot) };
+    return { tensors: slot.tensors, release };
   }
 
   /**
@@ -64,7 +64,7 @@ export class SparseInputPool {
     n = this.addColumns(a, union, n);
     n = this.addColumns(b, union, n);
     const size = paddedSize(n);
-    const slot = this.slot(2, size);
+    const { slot, release } = this.slot(2, size);
     slot.ids.set(union.subarray(0, n));
     slot.ids.fill(0, n);
     slot.weights.fill(0);
@@ -72,7 +72,7 @@ export class SparseInputPool {
     for (let i = 0; i < a.length; i++) slot.weights[column[a.ids[i]!]!] = a.weights[i]!;
     for (let i = 0; i < b.length; i++) slot.weights[size + column[b.ids[i]!]!] = b.weights[i]!;
     for (let i = 0; i < n; i++) column[union[i]!] = -1;
-    return { tensors: slot.tensors, release: () => this.free[1].get(size)!.push(slot) };
+    return { tensors: slot.tensors, release };
   }
 
   /** Gives each id of `bag` not yet seen the next column of `union`; returns the new column count. */
@@ -92,12 +92,17 @@ export class SparseInputPool {
     return n;
   }
 
-  private slot(rows: 1 | 2, size: number): Slot {
-    const free = rows === 1 ? this.free[0] : this.free[1];
+  /** A free slot of `rows` x `size` (made when none is free), and the function that puts it back. */
+  private slot(rows: 1 | 2, size: number): { slot: Slot; release: () => void } {
+    const free = this.free[rows - 1]!;
     let list = free.get(size);
     if (!list) free.set(size, (list = []));
-    const reused = list.pop();
-    if (reused) return reused;
+    const slot = list.pop() ?? this.newSlot(rows, size);
+    const freeList = list;
+    return { slot, release: () => freeList.push(slot) };
+  }
+
+  private newSlot(rows: 1 | 2, size: number): Slot {
     const ids = new Int32Array(size);
     const weights = new Float32Array(rows * size);
     return { ids, weights, tensors: { ids: new ort.Tensor("int32", ids, [size]), weights: new ort.Tensor("float32", weights, [rows, size]) } };

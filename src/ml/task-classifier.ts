@@ -26,15 +26,12 @@ interface Scratch {
 export class TaskClassifier {
   private readonly free: Scratch[] = [];
   private readonly words = new SparseInputPool();
-  private readonly dims: number;
 
   private constructor(
     private readonly session: ort.InferenceSession,
     private readonly embedder: Embedder,
     private readonly config: TaskClassifierConfig,
-  ) {
-    this.dims = config.dims;
-  }
+  ) {}
 
   /** Load `model.onnx` and `config.json` from a model directory (models/task-classifier); checks they match this runtime. */
   static async load(dir: string, embedder: Embedder): Promise<TaskClassifier> {
@@ -42,25 +39,26 @@ export class TaskClassifier {
     if (config.classes.join() !== TASK_CLASSES.join()) throw new Error(`task classifier classes ${config.classes.join()} differ from TASK_CLASSES`);
     if (config.featureNames.join() !== TEXT_FEATURE_NAMES.join()) throw new Error("task classifier was trained on other text features; retrain it");
     if (config.dims !== embedder.dimensions) throw new Error(`task classifier expects ${config.dims}-d embeddings, embedder gives ${embedder.dimensions}`);
+    if (!config.wordBag) throw new Error("task classifier config has no word bag (a model from before the word bag); retrain it");
     return new TaskClassifier(await openSession(join(dir, "model.onnx")), embedder, config);
   }
 
   private takeScratch(): Scratch {
     const reused = this.free.pop();
     if (reused) return reused;
-    const embedding = new Float32Array(this.dims);
+    const embedding = new Float32Array(this.config.dims);
     const features = new Float32Array(TEXT_FEATURE_COUNT);
     return {
       embedding,
       features,
-      feeds: { embedding: new ort.Tensor("float32", embedding, [1, this.dims]), features: new ort.Tensor("float32", features, [1, TEXT_FEATURE_COUNT]) },
+      feeds: { embedding: new ort.Tensor("float32", embedding, [1, this.config.dims]), features: new ort.Tensor("float32", features, [1, TEXT_FEATURE_COUNT]) },
     };
   }
 
   /** Classify `text`; pass its embedding when the caller already has it (the cache computes one anyway). */
   async classify(text: string, embedding?: Float32Array): Promise<TaskPrediction> {
     const vector = embedding ?? (await this.embedder.embed(text));
-    if (vector.length !== this.dims) throw new Error(`embedding has ${vector.length} dimensions, expected ${this.dims}`);
+    if (vector.length !== this.config.dims) throw new Error(`embedding has ${vector.length} dimensions, expected ${this.config.dims}`);
     const scratch = this.takeScratch();
     const { buckets, maxWordLength } = this.config.wordBag;
     const words = this.words.take(wordBag(text, buckets, maxWordLength));
@@ -68,18 +66,21 @@ export class TaskClassifier {
       scratch.embedding.set(vector);
       textFeatures(text, scratch.features);
       const result = await this.session.run({ ...scratch.feeds, word_ids: words.tensors.ids, word_weights: words.tensors.weights });
-      const p = floatOutput(result, "probs");
-      const difficulty = floatOutput(result, "difficulty")[0]!;
-      const probs = {} as Record<TaskClass, number>;
-      let best = 0;
-      for (let k = 0; k < TASK_CLASSES.length; k++) {
-        probs[TASK_CLASSES[k]!] = p[k]!;
-        if (p[k]! > p[best]!) best = k;
-      }
-      return { task: TASK_CLASSES[best]!, probs, confidence: p[best]!, difficulty };
+      return toPrediction(floatOutput(result, "probs"), floatOutput(result, "difficulty")[0]!);
     } finally {
       this.free.push(scratch);
       words.release();
     }
   }
+}
+
+/** A prediction from class probabilities in TASK_CLASSES order: the first most probable class wins. */
+export function toPrediction(p: ArrayLike<number>, difficulty: number): TaskPrediction {
+  const probs = {} as Record<TaskClass, number>;
+  let best = 0;
+  for (let k = 0; k < TASK_CLASSES.length; k++) {
+    probs[TASK_CLASSES[k]!] = p[k]!;
+    if (p[k]! > p[best]!) best = k;
+  }
+  return { task: TASK_CLASSES[best]!, probs, confidence: p[best]!, difficulty };
 }
