@@ -11,16 +11,13 @@ import { trainClassifier, type ClassifierTrainConfig, type Example } from "./tra
 
 export const CLASSIFIER_CONFIG: ClassifierTrainConfig = { seed: 7, hidden: 128, wordBuckets: 8192, wordDropout: 0.5, epochs: 30, batchSize: 64, learningRate: 0.002, l2: 1e-4, classWeightPower: 0.5, classBoost: { code: 2, math: 1.3 } };
 
-/** Words longer than this are cut in the word bag, as in the embedding's features. */
-const MAX_WORD_LENGTH = 24;
-
 export async function examples(rows: readonly LabelledPrompt[], embedder: HashEmbedder, wordBuckets: number): Promise<Example[]> {
   const out: Example[] = [];
   for (const r of rows) {
     const x = new Float32Array(embedder.dimensions + TEXT_FEATURE_COUNT);
     x.set(await embedder.embed(r.text));
     x.set(textFeatures(r.text), embedder.dimensions);
-    out.push({ x, bag: wordBag(r.text, wordBuckets, MAX_WORD_LENGTH), task: r.task, difficulty: r.difficulty });
+    out.push({ x, bag: wordBag(r.text, wordBuckets, embedder.maxWordLength), task: r.task, difficulty: r.difficulty });
   }
   return out;
 }
@@ -38,7 +35,7 @@ export async function buildTaskClassifier(embeddingDir: string, outDir: string, 
     classes: [...TASK_CLASSES],
     featureNames: [...TEXT_FEATURE_NAMES],
     dims: embedder.dimensions,
-    wordBag: { buckets: CLASSIFIER_CONFIG.wordBuckets, maxWordLength: MAX_WORD_LENGTH },
+    wordBag: { buckets: CLASSIFIER_CONFIG.wordBuckets, maxWordLength: embedder.maxWordLength },
   };
   writeFileSync(join(outDir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
 }

@@ -44,6 +44,11 @@ export class HashEmbedder implements Embedder {
     this.featurizer = new HashFeaturizer(config.features);
   }
 
+  /** Words are cut at this length in the features; the classifier's word bag cuts them alike. */
+  get maxWordLength(): number {
+    return this.featurizer.params.maxWordLength;
+  }
+
   /** Load `model.onnx` and `features.json` from a model directory (models/embedding). */
   static async load(dir: string): Promise<HashEmbedder> {
     const config = JSON.parse(await readFile(join(dir, "features.json"), "utf8")) as HashEmbeddingConfig;
