@@ -27,6 +27,7 @@ describe("protected spans survive byte-for-byte at level 1.0", () => {
     ["an unclosed fence", "Here is the code:\n```js\nconst  a  =  1;\n\n\n\nthe  rest  is  code", "```js\nconst  a  =  1;\n\n\n\nthe  rest  is  code"],
     ["inline code", "Call the function `make_the_list( a,  b )` in the loop.", "`make_the_list( a,  b )`"],
     ["double-quoted strings", 'Use the title "The Art of the Deal" for the post.', '"The Art of the Deal"'],
+    ["a quotation after a stray quote (an inch mark)", 'The 27" screen is the one the team bought. Then she said "we have to see the plan through to the end" to the board.', '"we have to see the plan through to the end"'],
     ["curly quotes", "Say “in the end it is the journey” to the reader.", "“in the end it is the journey”"],
     ["escaped quotes pasted on one line", 'A 5" screen. Examples: {\\"user\\": \\"Create the dashboard for the team and the managers\\", \\"note\\": \\"the plan is the best\\"} end.', '\\"Create the dashboard for the team and the managers\\"'],
     ["URLs", "Read the docs at https://example.com/the/path?q=the+a&x=1 before the meeting.", "https://example.com/the/path?q=the+a&x=1"],

@@ -36,4 +36,18 @@ describe("meaningChecks", () => {
   test("counts repeats: one of two equal numbers dropped is a loss", () => {
     expect(meaningChecks("Add 5 apples and 5 pears.", "Add 5 apples and pears.").numbers).toEqual(["5"]);
   });
+
+  test("a name after a hyphen that is still there is not lost", () => {
+    const original = "The Arab al-Jazeera network said 100 pro-Palestinians crossed at Allenby.";
+    expect(meaningChecks(original, "Arab al-Jazeera network said 100 pro-Palestinians crossed at Allenby.").entities).toEqual([]);
+    expect(meaningChecks(original, "Arab network said 100 crossed at Allenby.").entities).toEqual(["Jazeera", "Palestinians"]);
+  });
+
+  test("a repeated sentence said once loses nothing; a short repeat or a changed one does", () => {
+    const twice = "Ship 3 boxes to Berlin by Friday. Use the blue tape. Ship 3 boxes to Berlin by Friday.";
+    const once = "Ship 3 boxes to Berlin by Friday. Use the blue tape.";
+    expect(meaningChecks(twice, once)).toEqual(meaningChecks(once, once));
+    expect(meaningChecks("Add 2. Add 2.", "Add 2.").numbers).toEqual(["2"]);
+    expect(meaningChecks("Ship 3 boxes to Berlin. Ship 4 boxes to Berlin.", "Ship 3 boxes to Berlin.").numbers).toEqual(["4"]);
+  });
 });

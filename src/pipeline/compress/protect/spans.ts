@@ -71,6 +71,15 @@ const QUOTED =
   /"[^"\n]{0,2000}"|“[^“”\n]{0,2000}”|‘[^‘’\n]{0,400}’|«[^«»\n]{0,400}»|„[^„“”\n]{0,400}[“”]|「[^「」\n]{0,400}」|(?<![\p{L}\p{N}])'[^'\n]{1,200}'(?![\p{L}\p{N}])/gu;
 
 /**
+ * Straight double quotes paired by their edges: one opens after a space or bracket and before text,
+ * one closes after text and before a space or punctuation. A stray quote earlier in the prompt (an
+ * inch mark, a quote never closed) shifts QUOTED's left-to-right pairing so that it protects the text
+ * between quotations and leaves the quotations open to rules; this reading still finds them. Both
+ * readings are protected: which one the writer meant cannot be known.
+ */
+const QUOTED_BY_EDGES = /(?<![\p{L}\p{N}])"(?=[^\s"])[^"\n]{0,2000}?(?<=[^\s"])"(?![\p{L}\p{N}])/gu;
+
+/**
  * Quoted strings written with escaped quotes, as in JSON or code pasted on one line ("say: \\"hi\\""):
  * which unescaped quotes pair up there is anyone's guess, so the escaped pairs are protected as well.
  */
@@ -144,6 +153,7 @@ const DETECTORS: readonly Detector[] = [
   (t) => (t.includes("@") ? allMatches(t, EMAIL) : []),
   (t) => (t.includes("/") ? allMatches(t, PATH) : []),
   (t) => allMatches(t, QUOTED),
+  (t) => (t.includes('"') ? allMatches(t, QUOTED_BY_EDGES) : []),
   (t) => (t.includes('\\"') ? allMatches(t, ESCAPED_QUOTED) : []),
   (t) => allMatches(t, SLOT),
   (t) => allMatches(t, NUMBER),

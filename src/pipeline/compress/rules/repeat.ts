@@ -1,7 +1,6 @@
 import type { CompressionRule, MaskedMessage } from "../types";
-import { sentenceKey, splitSentences } from "../text/sentences";
+import { isRedundantWhenRepeated, sentenceKey, splitSentences } from "../text/sentences";
 import { removeRanges } from "../text/rewrite";
-import { MIN_DUPLICATE_WORDS, wordCount } from "./dedup";
 
 /** Where each instruction sentence is said last, and which ones a system prompt states. */
 interface InstructionIndex {
@@ -19,7 +18,7 @@ function indexOf(conversation: readonly MaskedMessage[]): InstructionIndex {
     if (message.role === "tool") return;
     for (const s of splitSentences(message.masked)) {
       const sentence = message.unmask(message.masked.slice(s.start, s.end));
-      if (wordCount(sentence) < MIN_DUPLICATE_WORDS) continue;
+      if (!isRedundantWhenRepeated(sentence)) continue;
       const key = sentenceKey(sentence);
       index!.lastSaidAt.set(key, i);
       if (message.role === "system" || message.role === "developer") index!.inSystem.add(key);
@@ -44,7 +43,7 @@ export const repeat: CompressionRule = {
     const drop: { start: number; end: number }[] = [];
     for (const s of splitSentences(text)) {
       const sentence = ctx.unmask(text.slice(s.start, s.end));
-      if (wordCount(sentence) < MIN_DUPLICATE_WORDS) continue;
+      if (!isRedundantWhenRepeated(sentence)) continue;
       const key = sentenceKey(sentence);
       if (inSystem.has(key) || (lastSaidAt.get(key) ?? -1) > ctx.index) drop.push({ start: s.start, end: s.next });
     }

@@ -34,3 +34,44 @@ export function splitSentences(text: string): Sentence[] {
 export function sentenceKey(sentence: string): string {
   return sentence.toLowerCase().replace(/\s+/g, " ").replace(/[\s.!?]+$/, "").trim();
 }
+
+/** Short sentences ("Yes.", "Go on.") repeat for a reason; only longer ones are redundant when repeated. */
+const MIN_DUPLICATE_WORDS = 4;
+
+/** Whitespace-separated words in `s`, counted without allocating. */
+function wordCount(s: string): number {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < s.length; i++) {
+    const space = s.charCodeAt(i) <= 32;
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words;
+}
+
+/** Whether a sentence is long enough that saying it again adds nothing (the dedup and repeat rules' test). */
+export function isRedundantWhenRepeated(sentence: string): boolean {
+  return wordCount(sentence) >= MIN_DUPLICATE_WORDS;
+}
+
+/**
+ * `text` with every sentence that repeats an earlier one (by sentenceKey, long enough to be redundant)
+ * left out: what the text says, each thing once.
+ */
+export function saidOnce(text: string): string {
+  const seen = new Set<string>();
+  let out = "";
+  let at = 0;
+  for (const s of splitSentences(text)) {
+    const sentence = text.slice(s.start, s.end);
+    if (!isRedundantWhenRepeated(sentence)) continue;
+    const key = sentenceKey(sentence);
+    if (seen.has(key)) {
+      out += text.slice(at, s.start);
+      at = s.next;
+    }
+    seen.add(key);
+  }
+  return at === 0 ? text : out + text.slice(at);
+}
