@@ -208,12 +208,21 @@ function account(gw: Gateway, p: Planned, out: Outcome, status: number): SvcMeta
   });
 }
 
-function recordFailure(gw: Gateway, key: KeyEntry, req: CompletionRequest, ctx: CallContext, plan: Planned | undefined, e: unknown): void {
+/**
+ * The status and error code a failed call is recorded with. A client that went away is 499 (nginx's
+ * convention) whatever the error it left behind: an aborted provider call, or the worker pool refusing
+ * to start a task for nobody.
+ */
+export function failureOutcome(e: unknown, signal: AbortSignal): { status: number; code: string } {
+  if (signal.aborted || (e instanceof ProviderError && e.kind === "aborted")) return { status: 499, code: "CLIENT_CLOSED" };
   const err = e instanceof ApiError ? e : undefined;
-  const aborted = e instanceof ProviderError && e.kind === "aborted";
+  return { status: err?.status ?? 500, code: err?.code ?? "INTERNAL_ERROR" };
+}
+
+function recordFailure(gw: Gateway, key: KeyEntry, req: CompletionRequest, ctx: CallContext, plan: Planned | undefined, e: unknown): void {
+  const { status, code } = failureOutcome(e, ctx.signal);
   const totalMs = performance.now() - ctx.t0;
   const upstreamMs = e instanceof UpstreamFailure ? e.upstreamMs : 0;
-  const status = aborted ? 499 : (err?.status ?? 500);
   gw.metrics.countCompletion(status, "none", false);
   gw.ledger.record({
     requestId: ctx.requestId,
@@ -229,9 +238,8 @@ function recordFailure(gw: Gateway, key: KeyEntry, req: CompletionRequest, ctx: 
     costActualUsd: 0,
     savedUsd: 0,
     cacheHit: false,
-    // 499: the client closed the connection before the answer (nginx's convention).
     status,
-    errorCode: aborted ? "CLIENT_CLOSED" : (err?.code ?? "INTERNAL_ERROR"),
+    errorCode: code,
     latencyMs: totalMs,
     overheadMs: totalMs - upstreamMs,
     stream: req.stream,
