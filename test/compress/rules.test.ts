@@ -152,6 +152,10 @@ describe("emphasis", () => {
   test("drops bold labels after list markers, which are protected spans", () => {
     expect(applyRule(emphasis, "Style:\n- **Lighting:** moody\n1. **Palette:** dark").text).toBe("Style:\n- Lighting: moody\n1. Palette: dark");
   });
+  test("bold that opens with a list marker stays: unwrapped at a line start it would be a list item", () => {
+    const text = "Check these:\n**1) Logical order**\nThe steps come first.\n**2.** Then the rest.\n**A. Scope**";
+    expect(applyRule(emphasis, text).text).toBe(text);
+  });
   test("leaves arithmetic and identifiers alone", () => {
     for (const text of ["So it is 2**3 plus 2**1 in total.", "Call __init__ and x**y**z here."]) expect(applyRule(emphasis, text).text).toBe(text);
   });

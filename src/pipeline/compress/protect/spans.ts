@@ -141,8 +141,19 @@ function capitalizedNames(text: string): Span[] {
   return spans;
 }
 
-/** List markers, headings and quote markers at a line start: the structure the prompt relies on. */
-const LINE_MARKER = /^[ \t]*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)]|#{1,6}|>+)[ \t]+/gm;
+/** List markers, headings and quote markers: the structure the prompt relies on when they open a line. */
+const MARKER = String.raw`[ \t]*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)]|#{1,6}|>+)`;
+const LINE_MARKER = new RegExp(String.raw`^${MARKER}[ \t]+`, "gm");
+const OPENS_WITH_MARKER = new RegExp(String.raw`^${MARKER}(?:[ \t]|$)`);
+
+/**
+ * True when `text` (unmasked) begins with what reads as a list marker, heading or quote marker once
+ * it stands at a line start: a rule that removes the text before it, or the text it opens, changes the
+ * prompt's structure.
+ */
+export function opensWithMarker(text: string): boolean {
+  return OPENS_WITH_MARKER.test(text);
+}
 
 const DETECTORS: readonly Detector[] = [
   fencedCode,
