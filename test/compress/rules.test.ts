@@ -96,6 +96,16 @@ describe("dedup", () => {
     expect(applyRule(dedup, song).text).toBe(song);
     expect(applyRule(dedup, "Yes. No. Yes.").text).toBe("Yes. No. Yes.");
   });
+  test("a repeated sentence that opens a list item keeps its marker, and no marker appears", () => {
+    const list = "- Read the notes first. Then write the summary.\n- Read the notes first. Then send the email.";
+    expect(applyRule(dedup, list).text).toBe(list);
+    const exposed = "Read the notes first. Then write the summary.\nRead the notes first. 2) Then send the email.";
+    expect(applyRule(dedup, exposed).text).toBe(exposed);
+    // Inside a line, after its opening, the repeat still goes.
+    expect(applyRule(dedup, "- Then write it. Read the notes first.\n- Then send it. Read the notes first.").text).toBe(
+      "- Then write it. Read the notes first.\n- Then send it. ",
+    );
+  });
 });
 
 describe("repeat", () => {

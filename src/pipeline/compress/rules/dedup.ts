@@ -1,5 +1,5 @@
 import type { CompressionRule } from "../types";
-import { isRedundantWhenRepeated, sentenceKey, splitSentences } from "../text/sentences";
+import { repeatedSentences } from "../text/sentences";
 import { removeRanges } from "../text/rewrite";
 
 /**
@@ -11,14 +11,11 @@ export const dedup: CompressionRule = {
   minLevel: 0.25,
   apply(text, ctx) {
     const seen = new Set<string>();
-    const drop: { start: number; end: number }[] = [];
-    for (const s of splitSentences(text)) {
-      const sentence = ctx.unmask(text.slice(s.start, s.end));
-      if (!isRedundantWhenRepeated(sentence)) continue;
-      const key = sentenceKey(sentence);
-      if (seen.has(key) && !s.wholeLine) drop.push({ start: s.start, end: s.next });
+    const drop = repeatedSentences(text, ctx.unmask, (key, s) => {
+      const repeated = seen.has(key) && !s.wholeLine;
       seen.add(key);
-    }
+      return repeated;
+    });
     return removeRanges(text, drop, ctx);
   },
 };
