@@ -96,6 +96,11 @@ describe("dedup", () => {
     expect(applyRule(dedup, song).text).toBe(song);
     expect(applyRule(dedup, "Yes. No. Yes.").text).toBe("Yes. No. Yes.");
   });
+  test("a repeated line of several sentences stays whole, with its negations", () => {
+    const passage = "I could not find the key at home. So I waited by the door for hours.";
+    const text = `${passage}\nRewrite this in a funnier way.\n${passage}`;
+    expect(applyRule(dedup, text).text).toBe(text);
+  });
   test("a repeated sentence that opens a list item keeps its marker, and no marker appears", () => {
     const list = "- Read the notes first. Then write the summary.\n- Read the notes first. Then send the email.";
     expect(applyRule(dedup, list).text).toBe(list);
