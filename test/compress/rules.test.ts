@@ -143,6 +143,9 @@ describe("json", () => {
     const text = '{\n  "a": "x",\n\n  "b": true\n}';
     expect(applyRule(json, text).text).toBe('{\n"a":"x",\n"b":true\n}');
   });
+  test("empty strings are values: kept while the JSON around them is tightened", () => {
+    expect(applyRule(json, 'Fill in: { "name": "", "props": {}, "tags": [] } please.').text).toBe('Fill in: {"name":"","props":{},"tags":[]} please.');
+  });
   test("fenced JSON is a code block and stays as written", () => {
     const text = '```json\n{\n  "a": 1\n}\n```';
     expect(applyRule(json, text).text).toBe(text);
