@@ -12,19 +12,22 @@ export const dedup: CompressionRule = {
   minLevel: 0.25,
   apply(text, ctx) {
     const seen = new Set<string>();
-    const seenLines = new Set<string>();
+    const lineKey = (start: number, end: number) => sentenceKey(ctx.unmask(text.slice(start, end)));
+    // Line keys are taken only once a sentence repeats, which most messages never do.
+    const earlierLines = new Set<string>();
+    let keyedUpTo = 0;
     let lineStart = -1;
     let repeatedLine = false;
+    const isRepeatedLine = (start: number) => {
+      if (start === lineStart) return repeatedLine;
+      for (; keyedUpTo < start; keyedUpTo = text.indexOf("\n", keyedUpTo) + 1) earlierLines.add(lineKey(keyedUpTo, text.indexOf("\n", keyedUpTo)));
+      const end = text.indexOf("\n", start);
+      lineStart = start;
+      repeatedLine = earlierLines.has(lineKey(start, end < 0 ? text.length : end));
+      return repeatedLine;
+    };
     const drop = repeatedSentences(text, ctx.unmask, (key, s) => {
-      const start = text.lastIndexOf("\n", s.start - 1) + 1;
-      if (start !== lineStart) {
-        lineStart = start;
-        const end = text.indexOf("\n", s.start);
-        const lineKey = sentenceKey(ctx.unmask(text.slice(start, end < 0 ? text.length : end)));
-        repeatedLine = seenLines.has(lineKey);
-        seenLines.add(lineKey);
-      }
-      const repeated = seen.has(key) && !s.wholeLine && !repeatedLine;
+      const repeated = seen.has(key) && !s.wholeLine && !isRepeatedLine(text.lastIndexOf("\n", s.start - 1) + 1);
       seen.add(key);
       return repeated;
     });
