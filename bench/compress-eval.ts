@@ -58,7 +58,9 @@ const EXTRACTORS = {
   code: (t: string) => [...(t.match(FENCED) ?? []), ...(t.replace(FENCED, "").match(/`[^`\n]+`/g) ?? [])],
   // A URL ends at whitespace, a bracket, a quote, a backtick or a table pipe, and never with sentence punctuation.
   urls: (t: string) => (t.match(/https?:\/\/[^\s()[\]<>"'`|]+/g) ?? []).map((u) => u.replace(/[.,;:!?]+$/, "")),
-  quotes: (t: string) => t.replace(FENCED, "").match(/"[^"\n]{1,300}"|“[^”\n]{1,300}”/g) ?? [],
+  // An empty string ("") is a quotation too: skipped, it shifts the pairing of every later quote on the
+  // line, and in JSON ({ "a": "", "b": {} }) the text between two strings (`": {}, "`) is read as one.
+  quotes: (t: string) => t.replace(FENCED, "").match(/"[^"\n]{0,300}"|“[^”\n]{1,300}”/g) ?? [],
 } satisfies Record<string, (text: string) => string[]>;
 type Extractor = keyof typeof EXTRACTORS;
 const listMarkers = (t: string) => (t.replace(FENCED, "").match(/^[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]/gm) ?? []).map((m) => m.trim()).join(" ");

@@ -56,6 +56,12 @@ describe("protected spans survive byte-for-byte at level 1.0", () => {
     expect(markers(out)).toEqual(markers(list));
   });
 
+  test("list structure: no marker is lost or made by the rules that drop repeats and bold", () => {
+    const text = "Checks:\n- Look for the notes. Then read the notes.\n- Look for the notes. Then read the plan.\n\n**1) Logical order**\nThe steps of the plan come first.\n**2.** Then the rest of the plan.";
+    const markers = (s: string) => s.match(/^[ \t]*(?:\d+[.)]|-)[ \t]/gm);
+    expect(markers(squeeze(text))).toEqual(markers(text));
+  });
+
   test("negation inside filler: the request is not inverted", () => {
     const out = squeeze("I don't want you to write any tests. Basically, I really don't want you to change the API.");
     // Every negation stays with its verb, and no negated request became a command.

@@ -96,6 +96,21 @@ describe("dedup", () => {
     expect(applyRule(dedup, song).text).toBe(song);
     expect(applyRule(dedup, "Yes. No. Yes.").text).toBe("Yes. No. Yes.");
   });
+  test("a repeated line of several sentences stays whole, with its negations", () => {
+    const passage = "I could not find the key at home. So I waited by the door for hours.";
+    const text = `${passage}\nRewrite this in a funnier way.\n${passage}`;
+    expect(applyRule(dedup, text).text).toBe(text);
+  });
+  test("a repeated sentence that opens a list item keeps its marker, and no marker appears", () => {
+    const list = "- Read the notes first. Then write the summary.\n- Read the notes first. Then send the email.";
+    expect(applyRule(dedup, list).text).toBe(list);
+    const exposed = "Read the notes first. Then write the summary.\nRead the notes first. 2) Then send the email.";
+    expect(applyRule(dedup, exposed).text).toBe(exposed);
+    // Inside a line, after its opening, the repeat still goes.
+    expect(applyRule(dedup, "- Then write it. Read the notes first.\n- Then send it. Read the notes first.").text).toBe(
+      "- Then write it. Read the notes first.\n- Then send it. ",
+    );
+  });
 });
 
 describe("repeat", () => {
@@ -128,6 +143,9 @@ describe("json", () => {
     const text = '{\n  "a": "x",\n\n  "b": true\n}';
     expect(applyRule(json, text).text).toBe('{\n"a":"x",\n"b":true\n}');
   });
+  test("empty strings are values: kept while the JSON around them is tightened", () => {
+    expect(applyRule(json, 'Fill in: { "name": "", "props": {}, "tags": [] } please.').text).toBe('Fill in: {"name":"","props":{},"tags":[]} please.');
+  });
   test("fenced JSON is a code block and stays as written", () => {
     const text = '```json\n{\n  "a": 1\n}\n```';
     expect(applyRule(json, text).text).toBe(text);
@@ -151,6 +169,10 @@ describe("emphasis", () => {
   });
   test("drops bold labels after list markers, which are protected spans", () => {
     expect(applyRule(emphasis, "Style:\n- **Lighting:** moody\n1. **Palette:** dark").text).toBe("Style:\n- Lighting: moody\n1. Palette: dark");
+  });
+  test("bold that opens with a list marker stays: unwrapped at a line start it would be a list item", () => {
+    const text = "Check these:\n**1) Logical order**\nThe steps come first.\n**2.** Then the rest.\n**A. Scope**";
+    expect(applyRule(emphasis, text).text).toBe(text);
   });
   test("leaves arithmetic and identifiers alone", () => {
     for (const text of ["So it is 2**3 plus 2**1 in total.", "Call __init__ and x**y**z here."]) expect(applyRule(emphasis, text).text).toBe(text);

@@ -134,7 +134,9 @@ export function compressMessages(messages: readonly ChatMessage[], opts: Compres
   }
 
   const compressed = messages.map((m, i) => ({ ...m, content: outcomes[i]!.content }));
-  const compressedTokens = countMessageTokens(compressed, family);
+  // A prompt the rules left as it was (most terse ones) need not be counted twice.
+  const changed = outcomes.some((o, i) => o.content !== messages[i]!.content);
+  const compressedTokens = changed ? countMessageTokens(compressed, family) : originalTokens;
   if (compressedTokens >= originalTokens) {
     return { messages: messages.map((m) => ({ ...m })), originalTokens, compressedTokens: originalTokens, compressionRatio: 0, rulesApplied: [], savedByRule: {} };
   }

@@ -1,3 +1,4 @@
+import { opensWithMarker } from "../protect/spans";
 import type { CompressionRule } from "../types";
 import { rewrite } from "../text/rewrite";
 
@@ -5,7 +6,9 @@ import { rewrite } from "../text/rewrite";
  * Bold markers around prose; code is masked and never matches. The markers must stand apart from
  * words and numbers: "2**3 plus 2**1" is arithmetic. A protected span right before the opening
  * marker is captured and looked at unmasked: a list marker ("- **Note:**") ends in a space, a number
- * does not. "__x__" is left alone: in prompts it is more often a Python dunder than emphasis.
+ * does not. "__x__" is left alone: in prompts it is more often a Python dunder than emphasis. Bold
+ * that opens with a list marker or heading ("**1) Scope**", "**2.** Then") stays bold: unwrapped at a
+ * line start it would become a list item the prompt never had.
  */
 const EMPHASIS = /(?<![\w*\uE001])(\uE000[\uE100-\uF0FF]+\uE001)?\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*(?![\w\uE000-\uF0FF*])/g;
 
@@ -15,6 +18,11 @@ export const emphasis: CompressionRule = {
   minLevel: 0.5,
   apply(text, ctx) {
     if (!text.includes("**")) return { text, saved: 0 };
-    return rewrite(text, EMPHASIS, (match, before, inner) => (before === "" || /\s$/.test(ctx.unmask(before!)) ? before! + inner! : match), ctx);
+    return rewrite(
+      text,
+      EMPHASIS,
+      (match, before, inner) => ((before === "" || /\s$/.test(ctx.unmask(before!))) && !opensWithMarker(ctx.unmask(inner!)) ? before! + inner! : match),
+      ctx,
+    );
   },
 };

@@ -28,6 +28,7 @@ export const json: CompressionRule = {
   name: "json",
   minLevel: 0.25,
   apply(text, ctx) {
+    if (!text.includes("{") && !text.includes("[")) return { text, saved: 0 };
     return rewrite(text, JSON_SHAPED, (m) => (/[:,]/.test(m) && /\s/.test(m) && balanced(m) ? m.replace(/[ \t]+/g, "").replace(/\n{2,}/g, "\n") : m), ctx);
   },
 };

@@ -80,34 +80,30 @@ function strength(level: number): number {
   return Math.max(0, Math.min(1, (level - PRUNE_MIN_LEVEL) / (1 - PRUNE_MIN_LEVEL)));
 }
 
-interface SentenceWords {
+interface SentenceProse {
   start: number;
-  words: RegExpExecArray[];
+  end: number;
   /** Words with letters (placeholders and punctuation are not prose) and how many are ordinary English. */
   prose: number;
   known: number;
 }
 
-/** Prose words of a `\S+` word: the word itself when plain, else its letter runs ("don’t," → "don’t"). */
-function countProse(word: string, into: SentenceWords): void {
-  if (PLAIN_WORD.test(word)) {
-    into.prose++;
-    if (isKnownWord(word.toLowerCase())) into.known++;
-    return;
+/**
+ * One scan of the text for its prose words (letter runs: "don’t," → "don’t"), each counted in its
+ * sentence. A run never crosses a space, so this counts what a scan word by word would.
+ */
+function sentenceProse(text: string): SentenceProse[] {
+  const sentences: SentenceProse[] = splitSentences(text).map((s) => ({ start: s.start, end: s.end, prose: 0, known: 0 }));
+  // Every letter of the text lies in a sentence (splitSentences leaves out line breaks and blank runs only).
+  let i = 0;
+  PROSE_WORD.lastIndex = 0;
+  for (let m = PROSE_WORD.exec(text); m !== null; m = PROSE_WORD.exec(text)) {
+    while (m.index >= sentences[i]!.end) i++;
+    sentences[i]!.prose++;
+    const lower = m[0].toLowerCase();
+    if (isKnownWord(lower.includes("’") ? lower.replace("’", "'") : lower)) sentences[i]!.known++;
   }
-  for (const [w] of word.matchAll(PROSE_WORD)) {
-    into.prose++;
-    if (isKnownWord(w.toLowerCase().replace("’", "'"))) into.known++;
-  }
-}
-
-/** One scan of the text: each sentence's words and its share of ordinary English words. */
-function sentenceWords(text: string): SentenceWords[] {
-  return splitSentences(text).map((sentence) => {
-    const out: SentenceWords = { start: sentence.start, words: [...text.slice(sentence.start, sentence.end).matchAll(WORD)], prose: 0, known: 0 };
-    for (const w of out.words) countProse(w[0], out);
-    return out;
-  });
+  return sentences;
 }
 
 /** `text` with the letter at each of the ascending offsets `at` upper-cased, in one pass. */
@@ -141,7 +137,7 @@ export const prune: CompressionRule = {
   name: "prune",
   minLevel: PRUNE_MIN_LEVEL,
   apply(text, ctx) {
-    const sentences = sentenceWords(text);
+    const sentences = sentenceProse(text);
     const wordy = WORDINESS_RULES.some((rule) => ctx.changedBy.has(rule));
     const proseCount = sentences.reduce((n, s) => n + s.prose, 0);
     if (proseCount < (wordy ? WORDY_PASSAGE_WORDS : LONG_PASSAGE_WORDS)) return { text, saved: 0 };
@@ -150,8 +146,10 @@ export const prune: CompressionRule = {
     const drop: { start: number; end: number }[] = [];
     const capitalizeAt: number[] = [];
     // Each sentence is checked on its own: an English request may quote a passage in another language.
-    for (const { start: at, words, prose, known } of sentences) {
-      if (words.length < MIN_SENTENCE_WORDS || known < prose * MIN_ENGLISH_SHARE) continue;
+    for (const { start: at, end, prose, known } of sentences) {
+      if (known < prose * MIN_ENGLISH_SHARE) continue;
+      const words = [...text.slice(at, end).matchAll(WORD)];
+      if (words.length < MIN_SENTENCE_WORDS) continue;
       const candidates: { bits: number; at: number }[] = [];
       // The last word closes the sentence and stays; the first goes only if it is an article.
       for (let i = 0; i < words.length - 1; i++) {

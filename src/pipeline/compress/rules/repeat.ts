@@ -1,5 +1,5 @@
 import type { CompressionRule, MaskedMessage } from "../types";
-import { isRedundantWhenRepeated, sentenceKey, splitSentences } from "../text/sentences";
+import { isRedundantWhenRepeated, repeatedSentences, sentenceKey, splitSentences } from "../text/sentences";
 import { removeRanges } from "../text/rewrite";
 
 /** Where each instruction sentence is said last, and which ones a system prompt states. */
@@ -40,13 +40,7 @@ export const repeat: CompressionRule = {
     const role = ctx.conversation[ctx.index]?.role;
     if (ctx.careful || role === "system" || role === "developer") return { text, saved: 0 };
     const { lastSaidAt, inSystem } = indexOf(ctx.conversation);
-    const drop: { start: number; end: number }[] = [];
-    for (const s of splitSentences(text)) {
-      const sentence = ctx.unmask(text.slice(s.start, s.end));
-      if (!isRedundantWhenRepeated(sentence)) continue;
-      const key = sentenceKey(sentence);
-      if (inSystem.has(key) || (lastSaidAt.get(key) ?? -1) > ctx.index) drop.push({ start: s.start, end: s.next });
-    }
+    const drop = repeatedSentences(text, ctx.unmask, (key) => inSystem.has(key) || (lastSaidAt.get(key) ?? -1) > ctx.index);
     return removeRanges(text, drop, ctx);
   },
 };

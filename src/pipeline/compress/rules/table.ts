@@ -9,6 +9,7 @@ export const table: CompressionRule = {
   name: "table",
   minLevel: 0.25,
   apply(text, ctx) {
+    if (!text.includes("|")) return { text, saved: 0 };
     return rewrite(
       text,
       TABLE_ROW,

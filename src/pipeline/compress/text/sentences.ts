@@ -1,3 +1,5 @@
+import { opensWithMarker } from "../protect/spans";
+
 /** A sentence of one line: its text (with closing punctuation) and the spaces after it, as offsets. */
 export interface Sentence {
   start: number;
@@ -53,6 +55,33 @@ function wordCount(s: string): number {
 /** Whether a sentence is long enough that saying it again adds nothing (the dedup and repeat rules' test). */
 export function isRedundantWhenRepeated(sentence: string): boolean {
   return wordCount(sentence) >= MIN_DUPLICATE_WORDS;
+}
+
+/**
+ * [start, next) ranges of the sentences of masked `text` that `isRepeat` picks, among those long
+ * enough to be redundant; `isRepeat` sees every such sentence, in order, by its sentenceKey. A sentence
+ * that opens a line (or follows only dropped ones) stays when it opens with a list marker or heading,
+ * or when the text after it does: removing it would take the line's structure with it or make one.
+ */
+export function repeatedSentences(
+  text: string,
+  unmask: (fragment: string) => string,
+  isRepeat: (key: string, sentence: Sentence) => boolean,
+): { start: number; end: number }[] {
+  const drop: { start: number; end: number }[] = [];
+  let lineShownFrom = 0;
+  for (const s of splitSentences(text)) {
+    const sentence = unmask(text.slice(s.start, s.end));
+    if (!isRedundantWhenRepeated(sentence) || !isRepeat(sentenceKey(sentence), s)) continue;
+    const opensLine = s.start === lineShownFrom || text[s.start - 1] === "\n";
+    if (opensLine) {
+      const lineEnd = text.indexOf("\n", s.next);
+      if (opensWithMarker(sentence) || opensWithMarker(unmask(text.slice(s.next, lineEnd < 0 ? text.length : lineEnd)))) continue;
+      lineShownFrom = s.next;
+    }
+    drop.push({ start: s.start, end: s.next });
+  }
+  return drop;
 }
 
 /**
