@@ -164,8 +164,15 @@ class WaitClock {
     try {
       return await wait();
     } finally {
-      this.ms += performance.now() - start;
+      this.stop(start);
     }
+  }
+
+  /** Counts the wait since `start` (a performance.now()) and returns it, for a caller timing inline. */
+  stop(start: number): number {
+    const ms = performance.now() - start;
+    this.ms += ms;
+    return ms;
   }
 }
 
@@ -183,15 +190,17 @@ async function firstSuccess<T>(
     const providerReq: ProviderRequest = { model: model.id, messages: req.messages, max_tokens: req.max_tokens, params: req.params, signal: req.signal, timeoutMs: policy.timeoutMs };
     for (let retry = 0; ; retry++) {
       if (req.signal.aborted) throw new ProviderError("aborted", "call aborted by the caller");
+      // Timed inline rather than through clock.time: one closure and one async frame fewer per call.
       const start = performance.now();
       try {
-        const value = await clock.time(() => attempt(provider, providerReq));
-        attempts.push({ model: model.id, provider: provider.name, outcome: "ok", ms: Math.round(performance.now() - start) });
+        const value = await attempt(provider, providerReq);
+        attempts.push({ model: model.id, provider: provider.name, outcome: "ok", ms: Math.round(clock.stop(start)) });
         registry.health.recordSuccess(provider.name);
         return { value, model, provider, fallback: model.id !== req.candidates[0]?.id, attempts };
       } catch (e) {
+        const ms = clock.stop(start);
         if (!(e instanceof ProviderError)) throw e;
-        const record: Attempt = { model: model.id, provider: provider.name, outcome: e.kind, error: e.message, ms: Math.round(performance.now() - start) };
+        const record: Attempt = { model: model.id, provider: provider.name, outcome: e.kind, error: e.message, ms: Math.round(ms) };
         if (e.status !== undefined) record.status = e.status;
         attempts.push(record);
         if (e.kind === "aborted") throw e;

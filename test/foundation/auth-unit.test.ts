@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { createHmac } from "node:crypto";
 import { authenticate } from "../../src/auth/authenticate";
 import { generateKey, parseKey } from "../../src/auth/key-format";
 import { KeyIndex } from "../../src/auth/key-index";
@@ -50,6 +51,17 @@ describe("key format", () => {
   test("keys are unique", () => {
     const seen = new Set(Array.from({ length: 2000 }, () => generateKey("live")));
     expect(seen.size).toBe(2000);
+  });
+});
+
+describe("key hashing", () => {
+  test("is HMAC-SHA256 hex under the secret, call after call, so stored hashes stay valid", () => {
+    const secret = "unit-secret-unit-secret-unit-secret!";
+    const values = [generateKey("live"), generateKey("test"), generateKey("live")];
+    for (const round of [1, 2]) {
+      for (const v of values) expect(`${round}:${hash(v)}`).toBe(`${round}:${createHmac("sha256", secret).update(v).digest("hex")}`);
+    }
+    expect(keyHasher("another-secret")(values[0]!)).toBe(createHmac("sha256", "another-secret").update(values[0]!).digest("hex"));
   });
 });
 

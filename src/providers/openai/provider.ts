@@ -43,9 +43,16 @@ interface WireCompletion {
 export class OpenAIProvider implements Provider {
   readonly simulated = false;
   readonly name: string;
+  /** Fixed per provider, so built once rather than on every call. */
+  private readonly url: string;
+  private readonly headers: Readonly<Record<string, string>>;
+  private readonly secrets: readonly string[];
 
   constructor(private readonly config: OpenAIProviderConfig) {
     this.name = config.name;
+    this.url = `${config.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+    this.headers = config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {};
+    this.secrets = config.apiKey ? [config.apiKey] : [];
   }
 
   async complete(req: ProviderRequest): Promise<ProviderResponse> {
@@ -86,16 +93,14 @@ export class OpenAIProvider implements Provider {
     };
     // Usage is needed for pricing, so it is always asked for; it arrives in the last chunk.
     if (stream) body.stream_options = { ...stream_options, include_usage: true };
-    const headers: Record<string, string> = {};
-    if (this.config.apiKey) headers.authorization = `Bearer ${this.config.apiKey}`;
     return {
       provider: this.name,
-      url: `${this.config.baseUrl.replace(/\/+$/, "")}/chat/completions`,
-      headers,
+      url: this.url,
+      headers: this.headers,
       body,
       signal: req.signal,
       timeoutMs: req.timeoutMs,
-      secrets: this.config.apiKey ? [this.config.apiKey] : [],
+      secrets: this.secrets,
     };
   }
 }

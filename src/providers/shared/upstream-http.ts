@@ -9,7 +9,7 @@ export interface UpstreamPost {
   /** Provider name, used in error messages. */
   provider: string;
   url: string;
-  headers: Record<string, string>;
+  headers: Readonly<Record<string, string>>;
   body: unknown;
   signal: AbortSignal;
   timeoutMs?: number;

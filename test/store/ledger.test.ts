@@ -1,0 +1,85 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openStore } from "../../src/store/db";
+import { Ledger, type LedgerRow } from "../../src/accounting/ledger";
+
+function row(i: number): LedgerRow {
+  return {
+    requestId: `svc_req_${String(i).padStart(6, "0")}`,
+    keyId: "key_a",
+    appId: "app",
+    model: i % 3 === 0 ? null : "gpt-4o-mini",
+    modelRequested: "gpt-4o-mini",
+    provider: i % 3 === 0 ? null : "openai",
+    promptTokens: i,
+    completionTokens: 2 * i,
+    originalTokens: 3 * i,
+    costOriginalUsd: i / 1e6,
+    costActualUsd: i / 2e6,
+    savedUsd: i / 2e6,
+    cacheHit: i % 2 === 0,
+    status: i % 3 === 0 ? 502 : 200,
+    errorCode: i % 3 === 0 ? "UPSTREAM_ERROR" : null,
+    latencyMs: i + 0.5,
+    overheadMs: 0.25,
+    stream: i % 5 === 0,
+    budgetId: i % 7 === 0 ? "b1" : null,
+    conversationId: undefined,
+    agentRunId: i % 11 === 0 ? "run" : null,
+    createdAt: 1_700_000_000_000 + i,
+  };
+}
+
+describe("ledger", () => {
+  // 123 rows: two full multi-row statements and 23 written one by one, all in one flush.
+  test("a flush writes every queued row, column for column, booleans as 0/1 and absent values as NULL", () => {
+    const store = openStore(mkdtempSync(join(tmpdir(), "svc-ledger-")));
+    const ledger = new Ledger(store);
+    const rows = Array.from({ length: 123 }, (_, i) => row(i));
+    for (const r of rows) ledger.record(r);
+    expect(ledger.pending).toBe(123);
+    ledger.flush();
+    expect(ledger.pending).toBe(0);
+    const stored = store.sqlite.query("SELECT * FROM usage_ledger ORDER BY request_id").all() as Record<string, unknown>[];
+    expect(stored.length).toBe(123);
+    for (const [i, s] of stored.entries()) {
+      const r = rows[i]!;
+      expect(s).toEqual({
+        request_id: r.requestId,
+        key_id: r.keyId,
+        app_id: r.appId,
+        model: r.model ?? null,
+        model_requested: r.modelRequested,
+        provider: r.provider ?? null,
+        prompt_tokens: r.promptTokens,
+        completion_tokens: r.completionTokens,
+        original_tokens: r.originalTokens,
+        cost_original_usd: r.costOriginalUsd,
+        cost_actual_usd: r.costActualUsd,
+        saved_usd: r.savedUsd,
+        cache_hit: r.cacheHit ? 1 : 0,
+        status: r.status,
+        error_code: r.errorCode ?? null,
+        latency_ms: r.latencyMs,
+        overhead_ms: r.overheadMs,
+        stream: r.stream ? 1 : 0,
+        budget_id: r.budgetId ?? null,
+        conversation_id: null,
+        agent_run_id: r.agentRunId ?? null,
+        created_at: r.createdAt,
+      });
+    }
+    store.close();
+  });
+
+  test("reaching the batch size flushes on its own", () => {
+    const store = openStore(mkdtempSync(join(tmpdir(), "svc-ledger-")));
+    const ledger = new Ledger(store, 60);
+    for (let i = 0; i < 61; i++) ledger.record(row(i));
+    expect(ledger.pending).toBe(1);
+    expect((store.sqlite.query("SELECT count(*) AS n FROM usage_ledger").get() as { n: number }).n).toBe(60);
+    store.close();
+  });
+});
