@@ -6,7 +6,6 @@ import { PROMPT_SLOT, requestBody, type Workload } from "./workload";
 import type { LoadSpec } from "./wrk";
 
 const BUN = process.execPath;
-const CLI = join(ROOT, "src", "cli", "main.ts");
 
 export interface MockSettings {
   latencyMs: number;
@@ -47,6 +46,8 @@ export async function startGateway(
   logLevel: string,
   name = `svc-${logLevel}`,
   bunFlags: string[] = [],
+  /** The source tree whose gateway runs: this checkout, or another one (e.g. an older commit) to compare with. */
+  root = ROOT,
 ): Promise<GatewayService> {
   const dataDir = join(logDir, name);
   mkdirSync(dataDir, { recursive: true });
@@ -66,10 +67,11 @@ export async function startGateway(
     OPENAI_API_KEY: "sk-bench",
     OPENAI_BASE_URL: mockUrl,
   };
-  const created = Bun.spawnSync([BUN, CLI, "keys", "create", "--admin", "--json"], { cwd: ROOT, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  const cli = join(root, "src", "cli", "main.ts");
+  const created = Bun.spawnSync([BUN, cli, "keys", "create", "--admin", "--json"], { cwd: root, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
   if (created.exitCode !== 0) throw new Error(`svc keys create failed: ${created.stderr.toString()}`);
   const key = (JSON.parse(created.stdout.toString()) as { key: string }).key;
-  const service = await startService({ name, cmd: pinned(cores, [BUN, ...bunFlags, CLI, "serve"]), env, logDir, ready: () => answers(url, "/health"), timeoutMs: 60_000 });
+  const service = await startService({ name, cmd: pinned(cores, [BUN, ...bunFlags, cli, "serve"]), env, logDir, ready: () => answers(url, "/health"), timeoutMs: 60_000 });
   return { ...service, key };
 }
 

@@ -1,0 +1,107 @@
+/**
+ * What the pure relay costs beside the bare proxy, in CPU per request: the mock, the bare proxy and
+ * one gateway per source tree, all pinned to the servers' core, driven by wrk in interleaved rounds.
+ * Per round and target: wrk at 32 connections (throughput, and the target's CPU time from
+ * /proc/<pid>/stat divided by the requests it answered, every thread of the process included), then
+ * wrk at 1 connection (p50). Figures are medians over rounds, and medians of the per-round differences
+ * to the proxy measured in the same round ("paired"), which is what to compare on a noisy machine.
+ *
+ *   bun bench/relay-cpu.ts [--rounds 7] [--seconds 4] [--c1-seconds 3] [--warm-seconds 8] [--tree name=/path ...]
+ *
+ * Without --tree the gateway of this checkout is measured. To compare commits, give each its own tree:
+ *   git archive <commit> | tar -x -C /tmp/old && ln -s "$PWD/node_modules" /tmp/old/node_modules
+ *   bun bench/relay-cpu.ts --tree old=/tmp/old --tree new=.
+ * The gateways run warm (--warm-seconds of load each before the first round): the JIT needs several
+ * seconds of load before the relay's cost settles.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { corePlan, stopAll } from "./lib/processes";
+import { median } from "./lib/stats";
+import { gatewaySpecs, startBareProxy, startGateway, startMock } from "./lib/targets";
+import { loadWorkload, requestBody, writeWrkInputs } from "./lib/workload";
+import { ensureWrk, runWrk, type LoadSpec } from "./lib/wrk";
+
+const { values: flags } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    rounds: { type: "string", default: "7" },
+    seconds: { type: "string", default: "4" },
+    "c1-seconds": { type: "string", default: "3" },
+    "warm-seconds": { type: "string", default: "8" },
+    tree: { type: "string", multiple: true, default: [] },
+  },
+});
+
+/** User plus system time of a process and all its threads, µs (Linux clock ticks are 10 ms). */
+function cpuUs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+interface Target {
+  name: string;
+  pid: number;
+  spec: LoadSpec;
+  cpuUs: number[];
+  rps: number[];
+  p50c1: number[];
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), "svc-relay-cpu-"));
+  try {
+    const cores = corePlan();
+    const wrk = await ensureWrk((l) => console.log(l));
+    const w = loadWorkload(300);
+    const { sentencesFile } = writeWrkInputs(work, w);
+    const sentences = { file: sentencesFile, perPrompt: w.sentencesPerPrompt };
+    const mock = await startMock(work, cores.servers, { latencyMs: 0, chunkDelayMs: 0 });
+    const proxy = await startBareProxy(work, cores.servers, mock.url);
+    const targets: Target[] = [];
+    const add = (name: string, pid: number, spec: LoadSpec) => targets.push({ name, pid, spec, cpuUs: [], rps: [], p50c1: [] });
+    add("proxy", proxy.pid, { url: `${proxy.url}/v1/chat/completions`, headers: {}, body: JSON.stringify(requestBody("openai", w.fixedPrompt)) });
+    const trees = flags.tree.length > 0 ? flags.tree : ["svc=."];
+    for (const t of trees) {
+      const [name, path] = t.split("=") as [string, string | undefined];
+      if (!path) throw new Error(`--tree wants name=/path, got '${t}'`);
+      const gw = await startGateway(work, cores.servers, mock.url, "warn", name, [], resolve(path));
+      add(name, gw.pid, gatewaySpecs(gw, w, false).relay);
+    }
+    const run = (t: Target, connections: number, seconds: string) => runWrk(wrk, t.spec, { connections, durationS: Number(seconds), cores: cores.client }, work, sentences);
+    for (const t of targets) await run(t, 32, flags["warm-seconds"]);
+    const rounds = Number(flags.rounds);
+    for (let round = 1; round <= rounds; round++) {
+      // Alternate the order so no target always runs right after the same neighbour.
+      for (const t of round % 2 ? targets : [...targets].reverse()) {
+        const before = cpuUs(t.pid);
+        const r = await run(t, 32, flags.seconds);
+        if (r.errors > 0) throw new Error(`${t.name}: ${r.errors} errors at 32 connections`);
+        t.cpuUs.push((cpuUs(t.pid) - before) / r.requests);
+        t.rps.push(r.rps);
+        t.p50c1.push((await run(t, 1, flags["c1-seconds"])).latencyUs.p50);
+      }
+      console.log(`round ${round}/${rounds}: ` + targets.map((t) => `${t.name} ${t.cpuUs.at(-1)!.toFixed(0)} µs/req ${t.rps.at(-1)!.toFixed(0)} req/s p50 ${t.p50c1.at(-1)} µs`).join(" | "));
+    }
+    const floor = targets[0]!;
+    const paired = (t: Target, f: (i: number) => number) => median(t.cpuUs.map((_, i) => f(i)));
+    console.log(`\n| target | CPU µs/request | req/s at 32 conn. | p50 µs at 1 conn. | paired vs proxy: CPU µs | throughput | p50 µs |`);
+    console.log(`|---|---|---|---|---|---|---|`);
+    for (const t of targets) {
+      const dCpu = paired(t, (i) => t.cpuUs[i]! - floor.cpuUs[i]!);
+      const ratio = paired(t, (i) => t.rps[i]! / floor.rps[i]!);
+      const dP50 = paired(t, (i) => t.p50c1[i]! - floor.p50c1[i]!);
+      console.log(`| ${t.name} | ${median(t.cpuUs).toFixed(1)} | ${median(t.rps).toFixed(0)} | ${median(t.p50c1).toFixed(0)} | +${dCpu.toFixed(1)} | ${(ratio * 100).toFixed(0)}% | +${dP50.toFixed(0)} |`);
+    }
+  } finally {
+    await stopAll();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`relay-cpu failed: ${(e as Error).stack ?? e}\n`);
+  process.exitCode = 1;
+});
