@@ -42,18 +42,25 @@ export function rewriteAll(text: string, steps: readonly RewriteStep[], ctx: Rul
   return { text, saved };
 }
 
-/** Removes the given [start, end) ranges and estimates the tokens they held. */
-export function removeRanges(text: string, ranges: readonly { start: number; end: number }[], ctx: RuleContext): RuleOutput {
-  if (ranges.length === 0) return { text, saved: 0 };
-  let out = "";
+/** `text` without the given ascending [start, end) ranges, and the text they held. */
+export function cutRanges(text: string, ranges: readonly { start: number; end: number }[]): { kept: string; removed: string } {
+  if (ranges.length === 0) return { kept: text, removed: "" };
+  let kept = "";
   let at = 0;
   let removed = "";
   for (const r of ranges) {
-    out += text.slice(at, r.start);
+    kept += text.slice(at, r.start);
     removed += text.slice(r.start, r.end);
     at = r.end;
   }
-  return { text: out + text.slice(at), saved: ctx.tokens(removed) };
+  return { kept: kept + text.slice(at), removed };
+}
+
+/** Removes the given [start, end) ranges and estimates the tokens they held. */
+export function removeRanges(text: string, ranges: readonly { start: number; end: number }[], ctx: RuleContext): RuleOutput {
+  if (ranges.length === 0) return { text, saved: 0 };
+  const { kept, removed } = cutRanges(text, ranges);
+  return { text: kept, saved: ctx.tokens(removed) };
 }
 
 /** Upper-cases the first letter of `s` (a rewritten sentence start). */

@@ -1,4 +1,5 @@
 import { opensWithMarker } from "../protect/spans";
+import { cutRanges } from "./rewrite";
 
 /** A sentence of one line: its text (with closing punctuation) and the spaces after it, as offsets. */
 export interface Sentence {
@@ -85,22 +86,12 @@ export function repeatedSentences(
 }
 
 /**
- * `text` with every sentence that repeats an earlier one (by sentenceKey, long enough to be redundant)
- * left out: what the text says, each thing once.
+ * `text` with every sentence that repeats an earlier one left out, as the dedup rule would leave it
+ * out (long enough to be redundant, not the one that carries a line's list marker): what the text says,
+ * each thing once.
  */
 export function saidOnce(text: string): string {
   const seen = new Set<string>();
-  let out = "";
-  let at = 0;
-  for (const s of splitSentences(text)) {
-    const sentence = text.slice(s.start, s.end);
-    if (!isRedundantWhenRepeated(sentence)) continue;
-    const key = sentenceKey(sentence);
-    if (seen.has(key)) {
-      out += text.slice(at, s.start);
-      at = s.next;
-    }
-    seen.add(key);
-  }
-  return at === 0 ? text : out + text.slice(at);
+  const isRepeat = (key: string) => seen.has(key) || (seen.add(key), false);
+  return cutRanges(text, repeatedSentences(text, (fragment) => fragment, isRepeat)).kept;
 }
