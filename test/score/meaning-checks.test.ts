@@ -50,4 +50,9 @@ describe("meaningChecks", () => {
     expect(meaningChecks("Add 2. Add 2.", "Add 2.").numbers).toEqual(["2"]);
     expect(meaningChecks("Ship 3 boxes to Berlin. Ship 4 boxes to Berlin.", "Ship 3 boxes to Berlin.").numbers).toEqual(["4"]);
   });
+
+  test("prose that repeats a line of code is not a repeat: code is compared on its own", () => {
+    const code = "```\nSet the limit to 5 items now.\n```";
+    expect(meaningChecks(`${code}\nSet the limit to 5 items now.`, code).numbers).toEqual(["5"]);
+  });
 });

@@ -106,7 +106,7 @@ export function meaningChecks(original: string, compressed: string): LostContent
   const codeSpans = all(CODE_BLOCK, original).filter((span) => !compressed.includes(span));
   // Code is compared verbatim above; the other checks look at the prose around it. A sentence said
   // twice is one thing said: dropping the repeat (the dedup and repeat rules) loses nothing it counts.
-  const a = stripCode(saidOnce(original));
+  const a = saidOnce(stripCode(original));
   const b = stripCode(compressed);
   const urls = all(URL, a).filter((u) => !compressed.includes(u));
   const quotes = all(QUOTE, a, 1).filter((q) => !compressed.includes(q));
