@@ -1,6 +1,7 @@
 import type { EventSourceMessage } from "eventsource-parser";
 import { DEFAULT_TIMEOUT_MS, ProviderError } from "../types";
 import { Deadline } from "./deadline";
+import { pooledPost, type UpstreamResponse } from "./pooled-http";
 import { parseRetryAfter } from "./retry-after";
 import { readSse } from "./sse";
 
@@ -21,7 +22,7 @@ const MAX_ERROR_DETAIL = 300;
 
 /**
  * POSTs and returns the parsed JSON answer. The timeout covers the whole exchange, body included.
- * Connections are reused: Bun's fetch keeps a keep-alive pool per origin, and nothing here opts out of it.
+ * Connections are reused: pooled-http keeps them for plain-http upstreams, Bun's fetch for the rest.
  */
 export async function postJson(post: UpstreamPost): Promise<unknown> {
   const deadline = new Deadline(post.timeoutMs ?? DEFAULT_TIMEOUT_MS, post.signal);
@@ -63,15 +64,30 @@ export async function* postForEvents(post: UpstreamPost): AsyncGenerator<EventSo
   }
 }
 
-async function open(post: UpstreamPost, deadline: Deadline): Promise<Response> {
-  let res: Response;
+/** Fetch reads the proxy variables; the pooled sockets would go around a proxy, so they step aside. */
+const PROXIED = ["HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"].some((name) => process.env[name]);
+const pooledUrls = new Map<string, URL | null>();
+
+/** The parsed URL when the pooled client may carry this upstream, else null (https, proxied). Providers have a few fixed URLs. */
+function pooledTarget(url: string): URL | null {
+  let target = pooledUrls.get(url);
+  if (target === undefined) {
+    const parsed = new URL(url);
+    target = parsed.protocol === "http:" && !PROXIED ? parsed : null;
+    if (pooledUrls.size < 1000) pooledUrls.set(url, target);
+  }
+  return target;
+}
+
+const JSON_HEADERS = { "content-type": "application/json" };
+
+async function open(post: UpstreamPost, deadline: Deadline): Promise<UpstreamResponse> {
+  let res: UpstreamResponse;
   try {
-    res = await fetch(post.url, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...post.headers },
-      body: JSON.stringify(post.body),
-      signal: deadline.signal,
-    });
+    const headers = { ...JSON_HEADERS, ...post.headers };
+    const body = JSON.stringify(post.body);
+    const target = pooledTarget(post.url);
+    res = target ? await pooledPost(target, headers, body, deadline.signal) : await fetch(post.url, { method: "POST", headers, body, signal: deadline.signal });
   } catch (e) {
     throw failure(e, post, deadline);
   }

@@ -1,0 +1,334 @@
+import type { Socket } from "bun";
+import { HTTPParser } from "http-parser-js";
+
+/**
+ * HTTP/1.1 POSTs over keep-alive sockets that the event loop owns, for plain-http upstreams (a model
+ * server on the same host or in the same cluster, the benchmark's mock). Bun's fetch hands every call
+ * to its HTTP client thread and back; on a loopback upstream that round trip is the largest cost of
+ * the relay (fetch 38-52 µs of CPU per call against 26-33 µs here, the same client and mock,
+ * interleaved). Framing (content-length, chunked, close-delimited) is parsed by http-parser-js.
+ * https and proxied upstreams stay on fetch: there TLS and the network dwarf these microseconds.
+ */
+
+/** What the provider layer reads of an answer; a fetch Response has the same shape. */
+export interface UpstreamResponse {
+  readonly status: number;
+  readonly ok: boolean;
+  readonly headers: { get(name: string): string | null };
+  /** The body as it arrives, for server-sent events. Cancelling it closes the connection. */
+  readonly body: ReadableStream<Uint8Array> | null;
+  text(): Promise<string>;
+}
+
+/**
+ * Idle sockets are closed after this long: below the 5 s keep-alive of uvicorn (vLLM) and Node
+ * servers, so the server rarely closes a socket just as we reuse it (see `stale`).
+ */
+const IDLE_TIMEOUT_S = 4;
+/** Idle sockets kept per origin; more are closed when their exchange ends. */
+const MAX_IDLE_PER_ORIGIN = 256;
+
+/** An Error with the errno-style code that upstream-http maps to a ProviderError. */
+function socketError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/** The socket closed or failed before any byte of the answer: on a reused socket, safe to send again on a fresh one. */
+class Unanswered extends Error {
+  constructor(readonly original: Error) {
+    super(original.message);
+  }
+}
+
+/** One request and its response on one socket. */
+class Exchange implements UpstreamResponse {
+  status = 0;
+  private rawHeaders: string[] = [];
+  private readonly chunks: Uint8Array[] = [];
+  private ended = false;
+  private failure: Error | null = null;
+  /** Whether any byte of the response arrived (a stale socket fails before the first). */
+  answered = false;
+  private wake: (() => void) | null = null;
+  /** Runs once when the exchange ends or fails (pooledPost lets go of the caller's signal there). */
+  onFinish: (() => void) | null = null;
+  private stream: ReadableStream<Uint8Array> | null = null;
+  private readonly head: Promise<void>;
+  private headSettled!: (e?: Error) => void;
+
+  constructor(private readonly socket: Socket<Connection>) {
+    this.head = new Promise((resolve, reject) => (this.headSettled = (e) => (e ? reject(e) : resolve())));
+    // A failure after the head is read surfaces through text() or the body; nobody awaits the head then.
+    this.head.catch(() => undefined);
+  }
+
+  get ok(): boolean {
+    return this.status >= 200 && this.status < 300;
+  }
+
+  readonly headers = {
+    get: (name: string): string | null => {
+      const lower = name.toLowerCase();
+      for (let i = 0; i < this.rawHeaders.length; i += 2) if (this.rawHeaders[i]!.toLowerCase() === lower) return this.rawHeaders[i + 1]!;
+      return null;
+    },
+  };
+
+  get body(): ReadableStream<Uint8Array> {
+    this.stream ??= new ReadableStream<Uint8Array>(
+      {
+        pull: async (controller) => {
+          while (this.chunks.length === 0 && !this.ended && !this.failure) await new Promise<void>((r) => (this.wake = r));
+          if (this.chunks.length > 0) controller.enqueue(this.chunks.shift()!);
+          else if (this.failure) controller.error(this.failure);
+          else controller.close();
+        },
+        cancel: () => {
+          if (!this.ended) this.socket.terminate();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    return this.stream;
+  }
+
+  async text(): Promise<string> {
+    while (!this.ended && !this.failure) await new Promise<void>((r) => (this.wake = r));
+    if (this.failure) throw this.failure;
+    return this.chunks.length === 1 ? Buffer.from(this.chunks[0]!).toString("utf8") : Buffer.concat(this.chunks).toString("utf8");
+  }
+
+  /** Resolves once the status line and headers are in; rejects if the exchange fails before. */
+  waitForHead(): Promise<void> {
+    return this.head;
+  }
+
+  onHead(status: number, headers: string[]): void {
+    this.status = status;
+    this.rawHeaders = headers;
+    this.headSettled();
+  }
+
+  onBody(chunk: Uint8Array): void {
+    // The parser's buffer is a view of the socket's read buffer: keep a copy.
+    this.chunks.push(chunk.slice());
+    this.notify();
+  }
+
+  onEnd(): void {
+    this.ended = true;
+    this.settle();
+  }
+
+  fail(e: Error): void {
+    if (this.ended || this.failure) return;
+    this.failure = e;
+    this.headSettled(e);
+    this.settle();
+  }
+
+  private settle(): void {
+    this.notify();
+    const hook = this.onFinish;
+    this.onFinish = null;
+    hook?.();
+  }
+
+  get finished(): boolean {
+    return this.ended || this.failure !== null;
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+}
+
+/** What a pooled socket carries. */
+interface Connection {
+  origin: Origin;
+  parser: Parser;
+  exchange: Exchange | null;
+  keepAlive: boolean;
+  /** Request bytes the socket did not take yet (written on drain). */
+  unsent: Uint8Array | null;
+}
+
+class Origin {
+  readonly idle: Socket<Connection>[] = [];
+
+  constructor(
+    readonly hostname: string,
+    readonly port: number,
+  ) {}
+
+  connect(): Promise<Socket<Connection>> {
+    const data: Connection = { origin: this, parser: newParser(), exchange: null, keepAlive: false, unsent: null };
+    return Bun.connect<Connection>({ hostname: this.hostname, port: this.port, data, socket: HANDLERS });
+  }
+
+  /** Back to the idle list after a complete exchange, or closed when the server or the list says so. */
+  release(socket: Socket<Connection>): void {
+    if (!socket.data.keepAlive || this.idle.length >= MAX_IDLE_PER_ORIGIN) {
+      socket.end();
+      return;
+    }
+    socket.timeout(IDLE_TIMEOUT_S);
+    this.idle.push(socket);
+  }
+
+  forget(socket: Socket<Connection>): void {
+    const i = this.idle.indexOf(socket);
+    if (i >= 0) this.idle.splice(i, 1);
+  }
+}
+
+type Parser = InstanceType<typeof HTTPParser>;
+
+function newParser(): Parser {
+  return new HTTPParser(HTTPParser.RESPONSE);
+}
+
+/** Wires a socket's parser to whatever exchange the socket carries at the time. */
+function attach(socket: Socket<Connection>): void {
+  const parser = socket.data.parser;
+  parser[HTTPParser.kOnHeadersComplete] = (info) => {
+    // An interim 1xx answer is followed by the real one on the same socket.
+    if (info.statusCode >= 100 && info.statusCode < 200) return;
+    socket.data.keepAlive = info.shouldKeepAlive;
+    socket.data.exchange?.onHead(info.statusCode, info.headers);
+  };
+  parser[HTTPParser.kOnBody] = (chunk, offset, length) => socket.data.exchange?.onBody(chunk.subarray(offset, offset + length));
+  parser[HTTPParser.kOnMessageComplete] = () => {
+    const exchange = socket.data.exchange;
+    if (!exchange || exchange.status < 200) return;
+    socket.data.exchange = null;
+    exchange.onEnd();
+    socket.data.origin.release(socket);
+  };
+}
+
+const HANDLERS = {
+  open(socket: Socket<Connection>) {
+    attach(socket);
+  },
+  data(socket: Socket<Connection>, data: Buffer) {
+    const exchange = socket.data.exchange;
+    if (!exchange) {
+      // Bytes nobody asked for (a server talking out of turn): the socket can no longer be trusted.
+      socket.terminate();
+      return;
+    }
+    exchange.answered = true;
+    const result = socket.data.parser.execute(data);
+    if (result instanceof Error) {
+      exchange.fail(socketError("EPROTO", `malformed HTTP response: ${result.message}`));
+      socket.terminate();
+    }
+  },
+  drain(socket: Socket<Connection>) {
+    const unsent = socket.data.unsent;
+    socket.data.unsent = null;
+    if (unsent) write(socket, unsent);
+  },
+  timeout(socket: Socket<Connection>) {
+    // Only idle sockets have a timeout set; calls carry their own deadline.
+    if (!socket.data.exchange) socket.terminate();
+  },
+  close(socket: Socket<Connection>) {
+    socket.data.origin.forget(socket);
+    const exchange = socket.data.exchange;
+    if (!exchange || exchange.finished) return;
+    // A body without length or chunking ends when the server closes: that is its end, not a failure.
+    if (exchange.answered && exchange.status >= 200) socket.data.parser.finish();
+    if (exchange.finished) return;
+    const reset = socketError("ECONNRESET", "the server closed the connection before the answer was complete");
+    exchange.fail(exchange.answered ? reset : new Unanswered(reset));
+  },
+  error(socket: Socket<Connection>, error: Error) {
+    const exchange = socket.data.exchange;
+    exchange?.fail(exchange.answered ? error : new Unanswered(error));
+  },
+};
+
+/** Writes what the socket takes now and keeps the rest for `drain`. A string is written as is: a Buffer costs Bun several times more per write. */
+function write(socket: Socket<Connection>, request: string | Uint8Array): void {
+  const written = socket.write(request);
+  if (written < 0) {
+    socket.data.exchange?.fail(new Unanswered(socketError("ECONNRESET", "the connection closed before the request was sent")));
+    return;
+  }
+  const bytes = typeof request === "string" ? (written === Buffer.byteLength(request) ? null : Buffer.from(request)) : request;
+  if (bytes && written < bytes.length) socket.data.unsent = bytes.subarray(written);
+}
+
+const origins = new Map<string, Origin>();
+
+function originOf(url: URL): Origin {
+  let origin = origins.get(url.host);
+  if (!origin) {
+    origin = new Origin(url.hostname.replace(/^\[|\]$/g, ""), Number(url.port || 80));
+    origins.set(url.host, origin);
+  }
+  return origin;
+}
+
+/** The whole request, head and JSON body, for one write. */
+function requestText(url: URL, headers: Readonly<Record<string, string>>, body: string): string {
+  let head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n`;
+  for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
+  return `${head}\r\n${body}`;
+}
+
+/**
+ * POSTs `body` and resolves once the response head is in; the body is read from the result. Aborting
+ * `signal` closes the socket, which the server sees as the client going away.
+ */
+export async function pooledPost(url: URL, headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal): Promise<UpstreamResponse> {
+  const origin = originOf(url);
+  const request = requestText(url, headers, body);
+  while (true) {
+    signal.throwIfAborted();
+    const reused = origin.idle.pop();
+    const socket = reused ?? (await connectUnlessAborted(origin, signal));
+    const exchange = new Exchange(socket);
+    socket.data.exchange = exchange;
+    socket.timeout(0);
+    const onAbort = () => {
+      exchange.fail(signal.reason instanceof Error ? signal.reason : new DOMException("aborted", "AbortError"));
+      socket.terminate();
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    exchange.onFinish = () => signal.removeEventListener("abort", onAbort);
+    write(socket, request);
+    try {
+      await exchange.waitForHead();
+      return exchange;
+    } catch (e) {
+      if (!(e instanceof Unanswered)) throw e;
+      // The server had closed this idle socket as we took it: send again, on the next idle one or a fresh one.
+      if (reused) continue;
+      throw e.original;
+    }
+  }
+}
+
+/** A connect the caller's deadline can cut short (a black-holed address would otherwise wait for the OS). */
+async function connectUnlessAborted(origin: Origin, signal: AbortSignal): Promise<Socket<Connection>> {
+  const connecting = origin.connect();
+  let onAbort!: () => void;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new DOMException("aborted", "AbortError"));
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([connecting, aborted]);
+  } catch (e) {
+    // The connect may still succeed after the abort: close that socket rather than leak it.
+    connecting.then((s) => s.terminate(), () => undefined);
+    throw e;
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}

@@ -1,0 +1,253 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import type { Socket, TCPSocketListener } from "bun";
+import { pooledPost } from "../../src/providers/shared/pooled-http";
+
+/** The plain-http client every provider uses for http:// upstreams, against real sockets. */
+
+const servers: { stop(force?: boolean): void }[] = [];
+afterAll(() => {
+  for (const s of servers) s.stop(true);
+});
+
+const never = () => new AbortController().signal;
+
+/** A Bun.serve upstream; `handler` sees each request with the client's port. */
+function httpServer(handler: (req: Request, clientPort: number) => Response | Promise<Response>) {
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req, srv) => handler(req, srv.requestIP(req)!.port) });
+  servers.push(server);
+  return new URL(`http://127.0.0.1:${server.port}/v1/chat/completions`);
+}
+
+/** A raw TCP upstream that answers every request with `respond` (it sees the request's bytes). */
+function rawServer(respond: (socket: Socket<{ seen: string }>, request: string) => void) {
+  let connections = 0;
+  const listener: TCPSocketListener<{ seen: string }> = Bun.listen<{ seen: string }>({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      open(socket) {
+        connections++;
+        socket.data = { seen: "" };
+      },
+      data(socket, data) {
+        socket.data.seen += Buffer.from(data).toString("latin1");
+        const headEnd = socket.data.seen.indexOf("\r\n\r\n");
+        if (headEnd < 0) return;
+        const length = Number(/content-length: (\d+)/i.exec(socket.data.seen)![1]);
+        if (socket.data.seen.length < headEnd + 4 + length) return;
+        const request = socket.data.seen;
+        socket.data.seen = "";
+        respond(socket, request);
+      },
+    },
+  });
+  servers.push(listener);
+  return { url: new URL(`http://127.0.0.1:${listener.port}/v1/x`), connections: () => connections };
+}
+
+describe("pooledPost", () => {
+  test("sends the body and headers, reads status, headers and a JSON answer, and reuses the connection", async () => {
+    const ports: number[] = [];
+    const url = httpServer(async (req, port) => {
+      ports.push(port);
+      const body = (await req.json()) as { n: number };
+      return Response.json({ n: body.n * 2, auth: req.headers.get("authorization"), path: new URL(req.url).pathname }, { headers: { "x-request-id": "abc" } });
+    });
+    for (let n = 1; n <= 5; n++) {
+      const res = await pooledPost(url, { authorization: "Bearer k", "content-type": "application/json" }, JSON.stringify({ n }), never());
+      expect(res.status).toBe(200);
+      expect(res.ok).toBe(true);
+      expect(res.headers.get("X-Request-Id")).toBe("abc");
+      expect(JSON.parse(await res.text())).toEqual({ n: n * 2, auth: "Bearer k", path: "/v1/chat/completions" });
+    }
+    // Sequential calls go over one keep-alive connection: one client port.
+    expect(new Set(ports).size).toBe(1);
+  });
+
+  test("an error status is a response like any other, with its headers", async () => {
+    const url = httpServer(() => Response.json({ error: { message: "slow down" } }, { status: 429, headers: { "retry-after": "3" } }));
+    const res = await pooledPost(url, {}, "{}", never());
+    expect(res.ok).toBe(false);
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("3");
+    expect(JSON.parse(await res.text())).toEqual({ error: { message: "slow down" } });
+  });
+
+  test("a streamed answer arrives chunk by chunk, before the server has finished", async () => {
+    let finished = false;
+    const url = httpServer(
+      () =>
+        new Response(
+          new ReadableStream({
+            async start(c) {
+              for (let i = 0; i < 5; i++) {
+                c.enqueue(new TextEncoder().encode(`data: ${i}\n\n`));
+                await Bun.sleep(40);
+              }
+              finished = true;
+              c.close();
+            },
+          }),
+          { headers: { "content-type": "text/event-stream" } },
+        ),
+    );
+    const res = await pooledPost(url, {}, "{}", never());
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe("data: 0\n\n");
+    expect(finished).toBe(false);
+    let rest = "";
+    for (let r = await reader.read(); !r.done; r = await reader.read()) rest += new TextDecoder().decode(r.value);
+    expect(rest).toBe("data: 1\n\ndata: 2\n\ndata: 3\n\ndata: 4\n\n");
+    expect(finished).toBe(true);
+  });
+
+  test("a request body of several megabytes is sent whole", async () => {
+    const url = httpServer(async (req) => {
+      const text = await req.text();
+      return Response.json({ length: text.length, hash: Bun.hash(text).toString() });
+    });
+    const big = JSON.stringify({ content: "é word ".repeat(600_000) });
+    const res = await pooledPost(url, {}, big, never());
+    expect(JSON.parse(await res.text())).toEqual({ length: big.length, hash: Bun.hash(big).toString() });
+  });
+
+  test("any split of a chunked answer into packets parses to the same body", async () => {
+    const payload = JSON.stringify({ choices: [{ message: { content: "héllo wörld ".repeat(20) } }] });
+    const bytes = Buffer.from(payload);
+    const chunked = Buffer.concat([
+      Buffer.from("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n"),
+      Buffer.from(`${(100).toString(16)};ext=1\r\n`),
+      bytes.subarray(0, 100),
+      Buffer.from(`\r\n${(bytes.length - 100).toString(16)}\r\n`),
+      bytes.subarray(100),
+      Buffer.from("\r\n0\r\nx-trailer: t\r\n\r\n"),
+    ]);
+    let cuts: number[] = [];
+    const server = rawServer(async (socket) => {
+      let at = 0;
+      for (const cut of [...cuts, chunked.length]) {
+        socket.write(chunked.subarray(at, cut));
+        socket.flush();
+        at = cut;
+        await Bun.sleep(1);
+      }
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: chunked.length - 1 }), { maxLength: 8 }), async (points) => {
+        cuts = points.sort((a, b) => a - b);
+        const res = await pooledPost(server.url, {}, "{}", never());
+        expect(await res.text()).toBe(payload);
+      }),
+      { numRuns: 25 },
+    );
+    // Every answer was complete and kept the connection open for the next request.
+    expect(server.connections()).toBe(1);
+  });
+
+  test("an answer that ends when the server closes (no length, no chunking) is read to the close", async () => {
+    const server = rawServer((socket) => {
+      socket.write("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{\"ok\":");
+      setTimeout(() => socket.end("true}"), 20);
+    });
+    for (let i = 0; i < 2; i++) {
+      const res = await pooledPost(server.url, {}, "{}", never());
+      expect(JSON.parse(await res.text())).toEqual({ ok: true });
+    }
+    expect(server.connections()).toBe(2);
+  });
+
+  test("a kept connection the server closes instead of answering is replaced, and the call succeeds", async () => {
+    // A server whose keep-alive ended just as our next request went out: it closes without a word.
+    const answered = new WeakSet<object>();
+    const server = rawServer((socket) => {
+      if (answered.has(socket)) {
+        socket.end();
+        return;
+      }
+      answered.add(socket);
+      socket.write('HTTP/1.1 200 OK\r\ncontent-length: 11\r\n\r\n{"ok":true}');
+    });
+    for (let i = 0; i < 3; i++) expect(await (await pooledPost(server.url, {}, "{}", never())).text()).toBe('{"ok":true}');
+    expect(server.connections()).toBe(3);
+  });
+
+  test("a fresh connection closed without an answer is an error, not a retry loop", async () => {
+    const server = rawServer((socket) => socket.end());
+    const error = await pooledPost(server.url, {}, "{}", never()).then(
+      () => null,
+      (e: Error & { code?: string }) => e,
+    );
+    expect(error?.code).toBe("ECONNRESET");
+    expect(server.connections()).toBe(1);
+  });
+
+  test("a connection closed in the middle of an answer is an ECONNRESET error, not a short answer", async () => {
+    const server = rawServer((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\n{"partial":');
+      setTimeout(() => socket.end(), 20);
+    });
+    const res = await pooledPost(server.url, {}, "{}", never());
+    const error = await res.text().then(
+      () => null,
+      (e: Error & { code?: string }) => e,
+    );
+    expect(error?.code).toBe("ECONNRESET");
+  });
+
+  test("a malformed answer is an error, not a hang", async () => {
+    const server = rawServer((socket) => socket.write("this is not HTTP\r\n\r\n"));
+    const error = await pooledPost(server.url, {}, "{}", never()).then(
+      () => null,
+      (e: Error & { code?: string }) => e,
+    );
+    expect(error?.code).toBe("EPROTO");
+  });
+
+  test("aborting closes the connection: the server sees its client go away", async () => {
+    let serverSawAbort: Promise<void> = Promise.resolve();
+    const url = httpServer((req) => {
+      serverSawAbort = new Promise((resolve) => req.signal.addEventListener("abort", () => resolve()));
+      return new Response(
+        new ReadableStream({
+          async start(c) {
+            c.enqueue(new TextEncoder().encode("data: 0\n\n"));
+            await Bun.sleep(5_000);
+            c.close();
+          },
+        }),
+      );
+    });
+    const controller = new AbortController();
+    const res = await pooledPost(url, {}, "{}", controller.signal);
+    const reader = res.body!.getReader();
+    await reader.read();
+    controller.abort(new DOMException("client left", "AbortError"));
+    await expect(reader.read()).rejects.toThrow("client left");
+    await serverSawAbort;
+  });
+
+  test("an abort while connecting or waiting for the head rejects at once", async () => {
+    const url = httpServer(async () => {
+      await Bun.sleep(5_000);
+      return new Response("late");
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new DOMException("deadline", "TimeoutError")), 30);
+    const started = performance.now();
+    await expect(pooledPost(url, {}, "{}", controller.signal)).rejects.toThrow("deadline");
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  test("nobody listening is ECONNREFUSED", async () => {
+    const listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    const port = listener.port;
+    listener.stop(true);
+    const error = await pooledPost(new URL(`http://127.0.0.1:${port}/v1`), {}, "{}", never()).then(
+      () => null,
+      (e: Error & { code?: string }) => e,
+    );
+    expect(error?.code).toBe("ECONNREFUSED");
+  });
+});
