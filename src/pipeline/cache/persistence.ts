@@ -1,4 +1,4 @@
-import { asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import { asc, eq, getTableColumns, gt, inArray, lte, sql } from "drizzle-orm";
 import type { Embedder } from "../../ml/types";
 import type { Db } from "../../store/db";
 import { cacheEntries } from "../../store/schema";
@@ -18,6 +18,32 @@ function deleteIds(db: Pick<Db, "delete">, ids: readonly string[]): void {
   for (let i = 0; i < ids.length; i += DELETE_CHUNK) db.delete(cacheEntries).where(inArray(cacheEntries.id, ids.slice(i, i + DELETE_CHUNK))).run();
 }
 
+/** `excluded.<column>`: the value the conflicting INSERT proposed, for an upsert's SET. */
+const proposed = (column: { name: string }) => sql.raw(`excluded."${column.name}"`);
+
+/**
+ * The two statements every cache fill and hit write, built once: drizzle assembling them per row cost
+ * more than SQLite writing the row (about 250 against 70 µs per row, measured with batches of 8).
+ */
+function preparedWrites(db: Db) {
+  const columns = getTableColumns(cacheEntries);
+  const row = Object.fromEntries(Object.keys(columns).map((k) => [k, sql.placeholder(k)]));
+  // The conflict target keeps its values; every other column takes the new row's.
+  const updated = Object.entries(columns).filter(([k]) => k !== "appId" && k !== "exactKey");
+  return {
+    upsert: db
+      .insert(cacheEntries)
+      .values(row as unknown as CacheRow)
+      .onConflictDoUpdate({ target: [cacheEntries.appId, cacheEntries.exactKey], set: Object.fromEntries(updated.map(([k, c]) => [k, proposed(c)])) })
+      .prepare(),
+    touch: db
+      .update(cacheEntries)
+      .set({ hits: sql.placeholder("hits"), lastHitAt: sql.placeholder("lastHitAt") } as unknown as Partial<CacheRow>)
+      .where(eq(cacheEntries.id, sql.placeholder("id")))
+      .prepare(),
+  };
+}
+
 /**
  * Queues cache writes and applies them in one transaction a little later, so the response path never
  * waits for the disk. Order is kept: a delete after an upsert of the same row wins.
@@ -25,12 +51,15 @@ function deleteIds(db: Pick<Db, "delete">, ids: readonly string[]): void {
 export class CacheWriter {
   private queue: WriteOp[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly statements: ReturnType<typeof preparedWrites>;
 
   constructor(
     private readonly db: Db,
     private readonly delayMs: number,
     private readonly log: CacheLog,
-  ) {}
+  ) {
+    this.statements = preparedWrites(db);
+  }
 
   upsert(row: CacheRow): void {
     this.push({ kind: "upsert", row });
@@ -55,6 +84,7 @@ export class CacheWriter {
     const ops = this.queue;
     this.queue = [];
     if (ops.length === 0) return;
+    const { upsert, touch } = this.statements;
     try {
       this.db.transaction((tx) => {
         let deletes: string[] = [];
@@ -68,29 +98,8 @@ export class CacheWriter {
             continue;
           }
           flushDeletes();
-          if (op.kind === "upsert") {
-            tx.insert(cacheEntries)
-              .values(op.row)
-              .onConflictDoUpdate({
-                target: [cacheEntries.appId, cacheEntries.exactKey],
-                set: {
-                  id: op.row.id,
-                  scopeKey: op.row.scopeKey,
-                  model: op.row.model,
-                  promptText: op.row.promptText,
-                  contextHash: op.row.contextHash,
-                  embedding: op.row.embedding,
-                  response: op.row.response,
-                  createdAt: op.row.createdAt,
-                  expiresAt: op.row.expiresAt,
-                  hits: op.row.hits,
-                  lastHitAt: op.row.lastHitAt,
-                },
-              })
-              .run();
-          } else {
-            tx.update(cacheEntries).set({ hits: op.hits, lastHitAt: op.lastHitAt }).where(eq(cacheEntries.id, op.id)).run();
-          }
+          if (op.kind === "upsert") upsert.run(op.row);
+          else touch.run({ id: op.id, hits: op.hits, lastHitAt: op.lastHitAt });
         }
         flushDeletes();
       });

@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CacheWriter, loadLiveRows, type CacheRow } from "../../src/pipeline/cache/persistence";
+import { openStore, type Store } from "../../src/store/db";
+
+let store: Store | undefined;
+let dir = "";
+afterEach(() => {
+  store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function open(): { store: Store; writer: CacheWriter } {
+  dir = mkdtempSync(join(tmpdir(), "svc-cache-persist-"));
+  store = openStore(dir);
+  const warnings: string[] = [];
+  return { store, writer: new CacheWriter(store.db, 60_000, { warn: (_f, m) => warnings.push(m) }) };
+}
+
+function row(over: Partial<CacheRow> = {}): CacheRow {
+  return {
+    id: "e1",
+    appId: "app-a",
+    exactKey: "key-1",
+    scopeKey: "scope",
+    model: "gpt-4o-mini-2024-07-18",
+    promptText: "what is the capital of france",
+    contextHash: "ctx",
+    embedding: "sig:AAAA",
+    response: '{"content":"Paris"}',
+    createdAt: 1_000,
+    expiresAt: 10_000,
+    hits: 0,
+    lastHitAt: null,
+    ...over,
+  };
+}
+
+describe("CacheWriter", () => {
+  test("a written row reads back with every column as written", () => {
+    const { store, writer } = open();
+    writer.upsert(row());
+    writer.upsert(row({ id: "e2", exactKey: "key-2", embedding: null, lastHitAt: 2_000, hits: 3 }));
+    writer.flush();
+    expect(loadLiveRows(store.db, 5_000, 100).sort((a, b) => a.id.localeCompare(b.id))).toEqual([row(), row({ id: "e2", exactKey: "key-2", embedding: null, lastHitAt: 2_000, hits: 3 })]);
+  });
+
+  test("a second answer for the same tenant and exact key replaces the first, whole", () => {
+    const { store, writer } = open();
+    writer.upsert(row());
+    writer.flush();
+    const newer = row({ id: "e9", scopeKey: "scope-2", model: "claude-3-haiku-20240307", promptText: "capital of france?", contextHash: "ctx-2", embedding: "sig:BBBB", response: '{"content":"Paris."}', createdAt: 2_000, expiresAt: 20_000, hits: 0, lastHitAt: null });
+    writer.upsert(newer);
+    // Another tenant's entry with the same key is a row of its own.
+    writer.upsert(row({ id: "b1", appId: "app-b" }));
+    writer.flush();
+    const rows = loadLiveRows(store.db, 5_000, 100);
+    expect(rows.find((r) => r.appId === "app-a")).toEqual(newer);
+    expect(rows.length).toBe(2);
+  });
+
+  test("a hit updates the count and time; a delete after an upsert in one batch wins", () => {
+    const { store, writer } = open();
+    writer.upsert(row());
+    writer.upsert(row({ id: "gone", exactKey: "key-gone" }));
+    writer.touch("e1", 4, 3_000);
+    writer.delete("gone");
+    writer.flush();
+    expect(loadLiveRows(store.db, 5_000, 100)).toEqual([row({ hits: 4, lastHitAt: 3_000 })]);
+  });
+});
