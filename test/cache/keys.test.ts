@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { canonicalJson, requestKeys } from "../../src/pipeline/cache";
+import fc from "fast-check";
+import { canonicalContent, canonicalJson, requestKeys } from "../../src/pipeline/cache";
+import type { ChatMessage } from "../../src/pipeline/messages";
 import { request } from "./fixtures";
 
 describe("canonical request keys", () => {
@@ -64,5 +66,38 @@ describe("canonical request keys", () => {
       ],
     });
     expect(requestKeys(r).prompt).toBeNull();
+  });
+
+  test("two conversations share an exact key only when every turn is the same after canonicalisation", () => {
+    const text = fc.string({ unit: fc.constantFrom("a", "b", ":", "1", "\n", " ", "-", "é", "\ud800", "\udc00"), maxLength: 4 });
+    const message = fc.record(
+      { role: fc.constantFrom("user", "assistant", "system"), content: text, name: fc.option(text, { nil: undefined }) },
+      { requiredKeys: ["role", "content"] },
+    ) as fc.Arbitrary<ChatMessage>;
+    const conversation = fc.array(message, { minLength: 1, maxLength: 3 });
+    /** Near-misses that a naive serialisation would confuse: text moved across a field or turn boundary, a lone surrogate swapped, two turns merged. */
+    const perturb = (ms: ChatMessage[], kind: number, at: number): ChatMessage[] => {
+      const out = ms.map((m) => ({ ...m }));
+      const k = at % out.length;
+      const m = out[k]!;
+      const next = out[k + 1];
+      if (kind === 0 && next) [m.content, next.content] = [m.content.slice(0, -1), m.content.slice(-1) + next.content];
+      if (kind === 1) [m.content, m.name] = [m.content.slice(0, -1), m.content.slice(-1) + (m.name ?? "")];
+      if (kind === 2) m.content = m.content.replaceAll("\ud800", "\udc00");
+      if (kind === 3 && next) return [...out.slice(0, k), { ...m, content: m.content + next.content }, ...out.slice(k + 2)];
+      return out;
+    };
+    const pair = fc.oneof(
+      fc.tuple(conversation, conversation),
+      fc.tuple(conversation, fc.integer({ min: 0, max: 3 }), fc.nat()).map(([a, kind, at]) => [a, perturb(a, kind, at)] as const),
+    );
+    const canonical = (ms: readonly ChatMessage[]) => canonicalJson(ms.map((m) => ({ ...m, content: canonicalContent(m.content) })));
+    fc.assert(
+      fc.property(pair, ([a, b]) => {
+        const same = requestKeys(request("", { messages: [...a] })).exactKey === requestKeys(request("", { messages: [...b] })).exactKey;
+        expect(same).toBe(canonical(a) === canonical(b));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
