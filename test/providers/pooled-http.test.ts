@@ -173,6 +173,27 @@ describe("pooledPost", () => {
     expect(server.connections()).toBe(3);
   });
 
+  test("a kept connection that takes the request and closes is retried once, on a fresh connection", async () => {
+    // Each request that reaches the server may cost a generation: three idle connections must not make it four.
+    let requests = 0;
+    const answered = new WeakSet<object>();
+    const server = rawServer((socket) => {
+      requests++;
+      if (answered.has(socket)) {
+        socket.end();
+        return;
+      }
+      answered.add(socket);
+      socket.write('HTTP/1.1 200 OK\r\ncontent-length: 11\r\n\r\n{"ok":true}');
+    });
+    // Three calls at once leave three idle connections.
+    await Promise.all([0, 1, 2].map(async () => (await pooledPost(server.url, {}, "{}", never())).text()));
+    requests = 0;
+    expect(await (await pooledPost(server.url, {}, "{}", never())).text()).toBe('{"ok":true}');
+    expect(requests).toBe(2);
+    expect(server.connections()).toBe(4);
+  });
+
   test("a fresh connection closed without an answer is an error, not a retry loop", async () => {
     const server = rawServer((socket) => socket.end());
     const error = await pooledPost(server.url, {}, "{}", never()).then(

@@ -288,9 +288,10 @@ function requestText(url: URL, headers: Readonly<Record<string, string>>, body: 
 export async function pooledPost(url: URL, headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal): Promise<UpstreamResponse> {
   const origin = originOf(url);
   const request = requestText(url, headers, body);
+  let retried = false;
   while (true) {
     signal.throwIfAborted();
-    const reused = origin.idle.pop();
+    const reused = retried ? undefined : origin.idle.pop();
     const socket = reused ?? (await connectUnlessAborted(origin, signal));
     const exchange = new Exchange(socket);
     socket.data.exchange = exchange;
@@ -307,9 +308,11 @@ export async function pooledPost(url: URL, headers: Readonly<Record<string, stri
       return exchange;
     } catch (e) {
       if (!(e instanceof Unanswered)) throw e;
-      // The server had closed this idle socket as we took it: send again, on the next idle one or a fresh one.
-      if (reused) continue;
-      throw e.original;
+      if (!reused) throw e.original;
+      // The server had closed this idle socket as we took it: send again, once, on a fresh one. Not on
+      // the next idle one, which is older and as likely stale; and not more than once, as a server that
+      // took the request and closed (a crash, a proxy's timeout) would be sent it again for every try.
+      retried = true;
     }
   }
 }
