@@ -217,6 +217,18 @@ describe("pooledPost", () => {
     expect(error?.code).toBe("ECONNRESET");
   });
 
+  test("bytes past the end of an answer (a short content-length, a second answer) do not reach the next call", async () => {
+    for (const extra of ["junk", "HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nsta"]) {
+      let n = 0;
+      const server = rawServer((socket) => {
+        socket.write(n++ === 0 ? `HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}${extra}` : 'HTTP/1.1 200 OK\r\ncontent-length: 11\r\n\r\n{"ok":true}');
+      });
+      expect(await (await pooledPost(server.url, {}, "{}", never())).text()).toBe("{}");
+      expect(await (await pooledPost(server.url, {}, "{}", never())).text()).toBe('{"ok":true}');
+      expect(server.connections()).toBe(2);
+    }
+  });
+
   test("a malformed answer is an error, not a hang", async () => {
     const server = rawServer((socket) => socket.write("this is not HTTP\r\n\r\n"));
     const error = await pooledPost(server.url, {}, "{}", never()).then(

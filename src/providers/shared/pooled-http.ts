@@ -184,10 +184,11 @@ class Origin {
   }
 }
 
-type Parser = InstanceType<typeof HTTPParser>;
+/** http-parser-js's parser, with where it is in the chunk being parsed (`offset` up to `end`), which its types leave out. */
+type Parser = InstanceType<typeof HTTPParser> & { offset: number; end: number };
 
 function newParser(): Parser {
-  return new HTTPParser(HTTPParser.RESPONSE);
+  return new HTTPParser(HTTPParser.RESPONSE) as Parser;
 }
 
 /** Wires a socket's parser to whatever exchange the socket carries at the time. */
@@ -205,7 +206,9 @@ function attach(socket: Socket<Connection>): void {
     if (!exchange || exchange.status < 200) return;
     socket.data.exchange = null;
     exchange.onEnd();
-    socket.data.origin.release(socket);
+    // Bytes past the end of the answer (a short content-length, a second answer): the parser would read them as the start of the next exchange's answer.
+    if (parser.offset < parser.end) socket.terminate();
+    else socket.data.origin.release(socket);
   };
 }
 
