@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import type { Socket, TCPSocketListener } from "bun";
+import { createServer } from "node:net";
 import { pooledPost } from "../../src/providers/shared/pooled-http";
 
 /** The plain-http client every provider uses for http:// upstreams, against real sockets. */
@@ -227,6 +228,49 @@ describe("pooledPost", () => {
       expect(await (await pooledPost(server.url, {}, "{}", never())).text()).toBe('{"ok":true}');
       expect(server.connections()).toBe(2);
     }
+  });
+
+  test("an answer that comes before the whole request was sent closes the connection: the rest of that request would go out ahead of the next", async () => {
+    // A server that refuses a large body on sight, then reads past it (by its content-length) to the next request.
+    let connections = 0;
+    const server = createServer((socket) => {
+      connections++;
+      let buffered = Buffer.alloc(0);
+      let skip = 0;
+      socket.on("data", (data: Buffer) => {
+        buffered = Buffer.concat([buffered, data]);
+        while (true) {
+          const dropped = Math.min(skip, buffered.length);
+          buffered = buffered.subarray(dropped);
+          skip -= dropped;
+          const headEnd = buffered.indexOf("\r\n\r\n");
+          if (skip > 0 || headEnd < 0) return;
+          const length = Number(/content-length: (\d+)/i.exec(buffered.subarray(0, headEnd).toString("latin1"))![1]);
+          if (length > 1_000_000) {
+            socket.write("HTTP/1.1 413 Payload Too Large\r\ncontent-length: 0\r\n\r\n");
+            // Not reading for a while lets the client's send buffer fill, so the answer overtakes the request.
+            socket.pause();
+            setTimeout(() => socket.resume(), 100);
+            buffered = buffered.subarray(headEnd + 4);
+            skip = length;
+            continue;
+          }
+          if (buffered.length < headEnd + 4 + length) return;
+          const body = buffered.subarray(headEnd + 4, headEnd + 4 + length).toString();
+          buffered = buffered.subarray(headEnd + 4 + length);
+          socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        }
+      });
+    });
+    servers.push({ stop: () => server.close() });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = new URL(`http://127.0.0.1:${(server.address() as { port: number }).port}/v1/x`);
+    const refused = await pooledPost(url, {}, JSON.stringify({ content: "é".repeat(4_000_000) }), never());
+    expect(refused.status).toBe(413);
+    expect(await refused.text()).toBe("");
+    const next = await pooledPost(url, {}, '{"next":"é"}', AbortSignal.timeout(2_000));
+    expect(await next.text()).toBe('{"next":"é"}');
+    expect(connections).toBe(2);
   });
 
   test("a malformed answer is an error, not a hang", async () => {

@@ -206,8 +206,10 @@ function attach(socket: Socket<Connection>): void {
     if (!exchange || exchange.status < 200) return;
     socket.data.exchange = null;
     exchange.onEnd();
-    // Bytes past the end of the answer (a short content-length, a second answer): the parser would read them as the start of the next exchange's answer.
-    if (parser.offset < parser.end) socket.terminate();
+    // Not kept when the server answered before taking the whole request (the rest would go out ahead of the
+    // next one), or sent bytes past the end of the answer (a short content-length, a second answer: the
+    // parser would read them as the start of the next exchange's answer).
+    if (socket.data.unsent || parser.offset < parser.end) socket.terminate();
     else socket.data.origin.release(socket);
   };
 }
