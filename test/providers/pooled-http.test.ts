@@ -273,6 +273,41 @@ describe("pooledPost", () => {
     expect(connections).toBe(2);
   });
 
+  test("large answers keep their connection, and do not count against the size limit of the next answer's head", async () => {
+    const big = "x".repeat(200_000);
+    let n = 0;
+    const server = rawServer(async (socket) => {
+      if (n++ < 3) {
+        socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${big.length}\r\n\r\n${big}`);
+        return;
+      }
+      // A head of 20 kB that arrives in two reads, well under the 80 kB limit.
+      socket.write(`HTTP/1.1 200 OK\r\nx-a: ${"a".repeat(10_000)}\r\n`);
+      socket.flush();
+      await Bun.sleep(20);
+      socket.write(`x-b: ${"b".repeat(10_000)}\r\ncontent-length: 2\r\n\r\n{}`);
+    });
+    for (let i = 0; i < 3; i++) expect((await (await pooledPost(server.url, {}, "{}", never())).text()).length).toBe(big.length);
+    expect(await (await pooledPost(server.url, {}, "{}", never())).text()).toBe("{}");
+    expect(server.connections()).toBe(1);
+  });
+
+  test("a head that does not end is an error once it passes 80 kB", async () => {
+    const server = rawServer(async (socket) => {
+      socket.write("HTTP/1.1 200 OK\r\nx-a: ");
+      for (let i = 0; i < 20; i++) {
+        socket.write("a".repeat(10_000));
+        socket.flush();
+        await Bun.sleep(5);
+      }
+    });
+    const error = await pooledPost(server.url, {}, "{}", never()).then(
+      () => null,
+      (e: Error & { code?: string }) => e,
+    );
+    expect(error?.code).toBe("EPROTO");
+  });
+
   test("a malformed answer is an error, not a hang", async () => {
     const server = rawServer((socket) => socket.write("this is not HTTP\r\n\r\n"));
     const error = await pooledPost(server.url, {}, "{}", never()).then(

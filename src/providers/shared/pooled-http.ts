@@ -184,8 +184,11 @@ class Origin {
   }
 }
 
-/** http-parser-js's parser, with where it is in the chunk being parsed (`offset` up to `end`), which its types leave out. */
-type Parser = InstanceType<typeof HTTPParser> & { offset: number; end: number };
+/**
+ * http-parser-js's parser, with the state of its own that this module reads and its types leave out: where
+ * it is in the chunk being parsed (`offset` up to `end`) and the header bytes it has counted (`headerSize`).
+ */
+type Parser = InstanceType<typeof HTTPParser> & { offset: number; end: number; headerSize: number };
 
 function newParser(): Parser {
   return new HTTPParser(HTTPParser.RESPONSE) as Parser;
@@ -226,8 +229,14 @@ const HANDLERS = {
       return;
     }
     exchange.answered = true;
-    const result = socket.data.parser.execute(data);
-    if (result instanceof Error) {
+    const parser = socket.data.parser;
+    const result = parser.execute(data);
+    if (socket.data.exchange !== exchange) {
+      // The answer ended in this chunk, and http-parser-js, checking the size of a head after the fact,
+      // counted the whole chunk as head bytes of the next answer: its "max header size exceeded" is no
+      // error, and the next answer's count starts at nothing.
+      parser.headerSize = 0;
+    } else if (result instanceof Error) {
       exchange.fail(socketError("EPROTO", `malformed HTTP response: ${result.message}`));
       socket.terminate();
     }
