@@ -110,8 +110,8 @@ class Exchange implements UpstreamResponse {
   }
 
   onBody(chunk: Uint8Array): void {
-    // The parser's buffer is a view of the socket's read buffer: keep a copy.
-    this.chunks.push(chunk.slice());
+    // A view, kept as is: Bun hands each data event a buffer of its own, never reused for a later read.
+    this.chunks.push(chunk);
     this.notify();
   }
 
