@@ -308,6 +308,25 @@ describe("pooledPost", () => {
     expect(error?.code).toBe("EPROTO");
   });
 
+  test("a 1xx, 204 or 304 ends with its head, whatever content-length or transfer-encoding it carries", async () => {
+    const answers: [string, string][] = [
+      ["HTTP/1.1 204 No Content\r\ntransfer-encoding: chunked\r\n\r\n", ""],
+      ["HTTP/1.1 204 No Content\r\ncontent-length: 5\r\n\r\n", ""],
+      ["HTTP/1.1 304 Not Modified\r\ncontent-length: 5\r\n\r\n", ""],
+      ["HTTP/1.1 100 Continue\r\ncontent-length: 5\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}", "{}"],
+    ];
+    for (const [answer, body] of answers) {
+      let n = 0;
+      const server = rawServer((socket) => {
+        socket.write(n++ === 0 ? answer : 'HTTP/1.1 200 OK\r\ncontent-length: 11\r\n\r\n{"ok":true}');
+      });
+      const first = await pooledPost(server.url, {}, "{}", AbortSignal.timeout(2_000));
+      expect(await first.text()).toBe(body);
+      expect(await (await pooledPost(server.url, {}, "{}", never())).text()).toBe('{"ok":true}');
+      expect(server.connections()).toBe(1);
+    }
+  });
+
   test("a malformed answer is an error, not a hang", async () => {
     const server = rawServer((socket) => socket.write("this is not HTTP\r\n\r\n"));
     const error = await pooledPost(server.url, {}, "{}", never()).then(

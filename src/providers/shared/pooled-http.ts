@@ -198,10 +198,13 @@ function newParser(): Parser {
 function attach(socket: Socket<Connection>): void {
   const parser = socket.data.parser;
   parser[HTTPParser.kOnHeadersComplete] = (info) => {
+    // A 1xx, 204 or 304 ends with its head whatever content-length or transfer-encoding say (RFC 9112 §6.3);
+    // http-parser-js would wait for the body they announce. A truthy return tells it there is none.
     // An interim 1xx answer is followed by the real one on the same socket.
-    if (info.statusCode >= 100 && info.statusCode < 200) return;
+    if (info.statusCode >= 100 && info.statusCode < 200) return 1;
     socket.data.keepAlive = info.shouldKeepAlive;
     socket.data.exchange?.onHead(info.statusCode, info.headers);
+    return info.statusCode === 204 || info.statusCode === 304 ? 1 : 0;
   };
   parser[HTTPParser.kOnBody] = (chunk, offset, length) => socket.data.exchange?.onBody(chunk.subarray(offset, offset + length));
   parser[HTTPParser.kOnMessageComplete] = () => {
