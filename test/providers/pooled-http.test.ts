@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import type { Socket, TCPSocketListener } from "bun";
+import { createServer } from "node:net";
 import { pooledPost } from "../../src/providers/shared/pooled-http";
 
 /** The plain-http client every provider uses for http:// upstreams, against real sockets. */
@@ -173,6 +174,27 @@ describe("pooledPost", () => {
     expect(server.connections()).toBe(3);
   });
 
+  test("a kept connection that takes the request and closes is retried once, on a fresh connection", async () => {
+    // Each request that reaches the server may cost a generation: three idle connections must not make it four.
+    let requests = 0;
+    const answered = new WeakSet<object>();
+    const server = rawServer((socket) => {
+      requests++;
+      if (answered.has(socket)) {
+        socket.end();
+        return;
+      }
+      answered.add(socket);
+      socket.write('HTTP/1.1 200 OK\r\ncontent-length: 11\r\n\r\n{"ok":true}');
+    });
+    // Three calls at once leave three idle connections.
+    await Promise.all([0, 1, 2].map(async () => (await pooledPost(server.url, {}, "{}", never())).text()));
+    requests = 0;
+    expect(await (await pooledPost(server.url, {}, "{}", never())).text()).toBe('{"ok":true}');
+    expect(requests).toBe(2);
+    expect(server.connections()).toBe(4);
+  });
+
   test("a fresh connection closed without an answer is an error, not a retry loop", async () => {
     const server = rawServer((socket) => socket.end());
     const error = await pooledPost(server.url, {}, "{}", never()).then(
@@ -194,6 +216,115 @@ describe("pooledPost", () => {
       (e: Error & { code?: string }) => e,
     );
     expect(error?.code).toBe("ECONNRESET");
+  });
+
+  test("bytes past the end of an answer (a short content-length, a second answer) do not reach the next call", async () => {
+    for (const extra of ["junk", "HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nsta"]) {
+      let n = 0;
+      const server = rawServer((socket) => {
+        socket.write(n++ === 0 ? `HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}${extra}` : 'HTTP/1.1 200 OK\r\ncontent-length: 11\r\n\r\n{"ok":true}');
+      });
+      expect(await (await pooledPost(server.url, {}, "{}", never())).text()).toBe("{}");
+      expect(await (await pooledPost(server.url, {}, "{}", never())).text()).toBe('{"ok":true}');
+      expect(server.connections()).toBe(2);
+    }
+  });
+
+  test("an answer that comes before the whole request was sent closes the connection: the rest of that request would go out ahead of the next", async () => {
+    // A server that refuses a large body on sight, then reads past it (by its content-length) to the next request.
+    let connections = 0;
+    const server = createServer((socket) => {
+      connections++;
+      let buffered = Buffer.alloc(0);
+      let skip = 0;
+      socket.on("data", (data: Buffer) => {
+        buffered = Buffer.concat([buffered, data]);
+        while (true) {
+          const dropped = Math.min(skip, buffered.length);
+          buffered = buffered.subarray(dropped);
+          skip -= dropped;
+          const headEnd = buffered.indexOf("\r\n\r\n");
+          if (skip > 0 || headEnd < 0) return;
+          const length = Number(/content-length: (\d+)/i.exec(buffered.subarray(0, headEnd).toString("latin1"))![1]);
+          if (length > 1_000_000) {
+            socket.write("HTTP/1.1 413 Payload Too Large\r\ncontent-length: 0\r\n\r\n");
+            // Not reading for a while lets the client's send buffer fill, so the answer overtakes the request.
+            socket.pause();
+            setTimeout(() => socket.resume(), 100);
+            buffered = buffered.subarray(headEnd + 4);
+            skip = length;
+            continue;
+          }
+          if (buffered.length < headEnd + 4 + length) return;
+          const body = buffered.subarray(headEnd + 4, headEnd + 4 + length).toString();
+          buffered = buffered.subarray(headEnd + 4 + length);
+          socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        }
+      });
+    });
+    servers.push({ stop: () => server.close() });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = new URL(`http://127.0.0.1:${(server.address() as { port: number }).port}/v1/x`);
+    const refused = await pooledPost(url, {}, JSON.stringify({ content: "é".repeat(4_000_000) }), never());
+    expect(refused.status).toBe(413);
+    expect(await refused.text()).toBe("");
+    const next = await pooledPost(url, {}, '{"next":"é"}', AbortSignal.timeout(2_000));
+    expect(await next.text()).toBe('{"next":"é"}');
+    expect(connections).toBe(2);
+  });
+
+  test("large answers keep their connection, and do not count against the size limit of the next answer's head", async () => {
+    const big = "x".repeat(200_000);
+    let n = 0;
+    const server = rawServer(async (socket) => {
+      if (n++ < 3) {
+        socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${big.length}\r\n\r\n${big}`);
+        return;
+      }
+      // A head of 20 kB that arrives in two reads, well under the 80 kB limit.
+      socket.write(`HTTP/1.1 200 OK\r\nx-a: ${"a".repeat(10_000)}\r\n`);
+      socket.flush();
+      await Bun.sleep(20);
+      socket.write(`x-b: ${"b".repeat(10_000)}\r\ncontent-length: 2\r\n\r\n{}`);
+    });
+    for (let i = 0; i < 3; i++) expect((await (await pooledPost(server.url, {}, "{}", never())).text()).length).toBe(big.length);
+    expect(await (await pooledPost(server.url, {}, "{}", never())).text()).toBe("{}");
+    expect(server.connections()).toBe(1);
+  });
+
+  test("a head that does not end is an error once it passes 80 kB", async () => {
+    const server = rawServer(async (socket) => {
+      socket.write("HTTP/1.1 200 OK\r\nx-a: ");
+      for (let i = 0; i < 20; i++) {
+        socket.write("a".repeat(10_000));
+        socket.flush();
+        await Bun.sleep(5);
+      }
+    });
+    const error = await pooledPost(server.url, {}, "{}", never()).then(
+      () => null,
+      (e: Error & { code?: string }) => e,
+    );
+    expect(error?.code).toBe("EPROTO");
+  });
+
+  test("a 1xx, 204 or 304 ends with its head, whatever content-length or transfer-encoding it carries", async () => {
+    const answers: [string, string][] = [
+      ["HTTP/1.1 204 No Content\r\ntransfer-encoding: chunked\r\n\r\n", ""],
+      ["HTTP/1.1 204 No Content\r\ncontent-length: 5\r\n\r\n", ""],
+      ["HTTP/1.1 304 Not Modified\r\ncontent-length: 5\r\n\r\n", ""],
+      ["HTTP/1.1 100 Continue\r\ncontent-length: 5\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}", "{}"],
+    ];
+    for (const [answer, body] of answers) {
+      let n = 0;
+      const server = rawServer((socket) => {
+        socket.write(n++ === 0 ? answer : 'HTTP/1.1 200 OK\r\ncontent-length: 11\r\n\r\n{"ok":true}');
+      });
+      const first = await pooledPost(server.url, {}, "{}", AbortSignal.timeout(2_000));
+      expect(await first.text()).toBe(body);
+      expect(await (await pooledPost(server.url, {}, "{}", never())).text()).toBe('{"ok":true}');
+      expect(server.connections()).toBe(1);
+    }
   });
 
   test("a malformed answer is an error, not a hang", async () => {

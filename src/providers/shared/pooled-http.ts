@@ -110,8 +110,8 @@ class Exchange implements UpstreamResponse {
   }
 
   onBody(chunk: Uint8Array): void {
-    // The parser's buffer is a view of the socket's read buffer: keep a copy.
-    this.chunks.push(chunk.slice());
+    // A view, kept as is: Bun hands each data event a buffer of its own, never reused for a later read.
+    this.chunks.push(chunk);
     this.notify();
   }
 
@@ -184,20 +184,27 @@ class Origin {
   }
 }
 
-type Parser = InstanceType<typeof HTTPParser>;
+/**
+ * http-parser-js's parser, with the state of its own that this module reads and its types leave out: where
+ * it is in the chunk being parsed (`offset` up to `end`) and the header bytes it has counted (`headerSize`).
+ */
+type Parser = InstanceType<typeof HTTPParser> & { offset: number; end: number; headerSize: number };
 
 function newParser(): Parser {
-  return new HTTPParser(HTTPParser.RESPONSE);
+  return new HTTPParser(HTTPParser.RESPONSE) as Parser;
 }
 
 /** Wires a socket's parser to whatever exchange the socket carries at the time. */
 function attach(socket: Socket<Connection>): void {
   const parser = socket.data.parser;
   parser[HTTPParser.kOnHeadersComplete] = (info) => {
+    // A 1xx, 204 or 304 ends with its head whatever content-length or transfer-encoding say (RFC 9112 §6.3);
+    // http-parser-js would wait for the body they announce. A truthy return tells it there is none.
     // An interim 1xx answer is followed by the real one on the same socket.
-    if (info.statusCode >= 100 && info.statusCode < 200) return;
+    if (info.statusCode >= 100 && info.statusCode < 200) return 1;
     socket.data.keepAlive = info.shouldKeepAlive;
     socket.data.exchange?.onHead(info.statusCode, info.headers);
+    return info.statusCode === 204 || info.statusCode === 304 ? 1 : 0;
   };
   parser[HTTPParser.kOnBody] = (chunk, offset, length) => socket.data.exchange?.onBody(chunk.subarray(offset, offset + length));
   parser[HTTPParser.kOnMessageComplete] = () => {
@@ -205,7 +212,11 @@ function attach(socket: Socket<Connection>): void {
     if (!exchange || exchange.status < 200) return;
     socket.data.exchange = null;
     exchange.onEnd();
-    socket.data.origin.release(socket);
+    // Not kept when the server answered before taking the whole request (the rest would go out ahead of the
+    // next one), or sent bytes past the end of the answer (a short content-length, a second answer: the
+    // parser would read them as the start of the next exchange's answer).
+    if (socket.data.unsent || parser.offset < parser.end) socket.terminate();
+    else socket.data.origin.release(socket);
   };
 }
 
@@ -221,8 +232,14 @@ const HANDLERS = {
       return;
     }
     exchange.answered = true;
-    const result = socket.data.parser.execute(data);
-    if (result instanceof Error) {
+    const parser = socket.data.parser;
+    const result = parser.execute(data);
+    if (socket.data.exchange !== exchange) {
+      // The answer ended in this chunk, and http-parser-js, checking the size of a head after the fact,
+      // counted the whole chunk as head bytes of the next answer: its "max header size exceeded" is no
+      // error, and the next answer's count starts at nothing.
+      parser.headerSize = 0;
+    } else if (result instanceof Error) {
       exchange.fail(socketError("EPROTO", `malformed HTTP response: ${result.message}`));
       socket.terminate();
     }
@@ -288,9 +305,10 @@ function requestText(url: URL, headers: Readonly<Record<string, string>>, body: 
 export async function pooledPost(url: URL, headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal): Promise<UpstreamResponse> {
   const origin = originOf(url);
   const request = requestText(url, headers, body);
+  let retried = false;
   while (true) {
     signal.throwIfAborted();
-    const reused = origin.idle.pop();
+    const reused = retried ? undefined : origin.idle.pop();
     const socket = reused ?? (await connectUnlessAborted(origin, signal));
     const exchange = new Exchange(socket);
     socket.data.exchange = exchange;
@@ -307,9 +325,11 @@ export async function pooledPost(url: URL, headers: Readonly<Record<string, stri
       return exchange;
     } catch (e) {
       if (!(e instanceof Unanswered)) throw e;
-      // The server had closed this idle socket as we took it: send again, on the next idle one or a fresh one.
-      if (reused) continue;
-      throw e.original;
+      if (!reused) throw e.original;
+      // The server had closed this idle socket as we took it: send again, once, on a fresh one. Not on
+      // the next idle one, which is older and as likely stale; and not more than once, as a server that
+      // took the request and closed (a crash, a proxy's timeout) would be sent it again for every try.
+      retried = true;
     }
   }
 }
