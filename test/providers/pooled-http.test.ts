@@ -381,4 +381,14 @@ describe("pooledPost", () => {
     );
     expect(error?.code).toBe("ECONNREFUSED");
   });
+
+  test("a header value with a line break is refused before anything is sent", async () => {
+    let requests = 0;
+    const url = httpServer(() => {
+      requests++;
+      return new Response("{}");
+    });
+    await expect(pooledPost(url, { authorization: "Bearer k\r\nx-injected: 1" }, "{}", never())).rejects.toThrow("line break");
+    expect(requests).toBe(0);
+  });
 });

@@ -44,7 +44,7 @@ class Unanswered extends Error {
 class Exchange implements UpstreamResponse {
   status = 0;
   private rawHeaders: string[] = [];
-  private readonly chunks: Uint8Array[] = [];
+  private readonly chunks: Buffer[] = [];
   private ended = false;
   private failure: Error | null = null;
   /** Whether any byte of the response arrived (a stale socket fails before the first). */
@@ -95,7 +95,7 @@ class Exchange implements UpstreamResponse {
   async text(): Promise<string> {
     while (!this.ended && !this.failure) await new Promise<void>((r) => (this.wake = r));
     if (this.failure) throw this.failure;
-    return this.chunks.length === 1 ? Buffer.from(this.chunks[0]!).toString("utf8") : Buffer.concat(this.chunks).toString("utf8");
+    return this.chunks.length === 1 ? this.chunks[0]!.toString("utf8") : Buffer.concat(this.chunks).toString("utf8");
   }
 
   /** Resolves once the status line and headers are in; rejects if the exchange fails before. */
@@ -109,7 +109,7 @@ class Exchange implements UpstreamResponse {
     this.headSettled();
   }
 
-  onBody(chunk: Uint8Array): void {
+  onBody(chunk: Buffer): void {
     // A view, kept as is: Bun hands each data event a buffer of its own, never reused for a later read.
     this.chunks.push(chunk);
     this.notify();
@@ -294,7 +294,12 @@ function originOf(url: URL): Origin {
 /** The whole request, head and JSON body, for one write. */
 function requestText(url: URL, headers: Readonly<Record<string, string>>, body: string): string {
   let head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n`;
-  for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
+  for (const name in headers) {
+    const value = headers[name]!;
+    // A line break would end the header and start another (header injection); fetch refuses it too.
+    if (value.includes("\n") || value.includes("\r")) throw new TypeError(`header ${name} contains a line break`);
+    head += `${name}: ${value}\r\n`;
+  }
   return `${head}\r\n${body}`;
 }
 
@@ -319,6 +324,8 @@ export async function pooledPost(url: URL, headers: Readonly<Record<string, stri
     };
     signal.addEventListener("abort", onAbort, { once: true });
     exchange.onFinish = () => signal.removeEventListener("abort", onAbort);
+    // An abort between the connect resolving and the listener above would otherwise go unseen.
+    if (signal.aborted) onAbort();
     write(socket, request);
     try {
       await exchange.waitForHead();
