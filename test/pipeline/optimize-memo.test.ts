@@ -29,6 +29,10 @@ describe("optimizer memo", () => {
     expect(memo.keyOf(input("a"))).toBe(memo.keyOf(input("a")));
     expect(memo.keyOf(input("a"))).not.toBe(memo.keyOf(input("b")));
     expect(memo.keyOf(input("a"))).not.toBe(memo.keyOf(input("a", 0.6)));
+    const turns = (...contents: string[]): OptimizeInput => ({ ...input(""), messages: contents.map((content) => ({ role: "user", content })) });
+    expect(memo.keyOf(turns("ab", "c"))).not.toBe(memo.keyOf(turns("a", "bc")));
+    expect(memo.keyOf(input("a"))).not.toBe(memo.keyOf({ ...input("a"), messages: [{ role: "system", content: "a" }] }));
+    expect(memo.keyOf(input("a"))).not.toBe(memo.keyOf({ ...input("a"), messages: [{ role: "user", content: "a", name: "bob" }] }));
   });
 
   test("holds at most its capacity, least recently used out first", () => {

@@ -65,7 +65,7 @@ export function semanticPrompt(messages: readonly ChatMessage[]): string | null 
  * sequences of fields hash alike. Messages are hashed as they are, not serialised to JSON first: on a
  * 300-token prompt JSON.stringify cost more than the hash (12 against 7 µs).
  */
-class FieldHasher {
+export class FieldHasher {
   private readonly hasher = new Bun.CryptoHasher("sha256");
 
   field(value: string | undefined): this {
