@@ -1,7 +1,7 @@
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
-import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
 import type { ProviderName } from "../catalog/catalog";
+import { CL100K_SPLIT, O200K_SPLIT, classify, pieceEnd, type Splitter } from "./split";
 
 /**
  * Token counting with real BPE vocabularies. OpenAI's gpt-4o family uses o200k_base. Anthropic and
@@ -25,14 +25,14 @@ const PIECE_MEMO_LIMIT = 50_000;
 const PIECE_MEMO_MAX_LENGTH = 64;
 
 interface Family {
-  split: RegExp;
+  split: Splitter;
   count: (piece: string) => number;
   memo: Map<string, number>;
 }
 
 const FAMILIES: Record<TokenizerFamily, Family> = {
-  o200k: { split: new RegExp(O200K_TOKEN_SPLIT_REGEX.source, "gu"), count: countO200k, memo: new Map() },
-  cl100k: { split: new RegExp(CL100K_TOKEN_SPLIT_REGEX.source, "gu"), count: countCl100k, memo: new Map() },
+  o200k: { split: O200K_SPLIT, count: countO200k, memo: new Map() },
+  cl100k: { split: CL100K_SPLIT, count: countCl100k, memo: new Map() },
 };
 
 /**
@@ -44,11 +44,12 @@ export function countTokens(text: string, family: TokenizerFamily = "o200k"): nu
   const f = FAMILIES[family];
   // A piece never holds a whole special token (they mix letters and punctuation, and pieces do not), so
   // the library counts every piece as plain BPE.
-  const split = f.split;
-  split.lastIndex = 0;
+  const classes = classify(text);
   let total = 0;
-  for (let m = split.exec(text); m !== null; m = split.exec(text)) {
-    const piece = m[0];
+  for (let p = 0; p < text.length; ) {
+    const q = pieceEnd(f.split, text, classes, p);
+    const piece = text.slice(p, q);
+    p = q;
     let n = f.memo.get(piece);
     if (n === undefined) {
       n = f.count(piece);
