@@ -3,6 +3,8 @@ import fc from "fast-check";
 import { countTokens as libraryO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { countTokens as libraryCl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { countTokens, countMessageTokens } from "../../src/tokens/count";
+import { asciiHeavy, shaped } from "./arbitraries";
+import { corpora, haveData } from "./corpora";
 
 /** The library's own count, with special-token markers taken as plain text (what we bill). */
 const ordinary = { disallowedSpecial: new Set<string>() };
@@ -27,6 +29,24 @@ describe("token counting", () => {
         }),
         { numRuns: 400 },
       );
+    });
+  }
+
+  for (const family of ["o200k", "cl100k"] as const) {
+    test(`${family}: equals the library's count on ASCII-heavy and word-shaped text`, () => {
+      fc.assert(
+        fc.property(fc.oneof(asciiHeavy, shaped), (t) => {
+          expect(countTokens(t, family)).toBe(library[family](t));
+        }),
+        { numRuns: 3000 },
+      );
+    });
+
+    test.skipIf(!haveData)(`${family}: equals the library's count on real prompts (../shared/data)`, () => {
+      for (const [name, texts] of Object.entries(corpora())) {
+        const ours = texts.map((t) => countTokens(t, family));
+        expect({ name, counts: ours }).toEqual({ name, counts: texts.map(library[family]) });
+      }
     });
   }
 
