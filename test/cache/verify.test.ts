@@ -48,6 +48,9 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["literal", "What does `git rebase -i` do?", "What does `git rebase --onto` do?"],
   ["literal", "Explain the error 'KeyError: user_id'", "Explain the error 'KeyError: user_name'"],
   ["literal", "What does os.path.join do?", "What does os.path.split do?"],
+  // Quoted words may lose their quotes, not change their order or their words.
+  ["literal", "Translate 'dog bites man' into French", "Translate 'man bites dog' into French"],
+  ["literal", "What does 'set' mean in this sentence?", "What does get mean in this sentence?"],
   ["negation", "The problem isn't who has money.", "The problem is who doesn't have money."],
   ["role", "You should do it.", "You can do it."],
   ["role", "Why did the transaction take place?", "Did the transaction take place?"],
@@ -86,6 +89,9 @@ const PARAPHRASES: [string, string][] = [
   ["I'm thinking it's a bad idea.", "I am thinking it is a bad idea."],
   ["What is your favourite colour?", "What is your favorite color?"],
   ["Which programme should I use to organise photos?", "Which program should I use to organize photos?"],
+  // Scare quotes and quoted terms.
+  ["Russia warns it will respond if its interests are attacked", "Russia warns it will 'respond' if its interests are attacked"],
+  ["How is a \"term\" defined in information retrieval?", "How is a term defined in information retrieval?"],
 ];
 
 describe("verifier", () => {

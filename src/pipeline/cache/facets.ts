@@ -40,6 +40,8 @@ export interface PromptFacets {
   entities: Set<string>;
   /** Text that must match byte for byte: quoted strings, code, URLs, identifiers, alphanumeric codes. */
   literals: string[];
+  /** Quoted plain words, lower-cased and sorted ("will 'respond' if"): their words stay in the prompt too. */
+  quoted: string[];
   /** "to:<x>" and "from:<x>" for the target of a conversion or trip ("to French", "from Celsius"). */
   targets: Set<string>;
   /** Every word, lower-cased; used to tell a renamed entity from one merely written another way. */
@@ -217,16 +219,28 @@ function numberWordsValue(tokens: Token[], i: number): { value: number; end: num
   return { value: total + current, end: j };
 }
 
-function extractLiterals(text: string): { literals: string[]; rest: string } {
+/**
+ * A quotation of a few plain words: scare quotes or a term ("will 'respond' if", "the 'term'"), which
+ * the same prompt may also write without quotes. Code, symbols and digits stay strict literals.
+ */
+const PLAIN_QUOTE = /^["“']\s*(\p{L}+(?:['’-]\p{L}+)*(?:\s+\p{L}+(?:['’-]\p{L}+)*){0,5})\s*[.,?!]?\s*["”']$/u;
+
+function extractLiterals(text: string): { literals: string[]; quoted: string[]; rest: string } {
   const literals: string[] = [];
+  const quoted: string[] = [];
   let rest = text;
   for (const pattern of LITERAL_PATTERNS) {
     rest = rest.replace(pattern, (m) => {
+      const plain = PLAIN_QUOTE.exec(m)?.[1];
+      if (plain !== undefined) {
+        quoted.push(plain.toLowerCase().replace(/\s+/g, " "));
+        return ` ${plain} `;
+      }
       literals.push(m.replace(/[ \t]+$/gm, "").replace(/^["“'`]+|["”'`]+$/g, ""));
       return " ";
     });
   }
-  return { literals, rest };
+  return { literals, quoted, rest };
 }
 
 function languageOf(tokens: Token[], i: number): string | undefined {
@@ -281,7 +295,7 @@ function withoutCourtesy(prompt: string): string {
 
 /** Reads the facets of one prompt. Pure; a few tens of microseconds for a paragraph. */
 export function extractFacets(prompt: string): PromptFacets {
-  const { literals, rest } = extractLiterals(withoutCourtesy(prompt.normalize("NFKC")));
+  const { literals, quoted, rest } = extractLiterals(withoutCourtesy(prompt.normalize("NFKC")));
   const tokens = tokenize(normalizeForTokens(rest));
   const facets: PromptFacets = {
     numbers: [],
@@ -294,6 +308,7 @@ export function extractFacets(prompt: string): PromptFacets {
     formats: new Set(),
     entities: new Set(),
     literals,
+    quoted,
     targets: new Set(),
     words: new Set(),
     content: new Map(),
@@ -402,5 +417,6 @@ export function extractFacets(prompt: string): PromptFacets {
   facets.operators.sort();
   facets.units.sort();
   facets.literals.sort();
+  facets.quoted.sort();
   return facets;
 }
