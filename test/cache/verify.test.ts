@@ -52,6 +52,7 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["literal", "Translate 'dog bites man' into French", "Translate 'man bites dog' into French"],
   ["literal", "What does 'set' mean in this sentence?", "What does get mean in this sentence?"],
   ["negation", "The problem isn't who has money.", "The problem is who doesn't have money."],
+  ["negation", "You don't need money for this.", "You don't have money for this."],
   ["role", "You should do it.", "You can do it."],
   ["role", "Why did the transaction take place?", "Did the transaction take place?"],
   ["role", "Why do you peel peaches?", "How do you peel peaches?"],
@@ -87,6 +88,7 @@ const PARAPHRASES: [string, string][] = [
   // Intensifiers, discourse markers, contractions and British spellings.
   ["It makes absolutely no difference.", "It makes no difference."],
   ["I'm thinking it's a bad idea.", "I am thinking it is a bad idea."],
+  ["You do not need to worry about it.", "You don't have to worry about it."],
   ["What is your favourite colour?", "What is your favorite color?"],
   ["Which programme should I use to organise photos?", "Which program should I use to organize photos?"],
   // Scare quotes and quoted terms.

@@ -266,6 +266,15 @@ function isEntity(t: Token): boolean {
   return acronym || mixed || !t.sentenceStart;
 }
 
+/** "need to" and "have to" say the same under a negation: "You do not need to worry" / "You don't have to worry". */
+const NEED = new Set(["need", "needs", "needed"]);
+
+/** The word a negation cue applies to, as the negated facet compares it. */
+function negatedWord(next: Token | undefined, after: Token | undefined): string {
+  if (next?.kind !== "word" && next?.kind !== "number") return "";
+  return NEED.has(next.lower) && after?.lower === "to" ? "have" : next.lower;
+}
+
 function addDirection(directions: Map<string, string>, pole: string): void {
   const pair = pole.slice(0, -1);
   const [a, b] = (directions.get(pair) ?? "0:0").split(":").map(Number) as [number, number];
@@ -378,7 +387,7 @@ export function extractFacets(prompt: string): PromptFacets {
     }
     if (NEGATIONS.has(t.lower)) {
       facets.negations++;
-      facets.negated.push(next?.kind === "word" || next?.kind === "number" ? next.lower : "");
+      facets.negated.push(negatedWord(next, tokens[i + 2]));
     }
     const opWord = OPERATOR_WORDS[t.lower];
     if (opWord) facets.operators.push(opWord);
