@@ -40,6 +40,8 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["direction", "Should I buy Tesla stock?", "Should I sell Tesla stock?"],
   ["language", "Write a function that reverses a string in C", "Write a function that reverses a string in C++"],
   ["language", "How do I read a file in Python?", "How do I read a file in Rust?"],
+  ["language", "Port this function to Go", "Port this function to Rust"],
+  ["language", "Write it in go", "Write it in rust"],
   ["language", "Implement quicksort in javascript", "Implement quicksort in typescript"],
   ["language", "Translate 'good morning' into Spanish", "Translate 'good morning' into Italian"],
   ["format", "List the planets as JSON", "List the planets as YAML"],
@@ -77,6 +79,7 @@ const PARAPHRASES: [string, string][] = [
   ["What is the difference between a stock and a bond?", "What is the difference between a bond and a stock?"],
   ["Explain recursion to a 5 year old", "Explain recursion to a five-year-old"],
   ["Write a sort function in C.", "write a sort function in c"],
+  ["We do not have to look far to find examples.", "We do not have to go look far to find examples."],
   ["A man is playing a guitar.", "A man plays the guitar."],
   ["How can I reset my password?", "How do I reset my password"],
   // Courtesy at the edges frames a request without changing it.

@@ -243,6 +243,9 @@ function extractLiterals(text: string): { literals: string[]; quoted: string[]; 
   return { literals, quoted, rest };
 }
 
+/** Around a lower-case "go" these make it the verb: "have to go look", "go to", "go with option A". */
+const MOTION_WORDS: ReadonlySet<string> = new Set(["to", "into", "in", "with"]);
+
 function languageOf(tokens: Token[], i: number): string | undefined {
   const t = tokens[i]!;
   const known = PROGRAMMING_LANGUAGES[t.lower];
@@ -254,6 +257,7 @@ function languageOf(tokens: Token[], i: number): string | undefined {
   const after = tokens[i + 1]?.lower ?? "";
   // "C", "R", "D" as capital letters standing alone are the languages; "Go" needs code context.
   if (t.lower !== "go" && t.text === t.text.toUpperCase() && !t.sentenceStart) return ambiguous;
+  if (t.text === "go") return (CODE_CONTEXT_WORDS.has(before) && !MOTION_WORDS.has(before)) || (CODE_CONTEXT_WORDS.has(after) && !MOTION_WORDS.has(after)) ? ambiguous : undefined;
   return CODE_CONTEXT_WORDS.has(before) || CODE_CONTEXT_WORDS.has(after) ? ambiguous : undefined;
 }
 
