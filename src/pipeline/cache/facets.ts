@@ -337,9 +337,10 @@ export function extractFacets(prompt: string): PromptFacets {
     if (t.kind === "number") {
       // "-5" (a sign, not a subtraction: nothing to subtract from) is another number than "5".
       const signed = prev?.text === "-" && !isOperand(tokens[i - 2]);
-      facets.numbers.push((signed ? "-" : "") + canonicalNumber(t.text));
-      const suffix = next?.lower;
-      if (suffix && /^(st|nd|rd|th)$/.test(suffix)) i++;
+      // "3rd" is the ordinal "third", as ORDINAL_WORDS reads it, not the count 3.
+      const ordinal = next !== undefined && /^(st|nd|rd|th)$/.test(next.lower);
+      facets.numbers.push((ordinal ? "#" : signed ? "-" : "") + canonicalNumber(t.text));
+      if (ordinal) i++;
       continue;
     }
     if (t.kind === "symbol") {
@@ -367,10 +368,6 @@ export function extractFacets(prompt: string): PromptFacets {
         addContent(facets.content, part);
         if (NEGATIONS.has(part)) facets.negations++;
       }
-    }
-    if (/^\d+(st|nd|rd|th)$/.test(t.lower)) {
-      facets.numbers.push(`#${parseInt(t.lower, 10)}`);
-      continue;
     }
     if (IDENTIFIER.test(t.text) && !PROGRAMMING_LANGUAGES[t.lower]) facets.literals.push(t.text);
 
