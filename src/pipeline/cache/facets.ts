@@ -140,7 +140,7 @@ const NUMBER_WORD_HYPHEN = new RegExp(`\\b(${Object.keys({ ...NUMBER_WORDS, ...N
 
 const CONTRACTED: Readonly<Record<string, string>> = { re: "are", ve: "have", ll: "will", d: "would" };
 
-/** Spells out what hides negations and operators inside words: "don't", "cannot", "3x4", "five-year-old". */
+/** Spells out what hides negations and operators inside words ("don't", "cannot", "3x4", "five-year-old") and undots abbreviations. */
 function normalizeForTokens(text: string): string {
   return text
     .replace(/\b(can)['’]?t\b/gi, "$1 not")
@@ -152,6 +152,8 @@ function normalizeForTokens(text: string): string {
     .replace(/\b(\w+)['’](re|ve|ll|d)\b/gi, (_, w: string, c: string) => `${w} ${CONTRACTED[c.toLowerCase()]}`)
     .replace(/\b(it|that|there|what|he|she|who|where|how|here)['’]s\b/gi, "$1 is")
     .replace(/(\d)\s*[xX]\s*(?=\d)/g, "$1 × ")
+    // "U.N." and "UN", "e.g." and "eg" are one word; dotted, they would read as a dotted identifier.
+    .replace(/\b(?:\p{L}\.){2,}(?!\p{L})/gu, (m) => m.replaceAll(".", ""))
     .replace(NUMBER_WORD_HYPHEN, "$1 ");
 }
 
