@@ -82,6 +82,7 @@ const PARAPHRASES: [string, string][] = [
   ["What happened on the third day of the Battle of Gettysburg?", "What happened on the 3rd day of the Battle of Gettysburg?"],
   ["Why did the U.N. send troops to Korea?", "Why did the UN send troops to Korea?"],
   ["Is a.k.a. formal English?", "Is aka formal English?"],
+  ["How many bitcoin are mined per day?", "How many bitcoins are mined per day?"],
   ["Write a sort function in C.", "write a sort function in c"],
   ["We do not have to look far to find examples.", "We do not have to go look far to find examples."],
   ["A man is playing a guitar.", "A man plays the guitar."],
