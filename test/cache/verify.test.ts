@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { compareFacets, extractFacets, unmatchedWords, verifyEquivalent, type MismatchKind } from "../../src/pipeline/cache";
+import { stem } from "../../src/pipeline/cache/facets";
 
 function compare(a: string, b: string) {
   return compareFacets(extractFacets(a), extractFacets(b));
@@ -141,7 +142,18 @@ describe("verifier", () => {
     // An added word must be explained by the other prompt too: "hot water" is not "water".
     expect(compareFacets(extractFacets("Where is the water in the kitchen?"), extractFacets("Where is the hot water in the kitchen?"), { vectors, minSimilarity: 0.9 })).toMatchObject({ equivalent: false, kind: "content" });
     // A word used once more in one prompt ("candy ... candy" / "candy ... parking") is a substitution too.
-    expect(unmatchedWords(extractFacets("I have candy and more candy"), extractFacets("I have candy and more parking"))).toEqual({ onlyA: ["candy"], onlyB: ["park"] });
+    expect(unmatchedWords(extractFacets("I have candy and more candy"), extractFacets("I have candy and more parking"))).toEqual({ onlyA: ["candi"], onlyB: ["park"] });
+  });
+
+  test("stems meet across inflections and keep different words apart", () => {
+    const same = [
+      ["time", "times"], ["type", "types"], ["rule", "rules"], ["make", "making", "makes"], ["use", "used", "using", "uses"], ["run", "running", "runs"],
+      ["stop", "stopped"], ["code", "coding"], ["study", "studies", "studied"], ["city", "cities"], ["marry", "married"], ["box", "boxes"], ["class", "classes"],
+      ["compute", "computed", "computing"], ["play", "plays", "played", "playing"], ["tomato", "tomatoes"], ["api", "apis"],
+    ];
+    for (const forms of same) expect(new Set(forms.map(stem)).size).toBe(1);
+    const apart = [["paste", "past"], ["apply", "app"], ["early", "ear"], ["notes", "not"], ["hoping", "hopping"], ["plane", "plan"], ["string", "str"], ["state", "stats"]];
+    for (const [a, b] of apart) expect(stem(a!)).not.toBe(stem(b!));
   });
 
   test("refuses when the earlier turns or the options differ, even for the same prompt", () => {

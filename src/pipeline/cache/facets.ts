@@ -114,14 +114,33 @@ const DISCOURSE_WORDS: ReadonlySet<string> = new Set(
   "really actually already definitely absolutely basically certainly surely totally truly indeed anyway anyways whatsoever therefore thus hence however nevertheless nonetheless moreover furthermore additionally yes yeah now guys".split(" "),
 );
 
+/** A stem of one vowel between consonants ("mak", "hop", "us"): it lost a silent "e" ("making", "hoped", "using"). */
+const SHORT_STEM = /^[^aeiouy]*[aeiouy][^aeiouywx]$/;
+
 /**
- * Crude suffix stripping, enough to match "plays" / "playing" / "played", with British spellings
- * folded into American ones ("colour", "programme", "organised"); the embedder judges the rest.
+ * Suffix stripping in the manner of Porter's first steps, enough to match "plays" / "playing" /
+ * "played", "time" / "times", "make" / "making", "run" / "running", "study" / "studies", with British
+ * spellings folded into American ones ("colour", "programme", "organised"); the embedder judges the
+ * rest. It stays short of merging different words: "paste" / "past", "apply" / "app", "early" / "ear",
+ * "notes" / "not", "hoping" / "hopping" keep apart.
  */
 export function stem(word: string): string {
-  const american = word.length < 6 ? word : word.replace(/our(ite|ites|able|ably|s|ed|ing|er|ers)?$/, "or$1").replace(/mme(s)?$/, "m$1").replace(/is(e|es|ed|ing|ation|ations)$/, "iz$1");
+  let s = word.length < 6 ? word : word.replace(/our(ite|ites|able|ably|s|ed|ing|er|ers)?$/, "or$1").replace(/mme(s)?$/, "m$1").replace(/is(e|es|ed|ing|ation|ations)$/, "iz$1");
+  // "-ing" and "-ed" only after a vowel: "string", "bring", "red" and "need" are whole words.
+  const inflected = /^(.+?)(?:ing|(?<!e)ed)$/.exec(s);
+  if (inflected && /[aeiouy]/.test(inflected[1]!)) {
+    s = inflected[1]!;
+    if (/([^aeiouylsfz])\1$/.test(s) && s.length > 3) s = s.slice(0, -1);
+    else if (SHORT_STEM.test(s) || (s.length <= 2 && s.endsWith("i"))) s += "e";
+  } else if (/(?:ss|x|zz|ch|sh)es$/.test(s)) s = s.slice(0, -2);
+  else if (/oes$/.test(s) && s.length >= 6) s = s.slice(0, -2);
+  else if (/ies$/.test(s) && s.length >= 6) s = s.slice(0, -3) + "i";
+  // Not the "s" of "class", "status", "analysis", "axis" or "tennis", nor of words too short to tell.
+  else if (/(?<=\w{2}[^su])s$/.test(s) && !/[sxnt]is$/.test(s)) s = s.slice(0, -1);
+  else if (/(?<=\w{4})ly$/.test(s)) s = s.slice(0, -2);
+  if (s.length >= 4) s = s.replace(/(?<=[^aeiouy])y$/, "i");
   // A final silent "e" goes too in longer words, so "compute" meets "computed" and "computing".
-  return american.replace(/(?:ing|ed|es|s|ly)$/, "").replace(/(?<=\w{4}[^aeiouy])e$/, "");
+  return s.replace(/(?<=\w{4}[^aeiouy])e$/, "");
 }
 
 /** Words that other facets already compare exactly: numbers, operators, negations. */
