@@ -282,13 +282,32 @@ function languageOf(tokens: Token[], i: number): string | undefined {
   return CODE_CONTEXT_WORDS.has(before) || CODE_CONTEXT_WORDS.has(after) ? ambiguous : undefined;
 }
 
-function isEntity(t: Token): boolean {
+/** Words a title leaves in lower case ("Lord of the Rings", "Trip to Paris"). */
+const TITLE_LOWER: ReadonlySet<string> = new Set("a an the and but or nor for so yet as at by in of off on to up via vs per from into onto over with".split(" "));
+
+/**
+ * Title case ("Russian Opposition Leader Placed Under House Arrest", "Who Is The Author Of ..."):
+ * nearly every word inside the sentences is capitalised, so a capital no longer tells a name from a word.
+ */
+function isTitleCase(tokens: readonly Token[]): boolean {
+  let capitalised = 0;
+  let lower = 0;
+  for (const t of tokens) {
+    if (t.kind !== "word" || t.sentenceStart || !/^\p{L}+$/u.test(t.text)) continue;
+    if (/^\p{Lu}\p{Ll}/u.test(t.text)) capitalised++;
+    else if (/^\p{Ll}/u.test(t.text) && !TITLE_LOWER.has(t.text)) lower++;
+  }
+  return capitalised >= 3 && capitalised >= 8 * lower;
+}
+
+/** Names by their spelling: acronyms, mixed case, and (unless the text is in title case) capitals inside a sentence. */
+function isEntity(t: Token, titleCase: boolean): boolean {
   if (t.kind !== "word" || NOT_ENTITIES.has(t.lower)) return false;
   const hasUpper = /\p{Lu}/u.test(t.text);
   if (!hasUpper) return false;
   const acronym = t.text.length >= 2 && t.text === t.text.toUpperCase();
   const mixed = /\p{Ll}\p{Lu}/u.test(t.text);
-  return acronym || mixed || !t.sentenceStart;
+  return acronym || mixed || (!t.sentenceStart && !titleCase);
 }
 
 /** "need to" and "have to" say the same under a negation: "You do not need to worry" / "You don't have to worry". */
@@ -331,6 +350,7 @@ function withoutCourtesy(prompt: string): string {
 export function extractFacets(prompt: string): PromptFacets {
   const { literals, quoted, rest } = extractLiterals(withoutCourtesy(prompt.normalize("NFKC")));
   const tokens = tokenize(normalizeForTokens(rest));
+  const titleCase = isTitleCase(tokens);
   const facets: PromptFacets = {
     numbers: [],
     negations: 0,
@@ -430,14 +450,14 @@ export function extractFacets(prompt: string): PromptFacets {
     if (language) facets.languages.add(language);
     const format = OUTPUT_FORMATS[t.lower];
     if (format) facets.formats.add(format);
-    if (isEntity(t)) facets.entities.add(t.lower);
+    if (isEntity(t, titleCase)) facets.entities.add(t.lower);
 
     if (t.lower === "to" || t.lower === "into" || t.lower === "from") {
       let j = i + 1;
       while (tokens[j] && /^(the|a|an|my|our|this|that)$/.test(tokens[j]!.lower)) j++;
       const target = tokens[j];
       if (target && target.kind === "word") {
-        const what = languageOf(tokens, j) ?? OUTPUT_FORMATS[target.lower] ?? unitOf(target.lower, false) ?? (isEntity(target) ? target.lower : undefined);
+        const what = languageOf(tokens, j) ?? OUTPUT_FORMATS[target.lower] ?? unitOf(target.lower, false) ?? (isEntity(target, titleCase) ? target.lower : undefined);
         if (what) facets.targets.add(`${t.lower === "from" ? "from" : "to"}:${what}`);
       }
     }
