@@ -81,6 +81,7 @@ const PARAPHRASES: [string, string][] = [
   ["Translate hello to French", "Translate hello into French"],
   ["How To Train Your Dragon: summary", "how to train your dragon summary"],
   ["Who Is The Author Of The Hobbit?", "Who was the author of The Hobbit?"],
+  ["What is the population of the Philippines?", "What is the Philippine population?"],
   ["What is the difference between a stock and a bond?", "What is the difference between a bond and a stock?"],
   ["Explain recursion to a 5 year old", "Explain recursion to a five-year-old"],
   ["What happened on the third day of the Battle of Gettysburg?", "What happened on the 3rd day of the Battle of Gettysburg?"],

@@ -1,4 +1,4 @@
-import { extractFacets, type PromptFacets } from "./facets";
+import { extractFacets, stem, type PromptFacets } from "./facets";
 import { NEGATING_PREFIXES } from "./lexicon";
 
 /** Why two prompts may not share an answer. */
@@ -83,10 +83,14 @@ function directionClash(a: PromptFacets, b: PromptFacets): string | undefined {
   return undefined;
 }
 
-/** A name in one prompt that the other never mentions, in any case ("France" vs "Germany"). */
+/** A name in one prompt that the other never mentions, in any case or inflection ("France" vs "Germany"; not "Philippines" vs "Philippine"). */
 function missingEntity(a: PromptFacets, b: PromptFacets): string | undefined {
-  for (const e of a.entities) if (!b.words.has(e)) return e;
-  for (const e of b.entities) if (!a.words.has(e)) return e;
+  for (const [x, y] of [
+    [a, b],
+    [b, a],
+  ] as const) {
+    for (const e of x.entities) if (!y.words.has(e) && !y.content.has(stem(e))) return e;
+  }
   return undefined;
 }
 
