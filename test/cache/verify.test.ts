@@ -76,6 +76,9 @@ const PARAPHRASES: [string, string][] = [
   ["What is the capital of France?", "what's the capital of france"],
   ["What is 2+3?", "what is 2 + 3"],
   ["What is 2 plus 3?", "What is 2+3?"],
+  // A full stop after a digit or a bracket is punctuation, not a number.
+  ["What is 2+3.", "What is 2+3?"],
+  ["List the planets (in order of size).", "List the planets (in order of size)"],
   ["List 5 fruits", "list five fruits"],
   ["I don't like coffee, what else can I drink?", "I do not like coffee, what else can I drink?"],
   ["Translate hello to French", "Translate hello into French"],

@@ -182,7 +182,7 @@ function tokenize(text: string): Token[] {
   for (const m of text.matchAll(TOKEN)) {
     // Trailing dots and hyphens belong to the sentence, not the word ("C++." / "well-").
     const raw = /[\p{L}]/u.test(m[0][0] ?? "") ? m[0].replace(/[.'’@-]+$/u, "").replace(/['’]s$/u, "") : m[0];
-    const kind: Token["kind"] = raw === "\n" ? "break" : /^[\d.]/.test(raw) ? "number" : /^[\p{L}_]/u.test(raw) ? "word" : "symbol";
+    const kind: Token["kind"] = raw === "\n" ? "break" : /^\.?\d/.test(raw) ? "number" : /^[\p{L}_]/u.test(raw) ? "word" : "symbol";
     tokens.push({ text: raw, lower: raw.toLowerCase(), kind, sentenceStart: startOfSentence && kind === "word" });
     if (kind === "word" || kind === "number") startOfSentence = false;
     if (kind === "break" || SENTENCE_END.has(raw) || m[0].endsWith(".")) startOfSentence = true;
