@@ -212,6 +212,8 @@ const NEEDS_OPERANDS = new Set(["-", "−"]);
 
 /** "which one", "the one", "one of": a pronoun, not the number 1. */
 const ONE_AS_PRONOUN_BEFORE = new Set(["which", "this", "that", "the", "every", "each", "any", "no", "some", "another", "other", "little", "only", "right", "wrong", "new", "old", "same", "first", "last", "next"]);
+/** "one of", and "one would", "one can": the generic pronoun ("one would need 16 million" / "it would need 16 million"). */
+const ONE_AS_PRONOUN_AFTER = new Set(["of", "would", "could", "should", "can", "must", "might", "may", "ought", "needs", "has"]);
 
 function numberWordsValue(tokens: Token[], i: number): { value: number; end: number } | undefined {
   let total = 0;
@@ -413,7 +415,7 @@ export function extractFacets(prompt: string): PromptFacets {
     if (IDENTIFIER.test(t.text) && !PROGRAMMING_LANGUAGES[t.lower]) facets.literals.push(t.text);
 
     const numberWords = NUMBER_WORDS[t.lower] !== undefined ? numberWordsValue(tokens, i) : undefined;
-    if (numberWords && !(t.lower === "one" && (ONE_AS_PRONOUN_BEFORE.has(prev?.lower ?? "") || next?.lower === "of"))) {
+    if (numberWords && !(t.lower === "one" && (ONE_AS_PRONOUN_BEFORE.has(prev?.lower ?? "") || ONE_AS_PRONOUN_AFTER.has(next?.lower ?? "")))) {
       facets.numbers.push(String(numberWords.value));
       for (let j = i + 1; j < numberWords.end; j++) facets.words.add(tokens[j]!.lower);
       i = numberWords.end - 1;
