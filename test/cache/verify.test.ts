@@ -66,6 +66,7 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["literal", "用Go语言写一个排序函数", "用Rust语言写一个排序函数"],
   ["content", "James visits 20 houses to sell. He sells in every house.", "James visits 20 already to sell. He sells in every house."],
   ["content", "Name some animals besides cats.", "Name some animals like cats."],
+  ["content", "List all colours but red.", "List all colours."],
   ["content", "How do I reset my password?", "How do I reset my username?"],
   ["content", "How do I cook rice?", "How do I cook pasta?"],
   // In a title every longer word is capitalised: a swapped name is a swapped word like any other.
@@ -105,6 +106,7 @@ const PARAPHRASES: [string, string][] = [
   ["Hello, what time zone is Tokyo in? Thank you in advance.", "What time zone is Tokyo in?"],
   // Intensifiers, discourse markers, contractions and British spellings.
   ["It makes absolutely no difference.", "It makes no difference."],
+  ["But is it a good idea to rent?", "Is it a good idea to rent?"],
   ["I'm thinking it's a bad idea.", "I am thinking it is a bad idea."],
   ["You do not need to worry about it.", "You don't have to worry about it."],
   ["What is your favourite colour?", "What is your favorite color?"],

@@ -114,6 +114,9 @@ const DISCOURSE_WORDS: ReadonlySet<string> = new Set(
   "really actually already definitely absolutely basically certainly surely totally truly indeed anyway anyways whatsoever therefore thus hence however nevertheless nonetheless moreover furthermore additionally yes yeah now guys".split(" "),
 );
 
+/** Opening a sentence, these link it to what came before, as "however" does ("But it is not a good idea"); inside one, "but" excludes. */
+const OPENING_CONNECTIVES: ReadonlySet<string> = new Set(["but", "yet"]);
+
 /** A stem of one vowel between consonants ("mak", "hop", "us"): it lost a silent "e" ("making", "hoped", "using"). */
 const SHORT_STEM = /^[^aeiouy]*[aeiouy][^aeiouywx]$/;
 
@@ -402,7 +405,7 @@ export function extractFacets(prompt: string): PromptFacets {
       facets.literals.push(t.text);
       continue;
     }
-    addContent(facets.content, t.lower);
+    if (!(t.sentenceStart && OPENING_CONNECTIVES.has(t.lower))) addContent(facets.content, t.lower);
     // Digits inside a word ("1人", "x86") are numbers all the same.
     for (const digits of t.text.match(/\d+/g) ?? []) facets.numbers.push(digits);
     if (t.lower.includes("-")) {
