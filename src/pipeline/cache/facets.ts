@@ -272,7 +272,18 @@ function extractLiterals(text: string): { literals: string[]; quoted: string[]; 
 /** Around a lower-case "go" these make it the verb: "have to go look", "go to", "go with option A". */
 const MOTION_WORDS: ReadonlySet<string> = new Set(["to", "into", "in", "with"]);
 
-function languageOf(tokens: Token[], i: number): string | undefined {
+/** Two or more capital letters standing alone ("angles A, B and C", "let S ⊂ R"): letters there name variables, not languages. */
+function hasLetterVariables(tokens: readonly Token[]): boolean {
+  let first = "";
+  for (const t of tokens) {
+    if (t.kind !== "word" || t.text.length !== 1 || t.text === "I" || t.text === "A" || !/\p{Lu}/u.test(t.text)) continue;
+    if (first === "") first = t.text;
+    else if (t.text !== first) return true;
+  }
+  return false;
+}
+
+function languageOf(tokens: Token[], i: number, letterVariables: boolean): string | undefined {
   const t = tokens[i]!;
   const known = PROGRAMMING_LANGUAGES[t.lower];
   if (known) return known;
@@ -281,8 +292,8 @@ function languageOf(tokens: Token[], i: number): string | undefined {
   if (!ambiguous) return undefined;
   const before = tokens[i - 1]?.lower ?? "";
   const after = tokens[i + 1]?.lower ?? "";
-  // "C", "R", "D" as capital letters standing alone are the languages; "Go" needs code context.
-  if (t.lower !== "go" && t.text === t.text.toUpperCase() && !t.sentenceStart) return ambiguous;
+  // "C", "R", "D" as capital letters standing alone are the languages, unless letters name variables; "Go" needs code context.
+  if (t.lower !== "go" && t.text === t.text.toUpperCase() && !t.sentenceStart && !letterVariables) return ambiguous;
   if (t.text === "go") return (CODE_CONTEXT_WORDS.has(before) && !MOTION_WORDS.has(before)) || (CODE_CONTEXT_WORDS.has(after) && !MOTION_WORDS.has(after)) ? ambiguous : undefined;
   return CODE_CONTEXT_WORDS.has(before) || CODE_CONTEXT_WORDS.has(after) ? ambiguous : undefined;
 }
@@ -356,6 +367,7 @@ export function extractFacets(prompt: string): PromptFacets {
   const { literals, quoted, rest } = extractLiterals(withoutCourtesy(prompt.normalize("NFKC")));
   const tokens = tokenize(normalizeForTokens(rest));
   const titleCase = isTitleCase(tokens);
+  const letterVariables = hasLetterVariables(tokens);
   const facets: PromptFacets = {
     numbers: [],
     negations: 0,
@@ -451,7 +463,7 @@ export function extractFacets(prompt: string): PromptFacets {
     const verbNearby = [1, 2, 3].some((back) => PHRASAL_VERBS.has(tokens[i - back]?.lower ?? ""));
     if (opposite && verbNearby) addDirection(facets.directions, `${[t.lower, opposite].sort().join("/")}${t.lower < opposite ? "a" : "b"}`);
 
-    const language = languageOf(tokens, i);
+    const language = languageOf(tokens, i, letterVariables);
     if (language) facets.languages.add(language);
     const format = OUTPUT_FORMATS[t.lower];
     if (format) facets.formats.add(format);
@@ -462,7 +474,7 @@ export function extractFacets(prompt: string): PromptFacets {
       while (tokens[j] && /^(the|a|an|my|our|this|that)$/.test(tokens[j]!.lower)) j++;
       const target = tokens[j];
       if (target && target.kind === "word") {
-        const what = languageOf(tokens, j) ?? OUTPUT_FORMATS[target.lower] ?? unitOf(target.lower, false) ?? (isEntity(target, titleCase) ? target.lower : undefined);
+        const what = languageOf(tokens, j, letterVariables) ?? OUTPUT_FORMATS[target.lower] ?? unitOf(target.lower, false) ?? (isEntity(target, titleCase) ? target.lower : undefined);
         if (what) facets.targets.add(`${t.lower === "from" ? "from" : "to"}:${what}`);
       }
     }
