@@ -66,6 +66,7 @@ function surplus(x: readonly string[], y: readonly string[]): string[] {
  * "'man bites dog'", and a word only one prompt has is a change.
  */
 function quoteClash(a: PromptFacets, b: PromptFacets): string | undefined {
+  if (a.quoted.length === 0 && b.quoted.length === 0) return undefined;
   const onlyA = surplus(a.quoted, b.quoted);
   const onlyB = surplus(b.quoted, a.quoted);
   if (onlyA.length > 0 && onlyB.length > 0) return `${show(onlyA)} vs ${show(onlyB)}`;
