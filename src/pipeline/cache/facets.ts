@@ -120,30 +120,42 @@ const OPENING_CONNECTIVES: ReadonlySet<string> = new Set(["but", "yet"]);
 /** A stem of one vowel between consonants ("mak", "hop", "us"): it lost a silent "e" ("making", "hoped", "using"). */
 const SHORT_STEM = /^[^aeiouy]*[aeiouy][^aeiouywx]$/;
 
+function isVowel(c: string | undefined): boolean {
+  return c === "a" || c === "e" || c === "i" || c === "o" || c === "u" || c === "y";
+}
+
+function hasVowel(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (isVowel(s[i])) return true;
+  return false;
+}
+
 /**
  * Suffix stripping in the manner of Porter's first steps, enough to match "plays" / "playing" /
  * "played", "time" / "times", "make" / "making", "run" / "running", "study" / "studies", with British
  * spellings folded into American ones ("colour", "programme", "organised"); the embedder judges the
  * rest. It stays short of merging different words: "paste" / "past", "apply" / "app", "early" / "ear",
- * "notes" / "not", "hoping" / "hopping" keep apart.
+ * "notes" / "not", "hoping" / "hopping" keep apart. String tests rather than regular expressions where
+ * they will do: every content word of every lookup comes through here.
  */
 export function stem(word: string): string {
   let s = word.length < 6 ? word : word.replace(/our(ite|ites|able|ably|s|ed|ing|er|ers)?$/, "or$1").replace(/mme(s)?$/, "m$1").replace(/is(e|es|ed|ing|ation|ations)$/, "iz$1");
+  const suffix = s.endsWith("ing") ? 3 : s.endsWith("ed") && s.at(-3) !== "e" ? 2 : 0;
   // "-ing" and "-ed" only after a vowel: "string", "bring", "red" and "need" are whole words.
-  const inflected = /^(.+?)(?:ing|(?<!e)ed)$/.exec(s);
-  if (inflected && /[aeiouy]/.test(inflected[1]!)) {
-    s = inflected[1]!;
-    if (/([^aeiouylsfz])\1$/.test(s) && s.length > 3) s = s.slice(0, -1);
-    else if (SHORT_STEM.test(s) || (s.length <= 2 && s.endsWith("i"))) s += "e";
-  } else if (/(?:ss|x|zz|ch|sh)es$/.test(s)) s = s.slice(0, -2);
-  else if (/oes$/.test(s) && s.length >= 6) s = s.slice(0, -2);
-  else if (/ies$/.test(s) && s.length >= 6) s = s.slice(0, -3) + "i";
+  const base = suffix > 0 ? s.slice(0, -suffix) : "";
+  if (hasVowel(base)) {
+    s = base;
+    const last = s.at(-1)!;
+    if (s.length > 3 && last === s.at(-2) && !isVowel(last) && !"lsfz".includes(last)) s = s.slice(0, -1);
+    else if (SHORT_STEM.test(s) || (s.length <= 2 && last === "i")) s += "e";
+  } else if (s.endsWith("es") && /(?:ss|x|zz|ch|sh)es$/.test(s)) s = s.slice(0, -2);
+  else if (s.endsWith("oes") && s.length >= 6) s = s.slice(0, -2);
+  else if (s.endsWith("ies") && s.length >= 6) s = s.slice(0, -3) + "i";
   // Not the "s" of "class", "status", "analysis", "axis" or "tennis", nor of words too short to tell.
-  else if (/(?<=\w{2}[^su])s$/.test(s) && !/[sxnt]is$/.test(s)) s = s.slice(0, -1);
-  else if (/(?<=\w{4})ly$/.test(s)) s = s.slice(0, -2);
-  if (s.length >= 4) s = s.replace(/(?<=[^aeiouy])y$/, "i");
+  else if (s.endsWith("s") && s.length >= 4 && s.at(-2) !== "s" && s.at(-2) !== "u" && !/[sxnt]is$/.test(s)) s = s.slice(0, -1);
+  else if (s.endsWith("ly") && s.length >= 6) s = s.slice(0, -2);
+  if (s.length >= 4 && s.endsWith("y") && !isVowel(s.at(-2))) s = s.slice(0, -1) + "i";
   // A final silent "e" goes too in longer words, so "compute" meets "computed" and "computing".
-  return s.replace(/(?<=\w{4}[^aeiouy])e$/, "");
+  return s.length >= 6 && s.endsWith("e") && !isVowel(s.at(-2)) ? s.slice(0, -1) : s;
 }
 
 /** Words that other facets already compare exactly: numbers, operators, negations. */
@@ -309,9 +321,11 @@ function isTitleCase(tokens: readonly Token[]): boolean {
   let capitalised = 0;
   let lower = 0;
   for (const t of tokens) {
-    if (t.kind !== "word" || t.sentenceStart || !/^\p{L}+$/u.test(t.text)) continue;
-    if (/^\p{Lu}\p{Ll}/u.test(t.text)) capitalised++;
-    else if (/^\p{Ll}/u.test(t.text) && !TITLE_LOWER.has(t.text)) lower++;
+    if (t.kind !== "word" || t.sentenceStart) continue;
+    // Capitalised is "Leader": not "UN" or "I", which are capitals in any text.
+    if (t.text[0] !== t.lower[0]) {
+      if (t.text.length > 1 && t.text[1] === t.lower[1]) capitalised++;
+    } else if (!TITLE_LOWER.has(t.lower)) lower++;
   }
   return capitalised >= 3 && capitalised >= 8 * lower;
 }
