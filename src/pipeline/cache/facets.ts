@@ -40,6 +40,8 @@ export interface PromptFacets {
   entities: Set<string>;
   /** Text that must match byte for byte: quoted strings, code, URLs, identifiers, alphanumeric codes. */
   literals: string[];
+  /** Quoted plain words, lower-cased and sorted ("will 'respond' if"): their words stay in the prompt too. */
+  quoted: string[];
   /** "to:<x>" and "from:<x>" for the target of a conversion or trip ("to French", "from Celsius"). */
   targets: Set<string>;
   /** Every word, lower-cased; used to tell a renamed entity from one merely written another way. */
@@ -112,14 +114,48 @@ const DISCOURSE_WORDS: ReadonlySet<string> = new Set(
   "really actually already definitely absolutely basically certainly surely totally truly indeed anyway anyways whatsoever therefore thus hence however nevertheless nonetheless moreover furthermore additionally yes yeah now guys".split(" "),
 );
 
+/** Opening a sentence, these link it to what came before, as "however" does ("But it is not a good idea"); inside one, "but" excludes. */
+const OPENING_CONNECTIVES: ReadonlySet<string> = new Set(["but", "yet"]);
+
+/** A stem of one vowel between consonants ("mak", "hop", "us"): it lost a silent "e" ("making", "hoped", "using"). */
+const SHORT_STEM = /^[^aeiouy]*[aeiouy][^aeiouywx]$/;
+
+function isVowel(c: string | undefined): boolean {
+  return c === "a" || c === "e" || c === "i" || c === "o" || c === "u" || c === "y";
+}
+
+function hasVowel(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (isVowel(s[i])) return true;
+  return false;
+}
+
 /**
- * Crude suffix stripping, enough to match "plays" / "playing" / "played", with British spellings
- * folded into American ones ("colour", "programme", "organised"); the embedder judges the rest.
+ * Suffix stripping in the manner of Porter's first steps, enough to match "plays" / "playing" /
+ * "played", "time" / "times", "make" / "making", "run" / "running", "study" / "studies", with British
+ * spellings folded into American ones ("colour", "programme", "organised"); the embedder judges the
+ * rest. It stays short of merging different words: "paste" / "past", "apply" / "app", "early" / "ear",
+ * "notes" / "not", "hoping" / "hopping" keep apart. String tests rather than regular expressions where
+ * they will do: every content word of every lookup comes through here.
  */
 export function stem(word: string): string {
-  const american = word.length < 6 ? word : word.replace(/our(ite|ites|able|ably|s|ed|ing|er|ers)?$/, "or$1").replace(/mme(s)?$/, "m$1").replace(/is(e|es|ed|ing|ation|ations)$/, "iz$1");
+  let s = word.length < 6 ? word : word.replace(/our(ite|ites|able|ably|s|ed|ing|er|ers)?$/, "or$1").replace(/mme(s)?$/, "m$1").replace(/is(e|es|ed|ing|ation|ations)$/, "iz$1");
+  const suffix = s.endsWith("ing") ? 3 : s.endsWith("ed") && s.at(-3) !== "e" ? 2 : 0;
+  // "-ing" and "-ed" only after a vowel: "string", "bring", "red" and "need" are whole words.
+  const base = suffix > 0 ? s.slice(0, -suffix) : "";
+  if (hasVowel(base)) {
+    s = base;
+    const last = s.at(-1)!;
+    if (s.length > 3 && last === s.at(-2) && !isVowel(last) && !"lsfz".includes(last)) s = s.slice(0, -1);
+    else if (SHORT_STEM.test(s) || (s.length <= 2 && last === "i")) s += "e";
+  } else if (s.endsWith("es") && /(?:ss|x|zz|ch|sh)es$/.test(s)) s = s.slice(0, -2);
+  else if (s.endsWith("oes") && s.length >= 6) s = s.slice(0, -2);
+  else if (s.endsWith("ies") && s.length >= 6) s = s.slice(0, -3) + "i";
+  // Not the "s" of "class", "status", "analysis", "axis" or "tennis", nor of words too short to tell.
+  else if (s.endsWith("s") && s.length >= 4 && s.at(-2) !== "s" && s.at(-2) !== "u" && !/[sxnt]is$/.test(s)) s = s.slice(0, -1);
+  else if (s.endsWith("ly") && s.length >= 6) s = s.slice(0, -2);
+  if (s.length >= 4 && s.endsWith("y") && !isVowel(s.at(-2))) s = s.slice(0, -1) + "i";
   // A final silent "e" goes too in longer words, so "compute" meets "computed" and "computing".
-  return american.replace(/(?:ing|ed|es|s|ly)$/, "").replace(/(?<=\w{4}[^aeiouy])e$/, "");
+  return s.length >= 6 && s.endsWith("e") && !isVowel(s.at(-2)) ? s.slice(0, -1) : s;
 }
 
 /** Words that other facets already compare exactly: numbers, operators, negations. */
@@ -138,7 +174,7 @@ const NUMBER_WORD_HYPHEN = new RegExp(`\\b(${Object.keys({ ...NUMBER_WORDS, ...N
 
 const CONTRACTED: Readonly<Record<string, string>> = { re: "are", ve: "have", ll: "will", d: "would" };
 
-/** Spells out what hides negations and operators inside words: "don't", "cannot", "3x4", "five-year-old". */
+/** Spells out what hides negations and operators inside words ("don't", "cannot", "3x4", "five-year-old") and undots abbreviations. */
 function normalizeForTokens(text: string): string {
   return text
     .replace(/\b(can)['’]?t\b/gi, "$1 not")
@@ -150,6 +186,8 @@ function normalizeForTokens(text: string): string {
     .replace(/\b(\w+)['’](re|ve|ll|d)\b/gi, (_, w: string, c: string) => `${w} ${CONTRACTED[c.toLowerCase()]}`)
     .replace(/\b(it|that|there|what|he|she|who|where|how|here)['’]s\b/gi, "$1 is")
     .replace(/(\d)\s*[xX]\s*(?=\d)/g, "$1 × ")
+    // "U.N." and "UN", "e.g." and "eg" are one word; dotted, they would read as a dotted identifier.
+    .replace(/\b(?:\p{L}\.){2,}(?!\p{L})/gu, (m) => m.replaceAll(".", ""))
     .replace(NUMBER_WORD_HYPHEN, "$1 ");
 }
 
@@ -159,7 +197,7 @@ function tokenize(text: string): Token[] {
   for (const m of text.matchAll(TOKEN)) {
     // Trailing dots and hyphens belong to the sentence, not the word ("C++." / "well-").
     const raw = /[\p{L}]/u.test(m[0][0] ?? "") ? m[0].replace(/[.'’@-]+$/u, "").replace(/['’]s$/u, "") : m[0];
-    const kind: Token["kind"] = raw === "\n" ? "break" : /^[\d.]/.test(raw) ? "number" : /^[\p{L}_]/u.test(raw) ? "word" : "symbol";
+    const kind: Token["kind"] = raw === "\n" ? "break" : /^\.?\d/.test(raw) ? "number" : /^[\p{L}_]/u.test(raw) ? "word" : "symbol";
     tokens.push({ text: raw, lower: raw.toLowerCase(), kind, sentenceStart: startOfSentence && kind === "word" });
     if (kind === "word" || kind === "number") startOfSentence = false;
     if (kind === "break" || SENTENCE_END.has(raw) || m[0].endsWith(".")) startOfSentence = true;
@@ -189,6 +227,8 @@ const NEEDS_OPERANDS = new Set(["-", "−"]);
 
 /** "which one", "the one", "one of": a pronoun, not the number 1. */
 const ONE_AS_PRONOUN_BEFORE = new Set(["which", "this", "that", "the", "every", "each", "any", "no", "some", "another", "other", "little", "only", "right", "wrong", "new", "old", "same", "first", "last", "next"]);
+/** "one of", and "one would", "one can": the generic pronoun ("one would need 16 million" / "it would need 16 million"). */
+const ONE_AS_PRONOUN_AFTER = new Set(["of", "would", "could", "should", "can", "must", "might", "may", "ought", "needs", "has"]);
 
 function numberWordsValue(tokens: Token[], i: number): { value: number; end: number } | undefined {
   let total = 0;
@@ -217,19 +257,45 @@ function numberWordsValue(tokens: Token[], i: number): { value: number; end: num
   return { value: total + current, end: j };
 }
 
-function extractLiterals(text: string): { literals: string[]; rest: string } {
+/**
+ * A quotation of a few plain words: scare quotes or a term ("will 'respond' if", "the 'term'"), which
+ * the same prompt may also write without quotes. Code, symbols and digits stay strict literals.
+ */
+const PLAIN_QUOTE = /^["“']\s*(\p{L}+(?:['’-]\p{L}+)*(?:\s+\p{L}+(?:['’-]\p{L}+)*){0,5})\s*[.,?!]?\s*["”']$/u;
+
+function extractLiterals(text: string): { literals: string[]; quoted: string[]; rest: string } {
   const literals: string[] = [];
+  const quoted: string[] = [];
   let rest = text;
   for (const pattern of LITERAL_PATTERNS) {
     rest = rest.replace(pattern, (m) => {
+      const plain = PLAIN_QUOTE.exec(m)?.[1];
+      if (plain !== undefined) {
+        quoted.push(plain.toLowerCase().replace(/\s+/g, " "));
+        return ` ${plain} `;
+      }
       literals.push(m.replace(/[ \t]+$/gm, "").replace(/^["“'`]+|["”'`]+$/g, ""));
       return " ";
     });
   }
-  return { literals, rest };
+  return { literals, quoted, rest };
 }
 
-function languageOf(tokens: Token[], i: number): string | undefined {
+/** Around a lower-case "go" these make it the verb: "have to go look", "go to", "go with option A". */
+const MOTION_WORDS: ReadonlySet<string> = new Set(["to", "into", "in", "with"]);
+
+/** Two or more capital letters standing alone ("angles A, B and C", "let S ⊂ R"): letters there name variables, not languages. */
+function hasLetterVariables(tokens: readonly Token[]): boolean {
+  let first = "";
+  for (const t of tokens) {
+    if (t.kind !== "word" || t.text.length !== 1 || t.text === "I" || t.text === "A" || !/\p{Lu}/u.test(t.text)) continue;
+    if (first === "") first = t.text;
+    else if (t.text !== first) return true;
+  }
+  return false;
+}
+
+function languageOf(tokens: Token[], i: number, letterVariables: boolean): string | undefined {
   const t = tokens[i]!;
   const known = PROGRAMMING_LANGUAGES[t.lower];
   if (known) return known;
@@ -238,18 +304,49 @@ function languageOf(tokens: Token[], i: number): string | undefined {
   if (!ambiguous) return undefined;
   const before = tokens[i - 1]?.lower ?? "";
   const after = tokens[i + 1]?.lower ?? "";
-  // "C", "R", "D" as capital letters standing alone are the languages; "Go" needs code context.
-  if (t.lower !== "go" && t.text === t.text.toUpperCase() && !t.sentenceStart) return ambiguous;
+  // "C", "R", "D" as capital letters standing alone are the languages, unless letters name variables; "Go" needs code context.
+  if (t.lower !== "go" && t.text === t.text.toUpperCase() && !t.sentenceStart && !letterVariables) return ambiguous;
+  if (t.text === "go") return (CODE_CONTEXT_WORDS.has(before) && !MOTION_WORDS.has(before)) || (CODE_CONTEXT_WORDS.has(after) && !MOTION_WORDS.has(after)) ? ambiguous : undefined;
   return CODE_CONTEXT_WORDS.has(before) || CODE_CONTEXT_WORDS.has(after) ? ambiguous : undefined;
 }
 
-function isEntity(t: Token): boolean {
+/** Words a title leaves in lower case ("Lord of the Rings", "Trip to Paris"). */
+const TITLE_LOWER: ReadonlySet<string> = new Set("a an the and but or nor for so yet as at by in of off on to up via vs per from into onto over with".split(" "));
+
+/**
+ * Title case ("Russian Opposition Leader Placed Under House Arrest", "Who Is The Author Of ..."):
+ * nearly every word inside the sentences is capitalised, so a capital no longer tells a name from a word.
+ */
+function isTitleCase(tokens: readonly Token[]): boolean {
+  let capitalised = 0;
+  let lower = 0;
+  for (const t of tokens) {
+    if (t.kind !== "word" || t.sentenceStart) continue;
+    // Capitalised is "Leader": not "UN" or "I", which are capitals in any text.
+    if (t.text[0] !== t.lower[0]) {
+      if (t.text.length > 1 && t.text[1] === t.lower[1]) capitalised++;
+    } else if (!TITLE_LOWER.has(t.lower)) lower++;
+  }
+  return capitalised >= 3 && capitalised >= 8 * lower;
+}
+
+/** Names by their spelling: acronyms, mixed case, and (unless the text is in title case) capitals inside a sentence. */
+function isEntity(t: Token, titleCase: boolean): boolean {
   if (t.kind !== "word" || NOT_ENTITIES.has(t.lower)) return false;
   const hasUpper = /\p{Lu}/u.test(t.text);
   if (!hasUpper) return false;
   const acronym = t.text.length >= 2 && t.text === t.text.toUpperCase();
   const mixed = /\p{Ll}\p{Lu}/u.test(t.text);
-  return acronym || mixed || !t.sentenceStart;
+  return acronym || mixed || (!t.sentenceStart && !titleCase);
+}
+
+/** "need to" and "have to" say the same under a negation: "You do not need to worry" / "You don't have to worry". */
+const NEED = new Set(["need", "needs", "needed"]);
+
+/** The word a negation cue applies to, as the negated facet compares it. */
+function negatedWord(next: Token | undefined, after: Token | undefined): string {
+  if (next?.kind !== "word" && next?.kind !== "number") return "";
+  return NEED.has(next.lower) && after?.lower === "to" ? "have" : next.lower;
 }
 
 function addDirection(directions: Map<string, string>, pole: string): void {
@@ -281,8 +378,10 @@ function withoutCourtesy(prompt: string): string {
 
 /** Reads the facets of one prompt. Pure; a few tens of microseconds for a paragraph. */
 export function extractFacets(prompt: string): PromptFacets {
-  const { literals, rest } = extractLiterals(withoutCourtesy(prompt.normalize("NFKC")));
+  const { literals, quoted, rest } = extractLiterals(withoutCourtesy(prompt.normalize("NFKC")));
   const tokens = tokenize(normalizeForTokens(rest));
+  const titleCase = isTitleCase(tokens);
+  const letterVariables = hasLetterVariables(tokens);
   const facets: PromptFacets = {
     numbers: [],
     negations: 0,
@@ -294,6 +393,7 @@ export function extractFacets(prompt: string): PromptFacets {
     formats: new Set(),
     entities: new Set(),
     literals,
+    quoted,
     targets: new Set(),
     words: new Set(),
     content: new Map(),
@@ -309,9 +409,10 @@ export function extractFacets(prompt: string): PromptFacets {
     if (t.kind === "number") {
       // "-5" (a sign, not a subtraction: nothing to subtract from) is another number than "5".
       const signed = prev?.text === "-" && !isOperand(tokens[i - 2]);
-      facets.numbers.push((signed ? "-" : "") + canonicalNumber(t.text));
-      const suffix = next?.lower;
-      if (suffix && /^(st|nd|rd|th)$/.test(suffix)) i++;
+      // "3rd" is the ordinal "third", as ORDINAL_WORDS reads it, not the count 3.
+      const ordinal = next !== undefined && /^(st|nd|rd|th)$/.test(next.lower);
+      facets.numbers.push((ordinal ? "#" : signed ? "-" : "") + canonicalNumber(t.text));
+      if (ordinal) i++;
       continue;
     }
     if (t.kind === "symbol") {
@@ -330,7 +431,7 @@ export function extractFacets(prompt: string): PromptFacets {
       facets.literals.push(t.text);
       continue;
     }
-    addContent(facets.content, t.lower);
+    if (!(t.sentenceStart && OPENING_CONNECTIVES.has(t.lower))) addContent(facets.content, t.lower);
     // Digits inside a word ("1人", "x86") are numbers all the same.
     for (const digits of t.text.match(/\d+/g) ?? []) facets.numbers.push(digits);
     if (t.lower.includes("-")) {
@@ -340,14 +441,10 @@ export function extractFacets(prompt: string): PromptFacets {
         if (NEGATIONS.has(part)) facets.negations++;
       }
     }
-    if (/^\d+(st|nd|rd|th)$/.test(t.lower)) {
-      facets.numbers.push(`#${parseInt(t.lower, 10)}`);
-      continue;
-    }
     if (IDENTIFIER.test(t.text) && !PROGRAMMING_LANGUAGES[t.lower]) facets.literals.push(t.text);
 
     const numberWords = NUMBER_WORDS[t.lower] !== undefined ? numberWordsValue(tokens, i) : undefined;
-    if (numberWords && !(t.lower === "one" && (ONE_AS_PRONOUN_BEFORE.has(prev?.lower ?? "") || next?.lower === "of"))) {
+    if (numberWords && !(t.lower === "one" && (ONE_AS_PRONOUN_BEFORE.has(prev?.lower ?? "") || ONE_AS_PRONOUN_AFTER.has(next?.lower ?? "")))) {
       facets.numbers.push(String(numberWords.value));
       for (let j = i + 1; j < numberWords.end; j++) facets.words.add(tokens[j]!.lower);
       i = numberWords.end - 1;
@@ -363,7 +460,7 @@ export function extractFacets(prompt: string): PromptFacets {
     }
     if (NEGATIONS.has(t.lower)) {
       facets.negations++;
-      facets.negated.push(next?.kind === "word" || next?.kind === "number" ? next.lower : "");
+      facets.negated.push(negatedWord(next, tokens[i + 2]));
     }
     const opWord = OPERATOR_WORDS[t.lower];
     if (opWord) facets.operators.push(opWord);
@@ -380,18 +477,18 @@ export function extractFacets(prompt: string): PromptFacets {
     const verbNearby = [1, 2, 3].some((back) => PHRASAL_VERBS.has(tokens[i - back]?.lower ?? ""));
     if (opposite && verbNearby) addDirection(facets.directions, `${[t.lower, opposite].sort().join("/")}${t.lower < opposite ? "a" : "b"}`);
 
-    const language = languageOf(tokens, i);
+    const language = languageOf(tokens, i, letterVariables);
     if (language) facets.languages.add(language);
     const format = OUTPUT_FORMATS[t.lower];
     if (format) facets.formats.add(format);
-    if (isEntity(t)) facets.entities.add(t.lower);
+    if (isEntity(t, titleCase)) facets.entities.add(t.lower);
 
     if (t.lower === "to" || t.lower === "into" || t.lower === "from") {
       let j = i + 1;
       while (tokens[j] && /^(the|a|an|my|our|this|that)$/.test(tokens[j]!.lower)) j++;
       const target = tokens[j];
       if (target && target.kind === "word") {
-        const what = languageOf(tokens, j) ?? OUTPUT_FORMATS[target.lower] ?? unitOf(target.lower, false) ?? (isEntity(target) ? target.lower : undefined);
+        const what = languageOf(tokens, j, letterVariables) ?? OUTPUT_FORMATS[target.lower] ?? unitOf(target.lower, false) ?? (isEntity(target, titleCase) ? target.lower : undefined);
         if (what) facets.targets.add(`${t.lower === "from" ? "from" : "to"}:${what}`);
       }
     }
@@ -402,5 +499,6 @@ export function extractFacets(prompt: string): PromptFacets {
   facets.operators.sort();
   facets.units.sort();
   facets.literals.sort();
+  facets.quoted.sort();
   return facets;
 }

@@ -152,7 +152,7 @@ const UNIT_GROUPS: Readonly<Record<string, string[]>> = {
   mph: ["mph"], kph: ["kph", "kmh", "km/h"], mps: ["m/s"], cal: ["cal", "calorie", "calories", "kcal"], j: ["joule", "joules"], pa: ["pa", "pascal", "psi", "bar", "atm"],
   acre: ["acre", "acres"], ha: ["hectare", "hectares"], sqft: ["sqft"], percent: ["%", "percent", "percentage", "pct"],
   usd: ["$", "usd", "dollar", "dollars", "buck", "bucks"], eur: ["€", "eur", "euro", "euros"], gbp: ["£", "gbp", "sterling"], jpy: ["¥", "jpy", "yen"], cny: ["cny", "rmb", "yuan"],
-  inr: ["₹", "inr", "rupee", "rupees"], btc: ["btc", "bitcoin"], cent: ["cent", "cents"],
+  inr: ["₹", "inr", "rupee", "rupees"], btc: ["btc", "bitcoin", "bitcoins"], cent: ["cent", "cents"],
 };
 /** Unit words that are also ordinary words; they are units only right after a number ("5 m", "2 days"). */
 const UNIT_NEEDS_NUMBER: ReadonlySet<string> = new Set(["m", "g", "s", "l", "h", "w", "v", "k", "a", "t", "in", "day", "days", "week", "weeks", "month", "months", "year", "years", "cup", "cups", "bar", "min", "deg", "gr", "wk", "cal", "second"]);

@@ -1,4 +1,4 @@
-import { extractFacets, type PromptFacets } from "./facets";
+import { extractFacets, stem, type PromptFacets } from "./facets";
 import { NEGATING_PREFIXES } from "./lexicon";
 
 /** Why two prompts may not share an answer. */
@@ -48,6 +48,33 @@ function show(items: Iterable<string>): string {
   return `[${[...items].join(", ")}]`;
 }
 
+/** Items of `x` beyond those `y` has too; both lists sorted. */
+function surplus(x: readonly string[], y: readonly string[]): string[] {
+  const out: string[] = [];
+  let j = 0;
+  for (const item of x) {
+    while (j < y.length && y[j]! < item) j++;
+    if (j < y.length && y[j] === item) j++;
+    else out.push(item);
+  }
+  return out;
+}
+
+/**
+ * Quoted words one prompt has and the other writes without quotes ("will 'respond' if" / "will
+ * respond if") are the same request. Quotations on both sides must agree: "'dog bites man'" is not
+ * "'man bites dog'", and a word only one prompt has is a change.
+ */
+function quoteClash(a: PromptFacets, b: PromptFacets): string | undefined {
+  if (a.quoted.length === 0 && b.quoted.length === 0) return undefined;
+  const onlyA = surplus(a.quoted, b.quoted);
+  const onlyB = surplus(b.quoted, a.quoted);
+  if (onlyA.length > 0 && onlyB.length > 0) return `${show(onlyA)} vs ${show(onlyB)}`;
+  const [extra, other] = onlyA.length > 0 ? [onlyA, b] : [onlyB, a];
+  for (const quote of extra) for (const word of quote.split(/[\s-]+/)) if (!other.words.has(word)) return `'${quote}' unquoted nowhere`;
+  return undefined;
+}
+
 /** Directions clash when both prompts speak of the same pair but not with the same poles ("turn on" / "turn off"). */
 function directionClash(a: PromptFacets, b: PromptFacets): string | undefined {
   for (const [pair, poles] of a.directions) {
@@ -57,10 +84,14 @@ function directionClash(a: PromptFacets, b: PromptFacets): string | undefined {
   return undefined;
 }
 
-/** A name in one prompt that the other never mentions, in any case ("France" vs "Germany"). */
+/** A name in one prompt that the other never mentions, in any case or inflection ("France" vs "Germany"; not "Philippines" vs "Philippine"). */
 function missingEntity(a: PromptFacets, b: PromptFacets): string | undefined {
-  for (const e of a.entities) if (!b.words.has(e)) return e;
-  for (const e of b.entities) if (!a.words.has(e)) return e;
+  for (const [x, y] of [
+    [a, b],
+    [b, a],
+  ] as const) {
+    for (const e of x.entities) if (!y.words.has(e) && !y.content.has(stem(e))) return e;
+  }
   return undefined;
 }
 
@@ -166,6 +197,8 @@ export function substitutionAlignment(a: PromptFacets, b: PromptFacets, vectors:
 /** Compares the facets of two prompts; the first difference found is the reason to refuse. */
 export function compareFacets(a: PromptFacets, b: PromptFacets, words?: WordSimilarity): Verdict {
   if (!sameList(a.literals, b.literals)) return mismatch("literal", `${show(a.literals)} vs ${show(b.literals)}`);
+  const quote = quoteClash(a, b);
+  if (quote) return mismatch("literal", quote);
   if (!sameList(a.numbers, b.numbers)) return mismatch("number", `${show(a.numbers)} vs ${show(b.numbers)}`);
   if (!sameList(a.operators, b.operators)) return mismatch("operator", `${show(a.operators)} vs ${show(b.operators)}`);
   if (!sameList(a.units, b.units)) return mismatch("unit", `${show(a.units)} vs ${show(b.units)}`);
