@@ -1,4 +1,3 @@
-import { timingSafeEqual } from "node:crypto";
 import type { KeyEntry } from "./key-record";
 import type { KeyRepository } from "./key-repository";
 
@@ -35,7 +34,7 @@ export class KeyIndex {
     if (!e) return undefined;
     // The map lookup already matched; comparing the digests in constant time keeps any later change
     // of the lookup structure from turning into a timing oracle.
-    return timingSafeEqual(Buffer.from(e.hash, "hex"), Buffer.from(hash, "hex")) ? e : undefined;
+    return sameDigest(e.hash, hash) ? e : undefined;
   }
 
   get(id: string): KeyEntry | undefined {
@@ -58,4 +57,15 @@ export class KeyIndex {
   get size(): number {
     return this.byId.size;
   }
+}
+
+/**
+ * Equal hex digests, compared in time that does not depend on where they differ. On the strings
+ * themselves: decoding both to Buffers for timingSafeEqual cost 1% of the relay's CPU per request.
+ */
+function sameDigest(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
 }
