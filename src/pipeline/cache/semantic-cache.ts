@@ -7,7 +7,7 @@ import { requestKeys, type RequestKeys } from "./keys";
 import { CacheWriter, decodeEmbedding, embedderSignature, encodeEmbedding, loadLiveRows, type CacheLog, type CacheRow } from "./persistence";
 import { DEFAULT_CACHE_CONFIG, type BypassReason, type CacheConfig, type CachedAnswer, type CacheHit, type CacheRequest } from "./types";
 import { VectorSet } from "./vector-set";
-import { verifyEquivalent, wordsToEmbed } from "./verify";
+import { verifyEquivalent, wordsToEmbed, type VerifiablePrompt } from "./verify";
 
 /** What `lookup` found. On a miss the caller gets the fill through which it hands back the upstream answer. */
 export type CacheLookup = { kind: "hit"; hit: CacheHit } | { kind: "miss"; fill: CacheFill } | { kind: "bypass"; reason: BypassReason };
@@ -237,11 +237,13 @@ export class SemanticCache {
   private async semanticMatch(keys: RequestKeys, vector: Float32Array): Promise<{ entry: Entry; similarity: number } | null> {
     const set = this.partitions.get(partitionOf(keys));
     if (!set) return null;
-    const query = { prompt: keys.prompt!, contextHash: keys.contextHash, scopeKey: keys.scopeKey, facets: extractFacets(keys.prompt!) };
+    // The prompt's facets are read only once a neighbour is close enough to verify: most new prompts have none.
+    let query: (VerifiablePrompt & { facets: PromptFacets }) | undefined;
     for (const n of set.nearest(vector, this.config.candidates)) {
       if (n.similarity < this.config.similarityThreshold) break;
       const entry = this.byLabel.get(n.label);
       if (!entry || entry.expiresAt <= this.now()) continue;
+      query ??= { prompt: keys.prompt!, contextHash: keys.contextHash, scopeKey: keys.scopeKey, facets: extractFacets(keys.prompt!) };
       entry.facets ??= extractFacets(entry.prompt);
       const cached = { prompt: entry.prompt, contextHash: entry.contextHash, scopeKey: entry.scopeKey, facets: entry.facets };
       // Without word vectors every swapped word refuses, so the cheap checks run first and words are
