@@ -10,12 +10,16 @@
  * Baseline, measured in the same run: an exact linear scan over the same vectors.
  *
  * Random vectors never come near the similarity threshold, so the rows above never reach the
- * verifier. A second table stores real prompts with the shipped embedder and times misses (other
+ * verifier; they are also the worst case for a graph index, which real embeddings (clustered by topic)
+ * are not. A second table stores real prompts with the shipped embedder and times misses (other
  * real prompts: their nearest neighbours get verified and refused) and rewordings (verified and
- * served), next to the same cache with a threshold no neighbour passes, in the same run.
+ * served), next to the same cache with a threshold no neighbour passes, in the same run. A third
+ * stores 100k distinct real texts from ../shared/data (prompts and their sentences, STS sentences,
+ * Topical-Chat turns) with their shipped-embedder vectors, and times lookups that arrive with their
+ * vector as the gateway's do (the worker embeds the prompt): new texts, and rewordings of stored ones.
  */
 import { parseArgs } from "node:util";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_CACHE_CONFIG, embeddingText, requestKeys, SemanticCache, type CachedAnswer, type CacheRequest } from "../src/pipeline/cache";
@@ -25,6 +29,8 @@ import { openStore, type Store } from "../src/store/db";
 import { cacheEntries } from "../src/store/schema";
 import { loadModels } from "../src/ml/load";
 import { loadPromptCorpus } from "../models/data/corpus";
+import { dataPath } from "../models/data/paths";
+import { loadSemEval, loadStsBenchmark } from "../models/data/sts";
 
 const { values: args } = parseArgs({ options: { million: { type: "boolean", default: false }, dims: { type: "string", default: "256" }, quantization: { type: "string", default: "f16" }, queries: { type: "string", default: "2000" } } });
 const DIMS = Number(args.dims);
@@ -223,3 +229,95 @@ for (const { dir, store } of realDirs) {
   store.close();
   rmSync(dir, { recursive: true, force: true });
 }
+
+// ---- real texts at 100k ------------------------------------------------------------------------
+
+const SCALE_STORED = 100_000;
+const SCALE_QUERIES = 2_000;
+
+/** Distinct real texts, in a fixed order: corpus prompts and their sentences, STS sentences, Topical-Chat turns. */
+function realTexts(): string[] {
+  const texts = new Set<string>();
+  const add = (t: string) => {
+    const text = t.trim();
+    if (text.length >= 12 && text.length <= 1000) texts.add(text);
+  };
+  for (const p of loadPromptCorpus()) {
+    add(p);
+    for (const sentence of p.split(/(?<=[.?!])\s+/)) add(sentence);
+  }
+  for (const pair of [...loadStsBenchmark("train"), ...loadStsBenchmark("dev"), ...loadSemEval([2012, 2013, 2014, 2015, 2016])]) {
+    add(pair.a);
+    add(pair.b);
+  }
+  for (const file of ["valid_freq.json", "valid_rare.json"]) {
+    const chats = JSON.parse(readFileSync(dataPath("topical-chat", file), "utf8")) as Record<string, { content: { message: string }[] }>;
+    for (const chat of Object.values(chats)) for (const turn of chat.content) add(turn.message);
+  }
+  return [...texts];
+}
+
+const texts = realTexts();
+// Every 50th text is held out as a new prompt; the stored ones fill the cache up to SCALE_STORED.
+const held = texts.filter((_, i) => i % 50 === 0).slice(0, SCALE_QUERIES);
+const kept = texts.filter((_, i) => i % 50 !== 0).slice(0, SCALE_STORED);
+if (kept.length < SCALE_STORED) console.log(`\n(only ${kept.length.toLocaleString("en")} distinct real texts to store)`);
+const vectorOf = async (text: string) => models.embed(embeddingText(text));
+const scaleDir = mkdtempSync(join(tmpdir(), "svc-cache-bench-scale-"));
+const scaleStore = openStore(scaleDir);
+const embedStart = performance.now();
+{
+  const signature = await embedderSignature(realEmbedder);
+  const now = Date.now();
+  for (let start = 0; start < kept.length; start += 5_000) {
+    const batch: CacheRow[] = [];
+    for (let i = start; i < Math.min(kept.length, start + 5_000); i++) {
+      const keys = requestKeys(realReq(kept[i]!));
+      batch.push({
+        id: `real-${i}`,
+        appId: "bench",
+        exactKey: keys.exactKey,
+        scopeKey: keys.scopeKey,
+        model: "gpt-4o-mini-2024-07-18",
+        promptText: keys.prompt!,
+        contextHash: keys.contextHash,
+        embedding: encodeEmbedding(signature, await vectorOf(keys.prompt!)),
+        response: JSON.stringify(answer(i)),
+        createdAt: now,
+        expiresAt: now + 3_600_000,
+        hits: 0,
+        lastHitAt: null,
+      });
+    }
+    scaleStore.db.transaction((tx) => {
+      for (const row of batch) tx.insert(cacheEntries).values(row).run();
+    });
+  }
+}
+const embedS = (performance.now() - embedStart) / 1000;
+const scaleOpen = performance.now();
+const scaleCache = await SemanticCache.open({ store: scaleStore, embedder: realEmbedder, config: { maxEntries: kept.length, maxBytes: kept.length * ENTRY_BYTES_ROOM } });
+await scaleCache.ready;
+const scaleBuildS = (performance.now() - scaleOpen) / 1000;
+const withVector = async (text: string): Promise<CacheRequest> => ({ ...realReq(text), embedding: await vectorOf(text) });
+const newQueries = await Promise.all(held.map(withVector));
+const rewordQueries = await Promise.all(kept.filter((_, i) => i % Math.floor(kept.length / SCALE_QUERIES) === 0).slice(0, SCALE_QUERIES).map((t) => withVector(`Hi! ${t.toLowerCase()} Thanks.`)));
+const scale = { miss: [] as number[], hit: [] as number[], served: 0 };
+for (let round = 0; round < 3; round++) {
+  for (const [list, queries] of [[scale.miss, newQueries], [scale.hit, rewordQueries]] as const) {
+    for (const q of queries) {
+      const t = performance.now();
+      const out = await scaleCache.lookup(q);
+      list.push(performance.now() - t);
+      if (out.kind === "miss") out.fill.fail();
+      else if (out.kind === "hit" && list === scale.hit) scale.served++;
+    }
+  }
+}
+scaleCache.flush();
+scaleStore.close();
+rmSync(scaleDir, { recursive: true, force: true });
+console.log(`\n## Real texts at scale (${kept.length.toLocaleString("en")} stored, ${SCALE_QUERIES.toLocaleString("en")} queries of each kind, 3 rounds; queries carry their vector, as the gateway's do)\n`);
+console.log(`| new text (miss) p50 / p99 ms | rewording p50 / p99 ms | rewordings served | stored texts embedded in s | index built s |`);
+console.log(`|---|---|---|---|---|`);
+console.log(`| ${pct(scale.miss, 0.5).toFixed(3)} / ${pct(scale.miss, 0.99).toFixed(3)} | ${pct(scale.hit, 0.5).toFixed(3)} / ${pct(scale.hit, 0.99).toFixed(3)} | ${((100 * scale.served) / (3 * rewordQueries.length)).toFixed(1)}% | ${embedS.toFixed(1)} | ${scaleBuildS.toFixed(1)} |`);
