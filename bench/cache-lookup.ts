@@ -22,7 +22,7 @@ import { parseArgs } from "node:util";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_CACHE_CONFIG, embeddingText, requestKeys, SemanticCache, type CachedAnswer, type CacheRequest } from "../src/pipeline/cache";
+import { DEFAULT_CACHE_CONFIG, embeddingText, requestKeys, SemanticCache, semanticPrompt, type CachedAnswer, type CacheRequest } from "../src/pipeline/cache";
 import { embedderSignature, encodeEmbedding, type CacheRow } from "../src/pipeline/cache/persistence";
 import type { Embedder } from "../src/ml/types";
 import { openStore, type Store } from "../src/store/db";
@@ -90,14 +90,17 @@ function rssMb(): number {
   return process.memoryUsage().rss / 1e6;
 }
 
-/** Writes `size` rows as the cache itself stores them, so each size starts from a full store without answering 1M requests first. */
-async function prefill(store: Store, size: number): Promise<void> {
-  const signature = await embedderSignature(tableEmbedder);
+/**
+ * Writes `count` rows as the cache itself stores them (request `requestOf(i)`, its vector from `embedder`), so a
+ * table starts full without answering that many requests first.
+ */
+async function prefill(store: Store, count: number, requestOf: (i: number) => CacheRequest, embedder: Embedder): Promise<void> {
+  const signature = await embedderSignature(embedder);
   const now = Date.now();
-  for (let start = 0; start < size; start += 5_000) {
+  for (let start = 0; start < count; start += 5_000) {
     const batch: CacheRow[] = [];
-    for (let i = start; i < Math.min(size, start + 5_000); i++) {
-      const keys = requestKeys(req(i));
+    for (let i = start; i < Math.min(count, start + 5_000); i++) {
+      const keys = requestKeys(requestOf(i));
       batch.push({
         id: `bench-${i}`,
         appId: "bench",
@@ -106,7 +109,7 @@ async function prefill(store: Store, size: number): Promise<void> {
         model: "gpt-4o-mini-2024-07-18",
         promptText: keys.prompt!,
         contextHash: keys.contextHash,
-        embedding: encodeEmbedding(signature, await tableEmbedder.embed(embeddingText(keys.prompt!))),
+        embedding: encodeEmbedding(signature, await embedder.embed(embeddingText(keys.prompt!))),
         response: JSON.stringify(answer(i)),
         createdAt: now,
         expiresAt: now + 3_600_000,
@@ -124,7 +127,7 @@ const rows: string[] = [];
 for (const size of SIZES) {
   const dir = mkdtempSync(join(tmpdir(), "svc-cache-bench-"));
   const store = openStore(dir);
-  await prefill(store, size);
+  await prefill(store, size, (i) => req(i), tableEmbedder);
 
   const before = rssMb();
   const openStart = performance.now();
@@ -262,44 +265,20 @@ const texts = realTexts();
 const held = texts.filter((_, i) => i % 50 === 0).slice(0, SCALE_QUERIES);
 const kept = texts.filter((_, i) => i % 50 !== 0).slice(0, SCALE_STORED);
 if (kept.length < SCALE_STORED) console.log(`\n(only ${kept.length.toLocaleString("en")} distinct real texts to store)`);
-const vectorOf = async (text: string) => models.embed(embeddingText(text));
 const scaleDir = mkdtempSync(join(tmpdir(), "svc-cache-bench-scale-"));
 const scaleStore = openStore(scaleDir);
 const embedStart = performance.now();
-{
-  const signature = await embedderSignature(realEmbedder);
-  const now = Date.now();
-  for (let start = 0; start < kept.length; start += 5_000) {
-    const batch: CacheRow[] = [];
-    for (let i = start; i < Math.min(kept.length, start + 5_000); i++) {
-      const keys = requestKeys(realReq(kept[i]!));
-      batch.push({
-        id: `real-${i}`,
-        appId: "bench",
-        exactKey: keys.exactKey,
-        scopeKey: keys.scopeKey,
-        model: "gpt-4o-mini-2024-07-18",
-        promptText: keys.prompt!,
-        contextHash: keys.contextHash,
-        embedding: encodeEmbedding(signature, await vectorOf(keys.prompt!)),
-        response: JSON.stringify(answer(i)),
-        createdAt: now,
-        expiresAt: now + 3_600_000,
-        hits: 0,
-        lastHitAt: null,
-      });
-    }
-    scaleStore.db.transaction((tx) => {
-      for (const row of batch) tx.insert(cacheEntries).values(row).run();
-    });
-  }
-}
+await prefill(scaleStore, kept.length, (i) => realReq(kept[i]!), realEmbedder);
 const embedS = (performance.now() - embedStart) / 1000;
 const scaleOpen = performance.now();
 const scaleCache = await SemanticCache.open({ store: scaleStore, embedder: realEmbedder, config: { maxEntries: kept.length, maxBytes: kept.length * ENTRY_BYTES_ROOM } });
 await scaleCache.ready;
 const scaleBuildS = (performance.now() - scaleOpen) / 1000;
-const withVector = async (text: string): Promise<CacheRequest> => ({ ...realReq(text), embedding: await vectorOf(text) });
+/** The request with the vector the gateway's worker would send along: of the prompt as the cache reads it. */
+const withVector = async (text: string): Promise<CacheRequest> => {
+  const r = realReq(text);
+  return { ...r, embedding: await realEmbedder.embed(embeddingText(semanticPrompt(r.messages)!)) };
+};
 const newQueries = await Promise.all(held.map(withVector));
 const rewordQueries = await Promise.all(kept.filter((_, i) => i % Math.floor(kept.length / SCALE_QUERIES) === 0).slice(0, SCALE_QUERIES).map((t) => withVector(`Hi! ${t.toLowerCase()} Thanks.`)));
 const scale = { miss: [] as number[], hit: [] as number[], served: 0 };
