@@ -247,6 +247,7 @@ function realTexts(): string[] {
   };
   for (const p of loadPromptCorpus()) {
     add(p);
+    // Not the compressor's splitSentences: it also cuts at line breaks, which would fill the table with lines of code.
     for (const sentence of p.split(/(?<=[.?!])\s+/)) add(sentence);
   }
   for (const pair of [...loadStsBenchmark("train"), ...loadStsBenchmark("dev"), ...loadSemEval([2012, 2013, 2014, 2015, 2016])]) {
