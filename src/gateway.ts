@@ -3,6 +3,7 @@ import type { Settings } from "./config/config";
 import type { Logger } from "./log/logger";
 import { openStore, type Store } from "./store/db";
 import { Catalog } from "./catalog/catalog";
+import { loadVocabularies, vocabulariesFor } from "./tokens/count";
 import { Plans } from "./auth/plans";
 import { keyHasher, loadOrCreateSecret, type KeyHasher } from "./auth/secret";
 import { KeyRepository } from "./auth/key-repository";
@@ -69,6 +70,7 @@ export class Gateway {
   ) {
     this.store = openStore(settings.dataDir);
     this.catalog = Catalog.load(settings.modelsFile);
+    loadVocabularies(vocabulariesFor(this.catalog.models.map((m) => m.provider)));
     this.plans = Plans.load(settings.plansFile);
     this.hash = keyHasher(loadOrCreateSecret(settings.dataDir, settings.secret));
     const repo = new KeyRepository(this.store.db);

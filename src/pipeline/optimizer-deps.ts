@@ -3,14 +3,19 @@ import { Catalog } from "../catalog/catalog";
 import { loadModels, modelOptionsOf, type Models } from "../ml/load";
 import type { OptimizerDeps } from "./optimize";
 import { loadCapabilities } from "./route";
+import { loadVocabularies } from "../tokens/count";
 
 /** What the rule-only stages need (token counting and routing without a classifier): cheap, no models. */
 export function ruleDeps(settings: Pick<Settings, "modelsFile" | "capabilitiesFile">): OptimizerDeps {
   return { catalog: Catalog.load(settings.modelsFile), capabilities: loadCapabilities(settings.capabilitiesFile) };
 }
 
-/** Everything the optimizer needs, the three models included; loaded once per worker thread. */
+/**
+ * Everything the optimizer needs, the three models and the o200k vocabulary included (the optimizer
+ * counts in o200k whatever the provider; see svc_meta's token fields); loaded once per worker thread.
+ */
 export async function loadOptimizerDeps(settings: Pick<Settings, "modelsFile" | "capabilitiesFile" | "embeddingModelDir">): Promise<OptimizerDeps> {
+  loadVocabularies(["o200k"]);
   return optimizerDeps(settings, await loadModels(undefined, modelOptionsOf(settings)));
 }
 

@@ -1,5 +1,3 @@
-import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
-import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import type { ProviderName } from "../catalog/catalog";
 import { PieceMemo } from "./piece-memo";
 import { CL100K_SPLIT, O200K_SPLIT, classify, pieceEnd, type Splitter } from "./split";
@@ -15,17 +13,40 @@ export function tokenizerFor(provider: ProviderName | undefined): TokenizerFamil
   return provider === "openai" || provider === "openai_compatible" || provider === undefined ? "o200k" : "cl100k";
 }
 
+type Vocabulary = typeof import("gpt-tokenizer/encoding/o200k_base");
+
 interface Family {
   split: Splitter;
-  count: (piece: string) => number;
-  /** Made on first use (1.5 MiB): a gateway that only prices OpenAI models never needs cl100k's. */
+  /**
+   * The library's module for this vocabulary, loaded with the memo (1.5 MiB) by loadVocabularies or on
+   * first use: each costs 40-70 MiB of RSS in every thread that loads it, and a thread needs only the
+   * ones it counts with (workers o200k alone, the event loop those of the catalog's providers).
+   */
+  load: () => Vocabulary;
   memo?: PieceMemo;
 }
 
 const FAMILIES: Record<TokenizerFamily, Family> = {
-  o200k: { split: O200K_SPLIT, count: countO200k },
-  cl100k: { split: CL100K_SPLIT, count: countCl100k },
+  o200k: { split: O200K_SPLIT, load: () => require("gpt-tokenizer/encoding/o200k_base") as Vocabulary },
+  cl100k: { split: CL100K_SPLIT, load: () => require("gpt-tokenizer/encoding/cl100k_base") as Vocabulary },
 };
+
+function memoOf(f: Family): PieceMemo {
+  return (f.memo ??= new PieceMemo(f.load().countTokens));
+}
+
+/**
+ * Loads vocabularies at start-up: loading one takes about half a second, which on the first request
+ * that needs it would stall every request in flight on that thread.
+ */
+export function loadVocabularies(families: Iterable<TokenizerFamily>): void {
+  for (const family of families) memoOf(FAMILIES[family]);
+}
+
+/** The vocabularies that pricing the given providers' models can need. */
+export function vocabulariesFor(providers: Iterable<ProviderName>): Set<TokenizerFamily> {
+  return new Set([...providers].map(tokenizerFor));
+}
 
 /**
  * Tokens of `text` as ordinary text: a user's prompt that quotes a special token such as
@@ -34,7 +55,7 @@ const FAMILIES: Record<TokenizerFamily, Family> = {
 export function countTokens(text: string, family: TokenizerFamily = "o200k"): number {
   if (text.length === 0) return 0;
   const f = FAMILIES[family];
-  const memo = (f.memo ??= new PieceMemo(f.count));
+  const memo = memoOf(f);
   // A piece never holds a whole special token (they mix letters and punctuation, and pieces do not), so
   // the library counts every piece as plain BPE.
   const classes = classify(text);
