@@ -49,6 +49,12 @@ const TTFT_PER_ROUND = quick ? 10 : 25;
 const SWEEP_LEVELS = [1, 4, 16, 32, 64, 128];
 const STREAM_LEVELS = quick ? [64, 256] : [64, 256, 1024];
 const CONNECTIONS = 32;
+/**
+ * Seconds of wrk load on every target before anything is timed: a fresh gateway's JIT needs thousands
+ * of requests before a request's cost settles (`bun bench/thread-cpu.ts` after 500 and 1,500
+ * requests: a miss cost 6.5 and 5.3 ms of CPU), and steady state is what a production gateway runs in.
+ */
+const WARM_S = quick ? 4 : 8;
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 const cores = corePlan();
@@ -130,6 +136,11 @@ async function preflight(s: Partial<Record<TargetName, LoadSpec>>, w: Workload):
       delete s[name];
     }
   }
+}
+
+/** Every target under the same load for WARM_S seconds, nothing recorded. */
+async function warmUp(ctx: WrkContext, s: Partial<Record<TargetName, LoadSpec>>, timeoutS?: number): Promise<void> {
+  for (const spec of Object.values(s)) await runWrk(ctx.wrk, spec!, { connections: 8, durationS: WARM_S, cores: cores.client, timeoutS }, ctx.workDir, ctx.sentences);
 }
 
 /**
@@ -278,6 +289,7 @@ async function main(): Promise<void> {
     s1.relayInfo = { ...s1.relay!, url: `${info.url}/v1/complete`, headers: { authorization: `Bearer ${info.key}` } };
   }
   await preflight(s1, w);
+  await section(`warm-up: ${WARM_S}s of wrk load per target`, p1, s1, w, () => warmUp(ctx, s1));
 
   await section("concurrency-1 latency (interleaved rounds)", p1, s1, w, async () => {
     const c1 = await interleavedLatency(clientTargets(s1, w, 0) as Record<TargetName, ClientTarget>, ROUNDS, C1_PER_ROUND, 100);
@@ -328,6 +340,7 @@ async function main(): Promise<void> {
   const s2 = specs(p2, w, true);
   // A configuration that failed its check in phase 1 stays out of phase 2 as well.
   for (const n of Object.keys(s2) as TargetName[]) if (!s1[n]) delete s2[n];
+  await section(`warm-up: ${WARM_S}s of wrk load per target, streaming`, p2, s2, w, () => warmUp(ctx, s2, 30));
   await section("time to first token (interleaved rounds)", p2, s2, w, async () => {
     const streamClients = clientTargets(s2, w, 500_000_000) as Record<TargetName, ClientTarget>;
     for (const t of Object.values(streamClients)) await timeStreams(t, 3, 800_000_000);
