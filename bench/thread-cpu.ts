@@ -5,7 +5,7 @@
  * thread from /proc/<pid>/task, so a busy shared machine slows the run but barely moves the figures,
  * unlike wall-clock profiles, whose samples land wherever a thread was preempted.
  *
- *   bun bench/thread-cpu.ts [--requests 2000] [--miss-requests 500] [--warm 1500] [--tree /path]
+ *   bun bench/thread-cpu.ts [--requests 2000] [--miss-requests 500] [--warm 1500] [--tree /path] [--log-level warn]
  *
  * Linux counts CPU in 10 ms ticks: with N requests a row is exact to 10 ms / N (5 µs at 2,000).
  */
@@ -25,6 +25,7 @@ const { values: flags } = parseArgs({
     "miss-requests": { type: "string", default: "500" },
     warm: { type: "string", default: "1500" },
     tree: { type: "string", default: ROOT },
+    "log-level": { type: "string", default: "warn" },
   },
 });
 
@@ -68,7 +69,7 @@ const work = mkdtempSync(join(tmpdir(), "svc-thread-cpu-"));
 try {
   const w = loadWorkload(300);
   const mock = await startMock(work, undefined, { latencyMs: 0, chunkDelayMs: 0 });
-  const gw = await startGateway(work, undefined, mock.url, "warn", "svc", [], resolve(flags.tree));
+  const gw = await startGateway(work, undefined, mock.url, flags["log-level"], "svc", [], resolve(flags.tree));
   const specs = gatewaySpecs(gw, w, false);
   const configs = [
     { name: "pure relay", spec: specs.relay, n: Number(flags.requests) },
@@ -86,7 +87,7 @@ try {
     rows.push({ name: c.name, perGroup: new Map([...after].map(([g, us]) => [g, (us - (before.get(g) ?? 0)) / c.n])) });
   }
   const groups = [...new Set(rows.flatMap((r) => [...r.perGroup.keys()]))].filter((g) => rows.some((r) => (r.perGroup.get(g) ?? 0) > 0));
-  console.log(`# CPU per request by thread (µs), one request at a time\n\n${flags.warm} warm-up requests per configuration; tree ${resolve(flags.tree)}.\n`);
+  console.log(`# CPU per request by thread (µs), one request at a time\n\n${flags.warm} warm-up requests per configuration; tree ${resolve(flags.tree)}; SVC_LOG_LEVEL=${flags["log-level"]}.\n`);
   console.log(`| configuration | ${groups.join(" | ")} | total |`);
   console.log(`|---|${groups.map(() => "---:").join("|")}|---:|`);
   for (const r of rows) {
