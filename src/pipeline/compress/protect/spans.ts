@@ -187,14 +187,24 @@ const DETECTORS: readonly Detector[] = [
  */
 export function protectedSpans(text: string): Span[] {
   const addresseeEnd = GREETING_ADDRESSEE.exec(text)?.[0].length ?? 0;
-  const spans = DETECTORS.flatMap((detect) => detect(text))
-    .filter((span) => span.end > addresseeEnd)
-    .sort((a, b) => a.start - b.start || b.end - a.end);
+  const spans: Span[] = [];
+  for (const detect of DETECTORS) for (const span of detect(text)) if (span.end > addresseeEnd) spans.push(span);
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  // The detectors' spans are fresh objects, owned here: merging grows them in place.
   const merged: Span[] = [];
+  let last: Span | undefined;
   for (const span of spans) {
-    const last = merged[merged.length - 1];
-    if (last && (span.start <= last.end || /^[ \t]+$/.test(text.slice(last.end, span.start)))) last.end = Math.max(last.end, span.end);
-    else merged.push({ ...span });
+    if (last && (span.start <= last.end || onlyBlanks(text, last.end, span.start))) last.end = Math.max(last.end, span.end);
+    else merged.push((last = span));
   }
   return merged;
+}
+
+/** Whether text[from, to) is a non-empty run of spaces and tabs. */
+function onlyBlanks(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return to > from;
 }
