@@ -3,23 +3,33 @@ import { cutRanges } from "./rewrite";
 
 /** A sentence of one line: its text (with closing punctuation) and the spaces after it, as offsets. */
 export interface Sentence {
-  start: number;
+  readonly start: number;
   /** End of the sentence text, before the spaces that follow it. */
-  end: number;
+  readonly end: number;
   /** End including the trailing spaces (never a newline): removing [start, next) removes it cleanly. */
-  next: number;
+  readonly next: number;
   /** True when the sentence is the whole of its line. */
-  wholeLine: boolean;
+  readonly wholeLine: boolean;
 }
 
 /** Sentences never cross a line break: lines are structure (lists, verse, data) the prompt may rely on. */
 const SENTENCE = /[^\n.!?]*(?:[.!?]+["'”’)\]]*|(?=\n)|$)[ \t]*/g;
 
-export function splitSentences(text: string): Sentence[] {
-  const out: Sentence[] = [];
+/**
+ * The text split last and its sentences. dedup and prune split the same message in turn, and the
+ * rules between them mostly leave it as it is; the sentences are read-only, so they can be shared.
+ */
+let lastSplit: { text: string; sentences: readonly Sentence[] } | undefined;
+
+export function splitSentences(text: string): readonly Sentence[] {
+  if (lastSplit?.text === text) return lastSplit.sentences;
+  const sentences: Sentence[] = [];
   let atLineStart = true;
-  for (const m of text.matchAll(SENTENCE)) {
+  SENTENCE.lastIndex = 0;
+  for (let m = SENTENCE.exec(text); m !== null; m = SENTENCE.exec(text)) {
     if (m[0].length === 0) {
+      // Empty only before a line break or at the end: step over it as matchAll would.
+      SENTENCE.lastIndex++;
       atLineStart = true;
       continue;
     }
@@ -28,34 +38,47 @@ export function splitSentences(text: string): Sentence[] {
     const end = start + m[0].trimEnd().length;
     const wholeLine = atLineStart && (next === text.length || text[next] === "\n");
     atLineStart = false;
-    if (end > start && m[0].trim() !== "") out.push({ start, end, next, wholeLine });
+    if (end > start) sentences.push({ start, end, next, wholeLine });
   }
-  return out;
+  lastSplit = { text, sentences };
+  return sentences;
 }
 
-/** What two sentences are compared by: case, spacing and closing punctuation do not matter. */
+/** Whitespace that sentenceKey must rewrite: a run, or any blank other than a single space. */
+const UNEVEN_SPACING = /\s\s|[^\S ]/;
+
+/**
+ * What two sentences are compared by: case, spacing and closing punctuation do not matter. Lower-cased,
+ * whitespace runs made single spaces, then closing spaces and punctuation and an opening space cut off.
+ * Most sentences are spaced evenly already and skip the rewrite.
+ */
 export function sentenceKey(sentence: string): string {
-  return sentence.toLowerCase().replace(/\s+/g, " ").replace(/[\s.!?]+$/, "").trim();
+  const lower = sentence.toLowerCase();
+  const key = UNEVEN_SPACING.test(lower) ? lower.replace(/\s+/g, " ") : lower;
+  let end = key.length;
+  while (end > 0 && isClosing(key.charCodeAt(end - 1))) end--;
+  const start = end > 0 && key.charCodeAt(0) === SPACE ? 1 : 0;
+  return start === 0 && end === key.length ? key : key.slice(start, end);
 }
+
+const SPACE = 0x20;
+/** A space or . ! ?: what closes a sentence once its whitespace is single spaces. */
+const isClosing = (code: number) => code === SPACE || code === 0x2e || code === 0x21 || code === 0x3f;
 
 /** Short sentences ("Yes.", "Go on.") repeat for a reason; only longer ones are redundant when repeated. */
 const MIN_DUPLICATE_WORDS = 4;
 
-/** Whitespace-separated words in `s`, counted without allocating. */
-function wordCount(s: string): number {
-  let words = 0;
-  let inWord = false;
-  for (let i = 0; i < s.length; i++) {
-    const space = s.charCodeAt(i) <= 32;
-    if (!space && !inWord) words++;
-    inWord = !space;
-  }
-  return words;
-}
-
 /** Whether a sentence is long enough that saying it again adds nothing (the dedup and repeat rules' test). */
 export function isRedundantWhenRepeated(sentence: string): boolean {
-  return wordCount(sentence) >= MIN_DUPLICATE_WORDS;
+  // Words are runs of characters above U+0020, counted only as far as the threshold.
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < sentence.length; i++) {
+    const space = sentence.charCodeAt(i) <= 32;
+    if (!space && !inWord && ++words >= MIN_DUPLICATE_WORDS) return true;
+    inWord = !space;
+  }
+  return false;
 }
 
 /**
