@@ -75,7 +75,7 @@ export function unmask(fragment: string, originals: readonly string[]): string {
   for (let open = fragment.indexOf(OPEN); open !== -1; open = fragment.indexOf(OPEN, open + 1)) {
     let close = open + 1;
     while (isDigit(fragment.charCodeAt(close))) close++;
-    if (close === open + 1 || fragment[close] !== CLOSE) continue;
+    if (close === open + 1 || fragment.charCodeAt(close) !== CLOSE_CODE) continue;
     const original = originals[decode(fragment, open + 1, close)];
     if (original === undefined) continue;
     out += fragment.slice(at, open) + original;
