@@ -116,7 +116,11 @@ const CONSTRAINT = new RegExp(
   "gi",
 );
 
-const ACRONYM = /(?<![\p{L}\p{N}_])\p{Lu}[\p{Lu}\p{N}&]+(?![\p{L}\p{N}_])/gu;
+/**
+ * A run of capitals with no letter, digit or "_" on either side. The lookbehind is tested after the
+ * first capital rather than before it, so that it runs at capitals only, not at every position.
+ */
+const ACRONYM = /\p{Lu}(?<![\p{L}\p{N}_]\p{Lu})[\p{Lu}\p{N}&]+(?![\p{L}\p{N}_])/gu;
 /**
  * camelCase, snake_case, word2vec, file.ext, @handle, #tag: identifiers, never prose. The guard in
  * front holds wherever one of the alternatives can match (a sigil, or a word start with a capital, digit,
