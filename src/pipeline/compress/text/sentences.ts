@@ -46,6 +46,9 @@ export function splitSentences(text: string): readonly Sentence[] {
 
 /** Whitespace that sentenceKey must rewrite: a run, or any blank other than a single space. */
 const UNEVEN_SPACING = /\s\s|[^\S ]/;
+const SPACE = 0x20;
+/** A space or . ! ?: what closes a sentence once its whitespace is single spaces. */
+const isClosing = (code: number) => code === SPACE || code === 0x2e || code === 0x21 || code === 0x3f;
 
 /**
  * What two sentences are compared by: case, spacing and closing punctuation do not matter. Lower-cased,
@@ -60,10 +63,6 @@ export function sentenceKey(sentence: string): string {
   const start = end > 0 && key.charCodeAt(0) === SPACE ? 1 : 0;
   return start === 0 && end === key.length ? key : key.slice(start, end);
 }
-
-const SPACE = 0x20;
-/** A space or . ! ?: what closes a sentence once its whitespace is single spaces. */
-const isClosing = (code: number) => code === SPACE || code === 0x2e || code === 0x21 || code === 0x3f;
 
 /** Short sentences ("Yes.", "Go on.") repeat for a reason; only longer ones are redundant when repeated. */
 const MIN_DUPLICATE_WORDS = 4;
