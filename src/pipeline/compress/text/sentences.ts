@@ -93,13 +93,30 @@ export function repeatedSentences(
 ): { start: number; end: number }[] {
   const drop: { start: number; end: number }[] = [];
   let lineShownFrom = 0;
+  // What follows a dropped sentence is read from its line, unmasked once: unmasking the rest of the
+  // line anew for each of a run of dropped sentences made a long line of repeats quadratic. A sentence
+  // never starts or ends inside a placeholder, so the rest of the line unmasked is the unmasked line
+  // after the sentence's offset there: its masked offset plus how much longer the sentences before
+  // it on the line, and itself, are unmasked (`grown`); what lies between sentences is blank.
+  let lineStart = 0;
+  let lineEnd = -1;
+  let unmaskedLine: string | undefined;
+  let grown = 0;
   for (const s of splitSentences(text)) {
+    if (s.start > lineEnd) {
+      lineStart = text.lastIndexOf("\n", s.start - 1) + 1;
+      const lineBreak = text.indexOf("\n", s.start);
+      lineEnd = lineBreak < 0 ? text.length : lineBreak;
+      unmaskedLine = undefined;
+      grown = 0;
+    }
     const sentence = unmask(text.slice(s.start, s.end));
+    grown += sentence.length - (s.end - s.start);
     if (!isRedundantWhenRepeated(sentence) || !isRepeat(sentenceKey(sentence), s)) continue;
     const opensLine = s.start === lineShownFrom || text[s.start - 1] === "\n";
     if (opensLine) {
-      const lineEnd = text.indexOf("\n", s.next);
-      if (opensWithMarker(sentence) || opensWithMarker(unmask(text.slice(s.next, lineEnd < 0 ? text.length : lineEnd)))) continue;
+      unmaskedLine ??= unmask(text.slice(lineStart, lineEnd));
+      if (opensWithMarker(sentence) || opensWithMarker(unmaskedLine.slice(s.next - lineStart + grown))) continue;
       lineShownFrom = s.next;
     }
     drop.push({ start: s.start, end: s.next });
