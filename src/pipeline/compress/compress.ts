@@ -57,6 +57,8 @@ function compressOne(
   enabled: readonly CompressionRule[],
 ): MessageOutcome {
   const outcome = unchanged(original);
+  // changedBy is the outcome's own set: each rule sees the ones before it as they are recorded.
+  const ruleCtx: RuleContext = { ...ctx, changedBy: outcome.rules };
   let text = masking.masked;
   const record = (rule: CompressionRule, saved: number) => {
     outcome.rules.add(rule.name);
@@ -64,7 +66,7 @@ function compressOne(
   };
   for (const rule of enabled) {
     if (ctx.level < rule.minLevel) continue;
-    const out = rule.apply(text, { ...ctx, changedBy: outcome.rules });
+    const out = rule.apply(text, ruleCtx);
     if (out.text === text) continue;
     // A rule may shorten a message, never empty it: the turn was there for a reason.
     if (out.text.trim() === "" && text.trim() !== "") continue;
@@ -75,7 +77,7 @@ function compressOne(
   if (removedWords) {
     text = tidyRemovals(text);
     if (enabled.includes(whitespace)) {
-      const out = whitespace.apply(text, { ...ctx, changedBy: outcome.rules });
+      const out = whitespace.apply(text, ruleCtx);
       if (out.text !== text) {
         text = out.text;
         record(whitespace, out.saved);

@@ -7,13 +7,24 @@ import { protectedSpans } from "./spans";
  */
 const OPEN = "\uE000";
 const CLOSE = "\uE001";
+const OPEN_CODE = OPEN.charCodeAt(0);
+const CLOSE_CODE = CLOSE.charCodeAt(0);
 const DIGIT_BASE = 0xe100;
 const RADIX = 4096;
-export const PLACEHOLDER = /\uE000[\uE100-\uF0FF]+\uE001/g;
 /** Text that already contains our placeholder alphabet cannot be masked safely. */
 const RESERVED = /[\uE000-\uF0FF]/;
 
+/**
+ * One-digit placeholders already spelled, by index: every message spells the same first few hundred.
+ * Longer ones are rare and not kept, so the table never outgrows RADIX entries.
+ */
+const spelled: string[] = [];
+
 function encode(index: number): string {
+  return index < RADIX ? (spelled[index] ??= spell(index)) : spell(index);
+}
+
+function spell(index: number): string {
   let digits = "";
   do {
     digits = String.fromCharCode(DIGIT_BASE + (index % RADIX)) + digits;
@@ -30,6 +41,8 @@ function decode(text: string, from: number, to: number): number {
 }
 
 const isDigit = (code: number) => code >= DIGIT_BASE && code < DIGIT_BASE + RADIX;
+/** RESERVED, for one character code. */
+const isReserved = (code: number) => code >= OPEN_CODE && code < DIGIT_BASE + RADIX;
 
 export interface MaskedText {
   masked: string;
@@ -53,7 +66,7 @@ export function mask(text: string): MaskedText | null {
 
 /**
  * `fragment` with each placeholder swapped back for its original; a damaged one is left as it is.
- * Scanned by hand rather than with PLACEHOLDER: the rules unmask every sentence they compare and every
+ * Scanned by hand rather than with a regex: the rules unmask every sentence they compare and every
  * fragment they count, and a replace callback per placeholder cost twice as much.
  */
 export function unmask(fragment: string, originals: readonly string[]): string {
@@ -62,7 +75,7 @@ export function unmask(fragment: string, originals: readonly string[]): string {
   for (let open = fragment.indexOf(OPEN); open !== -1; open = fragment.indexOf(OPEN, open + 1)) {
     let close = open + 1;
     while (isDigit(fragment.charCodeAt(close))) close++;
-    if (close === open + 1 || fragment[close] !== CLOSE) continue;
+    if (close === open + 1 || fragment.charCodeAt(close) !== CLOSE_CODE) continue;
     const original = originals[decode(fragment, open + 1, close)];
     if (original === undefined) continue;
     out += fragment.slice(at, open) + original;
@@ -74,11 +87,18 @@ export function unmask(fragment: string, originals: readonly string[]): string {
 /** Indexes of the spans whose placeholders are in `masked`; null if a placeholder was damaged or appears twice. */
 export function placeholdersPresent(masked: string, spanCount: number): Set<number> | null {
   const seen = new Set<number>();
-  for (const m of masked.matchAll(PLACEHOLDER)) {
-    const index = decode(m[0], 1, m[0].length - 1);
+  // One scan: every character of the placeholder alphabet must belong to a whole placeholder.
+  for (let i = 0; i < masked.length; i++) {
+    const code = masked.charCodeAt(i);
+    if (!isReserved(code)) continue;
+    if (code !== OPEN_CODE) return null;
+    let close = i + 1;
+    while (isDigit(masked.charCodeAt(close))) close++;
+    if (close === i + 1 || masked.charCodeAt(close) !== CLOSE_CODE) return null;
+    const index = decode(masked, i + 1, close);
     if (index >= spanCount || seen.has(index)) return null;
     seen.add(index);
+    i = close;
   }
-  const stray = masked.replace(PLACEHOLDER, "");
-  return RESERVED.test(stray) ? null : seen;
+  return seen;
 }

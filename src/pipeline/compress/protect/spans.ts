@@ -94,7 +94,13 @@ const DIGITS = String.raw`[-+±~≈$€£¥#]?\d(?:[\d,._:/]*\d)?(?:st|nd|rd|th|
 const QUALIFIER = String.raw`(?:(?:at\s+(?:least|most)|no\s+(?:more|less|fewer|later|earlier)\s+than|(?:more|less|fewer|greater|other|longer|shorter)\s+than|up\s+to|under|over|below|above|within|exactly|approximately|roughly|about|around|nearly|almost|max(?:imum)?|min(?:imum)?|between|from|per)\s+)?`;
 const UNIT = String.raw`(?:\s?(?:%|°[CF]?|(?:mm|cm|m|km|in|ft|yd|mi|mg|g|kg|lbs?|oz|t|ml|l|L|s|sec|secs|ms|µs|ns|min|mins|h|hr|hrs|am|pm|a\.m\.|p\.m\.|mph|kph|km\/h|m\/s|Hz|kHz|MHz|GHz|W|kW|kWh|V|mAh|B|KB|MB|GB|TB|px|pt|em|rem|dpi|fps|USD|EUR|GBP|percent|dollars?|euros?|cents?|pounds?|words?|characters?|chars?|letters?|tokens?|sentences?|paragraphs?|lines?|pages?|items?|points?|bullets?|bullet\s+points?|steps?|examples?|questions?|options?|ideas?|names?|seconds?|minutes?|hours?|days?|weeks?|months?|years?|times?|people|persons?|per\s+cent)\b))?`;
 const NUMBER_CORE = String.raw`(?:${DIGITS}|\b${NUMBER_WORD}(?:(?:[\s-]+|\s+and\s+)${NUMBER_WORD})*\b)`;
-const NUMBER = new RegExp(String.raw`(?:\b${QUALIFIER})?${NUMBER_CORE}(?:\s*(?:-|–|—|to|and|or)\s*${NUMBER_CORE})?${UNIT}`, "gi");
+/**
+ * A number opens with a sign or digit, or at a word start with the first letter of a qualifier or
+ * number word. The guard in front says so, and turns most words away after one look instead of
+ * trying a hundred words on them.
+ */
+const NUMBER_START = String.raw`(?=[-+±~≈$€£¥#\d]|\b[abdefghlmnopqrstuwz])`;
+const NUMBER = new RegExp(String.raw`${NUMBER_START}(?:\b${QUALIFIER})?${NUMBER_CORE}(?:\s*(?:-|–|—|to|and|or)\s*${NUMBER_CORE})?${UNIT}`, "gi");
 
 const DATE =
   /\b(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|[Tt]oday|[Tt]omorrow|[Yy]esterday|[Tt]onight)\b\.?/g;
@@ -110,7 +116,11 @@ const CONSTRAINT = new RegExp(
   "gi",
 );
 
-const ACRONYM = /(?<![\p{L}\p{N}_])\p{Lu}[\p{Lu}\p{N}&]+(?![\p{L}\p{N}_])/gu;
+/**
+ * A run of capitals with no letter, digit or "_" on either side. The lookbehind is tested after the
+ * first capital rather than before it, so that it runs at capitals only, not at every position.
+ */
+const ACRONYM = /\p{Lu}(?<![\p{L}\p{N}_]\p{Lu})[\p{Lu}\p{N}&]+(?![\p{L}\p{N}_])/gu;
 /**
  * camelCase, snake_case, word2vec, file.ext, @handle, #tag: identifiers, never prose. The guard in
  * front holds wherever one of the alternatives can match (a sigil, or a word start with a capital, digit,
@@ -121,7 +131,16 @@ const IDENTIFIER =
 
 const CAPITALIZED = /\p{Lu}[\p{L}\p{N}'’-]*/gu;
 const FIRST_PERSON = /^I(?:['’](?:m|ll|ve|d))?$/;
-const SENTENCE_BOUNDARY = /[.!?:;\n•*#>"“(-]/;
+/** Characters after which a word opens a sentence; and those a capitalised word may end with but a name does not. */
+const SENTENCE_BOUNDARIES = '.!?:;\n•*#>"“(-';
+const TRAILING_MARKS = "'’-";
+const WORD_CHARACTER = /[\p{L}\p{N}_]/u;
+
+/** WORD_CHARACTER for one UTF-16 unit, deciding ASCII (most text) without the regex. */
+function isWordUnit(code: number): boolean {
+  if (code >= 0x80) return WORD_CHARACTER.test(String.fromCharCode(code));
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f;
+}
 /** "Hello ChatGPT," — the assistant's name in an opening greeting is not content to protect. */
 const GREETING_ADDRESSEE = /^\s*(?:hi|hello|hey|dear|greetings)[ \t,]+(?:chat ?gpt|gpt(?:-?\d[\w.-]*)?|claude|gemini|bard|copilot|assistant|ai)\b/i;
 
@@ -133,14 +152,17 @@ function capitalizedNames(text: string): Span[] {
   const spans: Span[] = [];
   for (const m of text.matchAll(CAPITALIZED)) {
     const start = m.index;
-    if (start > 0 && /[\p{L}\p{N}_]/u.test(text[start - 1]!)) continue;
-    const word = m[0].replace(/['’-]+$/, "");
+    if (start > 0 && isWordUnit(text.charCodeAt(start - 1))) continue;
+    // The match opens with a capital, so trimming stops before its start.
+    let end = start + m[0].length;
+    while (TRAILING_MARKS.includes(text[end - 1]!)) end--;
+    const word = text.slice(start, end);
     if (FIRST_PERSON.test(word)) continue;
     let k = start - 1;
     while (k >= 0 && (text[k] === " " || text[k] === "\t")) k--;
-    const sentenceStart = k < 0 || SENTENCE_BOUNDARY.test(text[k]!);
+    const sentenceStart = k < 0 || SENTENCE_BOUNDARIES.includes(text[k]!);
     if (sentenceStart && isKnownWord(word.toLowerCase())) continue;
-    spans.push({ start, end: start + word.length });
+    spans.push({ start, end });
   }
   return spans;
 }
@@ -160,7 +182,7 @@ export function opensWithMarker(text: string): boolean {
 }
 
 const DETECTORS: readonly Detector[] = [
-  fencedCode,
+  (t) => (t.includes("```") || t.includes("~~~") ? fencedCode(t) : []),
   (t) => (t.includes("`") ? allMatches(t, INLINE_CODE) : []),
   (t) => allMatches(t, CODE_LINE),
   indentedCode,
@@ -187,14 +209,24 @@ const DETECTORS: readonly Detector[] = [
  */
 export function protectedSpans(text: string): Span[] {
   const addresseeEnd = GREETING_ADDRESSEE.exec(text)?.[0].length ?? 0;
-  const spans = DETECTORS.flatMap((detect) => detect(text))
-    .filter((span) => span.end > addresseeEnd)
-    .sort((a, b) => a.start - b.start || b.end - a.end);
+  const spans: Span[] = [];
+  for (const detect of DETECTORS) for (const span of detect(text)) if (span.end > addresseeEnd) spans.push(span);
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  // The detectors' spans are fresh objects, owned here: merging grows them in place.
   const merged: Span[] = [];
+  let last: Span | undefined;
   for (const span of spans) {
-    const last = merged[merged.length - 1];
-    if (last && (span.start <= last.end || /^[ \t]+$/.test(text.slice(last.end, span.start)))) last.end = Math.max(last.end, span.end);
-    else merged.push({ ...span });
+    if (last && (span.start <= last.end || onlyBlanks(text, last.end, span.start))) last.end = Math.max(last.end, span.end);
+    else merged.push((last = span));
   }
   return merged;
+}
+
+/** Whether text[from, to) is a non-empty run of spaces and tabs. */
+function onlyBlanks(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return to > from;
 }

@@ -10,11 +10,33 @@ const WELL_WISHING =
 /** Thanks and sign-offs closing a message that says something first (never followed by a name, which may be content). */
 const CLOSING =
   /(?<=[.!?:)\]][ \t]*|\n)[ \t]*(?:(?:thanks|thank you)(?: (?:so|very) much)?(?: in advance| for (?:your|the|any) (?:help|time|assistance|support))?|many thanks|thx|ty|much appreciated|i (?:really )?appreciate (?:it|your help|any help|the help)|cheers|best(?: regards)?|kind regards|regards)[ \t]*[.!,:)]*[ \t]*$/i;
-/** "Please" as a courtesy before a request or at its end. */
-const PLEASE: RewriteStep[] = [
-  [/(?<=^|[.!?:][ \t]+|\n[ \t]*)please,?[ \t]+([a-z])/gim, (_, first) => capitalize(first!)],
-  [/(?<=[a-z])[ \t]+please(?=[ \t]+[a-z])/g, () => ""],
-  [/,?[ \t]+please(?=[.!?]|$)/gim, () => ""],
+/** Last words of the CLOSING phrases, lower-cased. */
+const CLOSING_LAST_WORDS = ["thanks", "you", "much", "advance", "help", "time", "assistance", "support", "thx", "ty", "appreciated", "it", "cheers", "best", "regards"];
+/** Characters CLOSING allows after the phrase, up to the end of the message. */
+const AFTER_CLOSING = " \t.!,:)";
+const LONGEST_LAST_WORD = Math.max(...CLOSING_LAST_WORDS.map((w) => w.length));
+
+/** Whether `text` ends the way a CLOSING match must: a phrase's last word, then only its punctuation and spaces. */
+function mayEndWithClosing(text: string): boolean {
+  let end = text.length;
+  while (end > 0 && AFTER_CLOSING.includes(text[end - 1]!)) end--;
+  const tail = text.slice(Math.max(0, end - LONGEST_LAST_WORD), end).toLowerCase();
+  return CLOSING_LAST_WORDS.some((word) => tail.endsWith(word));
+}
+
+const HOPE = /hope/i;
+const PLEASE = /please/i;
+const mentionsHope = (text: string) => HOPE.test(text);
+const mentionsPlease = (text: string) => PLEASE.test(text);
+
+const STEPS: readonly RewriteStep[] = [
+  [GREETING, () => ""],
+  [WELL_WISHING, () => "", mentionsHope],
+  [CLOSING, () => "", mayEndWithClosing],
+  // "Please" as a courtesy before a request or at its end.
+  [/(?<=^|[.!?:][ \t]+|\n[ \t]*)please,?[ \t]+([a-z])/gim, (_, first) => capitalize(first!), mentionsPlease],
+  [/(?<=[a-z])[ \t]+please(?=[ \t]+[a-z])/g, () => "", mentionsPlease],
+  [/,?[ \t]+please(?=[.!?]|$)/gim, () => "", mentionsPlease],
 ];
 
 /** Greetings, well-wishing, "please", thanks and sign-offs: courtesy the model does not need. */
@@ -22,15 +44,6 @@ export const pleasantries: CompressionRule = {
   name: "pleasantries",
   minLevel: 0.1,
   apply(text, ctx) {
-    return rewriteAll(
-      text,
-      [
-        [GREETING, () => ""],
-        [WELL_WISHING, () => ""],
-        [CLOSING, () => ""],
-        ...PLEASE,
-      ],
-      ctx,
-    );
+    return rewriteAll(text, STEPS, ctx);
   },
 };

@@ -28,13 +28,41 @@ export function rewrite(text: string, pattern: RegExp, replacement: (match: stri
   return { text: out, saved: savedTokens(before, after, ctx) };
 }
 
-/** A pattern and what each match becomes. */
-export type RewriteStep = readonly [RegExp, (match: string, ...groups: string[]) => string];
+/** As rewrite, for matches the caller found: ascending, non-overlapping [start, end) ranges of `text`. */
+export function rewriteRanges(
+  text: string,
+  ranges: readonly { start: number; end: number }[],
+  replacement: (match: string) => string,
+  ctx: RuleContext,
+): RuleOutput {
+  const before: string[] = [];
+  const after: string[] = [];
+  let out = "";
+  let at = 0;
+  for (const { start, end } of ranges) {
+    const match = text.slice(start, end);
+    const replaced = replacement(match);
+    if (replaced === match) continue;
+    out += text.slice(at, start) + replaced;
+    at = end;
+    before.push(match);
+    after.push(replaced);
+  }
+  return { text: at === 0 ? text : out + text.slice(at), saved: savedTokens(before, after, ctx) };
+}
+
+/**
+ * A pattern, what each match becomes and, optionally, a quick test that the pattern may match the
+ * text: a `false` skips the step. The test costs a look at a few characters or one `includes`, where
+ * a pattern with a lookbehind or a leading class tries every position of the message.
+ */
+export type RewriteStep = readonly [RegExp, (match: string, ...groups: string[]) => string, ((text: string) => boolean)?];
 
 /** Runs several rewrites in order, adding up their savings. */
 export function rewriteAll(text: string, steps: readonly RewriteStep[], ctx: RuleContext): RuleOutput {
   let saved = 0;
-  for (const [pattern, replacement] of steps) {
+  for (const [pattern, replacement, mayMatch] of steps) {
+    if (mayMatch && !mayMatch(text)) continue;
     const step = rewrite(text, pattern, replacement, ctx);
     text = step.text;
     saved += step.saved;

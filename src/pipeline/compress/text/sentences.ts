@@ -3,23 +3,33 @@ import { cutRanges } from "./rewrite";
 
 /** A sentence of one line: its text (with closing punctuation) and the spaces after it, as offsets. */
 export interface Sentence {
-  start: number;
+  readonly start: number;
   /** End of the sentence text, before the spaces that follow it. */
-  end: number;
+  readonly end: number;
   /** End including the trailing spaces (never a newline): removing [start, next) removes it cleanly. */
-  next: number;
+  readonly next: number;
   /** True when the sentence is the whole of its line. */
-  wholeLine: boolean;
+  readonly wholeLine: boolean;
 }
 
 /** Sentences never cross a line break: lines are structure (lists, verse, data) the prompt may rely on. */
 const SENTENCE = /[^\n.!?]*(?:[.!?]+["'”’)\]]*|(?=\n)|$)[ \t]*/g;
 
-export function splitSentences(text: string): Sentence[] {
-  const out: Sentence[] = [];
+/**
+ * The text split last and its sentences. dedup and prune split the same message in turn, and the
+ * rules between them mostly leave it as it is; the sentences are read-only, so they can be shared.
+ */
+let lastSplit: { text: string; sentences: readonly Sentence[] } | undefined;
+
+export function splitSentences(text: string): readonly Sentence[] {
+  if (lastSplit?.text === text) return lastSplit.sentences;
+  const sentences: Sentence[] = [];
   let atLineStart = true;
-  for (const m of text.matchAll(SENTENCE)) {
+  SENTENCE.lastIndex = 0;
+  for (let m = SENTENCE.exec(text); m !== null; m = SENTENCE.exec(text)) {
     if (m[0].length === 0) {
+      // Empty only before a line break or at the end: step over it as matchAll would.
+      SENTENCE.lastIndex++;
       atLineStart = true;
       continue;
     }
@@ -28,34 +38,46 @@ export function splitSentences(text: string): Sentence[] {
     const end = start + m[0].trimEnd().length;
     const wholeLine = atLineStart && (next === text.length || text[next] === "\n");
     atLineStart = false;
-    if (end > start && m[0].trim() !== "") out.push({ start, end, next, wholeLine });
+    if (end > start) sentences.push({ start, end, next, wholeLine });
   }
-  return out;
+  lastSplit = { text, sentences };
+  return sentences;
 }
 
-/** What two sentences are compared by: case, spacing and closing punctuation do not matter. */
+/** Whitespace that sentenceKey must rewrite: a run, or any blank other than a single space. */
+const UNEVEN_SPACING = /\s\s|[^\S ]/;
+const SPACE = 0x20;
+/** A space or . ! ?: what closes a sentence once its whitespace is single spaces. */
+const isClosing = (code: number) => code === SPACE || code === 0x2e || code === 0x21 || code === 0x3f;
+
+/**
+ * What two sentences are compared by: case, spacing and closing punctuation do not matter. Lower-cased,
+ * whitespace runs made single spaces, then closing spaces and punctuation and an opening space cut off.
+ * Most sentences are spaced evenly already and skip the rewrite.
+ */
 export function sentenceKey(sentence: string): string {
-  return sentence.toLowerCase().replace(/\s+/g, " ").replace(/[\s.!?]+$/, "").trim();
+  const lower = sentence.toLowerCase();
+  const key = UNEVEN_SPACING.test(lower) ? lower.replace(/\s+/g, " ") : lower;
+  let end = key.length;
+  while (end > 0 && isClosing(key.charCodeAt(end - 1))) end--;
+  const start = end > 0 && key.charCodeAt(0) === SPACE ? 1 : 0;
+  return start === 0 && end === key.length ? key : key.slice(start, end);
 }
 
 /** Short sentences ("Yes.", "Go on.") repeat for a reason; only longer ones are redundant when repeated. */
 const MIN_DUPLICATE_WORDS = 4;
 
-/** Whitespace-separated words in `s`, counted without allocating. */
-function wordCount(s: string): number {
-  let words = 0;
-  let inWord = false;
-  for (let i = 0; i < s.length; i++) {
-    const space = s.charCodeAt(i) <= 32;
-    if (!space && !inWord) words++;
-    inWord = !space;
-  }
-  return words;
-}
-
 /** Whether a sentence is long enough that saying it again adds nothing (the dedup and repeat rules' test). */
 export function isRedundantWhenRepeated(sentence: string): boolean {
-  return wordCount(sentence) >= MIN_DUPLICATE_WORDS;
+  // Words are runs of characters above U+0020, counted only as far as the threshold.
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < sentence.length; i++) {
+    const space = sentence.charCodeAt(i) <= 32;
+    if (!space && !inWord && ++words >= MIN_DUPLICATE_WORDS) return true;
+    inWord = !space;
+  }
+  return false;
 }
 
 /**
@@ -71,13 +93,30 @@ export function repeatedSentences(
 ): { start: number; end: number }[] {
   const drop: { start: number; end: number }[] = [];
   let lineShownFrom = 0;
+  // What follows a dropped sentence is read from its line, unmasked once: unmasking the rest of the
+  // line anew for each of a run of dropped sentences made a long line of repeats quadratic. A sentence
+  // never starts or ends inside a placeholder, so the rest of the line unmasked is the unmasked line
+  // after the sentence's offset there: its masked offset plus how much longer the sentences before
+  // it on the line, and itself, are unmasked (`grown`); what lies between sentences is blank.
+  let lineStart = 0;
+  let lineEnd = -1;
+  let unmaskedLine: string | undefined;
+  let grown = 0;
   for (const s of splitSentences(text)) {
+    if (s.start > lineEnd) {
+      lineStart = text.lastIndexOf("\n", s.start - 1) + 1;
+      const lineBreak = text.indexOf("\n", s.start);
+      lineEnd = lineBreak < 0 ? text.length : lineBreak;
+      unmaskedLine = undefined;
+      grown = 0;
+    }
     const sentence = unmask(text.slice(s.start, s.end));
+    grown += sentence.length - (s.end - s.start);
     if (!isRedundantWhenRepeated(sentence) || !isRepeat(sentenceKey(sentence), s)) continue;
     const opensLine = s.start === lineShownFrom || text[s.start - 1] === "\n";
     if (opensLine) {
-      const lineEnd = text.indexOf("\n", s.next);
-      if (opensWithMarker(sentence) || opensWithMarker(unmask(text.slice(s.next, lineEnd < 0 ? text.length : lineEnd)))) continue;
+      unmaskedLine ??= unmask(text.slice(lineStart, lineEnd));
+      if (opensWithMarker(sentence) || opensWithMarker(unmaskedLine.slice(s.next - lineStart + grown))) continue;
       lineShownFrom = s.next;
     }
     drop.push({ start: s.start, end: s.next });
