@@ -62,6 +62,29 @@ export function countTokens(text: string, family: TokenizerFamily = "o200k"): nu
   let total = 0;
   for (let p = 0; p < text.length; ) {
     const q = pieceEnd(f.split, text, classes, p);
+    total += q - p <= MAX_BPE_CHARS ? memo.count(text, p, q) : countInChunks(memo, text, p, q);
+    p = q;
+  }
+  return total;
+}
+
+/**
+ * Longest stretch of one pre-tokenizer piece counted in one library call. The library's merges take
+ * far more than linear time on a long piece (a 128 kB run of "ab", one piece, took 45 s; a run of
+ * spaces or dashes 3 s at 64k), and a prompt is free to hold one: a DNA sequence, a rule line, a
+ * crafted body. Up to this length a piece costs under a millisecond and is counted exactly (the longest
+ * in the corpora is 747 characters, a rule of dashes); a longer one is counted in chunks of this size,
+ * a few tokens off at each chunk boundary, where a merge across it is missed.
+ */
+export const MAX_BPE_CHARS = 2048;
+
+function countInChunks(memo: PieceMemo, text: string, start: number, end: number): number {
+  let total = 0;
+  for (let p = start; p < end; ) {
+    let q = Math.min(end, p + MAX_BPE_CHARS);
+    // Never between the two halves of a surrogate pair.
+    const unit = text.charCodeAt(q);
+    if (q < end && unit >= 0xdc00 && unit <= 0xdfff) q--;
     total += memo.count(text, p, q);
     p = q;
   }

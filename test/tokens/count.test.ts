@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { countTokens as libraryO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { countTokens as libraryCl100k } from "gpt-tokenizer/encoding/cl100k_base";
-import { countTokens, countMessageTokens } from "../../src/tokens/count";
+import { countTokens, countMessageTokens, MAX_BPE_CHARS } from "../../src/tokens/count";
 import { asciiHeavy, shaped } from "./arbitraries";
 import { corpora, haveData } from "./corpora";
 
@@ -62,6 +62,25 @@ describe("token counting", () => {
     const spaces = " ".repeat(300) + "x";
     expect(countTokens(blob)).toBe(library.o200k(blob));
     expect(countTokens(spaces)).toBe(library.o200k(spaces));
+  });
+
+  test("a piece longer than MAX_BPE_CHARS is counted in chunks, within a few tokens per chunk of the library", () => {
+    // One pre-tokenizer piece each: a letter run, a punctuation run, a whitespace run, an emoji run.
+    const unit = fc.constantFrom("ab", "ACGT", "[", "=-", " ", "é", "😀", "xyzq", "{}", "\t ");
+    fc.assert(
+      fc.property(unit, fc.integer({ min: MAX_BPE_CHARS + 1, max: 3 * MAX_BPE_CHARS }), (u, length) => {
+        const piece = u.repeat(Math.ceil(length / u.length));
+        const boundaries = Math.ceil(piece.length / MAX_BPE_CHARS) - 1;
+        expect(Math.abs(countTokens(piece) - library.o200k(piece))).toBeLessThanOrEqual(2 * boundaries);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  test("a megabyte in one piece is counted (the library alone takes minutes on it)", () => {
+    // "abab" is one o200k token: the library gives 1,500 for 6,000 characters of it.
+    expect(countTokens("ab".repeat(500_000))).toBe(250_000);
+    expect(countTokens("x" + " ".repeat(1_000_000) + "y")).toBeGreaterThan(0);
   });
 
   test("chat framing adds three tokens per message and three for the reply", () => {
