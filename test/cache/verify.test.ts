@@ -106,6 +106,7 @@ const PARAPHRASES: [string, string][] = [
   ["I'd like you to write a poem about the sea", "Write a poem about the sea."],
   ["Quick question: what is the boiling point of water?", "What is the boiling point of water?"],
   ["Hello, what time zone is Tokyo in? Thank you in advance.", "What time zone is Tokyo in?"],
+  ["What is the boiling point of water? . . . , ! thanks so much!!", "What is the boiling point of water?"],
   // Intensifiers, discourse markers, contractions and British spellings.
   ["It makes absolutely no difference.", "It makes no difference."],
   ["But is it a good idea to rent?", "Is it a good idea to rent?"],
@@ -186,8 +187,9 @@ describe("verifier", () => {
     expect(f.directions.get("off/on")).toBe("1:0");
   });
 
+  // ". ".repeat(150_000) took minutes while the courtesy tail was one pattern (quadratic on the run).
   test("arbitrary text never throws", () => {
-    for (const text of ["", "   ", "```\nunclosed", "'''", "1,2,3,,4..5", "C++++##", "💥 ∑ ∫ √2 ≠ ≥", "-".repeat(1000), "a".repeat(100_000)]) {
+    for (const text of ["", "   ", "```\nunclosed", "'''", "1,2,3,,4..5", "C++++##", "💥 ∑ ∫ √2 ≠ ≥", "-".repeat(1000), "a".repeat(100_000), ". ".repeat(150_000)]) {
       expect(() => extractFacets(text)).not.toThrow();
     }
   });

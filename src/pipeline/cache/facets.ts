@@ -368,11 +368,24 @@ const COURTESY_LEAD = new RegExp(
   ].join(""),
   "i",
 );
-const COURTESY_TAIL = /[\s,.!]*(?<![\p{L}\p{N}])(?:(?:thanks|thank you|thx)(?: (?:so|very) much)?(?: in advance)?|please|cheers)[\s.!]*$/iu;
+/**
+ * The closing words; the run of spaces and punctuation before them goes too (stripCourtesyTail). In
+ * the pattern that run was quadratic: tried from every position of a long ". . . ." run.
+ */
+const COURTESY_TAIL = /(?<![\p{L}\p{N}])(?:(?:thanks|thank you|thx)(?: (?:so|very) much)?(?: in advance)?|please|cheers)[\s.!]*$/iu;
+const TAIL_SEPARATOR = /[\s,.!]/;
+
+function stripCourtesyTail(text: string): string {
+  const m = COURTESY_TAIL.exec(text);
+  if (!m) return text;
+  let start = m.index;
+  while (start > 0 && TAIL_SEPARATOR.test(text[start - 1]!)) start--;
+  return text.slice(0, start);
+}
 
 /** The request without its courtesy: what the answer depends on. */
 function withoutCourtesy(prompt: string): string {
-  const stripped = prompt.replace(COURTESY_LEAD, "").replace(COURTESY_TAIL, "");
+  const stripped = stripCourtesyTail(prompt.replace(COURTESY_LEAD, ""));
   return stripped.trim() === "" ? prompt : stripped;
 }
 
