@@ -184,6 +184,7 @@ export class Gateway {
   }
 
   flush(): void {
+    this.log.flush();
     this.semanticCache?.flush();
     this.ledger.flush();
     this.quota.flush();

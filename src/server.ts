@@ -27,6 +27,8 @@ export async function startServer(settings: Settings, log: Logger = createLogger
   const metricsServer = settings.metricsHost ? new Elysia().use(metricsRoutes(gateway, true)).listen({ hostname: settings.metricsHost, port: settings.metricsPort }) : undefined;
   const url = `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${server.port}`;
   log.info({ url, data_dir: settings.dataDir, version: gateway.version }, "svc listening");
+  // Supervisors and scripts wait for this line; the batch it sits in would hold it until the first flush.
+  log.flush();
 
   let closing: Promise<void> | undefined;
   const shutdown = () =>
