@@ -106,6 +106,14 @@ function sentenceProse(text: string): SentenceProse[] {
   return sentences;
 }
 
+/** True when `text` has at least `count` prose words (sentenceProse's words, counted the same way). */
+function hasProseWords(text: string, count: number): boolean {
+  let n = 0;
+  PROSE_WORD.lastIndex = 0;
+  while (n < count && PROSE_WORD.exec(text) !== null) n++;
+  return n >= count;
+}
+
 /** `text` with the letter at each of the ascending offsets `at` upper-cased, in one pass. */
 function capitalizeFirstLetters(text: string, at: readonly number[]): string {
   if (at.length === 0) return text;
@@ -137,10 +145,10 @@ export const prune: CompressionRule = {
   name: "prune",
   minLevel: PRUNE_MIN_LEVEL,
   apply(text, ctx) {
-    const sentences = sentenceProse(text);
     const wordy = WORDINESS_RULES.some((rule) => ctx.changedBy.has(rule));
-    const proseCount = sentences.reduce((n, s) => n + s.prose, 0);
-    if (proseCount < (wordy ? WORDY_PASSAGE_WORDS : LONG_PASSAGE_WORDS)) return { text, saved: 0 };
+    // Most prompts stop here, before their sentences are split and their words looked up.
+    if (!hasProseWords(text, wordy ? WORDY_PASSAGE_WORDS : LONG_PASSAGE_WORDS)) return { text, saved: 0 };
+    const sentences = sentenceProse(text);
     const share = SHARE_AT_MIN + strength(ctx.level) * (SHARE_AT_MAX - SHARE_AT_MIN);
     const run = maxRun(ctx.level);
     const drop: { start: number; end: number }[] = [];
