@@ -26,20 +26,8 @@ export const dedup: CompressionRule = {
       repeatedLine = earlierLines.has(lineKey(start, end < 0 ? text.length : end));
       return repeatedLine;
     };
-    // Sentences come in order, so the line around them is found once per line: searching back from
-    // each sentence made a long line of repeats quadratic.
-    let lineFrom = 0;
-    let lineTo = -1;
-    const lineStartAt = (at: number) => {
-      if (at > lineTo) {
-        lineFrom = text.lastIndexOf("\n", at - 1) + 1;
-        const lineBreak = text.indexOf("\n", at);
-        lineTo = lineBreak < 0 ? text.length : lineBreak;
-      }
-      return lineFrom;
-    };
-    const drop = repeatedSentences(text, ctx.unmask, (key, s) => {
-      const repeated = seen.has(key) && !s.wholeLine && !isRepeatedLine(lineStartAt(s.start));
+    const drop = repeatedSentences(text, ctx.unmask, (key, s, sentenceLineStart) => {
+      const repeated = seen.has(key) && !s.wholeLine && !isRepeatedLine(sentenceLineStart);
       seen.add(key);
       return repeated;
     });

@@ -82,14 +82,15 @@ export function isRedundantWhenRepeated(sentence: string): boolean {
 
 /**
  * [start, next) ranges of the sentences of masked `text` that `isRepeat` picks, among those long
- * enough to be redundant; `isRepeat` sees every such sentence, in order, by its sentenceKey. A sentence
+ * enough to be redundant; `isRepeat` sees every such sentence, in order, by its sentenceKey, with the
+ * offset where its line starts. A sentence
  * that opens a line (or follows only dropped ones) stays when it opens with a list marker or heading,
  * or when the text after it does: removing it would take the line's structure with it or make one.
  */
 export function repeatedSentences(
   text: string,
   unmask: (fragment: string) => string,
-  isRepeat: (key: string, sentence: Sentence) => boolean,
+  isRepeat: (key: string, sentence: Sentence, lineStart: number) => boolean,
 ): { start: number; end: number }[] {
   const drop: { start: number; end: number }[] = [];
   let lineShownFrom = 0;
@@ -112,7 +113,7 @@ export function repeatedSentences(
     }
     const sentence = unmask(text.slice(s.start, s.end));
     grown += sentence.length - (s.end - s.start);
-    if (!isRedundantWhenRepeated(sentence) || !isRepeat(sentenceKey(sentence), s)) continue;
+    if (!isRedundantWhenRepeated(sentence) || !isRepeat(sentenceKey(sentence), s, lineStart)) continue;
     const opensLine = s.start === lineShownFrom || text[s.start - 1] === "\n";
     if (opensLine) {
       unmaskedLine ??= unmask(text.slice(lineStart, lineEnd));
