@@ -14,11 +14,11 @@
  * The gateways run warm (--warm-seconds of load each before the first round): the JIT needs several
  * seconds of load before the relay's cost settles.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { corePlan, stopAll } from "./lib/processes";
+import { corePlan, cpuTimeUs, stopAll } from "./lib/processes";
 import { median } from "./lib/stats";
 import { gatewaySpecs, startBareProxy, startGateway, startMock } from "./lib/targets";
 import { loadWorkload, requestBody, writeWrkInputs } from "./lib/workload";
@@ -36,10 +36,7 @@ const { values: flags } = parseArgs({
 });
 
 /** User plus system time of a process and all its threads, µs (Linux clock ticks are 10 ms). */
-function cpuUs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
+const cpuUs = (pid: number) => cpuTimeUs(`/proc/${pid}/stat`).us;
 
 interface Target {
   name: string;

@@ -9,11 +9,12 @@
  *
  * Linux counts CPU in 10 ms ticks: with N requests a row is exact to 10 ms / N (5 µs at 2,000).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ROOT, stopAll } from "./lib/processes";
+import { fromLoadSpec, timeRequests } from "./lib/client";
+import { cpuTimeUs, ROOT, stopAll } from "./lib/processes";
 import { gatewaySpecs, startGateway, startMock } from "./lib/targets";
 import { loadWorkload, PROMPT_SLOT, variedPrompt } from "./lib/workload";
 import type { LoadSpec } from "./lib/wrk";
@@ -43,26 +44,16 @@ function groupOf(name: string, isMain: boolean): string {
 function cpuByGroup(pid: number): Map<string, number> {
   const groups = new Map<string, number>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    let stat: string;
+    let thread: { name: string; us: number };
     try {
-      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      thread = cpuTimeUs(`/proc/${pid}/task/${tid}/stat`);
     } catch {
       continue; // the thread ended between the listing and the read
     }
-    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const us = (Number(fields[11]) + Number(fields[12])) * 10_000;
-    const group = groupOf(name, tid === String(pid));
-    groups.set(group, (groups.get(group) ?? 0) + us);
+    const group = groupOf(thread.name, tid === String(pid));
+    groups.set(group, (groups.get(group) ?? 0) + thread.us);
   }
   return groups;
-}
-
-async function send(spec: LoadSpec, prompt: string): Promise<void> {
-  const body = spec.body.replace(PROMPT_SLOT, JSON.stringify(prompt).slice(1, -1));
-  const r = await fetch(spec.url, { method: "POST", headers: { ...spec.headers, "content-type": "application/json" }, body });
-  if (!r.ok) throw new Error(`${spec.url} answered ${r.status}: ${await r.text()}`);
-  await r.arrayBuffer();
 }
 
 const work = mkdtempSync(join(tmpdir(), "svc-thread-cpu-"));
@@ -71,19 +62,22 @@ try {
   const mock = await startMock(work, undefined, { latencyMs: 0, chunkDelayMs: 0 });
   const gw = await startGateway(work, undefined, mock.url, flags["log-level"], "svc", [], resolve(flags.tree));
   const specs = gatewaySpecs(gw, w, false);
+  // Fresh prompts for the miss (the relay and hit bodies have no slot, so they are sent as they are).
+  const client = (spec: LoadSpec) => fromLoadSpec(spec, (i) => spec.body.replace(PROMPT_SLOT, JSON.stringify(variedPrompt(w, i)).slice(1, -1)));
   const configs = [
-    { name: "pure relay", spec: specs.relay, n: Number(flags.requests) },
-    { name: "cache hit", spec: specs.hit, n: Number(flags.requests) },
-    { name: "cache miss (every stage on)", spec: specs.miss, n: Number(flags["miss-requests"]) },
+    { name: "pure relay", target: client(specs.relay), n: Number(flags.requests) },
+    { name: "cache hit", target: client(specs.hit), n: Number(flags.requests) },
+    { name: "cache miss (every stage on)", target: client(specs.miss), n: Number(flags["miss-requests"]) },
   ];
   const rows: { name: string; perGroup: Map<string, number> }[] = [];
+  const warm = Number(flags.warm);
   let seed = 0;
   for (const c of configs) {
-    // Fresh prompts for the miss (the relay and hit bodies have no slot, so the prompt is ignored).
-    for (let i = 0; i < Number(flags.warm); i++) await send(c.spec, variedPrompt(w, ++seed));
+    await timeRequests(c.target, warm, seed);
     const before = cpuByGroup(gw.pid);
-    for (let i = 0; i < c.n; i++) await send(c.spec, variedPrompt(w, ++seed));
+    await timeRequests(c.target, c.n, seed + warm);
     const after = cpuByGroup(gw.pid);
+    seed += warm + c.n;
     rows.push({ name: c.name, perGroup: new Map([...after].map(([g, us]) => [g, (us - (before.get(g) ?? 0)) / c.n])) });
   }
   const groups = [...new Set(rows.flatMap((r) => [...r.perGroup.keys()]))].filter((g) => rows.some((r) => (r.perGroup.get(g) ?? 0) > 0));

@@ -132,6 +132,17 @@ export function memoryOf(pid: number): Memory {
   return { rssMiB: kib("VmRSS") / 1024, peakMiB: kib("VmHWM") / 1024 };
 }
 
+/**
+ * User plus system CPU time, µs, from a /proc stat file: `/proc/<pid>/stat` (every thread of the
+ * process) or `/proc/<pid>/task/<tid>/stat` (one thread). Linux counts in 10 ms ticks.
+ */
+export function cpuTimeUs(statFile: string): { name: string; us: number } {
+  const stat = readFileSync(statFile, "utf8");
+  // The name is in parentheses and may itself hold spaces or parentheses; the fields follow the last ")".
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), us: (Number(fields[11]) + Number(fields[12])) * 10_000 };
+}
+
 /** `url` once an HTTP request to `url + path` gets any answer, else undefined. */
 export async function answers(url: string, path: string): Promise<string | undefined> {
   try {
