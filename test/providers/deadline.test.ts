@@ -43,4 +43,29 @@ describe("Deadline", () => {
     await Bun.sleep(40);
     expect(d.signal.aborted).toBe(false);
   });
+
+  test("watchers run once when it aborts, at once when it already has, and not after they stop watching", async () => {
+    const caller = new AbortController();
+    const d = new Deadline(10_000, caller.signal);
+    const seen: string[] = [];
+    d.watch(() => seen.push("first"));
+    const stop = d.watch(() => seen.push("stopped"));
+    stop();
+    caller.abort(new Error("client gone"));
+    caller.abort(new Error("again"));
+    d.watch(() => seen.push("late"));
+    expect(seen).toEqual(["first", "late"]);
+    expect(d.aborted).toBe(true);
+    expect((d.reason as Error).message).toBe("client gone");
+  });
+
+  test("the clock running out runs the watchers, and a signal asked for afterwards is already aborted", async () => {
+    const d = new Deadline(20);
+    let ran = 0;
+    d.watch(() => ran++);
+    await Bun.sleep(50);
+    expect(ran).toBe(1);
+    expect(d.expired).toBe(true);
+    expect((d.signal.reason as DOMException).name).toBe("TimeoutError");
+  });
 });

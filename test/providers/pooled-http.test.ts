@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import type { Socket, TCPSocketListener } from "bun";
 import { createServer } from "node:net";
+import { Deadline } from "../../src/providers/shared/deadline";
 import { pooledPost } from "../../src/providers/shared/pooled-http";
 
 /** The plain-http client every provider uses for http:// upstreams, against real sockets. */
@@ -11,7 +12,8 @@ afterAll(() => {
   for (const s of servers) s.stop(true);
 });
 
-const never = () => new AbortController().signal;
+/** A deadline far beyond any test, as the providers give every call. */
+const never = () => new Deadline(600_000);
 
 /** A Bun.serve upstream; `handler` sees each request with the client's port. */
 function httpServer(handler: (req: Request, clientPort: number) => Response | Promise<Response>) {
@@ -268,7 +270,7 @@ describe("pooledPost", () => {
     const refused = await pooledPost(url, {}, JSON.stringify({ content: "é".repeat(4_000_000) }), never());
     expect(refused.status).toBe(413);
     expect(await refused.text()).toBe("");
-    const next = await pooledPost(url, {}, '{"next":"é"}', AbortSignal.timeout(2_000));
+    const next = await pooledPost(url, {}, '{"next":"é"}', new Deadline(2_000));
     expect(await next.text()).toBe('{"next":"é"}');
     expect(connections).toBe(2);
   });
@@ -320,7 +322,7 @@ describe("pooledPost", () => {
       const server = rawServer((socket) => {
         socket.write(n++ === 0 ? answer : 'HTTP/1.1 200 OK\r\ncontent-length: 11\r\n\r\n{"ok":true}');
       });
-      const first = await pooledPost(server.url, {}, "{}", AbortSignal.timeout(2_000));
+      const first = await pooledPost(server.url, {}, "{}", new Deadline(2_000));
       expect(await first.text()).toBe(body);
       expect(await (await pooledPost(server.url, {}, "{}", never())).text()).toBe('{"ok":true}');
       expect(server.connections()).toBe(1);
@@ -351,7 +353,7 @@ describe("pooledPost", () => {
       );
     });
     const controller = new AbortController();
-    const res = await pooledPost(url, {}, "{}", controller.signal);
+    const res = await pooledPost(url, {}, "{}", new Deadline(600_000, controller.signal));
     const reader = res.body!.getReader();
     await reader.read();
     controller.abort(new DOMException("client left", "AbortError"));
@@ -367,7 +369,7 @@ describe("pooledPost", () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new DOMException("deadline", "TimeoutError")), 30);
     const started = performance.now();
-    await expect(pooledPost(url, {}, "{}", controller.signal)).rejects.toThrow("deadline");
+    await expect(pooledPost(url, {}, "{}", new Deadline(600_000, controller.signal))).rejects.toThrow("deadline");
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 

@@ -1,5 +1,6 @@
 import type { Socket } from "bun";
 import { HTTPParser } from "http-parser-js";
+import type { Cancellation } from "./deadline";
 
 /**
  * HTTP/1.1 POSTs over keep-alive sockets that the event loop owns, for plain-http upstreams (a model
@@ -303,29 +304,32 @@ function requestText(url: URL, headers: Readonly<Record<string, string>>, body: 
   return `${head}\r\n${body}`;
 }
 
+/** Why a cancelled call failed: the canceller's reason when it is an error, else an AbortError. */
+function abortError(cancel: Cancellation): Error {
+  return cancel.reason instanceof Error ? cancel.reason : new DOMException("aborted", "AbortError");
+}
+
 /**
- * POSTs `body` and resolves once the response head is in; the body is read from the result. Aborting
- * `signal` closes the socket, which the server sees as the client going away.
+ * POSTs `body` and resolves once the response head is in; the body is read from the result.
+ * Cancelling closes the socket, which the server sees as the client going away.
  */
-export async function pooledPost(url: URL, headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal): Promise<UpstreamResponse> {
+export async function pooledPost(url: URL, headers: Readonly<Record<string, string>>, body: string, cancel: Cancellation): Promise<UpstreamResponse> {
   const origin = originOf(url);
   const request = requestText(url, headers, body);
   let retried = false;
   while (true) {
-    signal.throwIfAborted();
+    if (cancel.aborted) throw abortError(cancel);
     const reused = retried ? undefined : origin.idle.pop();
-    const socket = reused ?? (await connectUnlessAborted(origin, signal));
+    const socket = reused ?? (await connectUnlessAborted(origin, cancel));
     const exchange = new Exchange(socket);
     socket.data.exchange = exchange;
     socket.timeout(0);
-    const onAbort = () => {
-      exchange.fail(signal.reason instanceof Error ? signal.reason : new DOMException("aborted", "AbortError"));
+    exchange.onFinish = cancel.watch(() => {
+      exchange.fail(abortError(cancel));
       socket.terminate();
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    exchange.onFinish = () => signal.removeEventListener("abort", onAbort);
-    // An abort between the connect resolving and the listener above would otherwise go unseen.
-    if (signal.aborted) onAbort();
+    });
+    // The watcher runs at once when the cancel landed between the connect resolving and the line above.
+    if (cancel.aborted) throw abortError(cancel);
     write(socket, request);
     try {
       await exchange.waitForHead();
@@ -342,12 +346,11 @@ export async function pooledPost(url: URL, headers: Readonly<Record<string, stri
 }
 
 /** A connect the caller's deadline can cut short (a black-holed address would otherwise wait for the OS). */
-async function connectUnlessAborted(origin: Origin, signal: AbortSignal): Promise<Socket<Connection>> {
+async function connectUnlessAborted(origin: Origin, cancel: Cancellation): Promise<Socket<Connection>> {
   const connecting = origin.connect();
-  let onAbort!: () => void;
+  let unwatch!: () => void;
   const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new DOMException("aborted", "AbortError"));
-    signal.addEventListener("abort", onAbort, { once: true });
+    unwatch = cancel.watch(() => reject(abortError(cancel)));
   });
   try {
     return await Promise.race([connecting, aborted]);
@@ -356,6 +359,6 @@ async function connectUnlessAborted(origin: Origin, signal: AbortSignal): Promis
     connecting.then((s) => s.terminate(), () => undefined);
     throw e;
   } finally {
-    signal.removeEventListener("abort", onAbort);
+    unwatch();
   }
 }

@@ -87,7 +87,7 @@ async function open(post: UpstreamPost, deadline: Deadline): Promise<UpstreamRes
     const headers = { ...JSON_HEADERS, ...post.headers };
     const body = JSON.stringify(post.body);
     const target = pooledTarget(post.url);
-    res = target ? await pooledPost(target, headers, body, deadline.signal) : await fetch(post.url, { method: "POST", headers, body, signal: deadline.signal });
+    res = target ? await pooledPost(target, headers, body, deadline) : await fetch(post.url, { method: "POST", headers, body, signal: deadline.signal });
   } catch (e) {
     throw failure(e, post, deadline);
   }
