@@ -1,12 +1,12 @@
 /**
  * What the pure relay costs beside the bare proxy, in CPU per request: the mock, the bare proxy and
  * one gateway per source tree, all pinned to the servers' core, driven by wrk in interleaved rounds.
- * Per round and target: wrk at 32 connections (throughput, and the target's CPU time from
+ * Per round and target: wrk at 32 connections (--connections) (throughput, and the target's CPU time from
  * /proc/<pid>/stat divided by the requests it answered, every thread of the process included), then
  * wrk at 1 connection (p50). Figures are medians over rounds, and medians of the per-round differences
  * to the proxy measured in the same round ("paired"), which is what to compare on a noisy machine.
  *
- *   bun bench/relay-cpu.ts [--rounds 7] [--seconds 4] [--c1-seconds 3] [--warm-seconds 8] [--tree name=/path ...]
+ *   bun bench/relay-cpu.ts [--rounds 7] [--seconds 4] [--c1-seconds 3] [--warm-seconds 8] [--connections 32] [--tree name=/path ...]
  *
  * Without --tree the gateway of this checkout is measured. To compare commits, give each its own tree:
  *   git archive <commit> | tar -x -C /tmp/old && ln -s "$PWD/node_modules" /tmp/old/node_modules
@@ -31,6 +31,7 @@ const { values: flags } = parseArgs({
     seconds: { type: "string", default: "4" },
     "c1-seconds": { type: "string", default: "3" },
     "warm-seconds": { type: "string", default: "8" },
+    connections: { type: "string", default: "32" },
     tree: { type: "string", multiple: true, default: [] },
   },
 });
@@ -68,14 +69,15 @@ async function main(): Promise<void> {
       add(name, gw.pid, gatewaySpecs(gw, w, false).relay);
     }
     const run = (t: Target, connections: number, seconds: string) => runWrk(wrk, t.spec, { connections, durationS: Number(seconds), cores: cores.client }, work, sentences);
-    for (const t of targets) await run(t, 32, flags["warm-seconds"]);
+    const connections = Number(flags.connections);
+    for (const t of targets) await run(t, connections, flags["warm-seconds"]);
     const rounds = Number(flags.rounds);
     for (let round = 1; round <= rounds; round++) {
       // Alternate the order so no target always runs right after the same neighbour.
       for (const t of round % 2 ? targets : [...targets].reverse()) {
         const before = cpuUs(t.pid);
-        const r = await run(t, 32, flags.seconds);
-        if (r.errors > 0) throw new Error(`${t.name}: ${r.errors} errors at 32 connections`);
+        const r = await run(t, connections, flags.seconds);
+        if (r.errors > 0) throw new Error(`${t.name}: ${r.errors} errors at ${connections} connections`);
         t.cpuUs.push((cpuUs(t.pid) - before) / r.requests);
         t.rps.push(r.rps);
         t.p50c1.push((await run(t, 1, flags["c1-seconds"])).latencyUs.p50);
@@ -84,7 +86,7 @@ async function main(): Promise<void> {
     }
     const floor = targets[0]!;
     const paired = (t: Target, f: (i: number) => number) => median(t.cpuUs.map((_, i) => f(i)));
-    console.log(`\n| target | CPU µs/request | req/s at 32 conn. | p50 µs at 1 conn. | paired vs proxy: CPU µs | throughput | p50 µs |`);
+    console.log(`\n| target | CPU µs/request | req/s at ${connections} conn. | p50 µs at 1 conn. | paired vs proxy: CPU µs | throughput | p50 µs |`);
     console.log(`|---|---|---|---|---|---|---|`);
     for (const t of targets) {
       const dCpu = paired(t, (i) => t.cpuUs[i]! - floor.cpuUs[i]!);
