@@ -16,7 +16,8 @@
  * served), next to the same cache with a threshold no neighbour passes, in the same run. A third
  * stores 100k distinct real texts from ../shared/data (prompts and their sentences, STS sentences,
  * Topical-Chat turns) with their shipped-embedder vectors, and times lookups that arrive with their
- * vector as the gateway's do (the worker embeds the prompt): new texts, and rewordings of stored ones.
+ * vector as the gateway's do (the worker embeds the prompt): new texts, and rewordings of stored ones, after a
+ * warm-up on other texts, with the first round (each stored neighbour verified for the first time) apart.
  */
 import { parseArgs } from "node:util";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -282,22 +283,35 @@ const withVector = async (text: string): Promise<CacheRequest> => {
 };
 const newQueries = await Promise.all(held.map(withVector));
 const rewordQueries = await Promise.all(kept.filter((_, i) => i % Math.floor(kept.length / SCALE_QUERIES) === 0).slice(0, SCALE_QUERIES).map((t) => withVector(`Hi! ${t.toLowerCase()} Thanks.`)));
-const scale = { miss: [] as number[], hit: [] as number[], served: 0 };
+// The JIT's first compilations (regexes of the verifier, the index's search) land on the first lookups
+// of a fresh process; other held-out texts take them, so the rounds below time a warm gateway.
+const warmQueries = await Promise.all(texts.filter((_, i) => i % 50 === 0).slice(SCALE_QUERIES, SCALE_QUERIES + 500).map(withVector));
+for (const q of warmQueries) {
+  const out = await scaleCache.lookup(q);
+  if (out.kind === "miss") out.fill.fail();
+}
+/** Per round, the latencies of new texts and rewordings. Round 1 reads each stored neighbour's facets for the first time (they are kept after). */
+const scale = { miss: [[], [], []] as number[][], hit: [[], [], []] as number[][], served: 0 };
 for (let round = 0; round < 3; round++) {
-  for (const [list, queries] of [[scale.miss, newQueries], [scale.hit, rewordQueries]] as const) {
+  for (const [list, queries] of [[scale.miss[round]!, newQueries], [scale.hit[round]!, rewordQueries]] as const) {
     for (const q of queries) {
       const t = performance.now();
       const out = await scaleCache.lookup(q);
       list.push(performance.now() - t);
       if (out.kind === "miss") out.fill.fail();
-      else if (out.kind === "hit" && list === scale.hit) scale.served++;
+      else if (out.kind === "hit" && queries === rewordQueries) scale.served++;
     }
   }
 }
 scaleCache.flush();
 scaleStore.close();
 rmSync(scaleDir, { recursive: true, force: true });
-console.log(`\n## Real texts at scale (${kept.length.toLocaleString("en")} stored, ${SCALE_QUERIES.toLocaleString("en")} queries of each kind, 3 rounds; queries carry their vector, as the gateway's do)\n`);
-console.log(`| new text (miss) p50 / p99 ms | rewording p50 / p99 ms | rewordings served | stored texts embedded in s | index built s |`);
-console.log(`|---|---|---|---|---|`);
-console.log(`| ${pct(scale.miss, 0.5).toFixed(3)} / ${pct(scale.miss, 0.99).toFixed(3)} | ${pct(scale.hit, 0.5).toFixed(3)} / ${pct(scale.hit, 0.99).toFixed(3)} | ${((100 * scale.served) / (3 * rewordQueries.length)).toFixed(1)}% | ${embedS.toFixed(1)} | ${scaleBuildS.toFixed(1)} |`);
+console.log(`\n## Real texts at scale (${kept.length.toLocaleString("en")} stored, ${SCALE_QUERIES.toLocaleString("en")} queries of each kind, 3 rounds after ${warmQueries.length} warm-up lookups of other texts; queries carry their vector, as the gateway's do)\n`);
+console.log(`Round 1 is the first time each stored neighbour is verified: its facets are read then and kept. Rounds 2-3 are what a gateway that has served its cache a while pays.\n`);
+console.log(`| rounds | new text (miss) p50 / p99 ms | rewording p50 / p99 ms | rewordings served | stored texts embedded in s | index built s |`);
+console.log(`|---|---|---|---|---|---|`);
+const ms = (xs: number[]) => `${pct(xs, 0.5).toFixed(3)} / ${pct(xs, 0.99).toFixed(3)}`;
+const served = `${((100 * scale.served) / (3 * rewordQueries.length)).toFixed(1)}%`;
+console.log(`| all 3 | ${ms(scale.miss.flat())} | ${ms(scale.hit.flat())} | ${served} | ${embedS.toFixed(1)} | ${scaleBuildS.toFixed(1)} |`);
+console.log(`| round 1 | ${ms(scale.miss[0]!)} | ${ms(scale.hit[0]!)} | | | |`);
+console.log(`| rounds 2-3 | ${ms(scale.miss.slice(1).flat())} | ${ms(scale.hit.slice(1).flat())} | | | |`);
