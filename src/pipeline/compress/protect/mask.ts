@@ -11,8 +11,11 @@ const OPEN_CODE = OPEN.charCodeAt(0);
 const CLOSE_CODE = CLOSE.charCodeAt(0);
 const DIGIT_BASE = 0xe100;
 const RADIX = 4096;
+/** Regex sources for rules that match around placeholders: a whole placeholder, and any character of the alphabet. */
+export const PLACEHOLDER_SOURCE = String.raw`\uE000[\uE100-\uF0FF]+\uE001`;
+export const PLACEHOLDER_CHAR_SOURCE = String.raw`\uE000-\uF0FF`;
 /** Text that already contains our placeholder alphabet cannot be masked safely. */
-const RESERVED = /[\uE000-\uF0FF]/;
+const RESERVED = new RegExp(`[${PLACEHOLDER_CHAR_SOURCE}]`);
 
 /**
  * One-digit placeholders already spelled, by index: every message spells the same first few hundred.

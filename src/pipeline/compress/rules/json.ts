@@ -1,5 +1,6 @@
 import type { CompressionRule } from "../types";
 import { rewriteRanges } from "../text/rewrite";
+import { PLACEHOLDER_SOURCE } from "../protect/mask";
 
 /**
  * Bare JSON in prose, seen through the mask: strings and numbers are placeholders, so a stretch made
@@ -8,7 +9,7 @@ import { rewriteRanges } from "../text/rewrite";
  * JSON_TOKENS is that stretch after an opening bracket; each token is told by its first character.
  */
 const OPENING = /[{[]/g;
-const JSON_TOKENS = /(?:[\s{}[\]:,]|\uE000[\uE100-\uF0FF]+\uE001|true|false|null)*/y;
+const JSON_TOKENS = new RegExp(String.raw`(?:[\s{}[\]:,]|${PLACEHOLDER_SOURCE}|true|false|null)*`, "y");
 const isClosing = (c: string) => c === "}" || c === "]";
 
 /**

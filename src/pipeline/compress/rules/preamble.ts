@@ -1,5 +1,6 @@
 import type { CompressionRule } from "../types";
 import { capitalize, rewriteAll } from "../text/rewrite";
+import { PLACEHOLDER_SOURCE } from "../protect/mask";
 
 const SENTENCE_START = String.raw`(?<=^|[.!?:][ \t]+|\n[ \t]*)`;
 const END = String.raw`[ \t]*[.!?:]+[ \t]*`;
@@ -26,7 +27,7 @@ const LEAD_IN = new RegExp(SENTENCE_START + String.raw`(?:(?:so|okay|ok|alright|
 
 /** "My first request is ..." → "First request: ..." (the ordinal is a protected span, kept as written). */
 const MY_NEXT = new RegExp(
-  SENTENCE_START + String.raw`my[ \t]+((?:\uE000[\uE100-\uF0FF]+\uE001[ \t]+)?(?:[a-z]+[ \t]+)?(?:request|question|command|sentence|message|prompt|task|topic|suggestion|query|input|text|word|line|move|statement|scenario|problem))[ \t]+is:?[ \t]+`,
+  SENTENCE_START + String.raw`my[ \t]+((?:${PLACEHOLDER_SOURCE}[ \t]+)?(?:[a-z]+[ \t]+)?(?:request|question|command|sentence|message|prompt|task|topic|suggestion|query|input|text|word|line|move|statement|scenario|problem))[ \t]+is:?[ \t]+`,
   "gim",
 );
 
