@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { corePlan, cpuTimeUs, stopAll } from "./lib/processes";
+import { roundOrder } from "./lib/measure";
 import { median } from "./lib/stats";
 import { gatewaySpecs, startBareProxy, startGateway, startMock } from "./lib/targets";
 import { loadWorkload, requestBody, writeWrkInputs } from "./lib/workload";
@@ -73,8 +74,7 @@ async function main(): Promise<void> {
     for (const t of targets) await run(t, connections, flags["warm-seconds"]);
     const rounds = Number(flags.rounds);
     for (let round = 1; round <= rounds; round++) {
-      // Alternate the order so no target always runs right after the same neighbour.
-      for (const t of round % 2 ? targets : [...targets].reverse()) {
+      for (const t of roundOrder(targets, round - 1)) {
         const before = cpuUs(t.pid);
         const r = await run(t, connections, flags.seconds);
         if (r.errors > 0) throw new Error(`${t.name}: ${r.errors} errors at ${connections} connections`);

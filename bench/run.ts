@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { fromLoadSpec, timeRequests, timeStreams, type ClientTarget } from "./lib/client";
 import { runContext } from "./lib/machine";
-import { interleavedLatency, interleavedWrk, summarizeLatency, summarizeWrk, type WrkContext } from "./lib/measure";
+import { interleavedLatency, interleavedWrk, roundOrder, summarizeLatency, summarizeWrk, type WrkContext } from "./lib/measure";
 import { corePlan, memoryOf, ROOT, stopAll, type Service } from "./lib/processes";
 import { writeResults } from "./lib/report";
 import { TARGET_LABELS, type AuthCase, type BenchResults, type SoakSegment, type SweepPoint, type TargetName } from "./lib/results";
@@ -300,7 +300,7 @@ async function main(): Promise<void> {
   const tpRuns: Partial<Record<TargetName, WrkResult[]>> = {};
   for (let round = 1; round <= ROUNDS; round++) {
     await section(`throughput at ${CONNECTIONS} connections, round ${round}/${ROUNDS} (wrk, ${WRK_S}s per target)`, p1, s1, w, async () => {
-      for (const [n, spec] of Object.entries(s1) as [TargetName, LoadSpec][]) {
+      for (const [n, spec] of roundOrder(Object.entries(s1) as [TargetName, LoadSpec][], round - 1)) {
         const r = await runWrk(wrk, spec, { connections: CONNECTIONS, durationS: WRK_S, cores: cores.client, countCacheHits: n === "miss" || n === "hit" }, work, ctx.sentences);
         (tpRuns[n] ??= []).push(r);
       }
@@ -309,9 +309,9 @@ async function main(): Promise<void> {
   for (const [n, runs] of Object.entries(tpRuns) as [TargetName, WrkResult[]][]) results.throughput[n] = summarizeWrk(runs);
 
   const sweepTargets = (["proxy", "relay", "miss", "hit", "portkey"] as TargetName[]).filter((n) => s1[n]);
-  for (const connections of SWEEP_LEVELS) {
+  for (const [level, connections] of SWEEP_LEVELS.entries()) {
     await section(`concurrency sweep: ${connections} connections (p99 bound ${P99_BOUND_MS} ms)`, p1, s1, w, async () => {
-      for (const n of sweepTargets) {
+      for (const n of roundOrder(sweepTargets, level)) {
         const r = await runWrk(wrk, s1[n]!, { connections, durationS: SWEEP_S, cores: cores.client }, work, ctx.sentences);
         (results.sweep[n] ??= []).push({ connections, rps: r.rps, p99Us: r.latencyUs.p99, errors: r.errors });
       }
@@ -346,7 +346,7 @@ async function main(): Promise<void> {
     for (const t of Object.values(streamClients)) await timeStreams(t, 3, 800_000_000);
     const ttft = Object.fromEntries(Object.keys(streamClients).map((n) => [n, [] as { ttftMs: number; totalMs: number }[]]));
     for (let r = 0; r < ROUNDS; r++) {
-      for (const [n, t] of Object.entries(streamClients)) ttft[n]!.push(...(await timeStreams(t, TTFT_PER_ROUND, r * TTFT_PER_ROUND)));
+      for (const [n, t] of roundOrder(Object.entries(streamClients), r)) ttft[n]!.push(...(await timeStreams(t, TTFT_PER_ROUND, r * TTFT_PER_ROUND)));
     }
     for (const [n, xs] of Object.entries(ttft) as [TargetName, { ttftMs: number; totalMs: number }[]][]) {
       results.ttft[n] = { ttftP50Ms: median(xs.map((x) => x.ttftMs)), ttftP99Ms: percentile(xs.map((x) => x.ttftMs), 99), totalP50Ms: median(xs.map((x) => x.totalMs)), samples: xs.length };
@@ -355,8 +355,8 @@ async function main(): Promise<void> {
   await section(`streams at once: ${STREAM_LEVELS.join(", ")} open streams`, p2, s2, w, async () => {
     const streamNames = (["mock", "proxy", "relay", "miss", "portkey"] as TargetName[]).filter((x) => s2[x]);
     const levels = Object.fromEntries(streamNames.map((n) => [n, [] as SweepPoint[]])) as Record<TargetName, SweepPoint[]>;
-    for (const connections of STREAM_LEVELS) {
-      for (const n of streamNames) {
+    for (const [level, connections] of STREAM_LEVELS.entries()) {
+      for (const n of roundOrder(streamNames, level)) {
         const r = await runWrk(wrk, s2[n]!, { connections, durationS: WRK_S, cores: cores.client, timeoutS: 30 }, work, ctx.sentences);
         levels[n].push({ connections, rps: r.rps, p99Us: r.latencyUs.p99, errors: r.errors });
       }

@@ -16,6 +16,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
+import { roundOrder } from "./lib/measure";
 import { ROOT } from "./lib/processes";
 import { median } from "./lib/stats";
 import { loadWorkload, variedPrompt } from "./lib/workload";
@@ -84,8 +85,7 @@ async function main(): Promise<void> {
     }
 
   for (let round = 0; round < rounds; round++) {
-    const order = counters.map((_, i) => i);
-    if (round % 2) order.reverse();
+    const order = roundOrder(counters.map((_, i) => i), round);
     for (const [key, cell] of cells) {
       const prompts = sets[key.split("|")[0]!]!;
       const family = key.split("|")[1] as Family;

@@ -10,14 +10,25 @@ export interface WrkContext {
 }
 
 /**
- * Runs wrk against every target in turn, `rounds` times over (A, B, C, A, B, C...), so a burst of
- * machine noise lands on all targets alike rather than on whichever ran during it.
+ * The order of `items` in round `round` (0-based): rotated by one each round (A B C, B C A, C A B), so
+ * every target runs in every position and after a different neighbour. A fixed order would always hand
+ * one target whatever the one before it leaves behind (a mock collecting its garbage, a gateway still
+ * draining queued work).
+ */
+export function roundOrder<T>(items: readonly T[], round: number): T[] {
+  const k = items.length === 0 ? 0 : round % items.length;
+  return [...items.slice(k), ...items.slice(0, k)];
+}
+
+/**
+ * Runs wrk against every target in turn, `rounds` times over, in `roundOrder`, so a burst of machine
+ * noise lands on all targets alike rather than on whichever ran during it.
  */
 export async function interleavedWrk<K extends string>(ctx: WrkContext, targets: Record<K, LoadSpec>, rounds: number, run: (name: K) => WrkRun): Promise<Record<K, WrkResult[]>> {
   const names = Object.keys(targets) as K[];
   const out = Object.fromEntries(names.map((n) => [n, [] as WrkResult[]])) as Record<K, WrkResult[]>;
   for (let r = 0; r < rounds; r++) {
-    for (const name of names) out[name].push(await runWrk(ctx.wrk, targets[name], run(name), ctx.workDir, ctx.sentences));
+    for (const name of roundOrder(names, r)) out[name].push(await runWrk(ctx.wrk, targets[name], run(name), ctx.workDir, ctx.sentences));
   }
   return out;
 }
@@ -55,7 +66,7 @@ export async function interleavedLatency<K extends string>(targets: Record<K, Cl
   for (const name of names) await timeRequests(targets[name], warmup, 1_000_000_000);
   const out = Object.fromEntries(names.map((n) => [n, [] as number[][]])) as Record<K, number[][]>;
   for (let r = 0; r < rounds; r++) {
-    for (const name of names) out[name].push(await timeRequests(targets[name], perRound, r * perRound));
+    for (const name of roundOrder(names, r)) out[name].push(await timeRequests(targets[name], perRound, r * perRound));
   }
   return out;
 }
