@@ -10,14 +10,20 @@ export interface WrkContext {
 }
 
 /**
- * The order of `items` in round `round` (0-based): rotated by one each round (A B C, B C A, C A B), so
- * every target runs in every position and after a different neighbour. A fixed order would always hand
- * one target whatever the one before it leaves behind (a mock collecting its garbage, a gateway still
- * draining queued work).
+ * The order of `items` in round `round` (0-based), from a balanced Latin square (Williams' design:
+ * offsets 0, 1, n-1, 2, n-2... shifted by the round): over n rounds every target runs once in every
+ * position, and with an even number of targets right after each other target once. A fixed order would
+ * always hand one target whatever the one before it leaves behind (a mock collecting its garbage, a
+ * gateway still draining queued work); a plain rotation would too, as it keeps every neighbour.
  */
 export function roundOrder<T>(items: readonly T[], round: number): T[] {
-  const k = items.length === 0 ? 0 : round % items.length;
-  return [...items.slice(k), ...items.slice(0, k)];
+  const n = items.length;
+  let low = 1;
+  let high = n - 1;
+  return items.map((_, i) => {
+    const offset = i === 0 ? 0 : i % 2 ? low++ : high--;
+    return items[(offset + round) % n]!;
+  });
 }
 
 /**
