@@ -80,7 +80,9 @@ export class Gateway {
     this.quota = new Quota(this.store.db, this.plans, settings.testKeyDailyCalls);
     this.providers = buildProviders(env, this.catalog);
     this.callPolicy = { ...DEFAULT_CALL_POLICY, retries: settings.providerRetries, backoffBaseMs: settings.providerRetryBaseMs, timeoutMs: settings.providerTimeoutMs };
-    this.ledger = new Ledger(this.store);
+    this.ledger = new Ledger(this.store, undefined, (rejected) =>
+      this.log.error({ rows: rejected.length, request_ids: rejected.slice(0, 5).map((r) => r.requestId), reason: rejected[0]!.reason }, "usage ledger: rows refused by the store were left out"),
+    );
     this.eventLoopDeps = ruleDeps(settings);
     this.memo = new OptimizeMemo(settings.optimizeMemoEntries);
     if (settings.bootstrapAdminKey) {

@@ -20,6 +20,9 @@ const insertSql = (rows: number) => `INSERT INTO usage_ledger (${columns.map(([,
  */
 const ROWS_PER_STATEMENT = 50;
 
+/** Told of rows SQLite refused (a duplicate request id): they are left out, the rest of their batch is kept. */
+export type RejectedRows = (rows: { requestId: string; reason: string }[]) => void;
+
 /**
  * The usage ledger: one row per completion call. Rows queue in memory and are written in one
  * transaction per flush through statements prepared once (the query builder costs more per row
@@ -29,10 +32,12 @@ const ROWS_PER_STATEMENT = 50;
 export class Ledger {
   private queue: LedgerRow[] = [];
   private readonly writeAll;
+  private readonly writeEach;
 
   constructor(
     store: Store,
     private readonly batchSize = 500,
+    private readonly onRejected: RejectedRows = () => undefined,
   ) {
     const many = store.sqlite.prepare(insertSql(ROWS_PER_STATEMENT));
     const one = store.sqlite.prepare(insertSql(1));
@@ -49,18 +54,46 @@ export class Ledger {
         one.run(...(single as never[]));
       }
     });
+    // The slow path, after a batch failed: row by row, so one bad row costs only itself. A refused
+    // statement undoes its own row and leaves the transaction open for the others.
+    this.writeEach = store.sqlite.transaction((rows: LedgerRow[]) => {
+      const single: unknown[] = new Array(WIDTH);
+      const rejected: { requestId: string; reason: string }[] = [];
+      for (const row of rows) {
+        bind(row, single, 0);
+        try {
+          one.run(...(single as never[]));
+        } catch (e) {
+          rejected.push({ requestId: row.requestId, reason: (e as Error).message });
+        }
+      }
+      return rejected;
+    });
   }
 
+  /** Queues a row; reaching the batch size writes the batch. Never throws: a call's answer does not hang on its accounting. */
   record(row: LedgerRow): void {
     this.queue.push(row);
     if (this.queue.length >= this.batchSize) this.flush();
   }
 
+  /** Writes every queued row; rows the store refuses go to `onRejected`, the others are kept. */
   flush(): void {
     if (this.queue.length === 0) return;
     const rows = this.queue;
     this.queue = [];
-    this.writeAll(rows);
+    try {
+      this.writeAll(rows);
+    } catch {
+      let rejected: { requestId: string; reason: string }[];
+      try {
+        rejected = this.writeEach(rows);
+      } catch (e) {
+        // The store itself failed (disk full, I/O error): these rows are lost, and said to be.
+        rejected = rows.map((r) => ({ requestId: r.requestId, reason: (e as Error).message }));
+      }
+      if (rejected.length > 0) this.onRejected(rejected);
+    }
   }
 
   get pending(): number {

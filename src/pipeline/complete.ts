@@ -277,6 +277,16 @@ async function streamAnswer(gw: Gateway, p: Planned): Promise<Response> {
   let toolCalls = false;
   let usage: Usage | undefined;
   let finish: FinishReason = "stop";
+  // A call is accounted once: the client going away after the last chunk was accounted, or after a
+  // failure was, must not write a second ledger row (one per request id) nor refund the quota again.
+  let accounted = false;
+  const fail = (e: unknown) => {
+    if (accounted) return;
+    accounted = true;
+    p.fill?.fail();
+    gw.quota.refund(p.ticket);
+    recordFailure(gw, p.key, p.req, p.ctx, p, e);
+  };
 
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -316,14 +326,13 @@ async function streamAnswer(gw: Gateway, p: Planned): Promise<Response> {
           const choices: Choice[] = texts.map((content, index) => ({ index, message: { role: "assistant", content: content ?? "" }, finish_reason: finishes[index] ?? finish }));
           p.fill?.complete({ model: r.model.id, choices, usage: out.usage });
         }
+        accounted = true;
         const meta = account(gw, p, out, 200);
         controller.enqueue(finalChunk(chunk, finish, out.usage, meta));
         controller.enqueue(SSE_DONE);
         controller.close();
       } catch (e) {
-        p.fill?.fail();
-        gw.quota.refund(p.ticket);
-        recordFailure(gw, p.key, p.req, p.ctx, p, e);
+        fail(e);
         const err = e instanceof ApiError ? e : new ApiError("UPSTREAM_ERROR", "the provider failed while streaming");
         if (!(e instanceof ProviderError && e.kind === "aborted")) controller.enqueue(sseData(err.body(p.ctx.requestId)));
         controller.close();
@@ -331,9 +340,7 @@ async function streamAnswer(gw: Gateway, p: Planned): Promise<Response> {
     },
     async cancel() {
       // The client went away mid-answer: stop the upstream call, cache nothing, and do not count the call.
-      p.fill?.fail();
-      gw.quota.refund(p.ticket);
-      recordFailure(gw, p.key, p.req, p.ctx, p, new ProviderError("aborted", "client closed the stream"));
+      fail(new ProviderError("aborted", "client closed the stream"));
       await iterator.return?.();
     },
   });

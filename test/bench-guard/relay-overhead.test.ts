@@ -12,7 +12,7 @@ import { ensureWrk, runWrk, type LoadSpec } from "../../bench/lib/wrk";
 /**
  * The guard on what users pick a gateway by: as a pure relay (every optimizer stage off) the gateway
  * keeps a share of the bare proxy's throughput and adds at most 1 ms at p50. Both are ratios and
- * differences measured in the same run, rounds interleaved (proxy, gateway, proxy, gateway...) and
+ * differences measured in the same run, rounds interleaved (proxy then gateway, gateway then proxy...) and
  * medians taken, so a noisy shared machine slows both sides alike. The full figures are `bun bench/run.ts`.
  */
 const ROUNDS = 5;

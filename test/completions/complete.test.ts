@@ -205,10 +205,18 @@ describe("streaming", () => {
         body: JSON.stringify({ model: "gpt-4o-mini", messages: hello, stream: true, svc_options: OFF }),
         signal: ac.signal,
       });
+      const requestId = res.headers.get("x-request-id")!;
       await res.body!.getReader().read();
       ac.abort();
       for (let i = 0; i < 50 && rig.openai.abortedCount === before; i++) await Bun.sleep(20);
       expect(rig.openai.abortedCount).toBe(before + 1);
+      // Accounted once: one ledger row (499), and no second row for the same id refused at the flush.
+      await Bun.sleep(400);
+      const db = new Database(join(rig.gw.dataDir, "svc.db"), { readonly: true });
+      const rows = db.query("SELECT status, error_code FROM usage_ledger WHERE request_id = ?").all(requestId);
+      db.close();
+      expect(rows).toEqual([{ status: 499, error_code: "CLIENT_CLOSED" }]);
+      expect(rig.gw.logs().filter((l) => l.includes("usage ledger"))).toEqual([]);
     } finally {
       rig.openai.chunkDelayMs = 0;
     }

@@ -82,4 +82,34 @@ describe("ledger", () => {
     expect((store.sqlite.query("SELECT count(*) AS n FROM usage_ledger").get() as { n: number }).n).toBe(60);
     store.close();
   });
+
+  test("a row the store refuses (a second row for one request id) costs only itself, and the caller is told", () => {
+    const store = openStore(mkdtempSync(join(tmpdir(), "svc-ledger-")));
+    const told: { requestId: string; reason: string }[][] = [];
+    const ledger = new Ledger(store, 500, (rows) => told.push(rows));
+    for (let i = 0; i < 120; i++) ledger.record(row(i));
+    ledger.record({ ...row(7), status: 499 });
+    ledger.flush();
+    const stored = store.sqlite.query("SELECT request_id, status FROM usage_ledger ORDER BY request_id").all() as { request_id: string; status: number }[];
+    expect(stored.map((r) => r.request_id)).toEqual(Array.from({ length: 120 }, (_, i) => row(i).requestId));
+    expect(stored[7]!.status).toBe(row(7).status);
+    expect(told).toEqual([[{ requestId: row(7).requestId, reason: expect.stringContaining("UNIQUE") }]]);
+    // The next batch goes in as usual.
+    ledger.record(row(200));
+    ledger.flush();
+    expect((store.sqlite.query("SELECT count(*) AS n FROM usage_ledger").get() as { n: number }).n).toBe(121);
+    store.close();
+  });
+
+  test("when the store itself fails, recording never throws into the call and every lost row is reported", () => {
+    const store = openStore(mkdtempSync(join(tmpdir(), "svc-ledger-")));
+    const told: string[] = [];
+    const ledger = new Ledger(store, 3, (rows) => told.push(...rows.map((r) => r.requestId)));
+    store.sqlite.run("DROP TABLE usage_ledger");
+    expect(() => {
+      for (let i = 0; i < 3; i++) ledger.record(row(i));
+    }).not.toThrow();
+    expect(told).toEqual([0, 1, 2].map((i) => row(i).requestId));
+    store.close();
+  });
 });
