@@ -15,28 +15,54 @@ export interface PoolOptions {
   threads: number;
   queueLimit: number;
   taskTimeoutMs: number;
+  /** A task still running this long is stuck and its worker is terminated; HANG_FACTOR deadlines when left out. */
+  hangMs?: number;
   /** Given to every worker as `workerData` (plain data). */
   workerData?: unknown;
 }
 
 /**
+ * A task still running this many deadlines after it started is stuck (in JavaScript: no model call
+ * runs for seconds), and only then is its worker terminated.
+ */
+export const HANG_FACTOR = 6;
+
+/** A task waiting for a free worker. */
+interface Waiting {
+  start(): void;
+  fail(e: Error): void;
+}
+
+const overloaded = (message = "the gateway is at capacity; retry shortly") => new ApiError("OVERLOADED", message, { retryAfterS: 1 });
+
+/**
  * The worker-thread pool for CPU stages. One task per request; messages are msgpackr-packed and the
- * bytes moved, not copied. A full queue answers 503 OVERLOADED instead of growing; a task that runs
- * past its deadline is aborted, which makes piscina terminate that worker and start a fresh one; a
- * worker that crashes fails only its own task.
+ * bytes moved, not copied. Tasks wait here, not in piscina, so every task piscina holds is running and
+ * each phase has its own bound: a full queue answers 503 OVERLOADED instead of growing, and so does a
+ * task that waited a whole deadline for a worker. A running task past its deadline fails at once, but
+ * its worker is left to finish it: terminating a thread inside onnxruntime's native code aborts the
+ * whole process ("terminate called after throwing an instance of 'Napi::Error'", reproduced with a
+ * 50 ms deadline). Only a task still running at `hangMs` is cut, which replaces its worker. A worker
+ * that crashes fails only its own task.
  */
 export class WorkerPool<I, O> {
   private readonly pool: Piscina;
   private crashes = 0;
-  /** Tasks running or waiting. Counted here because piscina's own maxQueue also lets tasks wait on busy workers. */
-  private inFlight = 0;
+  /** Tasks on a worker now, at most `threads`. */
+  private running = 0;
+  /** Tasks waiting for a worker, oldest first. */
+  private readonly waiting: Waiting[] = [];
+
+  private readonly hangMs: number;
 
   constructor(private readonly opts: PoolOptions) {
+    this.hangMs = opts.hangMs ?? opts.taskTimeoutMs * HANG_FACTOR;
     this.pool = new Piscina({
       filename: opts.filename,
       minThreads: opts.threads,
       maxThreads: opts.threads,
-      maxQueue: opts.queueLimit,
+      // Only a task handed over while a replaced worker starts ever waits inside piscina.
+      maxQueue: opts.threads,
       concurrentTasksPerWorker: 1,
       // Tasks reach workers as messages only. With Atomics, each hand-off wakes a worker through
       // Atomics.notify, which cost the event loop 25-75 µs more CPU per task (a 5 ms task, measured
@@ -53,39 +79,67 @@ export class WorkerPool<I, O> {
 
   /**
    * `signal` (the client going away) drops a task that has not started; a running task is left to
-   * finish, because terminating a thread inside native code (onnxruntime) takes the process down.
-   * Only the deadline terminates a running task.
+   * finish (see the class comment).
    */
   async run(input: I, signal?: AbortSignal): Promise<O> {
     if (signal?.aborted) throw new DOMException("the client went away", "AbortError");
-    if (this.inFlight >= this.opts.threads + this.opts.queueLimit) {
-      throw new ApiError("OVERLOADED", "the gateway is at capacity; retry shortly", { retryAfterS: 1 });
-    }
-    this.inFlight++;
-    try {
-      return await this.dispatch(input, signal);
-    } finally {
-      this.inFlight--;
-    }
+    if (this.running + this.waiting.length >= this.opts.threads + this.opts.queueLimit) throw overloaded();
+    await this.turn(signal);
+    return unpack(await this.execute(pack(input))) as O;
   }
 
-  private async dispatch(input: I, signal?: AbortSignal): Promise<O> {
-    const bytes = pack(input);
-    const timeout = AbortSignal.timeout(this.opts.taskTimeoutMs);
-    try {
-      const out = (await this.pool.run(Piscina.move(bytes as Uint8Array<ArrayBuffer>), { signal: timeout })) as Uint8Array;
-      return unpack(out) as O;
-    } catch (e) {
-      throw this.toApiError(e as Error, timeout);
+  /** Resolves once a worker is free for the caller, who then holds it until `execute`'s task ends. */
+  private turn(signal?: AbortSignal): Promise<void> {
+    if (this.running < this.opts.threads) {
+      this.running++;
+      return Promise.resolve();
     }
+    return new Promise<void>((resolve, reject) => {
+      const settle = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        const i = this.waiting.indexOf(entry);
+        if (i >= 0) this.waiting.splice(i, 1);
+      };
+      const entry: Waiting = {
+        start: () => {
+          settle();
+          this.running++;
+          resolve();
+        },
+        fail: (e) => {
+          settle();
+          reject(e);
+        },
+      };
+      const onAbort = () => entry.fail(new DOMException("the client went away", "AbortError"));
+      const timer = setTimeout(() => entry.fail(overloaded()), this.opts.taskTimeoutMs);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.waiting.push(entry);
+    });
   }
 
-  private toApiError(e: Error, timeout: AbortSignal): Error {
-    if (e.message === "Task queue is at limit") return new ApiError("OVERLOADED", "the gateway is at capacity; retry shortly", { retryAfterS: 1 });
-    if (e.name === "AbortError" && timeout.aborted) {
-      return new ApiError("INTERNAL_ERROR", `optimizer task exceeded ${this.opts.taskTimeoutMs} ms; its worker was replaced`);
-    }
-    if (e.name === "AbortError") return e;
+  /** Runs the task on the worker `turn` reserved, and frees it for the next waiting task when the task ends. */
+  private execute(bytes: Uint8Array): Promise<Uint8Array> {
+    const ms = this.opts.taskTimeoutMs;
+    const hang = new AbortController();
+    const hangTimer = setTimeout(() => hang.abort(), this.hangMs);
+    const task = (this.pool.run(Piscina.move(bytes as Uint8Array<ArrayBuffer>), { signal: hang.signal }) as Promise<Uint8Array>).finally(() => {
+      clearTimeout(hangTimer);
+      this.running--;
+      this.waiting[0]?.start();
+    });
+    let deadlineTimer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      deadlineTimer = setTimeout(() => reject(new ApiError("INTERNAL_ERROR", `optimizer task exceeded ${ms} ms`)), ms);
+    });
+    // Past the deadline nobody awaits the task; its failure, if any, is counted and dropped.
+    return Promise.race([task.catch((e) => Promise.reject(this.toApiError(e as Error, hang.signal))), deadline]).finally(() => clearTimeout(deadlineTimer));
+  }
+
+  private toApiError(e: Error, hang: AbortSignal): Error {
+    if (e.message === "Task queue is at limit") return overloaded();
+    if (e.name === "AbortError" && hang.aborted) return new ApiError("INTERNAL_ERROR", `optimizer task ran past ${this.hangMs} ms; its worker was replaced`);
     this.crashes++;
     return new ApiError("INTERNAL_ERROR", "optimizer worker failed; it was replaced");
   }
@@ -99,10 +153,11 @@ export class WorkerPool<I, O> {
   }
 
   stats() {
-    return { threads: this.pool.threads.length, in_flight: this.inFlight, completed: this.pool.completed, crashes: this.crashes };
+    return { threads: this.pool.threads.length, in_flight: this.running + this.waiting.length, completed: this.pool.completed, crashes: this.crashes };
   }
 
   close(): Promise<void> {
+    for (const w of [...this.waiting]) w.fail(overloaded("the gateway is shutting down"));
     return this.pool.destroy();
   }
 }

@@ -36,7 +36,7 @@ export const SettingsSchema = Type.Object(
     cacheMaxEntries: Int(1, 100_000_000, 100_000, "response cache entries kept; least recently used go first"),
     cacheTtlS: Int(1, 31_536_000, 86_400, "how long a cached answer may be served"),
     optimizeMemoEntries: Int(0, 10_000_000, 10_000, "optimizer results remembered for repeated requests (0 = off)"),
-    workerTaskTimeoutMs: Int(10, 600_000, 10_000, "a CPU task slower than this fails and its worker is replaced"),
+    workerTaskTimeoutMs: Int(10, 600_000, 10_000, "a CPU task that waits this long for a worker (503) or runs this long (500) fails; a task still running 6 times as long is cut and its worker replaced"),
     qualityFloor: Num(0, 100, 85, "compressions scoring below this back off to a gentler level"),
     playgroundPerMinute: Int(1, 1_000_000, 60, "POST /v1/playground calls per client address per minute"),
     shutdownGraceMs: Int(0, 600_000, 10_000, "how long in-flight requests may take at shutdown"),

@@ -36,14 +36,47 @@ describe("worker pool", () => {
     expect((await pool.run({ op: "echo", value: 1 })).value).toBe(1);
   });
 
-  test("a stuck task is cut at its deadline, and its worker replaced", async () => {
-    pool = new WorkerPool<In, Out>({ filename, threads: 1, queueLimit: 100, taskTimeoutMs: 300 });
+  test("a task past its deadline fails at once; its worker is cut only when the task is still stuck at hangMs, and then replaced", async () => {
+    pool = new WorkerPool<In, Out>({ filename, threads: 1, queueLimit: 100, taskTimeoutMs: 300, hangMs: 1500 });
     await pool.warm();
     const before = (await pool.run({ op: "echo" })).thread;
+    const started = performance.now();
     expect(await code(pool.run({ op: "hang" }))).toBe("INTERNAL_ERROR");
+    // Answered at the deadline, not kept until the stuck worker was cut.
+    expect(performance.now() - started).toBeLessThan(1500);
+    // The worker is still busy with it: a task that waits a whole deadline for one is refused, never started.
+    expect(await code(pool.run({ op: "echo" }))).toBe("OVERLOADED");
+    await Bun.sleep(1500);
     const after = await pool.run({ op: "echo", value: "alive" });
     expect(after.value).toBe("alive");
     expect(after.thread).not.toBe(before);
+  });
+
+  test("the client going away drops its task while it waits for a worker", async () => {
+    pool = new WorkerPool<In, Out>({ filename, threads: 1, queueLimit: 100, taskTimeoutMs: 2000, hangMs: 2500 });
+    await pool.warm();
+    const stuck = code(pool.run({ op: "hang" }));
+    const client = new AbortController();
+    const waiting = code(pool.run({ op: "echo" }, client.signal));
+    expect(pool.stats().in_flight).toBe(2);
+    client.abort();
+    expect(await waiting).toBe("AbortError");
+    expect(pool.stats().in_flight).toBe(1);
+    expect(await stuck).toBe("INTERNAL_ERROR");
+  });
+
+  // In a process of its own: before the fix, a deadline landing while a worker ran onnxruntime aborted
+  // the whole process ("terminate called after throwing an instance of 'Napi::Error'", exit 134).
+  test("deadlines that fall while the real optimizer workers run model code fail those tasks, not the process", async () => {
+    for (const deadlineMs of [10, 50]) {
+      const proc = Bun.spawn([process.execPath, join(import.meta.dir, "deadlines-in-native-code.ts"), String(deadlineMs)], { stdout: "pipe", stderr: "pipe" });
+      const [out, err, exit] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      expect(err).not.toContain("terminate called");
+      expect(exit).toBe(0);
+      const outcomes = JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, number>;
+      expect(outcomes.ok).toBeGreaterThan(0);
+      if (deadlineMs === 10) expect(outcomes.INTERNAL_ERROR).toBeGreaterThan(0);
+    }
   });
 
   test("a full queue answers OVERLOADED instead of growing", async () => {
