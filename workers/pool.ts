@@ -84,8 +84,10 @@ export class WorkerPool<I, O> {
   async run(input: I, signal?: AbortSignal): Promise<O> {
     if (signal?.aborted) throw new DOMException("the client went away", "AbortError");
     if (this.running + this.waiting.length >= this.opts.threads + this.opts.queueLimit) throw overloaded();
+    // Packed before taking a worker: a value msgpackr cannot pack fails here, not holding a worker.
+    const bytes = pack(input);
     await this.turn(signal);
-    return unpack(await this.execute(pack(input))) as O;
+    return unpack(await this.execute(bytes)) as O;
   }
 
   /** Resolves once a worker is free for the caller, who then holds it until `execute`'s task ends. */
