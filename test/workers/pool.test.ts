@@ -77,7 +77,7 @@ describe("worker pool", () => {
       expect(outcomes.ok).toBeGreaterThan(0);
       if (deadlineMs === 10) expect(outcomes.INTERNAL_ERROR).toBeGreaterThan(0);
     }
-  });
+  }, 60_000);
 
   test("a full queue answers OVERLOADED instead of growing", async () => {
     pool = new WorkerPool<In, Out>({ filename, threads: 1, queueLimit: 2, taskTimeoutMs: 400 });
