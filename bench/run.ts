@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { fromLoadSpec, timeRequests, timeStreams, type ClientTarget } from "./lib/client";
 import { runContext } from "./lib/machine";
-import { interleavedLatency, interleavedWrk, roundOrder, summarizeLatency, summarizeWrk, type WrkContext } from "./lib/measure";
+import { interleavedLatency, interleavedWrk, roundOrder, summarizeLatency, summarizeWrk, warmUp, type WrkContext } from "./lib/measure";
 import { corePlan, memoryOf, ROOT, stopAll, type Service } from "./lib/processes";
 import { writeResults } from "./lib/report";
 import { TARGET_LABELS, type AuthCase, type BenchResults, type SoakSegment, type SweepPoint, type TargetName } from "./lib/results";
@@ -136,11 +136,6 @@ async function preflight(s: Partial<Record<TargetName, LoadSpec>>, w: Workload):
       delete s[name];
     }
   }
-}
-
-/** Every target under the same load for WARM_S seconds, nothing recorded. */
-async function warmUp(ctx: WrkContext, s: Partial<Record<TargetName, LoadSpec>>, timeoutS?: number): Promise<void> {
-  for (const spec of Object.values(s)) await runWrk(ctx.wrk, spec!, { connections: 8, durationS: WARM_S, cores: cores.client, timeoutS }, ctx.workDir, ctx.sentences);
 }
 
 /**
@@ -289,7 +284,7 @@ async function main(): Promise<void> {
     s1.relayInfo = { ...s1.relay!, url: `${info.url}/v1/complete`, headers: { authorization: `Bearer ${info.key}` } };
   }
   await preflight(s1, w);
-  await section(`warm-up: ${WARM_S}s of wrk load per target`, p1, s1, w, () => warmUp(ctx, s1));
+  await section(`warm-up: ${WARM_S}s of wrk load per target`, p1, s1, w, () => warmUp(ctx, Object.values(s1), { connections: 8, durationS: WARM_S, cores: cores.client }));
 
   await section("concurrency-1 latency (interleaved rounds)", p1, s1, w, async () => {
     const c1 = await interleavedLatency(clientTargets(s1, w, 0) as Record<TargetName, ClientTarget>, ROUNDS, C1_PER_ROUND, 100);
@@ -340,7 +335,7 @@ async function main(): Promise<void> {
   const s2 = specs(p2, w, true);
   // A configuration that failed its check in phase 1 stays out of phase 2 as well.
   for (const n of Object.keys(s2) as TargetName[]) if (!s1[n]) delete s2[n];
-  await section(`warm-up: ${WARM_S}s of wrk load per target, streaming`, p2, s2, w, () => warmUp(ctx, s2, 30));
+  await section(`warm-up: ${WARM_S}s of wrk load per target, streaming`, p2, s2, w, () => warmUp(ctx, Object.values(s2), { connections: 8, durationS: WARM_S, cores: cores.client, timeoutS: 30 }));
   await section("time to first token (interleaved rounds)", p2, s2, w, async () => {
     const streamClients = clientTargets(s2, w, 500_000_000) as Record<TargetName, ClientTarget>;
     for (const t of Object.values(streamClients)) await timeStreams(t, 3, 800_000_000);

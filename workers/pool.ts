@@ -25,7 +25,7 @@ export interface PoolOptions {
  * A task still running this many deadlines after it started is stuck (in JavaScript: no model call
  * runs for seconds), and only then is its worker terminated.
  */
-export const HANG_FACTOR = 6;
+const HANG_FACTOR = 6;
 
 /** A task waiting for a free worker. */
 interface Waiting {

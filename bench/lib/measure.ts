@@ -27,6 +27,14 @@ export function roundOrder<T>(items: readonly T[], round: number): T[] {
 }
 
 /**
+ * Load on every target in turn with nothing recorded: a fresh gateway's JIT needs thousands of
+ * requests before a request's cost settles, and steady state is what a production gateway runs in.
+ */
+export async function warmUp(ctx: WrkContext, targets: readonly LoadSpec[], run: WrkRun): Promise<void> {
+  for (const spec of targets) await runWrk(ctx.wrk, spec, run, ctx.workDir, ctx.sentences);
+}
+
+/**
  * Runs wrk against every target in turn, `rounds` times over, in `roundOrder`, so a burst of machine
  * noise lands on all targets alike rather than on whichever ran during it.
  */

@@ -20,8 +20,11 @@ const insertSql = (rows: number) => `INSERT INTO usage_ledger (${columns.map(([,
  */
 const ROWS_PER_STATEMENT = 50;
 
-/** Told of rows SQLite refused (a duplicate request id): they are left out, the rest of their batch is kept. */
-export type RejectedRows = (rows: { requestId: string; reason: string }[]) => void;
+/** A row the store refused (a duplicate request id, a failing disk): left out, the rest of its batch kept. */
+export interface RejectedRow {
+  requestId: string;
+  reason: string;
+}
 
 /**
  * The usage ledger: one row per completion call. Rows queue in memory and are written in one
@@ -37,7 +40,7 @@ export class Ledger {
   constructor(
     store: Store,
     private readonly batchSize = 500,
-    private readonly onRejected: RejectedRows = () => undefined,
+    private readonly onRejected: (rows: RejectedRow[]) => void = () => undefined,
   ) {
     const many = store.sqlite.prepare(insertSql(ROWS_PER_STATEMENT));
     const one = store.sqlite.prepare(insertSql(1));
@@ -58,7 +61,7 @@ export class Ledger {
     // statement undoes its own row and leaves the transaction open for the others.
     this.writeEach = store.sqlite.transaction((rows: LedgerRow[]) => {
       const single: unknown[] = new Array(WIDTH);
-      const rejected: { requestId: string; reason: string }[] = [];
+      const rejected: RejectedRow[] = [];
       for (const row of rows) {
         bind(row, single, 0);
         try {
@@ -85,7 +88,7 @@ export class Ledger {
     try {
       this.writeAll(rows);
     } catch {
-      let rejected: { requestId: string; reason: string }[];
+      let rejected: RejectedRow[];
       try {
         rejected = this.writeEach(rows);
       } catch (e) {

@@ -68,9 +68,7 @@ export async function complete(gw: Gateway, key: KeyEntry, req: CompletionReques
     const meta = account(gw, plan, out, 200);
     return Response.json(completionBody(plan, out, meta), { headers: { "x-request-id": ctx.requestId } });
   } catch (e) {
-    plan?.fill?.fail();
-    gw.quota.refund(ticket);
-    recordFailure(gw, key, req, ctx, plan, e);
+    failCall(gw, key, req, ctx, ticket, plan, e);
     throw e;
   }
 }
@@ -219,7 +217,10 @@ export function failureOutcome(e: unknown, signal: AbortSignal): { status: numbe
   return { status: err?.status ?? 500, code: err?.code ?? "INTERNAL_ERROR" };
 }
 
-function recordFailure(gw: Gateway, key: KeyEntry, req: CompletionRequest, ctx: CallContext, plan: Planned | undefined, e: unknown): void {
+/** A call that produced no answer: its cache fill is dropped, its quota given back, and it is recorded (ledger, metrics). */
+function failCall(gw: Gateway, key: KeyEntry, req: CompletionRequest, ctx: CallContext, ticket: QuotaTicket, plan: Planned | undefined, e: unknown): void {
+  plan?.fill?.fail();
+  gw.quota.refund(ticket);
   const { status, code } = failureOutcome(e, ctx.signal);
   const totalMs = performance.now() - ctx.t0;
   const upstreamMs = e instanceof UpstreamFailure ? e.upstreamMs : 0;
@@ -283,9 +284,7 @@ async function streamAnswer(gw: Gateway, p: Planned): Promise<Response> {
   const fail = (e: unknown) => {
     if (accounted) return;
     accounted = true;
-    p.fill?.fail();
-    gw.quota.refund(p.ticket);
-    recordFailure(gw, p.key, p.req, p.ctx, p, e);
+    failCall(gw, p.key, p.req, p.ctx, p.ticket, p, e);
   };
 
   const body = new ReadableStream<Uint8Array>({

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fromLoadSpec } from "../../bench/lib/client";
-import { interleavedLatency, interleavedWrk, summarizeLatency, summarizeWrk, type WrkContext } from "../../bench/lib/measure";
+import { interleavedLatency, interleavedWrk, summarizeLatency, summarizeWrk, warmUp, type WrkContext } from "../../bench/lib/measure";
 import { corePlan, stopAll } from "../../bench/lib/processes";
 import { startBareProxy, startGateway, startMock, type GatewayService } from "../../bench/lib/targets";
 import { loadWorkload, requestBody } from "../../bench/lib/workload";
-import { ensureWrk, runWrk, type LoadSpec } from "../../bench/lib/wrk";
+import { ensureWrk, type LoadSpec } from "../../bench/lib/wrk";
 
 /**
  * The guard on what users pick a gateway by: as a pure relay (every optimizer stage off) the gateway
@@ -46,7 +46,7 @@ beforeAll(async () => {
       gateway: { url: `${gateway.url}/v1/complete`, headers: { authorization: `Bearer ${gateway.key}` }, body: JSON.stringify(requestBody("relay", prompt)) },
     };
     ctx = { wrk: await ensureWrk((line) => console.log(line)), workDir: dir, sentences: { file: "/dev/null", perPrompt: 1 } };
-    for (const spec of Object.values(targets)) await runWrk(ctx.wrk, spec, { connections: 8, durationS: WARM_SECONDS, cores: cores.client }, dir, ctx.sentences);
+    await warmUp(ctx, Object.values(targets), { connections: 8, durationS: WARM_SECONDS, cores: cores.client });
   } catch (e) {
     await stopAll();
     throw e;

@@ -9,17 +9,17 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Catalog } from "../../src/catalog/catalog";
 import { loadSettings } from "../../src/config/config";
 import { parseCompletionRequest } from "../../src/http/validate/completion-request";
 import { optimizeInputOf } from "../../src/pipeline/analyze";
 import { RULE_NAMES } from "../../src/pipeline/compress";
 import type { OptimizeInput, OptimizeResult } from "../../src/pipeline/optimize-types";
-import { loadOptimizerDeps } from "../../src/pipeline/optimizer-deps";
 import { ApiError } from "../../src/http/errors";
 import { WorkerPool } from "../../workers/pool";
 
 const settings = loadSettings({ ...process.env, SVC_DATA_DIR: mkdtempSync(join(tmpdir(), "svc-deadline-")) });
-const models = (await loadOptimizerDeps(settings)).catalog.models.map((m) => m.id);
+const models = Catalog.load(settings.modelsFile).models.map((m) => m.id);
 const pool = new WorkerPool<OptimizeInput, OptimizeResult>({ filename: join(import.meta.dir, "../../workers/optimize.worker.ts"), threads: 2, queueLimit: 1000, taskTimeoutMs: Number(process.argv[2]), hangMs: 60_000, workerData: settings });
 await pool.warm();
 const outcomes: Record<string, number> = {};
