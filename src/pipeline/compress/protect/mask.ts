@@ -11,9 +11,16 @@ const OPEN_CODE = OPEN.charCodeAt(0);
 const CLOSE_CODE = CLOSE.charCodeAt(0);
 const DIGIT_BASE = 0xe100;
 const RADIX = 4096;
-/** Regex sources for rules that match around placeholders: a whole placeholder, and any character of the alphabet. */
-export const PLACEHOLDER_SOURCE = String.raw`\uE000[\uE100-\uF0FF]+\uE001`;
-export const PLACEHOLDER_CHAR_SOURCE = String.raw`\uE000-\uF0FF`;
+const LAST_DIGIT_CODE = DIGIT_BASE + RADIX - 1;
+/** `\uXXXX`, the regex escape of one UTF-16 code. */
+const escaped = (code: number) => `\\u${code.toString(16).toUpperCase().padStart(4, "0")}`;
+/**
+ * Regex sources for rules that match around placeholders, from the constants above: a whole
+ * placeholder, its closing character, and any character of the alphabet (OPEN to the last digit).
+ */
+export const PLACEHOLDER_SOURCE = `${escaped(OPEN_CODE)}[${escaped(DIGIT_BASE)}-${escaped(LAST_DIGIT_CODE)}]+${escaped(CLOSE_CODE)}`;
+export const PLACEHOLDER_CLOSE_SOURCE = escaped(CLOSE_CODE);
+export const PLACEHOLDER_CHAR_SOURCE = `${escaped(OPEN_CODE)}-${escaped(LAST_DIGIT_CODE)}`;
 /** Text that already contains our placeholder alphabet cannot be masked safely. */
 const RESERVED = new RegExp(`[${PLACEHOLDER_CHAR_SOURCE}]`);
 

@@ -1,7 +1,7 @@
 import { opensWithMarker } from "../protect/spans";
 import type { CompressionRule } from "../types";
 import { rewrite } from "../text/rewrite";
-import { PLACEHOLDER_CHAR_SOURCE, PLACEHOLDER_SOURCE } from "../protect/mask";
+import { PLACEHOLDER_CHAR_SOURCE, PLACEHOLDER_CLOSE_SOURCE, PLACEHOLDER_SOURCE } from "../protect/mask";
 
 /**
  * Bold markers around prose; code is masked and never matches. The markers must stand apart from
@@ -11,7 +11,7 @@ import { PLACEHOLDER_CHAR_SOURCE, PLACEHOLDER_SOURCE } from "../protect/mask";
  * that opens with a list marker or heading ("**1) Scope**", "**2.** Then") stays bold: unwrapped at a
  * line start it would become a list item the prompt never had.
  */
-const EMPHASIS = new RegExp(String.raw`(?<![\w*\uE001])(${PLACEHOLDER_SOURCE})?\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*(?![\w${PLACEHOLDER_CHAR_SOURCE}*])`, "g");
+const EMPHASIS = new RegExp(String.raw`(?<![\w*${PLACEHOLDER_CLOSE_SOURCE}])(${PLACEHOLDER_SOURCE})?\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*(?![\w${PLACEHOLDER_CHAR_SOURCE}*])`, "g");
 
 /** Markdown bold markers: the model reads the words the same without them. */
 export const emphasis: CompressionRule = {
