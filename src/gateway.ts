@@ -70,7 +70,6 @@ export class Gateway {
   ) {
     this.store = openStore(settings.dataDir);
     this.catalog = Catalog.load(settings.modelsFile);
-    loadVocabularies(vocabulariesFor(this.catalog.models.map((m) => m.provider)));
     this.plans = Plans.load(settings.plansFile);
     this.hash = keyHasher(loadOrCreateSecret(settings.dataDir, settings.secret));
     const repo = new KeyRepository(this.store.db);
@@ -98,6 +97,11 @@ export class Gateway {
    */
   async startOptimizer(): Promise<void> {
     const { settings } = this;
+    // The event loop counts tokens in o200k (the optimizer's inline path) and in the tokenizer of every
+    // provider it can serve (usage estimates): loaded here, about half a second each, rather than on a
+    // first request; not in the constructor, which the CLI's key commands also build.
+    const servedProviders = this.servableModels.map((id) => this.catalog.find(id)!.provider);
+    loadVocabularies(new Set(["o200k" as const, ...vocabulariesFor(servedProviders)]));
     // Prompt vectors come from the worker task; the event loop keeps an embedder only for the cache's
     // word-level check (a semantic candidate that differs only in swapped words, memoised per word)
     // and its start-up signature check.
@@ -186,11 +190,15 @@ export class Gateway {
   }
 
   flush(): void {
-    this.log.flush();
-    this.semanticCache?.flush();
-    this.ledger.flush();
-    this.quota.flush();
-    this.keyIndex.flushUsage();
+    // The log goes last, so what the other flushes log (a ledger row refused) is written now, not a flush later.
+    try {
+      this.semanticCache?.flush();
+      this.ledger.flush();
+      this.quota.flush();
+      this.keyIndex.flushUsage();
+    } finally {
+      this.log.flush();
+    }
   }
 
   async close(): Promise<void> {
