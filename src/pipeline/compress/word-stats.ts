@@ -1,4 +1,5 @@
 import table from "../../../models/word-stats/en-unigram.json";
+import { FoldedWordTable } from "./text/word-table";
 
 /** Shape of models/word-stats/en-unigram.json, written by models/word-stats/build.ts. */
 export interface WordStatsFile {
@@ -12,6 +13,8 @@ export interface WordStatsFile {
 
 const stats = table as WordStatsFile;
 const bitsByWord = new Map(Object.entries(stats.bits));
+/** The same words, for lookups in place (build.ts counts lower-case ASCII words only). */
+const vocabulary = new FoldedWordTable(bitsByWord);
 
 /** Self-information of a lower-cased word in bits; words we never counted are treated as rare. */
 export function selfInformation(lowerWord: string): number {
@@ -21,4 +24,9 @@ export function selfInformation(lowerWord: string): number {
 /** True when the lower-cased word is among the counted vocabulary (an ordinary English word). */
 export function isKnownWord(lowerWord: string): boolean {
   return bitsByWord.has(lowerWord);
+}
+
+/** isKnownWord of text[start, end) lower-cased, with ’ read as ' (how users type "don’t"). */
+export function isKnownWordAt(text: string, start: number, end: number): boolean {
+  return vocabulary.find(text, start, end) !== -1;
 }

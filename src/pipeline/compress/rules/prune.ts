@@ -1,7 +1,9 @@
 import type { CompressionRule } from "../types";
 import { removeRanges } from "../text/rewrite";
 import { splitSentences } from "../text/sentences";
-import { isKnownWord, selfInformation } from "../word-stats";
+import { FoldedWordTable } from "../text/word-table";
+import { forEachProseWord, wordRanges } from "../text/words";
+import { isKnownWordAt, selfInformation } from "../word-stats";
 
 /** Pruning starts here; below, a prompt keeps all its words. */
 export const PRUNE_MIN_LEVEL = 0.25;
@@ -71,47 +73,43 @@ function fitsContext(previous: string, lower: string, next: string): boolean {
   return true;
 }
 
-const WORD = /\S+/g;
-const PLAIN_WORD = /^[a-z]+$/i;
-const PROSE_WORD = /\p{L}+(?:['’]\p{L}+)?/gu;
+/** DROPPABLE_FROM, looked up where a word lies; and its longest word, beyond which none is looked up. */
+const DROPPABLE = new FoldedWordTable(DROPPABLE_FROM);
+const MAX_DROPPABLE_LENGTH = Math.max(...[...DROPPABLE_FROM.keys()].map((w) => w.length));
 
 /** Where `level` sits between PRUNE_MIN_LEVEL (0) and 1.0 (1). */
 function strength(level: number): number {
   return Math.max(0, Math.min(1, (level - PRUNE_MIN_LEVEL) / (1 - PRUNE_MIN_LEVEL)));
 }
 
-interface SentenceProse {
-  start: number;
-  end: number;
-  /** Words with letters (placeholders and punctuation are not prose) and how many are ordinary English. */
-  prose: number;
-  known: number;
+/** Whether text[start, end) has at least MIN_ENGLISH_SHARE of its prose words (letter runs) in the word statistics. */
+function mostlyEnglish(text: string, start: number, end: number): boolean {
+  let prose = 0;
+  let known = 0;
+  forEachProseWord(text, start, end, (from, to) => {
+    prose++;
+    if (isKnownWordAt(text, from, to)) known++;
+  });
+  return known >= prose * MIN_ENGLISH_SHARE;
 }
 
-/**
- * One scan of the text for its prose words (letter runs: "don’t," → "don’t"), each counted in its
- * sentence. A run never crosses a space, so this counts what a scan word by word would.
- */
-function sentenceProse(text: string): SentenceProse[] {
-  const sentences: SentenceProse[] = splitSentences(text).map((s) => ({ start: s.start, end: s.end, prose: 0, known: 0 }));
-  // Every letter of the text lies in a sentence (splitSentences leaves out line breaks and blank runs only).
-  let i = 0;
-  PROSE_WORD.lastIndex = 0;
-  for (let m = PROSE_WORD.exec(text); m !== null; m = PROSE_WORD.exec(text)) {
-    while (m.index >= sentences[i]!.end) i++;
-    sentences[i]!.prose++;
-    const lower = m[0].toLowerCase();
-    if (isKnownWord(lower.includes("’") ? lower.replace("’", "'") : lower)) sentences[i]!.known++;
-  }
-  return sentences;
-}
-
-/** True when `text` has at least `count` prose words (sentenceProse's words, counted the same way). */
+/** True when `text` has at least `count` prose words. */
 function hasProseWords(text: string, count: number): boolean {
   let n = 0;
-  PROSE_WORD.lastIndex = 0;
-  while (n < count && PROSE_WORD.exec(text) !== null) n++;
+  forEachProseWord(text, 0, text.length, () => ++n < count);
   return n >= count;
+}
+
+/** Whether text[start, end) is all ASCII letters (a plain word); 0 if not, 1 if lower case, 2 if it has a capital. */
+function plainWordCase(text: string, start: number, end: number): 0 | 1 | 2 {
+  let upper = false;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x61 && code <= 0x7a) continue;
+    if (code >= 0x41 && code <= 0x5a) upper = true;
+    else return 0;
+  }
+  return upper ? 2 : 1;
 }
 
 /** `text` with the letter at each of the ascending offsets `at` upper-cased, in one pass. */
@@ -148,40 +146,45 @@ export const prune: CompressionRule = {
     const wordy = WORDINESS_RULES.some((rule) => ctx.changedBy.has(rule));
     // Most prompts stop here, before their sentences are split and their words looked up.
     if (!hasProseWords(text, wordy ? WORDY_PASSAGE_WORDS : LONG_PASSAGE_WORDS)) return { text, saved: 0 };
-    const sentences = sentenceProse(text);
     const share = SHARE_AT_MIN + strength(ctx.level) * (SHARE_AT_MAX - SHARE_AT_MIN);
     const run = maxRun(ctx.level);
     const drop: { start: number; end: number }[] = [];
     const capitalizeAt: number[] = [];
-    // Each sentence is checked on its own: an English request may quote a passage in another language.
-    for (const { start: at, end, prose, known } of sentences) {
-      if (known < prose * MIN_ENGLISH_SHARE) continue;
-      const words = [...text.slice(at, end).matchAll(WORD)];
-      if (words.length < MIN_SENTENCE_WORDS) continue;
+    const lowerWord = (words: readonly number[], k: number) => text.slice(words[2 * k]!, words[2 * k + 1]!).toLowerCase();
+    for (const { start: at, end } of splitSentences(text)) {
+      // words[2k], words[2k + 1]: where word k of the sentence starts and ends.
+      const words = wordRanges(text, at, end);
+      const count = words.length / 2;
+      if (count < MIN_SENTENCE_WORDS) continue;
+      // Each sentence is checked on its own: an English request may quote a passage in another language.
+      if (!mostlyEnglish(text, at, end)) continue;
       const candidates: { bits: number; at: number }[] = [];
       // The last word closes the sentence and stays; the first goes only if it is an article.
-      for (let i = 0; i < words.length - 1; i++) {
-        const word = words[i]![0];
-        if (!PLAIN_WORD.test(word)) continue;
-        const lower = word.toLowerCase();
-        if (lower !== word && i > 0) continue;
-        const from = DROPPABLE_FROM.get(lower);
-        if (from === undefined || ctx.level < from || (i === 0 && !ARTICLES.has(lower))) continue;
-        if (!fitsContext(i > 0 ? words[i - 1]![0].toLowerCase() : "", lower, words[i + 1]![0].toLowerCase())) continue;
+      for (let i = 0; i < count - 1; i++) {
+        const start = words[2 * i]!;
+        const stop = words[2 * i + 1]!;
+        if (stop - start > MAX_DROPPABLE_LENGTH) continue;
+        const letterCase = plainWordCase(text, start, stop);
+        if (letterCase === 0 || (letterCase === 2 && i > 0)) continue;
+        const entry = DROPPABLE.find(text, start, stop);
+        if (entry === -1) continue;
+        const lower = DROPPABLE.key(entry);
+        if (ctx.level < DROPPABLE.value(entry) || (i === 0 && !ARTICLES.has(lower))) continue;
+        if (!fitsContext(i > 0 ? lowerWord(words, i - 1) : "", lower, lowerWord(words, i + 1))) continue;
         candidates.push({ bits: selfInformation(lower), at: i });
       }
-      const budget = Math.floor(words.length * share);
+      const budget = Math.floor(count * share);
       // Lowest information first, in runs no longer than the level allows.
       const chosen = new Set<number>();
       for (const c of candidates.sort((a, b) => a.bits - b.bits || a.at - b.at)) {
         if (chosen.size >= budget) break;
         if (fitsGap(chosen, c.at, run)) chosen.add(c.at);
       }
-      for (const i of chosen) drop.push({ start: at + words[i]!.index, end: at + words[i + 1]!.index });
+      for (const i of chosen) drop.push({ start: words[2 * i]!, end: words[2 * i + 2]! });
       if (chosen.has(0)) {
         let first = 1;
         while (chosen.has(first)) first++;
-        capitalizeAt.push(at + words[first]!.index);
+        capitalizeAt.push(words[2 * first]!);
       }
     }
     if (drop.length === 0) return { text, saved: 0 };

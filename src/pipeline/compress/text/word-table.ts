@@ -1,0 +1,74 @@
+import { pieceHash } from "../../../tokens/piece-memo";
+
+const RIGHT_QUOTE = 0x2019;
+/** A unit as a table key spells it: ASCII capitals lower-cased, ’ as '; -1 for any other unit outside ASCII. */
+function folded(code: number): number {
+  if (code >= 0x41 && code <= 0x5a) return code + 0x20;
+  if (code < 0x80) return code;
+  return code === RIGHT_QUOTE ? 0x27 : -1;
+}
+
+/**
+ * Lower-case ASCII words, found where they lie in a text (text[start, end), ASCII case ignored, ’ read
+ * as '): the rules that check every word of a long message spent more on slicing and lower-casing
+ * each word than on the lookup. A word with other units outside ASCII is sliced and lower-cased as
+ * before, since lower-casing there can change its length or land in ASCII (the Kelvin sign is "k").
+ * Open addressing, linear probing, at most half full.
+ */
+export class FoldedWordTable<V> {
+  private readonly keys: string[] = [];
+  private readonly values: V[] = [];
+  private readonly byKey = new Map<string, number>();
+  private readonly slots: Int32Array;
+
+  constructor(entries: Iterable<readonly [string, V]>) {
+    for (const [key, value] of entries) {
+      if (!/^[a-z']+$/.test(key)) throw new Error(`FoldedWordTable: "${key}" is not a lower-case ASCII word`);
+      this.byKey.set(key, this.keys.length);
+      this.keys.push(key);
+      this.values.push(value);
+    }
+    let size = 16;
+    while (size < this.keys.length * 2) size *= 2;
+    this.slots = new Int32Array(size).fill(-1);
+    this.keys.forEach((key, i) => {
+      let slot = this.home(pieceHash(key, 0, key.length));
+      while (this.slots[slot] !== -1) slot = (slot + 1) & (size - 1);
+      this.slots[slot] = i;
+    });
+  }
+
+  /** Index of the entry spelled by text[start, end), or -1. */
+  find(text: string, start: number, end: number): number {
+    let hash = 0x811c9dc5 | 0;
+    for (let i = start; i < end; i++) {
+      const code = folded(text.charCodeAt(i));
+      if (code < 0) return this.byKey.get(text.slice(start, end).toLowerCase().replaceAll("’", "'")) ?? -1;
+      hash = Math.imul(hash ^ code, 0x01000193);
+    }
+    const mask = this.slots.length - 1;
+    for (let slot = this.home(hash); ; slot = (slot + 1) & mask) {
+      const entry = this.slots[slot]!;
+      if (entry === -1) return -1;
+      if (this.spells(this.keys[entry]!, text, start, end)) return entry;
+    }
+  }
+
+  key(entry: number): string {
+    return this.keys[entry]!;
+  }
+
+  value(entry: number): V {
+    return this.values[entry]!;
+  }
+
+  private home(hash: number): number {
+    return (hash ^ (hash >>> 16)) & (this.slots.length - 1);
+  }
+
+  private spells(key: string, text: string, start: number, end: number): boolean {
+    if (key.length !== end - start) return false;
+    for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) !== folded(text.charCodeAt(start + i))) return false;
+    return true;
+  }
+}
