@@ -1,3 +1,4 @@
+import { eachMatch } from "../../text/each-match";
 import { saidOnce } from "../compress/text/sentences";
 
 /**
@@ -36,10 +37,9 @@ const COMMON_CAPITALIZED = new Set(
 
 function all(re: RegExp, text: string, group = 0): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(re)) {
-    const value = group === 0 ? m[0] : (m.slice(1).find((g) => g !== undefined) ?? m[0]);
-    out.push(value);
-  }
+  eachMatch(text, re, (m) => {
+    out.push(group === 0 ? m[0] : (m.slice(1).find((g) => g !== undefined) ?? m[0]));
+  });
   return out;
 }
 
@@ -59,16 +59,16 @@ function missing(expected: string[], actual: string[], normalize: (s: string) =>
 
 function entities(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(CAPITALIZED)) {
+  eachMatch(text, CAPITALIZED, (m) => {
     const word = m[1]!;
-    if (COMMON_CAPITALIZED.has(word)) continue;
+    if (COMMON_CAPITALIZED.has(word)) return;
     const start = m.index!;
     const before = text.slice(Math.max(0, start - 3), start);
     const sentenceStart = start === 0 || /[.!?:\n]\s*$/.test(before) || /^\s*$/.test(text.slice(0, start));
     const marked = word.length > 1 && (word === word.toUpperCase() || /\p{Lu}/u.test(word.slice(1)) || /\d/.test(word));
-    if (sentenceStart && !marked) continue;
+    if (sentenceStart && !marked) return;
     out.push(word);
-  }
+  });
   return out;
 }
 

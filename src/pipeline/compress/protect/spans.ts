@@ -1,3 +1,4 @@
+import { eachMatch } from "../../../text/each-match";
 import { isKnownWord } from "../word-stats";
 
 /** A half-open character range [start, end) of the original text that no rule may change. */
@@ -10,7 +11,9 @@ type Detector = (text: string) => Span[];
 
 function allMatches(text: string, pattern: RegExp): Span[] {
   const spans: Span[] = [];
-  for (const m of text.matchAll(pattern)) if (m[0].length > 0) spans.push({ start: m.index, end: m.index + m[0].length });
+  eachMatch(text, pattern, (m) => {
+    if (m[0].length > 0) spans.push({ start: m.index, end: m.index + m[0].length });
+  });
   return spans;
 }
 
@@ -21,7 +24,8 @@ function allMatches(text: string, pattern: RegExp): Span[] {
 const FENCE = /`{3,}|^[ \t]*~{3,}/gm;
 function fencedCode(text: string): Span[] {
   const spans: Span[] = [];
-  const fences = [...text.matchAll(FENCE)];
+  const fences: RegExpExecArray[] = [];
+  eachMatch(text, FENCE, (m) => fences.push(m));
   for (let i = 0; i < fences.length; i++) {
     const open = fences[i]!;
     const marker = open[0].trim();
@@ -46,10 +50,10 @@ const CODE_LINE =
 const INDENTED_BLOCK = /(?:^|\n[ \t]*\n)((?: {4,}|\t)(?![ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t])[^\n]*\S[^\n]*(?:\n(?: {4,}|\t)[^\n]*)*)/g;
 function indentedCode(text: string): Span[] {
   const spans: Span[] = [];
-  for (const m of text.matchAll(INDENTED_BLOCK)) {
+  eachMatch(text, INDENTED_BLOCK, (m) => {
     const start = m.index + m[0].length - m[1]!.length;
     spans.push({ start, end: start + m[1]!.length });
-  }
+  });
   return spans;
 }
 
@@ -58,12 +62,12 @@ const EMAIL = /[\w.%+-]+@[\w-]+(?:\.[\w-]+)+/g;
 const PATH = /(?<![\p{L}\p{N}])(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]*)+/gu;
 function urls(text: string): Span[] {
   const spans: Span[] = [];
-  for (const m of text.matchAll(URL)) {
+  eachMatch(text, URL, (m) => {
     let url = m[0];
     // Trailing sentence punctuation is not part of the link; a closing bracket is only if it opened inside.
     while (/[.,;:!?'")\]}]$/.test(url) && !(url.endsWith(")") && url.split("(").length > url.split(")").length - 1)) url = url.slice(0, -1);
     spans.push({ start: m.index, end: m.index + url.length });
-  }
+  });
   return spans;
 }
 
@@ -150,20 +154,20 @@ const GREETING_ADDRESSEE = /^\s*(?:hi|hello|hey|dear|greetings)[ \t,]+(?:chat ?g
  */
 function capitalizedNames(text: string): Span[] {
   const spans: Span[] = [];
-  for (const m of text.matchAll(CAPITALIZED)) {
+  eachMatch(text, CAPITALIZED, (m) => {
     const start = m.index;
-    if (start > 0 && isWordUnit(text.charCodeAt(start - 1))) continue;
+    if (start > 0 && isWordUnit(text.charCodeAt(start - 1))) return;
     // The match opens with a capital, so trimming stops before its start.
     let end = start + m[0].length;
     while (TRAILING_MARKS.includes(text[end - 1]!)) end--;
     const word = text.slice(start, end);
-    if (FIRST_PERSON.test(word)) continue;
+    if (FIRST_PERSON.test(word)) return;
     let k = start - 1;
     while (k >= 0 && (text[k] === " " || text[k] === "\t")) k--;
     const sentenceStart = k < 0 || SENTENCE_BOUNDARIES.includes(text[k]!);
-    if (sentenceStart && isKnownWord(word.toLowerCase())) continue;
+    if (sentenceStart && isKnownWord(word.toLowerCase())) return;
     spans.push({ start, end });
-  }
+  });
   return spans;
 }
 
