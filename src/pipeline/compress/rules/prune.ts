@@ -155,9 +155,8 @@ export const prune: CompressionRule = {
       // words[2k], words[2k + 1]: where word k of the sentence starts and ends.
       const words = wordRanges(text, at, end);
       const count = words.length / 2;
-      if (count < MIN_SENTENCE_WORDS) continue;
-      // Each sentence is checked on its own: an English request may quote a passage in another language.
-      if (!mostlyEnglish(text, at, end)) continue;
+      const budget = Math.floor(count * share);
+      if (count < MIN_SENTENCE_WORDS || budget === 0) continue;
       const candidates: { bits: number; at: number }[] = [];
       // The last word closes the sentence and stays; the first goes only if it is an article.
       for (let i = 0; i < count - 1; i++) {
@@ -173,7 +172,9 @@ export const prune: CompressionRule = {
         if (!fitsContext(i > 0 ? lowerWord(words, i - 1) : "", lower, lowerWord(words, i + 1))) continue;
         candidates.push({ bits: selfInformation(lower), at: i });
       }
-      const budget = Math.floor(count * share);
+      // Each sentence is checked on its own: an English request may quote a passage in another language.
+      // Checked last, since it looks up every word, and only sentences with something to drop need it.
+      if (candidates.length === 0 || !mostlyEnglish(text, at, end)) continue;
       // Lowest information first, in runs no longer than the level allows.
       const chosen = new Set<number>();
       for (const c of candidates.sort((a, b) => a.bits - b.bits || a.at - b.at)) {
