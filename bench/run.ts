@@ -15,13 +15,14 @@ import { runContext } from "./lib/machine";
 import { interleavedLatency, interleavedWrk, roundOrder, summarizeLatency, summarizeWrk, warmUp, type WrkContext } from "./lib/measure";
 import { corePlan, memoryOf, ROOT, stopAll, type Service } from "./lib/processes";
 import { writeResults } from "./lib/report";
-import { TARGET_LABELS, type AuthCase, type BenchResults, type SoakSegment, type SweepPoint, type TargetName } from "./lib/results";
+import { HEAP_EVERY_S, TARGET_LABELS, type AuthCase, type BenchResults, type SoakSegment, type SweepPoint, type TargetName } from "./lib/results";
 import { floorSlope, median, percentile, slope } from "./lib/stats";
 import { gatewaySpecs, portkeyHeaders, startBareProxy, startGateway, startMock, startPortkey, type GatewayService } from "./lib/targets";
 import { PROMPT_SLOT, loadWorkload, requestBody, variedPrompt, writeWrkInputs, type Workload } from "./lib/workload";
 import { ensureWrk, runWrk, type LoadSpec, type WrkResult } from "./lib/wrk";
 import { evaluateGoals } from "./lib/goals";
 import { generateKey } from "../src/auth/key-format";
+import type { HeapReport } from "../src/http/routes/debug";
 
 const { values: flags } = parseArgs({
   args: process.argv.slice(2),
@@ -170,15 +171,40 @@ function sample(svc: Service): number {
 /** RSS floor windows of the soak: a few garbage collections each at 32 connections. */
 const FLOOR_WINDOW_S = 5;
 
-/** Sustained load on one configuration while the gateway's RSS is sampled every second. */
+const MiB = 1024 * 1024;
+
+/** The gateway's heap after a full collection (GET /debug/heap), or undefined if it did not answer. */
+async function heapAfterGc(gw: GatewayService, s: number): Promise<SoakSegment["afterGc"][number] | undefined> {
+  try {
+    const res = await fetch(`${gw.url}/debug/heap`, { headers: { authorization: `Bearer ${gw.key}` } });
+    if (!res.ok) return undefined;
+    const r = (await res.json()) as HeapReport;
+    return { s, heapMiB: r.heap_bytes / MiB, rssMiB: r.rss_bytes / MiB };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sustained load on one configuration while the gateway's RSS is sampled every second and, every
+ * HEAP_EVERY_S, its heap after a full collection.
+ */
 async function soak(ctx: WrkContext, target: TargetName, spec: LoadSpec, gw: GatewayService, seconds: number): Promise<SoakSegment> {
   const samples: { s: number; rssMiB: number }[] = [];
+  const heapReads: Promise<SoakSegment["afterGc"][number] | undefined>[] = [];
   const t0 = performance.now();
-  const timer = setInterval(() => samples.push({ s: (performance.now() - t0) / 1000, rssMiB: sample(gw) }), 1000);
+  const elapsed = () => (performance.now() - t0) / 1000;
+  const timer = setInterval(() => samples.push({ s: elapsed(), rssMiB: sample(gw) }), 1000);
+  const heapTimer = setInterval(() => heapReads.push(heapAfterGc(gw, elapsed())), HEAP_EVERY_S * 1000);
   samples.push({ s: 0, rssMiB: sample(gw) });
+  heapReads.push(heapAfterGc(gw, 0));
   const r = await runWrk(ctx.wrk, spec, { connections: CONNECTIONS, durationS: seconds, cores: cores.client }, ctx.workDir, ctx.sentences);
   clearInterval(timer);
-  samples.push({ s: (performance.now() - t0) / 1000, rssMiB: sample(gw) });
+  clearInterval(heapTimer);
+  samples.push({ s: elapsed(), rssMiB: sample(gw) });
+  heapReads.push(heapAfterGc(gw, elapsed()));
+  const afterGc = (await Promise.all(heapReads)).filter((x) => x !== undefined);
+  const lateGc = afterGc.filter((x) => x.s >= seconds / 2);
   // A process that died mid-soak has no RSS: keep the samples taken while it lived.
   const alive = samples.filter((x) => Number.isFinite(x.rssMiB));
   samples.length = 0;
@@ -202,6 +228,15 @@ async function soak(ctx: WrkContext, target: TargetName, spec: LoadSpec, gw: Gat
       FLOOR_WINDOW_S / 60,
     ),
     samples,
+    afterGc,
+    heapSlopeMiBPerMin: slope(
+      lateGc.map((x) => x.s / 60),
+      lateGc.map((x) => x.heapMiB),
+    ),
+    rssAfterGcSlopeMiBPerMin: slope(
+      lateGc.map((x) => x.s / 60),
+      lateGc.map((x) => x.rssMiB),
+    ),
   };
 }
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { renderChart } from "./chart";
 import { FLAT_MIB_PER_MIN } from "./goals";
 import { BOUNDED_ENTRIES } from "./targets";
-import { TARGET_LABELS, type BenchResults, type TargetName } from "./results";
+import { HEAP_EVERY_S, TARGET_LABELS, type BenchResults, type TargetName } from "./results";
 
 const ORDER: TargetName[] = ["mock", "proxy", "relay", "miss", "hit", "portkey", "relayInfo"];
 const us = (ms: number | undefined) => (ms === undefined || Number.isNaN(ms) ? "–" : `${Math.round(ms * 1000)}`);
@@ -98,13 +98,26 @@ export function renderMarkdown(r: BenchResults, chartFile: string): string {
   out.push(table(["process", "peak RSS MiB (VmHWM)"], ORDER.filter((n) => r.peakMiB[n] !== undefined).map((n) => [TARGET_LABELS[n], r.peakMiB[n]!.toFixed(1)])), "");
   if (r.soak.length) {
     out.push(
-      `Soak of the gateway at 32 connections, one segment per configuration, RSS sampled every second. RSS saws up and down between garbage collections, so flat = the floor (the lowest RSS of each 5-second window, fitted over the segment's second half) grows under ${FLAT_MIB_PER_MIN} MiB/min; the raw least-squares slope is shown beside it. The gateway runs with the response cache and the optimizer memo bounded to ${BOUNDED_ENTRIES.toLocaleString("en")} entries, so both reach their bound within the soak: what still grows after that is a leak.`,
+      `Soak of the gateway at 32 connections, one segment per configuration. RSS is sampled every second; it saws up and down by tens of MiB between garbage collections, so its floor (the lowest RSS of each 5-second window, fitted over the segment's second half) and raw least-squares slope are shown for scale. Every ${HEAP_EVERY_S} s the soak asks the gateway for a full collection (GET /debug/heap) and reads the event loop's live heap and the process's RSS right after it: flat = the live heap after collection grows under ${FLAT_MIB_PER_MIN} MiB/min over the segment's second half. The gateway runs with the response cache and the optimizer memo bounded to ${BOUNDED_ENTRIES.toLocaleString("en")} entries, so both reach their bound within the soak: what still grows after that is a leak.`,
       "",
     );
     out.push(
       table(
-        ["configuration", "seconds", "requests", "errors", "RSS start MiB", "RSS end MiB", "RSS max MiB", "floor slope, 2nd half, MiB/min", "raw slope, 2nd half, MiB/min"],
-        r.soak.map((x) => [TARGET_LABELS[x.target], String(x.seconds), String(x.requests), String(x.errors), x.startMiB.toFixed(1), x.endMiB.toFixed(1), x.maxMiB.toFixed(1), (x.floorSlopeMiBPerMin ?? NaN).toFixed(2), x.slopeMiBPerMin.toFixed(2)]),
+        ["configuration", "seconds", "requests", "errors", "RSS start MiB", "RSS end MiB", "RSS max MiB", "RSS floor slope, 2nd half, MiB/min", "RSS raw slope, 2nd half, MiB/min", "live heap after GC, start → end MiB", "live heap slope, 2nd half, MiB/min", "RSS after GC slope, 2nd half, MiB/min"],
+        r.soak.map((x) => [
+          TARGET_LABELS[x.target],
+          String(x.seconds),
+          String(x.requests),
+          String(x.errors),
+          x.startMiB.toFixed(1),
+          x.endMiB.toFixed(1),
+          x.maxMiB.toFixed(1),
+          (x.floorSlopeMiBPerMin ?? NaN).toFixed(2),
+          x.slopeMiBPerMin.toFixed(2),
+          x.afterGc?.length ? `${x.afterGc[0]!.heapMiB.toFixed(1)} → ${x.afterGc.at(-1)!.heapMiB.toFixed(1)}` : "not read",
+          (x.heapSlopeMiBPerMin ?? NaN).toFixed(2),
+          (x.rssAfterGcSlopeMiBPerMin ?? NaN).toFixed(2),
+        ]),
       ),
       "",
     );

@@ -28,6 +28,9 @@ export interface StreamSummary {
   samples: number;
 }
 
+/** Seconds between full collections in the soak: enough points to fit each half, few enough pauses not to matter. */
+export const HEAP_EVERY_S = 10;
+
 export interface SoakSegment {
   target: TargetName;
   seconds: number;
@@ -41,6 +44,12 @@ export interface SoakSegment {
   /** Slope of the lowest RSS of each 5-second window over the second half: growth that survives garbage collection. */
   floorSlopeMiBPerMin: number;
   samples: { s: number; rssMiB: number }[];
+  /** GET /debug/heap every HEAP_EVERY_S: the event loop's live heap after a full collection, and RSS right after it. */
+  afterGc: { s: number; heapMiB: number; rssMiB: number }[];
+  /** Least-squares slope of the live heap after collection over the second half: a leak of the event loop's objects. */
+  heapSlopeMiBPerMin: number;
+  /** The same for RSS read right after each collection (workers and native memory included). */
+  rssAfterGcSlopeMiBPerMin: number;
 }
 
 export interface AuthCase {

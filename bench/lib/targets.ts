@@ -66,6 +66,8 @@ export async function startGateway(
     SVC_PLANS_FILE: plansFile,
     OPENAI_API_KEY: "sk-bench",
     OPENAI_BASE_URL: mockUrl,
+    // The soak reads the heap after full collections (GET /debug/heap); no other phase calls it.
+    SVC_DEBUG_HEAP: "true",
   };
   const cli = join(root, "src", "cli", "main.ts");
   const created = Bun.spawnSync([BUN, cli, "keys", "create", "--admin", "--json"], { cwd: root, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });

@@ -42,6 +42,7 @@ export const SettingsSchema = Type.Object(
     shutdownGraceMs: Int(0, 600_000, 10_000, "how long in-flight requests may take at shutdown"),
     metricsHost: Type.Optional(Type.String({ minLength: 1, description: "serve /metrics without a key on this separate address" })),
     metricsPort: Int(0, 65535, 9464, "port for metricsHost"),
+    debugHeap: Type.Boolean({ default: false, description: "GET /debug/heap for admin keys: a full garbage collection, then the live heap and RSS (leak hunting; the collection pauses every request)" }),
   },
   { additionalProperties: false },
 );
@@ -65,6 +66,9 @@ function fromEnv(env: Record<string, string | undefined>): Record<string, unknow
       const n = Number(raw);
       if (!Number.isFinite(n)) throw new ConfigError(`${envName(key)}: '${raw}' is not a number`);
       out[key] = n;
+    } else if (kind === "boolean") {
+      if (!/^(?:true|false|1|0)$/.test(raw)) throw new ConfigError(`${envName(key)}: '${raw}' is not true, false, 1 or 0`);
+      out[key] = raw === "true" || raw === "1";
     } else {
       out[key] = raw;
     }

@@ -7,6 +7,7 @@ import { keyRoutes } from "./routes/keys";
 import { completionRoutes } from "./routes/completions";
 import { playgroundRoutes } from "./routes/playground";
 import { metricsRoutes } from "./routes/metrics";
+import { debugRoutes } from "./routes/debug";
 
 /** Per-request facts every hook needs, including the error hook that runs before any handler state exists. */
 interface RequestFacts {
@@ -103,7 +104,8 @@ export function buildApp(gw: Gateway) {
       gw.log.info({ request_id: f.id, method: request.method, path, status: set.status ?? 200, ms: +(performance.now() - f.t0).toFixed(3) }, "request");
     });
   }
-  return app.use(healthRoutes(gw)).use(keyRoutes(gw)).use(completionRoutes(gw)).use(playgroundRoutes(gw)).use(metricsRoutes(gw));
+  const routes = app.use(healthRoutes(gw)).use(keyRoutes(gw)).use(completionRoutes(gw)).use(playgroundRoutes(gw)).use(metricsRoutes(gw));
+  return gw.settings.debugHeap ? routes.use(debugRoutes(gw)) : routes;
 }
 
 export type App = ReturnType<typeof buildApp>;

@@ -30,6 +30,14 @@ describe("configuration", () => {
     expect(envName("workerQueueLimit")).toBe("SVC_WORKER_QUEUE_LIMIT");
   });
 
+  test("a switch reads true, false, 1 or 0 and nothing else", () => {
+    expect(loadSettings({}).debugHeap).toBe(false);
+    expect(loadSettings({ SVC_DEBUG_HEAP: "true" }).debugHeap).toBe(true);
+    expect(loadSettings({ SVC_DEBUG_HEAP: "1" }).debugHeap).toBe(true);
+    expect(loadSettings({ SVC_DEBUG_HEAP: "0" }).debugHeap).toBe(false);
+    expect(() => loadSettings({ SVC_DEBUG_HEAP: "yes" })).toThrow(/SVC_DEBUG_HEAP/);
+  });
+
   test("svc serve with a bad setting stops at once and says which", async () => {
     const r = await runCli(["serve"], { SVC_PORT: "99999", SVC_DATA_DIR: mkdtempSync(join(tmpdir(), "svc-cfg-")) });
     expect(r.code).not.toBe(0);
