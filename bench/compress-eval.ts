@@ -19,34 +19,13 @@
  * twice; "negations, all kept" also checks that no occurrence of a negation word is lost.
  */
 import { compressMessages, compressWithQualityFloor, DEFAULT_QUALITY_FLOOR, promptText, type CompressResult } from "../src/pipeline/compress";
-import type { ChatMessage } from "../src/pipeline/messages";
 import { loadModels } from "../src/ml/load";
 import { countMessageTokens } from "../src/tokens/count";
-import { arenaHard, awesomeChatgptPrompts, gsm8k, mtBench, selfInstruct, type CorpusPrompt } from "../models/word-stats/corpora";
 import { median, percentile } from "./lib/stats";
+import { asConversation, bestOf, compressionCorpora, SPEED_MIN_TOKENS, TIMED_RUNS } from "./lib/compression-corpora";
 
 const LEVELS = [0.25, 0.5, 1.0] as const;
-const GSM8K_LIMIT = 1000;
-/** Per-1k-token speed is reported for prompts at least this long; shorter ones are fixed overhead. */
-const SPEED_MIN_TOKENS = 200;
-const TIMED_RUNS = 3;
-
-interface Corpus {
-  name: string;
-  kind: "verbose" | "terse";
-  prompts: CorpusPrompt[];
-}
-
-const corpora: Corpus[] = [
-  { name: "awesome-chatgpt-prompts", kind: "verbose", prompts: awesomeChatgptPrompts() },
-  { name: "self-instruct", kind: "verbose", prompts: selfInstruct() },
-  { name: "arena-hard v2.0", kind: "verbose", prompts: arenaHard() },
-  // Each mt-bench turn is a prompt of its own: the second turns are follow-ups, still terse.
-  { name: "mt-bench", kind: "terse", prompts: mtBench().flatMap((p) => p.turns.map((t, i) => ({ id: `${p.id}-${i + 1}`, turns: [t] }))) },
-  { name: `gsm8k (first ${GSM8K_LIMIT})`, kind: "terse", prompts: gsm8k(GSM8K_LIMIT) },
-];
-
-const asConversation = (p: CorpusPrompt): ChatMessage[] => p.turns.map((content) => ({ role: "user", content }));
+const corpora = compressionCorpora();
 
 // ---- independent span extractors -------------------------------------------------------------
 
@@ -102,15 +81,6 @@ interface Row {
   survival: Record<Extractor | "negationCopies" | "lists" | "checksClean", number>;
 }
 
-function timeCall(run: () => unknown): number {
-  let best = Infinity;
-  for (let i = 0; i < TIMED_RUNS; i++) {
-    const t0 = performance.now();
-    run();
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
-}
 
 const rows: Row[] = [];
 const rulesByLevel = new Map<number, Map<string, number>>();
@@ -137,12 +107,12 @@ for (const corpus of corpora) {
       const messages = asConversation(prompt);
       const opts = { aggressiveness: level, skipRules: [] };
       let result: CompressResult | undefined;
-      const ms = timeCall(() => (result = compressMessages(messages, opts)));
+      const ms = bestOf(() => (result = compressMessages(messages, opts)));
       const r = result!;
       timing.latency.push(ms);
       if (r.originalTokens >= SPEED_MIN_TOKENS) {
         timing.compress.push((ms / r.originalTokens) * 1000);
-        timing.countOnly.push((timeCall(() => [countMessageTokens(messages), countMessageTokens(r.messages)]) / r.originalTokens) * 1000);
+        timing.countOnly.push((bestOf(() => [countMessageTokens(messages), countMessageTokens(r.messages)]) / r.originalTokens) * 1000);
       }
       before += r.originalTokens;
       after += r.compressedTokens;

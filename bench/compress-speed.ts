@@ -15,18 +15,16 @@ import { resolve } from "node:path";
 import type { ChatMessage } from "../src/pipeline/messages";
 import type { CompressOptions, CompressResult } from "../src/pipeline/compress";
 import { countMessageTokens } from "../src/tokens/count";
-import { arenaHard, awesomeChatgptPrompts, gsm8k, mtBench, selfInstruct } from "../models/word-stats/corpora";
 import { roundOrder } from "./lib/measure";
 import { percentile } from "./lib/stats";
+import { asConversation, bestOf, compressionCorpora, SPEED_MIN_TOKENS, TIMED_RUNS } from "./lib/compression-corpora";
 
 const { values: flags } = parseArgs({
   args: process.argv.slice(2),
   options: { level: { type: "string", default: "1.0" }, tree: { type: "string", multiple: true, default: [] } },
 });
-/** The prompts and the per-prompt timing of bench/compress-eval.ts's speed table. */
-const MIN_TOKENS = 200;
-const TIMED_RUNS = 3;
-const GSM8K_LIMIT = 1000;
+const level = Number(flags.level);
+if (!(level >= 0 && level <= 1)) throw new Error(`--level wants a number from 0 to 1, got '${flags.level}'`);
 
 type Compress = (messages: readonly ChatMessage[], opts: CompressOptions) => CompressResult;
 interface Tree {
@@ -43,26 +41,13 @@ for (const spec of flags.tree.length > 0 ? flags.tree : ["this=."]) {
   trees.push({ name, compress: module.compressMessages, perThousand: [] });
 }
 
-// As compress-eval.ts sends them: each prompt a conversation of its turns, each mt-bench turn a prompt of its own.
-const prompts = [...awesomeChatgptPrompts(), ...selfInstruct(), ...arenaHard(), ...gsm8k(GSM8K_LIMIT)]
-  .map((p) => p.turns)
-  .concat(mtBench().flatMap((p) => p.turns.map((turn) => [turn])))
-  .map((turns): ChatMessage[] => turns.map((content) => ({ role: "user", content })))
-  .filter((m) => countMessageTokens(m) >= MIN_TOKENS);
-const opts: CompressOptions = { aggressiveness: Number(flags.level), skipRules: [] };
+const prompts = compressionCorpora()
+  .flatMap((c) => c.prompts.map(asConversation))
+  .filter((m) => countMessageTokens(m) >= SPEED_MIN_TOKENS);
+const opts: CompressOptions = { aggressiveness: level, skipRules: [] };
 
 // Warm-up: the JIT and the token memos of every tree.
 for (let i = 0; i < 2; i++) for (const m of prompts) for (const t of trees) t.compress(m, opts);
-
-function bestOf(run: () => unknown): number {
-  let best = Infinity;
-  for (let i = 0; i < TIMED_RUNS; i++) {
-    const t0 = performance.now();
-    run();
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
-}
 
 let differing = 0;
 prompts.forEach((m, i) => {
@@ -72,7 +57,7 @@ prompts.forEach((m, i) => {
   if (outputs.size > 1) differing++;
 });
 
-console.log(`# compressMessages per 1k tokens, level ${opts.aggressiveness}, ${prompts.length} prompts of ${MIN_TOKENS}+ tokens, best of ${TIMED_RUNS}\n`);
+console.log(`# compressMessages per 1k tokens, level ${opts.aggressiveness}, ${prompts.length} prompts of ${SPEED_MIN_TOKENS}+ tokens, best of ${TIMED_RUNS}\n`);
 const first = trees[0]!;
 console.log(`| tree | p50 ms | p90 ms | p99 ms | p50 vs ${first.name} | p99 vs ${first.name} |`);
 console.log("|---|---|---|---|---|---|");
@@ -82,3 +67,5 @@ for (const t of trees) {
   console.log(`| ${t.name} | ${p50.toFixed(3)} | ${p90.toFixed(3)} | ${p99.toFixed(3)} | ${ratio(50)}x | ${ratio(99)}x |`);
 }
 if (trees.length > 1) console.log(`\nPrompts whose compressed output differs between trees: ${differing} of ${prompts.length}.`);
+// A faster tree that compresses differently is not the same stage made faster.
+if (differing > 0) process.exitCode = 1;

@@ -37,6 +37,18 @@ describe("word scanning by character codes", () => {
     expect(words).toEqual(["Don’t", "stop", "rock'n", "roll", "𝐓𝐡𝐞", "café"]);
   });
 
+  test("forEachProseWord in a slice reads what the regex reads in that slice", () => {
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), (t, a, b) => {
+        const [from, to] = [a % (t.length + 1), b % (t.length + 1)].sort((x, y) => x - y) as [number, number];
+        const seen: number[] = [];
+        forEachProseWord(t, from, to, (start, end) => void seen.push(start, end));
+        expect(seen).toEqual(regexRanges(t.slice(from, to), /\p{L}+(?:['’]\p{L}+)?/gu).map((o) => o + from));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   test("forEachProseWord stops when the visitor says so", () => {
     let n = 0;
     forEachProseWord("one two three four", 0, 18, () => ++n < 2);

@@ -62,7 +62,7 @@ function entities(text: string): string[] {
   eachMatch(text, CAPITALIZED, (m) => {
     const word = m[1]!;
     if (COMMON_CAPITALIZED.has(word)) return;
-    const start = m.index!;
+    const start = m.index;
     const before = text.slice(Math.max(0, start - 3), start);
     const sentenceStart = start === 0 || /[.!?:\n]\s*$/.test(before) || /^\s*$/.test(text.slice(0, start));
     const marked = word.length > 1 && (word === word.toUpperCase() || /\p{Lu}/u.test(word.slice(1)) || /\d/.test(word));

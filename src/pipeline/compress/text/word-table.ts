@@ -11,8 +11,8 @@ function folded(code: number): number {
 /**
  * Lower-case ASCII words, found where they lie in a text (text[start, end), ASCII case ignored, ’ read
  * as '): the rules that check every word of a long message spent more on slicing and lower-casing
- * each word than on the lookup. A word with other units outside ASCII is sliced and lower-cased as
- * before, since lower-casing there can change its length or land in ASCII (the Kelvin sign is "k").
+ * each word than on the lookup. A word with other units outside ASCII is sliced and lower-cased with
+ * String.toLowerCase, which there can change its length or land in ASCII (the Kelvin sign is "k").
  * Open addressing, linear probing, at most half full.
  */
 export class FoldedWordTable<V> {
@@ -40,6 +40,7 @@ export class FoldedWordTable<V> {
 
   /** Index of the entry spelled by text[start, end), or -1. */
   find(text: string, start: number, end: number): number {
+    // pieceHash, which placed the keys, over the folded units: the two must stay the same FNV-1a.
     let hash = 0x811c9dc5 | 0;
     for (let i = start; i < end; i++) {
       const code = folded(text.charCodeAt(i));

@@ -5,7 +5,7 @@
  */
 
 /** `\s` of a JavaScript regex, for one UTF-16 unit. */
-export function isBlank(code: number): boolean {
+function isBlank(code: number): boolean {
   if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
   if (code < 0xa0) return false;
   return (
