@@ -15,7 +15,7 @@ import { runContext } from "./lib/machine";
 import { interleavedLatency, interleavedWrk, roundOrder, summarizeLatency, summarizeWrk, warmUp, type WrkContext } from "./lib/measure";
 import { corePlan, memoryOf, ROOT, stopAll, type Service } from "./lib/processes";
 import { writeResults } from "./lib/report";
-import { HEAP_EVERY_S, TARGET_LABELS, type AuthCase, type BenchResults, type SoakSegment, type SweepPoint, type TargetName } from "./lib/results";
+import { HEAP_EVERY_S, TARGET_LABELS, type AuthCase, type HeapReading, type BenchResults, type SoakSegment, type SweepPoint, type TargetName } from "./lib/results";
 import { floorSlope, median, percentile, slope } from "./lib/stats";
 import { gatewaySpecs, portkeyHeaders, startBareProxy, startGateway, startMock, startPortkey, type GatewayService } from "./lib/targets";
 import { PROMPT_SLOT, loadWorkload, requestBody, variedPrompt, writeWrkInputs, type Workload } from "./lib/workload";
@@ -173,16 +173,33 @@ const FLOOR_WINDOW_S = 5;
 
 const MiB = 1024 * 1024;
 
-/** The gateway's heap after a full collection (GET /debug/heap), or undefined if it did not answer. */
-async function heapAfterGc(gw: GatewayService, s: number): Promise<SoakSegment["afterGc"][number] | undefined> {
+/** A heap slope is fitted only over this many readings under load, at least this far apart end to end. */
+const MIN_HEAP_READINGS = 3;
+const MIN_HEAP_SPAN_S = 30;
+
+/** The gateway's heap after a full collection (GET /debug/heap), or undefined if it did not answer in time. */
+async function heapAfterGc(gw: GatewayService, s: number): Promise<HeapReading | undefined> {
   try {
-    const res = await fetch(`${gw.url}/debug/heap`, { headers: { authorization: `Bearer ${gw.key}` } });
+    const res = await fetch(`${gw.url}/debug/heap`, { headers: { authorization: `Bearer ${gw.key}` }, signal: AbortSignal.timeout(30_000) });
     if (!res.ok) return undefined;
     const r = (await res.json()) as HeapReport;
-    return { s, heapMiB: r.heap_bytes / MiB, rssMiB: r.rss_bytes / MiB };
+    return { s, heapMiB: r.heap_bytes / MiB, rssMiB: r.rss_bytes / MiB, gcMs: r.gc_ms };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Least-squares slope in MiB/min of `value` over readings taken under load; NaN when they are too few
+ * or too close together to mean anything (a --quick soak, a gateway that stopped answering), so that a
+ * missing figure never reads as a flat one.
+ */
+function heapSlope(readings: readonly HeapReading[], value: (r: HeapReading) => number): number {
+  if (readings.length < MIN_HEAP_READINGS || readings.at(-1)!.s - readings[0]!.s < MIN_HEAP_SPAN_S) return NaN;
+  return slope(
+    readings.map((r) => r.s / 60),
+    readings.map(value),
+  );
 }
 
 /**
@@ -191,7 +208,7 @@ async function heapAfterGc(gw: GatewayService, s: number): Promise<SoakSegment["
  */
 async function soak(ctx: WrkContext, target: TargetName, spec: LoadSpec, gw: GatewayService, seconds: number): Promise<SoakSegment> {
   const samples: { s: number; rssMiB: number }[] = [];
-  const heapReads: Promise<SoakSegment["afterGc"][number] | undefined>[] = [];
+  const heapReads: Promise<HeapReading | undefined>[] = [];
   const t0 = performance.now();
   const elapsed = () => (performance.now() - t0) / 1000;
   const timer = setInterval(() => samples.push({ s: elapsed(), rssMiB: sample(gw) }), 1000);
@@ -201,10 +218,12 @@ async function soak(ctx: WrkContext, target: TargetName, spec: LoadSpec, gw: Gat
   const r = await runWrk(ctx.wrk, spec, { connections: CONNECTIONS, durationS: seconds, cores: cores.client }, ctx.workDir, ctx.sentences);
   clearInterval(timer);
   clearInterval(heapTimer);
-  samples.push({ s: elapsed(), rssMiB: sample(gw) });
-  heapReads.push(heapAfterGc(gw, elapsed()));
+  const loadEndS = elapsed();
+  samples.push({ s: loadEndS, rssMiB: sample(gw) });
+  heapReads.push(heapAfterGc(gw, loadEndS));
   const afterGc = (await Promise.all(heapReads)).filter((x) => x !== undefined);
-  const lateGc = afterGc.filter((x) => x.s >= seconds / 2);
+  // The reading after the load stopped has no request in flight: shown, but not fitted.
+  const lateGc = afterGc.filter((x) => x.s >= seconds / 2 && x.s < loadEndS);
   // A process that died mid-soak has no RSS: keep the samples taken while it lived.
   const alive = samples.filter((x) => Number.isFinite(x.rssMiB));
   samples.length = 0;
@@ -229,14 +248,8 @@ async function soak(ctx: WrkContext, target: TargetName, spec: LoadSpec, gw: Gat
     ),
     samples,
     afterGc,
-    heapSlopeMiBPerMin: slope(
-      lateGc.map((x) => x.s / 60),
-      lateGc.map((x) => x.heapMiB),
-    ),
-    rssAfterGcSlopeMiBPerMin: slope(
-      lateGc.map((x) => x.s / 60),
-      lateGc.map((x) => x.rssMiB),
-    ),
+    heapSlopeMiBPerMin: heapSlope(lateGc, (r) => r.heapMiB),
+    rssAfterGcSlopeMiBPerMin: heapSlope(lateGc, (r) => r.rssMiB),
   };
 }
 
@@ -356,7 +369,7 @@ async function main(): Promise<void> {
 
   const soaked = (["relay", "hit", "miss"] as TargetName[]).filter((n) => s1[n]);
   for (const n of soaked) {
-    await section(`soak: ${TARGET_LABELS[n]}, ${Math.round(SOAK_S / soaked.length)}s, RSS sampled every second`, p1, s1, w, async () => {
+    await section(`soak: ${TARGET_LABELS[n]}, ${Math.round(SOAK_S / soaked.length)}s, RSS every second, heap after a full collection every ${HEAP_EVERY_S} s`, p1, s1, w, async () => {
       if (p1.gateway) results.soak.push(await soak(ctx, n, s1[n]!, p1.gateway, Math.max(5, Math.round(SOAK_S / soaked.length))));
     });
   }

@@ -18,8 +18,9 @@ export function evaluateGoals(r: BenchResults): Goal[] {
   const ttftAdded = (a: "relay" | "miss") => (r.ttft[a] && r.ttft.proxy ? r.ttft[a]!.ttftP50Ms - r.ttft.proxy.ttftP50Ms : undefined);
   const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined ? a / b : undefined);
   const segments = r.soak;
-  const heapSlopes = segments.map((s) => s.heapSlopeMiBPerMin).filter((x) => Number.isFinite(x));
-  const worstSlope = heapSlopes.length === segments.length && segments.length > 0 ? Math.max(...heapSlopes) : undefined;
+  // A segment without a heap slope leaves the goal unmeasured rather than met.
+  const heapSlopes = segments.map((s) => s.heapSlopeMiBPerMin);
+  const worstSlope = segments.length > 0 && heapSlopes.every(Number.isFinite) ? Math.max(...heapSlopes) : undefined;
   return [
     goal("pure relay adds < 100 µs at p50 over the bare proxy", added("relay", "p50"), (x) => x < 0.1, us),
     goal("pure relay keeps ≥ 80% of the bare proxy's throughput (32 connections)", ratio(tp.relay?.rps, tp.proxy?.rps), (x) => x >= 0.8, (x) => `${(x * 100).toFixed(0)}%`),

@@ -9,6 +9,7 @@ const ORDER: TargetName[] = ["mock", "proxy", "relay", "miss", "hit", "portkey",
 const us = (ms: number | undefined) => (ms === undefined || Number.isNaN(ms) ? "–" : `${Math.round(ms * 1000)}`);
 const signedUs = (ms: number | undefined) => (ms === undefined || Number.isNaN(ms) ? "–" : `${ms >= 0 ? "+" : ""}${Math.round(ms * 1000)}`);
 const n0 = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? "–" : x.toFixed(0));
+const fixed = (x: number, digits = 2) => (Number.isNaN(x) ? "–" : x.toFixed(digits));
 
 function table(head: string[], rows: string[][]): string {
   return [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
@@ -98,12 +99,12 @@ export function renderMarkdown(r: BenchResults, chartFile: string): string {
   out.push(table(["process", "peak RSS MiB (VmHWM)"], ORDER.filter((n) => r.peakMiB[n] !== undefined).map((n) => [TARGET_LABELS[n], r.peakMiB[n]!.toFixed(1)])), "");
   if (r.soak.length) {
     out.push(
-      `Soak of the gateway at 32 connections, one segment per configuration. RSS is sampled every second; it saws up and down by tens of MiB between garbage collections, so its floor (the lowest RSS of each 5-second window, fitted over the segment's second half) and raw least-squares slope are shown for scale. Every ${HEAP_EVERY_S} s the soak asks the gateway for a full collection (GET /debug/heap) and reads the event loop's live heap and the process's RSS right after it: flat = the live heap after collection grows under ${FLAT_MIB_PER_MIN} MiB/min over the segment's second half. The gateway runs with the response cache and the optimizer memo bounded to ${BOUNDED_ENTRIES.toLocaleString("en")} entries, so both reach their bound within the soak: what still grows after that is a leak.`,
+      `Soak of the gateway at 32 connections, one segment per configuration. RSS is sampled every second; it saws up and down by tens of MiB between garbage collections, so its floor (the lowest RSS of each 5-second window, fitted over the segment's second half) and raw least-squares slope are shown for scale. Every ${HEAP_EVERY_S} s the soak asks the gateway for a full collection (GET /debug/heap) and reads the event loop's live heap and the process's RSS right after it: flat = the live heap after collection grows under ${FLAT_MIB_PER_MIN} MiB/min over the segment's second half, fitted over the readings taken under load ("–" when there were too few to fit). The workers' heaps are not in that figure; their growth would show in the RSS after collection. The gateway runs with the response cache and the optimizer memo bounded to ${BOUNDED_ENTRIES.toLocaleString("en")} entries, so both reach their bound within the soak: what still grows after that is a leak.`,
       "",
     );
     out.push(
       table(
-        ["configuration", "seconds", "requests", "errors", "RSS start MiB", "RSS end MiB", "RSS max MiB", "RSS floor slope, 2nd half, MiB/min", "RSS raw slope, 2nd half, MiB/min", "live heap after GC, start → end MiB", "live heap slope, 2nd half, MiB/min", "RSS after GC slope, 2nd half, MiB/min"],
+        ["configuration", "seconds", "requests", "errors", "RSS start MiB", "RSS end MiB", "RSS max MiB", "RSS floor slope, 2nd half, MiB/min", "RSS raw slope, 2nd half, MiB/min", "live heap after GC, start → end MiB", "live heap slope, 2nd half, MiB/min", "RSS after GC slope, 2nd half, MiB/min", "longest GC pause ms"],
         r.soak.map((x) => [
           TARGET_LABELS[x.target],
           String(x.seconds),
@@ -112,11 +113,12 @@ export function renderMarkdown(r: BenchResults, chartFile: string): string {
           x.startMiB.toFixed(1),
           x.endMiB.toFixed(1),
           x.maxMiB.toFixed(1),
-          (x.floorSlopeMiBPerMin ?? NaN).toFixed(2),
-          x.slopeMiBPerMin.toFixed(2),
-          x.afterGc?.length ? `${x.afterGc[0]!.heapMiB.toFixed(1)} → ${x.afterGc.at(-1)!.heapMiB.toFixed(1)}` : "not read",
-          (x.heapSlopeMiBPerMin ?? NaN).toFixed(2),
-          (x.rssAfterGcSlopeMiBPerMin ?? NaN).toFixed(2),
+          fixed(x.floorSlopeMiBPerMin),
+          fixed(x.slopeMiBPerMin),
+          x.afterGc.length ? `${x.afterGc[0]!.heapMiB.toFixed(1)} → ${x.afterGc.at(-1)!.heapMiB.toFixed(1)}` : "not read",
+          fixed(x.heapSlopeMiBPerMin),
+          fixed(x.rssAfterGcSlopeMiBPerMin),
+          x.afterGc.length ? fixed(Math.max(...x.afterGc.map((g) => g.gcMs)), 1) : "–",
         ]),
       ),
       "",

@@ -28,8 +28,16 @@ export interface StreamSummary {
   samples: number;
 }
 
-/** Seconds between full collections in the soak: enough points to fit each half, few enough pauses not to matter. */
+/** Seconds between full collections in the soak: enough readings to fit each half; each pauses the gateway (gcMs, reported). */
 export const HEAP_EVERY_S = 10;
+
+/** One GET /debug/heap of the soak, `s` seconds into its segment. */
+export interface HeapReading {
+  s: number;
+  heapMiB: number;
+  rssMiB: number;
+  gcMs: number;
+}
 
 export interface SoakSegment {
   target: TargetName;
@@ -45,8 +53,11 @@ export interface SoakSegment {
   floorSlopeMiBPerMin: number;
   samples: { s: number; rssMiB: number }[];
   /** GET /debug/heap every HEAP_EVERY_S: the event loop's live heap after a full collection, and RSS right after it. */
-  afterGc: { s: number; heapMiB: number; rssMiB: number }[];
-  /** Least-squares slope of the live heap after collection over the second half: a leak of the event loop's objects. */
+  afterGc: HeapReading[];
+  /**
+   * Least-squares slope of the live heap after collection over the second half, under load: a leak of
+   * the event loop's objects. NaN when too few readings were taken to fit one.
+   */
   heapSlopeMiBPerMin: number;
   /** The same for RSS read right after each collection (workers and native memory included). */
   rssAfterGcSlopeMiBPerMin: number;
