@@ -16,7 +16,7 @@ import { interleavedLatency, interleavedWrk, roundOrder, summarizeLatency, summa
 import { corePlan, memoryOf, ROOT, stopAll, type Service } from "./lib/processes";
 import { writeResults } from "./lib/report";
 import { HEAP_EVERY_S, TARGET_LABELS, type AuthCase, type HeapReading, type BenchResults, type SoakSegment, type SweepPoint, type TargetName } from "./lib/results";
-import { floorSlope, median, percentile, slope } from "./lib/stats";
+import { fittedSlopePerMin, floorSlope, median, percentile, slope } from "./lib/stats";
 import { gatewaySpecs, portkeyHeaders, startBareProxy, startGateway, startMock, startPortkey, type GatewayService } from "./lib/targets";
 import { PROMPT_SLOT, loadWorkload, requestBody, variedPrompt, writeWrkInputs, type Workload } from "./lib/workload";
 import { ensureWrk, runWrk, type LoadSpec, type WrkResult } from "./lib/wrk";
@@ -189,16 +189,12 @@ async function heapAfterGc(gw: GatewayService, s: number): Promise<HeapReading |
   }
 }
 
-/**
- * Least-squares slope in MiB/min of `value` over readings taken under load; NaN when they are too few
- * or too close together to mean anything (a --quick soak, a gateway that stopped answering), so that a
- * missing figure never reads as a flat one.
- */
+/** MiB/min of `value` over readings taken under load; NaN for a --quick soak or a gateway that stopped answering. */
 function heapSlope(readings: readonly HeapReading[], value: (r: HeapReading) => number): number {
-  if (readings.length < MIN_HEAP_READINGS || readings.at(-1)!.s - readings[0]!.s < MIN_HEAP_SPAN_S) return NaN;
-  return slope(
-    readings.map((r) => r.s / 60),
-    readings.map(value),
+  return fittedSlopePerMin(
+    readings.map((r) => ({ s: r.s, value: value(r) })),
+    MIN_HEAP_READINGS,
+    MIN_HEAP_SPAN_S,
   );
 }
 

@@ -28,6 +28,18 @@ export function slope(xs: readonly number[], ys: readonly number[]): number {
 }
 
 /**
+ * Least-squares slope per minute of readings taken `s` seconds into a run; NaN when there are fewer
+ * than `minReadings` or they span under `minSpanS`, so that a figure too thin to fit never reads as 0.
+ */
+export function fittedSlopePerMin(readings: readonly { s: number; value: number }[], minReadings: number, minSpanS: number): number {
+  if (readings.length < Math.max(2, minReadings) || readings.at(-1)!.s - readings[0]!.s < minSpanS) return NaN;
+  return slope(
+    readings.map((r) => r.s / 60),
+    readings.map((r) => r.value),
+  );
+}
+
+/**
  * Slope of the floor of a garbage-collected heap: the lowest sample of each `windowS`-second window,
  * fitted by least squares. RSS saws up and down by tens of MiB between collections; a leak raises
  * the floor the collections return to, so that is what is fitted.
