@@ -12,18 +12,18 @@ export interface WordStatsFile {
 }
 
 const stats = table as WordStatsFile;
-const bitsByWord = new Map(Object.entries(stats.bits));
-/** The same words, for lookups in place (build.ts counts lower-case ASCII words only). */
-const vocabulary = new FoldedWordTable(bitsByWord);
+/** The words and their bits, found by string or where they lie in a text (build.ts counts lower-case ASCII words only). */
+const vocabulary = new FoldedWordTable(Object.entries(stats.bits));
 
 /** Self-information of a lower-cased word in bits; words we never counted are treated as rare. */
 export function selfInformation(lowerWord: string): number {
-  return bitsByWord.get(lowerWord) ?? stats.unknownBits;
+  const entry = vocabulary.entryOf(lowerWord);
+  return entry === -1 ? stats.unknownBits : vocabulary.value(entry);
 }
 
 /** True when the lower-cased word is among the counted vocabulary (an ordinary English word). */
 export function isKnownWord(lowerWord: string): boolean {
-  return bitsByWord.has(lowerWord);
+  return vocabulary.entryOf(lowerWord) !== -1;
 }
 
 /** isKnownWord of text[start, end) lower-cased, with ’ read as ' (how users type "don’t"). */

@@ -44,7 +44,7 @@ export class FoldedWordTable<V> {
     let hash = 0x811c9dc5 | 0;
     for (let i = start; i < end; i++) {
       const code = folded(text.charCodeAt(i));
-      if (code < 0) return this.byKey.get(text.slice(start, end).toLowerCase().replaceAll("’", "'")) ?? -1;
+      if (code < 0) return this.entryOf(text.slice(start, end).toLowerCase().replaceAll("’", "'"));
       hash = Math.imul(hash ^ code, 0x01000193);
     }
     const mask = this.slots.length - 1;
@@ -53,6 +53,11 @@ export class FoldedWordTable<V> {
       if (entry === -1) return -1;
       if (this.spells(this.keys[entry]!, text, start, end)) return entry;
     }
+  }
+
+  /** Index of the entry whose key is exactly `key` (already lower-case), or -1. */
+  entryOf(key: string): number {
+    return this.byKey.get(key) ?? -1;
   }
 
   key(entry: number): string {
