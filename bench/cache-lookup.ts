@@ -5,7 +5,7 @@
  * synthetic random unit vectors of the shipped embedding's width; the embedder is a table lookup, so
  * the figures are the cache's own cost, not the model's.
  *
- *   bun bench/cache-lookup.ts [--million] [--dims 256] [--quantization f16]
+ *   bun bench/cache-lookup.ts [--million] [--dims 256] [--quantization f32|f16|i8 (default: the cache's)]
  *
  * Baseline, measured in the same run: an exact linear scan over the same vectors.
  *
@@ -33,7 +33,7 @@ import { loadPromptCorpus } from "../models/data/corpus";
 import { dataPath } from "../models/data/paths";
 import { loadSemEval, loadStsBenchmark } from "../models/data/sts";
 
-const { values: args } = parseArgs({ options: { million: { type: "boolean", default: false }, dims: { type: "string", default: "256" }, quantization: { type: "string", default: "f16" }, queries: { type: "string", default: "2000" } } });
+const { values: args } = parseArgs({ options: { million: { type: "boolean", default: false }, dims: { type: "string", default: "256" }, quantization: { type: "string", default: DEFAULT_CACHE_CONFIG.quantization }, queries: { type: "string", default: "2000" } } });
 const DIMS = Number(args.dims);
 const QUANT = args.quantization as "f32" | "f16" | "i8";
 const QUERIES = Number(args.queries);
