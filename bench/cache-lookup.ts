@@ -134,7 +134,7 @@ for (const size of SIZES) {
   const openStart = performance.now();
   const cache = await SemanticCache.open({ store, embedder: tableEmbedder, config: { maxEntries: size, maxBytes: size * ENTRY_BYTES_ROOM, quantization: QUANT } });
   const openS = (performance.now() - openStart) / 1000;
-  await cache.ready;
+  await cache.indexed();
   const buildS = (performance.now() - openStart) / 1000;
   const perEntry = ((rssMb() - before) * 1e6) / size;
   if (cache.stats().entries !== size) throw new Error(`expected ${size} entries, loaded ${cache.stats().entries}`);
@@ -199,11 +199,12 @@ async function realCache(similarityThreshold: number): Promise<SemanticCache> {
   const store = openStore(dir);
   realDirs.push({ dir, store });
   const cache = await SemanticCache.open({ store, embedder: realEmbedder, config: { similarityThreshold } });
-  await cache.ready;
+  await cache.indexed();
   for (const [i, p] of stored.entries()) {
     const r = await cache.lookup(realReq(p));
     if (r.kind === "miss") r.fill.complete(answer(i));
   }
+  await cache.indexed();
   return cache;
 }
 
@@ -274,7 +275,7 @@ await prefill(scaleStore, kept.length, (i) => realReq(kept[i]!), realEmbedder);
 const embedS = (performance.now() - embedStart) / 1000;
 const scaleOpen = performance.now();
 const scaleCache = await SemanticCache.open({ store: scaleStore, embedder: realEmbedder, config: { maxEntries: kept.length, maxBytes: kept.length * ENTRY_BYTES_ROOM } });
-await scaleCache.ready;
+await scaleCache.indexed();
 const scaleBuildS = (performance.now() - scaleOpen) / 1000;
 /** The request with the vector the gateway's worker would send along: of the prompt as the cache reads it. */
 const withVector = async (text: string): Promise<CacheRequest> => {

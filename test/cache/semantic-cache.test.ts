@@ -83,12 +83,39 @@ describe("semantic layer", () => {
     const { cache } = await openCache();
     const up = new CountingUpstream();
     await cache.through(request("What is the capital of France?"), up.call);
+    await cache.indexed();
     const para = await cache.through(request("what's the capital of France"), up.call);
     expect(up.calls).toBe(1);
     expect(para.hit?.layer).toBe("semantic");
     expect(para.hit?.similarity).toBeGreaterThanOrEqual(0.8);
     expect(para.hit?.matchedPrompt).toBe("What is the capital of France?");
     expect(para.answer.choices[0]!.message.content).toBe("answer #1");
+  });
+
+  test("a filled answer's vector is indexed after the call returns: the exact layer serves at once, a paraphrase once it is in", async () => {
+    const { cache } = await openCache();
+    const up = new CountingUpstream();
+    await cache.through(request("What is the capital of France?"), up.call);
+    expect((await cache.through(request("What is the capital of France?"), up.call)).hit?.layer).toBe("exact");
+    const early = await cache.through(request("what's the capital of France"), up.call);
+    expect(early.hit).toBeNull();
+    await cache.indexed();
+    const later = await cache.through(request("what is the capital of France"), up.call);
+    expect(later.hit?.layer).toBe("semantic");
+    expect(later.hit?.matchedPrompt).toBe("What is the capital of France?");
+    expect(up.calls).toBe(2);
+  });
+
+  test("an entry evicted while its vector waits to be indexed is never served; the one kept is", async () => {
+    const { cache } = await openCache({ config: { maxEntries: 1 } });
+    const up = new CountingUpstream();
+    await cache.through(request("What is the capital of France?"), up.call);
+    await cache.through(request("How tall is Mount Everest?"), up.call);
+    await cache.indexed();
+    expect(cache.stats().entries).toBe(1);
+    expect((await cache.through(request("how tall is Mount Everest"), up.call)).hit?.layer).toBe("semantic");
+    expect((await cache.through(request("what is the capital of France"), up.call)).hit).toBeNull();
+    expect(up.calls).toBe(3);
   });
 
   const nearMisses: [string, string, string][] = [
@@ -124,6 +151,7 @@ describe("semantic layer", () => {
       { role: "user" as const, content: "How do I install it?" },
     ];
     await cache.through(request("", { messages: history("Rust") }), up.call);
+    await cache.indexed();
     const other = await cache.through(request("", { messages: history("Haskell") }), up.call);
     expect(other.hit).toBeNull();
     const para = await cache.through(request("", { messages: [...history("Rust").slice(0, 3), { role: "user", content: "how do I install it" }] }), up.call);
@@ -217,7 +245,7 @@ describe("tenancy, expiry, bounds, persistence", () => {
     expect(second.stats().entries).toBe(2);
     // The exact layer answers at once; the vector index is rebuilt in the background.
     expect((await second.lookup(request("What is the capital of France?"))).kind).toBe("hit");
-    await second.ready;
+    await second.indexed();
     expect((await second.through(request("What is the capital of France?"), up.call)).hit?.layer).toBe("exact");
     expect((await second.through(request("how can I reset my password", { appId: "app_b" }), up.call)).hit?.layer).toBe("semantic");
     expect((await second.through(request("how can I reset my password", { appId: "app_a" }), up.call)).hit).toBeNull();
@@ -234,7 +262,7 @@ describe("tenancy, expiry, bounds, persistence", () => {
     first.flush();
     firstStore.close();
     const { cache: second } = await openCache({ store: dir.open() });
-    await second.ready;
+    await second.indexed();
     expect(second.stats().partitions).toBe(1);
     expect((await second.through(request("how can I reset my password"), up.call)).hit?.layer).toBe("semantic");
   });
@@ -246,7 +274,7 @@ describe("tenancy, expiry, bounds, persistence", () => {
     cache.flush();
     const other: Embedder = { dimensions: 256, embed: async (text) => (await new LexicalEmbedder().embed(`${text} other model`)).map((x, i) => (i % 2 ? -x : x)) };
     const { cache: reopened } = await openCache({ store, embedder: other });
-    await reopened.ready;
+    await reopened.indexed();
     expect(reopened.stats().entries).toBe(1);
     expect(reopened.stats().partitions).toBe(0);
     expect((await reopened.through(request("What is the capital of France?"), up.call)).hit?.layer).toBe("exact");

@@ -69,7 +69,7 @@ interface Entry {
 
 const COMPLETE_FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "tool_calls"]);
 const WORD_MEMO_SIZE = 20_000;
-/** Vectors per start-up indexing step: small enough that a request never waits long behind one. */
+/** Vectors per indexing step (see indexLater): small enough that a request never waits long behind one. */
 const REBUILD_BATCH = 256;
 
 /** Whitespace runs mean nothing to an embedding; collapsing them makes "a  b" and "a b" one vector. */
@@ -99,8 +99,10 @@ export class SemanticCache {
   private readonly now: () => number;
   private readonly log: CacheLog;
   private nextLabel = 1n;
-  /** Settles when every stored vector is back in the index after `open`; lookups work before, with fewer semantic hits. */
-  ready: Promise<void> = Promise.resolve();
+  /** Entries whose vectors wait to go into the index, oldest first from `unindexedFrom` (see indexLater). */
+  private unindexed: { entry: Entry; vector: Float32Array }[] = [];
+  private unindexedFrom = 0;
+  private indexing: Promise<void> | null = null;
   private bytes = 0;
   private lastSweep = 0;
   private readonly counters = { exact: 0, semantic: 0, coalesced: 0, misses: 0, bypassed: 0 };
@@ -123,7 +125,7 @@ export class SemanticCache {
   static async open(options: SemanticCacheOptions): Promise<SemanticCache> {
     const signature = await embedderSignature(options.embedder);
     const cache = new SemanticCache(options.store, options.embedder, signature, options);
-    cache.ready = cache.reload();
+    cache.reload();
     return cache;
   }
 
@@ -336,14 +338,15 @@ export class SemanticCache {
       hits: 0,
       lastHitAt: null,
     };
-    this.add(row, vector);
+    const entry = this.add(row, vector);
+    if (vector && entry.partition) void this.indexLater([{ entry, vector }]);
     this.writer.upsert(row);
     this.enforceBounds();
     return true;
   }
 
-  /** Files a row in memory; its vector goes into the index now, or later when `indexNow` is false (start-up rebuild). */
-  private add(row: CacheRow, vector: Float32Array | null, indexNow = true): Entry {
+  /** Files a row in memory; its vector is for the caller to index (see indexLater). */
+  private add(row: CacheRow, vector: Float32Array | null): Entry {
     const previous = this.entries.get(row.exactKey);
     if (previous) this.forget(previous);
     const partition = vector ? partitionOf(row) : null;
@@ -365,10 +368,7 @@ export class SemanticCache {
     };
     this.entries.set(entry.exactKey, entry);
     this.bytes += entry.bytes;
-    if (partition && vector) {
-      this.byLabel.set(entry.label, entry);
-      if (indexNow) this.vectorSet(partition).add(entry.label, vector);
-    }
+    if (partition) this.byLabel.set(entry.label, entry);
     return entry;
   }
 
@@ -411,39 +411,65 @@ export class SemanticCache {
     }
   }
 
-  /** Loads the live rows: the exact layer at once, the vector index in the background (see `ready`). */
-  private reload(): Promise<void> {
+  /** Settles once every vector filed so far is in the index; lookups work before, with fewer semantic hits. */
+  indexed(): Promise<void> {
+    return this.indexing ?? Promise.resolve();
+  }
+
+  /** Loads the live rows: the exact layer at once, the vector index in the background (see `indexed`). */
+  private reload(): void {
     const rows = loadLiveRows(this.store.db, this.now(), this.config.maxEntries);
     const pending: { entry: Entry; vector: Float32Array }[] = [];
     for (const row of rows) {
       const vector = decodeEmbedding(row.embedding, this.signature, this.embedder.dimensions);
-      const entry = this.add(row, vector, false);
+      const entry = this.add(row, vector);
       if (vector && entry.partition) pending.push({ entry, vector });
     }
     this.lastSweep = this.now();
     this.enforceBounds();
-    return this.indexInBackground(pending);
+    void this.indexLater(pending);
   }
 
   /**
-   * Rebuilding a large index takes seconds to minutes; a gateway must not wait for it. Vectors go in
-   * in small batches between requests; until its vector is in, an entry is served by the exact layer
-   * only: fewer semantic hits for a while, never a wrong one.
+   * Vectors go into the index between requests, in small batches, never on a request's path: an HNSW
+   * insert into 100k entries takes about a millisecond, which the answer that filled the cache should
+   * not wait for, and rebuilding a large index at start-up takes seconds to minutes, which a gateway
+   * must not wait for. Until its vector is in, an entry is served by the exact layer only: fewer
+   * semantic hits for a moment, never a wrong one.
    */
-  private async indexInBackground(pending: { entry: Entry; vector: Float32Array }[]): Promise<void> {
-    for (let start = 0; start < pending.length; start += REBUILD_BATCH) {
+  private indexLater(items: readonly { entry: Entry; vector: Float32Array }[]): Promise<void> {
+    for (const item of items) this.unindexed.push(item);
+    // The drain yields before its first batch, so it cannot finish before `indexing` is set.
+    if (!this.indexing && items.length > 0) this.indexing = this.drainUnindexed();
+    return this.indexed();
+  }
+
+  private async drainUnindexed(): Promise<void> {
+    while (this.unindexedFrom < this.unindexed.length) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const batch = this.unindexed.slice(this.unindexedFrom, this.unindexedFrom + REBUILD_BATCH);
+      this.unindexedFrom += batch.length;
       const byPartition = new Map<string, { labels: bigint[]; vectors: Float32Array[] }>();
-      for (const { entry, vector } of pending.slice(start, start + REBUILD_BATCH)) {
+      for (const { entry, vector } of batch) {
         // Evicted or replaced while waiting: its label is gone.
         if (this.byLabel.get(entry.label) !== entry) continue;
-        const batch = byPartition.get(entry.partition!) ?? { labels: [], vectors: [] };
-        batch.labels.push(entry.label);
-        batch.vectors.push(vector);
-        byPartition.set(entry.partition!, batch);
+        const group = byPartition.get(entry.partition!) ?? { labels: [], vectors: [] };
+        group.labels.push(entry.label);
+        group.vectors.push(vector);
+        byPartition.set(entry.partition!, group);
       }
-      for (const [partition, batch] of byPartition) this.vectorSet(partition).addMany(batch.labels, batch.vectors);
-      await new Promise((resolve) => setImmediate(resolve));
+      for (const [partition, group] of byPartition) {
+        try {
+          this.vectorSet(partition).addMany(group.labels, group.vectors);
+        } catch (err) {
+          // The entries keep their exact layer; nothing else depends on their vectors being in.
+          this.log.warn({ err: (err as Error).message, vectors: group.labels.length }, "semantic cache: indexing failed");
+        }
+      }
     }
+    this.unindexed = [];
+    this.unindexedFrom = 0;
+    this.indexing = null;
   }
 }
 

@@ -62,9 +62,9 @@ export class VectorSet {
     this.index!.add(label, vector, 1);
   }
 
-  /** Adds many at once; the index spreads the work over every core (a start-up rebuild, not a request). */
+  /** Adds many at once; the index spreads a large batch (a start-up rebuild) over every core. */
   addMany(labels: readonly bigint[], vectors: readonly Float32Array[]): void {
-    if (this.scan && this.scan.size + labels.length < INDEX_FROM_SIZE) {
+    if (labels.length === 1 || (this.scan && this.scan.size + labels.length < INDEX_FROM_SIZE)) {
       labels.forEach((label, i) => this.add(label, vectors[i]!));
       return;
     }
