@@ -1,5 +1,6 @@
 import Piscina from "piscina";
 import { Packr } from "msgpackr";
+import { WORKER_HANG_FACTOR } from "../src/config/config";
 import { ApiError } from "../src/http/errors";
 
 // moreTypes: typed arrays (embeddings) survive the trip as typed arrays, not raw bytes.
@@ -15,17 +16,11 @@ export interface PoolOptions {
   threads: number;
   queueLimit: number;
   taskTimeoutMs: number;
-  /** A task still running this long is stuck and its worker is terminated; HANG_FACTOR deadlines when left out. */
+  /** A task still running this long is stuck and its worker is terminated; WORKER_HANG_FACTOR deadlines when left out. */
   hangMs?: number;
   /** Given to every worker as `workerData` (plain data). */
   workerData?: unknown;
 }
-
-/**
- * A task still running this many deadlines after it started is stuck (in JavaScript: no model call
- * runs for seconds), and only then is its worker terminated.
- */
-const HANG_FACTOR = 6;
 
 /** A task waiting for a free worker. */
 interface Waiting {
@@ -56,7 +51,7 @@ export class WorkerPool<I, O> {
   private readonly hangMs: number;
 
   constructor(private readonly opts: PoolOptions) {
-    this.hangMs = opts.hangMs ?? opts.taskTimeoutMs * HANG_FACTOR;
+    this.hangMs = opts.hangMs ?? opts.taskTimeoutMs * WORKER_HANG_FACTOR;
     this.pool = new Piscina({
       filename: opts.filename,
       minThreads: opts.threads,

@@ -4,13 +4,19 @@ import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 
 /**
+ * A CPU task still running this many deadlines (workerTaskTimeoutMs) after it started is stuck (in
+ * JavaScript: no model call runs for seconds), and only then is its worker terminated.
+ */
+export const WORKER_HANG_FACTOR = 6;
+
+const Int = (min: number, max: number, def: number, description: string) => Type.Integer({ minimum: min, maximum: max, default: def, description });
+const Num = (min: number, max: number, def: number, description: string) => Type.Number({ minimum: min, maximum: max, default: def, description });
+
+/**
  * Every setting, its type, range and default. Values come from (lowest to highest precedence) these
  * defaults, the optional JSON config file named by SVC_CONFIG, and SVC_* environment variables.
  * A bad value stops the start with a message naming the setting.
  */
-const Int = (min: number, max: number, def: number, description: string) => Type.Integer({ minimum: min, maximum: max, default: def, description });
-const Num = (min: number, max: number, def: number, description: string) => Type.Number({ minimum: min, maximum: max, default: def, description });
-
 export const SettingsSchema = Type.Object(
   {
     host: Type.String({ minLength: 1, default: "127.0.0.1", description: "listen address" }),
@@ -36,7 +42,7 @@ export const SettingsSchema = Type.Object(
     cacheMaxEntries: Int(1, 100_000_000, 100_000, "response cache entries kept; least recently used go first"),
     cacheTtlS: Int(1, 31_536_000, 86_400, "how long a cached answer may be served"),
     optimizeMemoEntries: Int(0, 10_000_000, 10_000, "optimizer results remembered for repeated requests (0 = off)"),
-    workerTaskTimeoutMs: Int(10, 600_000, 10_000, "a CPU task that waits this long for a worker (503) or runs this long (500) fails; a task still running 6 times as long is cut and its worker replaced"),
+    workerTaskTimeoutMs: Int(10, 600_000, 10_000, `a CPU task that waits this long for a worker (503) or runs this long (500) fails; a task still running ${WORKER_HANG_FACTOR} times as long is cut and its worker replaced`),
     qualityFloor: Num(0, 100, 85, "compressions scoring below this back off to a gentler level"),
     playgroundPerMinute: Int(1, 1_000_000, 60, "POST /v1/playground calls per client address per minute"),
     shutdownGraceMs: Int(0, 600_000, 10_000, "how long in-flight requests may take at shutdown"),
