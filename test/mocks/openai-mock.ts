@@ -78,7 +78,8 @@ function flag(args: string[], name: string): number | undefined {
 // As a process: `bun test/mocks/openai-mock.ts --port 0 --latency-ms 20 --chunk-delay-ms 5` prints {"url": ...}.
 if (import.meta.main) {
   const args = process.argv.slice(2);
-  const mock = startOpenAIMock({ port: flag(args, "--port") ?? 0, latencyMs: flag(args, "--latency-ms") ?? 0, chunkDelayMs: flag(args, "--chunk-delay-ms") ?? 0 });
+  // Run as a process, it serves benchmarks, which never read the request log.
+  const mock = startOpenAIMock({ port: flag(args, "--port") ?? 0, latencyMs: flag(args, "--latency-ms") ?? 0, chunkDelayMs: flag(args, "--chunk-delay-ms") ?? 0, record: false });
   console.log(JSON.stringify({ url: `${mock.url}/v1` }));
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { OpenAIProvider } from "../../src/providers/openai/provider";
+import { startOpenAIMock } from "../mocks/openai-mock";
 import { collect, providerRequest } from "./fixtures";
 
 test("the OpenAI mock runs as its own process, prints its URL as one JSON line and serves streams", async () => {
@@ -26,5 +27,18 @@ test("the OpenAI mock runs as its own process, prints its URL as one JSON line a
   } finally {
     child.kill();
     await child.exited;
+  }
+});
+
+test("a mock started with record: false answers as usual and keeps no request log (the benchmark's mock answers millions)", async () => {
+  const mock = startOpenAIMock({ record: false });
+  try {
+    const provider = new OpenAIProvider({ name: "openai", baseUrl: `${mock.url}/v1` });
+    const out = await collect(provider.stream(providerRequest("gpt-4o-mini-2024-07-18")));
+    expect(out.text).toContain("What is the capital of France?");
+    expect(mock.requests).toHaveLength(0);
+    expect(mock.replies).toHaveLength(0);
+  } finally {
+    mock.stop();
   }
 });
