@@ -432,8 +432,8 @@ export class SemanticCache {
 
   /**
    * Vectors go into the index between requests, in small batches, never on a request's path: an HNSW
-   * insert into 100k entries takes about a millisecond, which the answer that filled the cache should
-   * not wait for, and rebuilding a large index at start-up takes seconds to minutes, which a gateway
+   * insert into 100k entries takes one to three milliseconds, which the answer that filled the cache
+   * should not wait for, and rebuilding a large index at start-up takes seconds to minutes, which a gateway
    * must not wait for. Until its vector is in, an entry is served by the exact layer only: fewer
    * semantic hits for a moment, never a wrong one.
    */
