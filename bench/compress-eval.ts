@@ -81,7 +81,6 @@ interface Row {
   survival: Record<Extractor | "negationCopies" | "lists" | "checksClean", number>;
 }
 
-
 const rows: Row[] = [];
 const rulesByLevel = new Map<number, Map<string, number>>();
 const speed = new Map(LEVELS.map((l) => [l, { compress: [] as number[], countOnly: [] as number[], latency: [] as number[] }]));

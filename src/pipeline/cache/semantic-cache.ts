@@ -339,7 +339,7 @@ export class SemanticCache {
       lastHitAt: null,
     };
     const entry = this.add(row, vector);
-    if (vector && entry.partition) void this.indexLater([{ entry, vector }]);
+    if (vector && entry.partition) this.indexLater([{ entry, vector }]);
     this.writer.upsert(row);
     this.enforceBounds();
     return true;
@@ -427,7 +427,7 @@ export class SemanticCache {
     }
     this.lastSweep = this.now();
     this.enforceBounds();
-    void this.indexLater(pending);
+    this.indexLater(pending);
   }
 
   /**
@@ -437,11 +437,10 @@ export class SemanticCache {
    * must not wait for. Until its vector is in, an entry is served by the exact layer only: fewer
    * semantic hits for a moment, never a wrong one.
    */
-  private indexLater(items: readonly { entry: Entry; vector: Float32Array }[]): Promise<void> {
+  private indexLater(items: readonly { entry: Entry; vector: Float32Array }[]): void {
     for (const item of items) this.unindexed.push(item);
     // The drain yields before its first batch, so it cannot finish before `indexing` is set.
     if (!this.indexing && items.length > 0) this.indexing = this.drainUnindexed();
-    return this.indexed();
   }
 
   private async drainUnindexed(): Promise<void> {

@@ -73,9 +73,8 @@ function fitsContext(previous: string, lower: string, next: string): boolean {
   return true;
 }
 
-/** DROPPABLE_FROM, looked up where a word lies; and its longest word, beyond which none is looked up. */
+/** DROPPABLE_FROM, looked up where a word lies. */
 const DROPPABLE = new FoldedWordTable(DROPPABLE_FROM);
-const MAX_DROPPABLE_LENGTH = Math.max(...[...DROPPABLE_FROM.keys()].map((w) => w.length));
 
 /** Where `level` sits between PRUNE_MIN_LEVEL (0) and 1.0 (1). */
 function strength(level: number): number {
@@ -162,11 +161,10 @@ export const prune: CompressionRule = {
       for (let i = 0; i < count - 1; i++) {
         const start = words[2 * i]!;
         const stop = words[2 * i + 1]!;
-        if (stop - start > MAX_DROPPABLE_LENGTH) continue;
-        const letterCase = plainWordCase(text, start, stop);
-        if (letterCase === 0 || (letterCase === 2 && i > 0)) continue;
         const entry = DROPPABLE.find(text, start, stop);
         if (entry === -1) continue;
+        const letterCase = plainWordCase(text, start, stop);
+        if (letterCase === 0 || (letterCase === 2 && i > 0)) continue;
         const lower = DROPPABLE.key(entry);
         if (ctx.level < DROPPABLE.value(entry) || (i === 0 && !ARTICLES.has(lower))) continue;
         if (!fitsContext(i > 0 ? lowerWord(words, i - 1) : "", lower, lowerWord(words, i + 1))) continue;

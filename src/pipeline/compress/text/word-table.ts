@@ -20,6 +20,8 @@ export class FoldedWordTable<V> {
   private readonly values: V[] = [];
   private readonly byKey = new Map<string, number>();
   private readonly slots: Int32Array;
+  /** No longer text can spell a key: folding keeps a word's length wherever it lands in ASCII. */
+  private readonly longest: number;
 
   constructor(entries: Iterable<readonly [string, V]>) {
     for (const [key, value] of entries) {
@@ -28,6 +30,7 @@ export class FoldedWordTable<V> {
       this.keys.push(key);
       this.values.push(value);
     }
+    this.longest = Math.max(0, ...this.keys.map((key) => key.length));
     let size = 16;
     while (size < this.keys.length * 2) size *= 2;
     this.slots = new Int32Array(size).fill(-1);
@@ -40,6 +43,7 @@ export class FoldedWordTable<V> {
 
   /** Index of the entry spelled by text[start, end), or -1. */
   find(text: string, start: number, end: number): number {
+    if (end - start > this.longest) return -1;
     // pieceHash, which placed the keys, over the folded units: the two must stay the same FNV-1a.
     let hash = 0x811c9dc5 | 0;
     for (let i = start; i < end; i++) {
