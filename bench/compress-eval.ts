@@ -23,6 +23,7 @@ import { loadModels } from "../src/ml/load";
 import { countMessageTokens } from "../src/tokens/count";
 import { median, percentile } from "./lib/stats";
 import { asConversation, bestOf, compressionCorpora, SPEED_MIN_TOKENS, TIMED_RUNS } from "./lib/compression-corpora";
+import { addBudgets, EMPTY_BUDGET, tokenBudget } from "./lib/token-budget";
 
 const LEVELS = [0.25, 0.5, 1.0] as const;
 const corpora = compressionCorpora();
@@ -176,6 +177,19 @@ const ruleNames = [...new Set([...rulesByLevel.values()].flatMap((m) => [...m.ke
 console.log(`| rule | ${LEVELS.map((l) => `level ${l}`).join(" | ")} |`);
 console.log(`|---|${LEVELS.map(() => "---").join("|")}|`);
 for (const rule of ruleNames) console.log(`| ${rule} | ${LEVELS.map((l) => String(Math.round(rulesByLevel.get(l)?.get(rule) ?? 0))).join(" | ")} |`);
+
+console.log("\n## Where the tokens are (what any word pruning works with)\n");
+console.log("o200k tokens over the whole corpus: inside spans the guards keep byte for byte, punctuation and symbols outside them, closed-class words");
+console.log("(articles, pronouns, prepositions, conjunctions, auxiliaries, modals, hedges) and other words outside them. The last two columns:");
+console.log("the share of all unprotected words (closed-class and other) that removing 25% and 40% of the corpus's tokens would take.\n");
+console.log("| corpus | tokens | protected | symbols | closed-class words | other words | 25% of tokens = share of words | 40% of tokens = share of words |");
+console.log("|---|---|---|---|---|---|---|---|");
+for (const corpus of corpora) {
+  const b = corpus.prompts.flatMap((p) => p.turns).map(tokenBudget).reduce(addBudgets, EMPTY_BUDGET);
+  const words = b.closedClass + b.otherWords;
+  const of = (x: number) => pct(x / b.total);
+  console.log(`| ${corpus.name} | ${b.total} | ${of(b.protected)} | ${of(b.symbols)} | ${of(b.closedClass)} | ${of(b.otherWords)} | ${pct((0.25 * b.total) / words)} | ${pct((0.4 * b.total) / words)} |`);
+}
 
 console.log(`\n## Speed of compressMessages (best of ${TIMED_RUNS} runs per prompt)\n`);
 console.log(`Per 1k tokens over the prompts of at least ${SPEED_MIN_TOKENS} tokens; baseline = the two token counts alone (before and after), measured in the same run.\n`);
