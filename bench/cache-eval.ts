@@ -17,8 +17,8 @@
  * STS pairs scored 4 to 4.8 ("mostly equivalent, but some unimportant details differ") are gray:
  * counted neither way, their hit share shown. A detail one prompt adds is often what its answer
  * needs, so the cache is not meant to hit there.
- * The threshold is tuned on STS-B dev and half of the edited prompts; the figures that count are on
- * SemEval 2016 (never seen by the embedding model in training) and the other half of the edits.
+ * The threshold is tuned on STS-B dev and half of the edited and WordNet-swapped prompts; the figures
+ * that count are on SemEval 2016 (never seen by the embedding model in training) and the other half.
  * A hit is what the cache does: cosine >= threshold and the verifier, with the shipped synonym
  * table, finds no difference.
  */
