@@ -93,25 +93,25 @@ describe("semantic layer", () => {
     expect(para.answer.choices[0]!.message.content).toBe("answer #1");
   });
 
-  test("a word swapped for a synonym hits with the synonym table, without embedding a word; a sister term still misses", async () => {
+  test("a word swapped for a synonym hits with the synonym table, without embedding a word; another verb still misses", async () => {
     const embedder = new LexicalEmbedder();
     const { cache } = await openCache({ embedder, synonyms: await loadSynonyms(), config: { similarityThreshold: 0.5 } });
     const up = new CountingUpstream();
-    await cache.through(request("How do I remove mold from a tent?"), up.call);
+    await cache.through(request("How do I repair a tent?"), up.call);
     await cache.indexed();
     const before = embedder.calls;
-    const synonym = await cache.through(request("How do I remove mildew from a tent?"), up.call);
+    const synonym = await cache.through(request("How do I fix a tent?"), up.call);
     expect(synonym.hit?.layer).toBe("semantic");
-    expect(synonym.hit?.matchedPrompt).toBe("How do I remove mold from a tent?");
-    // One call: the prompt itself; "mold" / "mildew" was settled by the table.
+    expect(synonym.hit?.matchedPrompt).toBe("How do I repair a tent?");
+    // One call: the prompt itself; "repair" / "fix" was settled by the table.
     expect(embedder.calls - before).toBe(1);
-    expect((await cache.through(request("How do I remove rust from a tent?"), up.call)).hit).toBeNull();
+    expect((await cache.through(request("How do I pitch a tent?"), up.call)).hit).toBeNull();
     expect(up.calls).toBe(2);
 
     const { cache: plain } = await openCache({ config: { similarityThreshold: 0.5 } });
-    await plain.through(request("How do I remove mold from a tent?"), up.call);
+    await plain.through(request("How do I repair a tent?"), up.call);
     await plain.indexed();
-    expect((await plain.through(request("How do I remove mildew from a tent?"), up.call)).hit).toBeNull();
+    expect((await plain.through(request("How do I fix a tent?"), up.call)).hit).toBeNull();
     expect(plain.stats().refused.content).toBe(1);
   });
 

@@ -13,7 +13,7 @@ function compare(a: string, b: string, words = tableOnly) {
 
 /** The same request with a word swapped for a synonym in a common sense of both. */
 const SYNONYM_SWAPS: [string, string][] = [
-  ["How can I get rid of mold in my bathroom?", "How can I get rid of mildew in my bathroom?"],
+  ["Where can I buy a cheap couch?", "Where can I buy a cheap sofa?"],
   ["Is it okay to freeze cooked rice?", "Is it fine to freeze cooked rice?"],
   ["How do I calculate compound interest on a loan?", "How do I compute compound interest on a loan?"],
   ["Should landlords permit pets in apartments?", "Should landlords allow pets in apartments?"],
@@ -86,7 +86,7 @@ describe("verifier with the synonym table", () => {
 
   test("every other refusal comes before a synonym: numbers, negation, directions, entities, roles", () => {
     const refusals: [MismatchKind, string, string][] = [
-      ["number", "How can I remove mold from 2 tents?", "How can I remove mildew from 3 tents?"],
+      ["number", "Where can I buy 2 couches?", "Where can I buy 3 sofas?"],
       ["negation", "Is it okay to freeze cooked rice?", "Is it not fine to freeze cooked rice?"],
       ["direction", "Should I allow cookies before login?", "Should I permit cookies after login?"],
       ["entity", "How do I calculate taxes in Canada?", "How do I compute taxes in Mexico?"],

@@ -7,7 +7,7 @@ export interface SynonymFile {
 }
 
 /**
- * Which content-word stems (as `PromptFacets.content` keys them) mean the same: "mold" / "mildew",
+ * Which content-word stems (as `PromptFacets.content` keys them) mean the same: "couch" / "sofa",
  * "permit" / "allow". The verifier's word vectors know spellings only; this knows meanings. Two
  * stems are synonyms when they share a group; a stem is in a few groups at most, so a lookup is two
  * map reads and a merge of two short sorted lists.

@@ -63,7 +63,7 @@ export interface CacheConfig {
   /**
    * When two prompts differ by a substituted word ("password" / "username"), the cosine of the two
    * words' vectors from which they count as synonyms ("make" / "build"). Words the synonym table
-   * pairs ("mold" / "mildew") count as 1.
+   * pairs ("couch" / "sofa") count as 1.
    */
   minWordSimilarity: number;
   /** How many nearest cached prompts are verified before giving up. */

@@ -146,7 +146,7 @@ function targetClash(a: PromptFacets, b: PromptFacets): string | undefined {
 /**
  * What the verifier knows of single content words: their vectors (see `wordsToEmbed`) from the
  * cache's embedder, which know spellings and inflections, how close two vectors must be to count as
- * one meaning, and the synonym table, which knows meanings ("mold" / "mildew").
+ * one meaning, and the synonym table, which knows meanings ("couch" / "sofa").
  */
 export interface WordSimilarity {
   vectors: ReadonlyMap<string, Float32Array>;
