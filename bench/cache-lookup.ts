@@ -28,7 +28,7 @@ import { embedderSignature, encodeEmbedding, type CacheRow } from "../src/pipeli
 import type { Embedder } from "../src/ml/types";
 import { openStore, type Store } from "../src/store/db";
 import { cacheEntries } from "../src/store/schema";
-import { loadModels } from "../src/ml/load";
+import { loadModels, loadSynonyms } from "../src/ml/load";
 import { loadPromptCorpus } from "../models/data/corpus";
 import { dataPath } from "../models/data/paths";
 import { loadSemEval, loadStsBenchmark } from "../models/data/sts";
@@ -37,6 +37,8 @@ const { values: args } = parseArgs({ options: { million: { type: "boolean", defa
 const DIMS = Number(args.dims);
 const QUANT = args.quantization as "f32" | "f16" | "i8";
 const QUERIES = Number(args.queries);
+/** The verifier's synonym table, as the gateway gives it to the cache. */
+const synonyms = await loadSynonyms();
 /** Text bytes each entry may take, so the byte bound (512 MiB by default: ~760k of these entries) never evicts before `size`. */
 const ENTRY_BYTES_ROOM = 4096;
 const SIZES = [1_000, 100_000, ...(args.million ? [1_000_000] : [])];
@@ -132,7 +134,7 @@ for (const size of SIZES) {
 
   const before = rssMb();
   const openStart = performance.now();
-  const cache = await SemanticCache.open({ store, embedder: tableEmbedder, config: { maxEntries: size, maxBytes: size * ENTRY_BYTES_ROOM, quantization: QUANT } });
+  const cache = await SemanticCache.open({ store, embedder: tableEmbedder, synonyms, config: { maxEntries: size, maxBytes: size * ENTRY_BYTES_ROOM, quantization: QUANT } });
   const openS = (performance.now() - openStart) / 1000;
   await cache.indexed();
   const buildS = (performance.now() - openStart) / 1000;
@@ -198,7 +200,7 @@ async function realCache(similarityThreshold: number): Promise<SemanticCache> {
   const dir = mkdtempSync(join(tmpdir(), "svc-cache-bench-real-"));
   const store = openStore(dir);
   realDirs.push({ dir, store });
-  const cache = await SemanticCache.open({ store, embedder: realEmbedder, config: { similarityThreshold } });
+  const cache = await SemanticCache.open({ store, embedder: realEmbedder, synonyms, config: { similarityThreshold } });
   await cache.indexed();
   for (const [i, p] of stored.entries()) {
     const r = await cache.lookup(realReq(p));
@@ -274,7 +276,7 @@ const embedStart = performance.now();
 await prefill(scaleStore, kept.length, (i) => realReq(kept[i]!), realEmbedder);
 const embedS = (performance.now() - embedStart) / 1000;
 const scaleOpen = performance.now();
-const scaleCache = await SemanticCache.open({ store: scaleStore, embedder: realEmbedder, config: { maxEntries: kept.length, maxBytes: kept.length * ENTRY_BYTES_ROOM } });
+const scaleCache = await SemanticCache.open({ store: scaleStore, embedder: realEmbedder, synonyms, config: { maxEntries: kept.length, maxBytes: kept.length * ENTRY_BYTES_ROOM } });
 await scaleCache.indexed();
 const scaleBuildS = (performance.now() - scaleOpen) / 1000;
 /** The request with the vector the gateway's worker would send along: of the prompt as the cache reads it. */

@@ -23,7 +23,7 @@ import { WorkerPool } from "../workers/pool";
 import { Metrics } from "./metrics/metrics";
 import { OptimizeMemo } from "./pipeline/optimize-memo";
 import { SemanticCache } from "./pipeline/cache";
-import { loadEmbedder, loadModels, modelOptionsOf } from "./ml/load";
+import { loadEmbedder, loadModels, loadSynonyms, modelOptionsOf } from "./ml/load";
 
 const OPTIMIZE_WORKER = new URL("../workers/optimize.worker.ts", import.meta.url).href;
 
@@ -110,6 +110,7 @@ export class Gateway {
     this.semanticCache = await SemanticCache.open({
       store: this.store,
       embedder: models?.embedder ?? (await loadEmbedder(modelOptionsOf(settings))),
+      synonyms: await loadSynonyms(),
       log: { warn: (fields, message) => this.log.warn(fields, message) },
       config: { maxEntries: settings.cacheMaxEntries, ttlMs: settings.cacheTtlS * 1000 },
     });

@@ -1,5 +1,7 @@
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SynonymTable } from "../pipeline/cache/synonyms";
 import { loadCalibration } from "../pipeline/score/calibration";
 import { QualityScorer, type QualityScore } from "../pipeline/score/quality";
 import { HashEmbedder } from "./hash-embedder";
@@ -28,6 +30,12 @@ export function modelOptionsOf(settings: Pick<Settings, "embeddingModelDir">): L
 /** Only the embedding behind `Models.embed`: what a thread that runs no other model needs. */
 export function loadEmbedder(options: LoadModelsOptions = {}, dir: string = DEFAULT_MODELS_DIR): Promise<Embedder> {
   return options.sentenceTransformerDir ? SentenceTransformerEmbedder.load(options.sentenceTransformerDir) : HashEmbedder.load(join(dir, "embedding"));
+}
+
+/** The semantic cache verifier's synonym table (models/synonyms, built from WordNet), loaded once by the thread that runs the cache. */
+export async function loadSynonyms(dir: string = DEFAULT_MODELS_DIR): Promise<SynonymTable> {
+  const path = join(dir, "synonyms", "synonyms.json");
+  return SynonymTable.parse(await readFile(path, "utf8"), path);
 }
 
 /** The three models, loaded once per thread. Every method is safe to call concurrently. */

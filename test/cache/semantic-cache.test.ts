@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { SemanticCache, replayDeltas, type CacheConfig, type CachedAnswer, type CacheLog } from "../../src/pipeline/cache";
+import { loadSynonyms } from "../../src/ml/load";
+import { SemanticCache, replayDeltas, type CacheConfig, type CachedAnswer, type CacheLog, type SynonymTable } from "../../src/pipeline/cache";
 import type { Store } from "../../src/store/db";
 import type { Embedder } from "../../src/ml/types";
 import { CountingUpstream, LexicalEmbedder, request, TempStoreDir } from "./fixtures";
@@ -18,9 +19,9 @@ function tempDir(): TempStoreDir {
   return dir;
 }
 
-async function openCache(opts: { config?: Partial<CacheConfig>; now?: () => number; embedder?: Embedder; store?: Store; log?: CacheLog } = {}) {
+async function openCache(opts: { config?: Partial<CacheConfig>; now?: () => number; embedder?: Embedder; store?: Store; log?: CacheLog; synonyms?: SynonymTable } = {}) {
   const store = opts.store ?? tempDir().open();
-  const cache = await SemanticCache.open({ store, embedder: opts.embedder ?? new LexicalEmbedder(), config: { ...TEST_CONFIG, ...opts.config }, now: opts.now, log: opts.log });
+  const cache = await SemanticCache.open({ store, embedder: opts.embedder ?? new LexicalEmbedder(), config: { ...TEST_CONFIG, ...opts.config }, now: opts.now, log: opts.log, synonyms: opts.synonyms });
   // Runs before the store closes (cleanups run last-in first-out), as a gateway shuts down.
   cleanups.push(() => cache.flush());
   return { cache, store };
@@ -90,6 +91,28 @@ describe("semantic layer", () => {
     expect(para.hit?.similarity).toBeGreaterThanOrEqual(0.8);
     expect(para.hit?.matchedPrompt).toBe("What is the capital of France?");
     expect(para.answer.choices[0]!.message.content).toBe("answer #1");
+  });
+
+  test("a word swapped for a synonym hits with the synonym table, without embedding a word; another verb still misses", async () => {
+    const embedder = new LexicalEmbedder();
+    const { cache } = await openCache({ embedder, synonyms: await loadSynonyms(), config: { similarityThreshold: 0.5 } });
+    const up = new CountingUpstream();
+    await cache.through(request("How do I repair a tent?"), up.call);
+    await cache.indexed();
+    const before = embedder.calls;
+    const synonym = await cache.through(request("How do I fix a tent?"), up.call);
+    expect(synonym.hit?.layer).toBe("semantic");
+    expect(synonym.hit?.matchedPrompt).toBe("How do I repair a tent?");
+    // One call: the prompt itself; "repair" / "fix" was settled by the table.
+    expect(embedder.calls - before).toBe(1);
+    expect((await cache.through(request("How do I pitch a tent?"), up.call)).hit).toBeNull();
+    expect(up.calls).toBe(2);
+
+    const { cache: plain } = await openCache({ config: { similarityThreshold: 0.5 } });
+    await plain.through(request("How do I repair a tent?"), up.call);
+    await plain.indexed();
+    expect((await plain.through(request("How do I fix a tent?"), up.call)).hit).toBeNull();
+    expect(plain.stats().refused.content).toBe(1);
   });
 
   test("a filled answer's vector is indexed after the call returns: the exact layer serves at once, a paraphrase once it is in", async () => {

@@ -163,10 +163,15 @@ function isFacetWord(word: string): boolean {
   return NUMBER_WORDS[word] !== undefined || NUMBER_SCALES[word] !== undefined || ORDINAL_WORDS[word] !== undefined || OPERATOR_WORDS[word] !== undefined || NEGATIONS.has(word);
 }
 
+/** The stem by which `content` counts a lower-case word; undefined for what it leaves out (function words, numbers, short words). */
+export function contentStem(word: string): string | undefined {
+  if (!/^\p{Ll}{3,}$/u.test(word) || FUNCTION_WORDS.has(word) || DISCOURSE_WORDS.has(word) || isFacetWord(word)) return undefined;
+  return stem(word);
+}
+
 function addContent(content: Map<string, number>, word: string): void {
-  if (!/^\p{Ll}{3,}$/u.test(word) || FUNCTION_WORDS.has(word) || DISCOURSE_WORDS.has(word) || isFacetWord(word)) return;
-  const s = stem(word);
-  content.set(s, (content.get(s) ?? 0) + 1);
+  const s = contentStem(word);
+  if (s !== undefined) content.set(s, (content.get(s) ?? 0) + 1);
 }
 
 /** "five-year-old" and "twenty-five" hold numbers; the hyphen would hide them inside one word. */

@@ -6,8 +6,9 @@ import { extractFacets, type PromptFacets } from "./facets";
 import { requestKeys, type RequestKeys } from "./keys";
 import { CacheWriter, decodeEmbedding, embedderSignature, encodeEmbedding, loadLiveRows, type CacheLog, type CacheRow } from "./persistence";
 import { DEFAULT_CACHE_CONFIG, type BypassReason, type CacheConfig, type CachedAnswer, type CacheHit, type CacheRequest } from "./types";
+import type { SynonymTable } from "./synonyms";
 import { VectorSet } from "./vector-set";
-import { verifyEquivalent, wordsToEmbed, type VerifiablePrompt } from "./verify";
+import { verifyEquivalent, wordsToEmbed, type VerifiablePrompt, type WordSimilarity } from "./verify";
 
 /** What `lookup` found. On a miss the caller gets the fill through which it hands back the upstream answer. */
 export type CacheLookup = { kind: "hit"; hit: CacheHit } | { kind: "miss"; fill: CacheFill } | { kind: "bypass"; reason: BypassReason };
@@ -42,6 +43,8 @@ export interface CacheStats {
 export interface SemanticCacheOptions {
   store: Store;
   embedder: Embedder;
+  /** Synonyms the verifier accepts as swapped words (models/synonyms, see `loadSynonyms`); without it only spellings and inflections pair. */
+  synonyms?: SynonymTable;
   config?: Partial<CacheConfig>;
   log?: CacheLog;
   /** Clock, for tests of expiry. */
@@ -68,6 +71,7 @@ interface Entry {
 }
 
 const COMPLETE_FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "tool_calls"]);
+const NO_VECTORS: ReadonlyMap<string, Float32Array> = new Map();
 const WORD_MEMO_SIZE = 20_000;
 /** Vectors per indexing step (see indexLater): small enough that a request never waits long behind one. */
 const REBUILD_BATCH = 256;
@@ -108,6 +112,7 @@ export class SemanticCache {
   private readonly counters = { exact: 0, semantic: 0, coalesced: 0, misses: 0, bypassed: 0 };
   private readonly refused: Record<string, number> = {};
   private readonly wordMemo = new Map<string, Float32Array>();
+  private readonly synonyms: SynonymTable | undefined;
 
   private constructor(
     private readonly store: Store,
@@ -118,6 +123,7 @@ export class SemanticCache {
     this.config = { ...DEFAULT_CACHE_CONFIG, ...options.config };
     this.now = options.now ?? Date.now;
     this.log = options.log ?? consoleLog;
+    this.synonyms = options.synonyms;
     this.writer = new CacheWriter(store.db, this.config.flushDelayMs, this.log);
   }
 
@@ -248,18 +254,23 @@ export class SemanticCache {
       query ??= { prompt: keys.prompt!, contextHash: keys.contextHash, scopeKey: keys.scopeKey, facets: extractFacets(keys.prompt!) };
       entry.facets ??= extractFacets(entry.prompt);
       const cached = { prompt: entry.prompt, contextHash: entry.contextHash, scopeKey: entry.scopeKey, facets: entry.facets };
-      // Without word vectors every swapped word refuses, so the cheap checks run first and words are
-      // embedded (on this thread) only for a candidate that differs in nothing but swapped words.
-      let verdict = verifyEquivalent(query, cached);
+      // Without word vectors every swapped word but a synonym refuses, so the cheap checks run first
+      // and words are embedded (on this thread) only for a candidate that differs in nothing but
+      // swapped words, not all of them synonyms.
+      let verdict = verifyEquivalent(query, cached, this.wordSimilarity(NO_VECTORS));
       const needed = verdict.equivalent || verdict.kind !== "content" || this.config.minWordSimilarity >= 1 ? [] : wordsToEmbed(query.facets, entry.facets);
       if (needed.length > 0) {
         const vectors = await this.wordVectors(needed);
-        if (vectors) verdict = verifyEquivalent(query, cached, { vectors, minSimilarity: this.config.minWordSimilarity });
+        if (vectors) verdict = verifyEquivalent(query, cached, this.wordSimilarity(vectors));
       }
       if (verdict.equivalent) return { entry, similarity: n.similarity };
       this.refused[verdict.kind] = (this.refused[verdict.kind] ?? 0) + 1;
     }
     return null;
+  }
+
+  private wordSimilarity(vectors: ReadonlyMap<string, Float32Array>): WordSimilarity {
+    return { vectors, minSimilarity: this.config.minWordSimilarity, synonyms: this.synonyms };
   }
 
   /** Vectors of single words for the verifier's substitution check, memoised: the same words recur across prompts. */

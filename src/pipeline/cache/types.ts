@@ -62,7 +62,8 @@ export interface CacheConfig {
   similarityThreshold: number;
   /**
    * When two prompts differ by a substituted word ("password" / "username"), the cosine of the two
-   * words' vectors from which they count as synonyms ("make" / "build").
+   * words' vectors from which they count as synonyms ("make" / "build"). Words the synonym table
+   * pairs ("couch" / "sofa") count as 1.
    */
   minWordSimilarity: number;
   /** How many nearest cached prompts are verified before giving up. */

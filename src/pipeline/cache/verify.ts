@@ -1,5 +1,6 @@
 import { extractFacets, stem, type PromptFacets } from "./facets";
 import { NEGATING_PREFIXES } from "./lexicon";
+import type { SynonymTable } from "./synonyms";
 
 /** Why two prompts may not share an answer. */
 export type MismatchKind =
@@ -142,10 +143,15 @@ function targetClash(a: PromptFacets, b: PromptFacets): string | undefined {
   return undefined;
 }
 
-/** Vectors of single content words (see `wordsToEmbed`), from the cache's embedder, and how close two must be to count as one meaning. */
+/**
+ * What the verifier knows of single content words: their vectors (see `wordsToEmbed`) from the
+ * cache's embedder, which know spellings and inflections, how close two vectors must be to count as
+ * one meaning, and the synonym table, which knows meanings ("couch" / "sofa").
+ */
 export interface WordSimilarity {
   vectors: ReadonlyMap<string, Float32Array>;
   minSimilarity: number;
+  synonyms?: SynonymTable;
 }
 
 /** Content words one prompt has more often than the other, on each side. */
@@ -168,13 +174,14 @@ function dot(x: Float32Array, y: Float32Array): number {
 
 /**
  * How well the content words one prompt adds or swaps in are explained by the other prompt: for
- * every unmatched word, the cosine of its nearest unmatched word on the other side, and of those the
- * worst. "reset my password" / "reset my username" scores low, "make a desk" / "build a desk" high.
+ * every unmatched word, the cosine of its nearest unmatched word on the other side (1 for a synonym
+ * in `synonyms`), and of those the worst. "reset my password" / "reset my username" scores low,
+ * "make a desk" / "build a desk" high.
  * A word only pairs with the other side's unmatched words: one the other prompt also uses elsewhere
  * still leaves a gap where it was swapped out ("visits 20 houses" / "visits 20 already ... every house").
  * 1 when nothing is unmatched; -1 when a vector is missing or a word has nothing to pair with.
  */
-export function substitutionAlignment(a: PromptFacets, b: PromptFacets, vectors: ReadonlyMap<string, Float32Array> | undefined): number {
+export function substitutionAlignment(a: PromptFacets, b: PromptFacets, vectors: ReadonlyMap<string, Float32Array> | undefined, synonyms?: SynonymTable): number {
   const { onlyA, onlyB } = unmatchedWords(a, b);
   let worst = 1;
   for (const [words, other] of [
@@ -185,6 +192,10 @@ export function substitutionAlignment(a: PromptFacets, b: PromptFacets, vectors:
       const v = vectors?.get(w);
       let best = -1;
       for (const o of other) {
+        if (synonyms?.areSynonyms(w, o)) {
+          best = 1;
+          break;
+        }
         const u = vectors?.get(o);
         if (v && u) best = Math.max(best, dot(v, u));
       }
@@ -214,7 +225,7 @@ export function compareFacets(a: PromptFacets, b: PromptFacets, words?: WordSimi
   if (entity) return mismatch("entity", entity);
   const role = roleClash(a, b);
   if (role) return mismatch("role", role);
-  if (substitutionAlignment(a, b, words?.vectors) < (words?.minSimilarity ?? 1)) {
+  if (substitutionAlignment(a, b, words?.vectors, words?.synonyms) < (words?.minSimilarity ?? 1)) {
     const { onlyA, onlyB } = unmatchedWords(a, b);
     return mismatch("content", `${show(onlyA)} vs ${show(onlyB)}`);
   }

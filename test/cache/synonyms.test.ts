@@ -1,0 +1,97 @@
+import { describe, expect, test } from "bun:test";
+import { loadSynonyms } from "../../src/ml/load";
+import { compareFacets, extractFacets, SynonymTable, type MismatchKind, type WordSimilarity } from "../../src/pipeline/cache";
+
+const shipped = await loadSynonyms();
+/** What the cache passes before any word is embedded: the table alone decides swapped words. */
+const tableOnly: WordSimilarity = { vectors: new Map(), minSimilarity: 0.3, synonyms: shipped };
+const noTable: WordSimilarity = { vectors: new Map(), minSimilarity: 0.3 };
+
+function compare(a: string, b: string, words = tableOnly) {
+  return compareFacets(extractFacets(a), extractFacets(b), words);
+}
+
+/** The same request with a word swapped for a synonym in a common sense of both. */
+const SYNONYM_SWAPS: [string, string][] = [
+  ["Where can I buy a cheap couch?", "Where can I buy a cheap sofa?"],
+  ["Is it okay to freeze cooked rice?", "Is it fine to freeze cooked rice?"],
+  ["How do I calculate compound interest on a loan?", "How do I compute compound interest on a loan?"],
+  ["Should landlords permit pets in apartments?", "Should landlords allow pets in apartments?"],
+  ["Why do cats jump on tables?", "Why do cats leap on tables?"],
+  ["Draw an image of a lighthouse at night", "Draw a picture of a lighthouse at night"],
+  // A derivation of the same idea in another part of speech.
+  ["Is the outcome dependent on the order of the steps?", "Does the outcome depend on the order of the steps?"],
+];
+
+/** A word swapped for one WordNet relates to it otherwise: antonym, sister term, hypernym, hyponym. */
+const RELATED_SWAPS: [relation: string, a: string, b: string][] = [
+  ["antonym", "Why is my bread so hard after baking?", "Why is my bread so soft after baking?"],
+  ["antonym", "Is it dangerous to swim after eating?", "Is it safe to swim after eating?"],
+  ["sister term", "How often should I feed my dog?", "How often should I feed my cat?"],
+  ["sister term", "What is the best wood for a guitar?", "What is the best wood for a violin?"],
+  ["sister term", "How long should I boil an egg?", "How long should I fry an egg?"],
+  ["hypernym", "Can I give my dog chocolate?", "Can I give my animal chocolate?"],
+  ["hypernym", "How do I clean a carpet?", "How do I clean a floor covering?"],
+  ["hyponym", "How long should I cook fish in the oven?", "How long should I cook salmon in the oven?"],
+  ["hyponym", "What is the best tree for a small garden?", "What is the best oak for a small garden?"],
+  // Senses too rare to count: "dog" is also a "cad", "cat" a "guy", "make" also means "draw".
+  ["rare sense", "Write a poem about my dog", "Write a poem about my cad"],
+  ["rare sense", "Where can I adopt a cat?", "Where can I adopt a guy?"],
+  ["rare sense", "How do I make a cake?", "How do I draw a cake?"],
+];
+
+describe("synonym table", () => {
+  test("pairs stems that share a group, in either order, and nothing through a third word", () => {
+    const table = new SynonymTable(["bike motorcycl", "bicycl bike pedal"]);
+    expect(table.areSynonyms("bike", "motorcycl")).toBe(true);
+    expect(table.areSynonyms("motorcycl", "bike")).toBe(true);
+    expect(table.areSynonyms("pedal", "bicycl")).toBe(true);
+    expect(table.areSynonyms("motorcycl", "bicycl")).toBe(false);
+    expect(table.areSynonyms("bike", "car")).toBe(false);
+    expect(table.areSynonyms("car", "bike")).toBe(false);
+    expect(table.size).toBe(4);
+  });
+
+  test("a file that is not a synonym table is refused with its name in the error", () => {
+    expect(() => SynonymTable.parse("{", "x.json")).toThrow(/^x\.json: not JSON/);
+    expect(() => SynonymTable.parse("[]", "x.json")).toThrow(/^x\.json: expected/);
+    expect(() => SynonymTable.parse(JSON.stringify({ groups: ["alone"] }), "x.json")).toThrow(/two or more/);
+    expect(() => SynonymTable.parse(JSON.stringify({ groups: [["a", "b"]] }), "x.json")).toThrow(/expected/);
+    expect(SynonymTable.parse(JSON.stringify({ groups: ["a b"] }), "x.json").areSynonyms("a", "b")).toBe(true);
+  });
+
+  test("the shipped table is WordNet-sized and leaves very polysemous verbs their common senses only", () => {
+    expect(shipped.size).toBeGreaterThan(20_000);
+    expect(shipped.areSynonyms("make", "creat")).toBe(true);
+    for (const [a, b] of [["make", "draw"], ["dog", "chase"], ["cat", "guy"], ["dog", "persist"]] as const) expect(shipped.areSynonyms(a, b)).toBe(false);
+  });
+});
+
+describe("verifier with the synonym table", () => {
+  for (const [a, b] of SYNONYM_SWAPS) {
+    test(`accepts: "${a}" vs "${b}"`, () => {
+      expect(compare(a, b)).toEqual({ equivalent: true });
+      expect(compare(b, a)).toEqual({ equivalent: true });
+      // Without the table the swap is refused: the word vectors know spellings, not meanings.
+      expect(compare(a, b, noTable)).toMatchObject({ equivalent: false, kind: "content" });
+    });
+  }
+
+  for (const [relation, a, b] of RELATED_SWAPS) {
+    test(`refuses (${relation}): "${a}" vs "${b}"`, () => {
+      expect(compare(a, b).equivalent).toBe(false);
+      expect(compare(b, a).equivalent).toBe(false);
+    });
+  }
+
+  test("every other refusal comes before a synonym: numbers, negation, directions, entities, roles", () => {
+    const refusals: [MismatchKind, string, string][] = [
+      ["number", "Where can I buy 2 couches?", "Where can I buy 3 sofas?"],
+      ["negation", "Is it okay to freeze cooked rice?", "Is it not fine to freeze cooked rice?"],
+      ["direction", "Should I allow cookies before login?", "Should I permit cookies after login?"],
+      ["entity", "How do I calculate taxes in Canada?", "How do I compute taxes in Mexico?"],
+      ["role", "Should I permit this?", "Can I allow this?"],
+    ];
+    for (const [kind, a, b] of refusals) expect(compare(a, b)).toMatchObject({ equivalent: false, kind });
+  });
+});
