@@ -120,13 +120,55 @@ const CONSTRAINT = new RegExp(
  * first capital rather than before it, so that it runs at capitals only, not at every position.
  */
 const ACRONYM = /\p{Lu}(?<![\p{L}\p{N}_]\p{Lu})[\p{Lu}\p{N}&]+(?![\p{L}\p{N}_])/gu;
+/** camelCase, snake_case, word2vec, file.ext, @handle, #tag: identifiers, never prose. Exported for the test that holds identifierSpans to it. */
+export const IDENTIFIER =
+  /(?<!\w)[@#$]\w+|\b[A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*\b|\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b|\b[A-Za-z]*\d[A-Za-z0-9]*\b|\b[\w-]+(?:\.[\w-]+)+\b/g;
+const IDENTIFIER_AT = new RegExp(IDENTIFIER.source, "y");
 /**
- * camelCase, snake_case, word2vec, file.ext, @handle, #tag: identifiers, never prose. The guard in
- * front holds wherever one of the alternatives can match (a sigil, or a word start with a capital, digit,
- * "_" or "." ahead in the word) and turns a plain lower-case word away after one look instead of four.
+ * What IDENTIFIER needs beyond letters: a sigil, or in a run of [\w-] a digit, a "_", a small letter
+ * before a capital, or a "." with more of the run's characters after it. A match opens at the sigil or
+ * at a word boundary of a run that holds (or, for the ".", ends at) one of these.
  */
-const IDENTIFIER =
-  /(?:(?=[@#$])|\b(?=[\w-]*[A-Z\d_.]))(?:(?<!\w)[@#$]\w+|\b[A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*\b|\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b|\b[A-Za-z]*\d[A-Za-z0-9]*\b|\b[\w-]+(?:\.[\w-]+)+\b)/g;
+const IDENTIFIER_MARK = /[@#$\d_]|[a-z][A-Z]|\.(?=[\w-])/g;
+const isRunUnit = (code: number) => code === 0x2d || isAsciiWordUnit(code);
+const isAsciiWordUnit = (code: number) => (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f;
+
+/**
+ * IDENTIFIER's matches, the pattern run (sticky) only at the sigils and at the word boundaries of the
+ * runs that IDENTIFIER_MARK finds something in, instead of at every position: most words are plain, and
+ * no match opens in one (about 29 -> 19 ms over the 967 prompts of 200+ tokens, same matches).
+ */
+export function identifierSpans(text: string): Span[] {
+  const spans: Span[] = [];
+  let resume = 0; // where the last match ended
+  const tryAt = (at: number) => {
+    if (at < resume) return;
+    IDENTIFIER_AT.lastIndex = at;
+    const m = IDENTIFIER_AT.exec(text);
+    if (m === null) return;
+    resume = at + m[0].length;
+    spans.push({ start: at, end: resume });
+  };
+  let tried = 0; // the runs before this were tried
+  IDENTIFIER_MARK.lastIndex = 0;
+  for (let mark = IDENTIFIER_MARK.exec(text); mark !== null; mark = IDENTIFIER_MARK.exec(text)) {
+    const at = mark.index;
+    const code = text.charCodeAt(at);
+    if (code === 0x40 || code === 0x23 || code === 0x24) {
+      tryAt(at);
+      continue;
+    }
+    let start = at;
+    while (start > tried && isRunUnit(text.charCodeAt(start - 1))) start--;
+    let end = code === 0x2e ? at : at + 1;
+    while (end < text.length && isRunUnit(text.charCodeAt(end))) end++;
+    for (let p = start; p < end; p++) if (isAsciiWordUnit(text.charCodeAt(p)) !== (p > 0 && isAsciiWordUnit(text.charCodeAt(p - 1)))) tryAt(p);
+    tried = end;
+    // The run's other marks say nothing new.
+    if (IDENTIFIER_MARK.lastIndex < end) IDENTIFIER_MARK.lastIndex = end;
+  }
+  return spans;
+}
 
 const CAPITALIZED = /\p{Lu}[\p{L}\p{N}'’-]*/gu;
 const FIRST_PERSON = /^I(?:['’](?:m|ll|ve|d))?$/;
@@ -242,7 +284,7 @@ const DETECTORS: readonly Detector[] = [
   (t) => allMatches(t, SLOT),
   wordAnchoredSpans,
   (t) => allMatches(t, ACRONYM),
-  (t) => allMatches(t, IDENTIFIER),
+  identifierSpans,
   capitalizedNames,
   (t) => allMatches(t, LINE_MARKER),
 ];
