@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { eachMatch } from "../../src/text/each-match";
 import { AnchoredMatches, type AnchoredPattern } from "../../src/pipeline/compress/text/anchored-matches";
-import { IDENTIFIER, identifierSpans, WORD_ANCHORED } from "../../src/pipeline/compress/protect/spans";
+import { WORD_ANCHORED } from "../../src/pipeline/compress/protect/spans";
 import { PHRASE_PATTERNS } from "../../src/pipeline/compress/text/phrase-patterns";
 // The rules make their phrase patterns when they load.
 import "../../src/pipeline/compress/rules";
@@ -102,17 +102,3 @@ function holdsWordsToPatterns(what: string, patterns: readonly AnchoredPattern[]
 
 holdsWordsToPatterns("the guards' word-anchored detectors", WORD_ANCHORED);
 holdsWordsToPatterns("the phrase rules' patterns", PHRASE_PATTERNS);
-
-describe("identifierSpans", () => {
-  const unit = fc.constantFrom("a", "b", "Z", "Q", "1", "_", "-", ".", "@", "#", "$", " ", "\n", "é", "ſ", "\u212A", "😀", "'", ",");
-  test("finds IDENTIFIER's matches", () => {
-    fc.assert(
-      fc.property(fc.string({ unit, maxLength: 24 }), (t) => {
-        const expected: { start: number; end: number }[] = [];
-        eachMatch(t, IDENTIFIER, (m) => void expected.push({ start: m.index, end: m.index + m[0].length }));
-        expect(identifierSpans(t)).toEqual(expected);
-      }),
-      { numRuns: 20000 },
-    );
-  });
-});

@@ -41,12 +41,50 @@ function fencedCode(text: string): Span[] {
 
 const INLINE_CODE = /`[^`\n]+`/g;
 
+const CODE_KEYWORDS = String.raw`def|class|import|from \S+ import|return|function|const|let|var|public|private|static|void|#include|#define|package|func|fn|SELECT|INSERT|UPDATE|DELETE|CREATE TABLE`;
 /**
  * Lines that read as code even without a fence: keywords at the start, or ending in ; { }. A line of
- * brackets alone is not protected: in bare JSON it is structure the json rule tightens.
+ * brackets alone is not protected: in bare JSON it is structure the json rule tightens. Exported for
+ * the test that holds codeLineSpans to it.
  */
-const CODE_LINE =
-  /^(?![ \t]*[{}[\],]+[ \t]*$)[ \t]*(?:(?:def|class|import|from \S+ import|return|function|const|let|var|public|private|static|void|#include|#define|package|func|fn|SELECT|INSERT|UPDATE|DELETE|CREATE TABLE)\b[^\n]*|[^\n]*[;{}][ \t]*)$/gm;
+export const CODE_LINE = new RegExp(String.raw`^(?![ \t]*[{}[\],]+[ \t]*$)[ \t]*(?:(?:${CODE_KEYWORDS})\b[^\n]*|[^\n]*[;{}][ \t]*)$`, "gm");
+const CODE_LINE_AT = new RegExp(CODE_LINE.source, "my");
+/** Where CODE_LINE can match besides the first line: lines that open with a keyword, and lines that hold a ; { or }. */
+const KEYWORD_LINE = new RegExp(String.raw`\n[ \t]*(?:${CODE_KEYWORDS})\b`, "g");
+const CODE_PUNCTUATION = /[;{}]/g;
+/** Line terminators besides "\n", which CODE_LINE's ^ and $ also stop at. */
+const OTHER_LINE_BREAKS = /[\r\u2028\u2029]/;
+
+/**
+ * CODE_LINE's matches, the pattern run (sticky) only at the start of the text and of the lines that
+ * open with a keyword or hold a ; { or }, which two regexes find fast (each starts with a line break or
+ * one of three characters), instead of at every position: 17 -> 8 ms over the 967 prompts of 200+
+ * tokens, same matches. A text with line terminators other than "\n" is left to CODE_LINE itself.
+ */
+export function codeLineSpans(text: string): Span[] {
+  if (OTHER_LINE_BREAKS.test(text)) return allMatches(text, CODE_LINE);
+  const lineStarts = [0];
+  eachMatch(text, KEYWORD_LINE, (m) => lineStarts.push(m.index + 1));
+  CODE_PUNCTUATION.lastIndex = 0;
+  for (let m = CODE_PUNCTUATION.exec(text); m !== null; m = CODE_PUNCTUATION.exec(text)) {
+    lineStarts.push(text.lastIndexOf("\n", m.index) + 1);
+    // One look per line: the rest of its punctuation says nothing new.
+    const lineBreak = text.indexOf("\n", m.index);
+    if (lineBreak < 0) break;
+    CODE_PUNCTUATION.lastIndex = lineBreak + 1;
+  }
+  const spans: Span[] = [];
+  let previous = -1;
+  for (const start of lineStarts.sort((a, b) => a - b)) {
+    if (start === previous) continue;
+    previous = start;
+    CODE_LINE_AT.lastIndex = start;
+    const m = CODE_LINE_AT.exec(text);
+    if (m !== null) spans.push({ start, end: start + m[0].length });
+  }
+  return spans;
+}
+
 /** Markdown indented code: lines indented four spaces or a tab after a blank line, not list items. */
 const INDENTED_BLOCK = /(?:^|\n[ \t]*\n)((?: {4,}|\t)(?![ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t])[^\n]*\S[^\n]*(?:\n(?: {4,}|\t)[^\n]*)*)/g;
 function indentedCode(text: string): Span[] {
@@ -273,7 +311,7 @@ function wordAnchoredSpans(text: string): Span[] {
 const DETECTORS: readonly Detector[] = [
   (t) => (t.includes("```") || t.includes("~~~") ? fencedCode(t) : []),
   (t) => (t.includes("`") ? allMatches(t, INLINE_CODE) : []),
-  (t) => allMatches(t, CODE_LINE),
+  codeLineSpans,
   indentedCode,
   (t) => (t.includes("://") || t.includes("www.") ? urls(t) : []),
   (t) => (t.includes("@") ? allMatches(t, EMAIL) : []),
