@@ -1,5 +1,6 @@
 import type { CompressionRule } from "../types";
-import { repeatedSentences, SentenceSet } from "../text/sentences";
+import { UnmaskedReader } from "../protect/mask";
+import { repeatedSentences, SentenceSet, UnmaskedSentence } from "../text/sentences";
 import { removeRanges } from "../text/rewrite";
 
 /**
@@ -12,7 +13,8 @@ export const dedup: CompressionRule = {
   minLevel: 0.25,
   apply(text, ctx) {
     const seen = new SentenceSet();
-    const line = (start: number, end: number) => ctx.unmask(text.slice(start, end));
+    const lines = new UnmaskedReader(text, ctx.originals);
+    const line = (start: number, end: number) => new UnmaskedSentence(lines, start, end);
     // Earlier lines are read only once a sentence repeats, which most messages never do.
     const earlierLines = new SentenceSet();
     let readUpTo = 0;
@@ -26,7 +28,7 @@ export const dedup: CompressionRule = {
       repeatedLine = earlierLines.has(line(start, end < 0 ? text.length : end));
       return repeatedLine;
     };
-    const drop = repeatedSentences(text, ctx.unmask, (sentence, s, sentenceLineStart) => seen.add(sentence) && !s.wholeLine && !isRepeatedLine(sentenceLineStart));
+    const drop = repeatedSentences(text, ctx.originals, (sentence, s, sentenceLineStart) => seen.add(sentence) && !s.wholeLine && !isRepeatedLine(sentenceLineStart));
     return removeRanges(text, drop, ctx);
   },
 };
