@@ -1,6 +1,6 @@
 import { eachMatch } from "../../../text/each-match";
 import { AnchoredMatches, type AnchoredPattern } from "../text/anchored-matches";
-import { isKnownWord } from "../word-stats";
+import { isKnownWordAt } from "../word-stats";
 
 /** A half-open character range [start, end) of the original text that no rule may change. */
 export interface Span {
@@ -223,6 +223,11 @@ function isWordUnit(code: number): boolean {
 /** "Hello ChatGPT," — the assistant's name in an opening greeting is not content to protect. */
 const GREETING_ADDRESSEE = /^\s*(?:hi|hello|hey|dear|greetings)[ \t,]+(?:chat ?gpt|gpt(?:-?\d[\w.-]*)?|claude|gemini|bard|copilot|assistant|ai)\b/i;
 
+function holdsRightQuote(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) === 0x2019) return true;
+  return false;
+}
+
 /**
  * Named entities by shape: a capitalised word inside a sentence is a name; at a sentence start it
  * is one when it is not an ordinary English word (the word statistics tell). "I" is not a name.
@@ -235,12 +240,12 @@ function capitalizedNames(text: string): Span[] {
     // The match opens with a capital, so trimming stops before its start.
     let end = start + m[0].length;
     while (TRAILING_MARKS.includes(text[end - 1]!)) end--;
-    const word = text.slice(start, end);
-    if (FIRST_PERSON.test(word)) return;
+    if (text.charCodeAt(start) === 0x49 && FIRST_PERSON.test(text.slice(start, end))) return;
     let k = start - 1;
     while (k >= 0 && (text[k] === " " || text[k] === "\t")) k--;
     const sentenceStart = k < 0 || SENTENCE_BOUNDARIES.includes(text[k]!);
-    if (sentenceStart && isKnownWord(word.toLowerCase())) return;
+    // Looked up as written, where it lies: the statistics spell an apostrophe ', so a word with ’ is none of theirs.
+    if (sentenceStart && !holdsRightQuote(text, start, end) && isKnownWordAt(text, start, end)) return;
     spans.push({ start, end });
   });
   return spans;
