@@ -168,8 +168,8 @@ const IDENTIFIER_AT = new RegExp(IDENTIFIER.source, "y");
  * at a word boundary of a run that holds (or, for the ".", ends at) one of these.
  */
 const IDENTIFIER_MARK = /[@#$\d_]|[a-z][A-Z]|\.(?=[\w-])/g;
-const isRunUnit = (code: number) => code === 0x2d || isAsciiWordUnit(code);
 const isAsciiWordUnit = (code: number) => (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f;
+const isRunUnit = (code: number) => code === 0x2d || isAsciiWordUnit(code);
 
 /**
  * IDENTIFIER's matches, the pattern run (sticky) only at the sigils and at the word boundaries of the

@@ -59,7 +59,10 @@ export class AnchoredMatches {
     this.resume = patterns.map(() => 0);
   }
 
-  /** Calls `visit(k, match)` for each match of pattern k in `text`; each pattern's matches come in order. */
+  /**
+   * Calls `visit(k, match)` for each match of pattern k in `text`; each pattern's matches come in order.
+   * `visit` must not scan with the same instance: the scan's state is the instance's.
+   */
   each(text: string, visit: (pattern: number, match: RegExpExecArray) => void): void {
     this.resume.fill(0);
     const n = text.length;
