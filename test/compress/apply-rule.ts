@@ -16,10 +16,8 @@ export function applyRule(
   opts: { level?: number; careful?: boolean; index?: number; changedBy?: string[] } = {},
 ): RuleRun {
   const conversation = typeof messages === "string" ? [{ role: "user" as const, content: messages }] : messages;
-  const views: MaskedMessage[] = conversation.map((m) => {
-    const masking = mask(m.content)!;
-    return { role: m.role, masked: masking.masked, unmask: (f: string) => unmask(f, masking.originals) };
-  });
+  const maskings = conversation.map((m) => mask(m.content)!);
+  const views: MaskedMessage[] = conversation.map((m, i) => ({ role: m.role, masked: maskings[i]!.masked, unmask: (f: string) => unmask(f, maskings[i]!.originals) }));
   const index = opts.index ?? conversation.length - 1;
   const view = views[index]!;
   const ctx: RuleContext = {
@@ -29,6 +27,7 @@ export function applyRule(
     index,
     changedBy: new Set(opts.changedBy ?? []),
     unmask: view.unmask,
+    originals: maskings[index]!.originals,
     tokens: (f) => countTokens(view.unmask(f)),
   };
   const out = rule.apply(view.masked, ctx);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
 import { dedup } from "../../src/pipeline/compress/rules/dedup";
 import { emphasis } from "../../src/pipeline/compress/rules/emphasis";
 import { filler } from "../../src/pipeline/compress/rules/filler";
@@ -10,6 +11,7 @@ import { prune } from "../../src/pipeline/compress/rules/prune";
 import { repeat } from "../../src/pipeline/compress/rules/repeat";
 import { table } from "../../src/pipeline/compress/rules/table";
 import { whitespace } from "../../src/pipeline/compress/rules/whitespace";
+import type { RuleContext } from "../../src/pipeline/compress/types";
 import { applyRule } from "./apply-rule";
 
 describe("whitespace", () => {
@@ -21,6 +23,25 @@ describe("whitespace", () => {
   test("leaves whitespace inside code alone", () => {
     const code = "```\nif x:\n    y  =  1\n\n\n\nz\n```";
     expect(applyRule(whitespace, `Fix this:   \n${code}`).text).toBe(`Fix this:\n${code}`);
+  });
+  test("the quick tests that skip a step never skip one that would change the text", () => {
+    // The rule's patterns applied one after another, with no test in front of them.
+    const patternsAlone = (t: string) =>
+      t
+        .replace(/\r\n?/g, "\n")
+        .replace(/[ \t]+$/gm, "")
+        .replace(/(?<=\S)[ \t]{2,}(?=\S)/g, " ")
+        .replace(/\n{3,}/g, "\n\n")
+        .replace(/^\s+(?=\S)|(?<=\S)\s+$/g, "");
+    const unit = fc.constantFrom("a", " ", "  ", "\t", "\n", "\r", "\r\n", "\u2028", "\u2029", "\u00a0");
+    // The rule reads nothing of its context but the token count of what it changed.
+    const countingOnly = { tokens: (fragment: string) => fragment.length } as Partial<RuleContext> as RuleContext;
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 12 }), (t) => {
+        expect(whitespace.apply(t, countingOnly).text).toBe(patternsAlone(t));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
 

@@ -122,6 +122,7 @@ export function compressMessages(messages: readonly ChatMessage[], opts: Compres
       conversation,
       index: i,
       unmask: view.unmask,
+      originals: masking.originals,
       tokens: (fragment) => countTokens(view.unmask(fragment), family),
     };
     return compressOne(masking, m.content, ctx, enabled);

@@ -43,6 +43,8 @@ export interface RuleContext {
   /** Tokens of a masked fragment, counted on its original text. */
   tokens(fragment: string): number;
   unmask(fragment: string): string;
+  /** Original text of each protected span of this message, by placeholder index: what unmask puts back. */
+  originals: readonly string[];
 }
 
 export interface RuleOutput {

@@ -21,12 +21,10 @@ export function selfInformation(lowerWord: string): number {
   return entry === -1 ? stats.unknownBits : vocabulary.value(entry);
 }
 
-/** True when the lower-cased word is among the counted vocabulary (an ordinary English word). */
-export function isKnownWord(lowerWord: string): boolean {
-  return vocabulary.entryOf(lowerWord) !== -1;
-}
-
-/** isKnownWord of text[start, end) lower-cased, with ’ read as ' (how users type "don’t"). */
+/**
+ * True when text[start, end), lower-cased and with ’ read as ' (how users type "don’t"), is among the
+ * counted vocabulary (an ordinary English word).
+ */
 export function isKnownWordAt(text: string, start: number, end: number): boolean {
   return vocabulary.find(text, start, end) !== -1;
 }

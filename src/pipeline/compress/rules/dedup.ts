@@ -1,5 +1,6 @@
 import type { CompressionRule } from "../types";
-import { repeatedSentences, sentenceKey } from "../text/sentences";
+import { UnmaskedReader } from "../protect/mask";
+import { repeatedSentences, SentenceSet, UnmaskedSentence } from "../text/sentences";
 import { removeRanges } from "../text/rewrite";
 
 /**
@@ -11,26 +12,23 @@ export const dedup: CompressionRule = {
   name: "dedup",
   minLevel: 0.25,
   apply(text, ctx) {
-    const seen = new Set<string>();
-    const lineKey = (start: number, end: number) => sentenceKey(ctx.unmask(text.slice(start, end)));
-    // Line keys are taken only once a sentence repeats, which most messages never do.
-    const earlierLines = new Set<string>();
-    let keyedUpTo = 0;
+    const seen = new SentenceSet();
+    const lines = new UnmaskedReader(text, ctx.originals);
+    const line = (start: number, end: number) => new UnmaskedSentence(lines, start, end);
+    // Earlier lines are read only once a sentence repeats, which most messages never do.
+    const earlierLines = new SentenceSet();
+    let readUpTo = 0;
     let lineStart = -1;
     let repeatedLine = false;
     const isRepeatedLine = (start: number) => {
       if (start === lineStart) return repeatedLine;
-      for (; keyedUpTo < start; keyedUpTo = text.indexOf("\n", keyedUpTo) + 1) earlierLines.add(lineKey(keyedUpTo, text.indexOf("\n", keyedUpTo)));
+      for (; readUpTo < start; readUpTo = text.indexOf("\n", readUpTo) + 1) earlierLines.add(line(readUpTo, text.indexOf("\n", readUpTo)));
       const end = text.indexOf("\n", start);
       lineStart = start;
-      repeatedLine = earlierLines.has(lineKey(start, end < 0 ? text.length : end));
+      repeatedLine = earlierLines.has(line(start, end < 0 ? text.length : end));
       return repeatedLine;
     };
-    const drop = repeatedSentences(text, ctx.unmask, (key, s, sentenceLineStart) => {
-      const repeated = seen.has(key) && !s.wholeLine && !isRepeatedLine(sentenceLineStart);
-      seen.add(key);
-      return repeated;
-    });
+    const drop = repeatedSentences(text, ctx.originals, (sentence, s, sentenceLineStart) => seen.add(sentence) && !s.wholeLine && !isRepeatedLine(sentenceLineStart));
     return removeRanges(text, drop, ctx);
   },
 };

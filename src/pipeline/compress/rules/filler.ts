@@ -1,7 +1,9 @@
 import type { CompressionRule } from "../types";
+import { PhrasePattern } from "../text/phrase-patterns";
 import { rewriteAll, type RewriteStep } from "../text/rewrite";
 
-const word = (alternatives: string) => new RegExp(String.raw`\b(?:${alternatives})\b(?!['’])`, "gi");
+/** Whole words and phrases: `alternatives` as a pattern, `opening` every word one of them can start with. */
+const phrase = (alternatives: string, opening: string) => new PhrasePattern({ pattern: new RegExp(String.raw`\b(?:${alternatives})\b(?!['’])`, "gi"), words: opening.split(" ") });
 
 /** Keeps the case of the phrase's first letter in its replacement. */
 const keepCase = (match: string, replacement: string) => (/^[A-Z]/.test(match) ? replacement[0]!.toUpperCase() + replacement.slice(1) : replacement);
@@ -35,19 +37,20 @@ const WORDY_PHRASES: readonly [string, string][] = [
   [String.raw`until such time as`, "until"],
   [String.raw`in a (?:timely|prompt) (?:manner|fashion)`, "promptly"],
 ];
-const WORDY = word(WORDY_PHRASES.map(([phrase]) => `(${phrase})`).join("|"));
+const WORDY = phrase(WORDY_PHRASES.map(([wordy]) => `(${wordy})`).join("|"), "in due owing spite despite at for is are has have a so the with prior by on each until");
 function shorterForm(match: string, ...groups: string[]): string {
   const shorter = WORDY_PHRASES[groups.findIndex((g) => g !== "")]![1];
   return shorter === "" ? "" : keepCase(match, shorter);
 }
 
 /** Words and phrases that add nothing to a request, safe at any level where the rule runs. */
-const EMPTY_PHRASES = word(
+const EMPTY_PHRASES = phrase(
   String.raw`basically|literally|actually|honestly|obviously|totally|to be honest|needless to say|as you (?:may )?know|it (?:is|'s) (?:important|worth) (?:to note|noting) that|please note that`,
+  "basically literally actually honestly obviously totally to needless as it please",
 );
 
 /** Intensifiers and hedges: they shade tone, not content, so they go only at higher levels. */
-const HEDGES = word(String.raw`really|very|just|quite|simply|essentially|pretty much|definitely|certainly|I think that|I believe that|I guess|I feel like`);
+const HEDGES = phrase(String.raw`really|very|just|quite|simply|essentially|pretty much|definitely|certainly|I think that|I believe that|I guess|I feel like`, "really very just quite simply essentially pretty definitely certainly i");
 
 const dropPhrase = () => "";
 

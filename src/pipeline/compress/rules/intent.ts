@@ -1,4 +1,5 @@
 import type { CompressionRule } from "../types";
+import { PhrasePattern } from "../text/phrase-patterns";
 import { capitalize, rewrite } from "../text/rewrite";
 
 /** Verbs that name a task: an indirect request for one of these is a command. */
@@ -24,8 +25,11 @@ const INDIRECT = [
 
 const SENTENCE_START = String.raw`(?<=^|[.!?:][ \t]+|\n[ \t]*)`;
 /** The request up to its closing punctuation; the rest may start with a protected span ("only reply ..."). */
-const REQUEST = new RegExp(String.raw`${SENTENCE_START}(?:${INDIRECT})(?:${HELP_ME})([a-z][^.!?
-]*)(\?)?`, "gim");
+const REQUEST = new PhrasePattern({
+  pattern: new RegExp(String.raw`${SENTENCE_START}(?:${INDIRECT})(?:${HELP_ME})([a-z][^.!?
+]*)(\?)?`, "gim"),
+  words: ["i", "would", "could", "can", "will", "do", "is", "your", "the", "please", "help", "you"],
+});
 
 /**
  * Indirect requests become commands: "I was wondering if you could possibly help me write a poem?"

@@ -1,4 +1,5 @@
 import type { CompressionRule } from "../types";
+import { PhrasePattern } from "../text/phrase-patterns";
 import { capitalize, rewriteAll } from "../text/rewrite";
 import { PLACEHOLDER_SOURCE } from "../protect/mask";
 
@@ -6,30 +7,39 @@ const SENTENCE_START = String.raw`(?<=^|[.!?:][ \t]+|\n[ \t]*)`;
 const END = String.raw`[ \t]*[.!?:]+[ \t]*`;
 
 /** Whole sentences that announce a request instead of making it. */
-const ANNOUNCEMENTS = new RegExp(
-  SENTENCE_START +
-    "(?:" +
-    [
-      String.raw`I (?:have|'ve got|got) (?:a|an|one|some) (?:quick |simple |small |short |little )?(?:question|request|task|favou?r to ask)(?: for you)?`,
-      String.raw`(?:here is|here's) my (?:question|request)`,
-      String.raw`I (?:need|want|would like|'d like) (?:your|some) help(?: with (?:something|this|a task|a question))?`,
-      String.raw`(?:can|could) you help me(?: (?:with something|out))?`,
-      String.raw`I(?:'m| am) (?:hoping|wondering if) you (?:can|could) help(?: me)?(?: (?:with something|out))?`,
-      String.raw`let me (?:explain|give you some (?:context|background))`,
-    ].join("|") +
-    ")" +
-    END,
-  "gim",
-);
+const ANNOUNCEMENTS = new PhrasePattern({
+  pattern: new RegExp(
+    SENTENCE_START +
+      "(?:" +
+      [
+        String.raw`I (?:have|'ve got|got) (?:a|an|one|some) (?:quick |simple |small |short |little )?(?:question|request|task|favou?r to ask)(?: for you)?`,
+        String.raw`(?:here is|here's) my (?:question|request)`,
+        String.raw`I (?:need|want|would like|'d like) (?:your|some) help(?: with (?:something|this|a task|a question))?`,
+        String.raw`(?:can|could) you help me(?: (?:with something|out))?`,
+        String.raw`I(?:'m| am) (?:hoping|wondering if) you (?:can|could) help(?: me)?(?: (?:with something|out))?`,
+        String.raw`let me (?:explain|give you some (?:context|background))`,
+      ].join("|") +
+      ")" +
+      END,
+    "gim",
+  ),
+  words: ["i", "here", "can", "could", "let"],
+});
 
 /** Lead-ins before the real sentence: "So, ", "Okay so ", "My question is: ". */
-const LEAD_IN = new RegExp(SENTENCE_START + String.raw`(?:(?:so|okay|ok|alright|well|basically),?[ \t]+(?:so,?[ \t]+)?|my question is[:,]?[ \t]+|the question is[:,]?[ \t]+)([a-z])`, "gim");
+const LEAD_IN = new PhrasePattern({
+  pattern: new RegExp(SENTENCE_START + String.raw`(?:(?:so|okay|ok|alright|well|basically),?[ \t]+(?:so,?[ \t]+)?|my question is[:,]?[ \t]+|the question is[:,]?[ \t]+)([a-z])`, "gim"),
+  words: ["so", "okay", "ok", "alright", "well", "basically", "my", "the"],
+});
 
 /** "My first request is ..." → "First request: ..." (the ordinal is a protected span, kept as written). */
-const MY_NEXT = new RegExp(
-  SENTENCE_START + String.raw`my[ \t]+((?:${PLACEHOLDER_SOURCE}[ \t]+)?(?:[a-z]+[ \t]+)?(?:request|question|command|sentence|message|prompt|task|topic|suggestion|query|input|text|word|line|move|statement|scenario|problem))[ \t]+is:?[ \t]+`,
-  "gim",
-);
+const MY_NEXT = new PhrasePattern({
+  pattern: new RegExp(
+    SENTENCE_START + String.raw`my[ \t]+((?:${PLACEHOLDER_SOURCE}[ \t]+)?(?:[a-z]+[ \t]+)?(?:request|question|command|sentence|message|prompt|task|topic|suggestion|query|input|text|word|line|move|statement|scenario|problem))[ \t]+is:?[ \t]+`,
+    "gim",
+  ),
+  words: ["my"],
+});
 
 /** Throat-clearing: sentences that announce a question or ask for help in general, and lead-in words. */
 export const preamble: CompressionRule = {

@@ -40,7 +40,10 @@ export const repeat: CompressionRule = {
     const role = ctx.conversation[ctx.index]?.role;
     if (ctx.careful || role === "system" || role === "developer") return { text, saved: 0 };
     const { lastSaidAt, inSystem } = indexOf(ctx.conversation);
-    const drop = repeatedSentences(text, ctx.unmask, (key) => inSystem.has(key) || (lastSaidAt.get(key) ?? -1) > ctx.index);
+    const drop = repeatedSentences(text, ctx.originals, (sentence) => {
+      const key = sentenceKey(sentence.text);
+      return inSystem.has(key) || (lastSaidAt.get(key) ?? -1) > ctx.index;
+    });
     return removeRanges(text, drop, ctx);
   },
 };

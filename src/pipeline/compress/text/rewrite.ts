@@ -1,4 +1,5 @@
 import type { RuleContext, RuleOutput } from "../types";
+import { PhrasePattern } from "./phrase-patterns";
 
 /**
  * Tokens saved by turning `before` fragments into `after` ones, counted once on each side joined by
@@ -11,9 +12,14 @@ function savedTokens(before: readonly string[], after: readonly string[], ctx: R
 
 /**
  * Applies `pattern` with `replacement` and estimates the tokens saved on the changed fragments only,
- * so a rule never recounts the whole message.
+ * so a rule never recounts the whole message. A PhrasePattern's matches come from the scan it shares
+ * with the others.
  */
-export function rewrite(text: string, pattern: RegExp, replacement: (match: string, ...groups: string[]) => string, ctx: RuleContext): RuleOutput {
+export function rewrite(text: string, pattern: RegExp | PhrasePattern, replacement: (match: string, ...groups: string[]) => string, ctx: RuleContext): RuleOutput {
+  if (pattern instanceof PhrasePattern) {
+    const found = pattern.matches(text).map((m) => ({ start: m.index, end: m.index + m[0].length, groups: m.slice(1).map((g) => g ?? "") }));
+    return rewriteRanges(text, found, (match, { groups }) => replacement(match, ...groups), ctx);
+  }
   const before: string[] = [];
   const after: string[] = [];
   const out = text.replace(pattern, (match: string, ...rest: unknown[]) => {
@@ -28,27 +34,28 @@ export function rewrite(text: string, pattern: RegExp, replacement: (match: stri
   return { text: out, saved: savedTokens(before, after, ctx) };
 }
 
-/** As rewrite, for matches the caller found: ascending, non-overlapping [start, end) ranges of `text`. */
-export function rewriteRanges(
+/** As rewrite, for matches the caller found: ascending, non-overlapping [start, end) ranges of `text`, each handed to `replacement` with its text. */
+export function rewriteRanges<R extends { start: number; end: number }>(
   text: string,
-  ranges: readonly { start: number; end: number }[],
-  replacement: (match: string) => string,
+  ranges: readonly R[],
+  replacement: (match: string, range: R) => string,
   ctx: RuleContext,
 ): RuleOutput {
   const before: string[] = [];
   const after: string[] = [];
   let out = "";
   let at = 0;
-  for (const { start, end } of ranges) {
+  for (const range of ranges) {
+    const { start, end } = range;
     const match = text.slice(start, end);
-    const replaced = replacement(match);
+    const replaced = replacement(match, range);
     if (replaced === match) continue;
     out += text.slice(at, start) + replaced;
     at = end;
     before.push(match);
     after.push(replaced);
   }
-  return { text: at === 0 ? text : out + text.slice(at), saved: savedTokens(before, after, ctx) };
+  return { text: before.length === 0 ? text : out + text.slice(at), saved: savedTokens(before, after, ctx) };
 }
 
 /**
@@ -56,7 +63,7 @@ export function rewriteRanges(
  * text: a `false` skips the step. The test costs a look at a few characters or one `includes`, where
  * a pattern with a lookbehind or a leading class tries every position of the message.
  */
-export type RewriteStep = readonly [RegExp, (match: string, ...groups: string[]) => string, ((text: string) => boolean)?];
+export type RewriteStep = readonly [RegExp | PhrasePattern, (match: string, ...groups: string[]) => string, ((text: string) => boolean)?];
 
 /** Runs several rewrites in order, adding up their savings. */
 export function rewriteAll(text: string, steps: readonly RewriteStep[], ctx: RuleContext): RuleOutput {
