@@ -272,6 +272,13 @@ describe("prune", () => {
     const out = applyRule(prune, text, { level: 0.5 }).text;
     expect(out).toStartWith("Editor sends draft 1");
   });
+  test("'do' after a modal or 'to' is the verb and stays; 'do' in a question may go", () => {
+    const sentence = "Do not type the commands unless I instruct you to do so, and I will do the same when the day is done. How do the editors send the draft to the printer?";
+    const out = applyRule(prune, repeat16(sentence), { level: 1 }).text;
+    expect(out).toContain("instruct you to do so");
+    expect(out).toContain("I will do");
+    expect(out).toContain("How editors send draft to printer?");
+  });
   test("prepositions, pronouns and the verb after a subject pronoun stay", () => {
     const sentence = "I was wondering about it, so I will be the candidate and you will ask me the questions one by one at once.";
     const text = Array.from({ length: 12 }, () => sentence).join(" ");

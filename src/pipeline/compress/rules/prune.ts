@@ -64,7 +64,10 @@ const wordList = (words: readonly string[]) => new FoldedWordTable(words.map((w)
 const SUBJECT_PRONOUNS = wordList(["i", "you", "he", "she", "it", "we", "they", "there", "this", "that", "these", "those", "who", "what", "which"]);
 /** "will" before these is half of a verb ("it will be", "will have done"): both stay. */
 const VERB_AFTER_WILL = wordList(["be", "have", "need", "also"]);
-/** After a modal, "be" is the verb ("should be short"); "do" before "not" is masked with the negation. */
+/**
+ * After a modal or "to", "be" and "do" are the verb ("should be short", "I will do so", "unless I
+ * instruct you to do so"); "do" before "not" is masked with the negation.
+ */
 const MODALS = wordList(["will", "would", "should", "must", "can", "could", "may", "might", "shall", "to"]);
 /** An article at a sentence start goes with the sentence's first word capitalized; other openers stay. */
 const ARTICLES = new Set(["the", "a", "an"]);
@@ -77,7 +80,7 @@ function fitsContext(text: string, words: readonly number[], k: number, lower: s
   const previousIn = (list: FoldedWordTable<true>) => k > 0 && list.find(text, words[2 * k - 2]!, words[2 * k - 1]!) !== -1;
   if (COPULAS.has(lower) && previousIn(SUBJECT_PRONOUNS)) return false;
   if (lower === "will") return VERB_AFTER_WILL.find(text, words[2 * k + 2]!, words[2 * k + 3]!) === -1;
-  if (lower === "be") return !previousIn(MODALS);
+  if (lower === "be" || lower === "do") return !previousIn(MODALS);
   // In "a, b, and c" the comma already says it; "read and write" without "and" is a different phrase.
   if (lower === "and") return k > 0 && text.charCodeAt(words[2 * k - 1]! - 1) === 0x2c;
   return true;
