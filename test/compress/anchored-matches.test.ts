@@ -57,7 +57,8 @@ describe("AnchoredMatches", () => {
 
   test("refuses patterns it cannot scan for", () => {
     expect(() => new AnchoredMatches([{ pattern: /\bno\b/i, words: ["no"] }])).toThrow(/global/);
-    expect(() => new AnchoredMatches([{ pattern: /\bno\b/giu, words: ["no"] }])).toThrow(/u and i/);
+    expect(() => new AnchoredMatches([{ pattern: /\bno\b/giu, words: ["no"] }])).toThrow(/u \(or v\) and i/);
+    expect(() => new AnchoredMatches([{ pattern: /\bno\b/giv, words: ["no"] }])).toThrow(/u \(or v\) and i/);
     expect(() => new AnchoredMatches([{ pattern: /a/g, words: [], units: "a" }])).toThrow(/outside words/);
   });
 });

@@ -4,6 +4,7 @@ import { isCareful, isCompressible } from "./level";
 import { mask, placeholdersPresent, unmask, type MaskedText } from "./protect/mask";
 import { RULES } from "./rules";
 import { whitespace } from "./rules/whitespace";
+import { forgetPhraseScan } from "./text/phrase-patterns";
 import { tidyRemovals } from "./text/tidy";
 import type { CompressOptions, CompressResult, CompressionRule, MaskedMessage, RuleContext } from "./types";
 
@@ -97,6 +98,14 @@ function compressOne(
  * developer and assistant messages changes; tool messages and tool_calls pass through as they are.
  */
 export function compressMessages(messages: readonly ChatMessage[], opts: CompressOptions): CompressResult {
+  try {
+    return compressAll(messages, opts);
+  } finally {
+    forgetPhraseScan();
+  }
+}
+
+function compressAll(messages: readonly ChatMessage[], opts: CompressOptions): CompressResult {
   validateCompressOptions(opts);
   const family = opts.tokenizer ?? "o200k";
   const originalTokens = countMessageTokens(messages, family);

@@ -217,8 +217,7 @@ const WORD_CHARACTER = /[\p{L}\p{N}_]/u;
 
 /** WORD_CHARACTER for one UTF-16 unit, deciding ASCII (most text) without the regex. */
 function isWordUnit(code: number): boolean {
-  if (code >= 0x80) return WORD_CHARACTER.test(String.fromCharCode(code));
-  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f;
+  return code >= 0x80 ? WORD_CHARACTER.test(String.fromCharCode(code)) : isAsciiWordUnit(code);
 }
 /** "Hello ChatGPT," — the assistant's name in an opening greeting is not content to protect. */
 const GREETING_ADDRESSEE = /^\s*(?:hi|hello|hey|dear|greetings)[ \t,]+(?:chat ?gpt|gpt(?:-?\d[\w.-]*)?|claude|gemini|bard|copilot|assistant|ai)\b/i;

@@ -34,5 +34,10 @@ export class PhrasePattern {
   }
 }
 
+/** Drops the last scan: a worker would otherwise hold the last prompt it compressed until the next one. */
+export function forgetPhraseScan(): void {
+  scanned = undefined;
+}
+
 /** The patterns of every PhrasePattern made so far, for the test that holds each one's words to its pattern. */
 export const PHRASE_PATTERNS: readonly AnchoredPattern[] = anchors;
