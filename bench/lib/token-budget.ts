@@ -14,7 +14,10 @@ const CLOSED_CLASS: ReadonlySet<string> = new Set(
     "up down out off upon within without via per than like " +
     "and or but nor so yet if then because while although though unless until whether " +
     "is are was were be been being am do does did have has had will would shall should can could may might must " +
-    "not also just very really quite only even too please there here"
+    "not also just very really quite only even too please there here " +
+    "i'm i've i'll i'd you're you've you'll you'd he's she's it's we're we've we'll we'd they're they've they'll they'd " +
+    "that's there's what's who's let's don't doesn't didn't isn't aren't wasn't weren't can't couldn't won't wouldn't " +
+    "shouldn't haven't hasn't hadn't mustn't"
   ).split(" "),
 );
 
@@ -52,7 +55,7 @@ export function tokenBudget(text: string): TokenBudget {
     for (const [piece] of part.matchAll(PIECE)) {
       const tokens = countTokens(` ${piece}`);
       if (!/[\p{L}\p{N}]/u.test(piece)) budget.symbols += tokens;
-      else if (CLOSED_CLASS.has(piece.toLowerCase())) budget.closedClass += tokens;
+      else if (CLOSED_CLASS.has(piece.toLowerCase().replaceAll("’", "'"))) budget.closedClass += tokens;
       else budget.otherWords += tokens;
     }
   }

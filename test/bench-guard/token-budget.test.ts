@@ -15,6 +15,13 @@ describe("the compression eval's token budget", () => {
     expect(b.total).toBe(countTokens(text));
   });
 
+  test("contractions of grammar words are closed-class, with either apostrophe", () => {
+    const b = tokenBudget("I'm sure it’s there");
+    // "I'm", "it’s" and "there"; "sure" is the one other word.
+    expect(b.closedClass).toBe(countTokens(" I'm") + countTokens(" it’s") + countTokens(" there"));
+    expect(b.otherWords).toBe(countTokens(" sure"));
+  });
+
   test("a text that is all code is all protected", () => {
     const b = tokenBudget("```js\nconst x = 1;\n```");
     expect(b.protected).toBe(b.total);
