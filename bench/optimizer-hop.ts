@@ -6,7 +6,7 @@
  *   because the hop costs more than their work. Compression alone already needs a model (its quality
  *   back-off), so it is measured the same way to show the hop against model work.
  * - Every stage on (compression with its quality back-off, embedding, classification, routing) on a
- *   200-token prompt: one task at a time through the pool and inline, p50 and p99.
+ *   300-token prompt (the size issue 8 states for a miss): one task at a time through the pool and inline, p50 and p99.
  * - Pool throughput with 1 and 2 workers, 8 tasks in flight, a fresh prompt per task (the pool itself
  *   has no memo; the gateway's memo is bypassed here on purpose).
  * - The event loop while the workers are saturated: how late a 1 ms timer fires (p50, p99, max), next
@@ -28,7 +28,7 @@ const settings = loadSettings({ ...process.env, SVC_DATA_DIR: "/tmp/svc-bench-ho
 const deps = await loadOptimizerDeps(settings);
 const availableModels = deps.catalog.models.map((m) => m.id);
 const WORKER = new URL("../workers/optimize.worker.ts", import.meta.url).href;
-const workload = loadWorkload(200);
+const workload = loadWorkload(300);
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 400);
 
 function inputOf(prompt: string, svcOptions: Record<string, unknown>): OptimizeInput {
@@ -109,7 +109,7 @@ await pool1.warm();
 for (const [name, options] of [
   ["every stage off: token counts only (no model)", RELAY_OPTIONS],
   ["compression with its quality back-off (quality model)", COMPRESS_ONLY],
-  ["every stage on, 200-token prompt", {}],
+  ["every stage on, 300-token prompt", {}],
 ] as const) {
   const make = (i: number) => inputOf(fresh(i), options);
   const inline = await sequential((i) => optimize(make(i), deps), iterations);
@@ -140,7 +140,7 @@ console.log(
   [
     "# Optimizer: inline or worker, and the pool under load",
     "",
-    `${availableParallelism()} cores; ${iterations} calls per latency row (after 50 warm-up calls), a fresh 200-token prompt per call; throughput over ${seconds} s per row.`,
+    `${availableParallelism()} cores; ${iterations} calls per latency row (after 50 warm-up calls), a fresh 300-token prompt per call; throughput over ${seconds} s per row.`,
     "",
     ...rows,
     "",
