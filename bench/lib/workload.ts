@@ -33,6 +33,7 @@ export function loadWorkload(targetTokens = 300): Workload {
     for (const s of [cols[5], cols[6]]) if (s && s.length > 20 && s.length < 200) seen.add(s.trim());
   }
   const sentences = [...seen];
+  if (sentences.length === 0) throw new Error(`${STS_TRAIN} holds no sentence of 20 to 200 characters to build prompts from`);
   // Every sentence, not the file's head: it opens with short captions ("A plane is taking off."), and
   // a head of 500 sized the prompts at 480 tokens, not 300.
   const perSentence = countTokens(sentences.join(" ")) / sentences.length;

@@ -70,4 +70,17 @@ describe("CacheWriter", () => {
     writer.flush();
     expect(loadLiveRows(store.db, 5_000, 100)).toEqual([row({ hits: 4, lastHitAt: 3_000 })]);
   });
+
+  test("a full cache's evictions, one between each fill, leave exactly the rows filled after them", () => {
+    const { store, writer } = open();
+    writer.upsert(row({ id: "a", exactKey: "key-a" }));
+    writer.flush();
+    // Fill b, evict a; fill a again, evict b: the batch must run in the order it was queued.
+    writer.upsert(row({ id: "b", exactKey: "key-b" }));
+    writer.delete("a");
+    writer.upsert(row({ id: "a", exactKey: "key-a" }));
+    writer.delete("b");
+    writer.flush();
+    expect(loadLiveRows(store.db, 5_000, 100).map((r) => r.id)).toEqual(["a"]);
+  });
 });
