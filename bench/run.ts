@@ -59,8 +59,14 @@ const WARM_S = quick ? 4 : 8;
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 const cores = corePlan();
-/** Every target's warm-up: WARM_S seconds at 8 connections, nothing recorded. */
-const warmRun = (timeoutS?: number) => ({ connections: 8, durationS: WARM_S, cores: cores.client, timeoutS });
+/**
+ * Every target's warm-up: WARM_S seconds of wrk, nothing recorded. Streams wait on the mock (about 83 ms
+ * each at 20 ms to first byte and 5 ms between chunks), so 8 connections gave a gateway only ~800
+ * streamed misses, too few for its JIT: time to first token of a miss measured +3.4 ms after 800 of
+ * them and +2.6-2.7 ms after 3,300 and 7,400 (.tmp experiment, 75 streams each). 32 connections bring
+ * the streaming phase near the thousands of requests the first phase's 8 connections give.
+ */
+const warmRun = (connections: number, timeoutS?: number) => ({ connections, durationS: WARM_S, cores: cores.client, timeoutS });
 const work = mkdtempSync(join(tmpdir(), "svc-bench-"));
 const notes: string[] = [];
 
@@ -330,7 +336,7 @@ async function main(): Promise<void> {
     s1.relayInfo = { ...s1.relay!, url: `${info.url}/v1/complete`, headers: { authorization: `Bearer ${info.key}` } };
   }
   await preflight(s1, w);
-  await section(`warm-up: ${WARM_S}s of wrk load per target`, p1, s1, w, () => warmUp(ctx, Object.values(s1), warmRun()));
+  await section(`warm-up: ${WARM_S}s of wrk load per target`, p1, s1, w, () => warmUp(ctx, Object.values(s1), warmRun(8)));
 
   await section("concurrency-1 latency (interleaved rounds)", p1, s1, w, async () => {
     const c1 = await interleavedLatency(clientTargets(s1, w, 0) as Record<TargetName, ClientTarget>, ROUNDS, C1_PER_ROUND, 100);
@@ -381,7 +387,7 @@ async function main(): Promise<void> {
   const s2 = specs(p2, w, true);
   // A configuration that failed its check in phase 1 stays out of phase 2 as well.
   for (const n of Object.keys(s2) as TargetName[]) if (!s1[n]) delete s2[n];
-  await section(`warm-up: ${WARM_S}s of wrk load per target, streaming`, p2, s2, w, () => warmUp(ctx, Object.values(s2), warmRun(30)));
+  await section(`warm-up: ${WARM_S}s of wrk load per target at 32 connections, streaming`, p2, s2, w, () => warmUp(ctx, Object.values(s2), warmRun(32, 30)));
   await section("time to first token (interleaved rounds)", p2, s2, w, async () => {
     const streamClients = clientTargets(s2, w, 500_000_000) as Record<TargetName, ClientTarget>;
     for (const t of Object.values(streamClients)) await timeStreams(t, 3, 800_000_000);
