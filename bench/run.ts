@@ -62,9 +62,9 @@ const cores = corePlan();
 /**
  * Every target's warm-up: WARM_S seconds of wrk, nothing recorded. Streams wait on the mock (about 83 ms
  * each at 20 ms to first byte and 5 ms between chunks), so 8 connections gave a gateway only ~800
- * streamed misses, too few for its JIT: time to first token of a miss measured +3.4 ms after 800 of
- * them and +2.6-2.7 ms after 3,300 and 7,400 (.tmp experiment, 75 streams each). 32 connections bring
- * the streaming phase near the thousands of requests the first phase's 8 connections give.
+ * streamed misses, too few for its JIT. 32 connections bring the streaming phase near the thousands of
+ * requests the first phase's 8 connections give: a miss's added time to first token went from +3.4 ms
+ * (bench/results/2026-11-25-21-57.md, 8 connections) to +3.0 ms (2026-11-25-22-28.md, 32).
  */
 const warmRun = (connections: number, timeoutS?: number) => ({ connections, durationS: WARM_S, cores: cores.client, timeoutS });
 const work = mkdtempSync(join(tmpdir(), "svc-bench-"));
