@@ -30,6 +30,8 @@ function preparedWrites(db: Db) {
   const row = Object.fromEntries(Object.keys(columns).map((k) => [k, sql.placeholder(k)]));
   // The conflict target keeps its values; every other column takes the new row's.
   const updated = Object.entries(columns).filter(([k]) => k !== "appId" && k !== "exactKey");
+  // The row a touch or an eviction names, bound at run time.
+  const byId = eq(cacheEntries.id, sql.placeholder("id"));
   return {
     upsert: db
       .insert(cacheEntries)
@@ -39,14 +41,11 @@ function preparedWrites(db: Db) {
     touch: db
       .update(cacheEntries)
       .set({ hits: sql.placeholder("hits"), lastHitAt: sql.placeholder("lastHitAt") } as unknown as Partial<CacheRow>)
-      .where(eq(cacheEntries.id, sql.placeholder("id")))
+      .where(byId)
       .prepare(),
     // A full cache evicts one row per fill, so deletes come one at a time between upserts; building an
     // IN (...) statement for each was a third of a flush.
-    remove: db
-      .delete(cacheEntries)
-      .where(eq(cacheEntries.id, sql.placeholder("id")))
-      .prepare(),
+    remove: db.delete(cacheEntries).where(byId).prepare(),
   };
 }
 
