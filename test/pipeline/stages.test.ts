@@ -18,7 +18,7 @@ import type { StreamResult } from "../../src/providers/call";
 import type { StreamEvent } from "../../src/providers/types";
 
 const key = { id: "key_1", appId: "app_1", scopes: ["complete"], type: "test", plan: "free" } as KeyEntry;
-const model = { id: "gpt-4o-mini", provider: "openai", tier: "small", input_usd_per_mtok: 0.15, output_usd_per_mtok: 0.6 } as ModelInfo;
+const model = { id: "gpt-4o-mini", provider: "openai", tier: "small", input_usd_per_mtok: 0.15, output_usd_per_mtok: 0.6 } as unknown as ModelInfo;
 const request = (stream = false): CompletionRequest => ({
   messages: [{ role: "user", content: "hi" }],
   model: "gpt-4o-mini",
@@ -32,7 +32,7 @@ const outcome = (cacheable = true): Outcome => ({
   served: model,
   choices: [{ index: 0, message: { role: "assistant", content: "hello" }, finish_reason: "stop" }],
   usage: { prompt_tokens: 5, completion_tokens: 1 },
-  reason: "requested",
+  reason: "explicit_model",
   cacheHit: false,
   upstreamMs: 3,
   simulated: false,
@@ -93,7 +93,7 @@ describe("quota stage", () => {
 describe("cache fill stage", () => {
   function fakeFill() {
     const log: unknown[] = [];
-    return { log, fill: { complete: (a: unknown) => void log.push(a), fail: () => void log.push("fail") } as CacheFill };
+    return { log, fill: { complete: (a: unknown) => void log.push(a), fail: () => void log.push("fail") } as unknown as CacheFill };
   }
 
   test("hands a cacheable answer to the fill", async () => {
@@ -178,7 +178,7 @@ describe("stream hook", () => {
   test("a stage's transform rewrites what the relay sends and what the settle commits", async () => {
     const call = newCall(true);
     await admit(call, [upper]);
-    call.plan = { opt: { messages: request().messages } as never, candidates: [model], requested: model, reason: "requested" };
+    call.plan = { opt: { messages: request().messages } as never, candidates: [model], requested: model, reason: "explicit_model" };
     const result = { model, provider: { simulated: false }, fallback: false, attempts: [], events: events(), upstreamMs: 1 } as unknown as StreamResult;
     let answered: Outcome | undefined;
     const body = relay(call, result, { answered: (o) => ((answered = o), {} as Priced["meta"]), failed: () => expect.unreachable() });
@@ -193,7 +193,7 @@ describe("stream hook", () => {
   test("the client going away mid-stream ends the call once, as failed, with what was delivered", async () => {
     const call = newCall(true);
     await admit(call, [upper]);
-    call.plan = { opt: { messages: request().messages } as never, candidates: [model], requested: model, reason: "requested" };
+    call.plan = { opt: { messages: request().messages } as never, candidates: [model], requested: model, reason: "explicit_model" };
     const result = { model, provider: { simulated: false }, fallback: false, attempts: [], events: events(), upstreamMs: 1 } as unknown as StreamResult;
     const failures: number[] = [];
     const reader = relay(call, result, { answered: () => expect.unreachable(), failed: (_e, delivered) => void failures.push(delivered) }).getReader();
