@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../store/db";
 import { usageCounters } from "../store/schema";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../core/errors";
 import type { KeyEntry } from "./key-record";
 import type { Plans } from "./plans";
 

@@ -1,4 +1,4 @@
-import { ApiError } from "./errors";
+import { ApiError } from "../core/errors";
 
 /**
  * Reads a request body as JSON, stopping as soon as it passes `limit` bytes so an oversized or

@@ -1,6 +1,6 @@
 import type { ModelInfo } from "../catalog/catalog";
-import { ApiError } from "../http/errors";
-import type { ChatMessage } from "../pipeline/messages";
+import { ApiError } from "../core/errors";
+import type { ChatMessage } from "../core/messages";
 import { backoffDelay, sleep } from "./backoff";
 import type { ProviderRegistry } from "./registry";
 import {

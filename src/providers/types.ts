@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall } from "../pipeline/messages";
+import type { ChatMessage, ToolCall } from "../core/messages";
 
 /**
  * OpenAI parameters a client may send besides messages/model/max_tokens/stream. They are passed on to

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall } from "../../pipeline/messages";
+import type { ChatMessage, ToolCall } from "../../core/messages";
 import { eventJson } from "../shared/sse";
 import { postForEvents, postJson, type UpstreamPost } from "../shared/upstream-http";
 import {
