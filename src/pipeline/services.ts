@@ -7,6 +7,7 @@ import type { KeyHasher } from "../auth/secret";
 import type { KeyIndex } from "../auth/key-index";
 import type { KeyService } from "../auth/key-service";
 import type { Quota } from "../auth/quota";
+import type { Counters } from "../store/counters";
 import type { ProviderRegistry } from "../providers/registry";
 import type { CallPolicy } from "../providers/call";
 import type { Ledger } from "../accounting/ledger";
@@ -36,6 +37,8 @@ export interface Services {
   readonly hash: KeyHasher;
   readonly keyIndex: KeyIndex;
   readonly keys: KeyService;
+  /** Shared counters, exact across processes on one store: quotas, budgets, agent runs. */
+  readonly counters: Counters;
   readonly quota: Quota;
   readonly providers: ProviderRegistry;
   readonly callPolicy: CallPolicy;

@@ -11,6 +11,7 @@ import type { CompletionRequest } from "../../src/pipeline/request";
 import { admit, type Stage } from "../../src/pipeline/stage";
 import { STAGES } from "../../src/pipeline/stages";
 import { quotaStage } from "../../src/pipeline/stages/quota";
+import { usageRecordableStage } from "../../src/pipeline/stages/usage-recordable";
 import { cacheFillStage } from "../../src/pipeline/stages/cache-fill";
 import { relay } from "../../src/pipeline/relay";
 import { settle } from "../../src/pipeline/settle";
@@ -61,15 +62,32 @@ function logged(log: string[], name: string, refuse = false): Stage<string> {
 }
 
 describe("the stage list", () => {
-  test("quota comes first", () => {
-    expect(STAGES[0]).toBe(quotaStage);
+  test("a call the ledger cannot record is refused first, then quota is taken", () => {
+    expect(STAGES[0]).toBe(usageRecordableStage);
+    expect(STAGES[1]).toBe(quotaStage);
+  });
+});
+
+describe("usage-recordable stage", () => {
+  test("refuses with 503 STORE_UNAVAILABLE and Retry-After while the ledger has a problem, admits otherwise", async () => {
+    const ledger = { problem: undefined as string | undefined };
+    const stage = usageRecordableStage({ ledger: ledger as never }) as Stage;
+    await admit(newCall(), [stage]);
+    ledger.problem = "the usage journal cannot be written (ENOSPC)";
+    const e = await admit(newCall(), [stage]).then(
+      () => undefined,
+      (x: unknown) => x as ApiError,
+    );
+    expect(e?.code).toBe("STORE_UNAVAILABLE");
+    expect(e?.status).toBe(503);
+    expect(e?.headers("r")["retry-after"]).toBe("5");
   });
 });
 
 describe("quota stage", () => {
   function fakeQuota() {
     const log: string[] = [];
-    return { log, quota: { consume: (k: KeyEntry) => (log.push(`consume ${k.id}`), { slot: `slot-${k.id}` }), refund: (t: QuotaTicket) => void log.push(`refund ${t.slot}`) } as never };
+    return { log, quota: { consume: (k: KeyEntry) => (log.push(`consume ${k.id}`), { keyId: k.id, period: "d:2026-11-26" }), refund: (t: QuotaTicket) => void log.push(`refund ${t.keyId} ${t.period}`) } as never };
   }
 
   test("consumes at admission and refunds the same ticket on rollback", async () => {
@@ -78,7 +96,7 @@ describe("quota stage", () => {
     await admit(call, [quotaStage(q) as Stage]);
     expect(q.log).toEqual(["consume key_1"]);
     settle(recorder().services, call, { kind: "failed", error: new ApiError("UPSTREAM_ERROR", "x"), delivered: 0 });
-    expect(q.log).toEqual(["consume key_1", "refund slot-key_1"]);
+    expect(q.log).toEqual(["consume key_1", "refund key_1 d:2026-11-26"]);
   });
 
   test("keeps the call on commit", async () => {
