@@ -56,6 +56,7 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
   return {
     version: pkg.version,
     startedAt: Date.now(),
+    shutdown: new AbortController(),
     settings,
     log,
     store,

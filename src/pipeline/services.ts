@@ -51,6 +51,8 @@ export interface Services {
   readonly servableModels: string[];
   readonly cache: SemanticCache;
   readonly optimizer: Optimizer;
+  /** The server aborts it when its shutdown grace runs out and it cuts what is still open. */
+  readonly shutdown: AbortController;
   /** In flush order; the log is flushed after all of them. */
   readonly flushables: readonly Flushable[];
 }
