@@ -14,12 +14,19 @@ import { parseKey } from "./auth/key-format";
 import { buildProviders } from "./providers/registry";
 import { DEFAULT_CALL_POLICY } from "./providers/call";
 import { Ledger } from "./accounting/ledger";
+import { LedgerJournal } from "./accounting/ledger-journal";
+import { threadWriter } from "./accounting/ledger-writer";
+import { SqliteCounters } from "./store/counters";
+import { join } from "node:path";
 import { Metrics } from "./metrics/metrics";
 import { SemanticCache } from "./pipeline/cache";
 import { Optimizer } from "./pipeline/optimizer";
 import { loadModels, loadSynonyms } from "./pipeline/models";
 import { loadEmbedder, modelOptionsOf } from "./ml/load";
 import type { Services } from "./pipeline/services";
+
+/** How long the ledger's writer thread waits for another process's write lock before it retries later. */
+const STORE_BUSY_TIMEOUT_MS = 5000;
 
 /** The services that need no model: what the CLI's key commands use, and the first half of a server's. */
 export type StoreServices = Omit<Services, "cache" | "optimizer">;
@@ -34,18 +41,22 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
   keyIndex.sync();
   const keys = new KeyService(repo, keyIndex, hash, plans);
   const providers = buildProviders(env, catalog);
-  const ledger = new Ledger(store, undefined, (rejected) =>
-    log.error({ rows: rejected.length, request_ids: rejected.slice(0, 5).map((r) => r.requestId), reason: rejected[0]!.reason }, "usage ledger: rows refused by the store were left out"),
-  );
+  const ledger = new Ledger(threadWriter(join(settings.dataDir, "svc.db"), STORE_BUSY_TIMEOUT_MS), new LedgerJournal(join(settings.dataDir, "ledger-journal")), {
+    onRejected: (rejected) =>
+      log.error({ rows: rejected.length, request_ids: rejected.slice(0, 5).map((r) => r.requestId), reason: rejected[0]!.reason }, "usage ledger: rows refused by the store were kept in ledger-journal/rejected.jsonl"),
+    onStoreError: (e, pending) => log.error({ pending, err: { message: e.message } }, "usage ledger: the store failed a write; the rows are kept and retried"),
+  });
   if (settings.bootstrapAdminKey) {
     const type = parseKey(settings.bootstrapAdminKey);
     if (!type) throw new Error("SVC_BOOTSTRAP_ADMIN_KEY is not a well-formed svc key (create one with `svc keys create --admin`)");
     keys.registerBootstrap(settings.bootstrapAdminKey, type);
   }
-  const quota = new Quota(store.db, plans, settings.testKeyDailyCalls);
+  const counters = new SqliteCounters(join(settings.dataDir, "svc.db"));
+  const quota = new Quota(counters, plans, settings.testKeyDailyCalls);
   return {
     version: pkg.version,
     startedAt: Date.now(),
+    shutdown: new AbortController(),
     settings,
     log,
     store,
@@ -54,14 +65,15 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
     hash,
     keyIndex,
     keys,
+    counters,
     quota,
     providers,
-    callPolicy: { ...DEFAULT_CALL_POLICY, retries: settings.providerRetries, backoffBaseMs: settings.providerRetryBaseMs, timeoutMs: settings.providerTimeoutMs },
+    callPolicy: { ...DEFAULT_CALL_POLICY, retries: settings.providerRetries, backoffBaseMs: settings.providerRetryBaseMs, timeoutMs: settings.providerTimeoutMs, totalMs: settings.requestTimeoutMs, maxAnswerBytes: settings.upstreamMaxBytes },
     ledger,
     metrics: new Metrics(),
     servableModels: catalog.models.filter((m) => providers.providerFor(m) !== undefined).map((m) => m.id),
     flushables: [
-      { name: "ledger", flush: () => ledger.flush() },
+      { name: "ledger", flush: () => void ledger.flush() },
       { name: "quota", flush: () => quota.flush() },
       { name: "key usage", flush: () => keyIndex.flushUsage() },
     ],
@@ -71,6 +83,9 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
 /** Everything a server needs, built once: the store's services, then the cache and the optimizer. */
 export async function startServices(settings: Settings, log: Logger, env: Record<string, string | undefined> = process.env): Promise<Services> {
   const base = openStoreServices(settings, log, env);
+  // Rows a process that stopped (killed, or the store was down) journaled and did not store.
+  const recovered = await base.ledger.recover();
+  if (recovered > 0) log.warn({ rows: recovered }, "usage ledger: rows journaled by a process that stopped were written to the store");
   // The event loop counts tokens in o200k (the optimizer's inline path) and in the tokenizer of every
   // provider it can serve (usage estimates): loaded here, about half a second each, rather than on a
   // first request; not when the CLI's key commands open the store.
@@ -123,5 +138,7 @@ export function startBackground(s: Pick<Services, "log" | "settings" | "keyIndex
 export async function closeServices(s: StoreServices & Partial<Pick<Services, "optimizer">>): Promise<void> {
   await s.optimizer?.close();
   guard(s.log, "final flush", () => flushAll(s));
+  await s.ledger.close();
+  s.counters.close();
   s.store.close();
 }

@@ -39,6 +39,8 @@ export async function startServer(settings: Settings, log: Logger = createLogger
       void server.stop(false);
       const deadline = performance.now() + settings.shutdownGraceMs;
       while (server.pendingRequests > 0 && performance.now() < deadline) await Bun.sleep(10);
+      // Streams still open are cut now: they are charged for what they delivered, as stopped by the gateway.
+      services.shutdown.abort();
       server.stop(true);
       metricsServer?.stop(true);
       stopBackground();

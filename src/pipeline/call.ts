@@ -68,8 +68,14 @@ export interface Priced {
 export type CallEnd =
   /** An answer went out: as JSON, replayed from the cache, or at the end of a stream. */
   | { kind: "answered"; path: "json" | "cache" | "stream"; outcome: Outcome; priced: Priced }
-  /** No whole answer: an error before or during the upstream call, or the client gone. `delivered` counts the chunks a stream had relayed. */
-  | { kind: "failed"; error: unknown; delivered: number }
+  /** No answer went out: an error before or during the upstream call, or the client gone before a chunk. */
+  | { kind: "failed"; error: unknown }
+  /**
+   * A stream that ended early (the client gone, the provider failing, the gateway's shutdown grace
+   * running out) after relaying part of an answer: the provider was paid for it, so it is charged for
+   * what was delivered, with the status that says how it ended (issue 23).
+   */
+  | { kind: "partial"; error: unknown; outcome: Outcome; priced: Priced }
   /** A stage refused the call at admission (quota): it is not a call, and no row is written. */
   | { kind: "refused"; error: unknown };
 

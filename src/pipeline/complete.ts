@@ -14,7 +14,7 @@ import { optimizeInputOf } from "./analyze";
 import { AUTO_MODEL } from "./route";
 import type { CacheHit, CacheRequest } from "./cache";
 
-export type PipelineServices = Pick<Services, "catalog" | "providers" | "callPolicy" | "cache" | "optimizer" | "ledger" | "metrics" | "settings" | "servableModels"> & StageServices;
+export type PipelineServices = Pick<Services, "catalog" | "providers" | "callPolicy" | "cache" | "optimizer" | "ledger" | "metrics" | "settings" | "servableModels" | "shutdown"> & StageServices;
 
 /**
  * POST /v1/complete, top to bottom: admit the call (the stages' `before`: quota), run the CPU stages
@@ -49,7 +49,7 @@ export class Pipeline {
       settle(this.s, call, { kind: "answered", path: "json", outcome: out, priced });
       return { kind: "json", body };
     } catch (e) {
-      settle(this.s, call, { kind: "failed", error: e, delivered: 0 });
+      settle(this.s, call, { kind: "failed", error: e });
       throw e;
     }
   }
@@ -96,8 +96,9 @@ export class Pipeline {
         settle(this.s, call, { kind: "answered", path: "stream", outcome, priced });
         return priced.meta;
       },
-      failed: (error, delivered) => settle(this.s, call, { kind: "failed", error, delivered }),
-    });
+      partial: (error, outcome) => settle(this.s, call, { kind: "partial", error, outcome, priced: price(this.s, call, plan, outcome) }),
+      failed: (error) => settle(this.s, call, { kind: "failed", error }),
+    }, this.s.shutdown.signal);
   }
 }
 

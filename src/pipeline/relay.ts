@@ -11,8 +11,10 @@ import { estimateUsage } from "./usage";
 export interface RelayEnds {
   /** The provider's stream ended with a whole answer; returns the closing chunk's svc_meta. */
   answered(out: Outcome): SvcMeta;
-  /** The stream failed or the client went away; `delivered` chunks had gone out. */
-  failed(error: unknown, delivered: number): void;
+  /** The stream failed, the client went away or the gateway stopped, after part of an answer went out: what went out. */
+  partial(error: unknown, out: Outcome): void;
+  /** The same before any chunk went out. */
+  failed(error: unknown): void;
 }
 
 function readableOf<T>(events: AsyncIterable<T>): ReadableStream<T> {
@@ -43,9 +45,11 @@ function transformed(call: Call, events: AsyncIterable<StreamEvent>): AsyncItera
  * Relays the provider's stream as OpenAI chunks the moment each arrives. The final chunk carries an
  * empty delta, the finish reason and the full svc_meta, then `[DONE]`. A provider failing mid-way
  * ends the stream with an error event and no `[DONE]`, so no client mistakes half an answer for a
- * whole one. The client going away aborts the upstream call.
+ * whole one. The client going away aborts the upstream call. `stopping` aborts when the gateway's
+ * shutdown grace runs out, which cuts the streams still open: they are recorded as stopped by the
+ * gateway, not as closed by the client.
  */
-export function relay(call: Call, r: StreamResult, ends: RelayEnds): ReadableStream<Uint8Array> {
+export function relay(call: Call, r: StreamResult, ends: RelayEnds, stopping?: AbortSignal): ReadableStream<Uint8Array> {
   const chunk = chunkFramer(call, r.model.id);
   const iterator = transformed(call, r.events)[Symbol.asyncIterator]();
   const texts: string[] = [];
@@ -79,31 +83,44 @@ export function relay(call: Call, r: StreamResult, ends: RelayEnds): ReadableStr
           delivered++;
           return;
         }
-        const choices: Choice[] = texts.map((content, index) => ({ index, message: { role: "assistant", content: content ?? "" }, finish_reason: finishes[index] ?? finish }));
-        const out: Outcome = {
-          served: r.model,
-          choices,
-          usage: usage ?? estimateUsage(call.plan!.opt.messages, r.model, texts.join("")),
-          reason: r.fallback ? "fallback" : call.plan!.reason,
-          cacheHit: false,
-          upstreamMs: r.upstreamMs,
-          simulated: r.provider.simulated,
-          cacheable: !toolCalls,
-        };
+        const out = outcome(!toolCalls);
         controller.enqueue(finalChunk(chunk, finish, out.usage, ends.answered(out)));
         controller.enqueue(SSE_DONE);
         controller.close();
       } catch (e) {
-        ends.failed(e, delivered);
+        end(e);
         const err = e instanceof ApiError ? e : new ApiError("UPSTREAM_ERROR", "the provider failed while streaming");
         if (!(e instanceof ProviderError && e.kind === "aborted")) controller.enqueue(sseData(err.body(call.requestId)));
         controller.close();
       }
     },
     async cancel() {
-      // The client went away mid-answer: stop the upstream call, cache nothing, and do not count the call.
-      ends.failed(new ProviderError("aborted", "client closed the stream"), delivered);
+      // The client went away mid-answer, or the gateway's shutdown grace ran out: stop the upstream call,
+      // cache nothing, and charge what was delivered.
+      end(new ProviderError("aborted", "client closed the stream"));
       await iterator.return?.();
     },
   });
+
+  /** The answer as relayed so far; for a stream cut short, usage counts the completion delivered when the provider reported none. */
+  function outcome(cacheable: boolean): Outcome {
+    const choices: Choice[] = texts.map((content, index) => ({ index, message: { role: "assistant", content: content ?? "" }, finish_reason: finishes[index] ?? finish }));
+    return {
+      served: r.model,
+      choices,
+      usage: usage ?? estimateUsage(call.plan!.opt.messages, r.model, texts.join("")),
+      reason: r.fallback ? "fallback" : call.plan!.reason,
+      cacheHit: false,
+      upstreamMs: r.upstreamMs,
+      simulated: r.provider.simulated,
+      cacheable,
+    };
+  }
+
+  function end(e: unknown): void {
+    // Cutting the connections aborts the client's signal too, so the gateway's stop is asked first.
+    const why = stopping?.aborted ? new ApiError("SHUTTING_DOWN", "the gateway stopped while the stream was open") : e;
+    if (delivered > 0) ends.partial(why, outcome(false));
+    else ends.failed(why);
+  }
 }

@@ -7,6 +7,7 @@ import type { KeyHasher } from "../auth/secret";
 import type { KeyIndex } from "../auth/key-index";
 import type { KeyService } from "../auth/key-service";
 import type { Quota } from "../auth/quota";
+import type { Counters } from "../store/counters";
 import type { ProviderRegistry } from "../providers/registry";
 import type { CallPolicy } from "../providers/call";
 import type { Ledger } from "../accounting/ledger";
@@ -36,6 +37,8 @@ export interface Services {
   readonly hash: KeyHasher;
   readonly keyIndex: KeyIndex;
   readonly keys: KeyService;
+  /** Shared counters, exact across processes on one store: quotas, budgets, agent runs. */
+  readonly counters: Counters;
   readonly quota: Quota;
   readonly providers: ProviderRegistry;
   readonly callPolicy: CallPolicy;
@@ -48,6 +51,8 @@ export interface Services {
   readonly servableModels: string[];
   readonly cache: SemanticCache;
   readonly optimizer: Optimizer;
+  /** The server aborts it when its shutdown grace runs out and it cuts what is still open. */
+  readonly shutdown: AbortController;
   /** In flush order; the log is flushed after all of them. */
   readonly flushables: readonly Flushable[];
 }

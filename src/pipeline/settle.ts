@@ -48,12 +48,13 @@ export function price(s: Pick<Services, "catalog">, call: Call, plan: Plan, out:
  * to start a task for nobody.
  */
 export function failureOutcome(e: unknown, signal: AbortSignal): { status: number; code: string } {
+  if (e instanceof ApiError && e.code === "SHUTTING_DOWN") return { status: e.status, code: e.code };
   if (signal.aborted || (e instanceof ProviderError && e.kind === "aborted")) return { status: 499, code: "CLIENT_CLOSED" };
   const err = e instanceof ApiError ? e : undefined;
   return { status: err?.status ?? 500, code: err?.code ?? "INTERNAL_ERROR" };
 }
 
-/** The one place a call's ledger row is written out, for every way a call ends but a refusal. */
+/** The one place a call's ledger row is written out, for every way a call ends but a refusal. A partial stream is priced like an answer, with the status of how it ended. */
 export function ledgerRow(call: Call, end: Exclude<CallEnd, { kind: "refused" }>): LedgerRow {
   const o = call.req.svc_options;
   const common = {
@@ -66,8 +67,9 @@ export function ledgerRow(call: Call, end: Exclude<CallEnd, { kind: "refused" }>
     conversationId: o.conversation_id ?? null,
     agentRunId: o.agent_run_id ?? null,
   };
-  if (end.kind === "answered") {
+  if (end.kind === "answered" || end.kind === "partial") {
     const { outcome: out, priced: p } = end;
+    const ended = end.kind === "partial" ? failureOutcome(end.error, call.signal) : { status: 200, code: null };
     return {
       ...common,
       model: out.served.id,
@@ -79,8 +81,8 @@ export function ledgerRow(call: Call, end: Exclude<CallEnd, { kind: "refused" }>
       costActualUsd: p.costs.cost_actual_usd,
       savedUsd: p.costs.saved_usd,
       cacheHit: out.cacheHit,
-      status: 200,
-      errorCode: null,
+      status: ended.status,
+      errorCode: ended.code,
       latencyMs: p.totalMs,
       overheadMs: p.overheadMs,
       createdAt: Date.now(),
@@ -116,7 +118,7 @@ export function ledgerRow(call: Call, end: Exclude<CallEnd, { kind: "refused" }>
 export function settle(s: Pick<Services, "ledger" | "metrics">, call: Call, end: CallEnd): void {
   if (call.settled) return;
   call.settled = true;
-  if (end.kind !== "answered") {
+  if (end.kind === "failed" || end.kind === "refused") {
     rollback(call, end.error);
     if (end.kind === "refused") return;
     const row = ledgerRow(call, end);
@@ -124,10 +126,13 @@ export function settle(s: Pick<Services, "ledger" | "metrics">, call: Call, end:
     s.ledger.record(row);
     return;
   }
+  // A partial stream commits too: what was delivered was paid for (the quota keeps the call; the
+  // cache fill refuses the outcome, which is never cacheable).
   commit(call, end.outcome);
   const { outcome: out, priced: p } = end;
-  s.ledger.record(ledgerRow(call, end));
-  s.metrics.countCompletion(200, out.served.id, out.cacheHit);
+  const row = ledgerRow(call, end);
+  s.ledger.record(row);
+  s.metrics.countCompletion(row.status, out.served.id, out.cacheHit);
   s.metrics.savedUsd.inc(Math.max(0, p.costs.saved_usd));
   s.metrics.costUsd.inc(p.costs.cost_actual_usd);
   s.metrics.tokensRemoved.inc(Math.max(0, p.originalPromptTokens - out.usage.prompt_tokens));

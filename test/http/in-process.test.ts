@@ -34,8 +34,10 @@ afterAll(async () => {
 const handle = (method: string, path: string, key?: string, body?: unknown) =>
   app.handle(new Request(`http://svc.local${path}`, { method, headers: { ...(key && { authorization: `Bearer ${key}` }), "content-type": "application/json" }, ...(body !== undefined && { body: JSON.stringify(body) }) }));
 
-function ledger(requestId: string) {
+/** The call's ledger rows, once the writer thread has stored what was recorded. */
+async function ledger(requestId: string) {
   flushAll(services);
+  await services.ledger.flush();
   return services.store.sqlite.query("SELECT status, error_code, cache_hit, stream, model FROM usage_ledger WHERE request_id = ?").all(requestId) as { status: number; error_code: string | null; cache_hit: number; stream: number; model: string | null }[];
 }
 
@@ -65,25 +67,25 @@ describe("in process", () => {
     expect(json.object).toBe("chat.completion");
     expect(json.svc_meta.cache_hit).toBe(false);
     expect(first.headers.get("x-request-id")).toBe(json.id);
-    expect(ledger(json.id)).toEqual([{ status: 200, error_code: null, cache_hit: 0, stream: 0, model: json.model }]);
+    expect(await ledger(json.id)).toEqual([{ status: 200, error_code: null, cache_hit: 0, stream: 0, model: json.model }]);
 
     const again = await handle("POST", "/v1/chat/completions", admin, { ...body, stream: true });
     expect(again.headers.get("content-type")).toContain("text/event-stream");
     const text = await again.text();
     expect(text).toContain('"cache_hit":true');
     expect(text.endsWith("data: [DONE]\n\n")).toBe(true);
-    expect(ledger(again.headers.get("x-request-id")!)).toEqual([{ status: 200, error_code: null, cache_hit: 1, stream: 1, model: json.model }]);
+    expect(await ledger(again.headers.get("x-request-id")!)).toEqual([{ status: 200, error_code: null, cache_hit: 1, stream: 1, model: json.model }]);
   });
 
   test("a failed call gives its quota back; a refused one writes no row", async () => {
     const created = (await (await handle("POST", "/api/keys", admin, { name: "t", app_id: "default", type: "test" })).json()) as { key: string };
     const unknown = await handle("POST", "/v1/complete", created.key, { model: "no-such-model", messages: [{ role: "user", content: "hi" }] });
     expect(unknown.status).toBe(400);
-    expect(ledger(unknown.headers.get("x-request-id")!)).toEqual([{ status: 400, error_code: "MODEL_NOT_FOUND", cache_hit: 0, stream: 0, model: null }]);
+    expect(await ledger(unknown.headers.get("x-request-id")!)).toEqual([{ status: 400, error_code: "MODEL_NOT_FOUND", cache_hit: 0, stream: 0, model: null }]);
     // Two calls a day: the failed one above was refunded, so both of these are served.
     for (const n of [1, 2]) expect((await handle("POST", "/v1/complete", created.key, { model: "gpt-4o-mini", messages: [{ role: "user", content: `call ${n}` }] })).status).toBe(200);
     const refused = await handle("POST", "/v1/complete", created.key, { model: "gpt-4o-mini", messages: [{ role: "user", content: "call 3" }] });
     expect(refused.status).toBe(429);
-    expect(ledger(refused.headers.get("x-request-id")!)).toEqual([]);
+    expect(await ledger(refused.headers.get("x-request-id")!)).toEqual([]);
   });
 });

@@ -11,11 +11,12 @@ import type { CompletionRequest } from "../../src/pipeline/request";
 import { admit, type Stage } from "../../src/pipeline/stage";
 import { STAGES } from "../../src/pipeline/stages";
 import { quotaStage } from "../../src/pipeline/stages/quota";
+import { usageRecordableStage } from "../../src/pipeline/stages/usage-recordable";
 import { cacheFillStage } from "../../src/pipeline/stages/cache-fill";
 import { relay } from "../../src/pipeline/relay";
 import { settle } from "../../src/pipeline/settle";
 import type { StreamResult } from "../../src/providers/call";
-import type { StreamEvent } from "../../src/providers/types";
+import { ProviderError, type StreamEvent } from "../../src/providers/types";
 
 const key = { id: "key_1", appId: "app_1", scopes: ["complete"], type: "test", plan: "free" } as KeyEntry;
 const model = { id: "gpt-4o-mini", provider: "openai", tier: "small", input_usd_per_mtok: 0.15, output_usd_per_mtok: 0.6 } as unknown as ModelInfo;
@@ -61,15 +62,32 @@ function logged(log: string[], name: string, refuse = false): Stage<string> {
 }
 
 describe("the stage list", () => {
-  test("quota comes first", () => {
-    expect(STAGES[0]).toBe(quotaStage);
+  test("a call the ledger cannot record is refused first, then quota is taken", () => {
+    expect(STAGES[0]).toBe(usageRecordableStage);
+    expect(STAGES[1]).toBe(quotaStage);
+  });
+});
+
+describe("usage-recordable stage", () => {
+  test("refuses with 503 STORE_UNAVAILABLE and Retry-After while the ledger has a problem, admits otherwise", async () => {
+    const ledger = { problem: undefined as string | undefined };
+    const stage = usageRecordableStage({ ledger: ledger as never }) as Stage;
+    await admit(newCall(), [stage]);
+    ledger.problem = "the usage journal cannot be written (ENOSPC)";
+    const e = await admit(newCall(), [stage]).then(
+      () => undefined,
+      (x: unknown) => x as ApiError,
+    );
+    expect(e?.code).toBe("STORE_UNAVAILABLE");
+    expect(e?.status).toBe(503);
+    expect(e?.headers("r")["retry-after"]).toBe("5");
   });
 });
 
 describe("quota stage", () => {
   function fakeQuota() {
     const log: string[] = [];
-    return { log, quota: { consume: (k: KeyEntry) => (log.push(`consume ${k.id}`), { slot: `slot-${k.id}` }), refund: (t: QuotaTicket) => void log.push(`refund ${t.slot}`) } as never };
+    return { log, quota: { consume: (k: KeyEntry) => (log.push(`consume ${k.id}`), { keyId: k.id, period: "d:2026-11-26" }), refund: (t: QuotaTicket) => void log.push(`refund ${t.keyId} ${t.period}`) } as never };
   }
 
   test("consumes at admission and refunds the same ticket on rollback", async () => {
@@ -77,8 +95,8 @@ describe("quota stage", () => {
     const call = newCall();
     await admit(call, [quotaStage(q) as Stage]);
     expect(q.log).toEqual(["consume key_1"]);
-    settle(recorder().services, call, { kind: "failed", error: new ApiError("UPSTREAM_ERROR", "x"), delivered: 0 });
-    expect(q.log).toEqual(["consume key_1", "refund slot-key_1"]);
+    settle(recorder().services, call, { kind: "failed", error: new ApiError("UPSTREAM_ERROR", "x") });
+    expect(q.log).toEqual(["consume key_1", "refund key_1 d:2026-11-26"]);
   });
 
   test("keeps the call on commit", async () => {
@@ -106,7 +124,11 @@ describe("cache fill stage", () => {
   });
 
   test("fails the fill for an answer it must not cache, and on rollback", async () => {
-    for (const end of [{ kind: "answered", path: "stream", outcome: outcome(false), priced }, { kind: "failed", error: new Error("x"), delivered: 2 }] as const) {
+    for (const end of [
+      { kind: "answered", path: "stream", outcome: outcome(false), priced },
+      { kind: "partial", error: new Error("cut"), outcome: outcome(false), priced },
+      { kind: "failed", error: new Error("x") },
+    ] as const) {
       const f = fakeFill();
       const call = newCall();
       await admit(call, [cacheFillStage()]);
@@ -119,7 +141,7 @@ describe("cache fill stage", () => {
   test("does nothing without a fill (a hit, or the cache off)", async () => {
     const call = newCall();
     await admit(call, [cacheFillStage()]);
-    expect(() => settle(recorder().services, call, { kind: "failed", error: new Error("x"), delivered: 0 })).not.toThrow();
+    expect(() => settle(recorder().services, call, { kind: "failed", error: new Error("x") })).not.toThrow();
   });
 });
 
@@ -130,7 +152,7 @@ describe("settle", () => {
     const call = newCall();
     await admit(call, [logged(log, "a"), logged(log, "b")]);
     settle(services, call, { kind: "answered", path: "json", outcome: outcome(), priced });
-    settle(services, call, { kind: "failed", error: new Error("client gone after the last chunk"), delivered: 1 });
+    settle(services, call, { kind: "failed", error: new Error("client gone after the last chunk") });
     expect(log).toEqual(["before a", "before b", "commit a-state", "commit b-state"]);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ requestId: "svc_req_1", keyId: "key_1", appId: "app_1", model: "gpt-4o-mini", provider: "openai", promptTokens: 5, completionTokens: 1, originalTokens: 9, costActualUsd: 1, savedUsd: 1, status: 200, errorCode: null, latencyMs: 7, overheadMs: 4, budgetId: "b1", stream: false });
@@ -141,7 +163,7 @@ describe("settle", () => {
     const { rows, services } = recorder();
     const call = newCall(true);
     await admit(call, [logged(log, "a"), logged(log, "b")]);
-    settle(services, call, { kind: "failed", error: new ApiError("UPSTREAM_TIMEOUT", "slow"), delivered: 0 });
+    settle(services, call, { kind: "failed", error: new ApiError("UPSTREAM_TIMEOUT", "slow") });
     expect(log.slice(2)).toEqual(["rollback b-state", "rollback a-state"]);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ model: null, provider: null, promptTokens: 0, status: 504, errorCode: "UPSTREAM_TIMEOUT", stream: true, cacheHit: false });
@@ -181,7 +203,7 @@ describe("stream hook", () => {
     call.plan = { opt: { messages: request().messages } as never, candidates: [model], requested: model, reason: "explicit_model" };
     const result = { model, provider: { simulated: false }, fallback: false, attempts: [], events: events(), upstreamMs: 1 } as unknown as StreamResult;
     let answered: Outcome | undefined;
-    const body = relay(call, result, { answered: (o) => ((answered = o), {} as Priced["meta"]), failed: () => expect.unreachable() });
+    const body = relay(call, result, { answered: (o) => ((answered = o), {} as Priced["meta"]), partial: () => expect.unreachable(), failed: () => expect.unreachable() });
     const text = await new Response(body).text();
     expect(text).toContain('"content":"HEL"');
     expect(text).toContain('"content":"LO"');
@@ -190,15 +212,55 @@ describe("stream hook", () => {
     expect(answered?.usage).toEqual({ prompt_tokens: 4, completion_tokens: 2 });
   });
 
-  test("the client going away mid-stream ends the call once, as failed, with what was delivered", async () => {
+  test("the client going away mid-stream ends the call once, as partial, with what was delivered", async () => {
     const call = newCall(true);
     await admit(call, [upper]);
     call.plan = { opt: { messages: request().messages } as never, candidates: [model], requested: model, reason: "explicit_model" };
     const result = { model, provider: { simulated: false }, fallback: false, attempts: [], events: events(), upstreamMs: 1 } as unknown as StreamResult;
-    const failures: number[] = [];
-    const reader = relay(call, result, { answered: () => expect.unreachable(), failed: (_e, delivered) => void failures.push(delivered) }).getReader();
+    const ends: { error: unknown; out?: Outcome }[] = [];
+    const reader = relay(call, result, { answered: () => expect.unreachable(), partial: (error, out) => void ends.push({ error, out }), failed: (error) => void ends.push({ error }) }).getReader();
     await reader.read();
     await reader.cancel();
-    expect(failures).toEqual([1]);
+    expect(ends).toHaveLength(1);
+    expect((ends[0]!.error as ProviderError).kind).toBe("aborted");
+    // Charged for the chunk it had: "HEL", counted (the provider's usage came after it), never cacheable.
+    expect(ends[0]!.out?.choices[0]?.message.content).toBe("HEL");
+    expect(ends[0]!.out?.usage.completion_tokens).toBeGreaterThan(0);
+    expect(ends[0]!.out?.cacheable).toBe(false);
+  });
+
+  test("a stream cut before its first chunk is failed, not partial; one cut by the shutdown grace says so", async () => {
+    const stopping = new AbortController();
+    for (const [chunks, stopped] of [[0, false], [1, true]] as const) {
+      const call = newCall(true);
+      call.plan = { opt: { messages: request().messages } as never, candidates: [model], requested: model, reason: "explicit_model" };
+      const result = { model, provider: { simulated: false }, fallback: false, attempts: [], events: events(), upstreamMs: 1 } as unknown as StreamResult;
+      const ends: string[] = [];
+      const reader = relay(call, result, { answered: () => expect.unreachable(), partial: (e) => void ends.push(`partial ${(e as ApiError).code ?? (e as ProviderError).kind}`), failed: (e) => void ends.push(`failed ${(e as ProviderError).kind}`) }, stopping.signal).getReader();
+      for (let i = 0; i < chunks; i++) await reader.read();
+      if (stopped) stopping.abort();
+      await reader.cancel();
+      expect(ends).toEqual([chunks === 0 ? "failed aborted" : "partial SHUTTING_DOWN"]);
+    }
+  });
+});
+
+describe("a partial stream at the settle", () => {
+  test("commits (the quota keeps the call) and writes a priced row with the status of how it ended", async () => {
+    const log: string[] = [];
+    const { rows, services } = recorder();
+    const call = newCall(true);
+    await admit(call, [logged(log, "a")]);
+    settle(services, call, { kind: "partial", error: new ProviderError("aborted", "client closed the stream"), outcome: outcome(false), priced });
+    expect(log).toEqual(["before a", "commit a-state"]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 499, errorCode: "CLIENT_CLOSED", promptTokens: 5, completionTokens: 1, costActualUsd: 1, model: "gpt-4o-mini" });
+  });
+
+  test("a provider failing mid-stream is recorded with its own status, still charged", async () => {
+    const { rows, services } = recorder();
+    const call = newCall(true);
+    settle(services, call, { kind: "partial", error: new ApiError("UPSTREAM_ERROR", "broke"), outcome: outcome(false), priced });
+    expect(rows[0]).toMatchObject({ status: 502, errorCode: "UPSTREAM_ERROR", completionTokens: 1, costActualUsd: 1 });
   });
 });

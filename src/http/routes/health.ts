@@ -6,11 +6,13 @@ export interface HealthCheck {
   detail?: string;
 }
 
-function healthChecks(gw: Pick<Services, "store" | "optimizer" | "providers">): Record<string, HealthCheck> {
+function healthChecks(gw: Pick<Services, "store" | "optimizer" | "providers" | "ledger" | "counters">): Record<string, HealthCheck> {
   let db: HealthCheck;
   try {
     gw.store.sqlite.query("SELECT 1").get();
-    db = { ok: true };
+    // The store answers reads but may refuse writes (full, locked): the ledger and the counters say so.
+    const problem = gw.ledger.healthy ? gw.counters.problem : (gw.ledger.problem ?? `${gw.ledger.pending} usage rows wait for the store`);
+    db = problem ? { ok: false, detail: problem } : { ok: true };
   } catch (e) {
     db = { ok: false, detail: (e as Error).message };
   }
@@ -23,7 +25,7 @@ function healthChecks(gw: Pick<Services, "store" | "optimizer" | "providers">): 
 }
 
 /** GET /health: unauthenticated; 503 when a check fails so load balancers take the node out. */
-export function healthRoutes(gw: Pick<Services, "store" | "optimizer" | "providers" | "version" | "startedAt">) {
+export function healthRoutes(gw: Pick<Services, "store" | "optimizer" | "providers" | "ledger" | "counters" | "version" | "startedAt">) {
   return new Elysia().get("/health", ({ set }) => {
     const checks = healthChecks(gw);
     const ok = Object.values(checks).every((c) => c.ok);

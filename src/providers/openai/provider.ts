@@ -100,6 +100,8 @@ export class OpenAIProvider implements Provider {
       body,
       signal: req.signal,
       timeoutMs: req.timeoutMs,
+      deadlineAt: req.deadlineAt,
+      maxAnswerBytes: req.maxAnswerBytes,
       secrets: this.secrets,
     };
   }
