@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import OpenAI from "openai";
 import {
   AuthenticationError,
@@ -255,4 +258,39 @@ describe("the openai SDK configured by the helper", () => {
     setEnv("SVC_API_KEY", undefined);
     expect(() => openAIClient(OpenAI, { baseURL: rig.gw.url })).toThrow(MissingApiKeyError);
   });
+});
+
+describe("on Node 20", () => {
+  test("the package built by its own tsconfig (DOM lib, no Node or Bun types) runs under node: key from SVC_API_KEY, complete, stream", async () => {
+    const root = join(import.meta.dir, "..", "..");
+    const out = mkdtempSync(join(tmpdir(), "clients-node-"));
+    try {
+      const tsc = Bun.spawn([process.execPath, join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "clients", "typescript", "tsconfig.json"), "--outDir", out], { stdout: "pipe", stderr: "pipe" });
+      const [tscOut, tscCode] = await Promise.all([new Response(tsc.stdout).text(), tsc.exited]);
+      expect(tscOut).toBe("");
+      expect(tscCode).toBe(0);
+      writeFileSync(join(out, "package.json"), JSON.stringify({ type: "module" }));
+      writeFileSync(
+        join(out, "smoke.mjs"),
+        `import { Svc, AuthenticationError } from "./index.js";
+const svc = new Svc();
+const r = await svc.complete({ model: "${MODELS.ok}", messages: [{ role: "user", content: "Hello from Node" }] });
+const stream = await svc.complete({ model: "${MODELS.ok}", messages: [{ role: "user", content: "Stream from Node" }], stream: true });
+const { text, meta } = await stream.collect();
+const err = await new Svc({ apiKey: "svc_live_nope" }).complete({ messages: [{ role: "user", content: "x" }] }).catch((e) => e);
+console.log(JSON.stringify({ id: r.id, meta: r.svc_meta.model_requested, text, streamMeta: meta.model_requested, auth: err instanceof AuthenticationError, code: err.code }));
+`,
+      );
+      const node = Bun.spawn(["node", join(out, "smoke.mjs")], { env: { ...process.env, SVC_API_KEY: rig.admin.key, SVC_BASE_URL: rig.gw.url }, stdout: "pipe", stderr: "pipe" });
+      const [stdout, stderr, code] = await Promise.all([new Response(node.stdout).text(), new Response(node.stderr).text(), node.exited]);
+      expect(stderr).toBe("");
+      expect(code).toBe(0);
+      const got = JSON.parse(stdout);
+      expect(got).toMatchObject({ meta: MODELS.ok, streamMeta: MODELS.ok, auth: true, code: "INVALID_KEY" });
+      expect(got.id).toStartWith("svc_req_");
+      expect(got.text).toBe(rig.openai.replies.at(-1)!.text);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
