@@ -4,29 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ERROR_CODES } from "../../src/http/errors";
 import { Options } from "../../src/http/validate/completion-request";
-import { buildMeta, type MetaInput } from "../../src/pipeline/meta";
-import type { OptimizeResult } from "../../src/pipeline/optimize-types";
 import { ERROR_STATUS, SVC_META_FIELDS, SVC_OPTION_FIELDS } from "../../clients/typescript/src/index.ts";
+import { fullestMeta } from "./server-fields";
 
 const ROOT = join(import.meta.dir, "..", "..");
-
-/** buildMeta with every optional field switched on, so every field the server can send is present. */
-function fullestMeta() {
-  const input: MetaInput = {
-    opt: { compressionRatio: 0.4, qualityScore: 97, rulesApplied: ["filler"], piiMasked: true } as unknown as OptimizeResult,
-    originalTokens: 100,
-    compressedTokens: 60,
-    costs: { cost_original_usd: 0.001, cost_actual_usd: 0.0004, saved_usd: 0.0006 },
-    reason: "code_task",
-    modelRequested: "auto",
-    cacheHit: false,
-    overheadMs: 3,
-    score: true,
-    conversationId: "conv_1",
-    simulated: true,
-  };
-  return buildMeta(input);
-}
 
 describe("the TypeScript client's types against the server's own", () => {
   test("svc_options: the server schema's field names are the client's", () => {
