@@ -54,7 +54,8 @@ export async function startClientRig(): Promise<ClientRig> {
     SVC_OPENAI_COMPAT_BASE_URL: `${slow.url}/v1`,
     SVC_OPENAI_COMPAT_MODELS: MODELS.hanging,
     SVC_PROVIDER_RETRIES: "0",
-    SVC_PROVIDER_TIMEOUT_MS: "1500",
+    // Long enough that a loaded machine never times out the answering mocks (load average ~30 on 2 cores here).
+    SVC_PROVIDER_TIMEOUT_MS: "2500",
     SVC_TEST_KEY_DAILY_CALLS: String(TEST_KEY_DAILY_CALLS),
     SVC_PLANS_FILE: plans,
     SVC_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
