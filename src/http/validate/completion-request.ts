@@ -20,7 +20,7 @@ const Message = Type.Object({
   ),
 });
 
-const Options = Type.Object(
+export const Options = Type.Object(
   {
     compress: Type.Optional(Type.Boolean()),
     route: Type.Optional(Type.Boolean()),
