@@ -13,6 +13,7 @@ import { estimateUsage } from "./usage";
 import { optimizeInputOf } from "./analyze";
 import { AUTO_MODEL } from "./route";
 import type { CacheHit, CacheRequest } from "./cache";
+import { frameOf } from "./context/frame";
 
 export type PipelineServices = Pick<Services, "catalog" | "providers" | "callPolicy" | "cache" | "optimizer" | "ledger" | "metrics" | "settings" | "servableModels" | "shutdown"> & StageServices;
 
@@ -58,10 +59,18 @@ export class Pipeline {
     const { s } = this;
     const { req } = call;
     const requested = req.model === AUTO_MODEL ? undefined : s.catalog.resolve(req.model);
-    const opt = await s.optimizer.run({ ...optimizeInputOf(req, s.servableModels, s.settings.qualityFloor), wantEmbedding: req.svc_options.cache, countTokens: false }, call.signal);
-    if (!opt.route.ok) throw new ApiError("NO_PROVIDER", opt.route.message);
-    const candidates = opt.route.candidates.map((id) => s.catalog.find(id)!);
-    return { opt, candidates, requested, reason: opt.route.reason };
+    const frame = frameOf(req.messages, call.protocol, call.conversation);
+    // With a protocol or a conversation the optimizer sees only the call's new content; the stored part is counted already.
+    const input = optimizeInputOf(frame ? { ...req, messages: frame.toOptimize } : req, s.servableModels, s.settings.qualityFloor);
+    const fresh = await s.optimizer.run({ ...input, wantEmbedding: req.svc_options.cache, countTokens: frame !== undefined }, call.signal);
+    if (!fresh.route.ok) throw new ApiError("NO_PROVIDER", fresh.route.message);
+    const candidates = fresh.route.candidates.map((id) => s.catalog.find(id)!);
+    if (!frame) return { opt: fresh, candidates, requested, reason: fresh.route.reason };
+    const assembled = frame.assemble(fresh.messages);
+    // A new object: the optimizer's result may be remembered in its memo and must not change.
+    const opt = { ...fresh, messages: assembled.messages, originalTokens: (fresh.originalTokens ?? 0) + frame.originalTokens, compressedTokens: (fresh.compressedTokens ?? 0) + frame.sentTokens };
+    const context = { assembled, prefixTokens: frame.sentTokens, conversationSavedTokens: frame.conversationSavedTokens };
+    return { opt, candidates, requested, reason: fresh.route.reason, context };
   }
 
   /** A cache hit: no provider call, cost 0, the model that produced the answer, replayed as SSE when asked. */

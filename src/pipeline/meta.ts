@@ -15,6 +15,8 @@ export interface SvcMeta extends CallCosts {
   pii_masked: boolean;
   latency_overhead_ms: number;
   conversation_id?: string;
+  /** Prompt tokens (the provider's units) the conversation's summary kept from this call. */
+  conversation_tokens_saved?: number;
   simulated?: boolean;
   agent_run?: { id: string; calls: number; prompt_tokens: number; completion_tokens: number; cost_usd: number };
 }
@@ -31,6 +33,7 @@ export interface MetaInput {
   overheadMs: number;
   score: boolean;
   conversationId?: string;
+  conversationTokensSaved?: number;
   simulated: boolean;
 }
 
@@ -48,7 +51,10 @@ export function buildMeta(m: MetaInput): SvcMeta {
     pii_masked: m.opt.piiMasked,
     latency_overhead_ms: Math.max(0, Math.round(m.overheadMs)),
   };
-  if (m.conversationId !== undefined) meta.conversation_id = m.conversationId;
+  if (m.conversationId !== undefined) {
+    meta.conversation_id = m.conversationId;
+    meta.conversation_tokens_saved = m.conversationTokensSaved ?? 0;
+  }
   if (m.simulated) meta.simulated = true;
   return meta;
 }

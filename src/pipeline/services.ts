@@ -14,6 +14,8 @@ import type { Ledger } from "../accounting/ledger";
 import type { Metrics } from "../metrics/metrics";
 import type { SemanticCache } from "./cache";
 import type { Optimizer } from "./optimizer";
+import type { Protocols } from "./context/protocols";
+import type { Conversations } from "./context/conversations";
 
 /** Something that buffers writes; shutdown and the write-behind timer walk the list of them. */
 export interface Flushable {
@@ -51,6 +53,10 @@ export interface Services {
   readonly servableModels: string[];
   readonly cache: SemanticCache;
   readonly optimizer: Optimizer;
+  /** Stored system prompts per app (`protocol_id`), compressed once. */
+  readonly protocols: Protocols;
+  /** Stored conversations per app (`conversation_id`). */
+  readonly conversations: Conversations;
   /** The server aborts it when its shutdown grace runs out and it cuts what is still open. */
   readonly shutdown: AbortController;
   /** In flush order; the log is flushed after all of them. */

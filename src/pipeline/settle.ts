@@ -15,7 +15,9 @@ export function price(s: Pick<Services, "catalog">, call: Call, plan: Plan, out:
   // prompt went out unchanged.
   const sent = out.usage.prompt_tokens;
   const { originalTokens: ours, compressedTokens: oursSent } = plan.opt;
-  const originalPromptTokens = ours !== undefined && oursSent ? Math.round((ours * sent) / oursSent) : sent;
+  const scale = ours !== undefined && oursSent ? sent / oursSent : 1;
+  const originalPromptTokens = ours !== undefined && oursSent ? Math.round(ours * scale) : sent;
+  const conversationTokensSaved = Math.round((plan.context?.conversationSavedTokens ?? 0) * scale);
   const costs = priceCall(s.catalog, {
     requested: plan.requested,
     served: out.served,
@@ -37,6 +39,7 @@ export function price(s: Pick<Services, "catalog">, call: Call, plan: Plan, out:
     overheadMs,
     score: call.req.svc_options.score,
     conversationId: call.req.svc_options.conversation_id,
+    conversationTokensSaved,
     simulated: out.simulated,
   });
   return { costs, originalPromptTokens, totalMs, overheadMs, meta };
