@@ -14,6 +14,10 @@ export interface ModelInfo {
   tier: Tier;
   input_usd_per_mtok: number;
   output_usd_per_mtok: number;
+  /** Prompt-cache reads (OpenAI cached input, Anthropic cache read, Gemini cached content); the input price when absent. */
+  cached_input_usd_per_mtok?: number;
+  /** Anthropic prompt-cache writes; the input price when absent. */
+  cache_write_usd_per_mtok?: number;
   context_window: number;
   features: string[];
 }
@@ -63,6 +67,17 @@ export class Catalog {
   /** USD for a call: prompt tokens at the input price, completion tokens at the output price. */
   cost(model: ModelInfo, promptTokens: number, completionTokens: number): number {
     return (promptTokens * model.input_usd_per_mtok + completionTokens * model.output_usd_per_mtok) / 1_000_000;
+  }
+
+  /**
+   * USD for a prompt the provider partly read from or wrote to its prompt cache: `cached` and `written`
+   * are shares of `promptTokens`, each at its own price.
+   */
+  promptCacheCost(model: ModelInfo, promptTokens: number, cached: number, written: number, completionTokens: number): number {
+    const uncached = Math.max(0, promptTokens - cached - written);
+    const read = model.cached_input_usd_per_mtok ?? model.input_usd_per_mtok;
+    const write = model.cache_write_usd_per_mtok ?? model.input_usd_per_mtok;
+    return (uncached * model.input_usd_per_mtok + cached * read + written * write + completionTokens * model.output_usd_per_mtok) / 1_000_000;
   }
 
   private mustFind(name: string, field: string): ModelInfo {

@@ -13,7 +13,7 @@ import { estimateUsage } from "./usage";
 import { optimizeInputOf } from "./analyze";
 import { AUTO_MODEL } from "./route";
 import type { CacheHit, CacheRequest } from "./cache";
-import { frameOf } from "./context/frame";
+import { cacheBreakpoints, frameOf } from "./context/frame";
 
 export type PipelineServices = Pick<Services, "catalog" | "providers" | "callPolicy" | "cache" | "optimizer" | "ledger" | "metrics" | "settings" | "servableModels" | "shutdown"> & StageServices;
 
@@ -92,13 +92,13 @@ export class Pipeline {
   }
 
   private async upstream(call: Call, plan: Plan): Promise<Outcome> {
-    const r = await completeWithFallback(this.s.providers, upstreamRequest(call, plan), this.s.callPolicy);
+    const r = await completeWithFallback(this.s.providers, upstreamRequest(call, plan, this.s.settings.anthropicCacheControl), this.s.callPolicy);
     const usage = r.response.usage ?? estimateUsage(plan.opt.messages, r.model, r.response.choices.map((c) => c.message.content).join(""));
     return { served: r.model, choices: r.response.choices, usage, reason: r.fallback ? "fallback" : plan.reason, cacheHit: false, upstreamMs: r.upstreamMs, simulated: r.provider.simulated, cacheable: true };
   }
 
   private async stream(call: Call, plan: Plan): Promise<ReadableStream<Uint8Array>> {
-    const r = await streamWithFallback(this.s.providers, upstreamRequest(call, plan), this.s.callPolicy);
+    const r = await streamWithFallback(this.s.providers, upstreamRequest(call, plan, this.s.settings.anthropicCacheControl), this.s.callPolicy);
     return relay(call, r, {
       answered: (outcome) => {
         const priced = price(this.s, call, plan, outcome);
@@ -124,6 +124,8 @@ function cacheRequest(call: Call, plan: Plan): CacheRequest {
   };
 }
 
-function upstreamRequest(call: Call, plan: Plan): UpstreamRequest {
-  return { candidates: plan.candidates, messages: plan.opt.messages, max_tokens: call.req.max_tokens, params: call.req.params, signal: call.signal };
+function upstreamRequest(call: Call, plan: Plan, cacheControl: boolean): UpstreamRequest {
+  const req: UpstreamRequest = { candidates: plan.candidates, messages: plan.opt.messages, max_tokens: call.req.max_tokens, params: call.req.params, signal: call.signal };
+  if (cacheControl && plan.context) req.cacheBreakpoints = cacheBreakpoints(plan.context.assembled);
+  return req;
 }

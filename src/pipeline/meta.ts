@@ -17,8 +17,19 @@ export interface SvcMeta extends CallCosts {
   conversation_id?: string;
   /** Prompt tokens (the provider's units) the conversation's summary kept from this call. */
   conversation_tokens_saved?: number;
+  /**
+   * With a protocol or a conversation: the stable prefix this call sent (provider tokens) and the
+   * shortest the served model's provider caches; `below_minimum` says the provider will not cache it.
+   */
+  prompt_cache?: PromptCacheMeta;
   simulated?: boolean;
   agent_run?: { id: string; calls: number; prompt_tokens: number; completion_tokens: number; cost_usd: number };
+}
+
+export interface PromptCacheMeta {
+  prefix_tokens: number;
+  min_tokens: number | null;
+  below_minimum: boolean;
 }
 
 export interface MetaInput {
@@ -34,6 +45,7 @@ export interface MetaInput {
   score: boolean;
   conversationId?: string;
   conversationTokensSaved?: number;
+  promptCache?: PromptCacheMeta;
   simulated: boolean;
 }
 
@@ -55,6 +67,7 @@ export function buildMeta(m: MetaInput): SvcMeta {
     meta.conversation_id = m.conversationId;
     meta.conversation_tokens_saved = m.conversationTokensSaved ?? 0;
   }
+  if (m.promptCache) meta.prompt_cache = m.promptCache;
   if (m.simulated) meta.simulated = true;
   return meta;
 }

@@ -10,8 +10,15 @@ export type CompletionResult = { kind: "json"; body: CompletionBody } | { kind: 
 
 export type CompletionBody = ReturnType<typeof completionBody>;
 
+/** OpenAI's usage shape; the provider's cached share as OpenAI reports it, when the provider reported one. */
 function usageOf(u: Usage) {
-  return { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.prompt_tokens + u.completion_tokens };
+  const usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details?: { cached_tokens: number } } = {
+    prompt_tokens: u.prompt_tokens,
+    completion_tokens: u.completion_tokens,
+    total_tokens: u.prompt_tokens + u.completion_tokens,
+  };
+  if (u.cached_tokens !== undefined) usage.prompt_tokens_details = { cached_tokens: u.cached_tokens };
+  return usage;
 }
 
 export function completionBody(call: Call, out: Outcome, meta: SvcMeta) {

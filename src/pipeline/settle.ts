@@ -5,7 +5,8 @@ import { UpstreamFailure } from "../providers/call";
 import { ProviderError } from "../providers/types";
 import type { Services } from "./services";
 import type { Call, CallEnd, Outcome, Plan, Priced } from "./call";
-import { buildMeta } from "./meta";
+import { buildMeta, type PromptCacheMeta } from "./meta";
+import { promptCacheMinTokens } from "../providers/prompt-cache";
 import { commit, rollback } from "./stage";
 
 /** Costs, timing and svc_meta of an answer, measured when it is complete (before it is rendered). */
@@ -25,6 +26,9 @@ export function price(s: Pick<Services, "catalog">, call: Call, plan: Plan, out:
     sentPromptTokens: sent,
     completionTokens: out.usage.completion_tokens,
     cacheHit: out.cacheHit,
+    conversationTokens: conversationTokensSaved,
+    ...(out.usage.cached_tokens !== undefined && { cachedTokens: out.usage.cached_tokens }),
+    ...(out.usage.cache_write_tokens !== undefined && { cacheWriteTokens: out.usage.cache_write_tokens }),
   });
   const totalMs = performance.now() - call.t0;
   const overheadMs = totalMs - out.upstreamMs;
@@ -40,9 +44,14 @@ export function price(s: Pick<Services, "catalog">, call: Call, plan: Plan, out:
     score: call.req.svc_options.score,
     conversationId: call.req.svc_options.conversation_id,
     conversationTokensSaved,
+    ...(plan.context && { promptCache: promptCacheMeta(Math.round(plan.context.prefixTokens * scale), promptCacheMinTokens(out.served)) }),
     simulated: out.simulated,
   });
   return { costs, originalPromptTokens, totalMs, overheadMs, meta };
+}
+
+function promptCacheMeta(prefixTokens: number, min: number | undefined): PromptCacheMeta {
+  return { prefix_tokens: prefixTokens, min_tokens: min ?? null, below_minimum: min === undefined || prefixTokens < min };
 }
 
 /**

@@ -11,6 +11,11 @@ interface OpenAIBody {
 
 const CREATED = 1_700_000_000;
 
+/** OpenAI counts cached tokens inside prompt_tokens and names them in prompt_tokens_details (0 when none). */
+function usageOf(reply: MockReply) {
+  return { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens, prompt_tokens_details: { cached_tokens: reply.cachedTokens } };
+}
+
 function message(reply: MockReply, index: number): Record<string, unknown> {
   const content = index === 0 ? reply.text : `${reply.text} (choice ${index})`;
   if (!reply.toolCall) return { role: "assistant", content };
@@ -25,12 +30,14 @@ function finishReason(reply: MockReply): string {
 /** OpenAI Chat Completions: POST /v1/chat/completions, Bearer auth, `data:` chunks ending in [DONE]. */
 export const openaiFormat: WireFormat = {
   name: "openai",
+  promptCache: { mode: "automatic", minTokens: 1024, step: 128 },
   parse(url, raw) {
     if (!url.pathname.endsWith("/chat/completions")) return undefined;
     const body = raw as OpenAIBody;
     const texts = (body.messages ?? []).map((m) => m.content ?? "");
     const lastUser = [...(body.messages ?? [])].reverse().find((m) => m.role === "user");
-    return { model: body.model ?? "", stream: body.stream === true, n: body.n ?? 1, hasTools: (body.tools?.length ?? 0) > 0, texts, lastUserText: lastUser?.content ?? "" };
+    const segments = (body.messages ?? []).map((m) => ({ key: JSON.stringify(m), text: m.content ?? "", breakpoint: false }));
+    return { model: body.model ?? "", stream: body.stream === true, n: body.n ?? 1, hasTools: (body.tools?.length ?? 0) > 0, texts, lastUserText: lastUser?.content ?? "", segments };
   },
   presentedKey: (headers) => headers.get("authorization")?.replace(/^Bearer /, "") ?? null,
   errorBody: (status, message) => ({ error: { message, type: status === 429 ? "rate_limit_error" : status >= 500 ? "server_error" : "invalid_request_error", param: null, code: null } }),
@@ -40,7 +47,7 @@ export const openaiFormat: WireFormat = {
     created: CREATED,
     model: reply.model,
     choices: Array.from({ length: reply.n }, (_, index) => ({ index, message: message(reply, index), logprobs: null, finish_reason: finishReason(reply) })),
-    usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens },
+    usage: usageOf(reply),
   }),
   streamFrames(reply) {
     const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
@@ -56,7 +63,7 @@ export const openaiFormat: WireFormat = {
       for (const piece of reply.pieces) frames.push(chunk([{ index: 0, delta: { content: piece }, finish_reason: null }]));
     }
     frames.push(chunk([{ index: 0, delta: {}, finish_reason: finishReason(reply) }]));
-    frames.push(chunk([], { usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens } }));
+    frames.push(chunk([], { usage: usageOf(reply) }));
     frames.push(sseFrame("[DONE]"));
     return frames;
   },

@@ -48,7 +48,7 @@ describe("OpenAI adapter", () => {
     const reply = mock.replies.at(-1)!;
     expect(res).toEqual({
       choices: [{ index: 0, message: { role: "assistant", content: reply.text }, finish_reason: "length" }],
-      usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens },
+      usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, cached_tokens: reply.cachedTokens },
     });
   });
 
@@ -73,7 +73,7 @@ describe("OpenAI adapter", () => {
     expect(out.text).toBe(reply.text);
     expect(out.deltas[0]!.delta.role).toBe("assistant");
     expect(out.deltas.at(-1)!.finish_reason).toBe("stop");
-    expect(out.usage).toEqual({ prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens });
+    expect(out.usage).toEqual({ prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, cached_tokens: reply.cachedTokens });
   });
 
   test("a rejected key is a non-retryable HTTP error that does not repeat the key", async () => {

@@ -49,6 +49,20 @@ class AgentRun(TypedDict):
     cost_usd: float
 
 
+class SavedBySource(TypedDict):
+    compression: float
+    routing: float
+    cache: float
+    prompt_cache: float
+    conversation: float
+
+
+class PromptCache(TypedDict):
+    prefix_tokens: int
+    min_tokens: Optional[int]
+    below_minimum: bool
+
+
 class _SvcMetaRequired(TypedDict):
     original_tokens: int
     compressed_tokens: int
@@ -56,6 +70,7 @@ class _SvcMetaRequired(TypedDict):
     cost_original_usd: float
     cost_actual_usd: float
     saved_usd: float
+    saved_by_source: SavedBySource
     routing_reason: RoutingReason
     model_requested: str
     rules_applied: List[str]
@@ -69,6 +84,8 @@ class SvcMeta(_SvcMetaRequired, total=False):
 
     quality_score: int
     conversation_id: str
+    conversation_tokens_saved: int
+    prompt_cache: PromptCache
     simulated: bool
     agent_run: AgentRun
 

@@ -48,6 +48,14 @@ export interface SvcOptions {
   max_turns_to_keep?: number;
 }
 
+export interface SavedBySource {
+  compression: number;
+  routing: number;
+  cache: number;
+  prompt_cache: number;
+  conversation: number;
+}
+
 /** `svc_meta` of a response (seed 2.3 plus the contract's additions). */
 export interface SvcMeta {
   original_tokens: number;
@@ -59,6 +67,8 @@ export interface SvcMeta {
   cost_original_usd: number;
   cost_actual_usd: number;
   saved_usd: number;
+  /** The saving by where it came from, in USD; the parts add up to `saved_usd`. */
+  saved_by_source: SavedBySource;
   routing_reason: RoutingReason;
   model_requested: string;
   rules_applied: string[];
@@ -66,6 +76,10 @@ export interface SvcMeta {
   pii_masked: boolean;
   latency_overhead_ms: number;
   conversation_id?: string;
+  /** With `conversation_id`: prompt tokens the conversation's summary kept from this call. */
+  conversation_tokens_saved?: number;
+  /** With a protocol or conversation: the stable prefix sent, and whether the provider caches one that short. */
+  prompt_cache?: { prefix_tokens: number; min_tokens: number | null; below_minimum: boolean };
   /** True when the gateway answered with its built-in simulator (no provider configured). */
   simulated?: boolean;
   agent_run?: { id: string; calls: number; prompt_tokens: number; completion_tokens: number; cost_usd: number };
@@ -97,6 +111,7 @@ export const SVC_META_FIELDS = [
   "cost_original_usd",
   "cost_actual_usd",
   "saved_usd",
+  "saved_by_source",
   "routing_reason",
   "model_requested",
   "rules_applied",
@@ -104,6 +119,8 @@ export const SVC_META_FIELDS = [
   "pii_masked",
   "latency_overhead_ms",
   "conversation_id",
+  "conversation_tokens_saved",
+  "prompt_cache",
   "simulated",
   "agent_run",
 ] as const satisfies readonly (keyof SvcMeta)[];

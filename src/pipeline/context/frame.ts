@@ -26,6 +26,8 @@ export interface Assembled {
   messages: ChatMessage[];
   /** Leading messages that are the stable prefix: the next call of the conversation starts with them. */
   prefixLength: number;
+  /** Leading messages that are the protocol and the system prompt: stable across summary steps too. */
+  systemLength: number;
   /** The optimizer's output, split: the new system messages and the new turns (what the conversation stores). */
   systemSent: ChatMessage[];
   freshSent: ChatMessage[];
@@ -36,6 +38,16 @@ const leadingSystem = (ms: readonly ChatMessage[]) => {
   while (n < ms.length && (ms[n]!.role === "system" || ms[n]!.role === "developer")) n++;
   return n;
 };
+
+/**
+ * Where a provider that caches only at marked points (Anthropic) should mark: the end of the protocol
+ * and system prompt (stable across summary steps), the end of the stored prefix, and the end of the
+ * request (so the next call, which starts with this one, reads it from the cache). At most three of
+ * Anthropic's four.
+ */
+export function cacheBreakpoints(a: Assembled): number[] {
+  return [...new Set([a.systemLength - 1, a.prefixLength - 1, a.messages.length - 1])].filter((i) => i >= 0);
+}
 
 export function frameOf(messages: ChatMessage[], protocol: ResolvedProtocol | undefined, conversation: ConversationPlan | undefined): Frame | undefined {
   if (!protocol && !conversation) return undefined;
@@ -48,7 +60,10 @@ export function frameOf(messages: ChatMessage[], protocol: ResolvedProtocol | un
       originalTokens: protoOriginal,
       sentTokens: protoSent,
       conversationSavedTokens: 0,
-      assemble: (out) => ({ messages: [...head, ...out], prefixLength: head.length + leadingSystem(out), systemSent: [], freshSent: [...out] }),
+      assemble: (out) => {
+        const prefixLength = head.length + leadingSystem(out);
+        return { messages: [...head, ...out], prefixLength, systemLength: prefixLength, systemSent: [], freshSent: [...out] };
+      },
     };
   }
   const p = conversation;
@@ -65,7 +80,7 @@ export function frameOf(messages: ChatMessage[], protocol: ResolvedProtocol | un
       const freshSent = out.slice(p.systemNew.length);
       const system = p.systemNew.length > 0 ? systemSent : p.system.map(sentMessage);
       const messages = [...head, ...system, ...p.history, ...freshSent];
-      return { messages, prefixLength: messages.length - freshSent.length, systemSent, freshSent };
+      return { messages, prefixLength: messages.length - freshSent.length, systemLength: head.length + system.length, systemSent, freshSent };
     },
   };
 }

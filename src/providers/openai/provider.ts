@@ -35,7 +35,7 @@ interface WireChoice {
 
 interface WireCompletion {
   choices?: WireChoice[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null } | null;
   error?: { message?: string };
 }
 
@@ -148,5 +148,8 @@ function toFinishReason(reason: string | null | undefined): FinishReason | null 
 
 function toUsage(u: WireCompletion["usage"]): Usage | undefined {
   if (typeof u?.prompt_tokens !== "number" || typeof u.completion_tokens !== "number") return undefined;
-  return { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens };
+  const usage: Usage = { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens };
+  const cached = u.prompt_tokens_details?.cached_tokens;
+  if (typeof cached === "number") usage.cached_tokens = cached;
+  return usage;
 }
