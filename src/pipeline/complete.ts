@@ -1,5 +1,4 @@
 import type { KeyEntry } from "../auth/key-record";
-import { ApiError } from "../core/errors";
 import { completeWithFallback, streamWithFallback, type UpstreamRequest } from "../providers/call";
 import type { Services } from "./services";
 import type { CompletionRequest } from "./request";
@@ -11,7 +10,7 @@ import { completionBody, replayFrames, type CompletionResult } from "./render";
 import { relay } from "./relay";
 import { estimateUsage } from "./usage";
 import { optimizeInputOf } from "./analyze";
-import { AUTO_MODEL } from "./route";
+import { AUTO_MODEL, noProviderError } from "./route";
 import type { CacheHit, CacheRequest } from "./cache";
 import { cacheBreakpoints, frameOf } from "./context/frame";
 
@@ -63,7 +62,7 @@ export class Pipeline {
     // With a protocol or a conversation the optimizer sees only the call's new content; the stored part is counted already.
     const input = optimizeInputOf(frame ? { ...req, messages: frame.toOptimize } : req, s.servableModels, s.settings.qualityFloor);
     const fresh = await s.optimizer.run({ ...input, wantEmbedding: req.svc_options.cache, countTokens: frame !== undefined }, call.signal);
-    if (!fresh.route.ok) throw new ApiError("NO_PROVIDER", fresh.route.message);
+    if (!fresh.route.ok) throw noProviderError(fresh.route);
     const candidates = fresh.route.candidates.map((id) => s.catalog.find(id)!);
     if (!frame) return { opt: fresh, candidates, requested, reason: fresh.route.reason };
     const assembled = frame.assemble(fresh.messages);
