@@ -1,11 +1,16 @@
 import type { Catalog, ModelInfo } from "../catalog/catalog";
 
-/** Where a call's saving came from (CONTRACT.md): USD per source, adding up to `saved_usd`. */
+/** Where a call's saving came from, in USD; the parts sum to `saved_usd`. */
 export interface SavedBySource {
+  /** The prompt's tokens removed by compression, at the requested model's input price. */
   compression: number;
+  /** The sent call on the served model instead of the requested one (negative when a fallback cost more). */
   routing: number;
+  /** A semantic-cache hit: the call the served model would have been paid for. */
   cache: number;
+  /** The provider's prompt cache: its discount on cached tokens (negative on an Anthropic call that writes more than it reads). */
   prompt_cache: number;
+  /** The prompt's tokens the conversation's summary took out, at the requested model's input price. */
   conversation: number;
 }
 
@@ -39,24 +44,23 @@ const round = (usd: number) => Math.round(usd * 1e10) / 1e10;
  * What the call would have cost without the gateway (the original prompt and the same completion on
  * the requested model, or the baseline for auto, at the full input price) against what it cost (the
  * prompt actually sent on the model that served it, its cached share at the provider's cached prices;
- * nothing for a cache hit). The saving is taken apart in the order the gateway works: the conversation's
- * summary and compression remove prompt tokens (priced on the requested model), routing moves the call
- * to another model, and the provider's prompt cache discounts what was sent. Anthropic's cache writes
- * cost more than input, so prompt_cache can be negative on the call that writes.
+ * nothing for a cache hit). The saving is walked step by step, in the order the gateway works: the
+ * conversation's summary and compression remove prompt tokens (on the requested model), routing moves
+ * the call to the served model, then the semantic cache answers it for nothing or the provider's prompt
+ * cache discounts what was sent.
  */
 export function priceCall(catalog: Catalog, c: CostInput): CallCosts {
-  const baseModel = c.requested ?? catalog.baseline;
-  const original = round(catalog.cost(baseModel, c.originalPromptTokens, c.completionTokens));
-  if (c.cacheHit) {
-    return { cost_original_usd: original, cost_actual_usd: 0, saved_usd: original, saved_by_source: { compression: 0, routing: 0, cache: original, prompt_cache: 0, conversation: 0 } };
-  }
-  const actual = round(catalog.promptCacheCost(c.served, c.sentPromptTokens, c.cachedTokens ?? 0, c.cacheWriteTokens ?? 0, c.completionTokens));
+  const requested = c.requested ?? catalog.baseline;
+  const original = round(catalog.cost(requested, c.originalPromptTokens, c.completionTokens));
+  const sentOnServed = round(catalog.cost(c.served, c.sentPromptTokens, c.completionTokens));
+  const actual = c.cacheHit ? 0 : round(catalog.promptCacheCost(c.served, c.sentPromptTokens, c.cachedTokens ?? 0, c.cacheWriteTokens ?? 0, c.completionTokens));
   const saved = round(original - actual);
-  const perToken = baseModel.input_usd_per_mtok / 1_000_000;
-  const conversation = round((c.conversationTokens ?? 0) * perToken);
-  const compression = round((c.originalPromptTokens - c.sentPromptTokens - (c.conversationTokens ?? 0)) * perToken);
-  const routing = round(catalog.cost(baseModel, c.sentPromptTokens, c.completionTokens) - catalog.cost(c.served, c.sentPromptTokens, c.completionTokens));
-  // The rest, so the parts add up to saved_usd exactly after rounding.
-  const prompt_cache = round(saved - conversation - compression - routing);
-  return { cost_original_usd: original, cost_actual_usd: actual, saved_usd: saved, saved_by_source: { compression, routing, cache: 0, prompt_cache, conversation } };
+  const conversationTokens = c.conversationTokens ?? 0;
+  const conversation = round(catalog.cost(requested, conversationTokens, 0));
+  const compression = round(catalog.cost(requested, c.originalPromptTokens - c.sentPromptTokens - conversationTokens, 0));
+  const cache = c.cacheHit ? sentOnServed : 0;
+  const promptCache = c.cacheHit ? 0 : round(sentOnServed - actual);
+  // Routing takes the rounding remainder, so the parts sum to saved_usd exactly.
+  const routing = round(saved - conversation - compression - cache - promptCache);
+  return { cost_original_usd: original, cost_actual_usd: actual, saved_usd: saved, saved_by_source: { compression, routing, cache, prompt_cache: promptCache, conversation } };
 }
