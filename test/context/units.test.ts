@@ -110,3 +110,32 @@ describe("prices with cached tokens", () => {
     expect(c.saved_usd).toBe(0);
   });
 });
+
+describe("two gateway processes on one store", () => {
+  test("calls on one conversation in two processes at once: the later commit appends after the earlier one's turns", async () => {
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { openStore } = await import("../../src/store/db");
+    const { Conversations } = await import("../../src/pipeline/context/conversations");
+    const dir = mkdtempSync(join(tmpdir(), "svc-convo-two-"));
+    const a = openStore(dir);
+    const b = openStore(dir);
+    try {
+      const settings = { turnsToKeep: 20, summaryStep: 8, maxTurns: 100 };
+      const nodeA = new Conversations(a.db, settings);
+      const nodeB = new Conversations(b.db, settings);
+      const pa = nodeA.plan("app", "c", [msg("user", "from A")], undefined);
+      const pb = nodeB.plan("app", "c", [msg("user", "from B")], undefined);
+      nodeA.record(pa, [], [msg("user", "from A")], msg("assistant", "answer A"));
+      nodeB.record(pb, [], [msg("user", "from B")], msg("assistant", "answer B"));
+      expect(nodeA.view("app", "c").turns).toBe(4);
+      const next = nodeA.plan("app", "c", [msg("user", "third")], undefined);
+      expect(next.history.map((m) => m.content)).toEqual(["from A", "answer A", "from B", "answer B"]);
+    } finally {
+      a.close();
+      b.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

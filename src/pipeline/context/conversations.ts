@@ -40,8 +40,11 @@ interface Loaded {
   turns: StoredTurn[];
   lines: string[];
   summarized: number;
+  summaryTokens: number;
   tokensSaved: number;
   createdAt: number;
+  /** The row's updated_at as read: a commit writes only over the row it read (see record). */
+  updatedAt: number;
 }
 
 /** What one call on a conversation sends and what its commit stores. */
@@ -189,30 +192,42 @@ export class Conversations {
    */
   record(p: ConversationPlan, systemSent: readonly ChatMessage[], freshSent: readonly ChatMessage[], answer: ChatMessage | undefined): void {
     const system = p.systemNew.length > 0 ? p.systemNew.map((m, i) => storedTurn(m, systemSent[i]?.content ?? m.content)) : p.system;
-    const turns = p.loaded.turns.slice(0, p.keep);
-    p.fresh.forEach((m, i) => turns.push(storedTurn(m, freshSent[i]?.content ?? m.content)));
-    if (answer) turns.push(storedTurn(answer, answer.content));
-    const now = Date.now();
-    const row = {
-      appId: p.loaded.appId,
-      id: p.loaded.id,
-      turns: turns as unknown[],
-      summary: p.lines.length === 0 ? null : p.lines.join("\n"),
-      turnCount: turns.length,
-      systemMessages: system as unknown[],
-      summarizedTurns: p.summarized,
-      summaryTokens: p.summaryTokens,
-      tokensSaved: p.loaded.tokensSaved + Math.max(0, p.savedTokens),
-      createdAt: p.loaded.exists ? p.loaded.createdAt : now,
+    const added = p.fresh.map((m, i) => storedTurn(m, freshSent[i]?.content ?? m.content));
+    if (answer) added.push(storedTurn(answer, answer.content));
+    const saved = Math.max(0, p.savedTokens);
+    if (this.write(p.loaded, { system, turns: [...p.loaded.turns.slice(0, p.keep), ...added], lines: p.lines, summarized: p.summarized, summaryTokens: p.summaryTokens }, saved)) return;
+    // Another gateway process on the same store wrote this conversation after this call read it (this
+    // process's lock orders only its own calls): this call's turns go after what the conversation holds now.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const now = this.load(p.loaded.appId, p.loaded.id);
+      if (this.write(now, { system: now.system.length > 0 ? now.system : system, turns: [...now.turns, ...added], lines: now.lines, summarized: now.summarized, summaryTokens: now.summaryTokens }, saved)) return;
+    }
+    // Five other writers in between: the answer has gone out already, so this call's turns are left out rather than failing it.
+  }
+
+  /** Writes a conversation's new state over the row `read` (or as a new row); false when the row changed since. */
+  private write(read: Loaded, next: { system: StoredTurn[]; turns: StoredTurn[]; lines: string[]; summarized: number; summaryTokens: number }, saved: number): boolean {
+    const now = Math.max(Date.now(), read.updatedAt + 1);
+    const changes = {
+      turns: next.turns as unknown[],
+      summary: next.lines.length === 0 ? null : next.lines.join("\n"),
+      turnCount: next.turns.length,
+      systemMessages: next.system as unknown[],
+      summarizedTurns: next.summarized,
+      summaryTokens: next.summaryTokens,
+      tokensSaved: read.tokensSaved + saved,
       updatedAt: now,
     };
-    const { appId: _a, id: _i, createdAt: _c, ...changes } = row;
-    this.db.insert(conversations).values(row).onConflictDoUpdate({ target: [conversations.appId, conversations.id], set: changes }).run();
+    const key = and(eq(conversations.appId, read.appId), eq(conversations.id, read.id));
+    const written = read.exists
+      ? this.db.update(conversations).set(changes).where(and(key, eq(conversations.updatedAt, read.updatedAt), eq(conversations.turnCount, read.turns.length))).returning({ id: conversations.id }).all()
+      : this.db.insert(conversations).values({ appId: read.appId, id: read.id, createdAt: now, ...changes }).onConflictDoNothing().returning({ id: conversations.id }).all();
+    return written.length > 0;
   }
 
   private load(appId: string, id: string): Loaded {
     const r = this.db.select().from(conversations).where(and(eq(conversations.appId, appId), eq(conversations.id, id))).get();
-    if (!r) return { appId, id, exists: false, system: [], turns: [], lines: [], summarized: 0, tokensSaved: 0, createdAt: 0 };
+    if (!r) return { appId, id, exists: false, system: [], turns: [], lines: [], summarized: 0, summaryTokens: 0, tokensSaved: 0, createdAt: 0, updatedAt: 0 };
     return {
       appId,
       id,
@@ -221,8 +236,10 @@ export class Conversations {
       turns: r.turns as StoredTurn[],
       lines: r.summary ? r.summary.split("\n") : [],
       summarized: r.summarizedTurns,
+      summaryTokens: r.summaryTokens,
       tokensSaved: r.tokensSaved,
       createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
     };
   }
 }
