@@ -249,6 +249,11 @@ function isOperand(t: Token | undefined): boolean {
   return t !== undefined && (t.kind === "number" || (t.kind === "word" && /^[a-zA-Z]$/.test(t.text)) || /^[()[\]{}!]$/.test(t.text));
 }
 
+/** Either side of an operator in code, where operands are names of any length: "total/count" is not "total*count". */
+function isCodeOperand(t: Token | undefined): boolean {
+  return t !== undefined && (t.kind === "word" || t.kind === "number" || BRACKETS.has(t.text));
+}
+
 /** Symbols that are operators only next to an operand: "*" not as a bullet, "/" not in "and/or". */
 const NEEDS_OPERAND = new Set(["*", "/", "%", "&", "|", "~", "<", ">", "<<", ">>", "//"]);
 /** Dashes need an operand on both sides: "5 - 3", not "- item" or "Paris - London". */
@@ -432,12 +437,14 @@ const TYPESET_MATH: ReadonlySet<string> = new Set(["×", "·", "÷", "−"]);
 /**
  * Relation words, each with the role it gives the word after it ("into", "onto", "toward(s)" are "to").
  * A word both prompts share must follow the same relation word in both ("from a tenant" / "to a
- * tenant"). Where only one prompt has one, that refuses only for STRICT_RELATIONS: "to" also marks an
- * infinitive ("how to reset" / "how do I reset"), "for" and "of" also build what a compound says
- * ("recipes for pasta" / "pasta recipes", which the order check then decides).
+ * tenant"). Where only one prompt has one, that refuses only for STRICT_RELATIONS: "for" and "of"
+ * also build what a compound says ("recipes for pasta" / "pasta recipes", which the order check then
+ * decides), and a "to" before a bare word may mark an infinitive (WEAK_TO: "how to reset" / "how do I reset").
  */
 const RELATIONS: Readonly<Record<string, string>> = { from: "from", to: "to", into: "to", onto: "to", toward: "to", towards: "to", than: "than", vs: "vs", versus: "vs", by: "by", for: "for", of: "of" };
-export const STRICT_RELATIONS: ReadonlySet<string> = new Set(["from", "than", "vs", "by"]);
+export const STRICT_RELATIONS: ReadonlySet<string> = new Set(["from", "to", "than", "vs", "by"]);
+/** "to" before a bare word ("to reset", "to miles"): an infinitive or a preposition; it agrees with "to" and with no relation word. */
+export const WEAK_TO = "to?";
 const CLAUSE_END: ReadonlySet<string> = new Set([".", "!", "?", ";", ":"]);
 /** May stand between a conjunction and its conjunct ("the apples and the pears"). */
 const DETERMINERS: ReadonlySet<string> = new Set(["the", "a", "an", "my", "your", "our", "their", "his", "her", "its", "this", "that", "these", "those", "some"]);
@@ -450,6 +457,11 @@ function slotKey(t: Token | undefined, titleCase: boolean): string | undefined {
   if (t.kind !== "word") return undefined;
   const s = contentStem(t.lower);
   if (s !== undefined) return `c:${s}`;
+  if (/^\p{Ll}+(?:-\p{Ll}+)+$/u.test(t.lower)) return `c:${t.lower}`;
+  const op = OPERATOR_WORDS[t.lower];
+  if (op !== undefined) return `o:${op}`;
+  const ordinal = ORDINAL_WORDS[t.lower];
+  if (ordinal !== undefined) return `n:#${ordinal}`;
   if (isEntity(t, titleCase)) return `e:${t.lower}`;
   // One letter names a variable or a label ("table A", "x << 2"), but "a" and "I" are words, and so is "A" opening a sentence.
   if (t.text.length === 1 && /\p{L}/u.test(t.text) && t.text !== "I" && t.text !== "a" && !(t.text === "A" && t.sentenceStart)) return `v:${t.text}`;
@@ -503,15 +515,20 @@ function readSlots(tokens: Token[], titleCase: boolean): Slot[] {
     }
     const relation = t.kind === "word" ? RELATIONS[t.lower] : undefined;
     if (relation !== undefined) {
-      rel = relation;
+      // "to" before a bare word may mark an infinitive ("how to reset"): a weak "to".
+      const next = tokens[i + 1];
+      rel = t.lower === "to" && next?.kind === "word" && next.text === next.lower && !DETERMINERS.has(next.lower) ? WEAK_TO : relation;
       continue;
     }
     const number = t.kind === "word" ? numberAt(tokens, i) : undefined;
-    if (number) {
+    const key = number ? undefined : slotKey(t, titleCase);
+    if (rel !== "" && !number && key === undefined && t.kind === "word" && !DETERMINERS.has(t.lower)) {
+      // What a relation word governs may be a pronoun or an adverb ("ask for them" / "ask by them", "take it from there").
+      place(`x:${t.lower}`, i, rel);
+    } else if (number) {
       place(`n:${number.value}`, i, rel);
       i = number.end - 1;
     } else {
-      const key = slotKey(t, titleCase);
       if (key === undefined) continue;
       const owned = t.possessive && !tokens[i + 1]?.possessive ? slotKey(tokens[i + 1], titleCase) : undefined;
       if (owned !== undefined && slotKey(tokens[i + 2], titleCase) === undefined) {
@@ -575,7 +592,7 @@ export function extractFacets(prompt: string): PromptFacets {
         facets.operators.push(op);
         // Typeset math ("3 × 4", "6 ÷ 2") is what the keyboard writes "*" and "/"; code operators stay as typed ("!=" / "!==").
         facets.symbols.push(TYPESET_MATH.has(t.text) ? op : t.text);
-      } else if (BRACKETS.has(t.text)) facets.symbols.push(t.text);
+      } else if (BRACKETS.has(t.text) || (op && isCodeOperand(prev) && isCodeOperand(next))) facets.symbols.push(t.text);
       continue;
     }
     if (t.kind !== "word") continue;

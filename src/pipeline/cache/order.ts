@@ -1,4 +1,4 @@
-import { STRICT_RELATIONS, type Slot } from "./facets";
+import { STRICT_RELATIONS, WEAK_TO, type Slot } from "./facets";
 
 /** Each slot with its key and occurrence ("c:cat#2"): the second "cat" of one prompt aligns with the second of the other. */
 function occurrences(slots: readonly Slot[]): [string, Slot][] {
@@ -25,9 +25,7 @@ export function orderClash(a: readonly Slot[], b: readonly Slot[]): string | und
     const y = inB.get(key);
     if (y) pairs.push([key.slice(0, key.lastIndexOf("#")), x, y]);
   }
-  for (const [key, x, y] of pairs) {
-    if (x.rel !== y.rel && ((x.rel !== "" && y.rel !== "") || STRICT_RELATIONS.has(x.rel || y.rel))) return `${key}: after '${x.rel || "-"}' vs '${y.rel || "-"}'`;
-  }
+  for (const [key, x, y] of pairs) if (relationClash(x.rel, y.rel)) return `${key}: after '${x.rel || "-"}' vs '${y.rel || "-"}'`;
   // Pairs are in the order of `a`; an inversion is two words whose ranks in `b` run the other way.
   const ranksB = pairs.map(([, , y]) => y.rank);
   for (let i = 0; i + 1 < pairs.length; i++) {
@@ -39,6 +37,13 @@ export function orderClash(a: readonly Slot[], b: readonly Slot[]): string | und
     }
   }
   return undefined;
+}
+
+/** Whether two relation words give a word different roles (see STRICT_RELATIONS and WEAK_TO in facets.ts). */
+function relationClash(x: string, y: string): boolean {
+  if (x === y) return false;
+  if (x === WEAK_TO || y === WEAK_TO) return !["", "to", WEAK_TO].includes(x === WEAK_TO ? y : x);
+  return (x !== "" && y !== "") || STRICT_RELATIONS.has(x || y);
 }
 
 const OF_FOR = new Set(["of", "for"]);
