@@ -368,6 +368,36 @@ describe("what gets cached", () => {
     expect(up.calls).toBe(3);
   });
 
+  test("a refusal or an empty answer is not cached; an answer that is only tool calls is", async () => {
+    const { cache } = await openCache();
+    const answer = (message: CachedAnswer["choices"][number]["message"], finish: "stop" | "tool_calls" = "stop"): CachedAnswer => ({ model: "m", choices: [{ index: 0, message, finish_reason: finish }], usage: { prompt_tokens: 5, completion_tokens: 0 } });
+    const fill = async (prompt: string) => {
+      const lookup = await cache.lookup(request(prompt));
+      if (lookup.kind !== "miss") throw new Error("expected a miss");
+      return lookup.fill;
+    };
+    // OpenAI's wire format: a refusal has its text in `refusal` and no content.
+    const refusal = { role: "assistant" as const, content: "", refusal: "I can't help with that." };
+    expect((await fill("Tell me about a dangerous thing")).complete(answer(refusal))).toBe(false);
+    expect((await fill("Tell me about another dangerous thing")).complete(answer({ ...refusal, content: "I'm sorry, I can't help with that." }))).toBe(false);
+    expect((await fill("Say nothing")).complete(answer({ role: "assistant", content: "  \n" }))).toBe(false);
+    const call = { id: "c1", type: "function" as const, function: { name: "lookup", arguments: "{}" } };
+    expect((await fill("Look it up")).complete(answer({ role: "assistant", content: "", tool_calls: [call] }, "tool_calls"))).toBe(true);
+    expect(cache.stats().entries).toBe(1);
+    expect((await cache.lookup(request("Tell me about a dangerous thing"))).kind).toBe("miss");
+    expect((await cache.lookup(request("Say nothing"))).kind).toBe("miss");
+  });
+
+  test("a request without a temperature is cached by default, and bypasses when the operator says so unless the client opts in", async () => {
+    const unset = request("Name three primes", { params: {} });
+    const { cache } = await openCache();
+    expect((await cache.lookup(unset)).kind).toBe("miss");
+    const { cache: strict } = await openCache({ config: { cacheUnsetTemperature: false } });
+    expect((await strict.lookup(unset)).kind).toBe("bypass");
+    expect((await strict.lookup({ ...unset, allowNondeterministic: true })).kind).toBe("miss");
+    expect((await strict.lookup(request("Name three primes", { params: { temperature: 0.7 } }))).kind).toBe("miss");
+  });
+
   test("the operator can opt every request in", async () => {
     const { cache } = await openCache({ config: { allowNondeterministic: true } });
     expect((await cache.lookup(request("Write a poem", { params: { temperature: 1.5 } }))).kind).toBe("miss");
