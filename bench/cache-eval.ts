@@ -21,6 +21,8 @@
  * names, numbers or content words swapped, a relation reversed or changed, a code or math operator
  * or bracket changed; with the edits above, the WordNet swaps and the STS pairs scored apart they
  * make the false-hit table by class.
+ * FAQ replay (bench/lib/faq-replay.ts): hand-written support questions, each intent in several
+ * wordings, asked through a real cache: the share of repeats served and the wrong hits.
  * The threshold is tuned on STS-B dev and the edits of the tune sources' prompts; the figures that
  * count are on SemEval 2016 (never seen by the embedding model in training) and the edits of the
  * test sources' prompts (split by source: TUNE_SOURCES / TEST_SOURCES).
@@ -34,6 +36,7 @@ import { contentStem } from "../src/pipeline/cache/facets";
 import { readWordNet, type WordNet } from "../models/synonyms/wordnet";
 import { relatedWords, type NonSynonymy } from "../models/synonyms/relations";
 import { loadSemEval, loadStsBenchmark, type ScoredPair } from "../models/data/sts";
+import { loadFaq, replayFaq, type ReplayResult } from "./lib/faq-replay";
 import { editedPairs, promptsBySource, splitPrompts, structuralEdits, TEST_SOURCES, TUNE_SOURCES } from "./lib/cache-hard-negatives";
 import { Rng } from "../models/data/rng";
 
@@ -456,6 +459,17 @@ console.log(
 const others = await score(labelSts([...loadSemEval([2012, 2013, 2014, 2015]), ...loadStsBenchmark("train")]).filter(eligible), embed, synonyms);
 const other = at(others, threshold, wordSimilarity);
 console.log(`\nOther natural pairs (SemEval 2012-2015 and STS-B train, ${others.length} pairs), same thresholds: precision ${other.precision.toFixed(4)}, hit rate ${pct(other.hitRate)}, ${other.falseHits} false hits of ${other.hits}.`);
+
+// FAQ replay (bench/data/faq-replay.json, hand-written): five orders of the same questions through a real cache.
+const faq = loadFaq();
+const replays: ReplayResult[] = [];
+for (let seed = 1; seed <= 5; seed++) replays.push(await replayFaq(faq, models.embedder, synonyms, new Rng(seed), { similarityThreshold: threshold, minWordSimilarity: wordSimilarity }));
+const sum = (f: (r: ReplayResult) => number) => replays.reduce((n, r) => n + f(r), 0);
+const questions = faq.intents.reduce((n, i) => n + i.questions.length, 0) + faq.unique.length;
+console.log(
+  `\nFAQ replay (${faq.intents.length} intents in ${questions - faq.unique.length} wordings and ${faq.unique.length} unique questions, each order asks all ${questions} once; 5 orders): repeats served ${sum((r) => r.served)} of ${sum((r) => r.repeats)} (${pct(sum((r) => r.served) / sum((r) => r.repeats))}), wrong hits ${sum((r) => r.wrong)}.`,
+);
+for (const w of new Set(replays.flatMap((r) => r.wrongPairs))) console.log(`- wrong: ${w}`);
 
 console.log(`\n## By group, test split, at ${threshold.toFixed(2)}\n`);
 console.log(`| group | label | pairs | hits | hit share | refused by verifier (above threshold) |`);

@@ -91,6 +91,10 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["order", "Write explanations only when I ask for them", "Write explanations only when I ask by them"],
   ["order", "Sort the matrix according to the sum of its rows", "Sort the matrix according from the sum of its rows"],
   ["operator", "Compute total/count for each row", "Compute total*count for each row"],
+  ["role", "How do I get more storage?", "How much storage do I get?"],
+  ["role", "Where do I live?", "How do I live?"],
+  ["role", "What is the best way to learn French?", "How do I learn French?"],
+  ["operator", "What is the product of 6 and 7?", "What is the sum of 6 and 7?"],
   ["direction", "How do I convert Celsius to Fahrenheit?", "How do I convert Fahrenheit to Celsius?"],
   ["direction", "Translate this text from German into French", "Translate this text from French into German"],
   ["operator", "Is a != b true when a is 1 and b is '1'?", "Is a !== b true when a is 1 and b is '1'?"],
@@ -134,6 +138,10 @@ const PARAPHRASES: [string, string][] = [
   ["What is the capital of France?", "What is France's capital?"],
   ["Give me some recipes for pasta", "Give me some pasta recipes"],
   ["What is 3 × 4?", "What is 3 * 4?"],
+  // Question frames that ask for the same procedure as "how do I".
+  ["How do I reset my password?", "What's the way to reset my password?"],
+  ["How can I reset my password?", "Where do I reset my password?"],
+  ["How do I cancel my subscription?", "Is there a way to cancel my subscription?"],
   // Courtesy at the edges frames a request without changing it.
   ["Hi! Can you please list three fruits? Thanks!", "List three fruits."],
   ["Could you please explain recursion?", "Explain recursion"],

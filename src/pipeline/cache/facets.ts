@@ -431,7 +431,35 @@ function withoutCourtesy(prompt: string): string {
   return stripped.trim() === "" ? prompt : stripped;
 }
 
+/**
+ * Ways to open a question that ask for the same procedure as "how do I": "what's the way to reset my
+ * password", "is there a way to reset my password", "where do I reset my password" (where with an
+ * action on something the user has: reset, change, cancel, download...; "where do I live" is no
+ * "how do I live"). Only at the start of the request, followed by the action itself. Not "the best
+ * way" (asks for a ranking), "is it possible to" (may ask whether at all), "how should I" (advice),
+ * "how do you" (then "your" is not "my").
+ */
+const HOW_DO_I_FRAME = new RegExp(
+  [
+    String.raw`^\s*(?:what(?:['’]s| is) the way to|is there (?:a|any) way to|what do i (?:have to |need to )?do to`,
+    String.raw`|where (?:do|can) i (?=(?:reset|change|update|cancel|delete|remove|edit|enter|add|find|download|upload|see|view|check|manage|turn|enable|disable|set|get|redeem|apply|track|unsubscribe|export|import)\b))\s*`,
+  ].join(""),
+  "i",
+);
+
+/** The request with its question frame read as "how do I" (see HOW_DO_I_FRAME). */
+function withCanonicalFrame(request: string): string {
+  return request.replace(HOW_DO_I_FRAME, "how do I ");
+}
+
 const BRACKETS: ReadonlySet<string> = new Set(["(", ")", "[", "]", "{", "}"]);
+/** "how" before these asks a quantity, its own question word. */
+const HOW_QUANTITY: ReadonlySet<string> = new Set(["much", "many", "long", "often", "far", "old", "big", "large", "small", "fast", "high", "tall", "deep", "early", "late", "soon"]);
+
+/** A one-letter name ("x", "table A"); "a", "I" and a sentence's opening "A" are words. */
+function isVariable(t: Token): boolean {
+  return t.kind === "word" && t.text.length === 1 && /\p{L}/u.test(t.text) && t.text !== "I" && t.text !== "a" && !(t.text === "A" && t.sentenceStart);
+}
 const TYPESET_MATH: ReadonlySet<string> = new Set(["×", "·", "÷", "−"]);
 
 /**
@@ -463,8 +491,7 @@ function slotKey(t: Token | undefined, titleCase: boolean): string | undefined {
   const ordinal = ORDINAL_WORDS[t.lower];
   if (ordinal !== undefined) return `n:#${ordinal}`;
   if (isEntity(t, titleCase)) return `e:${t.lower}`;
-  // One letter names a variable or a label ("table A", "x << 2"), but "a" and "I" are words, and so is "A" opening a sentence.
-  if (t.text.length === 1 && /\p{L}/u.test(t.text) && t.text !== "I" && t.text !== "a" && !(t.text === "A" && t.sentenceStart)) return `v:${t.text}`;
+  if (isVariable(t)) return `v:${t.text}`;
   return undefined;
 }
 
@@ -545,7 +572,7 @@ function readSlots(tokens: Token[], titleCase: boolean): Slot[] {
 
 /** Reads the facets of one prompt. Pure; a few tens of microseconds for a paragraph. */
 export function extractFacets(prompt: string): PromptFacets {
-  const { literals, quoted, rest } = extractLiterals(withoutCourtesy(prompt.normalize("NFKC")));
+  const { literals, quoted, rest } = extractLiterals(withCanonicalFrame(withoutCourtesy(prompt.normalize("NFKC"))));
   const tokens = tokenize(normalizeForTokens(rest));
   const titleCase = isTitleCase(tokens);
   const letterVariables = hasLetterVariables(tokens);
@@ -626,7 +653,8 @@ export function extractFacets(prompt: string): PromptFacets {
     const ordinal = ORDINAL_WORDS[t.lower];
     if (ordinal !== undefined && !(t.lower === "second" && afterNumber)) facets.numbers.push(`#${ordinal}`);
 
-    const role = ROLE_OF.get(t.lower);
+    // "How much storage do I get?" asks an amount, "How do I get more storage?" a procedure.
+    const role: Role | undefined = t.lower === "how" && HOW_QUANTITY.has(next?.lower ?? "") ? ["wh", `how ${next!.lower}`] : ROLE_OF.get(t.lower);
     if (role) {
       const groups = facets.roles.get(role[0]) ?? [];
       if (!groups.includes(role[1])) facets.roles.set(role[0], [...groups, role[1]]);
