@@ -142,6 +142,8 @@ const PARAPHRASES: [string, string][] = [
   ["How do I reset my password?", "What's the way to reset my password?"],
   ["How can I reset my password?", "Where do I reset my password?"],
   ["How do I cancel my subscription?", "Is there a way to cancel my subscription?"],
+  ["Which ocean is the largest?", "Which is the largest ocean?"],
+  ["What planet is the smallest in the solar system?", "What is the smallest planet in the solar system?"],
   // Courtesy at the edges frames a request without changing it.
   ["Hi! Can you please list three fruits? Thanks!", "List three fruits."],
   ["Could you please explain recursion?", "Explain recursion"],

@@ -447,9 +447,16 @@ const HOW_DO_I_FRAME = new RegExp(
   "i",
 );
 
-/** The request with its question frame read as "how do I" (see HOW_DO_I_FRAME). */
+/**
+ * "Which ocean is the largest?" asks what "Which is the largest ocean?" asks: a question word, a noun,
+ * a copula and a superlative, read in the second order. Only at the start and with a superlative
+ * ("-est"), where the noun can only be what the superlative ranks.
+ */
+const WHICH_N_IS_THE_SUPERLATIVE = /^(\s*(?:which|what))\s+([a-z]+)\s+(is|are|was|were)\s+the\s+([a-z]+est)\b/i;
+
+/** The request with its question frame read as "how do I" (see HOW_DO_I_FRAME) and "which is the largest N" (see WHICH_N_IS_THE_SUPERLATIVE). */
 function withCanonicalFrame(request: string): string {
-  return request.replace(HOW_DO_I_FRAME, "how do I ");
+  return request.replace(HOW_DO_I_FRAME, "how do I ").replace(WHICH_N_IS_THE_SUPERLATIVE, "$1 $3 the $4 $2");
 }
 
 const BRACKETS: ReadonlySet<string> = new Set(["(", ")", "[", "]", "{", "}"]);
