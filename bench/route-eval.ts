@@ -183,13 +183,14 @@ const SCENARIOS: { name: string; isAvailable: (m: ModelInfo) => boolean }[] = [
   { name: "provider C (Gemini) only", isAvailable: (m) => m.provider === "gemini" },
 ];
 
-/** For each source: train on every other source, predict that source's rows. */
-async function leaveOneSourceOut(rows: LabelledPrompt[]): Promise<{ source: string; rows: LabelledPrompt[]; predictions: TaskPrediction[] }[]> {
+/**
+ * For each source: train on every other source, predict that source's rows; `report` gets each fold as
+ * it finishes (the whole takes long enough that a row at a time is worth seeing).
+ */
+async function leaveOneSourceOut(rows: LabelledPrompt[], report: (source: string, rows: LabelledPrompt[], predictions: TaskPrediction[]) => void): Promise<void> {
   const embedder = await HashEmbedder.load(join(DEFAULT_MODELS_DIR, "embedding"));
   const data = await examples(rows, embedder, CLASSIFIER_CONFIG);
-  const sources = [...new Set(rows.map((r) => r.dataset))];
-  const out = [];
-  for (const source of sources) {
+  for (const source of [...new Set(rows.map((r) => r.dataset))]) {
     const trainIdx = rows.map((_, i) => i).filter((i) => rows[i]!.dataset !== source);
     const testIdx = rows.map((_, i) => i).filter((i) => rows[i]!.dataset === source);
     const weights = trainClassifier({ ...CLASSIFIER_CONFIG, epochs: LOSO_EPOCHS }, trainIdx.map((i) => data[i]!), () => {});
@@ -197,10 +198,8 @@ async function leaveOneSourceOut(rows: LabelledPrompt[]): Promise<{ source: stri
       const { probs, difficulty } = predict(weights, data[i]!.x, data[i]!.bag);
       return toPrediction(probs, difficulty);
     });
-    out.push({ source, rows: testIdx.map((i) => rows[i]!), predictions });
-    console.error(`leave-one-source-out: ${source} done`);
+    report(source, testIdx.map((i) => rows[i]!), predictions);
   }
-  return out;
 }
 
 interface Timings {
@@ -299,7 +298,7 @@ async function main(): Promise<void> {
     console.log();
   }
 
-  console.log(`## Why prompts went up a tier (hold-out, classifier)\n`);
+  console.log(`## routing_reason on the hold-out set (classifier)\n`);
   const reasons = new Map<string, number>();
   for (const o of holdout) reasons.set(o.reason, (reasons.get(o.reason) ?? 0) + 1);
   console.log(table(["routing_reason", "prompts"], [...reasons].sort((a, b) => b[1] - a[1]).map(([r, n]) => [r, String(n)])));
@@ -326,27 +325,6 @@ async function main(): Promise<void> {
   }
   console.log(table(["threshold", "hold-out: hard → cheapest", "hold-out: faq/chat up", "hold-out: saved", "dev: hard → cheapest", "dev: faq/chat up", "dev: saved"], sweepRows));
 
-  if (!process.argv.includes("--no-loso")) {
-    const rows = all.filter((r) => r.split !== "holdout");
-    const folds = await leaveOneSourceOut(rows);
-    console.log(`\n## Leave one source out (${LOSO_EPOCHS} epochs per model; the hold-out rows are in no fold)\n`);
-    const foldRows = folds.map((f) => {
-      const s = summarize(routeAll(f.rows, f.predictions));
-      const classes = [...new Set(f.rows.map((r) => r.task))];
-      return { source: f.source, n: f.rows.length, classes, s };
-    });
-    console.log(
-      table(
-        ["left out", "prompts", "classes", "accuracy", "code/math/reasoning → cheapest", "faq/chat → above cheapest", "ECE"],
-        foldRows.map((f) => [f.source, String(f.n), f.classes.join(", "), pct(f.s.accuracy), pct(f.s.hardToCheap), pct(f.s.easyUp), f3(f.s.ece)]),
-      ),
-    );
-    const accs = foldRows.map((f) => f.s.accuracy);
-    const worst = foldRows[accs.indexOf(Math.min(...accs))]!;
-    const hard = foldRows.map((f) => f.s.hardToCheap).filter((x) => !Number.isNaN(x));
-    console.log(`\nAccuracy on the left-out source: mean ${pct(sum(accs) / accs.length)} over ${accs.length} sources, worst ${pct(worst.s.accuracy)} (${worst.source}). Code/math/reasoning sent to the cheapest tier: mean ${pct(sum(hard) / hard.length)}, worst ${pct(Math.max(...hard))}.`);
-  }
-
   const t = await timeAll(sets["hold-out"]);
   const row = (name: string, xs: number[]) => [name, us(quantile(xs, 0.5)), us(quantile(xs, 0.99))];
   console.log(`\n## Decision time (${t.total.length} decisions: ${ROUNDS} rounds over the hold-out prompts after a warm-up round, inline on one thread)\n`);
@@ -365,6 +343,24 @@ async function main(): Promise<void> {
   );
   const p50 = quantile(t.total, 0.5);
   console.log(`\nRouting total p50 is ${(p50 / quantile(t.tokens, 0.5)).toFixed(2)}× the token count's p50; goal under 300 µs p50: ${verdict(p50 < 300_000)}.`);
+
+  if (!process.argv.includes("--no-loso")) {
+    console.log(`\n## Leave one source out (${LOSO_EPOCHS} epochs per model; the hold-out rows are in no fold)\n`);
+    console.log(`| left out | prompts | classes | accuracy | code/math/reasoning → cheapest | faq/chat → above cheapest | ECE |\n|---|---|---|---|---|---|---|`);
+    const folds: { source: string; s: Summary }[] = [];
+    await leaveOneSourceOut(
+      all.filter((r) => r.split !== "holdout"),
+      (source, rows, predictions) => {
+        const s = summarize(routeAll(rows, predictions));
+        folds.push({ source, s });
+        console.log(`| ${[source, String(rows.length), [...new Set(rows.map((r) => r.task))].join(", "), pct(s.accuracy), pct(s.hardToCheap), pct(s.easyUp), f3(s.ece)].join(" | ")} |`);
+      },
+    );
+    const accs = folds.map((f) => f.s.accuracy);
+    const worst = folds[accs.indexOf(Math.min(...accs))]!;
+    const hard = folds.map((f) => f.s.hardToCheap).filter((x) => !Number.isNaN(x));
+    console.log(`\nAccuracy on the left-out source: mean ${pct(sum(accs) / accs.length)} over ${accs.length} sources, worst ${pct(worst.s.accuracy)} (${worst.source}). Code/math/reasoning sent to the cheapest tier: mean ${pct(sum(hard) / hard.length)}, worst ${pct(Math.max(...hard))}.`);
+  }
 }
 
 await main();

@@ -95,7 +95,8 @@ function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
     }
   }
 
-  const usable = catalog.models.filter((m) => input.isAvailable(m) && hasFeatures(m, s));
+  const features = requiredFeatures(s);
+  const usable = catalog.models.filter((m) => input.isAvailable(m) && features.every((f) => m.features.includes(f)));
   const need = s.promptTokens + s.maxCompletionTokens;
   const fits = (m: ModelInfo) => need <= m.context_window * (1 - table.context_headroom);
   const order = (a: ModelInfo, b: ModelInfo) =>
@@ -147,10 +148,6 @@ function requiredFeatures(s: PromptSignals): string[] {
   if (s.needsJsonSchema) need.push("json_schema");
   if (s.needsVision) need.push("vision");
   return need;
-}
-
-function hasFeatures(m: ModelInfo, s: PromptSignals): boolean {
-  return requiredFeatures(s).every((f) => m.features.includes(f));
 }
 
 function rank(t: Tier): number {
