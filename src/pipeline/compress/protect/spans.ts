@@ -1,6 +1,7 @@
 import { eachMatch } from "../../../text/each-match";
 import { AnchoredMatches, type AnchoredPattern } from "../text/anchored-matches";
 import { isKnownWordAt } from "../word-stats";
+import { dataSpans } from "./data-spans";
 
 /** A half-open character range [start, end) of the original text that no rule may change. */
 export interface Span {
@@ -329,6 +330,7 @@ const DETECTORS: readonly Detector[] = [
   identifierSpans,
   capitalizedNames,
   (t) => allMatches(t, LINE_MARKER),
+  dataSpans,
 ];
 
 /**

@@ -1,49 +1,119 @@
 import type { CompressionRule } from "../types";
-import { capitalize, rewriteAll, type RewriteStep } from "../text/rewrite";
+import { capitalize, removeRanges, rewriteAll, type RewriteStep } from "../text/rewrite";
+import { splitSentences } from "../text/sentences";
 
-const ADDRESSEE = String.raw`(?:[ \t]+(?:there|all|everyone|team|friend|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot))?`;
+const ADDRESSEE = String.raw`(?:[ \t]+(?:there|all|everyone|team|friend|folks|guys|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot))?`;
 /** An opening greeting with its punctuation, when more follows it. */
 const GREETING = new RegExp(String.raw`^(?:hi|hello|hey|hiya|greetings|good (?:morning|afternoon|evening)|dear)${ADDRESSEE}(?:[ \t]*[,!.]+|[ \t]*(?=\n))\s*(?=\S)`, "i");
-/** Well-wishing sentences that ask for nothing. */
-const WELL_WISHING =
-  /(?<=^|[.!?][ \t]+|\n)(?:I hope (?:you(?:'re| are) (?:doing )?well|you(?:'re| are) having a (?:good|great|nice) day|this (?:message|email) finds you well)|hope you(?:'re| are) (?:doing )?well)[.!]*[ \t]*/gi;
-/** Thanks and sign-offs closing a message that says something first (never followed by a name, which may be content). */
-const CLOSING =
-  /(?<=[.!?:)\]][ \t]*|\n)[ \t]*(?:(?:thanks|thank you)(?: (?:so|very) much)?(?: in advance| for (?:your|the|any) (?:help|time|assistance|support))?|many thanks|thx|ty|much appreciated|i (?:really )?appreciate (?:it|your help|any help|the help)|cheers|best(?: regards)?|kind regards|regards)[ \t]*[.!,:)]*[ \t]*$/i;
-/** Last words of the CLOSING phrases, lower-cased. */
-const CLOSING_LAST_WORDS = ["thanks", "you", "much", "advance", "help", "time", "assistance", "support", "thx", "ty", "appreciated", "it", "cheers", "best", "regards"];
-/** Characters CLOSING allows after the phrase, up to the end of the message. */
-const AFTER_CLOSING = " \t.!,:)";
-const LONGEST_LAST_WORD = Math.max(...CLOSING_LAST_WORDS.map((w) => w.length));
 
-/** Whether `text` ends the way a CLOSING match must: a phrase's last word, then only its punctuation and spaces. */
-function mayEndWithClosing(text: string): boolean {
-  let end = text.length;
-  while (end > 0 && AFTER_CLOSING.includes(text[end - 1]!)) end--;
-  const tail = text.slice(Math.max(0, end - LONGEST_LAST_WORD), end).toLowerCase();
-  return CLOSING_LAST_WORDS.some((word) => tail.endsWith(word));
+/**
+ * Sentences and clauses that ask for nothing: greetings, well-wishing, thanks, apologies for asking,
+ * self-deprecation about the question, laughter, sign-offs (issue 25: removed whole, anywhere in a
+ * message, so what remains reads as a well-formed prompt). Each alternative is a whole unit; a
+ * sentence goes only when it is nothing but such units.
+ */
+const SOCIAL_UNITS = [
+  // greetings
+  String.raw`(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening))${ADDRESSEE}`,
+  // well-wishing
+  String.raw`(?:i )?hope (?:you(?:'re| are|’re) (?:doing |having )?(?:well|great|good|fine|okay|ok|a (?:good|great|nice|lovely|wonderful) (?:day|week|weekend|morning|afternoon|evening))(?: today| this (?:week|morning|afternoon|evening))?|(?:your|the) (?:day|week|weekend|morning|afternoon|evening) (?:is|has been) (?:going )?(?:well|great|good|nice|okay)|all is well|this (?:message |email |note )?finds you well|everything is (?:going )?well(?: with you)?|(?:that|this) makes sense|you can help|someone can help|this is (?:clear|okay|ok|fine))`,
+  String.raw`how are you(?: doing)?(?: today)?`,
+  String.raw`have a (?:great|good|nice|lovely|wonderful) (?:day|one|week|weekend|evening)`,
+  // thanks
+  String.raw`(?:thanks|thank you|thank u|thx|ty|tysm|many thanks|cheers)(?: (?:so|very) much| a (?:lot|ton|bunch|million)| heaps| again| kindly)?(?: in advance)?(?: for (?:your|the|any|all (?:your|the)|reading|looking|taking (?:a|the) (?:look|time))(?: (?:help|time|assistance|support|patience|input|advice|suggestions))?(?: (?:you can|on this|with this)(?: give| provide| offer)?)?)?`,
+  String.raw`(?:i )?(?:really |truly |greatly |would )?appreciate (?:it|this|that|your help|any help|the help|any (?:advice|input|tips|suggestions|guidance))(?: (?:so|very) much| a lot)?`,
+  String.raw`(?:any|your) (?:help|advice|input|tips|suggestions|guidance|thoughts) (?:would be|is|are|will be) (?:really |greatly |much |very much |hugely )?(?:appreciated|welcome)`,
+  String.raw`(?:much|greatly|really) appreciated`,
+  String.raw`you(?:'re|’re| are) (?:the best|a (?:lifesaver|life saver|star|legend|gem))`,
+  String.raw`looking forward to (?:your|hearing|the) (?:reply|response|answer|help|thoughts|ideas)(?: from you)?`,
+  String.raw`no rush(?: at all)?`,
+  // apologies and self-deprecation about the question
+  String.raw`(?:so )?sorry(?: in advance)?(?: (?:if|for) (?:this is |this |my |the |asking )?(?:a |such a )?(?:dumb|stupid|silly|basic|newbie|noob|long|random|weird|obvious|simple|vague|lengthy|rambling)(?: question| post| message| one)?| for (?:the |my )?(?:long|lengthy|rambling) (?:message|post|text|question)| for (?:bothering|asking|rambling))?`,
+  String.raw`apologies(?: in advance)?(?: (?:if|for) (?:this is |the |my )?(?:a )?(?:dumb|stupid|silly|basic|long|lengthy|rambling|obvious)(?: question| post| message)?)?`,
+  String.raw`(?:i )?hope (?:this|it|that) (?:isn't|is not|isn’t) (?:a )?(?:dumb|stupid|silly|basic|weird|obvious)(?: question)?`,
+  String.raw`(?:this|it) (?:might|may|could) be (?:a )?(?:dumb|stupid|silly|basic|obvious|weird)(?: question)?`,
+  String.raw`(?:this is )?probably (?:a )?(?:dumb|stupid|silly|basic|obvious)(?: question)?`,
+  // laughter and sign-offs
+  String.raw`(?:ha){2,}h?|he(?:he)+|lol+|lmao|rofl|xd`,
+  String.raw`(?:best|kind|warm) regards|regards|cheers|best|xoxo|ttyl`,
+].join("|");
+/** A sentence made only of social units, joined by commas, dashes or "and", with its closing punctuation and emoticons. */
+const SOCIAL_SENTENCE = new RegExp(
+  String.raw`^(?:so |oh |and |but |anyway,? |again,? |also,? )?(?:${SOCIAL_UNITS})(?:[ \t]*(?:[,;]|-+|—|–|and|\.\.\.|!+)?[ \t]*(?:(?:i )?(?:really |truly )?(?:${SOCIAL_UNITS})))*[ \t]*[.!?,~:;)(*^_\-\u2026\u{1F300}-\u{1FAFF}\u2600-\u27BF\uFE0F]*$`,
+  "iu",
+);
+/** A social clause opening a sentence that goes on with the request: "Sorry if this is a dumb question, but how ...". */
+const SOCIAL_LEAD = new RegExp(String.raw`^(?:${SOCIAL_UNITS})[ \t]*(?:,|—|-)[ \t]*(?:but |so |and )?(?=[a-z])`, "i");
+/** A closing clause after the request: "Write a poem, thanks!". */
+const SOCIAL_TAIL = /,[ \t]*(?:thanks|thank you|thx|ty|cheers)(?: (?:so|very) much| a lot)?(?: in advance)?[ \t]*(?=[.!]*$)/i;
+
+/** Candidate words, to skip the sentence scan in messages that hold none of them. */
+const SOCIAL_WORD = /\b(?:hi|hello|hey|hiya|howdy|greetings|good|hope|how|have|thanks|thank|thx|ty|tysm|many|cheers|appreciate|appreciated|any|your|much|greatly|really|you|looking|no|sorry|apologies|this|probably|ha|he|lol|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl)/i;
+
+/** A line of at most three words closing the message: a name under a sign-off ("Best regards,\nJohn Smith"), maybe content. */
+const NAME_LINE = /^\s*\S+(?:[ \t]+\S+){0,2}\s*$/;
+
+/** Social sentences and clauses, found sentence by sentence in the masked text (data is masked and never read). */
+function socialRanges(text: string): { ranges: { start: number; end: number }[]; capitalizeAt: number[] } {
+  const ranges: { start: number; end: number }[] = [];
+  const capitalizeAt: number[] = [];
+  const sentences = splitSentences(text);
+  for (let i = 0; i < sentences.length; i++) {
+    const s = sentences[i]!;
+    const sentence = text.slice(s.start, s.end);
+    if (SOCIAL_SENTENCE.test(sentence)) {
+      const rest = text.slice(s.next);
+      // A sign-off above a short last line may be a pasted letter's: the name is content.
+      if (rest.trim() !== "" && !rest.includes("\n\n") && rest.startsWith("\n") && NAME_LINE.test(rest)) continue;
+      // Last on its line, it takes the blanks before it: "Summarize it. Thanks!" -> "Summarize it."
+      let start = s.start;
+      const floor = ranges.length > 0 ? ranges[ranges.length - 1]!.end : 0;
+      if (s.next === text.length || text[s.next] === "\n") while (start > floor && (text[start - 1] === " " || text[start - 1] === "\t")) start--;
+      ranges.push({ start, end: s.next });
+      continue;
+    }
+    const lead = SOCIAL_LEAD.exec(sentence);
+    if (lead) {
+      ranges.push({ start: s.start, end: s.start + lead[0].length });
+      capitalizeAt.push(s.start + lead[0].length);
+    }
+    const tail = SOCIAL_TAIL.exec(sentence);
+    if (tail) ranges.push({ start: s.start + tail.index, end: s.start + tail.index + tail[0].length });
+  }
+  return { ranges, capitalizeAt };
 }
 
-const HOPE = /hope/i;
 const PLEASE = /please/i;
-const mentionsHope = (text: string) => HOPE.test(text);
 const mentionsPlease = (text: string) => PLEASE.test(text);
 
-const STEPS: readonly RewriteStep[] = [
+const PLEASE_STEPS: readonly RewriteStep[] = [
   [GREETING, () => ""],
-  [WELL_WISHING, () => "", mentionsHope],
-  [CLOSING, () => "", mayEndWithClosing],
   // "Please" as a courtesy before a request or at its end.
   [/(?<=^|[.!?:][ \t]+|\n[ \t]*)please,?[ \t]+([a-z])/gim, (_, first) => capitalize(first!), mentionsPlease],
   [/(?<=[a-z])[ \t]+please(?=[ \t]+[a-z])/g, () => "", mentionsPlease],
   [/,?[ \t]+please(?=[.!?]|$)/gim, () => "", mentionsPlease],
 ];
 
-/** Greetings, well-wishing, "please", thanks and sign-offs: courtesy the model does not need. */
+/** Greetings, well-wishing, thanks, apologies, laughter, sign-offs and "please": courtesy the model does not need. */
 export const pleasantries: CompressionRule = {
   name: "pleasantries",
   minLevel: 0.1,
   apply(text, ctx) {
-    return rewriteAll(text, STEPS, ctx);
+    let saved = 0;
+    if (SOCIAL_WORD.test(text)) {
+      const { ranges, capitalizeAt } = socialRanges(text);
+      if (ranges.length > 0) {
+        let capitalized = text;
+        for (const at of capitalizeAt) capitalized = capitalized.slice(0, at) + capitalized[at]!.toUpperCase() + capitalized.slice(at + 1);
+        const out = removeRanges(capitalized, ranges, ctx);
+        // A message that is only courtesy is kept: the turn was there for a reason.
+        if (out.text.trim() !== "") {
+          text = out.text;
+          saved += out.saved;
+        }
+      }
+    }
+    const rest = rewriteAll(text, PLEASE_STEPS, ctx);
+    return { text: rest.text, saved: saved + rest.saved };
   },
 };
