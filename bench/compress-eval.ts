@@ -131,7 +131,7 @@ for (const corpus of corpora) {
       const sent = await compressWithQualityFloor(messages, opts, scorer);
       sentAfter += sent.compressedTokens;
       sentQualities.push(sent.qualityScore);
-      if (sent.levelUsed < level) backedOff++;
+      if (sent.rulesUndone.length > 0) backedOff++;
     }
     const n = corpus.prompts.length;
     const share = (k: number) => k / n;

@@ -21,7 +21,7 @@ const droppable = (alternatives: string, opening: string) =>
   new PhrasePattern({ pattern: new RegExp(String.raw`\b(?:${alternatives})\b(?!['’]),?[ \t]*([a-z]?)`, "gi"), words: opening.split(" ") });
 
 /** Wordy phrases with a shorter exact equivalent; one alternation so the text is scanned once. */
-const WORDY_PHRASES: readonly [string, string][] = [
+export const WORDY_PHRASES: readonly [string, string][] = [
   [String.raw`in order to`, "to"],
   [String.raw`due to the fact that|owing to the fact that|in view of the fact that`, "because"],
   [String.raw`(?:in )?spite of the fact that|despite the fact that`, "although"],

@@ -38,14 +38,17 @@ const SOCIAL_UNITS = [
   String.raw`(?:best|kind|warm) regards|regards|cheers|best|xoxo|ttyl`,
 ].join("|");
 /** A sentence made only of social units, joined by commas, dashes or "and", with its closing punctuation and emoticons. */
-const SOCIAL_SENTENCE = new RegExp(
+export const SOCIAL_SENTENCE = new RegExp(
   String.raw`^(?:so |oh |and |but |anyway,? |again,? |also,? )?(?:${SOCIAL_UNITS})(?:[ \t]*(?:[,;]|-+|—|–|and|\.\.\.|!+)?[ \t]*(?:(?:i )?(?:really |truly )?(?:${SOCIAL_UNITS})))*[ \t]*[.!?,~:;)(*^_\-\u2026\u{1F300}-\u{1FAFF}\u2600-\u27BF\uFE0F]*$`,
   "iu",
 );
 /** A social clause opening a sentence that goes on with the request: "Sorry if this is a dumb question, but how ...". */
-const SOCIAL_LEAD = new RegExp(String.raw`^(?:${SOCIAL_UNITS})[ \t]*(?:,|—|-)[ \t]*(?:but |so |and )?(?=[a-z])`, "i");
+export const SOCIAL_LEAD = new RegExp(String.raw`^(?:${SOCIAL_UNITS})[ \t]*(?:,|—|-)[ \t]*(?:but |so |and )?(?=[a-z])`, "i");
 /** A closing clause after the request: "Write a poem, thanks!". */
-const SOCIAL_TAIL = /,[ \t]*(?:thanks|thank you|thx|ty|cheers)(?: (?:so|very) much| a lot)?(?: in advance)?[ \t]*(?=[.!]*$)/i;
+export const SOCIAL_TAIL = /,[ \t]*(?:thanks|thank you|thx|ty|cheers)(?: (?:so|very) much| a lot)?(?: in advance)?[ \t]*(?=[.!]*$)/i;
+
+/** Courtesy clauses inside a request, between commas or before its end: "Can you list them, if you don't mind?". */
+export const SOCIAL_CLAUSE = /,[ \t]*(?:if (?:it's|it is|that's|that is|it’s|that’s) not too much (?:trouble|bother|to ask)|if you don't mind|if you do not mind|if you don’t mind|if possible|if you can)[ \t]*(?=[,.!?]|$)/gim;
 
 /** Candidate words, to skip the sentence scan in messages that hold none of them. */
 const SOCIAL_WORD = /\b(?:hi|hello|hey|hiya|howdy|greetings|good|hope|how|have|thanks|thank|thx|ty|tysm|many|cheers|appreciate|appreciated|any|your|much|greatly|really|you|looking|no|sorry|apologies|this|probably|ha|he|lol|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl)/i;
@@ -65,11 +68,9 @@ function socialRanges(text: string): { ranges: { start: number; end: number }[];
       const rest = text.slice(s.next);
       // A sign-off above a short last line may be a pasted letter's: the name is content.
       if (rest.trim() !== "" && !rest.includes("\n\n") && rest.startsWith("\n") && NAME_LINE.test(rest)) continue;
-      // Last on its line, it takes the blanks before it: "Summarize it. Thanks!" -> "Summarize it."
-      let start = s.start;
-      const floor = ranges.length > 0 ? ranges[ranges.length - 1]!.end : 0;
-      if (s.next === text.length || text[s.next] === "\n") while (start > floor && (text[start - 1] === " " || text[start - 1] === "\t")) start--;
-      ranges.push({ start, end: s.next });
+      const last = ranges[ranges.length - 1];
+      if (last && last.end === s.start) last.end = s.next;
+      else ranges.push({ start: s.start, end: s.next });
       continue;
     }
     const lead = SOCIAL_LEAD.exec(sentence);
@@ -80,6 +81,12 @@ function socialRanges(text: string): { ranges: { start: number; end: number }[];
     const tail = SOCIAL_TAIL.exec(sentence);
     if (tail) ranges.push({ start: s.start + tail.index, end: s.start + tail.index + tail[0].length });
   }
+  // A removal that ends its line takes the blanks before it: "Summarize it. Thanks!" -> "Summarize it."
+  for (let k = 0; k < ranges.length; k++) {
+    const r = ranges[k]!;
+    const floor = k > 0 ? ranges[k - 1]!.end : 0;
+    if (r.end === text.length || text[r.end] === "\n") while (r.start > floor && (text[r.start - 1] === " " || text[r.start - 1] === "\t")) r.start--;
+  }
   return { ranges, capitalizeAt };
 }
 
@@ -88,6 +95,7 @@ const mentionsPlease = (text: string) => PLEASE.test(text);
 
 const PLEASE_STEPS: readonly RewriteStep[] = [
   [GREETING, () => ""],
+  [SOCIAL_CLAUSE, () => "", (text) => text.includes(", if")],
   // "Please" as a courtesy before a request or at its end.
   [/(?<=^|[.!?:][ \t]+|\n[ \t]*)please,?[ \t]+([a-z])/gim, (_, first) => capitalize(first!), mentionsPlease],
   [/(?<=[a-z])[ \t]+please(?=[ \t]+[a-z])/g, () => "", mentionsPlease],
