@@ -1,7 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { calibratedScore, type RequestCalibration } from "../../src/pipeline/score/calibration";
-import { meaningChecks } from "../../src/pipeline/score/meaning-checks";
 import { FEATURE_NAMES, requestFeatures, type RequestFeatures } from "../../src/pipeline/score/request-features";
 import { labelledPairs, type LabelledPair } from "./pairs";
 
@@ -93,7 +92,7 @@ export async function buildQualityCalibration(outDir: string, log: (line: string
   const pairs = labelledPairs();
   const train = pairs.filter((p) => p.split === "train");
   const test = pairs.filter((p) => p.split === "test");
-  const featuresOf = (p: LabelledPair) => requestFeatures(p.original, p.compressed, meaningChecks(p.original, p.compressed));
+  const featuresOf = (p: LabelledPair) => requestFeatures(p.original, p.compressed);
   const calibration = fit(train.map((p) => vector(featuresOf(p))), train.map((p) => (p.safe ? 1 : 0)));
   const score = (p: LabelledPair) => Math.round(calibratedScore(featuresOf(p), calibration));
   const metrics = { floor: FLOOR, train: evaluate(train, score), test: evaluate(test, score) };

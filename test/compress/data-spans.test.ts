@@ -45,6 +45,13 @@ describe("data spans arrive byte for byte at every level", () => {
     }
   });
 
+  test("a handed-over text ends before a closing paragraph of thanks, which goes; a letter's own sign-off with a name stays", () => {
+    const content = `${FRAMING}Can you proofread this for me?\n\n${ESSAY}\n\nThanks so much!`;
+    expect(compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content).toBe(`Proofread this for me?\n\n${ESSAY}`);
+    const letter = `Summarize this letter:\n\n${ESSAY}\n\nThanks so much!\nAna`;
+    expect(compressMessages([{ role: "user", content: letter }], { aggressiveness: 1, skipRules: [] }).messages[0]!.content).toBe(letter);
+  });
+
   test("assistant turns (few-shot answers) pass through as written", () => {
     const messages: ChatMessage[] = [
       { role: "system", content: "Basically, you really answer in one word." },

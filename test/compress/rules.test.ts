@@ -12,6 +12,7 @@ import { repeat } from "../../src/pipeline/compress/rules/repeat";
 import { whitespace } from "../../src/pipeline/compress/rules/whitespace";
 import type { RuleContext } from "../../src/pipeline/compress/types";
 import { applyRule } from "./apply-rule";
+import { compressMessages } from "../../src/pipeline/compress";
 
 describe("whitespace", () => {
   test("collapses runs of spaces, trailing spaces and extra blank lines, keeps indentation", () => {
@@ -54,6 +55,16 @@ describe("pleasantries", () => {
     expect(applyRule(pleasantries, "Hello!").text).toBe("Hello!");
     expect(applyRule(pleasantries, "Thanks!").text).toBe("Thanks!");
   });
+  test("social sentences and clauses go whole anywhere in a message, a negation or date inside them included", () => {
+    const text = "Good morning! I hope you're doing well today. Sorry if this is a dumb question, but how do I reverse a list? I hope this isn't a silly question. Thank you so much in advance, really appreciate it! haha";
+    const out = compressMessages([{ role: "user", content: text }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+    expect(out).toBe("How do I reverse a list?");
+  });
+  test("a request that only mentions thanks or hope is no social sentence", () => {
+    for (const text of ["Write a thank-you note to my teacher. Thanks!", "Explain why I hope this works. Thanks!"]) {
+      expect(applyRule(pleasantries, text).text).toBe(text.replace(" Thanks!", ""));
+    }
+  });
   test("a sign-off followed by a name is kept: the name may be content", () => {
     const email = "Reply to this email.\nBest regards,\nJohn Smith";
     expect(applyRule(pleasantries, email).text).toBe(email);
@@ -79,6 +90,11 @@ describe("intent", () => {
   test("a negated request is not turned into its opposite", () => {
     const text = "I don't want you to write the tests. I do not want you to act as a lawyer.";
     expect(applyRule(intent, text).text).toBe(text);
+  });
+  test("'I'd like you to' and 'would you mind helping me' are requests; 'would you mind checking' stays, it has no command form as written", () => {
+    expect(applyRule(intent, "I'd really like you to draft a message to my team.").text).toBe("Draft a message to my team.");
+    expect(applyRule(intent, "Would you mind helping me to plan a trip?").text).toBe("Plan a trip.");
+    expect(applyRule(intent, "Would you mind checking my code?").text).toBe("Would you mind checking my code?");
   });
   test("a question about ability is not a task", () => {
     expect(applyRule(intent, "Can you see images?").text).toBe("Can you see images?");

@@ -1,5 +1,6 @@
 import { dataSpans } from "../compress/protect/data-spans";
-import { SOCIAL_CLAUSE, SOCIAL_LEAD, SOCIAL_SENTENCE, SOCIAL_TAIL } from "../compress/rules/pleasantries";
+import { SOCIAL_CLAUSE, SOCIAL_LEAD, SOCIAL_SENTENCE, SOCIAL_TAIL, socialSentenceRanges } from "../compress/text/social";
+import { cutRanges } from "../compress/text/rewrite";
 import { WORDY_PHRASES } from "../compress/rules/filler";
 import { selfInformation } from "../compress/word-stats";
 import { CHECK_NAMES, meaningChecks, type LostContent } from "./meaning-checks";
@@ -116,7 +117,12 @@ function dataSentences(span: string): string[] {
   return (span.match(SENTENCE) ?? []).map((s) => s.trim()).filter((s) => s !== "" && !SOCIAL_SENTENCE.test(s));
 }
 
-export function requestFeatures(original: string, compressed: string, lost: LostContent = meaningChecks(original, compressed)): RequestFeatures {
+/** `text` without its social sentences. */
+export function withoutSocialSentences(text: string): string {
+  return cutRanges(text, socialSentenceRanges(text)).kept;
+}
+
+export function requestFeatures(original: string, compressed: string, lost: LostContent = meaningChecks(withoutSocialSentences(original), withoutSocialSentences(compressed))): RequestFeatures {
   const f: RequestFeatures = { hardLost: 0, dataLost: 0, formatLost: 0, contentLost: 0, contentBits: 0, contentAdded: 0, contentMoved: 0, lightLost: 0 };
   if (original === compressed) return f;
   for (const check of CHECK_NAMES) f.hardLost += lost[check].length;

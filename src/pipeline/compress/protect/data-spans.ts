@@ -1,3 +1,4 @@
+import { SOCIAL_SENTENCE } from "../text/social";
 import type { Span } from "./spans";
 
 /**
@@ -66,17 +67,34 @@ export function surfaceTaskEnd(text: string): number {
   return m === null ? -1 : m.index + m[0].length;
 }
 
+/** A sentence with its closing punctuation, for reading a paragraph sentence by sentence. */
+const SENTENCE = /[^\n.!?]+[.!?]*/g;
+
+/**
+ * Where a handed-over text that runs to the end of the message ends: before a last paragraph that is
+ * nothing but social sentences ("\n\nThanks so much!"), which is the user's closing, not the text's. A
+ * paragraph with a name or anything else in it stays with the text (a pasted letter's sign-off).
+ */
+function dataEnd(text: string): number {
+  const blank = text.lastIndexOf("\n\n");
+  if (blank < 0) return text.length;
+  const last = text.slice(blank + 2).trim();
+  const sentences = last.match(SENTENCE) ?? [];
+  return last !== "" && sentences.every((s) => SOCIAL_SENTENCE.test(s.trim())) ? blank : text.length;
+}
+
 /** The data spans of one message's text, unsorted and possibly overlapping (protectedSpans merges them). */
 export function dataSpans(text: string): Span[] {
   const spans: Span[] = [];
+  const end = dataEnd(text);
   if (text.includes(":")) {
     // The first introducer hands over the rest: later ones are inside the data.
     INTRODUCER.lastIndex = 0;
     const block = INTRODUCER.exec(text);
-    if (block) spans.push({ start: block.index + block[0].length, end: text.length });
+    if (block && block.index + block[0].length < end) spans.push({ start: block.index + block[0].length, end });
     INLINE_INTRODUCER.lastIndex = 0;
     const inline = INLINE_INTRODUCER.exec(text);
-    if (inline) spans.push({ start: inline.index + inline[0].length, end: text.length });
+    if (inline && inline.index + inline[0].length < end) spans.push({ start: inline.index + inline[0].length, end });
     each(text, LABELLED_LINE, (m) => ({ start: m.index, end: m.index + m[0].length }), spans);
   }
   if (text.includes("|")) each(text, TABLE_ROW, (m) => ({ start: m.index, end: m.index + m[0].length }), spans);
@@ -85,7 +103,7 @@ export function dataSpans(text: string): Span[] {
   if (task >= 0) {
     const paragraph = paragraphStart(text, task);
     if (paragraph > 0) spans.push({ start: 0, end: paragraph });
-    spans.push({ start: task, end: text.length });
+    spans.push({ start: task, end: Math.max(task, end) });
   }
   if (FORMAT_TALK.test(text)) each(text, FORMAT_MARKS, (m) => ({ start: m.index, end: m.index + m[0].length }), spans);
   return spans;
