@@ -95,6 +95,7 @@ describe("intent", () => {
     expect(applyRule(intent, "I'd really like you to draft a message to my team.").text).toBe("Draft a message to my team.");
     expect(applyRule(intent, "Would you mind helping me to plan a trip?").text).toBe("Plan a trip.");
     expect(applyRule(intent, "Would you mind checking my code?").text).toBe("Would you mind checking my code?");
+    expect(applyRule(intent, "You will need to provide several examples.").text).toBe("You will need to provide several examples.");
   });
   test("a question about ability is not a task", () => {
     expect(applyRule(intent, "Can you see images?").text).toBe("Can you see images?");
@@ -112,6 +113,7 @@ describe("filler", () => {
     expect(applyRule(filler, "It is really simple.", { level: 0.6 }).text).toBe("It is simple.");
     // Of two hedges in a row the first goes; the second stays rather than leave a gap.
     expect(applyRule(filler, "It is really very simple.", { level: 0.6 }).text).toBe("It is very simple.");
+    expect(applyRule(filler, "Thank you very much for the help.", { level: 0.6 }).text).toBe("Thank you very much for the help.");
   });
   test("wordy phrases with an exact shorter form", () => {
     const text = "Prior to the launch, with regard to pricing, a wide variety of users report on a daily basis. The vast majority of tests run at all times in the form of a suite.";

@@ -10,15 +10,27 @@ import type { Span } from "./spans";
  * A miss here is what the guard exists for, so each reading errs toward protecting too much.
  */
 
-/** A line that ends in a colon, with text after it: what follows is handed over, to the end of the message. */
-const INTRODUCER = /:[ \t]*\n(?=[\s\S]*\S)/g;
+/** A line that ends in a colon: what follows is handed over, to the end of the message. */
+const INTRODUCER = /:[ \t]*\n/g;
 
 /**
  * A colon inside a line after words that point at a text ("Translate this into French: Je suis ...",
- * "Here is my email: ..."): the rest of the message is that text.
+ * "Here is my email: ..."): the rest of the message is that text. Looked for from each colon back over
+ * its sentence (at most INLINE_REACH characters), not at every word: a word-list alternation tried at
+ * every position cost 108 ms over the corpora's 3,700 prompts.
  */
-const INLINE_INTRODUCER =
-  /\b(?:following|below|this|these|text|e-?mail|message|paragraph|passage|sentences?|essay|letter|draft|document|article|post|transcript|log|story|poem|lyrics|review|tweet|caption|list|data|input|here is|here's|example|examples|quote|phrase|words?|title|summary|abstract|bio|paper|report|note|notes|reply|response)\b[^.!?\n:]{0,60}:[ \t]+(?=\S)/gi;
+const POINTER =
+  /\b(?:following|below|this|these|text|e-?mail|message|paragraph|passage|sentences?|essay|letter|draft|document|article|post|transcript|log|story|poem|lyrics|review|tweet|caption|list|data|input|here is|here's|example|examples|quote|phrase|words?|title|summary|abstract|bio|paper|report|note|notes|reply|response)\b[^.!?\n:]*$/i;
+const INLINE_REACH = 80;
+const INLINE_COLON = /:[ \t]+(?=\S)/g;
+
+function inlineIntroducerEnd(text: string): number {
+  INLINE_COLON.lastIndex = 0;
+  for (let m = INLINE_COLON.exec(text); m !== null; m = INLINE_COLON.exec(text)) {
+    if (POINTER.test(text.slice(Math.max(0, m.index - INLINE_REACH), m.index))) return m.index + m[0].length;
+  }
+  return -1;
+}
 
 /** A line opening with a short label and a colon: few-shot examples ("Input: ...", "A: ...") and labelled data. */
 const LABELLED_LINE =
@@ -62,6 +74,8 @@ function paragraphStart(text: string, at: number): number {
 
 /** Where a surface task is named in `text`, or -1: the offset just after its first naming. */
 export function surfaceTaskEnd(text: string): number {
+  // Plain exec: run through AnchoredMatches at its opening words ("how", "word", "count", "same" are
+  // common) it took 160-290 ms over the corpora's 3,700 prompts, the regex 61 ms (throwaway timings).
   SURFACE_TASK.lastIndex = 0;
   const m = SURFACE_TASK.exec(text);
   return m === null ? -1 : m.index + m[0].length;
@@ -92,9 +106,8 @@ export function dataSpans(text: string): Span[] {
     INTRODUCER.lastIndex = 0;
     const block = INTRODUCER.exec(text);
     if (block && block.index + block[0].length < end) spans.push({ start: block.index + block[0].length, end });
-    INLINE_INTRODUCER.lastIndex = 0;
-    const inline = INLINE_INTRODUCER.exec(text);
-    if (inline && inline.index + inline[0].length < end) spans.push({ start: inline.index + inline[0].length, end });
+    const inline = inlineIntroducerEnd(text);
+    if (inline >= 0 && inline < end) spans.push({ start: inline, end });
     each(text, LABELLED_LINE, (m) => ({ start: m.index, end: m.index + m[0].length }), spans);
   }
   if (text.includes("|")) each(text, TABLE_ROW, (m) => ({ start: m.index, end: m.index + m[0].length }), spans);
@@ -105,6 +118,7 @@ export function dataSpans(text: string): Span[] {
     if (paragraph > 0) spans.push({ start: 0, end: paragraph });
     spans.push({ start: task, end: Math.max(task, end) });
   }
-  if (FORMAT_TALK.test(text)) each(text, FORMAT_MARKS, (m) => ({ start: m.index, end: m.index + m[0].length }), spans);
+  // Marks first: most prompts have no *, _ or #, and the word test reads the whole text.
+  if ((text.includes("*") || text.includes("_") || text.includes("#")) && FORMAT_TALK.test(text)) each(text, FORMAT_MARKS, (m) => ({ start: m.index, end: m.index + m[0].length }), spans);
   return spans;
 }

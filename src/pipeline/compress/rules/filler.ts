@@ -62,7 +62,8 @@ const EMPTY_PHRASES = droppable(
 );
 
 /** Intensifiers and hedges: they shade tone, not content, so they go only at higher levels. */
-const HEDGES = droppable(String.raw`really|very|just|quite|simply|essentially|pretty much|definitely|certainly|I think that|I believe that|I guess|I feel like`, "really very just quite simply essentially pretty definitely certainly i");
+// "very much" after "thank" is one phrase: "Thank very much" without "very" is no thanks.
+const HEDGES = droppable(String.raw`really|very(?! much)|just|quite|simply|essentially|pretty much|definitely|certainly|I think that|I believe that|I guess|I feel like`, "really very just quite simply essentially pretty definitely certainly i");
 
 /** Removes filler words, tightens wordy phrases; hedges and intensifiers go from level 0.5. */
 export const filler: CompressionRule = {

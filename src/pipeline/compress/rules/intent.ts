@@ -21,7 +21,8 @@ const INDIRECT = [
   String.raw`I(?: would|'d|’d) like (?:to ask you|to request(?: that you)?) (?:to )?${POLITE}`,
   String.raw`(?:your|the) (?:task|job|goal|role|mission|assignment) (?:is|will be) to ${POLITE}`,
   String.raw`(?:please )?help me (?:to )?(?=${TASK_VERB}\b)`,
-  String.raw`you (?:should|will|shall|are (?:going )?to|need to|have to) ${POLITE}(?!be\b|have\b)`,
+  // "You will need to provide" is no "Need to provide": the subject stays before need, be and have.
+  String.raw`you (?:should|will|shall|are (?:going )?to|need to|have to) ${POLITE}(?!be\b|have\b|need\b)`,
 ].join("|");
 
 const SENTENCE_START = String.raw`(?<=^|[.!?:][ \t]+|\n[ \t]*)`;

@@ -56,12 +56,19 @@ export const SOCIAL_WORD = /\b(?:hi|hello|hey|hiya|howdy|greetings|good|hope|how
 /** A sentence of one line with its closing punctuation and emoticons. */
 const SENTENCE = /[^\n.!?]+[.!?]*[ \t]*[)(:;*^_~\-\u{1F300}-\u{1FAFF}\u2600-\u27BF\uFE0F]*/gu;
 
+const MAX_SOCIAL_CHARS = 240;
+/** Words a SOCIAL_SENTENCE can open with, as its first word. */
+const SOCIAL_OPENING =
+  /^\s*(?:so|oh|and|but|anyway|again|also|hi|hello|hey|hiya|howdy|greetings|good|i|hope|how|have|thanks|thank|thx|ty|tysm|many|cheers|really|truly|greatly|would|appreciate|any|your|much|you|looking|no|sorry|apologies|this|it|probably|ha\w*|he\w*|lol\w*|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl)\b/i;
+
 /** The [start, end) ranges of the whole sentences of `text` that are social. */
 export function socialSentenceRanges(text: string): { start: number; end: number }[] {
   const ranges: { start: number; end: number }[] = [];
   if (!SOCIAL_WORD.test(text)) return ranges;
   SENTENCE.lastIndex = 0;
   for (let m = SENTENCE.exec(text); m !== null; m = SENTENCE.exec(text)) {
+    // Social sentences are short and open with one of a few words: most sentences are never matched.
+    if (m[0].length > MAX_SOCIAL_CHARS || !SOCIAL_OPENING.test(m[0])) continue;
     const lead = m[0].length - m[0].trimStart().length;
     if (SOCIAL_SENTENCE.test(m[0].trim())) ranges.push({ start: m.index + lead, end: m.index + m[0].trimEnd().length });
   }
