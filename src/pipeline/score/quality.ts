@@ -1,6 +1,6 @@
 import { calibratedScore, type RequestCalibration } from "./calibration";
-import { meaningChecks, type LostContent } from "./meaning-checks";
-import { requestFeatures, withoutSocialSentences, type RequestFeatures } from "./request-features";
+import type { LostContent } from "./meaning-checks";
+import { hardChecks, requestFeatures, type RequestFeatures } from "./request-features";
 
 /** The quality of a compression: one 0-100 figure and what it is made of. */
 export interface QualityScore {
@@ -24,10 +24,8 @@ export class QualityScorer {
   constructor(private readonly calibration: RequestCalibration) {}
 
   score(original: string, compressed: string): QualityScore {
-    // A negation or a name inside a social sentence ("I hope this isn't a silly question") is no content.
-    const lost = meaningChecks(withoutSocialSentences(original), withoutSocialSentences(compressed));
+    const lost = hardChecks(original, compressed);
     const features = requestFeatures(original, compressed, lost);
-    const score = original === compressed ? 100 : Math.round(calibratedScore(features, this.calibration));
-    return { score, features, lost };
+    return { score: original === compressed ? 100 : Math.round(calibratedScore(features, this.calibration)), features, lost };
   }
 }

@@ -1,5 +1,5 @@
 import { dataSpans } from "../compress/protect/data-spans";
-import { SOCIAL_CLAUSE, SOCIAL_LEAD, SOCIAL_SENTENCE, SOCIAL_TAIL, socialSentenceRanges } from "../compress/text/social";
+import { isSocialSentence, socialSentenceRanges, withoutSocialClauses } from "../compress/text/social";
 import { cutRanges } from "../compress/text/rewrite";
 import { WORDY_PHRASES } from "../compress/rules/filler";
 import { selfInformation } from "../compress/word-stats";
@@ -81,9 +81,9 @@ function requestWords(text: string): string[] {
   const words: string[] = [];
   for (const whole of plainForms(text).match(SENTENCE) ?? []) {
     const trimmed = whole.trim();
-    if (SOCIAL_SENTENCE.test(trimmed)) continue;
+    if (isSocialSentence(trimmed)) continue;
     // A social clause before or after the request ("Sorry if this is a dumb question, but ...") weighs nothing either.
-    const sentence = trimmed.replace(SOCIAL_LEAD, "").replace(SOCIAL_TAIL, "").replace(SOCIAL_CLAUSE, "");
+    const sentence = withoutSocialClauses(trimmed);
     for (const w of sentence.match(WORD) ?? []) words.push(w.toLowerCase().replace("’", "'"));
   }
   return words;
@@ -114,7 +114,27 @@ function commonInOrder(a: readonly string[], b: readonly string[]): number {
 
 /** Sentences of a data span, outside social ones: each must still be sent as it was. */
 function dataSentences(span: string): string[] {
-  return (span.match(SENTENCE) ?? []).map((s) => s.trim()).filter((s) => s !== "" && !SOCIAL_SENTENCE.test(s));
+  return (span.match(SENTENCE) ?? []).map((s) => s.trim()).filter((s) => s !== "" && !isSocialSentence(s));
+}
+
+/** Where a sentence may start: the text's start, or after a line break or closing punctuation and a blank. */
+const isSentenceStart = (text: string, at: number) => at === 0 || text[at - 1] === "\n" || (/\s/.test(text[at - 1]!) && /[.!?]/.test(text[at - 2] ?? ""));
+
+/**
+ * The two texts without the sentences they begin and end with in common: only what changed is weighed
+ * (issue 25). Words there cancel anyway, and the longest common subsequence of the rest plus them is
+ * theirs plus the rest's, so no feature changes. The cuts fall on sentence starts, where the social
+ * sentence tests read whole sentences.
+ */
+function changedMiddles(a: string, b: string): [string, string] {
+  let head = 0;
+  const shorter = Math.min(a.length, b.length);
+  while (head < shorter && a.charCodeAt(head) === b.charCodeAt(head)) head++;
+  while (head > 0 && !(isSentenceStart(a, head) && isSentenceStart(b, head))) head--;
+  let tail = 0;
+  while (tail < shorter - head && a.charCodeAt(a.length - 1 - tail) === b.charCodeAt(b.length - 1 - tail)) tail++;
+  while (tail > 0 && !(isSentenceStart(a, a.length - tail) && isSentenceStart(b, b.length - tail))) tail--;
+  return [a.slice(head, a.length - tail), b.slice(head, b.length - tail)];
 }
 
 /** `text` without its social sentences. */
@@ -122,7 +142,21 @@ export function withoutSocialSentences(text: string): string {
   return cutRanges(text, socialSentenceRanges(text)).kept;
 }
 
-export function requestFeatures(original: string, compressed: string, lost: LostContent = meaningChecks(withoutSocialSentences(original), withoutSocialSentences(compressed))): RequestFeatures {
+/** Quotations and code, which a cut at a sentence start could split: texts with them are checked whole. */
+const SPLITTABLE = /[`"“‘«]|(?<![\p{L}\p{N}])'/u;
+
+/**
+ * The hard checks (meaning-checks.ts) of a compression, social sentences left out on both sides (a
+ * negation or a name in "I hope this isn't a silly question" is no content), and only on the sentences
+ * that changed when no quotation or code could straddle a cut: each check compares what one text has
+ * with what the other has, so the sentences both share cancel.
+ */
+export function hardChecks(original: string, compressed: string): LostContent {
+  const [a, b] = SPLITTABLE.test(original) ? [original, compressed] : changedMiddles(original, compressed);
+  return meaningChecks(withoutSocialSentences(a), withoutSocialSentences(b));
+}
+
+export function requestFeatures(original: string, compressed: string, lost: LostContent = hardChecks(original, compressed)): RequestFeatures {
   const f: RequestFeatures = { hardLost: 0, dataLost: 0, formatLost: 0, contentLost: 0, contentBits: 0, contentAdded: 0, contentMoved: 0, lightLost: 0 };
   if (original === compressed) return f;
   for (const check of CHECK_NAMES) f.hardLost += lost[check].length;
@@ -130,8 +164,9 @@ export function requestFeatures(original: string, compressed: string, lost: Lost
     const text = original.slice(span.start, span.end);
     if (!compressed.includes(text) && dataSentences(text).some((s) => !compressed.includes(s))) f.dataLost++;
   }
-  const beforeWords = requestWords(original);
-  const afterWords = requestWords(compressed);
+  const [changedBefore, changedAfter] = changedMiddles(original, compressed);
+  const beforeWords = requestWords(changedBefore);
+  const afterWords = requestWords(changedAfter);
   const before = counted(beforeWords);
   const after = counted(afterWords);
   for (const [word, n] of before) {

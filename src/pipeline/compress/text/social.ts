@@ -61,6 +61,18 @@ const MAX_SOCIAL_CHARS = 240;
 const SOCIAL_OPENING =
   /^\s*(?:so|oh|and|but|anyway|again|also|hi|hello|hey|hiya|howdy|greetings|good|i|hope|how|have|thanks|thank|thx|ty|tysm|many|cheers|really|truly|greatly|would|appreciate|any|your|much|you|looking|no|sorry|apologies|this|it|probably|ha\w*|he\w*|lol\w*|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl)\b/i;
 
+/** Whether a trimmed sentence is SOCIAL_SENTENCE, deciding most sentences by their length or first word. */
+export function isSocialSentence(sentence: string): boolean {
+  return sentence.length <= MAX_SOCIAL_CHARS && SOCIAL_OPENING.test(sentence) && SOCIAL_SENTENCE.test(sentence);
+}
+
+/** A sentence opening with a social clause, "Sorry if this is a dumb question, but ...", without it. */
+export function withoutSocialClauses(sentence: string): string {
+  let out = SOCIAL_OPENING.test(sentence) ? sentence.replace(SOCIAL_LEAD, "") : sentence;
+  if (out.includes(",")) out = out.replace(SOCIAL_TAIL, "").replace(SOCIAL_CLAUSE, "");
+  return out;
+}
+
 /** The [start, end) ranges of the whole sentences of `text` that are social. */
 export function socialSentenceRanges(text: string): { start: number; end: number }[] {
   const ranges: { start: number; end: number }[] = [];
@@ -68,9 +80,9 @@ export function socialSentenceRanges(text: string): { start: number; end: number
   SENTENCE.lastIndex = 0;
   for (let m = SENTENCE.exec(text); m !== null; m = SENTENCE.exec(text)) {
     // Social sentences are short and open with one of a few words: most sentences are never matched.
-    if (m[0].length > MAX_SOCIAL_CHARS || !SOCIAL_OPENING.test(m[0])) continue;
+    if (!isSocialSentence(m[0].trim())) continue;
     const lead = m[0].length - m[0].trimStart().length;
-    if (SOCIAL_SENTENCE.test(m[0].trim())) ranges.push({ start: m.index + lead, end: m.index + m[0].trimEnd().length });
+    ranges.push({ start: m.index + lead, end: m.index + m[0].trimEnd().length });
   }
   return ranges;
 }
