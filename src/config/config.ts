@@ -43,7 +43,7 @@ export const SettingsSchema = Type.Object(
     cacheTtlS: Int(1, 31_536_000, 86_400, "how long a cached answer may be served"),
     optimizeMemoEntries: Int(0, 10_000_000, 10_000, "optimizer results remembered for repeated requests (0 = off)"),
     workerTaskTimeoutMs: Int(10, 600_000, 10_000, `a CPU task that waits this long for a worker (503) or runs this long (500) fails; a task still running ${WORKER_HANG_FACTOR} times as long is cut and its worker replaced`),
-    qualityFloor: Num(0, 100, 85, "compressions scoring below this back off to a gentler level"),
+    qualityFloor: Num(0, 100, 85, "compressions scoring below this undo, rule by rule, the edits that cost the score"),
     playgroundPerMinute: Int(1, 1_000_000, 60, "POST /v1/playground calls per client address per minute"),
     shutdownGraceMs: Int(0, 600_000, 10_000, "how long in-flight requests may take at shutdown"),
     metricsHost: Type.Optional(Type.String({ minLength: 1, description: "serve /metrics without a key on this separate address" })),
