@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
 import { compressMessages, compressWithQualityFloor } from "../../src/pipeline/compress";
 import type { ChatMessage } from "../../src/pipeline/messages";
 import { shippedModels } from "../ml/shipped-models";
@@ -79,5 +80,38 @@ describe("the README's example", () => {
     expect(out.messages[0]!.content).toBe("Write a haiku about the sea.");
     expect(out.rulesUndone).toEqual([]);
     expect(out.qualityScore).toBeGreaterThanOrEqual(85);
+  });
+});
+
+describe("data spans, property", () => {
+  // Pieces a handed-over text is made of: the words and sentences rules act on elsewhere.
+  const piece = fc.constantFrom(
+    "the ", "a ", "really ", "very ", "basically ", "just ", "is ", "and ", "this ", "please ", "in order to ",
+    "Thanks! ", "Thanks so much! ", "I hope you are doing well. ", "Hi there! ", "haha ", "Sorry if this is a dumb question, but ",
+    "I was wondering if you could write ", "due to the fact that ", "**bold** ", "  ", "\n", "\n\n", ". ", ", ", "word ", "Word ",
+  );
+  // It ends with a word of its own: a last paragraph of only thanks after a blank line is read as the
+  // user's closing, not the text's (documented in docs/compression-rules.md), and is no case here.
+  const text = fc.array(piece, { minLength: 0, maxLength: 30 }).map((ps) => `${ps.join("")}end of text.`);
+  const intro = fc.constantFrom("Can you proofread this for me?\n\n", "Summarize the following:\n", "Translate this into German: ", "How many times does 'the' appear here? ", "Please fix the grammar in this email:\n\n");
+  test("a text handed over after the request arrives byte for byte at every level, whatever it holds", () => {
+    fc.assert(
+      fc.property(intro, text, fc.constantFrom(...LEVELS), (lead, data, level) => {
+        const content = `${FRAMING}${lead}${data}`;
+        const sent = compressMessages([{ role: "user", content }], { aggressiveness: level, skipRules: [] }).messages[0]!.content;
+        expect(sent).toContain(data);
+      }),
+      { numRuns: 400 },
+    );
+  });
+  test("a text handed over before a request about its surface arrives byte for byte too", () => {
+    fc.assert(
+      fc.property(text, fc.constantFrom(...LEVELS), (data, level) => {
+        const content = `${data}\n\n${FRAMING}Could you check the grammar of the text above? Thanks so much!`;
+        const sent = compressMessages([{ role: "user", content }], { aggressiveness: level, skipRules: [] }).messages[0]!.content;
+        expect(sent).toContain(data.trim());
+      }),
+      { numRuns: 400 },
+    );
   });
 });

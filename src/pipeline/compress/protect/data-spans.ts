@@ -100,14 +100,16 @@ function dataEnd(text: string): number {
 /** The data spans of one message's text, unsorted and possibly overlapping (protectedSpans merges them). */
 export function dataSpans(text: string): Span[] {
   const spans: Span[] = [];
-  const end = dataEnd(text);
+  const closing = dataEnd(text);
+  // A text that is nothing but the social paragraph is the text: "Proofread this:\n\nI hope you are well."
+  const endOf = (start: number) => (start < closing && text.slice(start, closing).trim() !== "" ? closing : text.length);
   if (text.includes(":")) {
     // The first introducer hands over the rest: later ones are inside the data.
     INTRODUCER.lastIndex = 0;
     const block = INTRODUCER.exec(text);
-    if (block && block.index + block[0].length < end) spans.push({ start: block.index + block[0].length, end });
+    if (block) spans.push({ start: block.index + block[0].length, end: endOf(block.index + block[0].length) });
     const inline = inlineIntroducerEnd(text);
-    if (inline >= 0 && inline < end) spans.push({ start: inline, end });
+    if (inline >= 0) spans.push({ start: inline, end: endOf(inline) });
     each(text, LABELLED_LINE, (m) => ({ start: m.index, end: m.index + m[0].length }), spans);
   }
   if (text.includes("|")) each(text, TABLE_ROW, (m) => ({ start: m.index, end: m.index + m[0].length }), spans);
@@ -116,7 +118,7 @@ export function dataSpans(text: string): Span[] {
   if (task >= 0) {
     const paragraph = paragraphStart(text, task);
     if (paragraph > 0) spans.push({ start: 0, end: paragraph });
-    spans.push({ start: task, end: Math.max(task, end) });
+    spans.push({ start: task, end: endOf(task) });
   }
   // Marks first: most prompts have no *, _ or #, and the word test reads the whole text.
   if ((text.includes("*") || text.includes("_") || text.includes("#")) && FORMAT_TALK.test(text)) each(text, FORMAT_MARKS, (m) => ({ start: m.index, end: m.index + m[0].length }), spans);
