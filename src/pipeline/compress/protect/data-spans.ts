@@ -1,4 +1,5 @@
-import { SOCIAL_SENTENCE } from "../text/social";
+import { eachMatch } from "../../../text/each-match";
+import { isSocialSentence } from "../text/social";
 import type { Span } from "./spans";
 
 /**
@@ -49,19 +50,17 @@ const QUOTE_BLOCK = /^[ \t]*>[^\n]*/gm;
  * before the one that names the task.
  */
 const SURFACE_TASK =
-  /\b(?:proof-?read(?:ing)?|grammar|grammatical(?:ly)?|spelling|spell-?check|typos?|punctuation|verbatim|word for word|exact (?:wording|words|text)|word count|how many (?:times|words|letters|characters|sentences|lines|paragraphs|vowels|consonants|syllables|commas|occurrences)|count (?:the|how|each|every|all)|transl(?:ate|ated|ating|ation)|rewrite|rewrit(?:e|ing)|rephras(?:e|ing)|paraphras(?:e|ing)|reword(?:ing)?|edit(?:ing)? (?:this|my|the|it|these|our)|copy-?edit|polish|improve (?:the|my|this|our) (?:writing|wording|text|essay|email|paragraph|draft|letter|prose|flow)|formatting|continue (?:this|the|my|writing)|finish (?:this|the|my) (?:story|sentence|text|paragraph|poem)|match (?:the|my|this) (?:tone|style|register|voice)|same (?:tone|style|register|voice|format)|(?:tone|style|register) of (?:this|the following|my))/gi;
+  /\b(?:proof-?read(?:ing)?|grammar|grammatical(?:ly)?|spelling|spell-?check|typos?|punctuation|verbatim|word for word|exact (?:wording|words|text)|word count|how many (?:times|words|letters|characters|sentences|lines|paragraphs|vowels|consonants|syllables|commas|occurrences)|count (?:the|how|each|every|all)|transl(?:ate|ated|ating|ation)|rewrit(?:e|ing)|rephras(?:e|ing)|paraphras(?:e|ing)|reword(?:ing)?|edit(?:ing)? (?:this|my|the|it|these|our)|copy-?edit|polish|improve (?:the|my|this|our) (?:writing|wording|text|essay|email|paragraph|draft|letter|prose|flow)|formatting|continue (?:this|the|my|writing)|finish (?:this|the|my) (?:story|sentence|text|paragraph|poem)|match (?:the|my|this) (?:tone|style|register|voice)|same (?:tone|style|register|voice|format)|(?:tone|style|register) of (?:this|the following|my))/gi;
 
 /** Talk about formatting: bold, italics and headings written in such a prompt are examples of the instruction. */
 const FORMAT_TALK = /\b(?:bold|italics?|markdown|asterisks?|emphasi[sz]e|emphasis|highlight|headings?|headers?|formatt?(?:ed|ing)?)\b/i;
 const FORMAT_MARKS = /\*{1,3}[^*\n]+\*{1,3}|_{1,2}[^_\n]+_{1,2}|^[ \t]*#{1,6}[ \t][^\n]*/gm;
 
-function each(text: string, pattern: RegExp, span: (m: RegExpExecArray) => Span | null, out: Span[]): void {
-  pattern.lastIndex = 0;
-  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-    const s = span(m);
-    if (s && s.end > s.start) out.push(s);
-    if (m[0].length === 0) pattern.lastIndex++;
-  }
+/** Every non-empty match of a global `pattern` in `text`, as a span pushed to `out`. */
+function matchSpans(text: string, pattern: RegExp, out: Span[]): void {
+  eachMatch(text, pattern, (m) => {
+    if (m[0].length > 0) out.push({ start: m.index, end: m.index + m[0].length });
+  });
 }
 
 /** Start of the paragraph (after the last blank line) that holds `at`. */
@@ -94,7 +93,7 @@ function dataEnd(text: string): number {
   if (blank < 0) return text.length;
   const last = text.slice(blank + 2).trim();
   const sentences = last.match(SENTENCE) ?? [];
-  return last !== "" && sentences.every((s) => SOCIAL_SENTENCE.test(s.trim())) ? blank : text.length;
+  return last !== "" && sentences.every((s) => isSocialSentence(s.trim())) ? blank : text.length;
 }
 
 /** The data spans of one message's text, unsorted and possibly overlapping (protectedSpans merges them). */
@@ -110,10 +109,10 @@ export function dataSpans(text: string): Span[] {
     if (block) spans.push({ start: block.index + block[0].length, end: endOf(block.index + block[0].length) });
     const inline = inlineIntroducerEnd(text);
     if (inline >= 0) spans.push({ start: inline, end: endOf(inline) });
-    each(text, LABELLED_LINE, (m) => ({ start: m.index, end: m.index + m[0].length }), spans);
+    matchSpans(text, LABELLED_LINE, spans);
   }
-  if (text.includes("|")) each(text, TABLE_ROW, (m) => ({ start: m.index, end: m.index + m[0].length }), spans);
-  if (text.includes(">")) each(text, QUOTE_BLOCK, (m) => ({ start: m.index, end: m.index + m[0].length }), spans);
+  if (text.includes("|")) matchSpans(text, TABLE_ROW, spans);
+  if (text.includes(">")) matchSpans(text, QUOTE_BLOCK, spans);
   const task = surfaceTaskEnd(text);
   if (task >= 0) {
     const paragraph = paragraphStart(text, task);
@@ -121,6 +120,6 @@ export function dataSpans(text: string): Span[] {
     spans.push({ start: task, end: endOf(task) });
   }
   // Marks first: most prompts have no *, _ or #, and the word test reads the whole text.
-  if ((text.includes("*") || text.includes("_") || text.includes("#")) && FORMAT_TALK.test(text)) each(text, FORMAT_MARKS, (m) => ({ start: m.index, end: m.index + m[0].length }), spans);
+  if ((text.includes("*") || text.includes("_") || text.includes("#")) && FORMAT_TALK.test(text)) matchSpans(text, FORMAT_MARKS, spans);
   return spans;
 }

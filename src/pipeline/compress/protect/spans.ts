@@ -228,7 +228,7 @@ function isWordUnit(code: number): boolean {
   return code >= 0x80 ? WORD_CHARACTER.test(String.fromCharCode(code)) : isAsciiWordUnit(code);
 }
 /** Laughter, thanks and sign-offs the word statistics do not hold: at a sentence start they are no names. */
-const SOCIAL_WORD = /^(?:(?:ha){2,}h?|he(?:he)+|lol+|lmao|rofl|thx|tysm|xoxo|ttyl|hiya|howdy|cheers|regards|apologies|thanks)$/i;
+const SOCIAL_CAPITALIZED = /^(?:(?:ha){2,}h?|he(?:he)+|lol+|lmao|rofl|thx|tysm|xoxo|ttyl|hiya|howdy|cheers|regards|apologies|thanks)$/i;
 /** "Hello ChatGPT," — the assistant's name in an opening greeting is not content to protect. */
 const GREETING_ADDRESSEE = /^\s*(?:hi|hello|hey|dear|greetings)[ \t,]+(?:chat ?gpt|gpt(?:-?\d[\w.-]*)?|claude|gemini|bard|copilot|assistant|ai)\b/i;
 
@@ -255,7 +255,7 @@ function capitalizedNames(text: string): Span[] {
     const sentenceStart = k < 0 || SENTENCE_BOUNDARIES.includes(text[k]!);
     // Looked up as written, where it lies: the statistics spell an apostrophe ', so a word with ’ is none of theirs.
     if (sentenceStart && !holdsRightQuote(text, start, end) && isKnownWordAt(text, start, end)) return;
-    if (sentenceStart && SOCIAL_WORD.test(text.slice(start, end))) return;
+    if (sentenceStart && SOCIAL_CAPITALIZED.test(text.slice(start, end))) return;
     spans.push({ start, end });
   });
   return spans;

@@ -37,7 +37,7 @@ const SOCIAL_UNITS = [
   String.raw`(?:best|kind|warm) regards|regards|cheers|best|xoxo|ttyl`,
 ].join("|");
 /** A sentence made only of social units, joined by commas, dashes or "and", with its closing punctuation and emoticons. */
-export const SOCIAL_SENTENCE = new RegExp(
+const SOCIAL_SENTENCE = new RegExp(
   String.raw`^(?:so |oh |and |but |anyway,? |again,? |also,? )?(?:${SOCIAL_UNITS})(?:[ \t]*(?:[,;]|-+|—|–|and|\.\.\.|!+)?[ \t]*(?:(?:i )?(?:really |truly )?(?:${SOCIAL_UNITS})))*[ \t]*[.!?,~:;)(*^_\-\u2026\u{1F300}-\u{1FAFF}\u2600-\u27BF\uFE0F]*$`,
   "iu",
 );
