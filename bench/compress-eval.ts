@@ -26,7 +26,7 @@
  * floor, and a sample of before/after pairs follows so a reader can judge the output.
  */
 import { compressMessages, compressWithQualityFloor, DEFAULT_QUALITY_FLOOR, promptText, type CompressResult } from "../src/pipeline/compress";
-import { loadModels } from "../src/ml/load";
+import { loadModels } from "../src/pipeline/models";
 import { countMessageTokens } from "../src/tokens/count";
 import { median, percentile } from "./lib/stats";
 import { asConversation, bestOf, compressionCorpora, SPEED_MIN_TOKENS, TIMED_RUNS } from "./lib/compression-corpora";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { compressMessages, compressWithQualityFloor } from "../../src/pipeline/compress";
-import type { ChatMessage } from "../../src/pipeline/messages";
+import type { ChatMessage } from "../../src/core/messages";
 import { shippedModels } from "../ml/shipped-models";
 
 /**

@@ -1,4 +1,4 @@
-import type { Role } from "../messages";
+import type { Role } from "../../core/messages";
 
 /**
  * Roles whose content the compressor rewrites. Assistant turns are the model's own words, often few-shot
