@@ -45,7 +45,7 @@ export const SettingsSchema = Type.Object(
     cacheTtlS: Int(1, 31_536_000, 86_400, "how long a cached answer may be served"),
     optimizeMemoEntries: Int(0, 10_000_000, 10_000, "optimizer results remembered for repeated requests (0 = off)"),
     workerTaskTimeoutMs: Int(10, 600_000, 10_000, `a CPU task that waits this long for a worker (503) or runs this long (500) fails; a task still running ${WORKER_HANG_FACTOR} times as long is cut and its worker replaced`),
-    qualityFloor: Num(0, 100, 85, "compressions scoring below this back off to a gentler level"),
+    qualityFloor: Num(0, 100, 85, "compressions scoring below this undo, rule by rule, the edits that cost the score"),
     playgroundPerMinute: Int(1, 1_000_000, 60, "POST /v1/playground calls per minute per client address block (IPv4 /24, IPv6 /64, all of loopback)"),
     playgroundMaxBytes: Int(1024, 256 * 1024 * 1024, 64 * 1024, "largest POST /v1/playground body: the playground is for trying prompts, not for load"),
     playgroundConcurrency: Int(1, 64, 1, "POST /v1/playground analyses running at once; more are refused (503), so the unauthenticated page never takes the CPU stages from keyed calls"),
