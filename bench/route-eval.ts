@@ -21,7 +21,8 @@
 import { join } from "node:path";
 import { Catalog, TIERS, type ModelInfo, type Tier } from "../src/catalog/catalog";
 import { HashEmbedder } from "../src/ml/hash-embedder";
-import { DEFAULT_MODELS_DIR, loadModels } from "../src/ml/load";
+import { DEFAULT_MODELS_DIR } from "../src/ml/load";
+import { loadModels } from "../src/pipeline/models";
 import { toPrediction } from "../src/ml/task-classifier";
 import { TASK_CLASSES, type TaskClass, type TaskPrediction } from "../src/ml/types";
 import { decideRoute, loadCapabilities, promptSignals, REASON_OF_TASK, type CapabilityTable, type PromptSignals, type SignalSource } from "../src/pipeline/route";
