@@ -6,7 +6,8 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { HashFeaturizer, type HashFeatureParams } from "../src/ml/features";
-import { DEFAULT_MODELS_DIR, loadModels } from "../src/ml/load";
+import { DEFAULT_MODELS_DIR } from "../src/ml/load";
+import { loadModels } from "../src/pipeline/models";
 import { countTokens } from "../src/tokens/count";
 import { loadWorkload } from "./lib/workload";
 
@@ -55,8 +56,8 @@ for (const [name, text] of Object.entries(inputs)) {
     ["embed", (call) => models.embed(fresh(text, call))],
     ["classify (embedding given)", () => models.classify(text, embedding)],
     ["classify (embeds too)", (call) => models.classify(fresh(text, call))],
-    ["quality (same original: 1 embed + checks)", (call) => models.quality(text, fresh(compressed, call))],
-    ["quality (new original each call: embed both in one call + checks)", (call) => models.quality(fresh(text, call), fresh(compressed, call))],
+    ["quality (same original)", (call) => models.quality(text, fresh(compressed, call))],
+    ["quality (new original each call)", (call) => models.quality(fresh(text, call), fresh(compressed, call))],
   ];
   for (const [call, fn] of cases) {
     const { p50, p99 } = await measure(fn, iterations);

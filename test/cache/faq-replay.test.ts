@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { loadFaq, replayFaq } from "../../bench/lib/faq-replay";
 import { Rng } from "../../models/data/rng";
-import { loadModels, loadSynonyms } from "../../src/ml/load";
+import { loadModels, loadSynonyms } from "../../src/pipeline/models";
 
 // The hand-written FAQ traffic (bench/data/faq-replay.json) through a real cache with the shipped
 // embedding and synonym table: no question gets another intent's answer, and repeats are served.
