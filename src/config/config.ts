@@ -43,6 +43,7 @@ export const SettingsSchema = Type.Object(
     inlineMaxChars: Int(0, 10_000_000, 4000, "requests that need no model and are at most this long run on the event loop, skipping the worker hop"),
     cacheMaxEntries: Int(1, 100_000_000, 100_000, "response cache entries kept; least recently used go first"),
     cacheTtlS: Int(1, 31_536_000, 86_400, "how long a cached answer may be served"),
+    cacheUnsetTemperature: Type.Boolean({ default: true, description: "cache requests that set no temperature (sampled at the provider's default, 1, which the cache admits when written out)" }),
     optimizeMemoEntries: Int(0, 10_000_000, 10_000, "optimizer results remembered for repeated requests (0 = off)"),
     workerTaskTimeoutMs: Int(10, 600_000, 10_000, `a CPU task that waits this long for a worker (503) or runs this long (500) fails; a task still running ${WORKER_HANG_FACTOR} times as long is cut and its worker replaced`),
     qualityFloor: Num(0, 100, 85, "compressions scoring below this undo, rule by rule, the edits that cost the score"),
