@@ -104,7 +104,7 @@ export async function startServices(settings: Settings, log: Logger, env: Record
     embedder: models?.embedder ?? (await loadEmbedder(modelOptionsOf(settings))),
     synonyms: await loadSynonyms(),
     log: { warn: (fields, message) => log.warn(fields, message) },
-    config: { maxEntries: settings.cacheMaxEntries, ttlMs: settings.cacheTtlS * 1000 },
+    config: { maxEntries: settings.cacheMaxEntries, ttlMs: settings.cacheTtlS * 1000, cacheUnsetTemperature: settings.cacheUnsetTemperature },
   });
   const optimizer = await Optimizer.start(settings, models);
   const protocols = new Protocols(base.store.db, optimizerCompressor(optimizer, base.catalog.defaultModel.id, settings.qualityFloor));
