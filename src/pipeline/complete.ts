@@ -61,7 +61,7 @@ export class Pipeline {
     const frame = frameOf(req.messages, call.protocol, call.conversation);
     // With a protocol or a conversation the optimizer sees only the call's new content; the stored part is counted already.
     const input = optimizeInputOf(frame ? { ...req, messages: frame.toOptimize } : req, s.servableModels, s.settings.qualityFloor);
-    const fresh = await s.optimizer.run({ ...input, wantEmbedding: req.svc_options.cache, countTokens: frame !== undefined }, call.signal);
+    const fresh = await s.optimizer.run({ ...input, wantEmbedding: req.svc_options.cache, countTokens: frame !== undefined, ...(frame && { prefixTokens: frame.sentTokens }) }, call.signal);
     if (!fresh.route.ok) throw noProviderError(fresh.route);
     const candidates = fresh.route.candidates.map((id) => s.catalog.find(id)!);
     if (!frame) return { opt: fresh, candidates, requested, reason: fresh.route.reason };

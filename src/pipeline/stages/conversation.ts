@@ -1,6 +1,7 @@
 import type { ChatMessage } from "../../core/messages";
 import type { Services } from "../services";
 import type { Stage } from "../stage";
+import type { Call } from "../call";
 
 /**
  * `svc_options.conversation_id`: calls on one conversation run one at a time (the lock is taken at
@@ -11,17 +12,11 @@ import type { Stage } from "../stage";
 export function conversationStage(s: Pick<Services, "conversations">): Stage<(() => void) | undefined> {
   return {
     name: "conversation",
-    async before(call) {
+    before(call) {
       const id = call.req.svc_options.conversation_id;
+      // Synchronous without a conversation: an asynchronous hook costs every call a turn of the event loop.
       if (id === undefined) return undefined;
-      const release = await s.conversations.lock.acquire(`${call.key.appId}\u0000${id}`, call.signal);
-      try {
-        call.conversation = s.conversations.plan(call.key.appId, id, call.req.messages, call.req.svc_options.max_turns_to_keep);
-      } catch (e) {
-        release();
-        throw e;
-      }
-      return release;
+      return admitTo(s, call, id);
     },
     commit(call, outcome, release) {
       if (!release) return;
@@ -36,4 +31,16 @@ export function conversationStage(s: Pick<Services, "conversations">): Stage<(()
     },
     rollback: (_call, _error, release) => release?.(),
   };
+}
+
+/** Waits for the conversation's earlier calls, then plans this one (letting go if planning refuses it). */
+async function admitTo(s: Pick<Services, "conversations">, call: Call, id: string): Promise<() => void> {
+  const release = await s.conversations.lock.acquire(`${call.key.appId}\u0000${id}`, call.signal);
+  try {
+    call.conversation = s.conversations.plan(call.key.appId, id, call.req.messages, call.req.svc_options.max_turns_to_keep);
+  } catch (e) {
+    release();
+    throw e;
+  }
+  return release;
 }
