@@ -83,9 +83,9 @@ function routeAll(prompts: LabelledPrompt[], predictions: TaskPrediction[], isAv
     return {
       prompt,
       predicted: prediction.task,
-      tier: d.tier,
-      baselineUsd: catalog.cost(catalog.baseline, tokens, COMPLETION_TOKENS),
-      routedUsd: catalog.cost(d.model, tokens, COMPLETION_TOKENS),
+      tier: d.tier!,
+      baselineUsd: catalog.costOf(catalog.baseline, tokens, COMPLETION_TOKENS)!,
+      routedUsd: catalog.costOf(d.model, tokens, COMPLETION_TOKENS)!,
     };
   });
 }

@@ -51,7 +51,7 @@ describe("a model the client names", () => {
   test("an unknown model is the catalog's 400 MODEL_NOT_FOUND", () => {
     let err: unknown;
     try {
-      route({ model: "gpt-5-ultra" });
+      route({ model: "no-such-model" });
     } catch (e) {
       err = e;
     }
@@ -158,7 +158,7 @@ describe("context window", () => {
     const d = routed({ prediction: faq, isAvailable: (m) => m.provider !== "gemini", signals: signals({ promptTokens: 150_000 }) });
     expect(d.model.id).toBe("claude-3-haiku-20240307");
     expect(d.reason).toBe("long_context");
-    expect(d.candidates.every((m) => m.context_window >= 150_000)).toBe(true);
+    expect(d.candidates.every((m) => m.context_window! >= 150_000)).toBe(true);
   });
 
   test("max_tokens shares the window: 127k of prompt plus 1000 does not fit a 128k model", () => {
@@ -306,7 +306,7 @@ describe("fallback candidates", () => {
         if (!d.ok) return;
         expect(d.candidates[0]).toBe(d.model);
         if (d.task === "code" || d.task === "math" || d.task === "reasoning") expect(d.tier).not.toBe("cheapest");
-        const ranks = d.candidates.map((m) => TIERS.indexOf(m.tier));
+        const ranks = d.candidates.map((m) => TIERS.indexOf(m.tier!));
         expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
         for (const m of d.candidates) {
           expect(isAvailable(m)).toBe(true);

@@ -1,5 +1,5 @@
 import { ApiError } from "../../http/errors";
-import { TIERS, type Catalog, type ModelInfo, type Tier } from "../../catalog/catalog";
+import { TIERS, type Catalog, type ModelInfo, type RoutableModel, type Tier } from "../../catalog/catalog";
 import { TASK_CLASSES, type TaskClass, type TaskPrediction } from "../../ml/types";
 import { difficultyBand, type CapabilityTable, type DifficultyBand } from "./capabilities";
 import { REASON_OF_TASK, type RoutingReason } from "./reasons";
@@ -26,7 +26,8 @@ export interface Routed {
   ok: true;
   model: ModelInfo;
   reason: RoutingReason;
-  tier: Tier;
+  /** Absent for a model named by the client that the catalog gives no tier. */
+  tier?: Tier;
   /**
    * What the provider layer tries, in order, when a call fails: the chosen model, the other models of
    * its tier, then higher tiers, never a lower one. Every entry is available, has the features the
@@ -43,7 +44,7 @@ export interface NoProvider {
   code: "NO_PROVIDER";
   reason: RoutingReason;
   /** The lowest tier that would have done. */
-  tier: Tier;
+  tier?: Tier;
   message: string;
 }
 
@@ -68,7 +69,7 @@ export function decideRoute(input: RouteInput): RouteDecision {
 /** A model the client or the operator named is served as named, or not at all. */
 function asked(model: ModelInfo, reason: RoutingReason, isAvailable: (m: ModelInfo) => boolean): RouteDecision {
   if (!isAvailable(model)) return noProvider(reason, model.tier, `no configured provider can serve model '${model.id}' (provider ${model.provider})`);
-  return { ok: true, model, reason, tier: model.tier, candidates: [model] };
+  return { ok: true, model, reason, ...(model.tier && { tier: model.tier }), candidates: [model] };
 }
 
 function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
@@ -90,10 +91,10 @@ function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
     preferred = "balanced";
   }
 
-  const usable = catalog.models.filter((m) => input.isAvailable(m) && hasFeatures(m, s));
+  const usable = catalog.routable.filter((m) => input.isAvailable(m) && hasFeatures(m, s));
   const need = s.promptTokens + s.maxCompletionTokens;
-  const fits = (m: ModelInfo) => need <= m.context_window * (1 - table.context_headroom);
-  const order = (a: ModelInfo, b: ModelInfo) =>
+  const fits = (m: RoutableModel) => need <= m.context_window * (1 - table.context_headroom);
+  const order = (a: RoutableModel, b: RoutableModel) =>
     rank(a.tier) - rank(b.tier) ||
     catalog.cost(a, s.promptTokens, s.maxCompletionTokens) - catalog.cost(b, s.promptTokens, s.maxCompletionTokens) ||
     a.id.localeCompare(b.id);
@@ -132,7 +133,7 @@ function rank(t: Tier): number {
   return TIERS.indexOf(t);
 }
 
-function whyNone(s: PromptSignals, usableAtFloor: ModelInfo[], floor: Tier, need: number): string {
+function whyNone(s: PromptSignals, usableAtFloor: RoutableModel[], floor: Tier, need: number): string {
   if (usableAtFloor.length > 0) {
     return `the prompt needs ${need} tokens of context (prompt plus max_tokens), more than any available model holds`;
   }
@@ -141,8 +142,8 @@ function whyNone(s: PromptSignals, usableAtFloor: ModelInfo[], floor: Tier, need
   return `no configured provider serves ${what}`;
 }
 
-function noProvider(reason: RoutingReason, tier: Tier, message: string): NoProvider {
-  return { ok: false, code: "NO_PROVIDER", reason, tier, message };
+function noProvider(reason: RoutingReason, tier: Tier | undefined, message: string): NoProvider {
+  return { ok: false, code: "NO_PROVIDER", reason, ...(tier && { tier }), message };
 }
 
 /** The error the gateway answers for a NoProvider decision. */
