@@ -46,6 +46,8 @@ interface Outcome {
   cacheHit: boolean;
   upstreamMs: number;
   simulated: boolean;
+  /** Top-level fields of the provider's answer passed on as they came (system_fingerprint, service_tier). */
+  extra?: Record<string, unknown>;
 }
 
 /**
@@ -129,7 +131,7 @@ async function upstream(gw: Gateway, p: Planned): Promise<Outcome> {
   const r = await completeWithFallback(gw.providers, upstreamRequest(p), gw.callPolicy);
   const completionText = r.response.choices.map((c) => c.message.content).join("");
   const usage = r.response.usage ?? estimateUsage(p, r.model, completionText);
-  return { served: r.model, choices: r.response.choices, usage, reason: r.fallback ? "fallback" : p.reason, cacheHit: false, upstreamMs: r.upstreamMs, simulated: r.provider.simulated };
+  return { served: r.model, choices: r.response.choices, usage, reason: r.fallback ? "fallback" : p.reason, cacheHit: false, upstreamMs: r.upstreamMs, simulated: r.provider.simulated, ...(r.response.extra && { extra: r.response.extra }) };
 }
 
 function upstreamRequest(p: Planned) {
@@ -258,7 +260,9 @@ function completionBody(p: Planned, out: Outcome, meta: SvcMeta) {
     created: Math.floor(Date.now() / 1000),
     model: out.served.id,
     choices: out.choices,
-    usage: { prompt_tokens: out.usage.prompt_tokens, completion_tokens: out.usage.completion_tokens, total_tokens: out.usage.prompt_tokens + out.usage.completion_tokens },
+    // The provider's usage details (cached_tokens, reasoning_tokens) go on as reported.
+    usage: { ...out.usage, total_tokens: out.usage.prompt_tokens + out.usage.completion_tokens },
+    ...out.extra,
     svc_meta: meta,
   };
 }

@@ -82,7 +82,13 @@ export function embeddingText(prompt: string): string {
 }
 
 function isComplete(answer: CachedAnswer): boolean {
-  return answer.choices.length > 0 && answer.choices.every((c) => COMPLETE_FINISH_REASONS.has(c.finish_reason));
+  return answer.choices.length > 0 && answer.choices.every((c) => COMPLETE_FINISH_REASONS.has(c.finish_reason) && hasAnswer(c));
+}
+
+/** A refusal or an empty answer tells about one call (a filter, a glitch), not about the question: never stored. */
+function hasAnswer(c: CachedAnswer["choices"][number]): boolean {
+  if (typeof c.message.refusal === "string" && c.message.refusal !== "") return false;
+  return (c.message.content ?? "") !== "" || (c.message.tool_calls?.length ?? 0) > 0;
 }
 
 const consoleLog: CacheLog = { warn: (fields, message) => console.warn(message, fields) };
