@@ -24,6 +24,9 @@ interface Counter {
  * The count lives in memory, so consuming is one synchronous check-and-increment on the event loop
  * and exact however many calls race; the store receives the increments in batches.
  */
+/** Longest Retry-After sent for a quota that resets hours away. */
+export const MAX_RETRY_AFTER_S = 60;
+
 export class Quota {
   private readonly counters = new Map<string, Counter>();
 
@@ -53,10 +56,13 @@ export class Quota {
       const reset = test
         ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1)
         : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-      const retryAfterS = (reset - now) / 1000;
+      // The wait runs to hours: the SDKs must not sleep through it (openai v6 slept 15 h on Retry-After:
+      // 55811). x-should-retry: false stops their retries, Retry-After is capped for clients that honour
+      // only it, and the message says when the limit resets.
+      const extra = { retryAfterS: Math.min(MAX_RETRY_AFTER_S, (reset - now) / 1000), shouldRetry: false };
       throw test
-        ? new ApiError("RATE_LIMITED", `test keys allow ${limit} calls per UTC day; the limit resets at ${new Date(reset).toISOString()}`, { retryAfterS })
-        : new ApiError("QUOTA_EXCEEDED", `plan '${key.plan}' allows ${limit} calls per month; the quota resets at ${new Date(reset).toISOString()}`, { retryAfterS });
+        ? new ApiError("RATE_LIMITED", `test keys allow ${limit} calls per UTC day; the limit resets at ${new Date(reset).toISOString()}`, extra)
+        : new ApiError("QUOTA_EXCEEDED", `plan '${key.plan}' allows ${limit} calls per month; the quota resets at ${new Date(reset).toISOString()}`, extra);
     }
     c.calls++;
     c.pending++;

@@ -126,7 +126,7 @@ export function tierConfidence(table: CapabilityTable, band: DifficultyBand, p: 
 }
 
 function hasFeatures(m: ModelInfo, s: PromptSignals): boolean {
-  return (!s.needsTools || m.features.includes("tools")) && (!s.needsJson || m.features.includes("json"));
+  return (!s.needsTools || m.features.includes("tools")) && (!s.needsJson || m.features.includes("json")) && (!s.needsVision || m.features.includes("vision"));
 }
 
 function rank(t: Tier): number {
@@ -137,7 +137,7 @@ function whyNone(s: PromptSignals, usableAtFloor: RoutableModel[], floor: Tier, 
   if (usableAtFloor.length > 0) {
     return `the prompt needs ${need} tokens of context (prompt plus max_tokens), more than any available model holds`;
   }
-  const needs = [s.needsTools && "tools", s.needsJson && "JSON mode"].filter(Boolean);
+  const needs = [s.needsTools && "tools", s.needsJson && "JSON mode", s.needsVision && "vision"].filter(Boolean);
   const what = needs.length > 0 ? `a ${floor} or better model with ${needs.join(" and ")}` : `a ${floor} or better model`;
   return `no configured provider serves ${what}`;
 }

@@ -21,6 +21,8 @@ export interface PromptSignals {
   needsTools: boolean;
   /** `response_format` asks for JSON (`json_object` or `json_schema`). */
   needsJson: boolean;
+  /** A message carries an image: only models with the `vision` feature can serve. */
+  needsVision?: boolean;
 }
 
 /** The parts of a completion request the signals are computed from. */
@@ -45,8 +47,10 @@ export function promptSignals(req: SignalSource, promptTokens?: number): PromptS
   let fenceLines = 0;
   let userTurns = 0;
   let toolHistory = false;
+  let images = false;
   let userText = "";
   for (const m of req.messages) {
+    if (m.parts?.some((p) => p.type === "image_url")) images = true;
     fenceLines += countMatches(m.content, FENCE_LINE);
     if (m.role === "tool" || (m.tool_calls !== undefined && m.tool_calls.length > 0)) toolHistory = true;
     if (m.role === "user") {
@@ -66,6 +70,7 @@ export function promptSignals(req: SignalSource, promptTokens?: number): PromptS
     script: dominantScript(userText),
     needsTools: toolsOffered || toolHistory,
     needsJson: format === "json_object" || format === "json_schema",
+    needsVision: images,
   };
 }
 
