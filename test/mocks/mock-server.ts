@@ -16,6 +16,17 @@ export interface MockReply {
   toolCall?: { id: string; name: string; arguments: Record<string, unknown> };
   /** Raw wire value (e.g. "max_tokens", "MAX_TOKENS", "length") overriding the natural one. */
   stopReason?: string;
+  /** Answer with this refusal instead of text (formats that have one). */
+  refusal?: string;
+  /** Wire fields merged into the answer: `top` into the body (every chunk of a stream), `choice`, `message`, `usage`. */
+  extras?: MockExtras;
+}
+
+export interface MockExtras {
+  top?: Record<string, unknown>;
+  choice?: Record<string, unknown>;
+  message?: Record<string, unknown>;
+  usage?: Record<string, unknown>;
 }
 
 /** How one provider's wire format is read and written. */
@@ -63,6 +74,8 @@ const CUT_FLUSH_MS = 20;
 interface PlannedFailure {
   status: number;
   retryAfter?: string;
+  /** The error body as the provider would send it, instead of the format's generic one. */
+  body?: unknown;
 }
 
 /**
@@ -80,6 +93,8 @@ export class MockProvider {
   hang = false;
   toolCall: MockReply["toolCall"];
   stopReason: string | undefined;
+  refusal: string | undefined;
+  extras: MockExtras | undefined;
   private readonly failures: PlannedFailure[] = [];
   private readonly server: Server<undefined>;
 
@@ -107,8 +122,8 @@ export class MockProvider {
   }
 
   /** The next `count` requests answer `status` (with Retry-After when given). */
-  failNext(count: number, status: number, retryAfter?: string): void {
-    for (let i = 0; i < count; i++) this.failures.push(retryAfter === undefined ? { status } : { status, retryAfter });
+  failNext(count: number, status: number, retryAfter?: string, body?: unknown): void {
+    for (let i = 0; i < count; i++) this.failures.push({ status, ...(retryAfter !== undefined && { retryAfter }), ...(body !== undefined && { body }) });
   }
 
   /** Back to a well-behaved server with an empty log; latency and chunk delay return to the start options. */
@@ -122,6 +137,8 @@ export class MockProvider {
     this.hang = false;
     this.toolCall = undefined;
     this.stopReason = undefined;
+    this.refusal = undefined;
+    this.extras = undefined;
   }
 
   get abortedCount(): number {
@@ -151,7 +168,7 @@ export class MockProvider {
     }
     if (this.latencyMs > 0) await Bun.sleep(this.latencyMs);
     const failure = this.failures.shift();
-    if (failure) return this.error(failure.status, `planned failure ${failure.status}`, failure.retryAfter);
+    if (failure) return this.error(failure.status, `planned failure ${failure.status}`, failure.retryAfter, failure.body);
     const presented = this.format.presentedKey(req.headers);
     // Echoes the key it got, as real providers partly do, so tests can check the gateway never repeats it.
     if (this.options.apiKey && presented !== this.options.apiKey) return this.error(401, `invalid api key: ${presented}`);
@@ -183,6 +200,8 @@ export class MockProvider {
     };
     if (this.toolCall && parsed.hasTools) reply.toolCall = this.toolCall;
     if (this.stopReason) reply.stopReason = this.stopReason;
+    if (this.refusal) reply.refusal = this.refusal;
+    if (this.extras) reply.extras = this.extras;
     return reply;
   }
 
@@ -214,10 +233,10 @@ export class MockProvider {
     return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
   }
 
-  private error(status: number, message: string, retryAfter?: string): Response {
+  private error(status: number, message: string, retryAfter?: string, body?: unknown): Response {
     const headers: Record<string, string> = {};
     if (retryAfter !== undefined) headers["retry-after"] = retryAfter;
-    return Response.json(this.format.errorBody(status, message), { status, headers });
+    return Response.json(body ?? this.format.errorBody(status, message), { status, headers });
   }
 }
 
