@@ -33,7 +33,7 @@ export interface MockExtras {
 export interface WireFormat {
   name: string;
   /** The parsed request's meaning, or undefined when the path is not an endpoint of this API. */
-  parse(url: URL, body: unknown): { model: string; stream: boolean; n: number; hasTools: boolean; texts: string[]; lastUserText: string } | undefined;
+  parse(url: URL, body: unknown): { model: string; stream: boolean; n: number; hasTools: boolean; texts: string[]; lastUserText: string; endsWithToolResult?: boolean } | undefined;
   /** The credential the request presents, if any. */
   presentedKey(headers: Headers): string | null;
   /** Why the request's headers are invalid for this API (answered with a 400), if they are. */
@@ -95,6 +95,8 @@ export class MockProvider {
   stopReason: string | undefined;
   refusal: string | undefined;
   extras: MockExtras | undefined;
+  /** Answer this text instead of the echo (e.g. a JSON object for structured-output clients). */
+  fixedText: string | undefined;
   private readonly failures: PlannedFailure[] = [];
   private readonly server: Server<undefined>;
 
@@ -139,6 +141,7 @@ export class MockProvider {
     this.stopReason = undefined;
     this.refusal = undefined;
     this.extras = undefined;
+    this.fixedText = undefined;
   }
 
   get abortedCount(): number {
@@ -188,7 +191,7 @@ export class MockProvider {
   private reply(parsed: NonNullable<ReturnType<WireFormat["parse"]>>): MockReply {
     const digest = createHash("sha256").update(parsed.lastUserText).digest("hex").slice(0, 8);
     const echo = parsed.lastUserText.split(/\s+/).filter(Boolean).slice(0, 6).join(" ");
-    const text = `${this.format.name} ${digest} heard: ${echo}`;
+    const text = this.fixedText ?? `${this.format.name} ${digest} heard: ${echo}`;
     const pieces = text.match(/\S+\s*/g) ?? [];
     const reply: MockReply = {
       model: parsed.model,
@@ -198,7 +201,8 @@ export class MockProvider {
       completionTokens: pieces.length,
       n: parsed.n,
     };
-    if (this.toolCall && parsed.hasTools) reply.toolCall = this.toolCall;
+    // After a tool result the conversation gets its text answer, as a model ends a tool loop.
+    if (this.toolCall && parsed.hasTools && !parsed.endsWithToolResult) reply.toolCall = this.toolCall;
     if (this.stopReason) reply.stopReason = this.stopReason;
     if (this.refusal) reply.refusal = this.refusal;
     if (this.extras) reply.extras = this.extras;

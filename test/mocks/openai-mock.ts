@@ -37,7 +37,7 @@ export const openaiFormat: WireFormat = {
     const body = raw as OpenAIBody;
     const texts = (body.messages ?? []).map((m) => textOf(m.content));
     const lastUser = [...(body.messages ?? [])].reverse().find((m) => m.role === "user");
-    return { model: body.model ?? "", stream: body.stream === true, n: body.n ?? 1, hasTools: (body.tools?.length ?? 0) > 0, texts, lastUserText: textOf(lastUser?.content) };
+    return { model: body.model ?? "", stream: body.stream === true, n: body.n ?? 1, hasTools: (body.tools?.length ?? 0) > 0, texts, lastUserText: textOf(lastUser?.content), endsWithToolResult: body.messages?.at(-1)?.role === "tool" };
   },
   presentedKey: (headers) => headers.get("authorization")?.replace(/^Bearer /, "") ?? null,
   errorBody: (status, message) => ({ error: { message, type: status === 429 ? "rate_limit_error" : status >= 500 ? "server_error" : "invalid_request_error", param: null, code: null } }),
