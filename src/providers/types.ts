@@ -92,6 +92,15 @@ export interface Provider {
   complete(req: ProviderRequest): Promise<ProviderResponse>;
   /** Yields events as they arrive; throws ProviderError when the upstream fails, also mid-stream. */
   stream(req: ProviderRequest): AsyncIterable<StreamEvent>;
+  /** POST /embeddings in OpenAI's wire format, body and answer as they are; absent where the wire format has none. */
+  embed?(req: EmbeddingRequest): Promise<unknown>;
+}
+
+export interface EmbeddingRequest {
+  /** The client's body with `model` set to the provider's id. */
+  body: Record<string, unknown>;
+  signal: AbortSignal;
+  timeoutMs?: number;
 }
 
 /**

@@ -39,6 +39,8 @@ export interface WireFormat {
   /** Why the request's headers are invalid for this API (answered with a 400), if they are. */
   headerProblem?(headers: Headers): string | undefined;
   errorBody(status: number, message: string): unknown;
+  /** The answer to an embeddings request, for formats that have one (OpenAI's POST /v1/embeddings). */
+  embeddings?(url: URL, body: unknown): unknown | undefined;
   completion(reply: MockReply): unknown;
   /** The stream as SSE frames, each a complete `event:`/`data:` block ending in a blank line. */
   streamFrames(reply: MockReply): string[];
@@ -177,6 +179,11 @@ export class MockProvider {
     if (this.options.apiKey && presented !== this.options.apiKey) return this.error(401, `invalid api key: ${presented}`);
     const headerProblem = this.format.headerProblem?.(req.headers);
     if (headerProblem) return this.error(400, headerProblem);
+    const embedded = this.format.embeddings?.(url, body);
+    if (embedded !== undefined) {
+      record.finishedAt = performance.now();
+      return Response.json(embedded);
+    }
     const parsed = this.format.parse(url, body);
     if (!parsed) return this.error(404, `no such endpoint ${url.pathname}`);
     const reply = this.reply(parsed);

@@ -40,6 +40,16 @@ export const openaiFormat: WireFormat = {
     return { model: body.model ?? "", stream: body.stream === true, n: body.n ?? 1, hasTools: (body.tools?.length ?? 0) > 0, texts, lastUserText: textOf(lastUser?.content), endsWithToolResult: body.messages?.at(-1)?.role === "tool" };
   },
   presentedKey: (headers) => headers.get("authorization")?.replace(/^Bearer /, "") ?? null,
+  embeddings(url, raw) {
+    if (!url.pathname.endsWith("/embeddings")) return undefined;
+    const body = raw as { model?: string; input?: string | string[]; dimensions?: number; encoding_format?: string };
+    const inputs = typeof body.input === "string" ? [body.input] : (body.input ?? []);
+    // A vector that depends on the text: its first value is the text's length.
+    const vector = (text: string) => Array.from({ length: body.dimensions ?? 8 }, (_, i) => (i === 0 ? text.length : i / 10));
+    const encode = (v: number[]) => (body.encoding_format === "base64" ? Buffer.from(new Float32Array(v).buffer).toString("base64") : v);
+    const tokens = inputs.reduce((n, t) => n + String(t).split(/\s+/).length, 0);
+    return { object: "list", data: inputs.map((t, index) => ({ object: "embedding", index, embedding: encode(vector(String(t))) })), model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } };
+  },
   errorBody: (status, message) => ({ error: { message, type: status === 429 ? "rate_limit_error" : status >= 500 ? "server_error" : "invalid_request_error", param: null, code: null } }),
   completion: (reply) => ({
     id: "chatcmpl-mock",

@@ -5,6 +5,7 @@ import { postForEvents, postJson, type UpstreamPost } from "../shared/upstream-h
 import {
   ProviderError,
   type Choice,
+  type EmbeddingRequest,
   type FinishReason,
   type Provider,
   type ProviderRequest,
@@ -59,12 +60,14 @@ export class OpenAIProvider implements Provider {
   readonly name: string;
   /** Fixed per provider, so built once rather than on every call. */
   private readonly url: string;
+  private readonly embeddingsUrl: string;
   private readonly headers: Readonly<Record<string, string>>;
   private readonly secrets: readonly string[];
 
   constructor(private readonly config: OpenAIProviderConfig) {
     this.name = config.name;
     this.url = `${config.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+    this.embeddingsUrl = `${config.baseUrl.replace(/\/+$/, "")}/embeddings`;
     this.headers = config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {};
     this.secrets = config.apiKey ? [config.apiKey] : [];
   }
@@ -95,6 +98,11 @@ export class OpenAIProvider implements Provider {
     }
     // Some OpenAI-compatible servers omit [DONE]; an end after every finish_reason is still complete.
     if (!finished) throw new ProviderError("connection", `${this.name} ended the stream before the answer was complete`);
+  }
+
+  async embed(req: EmbeddingRequest): Promise<unknown> {
+    const model = this.config.upstreamModels?.[req.body.model as string] ?? req.body.model;
+    return postJson({ provider: this.name, url: this.embeddingsUrl, headers: this.headers, body: { ...req.body, model }, signal: req.signal, timeoutMs: req.timeoutMs, secrets: this.secrets });
   }
 
   private post(req: ProviderRequest, stream: boolean): UpstreamPost {
