@@ -1,6 +1,6 @@
 import type { ChatMessage } from "../../pipeline/messages";
 
-const STOPWORDS = new Set(
+export const STOPWORDS = new Set(
   (
     "about above after again also always among another anything are aren because been before being below between both but " +
     "can cannot could did does doing done down during each either else even ever every explain from further give had has have " +

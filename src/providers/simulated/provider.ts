@@ -3,7 +3,7 @@ import type { ToolCall } from "../../pipeline/messages";
 import { countMessageTokens, countTokens, tokenizerFor, type TokenizerFamily } from "../../tokens/count";
 import { functionTools, toolChoice, type FunctionTool } from "../shared/openai-tools";
 import { ProviderError, type Choice, type FinishReason, type Provider, type ProviderRequest, type ProviderResponse, type StreamEvent } from "../types";
-import { fnv1a, simulatedAnswer, topicWords } from "./answer";
+import { fnv1a, simulatedAnswer, STOPWORDS, topicWords } from "./answer";
 import { rotate, schemaInstance } from "./schema-instance";
 
 export const SIMULATED_NAME = "simulated";
@@ -123,14 +123,14 @@ export class SimulatedProvider implements Provider {
   }
 }
 
-/** The tool sharing the most words with the question (name split at _ and case changes, and description); the first on a tie. */
+/** The tool sharing the most content words with the question (name split at _ and case changes, and description); the first on a tie. */
 function bestMatch(tools: readonly FunctionTool[], question: string): FunctionTool | undefined {
   const asked = new Set(question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
   let best: FunctionTool | undefined;
   let bestScore = -1;
   for (const t of tools) {
     const words = `${t.name.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_-]/g, " ")} ${t.description ?? ""}`.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-    const score = new Set(words.filter((w) => w.length > 2 && asked.has(w))).size;
+    const score = new Set(words.filter((w) => w.length > 2 && !STOPWORDS.has(w) && asked.has(w))).size;
     if (score > bestScore) [best, bestScore] = [t, score];
   }
   return best;
