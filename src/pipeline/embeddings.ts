@@ -1,6 +1,6 @@
-import type { Gateway } from "../gateway";
+import type { Services } from "./services";
 import type { KeyEntry } from "../auth/key-record";
-import { ApiError, validationError } from "../http/errors";
+import { ApiError, validationError } from "../core/errors";
 import type { Embedder } from "../ml/types";
 import { loadEmbedder, modelOptionsOf } from "../ml/load";
 import { UpstreamFailure } from "../providers/call";
@@ -33,6 +33,8 @@ export function parseEmbeddingsRequest(body: unknown): EmbeddingsRequest {
   return { model: b.model, input: input as EmbeddingsRequest["input"], encoding_format: format, raw: b };
 }
 
+export type EmbeddingServices = Pick<Services, "catalog" | "providers" | "quota" | "callPolicy" | "settings">;
+
 let own: Promise<Embedder> | undefined;
 
 /**
@@ -42,8 +44,8 @@ let own: Promise<Embedder> | undefined;
  * and answer unchanged. With no provider configured the simulator's gateway serves every name with svc's
  * own model. One attempt, no fallback: vectors of another model would not be comparable.
  */
-export async function embeddings(gw: Gateway, key: KeyEntry, req: EmbeddingsRequest, signal: AbortSignal): Promise<unknown> {
-  const ticket = gw.quota.consume(key, Date.now());
+export async function embeddings(gw: EmbeddingServices, key: KeyEntry, req: EmbeddingsRequest, signal: AbortSignal): Promise<unknown> {
+  const ticket = await gw.quota.consume(key, Date.now());
   try {
     if (req.model === gw.catalog.embeddingModel || gw.providers.simulatedOnly) return await ownEmbeddings(gw, req);
     const model = gw.catalog.resolve(req.model);
@@ -63,7 +65,7 @@ export async function embeddings(gw: Gateway, key: KeyEntry, req: EmbeddingsRequ
   }
 }
 
-async function ownEmbeddings(gw: Gateway, req: EmbeddingsRequest) {
+async function ownEmbeddings(gw: EmbeddingServices, req: EmbeddingsRequest) {
   const texts = typeof req.input === "string" ? [req.input] : req.input;
   if (!texts.every((t) => typeof t === "string")) throw validationError("input", `${gw.catalog.embeddingModel} takes text, not token ids`);
   const embedder = await (own ??= loadEmbedder(modelOptionsOf(gw.settings)));

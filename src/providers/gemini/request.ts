@@ -1,4 +1,4 @@
-import type { ChatMessage, ContentPart } from "../../pipeline/messages";
+import type { ChatMessage, ContentPart } from "../../core/messages";
 import { mergeConsecutive } from "../shared/merge-consecutive";
 import { functionTools, stopList, toolArguments, toolChoice } from "../shared/openai-tools";
 import { imageSource, wireParts } from "../shared/content-parts";

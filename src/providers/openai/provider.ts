@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall } from "../../pipeline/messages";
+import type { ChatMessage, ToolCall } from "../../core/messages";
 import { wireParts } from "../shared/content-parts";
 import { eventJson } from "../shared/sse";
 import { postForEvents, postJson, type UpstreamPost } from "../shared/upstream-http";
@@ -125,6 +125,8 @@ export class OpenAIProvider implements Provider {
       body,
       signal: req.signal,
       timeoutMs: req.timeoutMs,
+      deadlineAt: req.deadlineAt,
+      maxAnswerBytes: req.maxAnswerBytes,
       secrets: this.secrets,
     };
   }

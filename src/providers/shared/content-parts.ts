@@ -1,4 +1,4 @@
-import type { ChatMessage, ContentPart } from "../../pipeline/messages";
+import type { ChatMessage, ContentPart } from "../../core/messages";
 
 /**
  * The parts of a message with non-text parts, as they go upstream. The optimizer only ever sees and

@@ -1,5 +1,5 @@
 import type { Catalog } from "../../catalog/catalog";
-import type { ToolCall } from "../../pipeline/messages";
+import type { ToolCall } from "../../core/messages";
 import { countMessageTokens, countTokens, tokenizerFor, type TokenizerFamily } from "../../tokens/count";
 import { functionTools, toolChoice, type FunctionTool } from "../shared/openai-tools";
 import { ProviderError, type Choice, type FinishReason, type Provider, type ProviderRequest, type ProviderResponse, type StreamEvent } from "../types";
