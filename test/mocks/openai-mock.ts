@@ -63,19 +63,24 @@ export const openaiFormat: WireFormat = {
   streamFrames(reply) {
     const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
       sseFrame({ id: "chatcmpl-mock", object: "chat.completion.chunk", created: CREATED, model: reply.model, choices, ...reply.extras?.top, ...extra });
-    const frames = [chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }])];
-    if (reply.refusal) {
-      for (const piece of reply.refusal.match(/\S+\s*/g) ?? []) frames.push(chunk([{ index: 0, delta: { refusal: piece }, finish_reason: null, ...reply.extras?.choice }]));
-    } else if (reply.toolCall) {
-      const args = JSON.stringify(reply.toolCall.arguments);
-      frames.push(chunk([{ index: 0, delta: { tool_calls: [{ index: 0, id: reply.toolCall.id, type: "function", function: { name: reply.toolCall.name, arguments: "" } }] }, finish_reason: null }]));
-      for (const part of [args.slice(0, args.length >> 1), args.slice(args.length >> 1)]) {
-        frames.push(chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: part } }] }, finish_reason: null }]));
+    const frames: string[] = [];
+    // Choices stream one after the other, each ending with its own finish_reason, as OpenAI sends n > 1.
+    for (let index = 0; index < reply.n; index++) {
+      frames.push(chunk([{ index, delta: { role: "assistant", content: "" }, finish_reason: null }]));
+      if (reply.refusal) {
+        for (const piece of reply.refusal.match(/\S+\s*/g) ?? []) frames.push(chunk([{ index, delta: { refusal: piece }, finish_reason: null, ...reply.extras?.choice }]));
+      } else if (reply.toolCall) {
+        const args = JSON.stringify(reply.toolCall.arguments);
+        frames.push(chunk([{ index, delta: { tool_calls: [{ index: 0, id: reply.toolCall.id, type: "function", function: { name: reply.toolCall.name, arguments: "" } }] }, finish_reason: null }]));
+        for (const part of [args.slice(0, args.length >> 1), args.slice(args.length >> 1)]) {
+          frames.push(chunk([{ index, delta: { tool_calls: [{ index: 0, function: { arguments: part } }] }, finish_reason: null }]));
+        }
+      } else {
+        const pieces = index === 0 ? reply.pieces : [...reply.pieces, ` (choice ${index})`];
+        for (const piece of pieces) frames.push(chunk([{ index, delta: { content: piece }, finish_reason: null, ...reply.extras?.choice }]));
       }
-    } else {
-      for (const piece of reply.pieces) frames.push(chunk([{ index: 0, delta: { content: piece }, finish_reason: null, ...reply.extras?.choice }]));
+      frames.push(chunk([{ index, delta: {}, finish_reason: finishReason(reply) }]));
     }
-    frames.push(chunk([{ index: 0, delta: {}, finish_reason: finishReason(reply) }]));
     frames.push(chunk([], { usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens, ...reply.extras?.usage } }));
     frames.push(sseFrame("[DONE]"));
     return frames;
