@@ -19,7 +19,7 @@ const mockOf = (p: keyof typeof MODELS): MockProvider => rig[p];
 for (const name of CLIENT_NAMES) {
   describe(name, () => {
     const client = () => clientsUnderTest(rig.baseURL, rig.admin.key, { responses: true }).find((c) => c.name === name)!;
-    const run = name === "AI SDK default" ? test.todo : test;
+    const run = test;
     for (const provider of Object.keys(MODELS) as (keyof typeof MODELS)[]) {
       const model = MODELS[provider];
       describe(provider, () => {
