@@ -1,6 +1,7 @@
 import type { ChatMessage } from "../../core/messages";
 import type { PassThroughParams } from "../../providers/types";
 import { countMessageTokens } from "../../tokens/count";
+import { hardnessOf, HARDNESS_SAMPLE_CHARS, type Hardness } from "./hardness";
 
 /** Writing system of the prompt: a cheap stand-in for its language that needs no model. */
 export type Script = "latin" | "cyrillic" | "greek" | "arabic" | "hebrew" | "devanagari" | "cjk" | "hangul" | "thai" | "other" | "none";
@@ -19,10 +20,14 @@ export interface PromptSignals {
   script: Script;
   /** Tools were offered, or the history holds tool calls or results: only tool-capable models can serve. */
   needsTools: boolean;
-  /** `response_format` asks for JSON (`json_object` or `json_schema`). */
+  /** `response_format` asks for JSON (`json_object` or `json_schema`): only models with the "json" feature can serve. */
   needsJson: boolean;
-  /** A message carries an image: only models with the `vision` feature can serve. */
-  needsVision?: boolean;
+  /** `response_format` is `json_schema`: only models with the "json_schema" feature can serve. */
+  needsJsonSchema: boolean;
+  /** A message holds an image part: only models with the "vision" feature can serve. */
+  needsVision: boolean;
+  /** What makes the prompt hard whatever its class (hardness.ts), from the user's text. */
+  hardness: Hardness;
 }
 
 /** The parts of a completion request the signals are computed from. */
@@ -55,7 +60,7 @@ export function promptSignals(req: SignalSource, promptTokens?: number): PromptS
     if (m.role === "tool" || (m.tool_calls !== undefined && m.tool_calls.length > 0)) toolHistory = true;
     if (m.role === "user") {
       userTurns++;
-      if (userText.length < SCRIPT_SAMPLE_CHARS) userText += m.content.slice(0, SCRIPT_SAMPLE_CHARS - userText.length);
+      if (userText.length < HARDNESS_SAMPLE_CHARS) userText += (userText ? "\n" : "") + m.content.slice(0, HARDNESS_SAMPLE_CHARS - userText.length);
     }
   }
   const p = req.params ?? {};
@@ -67,10 +72,12 @@ export function promptSignals(req: SignalSource, promptTokens?: number): PromptS
     userTurns,
     // An unclosed fence still opens a code block.
     codeFences: Math.ceil(fenceLines / 2),
-    script: dominantScript(userText),
+    script: dominantScript(userText.slice(0, SCRIPT_SAMPLE_CHARS)),
     needsTools: toolsOffered || toolHistory,
     needsJson: format === "json_object" || format === "json_schema",
+    needsJsonSchema: format === "json_schema",
     needsVision: images,
+    hardness: hardnessOf(userText),
   };
 }
 
