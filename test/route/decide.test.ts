@@ -209,7 +209,11 @@ describe("tools and JSON mode", () => {
   });
 
   test("json_schema and images go only to models whose features list them", () => {
-    const flags = catalogWithFeatures({ "gpt-4o-mini-2024-07-18": ["tools", "json", "json_schema", "vision"], "claude-3-haiku-20240307": ["tools", "json", "vision"] });
+    const flags = catalogWithFeatures({
+      ...Object.fromEntries(catalog.models.map((m) => [m.id, ["tools", "json"]])),
+      "gpt-4o-mini-2024-07-18": ["tools", "json", "json_schema", "vision"],
+      "claude-3-haiku-20240307": ["tools", "json", "vision"],
+    });
     const schema = routed({ catalog: flags, prediction: faq, signals: signals({ needsJson: true, needsJsonSchema: true }) });
     expect(ids(schema.candidates)).toEqual(["gpt-4o-mini-2024-07-18"]);
     const image = routed({ catalog: flags, prediction: faq, signals: signals({ needsVision: true }) });
