@@ -19,6 +19,11 @@ export interface CallCosts {
   cost_actual_usd: number;
   saved_usd: number;
   saved_by_source: SavedBySource;
+  /**
+   * Which figures have no price behind them (a model the catalog does not list): they read 0 above, for
+   * the ledger's sums, and svc_meta reports them as null rather than a guess.
+   */
+  unknown?: { original: boolean; actual: boolean };
 }
 
 export interface CostInput {
@@ -51,16 +56,27 @@ const round = (usd: number) => Math.round(usd * 1e10) / 1e10;
  */
 export function priceCall(catalog: Catalog, c: CostInput): CallCosts {
   const requested = c.requested ?? catalog.baseline;
-  const original = round(catalog.cost(requested, c.originalPromptTokens, c.completionTokens));
-  const sentOnServed = round(catalog.cost(c.served, c.sentPromptTokens, c.completionTokens));
-  const actual = c.cacheHit ? 0 : round(catalog.promptCacheCost(c.served, c.sentPromptTokens, c.cachedTokens ?? 0, c.cacheWriteTokens ?? 0, c.completionTokens));
+  const original = catalog.costOf(requested, c.originalPromptTokens, c.completionTokens);
+  const actual = c.cacheHit ? 0 : catalog.promptCacheCost(c.served, c.sentPromptTokens, c.cachedTokens ?? 0, c.cacheWriteTokens ?? 0, c.completionTokens);
+  if (original === null || actual === null) {
+    // No price behind a figure: reported as unknown, and no saving is claimed for any source.
+    return {
+      cost_original_usd: round(original ?? 0),
+      cost_actual_usd: round(actual ?? 0),
+      saved_usd: 0,
+      saved_by_source: { compression: 0, routing: 0, cache: 0, prompt_cache: 0, conversation: 0 },
+      unknown: { original: original === null, actual: actual === null },
+    };
+  }
+  // The served call at the full input price (on the requested model when the served one has no price: no routing part).
+  const sentOnServed = round(catalog.costOf(c.served, c.sentPromptTokens, c.completionTokens) ?? catalog.costOf(requested, c.sentPromptTokens, c.completionTokens)!);
   const saved = round(original - actual);
   const conversationTokens = c.conversationTokens ?? 0;
-  const conversation = round(catalog.cost(requested, conversationTokens, 0));
-  const compression = round(catalog.cost(requested, c.originalPromptTokens - c.sentPromptTokens - conversationTokens, 0));
+  const conversation = round(catalog.costOf(requested, conversationTokens, 0)!);
+  const compression = round(catalog.costOf(requested, c.originalPromptTokens - c.sentPromptTokens - conversationTokens, 0)!);
   const cache = c.cacheHit ? sentOnServed : 0;
   const promptCache = c.cacheHit ? 0 : round(sentOnServed - actual);
   // Routing takes the rounding remainder, so the parts sum to saved_usd exactly.
   const routing = round(saved - conversation - compression - cache - promptCache);
-  return { cost_original_usd: original, cost_actual_usd: actual, saved_usd: saved, saved_by_source: { compression, routing, cache, prompt_cache: promptCache, conversation } };
+  return { cost_original_usd: round(original), cost_actual_usd: round(actual), saved_usd: saved, saved_by_source: { compression, routing, cache, prompt_cache: promptCache, conversation } };
 }

@@ -35,7 +35,7 @@ afterAll(async () => {
 const priceOf = (id: string) => models.models.find((m) => m.id === id)! as { input_usd_per_mtok: number; output_usd_per_mtok: number; cached_input_usd_per_mtok?: number; cache_write_usd_per_mtok?: number };
 
 async function ask(model: string, conv: string, content: string, stream: boolean, protocol = longId) {
-  const body = { model, stream, messages: [{ role: "user", content }], svc_options: { cache: false, route: false, compress: false, protocol_id: protocol, conversation_id: conv } };
+  const body = { model, stream, ...(stream && { stream_options: { include_usage: true } }), messages: [{ role: "user", content }], svc_options: { cache: false, route: false, compress: false, protocol_id: protocol, conversation_id: conv } };
   const r = await call(`${gw.url}/v1/complete`, admin.key, { body });
   expect(r.status).toBe(200);
   if (!stream) return (await r.json()) as any;

@@ -41,7 +41,7 @@ export const anthropicFormat: WireFormat = {
     };
     const segments = [...system.map(segment), ...messages.flatMap((m) => (typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content).map((b) => ({ ...segment(b), key: m.role + segment(b).key })))];
     const lastUser = [...messages].reverse().find((m) => m.role === "user");
-    return { model: body.model ?? "", stream: body.stream === true, n: 1, hasTools: (body.tools?.length ?? 0) > 0, texts, lastUserText: lastUser ? blockTexts(lastUser.content).join("\n") : "", segments };
+    return { model: body.model ?? "", stream: body.stream === true, n: 1, hasTools: (body.tools?.length ?? 0) > 0, texts, lastUserText: lastUser ? blockTexts(lastUser.content).join("\n") : "", endsWithToolResult: (() => { const c = messages.at(-1)?.content; return Array.isArray(c) && c.some((b) => b.type === "tool_result"); })(), segments };
   },
   presentedKey: (headers) => headers.get("x-api-key"),
   headerProblem: (headers) => (headers.get("anthropic-version") ? undefined : "anthropic-version: header is required"),

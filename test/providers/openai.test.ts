@@ -47,8 +47,8 @@ describe("OpenAI adapter", () => {
     const res = await provider.complete(providerRequest("gpt-4o-mini-2024-07-18"));
     const reply = mock.replies.at(-1)!;
     expect(res).toEqual({
-      choices: [{ index: 0, message: { role: "assistant", content: reply.text }, finish_reason: "length" }],
-      usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, cached_tokens: reply.cachedTokens },
+      choices: [{ index: 0, message: { role: "assistant", content: reply.text, refusal: null }, finish_reason: "length", logprobs: null }],
+      usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens },
     });
   });
 
@@ -73,7 +73,7 @@ describe("OpenAI adapter", () => {
     expect(out.text).toBe(reply.text);
     expect(out.deltas[0]!.delta.role).toBe("assistant");
     expect(out.deltas.at(-1)!.finish_reason).toBe("stop");
-    expect(out.usage).toEqual({ prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, cached_tokens: reply.cachedTokens });
+    expect(out.usage).toEqual({ prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens });
   });
 
   test("a rejected key is a non-retryable HTTP error that does not repeat the key", async () => {

@@ -69,10 +69,11 @@ export interface SvcMeta {
   compression_ratio: number;
   /** 0 to 100; absent when the request set `score: false`. */
   quality_score?: number;
-  cost_original_usd: number;
-  cost_actual_usd: number;
-  saved_usd: number;
-  /** The saving by where it came from, in USD; the parts add up to `saved_usd`. */
+  /** null when the model has no price in svc's catalog (an unlisted model served by name). */
+  cost_original_usd: number | null;
+  cost_actual_usd: number | null;
+  saved_usd: number | null;
+  /** The saving by where it came from, in USD; the parts add up to `saved_usd` (all 0 when a price is unknown). */
   saved_by_source: SavedBySource;
   routing_reason: RoutingReason;
   model_requested: string;
