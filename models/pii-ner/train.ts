@@ -1,7 +1,7 @@
 /**
  * Trains the person-name and street-address tagger (an averaged perceptron over word, shape, case and
  * context-word features; see MODEL_CARD.md).
- * Run: bun models/pii-ner/train.ts   (reads ../shared/data, writes models/pii-ner/{case-profile,weights}.json)
+ * Run: bun models/pii-ner/train.ts   (reads ../shared/data, writes models/pii-ner/{case-profile,names,weights}.json)
  *
  * Training data: the non-held-out templates of presidio-synth-pii (models/pii-ner/data.ts), of
  * which a fifth of the templates is kept back again as a development set to pick the epoch count.
@@ -10,7 +10,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { features, isCandidate, LABELS, type CaseClass, type Label } from "../../src/pipeline/pii/tagger/features";
+import { LABELS, type CaseClass, type CaseProfile, type Label, type Lexicon } from "../../src/pipeline/pii/tagger/features";
+import { NEVER_PERSON, tagTokens, weightScorer, type Scorer } from "../../src/pipeline/pii/tagger/tagger";
 import { tokenize, type Token } from "../../src/pipeline/pii/tagger/tokens";
 import { arenaHard, awesomeChatgptPrompts, generalEnglish, gsm8k, selfInstruct, vicunaBench } from "../word-stats/corpora";
 import { readPresidio, splitPresidio, holdoutTemplates, type PresidioSample } from "./data";
@@ -53,20 +54,48 @@ function caseProfile(): Map<string, CaseClass> {
 interface Example {
   tokens: Token[];
   gold: Label[];
+  /** The word lists this example is tagged with: its names come from other folds (see withNames). */
+  lex: Lexicon;
 }
 
-function toExample(s: PresidioSample): Example {
+function toExample(s: PresidioSample, lex: Lexicon): Example {
   const tokens = tokenize(s.full_text);
   const gold = tokens.map((t): Label => {
     for (const span of s.spans) {
       if (t.start < span.end_position && t.end > span.start_position) {
-        if (span.entity_type === "PERSON") return "PERSON";
+        // Titles are labelled PERSON in some templates and PREFIX in others; the tagger never calls them PERSON.
+        if (span.entity_type === "PERSON") return NEVER_PERSON.has(t.lower) ? "O" : "PERSON";
         if (span.entity_type === "ADDRESS") return "ADDRESS";
       }
     }
     return "O";
   });
-  return { tokens, gold };
+  return { tokens, gold, lex };
+}
+
+/** Lower-cased words of the PERSON spans of `samples` (titles excepted). */
+function namesOf(samples: readonly PresidioSample[]): Set<string> {
+  const names = new Set<string>();
+  for (const s of samples) for (const span of s.spans) {
+    if (span.entity_type !== "PERSON") continue;
+    for (const t of tokenize(span.entity_value)) if (!NEVER_PERSON.has(t.lower)) names.add(t.lower);
+  }
+  return names;
+}
+
+/**
+ * Examples whose name list holds only names from the other folds (by template), as an unseen text's
+ * names are only partly in the shipped list. With its own names in the list, the name feature would
+ * be on for every training name and the tagger would learn to find nothing else.
+ */
+function withNames(samples: readonly PresidioSample[], cases: CaseProfile, folds = 5): Example[] {
+  const fold = (s: PresidioSample) => (Math.imul(s.template_id + 17, 2246822519) >>> 0) % folds;
+  const out: Example[] = [];
+  for (let k = 0; k < folds; k++) {
+    const lex = { cases, names: namesOf(samples.filter((s) => fold(s) !== k)) };
+    for (const s of samples) if (fold(s) === k) out.push(toExample(s, lex));
+  }
+  return out;
 }
 
 class Perceptron {
@@ -75,7 +104,7 @@ class Perceptron {
   private readonly stamp = new Map<string, Float64Array>();
   private step = 0;
 
-  score(fs: string[], scores: Float64Array): void {
+  score(fs: readonly string[], scores: Float64Array): void {
     scores.fill(0);
     for (const f of fs) {
       const w = this.w.get(f);
@@ -114,32 +143,17 @@ class Perceptron {
   }
 }
 
-/** Greedy left-to-right pass; with `learn`, updates on each wrong label (its own earlier labels as history, as at inference). */
-function pass(p: { score(fs: string[], s: Float64Array): void }, ex: Example, profile: Map<string, CaseClass>, learn?: Perceptron): Label[] {
-  const out: Label[] = [];
-  const scores = new Float64Array(LABELS.length);
-  for (let i = 0; i < ex.tokens.length; i++) {
-    const prev = i > 0 ? out[i - 1]! : "O";
-    const prev2 = i > 1 ? out[i - 2]! : "O";
-    if (!isCandidate(ex.tokens[i]!, profile) && prev === "O") {
-      out.push("O");
-      continue;
-    }
-    const fs = features(ex.tokens, i, prev, prev2, profile);
-    p.score(fs, scores);
-    let best = 0;
-    for (let k = 1; k < scores.length; k++) if (scores[k]! > scores[best]!) best = k;
-    const truth = LABELS.indexOf(ex.gold[i]!);
-    if (learn && best !== truth) learn.update(fs, truth, best);
-    out.push(LABELS[best]!);
-  }
-  return out;
+/** The tagger's own loop; with `learn`, an update on each wrong label (its own earlier labels as history, as at inference). */
+function pass(scorer: Scorer, ex: Example, learn?: Perceptron): Label[] {
+  return tagTokens(scorer, ex.lex, ex.tokens, learn && ((fs, i, label) => {
+    if (label !== ex.gold[i]) learn.update(fs, LABELS.indexOf(ex.gold[i]!), LABELS.indexOf(label));
+  }));
 }
 
-function evaluate(p: { score(fs: string[], s: Float64Array): void }, set: Example[], profile: Map<string, CaseClass>): string {
+function evaluate(p: Scorer, set: Example[]): string {
   const c: Record<string, { tp: number; fp: number; fn: number }> = { PERSON: { tp: 0, fp: 0, fn: 0 }, ADDRESS: { tp: 0, fp: 0, fn: 0 } };
   for (const ex of set) {
-    const got = pass(p, ex, profile);
+    const got = pass(p, ex);
     got.forEach((g, i) => {
       const t = ex.gold[i]!;
       if (g !== "O" && g === t) c[g]!.tp++;
@@ -154,20 +168,19 @@ function evaluate(p: { score(fs: string[], s: Float64Array): void }, set: Exampl
     .join("  ");
 }
 
-const fixed = (m: Map<string, number[]>) => ({ score: (fs: string[], s: Float64Array) => {
-  s.fill(0);
-  for (const f of fs) { const w = m.get(f); if (w) for (let k = 0; k < s.length; k++) s[k]! += w[k]!; }
-} });
+const fixed = (m: Map<string, number[]>) => weightScorer(m);
 
-// The development split peaks at 3-4 epochs (PERSON recall, ADDRESS precision) and drifts after.
 const EPOCHS = Number(process.env.EPOCHS ?? 4);
 const profile = caseProfile();
 const { train } = splitPresidio(readPresidio());
 // A development split inside the training templates, for choosing EPOCHS; the final model trains on all of them.
 const devHeld = holdoutTemplates(train);
-const dev = train.filter((s) => devHeld.has(s.template_id)).map(toExample);
-const fit = train.filter((s) => !devHeld.has(s.template_id)).map(toExample);
-const all = train.map(toExample);
+const fitSamples = train.filter((s) => !devHeld.has(s.template_id));
+const fitNames = namesOf(fitSamples);
+// The development set is tagged as unseen text is: with the names of the samples trained on.
+const dev = train.filter((s) => devHeld.has(s.template_id)).map((s) => toExample(s, { cases: profile, names: fitNames }));
+const fit = withNames(fitSamples, profile);
+const all = withNames(train, profile);
 
 function trainOn(set: Example[], report?: Example[]): Map<string, number[]> {
   const p = new Perceptron();
@@ -175,8 +188,8 @@ function trainOn(set: Example[], report?: Example[]): Map<string, number[]> {
   const order = set.slice();
   for (let e = 1; e <= EPOCHS; e++) {
     rng.shuffle(order);
-    for (const ex of order) pass(p, ex, profile, p);
-    if (report) console.log(`epoch ${e}: dev ${evaluate(fixed(p.averaged()), report, profile)}`);
+    for (const ex of order) pass(p, ex, p);
+    if (report) console.log(`epoch ${e}: dev ${evaluate(fixed(p.averaged()), report)}`);
   }
   return p.averaged();
 }
@@ -188,16 +201,17 @@ const weights = trainOn(all);
 const PRUNE = 0.05;
 const kept: Record<string, number[]> = {};
 for (const [f, w] of weights) if (w.some((v) => Math.abs(v) >= PRUNE)) kept[f] = w.map((v) => Math.round(v * 100) / 100);
-console.log(`features ${weights.size}, kept ${Object.keys(kept).length}; dev with kept weights: ${evaluate(fixed(new Map(Object.entries(kept))), dev, profile)} (dev was trained on here)`);
+console.log(`features ${weights.size}, kept ${Object.keys(kept).length}; dev with kept weights: ${evaluate(fixed(new Map(Object.entries(kept))), dev)} (dev was trained on here)`);
 const l = [...profile].filter(([, c]) => c === "l").map(([w]) => w).sort();
 const u = [...profile].filter(([, c]) => c === "u").map(([w]) => w).sort();
 writeFileSync(join(OUT, "case-profile.json"), JSON.stringify({ description: "How general English writes each word: l = mostly lower case, u = mostly capitalised (not first in a sentence); from the shared unlabelled corpora", l, u }) + "\n");
+writeFileSync(join(OUT, "names.json"), JSON.stringify({ description: "Lower-cased words of the PERSON spans of the training templates of presidio-synth-pii (Faker-made names, no real person's data)", names: [...namesOf(train)].sort() }) + "\n");
 writeFileSync(join(OUT, "weights.json"), JSON.stringify({ labels: LABELS, weights: kept }) + "\n");
 if (process.env.DUMP) {
   const m = fixed(trainOn(fit));
   const conf = new Map<string, number>();
   for (const ex of dev) {
-    const got = pass(m, ex, profile);
+    const got = pass(m, ex);
     got.forEach((g, i) => { if (g !== ex.gold[i]) { const k = `${ex.gold[i]}->${g} ${ex.tokens[i]!.text}`; conf.set(k, (conf.get(k) ?? 0) + 1); } });
   }
   console.log([...conf].sort((a, b) => b[1] - a[1]).slice(0, 80).map(([k, n]) => `${n} ${k}`).join("\n"));

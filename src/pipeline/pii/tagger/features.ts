@@ -4,6 +4,12 @@ import type { Token } from "./tokens";
 export type CaseClass = "l" | "u";
 export type CaseProfile = ReadonlyMap<string, CaseClass>;
 
+/** What the features look words up in: the case profile and the names seen as PERSON in training. */
+export interface Lexicon {
+  cases: CaseProfile;
+  names: ReadonlySet<string>;
+}
+
 /** The labels the tagger gives a token. */
 export const LABELS = ["O", "PERSON", "ADDRESS"] as const;
 export type Label = (typeof LABELS)[number];
@@ -27,27 +33,27 @@ export function shape(word: string): string {
  * ordinary prose is 80-90% such words. A lower-cased text ("call dawn jessen") still has its rare
  * words scored.
  */
-export function isCandidate(token: Token, profile: CaseProfile): boolean {
+export function isCandidate(token: Token, lex: Lexicon): boolean {
   const c = token.text.charCodeAt(0);
   if (c < 128 && !(c >= 97 && c <= 122)) return true; // digit or capital ASCII
   if (c >= 128 && token.text[0] !== token.lower[0]) return true; // capital in another script
-  return profile.get(token.lower) !== "l";
+  return lex.cases.get(token.lower) !== "l" || lex.names.has(token.lower);
 }
 
-function caseOf(token: Token | undefined, profile: CaseProfile): string {
+function caseOf(token: Token | undefined, lex: Lexicon): string {
   if (token === undefined) return "none";
-  return profile.get(token.lower) ?? "unk";
+  return (lex.cases.get(token.lower) ?? "unk") + (lex.names.has(token.lower) ? "n" : "");
 }
 
 /** The feature strings of token i, given the labels already chosen for the two before it. */
-export function features(tokens: readonly Token[], i: number, prev: Label, prev2: Label, profile: CaseProfile): string[] {
+export function features(tokens: readonly Token[], i: number, prev: Label, prev2: Label, lex: Lexicon): string[] {
   const t = tokens[i]!;
   const p1 = tokens[i - 1];
   const p2 = tokens[i - 2];
   const n1 = tokens[i + 1];
   const n2 = tokens[i + 2];
   const s = shape(t.text);
-  const c = caseOf(t, profile);
+  const c = caseOf(t, lex);
   const f = [
     "b",
     "w=" + t.lower,
@@ -62,8 +68,8 @@ export function features(tokens: readonly Token[], i: number, prev: Label, prev2
     "n2=" + (n2 ? n2.lower : "$"),
     "p1s=" + (p1 ? shape(p1.text) : "^") + t.gap,
     "n1s=" + (n1 ? shape(n1.text) : "$"),
-    "p1c=" + caseOf(p1, profile),
-    "n1c=" + caseOf(n1, profile),
+    "p1c=" + caseOf(p1, lex),
+    "n1c=" + caseOf(n1, lex),
     "t=" + prev,
     "tt=" + prev2 + prev,
     "ts=" + prev + s + t.gap,

@@ -1,16 +1,17 @@
 import profileFile from "../../../../models/pii-ner/case-profile.json";
+import namesFile from "../../../../models/pii-ner/names.json";
 import weightsFile from "../../../../models/pii-ner/weights.json";
 import type { CaseClass } from "./features";
-import { tagSpans, type TaggedSpan, type TaggerModel } from "./tagger";
+import { tagSpans, weightScorer, type TaggedSpan, type TaggerModel } from "./tagger";
 
 /** The shipped tagger (models/pii-ner, trained by models/pii-ner/train.ts; see its MODEL_CARD.md). */
 function loadShipped(): TaggerModel {
-  const profile = new Map<string, CaseClass>();
-  for (const w of profileFile.l) profile.set(w, "l");
-  for (const w of profileFile.u) profile.set(w, "u");
+  const cases = new Map<string, CaseClass>();
+  for (const w of profileFile.l) cases.set(w, "l");
+  for (const w of profileFile.u) cases.set(w, "u");
   const weights = new Map<string, Float64Array>();
   for (const [f, w] of Object.entries(weightsFile.weights as Record<string, number[]>)) weights.set(f, Float64Array.from(w));
-  return { weights, profile };
+  return { scorer: weightScorer(weights), lex: { cases, names: new Set(namesFile.names) } };
 }
 
 let shipped: TaggerModel | undefined;

@@ -1,14 +1,47 @@
-import { features, isCandidate, LABELS, type CaseProfile, type Label } from "./features";
+import { features, isCandidate, LABELS, type Label, type Lexicon } from "./features";
 import { tokenize, type Token } from "./tokens";
 
-/** A trained tagger: per feature, one weight per label (LABELS order). */
-export interface TaggerModel {
-  weights: ReadonlyMap<string, ArrayLike<number>>;
-  profile: CaseProfile;
+/**
+ * Words that are never part of a person's name though they sit next to one: titles (presidio labels
+ * them PREFIX, not PERSON; they identify nobody) and days of the week.
+ */
+export const NEVER_PERSON: ReadonlySet<string> = new Set(["mr", "mrs", "ms", "miss", "dr", "prof", "sir", "madam", "mx", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]);
+const PERSON = LABELS.indexOf("PERSON");
+
+/** Adds each feature's weights into `scores` (one slot per label, LABELS order). */
+export interface Scorer {
+  score(features: readonly string[], scores: Float64Array): void;
 }
 
-/** One label per token, chosen left to right (the two labels before are features of the next). */
-export function tagTokens(model: TaggerModel, tokens: readonly Token[]): Label[] {
+/** A trained tagger and the word lists its features read. */
+export interface TaggerModel {
+  scorer: Scorer;
+  lex: Lexicon;
+}
+
+export function weightScorer(weights: ReadonlyMap<string, ArrayLike<number>>): Scorer {
+  return {
+    score(fs, scores) {
+      scores.fill(0);
+      for (const f of fs) {
+        const w = weights.get(f);
+        if (w === undefined) continue;
+        for (let k = 0; k < scores.length; k++) scores[k]! += w[k]!;
+      }
+    },
+  };
+}
+
+/**
+ * One label per token, chosen left to right (the two labels before are features of the next).
+ * Training runs the same loop, with `visit` told each scored token's features and label.
+ */
+export function tagTokens(
+  scorer: Scorer,
+  lex: Lexicon,
+  tokens: readonly Token[],
+  visit?: (features: string[], index: number, label: Label) => void,
+): Label[] {
   const labels: Label[] = new Array(tokens.length);
   const scores = new Float64Array(LABELS.length);
   for (let i = 0; i < tokens.length; i++) {
@@ -16,19 +49,17 @@ export function tagTokens(model: TaggerModel, tokens: readonly Token[]): Label[]
     const prev2 = i > 1 ? labels[i - 2]! : "O";
     // A token next to a labelled one is scored even if common, so "Rua das Flores" and "van der Berg"
     // keep their small words.
-    if (!isCandidate(tokens[i]!, model.profile) && prev === "O") {
+    if (!isCandidate(tokens[i]!, lex) && prev === "O") {
       labels[i] = "O";
       continue;
     }
-    scores.fill(0);
-    for (const f of features(tokens, i, prev, prev2, model.profile)) {
-      const w = model.weights.get(f);
-      if (w === undefined) continue;
-      for (let k = 0; k < scores.length; k++) scores[k]! += w[k]!;
-    }
+    const fs = features(tokens, i, prev, prev2, lex);
+    scorer.score(fs, scores);
+    if (NEVER_PERSON.has(tokens[i]!.lower)) scores[PERSON] = -Infinity;
     let best = 0;
     for (let k = 1; k < scores.length; k++) if (scores[k]! > scores[best]!) best = k;
     labels[i] = LABELS[best]!;
+    visit?.(fs, i, LABELS[best]!);
   }
   return labels;
 }
@@ -45,7 +76,7 @@ export interface TaggedSpan {
  */
 export function tagSpans(model: TaggerModel, text: string): TaggedSpan[] {
   const tokens = tokenize(text);
-  const labels = tagTokens(model, tokens);
+  const labels = tagTokens(model.scorer, model.lex, tokens);
   const spans: TaggedSpan[] = [];
   let open: TaggedSpan | undefined;
   for (let i = 0; i < tokens.length; i++) {
