@@ -14,7 +14,7 @@ import { LABELS, type CaseClass, type CaseProfile, type Label, type Lexicon } fr
 import { NEVER_PERSON, tagTokens, weightScorer, type Scorer } from "../../src/pipeline/pii/tagger/tagger";
 import { tokenize, type Token } from "../../src/pipeline/pii/tagger/tokens";
 import { arenaHard, awesomeChatgptPrompts, generalEnglish, gsm8k, selfInstruct, vicunaBench } from "../word-stats/corpora";
-import { readPresidio, splitPresidio, holdoutTemplates, type PresidioSample } from "./data";
+import { developmentSplit, ordinaryPrompts, readPresidio, splitPresidio, holdoutTemplates, type PresidioSample } from "./data";
 import { Rng } from "../data/rng";
 
 const OUT = import.meta.dir;
@@ -29,23 +29,25 @@ function caseProfile(): Map<string, CaseClass> {
   const texts = [...generalEnglish(), ...[awesomeChatgptPrompts(), selfInstruct(), arenaHard(), vicunaBench(), gsm8k()].flat().flatMap((p) => p.turns)];
   const lower = new Map<string, number>();
   const upper = new Map<string, number>();
+  const initial = new Map<string, number>();
   for (const text of texts) {
     for (const t of tokenize(text)) {
-      // The first word of a sentence or line is capitalised whatever it is.
-      if (t.gap === "start" || t.gap === "stop" || t.gap === "newline") continue;
       const c = t.text[0]!;
       if (c >= "0" && c <= "9") continue;
-      const into = c === c.toLowerCase() ? lower : upper;
+      // The first word of a sentence or line is capitalised whatever it is: counted apart.
+      const into = t.gap === "start" || t.gap === "stop" || t.gap === "newline" ? initial : c === c.toLowerCase() ? lower : upper;
       into.set(t.lower, (into.get(t.lower) ?? 0) + 1);
     }
   }
   const profile = new Map<string, CaseClass>();
-  for (const word of new Set([...lower.keys(), ...upper.keys()])) {
+  for (const word of new Set([...lower.keys(), ...upper.keys(), ...initial.keys()])) {
     const l = lower.get(word) ?? 0;
     const u = upper.get(word) ?? 0;
-    if (l + u < MIN_SEEN) continue;
-    if (l >= MAJORITY * (l + u)) profile.set(word, "l");
-    else if (u >= MAJORITY * (l + u)) profile.set(word, "u");
+    const s = initial.get(word) ?? 0;
+    const mid = l + u;
+    if (mid + s < MIN_SEEN) continue;
+    const kind = mid >= MIN_SEEN && l >= MAJORITY * mid ? "l" : mid >= MIN_SEEN && u >= MAJORITY * mid ? "u" : s >= MIN_SEEN && s >= mid ? "s" : "x";
+    profile.set(word, `${kind}${Math.min(4, Math.floor(Math.log10(mid + s)))}` as CaseClass);
   }
   return profile;
 }
@@ -168,6 +170,11 @@ function evaluate(p: Scorer, set: Example[]): string {
     .join("  ");
 }
 
+function falseFinds(p: Scorer, set: Example[]): string {
+  const n = set.filter((ex) => pass(p, ex).some((l) => l !== "O")).length;
+  return `${n}/${set.length}`;
+}
+
 const fixed = (m: Map<string, number[]>) => weightScorer(m);
 
 const EPOCHS = Number(process.env.EPOCHS ?? 4);
@@ -181,6 +188,19 @@ const fitNames = namesOf(fitSamples);
 const dev = train.filter((s) => devHeld.has(s.template_id)).map((s) => toExample(s, { cases: profile, names: fitNames }));
 const fit = withNames(fitSamples, profile);
 const all = withNames(train, profile);
+// Ordinary prompts as text with nothing to find, cut to their first 2,000 characters (the long
+// arena-hard prompts would otherwise be most of the training time), every fourth to the development set.
+const allNames = namesOf(train);
+const ordinary = ordinaryPrompts().train.map((t) => t.slice(0, 2000));
+const negatives = (names: Set<string>, keep: (i: number) => boolean) =>
+  ordinary.flatMap((text, i) => {
+    if (!keep(i)) return [];
+    const tokens = tokenize(text);
+    return [{ tokens, gold: tokens.map((): Label => "O"), lex: { cases: profile, names } }];
+  });
+fit.push(...negatives(fitNames, (i) => i % 4 !== 0));
+const devOrdinary = negatives(fitNames, (i) => i % 4 === 0);
+all.push(...negatives(allNames, () => true));
 
 function trainOn(set: Example[], report?: Example[]): Map<string, number[]> {
   const p = new Perceptron();
@@ -189,22 +209,47 @@ function trainOn(set: Example[], report?: Example[]): Map<string, number[]> {
   for (let e = 1; e <= EPOCHS; e++) {
     rng.shuffle(order);
     for (const ex of order) pass(p, ex, p);
-    if (report) console.log(`epoch ${e}: dev ${evaluate(fixed(p.averaged()), report)}`);
+    if (report) console.log(`epoch ${e}: dev ${evaluate(fixed(p.averaged()), report)}; ordinary dev prompts with a false find: ${falseFinds(fixed(p.averaged()), devOrdinary)}`);
   }
   return p.averaged();
 }
 
-console.log(`case profile: ${profile.size} words; fit ${fit.length}, dev ${dev.length}, all training ${all.length} samples`);
-trainOn(fit, dev);
-const weights = trainOn(all);
+console.log(`case profile: ${profile.size} words; fit ${fit.length}, dev ${dev.length}, all training ${all.length} samples (with ordinary prompts)`);
+/**
+ * Added to the PERSON and ADDRESS scores through the always-on bias feature: the ordinary prompts
+ * make the tagger shy. Chosen on the development split (GRID=1 prints the grid): person +5, address
+ * +1 gave PERSON P 0.899 R 0.864, ADDRESS P 0.870 R 0.825, a false find in 33 of 539 ordinary
+ * prompts; +0/+0 gave P 0.944 R 0.763, P 0.871 R 0.807, 16 of 539. Using a third of the prompts
+ * instead reached the same recall with twice the false finds.
+ */
+const LABEL_OFFSET = [0, 5, 1];
+const withOffset = (weights: Map<string, number[]>, offset: number[]) => {
+  const w = new Map(weights);
+  w.set("b", (w.get("b") ?? [0, 0, 0]).map((v, k) => v + offset[k]!));
+  return w;
+};
+const fitted = trainOn(fit, dev);
+console.log(`with the label offset: dev ${evaluate(fixed(withOffset(fitted, LABEL_OFFSET)), dev)}; false finds ${falseFinds(fixed(withOffset(fitted, LABEL_OFFSET)), devOrdinary)}`);
+if (process.env.GRID) {
+  for (const dp of [0, 2, 3, 4, 5, 6]) for (const da of [0, 1]) {
+    const w = fixed(withOffset(fitted, [0, dp, da]));
+    console.log(`person +${dp} address +${da}: ${evaluate(w, dev)}; false finds ${falseFinds(w, devOrdinary)}`);
+  }
+}
+const weights = withOffset(trainOn(all), LABEL_OFFSET);
 // Weights this small change no decision on the development set (checked by re-running the report on the pruned table).
 const PRUNE = 0.05;
 const kept: Record<string, number[]> = {};
 for (const [f, w] of weights) if (w.some((v) => Math.abs(v) >= PRUNE)) kept[f] = w.map((v) => Math.round(v * 100) / 100);
 console.log(`features ${weights.size}, kept ${Object.keys(kept).length}; dev with kept weights: ${evaluate(fixed(new Map(Object.entries(kept))), dev)} (dev was trained on here)`);
-const l = [...profile].filter(([, c]) => c === "l").map(([w]) => w).sort();
-const u = [...profile].filter(([, c]) => c === "u").map(([w]) => w).sort();
-writeFileSync(join(OUT, "case-profile.json"), JSON.stringify({ description: "How general English writes each word: l = mostly lower case, u = mostly capitalised (not first in a sentence); from the shared unlabelled corpora", l, u }) + "\n");
+writeFileSync(
+  join(OUT, "case-profile.json"),
+  JSON.stringify({
+    description:
+      "How general English writes each word, from the shared unlabelled corpora: l mostly lower case, u mostly capitalised, s mostly first in a sentence, x mixed (first letter), then log10 of how often it was seen",
+    words: Object.fromEntries([...profile].sort((a, b) => (a[0] < b[0] ? -1 : 1))),
+  }) + "\n",
+);
 writeFileSync(join(OUT, "names.json"), JSON.stringify({ description: "Lower-cased words of the PERSON spans of the training templates of presidio-synth-pii (Faker-made names, no real person's data)", names: [...namesOf(train)].sort() }) + "\n");
 writeFileSync(join(OUT, "weights.json"), JSON.stringify({ labels: LABELS, weights: kept }) + "\n");
 if (process.env.DUMP) {

@@ -1,11 +1,10 @@
 import { eachMatch } from "../../../text/each-match";
 import type { Detection, Detector } from "../types";
 
-// RFC 5322's dot-atom local part and a dotted domain ending in a 2+ letter TLD; quoted local parts and
-// IP-literal domains are left out (nobody types them in a prompt). The look-behind keeps it off the
-// tail of a longer token ("x@y.com" inside "mailto:x@y.com" still matches from "x").
-const EMAIL =
-  /(?<![\w.+-])[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w-])/g;
+// The local parts people use (letters, digits, . _ % + -, starting with a letter or digit) and a dotted
+// domain ending in a 2+ letter TLD. RFC 5322 allows more (quotes, backticks, braces), but those are
+// how code writes decorators and template strings ("`@app.route`", "'{user}@x.io'"), not addresses.
+const EMAIL = /(?<![\w.+%-])[A-Za-z0-9][A-Za-z0-9._%+-]*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w-])/g;
 
 export const emailDetector: Detector = {
   type: "EMAIL",

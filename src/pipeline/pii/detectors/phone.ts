@@ -52,12 +52,27 @@ export function phoneDetector(options: PhoneOptions = { defaultCountry: "US" }):
   };
 }
 
+/**
+ * Whether digit groups are grouped as phone numbers are, not as a list or a range of numbers
+ * ("1 2 3 4 5", "100 4 100 100", "2000-3000", "0.61 0.22", "2050151 32"): no single-digit group after
+ * the first, a group of 7+ digits only last, "." and " " not mixed, and two hyphenated groups not an
+ * ascending range.
+ */
+function plausibleGrouping(main: string, groups: string[]): boolean {
+  if (groups.slice(1).some((g) => g.length === 1)) return false;
+  if (groups.slice(0, -1).some((g) => g.length >= 7)) return false;
+  if (main.includes(".") && main.includes(" ")) return false;
+  if (groups.length === 2 && /^\d+-\d+$/.test(main) && groups[0]![0] !== "0" && Number(groups[1]) > Number(groups[0])) return false;
+  return true;
+}
+
 function isPhone(text: string, raw: string, start: number, end: number, country: CountryCode): boolean {
   const main = raw.replace(/ ?(?:x|ext\.?) ?\d+$/i, "");
   const digits = main.replace(/\D/g, "").length;
   if (digits < 6 || digits > 15) return false;
   if (DATE.test(main) || YEAR_RANGE.test(main) || ZIP_PLUS_4.test(main) || SSN_SHAPE.test(main) || DECIMAL.test(main)) return false;
   const groups = main.split(/[ .()-]+/).filter((g) => g.length > 0);
+  if (!raw.startsWith("+") && !plausibleGrouping(main, groups)) return false;
   // Three or more groups of four digits are how cards are written, never phones.
   if (groups.filter((g) => g.length === 4).length >= 3 && digits >= 12) return false;
   const before = text.slice(Math.max(0, start - 24), start);

@@ -22,9 +22,11 @@ const SHAPED = new RegExp(
 );
 const PEM = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]+?-----END [A-Z ]*PRIVATE KEY-----/g;
 // "password: hunter22", "api_key=abc123...", "Authorization: Bearer xyz": the value after a word that
-// says it is a secret, 8+ characters with no spaces (shorter values are placeholders like "<key>").
+// says it is a secret, 8+ characters of the kinds keys are made of. Code that names a secret without
+// holding one ("${API_KEY}", "process.env.TOKEN", "password_hash()", "Token efficiency:") does not
+// match: the word must stand alone and the value must mix letters and digits.
 const ASSIGNED =
-  /\b(?:api[_-]?key|apikey|secret(?:[_-]key)?|access[_-]?token|auth[_-]?token|token|password|passwd|pwd|bearer)["']?\s*(?:[:=]|\bis\b)?\s*["']?(?:Bearer\s+)?([^\s"'<>]{8,})/gi;
+  /\b(?:api[_-]?key|apikey|secret(?:[_-]key)?|access[_-]?token|auth[_-]?token|token|password|passwd|pwd)\b["']?\s*(?:[:=]|\sis\s)\s*["']?([A-Za-z0-9_\-+/=.~!@#%^&*]{8,})|\bBearer\s+([A-Za-z0-9_\-+/=.~]{16,})/gi;
 
 export const secretDetector: Detector = {
   type: "SECRET",
@@ -35,10 +37,12 @@ export const secretDetector: Detector = {
       eachMatch(text, PEM, (m) => found.push({ type: "SECRET", start: m.index, end: m.index + m[0].length }));
     }
     eachMatch(text, ASSIGNED, (m) => {
-      const value = m[1]!.replace(/[.,;)\]}]+$/, "");
-      // A value with no digit and no symbol is a word ("password is required"), not a secret.
-      if (!/[\d_\-+/=!@#$%^&*]/.test(value)) return;
-      const end = m.index + m[0].length - (m[1]!.length - value.length);
+      const raw = m[1] ?? m[2]!;
+      const value = raw.replace(/[.,;!]+$/, "");
+      // A value without both letters and digits is a word or a number ("password is required_now"),
+      // and one starting with "process." or the like is code reading a secret, not the secret.
+      if (value.length < 8 || !/\d/.test(value) || !/[A-Za-z]/.test(value) || /^(?:process|os|env|self|this|config|settings)\./i.test(value)) return;
+      const end = m.index + m[0].length - (raw.length - value.length);
       found.push({ type: "SECRET", start: end - value.length, end });
     });
     return found;

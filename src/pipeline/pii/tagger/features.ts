@@ -1,7 +1,10 @@
 import type { Token } from "./tokens";
 
-/** How a word is written in general English text: mostly lower-case, mostly capitalised, or unseen. */
-export type CaseClass = "l" | "u";
+/**
+ * How general English writes a word: "l" mostly lower case, "u" mostly capitalised, "s" mostly first in
+ * a sentence ("Hi", "Please"), "x" mixed; then log10 of how often it was seen ("l4": very common).
+ */
+export type CaseClass = `${"l" | "u" | "s" | "x"}${0 | 1 | 2 | 3 | 4}`;
 export type CaseProfile = ReadonlyMap<string, CaseClass>;
 
 /** What the features look words up in: the case profile and the names seen as PERSON in training. */
@@ -37,12 +40,14 @@ export function isCandidate(token: Token, lex: Lexicon): boolean {
   const c = token.text.charCodeAt(0);
   if (c < 128 && !(c >= 97 && c <= 122)) return true; // digit or capital ASCII
   if (c >= 128 && token.text[0] !== token.lower[0]) return true; // capital in another script
-  return lex.cases.get(token.lower) !== "l" || lex.names.has(token.lower);
+  return lex.cases.get(token.lower)?.[0] !== "l" || lex.names.has(token.lower);
 }
 
 function caseOf(token: Token | undefined, lex: Lexicon): string {
   if (token === undefined) return "none";
-  return (lex.cases.get(token.lower) ?? "unk") + (lex.names.has(token.lower) ? "n" : "");
+  const c = lex.cases.get(token.lower);
+  // The class alone, and with how common: both are features, so rare words share what they teach.
+  return (c === undefined ? "unk" : c[0]!) + (lex.names.has(token.lower) ? "n" : "");
 }
 
 /** The feature strings of token i, given the labels already chosen for the two before it. */
@@ -60,6 +65,7 @@ export function features(tokens: readonly Token[], i: number, prev: Label, prev2
     "s=" + s,
     "c=" + c,
     "cs=" + c + s,
+    "cf=" + (lex.cases.get(t.lower) ?? "unk") + (t.gap === "start" || t.gap === "stop" || t.gap === "newline" ? "^" : ""),
     "g=" + t.gap,
     "gn=" + (n1 ? n1.gap : "end"),
     "p1=" + (p1 ? p1.lower : "^"),

@@ -6,9 +6,7 @@ import { tagSpans, weightScorer, type TaggedSpan, type TaggerModel } from "./tag
 
 /** The shipped tagger (models/pii-ner, trained by models/pii-ner/train.ts; see its MODEL_CARD.md). */
 function loadShipped(): TaggerModel {
-  const cases = new Map<string, CaseClass>();
-  for (const w of profileFile.l) cases.set(w, "l");
-  for (const w of profileFile.u) cases.set(w, "u");
+  const cases = new Map(Object.entries(profileFile.words as Record<string, CaseClass>));
   const weights = new Map<string, Float64Array>();
   for (const [f, w] of Object.entries(weightsFile.weights as Record<string, number[]>)) weights.set(f, Float64Array.from(w));
   return { scorer: weightScorer(weights), lex: { cases, names: new Set(namesFile.names) } };
