@@ -11,7 +11,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LABELS, type CaseClass, type CaseProfile, type Label, type Lexicon } from "../../src/pipeline/pii/tagger/features";
-import { NEVER_PERSON, tagTokens, weightScorer, type Scorer } from "../../src/pipeline/pii/tagger/tagger";
+import { completeAddresses, completeNames, NEVER_PERSON, tagTokens, weightScorer, type Scorer } from "../../src/pipeline/pii/tagger/tagger";
 import { tokenize, type Token } from "../../src/pipeline/pii/tagger/tokens";
 import { arenaHard, awesomeChatgptPrompts, generalEnglish, gsm8k, selfInstruct, vicunaBench } from "../word-stats/corpora";
 import { developmentSplit, ordinaryPrompts, readPresidio, splitPresidio, holdoutTemplates, type PresidioSample } from "./data";
@@ -153,9 +153,17 @@ function pass(scorer: Scorer, ex: Example, learn?: Perceptron): Label[] {
 }
 
 function evaluate(p: Scorer, set: Example[]): string {
+  return `${evaluateWith(p, set, false)} | completed: ${evaluateWith(p, set, true)}`;
+}
+
+function evaluateWith(p: Scorer, set: Example[], complete: boolean): string {
   const c: Record<string, { tp: number; fp: number; fn: number }> = { PERSON: { tp: 0, fp: 0, fn: 0 }, ADDRESS: { tp: 0, fp: 0, fn: 0 } };
   for (const ex of set) {
     const got = pass(p, ex);
+    if (complete) {
+      completeNames(ex.tokens, got, ex.lex);
+      completeAddresses(ex.tokens, got);
+    }
     got.forEach((g, i) => {
       const t = ex.gold[i]!;
       if (g !== "O" && g === t) c[g]!.tp++;

@@ -64,6 +64,60 @@ export function tagTokens(
   return labels;
 }
 
+const TITLES: ReadonlySet<string> = new Set(["mr", "mrs", "ms", "dr", "prof", "mx"]);
+
+/**
+ * Completes names the left-to-right pass left half done: a capitalised word right next to a person
+ * word on the same line ("Tom" in "Tom Bradley", which the tagger scores before it sees "Bradley") and
+ * the capitalised word after a title ("Mr. Okonkwo") become person words too, unless general English
+ * writes them in lower case or mostly at a sentence's start ("Yesterday Margarethe"). On the
+ * development split (bun models/pii-ner/train.ts): PERSON recall 0.864 -> 0.895, precision 0.899 -> 0.895.
+ */
+export function completeNames(tokens: readonly Token[], labels: Label[], lex: Lexicon): void {
+  const nameLike = (t: Token) => {
+    if (t.text[0] === t.lower[0] || NEVER_PERSON.has(t.lower)) return false;
+    const c = lex.cases.get(t.lower)?.[0];
+    return c !== "l" && c !== "s";
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    if (labels[i] !== "O" || !nameLike(tokens[i]!)) continue;
+    const afterTitle = i > 0 && TITLES.has(tokens[i - 1]!.lower) && (tokens[i]!.gap === "space" || tokens[i]!.gap === "stop");
+    const beforeName = i + 1 < tokens.length && labels[i + 1] === "PERSON" && tokens[i + 1]!.gap === "space";
+    const afterName = i > 0 && labels[i - 1] === "PERSON" && tokens[i]!.gap === "space";
+    if (afterTitle || beforeName || afterName) labels[i] = "PERSON";
+  }
+  // A second pass right to left reaches a first name two words before a labelled surname.
+  for (let i = tokens.length - 2; i >= 0; i--) {
+    if (labels[i] === "O" && nameLike(tokens[i]!) && labels[i + 1] === "PERSON" && tokens[i + 1]!.gap === "space") labels[i] = "PERSON";
+  }
+}
+
+const STREET_WORDS: ReadonlySet<string> = new Set(
+  "street st avenue ave road rd lane ln drive dr boulevard blvd way court ct parkway pkwy place pl square sq terrace trail circle highway hwy nw ne sw se apt suite unit floor".split(" "),
+);
+
+/**
+ * Completes addresses the same way: a house number right before an address word, a street word right
+ * after one ("221B Baker Street")
+ * and up to two words on one line between two address words ("Washington, DC 20500") join the address.
+ * On the development split: ADDRESS recall 0.825 -> 0.849, precision 0.870 -> 0.871.
+ */
+export function completeAddresses(tokens: readonly Token[], labels: Label[]): void {
+  // A house number right before a street ("742" in "742 Evergreen Terrace").
+  for (let i = tokens.length - 2; i >= 0; i--) {
+    if (labels[i] === "O" && labels[i + 1] === "ADDRESS" && tokens[i + 1]!.gap === "space" && /^\d{1,5}[A-Za-z]?$/.test(tokens[i]!.text)) labels[i] = "ADDRESS";
+  }
+  for (let i = 1; i < tokens.length; i++) {
+    if (labels[i] === "O" && labels[i - 1] === "ADDRESS" && STREET_WORDS.has(tokens[i]!.lower) && tokens[i]!.gap !== "newline") labels[i] = "ADDRESS";
+  }
+  for (let i = 1; i < tokens.length; i++) {
+    if (labels[i] !== "O" || labels[i - 1] !== "ADDRESS") continue;
+    let j = i;
+    while (j < tokens.length && j - i < 2 && labels[j] === "O" && tokens[j]!.gap !== "newline") j++;
+    if (j < tokens.length && j > i && labels[j] === "ADDRESS" && tokens[j]!.gap !== "newline") for (let k = i; k < j; k++) labels[k] = "ADDRESS";
+  }
+}
+
 export interface TaggedSpan {
   label: Exclude<Label, "O">;
   start: number;
@@ -77,6 +131,8 @@ export interface TaggedSpan {
 export function tagSpans(model: TaggerModel, text: string): TaggedSpan[] {
   const tokens = tokenize(text);
   const labels = tagTokens(model.scorer, model.lex, tokens);
+  completeNames(tokens, labels, model.lex);
+  completeAddresses(tokens, labels);
   const spans: TaggedSpan[] = [];
   let open: TaggedSpan | undefined;
   for (let i = 0; i < tokens.length; i++) {
