@@ -8,7 +8,7 @@ import { phoneDetector } from "./detectors/phone";
 import { secretDetector } from "./detectors/secret";
 import { ssnDetector } from "./detectors/ssn";
 import { urlCredentialsDetector } from "./detectors/url-credentials";
-import type { Detection, Detector, PiiType } from "./types";
+import type { Detection, Detector, PiiType, SharedScan } from "./types";
 
 /**
  * Every detector, in the order overlaps are settled: a checked or vendor-shaped value outranks a
@@ -42,9 +42,10 @@ const TRIMMABLE: ReadonlySet<PiiType> = new Set(["PERSON", "ADDRESS"]);
  */
 export function detectPii(text: string, enabled: ReadonlySet<PiiType> = ALL_TYPES): Detection[] {
   const kept: Detection[] = [];
+  const shared: SharedScan = {};
   for (const detector of DETECTORS) {
     if (!enabled.has(detector.type)) continue;
-    for (const d of detector.detect(text)) {
+    for (const d of detector.detect(text, shared)) {
       const clashes = kept.filter((k) => d.start < k.end && d.end > k.start);
       if (clashes.length === 0) kept.push(d);
       else if (TRIMMABLE.has(d.type)) kept.push(...outside(text, d, clashes));

@@ -21,8 +21,16 @@ export interface Detection {
   end: number;
 }
 
+/**
+ * Work one detector does for another on the same text within one detectPii call (the tagger's
+ * spans, read by the person and the address detector).
+ */
+export interface SharedScan {
+  tagged?: { label: "PERSON" | "ADDRESS"; start: number; end: number }[];
+}
+
 /** One detector: pure, stateless, safe to share across requests. */
 export interface Detector {
   type: PiiType;
-  detect(text: string): Detection[];
+  detect(text: string, shared?: SharedScan): Detection[];
 }

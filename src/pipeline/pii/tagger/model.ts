@@ -1,29 +1,25 @@
 import profileFile from "../../../../models/pii-ner/case-profile.json";
 import namesFile from "../../../../models/pii-ner/names.json";
 import weightsFile from "../../../../models/pii-ner/weights.json";
-import type { CaseClass } from "./features";
-import { tagSpans, weightScorer, type TaggedSpan, type TaggerModel } from "./tagger";
+import { FEATURE_BITS, LABELS, makeLexicon, type CaseClass } from "./features";
+import { tagSpans, tableScorer, type TaggedSpan, type TaggerModel } from "./tagger";
 
 /** The shipped tagger (models/pii-ner, trained by models/pii-ner/train.ts; see its MODEL_CARD.md). */
 function loadShipped(): TaggerModel {
   const cases = new Map(Object.entries(profileFile.words as Record<string, CaseClass>));
-  const weights = new Map<string, Float64Array>();
-  for (const [f, w] of Object.entries(weightsFile.weights as Record<string, number[]>)) weights.set(f, Float64Array.from(w));
-  return { scorer: weightScorer(weights), lex: { cases, names: new Set(namesFile.names) } };
+  // The file keeps the non-zero slots only: [slot, w_O, w_PERSON, w_ADDRESS, slot, ...].
+  const table = new Float32Array((1 << FEATURE_BITS) * LABELS.length);
+  const flat = weightsFile.slots as number[];
+  for (let i = 0; i < flat.length; i += 1 + LABELS.length) {
+    for (let k = 0; k < LABELS.length; k++) table[flat[i]! * LABELS.length + k] = flat[i + 1 + k]!;
+  }
+  return { scorer: tableScorer(table), lex: makeLexicon(cases, namesFile.names) };
 }
 
 let shipped: TaggerModel | undefined;
-let lastText: string | undefined;
-let lastSpans: TaggedSpan[] = [];
 
-/**
- * The shipped model's spans of `text`. The person and the address detector both read them; the
- * last text's result is kept so one text is tagged once, not once per detector.
- */
+/** The shipped model's spans of `text`. */
 export function shippedTagSpans(text: string): TaggedSpan[] {
-  if (text === lastText) return lastSpans;
   shipped ??= loadShipped();
-  lastSpans = tagSpans(shipped, text);
-  lastText = text;
-  return lastSpans;
+  return tagSpans(shipped, text);
 }
