@@ -13,7 +13,7 @@
  */
 import { detectPii, DETECTORS } from "../src/pipeline/pii/detect";
 import type { Detection, PiiType } from "../src/pipeline/pii/types";
-import { developmentSplit, PRESIDIO_LARGE, PRESIDIO_TYPE, readPresidio, splitPresidio } from "../models/pii-ner/data";
+import { developmentSplit, ordinaryPrompts, PRESIDIO_LARGE, PRESIDIO_TYPE, readPresidio, splitPresidio } from "../models/pii-ner/data";
 
 const args = process.argv.slice(2);
 const dataFile = args.includes("--data") ? args[args.indexOf("--data") + 1]! : PRESIDIO_LARGE;
@@ -85,14 +85,20 @@ const ours = score((t) => detectPii(t));
 const base = score(baseline);
 const gold = (t: string) => scored.reduce((n, s) => n + s.spans.filter((x) => PRESIDIO_TYPE[x.entity_type] === t).length, 0);
 
+if (!everything && !dev) {
+  const { holdout } = ordinaryPrompts();
+  const falseFinds = holdout.filter((t) => detectPii(t).some((d) => d.type === "PERSON" || d.type === "ADDRESS")).length;
+  console.log(`held-out ordinary prompts (awesome-chatgpt-prompts, self-instruct, arena-hard, mt-bench, vicuna-bench) with a person or address found: ${falseFinds} of ${holdout.length}`);
+}
 console.log(`${everything ? "all" : dev ? "development" : "hold-out"} samples of ${dataFile.split("/").slice(-2).join("/")}: ${scored.length} of ${samples.length}; detectors: ${DETECTORS.map((d) => d.type).join(", ")}`);
 console.log("type     spans | ours P  ours R | regex P regex R | goal P/R   met");
+// The goals' precision floors of 0 mean the issue sets none (phone: recall only).
 for (const t of TYPES) {
   const o = ours[t]!;
   const b = base[t]!;
   const [op, or] = [o.tp / (o.tp + o.fp), o.tp / (o.tp + o.fn)];
   const [bp, br] = [b.tp / (b.tp + b.fp), b.tp / (b.tp + b.fn)];
   const [gp, gr] = GOALS[t];
-  const met = (Number.isNaN(op) ? true : op >= gp) && or >= gr;
-  console.log(`${t.padEnd(8)} ${String(gold(t)).padStart(5)} | ${fmt(op)}  ${fmt(or)} | ${fmt(bp)}   ${fmt(br)} | ${gp.toFixed(2)}/${gr.toFixed(2)}  ${met ? "yes" : "NO"}`);
+  const met = gold(t) === 0 ? "-" : (Number.isNaN(op) || op >= gp) && or >= gr ? "yes" : "NO";
+  console.log(`${t.padEnd(8)} ${String(gold(t)).padStart(5)} | ${fmt(op)}  ${fmt(or)} | ${fmt(bp)}   ${fmt(br)} | ${gp.toFixed(2)}/${gr.toFixed(2)}  ${met}`);
 }
