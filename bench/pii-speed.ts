@@ -8,7 +8,7 @@
  *
  *   bun bench/pii-speed.ts
  */
-import type { ChatMessage } from "../src/pipeline/messages";
+import type { ChatMessage } from "../src/core/messages";
 import { maskMessages } from "../src/pipeline/pii/mask";
 import { PlaceholderMap } from "../src/pipeline/pii/placeholders";
 import { countTokens } from "../src/tokens/count";

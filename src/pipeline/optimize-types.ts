@@ -1,6 +1,6 @@
-import type { ChatMessage } from "./messages";
+import type { ChatMessage } from "../core/messages";
 import type { PassThroughParams } from "../providers/types";
-import type { SvcOptions } from "../http/validate/completion-request";
+import type { SvcOptions } from "./request";
 import type { Tier } from "../catalog/catalog";
 import type { TaskClass } from "../ml/types";
 import type { RoutingReason } from "./route";
@@ -31,7 +31,7 @@ export interface OptimizeInput {
 
 export type RouteOutcome =
   | { ok: true; model: string; reason: RoutingReason; tier: Tier; candidates: string[]; task?: TaskClass }
-  | { ok: false; reason: RoutingReason; message: string };
+  | { ok: false; reason: RoutingReason; message: string; tooLong?: boolean };
 
 export interface PiiSpan {
   type: string;

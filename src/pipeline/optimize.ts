@@ -2,7 +2,7 @@ import type { Catalog } from "../catalog/catalog";
 import type { TaskPrediction } from "../ml/types";
 import { countMessageTokens } from "../tokens/count";
 import { compressWithQualityFloor } from "./compress";
-import type { ChatMessage } from "./messages";
+import type { ChatMessage } from "../core/messages";
 import type { OptimizeInput, OptimizeResult, RouteOutcome } from "./optimize-types";
 import { decideRoute, needsClassification, promptSignals, type CapabilityTable } from "./route";
 import { embeddingText, semanticPrompt } from "./cache";
@@ -74,7 +74,7 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
   });
   const route: RouteOutcome = decision.ok
     ? { ok: true, model: decision.model.id, reason: decision.reason, tier: decision.tier, candidates: decision.candidates.map((m) => m.id), ...(decision.task && { task: decision.task }) }
-    : { ok: false, reason: decision.reason, message: decision.message };
+    : { ok: false, reason: decision.reason, message: decision.message, ...(decision.tooLong && { tooLong: true }) };
 
   return {
     messages: compressed.messages,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { ChatMessage } from "../../src/pipeline/messages";
+import type { ChatMessage } from "../../src/core/messages";
 import { detectPii } from "../../src/pipeline/pii/detect";
 import { maskMessages, maskText } from "../../src/pipeline/pii/mask";
 import { PlaceholderMap } from "../../src/pipeline/pii/placeholders";

@@ -84,8 +84,8 @@ export async function startGateway(env: Record<string, string> = {}, opts: { dat
     proc.exited.then((c) => {
       throw new Error(`svc serve exited with ${c} before listening:\n${lines.join("\n")}`);
     }),
-    Bun.sleep(20_000).then(() => {
-      throw new Error(`svc serve did not listen within 20 s:\n${lines.join("\n")}`);
+    Bun.sleep(60_000).then(() => {
+      throw new Error(`svc serve did not listen within 60 s:\n${lines.join("\n")}`);
     }),
   ]);
   return {

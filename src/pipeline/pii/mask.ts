@@ -1,4 +1,4 @@
-import type { ChatMessage } from "../messages";
+import type { ChatMessage } from "../../core/messages";
 import type { PiiSpan } from "../optimize-types";
 import { ALL_TYPES, detectPii } from "./detect";
 import { PlaceholderMap } from "./placeholders";
