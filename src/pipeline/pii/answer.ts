@@ -9,7 +9,7 @@ export function restoreChoices(choices: readonly Choice[], map: PlaceholderMap):
     ...c,
     message: {
       ...c.message,
-      content: restoreText(c.message.content, map),
+      content: c.message.content === null ? null : restoreText(c.message.content, map),
       ...(c.message.tool_calls && {
         tool_calls: c.message.tool_calls.map((t) => ({ ...t, function: { ...t.function, arguments: restoreText(t.function.arguments, map, inJsonString) } })),
       }),

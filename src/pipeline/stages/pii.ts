@@ -36,7 +36,7 @@ export function piiStage(s: Pick<Services, "settings" | "piiMaps">): Stage<PiiSt
     commit(call, out, state) {
       if (!state) return;
       // A stream's answer was reassembled from the restored events: what is kept keeps placeholders.
-      out.choices = out.choices.map((c) => ({ ...c, message: { ...c.message, content: remaskText(c.message.content, state.map) } }));
+      out.choices = out.choices.map((c) => ({ ...c, message: { ...c.message, content: c.message.content === null ? null : remaskText(c.message.content, state.map) } }));
       if (state.owner !== undefined && state.map.size > 0) s.piiMaps.put(state.owner, state.map);
     },
     answer: (call, choices, state) => (state ? restoreChoices(choices, state.map) : choices),
