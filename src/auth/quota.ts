@@ -31,9 +31,11 @@ export class Quota {
     private readonly db: Db,
     private readonly plans: Plans,
     private readonly testDailyCalls: number,
+    /** Epoch ms; injected so tests can cross a UTC day or month boundary. */
+    private readonly clock: () => number = Date.now,
   ) {}
 
-  consume(key: KeyEntry, now: number): QuotaTicket {
+  consume(key: KeyEntry, now: number = this.clock()): QuotaTicket {
     const d = new Date(now);
     const test = key.type === "test";
     const period = test ? `d:${d.toISOString().slice(0, 10)}` : `m:${d.toISOString().slice(0, 7)}`;
@@ -92,7 +94,7 @@ export class Quota {
   }
 
   private currentSuffix(c: Counter): string {
-    const iso = new Date().toISOString();
+    const iso = new Date(this.clock()).toISOString();
     return c.period.startsWith("d:") ? `d:${iso.slice(0, 10)}` : `m:${iso.slice(0, 7)}`;
   }
 }
