@@ -89,8 +89,8 @@ export class Quota {
       }
     });
     for (const c of dirty) c.pending = 0;
-    // Old periods are finished: drop them from memory.
-    for (const [slot, c] of this.counters) if (c.pending === 0 && !slot.endsWith(this.currentSuffix(c))) this.counters.delete(slot);
+    // Old periods are finished: drop them from memory (every counter has just been written, so none holds pending calls).
+    for (const [slot, c] of this.counters) if (!slot.endsWith(this.currentSuffix(c))) this.counters.delete(slot);
   }
 
   private currentSuffix(c: Counter): string {
