@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../store/db";
+import { conflictTarget, type Db } from "../store/db";
 import { usageCounters } from "../store/schema";
 import { ApiError } from "../http/errors";
 import type { KeyEntry } from "./key-record";
@@ -84,7 +84,7 @@ export class Quota {
       for (const c of dirty) {
         tx.insert(usageCounters)
           .values({ keyId: c.keyId, period: c.period, calls: c.pending })
-          .onConflictDoUpdate({ target: [usageCounters.keyId, usageCounters.period], set: { calls: sql`${usageCounters.calls} + ${c.pending}` } })
+          .onConflictDoUpdate({ target: conflictTarget(usageCounters.keyId, usageCounters.period), set: { calls: sql`${usageCounters.calls} + ${c.pending}` } })
           .run();
       }
     });
