@@ -70,8 +70,9 @@ for (const name of wanted.length > 0 ? wanted : names) {
   const summary = summarize(name, command, JSON.parse(readFileSync(reportFile, "utf8")));
   writeFileSync(join(RESULTS, `${name}.json`), JSON.stringify(summary, null, 2) + "\n");
   console.log(`${name}: ${summary.score.toFixed(1)}% killed (${summary.killed + summary.timeout} of ${summary.killed + summary.timeout + summary.survived + summary.no_coverage})`);
+  // After each module, so a run stopped part-way still leaves a table that matches the summaries.
+  writeTable();
 }
-writeTable();
 
 function summarize(module: string, command: string, report: { files: Record<string, { mutants: Mutant[] }> }): Summary {
   const s: Summary = { module, measured_at: new Date().toISOString(), command, files: [], killed: 0, timeout: 0, survived: 0, no_coverage: 0, errors: 0, score: 0, survivors: [] };
