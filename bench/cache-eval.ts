@@ -24,7 +24,8 @@
  */
 import { parseArgs } from "node:util";
 import { createHash } from "node:crypto";
-import { loadModels, loadSynonyms, DEFAULT_MODELS_DIR } from "../src/ml/load";
+import { DEFAULT_MODELS_DIR } from "../src/ml/load";
+import { loadModels, loadSynonyms } from "../src/pipeline/models";
 import { compareFacets, embeddingText, extractFacets, substitutionAlignment, wordsToEmbed, DEFAULT_CACHE_CONFIG, type SynonymTable } from "../src/pipeline/cache";
 import { contentStem } from "../src/pipeline/cache/facets";
 import { readWordNet, type WordNet } from "../models/synonyms/wordnet";

@@ -28,7 +28,7 @@ import { embedderSignature, encodeEmbedding, type CacheRow } from "../src/pipeli
 import type { Embedder } from "../src/ml/types";
 import { openStore, type Store } from "../src/store/db";
 import { cacheEntries } from "../src/store/schema";
-import { loadModels, loadSynonyms } from "../src/ml/load";
+import { loadModels, loadSynonyms } from "../src/pipeline/models";
 import { loadPromptCorpus } from "../models/data/corpus";
 import { dataPath } from "../models/data/paths";
 import { loadSemEval, loadStsBenchmark } from "../models/data/sts";

@@ -19,7 +19,7 @@
  * twice; "negations, all kept" also checks that no occurrence of a negation word is lost.
  */
 import { compressMessages, compressWithQualityFloor, DEFAULT_QUALITY_FLOOR, promptText, type CompressResult } from "../src/pipeline/compress";
-import { loadModels } from "../src/ml/load";
+import { loadModels } from "../src/pipeline/models";
 import { countMessageTokens } from "../src/tokens/count";
 import { median, percentile } from "./lib/stats";
 import { asConversation, bestOf, compressionCorpora, SPEED_MIN_TOKENS, TIMED_RUNS } from "./lib/compression-corpora";

@@ -12,7 +12,7 @@
  */
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
-import type { ChatMessage } from "../src/pipeline/messages";
+import type { ChatMessage } from "../src/core/messages";
 import type { CompressOptions, CompressResult } from "../src/pipeline/compress";
 import { countMessageTokens } from "../src/tokens/count";
 import { roundOrder } from "./lib/measure";

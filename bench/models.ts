@@ -6,7 +6,8 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { HashFeaturizer, type HashFeatureParams } from "../src/ml/features";
-import { DEFAULT_MODELS_DIR, loadModels } from "../src/ml/load";
+import { DEFAULT_MODELS_DIR } from "../src/ml/load";
+import { loadModels } from "../src/pipeline/models";
 import { countTokens } from "../src/tokens/count";
 import { loadWorkload } from "./lib/workload";
 

@@ -13,7 +13,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Catalog, TIERS, type ModelInfo, type Tier } from "../src/catalog/catalog";
-import { DEFAULT_MODELS_DIR, loadModels } from "../src/ml/load";
+import { DEFAULT_MODELS_DIR } from "../src/ml/load";
+import { loadModels } from "../src/pipeline/models";
 import { TASK_CLASSES, type TaskClass, type TaskPrediction } from "../src/ml/types";
 import { decideRoute, loadCapabilities, promptSignals, type CapabilityTable, type SignalSource } from "../src/pipeline/route";
 import { countMessageTokens } from "../src/tokens/count";

@@ -1,10 +1,11 @@
 /**
  * Measures the shipped model files and writes models/metrics.json (the figures in the model cards):
- * `bun models/evaluate.ts`. Loads the models exactly as the service does (src/ml/load.ts).
+ * `bun models/evaluate.ts`. Loads the models exactly as the service does (src/pipeline/models.ts).
  */
 import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_MODELS_DIR, loadModels } from "../src/ml/load";
+import { DEFAULT_MODELS_DIR } from "../src/ml/load";
+import { loadModels } from "../src/pipeline/models";
 import { TASK_CLASSES, type TaskClass } from "../src/ml/types";
 import { evaluateEmbedding } from "./embedding/evaluate";
 import { loadLabelledPrompts } from "./task-classifier/split";

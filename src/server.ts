@@ -1,32 +1,32 @@
 import type { Server } from "bun";
 import type { Settings } from "./config/config";
 import { createLogger, closeLog, type Logger } from "./log/logger";
-import { Gateway } from "./gateway";
+import { closeServices, startBackground, startServices } from "./gateway";
+import type { Services } from "./pipeline/services";
 import { buildApp } from "./http/app";
 import { Elysia } from "elysia";
 import { metricsRoutes } from "./http/routes/metrics";
 
 export interface RunningServer {
-  gateway: Gateway;
+  services: Services;
   url: string;
   /** Stops accepting, lets in-flight requests finish (up to the grace period), flushes and closes the store. */
   shutdown(): Promise<void>;
 }
 
 export async function startServer(settings: Settings, log: Logger = createLogger(settings.logLevel)): Promise<RunningServer> {
-  const gateway = new Gateway(settings, log);
-  await gateway.startOptimizer();
-  if (gateway.providers.simulatedOnly) {
+  const services = await startServices(settings, log);
+  if (services.providers.simulatedOnly) {
     log.warn({}, "no provider key configured (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, SVC_OPENAI_COMPAT_BASE_URL): answering every model with the built-in simulated provider; responses carry svc_meta.simulated = true");
   }
-  const app = buildApp(gateway);
+  const app = buildApp(services);
   app.listen({ hostname: settings.host, port: settings.port });
   const server = app.server as Server<unknown>;
-  gateway.startBackground();
+  const stopBackground = startBackground(services);
   // A separate listener lets Prometheus scrape without a key, on an address the operator keeps private.
-  const metricsServer = settings.metricsHost ? new Elysia().use(metricsRoutes(gateway, true)).listen({ hostname: settings.metricsHost, port: settings.metricsPort }) : undefined;
+  const metricsServer = settings.metricsHost ? new Elysia().use(metricsRoutes(services, true)).listen({ hostname: settings.metricsHost, port: settings.metricsPort }) : undefined;
   const url = `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${server.port}`;
-  log.info({ url, data_dir: settings.dataDir, version: gateway.version }, "svc listening");
+  log.info({ url, data_dir: settings.dataDir, version: services.version }, "svc listening");
   // Supervisors and scripts wait for this line; the batch it sits in would hold it until the first flush.
   log.flush();
 
@@ -39,11 +39,14 @@ export async function startServer(settings: Settings, log: Logger = createLogger
       void server.stop(false);
       const deadline = performance.now() + settings.shutdownGraceMs;
       while (server.pendingRequests > 0 && performance.now() < deadline) await Bun.sleep(10);
+      // Streams still open are cut now: they are charged for what they delivered, as stopped by the gateway.
+      services.shutdown.abort();
       server.stop(true);
       metricsServer?.stop(true);
-      await gateway.close();
+      stopBackground();
+      await closeServices(services);
       log.info({}, "stopped");
       await closeLog(log);
     })());
-  return { gateway, url, shutdown };
+  return { services, url, shutdown };
 }

@@ -1,7 +1,7 @@
 import Piscina from "piscina";
 import { Packr } from "msgpackr";
 import { WORKER_HANG_FACTOR } from "../src/config/config";
-import { ApiError } from "../src/http/errors";
+import { ApiError } from "../src/core/errors";
 
 // moreTypes: typed arrays (embeddings) survive the trip as typed arrays, not raw bytes.
 const packr = new Packr({ moreTypes: true });

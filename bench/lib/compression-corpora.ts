@@ -1,4 +1,4 @@
-import type { ChatMessage } from "../../src/pipeline/messages";
+import type { ChatMessage } from "../../src/core/messages";
 import { arenaHard, awesomeChatgptPrompts, gsm8k, mtBench, selfInstruct, type CorpusPrompt } from "../../models/word-stats/corpora";
 
 /**

@@ -1,113 +1,137 @@
-import { getTableColumns } from "drizzle-orm";
-import type { Store } from "../store/db";
-import { usageLedger } from "../store/schema";
+import type { LedgerJournal } from "./ledger-journal";
+import type { LedgerWriter } from "./ledger-writer";
+import type { LedgerRow, RejectedRow } from "./ledger-sql";
 
-export type LedgerRow = typeof usageLedger.$inferInsert;
+export type { LedgerRow, RejectedRow } from "./ledger-sql";
 
-const columns = Object.entries(getTableColumns(usageLedger));
-const KEYS = columns.map(([key]) => key);
-// Boolean columns are the only ones whose driver value differs from the JS value (drizzle stores
-// them as 0/1); converting inline spares a drizzle mapToDriverValue call per column per row.
-const BOOLEAN = columns.map(([, c]) => c.columnType === "SQLiteBoolean");
-const WIDTH = KEYS.length;
-const TUPLE = `(${KEYS.map(() => "?").join(", ")})`;
-const insertSql = (rows: number) => `INSERT INTO usage_ledger (${columns.map(([, c]) => c.name).join(", ")}) VALUES ${Array(rows).fill(TUPLE).join(", ")}`;
-
-/**
- * Rows per INSERT statement: one statement per row spends most of its time crossing into SQLite
- * (about 3.2 µs a row against 2.5 µs in statements of 20 to 100 rows, bench of 10,000-row flushes);
- * 50 rows keep the statement's 1,100 parameters far under SQLite's limit of 32,766.
- */
-const ROWS_PER_STATEMENT = 50;
-
-/** A row the store refused (a duplicate request id, a failing disk): left out, the rest of its batch kept. */
-export interface RejectedRow {
-  requestId: string;
-  reason: string;
+export interface LedgerOptions {
+  /** Reaching this many queued rows starts a flush without waiting for the timer. */
+  batchSize?: number;
+  /** Past this many rows the store has not taken, the ledger is unhealthy and billable calls are refused. */
+  maxBacklog?: number;
+  /** Rows the store refused (a second row for one request id); the journal keeps them in its reject file. */
+  onRejected?: (rows: RejectedRow[]) => void;
+  /** The store failed a batch (disk full, locked, I/O): the rows are kept and written at a later flush. */
+  onStoreError?: (e: Error, pending: number) => void;
 }
 
 /**
- * The usage ledger: one row per completion call. Rows queue in memory and are written in one
- * transaction per flush through statements prepared once (the query builder costs more per row
- * than the insert itself at thousands of calls a second), so recording a call costs the response
- * path an array push.
+ * The usage ledger: one row per call, what users bill their teams from. A row is appended to the
+ * journal (when there is one) as it is recorded, so it is durable before the call's answer is final;
+ * rows reach the store in batches through the writer (its own thread in the gateway). Rows the store
+ * cannot take are kept and written at a later flush, never dropped; while the journal cannot be
+ * written or the backlog grows past its bound, `healthy` is false, and the gateway refuses new
+ * billable calls (503 with Retry-After) rather than answer calls it cannot record.
  */
 export class Ledger {
   private queue: LedgerRow[] = [];
-  private readonly writeAll;
-  private readonly writeEach;
+  private flushing: Promise<void> | undefined;
+  private journalError: Error | undefined;
+  private storeError: Error | undefined;
+  private readonly batchSize: number;
+  private readonly maxBacklog: number;
 
   constructor(
-    store: Store,
-    private readonly batchSize = 500,
-    private readonly onRejected: (rows: RejectedRow[]) => void = () => undefined,
+    private readonly writer: LedgerWriter,
+    private readonly journal: LedgerJournal | undefined,
+    private readonly options: LedgerOptions = {},
   ) {
-    const many = store.sqlite.prepare(insertSql(ROWS_PER_STATEMENT));
-    const one = store.sqlite.prepare(insertSql(1));
-    const params: unknown[] = new Array(ROWS_PER_STATEMENT * WIDTH);
-    this.writeAll = store.sqlite.transaction((rows: LedgerRow[]) => {
-      let i = 0;
-      for (; i + ROWS_PER_STATEMENT <= rows.length; i += ROWS_PER_STATEMENT) {
-        for (let r = 0; r < ROWS_PER_STATEMENT; r++) bind(rows[i + r]!, params, r * WIDTH);
-        many.run(...(params as never[]));
-      }
-      const single: unknown[] = new Array(WIDTH);
-      for (; i < rows.length; i++) {
-        bind(rows[i]!, single, 0);
-        one.run(...(single as never[]));
-      }
-    });
-    // The slow path, after a batch failed: row by row, so one bad row costs only itself. A refused
-    // statement undoes its own row and leaves the transaction open for the others.
-    this.writeEach = store.sqlite.transaction((rows: LedgerRow[]) => {
-      const single: unknown[] = new Array(WIDTH);
-      const rejected: RejectedRow[] = [];
-      for (const row of rows) {
-        bind(row, single, 0);
-        try {
-          one.run(...(single as never[]));
-        } catch (e) {
-          rejected.push({ requestId: row.requestId, reason: (e as Error).message });
-        }
-      }
-      return rejected;
-    });
+    this.batchSize = options.batchSize ?? 500;
+    this.maxBacklog = options.maxBacklog ?? 100_000;
   }
 
-  /** Queues a row; reaching the batch size writes the batch. Never throws: a call's answer does not hang on its accounting. */
+  /** Writes the rows a previous process journaled and may not have stored (idempotent by request id). */
+  async recover(): Promise<number> {
+    if (!this.journal) return 0;
+    const { rows, done } = this.journal.leftovers();
+    if (rows.length > 0) await this.writer.replay(rows);
+    done();
+    return rows.length;
+  }
+
+  /** Records a call. Never throws: a call's answer does not hang on its accounting. */
   record(row: LedgerRow): void {
+    if (this.journal) {
+      try {
+        this.journal.append(row);
+        this.journalError = undefined;
+      } catch (e) {
+        // The row stays in memory and goes to the store at the next flush; until the journal can be
+        // written again the ledger is unhealthy and no new billable call is admitted.
+        this.journalError = e as Error;
+      }
+    }
     this.queue.push(row);
-    if (this.queue.length >= this.batchSize) this.flush();
+    if (this.queue.length >= this.batchSize) void this.flush();
   }
 
-  /** Writes every queued row; rows the store refuses go to `onRejected`, the others are kept. */
-  flush(): void {
-    if (this.queue.length === 0) return;
+  /** Hands every queued row to the store. One flush at a time; a flush asked for meanwhile runs after it. */
+  flush(): Promise<void> {
+    if (this.flushing) return this.flushing.then(() => this.flush());
+    if (this.queue.length === 0 && !this.journalError) return Promise.resolve();
+    this.flushing = this.writeQueued().finally(() => {
+      this.flushing = undefined;
+    });
+    return this.flushing;
+  }
+
+  private async writeQueued(): Promise<void> {
+    if (this.journalError) {
+      try {
+        this.journal!.check();
+        this.journalError = undefined;
+      } catch {
+        // Still refused: the rows below go to the store all the same.
+      }
+    }
     const rows = this.queue;
     this.queue = [];
+    const segment = this.journal?.rotate();
     try {
-      this.writeAll(rows);
-    } catch {
-      let rejected: RejectedRow[];
-      try {
-        rejected = this.writeEach(rows);
-      } catch (e) {
-        // The store itself failed (disk full, I/O error): these rows are lost, and said to be.
-        rejected = rows.map((r) => ({ requestId: r.requestId, reason: (e as Error).message }));
-      }
-      if (rejected.length > 0) this.onRejected(rejected);
+      const rejected = await this.writer.write(rows);
+      this.storeError = undefined;
+      if (rejected.length > 0) this.keep(rows, rejected);
+      if (segment !== undefined) this.journal!.release(segment);
+    } catch (e) {
+      this.storeError = e as Error;
+      this.queue = rows.concat(this.queue);
+      this.options.onStoreError?.(e as Error, this.queue.length);
     }
+  }
+
+  private keep(rows: LedgerRow[], rejected: RejectedRow[]): void {
+    if (this.journal) {
+      const byId = new Map(rows.map((r) => [r.requestId, r]));
+      for (const r of rejected) this.journal.keepRejected(byId.get(r.requestId)!, r.reason);
+    }
+    this.options.onRejected?.(rejected);
+  }
+
+  /** Writes everything queued, as long as the store takes it; for shutdown. */
+  async drain(): Promise<void> {
+    await this.flush();
+    while (this.queue.length > 0 && !this.storeError) await this.flush();
+  }
+
+  /** Why new billable calls must be refused now, or undefined when the ledger can record them. */
+  get problem(): string | undefined {
+    if (this.journalError) return `the usage journal cannot be written (${this.journalError.message})`;
+    if (this.queue.length >= this.maxBacklog) return `${this.queue.length} usage rows wait for the store (${this.storeError?.message ?? "busy"})`;
+    return undefined;
+  }
+
+  /** False while the store refuses writes, even before the backlog reaches its bound: what /health reports. */
+  get healthy(): boolean {
+    return this.problem === undefined && this.storeError === undefined;
   }
 
   get pending(): number {
     return this.queue.length;
   }
-}
 
-function bind(row: LedgerRow, into: unknown[], at: number): void {
-  const r = row as Record<string, unknown>;
-  for (let c = 0; c < WIDTH; c++) {
-    const v = r[KEYS[c]!];
-    into[at + c] = v === undefined || v === null ? null : BOOLEAN[c] ? (v ? 1 : 0) : v;
+  async close(): Promise<void> {
+    await this.drain();
+    this.journal?.close();
+    await this.writer.close();
   }
 }

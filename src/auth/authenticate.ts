@@ -1,4 +1,4 @@
-import { ApiError } from "../http/errors";
+import { ApiError } from "../core/errors";
 import { parseKey } from "./key-format";
 import type { KeyIndex } from "./key-index";
 import type { KeyEntry } from "./key-record";

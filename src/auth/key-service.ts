@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { ApiError, validationError } from "../http/errors";
+import { ApiError, validationError } from "../core/errors";
 import { generateKey, type KeyType } from "./key-format";
 import type { KeyHasher } from "./secret";
 import type { KeyIndex } from "./key-index";

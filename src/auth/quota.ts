@@ -1,100 +1,69 @@
-import { sql } from "drizzle-orm";
-import { and, eq } from "drizzle-orm";
-import { conflictTarget, type Db } from "../store/db";
-import { usageCounters } from "../store/schema";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../core/errors";
+import { StoreUnavailableError, type Counters } from "../store/counters";
 import type { KeyEntry } from "./key-record";
 import type { Plans } from "./plans";
 
 /** A consumed call that can be given back if the call fails (a failed call is never counted). */
 export interface QuotaTicket {
-  slot: string;
-}
-
-interface Counter {
   keyId: string;
   period: string;
-  calls: number;
-  /** Calls not yet written to the store (may be negative after refunds). */
-  pending: number;
 }
 
 /**
  * Call limits: test keys get a number of calls per UTC day, live keys their plan's monthly quota.
- * The count lives in memory, so consuming is one synchronous check-and-increment on the event loop
- * and exact however many calls race; the store receives the increments in batches.
+ * Every consume is one atomic check-and-increment in the store, so the limit holds however many
+ * calls race and however many gateway processes share the store.
  */
 export class Quota {
-  private readonly counters = new Map<string, Counter>();
+  /** Refunds the store could not take yet (locked): retried at each flush, so a failed call is never counted. */
+  private owed: QuotaTicket[] = [];
 
   constructor(
-    private readonly db: Db,
+    private readonly counters: Counters,
     private readonly plans: Plans,
     private readonly testDailyCalls: number,
-    /** Epoch ms; injected so tests can cross a UTC day or month boundary. */
-    private readonly clock: () => number = Date.now,
   ) {}
 
-  consume(key: KeyEntry, now: number = this.clock()): QuotaTicket {
+  async consume(key: KeyEntry, now: number): Promise<QuotaTicket> {
     const d = new Date(now);
     const test = key.type === "test";
-    const period = test ? `d:${d.toISOString().slice(0, 10)}` : `m:${d.toISOString().slice(0, 7)}`;
-    const slot = `${key.id}|${period}`;
-    let c = this.counters.get(slot);
-    if (!c) {
-      const row = this.db
-        .select({ calls: usageCounters.calls })
-        .from(usageCounters)
-        .where(and(eq(usageCounters.keyId, key.id), eq(usageCounters.period, period)))
-        .get();
-      c = { keyId: key.id, period, calls: row?.calls ?? 0, pending: 0 };
-      this.counters.set(slot, c);
-    }
+    const period = periodOf(key, now);
     const limit = test ? this.testDailyCalls : this.plans.monthlyCalls(key.plan);
-    if (c.calls >= limit) {
-      const reset = test
-        ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1)
-        : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+    let count: number | undefined;
+    try {
+      count = await this.counters.addWithin(key.id, period, 1, limit);
+    } catch (e) {
+      if (e instanceof StoreUnavailableError) throw new ApiError("STORE_UNAVAILABLE", `call limits cannot be checked now (${e.message}); retry shortly`, { retryAfterS: 2 });
+      throw e;
+    }
+    if (count === undefined) {
+      const reset = test ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1) : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
       const retryAfterS = (reset - now) / 1000;
       throw test
         ? new ApiError("RATE_LIMITED", `test keys allow ${limit} calls per UTC day; the limit resets at ${new Date(reset).toISOString()}`, { retryAfterS })
         : new ApiError("QUOTA_EXCEEDED", `plan '${key.plan}' allows ${limit} calls per month; the quota resets at ${new Date(reset).toISOString()}`, { retryAfterS });
     }
-    c.calls++;
-    c.pending++;
-    return { slot };
+    return { keyId: key.id, period };
   }
 
   refund(t: QuotaTicket): void {
-    const c = this.counters.get(t.slot);
-    if (!c) return;
-    c.calls--;
-    c.pending--;
+    this.counters.subtract(t.keyId, t.period, 1).catch(() => this.owed.push(t));
   }
 
   used(key: KeyEntry, period: string): number {
-    return this.counters.get(`${key.id}|${period}`)?.calls ?? 0;
+    return this.counters.read(key.id, period);
   }
 
-  /** Adds pending increments to the store; increments (not totals) so several nodes sum correctly. */
+  /** Gives back the refunds a locked store refused earlier. */
   flush(): void {
-    const dirty = [...this.counters.values()].filter((c) => c.pending !== 0);
-    if (dirty.length === 0) return;
-    this.db.transaction((tx) => {
-      for (const c of dirty) {
-        tx.insert(usageCounters)
-          .values({ keyId: c.keyId, period: c.period, calls: c.pending })
-          .onConflictDoUpdate({ target: conflictTarget(usageCounters.keyId, usageCounters.period), set: { calls: sql`${usageCounters.calls} + ${c.pending}` } })
-          .run();
-      }
-    });
-    for (const c of dirty) c.pending = 0;
-    // Old periods are finished: drop them from memory (every counter has just been written, so none holds pending calls).
-    for (const [slot, c] of this.counters) if (!slot.endsWith(this.currentSuffix(c))) this.counters.delete(slot);
+    const owed = this.owed;
+    this.owed = [];
+    for (const t of owed) this.refund(t);
   }
+}
 
-  private currentSuffix(c: Counter): string {
-    const iso = new Date(this.clock()).toISOString();
-    return c.period.startsWith("d:") ? `d:${iso.slice(0, 10)}` : `m:${iso.slice(0, 7)}`;
-  }
+/** `d:YYYY-MM-DD` (UTC day) for test keys, `m:YYYY-MM` for live keys. */
+export function periodOf(key: KeyEntry, now: number): string {
+  const iso = new Date(now).toISOString();
+  return key.type === "test" ? `d:${iso.slice(0, 10)}` : `m:${iso.slice(0, 7)}`;
 }

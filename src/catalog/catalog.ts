@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import bundledModels from "./models.json";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../core/errors";
 
 export type Tier = "cheapest" | "balanced" | "most_capable";
 export const TIERS: readonly Tier[] = ["cheapest", "balanced", "most_capable"];

@@ -3,9 +3,9 @@ import { parseArgs } from "node:util";
 import pino from "pino";
 import { loadSettings, ConfigError, type Settings } from "../config/config";
 import { createLogger } from "../log/logger";
-import { Gateway } from "../gateway";
+import { closeServices, openStoreServices, type StoreServices } from "../gateway";
 import { startServer } from "../server";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../core/errors";
 import type { KeyRecordView } from "../auth/key-record";
 
 const USAGE = `svc — the OpenAI-compatible gateway that cuts what LLM calls cost
@@ -27,12 +27,12 @@ function fail(message: string, code = 2): never {
 }
 
 /** The CLI works on the store directly, like a server on the same data directory would. */
-async function withGateway<T>(settings: Settings, fn: (gw: Gateway) => T): Promise<T> {
-  const gw = new Gateway(settings, pino({ level: "silent" }));
+async function withGateway<T>(settings: Settings, fn: (gw: StoreServices) => T): Promise<T> {
+  const gw = openStoreServices(settings, pino({ level: "silent" }));
   try {
     return fn(gw);
   } finally {
-    await gw.close();
+    await closeServices(gw);
   }
 }
 

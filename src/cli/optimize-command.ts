@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline";
 import type { Settings } from "../config/config";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../core/errors";
 import { parseCompletionRequest } from "../http/validate/completion-request";
 import { RULE_NAMES } from "../pipeline/compress";
 import { optimize } from "../pipeline/optimize";

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
-import type { Gateway } from "../gateway";
-import { ApiError, type ErrorCode } from "./errors";
-import { newRequestId } from "./request-id";
+import type { Services } from "../pipeline/services";
+import { ApiError, type ErrorCode } from "../core/errors";
+import { factsOf, requestIdOf, startRequest } from "./request-id";
 import { healthRoutes } from "./routes/health";
 import { keyRoutes } from "./routes/keys";
 import { completionRoutes } from "./routes/completions";
@@ -9,30 +9,16 @@ import { playgroundRoutes } from "./routes/playground";
 import { metricsRoutes } from "./routes/metrics";
 import { debugRoutes } from "./routes/debug";
 
-/** Per-request facts every hook needs, including the error hook that runs before any handler state exists. */
-interface RequestFacts {
-  id: string;
-  t0: number;
-}
-const facts = new WeakMap<Request, RequestFacts>();
-
-export function requestIdOf(request: Request): string {
-  return facts.get(request)?.id ?? newRequestId();
-}
-
-/** The request's id and arrival time (performance.now()), set by the first hook. */
-export function requestStartOf(request: Request): RequestFacts {
-  return facts.get(request) ?? { id: newRequestId(), t0: performance.now() };
-}
-
-/** Routes and their methods, so a known path with the wrong method answers 405 rather than 404. */
-const ROUTE_METHODS: [RegExp, string[]][] = [];
-
-export function registerRoute(method: string, pattern: string): void {
-  const re = new RegExp("^" + pattern.replace(/:[^/]+/g, "[^/]+") + "/?$");
-  const found = ROUTE_METHODS.find(([r]) => r.source === re.source);
-  if (found) found[1].includes(method) || found[1].push(method);
-  else ROUTE_METHODS.push([re, [method]]);
+/** Each known path with its methods, from the app's own route table, so a known path with the wrong method answers 405 rather than 404. */
+function methodTable(routes: readonly { method: string; path: string }[]): [RegExp, string[]][] {
+  const table: [RegExp, string[]][] = [];
+  for (const { method, path } of routes) {
+    const re = new RegExp("^" + path.replace(/:[^/]+/g, "[^/]+") + "/?$");
+    const found = table.find(([r]) => r.source === re.source);
+    if (found) found[1].includes(method) || found[1].push(method);
+    else table.push([re, [method]]);
+  }
+  return table;
 }
 
 function clientGone(error: unknown, request: Request): boolean {
@@ -49,19 +35,20 @@ function errorResponse(err: ApiError, requestId: string, extraHeaders?: Record<s
  * (unknown routes, wrong methods, malformed bodies and crashes included), and one access-log line
  * per request.
  */
-export function buildApp(gw: Gateway) {
-  // Bun's own cap answers with a bare 413; ours (readJsonBody) stops reading at the limit and answers
-  // in the error shape, so Bun's cap only has to be far enough above ours never to win the race.
-  const bunCap = Math.max(gw.settings.maxBodyBytes * 4, gw.settings.maxBodyBytes + 64 * 1024 * 1024);
-  const app = new Elysia({ serve: { maxRequestBodySize: bunCap } })
-    .onRequest(({ request }) => {
-      facts.set(request, { id: newRequestId(), t0: performance.now() });
-    })
+export function buildApp(gw: Services) {
+  // Bun's own cap answers a declared Content-Length over it with a bare 413 before any handler runs
+  // (68 MB+ did, issue 23); ours (readJsonBody) refuses a declared length over the limit without
+  // reading it and stops reading an undeclared one at the limit, in the error shape. So Bun's cap is
+  // off: Bun reads no body a handler does not ask for.
+  // Built on the first 405, when every route has been added.
+  let allowed: [RegExp, string[]][] | undefined;
+  const app = new Elysia({ serve: { maxRequestBodySize: Number.MAX_SAFE_INTEGER } })
+    .onRequest(({ request }) => startRequest(request))
     // The id goes onto the answer itself rather than into `set.headers` up front: Elysia rebuilds
     // every Response a handler returns when `set.headers` is not empty (about 10 µs per call
     // measured on the relay), and the completion route already sends it on its own Response.
     .onAfterHandle(({ request, response, set }) => {
-      const id = facts.get(request)?.id;
+      const id = factsOf(request)?.id;
       if (!id) return;
       if (response instanceof Response) {
         if (!response.headers.has("x-request-id")) response.headers.set("x-request-id", id);
@@ -79,7 +66,7 @@ export function buildApp(gw: Gateway) {
       }
       else if (code === "NOT_FOUND") {
         const path = new URL(request.url).pathname;
-        const methods = ROUTE_METHODS.find(([re]) => re.test(path))?.[1];
+        const methods = (allowed ??= methodTable(app.routes)).find(([re]) => re.test(path))?.[1];
         if (methods) {
           err = new ApiError("METHOD_NOT_ALLOWED", `${request.method} is not allowed on ${path}; allowed: ${methods.join(", ")}`);
           headers = { allow: methods.join(", ") };
@@ -97,7 +84,7 @@ export function buildApp(gw: Gateway) {
   // off. Elysia applies a hook to the routes added after it, so it comes before them.
   if (gw.log.isLevelEnabled("info")) {
     app.onAfterResponse(({ request, set }) => {
-      const f = facts.get(request);
+      const f = factsOf(request);
       if (!f) return;
       const url = request.url;
       const path = url.slice(url.indexOf("/", url.indexOf("//") + 2)).split("?")[0];

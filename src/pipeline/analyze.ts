@@ -1,6 +1,6 @@
-import type { CompletionRequest } from "../http/validate/completion-request";
-import { ApiError } from "../http/errors";
-import type { ChatMessage } from "./messages";
+import type { CompletionRequest } from "./request";
+import { ApiError } from "../core/errors";
+import type { ChatMessage } from "../core/messages";
 import type { OptimizeInput, OptimizeResult, PiiSpan } from "./optimize-types";
 import type { RoutingReason } from "./route";
 

@@ -1,6 +1,6 @@
-import type { ChatMessage } from "./messages";
+import type { ChatMessage } from "../core/messages";
 import type { PassThroughParams } from "../providers/types";
-import type { SvcOptions } from "../http/validate/completion-request";
+import type { SvcOptions } from "./request";
 import type { Tier } from "../catalog/catalog";
 import type { TaskClass } from "../ml/types";
 import type { RoutingReason } from "./route";

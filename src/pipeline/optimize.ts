@@ -2,7 +2,7 @@ import type { Catalog } from "../catalog/catalog";
 import type { TaskPrediction } from "../ml/types";
 import { countMessageTokens } from "../tokens/count";
 import { compressWithQualityFloor } from "./compress";
-import type { ChatMessage } from "./messages";
+import type { ChatMessage } from "../core/messages";
 import type { OptimizeInput, OptimizeResult, RouteOutcome } from "./optimize-types";
 import { decideRoute, needsClassification, promptSignals, type CapabilityTable } from "./route";
 import { embeddingText, semanticPrompt } from "./cache";

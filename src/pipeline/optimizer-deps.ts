@@ -1,6 +1,7 @@
 import type { Settings } from "../config/config";
 import { Catalog } from "../catalog/catalog";
-import { loadModels, modelOptionsOf, type Models } from "../ml/load";
+import { modelOptionsOf } from "../ml/load";
+import { loadModels, type Models } from "./models";
 import type { OptimizerDeps } from "./optimize";
 import { loadCapabilities } from "./route";
 import { loadVocabularies } from "../tokens/count";

@@ -1,7 +1,8 @@
 import type { ModelInfo } from "../catalog/catalog";
-import { ApiError } from "../http/errors";
-import type { ChatMessage } from "../pipeline/messages";
+import { ApiError } from "../core/errors";
+import type { ChatMessage } from "../core/messages";
 import { backoffDelay, sleep } from "./backoff";
+import { DEFAULT_MAX_ANSWER_BYTES } from "./shared/upstream-http";
 import type { ProviderRegistry } from "./registry";
 import {
   DEFAULT_TIMEOUT_MS,
@@ -24,9 +25,24 @@ export interface CallPolicy {
   timeoutMs: number;
   /** Longest Retry-After honoured; a provider asking for more is left for the next candidate at once. */
   maxRetryAfterMs: number;
+  /**
+   * One deadline over the whole call: every attempt, backoff and fallback, and a stream to its end
+   * (SVC_REQUEST_TIMEOUT_MS). A 3 s per-attempt timeout held a client 9.3 s on a fixed model and 18.6 s
+   * on auto before it (issue 23).
+   */
+  totalMs: number;
+  /** Largest upstream answer, in bytes (SVC_UPSTREAM_MAX_BYTES). */
+  maxAnswerBytes: number;
 }
 
-export const DEFAULT_CALL_POLICY: CallPolicy = { retries: 2, backoffBaseMs: 100, timeoutMs: DEFAULT_TIMEOUT_MS, maxRetryAfterMs: 10_000 };
+export const DEFAULT_CALL_POLICY: CallPolicy = {
+  retries: 2,
+  backoffBaseMs: 100,
+  timeoutMs: DEFAULT_TIMEOUT_MS,
+  maxRetryAfterMs: 10_000,
+  totalMs: 600_000,
+  maxAnswerBytes: DEFAULT_MAX_ANSWER_BYTES,
+};
 
 export interface UpstreamRequest {
   /** Models to try, in order: the routed model first, then fallbacks (same tier first). */
@@ -185,11 +201,24 @@ async function firstSuccess<T>(
 ): Promise<Served & { value: T }> {
   const attempts: Attempt[] = [];
   let last: ProviderError | undefined;
+  const deadlineAt = performance.now() + policy.totalMs;
+  const pastDeadline = () =>
+    new UpstreamFailure("UPSTREAM_TIMEOUT", `no answer within the call's deadline of ${policy.totalMs} ms (${attempts.length} attempt${attempts.length === 1 ? "" : "s"})`, attempts, clock.ms);
   for (const model of candidateOrder(registry, req.candidates)) {
     const provider = registry.providerFor(model)!;
-    const providerReq: ProviderRequest = { model: model.id, messages: req.messages, max_tokens: req.max_tokens, params: req.params, signal: req.signal, timeoutMs: policy.timeoutMs };
+    const providerReq: ProviderRequest = {
+      model: model.id,
+      messages: req.messages,
+      max_tokens: req.max_tokens,
+      params: req.params,
+      signal: req.signal,
+      timeoutMs: policy.timeoutMs,
+      deadlineAt,
+      maxAnswerBytes: policy.maxAnswerBytes,
+    };
     for (let retry = 0; ; retry++) {
       if (req.signal.aborted) throw new ProviderError("aborted", "call aborted by the caller");
+      if (performance.now() >= deadlineAt) throw pastDeadline();
       // Timed inline rather than through clock.time: one closure and one async frame fewer per call.
       const start = performance.now();
       try {
@@ -204,11 +233,13 @@ async function firstSuccess<T>(
         if (e.status !== undefined) record.status = e.status;
         attempts.push(record);
         if (e.kind === "aborted") throw e;
+        if (e.kind === "deadline") throw pastDeadline();
         registry.health.recordFailure(provider.name, e);
         last = e;
         if (!e.retryable || retry >= policy.retries) break;
         const wait = backoffDelay(retry, policy.backoffBaseMs, e.retryAfterMs, policy.maxRetryAfterMs);
         if (wait === undefined) break;
+        if (performance.now() + wait >= deadlineAt) throw pastDeadline();
         await clock.time(() => sleep(wait, req.signal));
       }
     }
@@ -230,6 +261,6 @@ function candidateOrder(registry: ProviderRegistry, candidates: readonly ModelIn
 function failure(last: ProviderError, attempts: readonly Attempt[], upstreamMs: number, prefix: string): UpstreamFailure {
   const tried = `${attempts.length} attempt${attempts.length === 1 ? "" : "s"}`;
   if (attempts.every((a) => a.outcome === "unsupported")) return new UpstreamFailure("VALIDATION_ERROR", last.message, attempts, upstreamMs);
-  const code = last.kind === "timeout" ? "UPSTREAM_TIMEOUT" : "UPSTREAM_ERROR";
+  const code = last.kind === "timeout" || last.kind === "deadline" ? "UPSTREAM_TIMEOUT" : "UPSTREAM_ERROR";
   return new UpstreamFailure(code, `${prefix}${last.message} (${tried})`, attempts, upstreamMs);
 }

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall } from "../pipeline/messages";
+import type { ChatMessage, ToolCall } from "../core/messages";
 
 /**
  * OpenAI parameters a client may send besides messages/model/max_tokens/stream. They are passed on to
@@ -32,6 +32,14 @@ export interface ProviderRequest {
    * stream must not stay silent longer than it, so a long answer that keeps flowing is never cut.
    */
   timeoutMs?: number;
+  /**
+   * performance.now() past which the call gives up, whatever `timeoutMs` allows: the one deadline over
+   * every attempt, fallback and the whole of a stream (SVC_REQUEST_TIMEOUT_MS). A stream that trickles a
+   * byte at a time used to run for ever.
+   */
+  deadlineAt?: number;
+  /** Largest answer accepted, in bytes (a stream's bytes added up); more is a protocol failure, not memory. */
+  maxAnswerBytes?: number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -80,9 +88,10 @@ export interface Provider {
 
 /**
  * `unsupported`: the adapter cannot express the request in its wire format (e.g. n > 1 on Anthropic), so
- * nothing was sent; another provider may still serve it.
+ * nothing was sent; another provider may still serve it. `deadline`: the call's one deadline over all its
+ * attempts passed (ProviderRequest.deadlineAt); nothing is tried after it.
  */
-export type ProviderErrorKind = "http" | "timeout" | "connection" | "aborted" | "protocol" | "unsupported";
+export type ProviderErrorKind = "http" | "timeout" | "deadline" | "connection" | "aborted" | "protocol" | "unsupported";
 
 /** A failed upstream call. `retryable` says whether trying again (or another provider) can help. */
 export class ProviderError extends Error {
@@ -96,7 +105,7 @@ export class ProviderError extends Error {
   }
 
   get retryable(): boolean {
-    if (this.kind === "aborted" || this.kind === "unsupported") return false;
+    if (this.kind === "aborted" || this.kind === "unsupported" || this.kind === "deadline") return false;
     if (this.kind === "http") return this.status === 408 || this.status === 409 || this.status === 429 || (this.status ?? 0) >= 500;
     return true;
   }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { canonicalContent, canonicalJson, requestKeys } from "../../src/pipeline/cache";
-import type { ChatMessage } from "../../src/pipeline/messages";
+import type { ChatMessage } from "../../src/core/messages";
 import { request } from "./fixtures";
 
 describe("canonical request keys", () => {

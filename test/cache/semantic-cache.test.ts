@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { loadSynonyms } from "../../src/ml/load";
+import { loadSynonyms } from "../../src/pipeline/models";
 import { SemanticCache, replayDeltas, type CacheConfig, type CachedAnswer, type CacheLog, type SynonymTable } from "../../src/pipeline/cache";
 import type { Store } from "../../src/store/db";
 import type { Embedder } from "../../src/ml/types";

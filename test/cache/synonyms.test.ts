@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { loadSynonyms } from "../../src/ml/load";
+import { loadSynonyms } from "../../src/pipeline/models";
 import { compareFacets, extractFacets, SynonymTable, type MismatchKind, type WordSimilarity } from "../../src/pipeline/cache";
 
 const shipped = await loadSynonyms();

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { loadSynonyms } from "../../src/ml/load";
+import { loadSynonyms } from "../../src/pipeline/models";
 import { compareFacets, extractFacets, unmatchedWords, verifyEquivalent, type MismatchKind } from "../../src/pipeline/cache";
 import { stem } from "../../src/pipeline/cache/facets";
 

@@ -18,6 +18,8 @@ beforeAll(async () => {
     ANTHROPIC_API_KEY: "sk-a",
     ANTHROPIC_BASE_URL: anthropic.url,
     SVC_PLAYGROUND_PER_MINUTE: "5",
+    // One test sends an 800 KB prompt through the playground to see it routed by context window.
+    SVC_PLAYGROUND_MAX_BYTES: "4194304",
     SVC_PROVIDER_RETRY_BASE_MS: "5",
   });
   admin = await gw.cliKey();

@@ -1,4 +1,4 @@
-import type { ChatMessage } from "../../src/pipeline/messages";
+import type { ChatMessage } from "../../src/core/messages";
 import { mask, unmask } from "../../src/pipeline/compress/protect/mask";
 import type { CompressionRule, MaskedMessage, RuleContext } from "../../src/pipeline/compress/types";
 import { countTokens } from "../../src/tokens/count";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { compressMessages, CompressOptionsError, RULE_NAMES, unknownRuleNames } from "../../src/pipeline/compress";
-import type { ChatMessage } from "../../src/pipeline/messages";
+import type { ChatMessage } from "../../src/core/messages";
 import { countMessageTokens } from "../../src/tokens/count";
 
 const WORDY =

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { compressMessages } from "../../src/pipeline/compress";
 import { mask, unmask } from "../../src/pipeline/compress/protect/mask";
-import type { ChatMessage } from "../../src/pipeline/messages";
+import type { ChatMessage } from "../../src/core/messages";
 
 /** Wordy padding that makes every rule, pruning included, run on the message at full strength. */
 const PADDING = Array.from(

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { backOffLevels, compressMessages, compressWithQualityFloor, promptText, type QualityScorer } from "../../src/pipeline/compress";
-import type { ChatMessage } from "../../src/pipeline/messages";
+import type { ChatMessage } from "../../src/core/messages";
 
 const messages: ChatMessage[] = [
   {

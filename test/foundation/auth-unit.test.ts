@@ -6,7 +6,7 @@ import { KeyIndex } from "../../src/auth/key-index";
 import type { KeyRepository } from "../../src/auth/key-repository";
 import type { KeyEntry } from "../../src/auth/key-record";
 import { keyHasher } from "../../src/auth/secret";
-import { ApiError } from "../../src/http/errors";
+import { ApiError } from "../../src/core/errors";
 
 /** A repository that counts every call, to prove authentication never reaches the store. */
 function countingRepo(entries: KeyEntry[]) {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { parseCompletionRequest } from "../../src/http/validate/completion-request";
-import { ApiError } from "../../src/http/errors";
+import { ApiError } from "../../src/core/errors";
 import { RULE_NAMES } from "../../src/pipeline/compress";
 
 /** Bodies shaped like completion requests, with every field allowed to be wrong. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { loadModels } from "../../src/ml/load";
+import { loadModels } from "../../src/pipeline/models";
 import { SentenceTransformerEmbedder, WordPieceTokenizer } from "../../src/ml/sentence-transformer";
 import { DataType, encodeModel } from "../../models/onnx/graph";
 import { Rng } from "../../models/data/rng";

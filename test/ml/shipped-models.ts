@@ -1,4 +1,4 @@
-import { loadModels, type Models } from "../../src/ml/load";
+import { loadModels, type Models } from "../../src/pipeline/models";
 
 let shared: Promise<Models> | undefined;
 

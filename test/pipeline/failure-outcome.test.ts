@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { failureOutcome } from "../../src/pipeline/complete";
-import { ApiError } from "../../src/http/errors";
+import { failureOutcome } from "../../src/pipeline/settle";
+import { ApiError } from "../../src/core/errors";
 import { ProviderError } from "../../src/providers/types";
 
 const live = new AbortController().signal;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Catalog } from "../../src/catalog/catalog";
 import { backoffDelay } from "../../src/providers/backoff";
-import { completeWithFallback, streamWithFallback, UpstreamFailure, type CallPolicy, type UpstreamRequest } from "../../src/providers/call";
+import { DEFAULT_CALL_POLICY, completeWithFallback, streamWithFallback, UpstreamFailure, type CallPolicy, type UpstreamRequest } from "../../src/providers/call";
 import { buildProviders } from "../../src/providers/registry";
 import { parseRetryAfter } from "../../src/providers/shared/retry-after";
 import { startAnthropicMock } from "../mocks/anthropic-mock";
@@ -12,7 +12,7 @@ const catalog = Catalog.load();
 const openai = mockForFile(startOpenAIMock({ apiKey: KEY }));
 const anthropic = mockForFile(startAnthropicMock({ apiKey: KEY }));
 
-const POLICY: CallPolicy = { retries: 2, backoffBaseMs: 5, timeoutMs: 2_000, maxRetryAfterMs: 1_000 };
+const POLICY: CallPolicy = { ...DEFAULT_CALL_POLICY, retries: 2, backoffBaseMs: 5, timeoutMs: 2_000, maxRetryAfterMs: 1_000 };
 const HAIKU = "claude-3-haiku-20240307";
 const MINI = "gpt-4o-mini-2024-07-18";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeEach } from "bun:test";
-import type { ChatMessage } from "../../src/pipeline/messages";
+import type { ChatMessage } from "../../src/core/messages";
 import type { MockProvider } from "../mocks/mock-server";
 import type { PassThroughParams, ProviderRequest, StreamDelta, StreamEvent, Usage } from "../../src/providers/types";
 

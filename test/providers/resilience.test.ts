@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Catalog } from "../../src/catalog/catalog";
-import { completeWithFallback, streamWithFallback, UpstreamFailure, type CallPolicy, type UpstreamRequest } from "../../src/providers/call";
+import { DEFAULT_CALL_POLICY, completeWithFallback, streamWithFallback, UpstreamFailure, type CallPolicy, type UpstreamRequest } from "../../src/providers/call";
 import { buildProviders } from "../../src/providers/registry";
 import { ProviderError } from "../../src/providers/types";
 import { startAnthropicMock } from "../mocks/anthropic-mock";
@@ -24,7 +24,7 @@ const FORMATS: { name: Name; env: string; model: string; fallback: string; base:
   { name: "gemini", env: "GEMINI", model: "gemini-1.5-flash-002", fallback: "claude-3-haiku-20240307", base: (m) => m.url },
 ];
 
-const POLICY: CallPolicy = { retries: 2, backoffBaseMs: 5, timeoutMs: 2_000, maxRetryAfterMs: 1_000 };
+const POLICY: CallPolicy = { ...DEFAULT_CALL_POLICY, retries: 2, backoffBaseMs: 5, timeoutMs: 2_000, maxRetryAfterMs: 1_000 };
 
 function registry(override: Partial<Record<Name, string>> = {}) {
   const env: Record<string, string> = {};

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { Catalog, TIERS, type ModelInfo } from "../../src/catalog/catalog";
-import { ApiError } from "../../src/http/errors";
+import { ApiError } from "../../src/core/errors";
 import { TASK_CLASSES, type TaskPrediction } from "../../src/ml/types";
 import {
   ROUTING_REASONS,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { ChatMessage } from "../../src/pipeline/messages";
+import type { ChatMessage } from "../../src/core/messages";
 import { dominantScript, promptSignals, type Script } from "../../src/pipeline/route";
 import { countMessageTokens } from "../../src/tokens/count";
 

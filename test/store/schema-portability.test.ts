@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database, type Statement } from "bun:sqlite";
 import postgres from "postgres";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ledger, type LedgerRow } from "../../src/accounting/ledger";
+import { inlineWriter } from "../../src/accounting/ledger-writer";
 import { KeyRepository } from "../../src/auth/key-repository";
 import type { KeyEntry } from "../../src/auth/key-record";
 import { Plans } from "../../src/auth/plans";
 import { Quota } from "../../src/auth/quota";
 import { CacheWriter, loadLiveRows, type CacheRow } from "../../src/pipeline/cache/persistence";
+import { SqliteCounters } from "../../src/store/counters";
 import { listMigrations, openStore, type Store } from "../../src/store/db";
 import { migratePostgres } from "../../src/store/postgres";
 import { PG_URL, requires } from "../support/services";
@@ -45,17 +48,21 @@ interface Recorded {
   rows?: unknown[][];
 }
 
-/** Wraps the store's `prepare` so every statement the code runs is recorded with its parameters. */
-function recordStatements(store: Store): Recorded[] {
+/**
+ * Records every statement any connection prepares while `fn` runs (the counters keep a connection of
+ * their own), with its parameters and, for statements that return rows, SQLite's answer.
+ */
+async function recordStatements(fn: () => Promise<void>): Promise<Recorded[]> {
   const log: Recorded[] = [];
-  const prepare = store.sqlite.prepare.bind(store.sqlite);
-  store.sqlite.prepare = ((text: string) => {
-    const stmt = prepare(text);
+  const proto = Database.prototype as unknown as { prepare: (text: string) => Statement };
+  const prepare = proto.prepare;
+  const params = (p: unknown[]) => (p.length === 1 && typeof p[0] === "object" && p[0] !== null && !Array.isArray(p[0]) ? Object.values(p[0]) : p);
+  proto.prepare = function (this: Database, text: string) {
+    const stmt = prepare.call(this, text);
     const run = stmt.run.bind(stmt);
     const values = stmt.values.bind(stmt);
     const all = stmt.all.bind(stmt);
     const get = stmt.get.bind(stmt);
-    const params = (p: unknown[]) => (p.length === 1 && typeof p[0] === "object" && p[0] !== null && !Array.isArray(p[0]) ? Object.values(p[0]) : p);
     stmt.run = ((...p: never[]) => (log.push({ sql: text, params: params(p) }), run(...p))) as typeof stmt.run;
     stmt.values = ((...p: never[]) => {
       const rows = values(...p) as unknown[][];
@@ -73,14 +80,19 @@ function recordStatements(store: Store): Recorded[] {
       return row;
     }) as typeof stmt.get;
     return stmt;
-  }) as typeof store.sqlite.prepare;
+  };
+  try {
+    await fn();
+  } finally {
+    proto.prepare = prepare;
+  }
   return log;
 }
 
-/** SQLite's `?` placeholders as PostgreSQL's `$n`. */
+/** SQLite's `?` and `?N` placeholders as PostgreSQL's `$n`. */
 function toPostgres(text: string): string {
   let n = 0;
-  return text.replace(/\?/g, () => `$${++n}`);
+  return text.replace(/\?(\d+)?/g, (_, numbered: string | undefined) => `$${numbered ?? ++n}`);
 }
 
 /** BIGINT comes back from postgres.js as a string; compare values as numbers where they are numbers. */
@@ -97,7 +109,7 @@ function cacheRow(id: string, exactKey: string, expiresAt: number, createdAt: nu
 }
 
 /** Drives the real code paths that write the store, as a gateway does over a day. */
-function exercise(store: Store): void {
+async function exercise(store: Store, dir: string): Promise<void> {
   const keys = new KeyRepository(store.db);
   keys.insert(key("key_p1", "test", 1_790_000_000_000));
   keys.insert(key("key_p2", "live", 1_790_000_000_100));
@@ -114,23 +126,25 @@ function exercise(store: Store): void {
   keys.changedSince(2);
 
   const plans = new Plans({ default_plan: "free", plans: [{ id: "free", monthly_calls: 10 }] });
-  const now = () => Date.parse("2026-11-21T12:00:00Z");
-  const quota = new Quota(store.db, plans, 5, now);
+  const now = Date.parse("2026-11-21T12:00:00Z");
+  const counters = new SqliteCounters(join(dir, "svc.db"));
+  const quota = new Quota(counters, plans, 5);
   const test1 = keys.get("key_p1")!;
   const live2 = keys.get("key_p2")!;
-  for (let i = 0; i < 3; i++) quota.consume(test1);
-  const refunded = quota.consume(live2);
-  quota.consume(live2);
+  for (let i = 0; i < 3; i++) await quota.consume(test1, now);
+  const refunded = await quota.consume(live2, now);
+  await quota.consume(live2, now);
   quota.refund(refunded);
-  quota.flush();
-  // A second node: reads the stored count, then adds to the same row (the upsert's conflict branch).
-  const other = new Quota(store.db, plans, 5, now);
-  other.consume(test1);
-  other.flush();
+  quota.used(test1, "d:2026-11-21");
+  // Up to the limit and one past it: the upsert's conflict branch, then its refusing WHERE.
+  await quota.consume(test1, now);
+  await quota.consume(test1, now);
+  await quota.consume(test1, now).catch(() => undefined);
+  counters.close();
 
-  const ledger = new Ledger(store);
+  const ledger = new Ledger(inlineWriter(store), undefined);
   for (let i = 0; i < 53; i++) ledger.record(ledgerRow(i)); // one 50-row statement and three single rows
-  ledger.flush();
+  await ledger.flush();
 
   const writer = new CacheWriter(store.db, 60_000, { warn: () => undefined });
   writer.upsert(cacheRow("ce_1", "k1", 1_790_000_900_000, 1_790_000_000_000));
@@ -170,13 +184,12 @@ describe.skipIf(!havePg)("one schema on SQLite and PostgreSQL", () => {
     await migratePostgres(sql);
     const dir = mkdtempSync(join(tmpdir(), "svc-store-"));
     const store = openStore(dir);
-    const log = recordStatements(store);
-    exercise(store);
+    const log = await recordStatements(() => exercise(store, dir));
     // Transaction control is the driver's, not the schema's: PostgreSQL gets each statement on its own.
     const statements = log.filter((r) => !/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(r.sql));
     const kinds = new Set(statements.map((r) => r.sql.trim().split(/\s+/)[0]!.toLowerCase()));
     expect([...kinds].sort()).toEqual(["delete", "insert", "select", "update"]);
-    expect(statements.some((r) => /on conflict/i.test(r.sql) && /usage_counters/.test(r.sql))).toBe(true);
+    expect(statements.some((r) => /on conflict/i.test(r.sql) && /usage_counters/i.test(r.sql))).toBe(true);
     expect(statements.some((r) => /on conflict/i.test(r.sql) && /cache_entries/.test(r.sql))).toBe(true);
     expect(statements.some((r) => /^INSERT INTO usage_ledger/.test(r.sql) && r.params.length === 50 * 22)).toBe(true);
 
@@ -199,7 +212,7 @@ describe.skipIf(!havePg)("one schema on SQLite and PostgreSQL", () => {
     // The scenario wrote what it meant to, so the comparison above compared something.
     const count = (t: string) => (store.sqlite.query(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n;
     expect([count("api_keys"), count("usage_counters"), count("usage_ledger"), count("cache_entries")]).toEqual([3, 2, 53, 1]);
-    expect(store.sqlite.query("SELECT calls FROM usage_counters WHERE key_id = 'key_p1'").get()).toEqual({ calls: 4 });
+    expect(store.sqlite.query("SELECT calls FROM usage_counters WHERE key_id = 'key_p1'").get()).toEqual({ calls: 5 });
     store.close();
     rmSync(dir, { recursive: true, force: true });
   });

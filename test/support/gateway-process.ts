@@ -84,9 +84,8 @@ export async function startGateway(env: Record<string, string> = {}, opts: { dat
     proc.exited.then((c) => {
       throw new Error(`svc serve exited with ${c} before listening:\n${lines.join("\n")}`);
     }),
-    // A bound for a hung start, not a speed check: with other suites loading both cores a start took over 20 s.
-    Bun.sleep(50_000).then(() => {
-      throw new Error(`svc serve did not listen within 50 s:\n${lines.join("\n")}`);
+    Bun.sleep(60_000).then(() => {
+      throw new Error(`svc serve did not listen within 60 s:\n${lines.join("\n")}`);
     }),
   ]);
   return {

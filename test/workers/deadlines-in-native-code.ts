@@ -15,7 +15,7 @@ import { parseCompletionRequest } from "../../src/http/validate/completion-reque
 import { optimizeInputOf } from "../../src/pipeline/analyze";
 import { RULE_NAMES } from "../../src/pipeline/compress";
 import type { OptimizeInput, OptimizeResult } from "../../src/pipeline/optimize-types";
-import { ApiError } from "../../src/http/errors";
+import { ApiError } from "../../src/core/errors";
 import { WorkerPool } from "../../workers/pool";
 
 const settings = loadSettings({ ...process.env, SVC_DATA_DIR: mkdtempSync(join(tmpdir(), "svc-deadline-")) });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { WorkerPool } from "../../workers/pool";
-import { ApiError } from "../../src/http/errors";
+import { ApiError } from "../../src/core/errors";
 
 type In = { op: "echo" | "crash" | "hang" | "exit"; value?: unknown; floats?: Float32Array };
 type Out = { value: unknown; sum: number; thread: number };

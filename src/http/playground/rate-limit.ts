@@ -1,4 +1,4 @@
-import { ApiError } from "../errors";
+import { ApiError } from "../../core/errors";
 
 /**
  * A fixed one-minute window per client address, for the unauthenticated playground. Windows of

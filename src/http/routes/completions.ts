@@ -1,25 +1,27 @@
 import { Elysia } from "elysia";
-import type { Gateway } from "../../gateway";
-import { registerRoute, requestStartOf } from "../app";
+import type { Services } from "../../pipeline/services";
+import { requestStartOf } from "../request-id";
+import { keyOf } from "../auth";
+import { SSE_HEADERS } from "../sse-headers";
 import { readJsonBody } from "../body";
 import { parseCompletionRequest } from "../validate/completion-request";
-import { complete } from "../../pipeline/complete";
+import { Pipeline, type PipelineServices } from "../../pipeline/complete";
 import { RULE_NAMES } from "../../pipeline/compress";
 
 /**
  * POST /v1/complete and its OpenAI-named twin POST /v1/chat/completions (one handler, so the OpenAI
  * SDKs work with only the base URL and key changed), and GET /v1/models.
  */
-export function completionRoutes(gw: Gateway) {
+export function completionRoutes(gw: PipelineServices & Pick<Services, "keyIndex" | "hash">) {
+  const pipeline = new Pipeline(gw);
   const handler = async ({ request }: { request: Request }) => {
-    const key = gw.authenticate(request);
+    const key = keyOf(gw, request);
     const req = parseCompletionRequest(await readJsonBody(request, gw.settings.maxBodyBytes), RULE_NAMES);
     const { id, t0 } = requestStartOf(request);
-    return complete(gw, key, req, { requestId: id, t0, signal: request.signal });
+    const result = await pipeline.complete(key, req, { requestId: id, t0, signal: request.signal });
+    if (result.kind === "json") return Response.json(result.body, { headers: { "x-request-id": id } });
+    return new Response(result.stream, { headers: { ...SSE_HEADERS, "x-request-id": id } });
   };
-  for (const path of ["/v1/complete", "/v1/chat/completions"]) registerRoute("POST", path);
-  registerRoute("GET", "/v1/models");
-  registerRoute("GET", "/v1/models/:id");
   const modelObject = (m: (typeof gw.catalog.models)[number]) => ({
     id: m.id,
     object: "model",
@@ -36,11 +38,11 @@ export function completionRoutes(gw: Gateway) {
     .post("/v1/complete", handler, { parse: "none" })
     .post("/v1/chat/completions", handler, { parse: "none" })
     .get("/v1/models", ({ request }) => {
-      gw.authenticate(request);
+      keyOf(gw, request);
       return { object: "list", data: [{ id: "auto", object: "model", created: 0, owned_by: "svc", tier: "auto" }, ...gw.catalog.models.map(modelObject)] };
     })
     .get("/v1/models/:id", ({ request, params }) => {
-      gw.authenticate(request);
+      keyOf(gw, request);
       return modelObject(gw.catalog.resolve(decodeURIComponent(params.id)));
     });
 }

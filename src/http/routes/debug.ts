@@ -1,8 +1,6 @@
 import { Elysia } from "elysia";
 import { heapStats } from "bun:jsc";
-import type { Gateway } from "../../gateway";
-import { registerRoute } from "../app";
-import { ApiError } from "../errors";
+import { adminKeyOf, type AuthServices } from "../auth";
 
 /** What GET /debug/heap answers: the event loop's heap after a full collection, and the process's RSS. */
 export interface HeapReport {
@@ -20,11 +18,9 @@ export interface HeapReport {
  * collections is a leak, where RSS sampled under load saws up and down by tens of MiB between
  * collections and cannot tell a leak of a few MiB per minute from noise. The benchmark's soak reads it.
  */
-export function debugRoutes(gw: Gateway) {
-  registerRoute("GET", "/debug/heap");
+export function debugRoutes(gw: AuthServices) {
   return new Elysia().get("/debug/heap", ({ request }) => {
-    const key = gw.authenticate(request);
-    if (!key.scopes.includes("admin")) throw new ApiError("FORBIDDEN", "/debug/heap needs a key with the 'admin' scope");
+    adminKeyOf(gw, request, "/debug/heap");
     const t0 = performance.now();
     Bun.gc(true);
     const gcMs = performance.now() - t0;

@@ -1,12 +1,33 @@
 import { Elysia } from "elysia";
-import type { Gateway } from "../../gateway";
-import { registerRoute } from "../app";
+import type { Services } from "../../pipeline/services";
+
+export interface HealthCheck {
+  ok: boolean;
+  detail?: string;
+}
+
+function healthChecks(gw: Pick<Services, "store" | "optimizer" | "providers" | "ledger" | "counters">): Record<string, HealthCheck> {
+  let db: HealthCheck;
+  try {
+    gw.store.sqlite.query("SELECT 1").get();
+    // The store answers reads but may refuse writes (full, locked): the ledger and the counters say so.
+    const problem = gw.ledger.healthy ? gw.counters.problem : (gw.ledger.problem ?? `${gw.ledger.pending} usage rows wait for the store`);
+    db = problem ? { ok: false, detail: problem } : { ok: true };
+  } catch (e) {
+    db = { ok: false, detail: (e as Error).message };
+  }
+  const status = gw.providers.status();
+  const providers: HealthCheck = {
+    ok: status.some((p) => p.healthy),
+    detail: status.map((p) => `${p.name}${p.simulated ? " (simulated)" : ""}: ${p.healthy ? "healthy" : "unhealthy"}`).join(", "),
+  };
+  return { db, workers: gw.optimizer.health(), providers };
+}
 
 /** GET /health: unauthenticated; 503 when a check fails so load balancers take the node out. */
-export function healthRoutes(gw: Gateway) {
-  registerRoute("GET", "/health");
+export function healthRoutes(gw: Pick<Services, "store" | "optimizer" | "providers" | "ledger" | "counters" | "version" | "startedAt">) {
   return new Elysia().get("/health", ({ set }) => {
-    const checks = gw.healthChecks();
+    const checks = healthChecks(gw);
     const ok = Object.values(checks).every((c) => c.ok);
     set.status = ok ? 200 : 503;
     return { status: ok ? "ok" : "degraded", version: gw.version, uptime_s: Math.floor((Date.now() - gw.startedAt) / 1000), checks };

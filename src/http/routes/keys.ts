@@ -1,8 +1,9 @@
 import { Elysia } from "elysia";
-import type { Gateway } from "../../gateway";
-import { registerRoute, requestIdOf } from "../app";
+import type { Services } from "../../pipeline/services";
+import { requestIdOf } from "../request-id";
+import { keyOf } from "../auth";
 import { readJsonBody } from "../body";
-import { validationError } from "../errors";
+import { validationError } from "../../core/errors";
 import type { KeyType } from "../../auth/key-format";
 
 interface CreateKeyBody {
@@ -36,15 +37,12 @@ function parseCreateKey(body: unknown): CreateKeyBody {
 }
 
 /** POST/GET/DELETE /api/keys: admin-scoped, each key confined to its own app_id. */
-export function keyRoutes(gw: Gateway) {
-  registerRoute("POST", "/api/keys");
-  registerRoute("GET", "/api/keys");
-  registerRoute("DELETE", "/api/keys/:id");
+export function keyRoutes(gw: Pick<Services, "keyIndex" | "hash" | "keys" | "log" | "settings">) {
   return new Elysia()
     .post(
       "/api/keys",
       async ({ request, set }) => {
-        const actor = gw.authenticate(request);
+        const actor = keyOf(gw, request);
         const body = parseCreateKey(await readJsonBody(request, gw.settings.maxBodyBytes));
         const created = gw.keys.create(actor, { name: body.name, appId: body.app_id, type: body.type, scopes: body.scopes, plan: body.plan });
         gw.log.info({ request_id: requestIdOf(request), key_id: created.id, app_id: created.app_id, type: created.type }, "key created");
@@ -54,11 +52,11 @@ export function keyRoutes(gw: Gateway) {
       { parse: "none" },
     )
     .get("/api/keys", ({ request }) => {
-      const actor = gw.authenticate(request);
+      const actor = keyOf(gw, request);
       return { object: "list", data: gw.keys.list(actor) };
     })
     .delete("/api/keys/:id", ({ request, params }) => {
-      const actor = gw.authenticate(request);
+      const actor = keyOf(gw, request);
       const revoked = gw.keys.revoke(actor, params.id);
       gw.log.info({ request_id: requestIdOf(request), key_id: revoked.id, app_id: revoked.app_id }, "key revoked");
       return revoked;

@@ -1,35 +1,9 @@
 import { Type, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { ApiError, validationError } from "../errors";
-import { ROLES, type ChatMessage } from "../../pipeline/messages";
+import { ApiError, validationError } from "../../core/errors";
+import { ROLES, type ChatMessage } from "../../core/messages";
+import type { CompletionRequest, SvcOptions } from "../../pipeline/request";
 import type { PassThroughParams } from "../../providers/types";
-
-/** The parsed, defaulted body of POST /v1/complete (seed 2.1, 2.2). */
-export interface SvcOptions {
-  compress: boolean;
-  route: boolean;
-  cache: boolean;
-  /** Accept a cached answer even for a request that asks for variety (temperature above the limit, n > 1). */
-  cache_nondeterministic: boolean;
-  score: boolean;
-  budget_id?: string;
-  mask_pii: boolean;
-  max_aggressiveness: number;
-  skip_rules: string[];
-  conversation_id?: string;
-  agent_run_id?: string;
-  protocol_id?: string;
-  max_turns_to_keep?: number;
-}
-
-export interface CompletionRequest {
-  messages: ChatMessage[];
-  model: string;
-  max_tokens: number;
-  stream: boolean;
-  svc_options: SvcOptions;
-  params: PassThroughParams;
-}
 
 export const MAX_TOKENS_DEFAULT = 1000;
 const MAX_MESSAGES = 10_000;
@@ -46,7 +20,7 @@ const Message = Type.Object({
   ),
 });
 
-const Options = Type.Object(
+export const Options = Type.Object(
   {
     compress: Type.Optional(Type.Boolean()),
     route: Type.Optional(Type.Boolean()),

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ChatMessage } from "../messages";
+import type { ChatMessage } from "../../core/messages";
 import type { PassThroughParams } from "../../providers/types";
 import type { CacheRequest } from "./types";
 

@@ -1,4 +1,4 @@
-import type { ChatMessage } from "../messages";
+import type { ChatMessage } from "../../core/messages";
 import type { Choice, PassThroughParams, Usage } from "../../providers/types";
 
 /** What the cache needs to know of one completion request, after routing picked the model. */

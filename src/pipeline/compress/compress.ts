@@ -1,4 +1,4 @@
-import type { ChatMessage } from "../messages";
+import type { ChatMessage } from "../../core/messages";
 import { countMessageTokens, countTokens } from "../../tokens/count";
 import { isCareful, isCompressible } from "./level";
 import { mask, placeholdersPresent, unmask, type MaskedText } from "./protect/mask";

@@ -1,4 +1,4 @@
-import type { Role } from "../messages";
+import type { Role } from "../../core/messages";
 
 /** Roles whose content the compressor rewrites; tool results and tool calls pass through untouched. */
 export function isCompressible(role: Role): boolean {

@@ -1,4 +1,4 @@
-import type { ChatMessage } from "../messages";
+import type { ChatMessage } from "../../core/messages";
 import { compressMessages, RULE_NAMES, validateCompressOptions } from "./compress";
 import { isCompressible } from "./level";
 import type { CompressOptions, CompressResult } from "./types";

@@ -1,4 +1,4 @@
-import type { ChatMessage, Role } from "../messages";
+import type { ChatMessage, Role } from "../../core/messages";
 import type { TokenizerFamily } from "../../tokens/count";
 
 export interface CompressOptions {

@@ -1,4 +1,4 @@
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../core/errors";
 import { TIERS, type Catalog, type ModelInfo, type Tier } from "../../catalog/catalog";
 import { TASK_CLASSES, type TaskClass, type TaskPrediction } from "../../ml/types";
 import { difficultyBand, type CapabilityTable, type DifficultyBand } from "./capabilities";

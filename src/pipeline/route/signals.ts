@@ -1,4 +1,4 @@
-import type { ChatMessage } from "../messages";
+import type { ChatMessage } from "../../core/messages";
 import type { PassThroughParams } from "../../providers/types";
 import { countMessageTokens } from "../../tokens/count";
 

@@ -44,6 +44,8 @@ export class AnthropicProvider implements Provider {
       body: toAnthropicRequest(req, stream),
       signal: req.signal,
       timeoutMs: req.timeoutMs,
+      deadlineAt: req.deadlineAt,
+      maxAnswerBytes: req.maxAnswerBytes,
       secrets: [this.config.apiKey],
     };
   }

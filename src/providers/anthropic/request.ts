@@ -1,4 +1,4 @@
-import type { ChatMessage } from "../../pipeline/messages";
+import type { ChatMessage } from "../../core/messages";
 import { mergeConsecutive } from "../shared/merge-consecutive";
 import { functionTools, stopList, toolArguments, toolChoice } from "../shared/openai-tools";
 import { ProviderError, type ProviderRequest } from "../types";

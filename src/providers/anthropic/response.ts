@@ -1,4 +1,4 @@
-import type { ToolCall } from "../../pipeline/messages";
+import type { ToolCall } from "../../core/messages";
 import { ProviderError, type FinishReason, type ProviderResponse } from "../types";
 
 /** A Messages API answer, as far as the gateway reads it. */

@@ -42,6 +42,8 @@ export class GeminiProvider implements Provider {
       body: toGeminiRequest(req),
       signal: req.signal,
       timeoutMs: req.timeoutMs,
+      deadlineAt: req.deadlineAt,
+      maxAnswerBytes: req.maxAnswerBytes,
       secrets: [this.config.apiKey],
     };
   }

@@ -1,4 +1,4 @@
-import type { ToolCall } from "../../pipeline/messages";
+import type { ToolCall } from "../../core/messages";
 import { ProviderError, type FinishReason, type ProviderResponse, type Usage } from "../types";
 import type { GeminiContent } from "./request";
 

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall } from "../../pipeline/messages";
+import type { ChatMessage, ToolCall } from "../../core/messages";
 import { eventJson } from "../shared/sse";
 import { postForEvents, postJson, type UpstreamPost } from "../shared/upstream-http";
 import {
@@ -100,6 +100,8 @@ export class OpenAIProvider implements Provider {
       body,
       signal: req.signal,
       timeoutMs: req.timeoutMs,
+      deadlineAt: req.deadlineAt,
+      maxAnswerBytes: req.maxAnswerBytes,
       secrets: this.secrets,
     };
   }

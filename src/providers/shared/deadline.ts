@@ -32,6 +32,8 @@ export class Deadline implements Cancellation {
   constructor(
     readonly ms: number,
     private readonly caller?: AbortSignal,
+    /** performance.now() past which no extension reaches: the call's one deadline over all its attempts. */
+    private readonly endsAt = Infinity,
   ) {
     this.onCallerAbort = () => this.abort(caller?.reason);
     if (caller?.aborted) this.onCallerAbort();
@@ -60,6 +62,11 @@ export class Deadline implements Cancellation {
 
   get expired(): boolean {
     return this.expiredFlag;
+  }
+
+  /** True when it was the call's overall deadline (`endsAt`) that ran out, not a silence of `ms`. */
+  get pastEnd(): boolean {
+    return this.expiredFlag && performance.now() >= this.endsAt - 1;
   }
 
   watch(onAbort: () => void): () => void {
@@ -98,9 +105,10 @@ export class Deadline implements Cancellation {
   }
 
   private arm(): void {
+    const wait = this.endsAt === Infinity ? this.ms : Math.max(0, Math.min(this.ms, this.endsAt - performance.now()));
     this.timer = setTimeout(() => {
       this.expiredFlag = true;
       this.abort(new DOMException(`no answer within ${this.ms} ms`, "TimeoutError"));
-    }, this.ms);
+    }, wait);
   }
 }

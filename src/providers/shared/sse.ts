@@ -3,10 +3,10 @@ import { ProviderError } from "../types";
 
 /**
  * The server-sent events of a response body, in arrival order. `onChunk` runs for every network chunk
- * (used to push back an idle deadline). Stopping the iteration early cancels the body, which closes the
+ * with its size (used to push back an idle deadline and to cap the answer's size; it may throw). Stopping the iteration early cancels the body, which closes the
  * upstream request.
  */
-export async function* readSse(body: ReadableStream<Uint8Array>, onChunk?: () => void): AsyncGenerator<EventSourceMessage> {
+export async function* readSse(body: ReadableStream<Uint8Array>, onChunk?: (bytes: number) => void): AsyncGenerator<EventSourceMessage> {
   const pending: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (event) => pending.push(event) });
   const decoder = new TextDecoder();
@@ -16,7 +16,7 @@ export async function* readSse(body: ReadableStream<Uint8Array>, onChunk?: () =>
     while (true) {
       const { value, done } = await reader.read();
       if (done) break;
-      onChunk?.();
+      onChunk?.(value.byteLength);
       parser.feed(decoder.decode(value, { stream: true }));
       while (pending.length > 0) yield pending.shift()!;
     }

@@ -14,23 +14,54 @@ export interface UpstreamPost {
   body: unknown;
   signal: AbortSignal;
   timeoutMs?: number;
+  /** See ProviderRequest.deadlineAt: the call's one deadline, which no silence timer outlives. */
+  deadlineAt?: number;
+  /** See ProviderRequest.maxAnswerBytes. */
+  maxAnswerBytes?: number;
   /** Values (API keys) that must never appear in an error message, even if a provider echoes them. */
   secrets: readonly string[];
 }
 
 const MAX_ERROR_DETAIL = 300;
+/** Four concurrent 50 MB answers took the process to about 1 GB (issue 23); a chat answer is kilobytes. */
+export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+const deadlineOf = (post: UpstreamPost) => new Deadline(post.timeoutMs ?? DEFAULT_TIMEOUT_MS, post.signal, post.deadlineAt);
+
+function tooLarge(post: UpstreamPost, cap: number): ProviderError {
+  return new ProviderError("protocol", `${post.provider} sent an answer larger than ${cap} bytes`);
+}
+
+/** The body as text, refused past the cap: by its declared length before reading, else as it arrives. */
+async function cappedText(res: UpstreamResponse, post: UpstreamPost): Promise<string> {
+  const cap = post.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+  const declared = Number(res.headers.get("content-length") ?? NaN);
+  if (declared > cap) {
+    await res.body?.cancel().catch(() => undefined);
+    throw tooLarge(post, cap);
+  }
+  if (Number.isFinite(declared) || !res.body) return res.text();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += chunk.byteLength;
+    if (size > cap) throw tooLarge(post, cap);
+    chunks.push(chunk);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
 
 /**
  * POSTs and returns the parsed JSON answer. The timeout covers the whole exchange, body included.
  * Connections are reused: pooled-http keeps them for plain-http upstreams, Bun's fetch for the rest.
  */
 export async function postJson(post: UpstreamPost): Promise<unknown> {
-  const deadline = new Deadline(post.timeoutMs ?? DEFAULT_TIMEOUT_MS, post.signal);
+  const deadline = deadlineOf(post);
   try {
     const res = await open(post, deadline);
     let text: string;
     try {
-      text = await res.text();
+      text = await cappedText(res, post);
     } catch (e) {
       throw failure(e, post, deadline);
     }
@@ -50,12 +81,19 @@ export async function postJson(post: UpstreamPost): Promise<unknown> {
  * surface as ProviderError from the iteration.
  */
 export async function* postForEvents(post: UpstreamPost): AsyncGenerator<EventSourceMessage> {
-  const deadline = new Deadline(post.timeoutMs ?? DEFAULT_TIMEOUT_MS, post.signal);
+  const deadline = deadlineOf(post);
+  const cap = post.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+  let size = 0;
+  const onChunk = (bytes: number) => {
+    size += bytes;
+    if (size > cap) throw tooLarge(post, cap);
+    deadline.extend();
+  };
   try {
     const res = await open(post, deadline);
     if (!res.body) throw new ProviderError("protocol", `${post.provider} answered a stream request without a body`);
     try {
-      for await (const event of readSse(res.body, () => deadline.extend())) yield event;
+      for await (const event of readSse(res.body, onChunk)) yield event;
     } catch (e) {
       throw failure(e, post, deadline);
     }
@@ -106,6 +144,7 @@ async function open(post: UpstreamPost, deadline: Deadline): Promise<UpstreamRes
 function failure(e: unknown, post: UpstreamPost, deadline: Deadline): ProviderError {
   if (e instanceof ProviderError) return e;
   if (post.signal.aborted) return new ProviderError("aborted", `${post.provider} call aborted by the caller`);
+  if (deadline.pastEnd) return new ProviderError("deadline", `the call's deadline passed while ${post.provider} was answering`);
   if (deadline.expired) return new ProviderError("timeout", `${post.provider} sent nothing for ${deadline.ms} ms`);
   const code = (e as { code?: unknown } | null)?.code;
   const origin = new URL(post.url).origin;

@@ -1,4 +1,4 @@
-import type { ChatMessage } from "../../pipeline/messages";
+import type { ChatMessage } from "../../core/messages";
 
 const STOPWORDS = new Set(
   (

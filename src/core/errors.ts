@@ -20,6 +20,10 @@ export const ERROR_CODES = {
   UPSTREAM_ERROR: { status: 502, type: "api_error" },
   NO_PROVIDER: { status: 503, type: "api_error" },
   OVERLOADED: { status: 503, type: "api_error" },
+  /** The gateway's shutdown grace ran out while a stream was open; only seen in the ledger and logs. */
+  SHUTTING_DOWN: { status: 503, type: "api_error" },
+  /** The store cannot record usage (full disk, locked, failing): billable calls are refused, not answered unrecorded. */
+  STORE_UNAVAILABLE: { status: 503, type: "api_error" },
   UPSTREAM_TIMEOUT: { status: 504, type: "api_error" },
 } as const;
 

@@ -6,10 +6,3 @@ export function sseData(payload: unknown): Uint8Array {
 }
 
 export const SSE_DONE = encoder.encode("data: [DONE]\n\n");
-
-export const SSE_HEADERS = {
-  "content-type": "text/event-stream; charset=utf-8",
-  "cache-control": "no-cache",
-  connection: "keep-alive",
-  "x-accel-buffering": "no",
-} as const;

@@ -1,0 +1,226 @@
+/**
+ * The wire shapes of svc, as a client sends and receives them. `SvcOptions`, `SvcMeta` and `KeyRecord`
+ * mirror the server's own types field for field; test/clients/drift.test.ts fails when the server gains
+ * a field these lack, so keep the field lists below in step with the interfaces.
+ */
+
+/** CONTRACT.md's complete list of `svc_meta.routing_reason` values. */
+export type RoutingReason =
+  | "explicit_model"
+  | "faq_pattern"
+  | "code_task"
+  | "math_task"
+  | "reasoning_task"
+  | "creative_task"
+  | "summarize_task"
+  | "extract_task"
+  | "translate_task"
+  | "chat_default"
+  | "long_context"
+  | "fallback"
+  | "cache_hit"
+  | "route_disabled";
+
+/** `svc_options` of a completion request (seed 2.2); every field is optional, the server fills defaults. */
+export interface SvcOptions {
+  /** Prompt compression (default true). */
+  compress?: boolean;
+  /** Model routing for `model: "auto"` (default true). */
+  route?: boolean;
+  /** The semantic cache (default true). */
+  cache?: boolean;
+  /** Accept a cached answer even for a request that asks for variety (temperature above the limit, n > 1); default false. */
+  cache_nondeterministic?: boolean;
+  /** Include `svc_meta.quality_score` (default true; false omits the field). */
+  score?: boolean;
+  /** Team budget to charge. */
+  budget_id?: string;
+  /** Mask PII before the prompt leaves the gateway (default false). */
+  mask_pii?: boolean;
+  /** Compression level, 0.0 (light) to 1.0 (maximum); default 0.5. */
+  max_aggressiveness?: number;
+  /** Compression rules not to apply, e.g. `["filler", "preamble"]`. */
+  skip_rules?: string[];
+  conversation_id?: string;
+  agent_run_id?: string;
+  protocol_id?: string;
+  /** Integer, 1 to 10,000. */
+  max_turns_to_keep?: number;
+}
+
+/** `svc_meta` of a response (seed 2.3 plus the contract's additions). */
+export interface SvcMeta {
+  original_tokens: number;
+  compressed_tokens: number;
+  /** Fraction of tokens removed: 0.60 means 60% removed. */
+  compression_ratio: number;
+  /** 0 to 100; absent when the request set `score: false`. */
+  quality_score?: number;
+  cost_original_usd: number;
+  cost_actual_usd: number;
+  saved_usd: number;
+  routing_reason: RoutingReason;
+  model_requested: string;
+  rules_applied: string[];
+  cache_hit: boolean;
+  pii_masked: boolean;
+  latency_overhead_ms: number;
+  conversation_id?: string;
+  /** True when the gateway answered with its built-in simulator (no provider configured). */
+  simulated?: boolean;
+  agent_run?: { id: string; calls: number; prompt_tokens: number; completion_tokens: number; cost_usd: number };
+}
+
+/** Every field name of `SvcOptions`, for code that must enumerate them (checked to be complete at compile time). */
+export const SVC_OPTION_FIELDS = [
+  "compress",
+  "route",
+  "cache",
+  "cache_nondeterministic",
+  "score",
+  "budget_id",
+  "mask_pii",
+  "max_aggressiveness",
+  "skip_rules",
+  "conversation_id",
+  "agent_run_id",
+  "protocol_id",
+  "max_turns_to_keep",
+] as const satisfies readonly (keyof SvcOptions)[];
+
+/** Every field name of `SvcMeta` (checked to be complete at compile time). */
+export const SVC_META_FIELDS = [
+  "original_tokens",
+  "compressed_tokens",
+  "compression_ratio",
+  "quality_score",
+  "cost_original_usd",
+  "cost_actual_usd",
+  "saved_usd",
+  "routing_reason",
+  "model_requested",
+  "rules_applied",
+  "cache_hit",
+  "pii_masked",
+  "latency_overhead_ms",
+  "conversation_id",
+  "simulated",
+  "agent_run",
+] as const satisfies readonly (keyof SvcMeta)[];
+
+// The lists above name every field: a field added to an interface but not to its list fails to compile here.
+type Missing<T, L extends readonly unknown[]> = Exclude<keyof T, L[number]>;
+const optionFieldsComplete: [Missing<SvcOptions, typeof SVC_OPTION_FIELDS>] extends [never] ? true : never = true;
+const metaFieldsComplete: [Missing<SvcMeta, typeof SVC_META_FIELDS>] extends [never] ? true : never = true;
+void optionFieldsComplete;
+void metaFieldsComplete;
+
+export type Role = "system" | "user" | "assistant" | "tool" | "developer";
+
+export interface ToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+export interface ChatMessage {
+  role: Role;
+  content: string | { type: "text"; text: string }[] | null;
+  name?: string;
+  tool_call_id?: string;
+  tool_calls?: ToolCall[];
+}
+
+/** The body of `POST /v1/complete` (seed 2.1) with the OpenAI pass-through parameters the gateway accepts. */
+export interface CompletionRequest {
+  messages: ChatMessage[];
+  /** `"auto"` (the default) lets svc route; otherwise a model id or alias from `GET /v1/models`. */
+  model?: string;
+  max_tokens?: number;
+  stream?: boolean;
+  svc_options?: SvcOptions;
+  temperature?: number;
+  top_p?: number;
+  stop?: string | string[] | null;
+  n?: number;
+  user?: string;
+  seed?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  tools?: { type: string; [k: string]: unknown }[];
+  tool_choice?: unknown;
+  response_format?: { type: string; [k: string]: unknown };
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/** A non-streaming response (seed 2.3). */
+export interface Completion {
+  /** `svc_req_…` */
+  id: string;
+  object: "chat.completion";
+  created: number;
+  /** The concrete model that served the call. */
+  model: string;
+  choices: {
+    index: number;
+    message: { role: "assistant"; content: string | null; tool_calls?: ToolCall[] };
+    finish_reason: string | null;
+  }[];
+  usage?: Usage;
+  svc_meta: SvcMeta;
+}
+
+/** One event of a streamed response; the last one carries `finish_reason` and `svc_meta`. */
+export interface CompletionChunk {
+  id: string;
+  object: "chat.completion.chunk";
+  created: number;
+  model: string;
+  choices: {
+    index: number;
+    delta: { role?: "assistant"; content?: string | null; tool_calls?: (Partial<ToolCall> & { index: number })[] };
+    finish_reason: string | null;
+  }[];
+  usage?: Usage;
+  svc_meta?: SvcMeta;
+}
+
+export type KeyType = "live" | "test";
+
+/** A key as `GET /api/keys` lists it (CONTRACT.md "Keys"); never carries the value. */
+export interface KeyRecord {
+  /** `key_…`, the id `keys.revoke()` takes. */
+  id: string;
+  name: string;
+  app_id: string;
+  type: KeyType;
+  /** The first 12 characters of the value. */
+  prefix: string;
+  last4: string;
+  status: "active" | "revoked";
+  scopes: string[];
+  plan: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** What `keys.create()` answers: the record plus the value, shown this once. */
+export interface CreatedKey extends KeyRecord {
+  key: string;
+}
+
+export interface CreateKeyParams {
+  name: string;
+  app_id: string;
+  /** Default `live`; a test key can only create test keys. */
+  type?: KeyType;
+  /** Default `["complete"]`; `admin` manages keys. A key cannot grant scopes it lacks. */
+  scopes?: string[];
+  plan?: string;
+}

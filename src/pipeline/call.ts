@@ -1,0 +1,84 @@
+import type { KeyEntry } from "../auth/key-record";
+import type { ModelInfo } from "../catalog/catalog";
+import type { CallCosts } from "../accounting/costs";
+import type { Choice, Usage } from "../providers/types";
+import type { CompletionRequest } from "./request";
+import type { OptimizeResult } from "./optimize-types";
+import type { RoutingReason } from "./route";
+import type { CacheFill } from "./cache";
+import type { SvcMeta } from "./meta";
+import type { Stage } from "./stage";
+
+/** Facts about the HTTP call the pipeline needs but does not own. */
+export interface CallContext {
+  requestId: string;
+  /** performance.now() when the request arrived: the start of the overhead clock. */
+  t0: number;
+  /** Aborts when the client goes away. */
+  signal: AbortSignal;
+}
+
+/** What the optimizer and routing decided, before the upstream call. */
+export interface Plan {
+  opt: OptimizeResult;
+  candidates: ModelInfo[];
+  /** The catalog model the client named; undefined for `auto`. */
+  requested: ModelInfo | undefined;
+  reason: RoutingReason;
+}
+
+/** One call on its way through the pipeline: what it asked, what was decided, what the stages hold for it. */
+export interface Call extends CallContext {
+  readonly key: KeyEntry;
+  readonly req: CompletionRequest;
+  plan?: Plan;
+  /** Set on a cache miss: the answer is handed back through it at the settle, or it is failed. */
+  fill?: CacheFill;
+  /** The stages admitted so far, in list order, each with the state its `before` returned. */
+  readonly held: { stage: Stage; state: unknown }[];
+  /** Set by the settle: a call is settled once, whichever path ends it first. */
+  settled: boolean;
+}
+
+/** An answer the call produced: from the provider, or from the cache. */
+export interface Outcome {
+  served: ModelInfo;
+  /** For a stream, the choices reassembled from what was relayed. */
+  choices: Choice[];
+  usage: Usage;
+  reason: RoutingReason;
+  cacheHit: boolean;
+  upstreamMs: number;
+  simulated: boolean;
+  /** False when the answer must not be cached: streamed tool calls arrive as fragments and are not reassembled. */
+  cacheable: boolean;
+}
+
+/** An answer's costs, timing and svc_meta, measured once, when the answer is complete. */
+export interface Priced {
+  costs: CallCosts;
+  /** Our count of the original prompt, in the provider's units. */
+  originalPromptTokens: number;
+  totalMs: number;
+  overheadMs: number;
+  meta: SvcMeta;
+}
+
+/** How a call ended: what the settle commits or rolls back, and what its ledger row is built from. */
+export type CallEnd =
+  /** An answer went out: as JSON, replayed from the cache, or at the end of a stream. */
+  | { kind: "answered"; path: "json" | "cache" | "stream"; outcome: Outcome; priced: Priced }
+  /** No answer went out: an error before or during the upstream call, or the client gone before a chunk. */
+  | { kind: "failed"; error: unknown }
+  /**
+   * A stream that ended early (the client gone, the provider failing, the gateway's shutdown grace
+   * running out) after relaying part of an answer: the provider was paid for it, so it is charged for
+   * what was delivered, with the status that says how it ended (issue 23).
+   */
+  | { kind: "partial"; error: unknown; outcome: Outcome; priced: Priced }
+  /** A stage refused the call at admission (quota): it is not a call, and no row is written. */
+  | { kind: "refused"; error: unknown };
+
+export function openCall(key: KeyEntry, req: CompletionRequest, ctx: CallContext): Call {
+  return { ...ctx, key, req, held: [], settled: false };
+}

@@ -1,0 +1,46 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { SynonymTable } from "./cache/synonyms";
+import { loadCalibration } from "./score/calibration";
+import { QualityScorer, type QualityScore } from "./score/quality";
+import { DEFAULT_MODELS_DIR, type LoadModelsOptions } from "../ml/load";
+import { HashEmbedder } from "../ml/hash-embedder";
+import { SentenceTransformerEmbedder } from "../ml/sentence-transformer";
+import { TaskClassifier } from "../ml/task-classifier";
+import type { Embedder, TaskPrediction } from "../ml/types";
+
+// The model set joins ml/'s models with the pipeline's own calibrated scorer and the cache's synonym
+// table, so it lives here: ml/ stays below the pipeline that uses it.
+
+/** The semantic cache verifier's synonym table (models/synonyms, built from WordNet), loaded once by the thread that runs the cache. */
+export async function loadSynonyms(dir: string = DEFAULT_MODELS_DIR): Promise<SynonymTable> {
+  const path = join(dir, "synonyms", "synonyms.json");
+  return SynonymTable.parse(await readFile(path, "utf8"), path);
+}
+
+/** The three models, loaded once per thread. Every method is safe to call concurrently. */
+export interface Models {
+  /** The embedding behind `embed`. */
+  readonly embedder: Embedder;
+  embed(text: string): Promise<Float32Array>;
+  /** `embedding` is reused when it comes from the shipped embedding model (same width), else recomputed. */
+  classify(text: string, embedding?: Float32Array): Promise<TaskPrediction>;
+  quality(original: string, compressed: string): Promise<QualityScore>;
+}
+
+export async function loadModels(dir: string = DEFAULT_MODELS_DIR, options: LoadModelsOptions = {}): Promise<Models> {
+  const own = await HashEmbedder.load(join(dir, "embedding"));
+  const [classifier, calibration, external] = await Promise.all([
+    TaskClassifier.load(join(dir, "task-classifier"), own),
+    loadCalibration(join(dir, "quality-score", "calibration.json")),
+    options.sentenceTransformerDir ? SentenceTransformerEmbedder.load(options.sentenceTransformerDir) : undefined,
+  ]);
+  const embedder: Embedder = external ?? own;
+  const scorer = new QualityScorer(own, calibration);
+  return {
+    embedder,
+    embed: (text) => embedder.embed(text),
+    classify: (text, embedding) => classifier.classify(text, embedding && embedding.length === own.dimensions && embedder === own ? embedding : undefined),
+    quality: (original, compressed) => scorer.score(original, compressed),
+  };
+}

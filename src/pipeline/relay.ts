@@ -1,0 +1,126 @@
+import { ApiError } from "../core/errors";
+import { SSE_DONE, sseData } from "../core/sse";
+import type { StreamResult } from "../providers/call";
+import { ProviderError, type Choice, type FinishReason, type StreamEvent, type Usage } from "../providers/types";
+import type { Call, Outcome } from "./call";
+import type { SvcMeta } from "./meta";
+import { chunkFramer, finalChunk } from "./render";
+import { estimateUsage } from "./usage";
+
+/** How the relay ends a call: the runner prices and settles it. */
+export interface RelayEnds {
+  /** The provider's stream ended with a whole answer; returns the closing chunk's svc_meta. */
+  answered(out: Outcome): SvcMeta;
+  /** The stream failed, the client went away or the gateway stopped, after part of an answer went out: what went out. */
+  partial(error: unknown, out: Outcome): void;
+  /** The same before any chunk went out. */
+  failed(error: unknown): void;
+}
+
+function readableOf<T>(events: AsyncIterable<T>): ReadableStream<T> {
+  const it = events[Symbol.asyncIterator]();
+  return new ReadableStream<T>({
+    async pull(controller) {
+      const next = await it.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await it.return?.();
+    },
+  });
+}
+
+/** The provider's events through every stage's stream transform, in list order; untouched when no stage has one. */
+function transformed(call: Call, events: AsyncIterable<StreamEvent>): AsyncIterable<StreamEvent> {
+  let stream: ReadableStream<StreamEvent> | undefined;
+  for (const h of call.held) {
+    const t = h.stage.stream?.(call, h.state);
+    if (t) stream = (stream ?? readableOf(events)).pipeThrough(t);
+  }
+  return stream ?? events;
+}
+
+/**
+ * Relays the provider's stream as OpenAI chunks the moment each arrives. The final chunk carries an
+ * empty delta, the finish reason and the full svc_meta, then `[DONE]`. A provider failing mid-way
+ * ends the stream with an error event and no `[DONE]`, so no client mistakes half an answer for a
+ * whole one. The client going away aborts the upstream call. `stopping` aborts when the gateway's
+ * shutdown grace runs out, which cuts the streams still open: they are recorded as stopped by the
+ * gateway, not as closed by the client.
+ */
+export function relay(call: Call, r: StreamResult, ends: RelayEnds, stopping?: AbortSignal): ReadableStream<Uint8Array> {
+  const chunk = chunkFramer(call, r.model.id);
+  const iterator = transformed(call, r.events)[Symbol.asyncIterator]();
+  const texts: string[] = [];
+  const finishes: FinishReason[] = [];
+  let toolCalls = false;
+  let usage: Usage | undefined;
+  let finish: FinishReason = "stop";
+  let delivered = 0;
+
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done) break;
+          const ev = next.value;
+          if (ev.kind === "usage") {
+            usage = ev.usage;
+            continue;
+          }
+          const d = ev.delta;
+          if (d.delta.content) texts[d.index] = (texts[d.index] ?? "") + d.delta.content;
+          if (d.delta.tool_calls) toolCalls = true;
+          if (d.finish_reason) {
+            finish = d.finish_reason;
+            finishes[d.index] = d.finish_reason;
+            // The closing chunk below carries the finish reason together with svc_meta.
+            if (!d.delta.content && !d.delta.tool_calls) continue;
+          }
+          controller.enqueue(chunk([{ index: d.index, delta: d.delta, finish_reason: null }]));
+          delivered++;
+          return;
+        }
+        const out = outcome(!toolCalls);
+        controller.enqueue(finalChunk(chunk, finish, out.usage, ends.answered(out)));
+        controller.enqueue(SSE_DONE);
+        controller.close();
+      } catch (e) {
+        end(e);
+        const err = e instanceof ApiError ? e : new ApiError("UPSTREAM_ERROR", "the provider failed while streaming");
+        if (!(e instanceof ProviderError && e.kind === "aborted")) controller.enqueue(sseData(err.body(call.requestId)));
+        controller.close();
+      }
+    },
+    async cancel() {
+      // The client went away mid-answer, or the gateway's shutdown grace ran out: stop the upstream call,
+      // cache nothing, and charge what was delivered.
+      end(new ProviderError("aborted", "client closed the stream"));
+      await iterator.return?.();
+    },
+  });
+
+  /** The answer as relayed so far; for a stream cut short, usage counts the completion delivered when the provider reported none. */
+  function outcome(cacheable: boolean): Outcome {
+    const choices: Choice[] = texts.map((content, index) => ({ index, message: { role: "assistant", content: content ?? "" }, finish_reason: finishes[index] ?? finish }));
+    return {
+      served: r.model,
+      choices,
+      usage: usage ?? estimateUsage(call.plan!.opt.messages, r.model, texts.join("")),
+      reason: r.fallback ? "fallback" : call.plan!.reason,
+      cacheHit: false,
+      upstreamMs: r.upstreamMs,
+      simulated: r.provider.simulated,
+      cacheable,
+    };
+  }
+
+  function end(e: unknown): void {
+    // Cutting the connections aborts the client's signal too, so the gateway's stop is asked first.
+    const why = stopping?.aborted ? new ApiError("SHUTTING_DOWN", "the gateway stopped while the stream was open") : e;
+    if (delivered > 0) ends.partial(why, outcome(false));
+    else ends.failed(why);
+  }
+}

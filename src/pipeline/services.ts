@@ -1,0 +1,58 @@
+import type { Settings } from "../config/config";
+import type { Logger } from "../log/logger";
+import type { Store } from "../store/db";
+import type { Catalog } from "../catalog/catalog";
+import type { Plans } from "../auth/plans";
+import type { KeyHasher } from "../auth/secret";
+import type { KeyIndex } from "../auth/key-index";
+import type { KeyService } from "../auth/key-service";
+import type { Quota } from "../auth/quota";
+import type { Counters } from "../store/counters";
+import type { ProviderRegistry } from "../providers/registry";
+import type { CallPolicy } from "../providers/call";
+import type { Ledger } from "../accounting/ledger";
+import type { Metrics } from "../metrics/metrics";
+import type { SemanticCache } from "./cache";
+import type { Optimizer } from "./optimizer";
+
+/** Something that buffers writes; shutdown and the write-behind timer walk the list of them. */
+export interface Flushable {
+  readonly name: string;
+  flush(): void;
+}
+
+/**
+ * Everything a request may use, built once at start (src/gateway.ts) and never changed after. A
+ * consumer asks for the narrow part it uses, `Pick<Services, "cache" | "ledger">`, never the whole
+ * record, so a test builds only those.
+ */
+export interface Services {
+  readonly version: string;
+  readonly startedAt: number;
+  readonly settings: Settings;
+  readonly log: Logger;
+  readonly store: Store;
+  readonly catalog: Catalog;
+  readonly plans: Plans;
+  readonly hash: KeyHasher;
+  readonly keyIndex: KeyIndex;
+  readonly keys: KeyService;
+  /** Shared counters, exact across processes on one store: quotas, budgets, agent runs. */
+  readonly counters: Counters;
+  readonly quota: Quota;
+  readonly providers: ProviderRegistry;
+  readonly callPolicy: CallPolicy;
+  readonly ledger: Ledger;
+  readonly metrics: Metrics;
+  /**
+   * Models some configured provider serves: what routing may choose from. Health is left to the call
+   * loop, which tries candidates on a cooling-down provider last rather than not at all.
+   */
+  readonly servableModels: string[];
+  readonly cache: SemanticCache;
+  readonly optimizer: Optimizer;
+  /** The server aborts it when its shutdown grace runs out and it cuts what is still open. */
+  readonly shutdown: AbortController;
+  /** In flush order; the log is flushed after all of them. */
+  readonly flushables: readonly Flushable[];
+}

@@ -1,0 +1,140 @@
+import type { LedgerRow } from "../accounting/ledger";
+import { priceCall } from "../accounting/costs";
+import { ApiError } from "../core/errors";
+import { UpstreamFailure } from "../providers/call";
+import { ProviderError } from "../providers/types";
+import type { Services } from "./services";
+import type { Call, CallEnd, Outcome, Plan, Priced } from "./call";
+import { buildMeta } from "./meta";
+import { commit, rollback } from "./stage";
+
+/** Costs, timing and svc_meta of an answer, measured when it is complete (before it is rendered). */
+export function price(s: Pick<Services, "catalog">, call: Call, plan: Plan, out: Outcome): Priced {
+  // The provider counts the prompt it received (compressed); scale our own count of the original by
+  // the same factor so both sides of the saving are in the provider's units. Uncounted means the
+  // prompt went out unchanged.
+  const sent = out.usage.prompt_tokens;
+  const { originalTokens: ours, compressedTokens: oursSent } = plan.opt;
+  const originalPromptTokens = ours !== undefined && oursSent ? Math.round((ours * sent) / oursSent) : sent;
+  const costs = priceCall(s.catalog, {
+    requested: plan.requested,
+    served: out.served,
+    originalPromptTokens,
+    sentPromptTokens: sent,
+    completionTokens: out.usage.completion_tokens,
+    cacheHit: out.cacheHit,
+  });
+  const totalMs = performance.now() - call.t0;
+  const overheadMs = totalMs - out.upstreamMs;
+  const meta = buildMeta({
+    opt: plan.opt,
+    originalTokens: originalPromptTokens,
+    compressedTokens: sent,
+    costs,
+    reason: out.reason,
+    modelRequested: call.req.model,
+    cacheHit: out.cacheHit,
+    overheadMs,
+    score: call.req.svc_options.score,
+    conversationId: call.req.svc_options.conversation_id,
+    simulated: out.simulated,
+  });
+  return { costs, originalPromptTokens, totalMs, overheadMs, meta };
+}
+
+/**
+ * The status and error code a failed call is recorded with. A client that went away is 499 (nginx's
+ * convention) whatever the error it left behind: an aborted provider call, or the worker pool refusing
+ * to start a task for nobody.
+ */
+export function failureOutcome(e: unknown, signal: AbortSignal): { status: number; code: string } {
+  if (e instanceof ApiError && e.code === "SHUTTING_DOWN") return { status: e.status, code: e.code };
+  if (signal.aborted || (e instanceof ProviderError && e.kind === "aborted")) return { status: 499, code: "CLIENT_CLOSED" };
+  const err = e instanceof ApiError ? e : undefined;
+  return { status: err?.status ?? 500, code: err?.code ?? "INTERNAL_ERROR" };
+}
+
+/** The one place a call's ledger row is written out, for every way a call ends but a refusal. A partial stream is priced like an answer, with the status of how it ended. */
+export function ledgerRow(call: Call, end: Exclude<CallEnd, { kind: "refused" }>): LedgerRow {
+  const o = call.req.svc_options;
+  const common = {
+    requestId: call.requestId,
+    keyId: call.key.id,
+    appId: call.key.appId,
+    modelRequested: call.req.model,
+    stream: call.req.stream,
+    budgetId: o.budget_id ?? null,
+    conversationId: o.conversation_id ?? null,
+    agentRunId: o.agent_run_id ?? null,
+  };
+  if (end.kind === "answered" || end.kind === "partial") {
+    const { outcome: out, priced: p } = end;
+    const ended = end.kind === "partial" ? failureOutcome(end.error, call.signal) : { status: 200, code: null };
+    return {
+      ...common,
+      model: out.served.id,
+      provider: out.served.provider,
+      promptTokens: out.usage.prompt_tokens,
+      completionTokens: out.usage.completion_tokens,
+      originalTokens: p.originalPromptTokens,
+      costOriginalUsd: p.costs.cost_original_usd,
+      costActualUsd: p.costs.cost_actual_usd,
+      savedUsd: p.costs.saved_usd,
+      cacheHit: out.cacheHit,
+      status: ended.status,
+      errorCode: ended.code,
+      latencyMs: p.totalMs,
+      overheadMs: p.overheadMs,
+      createdAt: Date.now(),
+    };
+  }
+  const { status, code } = failureOutcome(end.error, call.signal);
+  const totalMs = performance.now() - call.t0;
+  const upstreamMs = end.error instanceof UpstreamFailure ? end.error.upstreamMs : 0;
+  return {
+    ...common,
+    model: null,
+    provider: null,
+    promptTokens: 0,
+    completionTokens: 0,
+    originalTokens: call.plan?.opt.originalTokens ?? 0,
+    costOriginalUsd: 0,
+    costActualUsd: 0,
+    savedUsd: 0,
+    cacheHit: false,
+    status,
+    errorCode: code,
+    latencyMs: totalMs,
+    overheadMs: totalMs - upstreamMs,
+    createdAt: Date.now(),
+  };
+}
+
+/**
+ * Settles a call exactly once, whichever path reaches here first (the client going away after the
+ * last chunk, or after a failure, finds it settled): the stages commit in order or roll back in
+ * reverse order, then the call is recorded (ledger row, metrics).
+ */
+export function settle(s: Pick<Services, "ledger" | "metrics">, call: Call, end: CallEnd): void {
+  if (call.settled) return;
+  call.settled = true;
+  if (end.kind === "failed" || end.kind === "refused") {
+    rollback(call, end.error);
+    if (end.kind === "refused") return;
+    const row = ledgerRow(call, end);
+    s.metrics.countCompletion(row.status, "none", false);
+    s.ledger.record(row);
+    return;
+  }
+  // A partial stream commits too: what was delivered was paid for (the quota keeps the call; the
+  // cache fill refuses the outcome, which is never cacheable).
+  commit(call, end.outcome);
+  const { outcome: out, priced: p } = end;
+  const row = ledgerRow(call, end);
+  s.ledger.record(row);
+  s.metrics.countCompletion(row.status, out.served.id, out.cacheHit);
+  s.metrics.savedUsd.inc(Math.max(0, p.costs.saved_usd));
+  s.metrics.costUsd.inc(p.costs.cost_actual_usd);
+  s.metrics.tokensRemoved.inc(Math.max(0, p.originalPromptTokens - out.usage.prompt_tokens));
+  s.metrics.overhead.observe(p.overheadMs);
+}

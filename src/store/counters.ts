@@ -1,0 +1,90 @@
+import { Database } from "bun:sqlite";
+
+/**
+ * Counters shared by every gateway process on one store: quotas now, budgets and agent runs next.
+ * Each change is one atomic statement of the store, so N processes give the same limits as one
+ * (issue 23: two processes each counting in memory let a 100-call key make 200 calls).
+ */
+export interface Counters {
+  /** Adds `by` to a counter unless that takes it past `limit`; the new value, or undefined when refused. */
+  addWithin(name: string, period: string, by: number, limit: number): Promise<number | undefined>;
+  /** Gives back what a failed call took (never below 0). */
+  subtract(name: string, period: string, by: number): Promise<void>;
+  read(name: string, period: string): number;
+  /** Why the last change failed, until one succeeds again: what /health reports. */
+  readonly problem: string | undefined;
+  close(): void;
+}
+
+/**
+ * The store cannot change a counter now: locked by another writer for longer than the waits below, or
+ * failing (disk full, I/O error, read-only). The call is refused rather than counted wrongly or kept waiting.
+ */
+export class StoreUnavailableError extends Error {}
+
+/** Waits between tries while another connection holds SQLite's write lock: 0.5 ms doubling, about 2 s in all. */
+const BUSY_WAITS_MS = [0.5, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000];
+
+/**
+ * Counters in SQLite's `usage_counters`, on a connection of their own that never waits inside SQLite
+ * (busy_timeout 0): a write lock held by another process is waited out with timers, so the event loop
+ * keeps serving. One upsert is about 13 µs p50 on the event loop (20,000 in a row, WAL, synchronous NORMAL).
+ */
+export class SqliteCounters implements Counters {
+  private readonly sqlite: Database;
+  private readonly add;
+  private readonly sub;
+  private readonly get;
+
+  // Written so PostgreSQL takes them too (test/store/schema-portability.test.ts): the conflict branch names
+  // the table's own `calls` (bare, PostgreSQL finds it ambiguous with `excluded`), and CASE, not SQLite's max(a, b).
+  constructor(dbPath: string) {
+    this.sqlite = new Database(dbPath, { strict: true });
+    this.sqlite.run("PRAGMA busy_timeout = 0");
+    this.add = this.sqlite.prepare<{ calls: number }, [string, string, number, number]>(
+      "INSERT INTO usage_counters (key_id, period, calls) VALUES (?1, ?2, ?3) ON CONFLICT (key_id, period) DO UPDATE SET calls = usage_counters.calls + ?3 WHERE usage_counters.calls + ?3 <= ?4 RETURNING calls",
+    );
+    this.sub = this.sqlite.prepare<unknown, [string, string, number]>("UPDATE usage_counters SET calls = CASE WHEN calls > ?3 THEN calls - ?3 ELSE 0 END WHERE key_id = ?1 AND period = ?2");
+    this.get = this.sqlite.prepare<{ calls: number }, [string, string]>("SELECT calls FROM usage_counters WHERE key_id = ?1 AND period = ?2");
+  }
+
+  async addWithin(name: string, period: string, by: number, limit: number): Promise<number | undefined> {
+    // A first call past a limit below `by` would insert: refuse it here, the upsert cannot.
+    if (by > limit) return undefined;
+    return this.retryWhileBusy(() => this.add.get(name, period, by, limit)?.calls);
+  }
+
+  async subtract(name: string, period: string, by: number): Promise<void> {
+    await this.retryWhileBusy(() => this.sub.run(name, period, by));
+  }
+
+  read(name: string, period: string): number {
+    return this.get.get(name, period)?.calls ?? 0;
+  }
+
+  close(): void {
+    this.sqlite.close();
+  }
+
+  /** The last failure, until a counter changes again: what /health reports. */
+  problem: string | undefined;
+
+  private async retryWhileBusy<T>(op: () => T): Promise<T> {
+    for (let i = 0; ; i++) {
+      try {
+        const v = op();
+        this.problem = undefined;
+        return v;
+      } catch (e) {
+        const code = (e as { code?: string }).code ?? "";
+        const busy = code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
+        if (busy && i < BUSY_WAITS_MS.length) {
+          await Bun.sleep(BUSY_WAITS_MS[i]!);
+          continue;
+        }
+        this.problem = busy ? "the store stayed locked by another writer" : `the store failed: ${(e as Error).message}`;
+        throw new StoreUnavailableError(this.problem);
+      }
+    }
+  }
+}

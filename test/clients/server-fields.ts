@@ -1,0 +1,20 @@
+import { buildMeta, type MetaInput } from "../../src/pipeline/meta";
+import type { OptimizeResult } from "../../src/pipeline/optimize-types";
+
+/** The server's meta builder with every optional field switched on, so every field it can send is present. */
+export function fullestMeta() {
+  const input: MetaInput = {
+    opt: { compressionRatio: 0.4, qualityScore: 97, rulesApplied: ["filler"], piiMasked: true } as unknown as OptimizeResult,
+    originalTokens: 100,
+    compressedTokens: 60,
+    costs: { cost_original_usd: 0.001, cost_actual_usd: 0.0004, saved_usd: 0.0006 },
+    reason: "code_task",
+    modelRequested: "auto",
+    cacheHit: false,
+    overheadMs: 3,
+    score: true,
+    conversationId: "conv_1",
+    simulated: true,
+  };
+  return buildMeta(input);
+}
