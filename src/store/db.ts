@@ -5,8 +5,10 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as schema from "./schema";
+import { BUSY_TIMEOUT_MS } from "./no-wait";
 
-export type Db = BunSQLiteDatabase<typeof schema>;
+/** drizzle over bun:sqlite, with the connection underneath (`$client`) for what drizzle does not say (pragmas). */
+export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
 export interface Store {
   sqlite: Database;
@@ -57,7 +59,7 @@ export function openStore(dataDir: string): Store {
   const sqlite = new Database(join(dataDir, "svc.db"), { create: true, strict: true });
   sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run("PRAGMA synchronous = NORMAL");
-  sqlite.run("PRAGMA busy_timeout = 5000");
+  sqlite.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.run("PRAGMA foreign_keys = ON");
   migrate(sqlite);
   const db = drizzle({ client: sqlite, schema });
@@ -65,7 +67,13 @@ export function openStore(dataDir: string): Store {
     sqlite,
     db,
     close() {
-      sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
+      // Another connection finishing its last write (the ledger's writer thread, just closed) makes a
+      // checkpoint busy: retried for up to half a second, so a clean stop leaves an empty WAL.
+      for (let i = 0; i < 50; i++) {
+        const r = sqlite.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
+        if (!r?.busy) break;
+        Bun.sleepSync(10);
+      }
       sqlite.close();
     },
   };
