@@ -7,7 +7,7 @@ import type { KeyEntry } from "../../src/auth/key-record";
 import { Plans } from "../../src/auth/plans";
 import { ApiError } from "../../src/core/errors";
 import { openStore, type Store } from "../../src/store/db";
-import { SqliteCounters } from "../../src/store/counters";
+import { SqliteCounters, StoreUnavailableError, type Counters } from "../../src/store/counters";
 
 // Unit tests of the call limits on a real SQLite store. The time is the `now` each call passes, so a
 // test stands on either side of a UTC day or month boundary without waiting for one.
@@ -161,5 +161,62 @@ describe("refunds and processes sharing the store", () => {
     expect((await refusal(qb.consume(k, at("2026-11-21T10:00:00Z")))).code).toBe("RATE_LIMITED");
     expect(qa.used(k, "d:2026-11-21")).toBe(3);
     expect(qb.used(k, "d:2026-11-21")).toBe(3);
+  });
+});
+
+/** Counters that fail as told: what a locked or broken store looks like to the quota. */
+class FailingCounters implements Counters {
+  readonly subtracted: [string, string, number][] = [];
+  addError: Error | undefined;
+  subtractFailures = 0;
+  problem: string | undefined;
+  async addWithin(): Promise<number | undefined> {
+    if (this.addError) throw this.addError;
+    return 1;
+  }
+  async subtract(name: string, period: string, by: number): Promise<void> {
+    this.subtracted.push([name, period, by]);
+    if (this.subtractFailures-- > 0) throw new StoreUnavailableError("the store stayed locked by another writer");
+  }
+  read(): number {
+    return 0;
+  }
+  close(): void {}
+}
+
+describe("a store that cannot count", () => {
+  test("a consume the store cannot take is 503 STORE_UNAVAILABLE with a short Retry-After, never counted as allowed", async () => {
+    const counters = new FailingCounters();
+    counters.addError = new StoreUnavailableError("the store stayed locked by another writer");
+    const e = await refusal(new Quota(counters, plans, 5).consume(key("key_s", "test"), at("2026-11-21T12:00:00Z")));
+    expect(e.code).toBe("STORE_UNAVAILABLE");
+    expect(e.message).toBe("call limits cannot be checked now (the store stayed locked by another writer); retry shortly");
+    expect(e.extra).toEqual({ retryAfterS: 2 });
+  });
+
+  test("any other failure is not dressed up as the store's", async () => {
+    const counters = new FailingCounters();
+    counters.addError = new TypeError("a bug");
+    await expect(new Quota(counters, plans, 5).consume(key("key_s", "test"), at("2026-11-21T12:00:00Z"))).rejects.toThrow(TypeError);
+  });
+
+  test("a refund the store refused is owed and given back at the next flush, once", async () => {
+    const counters = new FailingCounters();
+    const q = new Quota(counters, plans, 5);
+    q.flush();
+    expect(counters.subtracted).toEqual([]); // nothing owed yet
+    counters.subtractFailures = 1;
+    q.refund({ keyId: "key_o", period: "d:2026-11-21" });
+    await Bun.sleep(0);
+    expect(counters.subtracted).toEqual([["key_o", "d:2026-11-21", 1]]);
+    q.flush();
+    await Bun.sleep(0);
+    expect(counters.subtracted).toEqual([
+      ["key_o", "d:2026-11-21", 1],
+      ["key_o", "d:2026-11-21", 1],
+    ]);
+    q.flush(); // given back: not again
+    await Bun.sleep(0);
+    expect(counters.subtracted).toHaveLength(2);
   });
 });
