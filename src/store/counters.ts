@@ -41,6 +41,10 @@ export class SqliteCounters implements Counters {
   constructor(dbPath: string) {
     this.sqlite = new Database(dbPath, { strict: true });
     this.sqlite.run("PRAGMA busy_timeout = 0");
+    // Per connection, like the store's own: FULL would fsync every call's increment (2.2 ms p50 per call
+    // against 13 µs, bench/relay-cpu.ts found the relay at 5% of the proxy). In WAL mode NORMAL survives
+    // a killed process; a power cut may lose the last increments, as it may the store's other writes.
+    this.sqlite.run("PRAGMA synchronous = NORMAL");
     this.add = this.sqlite.prepare<{ calls: number }, [string, string, number, number]>(
       "INSERT INTO usage_counters (key_id, period, calls) VALUES (?1, ?2, ?3) ON CONFLICT (key_id, period) DO UPDATE SET calls = usage_counters.calls + ?3 WHERE usage_counters.calls + ?3 <= ?4 RETURNING calls",
     );
