@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { priceCall, type CostInput } from "../../src/accounting/costs";
-import { Catalog, type ModelInfo } from "../../src/catalog/catalog";
+import { Catalog, type RoutableModel } from "../../src/catalog/catalog";
 
 // A catalog of the test's own: every model's output price differs from its input price (and no two
 // models share a price), so pricing the wrong side or the wrong model changes the figure.
-const model = (id: string, input: number, output: number): ModelInfo => ({ id, aliases: [], label: id, provider: "openai", tier: "balanced", input_usd_per_mtok: input, output_usd_per_mtok: output, context_window: 100_000, features: [] });
+const model = (id: string, input: number, output: number): RoutableModel => ({ id, aliases: [], label: id, provider: "openai", tier: "balanced", input_usd_per_mtok: input, output_usd_per_mtok: output, context_window: 100_000, features: [] });
 const CHEAP = model("cheap-1", 0.5, 2);
 const MID = model("mid-1", 3, 11);
 const BASE = model("base-1", 7, 29);
