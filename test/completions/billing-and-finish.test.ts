@@ -81,12 +81,13 @@ describe("cost_original_usd and cost_actual_usd on the wire and in the ledger", 
   });
 
   test("a streamed `auto` call reports the same prices in its closing chunk", async () => {
-    const res = await ask({ model: "auto", messages: fresh("Say hello to the team"), stream: true, svc_options: { compress: false, cache: false, score: false } });
+    const res = await ask({ model: "auto", messages: fresh("Say hello to the team"), stream: true, stream_options: { include_usage: true }, svc_options: { compress: false, cache: false, score: false } });
     const chunks = (await readSse(res)).slice(0, -1).map((f) => JSON.parse(f));
-    const last = chunks.at(-1);
-    const { prompt_tokens: p, completion_tokens: c } = last.usage;
-    expect(last.svc_meta.cost_original_usd).toBeCloseTo(usd("claude-3-opus-20240229", p, c), 10);
-    expect(last.svc_meta.cost_actual_usd).toBeCloseTo(usd(last.model, p, c), 10);
+    // As OpenAI streams them: usage in a last chunk of its own (asked for), svc_meta on the finish chunk.
+    const { prompt_tokens: p, completion_tokens: c } = chunks.at(-1).usage;
+    const meta = chunks.find((ch: any) => ch.svc_meta)!;
+    expect(meta.svc_meta.cost_original_usd).toBeCloseTo(usd("claude-3-opus-20240229", p, c), 10);
+    expect(meta.svc_meta.cost_actual_usd).toBeCloseTo(usd(meta.model, p, c), 10);
   });
 
   test("a cache hit costs nothing and saves what the call would have cost on the requested model", async () => {
