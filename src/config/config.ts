@@ -54,6 +54,12 @@ export const SettingsSchema = Type.Object(
     conversationSummaryStep: Int(1, 1000, 8, "the summary of a conversation is rewritten only when this many turns beyond max_turns_to_keep have gathered, so the prefix a provider caches stays byte-identical between steps"),
     conversationMaxTurns: Int(1, 1_000_000, 2000, "turns one conversation may hold; a call that would store more is refused (400) until the conversation is deleted"),
     anthropicCacheControl: Type.Boolean({ default: true, description: "mark the stable prefix (protocol, system prompt, summary, older turns) with Anthropic cache_control breakpoints" }),
+    // The names are PII_TYPES of src/pipeline/pii/types.ts (test/pii/request.test.ts checks they agree).
+    piiTypes: Type.String({
+      pattern: "^(?:EMAIL|PHONE|CARD|IBAN|SSN|IP|URL_CREDENTIALS|SECRET|PERSON|ADDRESS)(?:,(?:EMAIL|PHONE|CARD|IBAN|SSN|IP|URL_CREDENTIALS|SECRET|PERSON|ADDRESS))*$",
+      default: "EMAIL,PHONE,CARD,IBAN,SSN,IP,URL_CREDENTIALS,SECRET,PERSON,ADDRESS",
+      description: "the PII detectors svc_options.mask_pii runs, comma-separated",
+    }),
     shutdownGraceMs: Int(0, 600_000, 10_000, "how long in-flight requests may take at shutdown"),
     metricsHost: Type.Optional(Type.String({ minLength: 1, description: "serve /metrics without a key on this separate address" })),
     metricsPort: Int(0, 65535, 9464, "port for metricsHost"),

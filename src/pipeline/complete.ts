@@ -3,7 +3,7 @@ import { completeWithFallback, streamWithFallback, type UpstreamRequest } from "
 import type { Services } from "./services";
 import type { CompletionRequest } from "./request";
 import { openCall, type Call, type CallContext, type Outcome, type Plan } from "./call";
-import { admit, type Stage } from "./stage";
+import { admit, forClient, type Stage } from "./stage";
 import { buildStages, type StageServices } from "./stages";
 import { price, settle } from "./settle";
 import { completionBody, replayFrames, type CompletionResult } from "./render";
@@ -45,7 +45,7 @@ export class Pipeline {
       if (req.stream) return { kind: "sse", stream: await this.stream(call, plan) };
       const out = await this.upstream(call, plan);
       const priced = price(this.s, call, plan, out);
-      const body = completionBody(call, out, priced.meta);
+      const body = completionBody(call, { ...out, choices: forClient(call, out.choices) }, priced.meta);
       settle(this.s, call, { kind: "answered", path: "json", outcome: out, priced });
       return { kind: "json", body };
     } catch (e) {
@@ -61,12 +61,13 @@ export class Pipeline {
     const frame = frameOf(req.messages, call.protocol, call.conversation);
     // With a protocol or a conversation the optimizer sees only the call's new content; the stored part is counted already.
     const input = optimizeInputOf(frame ? { ...req, messages: frame.toOptimize } : req, s.servableModels, s.settings.qualityFloor);
-    const fresh = await s.optimizer.run({ ...input, wantEmbedding: req.svc_options.cache, countTokens: frame !== undefined, ...(frame && { prefixTokens: frame.sentTokens }) }, call.signal);
+    const ran = await s.optimizer.run({ ...input, wantEmbedding: req.svc_options.cache, countTokens: frame !== undefined, ...(frame && { prefixTokens: frame.sentTokens }) }, call.signal);
+    // The optimizer's result may be a remembered one shared with other calls: copied, not changed.
+    const fresh = call.pii ? { ...ran, pii: call.pii.found, piiMasked: call.pii.masked } : ran;
     if (!fresh.route.ok) throw noProviderError(fresh.route);
     const candidates = fresh.route.candidates.map((id) => s.catalog.find(id)!);
     if (!frame) return { opt: fresh, candidates, requested, reason: fresh.route.reason };
     const assembled = frame.assemble(fresh.messages);
-    // A new object: the optimizer's result may be remembered in its memo and must not change.
     const opt = { ...fresh, messages: assembled.messages, originalTokens: (fresh.originalTokens ?? 0) + frame.originalTokens, compressedTokens: (fresh.compressedTokens ?? 0) + frame.sentTokens };
     const context = { assembled, prefixTokens: frame.sentTokens, conversationSavedTokens: frame.conversationSavedTokens };
     return { opt, candidates, requested, reason: fresh.route.reason, context };
@@ -85,7 +86,10 @@ export class Pipeline {
       cacheable: false,
     };
     const priced = price(this.s, call, plan, out);
-    const result: CompletionResult = call.req.stream ? { kind: "sse", stream: replayFrames(call, out, hit.answer, priced.meta) } : { kind: "json", body: completionBody(call, out, priced.meta) };
+    const choices = forClient(call, out.choices);
+    const result: CompletionResult = call.req.stream
+      ? { kind: "sse", stream: replayFrames(call, out, { ...hit.answer, choices }, priced.meta) }
+      : { kind: "json", body: completionBody(call, { ...out, choices }, priced.meta) };
     settle(this.s, call, { kind: "answered", path: "cache", outcome: out, priced });
     return result;
   }

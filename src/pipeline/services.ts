@@ -16,6 +16,7 @@ import type { SemanticCache } from "./cache";
 import type { Optimizer } from "./optimizer";
 import type { Protocols } from "./context/protocols";
 import type { Conversations } from "./context/conversations";
+import type { ConversationMaps } from "./pii/vault";
 
 /** Something that buffers writes; shutdown and the write-behind timer walk the list of them. */
 export interface Flushable {
@@ -57,6 +58,8 @@ export interface Services {
   readonly protocols: Protocols;
   /** Stored conversations per app (`conversation_id`). */
   readonly conversations: Conversations;
+  /** Conversations' PII placeholders, sealed under a key derived from the server secret. */
+  readonly piiMaps: ConversationMaps;
   /** The server aborts it when its shutdown grace runs out and it cuts what is still open. */
   readonly shutdown: AbortController;
   /** In flush order; the log is flushed after all of them. */
