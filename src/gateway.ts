@@ -70,7 +70,7 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
     providers,
     callPolicy: { ...DEFAULT_CALL_POLICY, retries: settings.providerRetries, backoffBaseMs: settings.providerRetryBaseMs, timeoutMs: settings.providerTimeoutMs, totalMs: settings.requestTimeoutMs, maxAnswerBytes: settings.upstreamMaxBytes },
     ledger,
-    metrics: new Metrics(),
+    metrics: new Metrics(new Set(catalog.models.flatMap((m) => [m.id, ...m.aliases]))),
     servableModels: catalog.models.filter((m) => providers.providerFor(m) !== undefined).map((m) => m.id),
     flushables: [
       { name: "ledger", flush: () => void ledger.flush() },
@@ -104,6 +104,7 @@ export async function startServices(settings: Settings, log: Logger, env: Record
     config: { maxEntries: settings.cacheMaxEntries, ttlMs: settings.cacheTtlS * 1000, cacheUnsetTemperature: settings.cacheUnsetTemperature },
   });
   const optimizer = await Optimizer.start(settings, models);
+  base.metrics.watchQueue(() => optimizer.queueDepth());
   return Object.freeze({ ...base, cache, optimizer, flushables: [{ name: "cache", flush: () => cache.flush() }, ...base.flushables] });
 }
 

@@ -30,3 +30,22 @@ export function priceCall(catalog: Catalog, c: CostInput): CallCosts {
   const actual = c.cacheHit ? 0 : round(catalog.cost(c.served, c.sentPromptTokens, c.completionTokens));
   return { cost_original_usd: original, cost_actual_usd: actual, saved_usd: round(original - actual) };
 }
+
+/** A call's saving split by where it came from; the parts add up to saved_usd. */
+export interface SavingsBySource {
+  compression: { usd: number; tokens: number };
+  routing: { usd: number };
+  cache: { usd: number; tokens: number };
+}
+
+/**
+ * Splits priceCall's saving: a cache hit saved the whole counterfactual; otherwise compression saved
+ * the removed prompt tokens on the counterfactual model, and routing the rest (the same prompt on
+ * the counterfactual model against the served one; negative when a fallback served a dearer model).
+ */
+export function savingsBySource(catalog: Catalog, c: CostInput, costs: CallCosts): SavingsBySource {
+  if (c.cacheHit) return { compression: { usd: 0, tokens: 0 }, routing: { usd: 0 }, cache: { usd: costs.saved_usd, tokens: c.originalPromptTokens + c.completionTokens } };
+  const removed = c.originalPromptTokens - c.sentPromptTokens;
+  const compression = round(catalog.cost(c.requested ?? catalog.baseline, removed, 0));
+  return { compression: { usd: compression, tokens: removed }, routing: { usd: round(costs.saved_usd - compression) }, cache: { usd: 0, tokens: 0 } };
+}
