@@ -19,6 +19,7 @@ import { threadWriter } from "./accounting/ledger-writer";
 import { SqliteCounters } from "./store/counters";
 import { join } from "node:path";
 import { Metrics } from "./metrics/metrics";
+import { startTracing } from "./pipeline/trace";
 import { SemanticCache } from "./pipeline/cache";
 import { Optimizer } from "./pipeline/optimizer";
 import { loadModels, loadSynonyms } from "./pipeline/models";
@@ -105,7 +106,9 @@ export async function startServices(settings: Settings, log: Logger, env: Record
   });
   const optimizer = await Optimizer.start(settings, models);
   base.metrics.watchQueue(() => optimizer.queueDepth());
-  return Object.freeze({ ...base, cache, optimizer, flushables: [{ name: "cache", flush: () => cache.flush() }, ...base.flushables] });
+  const tracer = startTracing(env, base.version);
+  if (tracer) log.info({ endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT ?? "http://localhost:4318/v1/traces" }, "tracing: one OTLP trace per call");
+  return Object.freeze({ ...base, cache, optimizer, tracer, flushables: [{ name: "cache", flush: () => cache.flush() }, ...base.flushables] });
 }
 
 /** Writes what the flushables buffer. The log goes last, so what they log (a ledger row refused) is written now, not a flush later. */
@@ -138,6 +141,8 @@ export function startBackground(s: Pick<Services, "log" | "settings" | "keyIndex
 /** After the server stopped (or a CLI command ended): the pool, a final flush, the store. */
 export async function closeServices(s: StoreServices & Partial<Pick<Services, "optimizer">>): Promise<void> {
   await s.optimizer?.close();
+  // The batch still held is exported before the process ends.
+  await s.tracer?.shutdown().catch((e: Error) => s.log.warn({ err: { message: e.message } }, "tracing: the last export failed"));
   guard(s.log, "final flush", () => flushAll(s));
   await s.ledger.close();
   s.counters.close();

@@ -14,7 +14,7 @@ import { optimizeInputOf } from "./analyze";
 import { AUTO_MODEL, noProviderError } from "./route";
 import type { CacheHit, CacheRequest } from "./cache";
 
-export type PipelineServices = Pick<Services, "catalog" | "providers" | "callPolicy" | "cache" | "optimizer" | "ledger" | "metrics" | "settings" | "servableModels" | "shutdown"> & StageServices;
+export type PipelineServices = Pick<Services, "catalog" | "providers" | "callPolicy" | "cache" | "optimizer" | "ledger" | "metrics" | "tracer" | "settings" | "servableModels" | "shutdown"> & StageServices;
 
 /**
  * POST /v1/complete, top to bottom: admit the call (the stages' `before`: quota), run the CPU stages
@@ -31,6 +31,8 @@ export class Pipeline {
 
   async complete(key: KeyEntry, req: CompletionRequest, ctx: CallContext): Promise<CompletionResult> {
     const call = openCall(key, req, ctx);
+    // Only a traced call times each stage's `before`.
+    if (this.s.tracer) call.befores = [];
     try {
       await admit(call, this.stages);
       call.marks.admitted = performance.now();

@@ -14,6 +14,7 @@ import type { Ledger } from "../accounting/ledger";
 import type { Metrics } from "../metrics/metrics";
 import type { SemanticCache } from "./cache";
 import type { Optimizer } from "./optimizer";
+import type { CallTracer } from "./trace";
 
 /** Something that buffers writes; shutdown and the write-behind timer walk the list of them. */
 export interface Flushable {
@@ -44,6 +45,8 @@ export interface Services {
   readonly callPolicy: CallPolicy;
   readonly ledger: Ledger;
   readonly metrics: Metrics;
+  /** OpenTelemetry traces, one per call; undefined unless the OTEL_* variables turn tracing on. */
+  readonly tracer?: CallTracer;
   /**
    * Models some configured provider serves: what routing may choose from. Health is left to the call
    * loop, which tries candidates on a cooling-down provider last rather than not at all.

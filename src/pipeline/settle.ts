@@ -117,7 +117,7 @@ export function ledgerRow(call: Call, end: Exclude<CallEnd, { kind: "refused" }>
  * last chunk, or after a failure, finds it settled): the stages commit in order or roll back in
  * reverse order, then the call is recorded (ledger row, metrics).
  */
-export function settle(s: Pick<Services, "ledger" | "metrics">, call: Call, end: CallEnd): void {
+export function settle(s: Pick<Services, "ledger" | "metrics" | "tracer">, call: Call, end: CallEnd): void {
   if (call.settled) return;
   call.settled = true;
   const start = performance.now();
@@ -133,4 +133,5 @@ export function settle(s: Pick<Services, "ledger" | "metrics">, call: Call, end:
   s.ledger.record(row);
   observeCall(s, call, end, row);
   s.metrics.observeStage("settle", (performance.now() - start) / 1000);
+  s.tracer?.record(call, end, row, start);
 }
