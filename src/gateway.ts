@@ -106,7 +106,7 @@ export async function startServices(settings: Settings, log: Logger, env: Record
   });
   const optimizer = await Optimizer.start(settings, models);
   base.metrics.watchQueue(() => optimizer.queueDepth());
-  const tracer = startTracing(env, base.version);
+  const tracer = await startTracing(env, base.version);
   if (tracer) log.info({ endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT ?? "http://localhost:4318/v1/traces" }, "tracing: one OTLP trace per call");
   return Object.freeze({ ...base, cache, optimizer, tracer, flushables: [{ name: "cache", flush: () => cache.flush() }, ...base.flushables] });
 }

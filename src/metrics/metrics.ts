@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Gauge, Registry, collectDefaultMetrics } from "prom-client";
+import { FastCounter, FastHistogram } from "./series";
 
 /** Seconds; from a tenth of a millisecond (the relay's own overhead) to a minute (a long answer). */
 const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -9,19 +10,6 @@ export type TimedStage = "admit" | "optimize" | "cache_lookup" | "upstream" | "s
 /** Where a saving came from, the `source` label of the savings counters. */
 export type SavingSource = "compression" | "routing" | "cache";
 
-/** A labelled child of a metric, kept by its label values: prom-client hashes the label object on every call otherwise. */
-class Children<T> {
-  private readonly byKey = new Map<string, T>();
-  constructor(private readonly make: (values: string[]) => T) {}
-
-  get(...values: string[]): T {
-    const key = values.join("\u0000");
-    let child = this.byKey.get(key);
-    if (!child) this.byKey.set(key, (child = this.make(values)));
-    return child;
-  }
-}
-
 /**
  * Prometheus metrics of one gateway process: what it served, what it saved, what it added. Every label
  * value comes from a closed set: routes are the router's patterns, models the catalog's ids (anything
@@ -29,31 +17,20 @@ class Children<T> {
  */
 export class Metrics {
   readonly registry = new Registry();
-  private readonly httpRequests = new Counter({ name: "svc_http_requests_total", help: "HTTP requests by route pattern, method and status", labelNames: ["route", "method", "status"] as const, registers: [this.registry] });
-  private readonly httpDuration = new Histogram({ name: "svc_http_request_duration_seconds", help: "HTTP request latency, arrival to the end of the answer's headers, by route pattern, method and status", labelNames: ["route", "method", "status"] as const, buckets: LATENCY_BUCKETS, registers: [this.registry] });
-  private readonly completions = new Counter({ name: "svc_completions_total", help: "Completion calls by route, status, model (catalog id, 'auto', 'other' or 'none') and whether the cache answered", labelNames: ["route", "status", "model", "cache_hit"] as const, registers: [this.registry] });
-  private readonly completionDuration = new Histogram({ name: "svc_completion_duration_seconds", help: "Completion latency, arrival to the answer's end (a stream's last chunk), by route, status and model", labelNames: ["route", "status", "model"] as const, buckets: LATENCY_BUCKETS, registers: [this.registry] });
-  private readonly overhead = new Histogram({ name: "svc_overhead_seconds", help: "Time the gateway added to a call: its latency minus the time spent waiting on providers", buckets: LATENCY_BUCKETS, registers: [this.registry] });
-  private readonly stageDuration = new Histogram({ name: "svc_stage_duration_seconds", help: "Time in each pipeline step (admit, optimize, cache_lookup, upstream, settle)", labelNames: ["stage"] as const, buckets: LATENCY_BUCKETS, registers: [this.registry] });
-  private readonly cacheLookups = new Counter({ name: "svc_cache_lookups_total", help: "Semantic-cache lookups by result (hit, miss, bypass) and, for a hit, the layer that answered", labelNames: ["result", "layer"] as const, registers: [this.registry] });
-  private readonly savedUsd = new Counter({ name: "svc_saved_usd_total", help: "USD saved against what the calls would have cost without the gateway, by source", labelNames: ["source"] as const, registers: [this.registry] });
-  private readonly savedTokens = new Counter({ name: "svc_saved_tokens_total", help: "Tokens not sent to a provider, by source (compression: prompt tokens removed; cache: prompt and completion of an answer served from the cache)", labelNames: ["source"] as const, registers: [this.registry] });
-  private readonly costUsd = new Counter({ name: "svc_cost_usd_total", help: "USD the calls actually cost", registers: [this.registry] });
-  private readonly attempts = new Counter({ name: "svc_provider_attempts_total", help: "Upstream attempts by provider and outcome (ok or the failure kind)", labelNames: ["provider", "outcome"] as const, registers: [this.registry] });
-  private readonly retries = new Counter({ name: "svc_provider_retries_total", help: "Attempts that retried the same model after a failure, by provider", labelNames: ["provider"] as const, registers: [this.registry] });
-  private readonly fallbacks = new Counter({ name: "svc_provider_fallbacks_total", help: "Attempts that moved to another model after a failure, by the provider fallen back to", labelNames: ["provider"] as const, registers: [this.registry] });
+  private readonly httpRequests = new FastCounter("svc_http_requests_total", "HTTP requests by route pattern, method and status", ["route", "method", "status"], this.registry);
+  private readonly httpDuration = new FastHistogram("svc_http_request_duration_seconds", "HTTP request latency, arrival to the end of the answer's headers, by route pattern, method and status", ["route", "method", "status"], this.registry, LATENCY_BUCKETS);
+  private readonly completions = new FastCounter("svc_completions_total", "Completion calls by route, status, model (catalog id, 'auto' or 'other') and whether the cache answered", ["route", "status", "model", "cache_hit"], this.registry);
+  private readonly completionDuration = new FastHistogram("svc_completion_duration_seconds", "Completion latency, arrival to the answer's end (a stream's last chunk), by route, status and model", ["route", "status", "model"], this.registry, LATENCY_BUCKETS);
+  private readonly overhead = new FastHistogram("svc_overhead_seconds", "Time the gateway added to a call: its latency minus the time spent waiting on providers", [], this.registry, LATENCY_BUCKETS).series();
+  private readonly stageDuration = new FastHistogram("svc_stage_duration_seconds", "Time in each pipeline step (admit, optimize, cache_lookup, upstream, settle)", ["stage"], this.registry, LATENCY_BUCKETS);
+  private readonly cacheLookups = new FastCounter("svc_cache_lookups_total", "Semantic-cache lookups by result (hit, miss, bypass) and, for a hit, the layer that answered", ["result", "layer"], this.registry);
+  private readonly savedUsd = new FastCounter("svc_saved_usd_total", "USD saved against what the calls would have cost without the gateway, by source (positive parts only)", ["source"], this.registry);
+  private readonly savedTokens = new FastCounter("svc_saved_tokens_total", "Tokens not sent to a provider, by source (compression: prompt tokens removed; cache: prompt and completion of an answer served from the cache)", ["source"], this.registry);
+  private readonly costUsd = new FastCounter("svc_cost_usd_total", "USD the calls actually cost", [], this.registry).series();
+  private readonly attempts = new FastCounter("svc_provider_attempts_total", "Upstream attempts by provider and outcome (ok or the failure kind)", ["provider", "outcome"], this.registry);
+  private readonly retries = new FastCounter("svc_provider_retries_total", "Attempts that retried the same model after a failure, by provider", ["provider"], this.registry);
+  private readonly fallbacks = new FastCounter("svc_provider_fallbacks_total", "Attempts that moved to another model after a failure, by the provider fallen back to", ["provider"], this.registry);
   private readonly queueDepth: Gauge = new Gauge({ name: "svc_worker_queue_depth", help: "Optimizer tasks waiting for a free worker", registers: [this.registry], collect: (): void => this.queueDepth.set(this.queued()) });
-
-  private readonly httpChildren = new Children((v) => ({ count: this.httpRequests.labels(...v), duration: this.httpDuration.labels(...v) }));
-  private readonly completionChildren = new Children((v) => this.completions.labels(...v));
-  private readonly completionDurationChildren = new Children((v) => this.completionDuration.labels(...v));
-  private readonly stageChildren = new Children((v) => this.stageDuration.labels(...v));
-  private readonly cacheChildren = new Children((v) => this.cacheLookups.labels(...v));
-  private readonly savedUsdChildren = new Children((v) => this.savedUsd.labels(...v));
-  private readonly savedTokenChildren = new Children((v) => this.savedTokens.labels(...v));
-  private readonly attemptChildren = new Children((v) => this.attempts.labels(...v));
-  private readonly retryChildren = new Children((v) => this.retries.labels(...v));
-  private readonly fallbackChildren = new Children((v) => this.fallbacks.labels(...v));
   private queued: () => number = () => 0;
 
   /** `models` are the catalog's ids and aliases: the only model names that become label values. */
@@ -72,42 +49,42 @@ export class Metrics {
   }
 
   countRequest(route: string, method: string, status: number, seconds: number): void {
-    const c = this.httpChildren.get(route, method, String(status));
-    c.count.inc();
-    c.duration.observe(seconds);
+    const st = String(status);
+    this.httpRequests.series(route, method, st).value++;
+    this.httpDuration.observe(this.httpDuration.series(route, method, st), seconds);
   }
 
   countCompletion(route: string, status: number, model: string, cacheHit: boolean, seconds: number): void {
     const s = String(status);
-    this.completionChildren.get(route, s, model, String(cacheHit)).inc();
-    this.completionDurationChildren.get(route, s, model).observe(seconds);
+    this.completions.series(route, s, model, cacheHit ? "true" : "false").value++;
+    this.completionDuration.observe(this.completionDuration.series(route, s, model), seconds);
   }
 
   observeStage(stage: TimedStage, seconds: number): void {
-    this.stageChildren.get(stage).observe(seconds);
+    this.stageDuration.observe(this.stageDuration.series(stage), seconds);
   }
 
   observeOverhead(seconds: number): void {
-    this.overhead.observe(seconds);
+    this.stageDuration.observe(this.overhead, seconds);
   }
 
   countCacheLookup(result: "hit" | "miss" | "bypass", layer: string): void {
-    this.cacheChildren.get(result, layer).inc();
+    this.cacheLookups.series(result, layer).value++;
   }
 
   countSaving(source: SavingSource, usd: number, tokens: number): void {
-    if (usd > 0) this.savedUsdChildren.get(source).inc(usd);
-    if (tokens > 0) this.savedTokenChildren.get(source).inc(tokens);
+    if (usd > 0) this.savedUsd.series(source).value += usd;
+    if (tokens > 0) this.savedTokens.series(source).value += tokens;
   }
 
   countCost(usd: number): void {
-    if (usd > 0) this.costUsd.inc(usd);
+    if (usd > 0) this.costUsd.value += usd;
   }
 
   /** One upstream attempt; `after` is the attempt before it in the same call, if any. */
   countAttempt(a: { model: string; provider: string; outcome: string }, after: { model: string } | undefined): void {
-    this.attemptChildren.get(a.provider, a.outcome).inc();
+    this.attempts.series(a.provider, a.outcome).value++;
     if (!after) return;
-    (after.model === a.model ? this.retryChildren : this.fallbackChildren).get(a.provider).inc();
+    (after.model === a.model ? this.retries : this.fallbacks).series(a.provider).value++;
   }
 }

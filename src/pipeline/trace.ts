@@ -1,7 +1,4 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Tracer } from "@opentelemetry/api";
-import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { defaultResource, detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
 import type { LedgerRow } from "../accounting/ledger";
 import type { Call, CallEnd } from "./call";
 import { attemptsOf } from "./observe";
@@ -30,10 +27,16 @@ export function tracingEnabled(env: Record<string, string | undefined>): boolean
  * The OTLP/HTTP (JSON) exporter behind a batch processor; the exporter reads its endpoint, headers,
  * timeout and compression from the OTEL_EXPORTER_OTLP_* variables, the resource OTEL_SERVICE_NAME and
  * OTEL_RESOURCE_ATTRIBUTES, the batch OTEL_BSP_SCHEDULE_DELAY / OTEL_BSP_MAX_EXPORT_BATCH_SIZE /
- * OTEL_BSP_MAX_QUEUE_SIZE. Undefined when tracing is off, so the hot path only tests one field.
+ * OTEL_BSP_MAX_QUEUE_SIZE. Undefined when tracing is off, so the hot path only tests one field; the
+ * SDK and the exporter are loaded only when it is on.
  */
-export function startTracing(env: Record<string, string | undefined>, version: string): CallTracer | undefined {
+export async function startTracing(env: Record<string, string | undefined>, version: string): Promise<CallTracer | undefined> {
   if (!tracingEnabled(env)) return undefined;
+  const [{ BatchSpanProcessor, TracerProvider }, { OTLPTraceExporter }, { defaultResource, detectResources, envDetector, resourceFromAttributes }] = await Promise.all([
+    import("@opentelemetry/sdk-trace"),
+    import("@opentelemetry/exporter-trace-otlp-http"),
+    import("@opentelemetry/resources"),
+  ]);
   const num = (name: string) => (env[name] ? Number(env[name]) : undefined);
   const resource = defaultResource()
     .merge(resourceFromAttributes({ "service.name": "svc", "service.version": version }))
