@@ -145,6 +145,7 @@ export async function closeServices(s: StoreServices & Partial<Pick<Services, "o
   await s.tracer?.shutdown().catch((e: Error) => s.log.warn({ err: { message: e.message } }, "tracing: the last export failed"));
   guard(s.log, "final flush", () => flushAll(s));
   await s.ledger.close();
+  await s.quota.close();
   s.counters.close();
   s.store.close();
 }

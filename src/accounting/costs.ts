@@ -4,6 +4,11 @@ export interface CallCosts {
   cost_original_usd: number;
   cost_actual_usd: number;
   saved_usd: number;
+  /**
+   * Which figures have no price behind them (a model the catalog does not list): they read 0 above, for
+   * the ledger's sums, and svc_meta reports them as null rather than a guess.
+   */
+  unknown?: { original: boolean; actual: boolean };
 }
 
 export interface CostInput {
@@ -26,9 +31,14 @@ const round = (usd: number) => Math.round(usd * 1e10) / 1e10;
  * the model that served it; nothing for a cache hit).
  */
 export function priceCall(catalog: Catalog, c: CostInput): CallCosts {
-  const original = round(catalog.cost(c.requested ?? catalog.baseline, c.originalPromptTokens, c.completionTokens));
-  const actual = c.cacheHit ? 0 : round(catalog.cost(c.served, c.sentPromptTokens, c.completionTokens));
-  return { cost_original_usd: original, cost_actual_usd: actual, saved_usd: round(original - actual) };
+  const original = catalog.costOf(c.requested ?? catalog.baseline, c.originalPromptTokens, c.completionTokens);
+  const actual = c.cacheHit ? 0 : catalog.costOf(c.served, c.sentPromptTokens, c.completionTokens);
+  const costs: CallCosts = { cost_original_usd: round(original ?? 0), cost_actual_usd: round(actual ?? 0), saved_usd: round((original ?? 0) - (actual ?? 0)) };
+  if (original === null || actual === null) {
+    costs.unknown = { original: original === null, actual: actual === null };
+    costs.saved_usd = 0;
+  }
+  return costs;
 }
 
 /** A call's saving split by where it came from; the parts add up to saved_usd. */
@@ -42,10 +52,12 @@ export interface SavingsBySource {
  * Splits priceCall's saving: a cache hit saved the whole counterfactual; otherwise compression saved
  * the removed prompt tokens on the counterfactual model, and routing the rest (the same prompt on
  * the counterfactual model against the served one; negative when a fallback served a dearer model).
+ * A call with an unpriced model saved no USD anyone can tell (priceCall's saved_usd is 0).
  */
 export function savingsBySource(catalog: Catalog, c: CostInput, costs: CallCosts): SavingsBySource {
   if (c.cacheHit) return { compression: { usd: 0, tokens: 0 }, routing: { usd: 0 }, cache: { usd: costs.saved_usd, tokens: c.originalPromptTokens + c.completionTokens } };
   const removed = c.originalPromptTokens - c.sentPromptTokens;
-  const compression = round(catalog.cost(c.requested ?? catalog.baseline, removed, 0));
+  if (costs.unknown) return { compression: { usd: 0, tokens: removed }, routing: { usd: 0 }, cache: { usd: 0, tokens: 0 } };
+  const compression = round(catalog.costOf(c.requested ?? catalog.baseline, removed, 0) ?? 0);
   return { compression: { usd: compression, tokens: removed }, routing: { usd: round(costs.saved_usd - compression) }, cache: { usd: 0, tokens: 0 } };
 }

@@ -11,10 +11,13 @@ export function attemptsOf(call: Call, end: Ended): readonly Attempt[] {
   return end.kind === "failed" && end.error instanceof UpstreamFailure ? end.error.attempts : [];
 }
 
-/** The model label of a call: the one that served it, else the one it was routed to, else what it asked for (bounded by the catalog). */
+/**
+ * The model label of a call: the one that served it, else the one it was routed to, else what it
+ * asked for; a model the catalog does not list (served by name, or unknown) is "other".
+ */
 function modelOf(s: Pick<Services, "metrics">, call: Call, end: Ended): string {
-  if (end.kind !== "failed") return end.outcome.served.id;
-  return call.plan?.candidates[0]?.id ?? s.metrics.modelLabel(call.req.model);
+  if (end.kind !== "failed") return s.metrics.modelLabel(end.outcome.served.id);
+  return s.metrics.modelLabel(call.plan?.candidates[0]?.id ?? call.req.model);
 }
 
 /** Records a settled call in the Prometheus metrics, from its ledger row and the marks the runner left on it. */

@@ -84,6 +84,8 @@ function recordCall(tracer: Tracer, call: Call, end: Ended, row: LedgerRow, sett
     attrs["gen_ai.provider.name"] = answered.outcome.served.provider;
     attrs["gen_ai.usage.input_tokens"] = answered.outcome.usage.prompt_tokens;
     attrs["gen_ai.usage.output_tokens"] = answered.outcome.usage.completion_tokens;
+    const cached = answered.outcome.usage.prompt_tokens_details?.cached_tokens;
+    if (typeof cached === "number") attrs["gen_ai.usage.cache_read.input_tokens"] = cached;
     attrs["svc.routing_reason"] = answered.outcome.reason;
     attrs["svc.original_tokens"] = answered.priced.originalPromptTokens;
   } else if (call.plan) attrs["svc.routing_reason"] = call.plan.reason;
@@ -99,13 +101,14 @@ function recordCall(tracer: Tracer, call: Call, end: Ended, row: LedgerRow, sett
   if (optimized) span(tracer, parent, "svc.optimize", admitted, optimized, call.plan ? { "svc.routing_reason": call.plan.reason, "svc.compression_ratio": call.plan.opt.compressionRatio } : {});
   if (lookedUp) span(tracer, parent, "svc.cache.lookup", optimized, lookedUp, { "svc.cache_hit": row.cacheHit });
   for (const a of attemptsOf(call, end)) {
-    const s = tracer.startSpan(`chat ${a.model}`, { kind: SpanKind.CLIENT, startTime: epoch(a.at), attributes: { "gen_ai.operation.name": "chat", "gen_ai.provider.name": a.provider, "gen_ai.request.model": a.model, "svc.attempt_outcome": a.outcome } }, parent);
+    const at = a.at ?? settleStart - a.ms;
+    const s = tracer.startSpan(`chat ${a.model}`, { kind: SpanKind.CLIENT, startTime: epoch(at), attributes: { "gen_ai.operation.name": "chat", "gen_ai.provider.name": a.provider, "gen_ai.request.model": a.model, "svc.attempt_outcome": a.outcome } }, parent);
     if (a.outcome !== "ok") {
       s.setAttribute("error.type", a.outcome);
       if (a.status !== undefined) s.setAttribute("http.response.status_code", a.status);
       s.setStatus({ code: SpanStatusCode.ERROR, message: a.error });
     }
-    s.end(epoch(a.at + a.ms));
+    s.end(epoch(at + a.ms));
   }
   span(tracer, parent, "svc.settle", settleStart, now, {});
   root.end(epoch(now));

@@ -14,7 +14,7 @@ describe("savingsBySource", () => {
   test("compression and routing add up to the saving of an upstream answer", () => {
     const { costs, saved } = split({ requested: undefined, served: model("gpt-4o-mini"), originalPromptTokens: 1000, sentPromptTokens: 600, completionTokens: 200, cacheHit: false });
     expect(saved.compression.tokens).toBe(400);
-    expect(saved.compression.usd).toBeCloseTo(catalog.cost(catalog.baseline, 400, 0), 12);
+    expect(saved.compression.usd).toBeCloseTo(catalog.costOf(catalog.baseline, 400, 0)!, 12);
     expect(saved.compression.usd + saved.routing.usd).toBeCloseTo(costs.saved_usd, 12);
     expect(saved.routing.usd).toBeGreaterThan(0);
     expect(saved.cache).toEqual({ usd: 0, tokens: 0 });

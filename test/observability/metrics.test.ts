@@ -92,13 +92,17 @@ describe("GET /metrics, parsed as the Prometheus text format", () => {
   test("label values stay bounded: unknown models are one 'other' series, unknown paths one 'unmatched' route, no key values", async () => {
     for (let i = 0; i < 25; i++) {
       expect((await ask({ model: `no-such-model-${i}`, messages: prompt("hi"), svc_options: OFF })).status).toBe(400);
+      // Unlisted names a provider serves are answered, and still one label value.
+      expect((await ask({ model: `gpt-unlisted-${i}`, messages: prompt("hi"), svc_options: OFF })).status).toBe(200);
       expect((await call(`${rig.gw.url}/v1/no-such-path-${i}`, rig.admin.key)).status).toBe(404);
     }
     const all = await scrape();
     const completions = all.get("svc_completions_total")!;
-    expect(completions.metrics.filter((s) => s.labels!.model!.startsWith("no-such"))).toEqual([]);
+    expect(completions.metrics.filter((s) => /no-such|unlisted/.test(s.labels!.model!))).toEqual([]);
     expect(series(completions, { model: "other", status: "400" })).toHaveLength(1);
     expect(total(completions, { model: "other", status: "400" })).toBe(25);
+    expect(series(completions, { model: "other", status: "200" })).toHaveLength(1);
+    expect(total(completions, { model: "other", status: "200" })).toBe(25);
     const http = all.get("svc_http_requests_total")!;
     expect(http.metrics.filter((s) => s.labels!.route!.includes("no-such"))).toEqual([]);
     expect(series(http, { route: "unmatched", status: "404" })).toHaveLength(1);
