@@ -15,6 +15,7 @@ import type { Metrics } from "../metrics/metrics";
 import type { SemanticCache } from "./cache";
 import type { Optimizer } from "./optimizer";
 import type { CallTracer } from "./trace";
+import type { ConversationMaps } from "./pii/vault";
 
 /** Something that buffers writes; shutdown and the write-behind timer walk the list of them. */
 export interface Flushable {
@@ -54,6 +55,8 @@ export interface Services {
   readonly servableModels: string[];
   readonly cache: SemanticCache;
   readonly optimizer: Optimizer;
+  /** Conversations' PII placeholders, sealed under a key derived from the server secret. */
+  readonly piiMaps: ConversationMaps;
   /** The server aborts it when its shutdown grace runs out and it cuts what is still open. */
   readonly shutdown: AbortController;
   /** In flush order; the log is flushed after all of them. */
