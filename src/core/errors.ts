@@ -30,7 +30,7 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 export interface ErrorBody {
-  error: { message: string; type: string; code: ErrorCode; request_id: string; param?: string };
+  error: { message: string; type: string; code: ErrorCode; request_id: string; param?: string; [field: string]: unknown };
 }
 
 /** Every failure the gateway reports to a client is one of these; anything else becomes INTERNAL_ERROR. */
@@ -40,7 +40,8 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { param?: string; retryAfterS?: number } = {},
+    /** `fields`: more members of the error object (an AGENT_GUARD's run totals). */
+    readonly extra: { param?: string; retryAfterS?: number; fields?: Record<string, unknown> } = {},
   ) {
     super(message);
     this.status = ERROR_CODES[code].status;
@@ -50,6 +51,7 @@ export class ApiError extends Error {
   body(requestId: string): ErrorBody {
     const error: ErrorBody["error"] = { message: this.message, type: this.type, code: this.code, request_id: requestId };
     if (this.extra.param) error.param = this.extra.param;
+    if (this.extra.fields) Object.assign(error, this.extra.fields);
     return { error };
   }
 

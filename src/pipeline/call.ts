@@ -32,6 +32,8 @@ export interface Call extends CallContext {
   readonly key: KeyEntry;
   readonly req: CompletionRequest;
   plan?: Plan;
+  /** The most the call may cost in micro-dollars, once a stage asked (worst-case.ts). */
+  worstCase?: number;
   /** Set on a cache miss: the answer is handed back through it at the settle, or it is failed. */
   fill?: CacheFill;
   /** The stages admitted so far, in list order, each with the state its `before` returned. */

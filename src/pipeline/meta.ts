@@ -16,7 +16,8 @@ export interface SvcMeta extends CallCosts {
   latency_overhead_ms: number;
   conversation_id?: string;
   simulated?: boolean;
-  agent_run?: { id: string; calls: number; prompt_tokens: number; completion_tokens: number; cost_usd: number };
+  /** The run's totals after this call (set by the agent-run stage's commit). */
+  agent_run?: { id: string; calls: number; cost_usd: number; status: "active" | "tripped" | "closed" };
 }
 
 export interface MetaInput {

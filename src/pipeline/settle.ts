@@ -128,7 +128,7 @@ export function settle(s: Pick<Services, "ledger" | "metrics">, call: Call, end:
   }
   // A partial stream commits too: what was delivered was paid for (the quota keeps the call; the
   // cache fill refuses the outcome, which is never cacheable).
-  commit(call, end.outcome);
+  commit(call, end.outcome, end.priced);
   const { outcome: out, priced: p } = end;
   const row = ledgerRow(call, end);
   s.ledger.record(row);

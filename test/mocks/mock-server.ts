@@ -80,6 +80,8 @@ export class MockProvider {
   hang = false;
   toolCall: MockReply["toolCall"];
   stopReason: string | undefined;
+  /** Fails every request this answers a status for, by its last user message (a fixed share of concurrent calls). */
+  failWhen: ((lastUserText: string) => number | undefined) | undefined;
   private readonly failures: PlannedFailure[] = [];
   private readonly server: Server<undefined>;
 
@@ -122,6 +124,7 @@ export class MockProvider {
     this.hang = false;
     this.toolCall = undefined;
     this.stopReason = undefined;
+    this.failWhen = undefined;
   }
 
   get abortedCount(): number {
@@ -159,6 +162,8 @@ export class MockProvider {
     if (headerProblem) return this.error(400, headerProblem);
     const parsed = this.format.parse(url, body);
     if (!parsed) return this.error(404, `no such endpoint ${url.pathname}`);
+    const planned = this.failWhen?.(parsed.lastUserText);
+    if (planned !== undefined) return this.error(planned, `planned failure ${planned}`);
     const reply = this.reply(parsed);
     if (this.options.record !== false) this.replies.push(reply);
     if (!parsed.stream) {

@@ -18,7 +18,7 @@ afterAll(async () => {
   await sql.end();
 });
 
-const TABLES = ["agent_runs", "api_keys", "budgets", "cache_entries", "conversations", "protocols", "schema_migrations", "usage_counters", "usage_ledger"];
+const TABLES = ["agent_runs", "api_keys", "budget_spend", "budgets", "cache_entries", "conversations", "protocols", "reservations", "schema_migrations", "usage_counters", "usage_ledger"];
 
 describe("one schema on SQLite and PostgreSQL", () => {
   test("the migrations create the same tables and columns on both, and run once", async () => {
