@@ -54,7 +54,13 @@ export function openStore(dataDir: string): Store {
     sqlite,
     db,
     close() {
-      sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
+      // Another connection finishing its last write (the ledger's writer thread, just closed) makes a
+      // checkpoint busy: retried for up to half a second, so a clean stop leaves an empty WAL.
+      for (let i = 0; i < 50; i++) {
+        const r = sqlite.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
+        if (!r?.busy) break;
+        Bun.sleepSync(10);
+      }
       sqlite.close();
     },
   };

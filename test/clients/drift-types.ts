@@ -4,8 +4,8 @@
  * differ from the TypeScript client's in any field's name, optionality or type.
  */
 import type { KeyRecordView } from "../../src/auth/key-record";
-import type { ErrorCode as ServerErrorCode } from "../../src/http/errors";
-import type { SvcOptions as ServerSvcOptions } from "../../src/http/validate/completion-request";
+import type { ErrorCode as ServerErrorCode } from "../../src/core/errors";
+import type { SvcOptions as ServerSvcOptions } from "../../src/pipeline/request";
 import type { SvcMeta as ServerSvcMeta } from "../../src/pipeline/meta";
 import type { ErrorCode, KeyRecord, SvcMeta, SvcOptions } from "../../clients/typescript/src/index.ts";
 

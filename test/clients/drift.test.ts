@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ERROR_CODES } from "../../src/http/errors";
+import { ERROR_CODES } from "../../src/core/errors";
 import { Options } from "../../src/http/validate/completion-request";
 import { ERROR_STATUS, SVC_META_FIELDS, SVC_OPTION_FIELDS } from "../../clients/typescript/src/index.ts";
 import { fullestMeta } from "./server-fields";

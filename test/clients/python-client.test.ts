@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { ERROR_CODES } from "../../src/http/errors";
+import { ERROR_CODES } from "../../src/core/errors";
 import { Options } from "../../src/http/validate/completion-request";
 import { clientRigPerFile, MAX_BODY_BYTES, MODELS, TEST_KEY_DAILY_CALLS, TINY_PLAN } from "./rig";
 import { fullestMeta } from "./server-fields";

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { ERROR_CODES } from "../../src/http/errors";
+import { ERROR_CODES } from "../../src/core/errors";
 import {
   AuthenticationError,
   BudgetExceededError,

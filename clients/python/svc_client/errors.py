@@ -26,6 +26,8 @@ ERROR_STATUS: Dict[str, int] = {
     "UPSTREAM_ERROR": 502,
     "NO_PROVIDER": 503,
     "OVERLOADED": 503,
+    "STORE_UNAVAILABLE": 503,
+    "SHUTTING_DOWN": 503,
     "UPSTREAM_TIMEOUT": 504,
 }
 
@@ -92,7 +94,7 @@ class UpstreamError(SvcError):
 
 
 class ServiceUnavailableError(SvcError):
-    """503 NO_PROVIDER, OVERLOADED."""
+    """503 NO_PROVIDER, OVERLOADED, STORE_UNAVAILABLE, SHUTTING_DOWN."""
 
 
 class InternalServerError(SvcError):
@@ -124,6 +126,8 @@ ERROR_CLASSES: Dict[str, Type[SvcError]] = {
     "UPSTREAM_TIMEOUT": UpstreamError,
     "NO_PROVIDER": ServiceUnavailableError,
     "OVERLOADED": ServiceUnavailableError,
+    "STORE_UNAVAILABLE": ServiceUnavailableError,
+    "SHUTTING_DOWN": ServiceUnavailableError,
 }
 
 _BY_STATUS: Dict[int, Type[SvcError]] = {

@@ -25,6 +25,8 @@ export const ERROR_STATUS = {
   UPSTREAM_ERROR: 502,
   NO_PROVIDER: 503,
   OVERLOADED: 503,
+  STORE_UNAVAILABLE: 503,
+  SHUTTING_DOWN: 503,
   UPSTREAM_TIMEOUT: 504,
 } as const;
 
@@ -83,7 +85,7 @@ export class NotFoundError extends SvcError {}
 export class RateLimitError extends SvcError {}
 /** 502 UPSTREAM_ERROR, 504 UPSTREAM_TIMEOUT: the provider failed after svc's retries and fallbacks. */
 export class UpstreamError extends SvcError {}
-/** 503 NO_PROVIDER, OVERLOADED. */
+/** 503 NO_PROVIDER, OVERLOADED, STORE_UNAVAILABLE, SHUTTING_DOWN. */
 export class ServiceUnavailableError extends SvcError {}
 /** 500 INTERNAL_ERROR, and any status the contract does not name. */
 export class InternalServerError extends SvcError {}
@@ -114,6 +116,8 @@ export const ERROR_CLASSES: Record<ErrorCode, ErrorClass> = {
   UPSTREAM_TIMEOUT: UpstreamError,
   NO_PROVIDER: ServiceUnavailableError,
   OVERLOADED: ServiceUnavailableError,
+  STORE_UNAVAILABLE: ServiceUnavailableError,
+  SHUTTING_DOWN: ServiceUnavailableError,
 };
 
 /** An unknown code (from a newer server, or a proxy's error page) is classed by its status. */
