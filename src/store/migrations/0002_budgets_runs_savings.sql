@@ -65,5 +65,3 @@ ALTER TABLE usage_ledger ADD COLUMN saved_routing_usd DOUBLE PRECISION;
 ALTER TABLE usage_ledger ADD COLUMN saved_cache_usd DOUBLE PRECISION;
 ALTER TABLE usage_ledger ADD COLUMN saved_prompt_cache_usd DOUBLE PRECISION;
 ALTER TABLE usage_ledger ADD COLUMN saved_conversation_usd DOUBLE PRECISION;
-CREATE INDEX usage_ledger_budget ON usage_ledger (budget_id, created_at);
-CREATE INDEX usage_ledger_run ON usage_ledger (app_id, agent_run_id);
