@@ -56,14 +56,26 @@ export interface Reservation {
 
 export const RUN_SEP = "\u001f";
 
+/**
+ * One statement checks and reserves: a first reservation of a window inserts (when it fits the limit),
+ * a later one adds to the row only while spent + reserved + this stays within the limit, read in the
+ * same statement so a PATCH racing the calls is honoured too. ?1 budget id, ?2 window, ?3 micro-dollars.
+ */
+export const RESERVE_BUDGET_SQL = `INSERT INTO budget_spend (budget_id, period, spent_micros, reserved_micros)
+     SELECT id, ?2, 0, ?3 FROM budgets WHERE id = ?1 AND ?3 <= limit_micros
+   ON CONFLICT (budget_id, period) DO UPDATE SET reserved_micros = budget_spend.reserved_micros + excluded.reserved_micros
+     WHERE budget_spend.spent_micros + budget_spend.reserved_micros + excluded.reserved_micros <= (SELECT limit_micros FROM budgets WHERE id = excluded.budget_id)
+   RETURNING spent_micros, reserved_micros`;
+
 export type RunAdmission = { ok: true; run: RunRow } | { ok: false; run: RunRow; reason: string };
 
 /**
  * Budgets and agent runs in the store, every change one transaction of atomic statements on a
  * connection that never blocks the event loop (busy_timeout 0, waits on timers): a reservation is a
  * conditional `UPDATE ... WHERE spent + reserved + ? <= limit` plus its reservation row, so N gateway
- * processes on one store refuse exactly where one would. The same statements are portable SQL
- * (INSERT ... ON CONFLICT, RETURNING), so the design carries over to PostgreSQL.
+ * processes on one store refuse exactly where one would. The statements are portable SQL (INSERT ...
+ * ON CONFLICT with qualified columns, RETURNING, CASE rather than SQLite's two-argument max), so the
+ * design carries over to PostgreSQL, where BEGIN IMMEDIATE becomes a row lock (SELECT ... FOR UPDATE).
  */
 export class SpendStore implements BusyState {
   problem: string | undefined;
@@ -90,18 +102,9 @@ export class SpendStore implements BusyState {
       deleteBudget: db.prepare<unknown, [string]>("DELETE FROM budgets WHERE id = ?1"),
       deleteSpend: db.prepare<unknown, [string]>("DELETE FROM budget_spend WHERE budget_id = ?1"),
       spend: db.prepare<SpendRow, [string, string]>("SELECT spent_micros, reserved_micros FROM budget_spend WHERE budget_id = ?1 AND period = ?2"),
-      // One statement checks and reserves: a first reservation of a window inserts (when it fits the
-      // limit), a later one adds to the row only while spent + reserved + this stays within the limit,
-      // read in the same statement so a PATCH racing the calls is honoured too.
-      reserveBudget: db.prepare<SpendRow, [string, string, number]>(
-        `INSERT INTO budget_spend (budget_id, period, spent_micros, reserved_micros)
-           SELECT id, ?2, 0, ?3 FROM budgets WHERE id = ?1 AND ?3 <= limit_micros
-         ON CONFLICT (budget_id, period) DO UPDATE SET reserved_micros = budget_spend.reserved_micros + excluded.reserved_micros
-           WHERE budget_spend.spent_micros + budget_spend.reserved_micros + excluded.reserved_micros <= (SELECT limit_micros FROM budgets WHERE id = excluded.budget_id)
-         RETURNING spent_micros, reserved_micros`,
-      ),
+      reserveBudget: db.prepare<SpendRow, [string, string, number]>(RESERVE_BUDGET_SQL),
       settleBudget: db.prepare<unknown, [string, string, number, number]>(
-        "UPDATE budget_spend SET reserved_micros = max(0, reserved_micros - ?3), spent_micros = spent_micros + ?4 WHERE budget_id = ?1 AND period = ?2",
+        "UPDATE budget_spend SET reserved_micros = CASE WHEN reserved_micros > ?3 THEN reserved_micros - ?3 ELSE 0 END, spent_micros = spent_micros + ?4 WHERE budget_id = ?1 AND period = ?2",
       ),
       chargeBudget: db.prepare<unknown, [string, string, number]>(
         `INSERT INTO budget_spend (budget_id, period, spent_micros, reserved_micros) VALUES (?1, ?2, ?3, 0)
@@ -127,8 +130,8 @@ export class SpendStore implements BusyState {
         "UPDATE agent_runs SET status = 'tripped', trip_reason = ?3, updated_at = ?4 WHERE app_id = ?1 AND id = ?2 AND status = 'active' RETURNING *",
       ),
       unadmitRun: db.prepare<unknown, [string, string, string]>(
-        `UPDATE agent_runs SET calls = max(0, calls - 1),
-           repeat_count = CASE WHEN last_request_hash = ?3 THEN max(0, repeat_count - 1) ELSE repeat_count END
+        `UPDATE agent_runs SET calls = CASE WHEN calls > 0 THEN calls - 1 ELSE 0 END,
+           repeat_count = CASE WHEN last_request_hash = ?3 AND repeat_count > 0 THEN repeat_count - 1 ELSE repeat_count END
          WHERE app_id = ?1 AND id = ?2`,
       ),
       reserveRun: db.prepare<RunRow, [string, string, number, number]>(
@@ -136,7 +139,7 @@ export class SpendStore implements BusyState {
          WHERE app_id = ?1 AND id = ?2 AND status = 'active' AND cost_micros + reserved_micros + ?3 <= coalesce(max_cost_micros, ?4) RETURNING *`,
       ),
       settleRun: db.prepare<RunRow, [string, string, number, number, number, number, number]>(
-        `UPDATE agent_runs SET reserved_micros = max(0, reserved_micros - ?3), cost_micros = cost_micros + ?4,
+        `UPDATE agent_runs SET reserved_micros = CASE WHEN reserved_micros > ?3 THEN reserved_micros - ?3 ELSE 0 END, cost_micros = cost_micros + ?4,
            prompt_tokens = prompt_tokens + ?5, completion_tokens = completion_tokens + ?6, updated_at = ?7
          WHERE app_id = ?1 AND id = ?2 RETURNING *`,
       ),

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { listMigrations, openStore } from "../../src/store/db";
 import { migratePostgres } from "../../src/store/postgres";
+import { RESERVE_BUDGET_SQL } from "../../src/store/spend-store";
 
 const schema = `svc_test_${process.pid}_${Date.now()}`;
 const sql = postgres({ host: "127.0.0.1", port: 5432, user: "postgres", database: "postgres", onnotice: () => {}, max: 1 });
@@ -46,5 +47,14 @@ describe("one schema on SQLite and PostgreSQL", () => {
     }
     const [row] = await sql<{ calls: string }[]>`SELECT calls FROM usage_counters WHERE key_id = 'key_a'`;
     expect(Number(row!.calls)).toBe(5);
+  });
+
+  test("the budget reservation's conditional upsert works on PostgreSQL too: it reserves within the limit and refuses past it", async () => {
+    await sql`INSERT INTO budgets (id, app_id, name, limit_micros, period, created_at, updated_at) VALUES ('bud_pg', 'app', 'b', 100, 'total', 0, 0)`;
+    const reserve = (micros: number) => sql.unsafe(RESERVE_BUDGET_SQL.replace(/\?(\d)/g, "$$$1"), ["bud_pg", "", micros]);
+    expect((await reserve(60)).map((r) => Number(r.reserved_micros))).toEqual([60]);
+    expect((await reserve(30)).map((r) => Number(r.reserved_micros))).toEqual([90]);
+    expect(await reserve(20)).toHaveLength(0);
+    expect(await reserve(101)).toHaveLength(0);
   });
 });
