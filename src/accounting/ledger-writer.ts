@@ -71,6 +71,9 @@ export function threadWriter(dbPath: string, busyTimeoutMs: number): LedgerWrite
 export function serveLedgerWrites(dbPath: string, busyTimeoutMs: number, post: (r: Reply) => void) {
   const sqlite = new Database(dbPath, { strict: true });
   sqlite.run(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+  // Per connection, like the store's own (synchronous FULL would fsync every batch): the journal, not
+  // this commit, is what makes a row survive a killed process.
+  sqlite.run("PRAGMA synchronous = NORMAL");
   const inserts = prepareLedgerInserts(sqlite);
   return (msg: { id: number; op: "write" | "replay" | "close"; rows: LedgerRow[] }) => {
     try {

@@ -1,3 +1,4 @@
+import { isBusy } from "../store/no-wait";
 import type { KeyEntry } from "./key-record";
 import type { KeyRepository } from "./key-repository";
 
@@ -51,7 +52,13 @@ export class KeyIndex {
     if (this.usedSinceFlush.size === 0) return;
     const used = [...this.usedSinceFlush].map(([id, at]) => ({ id, at }));
     this.usedSinceFlush.clear();
-    this.repo.touchMany(used);
+    try {
+      this.repo.touchMany(used);
+    } catch (e) {
+      // Another process holds the store's write lock: keep the uses (the newer one wins) for the next flush.
+      if (!isBusy(e)) throw e;
+      for (const u of used) if ((this.usedSinceFlush.get(u.id) ?? 0) < u.at) this.usedSinceFlush.set(u.id, u.at);
+    }
   }
 
   get size(): number {

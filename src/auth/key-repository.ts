@@ -1,3 +1,4 @@
+import { withoutWaiting } from "../store/no-wait";
 import { and, eq, gt, sql, asc } from "drizzle-orm";
 import type { Db } from "../store/db";
 import { apiKeys } from "../store/schema";
@@ -53,13 +54,13 @@ export class KeyRepository {
   /** last_used_at only moves forward, and without touching sync_seq: it is not a change other nodes must act on. */
   touchMany(used: { id: string; at: number }[]): void {
     if (used.length === 0) return;
-    this.db.transaction((tx) => {
+    withoutWaiting(this.db.$client, () => this.db.transaction((tx) => {
       for (const u of used) {
         tx.update(apiKeys)
           .set({ lastUsedAt: u.at })
           .where(and(eq(apiKeys.id, u.id), sql`COALESCE(${apiKeys.lastUsedAt}, 0) < ${u.at}`))
           .run();
       }
-    });
+    }));
   }
 }

@@ -2,7 +2,7 @@ import type { CompletionRequest } from "./request";
 import { ApiError } from "../core/errors";
 import type { ChatMessage } from "../core/messages";
 import type { OptimizeInput, OptimizeResult, PiiSpan } from "./optimize-types";
-import type { RoutingReason } from "./route";
+import { noProviderError, type RoutingReason } from "./route";
 
 /**
  * What the optimizer alone decides for a request, without calling a provider: the answer of
@@ -28,7 +28,7 @@ export function optimizeInputOf(req: CompletionRequest, availableModels: string[
 }
 
 export function reportOf(opt: OptimizeResult): OptimizerReport {
-  if (!opt.route.ok) throw new ApiError("NO_PROVIDER", opt.route.message);
+  if (!opt.route.ok) throw noProviderError(opt.route);
   if (opt.originalTokens === undefined || opt.compressedTokens === undefined) throw new Error("reportOf: the optimizer ran without countTokens");
   return {
     messages: opt.messages,

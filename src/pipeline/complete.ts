@@ -11,7 +11,7 @@ import { completionBody, replayFrames, type CompletionResult } from "./render";
 import { relay } from "./relay";
 import { estimateUsage } from "./usage";
 import { optimizeInputOf } from "./analyze";
-import { AUTO_MODEL } from "./route";
+import { AUTO_MODEL, noProviderError } from "./route";
 import type { CacheHit, CacheRequest } from "./cache";
 
 export type PipelineServices = Pick<Services, "catalog" | "providers" | "callPolicy" | "cache" | "optimizer" | "ledger" | "metrics" | "settings" | "servableModels" | "shutdown"> & StageServices;
@@ -61,7 +61,7 @@ export class Pipeline {
     const { req } = call;
     const requested = req.model === AUTO_MODEL ? undefined : s.catalog.resolve(req.model);
     const opt = await s.optimizer.run({ ...optimizeInputOf(req, s.servableModels, s.settings.qualityFloor), wantEmbedding: req.svc_options.cache, countTokens: false }, call.signal);
-    if (!opt.route.ok) throw new ApiError("NO_PROVIDER", opt.route.message);
+    if (!opt.route.ok) throw noProviderError(opt.route);
     const candidates = opt.route.candidates.map((id) => s.catalog.find(id)!);
     return { opt, candidates, requested, reason: opt.route.reason };
   }

@@ -74,7 +74,7 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
   });
   const route: RouteOutcome = decision.ok
     ? { ok: true, model: decision.model.id, reason: decision.reason, tier: decision.tier, candidates: decision.candidates.map((m) => m.id), ...(decision.task && { task: decision.task }) }
-    : { ok: false, reason: decision.reason, message: decision.message };
+    : { ok: false, reason: decision.reason, message: decision.message, ...(decision.tooLong && { tooLong: true }) };
 
   return {
     messages: compressed.messages,

@@ -1,4 +1,5 @@
 import { Database } from "bun:sqlite";
+import { isBusy } from "./no-wait";
 
 /**
  * The store cannot change a counter now: locked by another writer for longer than the waits below, or
@@ -16,10 +17,10 @@ const BUSY_WAITS_MS = [0.5, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000];
 export function counterConnection(dbPath: string): Database {
   const sqlite = new Database(dbPath, { strict: true });
   sqlite.run("PRAGMA busy_timeout = 0");
-  // Per connection, like the store's own: in WAL mode NORMAL syncs at checkpoints, not at every commit,
-  // and a process killed mid-call loses nothing it committed (only the OS crashing can). Left at
-  // SQLite's FULL, every commit waited for an fsync: bench/budget-guard.ts measured the quota stage
-  // alone at 2,362 µs p50 a call, the budget and agent-run commits at 19,614 µs.
+  // Per connection, like the store's own: FULL would fsync every commit (bench/budget-guard.ts: the
+  // quota stage alone 2,362 µs p50 a call, with the budget and agent-run commits 19,614 µs; 21 and 236
+  // at NORMAL). In WAL mode NORMAL survives a killed process; a power cut may lose the last changes, as
+  // it may the store's other writes.
   sqlite.run("PRAGMA synchronous = NORMAL");
   return sqlite;
 }
@@ -53,8 +54,7 @@ function attempt<T>(state: BusyState, op: () => T, tries: number): { done: true;
     state.problem = undefined;
     return { done: true, value };
   } catch (e) {
-    const code = (e as { code?: string }).code ?? "";
-    const busy = code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
+    const busy = isBusy(e);
     if (busy && tries < BUSY_WAITS_MS.length) return { done: false };
     state.problem = busy ? "the store stayed locked by another writer" : `the store failed: ${(e as Error).message}`;
     throw new StoreUnavailableError(state.problem);

@@ -3,8 +3,10 @@ import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as schema from "./schema";
+import { BUSY_TIMEOUT_MS } from "./no-wait";
 
-export type Db = BunSQLiteDatabase<typeof schema>;
+/** drizzle over bun:sqlite, with the connection underneath (`$client`) for what drizzle does not say (pragmas). */
+export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
 export interface Store {
   sqlite: Database;
@@ -46,7 +48,7 @@ export function openStore(dataDir: string): Store {
   const sqlite = new Database(join(dataDir, "svc.db"), { create: true, strict: true });
   sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run("PRAGMA synchronous = NORMAL");
-  sqlite.run("PRAGMA busy_timeout = 5000");
+  sqlite.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.run("PRAGMA foreign_keys = ON");
   migrate(sqlite);
   const db = drizzle({ client: sqlite, schema });

@@ -60,6 +60,13 @@ describe("client mistakes are 4xx in the error shape", () => {
     });
   }
 
+  test("a prompt no model's context holds is a 400 naming the window, not a 503 NO_PROVIDER", async () => {
+    // Prompt plus max_tokens is what must fit; the mock OpenAI's models hold 128,000 tokens.
+    const res = await call(`${rig.gw.url}/v1/complete`, rig.admin.key, { body: { model: "auto", max_tokens: 1_000_000, messages: [{ role: "user", content: "Summarise the history of Rome." }] } });
+    const e = await expectError(res, 400, "VALIDATION_ERROR");
+    expect(e.message).toContain("more than any available model holds (at most");
+  });
+
   test("deep nesting on the unauthenticated playground is a 400 too", async () => {
     const res = await call(`${rig.gw.url}/v1/playground`, undefined, { body: `{"messages":[{"role":"user","content":"hi"}],"tool_choice":${nestedText(600)}}` });
     await expectError(res, 400, "VALIDATION_ERROR");

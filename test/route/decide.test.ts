@@ -177,10 +177,16 @@ describe("context window", () => {
     expect(routed({ prediction: faq, signals: signals({ promptTokens: 150_000 }) }).reason).toBe("faq_pattern");
   });
 
-  test("a prompt no available model holds is NO_PROVIDER naming the size", () => {
+  test("a prompt no available model holds is a 400 naming its size and the largest window, not a 503", () => {
     const d = route({ prediction: faq, isAvailable: only("openai", "anthropic"), signals: signals({ promptTokens: 300_000 }) });
     expect(d.ok).toBe(false);
-    if (!d.ok) expect(d.message).toContain("301000 tokens");
+    if (d.ok) return;
+    expect(d.message).toContain("301000 tokens");
+    expect(d.tooLong).toBe(true);
+    const err = noProviderError(d);
+    expect({ status: err.status, code: err.code, param: err.extra.param }).toEqual({ status: 400, code: "VALIDATION_ERROR", param: "messages" });
+    // Anthropic's 200,000-token window, less the routing table's headroom.
+    expect(d.message).toMatch(/at most 1\d{5}\)/);
   });
 });
 

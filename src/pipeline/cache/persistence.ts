@@ -1,7 +1,11 @@
+import { isBusy, withoutWaiting } from "../../store/no-wait";
 import { asc, eq, getTableColumns, gt, inArray, lte, sql } from "drizzle-orm";
 import type { Embedder } from "../../ml/types";
 import type { Db } from "../../store/db";
 import { cacheEntries } from "../../store/schema";
+
+/** Writes kept while the store is locked by another process: a bound, since the cache is an optimisation. */
+const MAX_QUEUED = 100_000;
 
 export type CacheRow = typeof cacheEntries.$inferSelect;
 
@@ -82,7 +86,11 @@ export class CacheWriter {
     return this.queue.length;
   }
 
-  /** Writes everything queued now. A failed batch is logged and dropped: the cache is an optimisation, never a reason to fail a call. */
+  /**
+   * Writes everything queued now, without waiting for another process's write lock: a locked store keeps
+   * the batch for the next flush (up to MAX_QUEUED writes, the oldest dropped past that). Any other
+   * failure is logged and the batch dropped: the cache is an optimisation, never a reason to fail a call.
+   */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -91,14 +99,23 @@ export class CacheWriter {
     if (ops.length === 0) return;
     const { upsert, touch, remove } = this.statements;
     try {
-      this.db.transaction(() => {
-        for (const op of ops) {
-          if (op.kind === "upsert") upsert.run(op.row);
-          else if (op.kind === "touch") touch.run({ id: op.id, hits: op.hits, lastHitAt: op.lastHitAt });
-          else remove.run({ id: op.id });
-        }
-      });
+      withoutWaiting(this.db.$client, () =>
+        this.db.transaction(() => {
+          for (const op of ops) {
+            if (op.kind === "upsert") upsert.run(op.row);
+            else if (op.kind === "touch") touch.run({ id: op.id, hits: op.hits, lastHitAt: op.lastHitAt });
+            else remove.run({ id: op.id });
+          }
+        }),
+      );
     } catch (err) {
+      if (isBusy(err)) {
+        const kept = ops.concat(this.queue);
+        const dropped = Math.max(0, kept.length - MAX_QUEUED);
+        if (dropped > 0) this.log.warn({ dropped }, "semantic cache: the store stayed locked; the oldest writes were dropped");
+        for (const op of kept.slice(dropped)) this.push(op);
+        return;
+      }
       this.log.warn({ err: (err as Error).message, dropped: ops.length }, "semantic cache: store write failed");
     }
   }

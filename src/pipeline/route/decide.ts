@@ -37,7 +37,10 @@ export interface Routed {
   task?: TaskClass;
 }
 
-/** No available model can serve the request: the gateway answers 503 NO_PROVIDER with `message`. */
+/**
+ * No available model can serve the request: the gateway answers 503 NO_PROVIDER with `message`, or
+ * 400 when the prompt is longer than every available model's context (`tooLong`): the client's to fix.
+ */
 export interface NoProvider {
   ok: false;
   code: "NO_PROVIDER";
@@ -45,6 +48,7 @@ export interface NoProvider {
   /** The lowest tier that would have done. */
   tier: Tier;
   message: string;
+  tooLong?: boolean;
 }
 
 export type RouteDecision = Routed | NoProvider;
@@ -103,7 +107,7 @@ function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
   if (candidates.length === 0) candidates = atLeast(floor).filter(fits);
   const chosen = candidates.sort(order)[0];
   const reason = REASON_OF_TASK[task];
-  if (!chosen) return noProvider(reason, floor, whyNone(s, atLeast(floor), floor, need));
+  if (!chosen) return atLeast(floor).length > 0 ? tooLong(reason, floor, need, atLeast(floor), table.context_headroom) : noProvider(reason, floor, whyNone(s, floor));
 
   // Report long_context when the prompt's size, not the task, moved the request off the model it would have had.
   const unconstrained = (atLeast(preferred).length > 0 ? atLeast(preferred) : atLeast(floor)).sort(order)[0];
@@ -132,10 +136,14 @@ function rank(t: Tier): number {
   return TIERS.indexOf(t);
 }
 
-function whyNone(s: PromptSignals, usableAtFloor: ModelInfo[], floor: Tier, need: number): string {
-  if (usableAtFloor.length > 0) {
-    return `the prompt needs ${need} tokens of context (prompt plus max_tokens), more than any available model holds`;
-  }
+/** Models that would serve the request but none holds it: a prompt that fits no model is a 400, not a 503 (issue 23). */
+function tooLong(reason: RoutingReason, tier: Tier, need: number, usable: ModelInfo[], headroom: number): NoProvider {
+  const largest = Math.max(...usable.map((m) => Math.floor(m.context_window * (1 - headroom))));
+  const message = `the prompt needs ${need} tokens of context (prompt plus max_tokens), more than any available model holds (at most ${largest}); shorten it or lower max_tokens`;
+  return { ...noProvider(reason, tier, message), tooLong: true };
+}
+
+function whyNone(s: PromptSignals, floor: Tier): string {
   const needs = [s.needsTools && "tools", s.needsJson && "JSON mode"].filter(Boolean);
   const what = needs.length > 0 ? `a ${floor} or better model with ${needs.join(" and ")}` : `a ${floor} or better model`;
   return `no configured provider serves ${what}`;
@@ -146,6 +154,6 @@ function noProvider(reason: RoutingReason, tier: Tier, message: string): NoProvi
 }
 
 /** The error the gateway answers for a NoProvider decision. */
-export function noProviderError(d: NoProvider): ApiError {
-  return new ApiError("NO_PROVIDER", d.message);
+export function noProviderError(d: Pick<NoProvider, "message" | "tooLong">): ApiError {
+  return d.tooLong ? new ApiError("VALIDATION_ERROR", d.message, { param: "messages" }) : new ApiError("NO_PROVIDER", d.message);
 }

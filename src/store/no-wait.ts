@@ -1,0 +1,25 @@
+import type { Database } from "bun:sqlite";
+
+/** What the store's main connection waits for another writer's lock (openStore): key changes and start-up. */
+export const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Runs a background write without waiting for another process's write lock: SQLite answers busy at
+ * once instead of holding the event loop for the busy timeout. An external lock of 12 s used to freeze
+ * every request, `/health` included, one timer-driven flush after another (issue 23). The caller keeps
+ * what it could not write for its next flush.
+ */
+export function withoutWaiting<T>(sqlite: Database, write: () => T): T {
+  sqlite.run("PRAGMA busy_timeout = 0");
+  try {
+    return write();
+  } finally {
+    sqlite.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+}
+
+/** Another connection holds the write lock: try again later. */
+export function isBusy(e: unknown): boolean {
+  const code = (e as { code?: string } | null)?.code ?? "";
+  return code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
+}
