@@ -17,8 +17,15 @@
  * STS pairs scored 4 to 4.8 ("mostly equivalent, but some unimportant details differ") are gray:
  * counted neither way, their hit share shown. A detail one prompt adds is often what its answer
  * needs, so the cache is not meant to hit there.
- * The threshold is tuned on STS-B dev and half of the edited and WordNet-swapped prompts; the figures
- * that count are on SemEval 2016 (never seen by the embedding model in training) and the other half.
+ * Hard negatives (bench/lib/cache-hard-negatives.ts) keep every word and change what is asked: two
+ * names, numbers or content words swapped, a relation reversed or changed, a code or math operator
+ * or bracket changed; with the edits above, the WordNet swaps and the STS pairs scored apart they
+ * make the false-hit table by class.
+ * FAQ replay (bench/lib/faq-replay.ts): hand-written support questions, each intent in several
+ * wordings, asked through a real cache: the share of repeats served and the wrong hits.
+ * The threshold is tuned on STS-B dev and the edits of the tune sources' prompts; the figures that
+ * count are on SemEval 2016 (never seen by the embedding model in training) and the edits of the
+ * test sources' prompts (split by source: TUNE_SOURCES / TEST_SOURCES).
  * A hit is what the cache does: cosine >= threshold and the verifier, with the shipped synonym
  * table, finds no difference.
  */
@@ -31,7 +38,8 @@ import { contentStem } from "../src/pipeline/cache/facets";
 import { readWordNet, type WordNet } from "../models/synonyms/wordnet";
 import { relatedWords, type NonSynonymy } from "../models/synonyms/relations";
 import { loadSemEval, loadStsBenchmark, type ScoredPair } from "../models/data/sts";
-import { loadPromptCorpus } from "../models/data/corpus";
+import { loadFaq, replayFaq, type ReplayResult } from "./lib/faq-replay";
+import { editedPairs, promptsBySource, splitPrompts, structuralEdits, TEST_SOURCES, TUNE_SOURCES } from "./lib/cache-hard-negatives";
 import { Rng } from "../models/data/rng";
 
 type Label = "same" | "different" | "gray";
@@ -359,7 +367,6 @@ function choose(results: readonly ScoredResult[]): { threshold: number; wordSimi
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const eligible = (p: LabelledPair) => p.a.length <= MAX_CHARS && p.b.length <= MAX_CHARS && p.a.trim() !== "" && p.b.trim() !== "";
-const half = (text: string) => createHash("sha256").update(text).digest()[0]! & 1;
 
 // ---- run ---------------------------------------------------------------------------------------
 
@@ -370,13 +377,18 @@ const wordnet = readWordNet();
 const rng = new Rng(7);
 // Its own generator, so the edits and rewordings above are the same pairs with or without this group.
 const wordnetRng = new Rng(8);
-const prompts = [...new Set(loadPromptCorpus().map((p) => p.trim()))].filter((p) => p.length >= 20 && p.length <= MAX_CHARS);
-const tunePrompts = prompts.filter((p) => half(p) === 0);
-const testPrompts = prompts.filter((p) => half(p) === 1);
+// Split by source (bench/lib/cache-hard-negatives.ts): the verifier was written against the tune sources' pairs only.
+const bySource = promptsBySource(MAX_CHARS);
+const tunePrompts = splitPrompts(bySource, "tune");
+const testPrompts = splitPrompts(bySource, "test");
+// Own generators, so the groups above are the same pairs with or without these.
+const hardRng = new Rng(11);
+const hardNegatives = (prompts: readonly string[]): LabelledPair[] =>
+  editedPairs(prompts, structuralEdits(hardRng), PER_KIND, hardRng).map((p) => ({ a: p.a, b: p.b, label: "different", group: `hard: ${p.kind}` }));
 
 const embed = (t: string) => models.embed(t);
-const tune = await score([...labelSts(loadStsBenchmark("dev")), ...promptEdits(tunePrompts, rng), ...promptRewordings(tunePrompts, rng), ...wordnetSwaps(tunePrompts, wordnet, wordnetRng)].filter(eligible), embed, synonyms);
-const test = await score([...labelSts(loadSemEval([2016])), ...promptEdits(testPrompts, rng), ...promptRewordings(testPrompts, rng), ...wordnetSwaps(testPrompts, wordnet, wordnetRng)].filter(eligible), embed, synonyms);
+const tune = await score([...labelSts(loadStsBenchmark("dev")), ...promptEdits(tunePrompts, rng), ...promptRewordings(tunePrompts, rng), ...wordnetSwaps(tunePrompts, wordnet, wordnetRng), ...hardNegatives(tunePrompts)].filter(eligible), embed, synonyms);
+const test = await score([...labelSts(loadSemEval([2016])), ...promptEdits(testPrompts, rng), ...promptRewordings(testPrompts, rng), ...wordnetSwaps(testPrompts, wordnet, wordnetRng), ...hardNegatives(testPrompts)].filter(eligible), embed, synonyms);
 
 const { threshold, wordSimilarity } = choose(tune);
 const embeddingOnlyThreshold = chooseThreshold(tune, null);
@@ -413,6 +425,31 @@ for (const [name, keep] of kinds) {
   console.log(`| ${name} | ${rows.length} | ${hits} | ${pct(hits / rows.length)} | ${spellingHits} (${pct(spellingHits / rows.length)}) |`);
 }
 
+// Hard negatives: every edit of a real prompt that changes what it asks, and the STS pairs scored
+// apart. A false hit is what the cache would do: cosine at or above the threshold and the verifier
+// (with the synonym table and word vectors) finding no difference.
+console.log(`\n## Hard negatives: false hits by class (goal 0)\n`);
+console.log(`tune sources (looked at while writing the verifier): ${TUNE_SOURCES.join(", ")}, STS-B dev; test sources (counted only): ${TEST_SOURCES.join(", ")}, SemEval 2016\n`);
+console.log(`| class | tune pairs | tune false hits | test pairs | test false hits |`);
+console.log(`|---|---|---|---|---|`);
+const classOf = (r: ScoredResult) => (r.group.startsWith("semeval") || r.group.startsWith("stsb") ? "STS pairs scored <= 3" : r.group);
+const negativeClasses = [...new Set([...tune, ...test].filter((r) => r.label === "different").map(classOf))].sort();
+const falseHits = (rows: readonly ScoredResult[], cls: string) => {
+  const of = rows.filter((r) => r.label === "different" && classOf(r) === cls);
+  return [of.length, of.filter((r) => isHit(r, threshold, wordSimilarity)).length] as const;
+};
+const totals = [0, 0, 0, 0];
+for (const cls of negativeClasses) {
+  const [tn, tf] = falseHits(tune, cls);
+  const [sn, sf] = falseHits(test, cls);
+  totals[0]! += tn;
+  totals[1]! += tf;
+  totals[2]! += sn;
+  totals[3]! += sf;
+  console.log(`| ${cls} | ${tn} | ${tf} | ${sn} | ${sf} |`);
+}
+console.log(`| **all** | ${totals[0]} | ${totals[1]} | ${totals[2]} | ${totals[3]} |`);
+
 const isSwap = (r: ScoredResult) => r.group.startsWith("wordnet");
 const swaps = { tune: at(tune.filter(isSwap), threshold, wordSimilarity), test: at(test.filter(isSwap), threshold, wordSimilarity) };
 console.log(
@@ -424,6 +461,17 @@ console.log(
 const others = await score(labelSts([...loadSemEval([2012, 2013, 2014, 2015]), ...loadStsBenchmark("train")]).filter(eligible), embed, synonyms);
 const other = at(others, threshold, wordSimilarity);
 console.log(`\nOther natural pairs (SemEval 2012-2015 and STS-B train, ${others.length} pairs), same thresholds: precision ${other.precision.toFixed(4)}, hit rate ${pct(other.hitRate)}, ${other.falseHits} false hits of ${other.hits}.`);
+
+// FAQ replay (bench/data/faq-replay.json, hand-written): five orders of the same questions through a real cache.
+const faq = loadFaq();
+const replays: ReplayResult[] = [];
+for (let seed = 1; seed <= 5; seed++) replays.push(await replayFaq(faq, models.embedder, synonyms, new Rng(seed), { similarityThreshold: threshold, minWordSimilarity: wordSimilarity }));
+const sum = (f: (r: ReplayResult) => number) => replays.reduce((n, r) => n + f(r), 0);
+const questions = faq.intents.reduce((n, i) => n + i.questions.length, 0) + faq.unique.length;
+console.log(
+  `\nFAQ replay (${faq.intents.length} intents in ${questions - faq.unique.length} wordings and ${faq.unique.length} unique questions, each order asks all ${questions} once; 5 orders): repeats served ${sum((r) => r.served)} of ${sum((r) => r.repeats)} (${pct(sum((r) => r.served) / sum((r) => r.repeats))}), wrong hits ${sum((r) => r.wrong)}.`,
+);
+for (const w of new Set(replays.flatMap((r) => r.wrongPairs))) console.log(`- wrong: ${w}`);
 
 console.log(`\n## By group, test split, at ${threshold.toFixed(2)}\n`);
 console.log(`| group | label | pairs | hits | hit share | refused by verifier (above threshold) |`);

@@ -56,8 +56,8 @@ for (const [name, text] of Object.entries(inputs)) {
     ["embed", (call) => models.embed(fresh(text, call))],
     ["classify (embedding given)", () => models.classify(text, embedding)],
     ["classify (embeds too)", (call) => models.classify(fresh(text, call))],
-    ["quality (same original: 1 embed + checks)", (call) => models.quality(text, fresh(compressed, call))],
-    ["quality (new original each call: embed both in one call + checks)", (call) => models.quality(fresh(text, call), fresh(compressed, call))],
+    ["quality (same original)", (call) => models.quality(text, fresh(compressed, call))],
+    ["quality (new original each call)", (call) => models.quality(fresh(text, call), fresh(compressed, call))],
   ];
   for (const [call, fn] of cases) {
     const { p50, p99 } = await measure(fn, iterations);

@@ -3,8 +3,9 @@
  *
  * - A request that needs no model (every stage off: token counts only), through the pool and inline on
  *   this thread. This is the measurement behind `inlineMaxChars`: such requests run on the event loop
- *   because the hop costs more than their work. Compression alone already needs a model (its quality
- *   back-off), so it is measured the same way to show the hop against model work.
+ *   because the hop costs more than their work. Compression alone still runs where the models are (its
+ *   quality back-off's scorer is one of them, though it embeds nothing since issue 25), so it is
+ *   measured the same way to show the hop against that work.
  * - Every stage on (compression with its quality back-off, embedding, classification, routing) on a
  *   300-token prompt (the size issue 8 states for a miss): one task at a time through the pool and inline, p50 and p99.
  * - Pool throughput with 1 and 2 workers, 8 tasks in flight, a fresh prompt per task (the pool itself

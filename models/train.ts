@@ -18,6 +18,6 @@ const models = join(PROJECT_ROOT, "models");
 
 if (!step || step === "embedding") buildEmbedding(join(models, "embedding"), log);
 if (!step || step === "classifier") await buildTaskClassifier(join(models, "embedding"), join(models, "task-classifier"), log);
-if (!step || step === "quality") await buildQualityCalibration(join(models, "embedding"), join(models, "quality-score"), log);
+if (!step || step === "quality") await buildQualityCalibration(join(models, "quality-score"), log);
 await evaluateAll(log);
 log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);

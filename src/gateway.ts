@@ -117,7 +117,7 @@ export async function startServices(settings: Settings, log: Logger, env: Record
     embedder: models?.embedder ?? (await loadEmbedder(modelOptionsOf(settings))),
     synonyms: await loadSynonyms(),
     log: { warn: (fields, message) => log.warn(fields, message) },
-    config: { maxEntries: settings.cacheMaxEntries, ttlMs: settings.cacheTtlS * 1000 },
+    config: { maxEntries: settings.cacheMaxEntries, ttlMs: settings.cacheTtlS * 1000, cacheUnsetTemperature: settings.cacheUnsetTemperature },
   });
   const optimizer = await Optimizer.start(settings, models);
   return Object.freeze({ ...base, cache, optimizer, flushables: [{ name: "cache", flush: () => cache.flush() }, ...base.flushables] });

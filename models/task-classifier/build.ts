@@ -5,37 +5,70 @@ import { HashEmbedder } from "../../src/ml/hash-embedder";
 import type { TaskClassifierConfig } from "../../src/ml/task-classifier";
 import { TEXT_FEATURE_COUNT, TEXT_FEATURE_NAMES, textFeatures } from "../../src/ml/text-features";
 import { TASK_CLASSES } from "../../src/ml/types";
+import { applyTemperature, fitTemperature, reliability } from "./calibrate";
 import { classifierGraph } from "./export";
 import { loadLabelledPrompts, type LabelledPrompt } from "./split";
-import { trainClassifier, type ClassifierTrainConfig, type Example } from "./train";
+import { predict, trainClassifier, type ClassifierTrainConfig, type ClassifierWeights, type Example } from "./train";
 
-export const CLASSIFIER_CONFIG: ClassifierTrainConfig = { seed: 7, hidden: 128, wordBuckets: 8192, wordDropout: 0.5, epochs: 30, batchSize: 64, learningRate: 0.002, l2: 1e-4, classWeightPower: 0.5, classBoost: { code: 2, math: 1.3 } };
+export const CLASSIFIER_CONFIG: ClassifierTrainConfig = {
+  seed: 7,
+  hidden: 128,
+  wordBuckets: 8192,
+  wordDropout: 0.5,
+  epochs: 30,
+  batchSize: 64,
+  learningRate: 0.002,
+  l2: 1e-4,
+  classWeightPower: 0.5,
+  classBoost: { code: 2, math: 1.3 },
+  authoredWeight: 4,
+};
 
-export async function examples(rows: readonly LabelledPrompt[], embedder: HashEmbedder, wordBuckets: number): Promise<Example[]> {
+export async function examples(rows: readonly LabelledPrompt[], embedder: HashEmbedder, config: ClassifierTrainConfig): Promise<Example[]> {
   const out: Example[] = [];
   for (const r of rows) {
     const x = new Float32Array(embedder.dimensions + TEXT_FEATURE_COUNT);
     x.set(await embedder.embed(r.text));
     x.set(textFeatures(r.text), embedder.dimensions);
-    out.push({ x, bag: wordBag(r.text, wordBuckets, embedder.maxWordLength), task: r.task, difficulty: r.difficulty });
+    const weight = r.labelSource === "authored" ? config.authoredWeight : 1;
+    out.push({ x, bag: wordBag(r.text, config.wordBuckets, embedder.maxWordLength), task: r.task, difficulty: r.difficulty, weight });
   }
   return out;
 }
 
-/** Train on the split's train rows with the shipped embedding model (models/evaluate.ts reports on the held-out rows). */
-export async function buildTaskClassifier(embeddingDir: string, outDir: string, log: (line: string) => void): Promise<void> {
+/** Class probabilities of each row under trained weights, as the exported graph computes them. */
+export function predictAll(m: ClassifierWeights, data: readonly Example[]): Float64Array[] {
+  return data.map((e) => predict(m, e.x, e.bag).probs);
+}
+
+/**
+ * Train on the split's train rows with the shipped embedding model, then fit the softmax temperature on
+ * the dev rows (models/evaluate.ts and bench/route-eval.ts report on the dev and hold-out rows).
+ */
+export async function buildTaskClassifier(embeddingDir: string, outDir: string, log: (line: string) => void, settings: ClassifierTrainConfig = CLASSIFIER_CONFIG): Promise<void> {
   const embedder = await HashEmbedder.load(embeddingDir);
   const rows = loadLabelledPrompts();
-  const train = await examples(rows.filter((r) => r.split === "train"), embedder, CLASSIFIER_CONFIG.wordBuckets);
-  log(`task classifier: ${train.length} train rows, ${rows.length - train.length} held out`);
-  const weights = trainClassifier(CLASSIFIER_CONFIG, train, log);
+  const train = await examples(rows.filter((r) => r.split === "train"), embedder, settings);
+  const dev = await examples(rows.filter((r) => r.split === "dev"), embedder, settings);
+  log(`task classifier: ${train.length} train rows, ${dev.length} dev rows, ${rows.length - train.length - dev.length} held out`);
+  const weights = trainClassifier(settings, train, log);
+
+  const labels = dev.map((e) => TASK_CLASSES.indexOf(e.task));
+  const ece = (probs: Float64Array[]) => {
+    const best = probs.map((p) => p.indexOf(Math.max(...p)));
+    return reliability(probs.map((p, i) => p[best[i]!]!), best.map((b, i) => b === labels[i])).ece;
+  };
+  const before = predictAll(weights, dev);
+  const t = fitTemperature(before, labels);
+  applyTemperature(weights, t);
+  log(`task classifier: temperature ${t.toFixed(3)} fitted on the dev rows; their expected calibration error ${ece(before).toFixed(4)} -> ${ece(predictAll(weights, dev)).toFixed(4)}`);
 
   writeFileSync(join(outDir, "model.onnx"), classifierGraph(weights, embedder.dimensions, TEXT_FEATURE_COUNT));
   const config: TaskClassifierConfig = {
     classes: [...TASK_CLASSES],
     featureNames: [...TEXT_FEATURE_NAMES],
     dims: embedder.dimensions,
-    wordBag: { buckets: CLASSIFIER_CONFIG.wordBuckets, maxWordLength: embedder.maxWordLength },
+    wordBag: { buckets: settings.wordBuckets, maxWordLength: embedder.maxWordLength },
   };
   writeFileSync(join(outDir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
 }

@@ -25,7 +25,7 @@ const THRESHOLDS = [0.5, 0.6, 0.7, 0.8];
 const config: ClassifierTrainConfig = { ...CLASSIFIER_CONFIG, ...(process.argv[2] ? JSON.parse(process.argv[2]) : {}) };
 const rows = loadLabelledPrompts().filter((r) => r.split === "train");
 const embedder = await HashEmbedder.load(join(PROJECT_ROOT, "models", "embedding"));
-const data = await examples(rows, embedder, config.wordBuckets);
+const data = await examples(rows, embedder, config);
 const fold = new Rng(11).shuffle(rows.map((_, i) => i % FOLDS));
 
 const predictions: TaskPrediction[] = new Array(rows.length);

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
-import type { TaskClass } from "../../src/ml/types";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { TASK_CLASSES, type TaskClass } from "../../src/ml/types";
 import { readCsv, readJsonl } from "../data/corpus";
 import { dataPath } from "../data/paths";
 import { Rng } from "../data/rng";
@@ -17,19 +19,51 @@ export interface LabelledPrompt {
   /** 0..1, a proxy derived from where the prompt comes from (see MODEL_CARD.md). */
   difficulty: number;
   dataset: string;
-  labelSource: "dataset_category" | "derived_rule" | "synthetic_template";
-  split: "train" | "dev";
+  labelSource: "dataset_category" | "derived_rule" | "synthetic_template" | "authored";
+  /**
+   * "dev" rows may be looked at while tuning (settings, calibration, thresholds); "holdout" rows (a
+   * part of the project's own prompts, fixed by a hash of the text before any tuning) never are: they
+   * are for reporting only.
+   */
+  split: "train" | "dev" | "holdout";
+}
+
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  h ^= h >>> 12;
+  return h >>> 0;
 }
 
 /** One row in five is held out, by a hash of its id, so the split never depends on load order. */
 export function isHeldOut(id: string): boolean {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
-  h ^= h >>> 15;
-  h = Math.imul(h, 0x2c1b3c6d);
-  h ^= h >>> 12;
-  return (h >>> 0) % 5 === 0;
+  return hash(id) % 5 === 0;
 }
+
+/**
+ * The project's own prompts (data/prompts.jsonl) by a hash of the text: 3 in 10 are the never-tuned
+ * hold-out, 1 in 10 dev, the rest train. Fixed before the first model was trained on them.
+ */
+export function authoredSplit(text: string): LabelledPrompt["split"] {
+  const bucket = hash(text) % 10;
+  return bucket < 3 ? "holdout" : bucket === 3 ? "dev" : "train";
+}
+
+/** The words a writer gave each authored row's difficulty, as the 0..1 the difficulty head learns. */
+const AUTHORED_DIFFICULTY: Record<string, number> = { easy: 0.15, medium: 0.45, hard: 0.8 };
+
+/** Every row of models/task-classifier/data/prompts.jsonl (see its README), with its split. */
+export function authoredPrompts(): LabelledPrompt[] {
+  return readJsonl<{ task: TaskClass; difficulty: string; source: string; text: string }>(join(DATA_DIR, "prompts.jsonl")).map((r) => {
+    const difficulty = AUTHORED_DIFFICULTY[r.difficulty];
+    if (difficulty === undefined || !TASK_CLASSES.includes(r.task)) throw new Error(`prompts.jsonl: bad row ${JSON.stringify(r)}`);
+    return { id: `${r.source}:${hash(r.text).toString(16)}`, text: r.text, task: r.task, difficulty, dataset: r.source, labelSource: "authored", split: authoredSplit(r.text) };
+  });
+}
+
+const DATA_DIR = join(dirname(fileURLToPath(import.meta.url)), "data");
 
 type Row = Omit<LabelledPrompt, "split">;
 
@@ -172,5 +206,5 @@ export function loadLabelledPrompts(): LabelledPrompt[] {
   const presidio = JSON.parse(readFileSync(dataPath("presidio-synth-pii", "generated_large.json"), "utf8")) as { full_text: string }[];
   const bodies = [...presidio.map((p) => p.full_text), ...turns.slice(800, 2000)];
   rows.push(...syntheticRows(bodies, 17, 240));
-  return rows.map((r) => ({ ...r, split: isHeldOut(r.id) ? "dev" : "train" }));
+  return [...rows.map((r): LabelledPrompt => ({ ...r, split: isHeldOut(r.id) ? "dev" : "train" })), ...authoredPrompts()];
 }

@@ -32,6 +32,12 @@ export interface ClassifierTrainConfig {
    * to the cheapest tier costs the user more than a chat prompt sent to the balanced one.
    */
   classBoost: Partial<Record<TaskClass, number>>;
+  /**
+   * Weight of each of the project's own prompts (models/task-classifier/data) against a corpus row's 1.
+   * They say what a class means whatever the wording; the corpora, far more numerous, each say it in one
+   * corpus's style (GSM8K's numbers, MBPP's "Write a function").
+   */
+  authoredWeight: number;
 }
 
 export interface Example {
@@ -39,6 +45,8 @@ export interface Example {
   bag: FeatureBag;
   task: TaskClass;
   difficulty: number;
+  /** Weight of the example in the loss, before its class weight. */
+  weight: number;
 }
 
 /** Weights row-major as [inputs, outputs], the layout ONNX Gemm takes without transposition. */
@@ -139,9 +147,13 @@ export function trainClassifier(config: ClassifierTrainConfig, data: readonly Ex
   for (let i = 0; i < m.wd.length; i++) m.wd[i] = rng.normal() * 0.01;
 
   const counts = new Map<TaskClass, number>();
-  for (const e of data) counts.set(e.task, (counts.get(e.task) ?? 0) + 1);
+  let total = 0;
+  for (const e of data) {
+    counts.set(e.task, (counts.get(e.task) ?? 0) + e.weight);
+    total += e.weight;
+  }
   const classWeight = new Map<TaskClass, number>();
-  for (const [task, n] of counts) classWeight.set(task, (data.length / counts.size / n) ** config.classWeightPower * (config.classBoost[task] ?? 1));
+  for (const [task, n] of counts) classWeight.set(task, (total / counts.size / n) ** config.classWeightPower * (config.classBoost[task] ?? 1));
 
   const mom = new Float64Array(params.length);
   const vel = new Float64Array(params.length);
@@ -164,11 +176,11 @@ export function trainClassifier(config: ClassifierTrainConfig, data: readonly Ex
       rows.clear();
       for (const idx of batch) {
         const e = data[idx]!;
-        const w = classWeight.get(e.task)! / batch.length;
+        const w = (e.weight * classWeight.get(e.task)!) / batch.length;
         const bag = dropWords(e.bag, config.wordDropout, dropRng);
         const f = forward(m, e.x, bag);
         const y = TASK_CLASSES.indexOf(e.task);
-        loss -= classWeight.get(e.task)! * Math.log(f.probs[y]! + 1e-12);
+        loss -= e.weight * classWeight.get(e.task)! * Math.log(f.probs[y]! + 1e-12);
         const gd = w * 2 * (f.difficulty - e.difficulty) * f.difficulty * (1 - f.difficulty);
         dh.fill(0);
         for (let k = 0; k < K; k++) {

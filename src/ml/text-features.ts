@@ -25,18 +25,30 @@ export const TEXT_FEATURE_NAMES = [
   "error_trace",
   "tech_vocabulary",
   "quantity_question",
+  "trade_off_or_plan",
+  "document_body",
+  "non_latin_letters",
 ] as const;
 
 export const TEXT_FEATURE_COUNT = TEXT_FEATURE_NAMES.length;
 
 const CODE_KEYWORD = /\b(def|function|class|import|return|const|let|var|public|static|void|#include|SELECT|printf|console\.log|=>)\b|[{};]\s*$/m;
 const QUESTION_OPENING = /^\s*(what|who|whom|whose|when|where|which|why|how|is|are|can|could|does|do|did|should|will|would)\b/i;
-const TRANSLATE = /\btranslat(e|ion|ing)\b|\b(in|into|to) (french|german|spanish|italian|japanese|chinese|english|portuguese|russian|korean|arabic)\b/i;
-const SUMMARIZE = /\bsummar(y|ize|ise|izing)\b|\btl;?dr\b|\bcondense\b|\bkey points\b/i;
-const EXTRACT = /\bextract\b|\bpull out\b|\bparse\b|\b(list|identify|find) (all|every|the)\b.*\b(mentioned|from|in the)\b/i;
+const LANGUAGES =
+  "french|german|spanish|italian|japanese|chinese|mandarin|cantonese|english|portuguese|russian|korean|arabic|dutch|polish|swedish|norwegian|danish|finnish|greek|turkish|hindi|hebrew|thai|vietnamese|indonesian|ukrainian|czech|romanian|hungarian|swahili|latin";
+const TRANSLATE = new RegExp(`\\btranslat(e|ion|ing)\\b|\\b(in|into|to|from) (${LANGUAGES})\\b|\\b(${LANGUAGES}) (to|into) (${LANGUAGES})\\b|\\bwhat does ["“'«].{1,60}["”'»] mean\\b`, "i");
+const SUMMARIZE =
+  /\bsumm?ar(y|ize|ise|izing|ising)\b|\btl;?dr\b|\bcondense\b|\bkey (points|takeaways)\b|\bmain (points?|idea)\b|\bsum (it|this|that|these) up\b|\bsum up\b|\bgist\b|\brecap\b|\bboil\b.{0,20}\bdown\b|\bshort(er)? version\b|\bbottom line\b|\boverview\b|\bhighlights\b|\bshorten\b/i;
+const EXTRACT =
+  /\bextract\b|\bpull (out|the)\b|\bparse\b|\bgrab\b|\b(list|identify|find|get|give me) (all|every|each|the|just)\b.*\b(mentioned|from|in (the|this|these)|out of)\b|\b(as|into) (json|a table|a csv|csv)\b|^\s*(from|in|go through|read) (this|these|the following|the below)\b|\b(list|get|give me|tell me|find|pull|what are|which)\b.{0,60}\b(from|in|out of) (this|these|the following|the (text|email|message|log|table|list|document|page|transcript|notes?|below))\b|\bwhich\b.{0,40}\b(are|is) (mentioned|named|in this)\b/i;
 const ROLEPLAY = /\b(act as|i want you to act|you are a|pretend (to be|you are)|role-?play)\b/i;
 const CREATIVE = /\b(poem|story|stories|lyrics|song|novel|haiku|essay|screenplay|blog post|slogan|fiction)\b/i;
 const REASONING = /\b(step by step|explain why|riddle|puzzle|logic|deduce|what if|would happen|estimate how many|prove that)\b/i;
+// Decisions, comparisons, plans and counterfactuals: reasoning whatever the topic (a trip, a database, a mortgage).
+const TRADE_OFF_OR_PLAN =
+  /\b(pros and cons|trade-?offs?|for and against|arguments? (for|against)|which (factors?|matters?)|weigh|compare|comparison|versus|vs\.?|should (i|we)|which (is|would be|should) (better|best|more|i)|better (option|choice)|decide|decision|recommend one|plan (a|the|my|our)|schedule|prioriti[sz]e|what would happen|would have happened|suppose|imagine|consequences?|root cause|what could explain|most likely (reason|cause)|how (would|should) (i|you|we) (decide|choose|approach))\b/i;
+// An instruction followed by material to work on: a colon or blank line, then a long stretch of text.
+const DOCUMENT_BODY = /[:?.]\s*\n\s*\S[\s\S]{80,}|:\s+["“'][^"”']{60,}|^[\s\S]{200,}\n\s*\n\s*\S.{0,200}$/;
 // "how many" alone is small talk as often as arithmetic ("how many times have you seen it?"); quantity_question pairs it with a number.
 const MATH = /\b(solve|equation|integral|derivative|probability|calculate|sum of|percent|theorem)\b/i;
 const QUANTITY = /\bhow (many|much)\b/i;
@@ -82,6 +94,7 @@ const OPERATORS = new Set("+-*/^=%".split("").map((c) => c.charCodeAt(0)));
 const isSymbol = (c: number) => SYMBOLS.has(c);
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isOperator = (c: number) => OPERATORS.has(c);
+const isNonLatinLetter = (c: number) => (c >= 0x370 && c <= 0x1fff) || (c >= 0x3040 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af);
 const isWordChar = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 35; // a-z 0-9 + #
 
 /** Share of the words in `text` that are software or system-administration terms, times 5, at most 1. */
@@ -131,5 +144,8 @@ export function textFeatures(text: string, out: Float32Array = new Float32Array(
   out[18] = ERROR_TRACE.test(head) ? 1 : 0;
   out[19] = techShare(head);
   out[20] = QUANTITY.test(head) && out[3] > 0 ? 1 : 0;
+  out[21] = TRADE_OFF_OR_PLAN.test(head) ? 1 : 0;
+  out[22] = DOCUMENT_BODY.test(head) ? 1 : 0;
+  out[23] = Math.min(1, ratio(head, isNonLatinLetter) * 5);
   return out;
 }

@@ -36,11 +36,11 @@ export async function loadModels(dir: string = DEFAULT_MODELS_DIR, options: Load
     options.sentenceTransformerDir ? SentenceTransformerEmbedder.load(options.sentenceTransformerDir) : undefined,
   ]);
   const embedder: Embedder = external ?? own;
-  const scorer = new QualityScorer(own, calibration);
+  const scorer = new QualityScorer(calibration);
   return {
     embedder,
     embed: (text) => embedder.embed(text),
     classify: (text, embedding) => classifier.classify(text, embedding && embedding.length === own.dimensions && embedder === own ? embedding : undefined),
-    quality: (original, compressed) => scorer.score(original, compressed),
+    quality: async (original, compressed) => scorer.score(original, compressed),
   };
 }

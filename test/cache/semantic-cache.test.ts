@@ -151,18 +151,38 @@ describe("semantic layer", () => {
     ["direction", "How do I encrypt a file with gpg?", "How do I decrypt a file with gpg?"],
     ["language", "Write a function that reverses a string in C", "Write a function that reverses a string in C++"],
     ["format", "List the planets of the solar system as JSON", "List the planets of the solar system as YAML"],
+    ["order", "Spain beat Italy 2-0 in the final", "Italy beat Spain 2-0 in the final"],
+    ["order", "Write a letter from a tenant to a landlord", "Write a letter from a landlord to a tenant"],
+    ["order", "Move the rows from table A to table B", "Move the rows from table B to table A"],
+    ["direction", "How do I convert Celsius to Fahrenheit?", "How do I convert Fahrenheit to Celsius?"],
+    ["operator", "Is a != b true when a is 1 and b is '1'?", "Is a !== b true when a is 1 and b is '1'?"],
+    ["operator", "Compute (a + b) / 2 for a = 3 and b = 5", "Compute a + b / 2 for a = 3 and b = 5"],
   ];
   for (const [kind, cached, asked] of nearMisses) {
-    test(`a near-miss (${kind}) is not answered from the cache`, async () => {
-      const { cache } = await openCache();
+    test(`a near-miss (${kind}) reaches the semantic layer and is not answered from the cache`, async () => {
+      // A low threshold, so that every pair is a candidate and the verifier alone decides.
+      const { cache } = await openCache({ config: { similarityThreshold: 0.3 } });
       const up = new CountingUpstream();
       await cache.through(request(cached), up.call);
+      await cache.indexed();
       const res = await cache.through(request(asked), up.call);
       expect(res.hit).toBeNull();
       expect(up.calls).toBe(2);
       expect(res.answer.choices[0]!.message.content).toBe("answer #2");
+      // The cached prompt was the candidate, and the verifier refused it for this reason.
+      expect(cache.stats().refused).toEqual({ [kind]: 1 });
     });
   }
+
+  test("a coordinated list asked in another order is served from the semantic layer", async () => {
+    const { cache } = await openCache({ config: { similarityThreshold: 0.3 } });
+    const up = new CountingUpstream();
+    await cache.through(request("What is the difference between apples and pears?"), up.call);
+    await cache.indexed();
+    const res = await cache.through(request("What is the difference between pears and apples?"), up.call);
+    expect(res.hit?.layer).toBe("semantic");
+    expect(up.calls).toBe(1);
+  });
 
   test("the same question after different earlier turns is not a hit", async () => {
     const { cache } = await openCache();
@@ -209,9 +229,16 @@ describe("tenancy, expiry, bounds, persistence", () => {
     const up = new CountingUpstream();
     await cache.through(request("What is the capital of France?", { appId: "app_a" }), up.call);
     expect((await cache.through(request("What is the capital of France?", { appId: "app_b" }), up.call)).hit).toBeNull();
+    await cache.indexed();
+    expect(cache.stats().partitions).toBe(2);
     expect((await cache.through(request("what's the capital of France", { appId: "app_c" }), up.call)).hit).toBeNull();
+    // Another tenant's entry is not even a candidate: its vector is in another partition, never searched.
+    expect(cache.stats().refused).toEqual({});
     expect(up.calls).toBe(3);
     expect((await cache.through(request("What is the capital of France?", { appId: "app_b" }), up.call)).answer.choices[0]!.message.content).toBe("answer #2");
+    // The same paraphrase is served within the tenant: the miss above was the partition's doing.
+    expect((await cache.through(request("what's the capital of France", { appId: "app_a" }), up.call)).hit?.layer).toBe("semantic");
+    expect(up.calls).toBe(3);
   });
 
   test("an entry expires after its TTL, in memory and in the store", async () => {
@@ -339,6 +366,36 @@ describe("what gets cached", () => {
     await cache.through(optedIn, up.call);
     expect((await cache.through(optedIn, up.call)).hit?.layer).toBe("exact");
     expect(up.calls).toBe(3);
+  });
+
+  test("a refusal or an empty answer is not cached; an answer that is only tool calls is", async () => {
+    const { cache } = await openCache();
+    const answer = (message: CachedAnswer["choices"][number]["message"], finish: "stop" | "tool_calls" = "stop"): CachedAnswer => ({ model: "m", choices: [{ index: 0, message, finish_reason: finish }], usage: { prompt_tokens: 5, completion_tokens: 0 } });
+    const fill = async (prompt: string) => {
+      const lookup = await cache.lookup(request(prompt));
+      if (lookup.kind !== "miss") throw new Error("expected a miss");
+      return lookup.fill;
+    };
+    // OpenAI's wire format: a refusal has its text in `refusal` and no content.
+    const refusal = { role: "assistant" as const, content: "", refusal: "I can't help with that." };
+    expect((await fill("Tell me about a dangerous thing")).complete(answer(refusal))).toBe(false);
+    expect((await fill("Tell me about another dangerous thing")).complete(answer({ ...refusal, content: "I'm sorry, I can't help with that." }))).toBe(false);
+    expect((await fill("Say nothing")).complete(answer({ role: "assistant", content: "  \n" }))).toBe(false);
+    const call = { id: "c1", type: "function" as const, function: { name: "lookup", arguments: "{}" } };
+    expect((await fill("Look it up")).complete(answer({ role: "assistant", content: "", tool_calls: [call] }, "tool_calls"))).toBe(true);
+    expect(cache.stats().entries).toBe(1);
+    expect((await cache.lookup(request("Tell me about a dangerous thing"))).kind).toBe("miss");
+    expect((await cache.lookup(request("Say nothing"))).kind).toBe("miss");
+  });
+
+  test("a request without a temperature is cached by default, and bypasses when the operator says so unless the client opts in", async () => {
+    const unset = request("Name three primes", { params: {} });
+    const { cache } = await openCache();
+    expect((await cache.lookup(unset)).kind).toBe("miss");
+    const { cache: strict } = await openCache({ config: { cacheUnsetTemperature: false } });
+    expect((await strict.lookup(unset)).kind).toBe("bypass");
+    expect((await strict.lookup({ ...unset, allowNondeterministic: true })).kind).toBe("miss");
+    expect((await strict.lookup(request("Name three primes", { params: { temperature: 0.7 } }))).kind).toBe("miss");
   });
 
   test("the operator can opt every request in", async () => {

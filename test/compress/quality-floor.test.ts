@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { backOffLevels, compressMessages, compressWithQualityFloor, promptText, type QualityScorer } from "../../src/pipeline/compress";
+import { compressMessages, compressWithQualityFloor, promptText, type QualityScorer } from "../../src/pipeline/compress";
 import type { ChatMessage } from "../../src/core/messages";
 
 const messages: ChatMessage[] = [
@@ -17,12 +17,22 @@ describe("compressWithQualityFloor", () => {
   test("keeps the requested level when its score clears the floor", async () => {
     const out = await compressWithQualityFloor(messages, { aggressiveness: 1, skipRules: [], qualityFloor: 10 }, byLengthKept);
     const direct = compressMessages(messages, { aggressiveness: 1, skipRules: [] });
-    expect(out.levelUsed).toBe(1);
+    expect(out.rulesUndone).toEqual([]);
     expect(out.messages).toEqual(direct.messages);
     expect(out.qualityScore).toBeCloseTo(byLengthKept(promptText(messages), promptText(direct.messages)) as number, 6);
   });
 
-  test("backs off to a gentler level and reports the score of what is sent", async () => {
+  test("undoes the rule that costs the score and keeps the others' edits", async () => {
+    // A scorer that objects only to the greeting going: undoing pleasantries clears the floor, intent's edit stays.
+    const scorer: QualityScorer = (_original, compressed) => (compressed.startsWith("Hello!") ? 100 : 50);
+    const out = await compressWithQualityFloor(messages, { aggressiveness: 1, skipRules: [], qualityFloor: 85 }, scorer);
+    expect(out.rulesUndone).toEqual(["pleasantries"]);
+    expect(out.rulesApplied).toContain("intent");
+    expect(out.messages[0]!.content).toStartWith("Hello! Write a short story");
+    expect(out.qualityScore).toBe(100);
+  });
+
+  test("backs off rule by rule and reports the score of what is sent", async () => {
     const seen: number[] = [];
     const scorer: QualityScorer = async (original, compressed) => {
       const score = (100 * compressed.length) / original.length;
@@ -32,7 +42,7 @@ describe("compressWithQualityFloor", () => {
     const full = byLengthKept(promptText(messages), promptText(compressMessages(messages, { aggressiveness: 1, skipRules: [] }).messages)) as number;
     const floor = full + 1;
     const out = await compressWithQualityFloor(messages, { aggressiveness: 1, skipRules: [], qualityFloor: floor }, scorer);
-    expect(out.levelUsed).toBeLessThan(1);
+    expect(out.rulesUndone.length).toBeGreaterThan(0);
     expect(out.qualityScore).toBeGreaterThanOrEqual(floor);
     expect(out.qualityScore).toBeCloseTo(byLengthKept(promptText(messages), promptText(out.messages)) as number, 6);
     expect(out.compressionRatio).toBeGreaterThan(0);
@@ -59,14 +69,5 @@ describe("compressWithQualityFloor", () => {
     const out = await compressWithQualityFloor(messages, { aggressiveness: 1, skipRules: [] }, () => 84);
     expect(out.qualityScore).toBe(100);
     expect(out.messages).toEqual(messages);
-  });
-});
-
-describe("backOffLevels", () => {
-  test("steps down by 0.25 to 0 from the requested level", () => {
-    expect(backOffLevels(1)).toEqual([1, 0.75, 0.5, 0.25, 0]);
-    expect(backOffLevels(0.6)).toEqual([0.6, 0.5, 0.25, 0]);
-    expect(backOffLevels(0.5)).toEqual([0.5, 0.25, 0]);
-    expect(backOffLevels(0)).toEqual([0]);
   });
 });

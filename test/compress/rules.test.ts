@@ -9,10 +9,10 @@ import { pleasantries } from "../../src/pipeline/compress/rules/pleasantries";
 import { preamble } from "../../src/pipeline/compress/rules/preamble";
 import { prune } from "../../src/pipeline/compress/rules/prune";
 import { repeat } from "../../src/pipeline/compress/rules/repeat";
-import { table } from "../../src/pipeline/compress/rules/table";
 import { whitespace } from "../../src/pipeline/compress/rules/whitespace";
 import type { RuleContext } from "../../src/pipeline/compress/types";
 import { applyRule } from "./apply-rule";
+import { compressMessages } from "../../src/pipeline/compress";
 
 describe("whitespace", () => {
   test("collapses runs of spaces, trailing spaces and extra blank lines, keeps indentation", () => {
@@ -55,6 +55,16 @@ describe("pleasantries", () => {
     expect(applyRule(pleasantries, "Hello!").text).toBe("Hello!");
     expect(applyRule(pleasantries, "Thanks!").text).toBe("Thanks!");
   });
+  test("social sentences and clauses go whole anywhere in a message, a negation or date inside them included", () => {
+    const text = "Good morning! I hope you're doing well today. Sorry if this is a dumb question, but how do I reverse a list? I hope this isn't a silly question. Thank you so much in advance, really appreciate it! haha";
+    const out = compressMessages([{ role: "user", content: text }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+    expect(out).toBe("How do I reverse a list?");
+  });
+  test("a request that only mentions thanks or hope is no social sentence", () => {
+    for (const text of ["Write a thank-you note to my teacher. Thanks!", "Explain why I hope this works. Thanks!"]) {
+      expect(applyRule(pleasantries, text).text).toBe(text.replace(" Thanks!", ""));
+    }
+  });
   test("a sign-off followed by a name is kept: the name may be content", () => {
     const email = "Reply to this email.\nBest regards,\nJohn Smith";
     expect(applyRule(pleasantries, email).text).toBe(email);
@@ -81,6 +91,12 @@ describe("intent", () => {
     const text = "I don't want you to write the tests. I do not want you to act as a lawyer.";
     expect(applyRule(intent, text).text).toBe(text);
   });
+  test("'I'd like you to' and 'would you mind helping me' are requests; 'would you mind checking' stays, it has no command form as written", () => {
+    expect(applyRule(intent, "I'd really like you to draft a message to my team.").text).toBe("Draft a message to my team.");
+    expect(applyRule(intent, "Would you mind helping me to plan a trip?").text).toBe("Plan a trip.");
+    expect(applyRule(intent, "Would you mind checking my code?").text).toBe("Would you mind checking my code?");
+    expect(applyRule(intent, "You will need to provide several examples.").text).toBe("You will need to provide several examples.");
+  });
   test("a question about ability is not a task", () => {
     expect(applyRule(intent, "Can you see images?").text).toBe("Can you see images?");
   });
@@ -89,12 +105,15 @@ describe("intent", () => {
 describe("filler", () => {
   test("removes empty words and tightens wordy phrases", () => {
     const out = applyRule(filler, "Basically, in order to win, we need speed due to the fact that time is short.", { level: 0.2 });
-    expect(out.text).toBe(", to win, we need speed because time is short.");
+    expect(out.text).toBe("To win, we need speed because time is short.");
     expect(out.saved).toBeGreaterThan(0);
   });
   test("hedges go only from level 0.5", () => {
     expect(applyRule(filler, "It is really very simple.", { level: 0.3 }).text).toBe("It is really very simple.");
-    expect(applyRule(filler, "It is really very simple.", { level: 0.6 }).text).toBe("It is   simple.");
+    expect(applyRule(filler, "It is really simple.", { level: 0.6 }).text).toBe("It is simple.");
+    // Of two hedges in a row the first goes; the second stays rather than leave a gap.
+    expect(applyRule(filler, "It is really very simple.", { level: 0.6 }).text).toBe("It is very simple.");
+    expect(applyRule(filler, "Thank you very much for the help.", { level: 0.6 }).text).toBe("Thank you very much for the help.");
   });
   test("wordy phrases with an exact shorter form", () => {
     const text = "Prior to the launch, with regard to pricing, a wide variety of users report on a daily basis. The vast majority of tests run at all times in the form of a suite.";
@@ -157,8 +176,12 @@ describe("repeat", () => {
 
 describe("json", () => {
   test("minifies bare JSON without touching a value", () => {
-    const text = 'Use this config:\n{\n  "name": "My  App",\n  "ratio": 1.50,\n  "tags": [\n    "a b",\n    "c"\n  ],\n  "on": true\n}\nThen deploy.';
-    expect(applyRule(json, text).text).toBe('Use this config:\n{\n"name":"My  App",\n"ratio":1.50,\n"tags":[\n"a b",\n"c"\n],\n"on":true\n}\nThen deploy.');
+    const text = 'Deploy with\n{\n  "name": "My  App",\n  "ratio": 1.50,\n  "tags": [\n    "a b",\n    "c"\n  ],\n  "on": true\n}\nThen deploy.';
+    expect(applyRule(json, text).text).toBe('Deploy with\n{\n"name":"My  App",\n"ratio":1.50,\n"tags":[\n"a b",\n"c"\n],\n"on":true\n}\nThen deploy.');
+  });
+  test("JSON handed over after a colon is data and stays as written", () => {
+    const text = 'Extract the names from this:\n{\n  "name": "My  App",\n  "on": true\n}';
+    expect(applyRule(json, text).text).toBe(text);
   });
   test("keeps one line break per line: rules never join lines", () => {
     const text = '{\n  "a": "x",\n\n  "b": true\n}';
@@ -177,19 +200,16 @@ describe("json", () => {
   });
 });
 
-describe("table", () => {
-  test("drops table padding and shortens the delimiter row", () => {
-    const text = "| Name   | Age |\n|:-------|----:|\n| Alice  | 30  |";
-    expect(applyRule(table, text).text).toBe("|Name|Age|\n|:-|-:|\n|Alice|30|");
-  });
-});
-
 describe("emphasis", () => {
   test("drops bold markers around prose", () => {
     expect(applyRule(emphasis, "This is **very important** and **so is this**.").text).toBe("This is very important and so is this.");
   });
   test("drops bold labels after list markers, which are protected spans", () => {
-    expect(applyRule(emphasis, "Style:\n- **Lighting:** moody\n1. **Palette:** dark").text).toBe("Style:\n- Lighting: moody\n1. Palette: dark");
+    expect(applyRule(emphasis, "- **Lighting:** moody\n1. **Palette:** dark").text).toBe("- Lighting: moody\n1. Palette: dark");
+  });
+  test("bold named by a formatting instruction is part of the instruction", () => {
+    const text = "Format every key term in **bold**, like **this**, in the summary.";
+    expect(applyRule(emphasis, text).text).toBe(text);
   });
   test("bold that opens with a list marker stays: unwrapped at a line start it would be a list item", () => {
     const text = "Check these:\n**1) Logical order**\nThe steps come first.\n**2.** Then the rest.\n**A. Scope**";
@@ -201,88 +221,37 @@ describe("emphasis", () => {
 });
 
 describe("prune", () => {
-  const passage = Array.from({ length: 12 }, (_, i) => `The team will review the draft of the plan on day ${i + 1} and the editor is going to send it to the printer.`).join(" ");
-  test("drops low-information function words in a long passage, more at higher levels", () => {
-    const mid = applyRule(prune, passage, { level: 0.5 });
-    const high = applyRule(prune, passage, { level: 1 });
-    expect(mid.text.length).toBeLessThan(passage.length);
-    expect(high.text.length).toBeLessThan(mid.text.length);
-    expect(high.saved).toBeGreaterThan(mid.saved);
-    for (let i = 1; i <= 12; i++) expect(high.text).toContain(`day ${i}`);
-    expect(high.text.split(" ").filter((w) => w === "the").length).toBeLessThan(passage.split(" ").filter((w) => w === "the").length);
+  const repeat16 = (sentence: string) => Array.from({ length: 16 }, () => sentence).join(" ");
+  const first = (text: string, level: number) => applyRule(prune, text, { level }).text.split(". ")[0]!;
+  test("drops intensifiers and 'also' in a long passage from 0.5, and nothing below", () => {
+    const text = repeat16("The team is also really happy with the very good plan for the launch.");
+    expect(first(text, 0.25)).toBe("The team is also really happy with the very good plan for the launch");
+    expect(first(text, 0.5)).toBe("The team is happy with the very good plan for the launch");
+    expect(first(text, 1)).toBe("The team is happy with the good plan for the launch");
+  });
+  test("articles, copulas, demonstratives, possessives, a list's 'and' and constraints stay (issue 25)", () => {
+    const sentences = [
+      "I hope this isn't a silly question about the plan we have for the launch.",
+      "Hope your day is going well and the team is happy with the plan.",
+      "Gas costs $3.45 a gallon and we drive two weekends in a row to the lake.",
+      "We compared Jira, Linear, and Asana for the team and picked the cheapest one.",
+      "The editor will send this draft to the printer when the day is done.",
+    ];
+    const text = repeat16(sentences.join(" "));
+    expect(applyRule(prune, text, { level: 1 }).text).toBe(text);
   });
   test("short prompts are not pruned unless the phrase rules found them wordy", () => {
-    const short = "Natalia sold clips to 48 of her friends in April, and then she sold half as many clips in May. How many clips did Natalia sell altogether in April and May?";
+    const short = "Natalia sold clips to 48 of her friends in April, and then she really sold half as many clips in May. How many clips did Natalia sell altogether in April and May?";
     expect(applyRule(prune, short, { level: 1 }).text).toBe(short);
   });
   test("never prunes text in another language", () => {
-    const spanish = Array.from({ length: 20 }, () => "Voy a la playa con mis amigos de la escuela y a comer en el restaurante.").join(" ");
+    const spanish = Array.from({ length: 20 }, () => "Voy a la playa con mis amigos de la escuela y a comer en el restaurante very muy bien.").join(" ");
     expect(applyRule(prune, spanish, { level: 1 }).text).toBe(spanish);
   });
-  test("never drops a negation or the words it governs", () => {
-    const text = `${passage} You should not use the database for the cache.`;
-    const out = applyRule(prune, text, { level: 1 }).text;
-    expect(out).toContain("You should not use the database for");
-    expect(out).toContain("cache.");
-  });
-  const repeat16 = (sentence: string) => Array.from({ length: 16 }, () => sentence).join(" ");
-  const first = (text: string, level: number) => applyRule(prune, text, { level }).text.split(". ")[0]!;
-  test("articles go from 0.25; copulas, hedges, demonstratives and a list's 'and' from 0.5", () => {
-    // At 0.25 the budget is small: the least informative article goes first.
-    expect(first(repeat16("The editor sends the draft to a printer in the city."), 0.25)).toBe("Editor sends the draft to a printer in the city");
-    const noArticles = repeat16("Editor is sending this draft to printer, and team is happy with very good plan.");
-    expect(first(noArticles, 0.25)).toBe("Editor is sending this draft to printer, and team is happy with very good plan");
-    expect(first(noArticles, 0.5)).toBe("Editor sending draft to printer, team happy with very good plan");
-    expect(first(noArticles, 1)).toBe("Editor sending draft to printer, team happy with good plan");
-  });
-  test("possessives and vague modifiers go from 0.75; 'of', 'and' between two words and 'be' after a modal stay", () => {
-    const text = repeat16("Check your specific results and the detailed logs of the system, and it should be short.");
-    expect(first(text, 0.5)).toBe("Check your specific results and detailed logs of system, it should be short");
-    expect(first(text, 0.75)).toBe("Check results and logs of system, it should be short");
-    expect(first(text, 1)).toBe("Check results and logs of system, it should be short");
-  });
-  test("the share of a sentence that goes grows with the level", () => {
-    const text = repeat16("The very detailed report is also really the final one and this is the plan.");
-    const removed = (level: number) => text.length - applyRule(prune, text, { level }).text.length;
-    expect(removed(0.5)).toBeGreaterThan(removed(0.25));
-    expect(removed(1)).toBeGreaterThan(removed(0.5));
-  });
-  test("numbers written in words, emoji and non-English sentences inside an English passage are kept", () => {
-    const english = repeat16("The editor is sending the draft to the printer today.");
-    const text = `${english} The team has twenty-five editors 🎉 and the plan is ready. El perro es muy grande y la casa es muy bonita también.`;
-    const out = applyRule(prune, text, { level: 1 }).text;
-    expect(out).toContain("twenty-five editors 🎉");
-    expect(out).toContain("El perro es muy grande y la casa es muy bonita también.");
-  });
   test("an unclosed code fence is code to the end of the message", () => {
-    const text = `${passage}\n\`\`\`\nthe value is a string and the key is the name of the file\n`;
+    const text = `${repeat16("The team is also really happy with the plan for the launch.")}\n\`\`\`\nthe value is very much a string\n`;
     const out = applyRule(prune, text, { level: 1 }).text;
-    expect(out).toEndWith("```\nthe value is a string and the key is the name of the file\n");
+    expect(out).toEndWith("```\nthe value is very much a string\n");
     expect(out.length).toBeLessThan(text.length);
-  });
-  test("a very long message is pruned throughout and the same way every time", () => {
-    const text = Array.from({ length: 400 }, (_, i) => `The editor is sending draft ${i + 1} to the printer and the team is happy with the very good plan.`).join(" ");
-    const a = applyRule(prune, text, { level: 1 });
-    expect(a.text.length).toBeLessThan(text.length * 0.8);
-    for (const i of [1, 200, 400]) expect(a.text).toContain(`draft ${i + 0}`);
-    expect(applyRule(prune, text, { level: 1 }).text).toBe(a.text);
-  });
-  test("a sentence that loses its opening article starts with a capital", () => {
-    const text = Array.from({ length: 30 }, (_, i) => `The editor sends draft ${i + 1} of the plan to printer.`).join(" ");
-    const out = applyRule(prune, text, { level: 0.5 }).text;
-    expect(out).toStartWith("Editor sends draft 1");
-  });
-  test("'do' after a modal or 'to' is the verb and stays; 'do' in a question may go", () => {
-    const sentence = "Do not type the commands unless I instruct you to do so, and I will do the same when the day is done. How do the editors send the draft to the printer?";
-    const out = applyRule(prune, repeat16(sentence), { level: 1 }).text;
-    expect(out).toContain("instruct you to do so");
-    expect(out).toContain("I will do");
-    expect(out).toContain("How editors send draft to printer?");
-  });
-  test("prepositions, pronouns and the verb after a subject pronoun stay", () => {
-    const sentence = "I was wondering about it, so I will be the candidate and you will ask me the questions one by one at once.";
-    const text = Array.from({ length: 12 }, () => sentence).join(" ");
-    const out = applyRule(prune, text, { level: 1 }).text;
-    for (const kept of ["I was wondering about it", "I will be", "you will ask me", "one by one at once"]) expect(out).toContain(kept);
   });
 });

@@ -31,6 +31,8 @@ describe("configuration", () => {
   });
 
   test("a switch reads true, false, 1 or 0 and nothing else", () => {
+    expect(loadSettings({}).cacheUnsetTemperature).toBe(true);
+    expect(loadSettings({ SVC_CACHE_UNSET_TEMPERATURE: "false" }).cacheUnsetTemperature).toBe(false);
     expect(loadSettings({}).debugHeap).toBe(false);
     expect(loadSettings({ SVC_DEBUG_HEAP: "true" }).debugHeap).toBe(true);
     expect(loadSettings({ SVC_DEBUG_HEAP: "1" }).debugHeap).toBe(true);

@@ -2,12 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { TASK_CLASSES, type TaskClass } from "../../src/ml/types";
 import { shippedModels } from "./shipped-models";
 
-/**
- * Prompts nobody would label otherwise (written for this test, not taken from the training data).
- * reasoning is absent on purpose: it has 40 labelled rows in all the data we have, and the model does not
- * recognize it reliably (see models/task-classifier/MODEL_CARD.md); asserting it here would be luck.
- */
-const UNMISTAKABLE: Record<Exclude<TaskClass, "reasoning">, string[]> = {
+/** Prompts nobody would label otherwise (written for this test, not taken from the training data). */
+const UNMISTAKABLE: Record<TaskClass, string[]> = {
+  reasoning: [
+    "Should I lease or buy a car if I drive 30,000 km a year? Weigh the costs and risks.",
+    "Alice is taller than Bob and Bob is taller than Carol. Is Carol taller than Alice? Explain your reasoning.",
+  ],
   code: [
     "Write a Python function that merges two sorted lists into one sorted list.",
     "Fix this bug:\n```js\nfunction add(a, b) { return a - b; }\n```",
@@ -26,7 +26,7 @@ const UNMISTAKABLE: Record<Exclude<TaskClass, "reasoning">, string[]> = {
     "List all the organizations mentioned in the following text.\nThe report was funded by the World Bank and reviewed by Oxfam and the Red Cross.",
   ],
   creative: ["Write a short story about a lighthouse keeper who finds a message in a bottle.", "Compose a poem about the first snow of winter."],
-  faq: ["What is the capital of Australia?", "How do I change the default browser on Windows?"],
+  faq: ["What is the capital of Australia?", "Who painted the ceiling of the Sistine Chapel?"],
   chat: ["I want you to act as a friendly travel companion. Chat with me about my day.", "haha that's so funny, did you watch the game last night?"],
 };
 

@@ -65,6 +65,16 @@ describe("an operator's capability file", () => {
     expect(() => parseCapabilities({ ...bundled, code_fence_classes: ["sql"] })).toThrow("code_fence_classes[0]");
   });
 
+  test("hard_prompt thresholds must be whole numbers, 0 or more, each named when wrong", () => {
+    const hard = (over: Record<string, unknown>) => parseCapabilities({ ...bundled, hard_prompt: { ...bundled.hard_prompt, ...over } });
+    expect(hard({ steps_from: 0 }).hard_prompt.steps_from).toBe(0);
+    expect(() => hard({ constraints_from: -1 })).toThrow("hard_prompt.constraints_from must be a whole number");
+    expect(() => hard({ requested_words_from: 2.5 })).toThrow("hard_prompt.requested_words_from");
+    expect(() => hard({ context_tokens_from: "8000" })).toThrow("hard_prompt.context_tokens_from");
+    const { hard_prompt: _, ...withoutHard } = bundled;
+    expect(() => parseCapabilities(withoutHard)).toThrow("hard_prompt must be an object");
+  });
+
   test("that is not JSON names the file", () => {
     const path = fileWith("{ not json");
     expect(() => loadCapabilities(path)).toThrow(path);

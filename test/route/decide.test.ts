@@ -31,6 +31,8 @@ function routed(over: Partial<RouteInput>): Routed {
 }
 
 const faq = prediction("faq", 0.95, 0.1);
+/** The bundled table without the context-size signal of a hard prompt, for tests of the context window alone. */
+const sizeOnly = parseCapabilities({ ...bundledCapabilities, hard_prompt: { ...bundledCapabilities.hard_prompt, context_tokens_from: 0 } });
 const hardReasoning = prediction("reasoning", 0.9, 0.9);
 
 describe("a model the client names", () => {
@@ -155,30 +157,30 @@ describe("providers that are missing or unhealthy", () => {
 
 describe("context window", () => {
   test("a prompt longer than a model's window moves sideways to a same-tier model that holds it", () => {
-    const d = routed({ prediction: faq, isAvailable: (m) => m.provider !== "gemini", signals: signals({ promptTokens: 150_000 }) });
+    const d = routed({ capabilities: sizeOnly, prediction: faq, isAvailable: (m) => m.provider !== "gemini", signals: signals({ promptTokens: 150_000 }) });
     expect(d.model.id).toBe("claude-3-haiku-20240307");
     expect(d.reason).toBe("long_context");
     expect(d.candidates.every((m) => m.context_window >= 150_000)).toBe(true);
   });
 
   test("max_tokens shares the window: 127k of prompt plus 1000 does not fit a 128k model", () => {
-    const d = routed({ prediction: faq, isAvailable: only("openai", "anthropic"), signals: signals({ promptTokens: 127_000 }) });
+    const d = routed({ capabilities: sizeOnly, prediction: faq, isAvailable: only("openai", "anthropic"), signals: signals({ promptTokens: 127_000 }) });
     expect(d.model.id).toBe("claude-3-haiku-20240307");
   });
 
   test("a prompt that no cheapest model holds moves up a tier", () => {
-    const d = routed({ prediction: faq, signals: signals({ promptTokens: 1_500_000 }) });
+    const d = routed({ capabilities: sizeOnly, prediction: faq, signals: signals({ promptTokens: 1_500_000 }) });
     expect(d.model.id).toBe("gemini-1.5-pro-002");
     expect(d.tier).toBe("balanced");
     expect(d.reason).toBe("long_context");
   });
 
   test("a prompt that fits the usual model keeps the task's reason", () => {
-    expect(routed({ prediction: faq, signals: signals({ promptTokens: 150_000 }) }).reason).toBe("faq_pattern");
+    expect(routed({ capabilities: sizeOnly, prediction: faq, signals: signals({ promptTokens: 150_000 }) }).reason).toBe("faq_pattern");
   });
 
   test("a prompt no available model holds is a 400 naming its size and the largest window, not a 503", () => {
-    const d = route({ prediction: faq, isAvailable: only("openai", "anthropic"), signals: signals({ promptTokens: 300_000 }) });
+    const d = route({ capabilities: sizeOnly, prediction: faq, isAvailable: only("openai", "anthropic"), signals: signals({ promptTokens: 300_000 }) });
     expect(d.ok).toBe(false);
     if (d.ok) return;
     expect(d.message).toContain("301000 tokens");
@@ -206,6 +208,17 @@ describe("tools and JSON mode", () => {
     expect(both.model.id).toBe("claude-3-haiku-20240307");
   });
 
+  test("json_schema and images go only to models whose features list them", () => {
+    const flags = catalogWithFeatures({ "gpt-4o-mini-2024-07-18": ["tools", "json", "json_schema", "vision"], "claude-3-haiku-20240307": ["tools", "json", "vision"] });
+    const schema = routed({ catalog: flags, prediction: faq, signals: signals({ needsJson: true, needsJsonSchema: true }) });
+    expect(ids(schema.candidates)).toEqual(["gpt-4o-mini-2024-07-18"]);
+    const image = routed({ catalog: flags, prediction: faq, signals: signals({ needsVision: true }) });
+    expect(ids(image.candidates)).toEqual(["gpt-4o-mini-2024-07-18", "claude-3-haiku-20240307"]);
+    const none = route({ catalog: flags, prediction: faq, signals: signals({ needsVision: true, needsJsonSchema: true }), isAvailable: only("anthropic") });
+    expect(none.ok).toBe(false);
+    if (!none.ok) expect(none.message).toContain("json_schema, vision");
+  });
+
   test("without the feature anywhere, the outcome is NO_PROVIDER naming it", () => {
     const none = catalogWithFeatures(Object.fromEntries(catalog.models.map((m) => [m.id, []])));
     const d = route({ catalog: none, prediction: faq, signals: signals({ needsTools: true }) });
@@ -214,12 +227,59 @@ describe("tools and JSON mode", () => {
   });
 });
 
+describe("a hard prompt", () => {
+  const t = bundledCapabilities.hard_prompt;
+  const hard = (over: Partial<{ constraints: number; steps: number; requestedWords: number }>) => ({ constraints: 0, steps: 0, requestedWords: 0, ...over });
+  const cases = [
+    ["many_constraints", signals({ hardness: hard({ constraints: t.constraints_from }) })],
+    ["multi_step", signals({ hardness: hard({ steps: t.steps_from }) })],
+    ["long_output", signals({ hardness: hard({ requestedWords: t.requested_words_from }) })],
+    ["large_context", signals({ promptTokens: t.context_tokens_from })],
+  ] as const;
+
+  test("each signal at its threshold sends a cheapest-tier task to balanced and names itself as the reason", () => {
+    for (const [reason, s] of cases) {
+      const d = routed({ prediction: faq, signals: s });
+      expect([d.reason, d.tier]).toEqual([reason, "balanced"]);
+      expect(d.task).toBe("faq");
+    }
+  });
+
+  test("one below each threshold stays on the cheapest tier with the task's reason", () => {
+    const below = [
+      signals({ hardness: hard({ constraints: t.constraints_from - 1, steps: t.steps_from - 1, requestedWords: t.requested_words_from - 1 }) }),
+      signals({ promptTokens: t.context_tokens_from - 1 }),
+    ];
+    for (const s of below) expect([routed({ prediction: faq, signals: s }).tier, routed({ prediction: faq, signals: s }).reason]).toEqual(["cheapest", "faq_pattern"]);
+  });
+
+  test("a threshold of 0 turns its signal off, and the thresholds come from the table", () => {
+    const off = parseCapabilities({ ...bundledCapabilities, hard_prompt: { constraints_from: 0, steps_from: 0, requested_words_from: 0, context_tokens_from: 0 } });
+    for (const [, s] of cases) expect(routed({ prediction: faq, signals: s, capabilities: off }).tier).toBe("cheapest");
+    const strict = parseCapabilities({ ...bundledCapabilities, hard_prompt: { ...t, constraints_from: 2 } });
+    expect(routed({ prediction: faq, signals: signals({ hardness: hard({ constraints: 2 }) }), capabilities: strict }).reason).toBe("many_constraints");
+  });
+
+  test("an unsure classifier is reported before the prompt's signals", () => {
+    const unsure = prediction("faq", 0.45, 0.2, { code: 0.35, math: 0.2 });
+    expect(routed({ prediction: unsure, signals: cases[0][1] }).reason).toBe("low_confidence");
+  });
+
+  test("a task already above the cheapest tier keeps its tier and reason: the signals never reach most_capable", () => {
+    for (const [, s] of cases) {
+      const d = routed({ prediction: prediction("code", 0.95, 0.5), signals: s });
+      expect([d.tier, d.reason]).toEqual(["balanced", "code_task"]);
+    }
+  });
+});
+
 describe("confidence", () => {
-  test("an unsure classification that may be code routes up a tier, keeping its reason", () => {
+  test("an unsure classification that may be code routes up a tier, saying low_confidence", () => {
     const unsure = prediction("faq", 0.45, 0.2, { code: 0.35, math: 0.2 });
     const d = routed({ prediction: unsure });
     expect(d.tier).toBe("balanced");
-    expect(d.reason).toBe("faq_pattern");
+    expect(d.reason).toBe("low_confidence");
+    expect(d.task).toBe("faq");
   });
 
   test("unsure between classes that all belong to the cheapest tier stays cheap", () => {
@@ -309,14 +369,19 @@ describe("fallback candidates", () => {
         const isAvailable = (m: ModelInfo) => !down.includes(m.id);
         const d = route({ prediction: p, isAvailable, signals: signals({ promptTokens, codeFences }) });
         expect(ROUTING_REASONS).toContain(d.reason);
-        if (!d.ok) return;
+        const holds = (m: ModelInfo) => promptTokens + 1000 <= m.context_window * (1 - capabilities.context_headroom);
+        if (!d.ok) {
+          // NO_PROVIDER only when no available model of the needed tier or above holds the prompt.
+          expect(catalog.models.some((m) => isAvailable(m) && TIERS.indexOf(m.tier) >= TIERS.indexOf(d.tier) && holds(m))).toBe(false);
+          return;
+        }
         expect(d.candidates[0]).toBe(d.model);
         if (d.task === "code" || d.task === "math" || d.task === "reasoning") expect(d.tier).not.toBe("cheapest");
         const ranks = d.candidates.map((m) => TIERS.indexOf(m.tier));
         expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
         for (const m of d.candidates) {
           expect(isAvailable(m)).toBe(true);
-          expect(m.context_window).toBeGreaterThanOrEqual(promptTokens + 1000);
+          expect(holds(m)).toBe(true);
         }
       }),
       { numRuns: 300 },

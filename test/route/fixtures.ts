@@ -14,7 +14,7 @@ export function prediction(task: TaskClass, confidence: number, difficulty: numb
 }
 
 export function signals(over: Partial<PromptSignals> = {}): PromptSignals {
-  return { promptTokens: 200, maxCompletionTokens: 1000, userTurns: 1, codeFences: 0, script: "latin", needsTools: false, needsJson: false, ...over };
+  return { promptTokens: 200, maxCompletionTokens: 1000, userTurns: 1, codeFences: 0, script: "latin", needsTools: false, needsJson: false, needsJsonSchema: false, needsVision: false, hardness: { constraints: 0, steps: 0, requestedWords: 0 }, ...over };
 }
 
 /** The bundled catalog with some models' feature lists replaced. */

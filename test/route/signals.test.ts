@@ -55,6 +55,38 @@ describe("promptSignals", () => {
     expect(promptSignals({ messages: [user("list")] }).needsJson).toBe(false);
   });
 
+  test("json_schema is told apart from json_object", () => {
+    const schema = (type: string) => promptSignals({ messages: [user("list")], params: { response_format: { type } } }).needsJsonSchema;
+    expect(schema("json_schema")).toBe(true);
+    expect(schema("json_object")).toBe(false);
+    expect(promptSignals({ messages: [user("list")] }).needsJsonSchema).toBe(false);
+  });
+
+  test("an image part in any message needs vision; its text parts still count", () => {
+    const parts = [
+      { type: "text", text: "What is in this picture?\n```\nx\n```" },
+      { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+    ];
+    const withImage = { role: "user", content: parts } as unknown as ChatMessage;
+    const s = promptSignals({ messages: [withImage] }, 10);
+    expect(s.needsVision).toBe(true);
+    expect(s.codeFences).toBe(1);
+    const textOnly = { role: "user", content: [parts[0]] } as unknown as ChatMessage;
+    expect(promptSignals({ messages: [textOnly] }, 10).needsVision).toBe(false);
+    expect(promptSignals({ messages: [user("a picture of a cat: image_url")] }).needsVision).toBe(false);
+  });
+
+  test("the hardness signals read every user message but not the system prompt", () => {
+    const messages = [
+      { role: "system", content: "You must answer. You must be brief. You must not lie." } as ChatMessage,
+      user("Plan my day. It must start after 9."),
+      { role: "assistant", content: "Before I do: must it end before 5?" } as ChatMessage,
+      user("Yes, and lunch must be between 12 and 1."),
+    ];
+    // must, after / must, between: the assistant's and system's cues are not the user's constraints.
+    expect(promptSignals({ messages }, 50).hardness.constraints).toBe(4);
+  });
+
   test("the script is read from the user's messages, not the system prompt", () => {
     const messages = [{ role: "system", content: "You are a helpful assistant." } as ChatMessage, user("Как дела? Что нового?")];
     expect(promptSignals({ messages }).script).toBe("cyrillic");

@@ -20,6 +20,11 @@ RoutingReason = Literal[
     "fallback",
     "cache_hit",
     "route_disabled",
+    "low_confidence",
+    "many_constraints",
+    "multi_step",
+    "long_output",
+    "large_context",
 ]
 
 

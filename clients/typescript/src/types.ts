@@ -4,7 +4,7 @@
  * a field these lack, so keep the field lists below in step with the interfaces.
  */
 
-/** CONTRACT.md's complete list of `svc_meta.routing_reason` values. */
+/** CONTRACT.md's list of `svc_meta.routing_reason` values, and svc's five that name the signal that sent a prompt up a tier. */
 export type RoutingReason =
   | "explicit_model"
   | "faq_pattern"
@@ -19,7 +19,12 @@ export type RoutingReason =
   | "long_context"
   | "fallback"
   | "cache_hit"
-  | "route_disabled";
+  | "route_disabled"
+  | "low_confidence"
+  | "many_constraints"
+  | "multi_step"
+  | "long_output"
+  | "large_context";
 
 /** `svc_options` of a completion request (seed 2.2); every field is optional, the server fills defaults. */
 export interface SvcOptions {

@@ -50,6 +50,27 @@ export interface PromptFacets {
   content: Map<string, number>;
   /** The function words that still steer an answer, by role, each role's groups sorted: "modal" -> ["must"], "wh" -> ["how", "why"]. */
   roles: Map<string, string[]>;
+  /**
+   * Code and math symbols (operators and, when there is one, brackets) in the order written, character
+   * for character: "(a + b) / 2" is not "a + b / 2", "a != b" not "a !== b".
+   */
+  symbols: string[];
+  /** The words that carry the meaning, in the order written, each with its relation word: who does what to whom (see Slot). */
+  slots: Slot[];
+}
+
+/**
+ * One meaning-carrying word of a prompt where it stands: a content word (by stem), a name, a number
+ * or a one-letter variable. Order and relation words tell "Spain beat Italy" from "Italy beat Spain"
+ * and "from a tenant to a landlord" from "from a landlord to a tenant", which the bags above cannot.
+ */
+export interface Slot {
+  /** "c:<stem>", "e:<name>", "n:<number>" or "v:<letter>". */
+  key: string;
+  /** The relation word just before it ("from", "to", "than", "vs", "by", "for", "of"), or "". */
+  rel: string;
+  /** Position in the prompt; the members of a coordinated list ("apples and pears") share one. */
+  rank: number;
 }
 
 interface Token {
@@ -58,6 +79,8 @@ interface Token {
   kind: "word" | "number" | "symbol" | "break";
   /** First word of a sentence, where capitals say nothing about names. */
   sentenceStart: boolean;
+  /** Written with 's ("Ann's"), which the tokenizer strips. */
+  possessive: boolean;
 }
 
 const LITERAL_PATTERNS: readonly RegExp[] = [
@@ -201,9 +224,10 @@ function tokenize(text: string): Token[] {
   let startOfSentence = true;
   for (const m of text.matchAll(TOKEN)) {
     // Trailing dots and hyphens belong to the sentence, not the word ("C++." / "well-").
-    const raw = /[\p{L}]/u.test(m[0][0] ?? "") ? m[0].replace(/[.'’@-]+$/u, "").replace(/['’]s$/u, "") : m[0];
+    const trimmed = /[\p{L}]/u.test(m[0][0] ?? "") ? m[0].replace(/[.'’@-]+$/u, "") : m[0];
+    const raw = trimmed.replace(/['’]s$/u, "");
     const kind: Token["kind"] = raw === "\n" ? "break" : /^\.?\d/.test(raw) ? "number" : /^[\p{L}_]/u.test(raw) ? "word" : "symbol";
-    tokens.push({ text: raw, lower: raw.toLowerCase(), kind, sentenceStart: startOfSentence && kind === "word" });
+    tokens.push({ text: raw, lower: raw.toLowerCase(), kind, sentenceStart: startOfSentence && kind === "word", possessive: raw !== trimmed });
     if (kind === "word" || kind === "number") startOfSentence = false;
     if (kind === "break" || SENTENCE_END.has(raw) || m[0].endsWith(".")) startOfSentence = true;
   }
@@ -225,6 +249,11 @@ function isOperand(t: Token | undefined): boolean {
   return t !== undefined && (t.kind === "number" || (t.kind === "word" && /^[a-zA-Z]$/.test(t.text)) || /^[()[\]{}!]$/.test(t.text));
 }
 
+/** Either side of an operator in code, where operands are names of any length: "total/count" is not "total*count". */
+function isCodeOperand(t: Token | undefined): boolean {
+  return t !== undefined && (t.kind === "word" || t.kind === "number" || BRACKETS.has(t.text));
+}
+
 /** Symbols that are operators only next to an operand: "*" not as a bullet, "/" not in "and/or". */
 const NEEDS_OPERAND = new Set(["*", "/", "%", "&", "|", "~", "<", ">", "<<", ">>", "//"]);
 /** Dashes need an operand on both sides: "5 - 3", not "- item" or "Paris - London". */
@@ -235,7 +264,7 @@ const ONE_AS_PRONOUN_BEFORE = new Set(["which", "this", "that", "the", "every", 
 /** "one of", and "one would", "one can": the generic pronoun ("one would need 16 million" / "it would need 16 million"). */
 const ONE_AS_PRONOUN_AFTER = new Set(["of", "would", "could", "should", "can", "must", "might", "may", "ought", "needs", "has"]);
 
-function numberWordsValue(tokens: Token[], i: number): { value: number; end: number } | undefined {
+function numberWordsValue(tokens: readonly Token[], i: number): { value: number; end: number } | undefined {
   let total = 0;
   let current = 0;
   let j = i;
@@ -260,6 +289,14 @@ function numberWordsValue(tokens: Token[], i: number): { value: number; end: num
   // A trailing "-" or "and" is not part of the number.
   while (j > i && (tokens[j - 1]!.text === "-" || tokens[j - 1]!.lower === "and")) j--;
   return { value: total + current, end: j };
+}
+
+/** The number that number words from `i` on spell ("twenty-five"), unless "one" is the pronoun there. */
+function numberAt(tokens: readonly Token[], i: number): { value: number; end: number } | undefined {
+  const t = tokens[i];
+  if (t === undefined || NUMBER_WORDS[t.lower] === undefined) return undefined;
+  if (t.lower === "one" && (ONE_AS_PRONOUN_BEFORE.has(tokens[i - 1]?.lower ?? "") || ONE_AS_PRONOUN_AFTER.has(tokens[i + 1]?.lower ?? ""))) return undefined;
+  return numberWordsValue(tokens, i);
 }
 
 /**
@@ -394,9 +431,155 @@ function withoutCourtesy(prompt: string): string {
   return stripped.trim() === "" ? prompt : stripped;
 }
 
+/**
+ * Ways to open a question that ask for the same procedure as "how do I": "what's the way to reset my
+ * password", "is there a way to reset my password", "where do I reset my password" (where with an
+ * action on something the user has: reset, change, cancel, download...; "where do I live" is no
+ * "how do I live"). Only at the start of the request, followed by the action itself. Not "the best
+ * way" (asks for a ranking), "is it possible to" (may ask whether at all), "how should I" (advice),
+ * "how do you" (then "your" is not "my").
+ */
+const HOW_DO_I_FRAME = new RegExp(
+  [
+    String.raw`^\s*(?:what(?:['’]s| is) the way to|is there (?:a|any) way to|what do i (?:have to |need to )?do to`,
+    String.raw`|where (?:do|can) i (?=(?:reset|change|update|cancel|delete|remove|edit|enter|add|find|download|upload|see|view|check|manage|turn|enable|disable|set|get|redeem|apply|track|unsubscribe|export|import)\b))\s*`,
+  ].join(""),
+  "i",
+);
+
+/**
+ * "Which ocean is the largest?" asks what "Which is the largest ocean?" asks: a question word, a noun,
+ * a copula and a superlative, read in the second order. Only at the start and with a superlative
+ * ("-est"), where the noun can only be what the superlative ranks.
+ */
+const WHICH_N_IS_THE_SUPERLATIVE = /^(\s*(?:which|what))\s+([a-z]+)\s+(is|are|was|were)\s+the\s+([a-z]+est)\b/i;
+
+/** The request with its question frame read as "how do I" (see HOW_DO_I_FRAME) and "which is the largest N" (see WHICH_N_IS_THE_SUPERLATIVE). */
+function withCanonicalFrame(request: string): string {
+  return request.replace(HOW_DO_I_FRAME, "how do I ").replace(WHICH_N_IS_THE_SUPERLATIVE, "$1 $3 the $4 $2");
+}
+
+const BRACKETS: ReadonlySet<string> = new Set(["(", ")", "[", "]", "{", "}"]);
+/** "how" before these asks a quantity, its own question word. */
+const HOW_QUANTITY: ReadonlySet<string> = new Set(["much", "many", "long", "often", "far", "old", "big", "large", "small", "fast", "high", "tall", "deep", "early", "late", "soon"]);
+
+/** A one-letter name ("x", "table A"); "a", "I" and a sentence's opening "A" are words. */
+function isVariable(t: Token): boolean {
+  return t.kind === "word" && t.text.length === 1 && /\p{L}/u.test(t.text) && t.text !== "I" && t.text !== "a" && !(t.text === "A" && t.sentenceStart);
+}
+const TYPESET_MATH: ReadonlySet<string> = new Set(["×", "·", "÷", "−"]);
+
+/**
+ * Relation words, each with the role it gives the word after it ("into", "onto", "toward(s)" are "to").
+ * A word both prompts share must follow the same relation word in both ("from a tenant" / "to a
+ * tenant"). Where only one prompt has one, that refuses only for STRICT_RELATIONS: "for" and "of"
+ * also build what a compound says ("recipes for pasta" / "pasta recipes", which the order check then
+ * decides), and a "to" before a bare word may mark an infinitive (WEAK_TO: "how to reset" / "how do I reset").
+ */
+const RELATIONS: Readonly<Record<string, string>> = { from: "from", to: "to", into: "to", onto: "to", toward: "to", towards: "to", than: "than", vs: "vs", versus: "vs", by: "by", for: "for", of: "of" };
+export const STRICT_RELATIONS: ReadonlySet<string> = new Set(["from", "to", "than", "vs", "by"]);
+/** "to" before a bare word ("to reset", "to miles"): an infinitive or a preposition; it agrees with "to" and with no relation word. */
+export const WEAK_TO = "to?";
+const CLAUSE_END: ReadonlySet<string> = new Set([".", "!", "?", ";", ":"]);
+/** May stand between a conjunction and its conjunct ("the apples and the pears"). */
+const DETERMINERS: ReadonlySet<string> = new Set(["the", "a", "an", "my", "your", "our", "their", "his", "her", "its", "this", "that", "these", "those", "some"]);
+/** Words that take a list: "Compare Python and Java" coordinates as "the difference between Python and Java" does. */
+const LIST_VERBS: ReadonlySet<string> = new Set(["compare", "contrast", "list", "name", "define", "summarize", "summarise", "between", "among", "amongst"]);
+
+function slotKey(t: Token | undefined, titleCase: boolean): string | undefined {
+  if (t === undefined) return undefined;
+  if (t.kind === "number") return `n:${canonicalNumber(t.text)}`;
+  if (t.kind !== "word") return undefined;
+  const s = contentStem(t.lower);
+  if (s !== undefined) return `c:${s}`;
+  if (/^\p{Ll}+(?:-\p{Ll}+)+$/u.test(t.lower)) return `c:${t.lower}`;
+  const op = OPERATOR_WORDS[t.lower];
+  if (op !== undefined) return `o:${op}`;
+  const ordinal = ORDINAL_WORDS[t.lower];
+  if (ordinal !== undefined) return `n:#${ordinal}`;
+  if (isEntity(t, titleCase)) return `e:${t.lower}`;
+  if (isVariable(t)) return `v:${t.text}`;
+  return undefined;
+}
+
+type PlacedSlot = Slot & { at: number };
+
+/**
+ * The members of a coordinated list of single words share one rank: "apples and pears" asks what
+ * "pears and apples" asks. Only bare words (a determiner allowed) that nothing else could modify or
+ * govern: the word after the last member must not be a content word ("red apples and pears" and
+ * "Italy and France beat Spain" stay in order), nor the word before the first unless it is a verb
+ * that takes a list ("Compare Python and Java"). Numbers are never reordered ("subtract 3 and 5").
+ */
+function coordinate(slots: PlacedSlot[], tokens: readonly Token[], titleCase: boolean): void {
+  const byToken = new Map(slots.map((s) => [s.at, s]));
+  const member = (at: number) => {
+    const s = byToken.get(at);
+    return s && !s.key.startsWith("n:") && !tokens[at]!.possessive ? s : undefined;
+  };
+  for (let k = 1; k < tokens.length - 1; k++) {
+    if (tokens[k]!.lower !== "and" && tokens[k]!.lower !== "or") continue;
+    let j = k + 1;
+    while (DETERMINERS.has(tokens[j]?.lower ?? "")) j++;
+    const right = member(j);
+    if (!right || slotKey(tokens[j + 1], titleCase) !== undefined || numberAt(tokens, j + 1)) continue;
+    const members = [right];
+    let at = tokens[k - 1]?.text === "," ? k - 2 : k - 1;
+    for (let left = member(at); left; left = tokens[at - 1]?.text === "," ? member((at -= 2)) : undefined) {
+      members.push(left);
+      while (DETERMINERS.has(tokens[at - 1]?.lower ?? "")) at--;
+    }
+    const before = tokens[at - 1];
+    if (members.length < 2 || (slotKey(before, titleCase) !== undefined && !LIST_VERBS.has(before!.lower))) continue;
+    const rank = Math.min(...members.map((m) => m.rank));
+    for (const m of members) m.rank = rank;
+  }
+}
+
+/** The slots of a prompt in order (see Slot); "Ann's brother" reads as "the brother of Ann". */
+function readSlots(tokens: Token[], titleCase: boolean): Slot[] {
+  const slots: PlacedSlot[] = [];
+  let rel = "";
+  const place = (key: string, at: number, relation: string) => slots.push({ key, rel: relation, rank: slots.length, at });
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.kind === "break" || CLAUSE_END.has(t.text)) {
+      rel = "";
+      continue;
+    }
+    const relation = t.kind === "word" ? RELATIONS[t.lower] : undefined;
+    if (relation !== undefined) {
+      // "to" before a bare word may mark an infinitive ("how to reset"): a weak "to".
+      const next = tokens[i + 1];
+      rel = t.lower === "to" && next?.kind === "word" && next.text === next.lower && !DETERMINERS.has(next.lower) ? WEAK_TO : relation;
+      continue;
+    }
+    const number = t.kind === "word" ? numberAt(tokens, i) : undefined;
+    const key = number ? undefined : slotKey(t, titleCase);
+    if (rel !== "" && !number && key === undefined && t.kind === "word" && !DETERMINERS.has(t.lower)) {
+      // What a relation word governs may be a pronoun or an adverb ("ask for them" / "ask by them", "take it from there").
+      place(`x:${t.lower}`, i, rel);
+    } else if (number) {
+      place(`n:${number.value}`, i, rel);
+      i = number.end - 1;
+    } else {
+      if (key === undefined) continue;
+      const owned = t.possessive && !tokens[i + 1]?.possessive ? slotKey(tokens[i + 1], titleCase) : undefined;
+      if (owned !== undefined && slotKey(tokens[i + 2], titleCase) === undefined) {
+        place(owned, i + 1, rel);
+        place(key, i, "of");
+        i++;
+      } else place(key, i, rel);
+    }
+    rel = "";
+  }
+  coordinate(slots, tokens, titleCase);
+  return slots.map(({ key, rel, rank }) => ({ key, rel, rank }));
+}
+
 /** Reads the facets of one prompt. Pure; a few tens of microseconds for a paragraph. */
 export function extractFacets(prompt: string): PromptFacets {
-  const { literals, quoted, rest } = extractLiterals(withoutCourtesy(prompt.normalize("NFKC")));
+  const { literals, quoted, rest } = extractLiterals(withCanonicalFrame(withoutCourtesy(prompt.normalize("NFKC"))));
   const tokens = tokenize(normalizeForTokens(rest));
   const titleCase = isTitleCase(tokens);
   const letterVariables = hasLetterVariables(tokens);
@@ -416,6 +599,8 @@ export function extractFacets(prompt: string): PromptFacets {
     words: new Set(),
     content: new Map(),
     roles: new Map(),
+    symbols: [],
+    slots: [],
   };
 
   for (let i = 0; i < tokens.length; i++) {
@@ -437,7 +622,11 @@ export function extractFacets(prompt: string): PromptFacets {
       const op = OPERATOR_SYMBOLS[t.text];
       const unit = unitOf(t.lower, afterNumber);
       if (unit && (afterNumber || /^[$€£¥₹]$/.test(t.text))) facets.units.push(unit);
-      else if (op && (NEEDS_OPERANDS.has(t.text) ? isOperand(prev) && isOperand(next) : !NEEDS_OPERAND.has(t.text) || isOperand(prev) || isOperand(next))) facets.operators.push(op);
+      else if (op && (NEEDS_OPERANDS.has(t.text) ? isOperand(prev) && isOperand(next) : !NEEDS_OPERAND.has(t.text) || isOperand(prev) || isOperand(next))) {
+        facets.operators.push(op);
+        // Typeset math ("3 × 4", "6 ÷ 2") is what the keyboard writes "*" and "/"; code operators stay as typed ("!=" / "!==").
+        facets.symbols.push(TYPESET_MATH.has(t.text) ? op : t.text);
+      } else if (BRACKETS.has(t.text) || (op && isCodeOperand(prev) && isCodeOperand(next))) facets.symbols.push(t.text);
       continue;
     }
     if (t.kind !== "word") continue;
@@ -461,8 +650,8 @@ export function extractFacets(prompt: string): PromptFacets {
     }
     if (IDENTIFIER.test(t.text) && !PROGRAMMING_LANGUAGES[t.lower]) facets.literals.push(t.text);
 
-    const numberWords = NUMBER_WORDS[t.lower] !== undefined ? numberWordsValue(tokens, i) : undefined;
-    if (numberWords && !(t.lower === "one" && (ONE_AS_PRONOUN_BEFORE.has(prev?.lower ?? "") || ONE_AS_PRONOUN_AFTER.has(next?.lower ?? "")))) {
+    const numberWords = numberAt(tokens, i);
+    if (numberWords) {
       facets.numbers.push(String(numberWords.value));
       for (let j = i + 1; j < numberWords.end; j++) facets.words.add(tokens[j]!.lower);
       i = numberWords.end - 1;
@@ -471,7 +660,8 @@ export function extractFacets(prompt: string): PromptFacets {
     const ordinal = ORDINAL_WORDS[t.lower];
     if (ordinal !== undefined && !(t.lower === "second" && afterNumber)) facets.numbers.push(`#${ordinal}`);
 
-    const role = ROLE_OF.get(t.lower);
+    // "How much storage do I get?" asks an amount, "How do I get more storage?" a procedure.
+    const role: Role | undefined = t.lower === "how" && HOW_QUANTITY.has(next?.lower ?? "") ? ["wh", `how ${next!.lower}`] : ROLE_OF.get(t.lower);
     if (role) {
       const groups = facets.roles.get(role[0]) ?? [];
       if (!groups.includes(role[1])) facets.roles.set(role[0], [...groups, role[1]]);
@@ -481,9 +671,15 @@ export function extractFacets(prompt: string): PromptFacets {
       facets.negated.push(negatedWord(next, tokens[i + 2]));
     }
     const opWord = OPERATOR_WORDS[t.lower];
-    if (opWord) facets.operators.push(opWord);
-    if (t.lower === "times" && afterNumber && next?.kind === "number") facets.operators.push("*");
-    if (t.lower === "x" && afterNumber && next?.kind === "number") facets.operators.push("*");
+    if (opWord) {
+      facets.operators.push(opWord);
+      // Where it stands among brackets and symbols: "2 plus 3" is "2+3".
+      facets.symbols.push(opWord);
+    }
+    if ((t.lower === "times" || t.lower === "x") && afterNumber && next?.kind === "number") {
+      facets.operators.push("*");
+      facets.symbols.push("*");
+    }
 
     // "5-year-old" and "10-minute" carry their unit in the first part.
     const unit = unitOf(t.lower, afterNumber) ?? unitOf(t.lower.split("-")[0]!, afterNumber);
@@ -511,6 +707,9 @@ export function extractFacets(prompt: string): PromptFacets {
       }
     }
   }
+  // Brackets group operators; in prose without any they are asides ("(optional)").
+  if (!facets.symbols.some((x) => !BRACKETS.has(x))) facets.symbols = [];
+  facets.slots = readSlots(tokens, titleCase);
   facets.numbers.sort();
   facets.negated.sort();
   for (const groups of facets.roles.values()) groups.sort();

@@ -20,7 +20,7 @@ export type CacheLookup = { kind: "hit"; hit: CacheHit } | { kind: "miss"; fill:
 export interface CacheFill {
   /**
    * Hands over the upstream answer. It is stored only when complete (every choice finished with
-   * `stop` or `tool_calls`) and within the size limit; returns whether it was stored.
+   * `stop` or `tool_calls`), neither empty nor a refusal, and within the size limit; returns whether it was stored.
    */
   complete(answer: CachedAnswer): boolean;
   /** The upstream call failed or was abandoned: nothing is stored, waiting duplicates go upstream themselves. */
@@ -81,8 +81,20 @@ export function embeddingText(prompt: string): string {
   return prompt.normalize("NFKC").replace(/\s+/g, " ").trim();
 }
 
-function isComplete(answer: CachedAnswer): boolean {
-  return answer.choices.length > 0 && answer.choices.every((c) => COMPLETE_FINISH_REASONS.has(c.finish_reason));
+/**
+ * An answer worth serving again: every choice finished, said something (text or tool calls) and is no
+ * refusal. A refusal may be the provider's momentary judgement of this wording; an empty answer is
+ * what OpenAI's refusals become once `content: null` is read (the `refusal` text is not carried).
+ */
+function isServable(answer: CachedAnswer): boolean {
+  return (
+    answer.choices.length > 0 &&
+    answer.choices.every((c) => {
+      const refusal = (c.message as { refusal?: unknown }).refusal;
+      const said = c.message.content.trim() !== "" || (c.message.tool_calls?.length ?? 0) > 0;
+      return COMPLETE_FINISH_REASONS.has(c.finish_reason) && said && !(typeof refusal === "string" && refusal !== "");
+    })
+  );
 }
 
 const consoleLog: CacheLog = { warn: (fields, message) => console.warn(message, fields) };
@@ -216,7 +228,8 @@ export class SemanticCache {
   private bypassReason(req: CacheRequest): BypassReason | null {
     if (!req.appId) throw new TypeError("cache request without appId: entries are per tenant");
     if (req.enabled === false) return "disabled";
-    const varied = (req.params.temperature ?? 0) > this.config.maxTemperature || (req.params.n ?? 1) > 1;
+    const temperature = req.params.temperature;
+    const varied = (temperature === undefined ? !this.config.cacheUnsetTemperature : temperature > this.config.maxTemperature) || (req.params.n ?? 1) > 1;
     if (varied && !req.allowNondeterministic && !this.config.allowNondeterministic) return "nondeterministic";
     return null;
   }
@@ -317,7 +330,7 @@ export class SemanticCache {
     const fill: CacheFill = {
       complete: (answer) => {
         if (!open) throw new Error("cache fill already completed or failed");
-        const stored = isComplete(answer) && this.insert(appId, keys, vector, answer);
+        const stored = isServable(answer) && this.insert(appId, keys, vector, answer);
         release(stored ? answer : null);
         return stored;
       },

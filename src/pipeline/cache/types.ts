@@ -74,6 +74,12 @@ export interface CacheConfig {
   maxTemperature: number;
   /** Operator-wide opt-in: cache requests with temperature above the limit or n > 1 too. */
   allowNondeterministic: boolean;
+  /**
+   * Whether a request without an explicit temperature is cacheable. It samples at the provider's
+   * default (1 at OpenAI and Anthropic), which `maxTemperature` already admits when written out; a
+   * cached answer is one sample of that distribution. Off, such requests bypass unless opted in.
+   */
+  cacheUnsetTemperature: boolean;
   /** How long identical concurrent requests wait for the first one's answer before going upstream themselves. */
   coalesceTimeoutMs: number;
   /** Writes are batched; a batch goes to the store this long after its first write. */
@@ -103,6 +109,7 @@ export const DEFAULT_CACHE_CONFIG: CacheConfig = {
   semanticMaxChars: 1000,
   maxTemperature: 1,
   allowNondeterministic: false,
+  cacheUnsetTemperature: true,
   coalesceTimeoutMs: 30_000,
   flushDelayMs: 25,
   quantization: "i8",

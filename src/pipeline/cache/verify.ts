@@ -1,5 +1,6 @@
 import { extractFacets, stem, type PromptFacets } from "./facets";
 import { NEGATING_PREFIXES } from "./lexicon";
+import { orderClash } from "./order";
 import type { SynonymTable } from "./synonyms";
 
 /** Why two prompts may not share an answer. */
@@ -16,6 +17,7 @@ export type MismatchKind =
   | "format"
   | "entity"
   | "role"
+  | "order"
   | "content";
 
 export type Verdict = { equivalent: true } | { equivalent: false; kind: MismatchKind; detail: string };
@@ -212,6 +214,7 @@ export function compareFacets(a: PromptFacets, b: PromptFacets, words?: WordSimi
   if (quote) return mismatch("literal", quote);
   if (!sameList(a.numbers, b.numbers)) return mismatch("number", `${show(a.numbers)} vs ${show(b.numbers)}`);
   if (!sameList(a.operators, b.operators)) return mismatch("operator", `${show(a.operators)} vs ${show(b.operators)}`);
+  if (!sameList(a.symbols, b.symbols)) return mismatch("operator", `${a.symbols.join(" ")} vs ${b.symbols.join(" ")}`);
   if (!sameList(a.units, b.units)) return mismatch("unit", `${show(a.units)} vs ${show(b.units)}`);
   if (a.negations !== b.negations) return mismatch("negation", `${a.negations} vs ${b.negations} negations`);
   if (!sameList(a.negated, b.negated)) return mismatch("negation", `negating ${show(a.negated)} vs ${show(b.negated)}`);
@@ -225,6 +228,8 @@ export function compareFacets(a: PromptFacets, b: PromptFacets, words?: WordSimi
   if (entity) return mismatch("entity", entity);
   const role = roleClash(a, b);
   if (role) return mismatch("role", role);
+  const order = orderClash(a.slots, b.slots);
+  if (order) return mismatch("order", order);
   if (substitutionAlignment(a, b, words?.vectors, words?.synonyms) < (words?.minSimilarity ?? 1)) {
     const { onlyA, onlyB } = unmatchedWords(a, b);
     return mismatch("content", `${show(onlyA)} vs ${show(onlyB)}`);

@@ -1,8 +1,12 @@
 import type { Role } from "../../core/messages";
 
-/** Roles whose content the compressor rewrites; tool results and tool calls pass through untouched. */
+/**
+ * Roles whose content the compressor rewrites. Assistant turns are the model's own words, often few-shot
+ * examples of the answer wanted (issue 25): they pass through byte for byte, as tool results and tool
+ * calls do.
+ */
 export function isCompressible(role: Role): boolean {
-  return role === "user" || role === "system" || role === "assistant" || role === "developer";
+  return role === "user" || role === "system" || role === "developer";
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ChatMessage } from "../../core/messages";
-import { compressMessages, RULE_NAMES, validateCompressOptions } from "./compress";
+import { compressMessages, validateCompressOptions } from "./compress";
 import { isCompressible } from "./level";
 import type { CompressOptions, CompressResult } from "./types";
 
@@ -7,8 +7,6 @@ import type { CompressOptions, CompressResult } from "./types";
 export type QualityScorer = (original: string, compressed: string) => Promise<number> | number;
 
 export const DEFAULT_QUALITY_FLOOR = 85;
-/** Each back-off step lowers the level by this much, down to 0 (whitespace only). */
-const BACK_OFF_STEP = 0.25;
 
 export interface QualityFloorOptions extends CompressOptions {
   /** Lowest acceptable score, 0-100; DEFAULT_QUALITY_FLOOR when left out. */
@@ -18,8 +16,8 @@ export interface QualityFloorOptions extends CompressOptions {
 export interface QualityCheckedResult extends CompressResult {
   /** Score of what is actually sent (100 when the prompt goes out unchanged). */
   qualityScore: number;
-  /** Aggressiveness that produced what is sent. */
-  levelUsed: number;
+  /** Rules the back-off turned off to clear the floor, in the order it turned them off. */
+  rulesUndone: string[];
 }
 
 /** The prompt text a scorer compares: every compressible message's content, in order. */
@@ -30,16 +28,6 @@ export function promptText(messages: readonly ChatMessage[]): string {
     .join("\n\n");
 }
 
-/** Levels tried, the requested one first, then gentler ones down to 0. */
-export function backOffLevels(requested: number): number[] {
-  const levels = [requested];
-  for (let level = Math.ceil(requested / BACK_OFF_STEP - 1e-9) * BACK_OFF_STEP - BACK_OFF_STEP; level > 1e-9; level -= BACK_OFF_STEP) {
-    levels.push(Math.round(level * 100) / 100);
-  }
-  if (requested > 0) levels.push(0);
-  return levels;
-}
-
 async function scoreOf(scorer: QualityScorer, original: string, compressed: string): Promise<number> {
   if (original === compressed) return 100;
   const score = await scorer(original, compressed);
@@ -48,9 +36,12 @@ async function scoreOf(scorer: QualityScorer, original: string, compressed: stri
 }
 
 /**
- * Compresses at the requested level and, while the scorer rates the result below the floor, backs
- * off to gentler levels. When even whitespace-only compression scores below the floor, the original
- * prompt is sent. The score reported is always that of what is sent.
+ * Compresses at the requested level and, while the scorer rates the result below the floor, undoes the
+ * edits that cost the score, one rule at a time (issue 25): of the rules that changed the prompt, the one
+ * whose undoing raises the score most is turned off, and so on until the floor is cleared. A risky edit
+ * no longer cancels the safe edits of other rules, as stepping the whole level down did. When no rule is
+ * left to undo and the floor is still not cleared, the original prompt is sent. The score reported is
+ * always that of what is sent.
  */
 export async function compressWithQualityFloor(
   messages: readonly ChatMessage[],
@@ -61,18 +52,21 @@ export async function compressWithQualityFloor(
   const floor = opts.qualityFloor ?? DEFAULT_QUALITY_FLOOR;
   if (!Number.isFinite(floor) || floor < 0 || floor > 100) throw new RangeError(`quality floor must be from 0 to 100, got ${floor}`);
   const original = promptText(messages);
-  let lastText: string | null = null;
-  let lastScore = 0;
-  for (const level of backOffLevels(opts.aggressiveness)) {
-    const result = compressMessages(messages, { ...opts, aggressiveness: level });
-    const text = promptText(result.messages);
-    // A gentler level often changes nothing more; the score of the same text is already known.
-    const score = text === lastText ? lastScore : await scoreOf(scorer, original, text);
-    lastText = text;
-    lastScore = score;
-    if (score >= floor) return { ...result, qualityScore: score, levelUsed: level };
+  const undone: string[] = [];
+  const attempt = async (skip: readonly string[]) => {
+    const result = compressMessages(messages, { ...opts, skipRules: [...opts.skipRules, ...skip] });
+    return { result, score: await scoreOf(scorer, original, promptText(result.messages)) };
+  };
+  let best = await attempt(undone);
+  while (best.score < floor && best.result.rulesApplied.length > 0) {
+    let next: (typeof best & { rule: string }) | undefined;
+    for (const rule of best.result.rulesApplied) {
+      const tried = await attempt([...undone, rule]);
+      if (!next || tried.score > next.score) next = { ...tried, rule };
+    }
+    undone.push(next!.rule);
+    best = next!;
   }
-  // With every rule skipped the compressor sends the prompt as it came, with its token count.
-  const asSent = compressMessages(messages, { ...opts, aggressiveness: 0, skipRules: RULE_NAMES });
-  return { ...asSent, qualityScore: 100, levelUsed: 0 };
+  // The loop ends: with no rule left to undo the prompt goes out as it came, which scores 100.
+  return { ...best.result, qualityScore: best.score, rulesUndone: undone };
 }

@@ -20,6 +20,20 @@ export interface CapabilityTable {
    * unsure classifier should cost money, not quality.
    */
   tier_confidence_threshold: number;
+  /**
+   * A prompt the table would send to the cheapest tier goes to balanced when one of these signals of a
+   * hard prompt (hardness.ts) reaches its threshold; 0 turns a signal off.
+   */
+  hard_prompt: {
+    /** Cues that bind the answer ("must", "at most", "unless", "before"...). */
+    constraints_from: number;
+    /** Sequence cues ("first", "then", "finally", "step by step"...). */
+    steps_from: number;
+    /** Output length the prompt asks for, in words ("in 1500 words", "a 3 page report"). */
+    requested_words_from: number;
+    /** Prompt tokens to reason over (all messages). */
+    context_tokens_from: number;
+  };
   /** A `most_capable` entry applies only when the classifier is at least this sure of the class; otherwise balanced. */
   most_capable_min_confidence: number;
   /** Fraction of a context window kept free, since providers A and C count tokens differently from o200k. */
@@ -61,6 +75,16 @@ export function parseCapabilities(raw: unknown, source = "capabilities"): Capabi
   const hard_from = unit(bands.hard_from, "difficulty_bands.hard_from");
   if (hard_from < medium_from) fail("difficulty_bands.hard_from", "must not be below medium_from");
 
+  const count = (v: unknown, field: string): number =>
+    typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : fail(field, "must be a whole number, 0 or more (0 turns the signal off)");
+  const hard = obj(top.hard_prompt, "hard_prompt");
+  const hard_prompt = {
+    constraints_from: count(hard.constraints_from, "hard_prompt.constraints_from"),
+    steps_from: count(hard.steps_from, "hard_prompt.steps_from"),
+    requested_words_from: count(hard.requested_words_from, "hard_prompt.requested_words_from"),
+    context_tokens_from: count(hard.context_tokens_from, "hard_prompt.context_tokens_from"),
+  };
+
   const fences = top.code_fence_classes;
   if (!Array.isArray(fences)) fail("code_fence_classes", "must be an array of task classes");
   const classesRaw = obj(top.classes, "classes");
@@ -74,6 +98,7 @@ export function parseCapabilities(raw: unknown, source = "capabilities"): Capabi
   return {
     difficulty_bands: { medium_from, hard_from },
     tier_confidence_threshold: unit(top.tier_confidence_threshold, "tier_confidence_threshold"),
+    hard_prompt,
     most_capable_min_confidence: unit(top.most_capable_min_confidence, "most_capable_min_confidence"),
     context_headroom: unit(top.context_headroom, "context_headroom"),
     code_fence_classes: (fences as unknown[]).map((c, i) => taskClass(c, `code_fence_classes[${i}]`)),

@@ -86,15 +86,21 @@ function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
   // wishes: when no model of the wished tier is available, serving at the floor beats a 503.
   let floor: Tier = listed;
   let preferred: Tier = listed;
+  let reason: RoutingReason = REASON_OF_TASK[task];
   if (listed === "most_capable") {
     floor = "balanced";
     preferred = task === p.task && p.confidence >= table.most_capable_min_confidence ? "most_capable" : "balanced";
-  } else if (listed === "cheapest" && tierConfidence(table, band, p, listed) < table.tier_confidence_threshold) {
+  } else if (listed === "cheapest") {
     // Only up to balanced: most_capable is kept for hard reasoning the classifier is sure of.
-    preferred = "balanced";
+    const up = tierConfidence(table, band, p, listed) < table.tier_confidence_threshold ? "low_confidence" : hardPromptSignal(table, s);
+    if (up) {
+      preferred = "balanced";
+      reason = up;
+    }
   }
 
-  const usable = catalog.models.filter((m) => input.isAvailable(m) && hasFeatures(m, s));
+  const features = requiredFeatures(s);
+  const usable = catalog.models.filter((m) => input.isAvailable(m) && features.every((f) => m.features.includes(f)));
   const need = s.promptTokens + s.maxCompletionTokens;
   const fits = (m: ModelInfo) => need <= m.context_window * (1 - table.context_headroom);
   const order = (a: ModelInfo, b: ModelInfo) =>
@@ -106,7 +112,6 @@ function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
   let candidates = atLeast(preferred).filter(fits);
   if (candidates.length === 0) candidates = atLeast(floor).filter(fits);
   const chosen = candidates.sort(order)[0];
-  const reason = REASON_OF_TASK[task];
   if (!chosen) return atLeast(floor).length > 0 ? tooLong(reason, floor, need, atLeast(floor), table.context_headroom) : noProvider(reason, floor, whyNone(s, floor));
 
   // Report long_context when the prompt's size, not the task, moved the request off the model it would have had.
@@ -128,8 +133,25 @@ export function tierConfidence(table: CapabilityTable, band: DifficultyBand, p: 
   return sum;
 }
 
-function hasFeatures(m: ModelInfo, s: PromptSignals): boolean {
-  return (!s.needsTools || m.features.includes("tools")) && (!s.needsJson || m.features.includes("json"));
+/** The first signal of a hard prompt that reaches the operator's threshold (capabilities.json `hard_prompt`), if any. */
+export function hardPromptSignal(table: CapabilityTable, s: PromptSignals): RoutingReason | undefined {
+  const t = table.hard_prompt;
+  const reached = (value: number, from: number) => from > 0 && value >= from;
+  if (reached(s.hardness.constraints, t.constraints_from)) return "many_constraints";
+  if (reached(s.hardness.steps, t.steps_from)) return "multi_step";
+  if (reached(s.hardness.requestedWords, t.requested_words_from)) return "long_output";
+  if (reached(s.promptTokens, t.context_tokens_from)) return "large_context";
+  return undefined;
+}
+
+/** The catalog's `features` flags a request needs ("tools", "json", "json_schema", "vision"). */
+function requiredFeatures(s: PromptSignals): string[] {
+  const need: string[] = [];
+  if (s.needsTools) need.push("tools");
+  if (s.needsJson) need.push("json");
+  if (s.needsJsonSchema) need.push("json_schema");
+  if (s.needsVision) need.push("vision");
+  return need;
 }
 
 function rank(t: Tier): number {
@@ -144,8 +166,8 @@ function tooLong(reason: RoutingReason, tier: Tier, need: number, usable: ModelI
 }
 
 function whyNone(s: PromptSignals, floor: Tier): string {
-  const needs = [s.needsTools && "tools", s.needsJson && "JSON mode"].filter(Boolean);
-  const what = needs.length > 0 ? `a ${floor} or better model with ${needs.join(" and ")}` : `a ${floor} or better model`;
+  const needs = requiredFeatures(s);
+  const what = needs.length > 0 ? `a ${floor} or better model with the features ${needs.join(", ")}` : `a ${floor} or better model`;
   return `no configured provider serves ${what}`;
 }
 

@@ -1,6 +1,9 @@
 import type { TaskClass } from "../../ml/types";
 
-/** CONTRACT.md's complete list of `svc_meta.routing_reason` values. */
+/**
+ * CONTRACT.md's list of `svc_meta.routing_reason` values, and five more (README, "Routing") that say
+ * which signal sent a prompt the table puts on the cheapest tier one tier up.
+ */
 export const ROUTING_REASONS = [
   "explicit_model",
   "faq_pattern",
@@ -16,6 +19,11 @@ export const ROUTING_REASONS = [
   "fallback",
   "cache_hit",
   "route_disabled",
+  "low_confidence",
+  "many_constraints",
+  "multi_step",
+  "long_output",
+  "large_context",
 ] as const;
 export type RoutingReason = (typeof ROUTING_REASONS)[number];
 

@@ -1,6 +1,7 @@
 import type { ChatMessage } from "../../core/messages";
 import type { PassThroughParams } from "../../providers/types";
 import { countMessageTokens } from "../../tokens/count";
+import { hardnessOf, HARDNESS_SAMPLE_CHARS, type Hardness } from "./hardness";
 
 /** Writing system of the prompt: a cheap stand-in for its language that needs no model. */
 export type Script = "latin" | "cyrillic" | "greek" | "arabic" | "hebrew" | "devanagari" | "cjk" | "hangul" | "thai" | "other" | "none";
@@ -19,8 +20,14 @@ export interface PromptSignals {
   script: Script;
   /** Tools were offered, or the history holds tool calls or results: only tool-capable models can serve. */
   needsTools: boolean;
-  /** `response_format` asks for JSON (`json_object` or `json_schema`). */
+  /** `response_format` asks for JSON (`json_object` or `json_schema`): only models with the "json" feature can serve. */
   needsJson: boolean;
+  /** `response_format` is `json_schema`: only models with the "json_schema" feature can serve. */
+  needsJsonSchema: boolean;
+  /** A message holds an image part: only models with the "vision" feature can serve. */
+  needsVision: boolean;
+  /** What makes the prompt hard whatever its class (hardness.ts), from the user's text. */
+  hardness: Hardness;
 }
 
 /** The parts of a completion request the signals are computed from. */
@@ -45,13 +52,16 @@ export function promptSignals(req: SignalSource, promptTokens?: number): PromptS
   let fenceLines = 0;
   let userTurns = 0;
   let toolHistory = false;
+  let images = false;
   let userText = "";
   for (const m of req.messages) {
-    fenceLines += countMatches(m.content, FENCE_LINE);
+    const text = textOf(m.content);
+    if (text !== m.content) images ||= hasImagePart(m.content);
+    fenceLines += countMatches(text, FENCE_LINE);
     if (m.role === "tool" || (m.tool_calls !== undefined && m.tool_calls.length > 0)) toolHistory = true;
     if (m.role === "user") {
       userTurns++;
-      if (userText.length < SCRIPT_SAMPLE_CHARS) userText += m.content.slice(0, SCRIPT_SAMPLE_CHARS - userText.length);
+      if (userText.length < HARDNESS_SAMPLE_CHARS) userText += (userText ? "\n" : "") + text.slice(0, HARDNESS_SAMPLE_CHARS - userText.length);
     }
   }
   const p = req.params ?? {};
@@ -63,10 +73,28 @@ export function promptSignals(req: SignalSource, promptTokens?: number): PromptS
     userTurns,
     // An unclosed fence still opens a code block.
     codeFences: Math.ceil(fenceLines / 2),
-    script: dominantScript(userText),
+    script: dominantScript(userText.slice(0, SCRIPT_SAMPLE_CHARS)),
     needsTools: toolsOffered || toolHistory,
     needsJson: format === "json_object" || format === "json_schema",
+    needsJsonSchema: format === "json_schema",
+    needsVision: images,
+    hardness: hardnessOf(userText),
   };
+}
+
+/**
+ * A message's text. The gateway's ChatMessage carries a string; OpenAI's content may also be an array of
+ * parts (text, image_url), which this reads without depending on how a later message type spells it.
+ */
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((p: { type?: unknown; text?: unknown }) => (p?.type === "text" && typeof p.text === "string" ? p.text : "")).join("\n");
+}
+
+const IMAGE_PARTS = new Set(["image_url", "input_image", "image"]);
+function hasImagePart(content: unknown): boolean {
+  return Array.isArray(content) && content.some((p: { type?: unknown }) => IMAGE_PARTS.has(p?.type as string));
 }
 
 function countMatches(text: string, re: RegExp): number {

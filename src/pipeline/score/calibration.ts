@@ -1,38 +1,35 @@
 import { readFile } from "node:fs/promises";
+import { FEATURE_NAMES, type RequestFeatures } from "./request-features";
 
 /**
- * Monotone map from embedding cosine to a 0-100 similarity score, fitted on STS gold scores (isotonic
- * regression, kept as knots; see models/quality-score/MODEL_CARD.md). Stored in
- * models/quality-score/calibration.json.
+ * Logistic calibration of the request features (request-features.ts) to the probability that a
+ * compression asks for the same thing as its original, fitted on labelled pairs of safe and
+ * meaning-changing edits (models/quality-score/build.ts, MODEL_CARD.md). Weights are never positive: a
+ * loss never raises the score. Stored in models/quality-score/calibration.json.
  */
-export interface SimilarityCalibration {
-  /** Ascending cosines. */
-  cosine: number[];
-  /** Score at each knot, 0-100, non-decreasing. */
-  score: number[];
+export interface RequestCalibration {
+  features: readonly string[];
+  weights: number[];
+  bias: number;
 }
 
-export async function loadCalibration(path: string): Promise<SimilarityCalibration> {
-  const c = JSON.parse(await readFile(path, "utf8")) as SimilarityCalibration;
+export async function loadCalibration(path: string): Promise<RequestCalibration> {
+  const c = JSON.parse(await readFile(path, "utf8")) as RequestCalibration;
   const ok =
-    Array.isArray(c.cosine) &&
-    Array.isArray(c.score) &&
-    c.cosine.length >= 2 &&
-    c.cosine.length === c.score.length &&
-    c.cosine.every((x, i) => i === 0 || x > c.cosine[i - 1]!) &&
-    c.score.every((x, i) => x >= 0 && x <= 100 && (i === 0 || x >= c.score[i - 1]!));
-  if (!ok) throw new Error(`${path}: calibration must be ascending cosine knots with non-decreasing 0-100 scores`);
+    Array.isArray(c.features) &&
+    c.features.length === FEATURE_NAMES.length &&
+    c.features.every((f, i) => f === FEATURE_NAMES[i]) &&
+    Array.isArray(c.weights) &&
+    c.weights.length === FEATURE_NAMES.length &&
+    c.weights.every((w) => Number.isFinite(w) && w <= 0) &&
+    Number.isFinite(c.bias);
+  if (!ok) throw new Error(`${path}: calibration must give a non-positive weight to each of ${FEATURE_NAMES.join(", ")} and a bias`);
   return c;
 }
 
-/** Piecewise-linear interpolation between knots, flat outside them. */
-export function calibratedScore(cos: number, c: SimilarityCalibration): number {
-  const xs = c.cosine;
-  const ys = c.score;
-  if (cos <= xs[0]!) return ys[0]!;
-  if (cos >= xs[xs.length - 1]!) return ys[ys.length - 1]!;
-  let hi = 1;
-  while (xs[hi]! < cos) hi++;
-  const t = (cos - xs[hi - 1]!) / (xs[hi]! - xs[hi - 1]!);
-  return ys[hi - 1]! + t * (ys[hi]! - ys[hi - 1]!);
+/** 0-100: a hundred times the calibrated probability that the request is unchanged. */
+export function calibratedScore(features: RequestFeatures, c: RequestCalibration): number {
+  let z = c.bias;
+  for (let i = 0; i < FEATURE_NAMES.length; i++) z += c.weights[i]! * features[FEATURE_NAMES[i]!];
+  return 100 / (1 + Math.exp(-z));
 }

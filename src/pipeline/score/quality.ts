@@ -1,64 +1,31 @@
-import { cosineOfUnit } from "../../ml/cosine";
-import type { Embedder } from "../../ml/types";
-
-/** An embedder that can also embed two texts in one call (the shipped HashEmbedder). */
-export interface PairEmbedder extends Embedder {
-  embedPair(a: string, b: string): Promise<[Float32Array, Float32Array]>;
-}
-import { calibratedScore, type SimilarityCalibration } from "./calibration";
-import { CHECK_NAMES, meaningChecks, type LostContent } from "./meaning-checks";
+import { calibratedScore, type RequestCalibration } from "./calibration";
+import type { LostContent } from "./meaning-checks";
+import { hardChecks, requestFeatures, type RequestFeatures } from "./request-features";
 
 /** The quality of a compression: one 0-100 figure and what it is made of. */
 export interface QualityScore {
-  /** 0-100 (integer): the calibrated similarity, capped by what the hard checks found lost. */
+  /** 0-100 (integer): how likely the compressed prompt asks for the same thing (100 when unchanged). */
   score: number;
-  /** Cosine of the two embeddings, -1..1. */
-  similarity: number;
-  /** The similarity on the 0-100 STS-calibrated scale, before the checks. */
-  semanticScore: number;
+  /** What changed in the request, as weighed. */
+  features: RequestFeatures;
   /** Content of the original missing from the compressed text, per check. */
   lost: LostContent;
 }
 
 /**
- * Points taken off the ceiling per lost item. Any single loss lands below 70, the line under which
- * a compression counts as a change of meaning; a negation flips meaning outright, so it costs most.
- */
-export const LOSS_PENALTY: Record<keyof LostContent, number> = {
-  negations: 50,
-  numbers: 40,
-  codeSpans: 40,
-  entities: 35,
-  urls: 35,
-  quotes: 35,
-};
-
-/**
- * Scores compressions against their originals. Remembers the last original's embedding: the compressor
- * tries several candidates against one original, and that embedding is half the cost of each score.
- * A new original is embedded together with its first candidate, in one model call.
+ * Scores compressions against their originals by what changed in the request (issue 25): social
+ * sentences and framing words weigh nothing, a lost number, negation, entity, data span, format or
+ * content word weighs nearly everything. No embedding: the words both texts share cancel, and what is
+ * left is weighed by the calibration. Replaced an STS-calibrated embedding cosine that read "the
+ * greeting is gone" as a change of meaning (the README's haiku request scored 76, under the floor of
+ * 85) and a proofreading text stripped of its articles as unchanged (99).
  */
 export class QualityScorer {
-  private lastOriginal?: { text: string; vector: Promise<Float32Array> };
+  constructor(private readonly calibration: RequestCalibration) {}
 
-  constructor(
-    private readonly embedder: PairEmbedder,
-    private readonly calibration: SimilarityCalibration,
-  ) {}
-
-  private async embedBoth(original: string, compressed: string): Promise<[Float32Array, Float32Array]> {
-    if (this.lastOriginal?.text === original) return [await this.lastOriginal.vector, await this.embedder.embed(compressed)];
-    const pair = this.embedder.embedPair(original, compressed);
-    this.lastOriginal = { text: original, vector: pair.then(([o]) => o) };
-    return pair;
-  }
-
-  async score(original: string, compressed: string): Promise<QualityScore> {
-    const lost = meaningChecks(original, compressed);
-    const similarity = original === compressed ? 1 : cosineOfUnit(...(await this.embedBoth(original, compressed)));
-    const semanticScore = original === compressed ? 100 : calibratedScore(similarity, this.calibration);
-    let ceiling = 100;
-    for (const check of CHECK_NAMES) ceiling -= LOSS_PENALTY[check] * lost[check].length;
-    return { score: Math.round(Math.max(0, Math.min(semanticScore, ceiling))), similarity, semanticScore, lost };
+  score(original: string, compressed: string): QualityScore {
+    const lost = hardChecks(original, compressed);
+    const features = requestFeatures(original, compressed, lost);
+    return { score: original === compressed ? 100 : Math.round(calibratedScore(features, this.calibration)), features, lost };
   }
 }

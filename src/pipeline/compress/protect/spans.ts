@@ -1,6 +1,8 @@
 import { eachMatch } from "../../../text/each-match";
 import { AnchoredMatches, type AnchoredPattern } from "../text/anchored-matches";
 import { isKnownWordAt } from "../word-stats";
+import { dataSpans } from "./data-spans";
+import { socialSentenceRanges } from "../text/social";
 
 /** A half-open character range [start, end) of the original text that no rule may change. */
 export interface Span {
@@ -139,8 +141,14 @@ const UNIT = String.raw`(?:\s?(?:%|°[CF]?|(?:mm|cm|m|km|in|ft|yd|mi|mg|g|kg|lbs
 const NUMBER_CORE = String.raw`(?:${DIGITS}|\b${NUMBER_WORD}(?:(?:[\s-]+|\s+and\s+)${NUMBER_WORD})*\b)`;
 const NUMBER = new RegExp(String.raw`(?:\b${QUALIFIER})?${NUMBER_CORE}(?:\s*(?:-|–|—|to|and|or)\s*${NUMBER_CORE})?${UNIT}`, "gi");
 
+/**
+ * Month and day names (an abbreviation with its period). "today", "tomorrow", "tonight" and "yesterday"
+ * are not protected since issue 25: no rule drops such a word, and protected they kept "I hope you're
+ * doing well today." from going as the social sentence it is; the period after a full day name is the
+ * sentence's, and masked with it, it hid the next sentence's start from the phrase rules.
+ */
 const DATE =
-  /\b(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|[Tt]oday|[Tt]omorrow|[Yy]esterday|[Tt]onight)\b\.?/g;
+  /\b(?:(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b\.?)/g;
 
 /** Clause scope: the words after a marker up to the next punctuation, at most `n` of them. */
 const scope = (n: number) => String.raw`(?:[ \t]+[^\s.,;:!?()[\]{}]+){0,${n}}`;
@@ -219,6 +227,8 @@ const WORD_CHARACTER = /[\p{L}\p{N}_]/u;
 function isWordUnit(code: number): boolean {
   return code >= 0x80 ? WORD_CHARACTER.test(String.fromCharCode(code)) : isAsciiWordUnit(code);
 }
+/** Laughter, thanks and sign-offs the word statistics do not hold: at a sentence start they are no names. */
+const SOCIAL_CAPITALIZED = /^(?:(?:ha){2,}h?|he(?:he)+|lol+|lmao|rofl|thx|tysm|xoxo|ttyl|hiya|howdy|cheers|regards|apologies|thanks)$/i;
 /** "Hello ChatGPT," — the assistant's name in an opening greeting is not content to protect. */
 const GREETING_ADDRESSEE = /^\s*(?:hi|hello|hey|dear|greetings)[ \t,]+(?:chat ?gpt|gpt(?:-?\d[\w.-]*)?|claude|gemini|bard|copilot|assistant|ai)\b/i;
 
@@ -245,6 +255,7 @@ function capitalizedNames(text: string): Span[] {
     const sentenceStart = k < 0 || SENTENCE_BOUNDARIES.includes(text[k]!);
     // Looked up as written, where it lies: the statistics spell an apostrophe ', so a word with ’ is none of theirs.
     if (sentenceStart && !holdsRightQuote(text, start, end) && isKnownWordAt(text, start, end)) return;
+    if (sentenceStart && SOCIAL_CAPITALIZED.test(text.slice(start, end))) return;
     spans.push({ start, end });
   });
   return spans;
@@ -285,7 +296,7 @@ export const WORD_ANCHORED: readonly AnchoredPattern[] = [
     pattern: DATE,
     words: words(
       "january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec " +
-        "monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday tonight",
+        "monday tuesday wednesday thursday friday saturday sunday",
     ),
   },
   {
@@ -312,6 +323,13 @@ function wordAnchoredSpans(text: string): Span[] {
   return spans;
 }
 
+/**
+ * Detectors whose spans inside a social sentence are no content: "I hope this isn't a silly question"
+ * holds a negation, "I hope you're doing well this week" a date, and the sentence goes whole. Data spans
+ * are not among them: a pasted letter's "I hope you are well." is part of the letter.
+ */
+const CONTENT_DETECTORS = new Set<Detector>([wordAnchoredSpans, capitalizedNames]);
+
 const DETECTORS: readonly Detector[] = [
   (t) => (t.includes("```") || t.includes("~~~") ? fencedCode(t) : []),
   (t) => (t.includes("`") ? allMatches(t, INLINE_CODE) : []),
@@ -329,6 +347,7 @@ const DETECTORS: readonly Detector[] = [
   identifierSpans,
   capitalizedNames,
   (t) => allMatches(t, LINE_MARKER),
+  dataSpans,
 ];
 
 /**
@@ -338,7 +357,12 @@ const DETECTORS: readonly Detector[] = [
 export function protectedSpans(text: string): Span[] {
   const addresseeEnd = GREETING_ADDRESSEE.exec(text)?.[0].length ?? 0;
   const spans: Span[] = [];
-  for (const detect of DETECTORS) for (const span of detect(text)) if (span.end > addresseeEnd) spans.push(span);
+  const social = socialSentenceRanges(text);
+  const inSocial = (span: Span) => social.some((s) => s.start <= span.start && span.end <= s.end);
+  for (const detect of DETECTORS) {
+    const filter = social.length > 0 && CONTENT_DETECTORS.has(detect);
+    for (const span of detect(text)) if (span.end > addresseeEnd && !(filter && inSocial(span))) spans.push(span);
+  }
   spans.sort((a, b) => a.start - b.start || b.end - a.end);
   // The detectors' spans are fresh objects, owned here: merging grows them in place.
   const merged: Span[] = [];

@@ -8,8 +8,20 @@ const phrase = (alternatives: string, opening: string) => new PhrasePattern({ pa
 /** Keeps the case of the phrase's first letter in its replacement. */
 const keepCase = (match: string, replacement: string) => (/^[A-Z]/.test(match) ? replacement[0]!.toUpperCase() + replacement.slice(1) : replacement);
 
+/**
+ * A dropped word takes the comma and blanks after it, and a sentence it opened starts with a capital:
+ * "Basically, in order to win" -> "To win", not ", to win" (issue 33 found the tests pinning that).
+ */
+const dropPhrase = (match: string, ...groups: string[]) => {
+  const next = groups[groups.length - 1] ?? "";
+  return /^[A-Z]/.test(match) ? next.toUpperCase() : next;
+};
+/** A droppable phrase with the comma and blanks after it and the next letter, which dropPhrase hands back. */
+const droppable = (alternatives: string, opening: string) =>
+  new PhrasePattern({ pattern: new RegExp(String.raw`\b(?:${alternatives})\b(?!['’]),?[ \t]*([a-z]?)`, "gi"), words: opening.split(" ") });
+
 /** Wordy phrases with a shorter exact equivalent; one alternation so the text is scanned once. */
-const WORDY_PHRASES: readonly [string, string][] = [
+export const WORDY_PHRASES: readonly [string, string][] = [
   [String.raw`in order to`, "to"],
   [String.raw`due to the fact that|owing to the fact that|in view of the fact that`, "because"],
   [String.raw`(?:in )?spite of the fact that|despite the fact that`, "although"],
@@ -44,15 +56,14 @@ function shorterForm(match: string, ...groups: string[]): string {
 }
 
 /** Words and phrases that add nothing to a request, safe at any level where the rule runs. */
-const EMPTY_PHRASES = phrase(
+const EMPTY_PHRASES = droppable(
   String.raw`basically|literally|actually|honestly|obviously|totally|to be honest|needless to say|as you (?:may )?know|it (?:is|'s) (?:important|worth) (?:to note|noting) that|please note that`,
   "basically literally actually honestly obviously totally to needless as it please",
 );
 
 /** Intensifiers and hedges: they shade tone, not content, so they go only at higher levels. */
-const HEDGES = phrase(String.raw`really|very|just|quite|simply|essentially|pretty much|definitely|certainly|I think that|I believe that|I guess|I feel like`, "really very just quite simply essentially pretty definitely certainly i");
-
-const dropPhrase = () => "";
+// "very much" after "thank" is one phrase: "Thank very much" without "very" is no thanks.
+const HEDGES = droppable(String.raw`really|very(?! much)|just|quite|simply|essentially|pretty much|definitely|certainly|I think that|I believe that|I guess|I feel like`, "really very just quite simply essentially pretty definitely certainly i");
 
 /** Removes filler words, tightens wordy phrases; hedges and intensifiers go from level 0.5. */
 export const filler: CompressionRule = {

@@ -4,7 +4,7 @@ import { capitalize, rewrite } from "../text/rewrite";
 
 /** Verbs that name a task: an indirect request for one of these is a command. */
 const TASK_VERB =
-  "(?:write|explain|help|create|generate|give|provide|tell|show|list|summari[sz]e|translate|describe|make|draft|compose|suggest|recommend|find|fix|rewrite|review|analy[sz]e|compare|calculate|solve|design|build|implement|convert|outline|plan|prepare|edit|check|correct|improve|proofread|answer|produce|come up with|brainstorm|classify|extract|identify|evaluate|debug|refactor|optimi[sz]e|simplify|paraphrase|format|sort|organi[sz]e|act|play|pretend|imagine|respond|reply|define|teach|walk me through|guide me through|name|predict|estimate|determine|convince|persuade|critique|assess)";
+  "(?:write|explain|help|create|generate|give|provide|tell|show|list|summari[sz]e|translate|describe|make|draft|compose|suggest|recommend|find|fix|rewrite|review|analy[sz]e|compare|calculate|solve|design|build|implement|convert|outline|plan|prepare|edit|check|correct|improve|proofread|answer|produce|come up with|brainstorm|classify|extract|identify|evaluate|debug|refactor|optimi[sz]e|simplify|paraphrase|format|sort|organi[sz]e|act|play|pretend|imagine|respond|reply|define|teach|walk me through|guide me through|name|predict|estimate|determine|convince|persuade|critique|assess|count|continue|quote|rate)";
 const POLITE = String.raw`(?:(?:please|possibly|kindly|maybe|perhaps|just|quickly|briefly)[ \t]+)*`;
 const HELP_ME = String.raw`(?:help[ \t]+me[ \t]+(?:to[ \t]+)?(?=${TASK_VERB}\b))?`;
 
@@ -13,14 +13,16 @@ const INDIRECT = [
   String.raw`I was (?:just )?wondering (?:if|whether) you (?:could|can|would|might) ${POLITE}`,
   String.raw`I(?:'m| am) wondering (?:if|whether) you (?:could|can|would) ${POLITE}`,
   String.raw`(?:would|could|can|will) you ${POLITE}(?:be able to |be so kind as to )?(?=${HELP_ME}${TASK_VERB}\b)`,
-  String.raw`(?:would|do) you mind (?=${TASK_VERB}ing\b)`,
+  // "Would you mind checking ..." has no command form without rewriting the verb: only "helping me" goes.
+  String.raw`(?:would|do) you mind ${POLITE}helping me (?:to )?(?=${TASK_VERB}\b)`,
   String.raw`(?:is|would) it (?:be )?possible (?:for you )?to ${POLITE}`,
-  String.raw`I (?:would|'d) (?:really )?(?:like|love|appreciate it if) (?:for )?you (?:to |could |would )?${POLITE}`,
+  String.raw`I(?: would|'d|’d) (?:really )?(?:like|love|appreciate it if) (?:for )?you (?:to |could |would )?${POLITE}`,
   String.raw`I (?:want|need|require) you to ${POLITE}`,
-  String.raw`I (?:would|'d) like (?:to ask you|to request(?: that you)?) (?:to )?${POLITE}`,
+  String.raw`I(?: would|'d|’d) like (?:to ask you|to request(?: that you)?) (?:to )?${POLITE}`,
   String.raw`(?:your|the) (?:task|job|goal|role|mission|assignment) (?:is|will be) to ${POLITE}`,
   String.raw`(?:please )?help me (?:to )?(?=${TASK_VERB}\b)`,
-  String.raw`you (?:should|will|shall|are (?:going )?to|need to|have to) ${POLITE}(?!be\b|have\b)`,
+  // "You will need to provide" is no "Need to provide": the subject stays before need, be and have.
+  String.raw`you (?:should|will|shall|are (?:going )?to|need to|have to) ${POLITE}(?!be\b|have\b|need\b)`,
 ].join("|");
 
 const SENTENCE_START = String.raw`(?<=^|[.!?:][ \t]+|\n[ \t]*)`;

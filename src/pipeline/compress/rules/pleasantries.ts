@@ -1,49 +1,81 @@
 import type { CompressionRule } from "../types";
-import { capitalize, rewriteAll, type RewriteStep } from "../text/rewrite";
+import { capitalize, removeRanges, rewriteAll, type RewriteStep } from "../text/rewrite";
+import { splitSentences } from "../text/sentences";
+import { ADDRESSEE, isSocialSentence, SOCIAL_CLAUSE, SOCIAL_LEAD, SOCIAL_TAIL, SOCIAL_WORD } from "../text/social";
 
-const ADDRESSEE = String.raw`(?:[ \t]+(?:there|all|everyone|team|friend|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot))?`;
 /** An opening greeting with its punctuation, when more follows it. */
 const GREETING = new RegExp(String.raw`^(?:hi|hello|hey|hiya|greetings|good (?:morning|afternoon|evening)|dear)${ADDRESSEE}(?:[ \t]*[,!.]+|[ \t]*(?=\n))\s*(?=\S)`, "i");
-/** Well-wishing sentences that ask for nothing. */
-const WELL_WISHING =
-  /(?<=^|[.!?][ \t]+|\n)(?:I hope (?:you(?:'re| are) (?:doing )?well|you(?:'re| are) having a (?:good|great|nice) day|this (?:message|email) finds you well)|hope you(?:'re| are) (?:doing )?well)[.!]*[ \t]*/gi;
-/** Thanks and sign-offs closing a message that says something first (never followed by a name, which may be content). */
-const CLOSING =
-  /(?<=[.!?:)\]][ \t]*|\n)[ \t]*(?:(?:thanks|thank you)(?: (?:so|very) much)?(?: in advance| for (?:your|the|any) (?:help|time|assistance|support))?|many thanks|thx|ty|much appreciated|i (?:really )?appreciate (?:it|your help|any help|the help)|cheers|best(?: regards)?|kind regards|regards)[ \t]*[.!,:)]*[ \t]*$/i;
-/** Last words of the CLOSING phrases, lower-cased. */
-const CLOSING_LAST_WORDS = ["thanks", "you", "much", "advance", "help", "time", "assistance", "support", "thx", "ty", "appreciated", "it", "cheers", "best", "regards"];
-/** Characters CLOSING allows after the phrase, up to the end of the message. */
-const AFTER_CLOSING = " \t.!,:)";
-const LONGEST_LAST_WORD = Math.max(...CLOSING_LAST_WORDS.map((w) => w.length));
 
-/** Whether `text` ends the way a CLOSING match must: a phrase's last word, then only its punctuation and spaces. */
-function mayEndWithClosing(text: string): boolean {
-  let end = text.length;
-  while (end > 0 && AFTER_CLOSING.includes(text[end - 1]!)) end--;
-  const tail = text.slice(Math.max(0, end - LONGEST_LAST_WORD), end).toLowerCase();
-  return CLOSING_LAST_WORDS.some((word) => tail.endsWith(word));
+
+/** A line of at most three words closing the message: a name under a sign-off ("Best regards,\nJohn Smith"), maybe content. */
+const NAME_LINE = /^\s*\S+(?:[ \t]+\S+){0,2}\s*$/;
+
+/** Social sentences and clauses, found sentence by sentence in the masked text (data is masked and never read). */
+function socialRanges(text: string): { ranges: { start: number; end: number }[]; capitalizeAt: number[] } {
+  const ranges: { start: number; end: number }[] = [];
+  const capitalizeAt: number[] = [];
+  const sentences = splitSentences(text);
+  for (let i = 0; i < sentences.length; i++) {
+    const s = sentences[i]!;
+    const sentence = text.slice(s.start, s.end);
+    if (isSocialSentence(sentence)) {
+      const rest = text.slice(s.next);
+      // A sign-off above a short last line may be a pasted letter's: the name is content.
+      if (rest.trim() !== "" && !rest.includes("\n\n") && rest.startsWith("\n") && NAME_LINE.test(rest)) continue;
+      const last = ranges[ranges.length - 1];
+      if (last && last.end === s.start) last.end = s.next;
+      else ranges.push({ start: s.start, end: s.next });
+      continue;
+    }
+    const lead = SOCIAL_LEAD.exec(sentence);
+    if (lead) {
+      ranges.push({ start: s.start, end: s.start + lead[0].length });
+      capitalizeAt.push(s.start + lead[0].length);
+    }
+    const tail = SOCIAL_TAIL.exec(sentence);
+    if (tail) ranges.push({ start: s.start + tail.index, end: s.start + tail.index + tail[0].length });
+  }
+  // A removal that ends its line takes the blanks before it: "Summarize it. Thanks!" -> "Summarize it."
+  for (let k = 0; k < ranges.length; k++) {
+    const r = ranges[k]!;
+    const floor = k > 0 ? ranges[k - 1]!.end : 0;
+    if (r.end === text.length || text[r.end] === "\n") while (r.start > floor && (text[r.start - 1] === " " || text[r.start - 1] === "\t")) r.start--;
+  }
+  return { ranges, capitalizeAt };
 }
 
-const HOPE = /hope/i;
 const PLEASE = /please/i;
-const mentionsHope = (text: string) => HOPE.test(text);
 const mentionsPlease = (text: string) => PLEASE.test(text);
 
-const STEPS: readonly RewriteStep[] = [
+const PLEASE_STEPS: readonly RewriteStep[] = [
   [GREETING, () => ""],
-  [WELL_WISHING, () => "", mentionsHope],
-  [CLOSING, () => "", mayEndWithClosing],
+  [SOCIAL_CLAUSE, () => "", (text) => text.includes(", if")],
   // "Please" as a courtesy before a request or at its end.
   [/(?<=^|[.!?:][ \t]+|\n[ \t]*)please,?[ \t]+([a-z])/gim, (_, first) => capitalize(first!), mentionsPlease],
   [/(?<=[a-z])[ \t]+please(?=[ \t]+[a-z])/g, () => "", mentionsPlease],
   [/,?[ \t]+please(?=[.!?]|$)/gim, () => "", mentionsPlease],
 ];
 
-/** Greetings, well-wishing, "please", thanks and sign-offs: courtesy the model does not need. */
+/** Greetings, well-wishing, thanks, apologies, laughter, sign-offs and "please": courtesy the model does not need. */
 export const pleasantries: CompressionRule = {
   name: "pleasantries",
   minLevel: 0.1,
   apply(text, ctx) {
-    return rewriteAll(text, STEPS, ctx);
+    let saved = 0;
+    if (SOCIAL_WORD.test(text)) {
+      const { ranges, capitalizeAt } = socialRanges(text);
+      if (ranges.length > 0) {
+        let capitalized = text;
+        for (const at of capitalizeAt) capitalized = capitalized.slice(0, at) + capitalized[at]!.toUpperCase() + capitalized.slice(at + 1);
+        const out = removeRanges(capitalized, ranges, ctx);
+        // A message that is only courtesy is kept: the turn was there for a reason.
+        if (out.text.trim() !== "") {
+          text = out.text;
+          saved += out.saved;
+        }
+      }
+    }
+    const rest = rewriteAll(text, PLEASE_STEPS, ctx);
+    return { text: rest.text, saved: saved + rest.saved };
   },
 };

@@ -6,7 +6,7 @@ import { forEachProseWord, wordRanges } from "../text/words";
 import { isKnownWordAt, selfInformation } from "../word-stats";
 
 /** Pruning starts here; below, a prompt keeps all its words. */
-export const PRUNE_MIN_LEVEL = 0.25;
+export const PRUNE_MIN_LEVEL = 0.5;
 /**
  * Long passages are pruned; shorter ones only when the phrase rules already found wordiness in them.
  * A short prompt with nothing wordy (a math problem, a terse question) has every word doing work.
@@ -29,62 +29,14 @@ const MIN_SENTENCE_WORDS = 5;
 const MIN_ENGLISH_SHARE = 0.8;
 
 /**
- * Closed-class words a reader restores from context, by the level from which they may go: articles
- * first; then hedges, copulas, "will", "and" after a comma, demonstratives and "please"; then
- * possessive determiners, "do"/"does" and vague modifiers; at 1.0 "be", "being" and "been". Never here: "of"
- * ("periods of time"), "that" and "which" (a relative
- * clause without them reads as a new sentence), quantifiers ("some"), most prepositions (they carry
- * the relation: "one by one", "at once", "the cache for the database" is not "the database cache"),
- * personal pronouns (they say who does what: "I will ask" is not "will ask"), words that carry logic
- * (or, if, not, all, any, than, only, each, every) or obligation (should, must, can, may); negations
- * and constraints are masked anyway.
+ * Words whose removal leaves a sentence grammatical and meaning the same (issue 25): intensifiers and
+ * "also". Articles, copulas, "will", "do", "be", demonstratives, possessives, the "and" of a list and
+ * vague modifiers went until issue 25: without them a sentence is no longer well formed ("Hope your day
+ * is going well" -> "Hope day going well"), a referring "this" loses its referent, and "$3.45 a gallon",
+ * "two weekends in a row" and "Jira, Linear, and Asana" are constraints the user wrote as they are.
+ * Never: subjects, determiners, auxiliaries, prepositions, logic and modal words.
  */
-/**
- * Modifiers prompts add to nearly every noun ("a detailed, comprehensive and specific plan"): they ask
- * for what the model does anyway, so they go at high levels. Not here: words that set a direction
- * (short, long, simple, formal, first, last, new) or a scope (all, only, each, following).
- */
-const VAGUE_MODIFIERS = ["specific", "various", "appropriate", "relevant", "comprehensive", "detailed", "overall", "particular", "certain", "actual", "proper", "thorough", "additional", "given", "necessary", "possible", "effective", "potential", "key"];
-const DROPPABLE_FROM: ReadonlyMap<string, number> = new Map([
-  ...["the", "a", "an"].map((w) => [w, 0.25] as const),
-  ...["very", "really", "quite", "simply", "just", "also", "please"].map((w) => [w, 0.5] as const),
-  ...["is", "are", "was", "were", "will", "and", "this", "these", "those"].map((w) => [w, 0.5] as const),
-  ...["your", "my", "our", "their", "its", "do", "does"].map((w) => [w, 0.75] as const),
-  ...VAGUE_MODIFIERS.map((w) => [w, 0.75] as const),
-  ...["be", "been", "being"].map((w) => [w, 1] as const),
-]);
-const COPULAS = new Set(["is", "are", "was", "were", "will", "do", "does", "be", "been", "being"]);
-/**
- * Word lists for the neighbours of a word that may go, looked up where the neighbours lie (whole words
- * as written, case ignored): slicing and lower-casing the two neighbours of every candidate took 8% of
- * the rule's time.
- */
-const wordList = (words: readonly string[]) => new FoldedWordTable(words.map((w) => [w, true] as const));
-/** A copula or "will" after one of these is the sentence's verb: "I was wondering" is not "I wondering". */
-const SUBJECT_PRONOUNS = wordList(["i", "you", "he", "she", "it", "we", "they", "there", "this", "that", "these", "those", "who", "what", "which"]);
-/** "will" before these is half of a verb ("it will be", "will have done"): both stay. */
-const VERB_AFTER_WILL = wordList(["be", "have", "need", "also"]);
-/**
- * After a modal or "to", "be" and "do" are the verb ("should be short", "I will do so", "unless I
- * instruct you to do so"); "do" before "not" is masked with the negation.
- */
-const MODALS = wordList(["will", "would", "should", "must", "can", "could", "may", "might", "shall", "to"]);
-/** An article at a sentence start goes with the sentence's first word capitalized; other openers stay. */
-const ARTICLES = new Set(["the", "a", "an"]);
-
-/**
- * True when `lower`, word k of a sentence whose word offsets are `words`, may go between its neighbours
- * (the first word has none before it; the last never goes, so every candidate has one after it).
- */
-function fitsContext(text: string, words: readonly number[], k: number, lower: string): boolean {
-  const previousIn = (list: FoldedWordTable<true>) => k > 0 && list.find(text, words[2 * k - 2]!, words[2 * k - 1]!) !== -1;
-  if (COPULAS.has(lower) && previousIn(SUBJECT_PRONOUNS)) return false;
-  if (lower === "will") return VERB_AFTER_WILL.find(text, words[2 * k + 2]!, words[2 * k + 3]!) === -1;
-  if (lower === "be" || lower === "do") return !previousIn(MODALS);
-  // In "a, b, and c" the comma already says it; "read and write" without "and" is a different phrase.
-  if (lower === "and") return k > 0 && text.charCodeAt(words[2 * k - 1]! - 1) === 0x2c;
-  return true;
-}
+const DROPPABLE_FROM: ReadonlyMap<string, number> = new Map(["very", "really", "quite", "simply", "also"].map((w) => [w, 0.5] as const));
 
 /** DROPPABLE_FROM, looked up where a word lies, with each word's self-information. */
 const DROPPABLE = new FoldedWordTable([...DROPPABLE_FROM].map(([word, level]) => [word, { level, bits: selfInformation(word) }] as const));
@@ -124,18 +76,6 @@ function plainWordCase(text: string, start: number, end: number): 0 | 1 | 2 {
   return upper ? 2 : 1;
 }
 
-/** `text` with the letter at each of the ascending offsets `at` upper-cased, in one pass. */
-function capitalizeFirstLetters(text: string, at: readonly number[]): string {
-  if (at.length === 0) return text;
-  let out = "";
-  let from = 0;
-  for (const i of at) {
-    out += text.slice(from, i) + text[i]!.toUpperCase();
-    from = i + 1;
-  }
-  return out + text.slice(from);
-}
-
 /** True when dropping word `at` leaves no run of more than `maxRun` dropped words in a row. */
 function fitsGap(chosen: ReadonlySet<number>, at: number, maxRun: number): boolean {
   let run = 1;
@@ -161,7 +101,6 @@ export const prune: CompressionRule = {
     const share = SHARE_AT_MIN + strength(ctx.level) * (SHARE_AT_MAX - SHARE_AT_MIN);
     const run = maxRun(ctx.level);
     const drop: { start: number; end: number }[] = [];
-    const capitalizeAt: number[] = [];
     for (const { start: at, end } of splitSentences(text)) {
       // words[2k], words[2k + 1]: where word k of the sentence starts and ends.
       const words = wordRanges(text, at, end);
@@ -169,18 +108,17 @@ export const prune: CompressionRule = {
       const budget = Math.floor(count * share);
       if (count < MIN_SENTENCE_WORDS || budget === 0) continue;
       const candidates: { bits: number; at: number }[] = [];
-      // The last word closes the sentence and stays; the first goes only if it is an article.
+      // The last word closes the sentence and stays.
       for (let i = 0; i < count - 1; i++) {
         const start = words[2 * i]!;
         const stop = words[2 * i + 1]!;
         const entry = DROPPABLE.find(text, start, stop);
         if (entry === -1) continue;
         const letterCase = plainWordCase(text, start, stop);
-        if (letterCase === 0 || (letterCase === 2 && i > 0)) continue;
-        const lower = DROPPABLE.key(entry);
+        // The first word opens the sentence and stays ("Also, ..."), as does a capitalised one.
+        if (letterCase !== 1 || i === 0) continue;
         const { level, bits } = DROPPABLE.value(entry);
-        if (ctx.level < level || (i === 0 && !ARTICLES.has(lower))) continue;
-        if (!fitsContext(text, words, i, lower)) continue;
+        if (ctx.level < level) continue;
         candidates.push({ bits, at: i });
       }
       // Each sentence is checked on its own: an English request may quote a passage in another language.
@@ -193,11 +131,6 @@ export const prune: CompressionRule = {
         if (fitsGap(chosen, c.at, run)) chosen.add(c.at);
       }
       for (const i of chosen) drop.push({ start: words[2 * i]!, end: words[2 * i + 2]! });
-      if (chosen.has(0)) {
-        let first = 1;
-        while (chosen.has(first)) first++;
-        capitalizeAt.push(words[2 * first]!);
-      }
     }
     if (drop.length === 0) return { text, saved: 0 };
     // Merge adjacent ranges so removeRanges sees each gap once.
@@ -207,6 +140,6 @@ export const prune: CompressionRule = {
       if (last && last.end === r.start) last.end = r.end;
       else merged.push({ ...r });
     }
-    return removeRanges(capitalizeFirstLetters(text, capitalizeAt), merged, ctx);
+    return removeRanges(text, merged, ctx);
   },
 };

@@ -8,5 +8,6 @@ export function tidyRemovals(text: string): string {
     .replace(/(?<=\S)[ \t]{2,}(?=\S)/g, " ")
     .replace(/[ \t]+(?=[,.](?:\s|$))/g, "")
     .replace(/,(?:[ \t]*,)+/g, ",")
+    .replace(/,[ \t]*(?=[.!?](?:\s|$))/g, "")
     .replace(/(^|[.!?][ \t]+|\n[ \t]*),[ \t]*/g, "$1");
 }

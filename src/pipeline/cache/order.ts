@@ -1,0 +1,61 @@
+import { STRICT_RELATIONS, WEAK_TO, type Slot } from "./facets";
+
+/** Each slot with its key and occurrence ("c:cat#2"): the second "cat" of one prompt aligns with the second of the other. */
+function occurrences(slots: readonly Slot[]): [string, Slot][] {
+  const seen = new Map<string, number>();
+  return slots.map((s) => {
+    const n = (seen.get(s.key) ?? 0) + 1;
+    seen.set(s.key, n);
+    return [`${s.key}#${n}`, s];
+  });
+}
+
+/**
+ * Whether words both prompts use stand in another role: after another relation word ("from a tenant"
+ * / "to a tenant"), or in another order ("Spain beat Italy" / "Italy beat Spain", "Celsius to
+ * Fahrenheit" / "Fahrenheit to Celsius"), members of one coordinated list excepted ("apples and
+ * pears" / "pears and apples"). A reordering that keeps the meaning ("in 2010 Spain beat Italy" /
+ * "Spain beat Italy in 2010") is refused too: the check cannot tell it from one that does not, and a
+ * miss costs one upstream call where a wrong hit costs a wrong answer.
+ */
+export function orderClash(a: readonly Slot[], b: readonly Slot[]): string | undefined {
+  const inB = new Map(occurrences(b));
+  const pairs: [key: string, x: Slot, y: Slot][] = [];
+  for (const [key, x] of occurrences(a)) {
+    const y = inB.get(key);
+    if (y) pairs.push([key.slice(0, key.lastIndexOf("#")), x, y]);
+  }
+  for (const [key, x, y] of pairs) if (relationClash(x.rel, y.rel)) return `${key}: after '${x.rel || "-"}' vs '${y.rel || "-"}'`;
+  // Pairs are in the order of `a`; an inversion is two words whose ranks in `b` run the other way.
+  const ranksB = pairs.map(([, , y]) => y.rank);
+  for (let i = 0; i + 1 < pairs.length; i++) {
+    if (isCompoundSwap(pairs[i]!, pairs[i + 1]!)) [ranksB[i], ranksB[i + 1]] = [ranksB[i + 1]!, ranksB[i]!];
+  }
+  for (let i = 0; i < pairs.length; i++) {
+    for (let j = i + 1; j < pairs.length; j++) {
+      if (pairs[i]![1].rank < pairs[j]![1].rank && ranksB[i]! > ranksB[j]!) return `${pairs[i]![0]} and ${pairs[j]![0]} in another order`;
+    }
+  }
+  return undefined;
+}
+
+/** Whether two relation words give a word different roles (see STRICT_RELATIONS and WEAK_TO in facets.ts). */
+function relationClash(x: string, y: string): boolean {
+  if (x === y) return false;
+  if (x === WEAK_TO || y === WEAK_TO) return !["", "to", WEAK_TO].includes(x === WEAK_TO ? y : x);
+  return (x !== "" && y !== "") || STRICT_RELATIONS.has(x || y);
+}
+
+const OF_FOR = new Set(["of", "for"]);
+
+/**
+ * "the population of the Philippines" / "the Philippine population", "recipes for pasta" / "pasta
+ * recipes": two neighbouring words, the second after "of" or "for" in one prompt, side by side the
+ * other way round in the other. Not for numbers ("3 of 10" / "10 3").
+ */
+function isCompoundSwap(first: [string, Slot, Slot], second: [string, Slot, Slot]): boolean {
+  const [k1, a1, b1] = first;
+  const [k2, a2, b2] = second;
+  if (k1.startsWith("n:") || k2.startsWith("n:") || a2.rank !== a1.rank + 1 || b1.rank !== b2.rank + 1) return false;
+  return (OF_FOR.has(a2.rel) && b1.rel === "") || (a2.rel === "" && OF_FOR.has(b1.rel));
+}

@@ -1,0 +1,88 @@
+/**
+ * Social content: greetings, well-wishing, thanks, apologies for asking, self-deprecation about the
+ * question, laughter, sign-offs (issue 25). The pleasantries rule removes it whole; the data guard ends a
+ * handed-over text before a closing paragraph of it; the quality score weighs none of it.
+ */
+export const ADDRESSEE = String.raw`(?:[ \t]+(?:there|all|everyone|team|friend|folks|guys|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot))?`;
+
+/**
+ * Sentences and clauses that ask for nothing: greetings, well-wishing, thanks, apologies for asking,
+ * self-deprecation about the question, laughter, sign-offs (issue 25: removed whole, anywhere in a
+ * message, so what remains reads as a well-formed prompt). Each alternative is a whole unit; a
+ * sentence goes only when it is nothing but such units.
+ */
+const SOCIAL_UNITS = [
+  // greetings
+  String.raw`(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening))${ADDRESSEE}`,
+  // well-wishing
+  String.raw`(?:i )?hope (?:you(?:'re| are|’re) (?:doing |having )?(?:well|great|good|fine|okay|ok|a (?:good|great|nice|lovely|wonderful) (?:day|week|weekend|morning|afternoon|evening))(?: today| this (?:week|morning|afternoon|evening))?|(?:your|the) (?:day|week|weekend|morning|afternoon|evening) (?:is|has been) (?:going )?(?:well|great|good|nice|okay)|all is well|this (?:message |email |note )?finds you well|everything is (?:going )?well(?: with you)?|(?:that|this) makes sense|you can help|someone can help|this is (?:clear|okay|ok|fine))`,
+  String.raw`how are you(?: doing)?(?: today)?`,
+  String.raw`have a (?:great|good|nice|lovely|wonderful) (?:day|one|week|weekend|evening)`,
+  // thanks
+  String.raw`(?:thanks|thank you|thank u|thx|ty|tysm|many thanks|cheers)(?: (?:so|very) much| a (?:lot|ton|bunch|million)| heaps| again| kindly)?(?: in advance)?(?: for (?:your|the|any|all (?:your|the)|reading|looking|taking (?:a|the) (?:look|time))(?: (?:help|time|assistance|support|patience|input|advice|suggestions))?(?: (?:you can|on this|with this)(?: give| provide| offer)?)?)?`,
+  String.raw`(?:i )?(?:really |truly |greatly |would )?appreciate (?:it|this|that|your help|any help|the help|any (?:advice|input|tips|suggestions|guidance))(?: (?:so|very) much| a lot)?`,
+  String.raw`(?:any|your) (?:help|advice|input|tips|suggestions|guidance|thoughts) (?:would be|is|are|will be) (?:really |greatly |much |very much |hugely )?(?:appreciated|welcome)`,
+  String.raw`(?:much|greatly|really) appreciated`,
+  String.raw`you(?:'re|’re| are) (?:the best|a (?:lifesaver|life saver|star|legend|gem))`,
+  String.raw`looking forward to (?:your|hearing|the) (?:reply|response|answer|help|thoughts|ideas)(?: from you)?`,
+  String.raw`no rush(?: at all)?`,
+  // apologies and self-deprecation about the question
+  String.raw`(?:so )?sorry(?: in advance)?(?: (?:if|for) (?:this is |this |my |the |asking )?(?:a |such a )?(?:dumb|stupid|silly|basic|newbie|noob|long|random|weird|obvious|simple|vague|lengthy|rambling)(?: question| post| message| one)?| for (?:the |my )?(?:long|lengthy|rambling) (?:message|post|text|question)| for (?:bothering|asking|rambling))?`,
+  String.raw`apologies(?: in advance)?(?: (?:if|for) (?:this is |the |my )?(?:a )?(?:dumb|stupid|silly|basic|long|lengthy|rambling|obvious)(?: question| post| message)?)?`,
+  String.raw`(?:i )?hope (?:this|it|that) (?:isn't|is not|isn’t) (?:a )?(?:dumb|stupid|silly|basic|weird|obvious)(?: question)?`,
+  String.raw`(?:this|it) (?:might|may|could) be (?:a )?(?:dumb|stupid|silly|basic|obvious|weird)(?: question)?`,
+  String.raw`(?:this is )?probably (?:a )?(?:dumb|stupid|silly|basic|obvious)(?: question)?`,
+  // laughter and sign-offs
+  String.raw`(?:ha){2,}h?|he(?:he)+|lol+|lmao|rofl|xd`,
+  String.raw`(?:best|kind|warm) regards|regards|cheers|best|xoxo|ttyl`,
+].join("|");
+/** A sentence made only of social units, joined by commas, dashes or "and", with its closing punctuation and emoticons. */
+const SOCIAL_SENTENCE = new RegExp(
+  String.raw`^(?:so |oh |and |but |anyway,? |again,? |also,? )?(?:${SOCIAL_UNITS})(?:[ \t]*(?:[,;]|-+|—|–|and|\.\.\.|!+)?[ \t]*(?:(?:i )?(?:really |truly )?(?:${SOCIAL_UNITS})))*[ \t]*[.!?,~:;)(*^_\-\u2026\u{1F300}-\u{1FAFF}\u2600-\u27BF\uFE0F]*$`,
+  "iu",
+);
+/** A social clause opening a sentence that goes on with the request: "Sorry if this is a dumb question, but how ...". */
+export const SOCIAL_LEAD = new RegExp(String.raw`^(?:${SOCIAL_UNITS})[ \t]*(?:,|—|-)[ \t]*(?:but |so |and )?(?=[a-z])`, "i");
+/** A closing clause after the request: "Write a poem, thanks!". */
+export const SOCIAL_TAIL = /,[ \t]*(?:thanks|thank you|thx|ty|cheers)(?: (?:so|very) much| a lot)?(?: in advance)?[ \t]*(?=[.!]*$)/i;
+
+/** Courtesy clauses inside a request, between commas or before its end: "Can you list them, if you don't mind?". */
+export const SOCIAL_CLAUSE = /,[ \t]*(?:if (?:it's|it is|that's|that is|it’s|that’s) not too much (?:trouble|bother|to ask)|if you don't mind|if you do not mind|if you don’t mind|if possible|if you can)[ \t]*(?=[,.!?]|$)/gim;
+
+
+/** Candidate words, to skip the sentence scan in texts that hold none of them. */
+export const SOCIAL_WORD = /\b(?:hi|hello|hey|hiya|howdy|greetings|good|hope|how|have|thanks|thank|thx|ty|tysm|many|cheers|appreciate|appreciated|any|your|much|greatly|really|you|looking|no|sorry|apologies|this|probably|ha|he|lol|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl)/i;
+
+/** A sentence of one line with its closing punctuation and emoticons. */
+const SENTENCE = /[^\n.!?]+[.!?]*[ \t]*[)(:;*^_~\-\u{1F300}-\u{1FAFF}\u2600-\u27BF\uFE0F]*/gu;
+
+const MAX_SOCIAL_CHARS = 240;
+/** Words a SOCIAL_SENTENCE can open with, as its first word. */
+const SOCIAL_OPENING =
+  /^\s*(?:so|oh|and|but|anyway|again|also|hi|hello|hey|hiya|howdy|greetings|good|i|hope|how|have|thanks|thank|thx|ty|tysm|many|cheers|really|truly|greatly|would|appreciate|any|your|much|you|looking|no|sorry|apologies|this|it|probably|ha\w*|he\w*|lol\w*|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl)\b/i;
+
+/** Whether a trimmed sentence is SOCIAL_SENTENCE, deciding most sentences by their length or first word. */
+export function isSocialSentence(sentence: string): boolean {
+  return sentence.length <= MAX_SOCIAL_CHARS && SOCIAL_OPENING.test(sentence) && SOCIAL_SENTENCE.test(sentence);
+}
+
+/** A sentence opening with a social clause, "Sorry if this is a dumb question, but ...", without it. */
+export function withoutSocialClauses(sentence: string): string {
+  let out = SOCIAL_OPENING.test(sentence) ? sentence.replace(SOCIAL_LEAD, "") : sentence;
+  if (out.includes(",")) out = out.replace(SOCIAL_TAIL, "").replace(SOCIAL_CLAUSE, "");
+  return out;
+}
+
+/** The [start, end) ranges of the whole sentences of `text` that are social. */
+export function socialSentenceRanges(text: string): { start: number; end: number }[] {
+  const ranges: { start: number; end: number }[] = [];
+  if (!SOCIAL_WORD.test(text)) return ranges;
+  SENTENCE.lastIndex = 0;
+  for (let m = SENTENCE.exec(text); m !== null; m = SENTENCE.exec(text)) {
+    // Social sentences are short and open with one of a few words: most sentences are never matched.
+    if (!isSocialSentence(m[0].trim())) continue;
+    const lead = m[0].length - m[0].trimStart().length;
+    ranges.push({ start: m.index + lead, end: m.index + m[0].trimEnd().length });
+  }
+  return ranges;
+}

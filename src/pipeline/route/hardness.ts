@@ -1,0 +1,51 @@
+/**
+ * What makes a prompt hard whatever its class, read from the user's text without a model: the
+ * constraints an answer must satisfy, the steps it must take, and how long an answer it asks for.
+ * (The amount of context is the prompt's token count, which the signals already carry.) The router
+ * sends a prompt that would go to the cheapest tier one tier up when one of these passes the operator's
+ * threshold (capabilities.json `hard_prompt`).
+ */
+export interface Hardness {
+  /**
+   * Requirements the answer must meet: "must", "at most", "no more than", "unless", "before"... List items
+   * are not counted: awesome-chatgpt-prompts' role-play set-ups average almost 3 each.
+   */
+  constraints: number;
+  /** Sequence cues: "first", "then", "after that", "finally", "step by step", "step 2"... */
+  steps: number;
+  /** Words of output the prompt asks for ("in 1500 words", "a 3 page report"); 0 when it names no length. */
+  requestedWords: number;
+}
+
+// Words that bind an answer to a condition or a quantity, each occurrence counted. Role-play set-ups
+// ("you should only reply...", "never explain", "always answer in...") bind the style, not the problem:
+// counting "should", "only", "never", "always", "without" and list items put 42% of
+// awesome-chatgpt-prompts' chat rows (train and dev) at 8 cues or more; without them, 8% reach the
+// bundled 6 (11% with the other three signals), the project's own chat and faq prompts none.
+const CONSTRAINT =
+  /\b(must(?: not)?|mustn't|has to|have to|needs? to|can't|cannot|can not|only (?:if|when)|at (?:least|most)|no (?:more|less|fewer|later|earlier) than|exactly|unless|except|before|after|between|within|limit(?:ed)? to|maximum|minimum|budget|deadline|allergic|refuses?)\b/gi;
+const STEP = /\b(first(?:ly)?|second(?:ly)?|third(?:ly)?|then|next|after that|afterwards|finally|lastly|step by step|step \d+|in order|followed by|and then)\b/gi;
+const LENGTH = /\b(\d{1,5}|a few hundred|a thousand|several thousand)[ -](words?|pages?|paragraphs?)\b/gi;
+const WORDS_PER = { word: 1, words: 1, page: 500, pages: 500, paragraph: 120, paragraphs: 120 } as Record<string, number>;
+const AMOUNT: Record<string, number> = { "a few hundred": 300, "a thousand": 1000, "several thousand": 3000 };
+
+/** Only the head of a very long prompt is read: past it the context size itself (promptTokens) speaks. */
+export const HARDNESS_SAMPLE_CHARS = 8000;
+
+export function hardnessOf(userText: string): Hardness {
+  const text = userText.length > HARDNESS_SAMPLE_CHARS ? userText.slice(0, HARDNESS_SAMPLE_CHARS) : userText;
+  let requestedWords = 0;
+  LENGTH.lastIndex = 0;
+  for (let m = LENGTH.exec(text); m !== null; m = LENGTH.exec(text)) {
+    const amount = AMOUNT[m[1]!.toLowerCase()] ?? Number(m[1]);
+    requestedWords = Math.max(requestedWords, amount * (WORDS_PER[m[2]!.toLowerCase()] ?? 1));
+  }
+  return { constraints: count(text, CONSTRAINT), steps: count(text, STEP), requestedWords };
+}
+
+function count(text: string, re: RegExp): number {
+  re.lastIndex = 0;
+  let n = 0;
+  while (re.exec(text) !== null) n++;
+  return n;
+}

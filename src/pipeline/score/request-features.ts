@@ -1,0 +1,200 @@
+import { dataSpans } from "../compress/protect/data-spans";
+import { isSocialSentence, socialSentenceRanges, withoutSocialClauses } from "../compress/text/social";
+import { cutRanges } from "../compress/text/rewrite";
+import { WORDY_PHRASES } from "../compress/rules/filler";
+import { selfInformation } from "../compress/word-stats";
+import { CHECK_NAMES, meaningChecks, type LostContent } from "./meaning-checks";
+
+/**
+ * What a compression changed in the request, as the quality score weighs it (issue 25): not how far
+ * the words moved, but whether the prompt still asks for the same thing with the same constraints
+ * about the same data. Social sentences and framing words weigh nothing; a lost number, negation,
+ * entity, data span, format or constraint word, or content word weighs a lot. Only what changed is
+ * looked at: the words common to both texts cancel before anything is weighed.
+ */
+export interface RequestFeatures {
+  /** Numbers, negations, entities, code, URLs and quotes of the original missing after (meaning-checks.ts). */
+  hardLost: number;
+  /** Text handed to the model to work on (data-spans.ts) that is no longer there byte for byte. */
+  dataLost: number;
+  /** Words that name a format or a constraint ("bold", "table", "only", "each", "before") lost. */
+  formatLost: number;
+  /** Content words lost outside social sentences. */
+  contentLost: number;
+  /** Their self-information, in tens of bits: a rare word says more than a common one. */
+  contentBits: number;
+  /** Content words the compressed text has and the original had not (a swap, a rewording). */
+  contentAdded: number;
+  /** Content words both texts have, but in another order ("dog bites man" / "man bites dog"). */
+  contentMoved: number;
+  /** Function and framing words lost outside social sentences, in tens: the grammar around the request. */
+  lightLost: number;
+}
+
+export const FEATURE_NAMES = ["hardLost", "dataLost", "formatLost", "contentLost", "contentBits", "contentAdded", "contentMoved", "lightLost"] as const satisfies readonly (keyof RequestFeatures)[];
+
+/**
+ * Words that carry the grammar and the politeness of a request, not what it asks: function words,
+ * request framing ("wondering", "possibly", "help"), hedges and intensifiers.
+ */
+const LIGHT = new Set(
+  (
+    "a an the this that these those some any such what which whose " +
+    "i me my mine myself you your yours yourself we us our ours he him his she her hers it its they them their theirs who whom " +
+    "of to in for on with at by from as into onto about over under above below between through during against among " +
+    "up down out off upon within via per than like " +
+    "and or but so yet if then because while although though whether " +
+    "is are was were be been being am do does did have has had will would shall should can could may might " +
+    "also just very really quite even too please there here well " +
+    "i'm i've i'll i'd you're you've you'll you'd it's we're that's there's let's " +
+    "wondering wonder mind possibly perhaps maybe kindly help helping able want wanted wanting need needed like love appreciate hoping hope " +
+    "basically literally actually honestly obviously totally simply essentially definitely certainly pretty think believe guess feel " +
+    "question request task favor favour quick small little get got go going know"
+  ).split(" "),
+);
+
+/** Words that name a format or a constraint on the answer: lost, they change what is asked even when short. */
+const FORMAT_WORDS = new Set(
+  (
+    "bold italic italics heading headings header headers bullet bullets bulleted numbered list lists table tables json csv yaml xml markdown code " +
+    "paragraph paragraphs sentence sentences word words line lines column columns format formatted uppercase lowercase capital capitals " +
+    "only must exactly always never each every all both either before after first last least most maximum minimum max min limit " +
+    "short shorter brief concise long longer formal informal casual simple plain tone style"
+  ).split(" "),
+);
+
+/** "due to the fact that" and "because" are one request: both sides are read with the shorter forms. */
+const WORDY = new RegExp(WORDY_PHRASES.map(([wordy]) => `\\b(?:${wordy})\\b`).join("|"), "gi");
+const SHORTER = WORDY_PHRASES.map(([wordy, short]) => [new RegExp(`^(?:${wordy})$`, "i"), short] as const);
+function plainForms(text: string): string {
+  WORDY.lastIndex = 0;
+  if (!WORDY.test(text)) return text;
+  return text.replace(WORDY, (m) => SHORTER.find(([re]) => re.test(m))?.[1] ?? m);
+}
+
+/** Sentences of a line, as the compressor splits them (closing punctuation with the sentence). */
+const SENTENCE = /[^\n.!?]+[.!?]*["'”’)\]]*/g;
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
+
+/** The words of `text` outside its social sentences, lower-cased, in order. */
+function requestWords(text: string): string[] {
+  const words: string[] = [];
+  for (const whole of plainForms(text).match(SENTENCE) ?? []) {
+    const trimmed = whole.trim();
+    if (isSocialSentence(trimmed)) continue;
+    // A social clause before or after the request ("Sorry if this is a dumb question, but ...") weighs nothing either.
+    const sentence = withoutSocialClauses(trimmed);
+    for (const w of sentence.match(WORD) ?? []) words.push(w.toLowerCase().replace("’", "'"));
+  }
+  return words;
+}
+
+function counted(words: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return counts;
+}
+
+/** Length of the longest common subsequence; the shared prefix and suffix (most of a compression) cost nothing. */
+function commonInOrder(a: readonly string[], b: readonly string[]): number {
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const x = a.slice(head, a.length - tail);
+  const y = b.slice(head, b.length - tail);
+  let previous = new Uint16Array(y.length + 1);
+  let row = new Uint16Array(y.length + 1);
+  for (let i = 1; i <= x.length; i++) {
+    for (let j = 1; j <= y.length; j++) row[j] = x[i - 1] === y[j - 1] ? previous[j - 1]! + 1 : Math.max(previous[j]!, row[j - 1]!);
+    [previous, row] = [row, previous];
+  }
+  return head + tail + previous[y.length]!;
+}
+
+/** Sentences of a data span, outside social ones: each must still be sent as it was. */
+function dataSentences(span: string): string[] {
+  return (span.match(SENTENCE) ?? []).map((s) => s.trim()).filter((s) => s !== "" && !isSocialSentence(s));
+}
+
+/** Where a sentence may start: the text's start, or after a line break or closing punctuation and a blank. */
+const isSentenceStart = (text: string, at: number) => at === 0 || text[at - 1] === "\n" || (/\s/.test(text[at - 1]!) && /[.!?]/.test(text[at - 2] ?? ""));
+
+/**
+ * The two texts without the sentences they begin and end with in common: only what changed is weighed
+ * (issue 25). Words there cancel anyway, and the longest common subsequence of the rest plus them is
+ * theirs plus the rest's, so no feature changes. The cuts fall on sentence starts, where the social
+ * sentence tests read whole sentences.
+ */
+function changedMiddles(a: string, b: string): [string, string] {
+  let head = 0;
+  const shorter = Math.min(a.length, b.length);
+  while (head < shorter && a.charCodeAt(head) === b.charCodeAt(head)) head++;
+  while (head > 0 && !(isSentenceStart(a, head) && isSentenceStart(b, head))) head--;
+  let tail = 0;
+  while (tail < shorter - head && a.charCodeAt(a.length - 1 - tail) === b.charCodeAt(b.length - 1 - tail)) tail++;
+  while (tail > 0 && !(isSentenceStart(a, a.length - tail) && isSentenceStart(b, b.length - tail))) tail--;
+  return [a.slice(head, a.length - tail), b.slice(head, b.length - tail)];
+}
+
+/** `text` without its social sentences. */
+export function withoutSocialSentences(text: string): string {
+  return cutRanges(text, socialSentenceRanges(text)).kept;
+}
+
+/** Quotations and code, which a cut at a sentence start could split: texts with them are checked whole. */
+const SPLITTABLE = /[`"“‘«]|(?<![\p{L}\p{N}])'/u;
+
+/**
+ * The hard checks (meaning-checks.ts) of a compression, social sentences left out on both sides (a
+ * negation or a name in "I hope this isn't a silly question" is no content), and only on the sentences
+ * that changed when no quotation or code could straddle a cut: each check compares what one text has
+ * with what the other has, so the sentences both share cancel.
+ */
+export function hardChecks(original: string, compressed: string): LostContent {
+  const [a, b] = SPLITTABLE.test(original) ? [original, compressed] : changedMiddles(original, compressed);
+  return meaningChecks(withoutSocialSentences(a), withoutSocialSentences(b));
+}
+
+export function requestFeatures(original: string, compressed: string, lost: LostContent = hardChecks(original, compressed)): RequestFeatures {
+  const f: RequestFeatures = { hardLost: 0, dataLost: 0, formatLost: 0, contentLost: 0, contentBits: 0, contentAdded: 0, contentMoved: 0, lightLost: 0 };
+  if (original === compressed) return f;
+  for (const check of CHECK_NAMES) f.hardLost += lost[check].length;
+  for (const span of dataSpans(original)) {
+    const text = original.slice(span.start, span.end);
+    if (!compressed.includes(text) && dataSentences(text).some((s) => !compressed.includes(s))) f.dataLost++;
+  }
+  const [changedBefore, changedAfter] = changedMiddles(original, compressed);
+  const beforeWords = requestWords(changedBefore);
+  const afterWords = requestWords(changedAfter);
+  const before = counted(beforeWords);
+  const after = counted(afterWords);
+  for (const [word, n] of before) {
+    const gone = n - (after.get(word) ?? 0);
+    if (gone <= 0) continue;
+    if (FORMAT_WORDS.has(word)) f.formatLost += gone;
+    else if (LIGHT.has(word)) f.lightLost += gone / 10;
+    else {
+      f.contentLost += gone;
+      f.contentBits += (gone * selfInformation(word)) / 10;
+    }
+  }
+  for (const [word, n] of after) {
+    const added = n - (before.get(word) ?? 0);
+    if (added > 0 && !LIGHT.has(word) && !FORMAT_WORDS.has(word)) f.contentAdded += added;
+  }
+  const isContent = (w: string) => !LIGHT.has(w);
+  const a = beforeWords.filter(isContent);
+  const b = afterWords.filter(isContent);
+  let shared = 0;
+  const pool = counted(b);
+  for (const w of a) {
+    const n = pool.get(w) ?? 0;
+    if (n > 0) {
+      shared++;
+      pool.set(w, n - 1);
+    }
+  }
+  f.contentMoved = shared - commonInOrder(a, b);
+  return f;
+}

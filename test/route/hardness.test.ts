@@ -1,0 +1,32 @@
+import { describe, expect, test } from "bun:test";
+import { hardnessOf } from "../../src/pipeline/route/hardness";
+
+describe("hardnessOf", () => {
+  test("counts the cues that bind an answer, not the ones that set a style", () => {
+    const scheduling =
+      "Schedule 5 meetings between 9 and 5. A must come before B, C can't be after lunch, D needs to take at least 2 hours, and E must be the last one.";
+    // between, must, before, can't, after, needs to, at least, must
+    expect(hardnessOf(scheduling).constraints).toBe(8);
+    const rolePlay = "I want you to act as a poet. You should only reply with the poem, never explain, and always rhyme, without titles.";
+    expect(hardnessOf(rolePlay).constraints).toBe(0);
+  });
+
+  test("counts sequence cues", () => {
+    expect(hardnessOf("First load the data, then clean it, after that fit a model, and finally plot it.").steps).toBe(4);
+    expect(hardnessOf("Explain it step by step.").steps).toBe(1);
+    expect(hardnessOf("What is the capital of France?").steps).toBe(0);
+  });
+
+  test("reads the output length a prompt asks for, in words", () => {
+    expect(hardnessOf("Write a 1500-word essay on tides.").requestedWords).toBe(1500);
+    expect(hardnessOf("Write a 3 page report and a 200 word abstract.").requestedWords).toBe(1500);
+    expect(hardnessOf("Give me 5 paragraphs.").requestedWords).toBe(600);
+    expect(hardnessOf("Summarize in a few hundred words.").requestedWords).toBe(300);
+    expect(hardnessOf("I have 12 apples.").requestedWords).toBe(0);
+  });
+
+  test("reads only the head of a very long prompt, so its cost stays flat", () => {
+    const long = `${"word ".repeat(2000)}must must must`;
+    expect(hardnessOf(long).constraints).toBe(0);
+  });
+});
