@@ -71,6 +71,14 @@ describe("agent runs", () => {
     expect((await complete(id, history, { tools })).status).toBe(200);
   });
 
+  test("a streamed answer's closing chunk carries svc_meta.agent_run", async () => {
+    const id = `stream-${crypto.randomUUID()}`;
+    const r = await complete(id, ask(1), { stream: true });
+    const frames = (await r.text()).split("\n\n").filter((f) => f.startsWith("data: {"));
+    const last = JSON.parse(frames.at(-1)!.slice(6));
+    expect(last.svc_meta.agent_run).toEqual({ id, calls: 1, cost_usd: CALL_MICROS / 1e6, status: "active" });
+  });
+
   test("different steps never trip the loop guard", async () => {
     const id = `varied-${crypto.randomUUID()}`;
     for (let i = 0; i < 6; i++) expect((await complete(id, ask(i))).status).toBe(200);

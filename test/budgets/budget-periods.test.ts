@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { openStore } from "../../src/store/db";
 import { SpendStore } from "../../src/store/spend-store";
 import { Budgets } from "../../src/accounting/budgets";
+import { AgentRuns } from "../../src/accounting/agent-runs";
 import { ApiError } from "../../src/core/errors";
 
 /** A real store in a fresh directory, and budgets on a clock the test moves. */
@@ -70,5 +71,15 @@ describe("budget periods", () => {
     expect(budgets.get("app", b.id)).toMatchObject({ reserved_usd: 0, spent_usd: (120 + 700) / 1e6 });
     // Settled once: a second pass finds nothing.
     expect(await spend.settleOrphans(() => true, Date.now())).toBe(0);
+  });
+
+  test("a dead process's reservation on an agent run is charged in full at restart and frees the run's in-flight hold", async () => {
+    const { spend } = setup("2026-11-26T10:00:00Z");
+    const runs = new AgentRuns(spend, { maxCostMicros: 1000, maxCalls: 0, maxRepeats: 3 }, "1");
+    const hold = await runs.admit("app", "r", "req-1", [{ role: "user", content: "go" }]);
+    await runs.reserve(hold, 600);
+    expect(spend.run("app", "r")).toMatchObject({ reserved_micros: 600, cost_micros: 0, calls: 1 });
+    expect(await spend.settleOrphans((owner) => owner === "1", Date.now())).toBe(1);
+    expect(spend.run("app", "r")).toMatchObject({ reserved_micros: 0, cost_micros: 600, calls: 1, status: "active" });
   });
 });
