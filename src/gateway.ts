@@ -155,6 +155,7 @@ export async function closeServices(s: StoreServices & Partial<Pick<Services, "o
   await s.optimizer?.close();
   guard(s.log, "final flush", () => flushAll(s));
   await s.ledger.close();
+  await s.quota.close();
   s.counters.close();
   s.spend.close();
   s.store.close();
