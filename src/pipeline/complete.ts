@@ -43,7 +43,8 @@ export class Pipeline {
       const cached = await this.s.cache.lookup(cacheRequest(call, plan));
       if (cached.kind === "hit") return this.fromCache(call, plan, cached.hit);
       if (cached.kind === "miss") call.fill = cached.fill;
-      await planned(call, plan);
+      const reserving = planned(call, plan);
+      if (reserving) await reserving;
       if (req.stream) return { kind: "sse", stream: await this.stream(call, plan) };
       const out = await this.upstream(call, plan);
       const priced = price(this.s, call, plan, out);

@@ -30,11 +30,15 @@ export async function admit(call: Call, stages: readonly Stage[]): Promise<void>
   }
 }
 
-/** Runs the admitted stages' `planned` hooks in order, before the provider call. */
-export async function planned(call: Call, plan: Plan): Promise<void> {
-  for (const h of call.held) {
+/**
+ * Runs the admitted stages' `planned` hooks in order, before the provider call. A promise only when a
+ * hook returned one: a call no stage reserves for takes no extra turn of the event loop.
+ */
+export function planned(call: Call, plan: Plan, from = 0): void | Promise<void> {
+  for (let i = from; i < call.held.length; i++) {
+    const h = call.held[i]!;
     const r = h.stage.planned?.(call, plan, h.state);
-    if (r instanceof Promise) await r;
+    if (r instanceof Promise) return r.then(() => planned(call, plan, i + 1));
   }
 }
 

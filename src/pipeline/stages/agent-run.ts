@@ -12,25 +12,14 @@ import { worstCaseMicros } from "../worst-case";
  * reports the run's totals in svc_meta.agent_run. A call that produced nothing is not counted.
  */
 export function agentRunStage(s: Pick<Services, "agentRuns" | "catalog">): Stage<RunHold | undefined> {
+  // A call without a run returns at once, not a promise: an asynchronous hook costs every call a turn of the event loop.
   return {
     name: "agent-run",
-    async before(call) {
+    before: (call) => {
       const id = call.req.svc_options.agent_run_id;
-      if (id === undefined) return undefined;
-      try {
-        return await s.agentRuns.admit(call.key.appId, id, call.requestId, call.req.messages);
-      } catch (e) {
-        throw storeUnavailable(e, "the agent run");
-      }
+      return id === undefined ? undefined : s.agentRuns.admit(call.key.appId, id, call.requestId, call.req.messages).catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
     },
-    async planned(call, plan, hold) {
-      if (!hold) return;
-      try {
-        await s.agentRuns.reserve(hold, worstCaseMicros(s.catalog, call, plan));
-      } catch (e) {
-        throw storeUnavailable(e, "the agent run");
-      }
-    },
+    planned: (call, plan, hold) => (hold ? s.agentRuns.reserve(hold, worstCaseMicros(s.catalog, call, plan)).catch((e) => Promise.reject(storeUnavailable(e, "the agent run"))) : undefined),
     commit(_call, out, hold, priced) {
       if (!hold) return;
       priced.meta.agent_run = s.agentRuns.settle(hold, toMicros(priced.costs.cost_actual_usd), out.usage.prompt_tokens, out.usage.completion_tokens);
