@@ -19,6 +19,11 @@ export interface CallCosts {
   cost_actual_usd: number;
   saved_usd: number;
   saved_by_source: SavedBySource;
+  /**
+   * Which figures have no price behind them (a model the catalog does not list): they read 0 above, for
+   * the ledger's sums, and svc_meta reports them as null rather than a guess.
+   */
+  unknown?: { original: boolean; actual: boolean };
 }
 
 export interface CostInput {
@@ -42,15 +47,25 @@ const round = (usd: number) => Math.round(usd * 1e10) / 1e10;
  */
 export function priceCall(catalog: Catalog, c: CostInput): CallCosts {
   const requested = c.requested ?? catalog.baseline;
-  const original = round(catalog.cost(requested, c.originalPromptTokens, c.completionTokens));
-  const sentOnServed = round(catalog.cost(c.served, c.sentPromptTokens, c.completionTokens));
+  const original = catalog.costOf(requested, c.originalPromptTokens, c.completionTokens);
+  const sentOnServed = catalog.costOf(c.served, c.sentPromptTokens, c.completionTokens);
   const actual = c.cacheHit ? 0 : sentOnServed;
-  const saved = round(original - actual);
+  const costs: CallCosts = {
+    cost_original_usd: round(original ?? 0),
+    cost_actual_usd: round(actual ?? 0),
+    saved_usd: round((original ?? 0) - (actual ?? 0)),
+    saved_by_source: { compression: 0, routing: 0, cache: 0, prompt_cache: 0, conversation: 0 },
+  };
+  if (original === null || actual === null) {
+    costs.unknown = { original: original === null, actual: actual === null };
+    costs.saved_usd = 0;
+    return costs;
+  }
   // The saving walked step by step: compression (original prompt → sent prompt, on the requested
   // model), routing (requested → served model), the cache (the served call → nothing). Routing takes
   // the rounding remainder, so the parts sum to saved_usd exactly.
-  const compression = round(catalog.cost(requested, c.originalPromptTokens - c.sentPromptTokens, 0));
-  const cache = c.cacheHit ? sentOnServed : 0;
-  const routing = round(saved - compression - cache);
-  return { cost_original_usd: original, cost_actual_usd: actual, saved_usd: saved, saved_by_source: { compression, routing, cache, prompt_cache: 0, conversation: 0 } };
+  const compression = round(catalog.costOf(requested, c.originalPromptTokens - c.sentPromptTokens, 0) ?? 0);
+  const cache = c.cacheHit ? round(sentOnServed ?? 0) : 0;
+  costs.saved_by_source = { compression, routing: round(costs.saved_usd - compression - cache), cache, prompt_cache: 0, conversation: 0 };
+  return costs;
 }

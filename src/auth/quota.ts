@@ -9,6 +9,9 @@ export interface QuotaTicket {
   period: string;
 }
 
+/** Longest Retry-After sent for a quota that resets hours away. */
+export const MAX_RETRY_AFTER_S = 60;
+
 /**
  * Calls a process takes from the store at once, as a share of what is left: with 1/64 of the remainder
  * no process can hold more than a sliver of a key's calls, and a key with fewer than 128 calls left is
@@ -73,10 +76,13 @@ export class Quota {
     if (count === undefined) {
       const d = new Date(now);
       const reset = test ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1) : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-      const retryAfterS = (reset - now) / 1000;
+      // The wait runs to hours: the SDKs must not sleep through it (openai v6 slept 15 h on Retry-After:
+      // 55811). x-should-retry: false stops their retries, Retry-After is capped for clients that honour
+      // only it, and the message says when the limit resets.
+      const extra = { retryAfterS: Math.min(MAX_RETRY_AFTER_S, (reset - now) / 1000), shouldRetry: false };
       throw test
-        ? new ApiError("RATE_LIMITED", `test keys allow ${limit} calls per UTC day; the limit resets at ${new Date(reset).toISOString()}`, { retryAfterS })
-        : new ApiError("QUOTA_EXCEEDED", `plan '${key.plan}' allows ${limit} calls per month; the quota resets at ${new Date(reset).toISOString()}`, { retryAfterS });
+        ? new ApiError("RATE_LIMITED", `test keys allow ${limit} calls per UTC day; the limit resets at ${new Date(reset).toISOString()}`, extra)
+        : new ApiError("QUOTA_EXCEEDED", `plan '${key.plan}' allows ${limit} calls per month; the quota resets at ${new Date(reset).toISOString()}`, extra);
     }
     return { keyId: key.id, period };
   }

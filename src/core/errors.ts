@@ -30,7 +30,8 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 export interface ErrorBody {
-  error: { message: string; type: string; code: ErrorCode; request_id: string; param?: string; [field: string]: unknown };
+  /** `code` is one of ErrorCode, or a provider's own code (context_length_exceeded, ...) passed on; `fields` add members (an AGENT_GUARD's run totals). */
+  error: { message: string; type: string; code: string; request_id: string; param?: string; [field: string]: unknown };
 }
 
 /** Every failure the gateway reports to a client is one of these; anything else becomes INTERNAL_ERROR. */
@@ -40,8 +41,12 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    /** `fields`: more members of the error object (an AGENT_GUARD's run totals). */
-    readonly extra: { param?: string; retryAfterS?: number; fields?: Record<string, unknown> } = {},
+    /**
+     * `shouldRetry: false` sends `x-should-retry: false`, which the OpenAI SDKs obey over their own retry
+     * rules: for waits they must not sleep through (a daily limit) and failures svc already retried.
+     * `fields`: more members of the error object (an AGENT_GUARD's run totals).
+     */
+    readonly extra: { param?: string; retryAfterS?: number; shouldRetry?: boolean; fields?: Record<string, unknown> } = {},
   ) {
     super(message);
     this.status = ERROR_CODES[code].status;
@@ -58,6 +63,7 @@ export class ApiError extends Error {
   headers(requestId: string): Record<string, string> {
     const h: Record<string, string> = { "content-type": "application/json", "x-request-id": requestId };
     if (this.extra.retryAfterS !== undefined) h["retry-after"] = String(Math.max(1, Math.ceil(this.extra.retryAfterS)));
+    if (this.extra.shouldRetry !== undefined) h["x-should-retry"] = String(this.extra.shouldRetry);
     return h;
   }
 }

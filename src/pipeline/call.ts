@@ -54,6 +54,8 @@ export interface Outcome {
   simulated: boolean;
   /** False when the answer must not be cached: streamed tool calls arrive as fragments and are not reassembled. */
   cacheable: boolean;
+  /** Top-level fields of the provider's answer passed on as they came (system_fingerprint, service_tier). */
+  extra?: Record<string, unknown>;
 }
 
 /** An answer's costs, timing and svc_meta, measured once, when the answer is complete. */

@@ -88,7 +88,7 @@ export class Pipeline {
   private async upstream(call: Call, plan: Plan): Promise<Outcome> {
     const r = await completeWithFallback(this.s.providers, upstreamRequest(call, plan), this.s.callPolicy);
     const usage = r.response.usage ?? estimateUsage(plan.opt.messages, r.model, r.response.choices.map((c) => c.message.content).join(""));
-    return { served: r.model, choices: r.response.choices, usage, reason: r.fallback ? "fallback" : plan.reason, cacheHit: false, upstreamMs: r.upstreamMs, simulated: r.provider.simulated, cacheable: true };
+    return { served: r.model, choices: r.response.choices, usage, reason: r.fallback ? "fallback" : plan.reason, cacheHit: false, upstreamMs: r.upstreamMs, simulated: r.provider.simulated, cacheable: true, ...(r.response.extra && { extra: r.response.extra }) };
   }
 
   private async stream(call: Call, plan: Plan): Promise<ReadableStream<Uint8Array>> {
