@@ -7,7 +7,7 @@ const rig = rigPerFile({ SVC_PROVIDER_RETRIES: "0" });
 /** gpt-4o, six words in, the mock's nine-token answer: $0.00011 a call (see budgets-http.test.ts). */
 const CALL_MICROS = 110;
 const complete = (runId: string, messages: unknown[], extra: Record<string, unknown> = {}) =>
-  call(`${rig.gw.url}/v1/complete`, rig.admin.key, { body: { model: "gpt-4o", max_tokens: 9, messages, svc_options: { ...OFF, agent_run_id: runId }, ...extra } });
+  call(`${rig.gw.url}/v1/complete`, rig.admin.key, { body: { model: "gpt-4o-2024-05-13", max_tokens: 9, messages, svc_options: { ...OFF, agent_run_id: runId }, ...extra } });
 const ask = (i: number) => [{ role: "user", content: `alpha beta gamma delta epsilon z${i}` }];
 const run = async (id: string, key = rig.admin.key) => (await call(`${rig.gw.url}/api/agent-runs/${id}`, key)).json() as Promise<any>;
 const put = (id: string, body: unknown, key = rig.admin.key) => call(`${rig.gw.url}/api/agent-runs/${id}`, key, { method: "PUT", body });

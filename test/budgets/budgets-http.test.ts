@@ -7,12 +7,12 @@ import { OFF, readSse, rigPerFile, waitForKey } from "../completions/support";
 const rig = rigPerFile({ SVC_PROVIDER_RETRIES: "0" });
 
 /**
- * gpt-4o at $5 per million tokens both ways. The mock counts a prompt as its words + 7 and answers
+ * gpt-4o-2024-05-13 at $5 per million tokens both ways. The mock counts a prompt as its words + 7 and answers
  * "openai <digest> heard: <the first six words>", 9 tokens: 13 + 9 = 22 tokens, $0.00011 a call.
  */
 const CALL_MICROS = 110;
 const bodyFor = (words: string, extra: Record<string, unknown> = {}) => ({
-  model: "gpt-4o",
+  model: "gpt-4o-2024-05-13",
   max_tokens: 9,
   messages: [{ role: "user", content: words }],
   svc_options: { ...OFF, ...extra },

@@ -29,9 +29,9 @@ describe("savings by source", () => {
     expect(routed.saved_by_source).toMatchObject({ compression: 0, cache: 0, prompt_cache: 0, conversation: 0 });
     expect(sumOf(routed.saved_by_source)).toBeCloseTo(routed.saved_usd, 12);
 
-    const first = await complete(rig.admin.key, "gpt-4o", "the same question for the cache", { cache: true });
+    const first = await complete(rig.admin.key, "gpt-4o-2024-05-13", "the same question for the cache", { cache: true });
     expect(first.status).toBe(200);
-    const hit = ((await (await complete(rig.admin.key, "gpt-4o", "the same question for the cache", { cache: true })).json()) as any).svc_meta;
+    const hit = ((await (await complete(rig.admin.key, "gpt-4o-2024-05-13", "the same question for the cache", { cache: true })).json()) as any).svc_meta;
     expect(hit.cache_hit).toBe(true);
     expect(hit.saved_by_source.cache).toBe(hit.cost_original_usd);
     expect(sumOf(hit.saved_by_source)).toBeCloseTo(hit.saved_usd, 12);
@@ -43,7 +43,7 @@ describe("GET /api/usage", () => {
     const admin = await rig.gw.cliKey(["--admin", "--app", "usage-app"]);
     await waitForKey(rig.gw.url, admin.key);
     const budget = (await (await call(`${rig.gw.url}/api/budgets`, admin.key, { body: { name: "u", limit_usd: 10, period: "total" } })).json()) as any;
-    for (let i = 0; i < 3; i++) expect((await complete(admin.key, "gpt-4o", `question number ${i}`, { budget_id: budget.id })).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await complete(admin.key, "gpt-4o-2024-05-13", `question number ${i}`, { budget_id: budget.id })).status).toBe(200);
     for (let i = 0; i < 2; i++) expect((await complete(admin.key, "gpt-4o-mini", `other question ${i}`, { agent_run_id: "run-u" })).status).toBe(200);
 
     const byModel = await usage(admin.key, "group_by=model", 5);
