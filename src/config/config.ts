@@ -53,6 +53,12 @@ export const SettingsSchema = Type.Object(
     agentRunMaxCostUsd: Num(0, 1_000_000, 0, "default cost limit of an agent run in USD (0 = none); PUT /api/agent-runs/{id} sets a run's own"),
     agentRunMaxCalls: Int(0, 1_000_000_000, 0, "default call limit of an agent run (0 = none)"),
     agentRunMaxRepeats: Int(1, 1_000_000, 3, "an agent run's guard trips when the same step (tool calls and their results) comes this many times more in a row"),
+    // The names are PII_TYPES of src/pipeline/pii/types.ts (test/pii/request.test.ts checks they agree).
+    piiTypes: Type.String({
+      pattern: "^(?:EMAIL|PHONE|CARD|IBAN|SSN|IP|URL_CREDENTIALS|SECRET|PERSON|ADDRESS)(?:,(?:EMAIL|PHONE|CARD|IBAN|SSN|IP|URL_CREDENTIALS|SECRET|PERSON|ADDRESS))*$",
+      default: "EMAIL,PHONE,CARD,IBAN,SSN,IP,URL_CREDENTIALS,SECRET,PERSON,ADDRESS",
+      description: "the PII detectors svc_options.mask_pii runs, comma-separated",
+    }),
     shutdownGraceMs: Int(0, 600_000, 10_000, "how long in-flight requests may take at shutdown"),
     metricsHost: Type.Optional(Type.String({ minLength: 1, description: "serve /metrics without a key on this separate address" })),
     metricsPort: Int(0, 65535, 9464, "port for metricsHost"),

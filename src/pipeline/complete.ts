@@ -4,7 +4,7 @@ import { completeWithFallback, streamWithFallback, type UpstreamRequest } from "
 import type { Services } from "./services";
 import type { CompletionRequest } from "./request";
 import { openCall, type Call, type CallContext, type Outcome, type Plan } from "./call";
-import { admit, planned, type Stage } from "./stage";
+import { admit, forClient, planned, type Stage } from "./stage";
 import { buildStages, type StageServices } from "./stages";
 import { price, settle } from "./settle";
 import { completionBody, replayFrames, type CompletionResult } from "./render";
@@ -48,7 +48,7 @@ export class Pipeline {
       if (req.stream) return { kind: "sse", stream: await this.stream(call, plan) };
       const out = await this.upstream(call, plan);
       const priced = price(this.s, call, plan, out);
-      const body = completionBody(call, out, priced.meta);
+      const body = completionBody(call, { ...out, choices: forClient(call, out.choices) }, priced.meta);
       settle(this.s, call, { kind: "answered", path: "json", outcome: out, priced });
       return { kind: "json", body };
     } catch (e) {
@@ -61,7 +61,9 @@ export class Pipeline {
     const { s } = this;
     const { req } = call;
     const requested = req.model === AUTO_MODEL ? undefined : s.catalog.resolve(req.model);
-    const opt = await s.optimizer.run({ ...optimizeInputOf(req, s.servableModels, s.settings.qualityFloor), wantEmbedding: req.svc_options.cache, countTokens: false }, call.signal);
+    const ran = await s.optimizer.run({ ...optimizeInputOf(req, s.servableModels, s.settings.qualityFloor), wantEmbedding: req.svc_options.cache, countTokens: false }, call.signal);
+    // The optimizer's result may be a remembered one shared with other calls: copied, not changed.
+    const opt = call.pii ? { ...ran, pii: call.pii.found, piiMasked: call.pii.masked } : ran;
     if (!opt.route.ok) throw noProviderError(opt.route);
     const candidates = opt.route.candidates.map((id) => s.catalog.find(id)!);
     return { opt, candidates, requested, reason: opt.route.reason };
@@ -82,7 +84,10 @@ export class Pipeline {
     const priced = price(this.s, call, plan, out);
     // Settled before rendering: the commit completes svc_meta (an agent run's totals).
     settle(this.s, call, { kind: "answered", path: "cache", outcome: out, priced });
-    return call.req.stream ? { kind: "sse", stream: replayFrames(call, out, hit.answer, priced.meta) } : { kind: "json", body: completionBody(call, out, priced.meta) };
+    const choices = forClient(call, out.choices);
+    return call.req.stream
+      ? { kind: "sse", stream: replayFrames(call, out, { ...hit.answer, choices }, priced.meta) }
+      : { kind: "json", body: completionBody(call, { ...out, choices }, priced.meta) };
   }
 
   private async upstream(call: Call, plan: Plan): Promise<Outcome> {

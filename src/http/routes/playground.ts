@@ -4,6 +4,7 @@ import { readJsonBody } from "../body";
 import { parseCompletionRequest } from "../validate/completion-request";
 import { RULE_NAMES } from "../../pipeline/compress";
 import { optimizeInputOf, reportOf } from "../../pipeline/analyze";
+import { maskRequest, piiTypesOf } from "../../pipeline/pii/request";
 import { PerClientLimit } from "../playground/rate-limit";
 import { addressBlock } from "../playground/address-block";
 import { ApiError } from "../../core/errors";
@@ -24,7 +25,8 @@ export function playgroundRoutes(gw: Pick<Services, "optimizer" | "servableModel
         if (running >= gw.settings.playgroundConcurrency) throw new ApiError("OVERLOADED", "the playground is busy; retry shortly", { retryAfterS: 1 });
         running++;
         try {
-          return reportOf(await gw.optimizer.run(optimizeInputOf(req, gw.servableModels, gw.settings.qualityFloor), request.signal));
+          const masked = maskRequest(req, piiTypesOf(gw.settings.piiTypes));
+          return reportOf(await gw.optimizer.run(optimizeInputOf(masked.req, gw.servableModels, gw.settings.qualityFloor), request.signal), masked);
         } finally {
           running--;
         }
