@@ -71,7 +71,7 @@ async function oneCall(kind: Kind): Promise<number> {
     svc_options: { compress: false, route: false, cache: false, cache_nondeterministic: false, score: false, mask_pii: false, max_aggressiveness: 0.5, skip_rules: [], ...(kind !== "none" && { budget_id: budget.id }), ...(kind === "both" && { agent_run_id: `run-${i % 50}` }) },
   };
   const t0 = performance.now();
-  const call = openCall(key, req, { requestId: `svc_req_${i}`, t0, signal: new AbortController().signal });
+  const call = openCall(key, req, { requestId: `svc_req_${i}`, t0, signal: new AbortController().signal, route: "/v1/complete" });
   await admit(call, stages);
   const plan = { opt: { messages }, candidates: [model], requested: model, reason: "explicit_model" } as unknown as Plan;
   await planned(call, plan);

@@ -24,6 +24,7 @@ import { AgentRuns } from "./accounting/agent-runs";
 import { processAlive } from "./accounting/ledger-journal";
 import { join } from "node:path";
 import { Metrics } from "./metrics/metrics";
+import { startTracing } from "./pipeline/trace";
 import { SemanticCache } from "./pipeline/cache";
 import { Optimizer } from "./pipeline/optimizer";
 import { loadModels, loadSynonyms } from "./pipeline/models";
@@ -84,7 +85,7 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
     providers,
     callPolicy: { ...DEFAULT_CALL_POLICY, retries: settings.providerRetries, backoffBaseMs: settings.providerRetryBaseMs, timeoutMs: settings.providerTimeoutMs, totalMs: settings.requestTimeoutMs, maxAnswerBytes: settings.upstreamMaxBytes },
     ledger,
-    metrics: new Metrics(),
+    metrics: new Metrics(new Set(catalog.models.flatMap((m) => [m.id, ...m.aliases]))),
     piiMaps: new ConversationMaps(deriveMappingKey(secret)),
     servableModels: catalog.models.filter((m) => providers.providerFor(m) !== undefined).map((m) => m.id),
     flushables: [
@@ -123,7 +124,10 @@ export async function startServices(settings: Settings, log: Logger, env: Record
     config: { maxEntries: settings.cacheMaxEntries, ttlMs: settings.cacheTtlS * 1000, cacheUnsetTemperature: settings.cacheUnsetTemperature },
   });
   const optimizer = await Optimizer.start(settings, models);
-  return Object.freeze({ ...base, cache, optimizer, flushables: [{ name: "cache", flush: () => cache.flush() }, ...base.flushables] });
+  base.metrics.watchQueue(() => optimizer.queueDepth());
+  const tracer = await startTracing(env, base.version);
+  if (tracer) log.info({ endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT ?? "http://localhost:4318/v1/traces" }, "tracing: one OTLP trace per call");
+  return Object.freeze({ ...base, cache, optimizer, tracer, flushables: [{ name: "cache", flush: () => cache.flush() }, ...base.flushables] });
 }
 
 /** Writes what the flushables buffer. The log goes last, so what they log (a ledger row refused) is written now, not a flush later. */
@@ -156,6 +160,8 @@ export function startBackground(s: Pick<Services, "log" | "settings" | "keyIndex
 /** After the server stopped (or a CLI command ended): the pool, a final flush, the store. */
 export async function closeServices(s: StoreServices & Partial<Pick<Services, "optimizer">>): Promise<void> {
   await s.optimizer?.close();
+  // The batch still held is exported before the process ends.
+  await s.tracer?.shutdown().catch((e: Error) => s.log.warn({ err: { message: e.message } }, "tracing: the last export failed"));
   guard(s.log, "final flush", () => flushAll(s));
   await s.ledger.close();
   await s.quota.close();

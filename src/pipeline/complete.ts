@@ -14,7 +14,7 @@ import { optimizeInputOf } from "./analyze";
 import { AUTO_MODEL, noProviderError } from "./route";
 import type { CacheHit, CacheRequest } from "./cache";
 
-export type PipelineServices = Pick<Services, "catalog" | "providers" | "callPolicy" | "cache" | "optimizer" | "ledger" | "metrics" | "settings" | "servableModels" | "shutdown"> & StageServices;
+export type PipelineServices = Pick<Services, "catalog" | "providers" | "callPolicy" | "cache" | "optimizer" | "ledger" | "metrics" | "tracer" | "settings" | "servableModels" | "shutdown"> & StageServices;
 
 /**
  * POST /v1/complete, top to bottom: admit the call (the stages' `before`: quota), run the CPU stages
@@ -32,15 +32,21 @@ export class Pipeline {
 
   async complete(key: KeyEntry, req: CompletionRequest, ctx: CallContext): Promise<CompletionResult> {
     const call = openCall(key, req, ctx);
+    // Only a traced call times each stage's `before`.
+    if (this.s.tracer) call.befores = [];
     try {
       await admit(call, this.stages);
+      call.marks.admitted = performance.now();
     } catch (e) {
       settle(this.s, call, { kind: "refused", error: e });
       throw e;
     }
     try {
       const plan = (call.plan = await this.optimize(call));
+      call.marks.optimized = performance.now();
       const cached = await this.s.cache.lookup(cacheRequest(call, plan));
+      call.marks.lookedUp = performance.now();
+      this.s.metrics.countCacheLookup(cached.kind, cached.kind === "hit" ? cached.hit.layer : "none");
       if (cached.kind === "hit") return this.fromCache(call, plan, cached.hit);
       if (cached.kind === "miss") call.fill = cached.fill;
       const reserving = planned(call, plan);
@@ -92,12 +98,14 @@ export class Pipeline {
 
   private async upstream(call: Call, plan: Plan): Promise<Outcome> {
     const r = await completeWithFallback(this.s.providers, upstreamRequest(call, plan), this.s.callPolicy);
+    call.attempts = r.attempts;
     const usage = r.response.usage ?? estimateUsage(plan.opt.messages, r.model, r.response.choices.map((c) => c.message.content).join(""));
     return { served: r.model, choices: r.response.choices, usage, reason: r.fallback ? "fallback" : plan.reason, cacheHit: false, upstreamMs: r.upstreamMs, simulated: r.provider.simulated, cacheable: true, ...(r.response.extra && { extra: r.response.extra }) };
   }
 
   private async stream(call: Call, plan: Plan): Promise<ReadableStream<Uint8Array>> {
     const r = await streamWithFallback(this.s.providers, upstreamRequest(call, plan), this.s.callPolicy);
+    call.attempts = r.attempts;
     return relay(call, r, {
       answered: (outcome) => {
         const priced = price(this.s, call, plan, outcome);

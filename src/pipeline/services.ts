@@ -17,6 +17,7 @@ import type { Ledger } from "../accounting/ledger";
 import type { Metrics } from "../metrics/metrics";
 import type { SemanticCache } from "./cache";
 import type { Optimizer } from "./optimizer";
+import type { CallTracer } from "./trace";
 import type { ConversationMaps } from "./pii/vault";
 
 /** Something that buffers writes; shutdown and the write-behind timer walk the list of them. */
@@ -52,6 +53,8 @@ export interface Services {
   readonly callPolicy: CallPolicy;
   readonly ledger: Ledger;
   readonly metrics: Metrics;
+  /** OpenTelemetry traces, one per call; undefined unless the OTEL_* variables turn tracing on. */
+  readonly tracer?: CallTracer;
   /**
    * Models some configured provider serves: what routing may choose from. Health is left to the call
    * loop, which tries candidates on a cooling-down provider last rather than not at all.

@@ -1,11 +1,12 @@
 import type { LedgerRow } from "../accounting/ledger";
-import { priceCall, type SavedBySource } from "../accounting/costs";
+import { priceCall, savingsBySource, type SavedBySource } from "../accounting/costs";
 import { ApiError } from "../core/errors";
 import { UpstreamFailure } from "../providers/call";
 import { ProviderError } from "../providers/types";
 import type { Services } from "./services";
 import type { Call, CallEnd, Outcome, Plan, Priced } from "./call";
 import { buildMeta } from "./meta";
+import { observeCall } from "./observe";
 import { commit, rollback } from "./stage";
 
 /** Costs, timing and svc_meta of an answer, measured when it is complete (before it is rendered). */
@@ -16,14 +17,15 @@ export function price(s: Pick<Services, "catalog">, call: Call, plan: Plan, out:
   const sent = out.usage.prompt_tokens;
   const { originalTokens: ours, compressedTokens: oursSent } = plan.opt;
   const originalPromptTokens = ours !== undefined && oursSent ? Math.round((ours * sent) / oursSent) : sent;
-  const costs = priceCall(s.catalog, {
+  const input = {
     requested: plan.requested,
     served: out.served,
     originalPromptTokens,
     sentPromptTokens: sent,
     completionTokens: out.usage.completion_tokens,
     cacheHit: out.cacheHit,
-  });
+  };
+  const costs = priceCall(s.catalog, input);
   const totalMs = performance.now() - call.t0;
   const overheadMs = totalMs - out.upstreamMs;
   const meta = buildMeta({
@@ -39,7 +41,7 @@ export function price(s: Pick<Services, "catalog">, call: Call, plan: Plan, out:
     conversationId: call.req.svc_options.conversation_id,
     simulated: out.simulated,
   });
-  return { costs, originalPromptTokens, totalMs, overheadMs, meta };
+  return { costs, saved: savingsBySource(s.catalog, input, costs), originalPromptTokens, totalMs, overheadMs, meta };
 }
 
 /**
@@ -123,26 +125,21 @@ const NOTHING_SAVED = savedColumns({ compression: 0, routing: 0, cache: 0, promp
  * last chunk, or after a failure, finds it settled): the stages commit in order or roll back in
  * reverse order, then the call is recorded (ledger row, metrics).
  */
-export function settle(s: Pick<Services, "ledger" | "metrics">, call: Call, end: CallEnd): void {
+export function settle(s: Pick<Services, "ledger" | "metrics" | "tracer">, call: Call, end: CallEnd): void {
   if (call.settled) return;
   call.settled = true;
+  const start = performance.now();
   if (end.kind === "failed" || end.kind === "refused") {
     rollback(call, end.error);
     if (end.kind === "refused") return;
-    const row = ledgerRow(call, end);
-    s.metrics.countCompletion(row.status, "none", false);
-    s.ledger.record(row);
-    return;
+  } else {
+    // A partial stream commits too: what was delivered was paid for (the quota keeps the call; the
+    // cache fill refuses the outcome, which is never cacheable).
+    commit(call, end.outcome, end.priced);
   }
-  // A partial stream commits too: what was delivered was paid for (the quota keeps the call; the
-  // cache fill refuses the outcome, which is never cacheable).
-  commit(call, end.outcome, end.priced);
-  const { outcome: out, priced: p } = end;
   const row = ledgerRow(call, end);
   s.ledger.record(row);
-  s.metrics.countCompletion(row.status, out.served.id, out.cacheHit);
-  s.metrics.savedUsd.inc(Math.max(0, p.costs.saved_usd));
-  s.metrics.costUsd.inc(p.costs.cost_actual_usd);
-  s.metrics.tokensRemoved.inc(Math.max(0, p.originalPromptTokens - out.usage.prompt_tokens));
-  s.metrics.overhead.observe(p.overheadMs);
+  observeCall(s, call, end, row);
+  s.metrics.observeStage("settle", (performance.now() - start) / 1000);
+  s.tracer?.record(call, end, row, start);
 }

@@ -32,10 +32,13 @@ export function forClient(call: Call, choices: Choice[]): Choice[] {
 
 /** Runs the stages' `before` hooks in order, holding each admitted stage; a refusal throws (the settle rolls back what is held). */
 export async function admit(call: Call, stages: readonly Stage[]): Promise<void> {
+  const befores = call.befores;
   for (const stage of stages) {
+    const start = befores ? performance.now() : 0;
     const r = stage.before?.(call);
     // Only an asynchronous hook costs a turn of the event loop.
     call.held.push({ stage, state: r instanceof Promise ? await r : r });
+    befores?.push({ name: stage.name, start, end: performance.now() });
   }
 }
 
