@@ -18,8 +18,13 @@ import { Ledger } from "./accounting/ledger";
 import { LedgerJournal } from "./accounting/ledger-journal";
 import { threadWriter } from "./accounting/ledger-writer";
 import { SqliteCounters } from "./store/counters";
+import { SpendStore } from "./store/spend-store";
+import { Budgets } from "./accounting/budgets";
+import { AgentRuns } from "./accounting/agent-runs";
+import { processAlive } from "./accounting/ledger-journal";
 import { join } from "node:path";
 import { Metrics } from "./metrics/metrics";
+import { startTracing } from "./pipeline/trace";
 import { SemanticCache } from "./pipeline/cache";
 import { Optimizer } from "./pipeline/optimizer";
 import { loadModels, loadSynonyms } from "./pipeline/models";
@@ -57,6 +62,11 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
   }
   const counters = new SqliteCounters(join(settings.dataDir, "svc.db"));
   const quota = new Quota(counters, plans, settings.testKeyDailyCalls);
+  const spend = new SpendStore(join(settings.dataDir, "svc.db"));
+  // Reservations name the process holding them, as the ledger journal does (processes share one machine's data directory).
+  const owner = String(process.pid);
+  const budgets = new Budgets(spend, owner);
+  const agentRuns = new AgentRuns(spend, { maxCostMicros: Math.round(settings.agentRunMaxCostUsd * 1e6), maxCalls: settings.agentRunMaxCalls, maxRepeats: settings.agentRunMaxRepeats }, owner);
   return {
     version: pkg.version,
     startedAt: Date.now(),
@@ -71,16 +81,20 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
     keys,
     counters,
     quota,
+    spend,
+    budgets,
+    agentRuns,
     providers,
     callPolicy: { ...DEFAULT_CALL_POLICY, retries: settings.providerRetries, backoffBaseMs: settings.providerRetryBaseMs, timeoutMs: settings.providerTimeoutMs, totalMs: settings.requestTimeoutMs, maxAnswerBytes: settings.upstreamMaxBytes },
     ledger,
     conversations: new Conversations(store.db, { turnsToKeep: settings.conversationTurnsToKeep, summaryStep: settings.conversationSummaryStep, maxTurns: settings.conversationMaxTurns }),
-    metrics: new Metrics(),
+    metrics: new Metrics(new Set(catalog.models.flatMap((m) => [m.id, ...m.aliases]))),
     piiMaps: new ConversationMaps(deriveMappingKey(secret)),
     servableModels: catalog.models.filter((m) => providers.providerFor(m) !== undefined).map((m) => m.id),
     flushables: [
       { name: "ledger", flush: () => void ledger.flush() },
       { name: "quota", flush: () => quota.flush() },
+      { name: "budgets and agent runs", flush: () => spend.flush() },
       { name: "key usage", flush: () => keyIndex.flushUsage() },
     ],
   };
@@ -92,6 +106,9 @@ export async function startServices(settings: Settings, log: Logger, env: Record
   // Rows a process that stopped (killed, or the store was down) journaled and did not store.
   const recovered = await base.ledger.recover();
   if (recovered > 0) log.warn({ rows: recovered }, "usage ledger: rows journaled by a process that stopped were written to the store");
+  // Then the money calls of a process that died mid-call still hold: reconciled against those rows.
+  const orphans = await base.spend.settleOrphans((owner) => owner === String(process.pid) || !processAlive(Number(owner)), Date.now());
+  if (orphans > 0) log.warn({ reservations: orphans }, "budgets and agent runs: reservations of a process that stopped were settled (charged as recorded, else in full)");
   // The event loop counts tokens in o200k (the optimizer's inline path) and in the tokenizer of every
   // provider it can serve (usage estimates): loaded here, about half a second each, rather than on a
   // first request; not when the CLI's key commands open the store.
@@ -111,7 +128,10 @@ export async function startServices(settings: Settings, log: Logger, env: Record
   });
   const optimizer = await Optimizer.start(settings, models);
   const protocols = new Protocols(base.store.db, optimizerCompressor(optimizer, base.catalog.defaultModel.id, settings.qualityFloor));
-  return Object.freeze({ ...base, cache, optimizer, protocols, flushables: [{ name: "cache", flush: () => cache.flush() }, ...base.flushables] });
+  base.metrics.watchQueue(() => optimizer.queueDepth());
+  const tracer = await startTracing(env, base.version);
+  if (tracer) log.info({ endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT ?? "http://localhost:4318/v1/traces" }, "tracing: one OTLP trace per call");
+  return Object.freeze({ ...base, cache, optimizer, protocols, tracer, flushables: [{ name: "cache", flush: () => cache.flush() }, ...base.flushables] });
 }
 
 /** Writes what the flushables buffer. The log goes last, so what they log (a ledger row refused) is written now, not a flush later. */
@@ -144,9 +164,12 @@ export function startBackground(s: Pick<Services, "log" | "settings" | "keyIndex
 /** After the server stopped (or a CLI command ended): the pool, a final flush, the store. */
 export async function closeServices(s: StoreServices & Partial<Pick<Services, "optimizer">>): Promise<void> {
   await s.optimizer?.close();
+  // The batch still held is exported before the process ends.
+  await s.tracer?.shutdown().catch((e: Error) => s.log.warn({ err: { message: e.message } }, "tracing: the last export failed"));
   guard(s.log, "final flush", () => flushAll(s));
   await s.ledger.close();
   await s.quota.close();
   s.counters.close();
+  s.spend.close();
   s.store.close();
 }

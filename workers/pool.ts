@@ -149,6 +149,11 @@ export class WorkerPool<I, O> {
     await Promise.all(Array.from({ length: this.opts.threads }, () => this.pool.run(Piscina.move(pack(null) as Uint8Array<ArrayBuffer>))));
   }
 
+  /** Tasks waiting for a free worker. */
+  queued(): number {
+    return this.waiting.length;
+  }
+
   stats() {
     return { threads: this.pool.threads.length, in_flight: this.running + this.waiting.length, completed: this.pool.completed, crashes: this.crashes };
   }

@@ -80,3 +80,24 @@ export function priceCall(catalog: Catalog, c: CostInput): CallCosts {
   const routing = round(saved - conversation - compression - cache - promptCache);
   return { cost_original_usd: round(original), cost_actual_usd: round(actual), saved_usd: saved, saved_by_source: { compression, routing, cache, prompt_cache: promptCache, conversation } };
 }
+
+/** A call's saving split by where it came from; the parts add up to saved_usd. */
+export interface SavingsBySource {
+  compression: { usd: number; tokens: number };
+  routing: { usd: number };
+  cache: { usd: number; tokens: number };
+}
+
+/**
+ * Splits priceCall's saving: a cache hit saved the whole counterfactual; otherwise compression saved
+ * the removed prompt tokens on the counterfactual model, and routing the rest (the same prompt on
+ * the counterfactual model against the served one; negative when a fallback served a dearer model).
+ * A call with an unpriced model saved no USD anyone can tell (priceCall's saved_usd is 0).
+ */
+export function savingsBySource(catalog: Catalog, c: CostInput, costs: CallCosts): SavingsBySource {
+  if (c.cacheHit) return { compression: { usd: 0, tokens: 0 }, routing: { usd: 0 }, cache: { usd: costs.saved_usd, tokens: c.originalPromptTokens + c.completionTokens } };
+  const removed = c.originalPromptTokens - c.sentPromptTokens;
+  if (costs.unknown) return { compression: { usd: 0, tokens: removed }, routing: { usd: 0 }, cache: { usd: 0, tokens: 0 } };
+  const compression = round(catalog.costOf(c.requested ?? catalog.baseline, removed, 0) ?? 0);
+  return { compression: { usd: compression, tokens: removed }, routing: { usd: round(costs.saved_usd - compression) }, cache: { usd: 0, tokens: 0 } };
+}

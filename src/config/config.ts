@@ -54,6 +54,9 @@ export const SettingsSchema = Type.Object(
     conversationSummaryStep: Int(1, 1000, 8, "the summary of a conversation is rewritten only when this many turns beyond max_turns_to_keep have gathered, so the prefix a provider caches stays byte-identical between steps"),
     conversationMaxTurns: Int(1, 1_000_000, 2000, "turns one conversation may hold; a call that would store more is refused (400) until the conversation is deleted"),
     anthropicCacheControl: Type.Boolean({ default: true, description: "mark the stable prefix (protocol, system prompt, summary, older turns) with Anthropic cache_control breakpoints" }),
+    agentRunMaxCostUsd: Num(0, 1_000_000, 0, "default cost limit of an agent run in USD (0 = none); PUT /api/agent-runs/{id} sets a run's own"),
+    agentRunMaxCalls: Int(0, 1_000_000_000, 0, "default call limit of an agent run (0 = none)"),
+    agentRunMaxRepeats: Int(1, 1_000_000, 3, "an agent run's guard trips when the same step (tool calls and their results) comes this many times more in a row"),
     // The names are PII_TYPES of src/pipeline/pii/types.ts (test/pii/request.test.ts checks they agree).
     piiTypes: Type.String({
       pattern: "^(?:EMAIL|PHONE|CARD|IBAN|SSN|IP|URL_CREDENTIALS|SECRET|PERSON|ADDRESS)(?:,(?:EMAIL|PHONE|CARD|IBAN|SSN|IP|URL_CREDENTIALS|SECRET|PERSON|ADDRESS))*$",

@@ -12,6 +12,9 @@ import { metricsRoutes } from "./routes/metrics";
 import { debugRoutes } from "./routes/debug";
 import { protocolRoutes } from "./routes/protocols";
 import { conversationRoutes } from "./routes/conversations";
+import { budgetRoutes } from "./routes/budgets";
+import { agentRunRoutes } from "./routes/agent-runs";
+import { usageRoutes } from "./routes/usage";
 
 /** Each known path with its methods, from the app's own route table, so a known path with the wrong method answers 405 rather than 404. */
 function methodTable(routes: readonly { method: string; path: string }[]): [RegExp, string[]][] {
@@ -84,18 +87,22 @@ export function buildApp(gw: Services) {
       set.status = err.status;
       return errorResponse(err, rid, headers);
     });
-  // One access-log line per request, with its id; the hook is left out entirely when info lines are
-  // off. Elysia applies a hook to the routes added after it, so it comes before them.
-  if (gw.log.isLevelEnabled("info")) {
-    app.onAfterResponse(({ request, set }) => {
-      const f = factsOf(request);
-      if (!f) return;
-      const url = request.url;
-      const path = url.slice(url.indexOf("/", url.indexOf("//") + 2)).split("?")[0];
-      gw.log.info({ request_id: f.id, method: request.method, path, status: set.status ?? 200, ms: +(performance.now() - f.t0).toFixed(3) }, "request");
-    });
-  }
-  const routes = app.use(healthRoutes(gw)).use(keyRoutes(gw)).use(completionRoutes(gw)).use(embeddingRoutes(gw)).use(responseRoutes(gw)).use(playgroundRoutes(gw)).use(metricsRoutes(gw)).use(protocolRoutes(gw)).use(conversationRoutes(gw));
+  // One access-log line per request, with its id (left out when info lines are off), and the request
+  // metrics, labelled with the route's pattern (an unknown path is "unmatched": a raw URL is unbounded).
+  // Elysia applies a hook to the routes added after it, so it comes before them.
+  const logged = gw.log.isLevelEnabled("info");
+  app.onAfterResponse(({ request, set, route }) => {
+    const f = factsOf(request);
+    if (!f) return;
+    const ms = performance.now() - f.t0;
+    const status = typeof set.status === "number" ? set.status : 200;
+    gw.metrics.countRequest(route || "unmatched", request.method, status, ms / 1000);
+    if (!logged) return;
+    const url = request.url;
+    const path = url.slice(url.indexOf("/", url.indexOf("//") + 2)).split("?")[0];
+    gw.log.info({ request_id: f.id, method: request.method, path, status: set.status ?? 200, ms: +ms.toFixed(3) }, "request");
+  });
+  const routes = app.use(healthRoutes(gw)).use(keyRoutes(gw)).use(completionRoutes(gw)).use(embeddingRoutes(gw)).use(responseRoutes(gw)).use(playgroundRoutes(gw)).use(metricsRoutes(gw)).use(budgetRoutes(gw)).use(agentRunRoutes(gw)).use(usageRoutes(gw)).use(protocolRoutes(gw)).use(conversationRoutes(gw));
   return gw.settings.debugHeap ? routes.use(debugRoutes(gw)) : routes;
 }
 

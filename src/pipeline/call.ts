@@ -1,6 +1,6 @@
 import type { KeyEntry } from "../auth/key-record";
 import type { ModelInfo } from "../catalog/catalog";
-import type { CallCosts } from "../accounting/costs";
+import type { CallCosts, SavingsBySource } from "../accounting/costs";
 import type { Choice, Usage } from "../providers/types";
 import type { CompletionRequest } from "./request";
 import type { OptimizeResult, PiiSpan } from "./optimize-types";
@@ -11,6 +11,7 @@ import type { Stage } from "./stage";
 import type { ResolvedProtocol } from "./context/protocols";
 import type { ConversationPlan } from "./context/conversations";
 import type { Assembled } from "./context/frame";
+import type { Attempt } from "../providers/call";
 
 /** Facts about the HTTP call the pipeline needs but does not own. */
 export interface CallContext {
@@ -19,6 +20,19 @@ export interface CallContext {
   t0: number;
   /** Aborts when the client goes away. */
   signal: AbortSignal;
+  /** The route pattern the call came in on (a metrics label). */
+  route: string;
+}
+
+/**
+ * performance.now() at the end of each pipeline step the call reached (0: not reached), for the
+ * per-stage histograms and, when tracing is on, the spans built from them at the settle.
+ */
+export interface CallMarks {
+  opened: number;
+  admitted: number;
+  optimized: number;
+  lookedUp: number;
 }
 
 /** What the optimizer and routing decided, before the upstream call. */
@@ -48,6 +62,8 @@ export interface Call extends CallContext {
   /** Set by the pii stage: what masking found, for svc_meta.pii_masked. */
   pii?: { found: PiiSpan[]; masked: boolean };
   plan?: Plan;
+  /** The most the call may cost in micro-dollars, once a stage asked (worst-case.ts). */
+  worstCase?: number;
   /** Set on a cache miss: the answer is handed back through it at the settle, or it is failed. */
   fill?: CacheFill;
   /** Set by the protocol stage: the stored, compressed protocol the call prepends. */
@@ -58,6 +74,11 @@ export interface Call extends CallContext {
   readonly held: { stage: Stage; state: unknown }[];
   /** Set by the settle: a call is settled once, whichever path ends it first. */
   settled: boolean;
+  readonly marks: CallMarks;
+  /** The upstream attempts, once the provider call returned (a failed call's are on its UpstreamFailure). */
+  attempts?: readonly Attempt[];
+  /** Set only when tracing is on: each stage's `before`, timed by admit. */
+  befores?: { name: string; start: number; end: number }[];
 }
 
 /** An answer the call produced: from the provider, or from the cache. */
@@ -79,6 +100,7 @@ export interface Outcome {
 /** An answer's costs, timing and svc_meta, measured once, when the answer is complete. */
 export interface Priced {
   costs: CallCosts;
+  saved: SavingsBySource;
   /** Our count of the original prompt, in the provider's units. */
   originalPromptTokens: number;
   totalMs: number;
@@ -102,5 +124,5 @@ export type CallEnd =
   | { kind: "refused"; error: unknown };
 
 export function openCall(key: KeyEntry, req: CompletionRequest, ctx: CallContext): Call {
-  return { ...ctx, key, req, held: [], settled: false };
+  return { ...ctx, key, req, held: [], settled: false, marks: { opened: performance.now(), admitted: 0, optimized: 0, lookedUp: 0 } };
 }

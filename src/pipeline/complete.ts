@@ -3,7 +3,7 @@ import { completeWithFallback, streamWithFallback, type UpstreamRequest } from "
 import type { Services } from "./services";
 import type { CompletionRequest } from "./request";
 import { openCall, type Call, type CallContext, type Outcome, type Plan } from "./call";
-import { admit, forClient, type Stage } from "./stage";
+import { admit, forClient, planned, type Stage } from "./stage";
 import { buildStages, type StageServices } from "./stages";
 import { price, settle } from "./settle";
 import { completionBody, replayFrames, type CompletionResult } from "./render";
@@ -14,12 +14,13 @@ import { AUTO_MODEL, noProviderError } from "./route";
 import type { CacheHit, CacheRequest } from "./cache";
 import { cacheBreakpoints, frameOf } from "./context/frame";
 
-export type PipelineServices = Pick<Services, "catalog" | "providers" | "callPolicy" | "cache" | "optimizer" | "ledger" | "metrics" | "settings" | "servableModels" | "shutdown"> & StageServices;
+export type PipelineServices = Pick<Services, "catalog" | "providers" | "callPolicy" | "cache" | "optimizer" | "ledger" | "metrics" | "tracer" | "settings" | "servableModels" | "shutdown"> & StageServices;
 
 /**
  * POST /v1/complete, top to bottom: admit the call (the stages' `before`: quota), run the CPU stages
  * in one optimizer call (compression, scoring, embedding, classification, routing), answer from the
- * cache when it can, else call the provider with retries and fallback, render the answer as JSON or
+ * cache when it can, else hold what the call may cost (the stages' `planned`: budget and agent-run
+ * reservations) and call the provider with retries and fallback, render the answer as JSON or
  * as an SSE stream, and settle the call once: its stages commit or roll back, its ledger row is written.
  */
 export class Pipeline {
@@ -31,17 +32,25 @@ export class Pipeline {
 
   async complete(key: KeyEntry, req: CompletionRequest, ctx: CallContext): Promise<CompletionResult> {
     const call = openCall(key, req, ctx);
+    // Only a traced call times each stage's `before`.
+    if (this.s.tracer) call.befores = [];
     try {
       await admit(call, this.stages);
+      call.marks.admitted = performance.now();
     } catch (e) {
       settle(this.s, call, { kind: "refused", error: e });
       throw e;
     }
     try {
       const plan = (call.plan = await this.optimize(call));
+      call.marks.optimized = performance.now();
       const cached = await this.s.cache.lookup(cacheRequest(call, plan));
+      call.marks.lookedUp = performance.now();
+      this.s.metrics.countCacheLookup(cached.kind, cached.kind === "hit" ? cached.hit.layer : "none");
       if (cached.kind === "hit") return this.fromCache(call, plan, cached.hit);
       if (cached.kind === "miss") call.fill = cached.fill;
+      const reserving = planned(call, plan);
+      if (reserving) await reserving;
       if (req.stream) return { kind: "sse", stream: await this.stream(call, plan) };
       const out = await this.upstream(call, plan);
       const priced = price(this.s, call, plan, out);
@@ -86,22 +95,24 @@ export class Pipeline {
       cacheable: false,
     };
     const priced = price(this.s, call, plan, out);
+    // Settled before rendering: the commit completes svc_meta (an agent run's totals).
+    settle(this.s, call, { kind: "answered", path: "cache", outcome: out, priced });
     const choices = forClient(call, out.choices);
-    const result: CompletionResult = call.req.stream
+    return call.req.stream
       ? { kind: "sse", stream: replayFrames(call, out, { ...hit.answer, choices }, priced.meta) }
       : { kind: "json", body: completionBody(call, { ...out, choices }, priced.meta) };
-    settle(this.s, call, { kind: "answered", path: "cache", outcome: out, priced });
-    return result;
   }
 
   private async upstream(call: Call, plan: Plan): Promise<Outcome> {
     const r = await completeWithFallback(this.s.providers, upstreamRequest(call, plan, this.s.settings.anthropicCacheControl), this.s.callPolicy);
+    call.attempts = r.attempts;
     const usage = r.response.usage ?? estimateUsage(plan.opt.messages, r.model, r.response.choices.map((c) => c.message.content).join(""));
     return { served: r.model, choices: r.response.choices, usage, reason: r.fallback ? "fallback" : plan.reason, cacheHit: false, upstreamMs: r.upstreamMs, simulated: r.provider.simulated, cacheable: true, ...(r.response.extra && { extra: r.response.extra }) };
   }
 
   private async stream(call: Call, plan: Plan): Promise<ReadableStream<Uint8Array>> {
     const r = await streamWithFallback(this.s.providers, upstreamRequest(call, plan, this.s.settings.anthropicCacheControl), this.s.callPolicy);
+    call.attempts = r.attempts;
     return relay(call, r, {
       answered: (outcome) => {
         const priced = price(this.s, call, plan, outcome);

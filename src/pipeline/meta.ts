@@ -10,7 +10,7 @@ export interface SvcMeta {
   cost_original_usd: number | null;
   cost_actual_usd: number | null;
   saved_usd: number | null;
-  /** The saving by where it came from; the parts add up to saved_usd (all 0 when a price is unknown). */
+  /** Where the saving came from, in USD; the parts sum to `saved_usd` (all 0 when a cost is unknown). */
   saved_by_source: SavedBySource;
   original_tokens: number;
   compressed_tokens: number;
@@ -31,7 +31,8 @@ export interface SvcMeta {
    */
   prompt_cache?: PromptCacheMeta;
   simulated?: boolean;
-  agent_run?: { id: string; calls: number; prompt_tokens: number; completion_tokens: number; cost_usd: number };
+  /** The run's totals after this call (set by the agent-run stage's commit). */
+  agent_run?: { id: string; calls: number; cost_usd: number; status: "active" | "tripped" | "closed" };
 }
 
 export interface PromptCacheMeta {

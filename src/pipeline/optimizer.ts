@@ -62,6 +62,11 @@ export class Optimizer {
     return result;
   }
 
+  /** Tasks waiting for a free worker (none inline). */
+  queueDepth(): number {
+    return this.pool?.queued() ?? 0;
+  }
+
   health(): { ok: boolean; detail: string } {
     return this.pool ? { ok: true, detail: JSON.stringify(this.pool.stats()) } : { ok: true, detail: "inline" };
   }

@@ -7,6 +7,9 @@ import type { KeyHasher } from "../auth/secret";
 import type { KeyIndex } from "../auth/key-index";
 import type { KeyService } from "../auth/key-service";
 import type { Quota } from "../auth/quota";
+import type { Budgets } from "../accounting/budgets";
+import type { AgentRuns } from "../accounting/agent-runs";
+import type { SpendStore } from "../store/spend-store";
 import type { Counters } from "../store/counters";
 import type { ProviderRegistry } from "../providers/registry";
 import type { CallPolicy } from "../providers/call";
@@ -16,6 +19,7 @@ import type { SemanticCache } from "./cache";
 import type { Optimizer } from "./optimizer";
 import type { Protocols } from "./context/protocols";
 import type { Conversations } from "./context/conversations";
+import type { CallTracer } from "./trace";
 import type { ConversationMaps } from "./pii/vault";
 
 /** Something that buffers writes; shutdown and the write-behind timer walk the list of them. */
@@ -43,10 +47,16 @@ export interface Services {
   /** Shared counters, exact across processes on one store: quotas, budgets, agent runs. */
   readonly counters: Counters;
   readonly quota: Quota;
+  /** Budgets and agent runs in the store, on a connection of their own (exact across processes). */
+  readonly spend: SpendStore;
+  readonly budgets: Budgets;
+  readonly agentRuns: AgentRuns;
   readonly providers: ProviderRegistry;
   readonly callPolicy: CallPolicy;
   readonly ledger: Ledger;
   readonly metrics: Metrics;
+  /** OpenTelemetry traces, one per call; undefined unless the OTEL_* variables turn tracing on. */
+  readonly tracer?: CallTracer;
   /**
    * Models some configured provider serves: what routing may choose from. Health is left to the call
    * loop, which tries candidates on a cooling-down provider last rather than not at all.

@@ -1,5 +1,5 @@
 import type { LedgerRow } from "../accounting/ledger";
-import { priceCall } from "../accounting/costs";
+import { priceCall, savingsBySource, type SavedBySource } from "../accounting/costs";
 import { ApiError } from "../core/errors";
 import { UpstreamFailure } from "../providers/call";
 import { ProviderError } from "../providers/types";
@@ -7,6 +7,7 @@ import type { Services } from "./services";
 import type { Call, CallEnd, Outcome, Plan, Priced } from "./call";
 import { buildMeta, type PromptCacheMeta } from "./meta";
 import { promptCacheMinTokens } from "../providers/prompt-cache";
+import { observeCall } from "./observe";
 import { commit, rollback } from "./stage";
 
 /** Costs, timing and svc_meta of an answer, measured when it is complete (before it is rendered). */
@@ -19,7 +20,7 @@ export function price(s: Pick<Services, "catalog">, call: Call, plan: Plan, out:
   const scale = ours !== undefined && oursSent ? sent / oursSent : 1;
   const originalPromptTokens = ours !== undefined && oursSent ? Math.round(ours * scale) : sent;
   const conversationTokensSaved = Math.round((plan.context?.conversationSavedTokens ?? 0) * scale);
-  const costs = priceCall(s.catalog, {
+  const input = {
     requested: plan.requested,
     served: out.served,
     originalPromptTokens,
@@ -29,7 +30,8 @@ export function price(s: Pick<Services, "catalog">, call: Call, plan: Plan, out:
     conversationTokens: conversationTokensSaved,
     ...(out.usage.cached_tokens !== undefined && { cachedTokens: out.usage.cached_tokens }),
     ...(out.usage.cache_write_tokens !== undefined && { cacheWriteTokens: out.usage.cache_write_tokens }),
-  });
+  };
+  const costs = priceCall(s.catalog, input);
   const totalMs = performance.now() - call.t0;
   const overheadMs = totalMs - out.upstreamMs;
   const meta = buildMeta({
@@ -47,7 +49,7 @@ export function price(s: Pick<Services, "catalog">, call: Call, plan: Plan, out:
     ...(plan.context && { promptCache: promptCacheMeta(Math.round(plan.context.prefixTokens * scale), promptCacheMinTokens(out.served)) }),
     simulated: out.simulated,
   });
-  return { costs, originalPromptTokens, totalMs, overheadMs, meta };
+  return { costs, saved: savingsBySource(s.catalog, input, costs), originalPromptTokens, totalMs, overheadMs, meta };
 }
 
 function promptCacheMeta(prefixTokens: number, min: number | undefined): PromptCacheMeta {
@@ -92,6 +94,7 @@ export function ledgerRow(call: Call, end: Exclude<CallEnd, { kind: "refused" }>
       costOriginalUsd: p.costs.cost_original_usd,
       costActualUsd: p.costs.cost_actual_usd,
       savedUsd: p.costs.saved_usd,
+      ...savedColumns(p.costs.saved_by_source),
       cacheHit: out.cacheHit,
       status: ended.status,
       errorCode: ended.code,
@@ -113,6 +116,7 @@ export function ledgerRow(call: Call, end: Exclude<CallEnd, { kind: "refused" }>
     costOriginalUsd: 0,
     costActualUsd: 0,
     savedUsd: 0,
+    ...NOTHING_SAVED,
     cacheHit: false,
     status,
     errorCode: code,
@@ -122,31 +126,32 @@ export function ledgerRow(call: Call, end: Exclude<CallEnd, { kind: "refused" }>
   };
 }
 
+function savedColumns(by: SavedBySource) {
+  return { savedCompressionUsd: by.compression, savedRoutingUsd: by.routing, savedCacheUsd: by.cache, savedPromptCacheUsd: by.prompt_cache, savedConversationUsd: by.conversation };
+}
+
+const NOTHING_SAVED = savedColumns({ compression: 0, routing: 0, cache: 0, prompt_cache: 0, conversation: 0 });
+
 /**
  * Settles a call exactly once, whichever path reaches here first (the client going away after the
  * last chunk, or after a failure, finds it settled): the stages commit in order or roll back in
  * reverse order, then the call is recorded (ledger row, metrics).
  */
-export function settle(s: Pick<Services, "ledger" | "metrics">, call: Call, end: CallEnd): void {
+export function settle(s: Pick<Services, "ledger" | "metrics" | "tracer">, call: Call, end: CallEnd): void {
   if (call.settled) return;
   call.settled = true;
+  const start = performance.now();
   if (end.kind === "failed" || end.kind === "refused") {
     rollback(call, end.error);
     if (end.kind === "refused") return;
-    const row = ledgerRow(call, end);
-    s.metrics.countCompletion(row.status, "none", false);
-    s.ledger.record(row);
-    return;
+  } else {
+    // A partial stream commits too: what was delivered was paid for (the quota keeps the call; the
+    // cache fill refuses the outcome, which is never cacheable).
+    commit(call, end.outcome, end.priced);
   }
-  // A partial stream commits too: what was delivered was paid for (the quota keeps the call; the
-  // cache fill refuses the outcome, which is never cacheable).
-  commit(call, end.outcome);
-  const { outcome: out, priced: p } = end;
   const row = ledgerRow(call, end);
   s.ledger.record(row);
-  s.metrics.countCompletion(row.status, out.served.id, out.cacheHit);
-  s.metrics.savedUsd.inc(Math.max(0, p.costs.saved_usd));
-  s.metrics.costUsd.inc(p.costs.cost_actual_usd);
-  s.metrics.tokensRemoved.inc(Math.max(0, p.originalPromptTokens - out.usage.prompt_tokens));
-  s.metrics.overhead.observe(p.overheadMs);
+  observeCall(s, call, end, row);
+  s.metrics.observeStage("settle", (performance.now() - start) / 1000);
+  s.tracer?.record(call, end, row, start);
 }

@@ -63,6 +63,8 @@ export interface Attempt {
   outcome: "ok" | ProviderErrorKind;
   status?: number;
   error?: string;
+  /** performance.now() when the attempt started (a trace span's start); unset for an attempt made outside the call loop. */
+  at?: number;
   ms: number;
 }
 
@@ -266,13 +268,13 @@ async function firstSuccess<T>(
       const start = performance.now();
       try {
         const value = await attempt(provider, providerReq);
-        attempts.push({ model: model.id, provider: provider.name, outcome: "ok", ms: Math.round(clock.stop(start)) });
+        attempts.push({ model: model.id, provider: provider.name, outcome: "ok", at: start, ms: Math.round(clock.stop(start)) });
         registry.health.recordSuccess(provider.name);
         return { value, model, provider, fallback: model.id !== req.candidates[0]?.id, attempts };
       } catch (e) {
         const ms = clock.stop(start);
         if (!(e instanceof ProviderError)) throw e;
-        const record: Attempt = { model: model.id, provider: provider.name, outcome: e.kind, error: e.message, ms: Math.round(ms) };
+        const record: Attempt = { model: model.id, provider: provider.name, outcome: e.kind, error: e.message, at: start, ms: Math.round(ms) };
         if (e.status !== undefined) record.status = e.status;
         attempts.push(record);
         if (e.kind === "aborted") throw e;

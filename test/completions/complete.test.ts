@@ -229,8 +229,8 @@ describe("GET /metrics", () => {
     const res = await call(`${rig.gw.url}/metrics`, rig.admin.key);
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(text).toMatch(/svc_completions_total\{status="200",model="gpt-4o-mini-2024-07-18",cache_hit="false"\} \d+/);
-    expect(text).toContain("svc_overhead_ms_bucket");
+    expect(text).toMatch(/svc_completions_total\{route="\/v1\/complete",status="200",model="gpt-4o-mini-2024-07-18",cache_hit="false"\} \d+/);
+    expect(text).toContain("svc_overhead_seconds_bucket");
     expect(text).toContain("svc_saved_usd_total");
     const plain = await rig.gw.cliKey([]);
     await waitForKey(rig.gw.url, plain.key);

@@ -28,7 +28,7 @@ const request = (stream = false): CompletionRequest => ({
   params: {},
   svc_options: { compress: false, route: false, cache: true, cache_nondeterministic: false, score: false, mask_pii: false, max_aggressiveness: 0.5, skip_rules: [], budget_id: "b1" },
 });
-const newCall = (stream = false): Call => openCall(key, request(stream), { requestId: "svc_req_1", t0: performance.now(), signal: new AbortController().signal });
+const newCall = (stream = false): Call => openCall(key, request(stream), { requestId: "svc_req_1", t0: performance.now(), signal: new AbortController().signal, route: "/v1/complete" });
 const outcome = (cacheable = true): Outcome => ({
   served: model,
   choices: [{ index: 0, message: { role: "assistant", content: "hello" }, finish_reason: "stop" }],
@@ -39,7 +39,14 @@ const outcome = (cacheable = true): Outcome => ({
   simulated: false,
   cacheable,
 });
-const priced: Priced = { costs: { cost_original_usd: 2, cost_actual_usd: 1, saved_usd: 1, saved_by_source: { compression: 1, routing: 0, cache: 0, prompt_cache: 0, conversation: 0 } }, originalPromptTokens: 9, totalMs: 7, overheadMs: 4, meta: {} as Priced["meta"] };
+const priced: Priced = {
+  costs: { cost_original_usd: 2, cost_actual_usd: 1, saved_usd: 1, saved_by_source: { compression: 0.5, routing: 0.5, cache: 0, prompt_cache: 0, conversation: 0 } },
+  saved: { compression: { usd: 0.5, tokens: 4 }, routing: { usd: 0.5 }, cache: { usd: 0, tokens: 0 } },
+  originalPromptTokens: 9,
+  totalMs: 7,
+  overheadMs: 4,
+  meta: {} as Priced["meta"],
+};
 
 /** A fake of the ledger (what the settle asks for, with the real Metrics): keeps the rows it is given. */
 function recorder() {

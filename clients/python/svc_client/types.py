@@ -49,9 +49,18 @@ class SvcOptions(TypedDict, total=False):
 class AgentRun(TypedDict):
     id: str
     calls: int
-    prompt_tokens: int
-    completion_tokens: int
     cost_usd: float
+    status: Literal["active", "tripped", "closed"]
+
+
+class SavedBySource(TypedDict):
+    """Where a call's saving came from, in USD; the parts sum to ``saved_usd``."""
+
+    compression: float
+    routing: float
+    cache: float
+    prompt_cache: float
+    conversation: float
 
 
 class SavedBySource(TypedDict):

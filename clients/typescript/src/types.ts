@@ -88,7 +88,8 @@ export interface SvcMeta {
   prompt_cache?: { prefix_tokens: number; min_tokens: number | null; below_minimum: boolean };
   /** True when the gateway answered with its built-in simulator (no provider configured). */
   simulated?: boolean;
-  agent_run?: { id: string; calls: number; prompt_tokens: number; completion_tokens: number; cost_usd: number };
+  /** The agent run's totals after this call, when the request named `agent_run_id`. */
+  agent_run?: { id: string; calls: number; cost_usd: number; status: "active" | "tripped" | "closed" };
 }
 
 /** Every field name of `SvcOptions`, for code that must enumerate them (checked to be complete at compile time). */

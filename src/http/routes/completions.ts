@@ -14,11 +14,11 @@ import { RULE_NAMES } from "../../pipeline/compress";
  */
 export function completionRoutes(gw: PipelineServices & Pick<Services, "keyIndex" | "hash">) {
   const pipeline = new Pipeline(gw);
-  const handler = async ({ request }: { request: Request }) => {
+  const handlerOf = (route: string) => async ({ request }: { request: Request }) => {
     const key = keyOf(gw, request);
     const req = parseCompletionRequest(await readJsonBody(request, gw.settings.maxBodyBytes), RULE_NAMES);
     const { id, t0 } = requestStartOf(request);
-    const result = await pipeline.complete(key, req, { requestId: id, t0, signal: request.signal });
+    const result = await pipeline.complete(key, req, { requestId: id, t0, signal: request.signal, route });
     if (result.kind === "json") return Response.json(result.body, { headers: { "x-request-id": id } });
     return new Response(result.stream, { headers: { ...SSE_HEADERS, "x-request-id": id } });
   };
@@ -39,8 +39,8 @@ export function completionRoutes(gw: PipelineServices & Pick<Services, "keyIndex
     available: gw.providers.isAvailable(m),
   });
   return new Elysia()
-    .post("/v1/complete", handler, { parse: "none" })
-    .post("/v1/chat/completions", handler, { parse: "none" })
+    .post("/v1/complete", handlerOf("/v1/complete"), { parse: "none" })
+    .post("/v1/chat/completions", handlerOf("/v1/chat/completions"), { parse: "none" })
     .get("/v1/models", ({ request }) => {
       keyOf(gw, request);
       return { object: "list", data: [{ id: "auto", object: "model", created: 0, owned_by: "svc", tier: "auto" }, ...gw.catalog.models.map(modelObject)] };

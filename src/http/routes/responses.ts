@@ -41,7 +41,7 @@ export function responseRoutes(gw: PipelineServices & Pick<Services, "keyIndex" 
       const remember = (message: Record<string, unknown>, output: Record<string, unknown>[]) => {
         if (r.store) store.set(key.appId, responseId, [...history, ...r.inputMessages, message], output);
       };
-      const result = await pipeline.complete(key, req, { requestId: id, t0, signal: request.signal });
+      const result = await pipeline.complete(key, req, { requestId: id, t0, signal: request.signal, route: "/v1/responses" });
       if (result.kind === "json") {
         const response = toResponse(responseId, result.body, r.echo);
         remember(result.body.choices[0]?.message ?? { role: "assistant", content: "" }, response.output);

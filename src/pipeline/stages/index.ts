@@ -1,6 +1,8 @@
 import type { Stage } from "../stage";
 import { usageRecordableStage } from "./usage-recordable";
 import { quotaStage } from "./quota";
+import { agentRunStage } from "./agent-run";
+import { budgetStage } from "./budget";
 import { cacheFillStage } from "./cache-fill";
 import { protocolStage } from "./protocol";
 import { conversationStage } from "./conversation";
@@ -12,7 +14,7 @@ import { piiStage } from "./pii";
  */
 // PII is masked before the protocol and the conversation join the call, so stored turns and summaries
 // hold placeholders, never values, and a conversation's placeholders stay the same from turn to turn.
-export const STAGES = [usageRecordableStage, quotaStage, piiStage, protocolStage, conversationStage, cacheFillStage] as const;
+export const STAGES = [usageRecordableStage, quotaStage, piiStage, protocolStage, conversationStage, agentRunStage, budgetStage, cacheFillStage] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 /** The services the stages ask for, together. */
