@@ -30,12 +30,14 @@ import { Optimizer } from "./pipeline/optimizer";
 import { loadModels, loadSynonyms } from "./pipeline/models";
 import { loadEmbedder, modelOptionsOf } from "./ml/load";
 import type { Services } from "./pipeline/services";
+import { Conversations } from "./pipeline/context/conversations";
+import { optimizerCompressor, Protocols } from "./pipeline/context/protocols";
 
 /** How long the ledger's writer thread waits for another process's write lock before it retries later. */
 const STORE_BUSY_TIMEOUT_MS = 5000;
 
 /** The services that need no model: what the CLI's key commands use, and the first half of a server's. */
-export type StoreServices = Omit<Services, "cache" | "optimizer">;
+export type StoreServices = Omit<Services, "cache" | "optimizer" | "protocols">;
 
 export function openStoreServices(settings: Settings, log: Logger, env: Record<string, string | undefined> = process.env): StoreServices {
   const store = openStore(settings.dataDir);
@@ -85,6 +87,7 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
     providers,
     callPolicy: { ...DEFAULT_CALL_POLICY, retries: settings.providerRetries, backoffBaseMs: settings.providerRetryBaseMs, timeoutMs: settings.providerTimeoutMs, totalMs: settings.requestTimeoutMs, maxAnswerBytes: settings.upstreamMaxBytes },
     ledger,
+    conversations: new Conversations(store.db, { turnsToKeep: settings.conversationTurnsToKeep, summaryStep: settings.conversationSummaryStep, maxTurns: settings.conversationMaxTurns }),
     metrics: new Metrics(new Set(catalog.models.flatMap((m) => [m.id, ...m.aliases]))),
     piiMaps: new ConversationMaps(deriveMappingKey(secret)),
     servableModels: catalog.models.filter((m) => providers.providerFor(m) !== undefined).map((m) => m.id),
@@ -124,10 +127,11 @@ export async function startServices(settings: Settings, log: Logger, env: Record
     config: { maxEntries: settings.cacheMaxEntries, ttlMs: settings.cacheTtlS * 1000, cacheUnsetTemperature: settings.cacheUnsetTemperature },
   });
   const optimizer = await Optimizer.start(settings, models);
+  const protocols = new Protocols(base.store.db, optimizerCompressor(optimizer, base.catalog.defaultModel.id, settings.qualityFloor));
   base.metrics.watchQueue(() => optimizer.queueDepth());
   const tracer = await startTracing(env, base.version);
   if (tracer) log.info({ endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT ?? "http://localhost:4318/v1/traces" }, "tracing: one OTLP trace per call");
-  return Object.freeze({ ...base, cache, optimizer, tracer, flushables: [{ name: "cache", flush: () => cache.flush() }, ...base.flushables] });
+  return Object.freeze({ ...base, cache, optimizer, protocols, tracer, flushables: [{ name: "cache", flush: () => cache.flush() }, ...base.flushables] });
 }
 
 /** Writes what the flushables buffer. The log goes last, so what they log (a ledger row refused) is written now, not a flush later. */

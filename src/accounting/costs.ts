@@ -2,15 +2,15 @@ import type { Catalog, ModelInfo } from "../catalog/catalog";
 
 /** Where a call's saving came from, in USD; the parts sum to `saved_usd`. */
 export interface SavedBySource {
-  /** The prompt's tokens removed, at the requested model's input price. */
+  /** The prompt's tokens removed by compression, at the requested model's input price. */
   compression: number;
   /** The sent call on the served model instead of the requested one (negative when a fallback cost more). */
   routing: number;
-  /** A semantic-cache hit: the whole call. */
+  /** A semantic-cache hit: the call the served model would have been paid for. */
   cache: number;
-  /** Provider prompt caching (issue 28; 0 until it is priced). */
+  /** The provider's prompt cache: its discount on cached tokens (negative on an Anthropic call that writes more than it reads). */
   prompt_cache: number;
-  /** Conversation memory (issue 28; 0 until it is priced). */
+  /** The prompt's tokens the conversation's summary took out, at the requested model's input price. */
   conversation: number;
 }
 
@@ -35,6 +35,11 @@ export interface CostInput {
   sentPromptTokens: number;
   completionTokens: number;
   cacheHit: boolean;
+  /** Of the prompt tokens the original had and the sent prompt has not, those the conversation's summary took out. */
+  conversationTokens?: number;
+  /** Of sentPromptTokens, read from and written to the provider's prompt cache, as it reported them. */
+  cachedTokens?: number;
+  cacheWriteTokens?: number;
 }
 
 // Micro-dollar precision without float noise such as 0.30000000000000004 in a client's reports.
@@ -42,32 +47,38 @@ const round = (usd: number) => Math.round(usd * 1e10) / 1e10;
 
 /**
  * What the call would have cost without the gateway (the original prompt and the same completion on
- * the requested model, or the baseline for auto) against what it cost (the prompt actually sent on
- * the model that served it; nothing for a cache hit).
+ * the requested model, or the baseline for auto, at the full input price) against what it cost (the
+ * prompt actually sent on the model that served it, its cached share at the provider's cached prices;
+ * nothing for a cache hit). The saving is walked step by step, in the order the gateway works: the
+ * conversation's summary and compression remove prompt tokens (on the requested model), routing moves
+ * the call to the served model, then the semantic cache answers it for nothing or the provider's prompt
+ * cache discounts what was sent.
  */
 export function priceCall(catalog: Catalog, c: CostInput): CallCosts {
   const requested = c.requested ?? catalog.baseline;
   const original = catalog.costOf(requested, c.originalPromptTokens, c.completionTokens);
-  const sentOnServed = catalog.costOf(c.served, c.sentPromptTokens, c.completionTokens);
-  const actual = c.cacheHit ? 0 : sentOnServed;
-  const costs: CallCosts = {
-    cost_original_usd: round(original ?? 0),
-    cost_actual_usd: round(actual ?? 0),
-    saved_usd: round((original ?? 0) - (actual ?? 0)),
-    saved_by_source: { compression: 0, routing: 0, cache: 0, prompt_cache: 0, conversation: 0 },
-  };
+  const actual = c.cacheHit ? 0 : catalog.promptCacheCost(c.served, c.sentPromptTokens, c.cachedTokens ?? 0, c.cacheWriteTokens ?? 0, c.completionTokens);
   if (original === null || actual === null) {
-    costs.unknown = { original: original === null, actual: actual === null };
-    costs.saved_usd = 0;
-    return costs;
+    // No price behind a figure: reported as unknown, and no saving is claimed for any source.
+    return {
+      cost_original_usd: round(original ?? 0),
+      cost_actual_usd: round(actual ?? 0),
+      saved_usd: 0,
+      saved_by_source: { compression: 0, routing: 0, cache: 0, prompt_cache: 0, conversation: 0 },
+      unknown: { original: original === null, actual: actual === null },
+    };
   }
-  // The saving walked step by step: compression (original prompt → sent prompt, on the requested
-  // model), routing (requested → served model), the cache (the served call → nothing). Routing takes
-  // the rounding remainder, so the parts sum to saved_usd exactly.
-  const compression = round(catalog.costOf(requested, c.originalPromptTokens - c.sentPromptTokens, 0) ?? 0);
-  const cache = c.cacheHit ? round(sentOnServed ?? 0) : 0;
-  costs.saved_by_source = { compression, routing: round(costs.saved_usd - compression - cache), cache, prompt_cache: 0, conversation: 0 };
-  return costs;
+  // The served call at the full input price (on the requested model when the served one has no price: no routing part).
+  const sentOnServed = round(catalog.costOf(c.served, c.sentPromptTokens, c.completionTokens) ?? catalog.costOf(requested, c.sentPromptTokens, c.completionTokens)!);
+  const saved = round(original - actual);
+  const conversationTokens = c.conversationTokens ?? 0;
+  const conversation = round(catalog.costOf(requested, conversationTokens, 0)!);
+  const compression = round(catalog.costOf(requested, c.originalPromptTokens - c.sentPromptTokens - conversationTokens, 0)!);
+  const cache = c.cacheHit ? sentOnServed : 0;
+  const promptCache = c.cacheHit ? 0 : round(sentOnServed - actual);
+  // Routing takes the rounding remainder, so the parts sum to saved_usd exactly.
+  const routing = round(saved - conversation - compression - cache - promptCache);
+  return { cost_original_usd: round(original), cost_actual_usd: round(actual), saved_usd: saved, saved_by_source: { compression, routing, cache, prompt_cache: promptCache, conversation } };
 }
 
 /** A call's saving split by where it came from; the parts add up to saved_usd. */

@@ -109,6 +109,19 @@ export class Catalog {
     return (promptTokens * model.input_usd_per_mtok + completionTokens * model.output_usd_per_mtok) / 1_000_000;
   }
 
+  /**
+   * USD for a prompt the provider partly read from or wrote to its prompt cache: `cached` and `written`
+   * are shares of `promptTokens`, cache reads at the cached-input price and writes at the cache-write
+   * price (the input price where the catalog has none); null when the model has no price (unlisted).
+   */
+  promptCacheCost(model: ModelInfo, promptTokens: number, cached: number, written: number, completionTokens: number): number | null {
+    if (model.input_usd_per_mtok === null || model.output_usd_per_mtok === null) return null;
+    const uncached = Math.max(0, promptTokens - cached - written);
+    const read = model.cached_input_usd_per_mtok ?? model.input_usd_per_mtok;
+    const write = model.cache_write_usd_per_mtok ?? model.input_usd_per_mtok;
+    return (uncached * model.input_usd_per_mtok + cached * read + written * write + completionTokens * model.output_usd_per_mtok) / 1_000_000;
+  }
+
   /** USD for a call on any model; null when the model has no price (unlisted). */
   costOf(model: ModelInfo, promptTokens: number, completionTokens: number): number | null {
     if (model.input_usd_per_mtok === null || model.output_usd_per_mtok === null) return null;

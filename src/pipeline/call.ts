@@ -8,6 +8,9 @@ import type { RoutingReason } from "./route";
 import type { CacheFill } from "./cache";
 import type { SvcMeta } from "./meta";
 import type { Stage } from "./stage";
+import type { ResolvedProtocol } from "./context/protocols";
+import type { ConversationPlan } from "./context/conversations";
+import type { Assembled } from "./context/frame";
 import type { Attempt } from "../providers/call";
 
 /** Facts about the HTTP call the pipeline needs but does not own. */
@@ -39,6 +42,16 @@ export interface Plan {
   /** The catalog model the client named; undefined for `auto`. */
   requested: ModelInfo | undefined;
   reason: RoutingReason;
+  /** Set when the call named a protocol or a conversation (see context/frame.ts). */
+  context?: PlanContext;
+}
+
+export interface PlanContext {
+  assembled: Assembled;
+  /** o200k tokens of the stable prefix as sent, framing included. */
+  prefixTokens: number;
+  /** o200k tokens the conversation's summary kept from this call. */
+  conversationSavedTokens: number;
 }
 
 /** One call on its way through the pipeline: what it asked, what was decided, what the stages hold for it. */
@@ -53,6 +66,10 @@ export interface Call extends CallContext {
   worstCase?: number;
   /** Set on a cache miss: the answer is handed back through it at the settle, or it is failed. */
   fill?: CacheFill;
+  /** Set by the protocol stage: the stored, compressed protocol the call prepends. */
+  protocol?: ResolvedProtocol;
+  /** Set by the conversation stage: the stored part of the call's context and the turns it adds. */
+  conversation?: ConversationPlan;
   /** The stages admitted so far, in list order, each with the state its `before` returned. */
   readonly held: { stage: Stage; state: unknown }[];
   /** Set by the settle: a call is settled once, whichever path ends it first. */

@@ -1,5 +1,4 @@
 import type { KeyEntry } from "../auth/key-record";
-import { ApiError } from "../core/errors";
 import { completeWithFallback, streamWithFallback, type UpstreamRequest } from "../providers/call";
 import type { Services } from "./services";
 import type { CompletionRequest } from "./request";
@@ -13,6 +12,7 @@ import { estimateUsage } from "./usage";
 import { optimizeInputOf } from "./analyze";
 import { AUTO_MODEL, noProviderError } from "./route";
 import type { CacheHit, CacheRequest } from "./cache";
+import { cacheBreakpoints, frameOf } from "./context/frame";
 
 export type PipelineServices = Pick<Services, "catalog" | "providers" | "callPolicy" | "cache" | "optimizer" | "ledger" | "metrics" | "tracer" | "settings" | "servableModels" | "shutdown"> & StageServices;
 
@@ -67,12 +67,19 @@ export class Pipeline {
     const { s } = this;
     const { req } = call;
     const requested = req.model === AUTO_MODEL ? undefined : s.catalog.resolve(req.model);
-    const ran = await s.optimizer.run({ ...optimizeInputOf(req, s.servableModels, s.settings.qualityFloor), wantEmbedding: req.svc_options.cache, countTokens: false }, call.signal);
+    const frame = frameOf(req.messages, call.protocol, call.conversation);
+    // With a protocol or a conversation the optimizer sees only the call's new content; the stored part is counted already.
+    const input = optimizeInputOf(frame ? { ...req, messages: frame.toOptimize } : req, s.servableModels, s.settings.qualityFloor);
+    const ran = await s.optimizer.run({ ...input, wantEmbedding: req.svc_options.cache, countTokens: frame !== undefined, ...(frame && { prefixTokens: frame.sentTokens }) }, call.signal);
     // The optimizer's result may be a remembered one shared with other calls: copied, not changed.
-    const opt = call.pii ? { ...ran, pii: call.pii.found, piiMasked: call.pii.masked } : ran;
-    if (!opt.route.ok) throw noProviderError(opt.route);
-    const candidates = opt.route.candidates.map((id) => s.catalog.find(id)!);
-    return { opt, candidates, requested, reason: opt.route.reason };
+    const fresh = call.pii ? { ...ran, pii: call.pii.found, piiMasked: call.pii.masked } : ran;
+    if (!fresh.route.ok) throw noProviderError(fresh.route);
+    const candidates = fresh.route.candidates.map((id) => s.catalog.find(id)!);
+    if (!frame) return { opt: fresh, candidates, requested, reason: fresh.route.reason };
+    const assembled = frame.assemble(fresh.messages);
+    const opt = { ...fresh, messages: assembled.messages, originalTokens: (fresh.originalTokens ?? 0) + frame.originalTokens, compressedTokens: (fresh.compressedTokens ?? 0) + frame.sentTokens };
+    const context = { assembled, prefixTokens: frame.sentTokens, conversationSavedTokens: frame.conversationSavedTokens };
+    return { opt, candidates, requested, reason: fresh.route.reason, context };
   }
 
   /** A cache hit: no provider call, cost 0, the model that produced the answer, replayed as SSE when asked. */
@@ -97,14 +104,14 @@ export class Pipeline {
   }
 
   private async upstream(call: Call, plan: Plan): Promise<Outcome> {
-    const r = await completeWithFallback(this.s.providers, upstreamRequest(call, plan), this.s.callPolicy);
+    const r = await completeWithFallback(this.s.providers, upstreamRequest(call, plan, this.s.settings.anthropicCacheControl), this.s.callPolicy);
     call.attempts = r.attempts;
     const usage = r.response.usage ?? estimateUsage(plan.opt.messages, r.model, r.response.choices.map((c) => c.message.content).join(""));
     return { served: r.model, choices: r.response.choices, usage, reason: r.fallback ? "fallback" : plan.reason, cacheHit: false, upstreamMs: r.upstreamMs, simulated: r.provider.simulated, cacheable: true, ...(r.response.extra && { extra: r.response.extra }) };
   }
 
   private async stream(call: Call, plan: Plan): Promise<ReadableStream<Uint8Array>> {
-    const r = await streamWithFallback(this.s.providers, upstreamRequest(call, plan), this.s.callPolicy);
+    const r = await streamWithFallback(this.s.providers, upstreamRequest(call, plan, this.s.settings.anthropicCacheControl), this.s.callPolicy);
     call.attempts = r.attempts;
     return relay(call, r, {
       answered: (outcome) => {
@@ -131,6 +138,8 @@ function cacheRequest(call: Call, plan: Plan): CacheRequest {
   };
 }
 
-function upstreamRequest(call: Call, plan: Plan): UpstreamRequest {
-  return { candidates: plan.candidates, messages: plan.opt.messages, max_tokens: call.req.max_tokens, params: call.req.params, signal: call.signal };
+function upstreamRequest(call: Call, plan: Plan, cacheControl: boolean): UpstreamRequest {
+  const req: UpstreamRequest = { candidates: plan.candidates, messages: plan.opt.messages, max_tokens: call.req.max_tokens, params: call.req.params, signal: call.signal };
+  if (cacheControl && plan.context) req.cacheBreakpoints = cacheBreakpoints(plan.context.assembled);
+  return req;
 }

@@ -23,9 +23,22 @@ export interface SvcMeta {
   pii_masked: boolean;
   latency_overhead_ms: number;
   conversation_id?: string;
+  /** Prompt tokens (the provider's units) the conversation's summary kept from this call. */
+  conversation_tokens_saved?: number;
+  /**
+   * With a protocol or a conversation: the stable prefix this call sent (provider tokens) and the
+   * shortest the served model's provider caches; `below_minimum` says the provider will not cache it.
+   */
+  prompt_cache?: PromptCacheMeta;
   simulated?: boolean;
   /** The run's totals after this call (set by the agent-run stage's commit). */
   agent_run?: { id: string; calls: number; cost_usd: number; status: "active" | "tripped" | "closed" };
+}
+
+export interface PromptCacheMeta {
+  prefix_tokens: number;
+  min_tokens: number | null;
+  below_minimum: boolean;
 }
 
 export interface MetaInput {
@@ -40,6 +53,8 @@ export interface MetaInput {
   overheadMs: number;
   score: boolean;
   conversationId?: string;
+  conversationTokensSaved?: number;
+  promptCache?: PromptCacheMeta;
   simulated: boolean;
 }
 
@@ -60,7 +75,11 @@ export function buildMeta(m: MetaInput): SvcMeta {
     pii_masked: m.opt.piiMasked,
     latency_overhead_ms: Math.max(0, Math.round(m.overheadMs)),
   };
-  if (m.conversationId !== undefined) meta.conversation_id = m.conversationId;
+  if (m.conversationId !== undefined) {
+    meta.conversation_id = m.conversationId;
+    meta.conversation_tokens_saved = m.conversationTokensSaved ?? 0;
+  }
+  if (m.promptCache) meta.prompt_cache = m.promptCache;
   if (m.simulated) meta.simulated = true;
   return meta;
 }

@@ -27,6 +27,11 @@ export interface OptimizeInput {
    */
   countTokens: boolean;
   qualityFloor: number;
+  /**
+   * o200k tokens of a stored prefix that goes upstream before `messages` without passing through here
+   * (a protocol, a conversation's summary and older turns): routing counts it against context windows.
+   */
+  prefixTokens?: number;
 }
 
 export type RouteOutcome =

@@ -67,7 +67,7 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
     route: o.route,
     prediction,
     // Only routing by task reads the signals; an explicit or operator-default model skips the scan.
-    signals: () => promptSignals({ messages: compressed.messages, max_tokens: input.maxTokens, params: input.params }, compressed.compressedTokens),
+    signals: () => promptSignals({ messages: compressed.messages, max_tokens: input.maxTokens, params: input.params }, compressed.compressedTokens === undefined ? undefined : compressed.compressedTokens + (input.prefixTokens ?? 0)),
     catalog: deps.catalog,
     capabilities: deps.capabilities,
     // A model the catalog does not list is available when its provider serves some listed model now.

@@ -10,9 +10,12 @@ export type CompletionResult = { kind: "json"; body: CompletionBody } | { kind: 
 
 export type CompletionBody = ReturnType<typeof completionBody>;
 
-/** OpenAI's usage object; the provider's details (cached_tokens, reasoning_tokens) go on as reported. */
+/** OpenAI's usage object: the provider's details (cached_tokens, reasoning_tokens) go on as reported, and a cached share any provider reported in OpenAI's place for it. */
 function usageOf(u: Usage) {
-  return { ...u, total_tokens: u.prompt_tokens + u.completion_tokens };
+  const { cached_tokens, cache_write_tokens: _written, ...wire } = u;
+  const usage: typeof wire & { total_tokens: number } = { ...wire, total_tokens: u.prompt_tokens + u.completion_tokens };
+  if (cached_tokens !== undefined && usage.prompt_tokens_details === undefined) usage.prompt_tokens_details = { cached_tokens };
+  return usage;
 }
 
 export function completionBody(call: Call, out: Outcome, meta: SvcMeta) {

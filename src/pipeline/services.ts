@@ -17,6 +17,8 @@ import type { Ledger } from "../accounting/ledger";
 import type { Metrics } from "../metrics/metrics";
 import type { SemanticCache } from "./cache";
 import type { Optimizer } from "./optimizer";
+import type { Protocols } from "./context/protocols";
+import type { Conversations } from "./context/conversations";
 import type { CallTracer } from "./trace";
 import type { ConversationMaps } from "./pii/vault";
 
@@ -62,6 +64,10 @@ export interface Services {
   readonly servableModels: string[];
   readonly cache: SemanticCache;
   readonly optimizer: Optimizer;
+  /** Stored system prompts per app (`protocol_id`), compressed once. */
+  readonly protocols: Protocols;
+  /** Stored conversations per app (`conversation_id`). */
+  readonly conversations: Conversations;
   /** Conversations' PII placeholders, sealed under a key derived from the server secret. */
   readonly piiMaps: ConversationMaps;
   /** The server aborts it when its shutdown grace runs out and it cuts what is still open. */

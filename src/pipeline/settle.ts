@@ -5,7 +5,8 @@ import { UpstreamFailure } from "../providers/call";
 import { ProviderError } from "../providers/types";
 import type { Services } from "./services";
 import type { Call, CallEnd, Outcome, Plan, Priced } from "./call";
-import { buildMeta } from "./meta";
+import { buildMeta, type PromptCacheMeta } from "./meta";
+import { promptCacheMinTokens } from "../providers/prompt-cache";
 import { observeCall } from "./observe";
 import { commit, rollback } from "./stage";
 
@@ -16,7 +17,9 @@ export function price(s: Pick<Services, "catalog">, call: Call, plan: Plan, out:
   // prompt went out unchanged.
   const sent = out.usage.prompt_tokens;
   const { originalTokens: ours, compressedTokens: oursSent } = plan.opt;
-  const originalPromptTokens = ours !== undefined && oursSent ? Math.round((ours * sent) / oursSent) : sent;
+  const scale = ours !== undefined && oursSent ? sent / oursSent : 1;
+  const originalPromptTokens = ours !== undefined && oursSent ? Math.round(ours * scale) : sent;
+  const conversationTokensSaved = Math.round((plan.context?.conversationSavedTokens ?? 0) * scale);
   const input = {
     requested: plan.requested,
     served: out.served,
@@ -24,6 +27,9 @@ export function price(s: Pick<Services, "catalog">, call: Call, plan: Plan, out:
     sentPromptTokens: sent,
     completionTokens: out.usage.completion_tokens,
     cacheHit: out.cacheHit,
+    conversationTokens: conversationTokensSaved,
+    ...(out.usage.cached_tokens !== undefined && { cachedTokens: out.usage.cached_tokens }),
+    ...(out.usage.cache_write_tokens !== undefined && { cacheWriteTokens: out.usage.cache_write_tokens }),
   };
   const costs = priceCall(s.catalog, input);
   const totalMs = performance.now() - call.t0;
@@ -39,9 +45,15 @@ export function price(s: Pick<Services, "catalog">, call: Call, plan: Plan, out:
     overheadMs,
     score: call.req.svc_options.score,
     conversationId: call.req.svc_options.conversation_id,
+    conversationTokensSaved,
+    ...(plan.context && { promptCache: promptCacheMeta(Math.round(plan.context.prefixTokens * scale), promptCacheMinTokens(out.served)) }),
     simulated: out.simulated,
   });
   return { costs, saved: savingsBySource(s.catalog, input, costs), originalPromptTokens, totalMs, overheadMs, meta };
+}
+
+function promptCacheMeta(prefixTokens: number, min: number | undefined): PromptCacheMeta {
+  return { prefix_tokens: prefixTokens, min_tokens: min ?? null, below_minimum: min === undefined || prefixTokens < min };
 }
 
 /**

@@ -52,6 +52,8 @@ export interface UpstreamRequest {
   params: PassThroughParams;
   /** The client's signal: aborting it cancels the upstream call at once and stops all retries. */
   signal: AbortSignal;
+  /** See ProviderRequest.cacheBreakpoints. */
+  cacheBreakpoints?: number[];
 }
 
 /** One upstream call, as the call log and svc_meta may report it. */
@@ -257,6 +259,7 @@ async function firstSuccess<T>(
       timeoutMs: policy.timeoutMs,
       deadlineAt,
       maxAnswerBytes: policy.maxAnswerBytes,
+      ...(req.cacheBreakpoints && { cacheBreakpoints: req.cacheBreakpoints }),
     };
     for (let retry = 0; ; retry++) {
       if (req.signal.aborted) throw new ProviderError("aborted", "call aborted by the caller");

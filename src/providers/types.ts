@@ -47,13 +47,26 @@ export interface ProviderRequest {
   deadlineAt?: number;
   /** Largest answer accepted, in bytes (a stream's bytes added up); more is a protocol failure, not memory. */
   maxAnswerBytes?: number;
+  /**
+   * Indices of messages that end a stable prefix (protocol and system prompt, the whole stored prefix,
+   * the request): an adapter whose provider caches prefixes only where it is told (Anthropic) marks them.
+   */
+  cacheBreakpoints?: number[];
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
 export interface Usage {
+  /** Every prompt token, cached or not (OpenAI's convention; Anthropic's three counts added up). */
   prompt_tokens: number;
   completion_tokens: number;
+  /**
+   * Of prompt_tokens, read from the provider's prompt cache (OpenAI prompt_tokens_details.cached_tokens,
+   * Anthropic cache_read_input_tokens, Gemini cachedContentTokenCount); absent when not reported.
+   */
+  cached_tokens?: number;
+  /** Of prompt_tokens, written to the prompt cache (Anthropic cache_creation_input_tokens, billed above the input price). */
+  cache_write_tokens?: number;
   /** As the provider reports them (cached_tokens, audio_tokens; reasoning_tokens, ...), passed on to the client. */
   prompt_tokens_details?: Record<string, unknown>;
   completion_tokens_details?: Record<string, unknown>;

@@ -18,7 +18,8 @@ function partTexts(parts: Part[]): string[] {
 }
 
 function usage(reply: MockReply, completion: number) {
-  return { promptTokenCount: reply.promptTokens, candidatesTokenCount: completion, totalTokenCount: reply.promptTokens + completion };
+  // Gemini counts cached tokens inside promptTokenCount and names them in cachedContentTokenCount.
+  return { promptTokenCount: reply.promptTokens, candidatesTokenCount: completion, totalTokenCount: reply.promptTokens + completion, ...(reply.cachedTokens > 0 && { cachedContentTokenCount: reply.cachedTokens }) };
 }
 
 function parts(reply: MockReply, index: number): Record<string, unknown>[] {
@@ -29,6 +30,8 @@ function parts(reply: MockReply, index: number): Record<string, unknown>[] {
 /** Gemini: POST /v1beta/models/{model}:generateContent | :streamGenerateContent?alt=sse, x-goog-api-key. */
 export const geminiFormat: WireFormat = {
   name: "gemini",
+  // Implicit caching (Gemini 2.5): automatic from 1,024 prompt tokens.
+  promptCache: { mode: "automatic", minTokens: 1024, step: 1 },
   parse(url, raw) {
     const match = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(url.pathname);
     if (!match) return undefined;
@@ -37,6 +40,7 @@ export const geminiFormat: WireFormat = {
     const body = raw as GeminiBody;
     const contents = body.contents ?? [];
     const texts = [...partTexts(body.systemInstruction?.parts ?? []), ...contents.flatMap((c) => partTexts(c.parts))];
+    const segments = [...(body.systemInstruction?.parts ?? []).map((p) => ({ role: "system", p })), ...contents.flatMap((c) => c.parts.map((p) => ({ role: c.role, p })))].map(({ role, p }) => ({ key: role + JSON.stringify(p), text: partTexts([p]).join(" "), breakpoint: false }));
     const lastUser = [...contents].reverse().find((c) => c.role === "user");
     return {
       model: decodeURIComponent(match[1]!),
@@ -46,6 +50,7 @@ export const geminiFormat: WireFormat = {
       endsWithToolResult: contents.at(-1)?.parts.some((p) => p.functionResponse !== undefined) ?? false,
       texts,
       lastUserText: lastUser ? partTexts(lastUser.parts).join("\n") : "",
+      segments,
     };
   },
   presentedKey: (headers) => headers.get("x-goog-api-key"),

@@ -8,7 +8,12 @@ export interface MockReply {
   text: string;
   /** The text in stream-sized pieces (one word with its trailing space each); they join to `text`. */
   pieces: string[];
+  /** Every prompt token, cached or not (OpenAI's prompt_tokens). */
   promptTokens: number;
+  /** Of promptTokens, read from the provider's prompt cache. */
+  cachedTokens: number;
+  /** Of promptTokens, written to the prompt cache (Anthropic bills these at 1.25x). */
+  cacheWriteTokens: number;
   completionTokens: number;
   /** Number of choices / candidates asked for. */
   n: number;
@@ -29,11 +34,34 @@ export interface MockExtras {
   usage?: Record<string, unknown>;
 }
 
+/** One piece of a prompt in order (a system block, a message, a content block): what a provider's prompt cache keys on. */
+export interface PromptSegment {
+  /** The piece's exact wire form: two prompts share a cached prefix only when these match. */
+  key: string;
+  /** Its text, for the token count (one token per word, as the rest of the mock counts). */
+  text: string;
+  /** Marked with a cache breakpoint (Anthropic's cache_control). */
+  breakpoint: boolean;
+}
+
+/**
+ * How a provider caches prompt prefixes: `automatic` caches every prompt of at least `minTokens` and
+ * reads the longest prefix seen before, in steps of `step` tokens (OpenAI: 1,024 and 128; Gemini's
+ * implicit cache: no step); `explicit` caches only up to segments marked as breakpoints, when that
+ * prefix has `minTokens` (Anthropic: 1,024 on Sonnet and Opus).
+ */
+export interface PromptCachePolicy {
+  mode: "automatic" | "explicit";
+  minTokens: number;
+  step: number;
+}
+
 /** How one provider's wire format is read and written. */
 export interface WireFormat {
   name: string;
+  promptCache?: PromptCachePolicy;
   /** The parsed request's meaning, or undefined when the path is not an endpoint of this API. */
-  parse(url: URL, body: unknown): { model: string; stream: boolean; n: number; hasTools: boolean; texts: string[]; lastUserText: string; endsWithToolResult?: boolean } | undefined;
+  parse(url: URL, body: unknown): { model: string; stream: boolean; n: number; hasTools: boolean; texts: string[]; lastUserText: string; endsWithToolResult?: boolean; segments?: PromptSegment[] } | undefined;
   /** The credential the request presents, if any. */
   presentedKey(headers: Headers): string | null;
   /** Why the request's headers are invalid for this API (answered with a 400), if they are. */
@@ -102,6 +130,8 @@ export class MockProvider {
   /** Answer this text instead of the echo (e.g. a JSON object for structured-output clients). */
   fixedText: string | undefined;
   private readonly failures: PlannedFailure[] = [];
+  /** Prefix hashes the provider's prompt cache holds (per model, as providers key it). */
+  private readonly prefixCache = new Set<string>();
   private readonly server: Server<undefined>;
 
   constructor(
@@ -140,6 +170,7 @@ export class MockProvider {
     this.latencyMs = this.options.latencyMs ?? 0;
     this.chunkDelayMs = this.options.chunkDelayMs ?? 0;
     this.cutAfterChunks = undefined;
+    this.prefixCache.clear();
     this.hang = false;
     this.toolCall = undefined;
     this.stopReason = undefined;
@@ -205,11 +236,13 @@ export class MockProvider {
     const echo = parsed.lastUserText.split(/\s+/).filter(Boolean).slice(0, 6).join(" ");
     const text = this.fixedText ?? `${this.format.name} ${digest} heard: ${echo}`;
     const pieces = text.match(/\S+\s*/g) ?? [];
+    const promptTokens = parsed.texts.join(" ").split(/\s+/).filter(Boolean).length + 7;
     const reply: MockReply = {
       model: parsed.model,
       text,
       pieces,
-      promptTokens: parsed.texts.join(" ").split(/\s+/).filter(Boolean).length + 7,
+      promptTokens,
+      ...this.promptCache(parsed.model, parsed.segments, promptTokens),
       completionTokens: pieces.length,
       n: parsed.n,
     };
@@ -219,6 +252,39 @@ export class MockProvider {
     if (this.refusal) reply.refusal = this.refusal;
     if (this.extras) reply.extras = this.extras;
     return reply;
+  }
+
+  /** Cached and written prompt tokens of a request, as the provider would count them; records what it caches. */
+  private promptCache(model: string, segments: PromptSegment[] | undefined, promptTokens: number): { cachedTokens: number; cacheWriteTokens: number } {
+    const policy = this.format.promptCache;
+    // Below the minimum nothing is cached: no hashing (the benchmark's mock answers thousands of short prompts a second).
+    if (!policy || !segments || promptTokens < policy.minTokens) return { cachedTokens: 0, cacheWriteTokens: 0 };
+    const bounds: { hash: string; tokens: number; breakpoint: boolean }[] = [];
+    let hash = model;
+    let tokens = 0;
+    for (const s of segments) {
+      hash = createHash("sha256").update(hash).update("\u0000").update(s.key).digest("hex");
+      tokens += s.text.split(/\s+/).filter(Boolean).length;
+      bounds.push({ hash, tokens, breakpoint: s.breakpoint });
+    }
+    if (policy.mode === "automatic") {
+      let read = 0;
+      for (const b of bounds) if (this.prefixCache.has(b.hash)) read = b.tokens;
+      for (const b of bounds) this.prefixCache.add(b.hash);
+      return { cachedTokens: policy.step > 1 ? Math.floor(read / policy.step) * policy.step : read, cacheWriteTokens: 0 };
+    }
+    const lastBreakpoint = bounds.findLastIndex((b) => b.breakpoint);
+    if (lastBreakpoint < 0) return { cachedTokens: 0, cacheWriteTokens: 0 };
+    let read = 0;
+    for (let i = 0; i <= lastBreakpoint; i++) if (bounds[i]!.tokens >= policy.minTokens && this.prefixCache.has(bounds[i]!.hash)) read = bounds[i]!.tokens;
+    let written = read;
+    for (let i = 0; i <= lastBreakpoint; i++) {
+      const b = bounds[i]!;
+      if (!b.breakpoint || b.tokens < policy.minTokens) continue;
+      this.prefixCache.add(b.hash);
+      written = Math.max(written, b.tokens);
+    }
+    return { cachedTokens: read, cacheWriteTokens: written - read };
   }
 
   private streamResponse(frames: string[], record: RecordedRequest): Response {

@@ -11,6 +11,12 @@ interface OpenAIBody {
 
 const CREATED = 1_700_000_000;
 
+/** OpenAI counts cached tokens inside prompt_tokens and names them in prompt_tokens_details (here only when some were cached). */
+function usageOf(reply: MockReply) {
+  const usage = { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens };
+  return reply.cachedTokens > 0 ? { ...usage, prompt_tokens_details: { cached_tokens: reply.cachedTokens } } : usage;
+}
+
 function message(reply: MockReply, index: number): Record<string, unknown> {
   const content = index === 0 ? reply.text : `${reply.text} (choice ${index})`;
   if (reply.refusal) return { role: "assistant", content: null, refusal: reply.refusal, ...reply.extras?.message };
@@ -32,12 +38,14 @@ function finishReason(reply: MockReply): string {
 /** OpenAI Chat Completions: POST /v1/chat/completions, Bearer auth, `data:` chunks ending in [DONE]. */
 export const openaiFormat: WireFormat = {
   name: "openai",
+  promptCache: { mode: "automatic", minTokens: 1024, step: 128 },
   parse(url, raw) {
     if (!url.pathname.endsWith("/chat/completions")) return undefined;
     const body = raw as OpenAIBody;
     const texts = (body.messages ?? []).map((m) => textOf(m.content));
     const lastUser = [...(body.messages ?? [])].reverse().find((m) => m.role === "user");
-    return { model: body.model ?? "", stream: body.stream === true, n: body.n ?? 1, hasTools: (body.tools?.length ?? 0) > 0, texts, lastUserText: textOf(lastUser?.content), endsWithToolResult: body.messages?.at(-1)?.role === "tool" };
+    const segments = (body.messages ?? []).map((m) => ({ key: JSON.stringify(m), text: textOf(m.content), breakpoint: false }));
+    return { model: body.model ?? "", stream: body.stream === true, n: body.n ?? 1, hasTools: (body.tools?.length ?? 0) > 0, texts, lastUserText: textOf(lastUser?.content), endsWithToolResult: body.messages?.at(-1)?.role === "tool", segments };
   },
   presentedKey: (headers) => headers.get("authorization")?.replace(/^Bearer /, "") ?? null,
   embeddings(url, raw) {
@@ -57,7 +65,7 @@ export const openaiFormat: WireFormat = {
     created: CREATED,
     model: reply.model,
     choices: Array.from({ length: reply.n }, (_, index) => ({ index, message: message(reply, index), logprobs: null, finish_reason: finishReason(reply), ...reply.extras?.choice })),
-    usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens, ...reply.extras?.usage },
+    usage: { ...usageOf(reply), ...reply.extras?.usage },
     ...reply.extras?.top,
   }),
   streamFrames(reply) {
@@ -81,7 +89,7 @@ export const openaiFormat: WireFormat = {
       }
       frames.push(chunk([{ index, delta: {}, finish_reason: finishReason(reply) }]));
     }
-    frames.push(chunk([], { usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens, ...reply.extras?.usage } }));
+    frames.push(chunk([], { usage: { ...usageOf(reply), ...reply.extras?.usage } }));
     frames.push(sseFrame("[DONE]"));
     return frames;
   },

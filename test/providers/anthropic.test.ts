@@ -60,7 +60,7 @@ describe("Anthropic adapter", () => {
       const reply = mock.replies.at(-1)!;
       expect(res).toEqual({
         choices: [{ index: 0, message: { role: "assistant", content: reply.text }, finish_reason: finish as "stop" }],
-        usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens },
+        usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, cached_tokens: reply.cachedTokens, cache_write_tokens: reply.cacheWriteTokens },
       });
     }
   });
@@ -86,7 +86,7 @@ describe("Anthropic adapter", () => {
     expect(out.deltas[0]!.delta).toEqual({ role: "assistant" });
     expect(out.text).toBe(reply.text);
     expect(out.deltas.at(-1)!.finish_reason).toBe("stop");
-    expect(out.usage).toEqual({ prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens });
+    expect(out.usage).toEqual({ prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, cached_tokens: reply.cachedTokens, cache_write_tokens: reply.cacheWriteTokens });
   });
 
   test("n > 1 is refused before any call, with a clear reason", async () => {

@@ -63,6 +63,20 @@ class SavedBySource(TypedDict):
     conversation: float
 
 
+class SavedBySource(TypedDict):
+    compression: float
+    routing: float
+    cache: float
+    prompt_cache: float
+    conversation: float
+
+
+class PromptCache(TypedDict):
+    prefix_tokens: int
+    min_tokens: Optional[int]
+    below_minimum: bool
+
+
 class _SvcMetaRequired(TypedDict):
     original_tokens: int
     compressed_tokens: int
@@ -85,6 +99,8 @@ class SvcMeta(_SvcMetaRequired, total=False):
 
     quality_score: int
     conversation_id: str
+    conversation_tokens_saved: int
+    prompt_cache: PromptCache
     simulated: bool
     agent_run: AgentRun
 

@@ -53,6 +53,14 @@ export interface SvcOptions {
   max_turns_to_keep?: number;
 }
 
+export interface SavedBySource {
+  compression: number;
+  routing: number;
+  cache: number;
+  prompt_cache: number;
+  conversation: number;
+}
+
 /** `svc_meta` of a response (seed 2.3 plus the contract's additions). */
 export interface SvcMeta {
   original_tokens: number;
@@ -65,8 +73,8 @@ export interface SvcMeta {
   cost_original_usd: number | null;
   cost_actual_usd: number | null;
   saved_usd: number | null;
-  /** Where the saving came from, in USD; the parts sum to `saved_usd`. */
-  saved_by_source: { compression: number; routing: number; cache: number; prompt_cache: number; conversation: number };
+  /** The saving by where it came from, in USD; the parts add up to `saved_usd` (all 0 when a price is unknown). */
+  saved_by_source: SavedBySource;
   routing_reason: RoutingReason;
   model_requested: string;
   rules_applied: string[];
@@ -74,6 +82,10 @@ export interface SvcMeta {
   pii_masked: boolean;
   latency_overhead_ms: number;
   conversation_id?: string;
+  /** With `conversation_id`: prompt tokens the conversation's summary kept from this call. */
+  conversation_tokens_saved?: number;
+  /** With a protocol or conversation: the stable prefix sent, and whether the provider caches one that short. */
+  prompt_cache?: { prefix_tokens: number; min_tokens: number | null; below_minimum: boolean };
   /** True when the gateway answered with its built-in simulator (no provider configured). */
   simulated?: boolean;
   /** The agent run's totals after this call, when the request named `agent_run_id`. */
@@ -114,6 +126,8 @@ export const SVC_META_FIELDS = [
   "pii_masked",
   "latency_overhead_ms",
   "conversation_id",
+  "conversation_tokens_saved",
+  "prompt_cache",
   "simulated",
   "agent_run",
 ] as const satisfies readonly (keyof SvcMeta)[];

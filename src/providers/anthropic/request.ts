@@ -5,11 +5,16 @@ import { imageSource, wireParts } from "../shared/content-parts";
 import { refuseUnmapped, thinkingBudget } from "../shared/extra-params";
 import { ProviderError, type ProviderRequest } from "../types";
 
-export type AnthropicBlock =
+/** A prompt-cache breakpoint: Anthropic caches the prompt up to and including the block carrying it. */
+export type CacheControl = { cache_control?: { type: "ephemeral" } };
+
+export type AnthropicBlock = (
   | { type: "text"; text: string }
   | { type: "image"; source: { type: "base64"; media_type: string; data: string } | { type: "url"; url: string } }
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
-  | { type: "tool_result"; tool_use_id: string; content: string };
+  | { type: "tool_result"; tool_use_id: string; content: string }
+) &
+  CacheControl;
 
 export interface AnthropicMessage {
   role: "user" | "assistant";
@@ -21,7 +26,8 @@ export interface AnthropicRequest {
   model: string;
   max_tokens: number;
   messages: AnthropicMessage[];
-  system?: string;
+  /** A string, or text blocks when some carry a cache breakpoint. */
+  system?: string | ({ type: "text"; text: string } & CacheControl)[];
   stream?: boolean;
   temperature?: number;
   top_p?: number;
@@ -36,6 +42,7 @@ export interface AnthropicRequest {
 const MAPPED = new Set(["parallel_tool_calls", "reasoning_effort"]);
 
 const NAME = "anthropic";
+const EPHEMERAL: CacheControl = { cache_control: { type: "ephemeral" } };
 
 /**
  * Maps an OpenAI-shaped request to the Messages API. seed, presence/frequency penalties and
@@ -45,11 +52,19 @@ export function toAnthropicRequest(req: ProviderRequest, stream: boolean): Anthr
   const p = req.params;
   if (p.n !== undefined && p.n > 1) throw new ProviderError("unsupported", `${NAME} returns one choice per call; n=${p.n} is not supported`, undefined, undefined, "n");
   refuseUnmapped(p.extra, MAPPED, NAME);
+  const marks = new Set(req.cacheBreakpoints);
+  const isSystem = (m: ChatMessage) => m.role === "system" || m.role === "developer";
   const system = req.messages
-    .filter((m) => m.role === "system" || m.role === "developer")
-    .map((m) => m.content)
-    .filter((text) => text.length > 0);
-  const turns = req.messages.filter((m) => m.role !== "system" && m.role !== "developer").map(toAnthropicMessage);
+    .map((m, i) => ({ m, mark: marks.has(i) }))
+    .filter(({ m }) => isSystem(m) && m.content.length > 0)
+    .map(({ m, mark }) => ({ type: "text" as const, text: m.content, ...(mark && EPHEMERAL) }));
+  const turns = req.messages.flatMap((m, i) => {
+    if (isSystem(m)) return [];
+    const t = toAnthropicMessage(m);
+    const last = t.content.at(-1);
+    if (marks.has(i) && last) t.content[t.content.length - 1] = { ...last, ...EPHEMERAL };
+    return [t];
+  });
   const body: AnthropicRequest = {
     model: req.model,
     max_tokens: req.max_tokens,
@@ -59,7 +74,8 @@ export function toAnthropicRequest(req: ProviderRequest, stream: boolean): Anthr
       (a, b) => ({ role: a.role, content: [...a.content, ...b.content] }),
     ),
   };
-  if (system.length > 0) body.system = system.join("\n\n");
+  // A plain string unless a breakpoint needs blocks: the same bytes as before for every other request.
+  if (system.length > 0) body.system = system.some((b) => b.cache_control) ? system : system.map((b) => b.text).join("\n\n");
   if (stream) body.stream = true;
   // Anthropic's temperature range is 0..1 where OpenAI's is 0..2; beyond 1 it would be a 400.
   if (p.temperature !== undefined) body.temperature = Math.min(1, p.temperature);

@@ -1,5 +1,5 @@
 import type { ToolCall } from "../../core/messages";
-import { ProviderError, type FinishReason, type ProviderResponse } from "../types";
+import { ProviderError, type FinishReason, type ProviderResponse, type Usage } from "../types";
 
 /** A Messages API answer, as far as the gateway reads it. */
 export interface AnthropicResponse {
@@ -20,6 +20,16 @@ export interface AnthropicUsage {
 export function promptTokens(u: AnthropicUsage | undefined): number | undefined {
   if (typeof u?.input_tokens !== "number") return undefined;
   return u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+}
+
+/** The usage in OpenAI's terms: the prompt is all three counts, the cache's share named. */
+export function toUsage(u: AnthropicUsage | undefined, outputTokens: number | undefined): Usage | undefined {
+  const prompt = promptTokens(u);
+  if (prompt === undefined || typeof outputTokens !== "number") return undefined;
+  const usage: Usage = { prompt_tokens: prompt, completion_tokens: outputTokens, cached_tokens: u?.cache_read_input_tokens ?? 0, cache_write_tokens: u?.cache_creation_input_tokens ?? 0 };
+  // Prompt-cache reads, in OpenAI's place for them.
+  if (u?.cache_read_input_tokens) usage.prompt_tokens_details = { cached_tokens: u.cache_read_input_tokens };
+  return usage;
 }
 
 export function toFinishReason(stopReason: string | null | undefined): FinishReason {
@@ -49,12 +59,7 @@ export function fromAnthropicResponse(body: AnthropicResponse): ProviderResponse
   const message: ProviderResponse["choices"][number]["message"] = { role: "assistant", content: text };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   const response: ProviderResponse = { choices: [{ index: 0, message, finish_reason: toFinishReason(body.stop_reason) }] };
-  const prompt = promptTokens(body.usage);
-  const completion = body.usage?.output_tokens;
-  if (prompt !== undefined && typeof completion === "number") {
-    response.usage = { prompt_tokens: prompt, completion_tokens: completion };
-    // Prompt-cache reads, in OpenAI's place for them.
-    if (body.usage?.cache_read_input_tokens) response.usage.prompt_tokens_details = { cached_tokens: body.usage.cache_read_input_tokens };
-  }
+  const usage = toUsage(body.usage, body.usage?.output_tokens);
+  if (usage) response.usage = usage;
   return response;
 }

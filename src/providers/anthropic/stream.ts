@@ -1,7 +1,7 @@
 import type { EventSourceMessage } from "eventsource-parser";
 import { eventJson } from "../shared/sse";
 import { ProviderError, type StreamEvent } from "../types";
-import { promptTokens, toFinishReason, type AnthropicUsage } from "./response";
+import { toFinishReason, toUsage, type AnthropicUsage } from "./response";
 
 interface AnthropicEventData {
   type?: string;
@@ -33,7 +33,8 @@ const ERROR_STATUS: Record<string, number> = {
  */
 export class AnthropicStreamMapper {
   private readonly toolIndexByBlock = new Map<number, number>();
-  private inputTokens: number | undefined;
+  /** message_start's usage: the prompt's three counts (uncached, cache read, cache write). */
+  private inputUsage: AnthropicUsage | undefined;
   private outputTokens: number | undefined;
   private stopped = false;
 
@@ -46,7 +47,7 @@ export class AnthropicStreamMapper {
     const data = eventJson<AnthropicEventData>(event, "anthropic");
     switch (event.event ?? data.type) {
       case "message_start":
-        this.inputTokens = promptTokens(data.message?.usage);
+        this.inputUsage = data.message?.usage;
         this.outputTokens = data.message?.usage?.output_tokens;
         return [delta({ role: "assistant" })];
       case "content_block_start":
@@ -58,9 +59,8 @@ export class AnthropicStreamMapper {
         return [{ kind: "delta", delta: { index: 0, delta: {}, finish_reason: toFinishReason(data.delta?.stop_reason) } }];
       case "message_stop":
         this.stopped = true;
-        return this.inputTokens !== undefined && this.outputTokens !== undefined
-          ? [{ kind: "usage", usage: { prompt_tokens: this.inputTokens, completion_tokens: this.outputTokens } }]
-          : [];
+        const usage = toUsage(this.inputUsage, this.outputTokens);
+        return usage ? [{ kind: "usage", usage }] : [];
       case "error": {
         const type = data.error?.type ?? "api_error";
         throw new ProviderError("http", `anthropic failed mid-stream: ${type}: ${data.error?.message ?? ""}`.trim(), ERROR_STATUS[type] ?? 500);

@@ -12,7 +12,7 @@ export interface GeminiCandidate {
 export interface GeminiResponse {
   candidates?: GeminiCandidate[];
   promptFeedback?: { blockReason?: string };
-  usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number; thoughtsTokenCount?: number };
+  usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number; thoughtsTokenCount?: number; cachedContentTokenCount?: number };
 }
 
 const FILTERED = new Set(["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"]);
@@ -42,7 +42,10 @@ export function candidateOutput(c: GeminiCandidate, idPrefix: string): { text: s
 export function toUsage(u: GeminiResponse["usageMetadata"]): Usage | undefined {
   if (typeof u?.promptTokenCount !== "number") return undefined;
   // Reasoning tokens are billed as output, so they count as completion.
-  return { prompt_tokens: u.promptTokenCount, completion_tokens: (u.candidatesTokenCount ?? 0) + (u.thoughtsTokenCount ?? 0) };
+  const usage: Usage = { prompt_tokens: u.promptTokenCount, completion_tokens: (u.candidatesTokenCount ?? 0) + (u.thoughtsTokenCount ?? 0) };
+  // Cached content is counted inside promptTokenCount, as OpenAI counts its cached tokens.
+  if (typeof u.cachedContentTokenCount === "number") usage.cached_tokens = u.cachedContentTokenCount;
+  return usage;
 }
 
 export function fromGeminiResponse(body: GeminiResponse): ProviderResponse {

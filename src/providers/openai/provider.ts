@@ -182,6 +182,8 @@ function toFinishReason(reason: string | null | undefined): FinishReason | null 
 function toUsage(u: WireCompletion["usage"]): Usage | undefined {
   if (typeof u?.prompt_tokens !== "number" || typeof u.completion_tokens !== "number") return undefined;
   const usage: Usage = { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens };
+  const cached = u.prompt_tokens_details?.cached_tokens;
+  if (typeof cached === "number") usage.cached_tokens = cached;
   if (u.prompt_tokens_details) usage.prompt_tokens_details = u.prompt_tokens_details;
   if (u.completion_tokens_details) usage.completion_tokens_details = u.completion_tokens_details;
   return usage;
