@@ -14,7 +14,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
   return el;
 }
 
-export const usd = (x: number) => (Math.abs(x) >= 1 ? "$" + x.toFixed(2) : "$" + x.toFixed(4));
+// A call on a cheap model costs millionths of a dollar: small sums keep three significant digits.
+export const usd = (x: number) => "$" + (x === 0 ? "0" : Math.abs(x) >= 1 ? x.toFixed(2) : Math.abs(x) >= 0.01 ? x.toFixed(4) : x.toPrecision(3));
 export const int = (x: number) => Math.round(x).toLocaleString("en-US");
 export const pct = (x: number) => (x * 100).toFixed(1) + "%";
 export const when = (iso: string | null) => (iso ? iso.replace("T", " ").slice(0, 16) + " UTC" : "never");

@@ -61,8 +61,8 @@ export async function keysView(root: HTMLElement, appId: string): Promise<void> 
     if (!confirm(`Revoke "${k.name}"? Calls with it are refused from now on.`)) return;
     try {
       await api("DELETE", `/api/keys/${encodeURIComponent(k.id)}`);
-      status.textContent = `Revoked ${k.name}.`;
       await refresh();
+      status.textContent = `Revoked ${k.name}.`;
     } catch (e) {
       status.textContent = (e as Error).message;
     }

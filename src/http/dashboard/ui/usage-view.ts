@@ -45,6 +45,7 @@ function chart(title: string, id: string, days: Day[], series: { label: string; 
     ),
   );
   const xs = days.map((d) => Date.parse(d.day + "T00:00:00Z") / 1000);
+  const whole = fmt === int;
   const data = [xs, ...series.map((s) => days.map(s.value))] as uPlot.AlignedData;
   // uPlot measures its holder, so it is drawn once the figure is in the document.
   queueMicrotask(() => {
@@ -53,8 +54,8 @@ function chart(title: string, id: string, days: Day[], series: { label: string; 
         width: Math.max(300, holder.clientWidth || 480),
         height: 220,
         series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { show: days.length < 40 }, value: (_u: uPlot, v: number | null) => (v === null ? "—" : fmt(v)) }))],
-        axes: [{}, { values: (_u: uPlot, vals: number[]) => vals.map(fmt), size: 70 }],
-        scales: { x: { time: true } },
+        axes: [{}, { values: (_u: uPlot, vals: number[]) => vals.map(fmt), size: 90, ...(whole && { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 1e5, 1e6, 1e7, 1e8] }) }],
+        scales: { x: { time: true }, y: { range: (_u: uPlot, _min: number, max: number) => [0, max > 0 ? max * 1.1 : 1] } },
       },
       data,
       holder,
@@ -97,7 +98,19 @@ export async function usageView(root: HTMLElement, keys: KeyRecord[]): Promise<v
     }
   };
 
+  // Every day of the range gets a point, zero when nothing was called, so a quiet day reads as one.
+  const everyDay = (u: Usage): Day[] => {
+    const have = new Map(u.days.map((d) => [d.day, d]));
+    const out: Day[] = [];
+    for (let t = Date.parse(from.value + "T00:00:00Z"); t <= Date.parse(to.value + "T00:00:00Z"); t += DAY_MS) {
+      const day = isoDay(t);
+      out.push(have.get(day) ?? { day, calls: 0, errors: 0, original_tokens: 0, sent_tokens: 0, cached_tokens: 0, cost_original_usd: 0, cost_actual_usd: 0, saved_usd: 0, cache_hits: 0 });
+    }
+    return out;
+  };
+
   const render = (u: Usage) => {
+    const days = everyDay(u);
     // The model list grows with what the unfiltered range has seen; a chosen model stays listed.
     const known = new Set([...model.options].map((o) => o.value));
     for (const m of u.models) if (m.model && !known.has(m.model)) model.append(h("option", { value: m.model }, m.model));
@@ -125,15 +138,15 @@ export async function usageView(root: HTMLElement, keys: KeyRecord[]): Promise<v
       h(
         "div",
         { class: "charts" },
-        chart("Cost per day (USD): without svc vs with svc", "chart-cost", u.days, [
+        chart("Cost per day (USD): without svc vs with svc", "chart-cost", days, [
           { label: "without svc", color: "#b91c1c", value: (d) => d.cost_original_usd },
           { label: "with svc", color: "#1d4ed8", value: (d) => d.cost_actual_usd },
         ], usd),
-        chart("Tokens per day: before vs after compression", "chart-tokens", u.days, [
+        chart("Tokens per day: before vs after compression", "chart-tokens", days, [
           { label: "before", color: "#6b21a8", value: (d) => d.original_tokens },
           { label: "after", color: "#047857", value: (d) => d.sent_tokens },
         ], int),
-        chart("Calls and cache hits per day", "chart-calls", u.days, [
+        chart("Calls and cache hits per day", "chart-calls", days, [
           { label: "calls", color: "#1f2937", value: (d) => d.calls },
           { label: "cache hits", color: "#c2410c", value: (d) => d.cache_hits },
         ], int),
