@@ -131,3 +131,49 @@ describe.skipIf(!present)("dashboard in chromium", () => {
     expect(logs).not.toContain(worker.value);
   }, 30_000);
 });
+
+describe.skipIf(!present)("playground in chromium", () => {
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    gw = await startGateway({});
+    profile = mkdtempSync(join(tmpdir(), "svc-chromium-"));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      viewport: { width: 1280, height: 900 },
+    });
+    page = await context.newPage();
+  }, 90_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await gw?.stop();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  test("a chatty prompt: removed parts marked, routing decision and reason, quality score, PII found, estimated costs", async () => {
+    await page.goto(`${gw.url}/v1/playground`);
+    await page.getByLabel("Your prompt").fill(CHATTY);
+    await page.getByRole("button", { name: "Optimize" }).click();
+    await page.locator("#meta:not([hidden])").waitFor();
+    // The pleasantries are struck through; the request itself stays.
+    const removed = (await page.locator("#out del").allTextContents()).join(" ");
+    expect(removed).toMatch(/hope you are doing well/i);
+    expect(await page.locator("#out").textContent()).toContain("poem about the sea");
+    const meta = Object.fromEntries((await page.locator("#meta tr").all()).length ? await Promise.all((await page.locator("#meta tr").all()).map(async (r) => [await r.locator("th").textContent(), await r.locator("td").textContent()])) : []);
+    expect(meta["model"]).toBeTruthy();
+    expect(meta["routing reason"]).toMatch(/^creative_task|^chat_default|_task|_pattern|_default/);
+    expect(meta["quality score"]).toMatch(/^\d+ \/ 100$/);
+    expect(meta["prompt cost without svc"]).toMatch(/^\$[\d.e-]+$/);
+    expect(Number(meta["saved on the prompt"]!.slice(1))).toBeGreaterThan(0);
+    // The PII listed is the analysis's `pii` field, each span shown as the text it covers (empty until
+    // a detector fills the field: then "None.").
+    const api = (await (await call(`${gw.url}/v1/playground`, undefined, { body: { model: "auto", messages: [{ role: "user", content: CHATTY }], svc_options: { max_aggressiveness: 0.5 } } })).json()) as { pii: { type: string; start: number; end: number }[] };
+    const listed = await page.locator("#pii li").allTextContents();
+    expect(listed.length).toBe(api.pii.length);
+    api.pii.forEach((p, i) => expect(listed[i]).toContain(`${p.type} in message 1: ${CHATTY.slice(p.start, p.end)}`));
+    if (api.pii.length === 0) expect(await page.locator("#pii").textContent()).toContain("None.");
+    await shot("05-playground");
+  }, 30_000);
+});

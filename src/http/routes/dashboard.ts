@@ -3,7 +3,7 @@ import type { Services } from "../../pipeline/services";
 import { adminKeyOf } from "../auth";
 import { validationError } from "../../core/errors";
 import { DashboardQuery } from "../../store/dashboard-query";
-import { dashboardScript } from "../dashboard/bundle";
+import { scriptResponse } from "../dashboard/bundle";
 import page from "../dashboard/index.html" with { type: "text" };
 
 const DAY_MS = 86_400_000;
@@ -41,7 +41,7 @@ export function dashboardRoutes(gw: Pick<Services, "keyIndex" | "hash" | "store"
   const query = new DashboardQuery(gw.store.sqlite);
   return new Elysia()
     .get("/dashboard", () => new Response(page as unknown as string, { headers: PAGE_HEADERS }))
-    .get("/dashboard/app.js", async () => new Response(await dashboardScript(), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" } }))
+    .get("/dashboard/app.js", () => scriptResponse("main"))
     .get("/api/dashboard/usage", ({ request }) => {
       const key = adminKeyOf(gw, request, "the dashboard");
       const q = new URL(request.url).searchParams;
