@@ -79,11 +79,11 @@ function routeAll(prompts: LabelledPrompt[], predictions: TaskPrediction[], isAv
     return {
       prompt,
       prediction,
-      tier: d.tier,
+      tier: d.tier!,
       reason: d.reason,
       task: d.task!,
-      baselineUsd: catalog.cost(catalog.baseline, signals.promptTokens, COMPLETION_TOKENS),
-      routedUsd: catalog.cost(d.model, signals.promptTokens, COMPLETION_TOKENS),
+      baselineUsd: catalog.costOf(catalog.baseline, signals.promptTokens, COMPLETION_TOKENS)!,
+      routedUsd: catalog.costOf(d.model, signals.promptTokens, COMPLETION_TOKENS)!,
     };
   });
 }

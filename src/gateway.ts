@@ -6,6 +6,7 @@ import { Catalog } from "./catalog/catalog";
 import { loadVocabularies, vocabulariesFor } from "./tokens/count";
 import { Plans } from "./auth/plans";
 import { keyHasher, loadOrCreateSecret } from "./auth/secret";
+import { ConversationMaps, deriveMappingKey } from "./pipeline/pii/vault";
 import { KeyRepository } from "./auth/key-repository";
 import { KeyIndex } from "./auth/key-index";
 import { KeyService } from "./auth/key-service";
@@ -35,7 +36,8 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
   const store = openStore(settings.dataDir);
   const catalog = Catalog.load(settings.modelsFile);
   const plans = Plans.load(settings.plansFile);
-  const hash = keyHasher(loadOrCreateSecret(settings.dataDir, settings.secret));
+  const secret = loadOrCreateSecret(settings.dataDir, settings.secret);
+  const hash = keyHasher(secret);
   const repo = new KeyRepository(store.db);
   const keyIndex = new KeyIndex(repo);
   keyIndex.sync();
@@ -71,6 +73,7 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
     callPolicy: { ...DEFAULT_CALL_POLICY, retries: settings.providerRetries, backoffBaseMs: settings.providerRetryBaseMs, timeoutMs: settings.providerTimeoutMs, totalMs: settings.requestTimeoutMs, maxAnswerBytes: settings.upstreamMaxBytes },
     ledger,
     metrics: new Metrics(),
+    piiMaps: new ConversationMaps(deriveMappingKey(secret)),
     servableModels: catalog.models.filter((m) => providers.providerFor(m) !== undefined).map((m) => m.id),
     flushables: [
       { name: "ledger", flush: () => void ledger.flush() },
@@ -139,6 +142,7 @@ export async function closeServices(s: StoreServices & Partial<Pick<Services, "o
   await s.optimizer?.close();
   guard(s.log, "final flush", () => flushAll(s));
   await s.ledger.close();
+  await s.quota.close();
   s.counters.close();
   s.store.close();
 }

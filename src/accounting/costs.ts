@@ -4,6 +4,11 @@ export interface CallCosts {
   cost_original_usd: number;
   cost_actual_usd: number;
   saved_usd: number;
+  /**
+   * Which figures have no price behind them (a model the catalog does not list): they read 0 above, for
+   * the ledger's sums, and svc_meta reports them as null rather than a guess.
+   */
+  unknown?: { original: boolean; actual: boolean };
 }
 
 export interface CostInput {
@@ -26,7 +31,12 @@ const round = (usd: number) => Math.round(usd * 1e10) / 1e10;
  * the model that served it; nothing for a cache hit).
  */
 export function priceCall(catalog: Catalog, c: CostInput): CallCosts {
-  const original = round(catalog.cost(c.requested ?? catalog.baseline, c.originalPromptTokens, c.completionTokens));
-  const actual = c.cacheHit ? 0 : round(catalog.cost(c.served, c.sentPromptTokens, c.completionTokens));
-  return { cost_original_usd: original, cost_actual_usd: actual, saved_usd: round(original - actual) };
+  const original = catalog.costOf(c.requested ?? catalog.baseline, c.originalPromptTokens, c.completionTokens);
+  const actual = c.cacheHit ? 0 : catalog.costOf(c.served, c.sentPromptTokens, c.completionTokens);
+  const costs: CallCosts = { cost_original_usd: round(original ?? 0), cost_actual_usd: round(actual ?? 0), saved_usd: round((original ?? 0) - (actual ?? 0)) };
+  if (original === null || actual === null) {
+    costs.unknown = { original: original === null, actual: actual === null };
+    costs.saved_usd = 0;
+  }
+  return costs;
 }

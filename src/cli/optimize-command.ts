@@ -6,6 +6,7 @@ import { RULE_NAMES } from "../pipeline/compress";
 import { optimize } from "../pipeline/optimize";
 import { loadOptimizerDeps } from "../pipeline/optimizer-deps";
 import { optimizeInputOf, reportOf } from "../pipeline/analyze";
+import { maskRequest, piiTypesOf } from "../pipeline/pii/request";
 import { buildProviders } from "../providers/registry";
 
 /**
@@ -16,13 +17,15 @@ export async function optimizeCommand(settings: Settings, input: NodeJS.Readable
   const deps = await loadOptimizerDeps(settings);
   const providers = buildProviders(process.env, deps.catalog);
   const available = deps.catalog.models.filter((m) => providers.providerFor(m) !== undefined).map((m) => m.id);
+  const piiTypes = piiTypesOf(settings.piiTypes);
   let lineNo = 0;
   for await (const line of createInterface({ input, crlfDelay: Infinity })) {
     lineNo++;
     if (line.trim() === "") continue;
     try {
       const req = parseCompletionRequest(JSON.parse(line), RULE_NAMES);
-      output.write(JSON.stringify(reportOf(await optimize(optimizeInputOf(req, available, settings.qualityFloor), deps))) + "\n");
+      const masked = maskRequest(req, piiTypes);
+      output.write(JSON.stringify(reportOf(await optimize(optimizeInputOf(masked.req, available, settings.qualityFloor), deps), masked)) + "\n");
     } catch (e) {
       const err = e instanceof ApiError ? e : new ApiError("VALIDATION_ERROR", `line ${lineNo}: ${(e as Error).message}`);
       output.write(JSON.stringify({ error: { message: err.message, type: err.type, code: err.code, line: lineNo, ...(err.extra.param && { param: err.extra.param }) } }) + "\n");

@@ -50,6 +50,12 @@ export const SettingsSchema = Type.Object(
     playgroundPerMinute: Int(1, 1_000_000, 60, "POST /v1/playground calls per minute per client address block (IPv4 /24, IPv6 /64, all of loopback)"),
     playgroundMaxBytes: Int(1024, 256 * 1024 * 1024, 64 * 1024, "largest POST /v1/playground body: the playground is for trying prompts, not for load"),
     playgroundConcurrency: Int(1, 64, 1, "POST /v1/playground analyses running at once; more are refused (503), so the unauthenticated page never takes the CPU stages from keyed calls"),
+    // The names are PII_TYPES of src/pipeline/pii/types.ts (test/pii/request.test.ts checks they agree).
+    piiTypes: Type.String({
+      pattern: "^(?:EMAIL|PHONE|CARD|IBAN|SSN|IP|URL_CREDENTIALS|SECRET|PERSON|ADDRESS)(?:,(?:EMAIL|PHONE|CARD|IBAN|SSN|IP|URL_CREDENTIALS|SECRET|PERSON|ADDRESS))*$",
+      default: "EMAIL,PHONE,CARD,IBAN,SSN,IP,URL_CREDENTIALS,SECRET,PERSON,ADDRESS",
+      description: "the PII detectors svc_options.mask_pii runs, comma-separated",
+    }),
     shutdownGraceMs: Int(0, 600_000, 10_000, "how long in-flight requests may take at shutdown"),
     metricsHost: Type.Optional(Type.String({ minLength: 1, description: "serve /metrics without a key on this separate address" })),
     metricsPort: Int(0, 65535, 9464, "port for metricsHost"),

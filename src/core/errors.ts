@@ -30,7 +30,8 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 export interface ErrorBody {
-  error: { message: string; type: string; code: ErrorCode; request_id: string; param?: string };
+  /** `code` is one of ErrorCode, or a provider's own code (context_length_exceeded, ...) passed on. */
+  error: { message: string; type: string; code: string; request_id: string; param?: string };
 }
 
 /** Every failure the gateway reports to a client is one of these; anything else becomes INTERNAL_ERROR. */
@@ -40,7 +41,11 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { param?: string; retryAfterS?: number } = {},
+    /**
+     * `shouldRetry: false` sends `x-should-retry: false`, which the OpenAI SDKs obey over their own retry
+     * rules: for waits they must not sleep through (a daily limit) and failures svc already retried.
+     */
+    readonly extra: { param?: string; retryAfterS?: number; shouldRetry?: boolean } = {},
   ) {
     super(message);
     this.status = ERROR_CODES[code].status;
@@ -56,6 +61,7 @@ export class ApiError extends Error {
   headers(requestId: string): Record<string, string> {
     const h: Record<string, string> = { "content-type": "application/json", "x-request-id": requestId };
     if (this.extra.retryAfterS !== undefined) h["retry-after"] = String(Math.max(1, Math.ceil(this.extra.retryAfterS)));
+    if (this.extra.shouldRetry !== undefined) h["x-should-retry"] = String(this.extra.shouldRetry);
     return h;
   }
 }

@@ -5,6 +5,8 @@ import { factsOf, requestIdOf, startRequest } from "./request-id";
 import { healthRoutes } from "./routes/health";
 import { keyRoutes } from "./routes/keys";
 import { completionRoutes } from "./routes/completions";
+import { embeddingRoutes } from "./routes/embeddings";
+import { responseRoutes } from "./routes/responses";
 import { playgroundRoutes } from "./routes/playground";
 import { metricsRoutes } from "./routes/metrics";
 import { debugRoutes } from "./routes/debug";
@@ -92,7 +94,7 @@ export function buildApp(gw: Services) {
       gw.log.info({ request_id: f.id, method: request.method, path, status: set.status ?? 200, ms: +(performance.now() - f.t0).toFixed(3) }, "request");
     });
   }
-  const routes = app.use(healthRoutes(gw)).use(dashboardRoutes(gw)).use(keyRoutes(gw)).use(completionRoutes(gw)).use(playgroundRoutes(gw)).use(metricsRoutes(gw));
+  const routes = app.use(healthRoutes(gw)).use(dashboardRoutes(gw)).use(keyRoutes(gw)).use(completionRoutes(gw)).use(embeddingRoutes(gw)).use(responseRoutes(gw)).use(playgroundRoutes(gw)).use(metricsRoutes(gw));
   return gw.settings.debugHeap ? routes.use(debugRoutes(gw)) : routes;
 }
 

@@ -27,7 +27,8 @@ export function optimizeInputOf(req: CompletionRequest, availableModels: string[
   return { messages: req.messages, model: req.model, options: req.svc_options, params: req.params, maxTokens: req.max_tokens, availableModels, wantEmbedding: false, countTokens: true, qualityFloor };
 }
 
-export function reportOf(opt: OptimizeResult): OptimizerReport {
+/** The report of an optimizer run on a request; `pii` is what masking found before it (see maskRequest). */
+export function reportOf(opt: OptimizeResult, pii?: { found: PiiSpan[]; masked: boolean }): OptimizerReport {
   if (!opt.route.ok) throw noProviderError(opt.route);
   if (opt.originalTokens === undefined || opt.compressedTokens === undefined) throw new Error("reportOf: the optimizer ran without countTokens");
   return {
@@ -40,8 +41,8 @@ export function reportOf(opt: OptimizeResult): OptimizerReport {
       ...(opt.qualityScore !== undefined && { quality_score: opt.qualityScore }),
       routing_reason: opt.route.reason,
       rules_applied: opt.rulesApplied,
-      pii_masked: opt.piiMasked,
+      pii_masked: pii?.masked ?? opt.piiMasked,
     },
-    pii: opt.pii,
+    pii: pii?.found ?? opt.pii,
   };
 }

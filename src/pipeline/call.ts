@@ -3,7 +3,7 @@ import type { ModelInfo } from "../catalog/catalog";
 import type { CallCosts } from "../accounting/costs";
 import type { Choice, Usage } from "../providers/types";
 import type { CompletionRequest } from "./request";
-import type { OptimizeResult } from "./optimize-types";
+import type { OptimizeResult, PiiSpan } from "./optimize-types";
 import type { RoutingReason } from "./route";
 import type { CacheFill } from "./cache";
 import type { SvcMeta } from "./meta";
@@ -30,7 +30,10 @@ export interface Plan {
 /** One call on its way through the pipeline: what it asked, what was decided, what the stages hold for it. */
 export interface Call extends CallContext {
   readonly key: KeyEntry;
-  readonly req: CompletionRequest;
+  /** What the client asked; a stage's `before` may replace it (the pii stage masks its messages). */
+  req: CompletionRequest;
+  /** Set by the pii stage: what masking found, for svc_meta.pii_masked. */
+  pii?: { found: PiiSpan[]; masked: boolean };
   plan?: Plan;
   /** Set on a cache miss: the answer is handed back through it at the settle, or it is failed. */
   fill?: CacheFill;
@@ -52,6 +55,8 @@ export interface Outcome {
   simulated: boolean;
   /** False when the answer must not be cached: streamed tool calls arrive as fragments and are not reassembled. */
   cacheable: boolean;
+  /** Top-level fields of the provider's answer passed on as they came (system_fingerprint, service_tier). */
+  extra?: Record<string, unknown>;
 }
 
 /** An answer's costs, timing and svc_meta, measured once, when the answer is complete. */

@@ -4,7 +4,7 @@ import { completeWithFallback, streamWithFallback, type UpstreamRequest } from "
 import type { Services } from "./services";
 import type { CompletionRequest } from "./request";
 import { openCall, type Call, type CallContext, type Outcome, type Plan } from "./call";
-import { admit, type Stage } from "./stage";
+import { admit, forClient, type Stage } from "./stage";
 import { buildStages, type StageServices } from "./stages";
 import { price, settle } from "./settle";
 import { completionBody, replayFrames, type CompletionResult } from "./render";
@@ -45,7 +45,7 @@ export class Pipeline {
       if (req.stream) return { kind: "sse", stream: await this.stream(call, plan) };
       const out = await this.upstream(call, plan);
       const priced = price(this.s, call, plan, out);
-      const body = completionBody(call, out, priced.meta);
+      const body = completionBody(call, { ...out, choices: forClient(call, out.choices) }, priced.meta);
       settle(this.s, call, { kind: "answered", path: "json", outcome: out, priced });
       return { kind: "json", body };
     } catch (e) {
@@ -58,7 +58,9 @@ export class Pipeline {
     const { s } = this;
     const { req } = call;
     const requested = req.model === AUTO_MODEL ? undefined : s.catalog.resolve(req.model);
-    const opt = await s.optimizer.run({ ...optimizeInputOf(req, s.servableModels, s.settings.qualityFloor), wantEmbedding: req.svc_options.cache, countTokens: false }, call.signal);
+    const ran = await s.optimizer.run({ ...optimizeInputOf(req, s.servableModels, s.settings.qualityFloor), wantEmbedding: req.svc_options.cache, countTokens: false }, call.signal);
+    // The optimizer's result may be a remembered one shared with other calls: copied, not changed.
+    const opt = call.pii ? { ...ran, pii: call.pii.found, piiMasked: call.pii.masked } : ran;
     if (!opt.route.ok) throw noProviderError(opt.route);
     const candidates = opt.route.candidates.map((id) => s.catalog.find(id)!);
     return { opt, candidates, requested, reason: opt.route.reason };
@@ -77,7 +79,10 @@ export class Pipeline {
       cacheable: false,
     };
     const priced = price(this.s, call, plan, out);
-    const result: CompletionResult = call.req.stream ? { kind: "sse", stream: replayFrames(call, out, hit.answer, priced.meta) } : { kind: "json", body: completionBody(call, out, priced.meta) };
+    const choices = forClient(call, out.choices);
+    const result: CompletionResult = call.req.stream
+      ? { kind: "sse", stream: replayFrames(call, out, { ...hit.answer, choices }, priced.meta) }
+      : { kind: "json", body: completionBody(call, { ...out, choices }, priced.meta) };
     settle(this.s, call, { kind: "answered", path: "cache", outcome: out, priced });
     return result;
   }
@@ -85,7 +90,7 @@ export class Pipeline {
   private async upstream(call: Call, plan: Plan): Promise<Outcome> {
     const r = await completeWithFallback(this.s.providers, upstreamRequest(call, plan), this.s.callPolicy);
     const usage = r.response.usage ?? estimateUsage(plan.opt.messages, r.model, r.response.choices.map((c) => c.message.content).join(""));
-    return { served: r.model, choices: r.response.choices, usage, reason: r.fallback ? "fallback" : plan.reason, cacheHit: false, upstreamMs: r.upstreamMs, simulated: r.provider.simulated, cacheable: true };
+    return { served: r.model, choices: r.response.choices, usage, reason: r.fallback ? "fallback" : plan.reason, cacheHit: false, upstreamMs: r.upstreamMs, simulated: r.provider.simulated, cacheable: true, ...(r.response.extra && { extra: r.response.extra }) };
   }
 
   private async stream(call: Call, plan: Plan): Promise<ReadableStream<Uint8Array>> {

@@ -2,8 +2,14 @@ import type { CallCosts } from "../accounting/costs";
 import type { OptimizeResult } from "./optimize-types";
 import type { RoutingReason } from "./route";
 
-/** `svc_meta` of seed 2.3, plus the contract's additions (simulated, agent_run). */
-export interface SvcMeta extends CallCosts {
+/**
+ * `svc_meta` of seed 2.3, plus the contract's additions (simulated, agent_run). A cost is null when the
+ * model has no price in the catalog (an unlisted model the provider serves by name).
+ */
+export interface SvcMeta {
+  cost_original_usd: number | null;
+  cost_actual_usd: number | null;
+  saved_usd: number | null;
   original_tokens: number;
   compressed_tokens: number;
   compression_ratio: number;
@@ -40,7 +46,9 @@ export function buildMeta(m: MetaInput): SvcMeta {
     compressed_tokens: m.compressedTokens,
     compression_ratio: m.opt.compressionRatio,
     ...(m.score && m.opt.qualityScore !== undefined && { quality_score: m.opt.qualityScore }),
-    ...m.costs,
+    cost_original_usd: m.costs.unknown?.original ? null : m.costs.cost_original_usd,
+    cost_actual_usd: m.costs.unknown?.actual ? null : m.costs.cost_actual_usd,
+    saved_usd: m.costs.unknown ? null : m.costs.saved_usd,
     routing_reason: m.reason,
     model_requested: m.modelRequested,
     rules_applied: m.opt.rulesApplied,

@@ -70,10 +70,11 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
     signals: () => promptSignals({ messages: compressed.messages, max_tokens: input.maxTokens, params: input.params }, compressed.compressedTokens),
     catalog: deps.catalog,
     capabilities: deps.capabilities,
-    isAvailable: (m) => available.has(m.id),
+    // A model the catalog does not list is available when its provider serves some listed model now.
+    isAvailable: (m) => available.has(m.id) || (m.listed === false && input.availableModels.some((id) => deps.catalog.find(id)?.provider === m.provider)),
   });
   const route: RouteOutcome = decision.ok
-    ? { ok: true, model: decision.model.id, reason: decision.reason, tier: decision.tier, candidates: decision.candidates.map((m) => m.id), ...(decision.task && { task: decision.task }) }
+    ? { ok: true, model: decision.model.id, reason: decision.reason, ...(decision.tier && { tier: decision.tier }), candidates: decision.candidates.map((m) => m.id), ...(decision.task && { task: decision.task }) }
     : { ok: false, reason: decision.reason, message: decision.message, ...(decision.tooLong && { tooLong: true }) };
 
   return {

@@ -4,7 +4,7 @@ import type { StreamResult } from "../providers/call";
 import { ProviderError, type Choice, type FinishReason, type StreamEvent, type Usage } from "../providers/types";
 import type { Call, Outcome } from "./call";
 import type { SvcMeta } from "./meta";
-import { chunkFramer, finalChunk } from "./render";
+import { chunkFramer, closingFrames, includeUsage } from "./render";
 import { estimateUsage } from "./usage";
 
 /** How the relay ends a call: the runner prices and settles it. */
@@ -53,11 +53,15 @@ export function relay(call: Call, r: StreamResult, ends: RelayEnds, stopping?: A
   const chunk = chunkFramer(call, r.model.id);
   const iterator = transformed(call, r.events)[Symbol.asyncIterator]();
   const texts: string[] = [];
+  const refusals: string[] = [];
   const finishes: FinishReason[] = [];
   let toolCalls = false;
   let usage: Usage | undefined;
   let finish: FinishReason = "stop";
   let delivered = 0;
+  // Each choice's finish chunk goes out when the next one arrives; the last is held for the close,
+  // which adds svc_meta to it (or follows it with the usage chunk the client asked for).
+  let held: { index: number; finish_reason: FinishReason } | undefined;
 
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -72,19 +76,30 @@ export function relay(call: Call, r: StreamResult, ends: RelayEnds, stopping?: A
           }
           const d = ev.delta;
           if (d.delta.content) texts[d.index] = (texts[d.index] ?? "") + d.delta.content;
+          if (d.delta.refusal) refusals[d.index] = (refusals[d.index] ?? "") + d.delta.refusal;
           if (d.delta.tool_calls) toolCalls = true;
+          let sent = false;
           if (d.finish_reason) {
             finish = d.finish_reason;
             finishes[d.index] = d.finish_reason;
-            // The closing chunk below carries the finish reason together with svc_meta.
-            if (!d.delta.content && !d.delta.tool_calls) continue;
+            if (held) {
+              controller.enqueue(chunk([{ index: held.index, delta: {}, finish_reason: held.finish_reason }]));
+              sent = true;
+            }
+            held = { index: d.index, finish_reason: d.finish_reason };
+            if (Object.keys(d.delta).length === 0 && d.logprobs === undefined) {
+              if (!sent) continue;
+              delivered++;
+              return;
+            }
           }
-          controller.enqueue(chunk([{ index: d.index, delta: d.delta, finish_reason: null }]));
+          controller.enqueue(chunk([{ index: d.index, delta: d.delta, ...(d.logprobs !== undefined && { logprobs: d.logprobs }), finish_reason: null }]));
           delivered++;
           return;
         }
         const out = outcome(!toolCalls);
-        controller.enqueue(finalChunk(chunk, finish, out.usage, ends.answered(out)));
+        const meta = ends.answered(out);
+        for (const frame of closingFrames(chunk, [held ?? { index: 0, finish_reason: finish }], out.usage, meta, includeUsage(call))) controller.enqueue(frame);
         controller.enqueue(SSE_DONE);
         controller.close();
       } catch (e) {
@@ -104,7 +119,12 @@ export function relay(call: Call, r: StreamResult, ends: RelayEnds, stopping?: A
 
   /** The answer as relayed so far; for a stream cut short, usage counts the completion delivered when the provider reported none. */
   function outcome(cacheable: boolean): Outcome {
-    const choices: Choice[] = texts.map((content, index) => ({ index, message: { role: "assistant", content: content ?? "" }, finish_reason: finishes[index] ?? finish }));
+    const count = Math.max(texts.length, refusals.length, finishes.length);
+    const choices: Choice[] = Array.from({ length: count }, (_, index) => {
+      const message: Choice["message"] = { role: "assistant", content: texts[index] ?? "" };
+      if (refusals[index]) message.refusal = refusals[index];
+      return { index, message, finish_reason: finishes[index] ?? finish };
+    });
     return {
       served: r.model,
       choices,

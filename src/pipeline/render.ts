@@ -10,8 +10,9 @@ export type CompletionResult = { kind: "json"; body: CompletionBody } | { kind: 
 
 export type CompletionBody = ReturnType<typeof completionBody>;
 
+/** OpenAI's usage object; the provider's details (cached_tokens, reasoning_tokens) go on as reported. */
 function usageOf(u: Usage) {
-  return { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.prompt_tokens + u.completion_tokens };
+  return { ...u, total_tokens: u.prompt_tokens + u.completion_tokens };
 }
 
 export function completionBody(call: Call, out: Outcome, meta: SvcMeta) {
@@ -22,6 +23,7 @@ export function completionBody(call: Call, out: Outcome, meta: SvcMeta) {
     model: out.served.id,
     choices: out.choices,
     usage: usageOf(out.usage),
+    ...out.extra,
     svc_meta: meta,
   };
 }
@@ -34,18 +36,33 @@ export function chunkFramer(call: Call, model: string): ChunkFramer {
   return (choices, extra) => sseData({ id: call.requestId, object: "chat.completion.chunk", created, model, choices, ...extra });
 }
 
-/** The closing chunk: an empty delta, the finish reason, usage and the full svc_meta. */
-export function finalChunk(chunk: ChunkFramer, finish: FinishReason, u: Usage, meta: SvcMeta): Uint8Array {
-  return chunk([{ index: 0, delta: {}, finish_reason: finish }], { usage: usageOf(u), svc_meta: meta });
+/**
+ * The end of a stream, as OpenAI ends it: every choice's finish chunk (an empty delta and its
+ * finish_reason), then, when the client asked with stream_options.include_usage, a chunk with
+ * `choices: []` and the usage. svc_meta rides on the last chunk sent, so it is there either way.
+ */
+export function closingFrames(chunk: ChunkFramer, finishes: readonly { index: number; finish_reason: FinishReason }[], u: Usage, meta: SvcMeta, includeUsage: boolean): Uint8Array[] {
+  const last = finishes.length - 1;
+  const frames = finishes.map((f, i) => chunk([{ index: f.index, delta: {}, finish_reason: f.finish_reason }], i === last && !includeUsage ? { svc_meta: meta } : undefined));
+  if (includeUsage) frames.push(chunk([], { usage: usageOf(u), svc_meta: meta }));
+  return frames;
 }
 
-/** A cached answer replayed as the chunks a provider would have streamed, then the closing chunk and `[DONE]`. */
+/** A cached answer replayed as the chunks a provider would have streamed, then the closing chunks and `[DONE]`. */
 export function replayFrames(call: Call, out: Outcome, answer: CachedAnswer, meta: SvcMeta): Blob {
   const chunk = chunkFramer(call, out.served.id);
   const frames: Uint8Array[] = [];
-  const deltas = replayDeltas(answer);
-  for (const d of deltas) if (!d.finish_reason) frames.push(chunk([d]));
-  const finish = deltas.find((d) => d.finish_reason)?.finish_reason ?? "stop";
-  frames.push(finalChunk(chunk, finish, out.usage, meta), SSE_DONE);
+  const finishes: { index: number; finish_reason: FinishReason }[] = [];
+  for (const d of replayDeltas(answer)) {
+    if (d.finish_reason) finishes.push({ index: d.index, finish_reason: d.finish_reason });
+    else frames.push(chunk([d]));
+  }
+  if (finishes.length === 0) finishes.push({ index: 0, finish_reason: "stop" });
+  frames.push(...closingFrames(chunk, finishes, out.usage, meta, includeUsage(call)), SSE_DONE);
   return new Blob(frames);
+}
+
+/** stream_options.include_usage, as the client sent it. */
+export function includeUsage(call: Call): boolean {
+  return call.req.params.stream_options?.include_usage === true;
 }

@@ -14,6 +14,7 @@ import type { Ledger } from "../accounting/ledger";
 import type { Metrics } from "../metrics/metrics";
 import type { SemanticCache } from "./cache";
 import type { Optimizer } from "./optimizer";
+import type { ConversationMaps } from "./pii/vault";
 
 /** Something that buffers writes; shutdown and the write-behind timer walk the list of them. */
 export interface Flushable {
@@ -51,6 +52,8 @@ export interface Services {
   readonly servableModels: string[];
   readonly cache: SemanticCache;
   readonly optimizer: Optimizer;
+  /** Conversations' PII placeholders, sealed under a key derived from the server secret. */
+  readonly piiMaps: ConversationMaps;
   /** The server aborts it when its shutdown grace runs out and it cuts what is still open. */
   readonly shutdown: AbortController;
   /** In flush order; the log is flushed after all of them. */

@@ -1,4 +1,4 @@
-import type { StreamEvent } from "../providers/types";
+import type { Choice, StreamEvent } from "../providers/types";
 import type { Call, Outcome } from "./call";
 
 /**
@@ -7,7 +7,8 @@ import type { Call, Outcome } from "./call";
  * this call, handed back to the other hooks. Every admitted call is settled exactly once: `commit` in
  * list order when an answer went out, else `rollback` in reverse order. `stream` may return a
  * transform of the provider's events (e.g. restoring masked text across chunk boundaries) that the
- * relay pipes the stream through, in list order.
+ * relay pipes the stream through, in list order. `answer` may rewrite a whole answer's choices for
+ * the client (JSON, and the cache's replay) without changing what the outcome keeps.
  */
 export interface Stage<S = unknown> {
   readonly name: string;
@@ -15,6 +16,14 @@ export interface Stage<S = unknown> {
   commit?(call: Call, outcome: Outcome, state: S): void;
   rollback?(call: Call, error: unknown, state: S): void;
   stream?(call: Call, state: S): TransformStream<StreamEvent, StreamEvent> | undefined;
+  answer?(call: Call, choices: Choice[], state: S): Choice[];
+}
+
+/** The choices as the client gets them: through every held stage's `answer`, in list order. */
+export function forClient(call: Call, choices: Choice[]): Choice[] {
+  let out = choices;
+  for (const h of call.held) if (h.stage.answer) out = h.stage.answer(call, out, h.state);
+  return out;
 }
 
 /** Runs the stages' `before` hooks in order, holding each admitted stage; a refusal throws (the settle rolls back what is held). */

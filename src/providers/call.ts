@@ -1,5 +1,5 @@
 import type { ModelInfo } from "../catalog/catalog";
-import { ApiError } from "../core/errors";
+import { ApiError, ERROR_CODES, type ErrorBody } from "../core/errors";
 import type { ChatMessage } from "../core/messages";
 import { backoffDelay, sleep } from "./backoff";
 import { DEFAULT_MAX_ANSWER_BYTES } from "./shared/upstream-http";
@@ -89,18 +89,58 @@ export interface StreamResult extends Served {
 /**
  * What call.ts throws when no candidate answered: an ApiError (UPSTREAM_ERROR 502, UPSTREAM_TIMEOUT 504,
  * NO_PROVIDER 503, or VALIDATION_ERROR 400 when no provider can express the request) with the attempts made.
+ * A provider's own 4xx about the request (a 400 context_length_exceeded, a 429 after svc's retries, ...)
+ * keeps its status, OpenAI error type, code and message, and a 429 its Retry-After, so SDKs classify it as
+ * they would have without svc. 401 and 403 concern svc's provider key, not the client's, and stay 502.
+ * Where svc already retried, `x-should-retry: false` keeps the SDK from multiplying the attempts.
  * A client abort is not one of these: it surfaces as ProviderError of kind "aborted", and nobody is left to answer.
  */
 export class UpstreamFailure extends ApiError {
+  override readonly status: number;
+  override readonly type: string;
+  private readonly upstream: { code: string; message: string; param?: string } | undefined;
+  private readonly retryAfterMs: number | undefined;
+  private readonly retried: boolean;
+
   constructor(
     code: "UPSTREAM_ERROR" | "UPSTREAM_TIMEOUT" | "NO_PROVIDER" | "VALIDATION_ERROR",
     message: string,
     readonly attempts: readonly Attempt[],
     readonly upstreamMs: number,
+    last?: ProviderError,
   ) {
-    super(code, message);
+    super(code, message, last?.param ? { param: last.param } : {});
+    const passOn = last?.kind === "http" && last.status !== undefined && last.status >= 400 && last.status < 500 && last.status !== 401 && last.status !== 403;
+    this.status = passOn ? last.status! : ERROR_CODES[code].status;
+    this.type = passOn ? (last.upstream?.type ?? "invalid_request_error") : ERROR_CODES[code].type;
+    this.upstream = passOn ? { code: last.upstream?.code ?? "UPSTREAM_ERROR", message: last.upstream?.message || last.message, ...(last.upstream?.param && { param: last.upstream.param }) } : undefined;
+    this.retryAfterMs = passOn ? last.retryAfterMs : undefined;
+    this.retried = attempts.length > 1 || (last !== undefined && !last.retryable);
+  }
+
+  override body(requestId: string): ErrorBody {
+    const body = super.body(requestId);
+    if (this.upstream) {
+      body.error.message = this.upstream.message.slice(0, MAX_UPSTREAM_MESSAGE);
+      body.error.code = this.upstream.code;
+      if (this.upstream.param) body.error.param = this.upstream.param;
+    }
+    return body;
+  }
+
+  override headers(requestId: string): Record<string, string> {
+    const h = super.headers(requestId);
+    if (this.retryAfterMs !== undefined) {
+      h["retry-after"] = String(Math.max(1, Math.ceil(this.retryAfterMs / 1000)));
+      h["retry-after-ms"] = String(Math.round(this.retryAfterMs));
+    }
+    if (this.retried && this.code !== "VALIDATION_ERROR") h["x-should-retry"] = "false";
+    return h;
   }
 }
+
+/** A provider's error message is passed on up to this length. */
+const MAX_UPSTREAM_MESSAGE = 2000;
 
 /** Serves a plain (non-stream) request on the first candidate that answers, retrying and falling back. */
 export async function completeWithFallback(registry: ProviderRegistry, req: UpstreamRequest, policy: CallPolicy = DEFAULT_CALL_POLICY): Promise<CallResult> {
@@ -260,7 +300,7 @@ function candidateOrder(registry: ProviderRegistry, candidates: readonly ModelIn
 
 function failure(last: ProviderError, attempts: readonly Attempt[], upstreamMs: number, prefix: string): UpstreamFailure {
   const tried = `${attempts.length} attempt${attempts.length === 1 ? "" : "s"}`;
-  if (attempts.every((a) => a.outcome === "unsupported")) return new UpstreamFailure("VALIDATION_ERROR", last.message, attempts, upstreamMs);
+  if (attempts.every((a) => a.outcome === "unsupported")) return new UpstreamFailure("VALIDATION_ERROR", last.message, attempts, upstreamMs, last);
   const code = last.kind === "timeout" || last.kind === "deadline" ? "UPSTREAM_TIMEOUT" : "UPSTREAM_ERROR";
-  return new UpstreamFailure(code, `${prefix}${last.message} (${tried})`, attempts, upstreamMs);
+  return new UpstreamFailure(code, `${prefix}${last.message} (${tried})`, attempts, upstreamMs, last);
 }

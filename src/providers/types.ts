@@ -17,6 +17,13 @@ export interface PassThroughParams {
   tool_choice?: unknown;
   response_format?: { type: string; [k: string]: unknown };
   stream_options?: { include_usage?: boolean };
+  /** The client sent max_completion_tokens (which o-series models require) rather than max_tokens. */
+  max_tokens_field?: "max_completion_tokens";
+  /**
+   * Every other field of the client's body, as sent (logprobs, parallel_tool_calls, metadata, store,
+   * reasoning_effort, ...): the OpenAI adapter forwards them, the others map or refuse each by name.
+   */
+  extra?: Record<string, unknown>;
 }
 
 export interface ProviderRequest {
@@ -47,27 +54,36 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
+  /** As the provider reports them (cached_tokens, audio_tokens; reasoning_tokens, ...), passed on to the client. */
+  prompt_tokens_details?: Record<string, unknown>;
+  completion_tokens_details?: Record<string, unknown>;
 }
 
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
 
 export interface Choice {
   index: number;
-  message: { role: "assistant"; content: string; tool_calls?: ToolCall[] };
+  /** `content` is null when the model wrote no text (an answer of tool calls, a refusal), as OpenAI sends it. */
+  message: { role: "assistant"; content: string | null; tool_calls?: ToolCall[]; refusal?: string | null; [k: string]: unknown };
   finish_reason: FinishReason;
+  /** The provider's log probabilities, when asked for (logprobs: true). */
+  logprobs?: unknown;
 }
 
 export interface ProviderResponse {
   choices: Choice[];
   /** Absent when the provider reported none; the gateway then counts tokens itself. */
   usage?: Usage;
+  /** Top-level fields of the provider's answer the gateway passes on (system_fingerprint, service_tier). */
+  extra?: Record<string, unknown>;
 }
 
 /** One piece of a streamed answer, already in the OpenAI delta shape. */
 export interface StreamDelta {
   index: number;
-  delta: { role?: "assistant"; content?: string; tool_calls?: unknown[] };
+  delta: { role?: "assistant"; content?: string; tool_calls?: unknown[]; refusal?: string; [k: string]: unknown };
   finish_reason: FinishReason | null;
+  logprobs?: unknown;
 }
 
 export type StreamEvent = { kind: "delta"; delta: StreamDelta } | { kind: "usage"; usage: Usage };
@@ -84,6 +100,15 @@ export interface Provider {
   complete(req: ProviderRequest): Promise<ProviderResponse>;
   /** Yields events as they arrive; throws ProviderError when the upstream fails, also mid-stream. */
   stream(req: ProviderRequest): AsyncIterable<StreamEvent>;
+  /** POST /embeddings in OpenAI's wire format, body and answer as they are; absent where the wire format has none. */
+  embed?(req: EmbeddingRequest): Promise<unknown>;
+}
+
+export interface EmbeddingRequest {
+  /** The client's body with `model` set to the provider's id. */
+  body: Record<string, unknown>;
+  signal: AbortSignal;
+  timeoutMs?: number;
 }
 
 /**
@@ -93,6 +118,14 @@ export interface Provider {
  */
 export type ProviderErrorKind = "http" | "timeout" | "deadline" | "connection" | "aborted" | "protocol" | "unsupported";
 
+/** What a provider said about its own error, mapped to OpenAI's error vocabulary. */
+export interface UpstreamErrorDetail {
+  message: string;
+  type?: string;
+  code?: string | null;
+  param?: string | null;
+}
+
 /** A failed upstream call. `retryable` says whether trying again (or another provider) can help. */
 export class ProviderError extends Error {
   constructor(
@@ -100,6 +133,10 @@ export class ProviderError extends Error {
     message: string,
     readonly status?: number,
     readonly retryAfterMs?: number,
+    /** For `unsupported`: the request field the adapter could not express. */
+    readonly param?: string,
+    /** For `http`: the provider's own error, as far as it gave one (OpenAI's type and code, ...). */
+    readonly upstream?: UpstreamErrorDetail,
   ) {
     super(message);
   }

@@ -95,8 +95,12 @@ function countInChunks(memo: PieceMemo, text: string, start: number, end: number
 const TOKENS_PER_MESSAGE = 3;
 const TOKENS_PER_REPLY_PRIMER = 3;
 
-export function countMessageTokens(messages: readonly { role: string; content: string }[], family: TokenizerFamily = "o200k"): number {
+export function countMessageTokens(messages: readonly { role: string; content: string; parts?: readonly { type: string; image_url?: { detail?: string } }[] }[], family: TokenizerFamily = "o200k"): number {
   let n = TOKENS_PER_REPLY_PRIMER;
-  for (const m of messages) n += TOKENS_PER_MESSAGE + countTokens(m.content, family);
+  for (const m of messages) {
+    n += TOKENS_PER_MESSAGE + countTokens(m.content, family);
+    // An image's tokens as OpenAI bills one of unknown size: 85 at detail "low", else 765 (85 + 4 tiles of 170).
+    if (m.parts) for (const p of m.parts) if (p.type === "image_url") n += p.image_url?.detail === "low" ? 85 : 765;
+  }
   return n;
 }

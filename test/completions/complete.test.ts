@@ -43,7 +43,7 @@ describe("POST /v1/complete", () => {
   });
 
   test("echoes conversation_id and prices with the provider's usage", async () => {
-    const res = await ask({ model: "gpt-4o", messages: hello, svc_options: { ...OFF, conversation_id: "conv-42" } });
+    const res = await ask({ model: "gpt-4o-2024-05-13", messages: hello, svc_options: { ...OFF, conversation_id: "conv-42" } });
     const b = (await res.json()) as any;
     expect(b.svc_meta.conversation_id).toBe("conv-42");
     const reply = rig.openai.replies.at(-1)!;
@@ -98,7 +98,7 @@ describe("POST /v1/complete", () => {
   });
 
   test("an unknown model is 400 MODEL_NOT_FOUND", async () => {
-    const res = await ask({ model: "gpt-9", messages: hello });
+    const res = await ask({ model: "no-such-model", messages: hello });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).error.code).toBe("MODEL_NOT_FOUND");
   });

@@ -29,7 +29,7 @@ export const anthropicFormat: WireFormat = {
     const messages = body.messages ?? [];
     const texts = [body.system ?? "", ...messages.flatMap((m) => blockTexts(m.content))];
     const lastUser = [...messages].reverse().find((m) => m.role === "user");
-    return { model: body.model ?? "", stream: body.stream === true, n: 1, hasTools: (body.tools?.length ?? 0) > 0, texts, lastUserText: lastUser ? blockTexts(lastUser.content).join("\n") : "" };
+    return { model: body.model ?? "", stream: body.stream === true, n: 1, hasTools: (body.tools?.length ?? 0) > 0, texts, lastUserText: lastUser ? blockTexts(lastUser.content).join("\n") : "", endsWithToolResult: (() => { const c = messages.at(-1)?.content; return Array.isArray(c) && c.some((b) => b.type === "tool_result"); })() };
   },
   presentedKey: (headers) => headers.get("x-api-key"),
   headerProblem: (headers) => (headers.get("anthropic-version") ? undefined : "anthropic-version: header is required"),

@@ -43,6 +43,7 @@ export const geminiFormat: WireFormat = {
       stream,
       n: body.generationConfig?.candidateCount ?? 1,
       hasTools: (body.tools?.length ?? 0) > 0,
+      endsWithToolResult: contents.at(-1)?.parts.some((p) => p.functionResponse !== undefined) ?? false,
       texts,
       lastUserText: lastUser ? partTexts(lastUser.parts).join("\n") : "",
     };

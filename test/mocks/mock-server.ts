@@ -16,18 +16,31 @@ export interface MockReply {
   toolCall?: { id: string; name: string; arguments: Record<string, unknown> };
   /** Raw wire value (e.g. "max_tokens", "MAX_TOKENS", "length") overriding the natural one. */
   stopReason?: string;
+  /** Answer with this refusal instead of text (formats that have one). */
+  refusal?: string;
+  /** Wire fields merged into the answer: `top` into the body (every chunk of a stream), `choice`, `message`, `usage`. */
+  extras?: MockExtras;
+}
+
+export interface MockExtras {
+  top?: Record<string, unknown>;
+  choice?: Record<string, unknown>;
+  message?: Record<string, unknown>;
+  usage?: Record<string, unknown>;
 }
 
 /** How one provider's wire format is read and written. */
 export interface WireFormat {
   name: string;
   /** The parsed request's meaning, or undefined when the path is not an endpoint of this API. */
-  parse(url: URL, body: unknown): { model: string; stream: boolean; n: number; hasTools: boolean; texts: string[]; lastUserText: string } | undefined;
+  parse(url: URL, body: unknown): { model: string; stream: boolean; n: number; hasTools: boolean; texts: string[]; lastUserText: string; endsWithToolResult?: boolean } | undefined;
   /** The credential the request presents, if any. */
   presentedKey(headers: Headers): string | null;
   /** Why the request's headers are invalid for this API (answered with a 400), if they are. */
   headerProblem?(headers: Headers): string | undefined;
   errorBody(status: number, message: string): unknown;
+  /** The answer to an embeddings request, for formats that have one (OpenAI's POST /v1/embeddings). */
+  embeddings?(url: URL, body: unknown): unknown | undefined;
   completion(reply: MockReply): unknown;
   /** The stream as SSE frames, each a complete `event:`/`data:` block ending in a blank line. */
   streamFrames(reply: MockReply): string[];
@@ -63,6 +76,8 @@ const CUT_FLUSH_MS = 20;
 interface PlannedFailure {
   status: number;
   retryAfter?: string;
+  /** The error body as the provider would send it, instead of the format's generic one. */
+  body?: unknown;
 }
 
 /**
@@ -80,6 +95,10 @@ export class MockProvider {
   hang = false;
   toolCall: MockReply["toolCall"];
   stopReason: string | undefined;
+  refusal: string | undefined;
+  extras: MockExtras | undefined;
+  /** Answer this text instead of the echo (e.g. a JSON object for structured-output clients). */
+  fixedText: string | undefined;
   private readonly failures: PlannedFailure[] = [];
   private readonly server: Server<undefined>;
 
@@ -107,8 +126,8 @@ export class MockProvider {
   }
 
   /** The next `count` requests answer `status` (with Retry-After when given). */
-  failNext(count: number, status: number, retryAfter?: string): void {
-    for (let i = 0; i < count; i++) this.failures.push(retryAfter === undefined ? { status } : { status, retryAfter });
+  failNext(count: number, status: number, retryAfter?: string, body?: unknown): void {
+    for (let i = 0; i < count; i++) this.failures.push({ status, ...(retryAfter !== undefined && { retryAfter }), ...(body !== undefined && { body }) });
   }
 
   /** Back to a well-behaved server with an empty log; latency and chunk delay return to the start options. */
@@ -122,6 +141,9 @@ export class MockProvider {
     this.hang = false;
     this.toolCall = undefined;
     this.stopReason = undefined;
+    this.refusal = undefined;
+    this.extras = undefined;
+    this.fixedText = undefined;
   }
 
   get abortedCount(): number {
@@ -151,12 +173,17 @@ export class MockProvider {
     }
     if (this.latencyMs > 0) await Bun.sleep(this.latencyMs);
     const failure = this.failures.shift();
-    if (failure) return this.error(failure.status, `planned failure ${failure.status}`, failure.retryAfter);
+    if (failure) return this.error(failure.status, `planned failure ${failure.status}`, failure.retryAfter, failure.body);
     const presented = this.format.presentedKey(req.headers);
     // Echoes the key it got, as real providers partly do, so tests can check the gateway never repeats it.
     if (this.options.apiKey && presented !== this.options.apiKey) return this.error(401, `invalid api key: ${presented}`);
     const headerProblem = this.format.headerProblem?.(req.headers);
     if (headerProblem) return this.error(400, headerProblem);
+    const embedded = this.format.embeddings?.(url, body);
+    if (embedded !== undefined) {
+      record.finishedAt = performance.now();
+      return Response.json(embedded);
+    }
     const parsed = this.format.parse(url, body);
     if (!parsed) return this.error(404, `no such endpoint ${url.pathname}`);
     const reply = this.reply(parsed);
@@ -171,7 +198,7 @@ export class MockProvider {
   private reply(parsed: NonNullable<ReturnType<WireFormat["parse"]>>): MockReply {
     const digest = createHash("sha256").update(parsed.lastUserText).digest("hex").slice(0, 8);
     const echo = parsed.lastUserText.split(/\s+/).filter(Boolean).slice(0, 6).join(" ");
-    const text = `${this.format.name} ${digest} heard: ${echo}`;
+    const text = this.fixedText ?? `${this.format.name} ${digest} heard: ${echo}`;
     const pieces = text.match(/\S+\s*/g) ?? [];
     const reply: MockReply = {
       model: parsed.model,
@@ -181,8 +208,11 @@ export class MockProvider {
       completionTokens: pieces.length,
       n: parsed.n,
     };
-    if (this.toolCall && parsed.hasTools) reply.toolCall = this.toolCall;
+    // After a tool result the conversation gets its text answer, as a model ends a tool loop.
+    if (this.toolCall && parsed.hasTools && !parsed.endsWithToolResult) reply.toolCall = this.toolCall;
     if (this.stopReason) reply.stopReason = this.stopReason;
+    if (this.refusal) reply.refusal = this.refusal;
+    if (this.extras) reply.extras = this.extras;
     return reply;
   }
 
@@ -214,10 +244,10 @@ export class MockProvider {
     return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
   }
 
-  private error(status: number, message: string, retryAfter?: string): Response {
+  private error(status: number, message: string, retryAfter?: string, body?: unknown): Response {
     const headers: Record<string, string> = {};
     if (retryAfter !== undefined) headers["retry-after"] = retryAfter;
-    return Response.json(this.format.errorBody(status, message), { status, headers });
+    return Response.json(body ?? this.format.errorBody(status, message), { status, headers });
   }
 }
 

@@ -47,7 +47,7 @@ describe("OpenAI adapter", () => {
     const res = await provider.complete(providerRequest("gpt-4o-mini-2024-07-18"));
     const reply = mock.replies.at(-1)!;
     expect(res).toEqual({
-      choices: [{ index: 0, message: { role: "assistant", content: reply.text }, finish_reason: "length" }],
+      choices: [{ index: 0, message: { role: "assistant", content: reply.text, refusal: null }, finish_reason: "length", logprobs: null }],
       usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens },
     });
   });

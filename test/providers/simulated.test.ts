@@ -21,13 +21,13 @@ describe("simulated provider", () => {
     expect(a).not.toBe(b);
     expect(a).toContain("connection pooling");
     expect(b).toContain("sourdough");
-    expect(a.split(" ").length).toBeGreaterThan(10);
+    expect(a!.split(" ").length).toBeGreaterThan(10);
   });
 
   test("reports usage counted with the model's tokenizer", async () => {
     const req = ask("Explain the difference between TCP and UDP.");
     const res = await sim.complete(req);
-    expect(res.usage).toEqual({ prompt_tokens: countMessageTokens(req.messages), completion_tokens: countTokens(res.choices[0]!.message.content) });
+    expect(res.usage).toEqual({ prompt_tokens: countMessageTokens(req.messages), completion_tokens: countTokens(res.choices[0]!.message.content!) });
     const claude = await sim.complete({ ...req, model: "claude-3-haiku-20240307" });
     expect(claude.usage!.prompt_tokens).toBe(countMessageTokens(req.messages, "cl100k"));
   });
@@ -43,7 +43,7 @@ describe("simulated provider", () => {
     const req = ask("What are good habits for code review?");
     const plain = await sim.complete(req);
     const out = await collect(sim.stream(req));
-    expect(out.text).toBe(plain.choices[0]!.message.content);
+    expect(out.text).toBe(plain.choices[0]!.message.content!);
     const pieces = out.deltas.map((d) => d.delta.content).filter((c): c is string => !!c);
     expect(pieces.length).toBeGreaterThan(5);
     expect(pieces.every((p) => p.trim().split(/\s+/).length === 1)).toBe(true);

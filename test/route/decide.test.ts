@@ -53,7 +53,7 @@ describe("a model the client names", () => {
   test("an unknown model is the catalog's 400 MODEL_NOT_FOUND", () => {
     let err: unknown;
     try {
-      route({ model: "gpt-5-ultra" });
+      route({ model: "no-such-model" });
     } catch (e) {
       err = e;
     }
@@ -160,7 +160,7 @@ describe("context window", () => {
     const d = routed({ capabilities: sizeOnly, prediction: faq, isAvailable: (m) => m.provider !== "gemini", signals: signals({ promptTokens: 150_000 }) });
     expect(d.model.id).toBe("claude-3-haiku-20240307");
     expect(d.reason).toBe("long_context");
-    expect(d.candidates.every((m) => m.context_window >= 150_000)).toBe(true);
+    expect(d.candidates.every((m) => m.context_window! >= 150_000)).toBe(true);
   });
 
   test("max_tokens shares the window: 127k of prompt plus 1000 does not fit a 128k model", () => {
@@ -209,7 +209,11 @@ describe("tools and JSON mode", () => {
   });
 
   test("json_schema and images go only to models whose features list them", () => {
-    const flags = catalogWithFeatures({ "gpt-4o-mini-2024-07-18": ["tools", "json", "json_schema", "vision"], "claude-3-haiku-20240307": ["tools", "json", "vision"] });
+    const flags = catalogWithFeatures({
+      ...Object.fromEntries(catalog.models.map((m) => [m.id, ["tools", "json"]])),
+      "gpt-4o-mini-2024-07-18": ["tools", "json", "json_schema", "vision"],
+      "claude-3-haiku-20240307": ["tools", "json", "vision"],
+    });
     const schema = routed({ catalog: flags, prediction: faq, signals: signals({ needsJson: true, needsJsonSchema: true }) });
     expect(ids(schema.candidates)).toEqual(["gpt-4o-mini-2024-07-18"]);
     const image = routed({ catalog: flags, prediction: faq, signals: signals({ needsVision: true }) });
@@ -369,15 +373,16 @@ describe("fallback candidates", () => {
         const isAvailable = (m: ModelInfo) => !down.includes(m.id);
         const d = route({ prediction: p, isAvailable, signals: signals({ promptTokens, codeFences }) });
         expect(ROUTING_REASONS).toContain(d.reason);
-        const holds = (m: ModelInfo) => promptTokens + 1000 <= m.context_window * (1 - capabilities.context_headroom);
+        const holds = (m: ModelInfo) => m.context_window !== null && promptTokens + 1000 <= m.context_window * (1 - capabilities.context_headroom);
         if (!d.ok) {
           // NO_PROVIDER only when no available model of the needed tier or above holds the prompt.
-          expect(catalog.models.some((m) => isAvailable(m) && TIERS.indexOf(m.tier) >= TIERS.indexOf(d.tier) && holds(m))).toBe(false);
+          // (Models without a tier are never routing candidates.)
+          expect(catalog.models.some((m) => m.tier !== undefined && isAvailable(m) && TIERS.indexOf(m.tier) >= TIERS.indexOf(d.tier!) && holds(m))).toBe(false);
           return;
         }
         expect(d.candidates[0]).toBe(d.model);
         if (d.task === "code" || d.task === "math" || d.task === "reasoning") expect(d.tier).not.toBe("cheapest");
-        const ranks = d.candidates.map((m) => TIERS.indexOf(m.tier));
+        const ranks = d.candidates.map((m) => TIERS.indexOf(m.tier!));
         expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
         for (const m of d.candidates) {
           expect(isAvailable(m)).toBe(true);

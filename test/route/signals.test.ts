@@ -67,11 +67,12 @@ describe("promptSignals", () => {
       { type: "text", text: "What is in this picture?\n```\nx\n```" },
       { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
     ];
-    const withImage = { role: "user", content: parts } as unknown as ChatMessage;
+    // The gateway's message carries the text parts joined as `content` and every part in `parts`.
+    const withImage = { role: "user", content: parts[0]!.text, parts } as unknown as ChatMessage;
     const s = promptSignals({ messages: [withImage] }, 10);
     expect(s.needsVision).toBe(true);
     expect(s.codeFences).toBe(1);
-    const textOnly = { role: "user", content: [parts[0]] } as unknown as ChatMessage;
+    const textOnly = { role: "user", content: parts[0]!.text } as unknown as ChatMessage;
     expect(promptSignals({ messages: [textOnly] }, 10).needsVision).toBe(false);
     expect(promptSignals({ messages: [user("a picture of a cat: image_url")] }).needsVision).toBe(false);
   });

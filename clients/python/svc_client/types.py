@@ -58,9 +58,10 @@ class _SvcMetaRequired(TypedDict):
     original_tokens: int
     compressed_tokens: int
     compression_ratio: float
-    cost_original_usd: float
-    cost_actual_usd: float
-    saved_usd: float
+    # None when the model has no price in svc's catalog (an unlisted model served by name).
+    cost_original_usd: Optional[float]
+    cost_actual_usd: Optional[float]
+    saved_usd: Optional[float]
     routing_reason: RoutingReason
     model_requested: str
     rules_applied: List[str]

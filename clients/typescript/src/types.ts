@@ -61,9 +61,10 @@ export interface SvcMeta {
   compression_ratio: number;
   /** 0 to 100; absent when the request set `score: false`. */
   quality_score?: number;
-  cost_original_usd: number;
-  cost_actual_usd: number;
-  saved_usd: number;
+  /** null when the model has no price in svc's catalog (an unlisted model served by name). */
+  cost_original_usd: number | null;
+  cost_actual_usd: number | null;
+  saved_usd: number | null;
   routing_reason: RoutingReason;
   model_requested: string;
   rules_applied: string[];

@@ -27,11 +27,15 @@ export function completionRoutes(gw: PipelineServices & Pick<Services, "keyIndex
     object: "model",
     created: 0,
     owned_by: m.provider,
-    tier: m.tier,
+    tier: m.tier ?? null,
     aliases: m.aliases,
     context_window: m.context_window,
     input_usd_per_mtok: m.input_usd_per_mtok,
     output_usd_per_mtok: m.output_usd_per_mtok,
+    cached_input_usd_per_mtok: m.cached_input_usd_per_mtok ?? null,
+    ...(m.cache_write_usd_per_mtok !== undefined && { cache_write_usd_per_mtok: m.cache_write_usd_per_mtok }),
+    features: m.features,
+    listed: m.listed !== false,
     available: gw.providers.isAvailable(m),
   });
   return new Elysia()

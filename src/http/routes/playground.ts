@@ -4,6 +4,7 @@ import { readJsonBody } from "../body";
 import { parseCompletionRequest } from "../validate/completion-request";
 import { RULE_NAMES } from "../../pipeline/compress";
 import { optimizeInputOf, reportOf } from "../../pipeline/analyze";
+import { maskRequest, piiTypesOf } from "../../pipeline/pii/request";
 import { PerClientLimit } from "../playground/rate-limit";
 import { addressBlock } from "../playground/address-block";
 import { ApiError } from "../../core/errors";
@@ -27,7 +28,8 @@ export function playgroundRoutes(gw: Pick<Services, "optimizer" | "servableModel
         if (running >= gw.settings.playgroundConcurrency) throw new ApiError("OVERLOADED", "the playground is busy; retry shortly", { retryAfterS: 1 });
         running++;
         try {
-          const report = reportOf(await gw.optimizer.run(optimizeInputOf(req, gw.servableModels, gw.settings.qualityFloor), request.signal));
+          const masked = maskRequest(req, piiTypesOf(gw.settings.piiTypes));
+          const report = reportOf(await gw.optimizer.run(optimizeInputOf(masked.req, gw.servableModels, gw.settings.qualityFloor), request.signal), masked);
           // The prompt's price before and after, as the ledger would price it; the answer's tokens are
           // unknown without a provider call and would add to both sides.
           const costs = priceCall(gw.catalog, {

@@ -1,18 +1,24 @@
 import { Type, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { ApiError, validationError } from "../../core/errors";
-import { ROLES, type ChatMessage } from "../../core/messages";
+import { ROLES, type ChatMessage, type ContentPart } from "../../core/messages";
 import type { CompletionRequest, SvcOptions } from "../../pipeline/request";
 import type { PassThroughParams } from "../../providers/types";
 
 export const MAX_TOKENS_DEFAULT = 1000;
+/** Fields svc reads itself; they do not go upstream as sent. */
+const INTERPRETED = new Set(["messages", "model", "max_tokens", "max_completion_tokens", "stream", "svc_options"]);
+const KNOWN_PARAMS = ["temperature", "top_p", "stop", "n", "user", "seed", "presence_penalty", "frequency_penalty", "tools", "tool_choice", "response_format", "stream_options"] as const;
 const MAX_MESSAGES = 10_000;
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 
 const TextPart = Type.Object({ type: Type.Literal("text"), text: Type.String() });
+const ImagePart = Type.Object({ type: Type.Literal("image_url"), image_url: Type.Object({ url: Type.String({ minLength: 1 }), detail: Type.Optional(Type.Union([Type.Literal("auto"), Type.Literal("low"), Type.Literal("high")])) }) });
+/** Other OpenAI part types (input_audio, file, refusal in assistant history): passed on as sent, or refused by name by an adapter that cannot send them. */
+const OtherPart = Type.Object({ type: Type.String({ minLength: 1, pattern: "^(?!text$|image_url$)" }) });
 const Message = Type.Object({
   role: Type.Union(ROLES.map((r) => Type.Literal(r))),
-  content: Type.Union([Type.String(), Type.Array(TextPart, { minItems: 1 }), Type.Null()]),
+  content: Type.Union([Type.String(), Type.Array(Type.Union([TextPart, ImagePart, OtherPart]), { minItems: 1 }), Type.Null()]),
   name: Type.Optional(Type.String({ maxLength: 256 })),
   tool_call_id: Type.Optional(Type.String()),
   tool_calls: Type.Optional(
@@ -73,7 +79,7 @@ function fieldName(path: string): string {
 
 /** Unions report only "expected union value"; say what the field accepts instead. */
 const UNION_HINTS: Record<string, string> = {
-  content: "must be a string or an array of {type: 'text', text} parts",
+  content: "must be a string or an array of content parts ({type: 'text', text}, {type: 'image_url', image_url: {url, detail?}}, ...)",
   stop: "must be a string or an array of up to 4 strings",
   stream_options: "must be an object {include_usage?: boolean}",
 };
@@ -110,10 +116,12 @@ export function parseCompletionRequest(body: unknown, validRules: readonly strin
     throw validationError(fieldName(first.path), describe(first.path, first.schema, first.message));
   }
   const messages: ChatMessage[] = (b.messages as Record<string, unknown>[]).map((m, i) => {
-    let content = m.content as string | { text: string }[] | null;
-    if (Array.isArray(content)) content = content.map((p) => p.text).join("\n");
-    if (content === null && !(m.role === "assistant" && m.tool_calls)) throw validationError(`messages[${i}].content`, "required unless an assistant message carries tool_calls");
-    const msg: ChatMessage = { role: m.role as ChatMessage["role"], content: content ?? "" };
+    const raw = m.content as string | ContentPart[] | null;
+    if (raw === null && !(m.role === "assistant" && m.tool_calls)) throw validationError(`messages[${i}].content`, "required unless an assistant message carries tool_calls");
+    // The optimizer reads text only: the text parts joined. Other parts travel beside it, untouched.
+    const content = Array.isArray(raw) ? raw.filter((p) => p.type === "text").map((p) => p.text).join("\n") : (raw ?? "");
+    const msg: ChatMessage = { role: m.role as ChatMessage["role"], content };
+    if (Array.isArray(raw) && raw.some((p) => p.type !== "text")) msg.parts = raw;
     if (m.name !== undefined) msg.name = m.name as string;
     if (m.tool_call_id !== undefined) msg.tool_call_id = m.tool_call_id as string;
     if (m.tool_calls !== undefined) msg.tool_calls = m.tool_calls as ChatMessage["tool_calls"];
@@ -128,12 +136,21 @@ export function parseCompletionRequest(body: unknown, validRules: readonly strin
     if (!validRules.includes(r)) throw validationError("svc_options.skip_rules", `unknown rule '${r}'; valid rules: ${validRules.join(", ")}`);
   }
   const params: PassThroughParams = {};
-  for (const k of ["temperature", "top_p", "stop", "n", "user", "seed", "presence_penalty", "frequency_penalty", "tools", "tool_choice", "response_format", "stream_options"] as const) {
+  for (const k of KNOWN_PARAMS) {
     if (b[k] !== undefined && b[k] !== null) (params as Record<string, unknown>)[k] = b[k];
   }
+  // Everything else reaches the provider as sent (OpenAI wire format) or is mapped or refused by name by
+  // the adapter: nothing a client sends vanishes.
+  for (const [k, v] of Object.entries(b)) {
+    if (v === undefined || v === null || INTERPRETED.has(k) || (KNOWN_PARAMS as readonly string[]).includes(k)) continue;
+    (params.extra ??= {})[k] = v;
+  }
+  if (b.max_completion_tokens !== undefined && b.max_tokens === undefined) params.max_tokens_field = "max_completion_tokens";
   if (b.max_tokens !== undefined && b.max_completion_tokens !== undefined && b.max_tokens !== b.max_completion_tokens) {
     throw new ApiError("VALIDATION_ERROR", "max_tokens and max_completion_tokens disagree; send one", { param: "max_tokens" });
   }
+  // An answer about one image must never be served for another: the cache keys on text alone.
+  const hasParts = messages.some((m) => m.parts !== undefined);
   return {
     messages,
     model: (b.model as string | undefined) ?? "auto",
@@ -143,7 +160,7 @@ export function parseCompletionRequest(body: unknown, validRules: readonly strin
     svc_options: {
       compress: o.compress ?? true,
       route: o.route ?? true,
-      cache: o.cache ?? true,
+      cache: hasParts ? false : (o.cache ?? true),
       cache_nondeterministic: o.cache_nondeterministic ?? false,
       score: o.score ?? true,
       mask_pii: o.mask_pii ?? false,

@@ -30,7 +30,7 @@ export function replayDeltas(answer: CachedAnswer, pieceChars = PIECE_CHARS): St
   for (const choice of answer.choices) {
     const index = choice.index;
     deltas.push({ index, delta: { role: "assistant" }, finish_reason: null });
-    for (const content of pieces(choice.message.content, pieceChars)) deltas.push({ index, delta: { content }, finish_reason: null });
+    for (const content of pieces(choice.message.content ?? "", pieceChars)) deltas.push({ index, delta: { content }, finish_reason: null });
     const calls = choice.message.tool_calls;
     if (calls && calls.length > 0) deltas.push({ index, delta: { tool_calls: calls.map((call, i) => ({ index: i, ...call })) }, finish_reason: null });
     deltas.push({ index, delta: {}, finish_reason: choice.finish_reason });

@@ -84,14 +84,14 @@ export function embeddingText(prompt: string): string {
 /**
  * An answer worth serving again: every choice finished, said something (text or tool calls) and is no
  * refusal. A refusal may be the provider's momentary judgement of this wording; an empty answer is
- * what OpenAI's refusals become once `content: null` is read (the `refusal` text is not carried).
+ * what a refusal becomes with a provider that sends no `refusal` field.
  */
 function isServable(answer: CachedAnswer): boolean {
   return (
     answer.choices.length > 0 &&
     answer.choices.every((c) => {
-      const refusal = (c.message as { refusal?: unknown }).refusal;
-      const said = c.message.content.trim() !== "" || (c.message.tool_calls?.length ?? 0) > 0;
+      const refusal = c.message.refusal;
+      const said = (c.message.content ?? "").trim() !== "" || (c.message.tool_calls?.length ?? 0) > 0;
       return COMPLETE_FINISH_REASONS.has(c.finish_reason) && said && !(typeof refusal === "string" && refusal !== "");
     })
   );

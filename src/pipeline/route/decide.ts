@@ -1,5 +1,5 @@
 import { ApiError } from "../../core/errors";
-import { TIERS, type Catalog, type ModelInfo, type Tier } from "../../catalog/catalog";
+import { TIERS, type Catalog, type ModelInfo, type RoutableModel, type Tier } from "../../catalog/catalog";
 import { TASK_CLASSES, type TaskClass, type TaskPrediction } from "../../ml/types";
 import { difficultyBand, type CapabilityTable, type DifficultyBand } from "./capabilities";
 import { REASON_OF_TASK, type RoutingReason } from "./reasons";
@@ -26,7 +26,8 @@ export interface Routed {
   ok: true;
   model: ModelInfo;
   reason: RoutingReason;
-  tier: Tier;
+  /** Absent for a model named by the client that the catalog gives no tier. */
+  tier?: Tier;
   /**
    * What the provider layer tries, in order, when a call fails: the chosen model, the other models of
    * its tier, then higher tiers, never a lower one. Every entry is available, has the features the
@@ -46,7 +47,7 @@ export interface NoProvider {
   code: "NO_PROVIDER";
   reason: RoutingReason;
   /** The lowest tier that would have done. */
-  tier: Tier;
+  tier?: Tier;
   message: string;
   tooLong?: boolean;
 }
@@ -72,7 +73,7 @@ export function decideRoute(input: RouteInput): RouteDecision {
 /** A model the client or the operator named is served as named, or not at all. */
 function asked(model: ModelInfo, reason: RoutingReason, isAvailable: (m: ModelInfo) => boolean): RouteDecision {
   if (!isAvailable(model)) return noProvider(reason, model.tier, `no configured provider can serve model '${model.id}' (provider ${model.provider})`);
-  return { ok: true, model, reason, tier: model.tier, candidates: [model] };
+  return { ok: true, model, reason, ...(model.tier && { tier: model.tier }), candidates: [model] };
 }
 
 function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
@@ -100,10 +101,10 @@ function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
   }
 
   const features = requiredFeatures(s);
-  const usable = catalog.models.filter((m) => input.isAvailable(m) && features.every((f) => m.features.includes(f)));
+  const usable = catalog.routable.filter((m) => input.isAvailable(m) && features.every((f) => m.features.includes(f)));
   const need = s.promptTokens + s.maxCompletionTokens;
-  const fits = (m: ModelInfo) => need <= m.context_window * (1 - table.context_headroom);
-  const order = (a: ModelInfo, b: ModelInfo) =>
+  const fits = (m: RoutableModel) => need <= m.context_window * (1 - table.context_headroom);
+  const order = (a: RoutableModel, b: RoutableModel) =>
     rank(a.tier) - rank(b.tier) ||
     catalog.cost(a, s.promptTokens, s.maxCompletionTokens) - catalog.cost(b, s.promptTokens, s.maxCompletionTokens) ||
     a.id.localeCompare(b.id);
@@ -159,7 +160,7 @@ function rank(t: Tier): number {
 }
 
 /** Models that would serve the request but none holds it: a prompt that fits no model is a 400, not a 503 (issue 23). */
-function tooLong(reason: RoutingReason, tier: Tier, need: number, usable: ModelInfo[], headroom: number): NoProvider {
+function tooLong(reason: RoutingReason, tier: Tier, need: number, usable: RoutableModel[], headroom: number): NoProvider {
   const largest = Math.max(...usable.map((m) => Math.floor(m.context_window * (1 - headroom))));
   const message = `the prompt needs ${need} tokens of context (prompt plus max_tokens), more than any available model holds (at most ${largest}); shorten it or lower max_tokens`;
   return { ...noProvider(reason, tier, message), tooLong: true };
@@ -171,8 +172,8 @@ function whyNone(s: PromptSignals, floor: Tier): string {
   return `no configured provider serves ${what}`;
 }
 
-function noProvider(reason: RoutingReason, tier: Tier, message: string): NoProvider {
-  return { ok: false, code: "NO_PROVIDER", reason, tier, message };
+function noProvider(reason: RoutingReason, tier: Tier | undefined, message: string): NoProvider {
+  return { ok: false, code: "NO_PROVIDER", reason, ...(tier && { tier }), message };
 }
 
 /** The error the gateway answers for a NoProvider decision. */

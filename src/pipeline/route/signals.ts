@@ -55,13 +55,12 @@ export function promptSignals(req: SignalSource, promptTokens?: number): PromptS
   let images = false;
   let userText = "";
   for (const m of req.messages) {
-    const text = textOf(m.content);
-    if (text !== m.content) images ||= hasImagePart(m.content);
-    fenceLines += countMatches(text, FENCE_LINE);
+    if (m.parts?.some((p) => p.type === "image_url")) images = true;
+    fenceLines += countMatches(m.content, FENCE_LINE);
     if (m.role === "tool" || (m.tool_calls !== undefined && m.tool_calls.length > 0)) toolHistory = true;
     if (m.role === "user") {
       userTurns++;
-      if (userText.length < HARDNESS_SAMPLE_CHARS) userText += (userText ? "\n" : "") + text.slice(0, HARDNESS_SAMPLE_CHARS - userText.length);
+      if (userText.length < HARDNESS_SAMPLE_CHARS) userText += (userText ? "\n" : "") + m.content.slice(0, HARDNESS_SAMPLE_CHARS - userText.length);
     }
   }
   const p = req.params ?? {};
@@ -80,21 +79,6 @@ export function promptSignals(req: SignalSource, promptTokens?: number): PromptS
     needsVision: images,
     hardness: hardnessOf(userText),
   };
-}
-
-/**
- * A message's text. The gateway's ChatMessage carries a string; OpenAI's content may also be an array of
- * parts (text, image_url), which this reads without depending on how a later message type spells it.
- */
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.map((p: { type?: unknown; text?: unknown }) => (p?.type === "text" && typeof p.text === "string" ? p.text : "")).join("\n");
-}
-
-const IMAGE_PARTS = new Set(["image_url", "input_image", "image"]);
-function hasImagePart(content: unknown): boolean {
-  return Array.isArray(content) && content.some((p: { type?: unknown }) => IMAGE_PARTS.has(p?.type as string));
 }
 
 function countMatches(text: string, re: RegExp): number {

@@ -2,12 +2,13 @@ import type { Stage } from "../stage";
 import { usageRecordableStage } from "./usage-recordable";
 import { quotaStage } from "./quota";
 import { cacheFillStage } from "./cache-fill";
+import { piiStage } from "./pii";
 
 /**
  * The completion path's stages, in order: admitted first to last, committed first to last, rolled
  * back last to first. A new stage is a file in this folder and one line here.
  */
-export const STAGES = [usageRecordableStage, quotaStage, cacheFillStage] as const;
+export const STAGES = [usageRecordableStage, quotaStage, piiStage, cacheFillStage] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 /** The services the stages ask for, together. */

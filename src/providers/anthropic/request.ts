@@ -1,10 +1,13 @@
-import type { ChatMessage } from "../../core/messages";
+import type { ChatMessage, ContentPart } from "../../core/messages";
 import { mergeConsecutive } from "../shared/merge-consecutive";
 import { functionTools, stopList, toolArguments, toolChoice } from "../shared/openai-tools";
+import { imageSource, wireParts } from "../shared/content-parts";
+import { refuseUnmapped, thinkingBudget } from "../shared/extra-params";
 import { ProviderError, type ProviderRequest } from "../types";
 
 export type AnthropicBlock =
   | { type: "text"; text: string }
+  | { type: "image"; source: { type: "base64"; media_type: string; data: string } | { type: "url"; url: string } }
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
   | { type: "tool_result"; tool_use_id: string; content: string };
 
@@ -25,8 +28,12 @@ export interface AnthropicRequest {
   stop_sequences?: string[];
   metadata?: { user_id: string };
   tools?: { name: string; description?: string; input_schema: Record<string, unknown> }[];
-  tool_choice?: { type: "auto" | "any" | "none" } | { type: "tool"; name: string };
+  tool_choice?: ({ type: "auto" | "any" | "none" } | { type: "tool"; name: string }) & { disable_parallel_tool_use?: boolean };
+  thinking?: { type: "enabled"; budget_tokens: number };
 }
+
+/** OpenAI fields this adapter maps; every other extra field must be one that changes nothing (extra-params). */
+const MAPPED = new Set(["parallel_tool_calls", "reasoning_effort"]);
 
 const NAME = "anthropic";
 
@@ -36,7 +43,8 @@ const NAME = "anthropic";
  */
 export function toAnthropicRequest(req: ProviderRequest, stream: boolean): AnthropicRequest {
   const p = req.params;
-  if (p.n !== undefined && p.n > 1) throw new ProviderError("unsupported", `${NAME} returns one choice per call; n=${p.n} is not supported`);
+  if (p.n !== undefined && p.n > 1) throw new ProviderError("unsupported", `${NAME} returns one choice per call; n=${p.n} is not supported`, undefined, undefined, "n");
+  refuseUnmapped(p.extra, MAPPED, NAME);
   const system = req.messages
     .filter((m) => m.role === "system" || m.role === "developer")
     .map((m) => m.content)
@@ -70,6 +78,12 @@ export function toAnthropicRequest(req: ProviderRequest, stream: boolean): Anthr
     const choice = toolChoice(p.tool_choice, NAME);
     body.tool_choice = choice.mode === "function" ? { type: "tool", name: choice.name } : { type: choice.mode === "required" ? "any" : choice.mode };
   }
+  if (p.extra?.parallel_tool_calls === false && body.tools) body.tool_choice = { ...(body.tool_choice ?? { type: "auto" }), disable_parallel_tool_use: true };
+  if (p.extra?.reasoning_effort !== undefined) {
+    const budget = thinkingBudget(p.extra.reasoning_effort, NAME);
+    // Anthropic's smallest budget is 1024 tokens and it must stay under max_tokens.
+    if (budget > 0) body.thinking = { type: "enabled", budget_tokens: Math.max(1024, Math.min(budget, req.max_tokens - 1)) };
+  }
   return body;
 }
 
@@ -77,11 +91,20 @@ function toAnthropicMessage(m: ChatMessage): AnthropicMessage {
   if (m.role === "tool") {
     return { role: "user", content: [{ type: "tool_result", tool_use_id: m.tool_call_id ?? "", content: m.content }] };
   }
-  const content: AnthropicBlock[] = m.content.length > 0 ? [{ type: "text", text: m.content }] : [];
+  const parts = wireParts(m);
+  const content: AnthropicBlock[] = parts ? parts.map(toAnthropicBlock) : m.content.length > 0 ? [{ type: "text", text: m.content }] : [];
   if (m.role === "assistant") {
     for (const call of m.tool_calls ?? []) {
       content.push({ type: "tool_use", id: call.id, name: call.function.name, input: toolArguments(call.function.arguments, NAME) });
     }
   }
   return { role: m.role === "assistant" ? "assistant" : "user", content };
+}
+
+function toAnthropicBlock(part: ContentPart): AnthropicBlock {
+  if (part.type === "text") return { type: "text", text: part.text ?? "" };
+  const image = part.type === "image_url" ? imageSource(part) : undefined;
+  if (image?.kind === "base64") return { type: "image", source: { type: "base64", media_type: image.mediaType, data: image.data } };
+  if (image?.kind === "url") return { type: "image", source: { type: "url", url: image.url } };
+  throw new ProviderError("unsupported", `${NAME} cannot take content parts of type '${part.type}'`, undefined, undefined, "messages.content");
 }

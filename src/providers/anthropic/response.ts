@@ -51,6 +51,10 @@ export function fromAnthropicResponse(body: AnthropicResponse): ProviderResponse
   const response: ProviderResponse = { choices: [{ index: 0, message, finish_reason: toFinishReason(body.stop_reason) }] };
   const prompt = promptTokens(body.usage);
   const completion = body.usage?.output_tokens;
-  if (prompt !== undefined && typeof completion === "number") response.usage = { prompt_tokens: prompt, completion_tokens: completion };
+  if (prompt !== undefined && typeof completion === "number") {
+    response.usage = { prompt_tokens: prompt, completion_tokens: completion };
+    // Prompt-cache reads, in OpenAI's place for them.
+    if (body.usage?.cache_read_input_tokens) response.usage.prompt_tokens_details = { cached_tokens: body.usage.cache_read_input_tokens };
+  }
   return response;
 }

@@ -1,5 +1,5 @@
 import type { EventSourceMessage } from "eventsource-parser";
-import { DEFAULT_TIMEOUT_MS, ProviderError } from "../types";
+import { DEFAULT_TIMEOUT_MS, ProviderError, type UpstreamErrorDetail } from "../types";
 import { Deadline } from "./deadline";
 import { pooledPost, type UpstreamResponse } from "./pooled-http";
 import { parseRetryAfter } from "./retry-after";
@@ -130,14 +130,15 @@ async function open(post: UpstreamPost, deadline: Deadline): Promise<UpstreamRes
     throw failure(e, post, deadline);
   }
   if (res.ok) return res;
-  let detail = "";
+  let detail: UpstreamErrorDetail;
   try {
-    detail = errorDetail(await res.text());
+    detail = errorDetail(await res.text(), res.status);
   } catch (e) {
     throw failure(e, post, deadline);
   }
-  const message = `${post.provider} answered HTTP ${res.status}${detail ? `: ${detail}` : ""}`;
-  throw new ProviderError("http", redact(message, post.secrets), res.status, parseRetryAfter(res.headers));
+  detail.message = redact(detail.message, post.secrets);
+  const message = `${post.provider} answered HTTP ${res.status}${detail.message ? `: ${shorten(detail.message)}` : ""}`;
+  throw new ProviderError("http", message, res.status, parseRetryAfter(res.headers), undefined, detail);
 }
 
 /** Turns whatever fetch or a body read threw into a ProviderError that says what happened. */
@@ -154,18 +155,42 @@ function failure(e: unknown, post: UpstreamPost, deadline: Deadline): ProviderEr
   return new ProviderError("connection", redact(`${post.provider} at ${origin} failed: ${reason}`, post.secrets));
 }
 
-/** The human part of a provider's error body: OpenAI, Anthropic and Gemini all put it at error.message. */
-function errorDetail(body: string): string {
-  let detail = body;
+/** OpenAI's error type for an HTTP status, for providers whose errors name none OpenAI clients know. */
+function typeOfStatus(status: number): string {
+  if (status === 401) return "authentication_error";
+  if (status === 403) return "permission_error";
+  if (status === 429) return "rate_limit_error";
+  return status < 500 ? "invalid_request_error" : "api_error";
+}
+
+/** Anthropic's error types that OpenAI has under another name. */
+const OPENAI_TYPE: Record<string, string> = { not_found_error: "invalid_request_error", request_too_large: "invalid_request_error", overloaded_error: "api_error" };
+
+/**
+ * A provider's error body in OpenAI's terms. OpenAI sends {error: {message, type, code, param}}, Anthropic
+ * {type: "error", error: {type, message}}, Gemini {error: {code, message, status}}.
+ */
+function errorDetail(body: string, status: number): UpstreamErrorDetail {
+  const detail: UpstreamErrorDetail = { message: body.replace(/\s+/g, " ").trim(), type: typeOfStatus(status), code: null };
   try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
-    const message = typeof parsed.error === "string" ? parsed.error : (parsed.error?.message ?? parsed.message);
-    if (typeof message === "string") detail = message;
+    const parsed = JSON.parse(body) as { error?: { message?: unknown; type?: unknown; code?: unknown; param?: unknown; status?: unknown } | string; message?: unknown };
+    const e = typeof parsed.error === "object" && parsed.error !== null ? parsed.error : undefined;
+    const message = typeof parsed.error === "string" ? parsed.error : (e?.message ?? parsed.message);
+    if (typeof message === "string") detail.message = message;
+    if (typeof e?.type === "string") detail.type = OPENAI_TYPE[e.type] ?? e.type;
+    if (typeof e?.code === "string") detail.code = e.code;
+    else if (typeof e?.status === "string") detail.code = e.status.toLowerCase();
+    if (typeof e?.param === "string") detail.param = e.param;
   } catch {
     // Not JSON: the raw text is the best description there is.
   }
-  detail = detail.replace(/\s+/g, " ").trim();
-  return detail.length > MAX_ERROR_DETAIL ? `${detail.slice(0, MAX_ERROR_DETAIL)}…` : detail;
+  // Anthropic and Gemini say "prompt is too long" where OpenAI has a code for it that clients test.
+  if (status === 400 && !detail.code && /prompt is too long|exceeds the maximum number of tokens|context length/i.test(detail.message)) detail.code = "context_length_exceeded";
+  return detail;
+}
+
+function shorten(text: string): string {
+  return text.length > MAX_ERROR_DETAIL ? `${text.slice(0, MAX_ERROR_DETAIL)}…` : text;
 }
 
 function redact(text: string, secrets: readonly string[]): string {

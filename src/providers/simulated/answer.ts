@@ -1,6 +1,6 @@
 import type { ChatMessage } from "../../core/messages";
 
-const STOPWORDS = new Set(
+export const STOPWORDS = new Set(
   (
     "about above after again also always among another anything are aren because been before being below between both but " +
     "can cannot could did does doing done down during each either else even ever every explain from further give had has have " +
@@ -38,7 +38,7 @@ export function simulatedAnswer(messages: readonly ChatMessage[], variant = 0): 
  * What the question is about: its first distinct runs of content words ("connection pooling",
  * "PostgreSQL"), at most three words each, in the question's own spelling.
  */
-function topicWords(text: string): string[] {
+export function topicWords(text: string): string[] {
   const phrases: string[] = [];
   let run: string[] = [];
   const close = () => {
@@ -55,7 +55,7 @@ function topicWords(text: string): string[] {
   return phrases.slice(0, 3);
 }
 
-function fnv1a(text: string): number {
+export function fnv1a(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

@@ -1,0 +1,104 @@
+/**
+ * Precision and recall of the PII detectors per entity type on presidio-synth-pii, next to a plain
+ * regex baseline scored in the same run.
+ *
+ *   bun bench/pii-eval.ts                      # the hold-out templates of generated_large.json
+ *   bun bench/pii-eval.ts --data FILE --all    # every sample of another file of the same shape
+ *   bun bench/pii-eval.ts --dev                # the development split inside the training templates (for tuning)
+ *
+ * Scoring is per word (runs of letters and digits), as Presidio's own evaluator does: a word counts
+ * for type T when it lies in a gold span of T, and as found when it lies in a detected span of T.
+ * Gold types we do not mask (LOCATION, ORGANIZATION, DATE_TIME, ...) are words no detector should
+ * claim: claiming one is a false positive of the claiming type.
+ */
+import { detectPii, DETECTORS } from "../src/pipeline/pii/detect";
+import type { Detection, PiiType } from "../src/pipeline/pii/types";
+import { developmentSplit, ordinaryPrompts, PRESIDIO_LARGE, PRESIDIO_TYPE, readPresidio, splitPresidio } from "../models/pii-ner/data";
+
+const args = process.argv.slice(2);
+const dataFile = args.includes("--data") ? args[args.indexOf("--data") + 1]! : PRESIDIO_LARGE;
+const everything = args.includes("--all") || dataFile !== PRESIDIO_LARGE;
+const samples = readPresidio(dataFile);
+const dev = args.includes("--dev");
+const scored = everything ? samples : dev ? developmentSplit(samples) : splitPresidio(samples).holdout;
+
+const TYPES = ["EMAIL", "PHONE", "CARD", "IBAN", "SSN", "IP", "PERSON", "ADDRESS"] as const;
+/** The issue's goals: [precision, recall] floors (0 where it sets none). */
+const GOALS: Record<(typeof TYPES)[number], [number, number]> = {
+  EMAIL: [0.99, 0.99],
+  PHONE: [0, 0.95],
+  CARD: [0.99, 0.99],
+  IBAN: [0.99, 0.99],
+  SSN: [0.99, 0.99],
+  IP: [0.99, 0.99],
+  PERSON: [0.85, 0.85],
+  ADDRESS: [0.8, 0.8],
+};
+
+// The baseline: one regex per type, as a gateway without validators or a model would write them.
+const BASELINE: [PiiType, RegExp][] = [
+  ["EMAIL", /[\w.+-]+@[\w-]+\.[\w.]+/g],
+  ["IBAN", /\b[A-Z]{2}\d{2}[A-Z0-9]{11,30}\b/g],
+  ["CARD", /\b(?:\d[ -]?){12,18}\d\b/g],
+  ["SSN", /\b\d{3}-\d{2}-\d{4}\b/g],
+  ["IP", /\b\d{1,3}(?:\.\d{1,3}){3}\b/g],
+  ["PHONE", /(?:\+\d{1,3}[ .-]?)?\(?\d{3}\)?[ .-]?\d{3}[ .-]?\d{4}\b/g],
+  ["ADDRESS", /\b\d{1,5} [A-Z][a-z]+(?: [A-Z][a-z]+)* (?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Court|Ct)\b\.?/g],
+  ["PERSON", /\b[A-Z][a-z]+ [A-Z][a-z]+\b/g],
+];
+
+function baseline(text: string): Detection[] {
+  const kept: Detection[] = [];
+  for (const [type, re] of BASELINE) {
+    for (const m of text.matchAll(re)) {
+      const d = { type, start: m.index!, end: m.index! + m[0].length };
+      if (!kept.some((k) => d.start < k.end && d.end > k.start)) kept.push(d);
+    }
+  }
+  return kept;
+}
+
+type Counts = Record<string, { tp: number; fp: number; fn: number }>;
+
+function score(detect: (text: string) => Detection[]): Counts {
+  const c: Counts = Object.fromEntries(TYPES.map((t) => [t, { tp: 0, fp: 0, fn: 0 }]));
+  for (const s of scored) {
+    const found = detect(s.full_text);
+    for (const m of s.full_text.matchAll(/[\p{L}\p{N}]+/gu)) {
+      const a = m.index!;
+      const b = a + m[0].length;
+      const goldSpan = s.spans.find((x) => a < x.end_position && b > x.start_position);
+      const gold = goldSpan ? PRESIDIO_TYPE[goldSpan.entity_type] : undefined;
+      const got = found.find((d) => a < d.end && b > d.start)?.type;
+      if (gold !== undefined && got === gold) c[gold]!.tp++;
+      else {
+        if (got !== undefined && c[got]) c[got]!.fp++;
+        if (gold !== undefined) c[gold]!.fn++;
+      }
+    }
+  }
+  return c;
+}
+
+const fmt = (x: number) => (Number.isNaN(x) ? "  -  " : x.toFixed(3));
+const ours = score((t) => detectPii(t));
+const base = score(baseline);
+const gold = (t: string) => scored.reduce((n, s) => n + s.spans.filter((x) => PRESIDIO_TYPE[x.entity_type] === t).length, 0);
+
+if (!everything && !dev) {
+  const { holdout } = ordinaryPrompts();
+  const falseFinds = holdout.filter((t) => detectPii(t).some((d) => d.type === "PERSON" || d.type === "ADDRESS")).length;
+  console.log(`held-out ordinary prompts (awesome-chatgpt-prompts, self-instruct, arena-hard, mt-bench, vicuna-bench) with a person or address found: ${falseFinds} of ${holdout.length}`);
+}
+console.log(`${everything ? "all" : dev ? "development" : "hold-out"} samples of ${dataFile.split("/").slice(-2).join("/")}: ${scored.length} of ${samples.length}; detectors: ${DETECTORS.map((d) => d.type).join(", ")}`);
+console.log("type     spans | ours P  ours R | regex P regex R | goal P/R   met");
+// The goals' precision floors of 0 mean the issue sets none (phone: recall only).
+for (const t of TYPES) {
+  const o = ours[t]!;
+  const b = base[t]!;
+  const [op, or] = [o.tp / (o.tp + o.fp), o.tp / (o.tp + o.fn)];
+  const [bp, br] = [b.tp / (b.tp + b.fp), b.tp / (b.tp + b.fn)];
+  const [gp, gr] = GOALS[t];
+  const met = gold(t) === 0 ? "-" : (Number.isNaN(op) || op >= gp) && or >= gr ? "yes" : "NO";
+  console.log(`${t.padEnd(8)} ${String(gold(t)).padStart(5)} | ${fmt(op)}  ${fmt(or)} | ${fmt(bp)}   ${fmt(br)} | ${gp.toFixed(2)}/${gr.toFixed(2)}  ${met}`);
+}

@@ -1,0 +1,65 @@
+import { PII_TYPES, type PiiType } from "./types";
+
+/** One masked value: `[TYPE_n]` stands for `value`. */
+export interface MappingEntry {
+  type: PiiType;
+  n: number;
+  value: string;
+}
+
+/**
+ * The placeholders of one request or conversation. Numbers count up per type in the order values are
+ * first seen and are never reused, so masking the same messages again (the next turn resends them)
+ * gives the same placeholders byte for byte. Holds personal data: never log, cache or return it.
+ */
+export class PlaceholderMap {
+  private readonly byValue = new Map<string, string>();
+  private readonly byName = new Map<string, string>();
+  private readonly counters = new Map<PiiType, number>();
+  private readonly list: MappingEntry[] = [];
+
+  static from(entries: readonly MappingEntry[]): PlaceholderMap {
+    const map = new PlaceholderMap();
+    for (const e of entries) map.add(e);
+    return map;
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  entries(): readonly MappingEntry[] {
+    return this.list;
+  }
+
+  /** The placeholder of `value`, made on first sight. */
+  placeholderFor(type: PiiType, value: string): string {
+    const key = type + "\u0000" + value;
+    const known = this.byValue.get(key);
+    if (known !== undefined) return `[${known}]`;
+    const n = (this.counters.get(type) ?? 0) + 1;
+    return `[${this.add({ type, n, value })}]`;
+  }
+
+  /** The value behind `TYPE_n` (upper case), or undefined for a placeholder this map never made. */
+  valueOf(name: string): string | undefined {
+    return this.byName.get(name);
+  }
+
+  private add(e: MappingEntry): string {
+    const name = `${e.type}_${e.n}`;
+    this.byValue.set(e.type + "\u0000" + e.value, name);
+    this.byName.set(name, e.value);
+    this.counters.set(e.type, Math.max(this.counters.get(e.type) ?? 0, e.n));
+    this.list.push(e);
+    return name;
+  }
+
+  /** Keeps its contents out of any log line or error that serialises it by accident. */
+  toJSON(): string {
+    return `[PlaceholderMap: ${this.list.length} entries]`;
+  }
+}
+
+/** Type names with their separators dropped ("URLCREDENTIALS"), for matching what a model wrote back. */
+export const TYPE_BY_LETTERS: ReadonlyMap<string, PiiType> = new Map(PII_TYPES.map((t) => [t.replace(/_/g, ""), t]));

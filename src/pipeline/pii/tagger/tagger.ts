@@ -1,0 +1,153 @@
+import { capitalised, features, isCandidate, writesCapitals, LABELS, lexCode, lowerOf, MAX_FEATURES, usuallyLower, usuallySentenceStart, type Label, type Lexicon } from "./features";
+import { Gap, tokenize, type Token } from "./tokens";
+
+/**
+ * Words that are never part of a person's name though they sit next to one: titles (presidio labels
+ * them PREFIX, not PERSON; they identify nobody) and days of the week.
+ */
+export const NEVER_PERSON: ReadonlySet<string> = new Set(["mr", "mrs", "ms", "miss", "dr", "prof", "sir", "madam", "mx", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]);
+const PERSON = LABELS.indexOf("PERSON");
+
+/** Adds the weights of `count` feature slots into `scores` (one per label, LABELS order). */
+export interface Scorer {
+  score(slots: Int32Array, count: number, scores: Float64Array): void;
+}
+
+/** A trained tagger and the word lists its features read. */
+export interface TaggerModel {
+  scorer: Scorer;
+  lex: Lexicon;
+}
+
+/** A scorer over a dense table: slot s's weight for label k at s * LABELS.length + k. */
+export function tableScorer(table: Float32Array): Scorer {
+  const n = LABELS.length;
+  return {
+    score(slots, count, scores) {
+      scores.fill(0);
+      for (let f = 0; f < count; f++) {
+        const at = slots[f]! * n;
+        for (let k = 0; k < n; k++) scores[k]! += table[at + k]!;
+      }
+    },
+  };
+}
+
+/**
+ * One label per token, chosen left to right (the two labels before are features of the next).
+ * Training runs the same loop, with `visit` told each scored token's feature slots and label index.
+ */
+export function tagTokens(
+  scorer: Scorer,
+  lex: Lexicon,
+  tokens: readonly Token[],
+  visit?: (slots: Int32Array, count: number, index: number, label: number) => void,
+): Label[] {
+  const labels = new Uint8Array(tokens.length);
+  const scores = new Float64Array(LABELS.length);
+  const slots = new Int32Array(MAX_FEATURES);
+  const cased = writesCapitals(tokens);
+  for (let i = 0; i < tokens.length; i++) {
+    const prev = i > 0 ? labels[i - 1]! : 0;
+    const prev2 = i > 1 ? labels[i - 2]! : 0;
+    // A token next to a labelled one is scored even if common, so "Rua das Flores" and "van der Berg"
+    // keep their small words.
+    if (prev === 0 && !isCandidate(tokens[i]!, lex, cased)) continue;
+    const count = features(tokens, i, prev, prev2, lex, slots);
+    scorer.score(slots, count, scores);
+    if (NEVER_PERSON.has(lowerOf(tokens[i]!))) scores[PERSON] = -Infinity;
+    let best = 0;
+    for (let k = 1; k < scores.length; k++) if (scores[k]! > scores[best]!) best = k;
+    labels[i] = best;
+    visit?.(slots, count, i, best);
+  }
+  return Array.from(labels, (l) => LABELS[l]!);
+}
+
+const TITLES: ReadonlySet<string> = new Set(["mr", "mrs", "ms", "dr", "prof", "mx"]);
+
+/**
+ * Completes names the left-to-right pass left half done: a capitalised word right next to a person
+ * word on the same line ("Tom" in "Tom Bradley", which the tagger scores before it sees "Bradley") and
+ * the capitalised word after a title ("Mr. Okonkwo") become person words too, unless general English
+ * writes them in lower case or mostly at a sentence's start ("Yesterday Margarethe"). On the
+ * development split (bun models/pii-ner/train.ts): PERSON recall 0.857 -> 0.882, precision 0.918 -> 0.910.
+ */
+export function completeNames(tokens: readonly Token[], labels: Label[], lex: Lexicon): void {
+  const nameLike = (t: Token) => {
+    if (!capitalised(t) || NEVER_PERSON.has(lowerOf(t))) return false;
+    const code = lexCode(t, lex);
+    return !usuallyLower(code) && !usuallySentenceStart(code);
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    if (labels[i] !== "O" || !nameLike(tokens[i]!)) continue;
+    const afterTitle = i > 0 && TITLES.has(lowerOf(tokens[i - 1]!)) && (tokens[i]!.gap === Gap.Space || tokens[i]!.gap === Gap.Stop);
+    const beforeName = i + 1 < tokens.length && labels[i + 1] === "PERSON" && tokens[i + 1]!.gap === Gap.Space;
+    const afterName = i > 0 && labels[i - 1] === "PERSON" && tokens[i]!.gap === Gap.Space;
+    if (afterTitle || beforeName || afterName) labels[i] = "PERSON";
+  }
+  // A second pass right to left reaches a first name two words before a labelled surname.
+  for (let i = tokens.length - 2; i >= 0; i--) {
+    if (labels[i] === "O" && nameLike(tokens[i]!) && labels[i + 1] === "PERSON" && tokens[i + 1]!.gap === Gap.Space) labels[i] = "PERSON";
+  }
+}
+
+const STREET_WORDS: ReadonlySet<string> = new Set(
+  "street st avenue ave road rd lane ln drive dr boulevard blvd way court ct parkway pkwy place pl square sq terrace trail circle highway hwy nw ne sw se apt suite unit floor".split(" "),
+);
+
+/**
+ * Completes addresses the same way: a house number right before an address word, a street word right
+ * after one ("221B Baker Street")
+ * and up to two words on one line between two address words ("Washington, DC 20500") join the address.
+ * On the development split: ADDRESS recall 0.807 -> 0.830, precision 0.873 -> 0.874.
+ */
+export function completeAddresses(tokens: readonly Token[], labels: Label[]): void {
+  // A house number right before a street ("742" in "742 Evergreen Terrace").
+  for (let i = tokens.length - 2; i >= 0; i--) {
+    if (labels[i] === "O" && labels[i + 1] === "ADDRESS" && tokens[i + 1]!.gap === Gap.Space && /^\d{1,5}[A-Za-z]?$/.test(tokens[i]!.text)) labels[i] = "ADDRESS";
+  }
+  for (let i = 1; i < tokens.length; i++) {
+    if (labels[i] === "O" && labels[i - 1] === "ADDRESS" && STREET_WORDS.has(lowerOf(tokens[i]!)) && tokens[i]!.gap !== Gap.Newline) labels[i] = "ADDRESS";
+  }
+  for (let i = 1; i < tokens.length; i++) {
+    if (labels[i] !== "O" || labels[i - 1] !== "ADDRESS") continue;
+    let j = i;
+    while (j < tokens.length && j - i < 2 && labels[j] === "O" && tokens[j]!.gap !== Gap.Newline) j++;
+    if (j < tokens.length && j > i && labels[j] === "ADDRESS" && tokens[j]!.gap !== Gap.Newline) for (let k = i; k < j; k++) labels[k] = "ADDRESS";
+  }
+}
+
+export interface TaggedSpan {
+  label: Exclude<Label, "O">;
+  start: number;
+  end: number;
+}
+
+/**
+ * Runs of tokens with the same label become one span. A person's name does not run across a line
+ * break or a full stop ("... John. Mary ..."); an address does (its lines are one address).
+ */
+export function tagSpans(model: TaggerModel, text: string): TaggedSpan[] {
+  const tokens = tokenize(text);
+  const labels = tagTokens(model.scorer, model.lex, tokens);
+  completeNames(tokens, labels, model.lex);
+  completeAddresses(tokens, labels);
+  const spans: TaggedSpan[] = [];
+  let open: TaggedSpan | undefined;
+  for (let i = 0; i < tokens.length; i++) {
+    const label = labels[i]!;
+    const t = tokens[i]!;
+    if (label === "O") {
+      open = undefined;
+      continue;
+    }
+    const joins = open !== undefined && open.label === label && (label === "ADDRESS" || t.gap === Gap.Space || t.gap === Gap.Other);
+    if (joins) open!.end = t.end;
+    else {
+      open = { label, start: t.start, end: t.end };
+      spans.push(open);
+    }
+  }
+  return spans;
+}
