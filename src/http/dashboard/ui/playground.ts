@@ -48,7 +48,7 @@ async function run() {
   const body = {
     model: $<HTMLInputElement>("route").checked ? "auto" : "gpt-4o-mini",
     messages: [{ role: "user", content: prompt }],
-    svc_options: { max_aggressiveness: Number($<HTMLInputElement>("level").value) },
+    svc_options: { max_aggressiveness: Number($<HTMLInputElement>("level").value), mask_pii: $<HTMLInputElement>("maskPii").checked },
   };
   const res = await fetch("/v1/playground", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const data = await res.json();
@@ -79,7 +79,7 @@ async function run() {
     a.pii.length === 0
       ? h("p", {}, "None.")
       : h("ul", {}, ...a.pii.map((p) => h("li", {}, h("strong", {}, p.type), ` in message ${p.message + 1}: `, h("mark", {}, texts[p.message]?.slice(p.start, p.end) ?? "")))),
-    h("p", { class: "muted" }, a.pii.length ? "Set svc_options.mask_pii to replace these before the prompt leaves the gateway." : ""),
+    h("p", { class: "muted" }, body.svc_options.mask_pii ? "With svc_options.mask_pii these are replaced by placeholders before the prompt leaves the gateway." : "Personal data is looked for only with svc_options.mask_pii (the box above)."),
   );
 }
 
