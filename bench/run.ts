@@ -286,6 +286,10 @@ async function main(): Promise<void> {
   say(`machine: ${context.cores} cores, ${context.cpuModel}, ${context.memoryGiB.toFixed(1)} GiB; commit ${context.commit}${context.dirty ? " (+ uncommitted changes)" : ""}`);
   say(`pinning: ${cores.description}`);
   const wrk = await ensureWrk(say);
+  // The relay guard is a speed check, so it runs here and when asked, not in a plain `npm test`.
+  say("guard: SVC_BENCH_GUARD=1 bun test test/bench-guard/");
+  const guard = Bun.spawnSync([process.execPath, "test", "--timeout", "120000", "test/bench-guard/"], { cwd: ROOT, env: { ...process.env, SVC_BENCH_GUARD: "1" }, stdout: "inherit", stderr: "inherit" });
+  if (guard.exitCode !== 0) notes.push(`the relay guard failed (SVC_BENCH_GUARD=1 bun test test/bench-guard/ exited ${guard.exitCode})`);
   const w = loadWorkload(300);
   const { sentencesFile } = writeWrkInputs(work, w);
   const ctx: WrkContext = { wrk, workDir: work, sentences: { file: sentencesFile, perPrompt: w.sentencesPerPrompt } };

@@ -36,6 +36,8 @@ export class SqliteCounters implements Counters {
   private readonly sub;
   private readonly get;
 
+  // Written so PostgreSQL takes them too (test/store/schema-portability.test.ts): the conflict branch names
+  // the table's own `calls` (bare, PostgreSQL finds it ambiguous with `excluded`), and CASE, not SQLite's max(a, b).
   constructor(dbPath: string) {
     this.sqlite = new Database(dbPath, { strict: true });
     this.sqlite.run("PRAGMA busy_timeout = 0");
@@ -44,9 +46,9 @@ export class SqliteCounters implements Counters {
     // a killed process; a power cut may lose the last increments, as it may the store's other writes.
     this.sqlite.run("PRAGMA synchronous = NORMAL");
     this.add = this.sqlite.prepare<{ calls: number }, [string, string, number, number]>(
-      "INSERT INTO usage_counters (key_id, period, calls) VALUES (?1, ?2, ?3) ON CONFLICT (key_id, period) DO UPDATE SET calls = calls + ?3 WHERE calls + ?3 <= ?4 RETURNING calls",
+      "INSERT INTO usage_counters (key_id, period, calls) VALUES (?1, ?2, ?3) ON CONFLICT (key_id, period) DO UPDATE SET calls = usage_counters.calls + ?3 WHERE usage_counters.calls + ?3 <= ?4 RETURNING calls",
     );
-    this.sub = this.sqlite.prepare<unknown, [string, string, number]>("UPDATE usage_counters SET calls = max(0, calls - ?3) WHERE key_id = ?1 AND period = ?2");
+    this.sub = this.sqlite.prepare<unknown, [string, string, number]>("UPDATE usage_counters SET calls = CASE WHEN calls > ?3 THEN calls - ?3 ELSE 0 END WHERE key_id = ?1 AND period = ?2");
     this.get = this.sqlite.prepare<{ calls: number }, [string, string]>("SELECT calls FROM usage_counters WHERE key_id = ?1 AND period = ?2");
   }
 

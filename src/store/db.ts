@@ -1,5 +1,7 @@
 import { Database } from "bun:sqlite";
+import { sql } from "drizzle-orm";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as schema from "./schema";
@@ -12,6 +14,15 @@ export interface Store {
   sqlite: Database;
   db: Db;
   close(): void;
+}
+
+/**
+ * An upsert's conflict target as bare column names. drizzle's SQLite dialect writes the target's
+ * columns table-qualified (`on conflict ("t"."a", "t"."b")`), which SQLite takes and PostgreSQL refuses
+ * ("syntax error at or near ','"; test/store/schema-portability.test.ts runs the generated statements on both).
+ */
+export function conflictTarget(...columns: SQLiteColumn[]): SQLiteColumn[] {
+  return columns.map((c) => sql.identifier(c.name)) as unknown as SQLiteColumn[];
 }
 
 const MIGRATIONS_DIR = join(import.meta.dir, "migrations");

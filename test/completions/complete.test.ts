@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { call } from "../support/gateway-process";
-import { OFF, readSse, rigPerFile } from "./support";
+import { OFF, readSse, rigPerFile, waitForKey } from "./support";
 
 const rig = rigPerFile();
 
@@ -233,7 +233,7 @@ describe("GET /metrics", () => {
     expect(text).toContain("svc_overhead_ms_bucket");
     expect(text).toContain("svc_saved_usd_total");
     const plain = await rig.gw.cliKey([]);
-    await Bun.sleep(300);
+    await waitForKey(rig.gw.url, plain.key);
     expect((await call(`${rig.gw.url}/metrics`, plain.key)).status).toBe(403);
     expect((await fetch(`${rig.gw.url}/metrics`)).status).toBe(401);
   });

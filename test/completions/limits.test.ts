@@ -54,3 +54,21 @@ describe("call limits on /v1/complete", () => {
     expect((await call(`${again.url}/v1/complete`, t.key, { body })).status).toBe(429);
   });
 });
+
+describe("SVC_TEST_KEY_DAILY_CALLS", () => {
+  const small = rigPerFile({ SVC_TEST_KEY_DAILY_CALLS: "2" });
+
+  test("sets the daily limit of test keys, and only theirs", async () => {
+    const t = await small.gw.cliKey(["--type", "test"]);
+    const live = await small.gw.cliKey(["--type", "live"]);
+    await waitForKey(small.gw.url, t.key);
+    await waitForKey(small.gw.url, live.key);
+    for (let i = 0; i < 2; i++) expect((await call(`${small.gw.url}/v1/complete`, t.key, { body })).status).toBe(200);
+    const over = await call(`${small.gw.url}/v1/complete`, t.key, { body });
+    expect(over.status).toBe(429);
+    const e = ((await over.json()) as any).error;
+    expect(e.code).toBe("RATE_LIMITED");
+    expect(e.message).toContain("2 calls per UTC day");
+    for (let i = 0; i < 3; i++) expect((await call(`${small.gw.url}/v1/complete`, live.key, { body })).status).toBe(200);
+  });
+});

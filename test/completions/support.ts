@@ -2,6 +2,9 @@ import { afterAll, beforeAll } from "bun:test";
 import { startOpenAIMock } from "../mocks/openai-mock";
 import type { MockProvider } from "../mocks/mock-server";
 import { startGateway, type GatewayProcess, type KeyCreated } from "../support/gateway-process";
+import { waitForKey } from "../support/wait";
+
+export { waitForKey };
 
 export interface Rig {
   gw: GatewayProcess;
@@ -40,16 +43,6 @@ export function rigPerFile(env: Record<string, string> = {}): Rig {
   }, 60_000);
   afterAll(() => rig.stop(), 30_000);
   return rig;
-}
-
-/** Keys made by the CLI reach a running server on its next sync (every 100 ms in tests). */
-export async function waitForKey(url: string, key: string): Promise<void> {
-  for (let i = 0; i < 50; i++) {
-    const r = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
-    if (r.status === 200) return;
-    await Bun.sleep(20);
-  }
-  throw new Error("key never became usable");
 }
 
 export const OFF = { compress: false, route: false, cache: false, score: false };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call, startGateway, type GatewayProcess } from "../support/gateway-process";
+import { waitForKey, waitUntil } from "../support/wait";
 
 let gw: GatewayProcess;
 beforeAll(async () => {
@@ -50,14 +51,14 @@ describe("http basics", () => {
 
   test("malformed JSON is a 400 VALIDATION_ERROR naming the body", async () => {
     const admin = await gw.cliKey();
-    await Bun.sleep(300);
+    await waitForKey(gw.url, admin.key);
     const err = await expectError(await call(`${gw.url}/api/keys`, admin.key, { body: "{not json" }), 400, "VALIDATION_ERROR");
     expect(err.param).toBe("body");
   });
 
   test("a body over the limit is a 413 in the error shape, with and without content-length", async () => {
     const admin = await gw.cliKey();
-    await Bun.sleep(300);
+    await waitForKey(gw.url, admin.key);
     const big = JSON.stringify({ name: "x".repeat(5000), app_id: "default" });
     await expectError(await call(`${gw.url}/api/keys`, admin.key, { body: big }), 413, "PAYLOAD_TOO_LARGE");
     const chunked = new ReadableStream({
@@ -73,17 +74,19 @@ describe("http basics", () => {
   test("every log line is one JSON object, and request lines carry the request id", async () => {
     const res = await fetch(`${gw.url}/health`);
     const rid = res.headers.get("x-request-id")!;
-    await Bun.sleep(200);
+    await waitUntil("the request's log line", () => gw.logs().some((l) => l.includes(rid)));
     const lines = gw.logs().filter((l) => l.trim());
     for (const l of lines) expect(() => JSON.parse(l)).not.toThrow();
     const mine = lines.map((l) => JSON.parse(l)).find((o) => o.request_id === rid);
     expect(mine).toMatchObject({ method: "GET", path: "/health", status: 200, msg: "request" });
     const admin = await gw.cliKey();
-    await Bun.sleep(300);
+    await waitForKey(gw.url, admin.key);
     const created = await call(`${gw.url}/api/keys`, admin.key, { body: { name: "logged", app_id: "default" } });
     const createdId = created.headers.get("x-request-id");
-    await Bun.sleep(200);
-    const forRequest = gw.logs().filter((l) => l.includes(createdId!)).map((l) => JSON.parse(l).msg);
+    const forRequest = await waitUntil("both log lines of the key's creation", () => {
+      const msgs = gw.logs().filter((l) => l.includes(createdId!)).map((l) => JSON.parse(l).msg);
+      return msgs.includes("key created") && msgs.includes("request") && msgs;
+    });
     expect(forRequest).toEqual(expect.arrayContaining(["key created", "request"]));
   });
 });

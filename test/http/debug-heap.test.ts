@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call, startGateway, type GatewayProcess } from "../support/gateway-process";
 import type { HeapReport } from "../../src/http/routes/debug";
+import { waitForKey } from "../support/wait";
 
 let on: GatewayProcess;
 let off: GatewayProcess;
@@ -14,7 +15,7 @@ afterAll(async () => {
 describe("GET /debug/heap", () => {
   test("with SVC_DEBUG_HEAP, an admin key gets the heap after a full collection and the process's RSS", async () => {
     const admin = await on.cliKey(["--admin"]);
-    await Bun.sleep(300);
+    await waitForKey(on.url, admin.key);
     const res = await call(`${on.url}/debug/heap`, admin.key);
     expect(res.status).toBe(200);
     const report = (await res.json()) as HeapReport;
@@ -28,14 +29,14 @@ describe("GET /debug/heap", () => {
 
   test("refuses keys without the admin scope and callers without a key", async () => {
     const plain = await on.cliKey([]);
-    await Bun.sleep(300);
+    await waitForKey(on.url, plain.key);
     expect((await call(`${on.url}/debug/heap`, plain.key)).status).toBe(403);
     expect((await fetch(`${on.url}/debug/heap`)).status).toBe(401);
   });
 
   test("does not exist unless the operator turns it on", async () => {
     const admin = await off.cliKey(["--admin"]);
-    await Bun.sleep(300);
+    await waitForKey(off.url, admin.key);
     const res = await call(`${off.url}/debug/heap`, admin.key);
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");

@@ -220,3 +220,60 @@ describe("ledger", () => {
     store.close();
   });
 });
+
+/** The store with its `prepare` watched: how many times each prepared statement ran, by its row count. */
+function countingStore() {
+  const store = openStore(mkdtempSync(join(tmpdir(), "svc-ledger-")));
+  const runs = new Map<number, number>();
+  const prepare = store.sqlite.prepare.bind(store.sqlite);
+  store.sqlite.prepare = ((sql: string) => {
+    const stmt = prepare(sql);
+    const rowsPerRun = (sql.match(/\(\?/g) ?? []).length;
+    const run = stmt.run.bind(stmt);
+    stmt.run = ((...params: never[]) => {
+      runs.set(rowsPerRun, (runs.get(rowsPerRun) ?? 0) + 1);
+      return run(...params);
+    }) as typeof stmt.run;
+    return stmt;
+  }) as typeof store.sqlite.prepare;
+  return { store, runs };
+}
+
+describe("ledger batching", () => {
+  // The batched statements are the point of the inserts (2.5 µs a row against 3.2 µs one by one); the
+  // row-by-row path only rescues a batch the store refused, so it must not be what writes a healthy one.
+  test("a healthy flush of 123 rows runs two 50-row statements and 23 single-row ones, nothing else", async () => {
+    const { store, runs } = countingStore();
+    const told: unknown[] = [];
+    const ledger = new Ledger(inlineWriter(store), undefined, { onRejected: (rows) => told.push(rows) });
+    for (let i = 0; i < 123; i++) ledger.record(row(i));
+    await ledger.flush();
+    expect(Object.fromEntries(runs)).toEqual({ 50: 2, 1: 23 });
+    expect(told).toEqual([]);
+    const ids = (store.sqlite.query("SELECT request_id FROM usage_ledger ORDER BY request_id").all() as { request_id: string }[]).map((r) => r.request_id);
+    expect(ids).toEqual(Array.from({ length: 123 }, (_, i) => row(i).requestId));
+    store.close();
+  });
+
+  test("exactly 100 rows are two 50-row statements; 49 rows are 49 single ones", async () => {
+    for (const [n, expected] of [
+      [100, { 50: 2 }],
+      [49, { 1: 49 }],
+    ] as const) {
+      const { store, runs } = countingStore();
+      const ledger = new Ledger(inlineWriter(store), undefined);
+      for (let i = 0; i < n; i++) ledger.record(row(i));
+      await ledger.flush();
+      expect(Object.fromEntries(runs)).toEqual(expected);
+      expect((store.sqlite.query("SELECT count(*) AS n FROM usage_ledger").get() as { n: number }).n).toBe(n);
+      store.close();
+    }
+  });
+
+  test("a flush with nothing queued runs no statement", async () => {
+    const { store, runs } = countingStore();
+    await new Ledger(inlineWriter(store), undefined).flush();
+    expect(runs.size).toBe(0);
+    store.close();
+  });
+});

@@ -1,11 +1,13 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { parse } from "csv-parse/sync";
 
+import { requires, SHARED } from "../support/services";
+
 /** Real prompts from the shared data folder beside the project, read at test time (never copied in). */
-export const DATA = join(import.meta.dir, "..", "..", "..", "shared", "data");
-export const haveData = existsSync(DATA);
+export const DATA = join(SHARED, "data");
+export const haveData = await requires("shared");
 
 const jsonl = (path: string): Record<string, unknown>[] =>
   readFileSync(path, "utf8")

@@ -1,7 +1,7 @@
 import { isBusy, withoutWaiting } from "../../store/no-wait";
 import { asc, eq, getTableColumns, gt, inArray, lte, sql } from "drizzle-orm";
 import type { Embedder } from "../../ml/types";
-import type { Db } from "../../store/db";
+import { conflictTarget, type Db } from "../../store/db";
 import { cacheEntries } from "../../store/schema";
 
 /** Writes kept while the store is locked by another process: a bound, since the cache is an optimisation. */
@@ -40,7 +40,7 @@ function preparedWrites(db: Db) {
     upsert: db
       .insert(cacheEntries)
       .values(row as unknown as CacheRow)
-      .onConflictDoUpdate({ target: [cacheEntries.appId, cacheEntries.exactKey], set: Object.fromEntries(updated.map(([k, c]) => [k, proposed(c)])) })
+      .onConflictDoUpdate({ target: conflictTarget(cacheEntries.appId, cacheEntries.exactKey), set: Object.fromEntries(updated.map(([k, c]) => [k, proposed(c)])) })
       .prepare(),
     touch: db
       .update(cacheEntries)
