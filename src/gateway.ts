@@ -18,6 +18,10 @@ import { Ledger } from "./accounting/ledger";
 import { LedgerJournal } from "./accounting/ledger-journal";
 import { threadWriter } from "./accounting/ledger-writer";
 import { SqliteCounters } from "./store/counters";
+import { SpendStore } from "./store/spend-store";
+import { Budgets } from "./accounting/budgets";
+import { AgentRuns } from "./accounting/agent-runs";
+import { processAlive } from "./accounting/ledger-journal";
 import { join } from "node:path";
 import { Metrics } from "./metrics/metrics";
 import { SemanticCache } from "./pipeline/cache";
@@ -55,6 +59,11 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
   }
   const counters = new SqliteCounters(join(settings.dataDir, "svc.db"));
   const quota = new Quota(counters, plans, settings.testKeyDailyCalls);
+  const spend = new SpendStore(join(settings.dataDir, "svc.db"));
+  // Reservations name the process holding them, as the ledger journal does (processes share one machine's data directory).
+  const owner = String(process.pid);
+  const budgets = new Budgets(spend, owner);
+  const agentRuns = new AgentRuns(spend, { maxCostMicros: Math.round(settings.agentRunMaxCostUsd * 1e6), maxCalls: settings.agentRunMaxCalls, maxRepeats: settings.agentRunMaxRepeats }, owner);
   return {
     version: pkg.version,
     startedAt: Date.now(),
@@ -69,6 +78,9 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
     keys,
     counters,
     quota,
+    spend,
+    budgets,
+    agentRuns,
     providers,
     callPolicy: { ...DEFAULT_CALL_POLICY, retries: settings.providerRetries, backoffBaseMs: settings.providerRetryBaseMs, timeoutMs: settings.providerTimeoutMs, totalMs: settings.requestTimeoutMs, maxAnswerBytes: settings.upstreamMaxBytes },
     ledger,
@@ -78,6 +90,7 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
     flushables: [
       { name: "ledger", flush: () => void ledger.flush() },
       { name: "quota", flush: () => quota.flush() },
+      { name: "budgets and agent runs", flush: () => spend.flush() },
       { name: "key usage", flush: () => keyIndex.flushUsage() },
     ],
   };
@@ -89,6 +102,9 @@ export async function startServices(settings: Settings, log: Logger, env: Record
   // Rows a process that stopped (killed, or the store was down) journaled and did not store.
   const recovered = await base.ledger.recover();
   if (recovered > 0) log.warn({ rows: recovered }, "usage ledger: rows journaled by a process that stopped were written to the store");
+  // Then the money calls of a process that died mid-call still hold: reconciled against those rows.
+  const orphans = await base.spend.settleOrphans((owner) => owner === String(process.pid) || !processAlive(Number(owner)), Date.now());
+  if (orphans > 0) log.warn({ reservations: orphans }, "budgets and agent runs: reservations of a process that stopped were settled (charged as recorded, else in full)");
   // The event loop counts tokens in o200k (the optimizer's inline path) and in the tokenizer of every
   // provider it can serve (usage estimates): loaded here, about half a second each, rather than on a
   // first request; not when the CLI's key commands open the store.
@@ -144,5 +160,6 @@ export async function closeServices(s: StoreServices & Partial<Pick<Services, "o
   await s.ledger.close();
   await s.quota.close();
   s.counters.close();
+  s.spend.close();
   s.store.close();
 }

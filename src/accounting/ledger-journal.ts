@@ -116,7 +116,7 @@ function segmentPath(dir: string, seq: number): string {
   return join(dir, `${String(seq).padStart(12, "0")}.jsonl`);
 }
 
-function processAlive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -50,6 +50,9 @@ export const SettingsSchema = Type.Object(
     playgroundPerMinute: Int(1, 1_000_000, 60, "POST /v1/playground calls per minute per client address block (IPv4 /24, IPv6 /64, all of loopback)"),
     playgroundMaxBytes: Int(1024, 256 * 1024 * 1024, 64 * 1024, "largest POST /v1/playground body: the playground is for trying prompts, not for load"),
     playgroundConcurrency: Int(1, 64, 1, "POST /v1/playground analyses running at once; more are refused (503), so the unauthenticated page never takes the CPU stages from keyed calls"),
+    agentRunMaxCostUsd: Num(0, 1_000_000, 0, "default cost limit of an agent run in USD (0 = none); PUT /api/agent-runs/{id} sets a run's own"),
+    agentRunMaxCalls: Int(0, 1_000_000_000, 0, "default call limit of an agent run (0 = none)"),
+    agentRunMaxRepeats: Int(1, 1_000_000, 3, "an agent run's guard trips when the same step (tool calls and their results) comes this many times more in a row"),
     // The names are PII_TYPES of src/pipeline/pii/types.ts (test/pii/request.test.ts checks they agree).
     piiTypes: Type.String({
       pattern: "^(?:EMAIL|PHONE|CARD|IBAN|SSN|IP|URL_CREDENTIALS|SECRET|PERSON|ADDRESS)(?:,(?:EMAIL|PHONE|CARD|IBAN|SSN|IP|URL_CREDENTIALS|SECRET|PERSON|ADDRESS))*$",

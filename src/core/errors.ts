@@ -30,8 +30,8 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 export interface ErrorBody {
-  /** `code` is one of ErrorCode, or a provider's own code (context_length_exceeded, ...) passed on. */
-  error: { message: string; type: string; code: string; request_id: string; param?: string };
+  /** `code` is one of ErrorCode, or a provider's own code (context_length_exceeded, ...) passed on; `fields` add members (an AGENT_GUARD's run totals). */
+  error: { message: string; type: string; code: string; request_id: string; param?: string; [field: string]: unknown };
 }
 
 /** Every failure the gateway reports to a client is one of these; anything else becomes INTERNAL_ERROR. */
@@ -44,8 +44,9 @@ export class ApiError extends Error {
     /**
      * `shouldRetry: false` sends `x-should-retry: false`, which the OpenAI SDKs obey over their own retry
      * rules: for waits they must not sleep through (a daily limit) and failures svc already retried.
+     * `fields`: more members of the error object (an AGENT_GUARD's run totals).
      */
-    readonly extra: { param?: string; retryAfterS?: number; shouldRetry?: boolean } = {},
+    readonly extra: { param?: string; retryAfterS?: number; shouldRetry?: boolean; fields?: Record<string, unknown> } = {},
   ) {
     super(message);
     this.status = ERROR_CODES[code].status;
@@ -55,6 +56,7 @@ export class ApiError extends Error {
   body(requestId: string): ErrorBody {
     const error: ErrorBody["error"] = { message: this.message, type: this.type, code: this.code, request_id: requestId };
     if (this.extra.param) error.param = this.extra.param;
+    if (this.extra.fields) Object.assign(error, this.extra.fields);
     return { error };
   }
 

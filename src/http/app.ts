@@ -11,6 +11,9 @@ import { playgroundRoutes } from "./routes/playground";
 import { metricsRoutes } from "./routes/metrics";
 import { debugRoutes } from "./routes/debug";
 import { dashboardRoutes } from "./routes/dashboard";
+import { budgetRoutes } from "./routes/budgets";
+import { agentRunRoutes } from "./routes/agent-runs";
+import { usageRoutes } from "./routes/usage";
 
 /** Each known path with its methods, from the app's own route table, so a known path with the wrong method answers 405 rather than 404. */
 function methodTable(routes: readonly { method: string; path: string }[]): [RegExp, string[]][] {
@@ -94,7 +97,7 @@ export function buildApp(gw: Services) {
       gw.log.info({ request_id: f.id, method: request.method, path, status: set.status ?? 200, ms: +(performance.now() - f.t0).toFixed(3) }, "request");
     });
   }
-  const routes = app.use(healthRoutes(gw)).use(dashboardRoutes(gw)).use(keyRoutes(gw)).use(completionRoutes(gw)).use(embeddingRoutes(gw)).use(responseRoutes(gw)).use(playgroundRoutes(gw)).use(metricsRoutes(gw));
+  const routes = app.use(healthRoutes(gw)).use(dashboardRoutes(gw)).use(keyRoutes(gw)).use(completionRoutes(gw)).use(embeddingRoutes(gw)).use(responseRoutes(gw)).use(playgroundRoutes(gw)).use(metricsRoutes(gw)).use(budgetRoutes(gw)).use(agentRunRoutes(gw)).use(usageRoutes(gw));
   return gw.settings.debugHeap ? routes.use(debugRoutes(gw)) : routes;
 }
 

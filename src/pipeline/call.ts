@@ -35,6 +35,8 @@ export interface Call extends CallContext {
   /** Set by the pii stage: what masking found, for svc_meta.pii_masked. */
   pii?: { found: PiiSpan[]; masked: boolean };
   plan?: Plan;
+  /** The most the call may cost in micro-dollars, once a stage asked (worst-case.ts). */
+  worstCase?: number;
   /** Set on a cache miss: the answer is handed back through it at the settle, or it is failed. */
   fill?: CacheFill;
   /** The stages admitted so far, in list order, each with the state its `before` returned. */

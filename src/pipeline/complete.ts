@@ -4,7 +4,7 @@ import { completeWithFallback, streamWithFallback, type UpstreamRequest } from "
 import type { Services } from "./services";
 import type { CompletionRequest } from "./request";
 import { openCall, type Call, type CallContext, type Outcome, type Plan } from "./call";
-import { admit, forClient, type Stage } from "./stage";
+import { admit, forClient, planned, type Stage } from "./stage";
 import { buildStages, type StageServices } from "./stages";
 import { price, settle } from "./settle";
 import { completionBody, replayFrames, type CompletionResult } from "./render";
@@ -19,7 +19,8 @@ export type PipelineServices = Pick<Services, "catalog" | "providers" | "callPol
 /**
  * POST /v1/complete, top to bottom: admit the call (the stages' `before`: quota), run the CPU stages
  * in one optimizer call (compression, scoring, embedding, classification, routing), answer from the
- * cache when it can, else call the provider with retries and fallback, render the answer as JSON or
+ * cache when it can, else hold what the call may cost (the stages' `planned`: budget and agent-run
+ * reservations) and call the provider with retries and fallback, render the answer as JSON or
  * as an SSE stream, and settle the call once: its stages commit or roll back, its ledger row is written.
  */
 export class Pipeline {
@@ -42,6 +43,8 @@ export class Pipeline {
       const cached = await this.s.cache.lookup(cacheRequest(call, plan));
       if (cached.kind === "hit") return this.fromCache(call, plan, cached.hit);
       if (cached.kind === "miss") call.fill = cached.fill;
+      const reserving = planned(call, plan);
+      if (reserving) await reserving;
       if (req.stream) return { kind: "sse", stream: await this.stream(call, plan) };
       const out = await this.upstream(call, plan);
       const priced = price(this.s, call, plan, out);
@@ -79,12 +82,12 @@ export class Pipeline {
       cacheable: false,
     };
     const priced = price(this.s, call, plan, out);
+    // Settled before rendering: the commit completes svc_meta (an agent run's totals).
+    settle(this.s, call, { kind: "answered", path: "cache", outcome: out, priced });
     const choices = forClient(call, out.choices);
-    const result: CompletionResult = call.req.stream
+    return call.req.stream
       ? { kind: "sse", stream: replayFrames(call, out, { ...hit.answer, choices }, priced.meta) }
       : { kind: "json", body: completionBody(call, { ...out, choices }, priced.meta) };
-    settle(this.s, call, { kind: "answered", path: "cache", outcome: out, priced });
-    return result;
   }
 
   private async upstream(call: Call, plan: Plan): Promise<Outcome> {

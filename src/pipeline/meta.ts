@@ -1,4 +1,4 @@
-import type { CallCosts } from "../accounting/costs";
+import type { CallCosts, SavedBySource } from "../accounting/costs";
 import type { OptimizeResult } from "./optimize-types";
 import type { RoutingReason } from "./route";
 
@@ -10,6 +10,8 @@ export interface SvcMeta {
   cost_original_usd: number | null;
   cost_actual_usd: number | null;
   saved_usd: number | null;
+  /** Where the saving came from, in USD; the parts sum to `saved_usd` (all 0 when a cost is unknown). */
+  saved_by_source: SavedBySource;
   original_tokens: number;
   compressed_tokens: number;
   compression_ratio: number;
@@ -22,7 +24,8 @@ export interface SvcMeta {
   latency_overhead_ms: number;
   conversation_id?: string;
   simulated?: boolean;
-  agent_run?: { id: string; calls: number; prompt_tokens: number; completion_tokens: number; cost_usd: number };
+  /** The run's totals after this call (set by the agent-run stage's commit). */
+  agent_run?: { id: string; calls: number; cost_usd: number; status: "active" | "tripped" | "closed" };
 }
 
 export interface MetaInput {
@@ -49,6 +52,7 @@ export function buildMeta(m: MetaInput): SvcMeta {
     cost_original_usd: m.costs.unknown?.original ? null : m.costs.cost_original_usd,
     cost_actual_usd: m.costs.unknown?.actual ? null : m.costs.cost_actual_usd,
     saved_usd: m.costs.unknown ? null : m.costs.saved_usd,
+    saved_by_source: m.costs.saved_by_source,
     routing_reason: m.reason,
     model_requested: m.modelRequested,
     rules_applied: m.opt.rulesApplied,

@@ -7,6 +7,9 @@ import type { KeyHasher } from "../auth/secret";
 import type { KeyIndex } from "../auth/key-index";
 import type { KeyService } from "../auth/key-service";
 import type { Quota } from "../auth/quota";
+import type { Budgets } from "../accounting/budgets";
+import type { AgentRuns } from "../accounting/agent-runs";
+import type { SpendStore } from "../store/spend-store";
 import type { Counters } from "../store/counters";
 import type { ProviderRegistry } from "../providers/registry";
 import type { CallPolicy } from "../providers/call";
@@ -41,6 +44,10 @@ export interface Services {
   /** Shared counters, exact across processes on one store: quotas, budgets, agent runs. */
   readonly counters: Counters;
   readonly quota: Quota;
+  /** Budgets and agent runs in the store, on a connection of their own (exact across processes). */
+  readonly spend: SpendStore;
+  readonly budgets: Budgets;
+  readonly agentRuns: AgentRuns;
   readonly providers: ProviderRegistry;
   readonly callPolicy: CallPolicy;
   readonly ledger: Ledger;

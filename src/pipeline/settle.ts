@@ -1,5 +1,5 @@
 import type { LedgerRow } from "../accounting/ledger";
-import { priceCall } from "../accounting/costs";
+import { priceCall, type SavedBySource } from "../accounting/costs";
 import { ApiError } from "../core/errors";
 import { UpstreamFailure } from "../providers/call";
 import { ProviderError } from "../providers/types";
@@ -80,6 +80,7 @@ export function ledgerRow(call: Call, end: Exclude<CallEnd, { kind: "refused" }>
       costOriginalUsd: p.costs.cost_original_usd,
       costActualUsd: p.costs.cost_actual_usd,
       savedUsd: p.costs.saved_usd,
+      ...savedColumns(p.costs.saved_by_source),
       cacheHit: out.cacheHit,
       status: ended.status,
       errorCode: ended.code,
@@ -101,6 +102,7 @@ export function ledgerRow(call: Call, end: Exclude<CallEnd, { kind: "refused" }>
     costOriginalUsd: 0,
     costActualUsd: 0,
     savedUsd: 0,
+    ...NOTHING_SAVED,
     cacheHit: false,
     status,
     errorCode: code,
@@ -109,6 +111,12 @@ export function ledgerRow(call: Call, end: Exclude<CallEnd, { kind: "refused" }>
     createdAt: Date.now(),
   };
 }
+
+function savedColumns(by: SavedBySource) {
+  return { savedCompressionUsd: by.compression, savedRoutingUsd: by.routing, savedCacheUsd: by.cache, savedPromptCacheUsd: by.prompt_cache, savedConversationUsd: by.conversation };
+}
+
+const NOTHING_SAVED = savedColumns({ compression: 0, routing: 0, cache: 0, prompt_cache: 0, conversation: 0 });
 
 /**
  * Settles a call exactly once, whichever path reaches here first (the client going away after the
@@ -128,7 +136,7 @@ export function settle(s: Pick<Services, "ledger" | "metrics">, call: Call, end:
   }
   // A partial stream commits too: what was delivered was paid for (the quota keeps the call; the
   // cache fill refuses the outcome, which is never cacheable).
-  commit(call, end.outcome);
+  commit(call, end.outcome, end.priced);
   const { outcome: out, priced: p } = end;
   const row = ledgerRow(call, end);
   s.ledger.record(row);

@@ -1,11 +1,14 @@
 import type { Choice, StreamEvent } from "../providers/types";
-import type { Call, Outcome } from "./call";
+import type { Call, Outcome, Plan, Priced } from "./call";
 
 /**
  * A stateful step of the completion path. `before` runs at admission in list order (a throw refuses
  * the call: the stages admitted before it roll back); whatever it returns is the stage's state for
- * this call, handed back to the other hooks. Every admitted call is settled exactly once: `commit` in
- * list order when an answer went out, else `rollback` in reverse order. `stream` may return a
+ * this call, handed back to the other hooks. `planned` runs in list order once routing has chosen the
+ * candidates and the cache has missed, just before the provider call (a throw refuses the call, which
+ * rolls back): what depends on the model, such as a reservation of the call's worst-case cost, is
+ * decided there. Every admitted call is settled exactly once: `commit` in list order when an answer
+ * went out (it may add to the answer's svc_meta, not yet sent), else `rollback` in reverse order. `stream` may return a
  * transform of the provider's events (e.g. restoring masked text across chunk boundaries) that the
  * relay pipes the stream through, in list order. `answer` may rewrite a whole answer's choices for
  * the client (JSON, and the cache's replay) without changing what the outcome keeps.
@@ -13,7 +16,8 @@ import type { Call, Outcome } from "./call";
 export interface Stage<S = unknown> {
   readonly name: string;
   before?(call: Call): S | Promise<S>;
-  commit?(call: Call, outcome: Outcome, state: S): void;
+  planned?(call: Call, plan: Plan, state: S): void | Promise<void>;
+  commit?(call: Call, outcome: Outcome, state: S, priced: Priced): void;
   rollback?(call: Call, error: unknown, state: S): void;
   stream?(call: Call, state: S): TransformStream<StreamEvent, StreamEvent> | undefined;
   answer?(call: Call, choices: Choice[], state: S): Choice[];
@@ -35,8 +39,20 @@ export async function admit(call: Call, stages: readonly Stage[]): Promise<void>
   }
 }
 
-export function commit(call: Call, outcome: Outcome): void {
-  for (const h of call.held) h.stage.commit?.(call, outcome, h.state);
+/**
+ * Runs the admitted stages' `planned` hooks in order, before the provider call. A promise only when a
+ * hook returned one: a call no stage reserves for takes no extra turn of the event loop.
+ */
+export function planned(call: Call, plan: Plan, from = 0): void | Promise<void> {
+  for (let i = from; i < call.held.length; i++) {
+    const h = call.held[i]!;
+    const r = h.stage.planned?.(call, plan, h.state);
+    if (r instanceof Promise) return r.then(() => planned(call, plan, i + 1));
+  }
+}
+
+export function commit(call: Call, outcome: Outcome, priced: Priced): void {
+  for (const h of call.held) h.stage.commit?.(call, outcome, h.state, priced);
 }
 
 export function rollback(call: Call, error: unknown): void {

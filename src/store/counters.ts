@@ -1,4 +1,7 @@
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
+import { counterConnection, retryWhileBusy } from "./busy";
+
+export { StoreUnavailableError } from "./busy";
 
 /**
  * Counters shared by every gateway process on one store: quotas now, budgets and agent runs next.
@@ -17,15 +20,6 @@ export interface Counters {
 }
 
 /**
- * The store cannot change a counter now: locked by another writer for longer than the waits below, or
- * failing (disk full, I/O error, read-only). The call is refused rather than counted wrongly or kept waiting.
- */
-export class StoreUnavailableError extends Error {}
-
-/** Waits between tries while another connection holds SQLite's write lock: 0.5 ms doubling, about 2 s in all. */
-const BUSY_WAITS_MS = [0.5, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000];
-
-/**
  * Counters in SQLite's `usage_counters`, on a connection of their own that never waits inside SQLite
  * (busy_timeout 0): a write lock held by another process is waited out with timers, so the event loop
  * keeps serving. One upsert is about 13 µs p50 on the event loop (20,000 in a row, WAL, synchronous NORMAL).
@@ -39,12 +33,7 @@ export class SqliteCounters implements Counters {
   // Written so PostgreSQL takes them too (test/store/schema-portability.test.ts): the conflict branch names
   // the table's own `calls` (bare, PostgreSQL finds it ambiguous with `excluded`), and CASE, not SQLite's max(a, b).
   constructor(dbPath: string) {
-    this.sqlite = new Database(dbPath, { strict: true });
-    this.sqlite.run("PRAGMA busy_timeout = 0");
-    // Per connection, like the store's own: FULL would fsync every call's increment (2.2 ms p50 per call
-    // against 13 µs, bench/relay-cpu.ts found the relay at 5% of the proxy). In WAL mode NORMAL survives
-    // a killed process; a power cut may lose the last increments, as it may the store's other writes.
-    this.sqlite.run("PRAGMA synchronous = NORMAL");
+    this.sqlite = counterConnection(dbPath);
     this.add = this.sqlite.prepare<{ calls: number }, [string, string, number, number]>(
       "INSERT INTO usage_counters (key_id, period, calls) VALUES (?1, ?2, ?3) ON CONFLICT (key_id, period) DO UPDATE SET calls = usage_counters.calls + ?3 WHERE usage_counters.calls + ?3 <= ?4 RETURNING calls",
     );
@@ -74,21 +63,6 @@ export class SqliteCounters implements Counters {
   problem: string | undefined;
 
   private async retryWhileBusy<T>(op: () => T): Promise<T> {
-    for (let i = 0; ; i++) {
-      try {
-        const v = op();
-        this.problem = undefined;
-        return v;
-      } catch (e) {
-        const code = (e as { code?: string }).code ?? "";
-        const busy = code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
-        if (busy && i < BUSY_WAITS_MS.length) {
-          await Bun.sleep(BUSY_WAITS_MS[i]!);
-          continue;
-        }
-        this.problem = busy ? "the store stayed locked by another writer" : `the store failed: ${(e as Error).message}`;
-        throw new StoreUnavailableError(this.problem);
-      }
-    }
+    return retryWhileBusy(this, op);
   }
 }

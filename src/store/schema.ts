@@ -1,6 +1,6 @@
 import { sqliteTable, text, integer, real, primaryKey } from "drizzle-orm/sqlite-core";
 
-/** Drizzle view of migrations/0001_initial.sql; the SQL file is the source of truth for the DDL. */
+/** Drizzle view of migrations/*.sql; the SQL files are the source of truth for the DDL. */
 
 export const apiKeys = sqliteTable("api_keys", {
   id: text("id").primaryKey(),
@@ -48,18 +48,42 @@ export const usageLedger = sqliteTable("usage_ledger", {
   conversationId: text("conversation_id"),
   agentRunId: text("agent_run_id"),
   createdAt: integer("created_at").notNull(),
+  savedCompressionUsd: real("saved_compression_usd"),
+  savedRoutingUsd: real("saved_routing_usd"),
+  savedCacheUsd: real("saved_cache_usd"),
+  savedPromptCacheUsd: real("saved_prompt_cache_usd"),
+  savedConversationUsd: real("saved_conversation_usd"),
 });
 
 export const budgets = sqliteTable("budgets", {
   id: text("id").primaryKey(),
   appId: text("app_id").notNull(),
   name: text("name").notNull(),
-  limitUsd: real("limit_usd").notNull(),
-  spentUsd: real("spent_usd").notNull(),
-  period: text("period").notNull(),
+  limitMicros: integer("limit_micros").notNull(),
+  period: text("period", { enum: ["daily", "monthly", "total"] }).notNull(),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
 });
+
+export const budgetSpend = sqliteTable(
+  "budget_spend",
+  { budgetId: text("budget_id").notNull(), period: text("period").notNull(), spentMicros: integer("spent_micros").notNull(), reservedMicros: integer("reserved_micros").notNull() },
+  (t) => [primaryKey({ columns: [t.budgetId, t.period] })],
+);
+
+export const reservations = sqliteTable(
+  "reservations",
+  {
+    requestId: text("request_id").notNull(),
+    kind: text("kind", { enum: ["budget", "run"] }).notNull(),
+    target: text("target").notNull(),
+    period: text("period").notNull(),
+    micros: integer("micros").notNull(),
+    owner: text("owner").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.requestId, t.kind] })],
+);
 
 export const conversations = sqliteTable(
   "conversations",
@@ -83,10 +107,15 @@ export const agentRuns = sqliteTable(
     calls: integer("calls").notNull(),
     promptTokens: integer("prompt_tokens").notNull(),
     completionTokens: integer("completion_tokens").notNull(),
-    costUsd: real("cost_usd").notNull(),
+    costMicros: integer("cost_micros").notNull(),
+    reservedMicros: integer("reserved_micros").notNull(),
+    maxCostMicros: integer("max_cost_micros"),
+    maxCalls: integer("max_calls"),
+    maxRepeats: integer("max_repeats"),
     lastRequestHash: text("last_request_hash"),
     repeatCount: integer("repeat_count").notNull(),
-    status: text("status").notNull(),
+    status: text("status", { enum: ["active", "tripped", "closed"] }).notNull(),
+    tripReason: text("trip_reason"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

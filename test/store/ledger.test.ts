@@ -32,6 +32,12 @@ function row(i: number): LedgerRow {
     conversationId: undefined,
     agentRunId: i % 11 === 0 ? "run" : null,
     createdAt: 1_700_000_000_000 + i,
+    savedCompressionUsd: i / 4e6,
+    savedRoutingUsd: i / 4e6,
+    savedCacheUsd: 0,
+    savedPromptCacheUsd: 0,
+    // Absent, as in a row journaled before the per-source columns existed.
+    savedConversationUsd: i % 13 === 0 ? undefined : 0,
   };
 }
 
@@ -72,6 +78,11 @@ describe("ledger", () => {
         conversation_id: null,
         agent_run_id: r.agentRunId ?? null,
         created_at: r.createdAt,
+        saved_compression_usd: r.savedCompressionUsd,
+        saved_routing_usd: r.savedRoutingUsd,
+        saved_cache_usd: 0,
+        saved_prompt_cache_usd: 0,
+        saved_conversation_usd: r.savedConversationUsd ?? null,
       });
     }
     store.close();

@@ -49,9 +49,18 @@ class SvcOptions(TypedDict, total=False):
 class AgentRun(TypedDict):
     id: str
     calls: int
-    prompt_tokens: int
-    completion_tokens: int
     cost_usd: float
+    status: Literal["active", "tripped", "closed"]
+
+
+class SavedBySource(TypedDict):
+    """Where a call's saving came from, in USD; the parts sum to ``saved_usd``."""
+
+    compression: float
+    routing: float
+    cache: float
+    prompt_cache: float
+    conversation: float
 
 
 class _SvcMetaRequired(TypedDict):
@@ -62,6 +71,7 @@ class _SvcMetaRequired(TypedDict):
     cost_original_usd: Optional[float]
     cost_actual_usd: Optional[float]
     saved_usd: Optional[float]
+    saved_by_source: SavedBySource
     routing_reason: RoutingReason
     model_requested: str
     rules_applied: List[str]

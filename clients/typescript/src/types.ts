@@ -65,6 +65,8 @@ export interface SvcMeta {
   cost_original_usd: number | null;
   cost_actual_usd: number | null;
   saved_usd: number | null;
+  /** Where the saving came from, in USD; the parts sum to `saved_usd`. */
+  saved_by_source: { compression: number; routing: number; cache: number; prompt_cache: number; conversation: number };
   routing_reason: RoutingReason;
   model_requested: string;
   rules_applied: string[];
@@ -74,7 +76,8 @@ export interface SvcMeta {
   conversation_id?: string;
   /** True when the gateway answered with its built-in simulator (no provider configured). */
   simulated?: boolean;
-  agent_run?: { id: string; calls: number; prompt_tokens: number; completion_tokens: number; cost_usd: number };
+  /** The agent run's totals after this call, when the request named `agent_run_id`. */
+  agent_run?: { id: string; calls: number; cost_usd: number; status: "active" | "tripped" | "closed" };
 }
 
 /** Every field name of `SvcOptions`, for code that must enumerate them (checked to be complete at compile time). */
@@ -103,6 +106,7 @@ export const SVC_META_FIELDS = [
   "cost_original_usd",
   "cost_actual_usd",
   "saved_usd",
+  "saved_by_source",
   "routing_reason",
   "model_requested",
   "rules_applied",

@@ -1,0 +1,111 @@
+/**
+ * What the budget and agent-run checks add to a call, in one process on a real SQLite store (WAL, as
+ * the gateway runs it): every stage of the completion path (admission, the `planned` reservations, the
+ * commit that settles the cost) for a call with `budget_id`, one with `budget_id` and `agent_run_id`,
+ * against the same path for a call with neither (the baseline: quota only), interleaved call by call so
+ * machine noise hits all alike. Figures are per call on the event loop; the added time is the
+ * difference of the medians.
+ *
+ *   bun bench/budget-guard.ts [--calls 5000] [--rounds 5]
+ *
+ * Prints markdown.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { openStore } from "../src/store/db";
+import { SpendStore } from "../src/store/spend-store";
+import { SqliteCounters } from "../src/store/counters";
+import { Budgets } from "../src/accounting/budgets";
+import { AgentRuns } from "../src/accounting/agent-runs";
+import { Quota } from "../src/auth/quota";
+import { Plans } from "../src/auth/plans";
+import { Catalog } from "../src/catalog/catalog";
+import { loadVocabularies } from "../src/tokens/count";
+import type { KeyEntry } from "../src/auth/key-record";
+import { openCall, type Outcome, type Plan, type Priced } from "../src/pipeline/call";
+import type { CompletionRequest } from "../src/pipeline/request";
+import { admit, commit, planned, type Stage } from "../src/pipeline/stage";
+import { quotaStage } from "../src/pipeline/stages/quota";
+import { budgetStage } from "../src/pipeline/stages/budget";
+import { agentRunStage } from "../src/pipeline/stages/agent-run";
+import { priceCall } from "../src/accounting/costs";
+import { median, percentile } from "./lib/stats";
+
+const { values: flags } = parseArgs({ args: process.argv.slice(2), options: { calls: { type: "string", default: "5000" }, rounds: { type: "string", default: "5" } } });
+const CALLS = Number(flags.calls);
+const ROUNDS = Number(flags.rounds);
+
+const dir = mkdtempSync(join(tmpdir(), "svc-bench-budget-"));
+const store = openStore(dir);
+const db = join(dir, "svc.db");
+const spend = new SpendStore(db);
+const counters = new SqliteCounters(db);
+const catalog = Catalog.load();
+loadVocabularies(["o200k"]);
+const services = {
+  catalog,
+  // A test key: its daily limit (1e9 here) never binds.
+  quota: new Quota(counters, Plans.load(), 1e9),
+  budgets: new Budgets(spend, String(process.pid)),
+  agentRuns: new AgentRuns(spend, { maxCostMicros: 0, maxCalls: 0, maxRepeats: 3 }, String(process.pid)),
+};
+const stages: Stage[] = [quotaStage(services), agentRunStage(services), budgetStage(services)] as Stage[];
+const key = { id: "key_bench", appId: "app_bench", type: "test", plan: "free", scopes: ["complete"] } as unknown as KeyEntry;
+const budget = await services.budgets.create(key.appId, "bench", 1e15, "total");
+const model = catalog.resolve("gpt-4o");
+
+let n = 0;
+/** One call through admission, the reservations and the commit; µs on the event loop. */
+type Kind = "none" | "budget" | "both";
+async function oneCall(kind: Kind): Promise<number> {
+  const i = n++;
+  const messages = [{ role: "user" as const, content: `Summarize the quarterly report for region ${i} in three bullet points.` }];
+  const req: CompletionRequest = {
+    messages,
+    model: model.id,
+    max_tokens: 256,
+    stream: false,
+    params: {},
+    svc_options: { compress: false, route: false, cache: false, cache_nondeterministic: false, score: false, mask_pii: false, max_aggressiveness: 0.5, skip_rules: [], ...(kind !== "none" && { budget_id: budget.id }), ...(kind === "both" && { agent_run_id: `run-${i % 50}` }) },
+  };
+  const t0 = performance.now();
+  const call = openCall(key, req, { requestId: `svc_req_${i}`, t0, signal: new AbortController().signal });
+  await admit(call, stages);
+  const plan = { opt: { messages }, candidates: [model], requested: model, reason: "explicit_model" } as unknown as Plan;
+  await planned(call, plan);
+  const out: Outcome = { served: model, choices: [], usage: { prompt_tokens: 20, completion_tokens: 100 }, reason: "explicit_model", cacheHit: false, upstreamMs: 0, simulated: false, cacheable: false };
+  const costs = priceCall(catalog, { requested: model, served: model, originalPromptTokens: 20, sentPromptTokens: 20, completionTokens: 100, cacheHit: false });
+  const priced = { costs, originalPromptTokens: 20, totalMs: 0, overheadMs: 0, meta: {} } as unknown as Priced;
+  commit(call, out, priced);
+  return (performance.now() - t0) * 1000;
+}
+
+const KINDS: Kind[] = ["none", "budget", "both"];
+for (let i = 0; i < 600; i++) await oneCall(KINDS[i % 3]!);
+const medians: Record<Kind, number[]> = { none: [], budget: [], both: [] };
+for (let r = 0; r < ROUNDS; r++) {
+  const t: Record<Kind, number[]> = { none: [], budget: [], both: [] };
+  for (let i = 0; i < CALLS; i++) {
+    // Rotate which goes first, so none always runs on a warmer cache.
+    for (let k = 0; k < 3; k++) {
+      const kind = KINDS[(i + k) % 3]!;
+      t[kind].push(await oneCall(kind));
+    }
+  }
+  for (const k of KINDS) medians[k].push(median(t[k]));
+  if (r === ROUNDS - 1) console.log(`last round p99 µs: baseline ${percentile(t.none, 99).toFixed(1)}, budget ${percentile(t.budget, 99).toFixed(1)}, budget + agent run ${percentile(t.both, 99).toFixed(1)}`);
+}
+const added = (k: Kind) => medians[k].map((m, r) => m - medians.none[r]!);
+const view = services.budgets.get(key.appId, budget.id);
+console.log(`\n## Budget and agent-run checks per call (${CALLS} calls of each kind × ${ROUNDS} rounds, interleaved)\n`);
+console.log("| call | p50 µs (median of rounds) | added to the baseline (goal ≤ 50) |\n|---|---|---|");
+console.log(`| baseline: quota stage only | ${median(medians.none).toFixed(1)} | |`);
+console.log(`| with budget_id | ${median(medians.budget).toFixed(1)} | ${median(added("budget")).toFixed(1)} |`);
+console.log(`| with budget_id and agent_run_id | ${median(medians.both).toFixed(1)} | ${median(added("both")).toFixed(1)} |`);
+console.log(`\nrounds' added p50, budget: ${added("budget").map((x) => x.toFixed(1)).join(", ")} µs; both: ${added("both").map((x) => x.toFixed(1)).join(", ")} µs. Budget spent $${view.spent_usd}, reserved $${view.reserved_usd} after the run; load average ${loadavg()[0]!.toFixed(1)}`);
+spend.close();
+counters.close();
+store.close();
+rmSync(dir, { recursive: true, force: true });

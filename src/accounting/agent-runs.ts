@@ -1,0 +1,168 @@
+import { createHash } from "node:crypto";
+import { ApiError } from "../core/errors";
+import type { ChatMessage } from "../core/messages";
+import { RUN_SEP, type RunAdmission, type RunLimits, type RunRow, type SpendStore } from "../store/spend-store";
+import { toUsd } from "./budgets";
+
+/** The contract's agent-run record. */
+export interface RunView {
+  id: string;
+  status: RunRow["status"];
+  calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost_usd: number;
+  limits: { max_cost_usd: number | null; max_calls: number | null; max_repeats: number };
+  trip_reason: string | null;
+}
+
+/** svc_meta.agent_run and the totals in an AGENT_GUARD error. */
+export interface RunTotals {
+  id: string;
+  calls: number;
+  cost_usd: number;
+  status: RunRow["status"];
+}
+
+/** What a call holds on a run between admission and its settle. */
+export interface RunHold {
+  appId: string;
+  id: string;
+  hash: string;
+  requestId: string;
+  /** The run's totals when the call was admitted: svc_meta's fallback while the store is busy at the settle. */
+  admitted: RunTotals;
+  /** Set once the call's worst-case cost is reserved. */
+  micros?: number;
+}
+
+/** A limit the operator leaves unset: large enough never to bind, small enough for integer SQL arithmetic. */
+const UNLIMITED = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The step a request repeats in an agent loop: from the last assistant message on (its tool calls
+ * and the tool results that answer them), or the whole request when no assistant message is in it
+ * yet. A loop resends a growing history, so hashing the whole request would never see a repeat;
+ * hashing the last step sees the same tool call with the same result coming round again.
+ */
+export function stepHash(messages: readonly ChatMessage[]): string {
+  let from = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]!.role === "assistant") {
+      from = i;
+      break;
+    }
+  }
+  const h = createHash("sha256");
+  for (let i = from; i < messages.length; i++) {
+    const m = messages[i]!;
+    // Canonical: role, content, tool calls (id dropped: clients mint a fresh one per step) and the
+    // answered tool's name, each length-prefixed so no two different steps hash alike.
+    const calls = m.tool_calls?.map((c) => `${c.function.name}(${c.function.arguments})`).join("|") ?? "";
+    for (const part of [m.role, m.content, calls, m.name ?? ""]) h.update(`${part.length}:${part};`);
+  }
+  return h.digest("base64url");
+}
+
+export function totalsOf(r: RunRow): RunTotals {
+  return { id: r.id, calls: r.calls, cost_usd: toUsd(r.cost_micros), status: r.status };
+}
+
+export class GuardError extends ApiError {
+  constructor(
+    reason: string,
+    readonly totals: RunTotals,
+  ) {
+    super("AGENT_GUARD", `agent run '${totals.id}' stopped: ${reason}; POST /api/agent-runs/{id}/reset to continue it`, { fields: { agent_run: totals, reason } });
+  }
+}
+
+/**
+ * Agent runs: calls, tokens and cost accumulate per run in the store, and a guard refuses calls past
+ * the run's cost or call limit or when the same step repeats (429 AGENT_GUARD with the totals).
+ */
+export class AgentRuns {
+  /** The operator's defaults, 0 (no limit) read as UNLIMITED. */
+  private readonly defaults: RunLimits;
+
+  constructor(
+    private readonly store: SpendStore,
+    defaults: RunLimits,
+    private readonly owner: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.defaults = { maxCostMicros: defaults.maxCostMicros || UNLIMITED, maxCalls: defaults.maxCalls || UNLIMITED, maxRepeats: defaults.maxRepeats };
+  }
+
+  /** At admission: counts the call into its run, or refuses it when the run is stopped or this call trips it. */
+  async admit(appId: string, id: string, requestId: string, messages: readonly ChatMessage[]): Promise<RunHold> {
+    const hash = stepHash(messages);
+    const a = await this.store.admitRun(appId, id, hash, this.defaults, this.now());
+    refuseUnless(a);
+    return { appId, id, hash, requestId, admitted: totalsOf(a.run) };
+  }
+
+  /** Once the call's worst case is known: reserves it against the run's cost limit. */
+  async reserve(hold: RunHold, micros: number): Promise<void> {
+    const target = hold.appId + RUN_SEP + hold.id;
+    refuseUnless(await this.store.reserveRun({ requestId: hold.requestId, kind: "run", target, period: "", micros }, hold.appId, hold.id, this.defaults.maxCostMicros, this.owner, this.now()));
+    hold.micros = micros;
+  }
+
+  /**
+   * An answer went out: its cost and tokens join the run. Returns the run's totals after; while the
+   * store is busy (the settle then finishes on timers) the totals at admission plus this call's cost.
+   */
+  settle(hold: RunHold, costMicros: number, promptTokens: number, completionTokens: number): RunTotals {
+    const r = this.store.settleRun(hold.requestId, hold.appId, hold.id, costMicros, promptTokens, completionTokens, this.now());
+    if (r instanceof Promise || !r) return { ...hold.admitted, cost_usd: toUsd(Math.round(hold.admitted.cost_usd * 1e6) + costMicros) };
+    return totalsOf(r);
+  }
+
+  /** No answer went out: the call is not counted, and its reservation is released. */
+  release(hold: RunHold): void {
+    void this.store.unadmitRun(hold.appId, hold.id, hold.hash);
+    if (hold.micros !== undefined) void this.store.settleRun(hold.requestId, hold.appId, hold.id, 0, 0, 0, this.now());
+  }
+
+  get(appId: string, id: string): RunView {
+    return this.view(this.existing(appId, id));
+  }
+
+  async put(appId: string, id: string, limits: { maxCostMicros?: number; maxCalls?: number; maxRepeats?: number }): Promise<RunView> {
+    return this.view(await this.store.putRun(appId, id, limits.maxCostMicros ?? null, limits.maxCalls ?? null, limits.maxRepeats ?? null, this.now()));
+  }
+
+  async reset(appId: string, id: string): Promise<RunView> {
+    return this.view((await this.store.resetRun(appId, id, this.now())) ?? this.existing(appId, id));
+  }
+
+  async close(appId: string, id: string): Promise<RunView> {
+    return this.view((await this.store.closeRun(appId, id, this.now())) ?? this.existing(appId, id));
+  }
+
+  private existing(appId: string, id: string): RunRow {
+    const r = this.store.run(appId, id);
+    if (!r) throw new ApiError("NOT_FOUND", `no agent run '${id}'`);
+    return r;
+  }
+
+  private view(r: RunRow): RunView {
+    const limited = (n: number) => (n === UNLIMITED ? null : n);
+    const maxCost = r.max_cost_micros ?? limited(this.defaults.maxCostMicros);
+    return {
+      id: r.id,
+      status: r.status,
+      calls: r.calls,
+      prompt_tokens: r.prompt_tokens,
+      completion_tokens: r.completion_tokens,
+      cost_usd: toUsd(r.cost_micros),
+      limits: { max_cost_usd: maxCost === null ? null : toUsd(maxCost), max_calls: r.max_calls ?? limited(this.defaults.maxCalls), max_repeats: r.max_repeats ?? this.defaults.maxRepeats },
+      trip_reason: r.trip_reason,
+    };
+  }
+}
+
+function refuseUnless(a: RunAdmission): void {
+  if (!a.ok) throw new GuardError(a.reason, totalsOf(a.run));
+}

@@ -1,0 +1,137 @@
+import { randomBytes } from "node:crypto";
+import { ApiError } from "../core/errors";
+import { StoreUnavailableError } from "../store/busy";
+import type { BudgetPeriod, BudgetRow, SpendStore } from "../store/spend-store";
+
+export const BUDGET_PERIODS: readonly BudgetPeriod[] = ["daily", "monthly", "total"];
+
+/** USD → integer micro-dollars; costs are rounded up so a budget is never charged less than was spent. */
+export const toMicros = (usd: number) => Math.ceil(Math.round(usd * 1e10) / 1e4);
+export const toUsd = (micros: number) => micros / 1e6;
+
+/** The contract's budget record. */
+export interface BudgetView {
+  id: string;
+  name: string;
+  app_id: string;
+  limit_usd: number;
+  period: BudgetPeriod;
+  spent_usd: number;
+  reserved_usd: number;
+  remaining_usd: number;
+  resets_at: string | null;
+  created_at: string;
+}
+
+/** A reservation a call holds on a budget until it settles. */
+export interface BudgetHold {
+  budgetId: string;
+  window: string;
+  requestId: string;
+  micros: number;
+}
+
+/** The window a period's spend is counted in at `now` ('' for total), and when it ends (UTC). */
+export function windowOf(period: BudgetPeriod, now: number): { window: string; resetsAt: number | null } {
+  const d = new Date(now);
+  const iso = d.toISOString();
+  if (period === "daily") return { window: `d:${iso.slice(0, 10)}`, resetsAt: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1) };
+  if (period === "monthly") return { window: `m:${iso.slice(0, 7)}`, resetsAt: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) };
+  return { window: "", resetsAt: null };
+}
+
+export function storeUnavailable(e: unknown, what: string): unknown {
+  return e instanceof StoreUnavailableError ? new ApiError("STORE_UNAVAILABLE", `${what} cannot be checked now (${e.message}); retry shortly`, { retryAfterS: 2 }) : e;
+}
+
+/**
+ * Budgets of an app: limits in micro-dollars per period window, spend and in-flight reservations kept
+ * by atomic statements of the store (SpendStore), so concurrent calls and several processes can never
+ * take more than the limit between them.
+ */
+export class Budgets {
+  constructor(
+    private readonly store: SpendStore,
+    /** Who holds a reservation: a restart settles the reservations of owners that are gone. */
+    private readonly owner: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async create(appId: string, name: string, limitMicros: number, period: BudgetPeriod): Promise<BudgetView> {
+    const row: BudgetRow = { id: `bud_${randomBytes(12).toString("base64url")}`, app_id: appId, name, limit_micros: limitMicros, period, created_at: this.now(), updated_at: this.now() };
+    await this.store.createBudget(row);
+    return this.view(row);
+  }
+
+  list(appId: string): BudgetView[] {
+    return this.store.budgets(appId).map((b) => this.view(b));
+  }
+
+  get(appId: string, id: string): BudgetView {
+    return this.view(this.owned(appId, id));
+  }
+
+  async update(appId: string, id: string, patch: { name?: string; limitMicros?: number }): Promise<BudgetView> {
+    this.owned(appId, id);
+    const row = await this.store.updateBudget(id, patch.name ?? null, patch.limitMicros ?? null, this.now());
+    if (!row) throw notFound(id);
+    return this.view(row);
+  }
+
+  async remove(appId: string, id: string): Promise<BudgetView> {
+    const view = this.get(appId, id);
+    await this.store.deleteBudget(id);
+    return view;
+  }
+
+  /** Reserves `micros` for a call, or refuses it (402) before any provider call. */
+  async reserve(appId: string, id: string, requestId: string, micros: number): Promise<BudgetHold> {
+    const b = this.store.budget(id);
+    if (!b || b.app_id !== appId) throw new ApiError("NOT_FOUND", `svc_options.budget_id: no budget '${id}'`, { param: "svc_options.budget_id" });
+    const { window, resetsAt } = windowOf(b.period, this.now());
+    const got = await this.store.reserveBudget({ requestId, kind: "budget", target: id, period: window, micros }, this.owner, this.now());
+    if (!got) {
+      const s = this.store.spend(id, window);
+      const left = Math.max(0, b.limit_micros - s.spent_micros - s.reserved_micros);
+      throw new ApiError(
+        "BUDGET_EXCEEDED",
+        `budget '${b.name}' (${id}) has $${toUsd(left)} left of $${toUsd(b.limit_micros)} ${b.period === "total" ? "in total" : `this ${b.period === "daily" ? "day" : "month"}`}; this call may cost up to $${toUsd(micros)}` +
+          (resetsAt === null ? "" : `; it resets at ${new Date(resetsAt).toISOString()}`),
+        resetsAt === null ? {} : { retryAfterS: (resetsAt - this.now()) / 1000 },
+      );
+    }
+    return { budgetId: id, window, requestId, micros };
+  }
+
+  /** The call's outcome is known: its reservation is replaced by what it cost (0 for a failed call). */
+  settle(hold: BudgetHold, costMicros: number): void | Promise<void> {
+    return this.store.settleBudget(hold.requestId, hold.budgetId, hold.window, costMicros);
+  }
+
+  private owned(appId: string, id: string): BudgetRow {
+    const b = this.store.budget(id);
+    if (!b || b.app_id !== appId) throw notFound(id);
+    return b;
+  }
+
+  private view(b: BudgetRow): BudgetView {
+    const { window, resetsAt } = windowOf(b.period, this.now());
+    const s = this.store.spend(b.id, window);
+    return {
+      id: b.id,
+      name: b.name,
+      app_id: b.app_id,
+      limit_usd: toUsd(b.limit_micros),
+      period: b.period,
+      spent_usd: toUsd(s.spent_micros),
+      reserved_usd: toUsd(s.reserved_micros),
+      remaining_usd: toUsd(Math.max(0, b.limit_micros - s.spent_micros - s.reserved_micros)),
+      resets_at: resetsAt === null ? null : new Date(resetsAt).toISOString(),
+      created_at: new Date(b.created_at).toISOString(),
+    };
+  }
+}
+
+function notFound(id: string): ApiError {
+  return new ApiError("NOT_FOUND", `no budget '${id}'`);
+}

@@ -1,0 +1,31 @@
+import { toMicros } from "../../accounting/budgets";
+import { storeUnavailable } from "../../accounting/budgets";
+import type { RunHold } from "../../accounting/agent-runs";
+import type { Services } from "../services";
+import type { Stage } from "../stage";
+import { worstCaseMicros } from "../worst-case";
+
+/**
+ * `svc_options.agent_run_id`: at admission the call is counted into its run unless the run's guard
+ * refuses it (closed, tripped, call limit, the same step repeating); once the models are known its
+ * worst-case cost is reserved against the run's cost limit; the answer adds its cost and tokens and
+ * reports the run's totals in svc_meta.agent_run. A call that produced nothing is not counted.
+ */
+export function agentRunStage(s: Pick<Services, "agentRuns" | "catalog">): Stage<RunHold | undefined> {
+  // A call without a run returns at once, not a promise: an asynchronous hook costs every call a turn of the event loop.
+  return {
+    name: "agent-run",
+    before: (call) => {
+      const id = call.req.svc_options.agent_run_id;
+      return id === undefined ? undefined : s.agentRuns.admit(call.key.appId, id, call.requestId, call.req.messages).catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
+    },
+    planned: (call, plan, hold) => (hold ? s.agentRuns.reserve(hold, worstCaseMicros(s.catalog, call, plan)).catch((e) => Promise.reject(storeUnavailable(e, "the agent run"))) : undefined),
+    commit(_call, out, hold, priced) {
+      if (!hold) return;
+      priced.meta.agent_run = s.agentRuns.settle(hold, toMicros(priced.costs.cost_actual_usd), out.usage.prompt_tokens, out.usage.completion_tokens);
+    },
+    rollback(_call, _error, hold) {
+      if (hold) s.agentRuns.release(hold);
+    },
+  };
+}

@@ -1,0 +1,351 @@
+import type { Database } from "bun:sqlite";
+import { counterConnection, retryWhileBusy, type BusyState } from "./busy";
+
+export type BudgetPeriod = "daily" | "monthly" | "total";
+
+export interface BudgetRow {
+  id: string;
+  app_id: string;
+  name: string;
+  limit_micros: number;
+  period: BudgetPeriod;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SpendRow {
+  spent_micros: number;
+  reserved_micros: number;
+}
+
+export interface RunRow {
+  app_id: string;
+  id: string;
+  calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost_micros: number;
+  reserved_micros: number;
+  max_cost_micros: number | null;
+  max_calls: number | null;
+  max_repeats: number | null;
+  last_request_hash: string | null;
+  repeat_count: number;
+  status: "active" | "tripped" | "closed";
+  trip_reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The limits a run is held to: its own, else the operator's defaults. */
+export interface RunLimits {
+  maxCostMicros: number;
+  maxCalls: number;
+  maxRepeats: number;
+}
+
+/** Money a call holds before its outcome is known: the row that lets a restart settle it. */
+export interface Reservation {
+  requestId: string;
+  kind: "budget" | "run";
+  /** The budget's id, or the run's app id and id joined by RUN_SEP. */
+  target: string;
+  period: string;
+  micros: number;
+}
+
+export const RUN_SEP = "\u001f";
+
+/**
+ * One statement checks and reserves: a first reservation of a window inserts (when it fits the limit),
+ * a later one adds to the row only while spent + reserved + this stays within the limit, read in the
+ * same statement so a PATCH racing the calls is honoured too. ?1 budget id, ?2 window, ?3 micro-dollars.
+ */
+export const RESERVE_BUDGET_SQL = `INSERT INTO budget_spend (budget_id, period, spent_micros, reserved_micros)
+     SELECT id, ?2, 0, ?3 FROM budgets WHERE id = ?1 AND ?3 <= limit_micros
+   ON CONFLICT (budget_id, period) DO UPDATE SET reserved_micros = budget_spend.reserved_micros + excluded.reserved_micros
+     WHERE budget_spend.spent_micros + budget_spend.reserved_micros + excluded.reserved_micros <= (SELECT limit_micros FROM budgets WHERE id = excluded.budget_id)
+   RETURNING spent_micros, reserved_micros`;
+
+export type RunAdmission = { ok: true; run: RunRow } | { ok: false; run: RunRow; reason: string };
+
+/**
+ * Budgets and agent runs in the store, every change one transaction of atomic statements on a
+ * connection that never blocks the event loop (busy_timeout 0, waits on timers): a reservation is a
+ * conditional `UPDATE ... WHERE spent + reserved + ? <= limit` plus its reservation row, so N gateway
+ * processes on one store refuse exactly where one would. The statements are portable SQL (INSERT ...
+ * ON CONFLICT with qualified columns, RETURNING, CASE rather than SQLite's two-argument max), so the
+ * design carries over to PostgreSQL, where BEGIN IMMEDIATE becomes a row lock (SELECT ... FOR UPDATE).
+ */
+export class SpendStore implements BusyState {
+  problem: string | undefined;
+  /** Settles the store could not take (locked past the waits, or failing): retried at each flush, never dropped. */
+  private owed: (() => unknown)[] = [];
+  private readonly sqlite: Database;
+  private readonly q;
+  private readonly reserveTx;
+  private readonly settleTx;
+  private readonly admitTx;
+  private readonly reserveRunTx;
+
+  constructor(dbPath: string) {
+    const db = (this.sqlite = counterConnection(dbPath));
+    this.q = {
+      budget: db.prepare<BudgetRow, [string]>("SELECT * FROM budgets WHERE id = ?1"),
+      budgets: db.prepare<BudgetRow, [string]>("SELECT * FROM budgets WHERE app_id = ?1 ORDER BY created_at, id"),
+      insertBudget: db.prepare<unknown, [string, string, string, number, string, number]>(
+        "INSERT INTO budgets (id, app_id, name, limit_micros, period, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+      ),
+      updateBudget: db.prepare<BudgetRow, [string, string | null, number | null, number]>(
+        "UPDATE budgets SET name = coalesce(?2, name), limit_micros = coalesce(?3, limit_micros), updated_at = ?4 WHERE id = ?1 RETURNING *",
+      ),
+      deleteBudget: db.prepare<unknown, [string]>("DELETE FROM budgets WHERE id = ?1"),
+      deleteSpend: db.prepare<unknown, [string]>("DELETE FROM budget_spend WHERE budget_id = ?1"),
+      spend: db.prepare<SpendRow, [string, string]>("SELECT spent_micros, reserved_micros FROM budget_spend WHERE budget_id = ?1 AND period = ?2"),
+      reserveBudget: db.prepare<SpendRow, [string, string, number]>(RESERVE_BUDGET_SQL),
+      settleBudget: db.prepare<unknown, [string, string, number, number]>(
+        "UPDATE budget_spend SET reserved_micros = CASE WHEN reserved_micros > ?3 THEN reserved_micros - ?3 ELSE 0 END, spent_micros = spent_micros + ?4 WHERE budget_id = ?1 AND period = ?2",
+      ),
+      chargeBudget: db.prepare<unknown, [string, string, number]>(
+        `INSERT INTO budget_spend (budget_id, period, spent_micros, reserved_micros) VALUES (?1, ?2, ?3, 0)
+         ON CONFLICT (budget_id, period) DO UPDATE SET spent_micros = budget_spend.spent_micros + excluded.spent_micros`,
+      ),
+      insertReservation: db.prepare<unknown, [string, string, string, string, number, string, number]>(
+        "INSERT INTO reservations (request_id, kind, target, period, micros, owner, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+      ),
+      takeReservation: db.prepare<{ micros: number }, [string, string]>("DELETE FROM reservations WHERE request_id = ?1 AND kind = ?2 RETURNING micros"),
+      reservations: db.prepare<Reservation & { owner: string }, []>(
+        "SELECT request_id AS requestId, kind, target, period, micros, owner FROM reservations",
+      ),
+      ledgerCost: db.prepare<{ cost_actual_usd: number }, [string]>("SELECT cost_actual_usd FROM usage_ledger WHERE request_id = ?1"),
+      run: db.prepare<RunRow, [string, string]>("SELECT * FROM agent_runs WHERE app_id = ?1 AND id = ?2"),
+      ensureRun: db.prepare<unknown, [string, string, number]>(
+        `INSERT INTO agent_runs (app_id, id, calls, prompt_tokens, completion_tokens, cost_micros, reserved_micros, repeat_count, status, created_at, updated_at)
+         VALUES (?1, ?2, 0, 0, 0, 0, 0, 0, 'active', ?3, ?3) ON CONFLICT (app_id, id) DO NOTHING`,
+      ),
+      admitRun: db.prepare<RunRow, [string, string, string, number, number]>(
+        "UPDATE agent_runs SET calls = calls + 1, last_request_hash = ?3, repeat_count = ?4, updated_at = ?5 WHERE app_id = ?1 AND id = ?2 RETURNING *",
+      ),
+      // The common case in one statement: the run is created or counted when it is active, under its
+      // call limit, and this step does not repeat past max_repeats. A refusal goes to admitTx, which
+      // finds the reason and trips the run. ?5 and ?6 are the default call and repeat limits.
+      admitFast: db.prepare<RunRow, [string, string, string, number, number, number]>(
+        `INSERT INTO agent_runs (app_id, id, calls, prompt_tokens, completion_tokens, cost_micros, reserved_micros, last_request_hash, repeat_count, status, created_at, updated_at)
+           VALUES (?1, ?2, 1, 0, 0, 0, 0, ?3, 1, 'active', ?4, ?4)
+         ON CONFLICT (app_id, id) DO UPDATE SET calls = agent_runs.calls + 1,
+           repeat_count = CASE WHEN agent_runs.last_request_hash = excluded.last_request_hash THEN agent_runs.repeat_count + 1 ELSE 1 END,
+           last_request_hash = excluded.last_request_hash, updated_at = excluded.updated_at
+         WHERE agent_runs.status = 'active' AND agent_runs.calls + 1 <= coalesce(agent_runs.max_calls, ?5)
+           AND CASE WHEN agent_runs.last_request_hash = excluded.last_request_hash THEN agent_runs.repeat_count + 1 ELSE 1 END <= coalesce(agent_runs.max_repeats, ?6)
+         RETURNING *`,
+      ),
+      tripRun: db.prepare<RunRow, [string, string, string, number]>(
+        "UPDATE agent_runs SET status = 'tripped', trip_reason = ?3, updated_at = ?4 WHERE app_id = ?1 AND id = ?2 AND status = 'active' RETURNING *",
+      ),
+      unadmitRun: db.prepare<unknown, [string, string, string]>(
+        `UPDATE agent_runs SET calls = CASE WHEN calls > 0 THEN calls - 1 ELSE 0 END,
+           repeat_count = CASE WHEN last_request_hash = ?3 AND repeat_count > 0 THEN repeat_count - 1 ELSE repeat_count END
+         WHERE app_id = ?1 AND id = ?2`,
+      ),
+      reserveRun: db.prepare<RunRow, [string, string, number, number]>(
+        `UPDATE agent_runs SET reserved_micros = reserved_micros + ?3
+         WHERE app_id = ?1 AND id = ?2 AND status = 'active' AND cost_micros + reserved_micros + ?3 <= coalesce(max_cost_micros, ?4) RETURNING *`,
+      ),
+      settleRun: db.prepare<RunRow, [string, string, number, number, number, number, number]>(
+        `UPDATE agent_runs SET reserved_micros = CASE WHEN reserved_micros > ?3 THEN reserved_micros - ?3 ELSE 0 END, cost_micros = cost_micros + ?4,
+           prompt_tokens = prompt_tokens + ?5, completion_tokens = completion_tokens + ?6, updated_at = ?7
+         WHERE app_id = ?1 AND id = ?2 RETURNING *`,
+      ),
+      putRun: db.prepare<RunRow, [string, string, number | null, number | null, number | null, number]>(
+        `INSERT INTO agent_runs (app_id, id, calls, prompt_tokens, completion_tokens, cost_micros, reserved_micros, max_cost_micros, max_calls, max_repeats, repeat_count, status, created_at, updated_at)
+         VALUES (?1, ?2, 0, 0, 0, 0, 0, ?3, ?4, ?5, 0, 'active', ?6, ?6)
+         ON CONFLICT (app_id, id) DO UPDATE SET max_cost_micros = coalesce(excluded.max_cost_micros, agent_runs.max_cost_micros),
+           max_calls = coalesce(excluded.max_calls, agent_runs.max_calls), max_repeats = coalesce(excluded.max_repeats, agent_runs.max_repeats), updated_at = excluded.updated_at
+         RETURNING *`,
+      ),
+      resetRun: db.prepare<RunRow, [string, string, number]>(
+        `UPDATE agent_runs SET calls = 0, prompt_tokens = 0, completion_tokens = 0, cost_micros = 0, last_request_hash = NULL, repeat_count = 0,
+           status = 'active', trip_reason = NULL, updated_at = ?3 WHERE app_id = ?1 AND id = ?2 RETURNING *`,
+      ),
+      closeRun: db.prepare<RunRow, [string, string, number]>("UPDATE agent_runs SET status = 'closed', updated_at = ?3 WHERE app_id = ?1 AND id = ?2 RETURNING *"),
+    };
+    const q = this.q;
+    this.reserveTx = db
+      .transaction((r: Reservation, owner: string, now: number): SpendRow | undefined => {
+        const got = q.reserveBudget.get(r.target, r.period, r.micros);
+        if (got) q.insertReservation.run(r.requestId, r.kind, r.target, r.period, r.micros, owner, now);
+        return got ?? undefined;
+      })
+      .immediate;
+    // Deleting the reservation row first makes a settle happen once, whoever gets there (the call, or a
+    // restart settling a dead process's calls).
+    this.settleTx = db
+      .transaction((requestId: string, kind: "budget" | "run", apply: (held: number) => RunRow | undefined) => {
+        const held = q.takeReservation.get(requestId, kind)?.micros ?? 0;
+        return apply(held);
+      })
+      .immediate;
+    this.admitTx = db
+      .transaction((appId: string, id: string, hash: string, limits: RunLimits, now: number): RunAdmission => {
+        q.ensureRun.run(appId, id, now);
+        const run = q.run.get(appId, id)!;
+        if (run.status !== "active") return { ok: false, run, reason: run.status === "closed" ? "the run is closed" : (run.trip_reason ?? "the run's guard tripped") };
+        const maxCalls = run.max_calls ?? limits.maxCalls;
+        const maxRepeats = run.max_repeats ?? limits.maxRepeats;
+        const repeats = run.last_request_hash === hash ? run.repeat_count + 1 : 1;
+        const reason =
+          repeats > maxRepeats
+            ? `loop detected: the same request ${repeats} times in a row (max_repeats ${maxRepeats})`
+            : run.calls + 1 > maxCalls
+              ? `call limit reached: ${run.calls} calls (max_calls ${maxCalls})`
+              : undefined;
+        if (reason) return { ok: false, run: q.tripRun.get(appId, id, reason, now) ?? run, reason };
+        return { ok: true, run: q.admitRun.get(appId, id, hash, repeats, now)! };
+      })
+      .immediate;
+    this.reserveRunTx = db
+      .transaction((r: Reservation, appId: string, id: string, defaultMax: number, owner: string, now: number): RunAdmission => {
+        const got = q.reserveRun.get(appId, id, r.micros, defaultMax);
+        if (got) {
+          q.insertReservation.run(r.requestId, r.kind, r.target, r.period, r.micros, owner, now);
+          return { ok: true, run: got };
+        }
+        const run = q.run.get(appId, id)!;
+        const max = run.max_cost_micros ?? defaultMax;
+        const reason = `cost limit reached: $${run.cost_micros / 1e6} spent, $${run.reserved_micros / 1e6} held by calls in flight, this call may cost $${r.micros / 1e6} (max_cost_usd ${max / 1e6})`;
+        return { ok: false, run: (run.status === "active" && q.tripRun.get(appId, id, reason, now)) || run, reason };
+      })
+      .immediate;
+  }
+
+  // ---- budgets ----
+  budget(id: string): BudgetRow | undefined {
+    return this.q.budget.get(id) ?? undefined;
+  }
+
+  budgets(appId: string): BudgetRow[] {
+    return this.q.budgets.all(appId);
+  }
+
+  spend(budgetId: string, period: string): SpendRow {
+    return this.q.spend.get(budgetId, period) ?? { spent_micros: 0, reserved_micros: 0 };
+  }
+
+  async createBudget(b: Omit<BudgetRow, "updated_at">): Promise<void> {
+    await retryWhileBusy(this, () => this.q.insertBudget.run(b.id, b.app_id, b.name, b.limit_micros, b.period, b.created_at));
+  }
+
+  async updateBudget(id: string, name: string | null, limitMicros: number | null, now: number): Promise<BudgetRow | undefined> {
+    return retryWhileBusy(this, () => this.q.updateBudget.get(id, name, limitMicros, now) ?? undefined);
+  }
+
+  async deleteBudget(id: string): Promise<void> {
+    await retryWhileBusy(this, () => {
+      this.q.deleteBudget.run(id);
+      this.q.deleteSpend.run(id);
+    });
+  }
+
+  /** The window's spend and reservations after this one, or undefined when it does not fit. */
+  async reserveBudget(r: Reservation, owner: string, now: number): Promise<SpendRow | undefined> {
+    return retryWhileBusy(this, () => this.reserveTx(r, owner, now));
+  }
+
+  /** Releases the call's reservation and adds what it cost (0 for a failed call). */
+  settleBudget(requestId: string, budgetId: string, period: string, costMicros: number): void | Promise<void> {
+    return this.settleNowOrLater(() => {
+      this.settleTx(requestId, "budget", (held) => {
+        if (held > 0) this.q.settleBudget.run(budgetId, period, held, costMicros);
+        else if (costMicros > 0) this.q.chargeBudget.run(budgetId, period, costMicros);
+        return undefined;
+      });
+    });
+  }
+
+  // ---- agent runs ----
+  run(appId: string, id: string): RunRow | undefined {
+    return this.q.run.get(appId, id) ?? undefined;
+  }
+
+  /** Counts a call into the run (creating it) unless it is not active, would pass its call limit, or repeats too often; those trip it. */
+  admitRun(appId: string, id: string, hash: string, limits: RunLimits, now: number): RunAdmission | Promise<RunAdmission> {
+    return retryWhileBusy(this, (): RunAdmission => {
+      // One autocommit statement instead of a transaction of three: bench/budget-guard.ts.
+      const run = this.q.admitFast.get(appId, id, hash, now, limits.maxCalls, limits.maxRepeats);
+      return run ? { ok: true, run } : this.admitTx(appId, id, hash, limits, now);
+    });
+  }
+
+  /** A refused or failed call is not counted: its call and its repeat are given back. */
+  unadmitRun(appId: string, id: string, hash: string): void | Promise<void> {
+    return this.settleNowOrLater(() => void this.q.unadmitRun.run(appId, id, hash));
+  }
+
+  reserveRun(r: Reservation, appId: string, id: string, defaultMaxMicros: number, owner: string, now: number): RunAdmission | Promise<RunAdmission> {
+    return retryWhileBusy(this, () => this.reserveRunTx(r, appId, id, defaultMaxMicros, owner, now));
+  }
+
+  /** Releases the call's reservation and adds its cost and tokens; the run's totals after. */
+  settleRun(requestId: string, appId: string, id: string, costMicros: number, promptTokens: number, completionTokens: number, now: number): RunRow | undefined | Promise<RunRow | undefined> {
+    return this.settleNowOrLater(() =>
+      this.settleTx(requestId, "run", (held) => this.q.settleRun.get(appId, id, held, costMicros, promptTokens, completionTokens, now) ?? undefined),
+    );
+  }
+
+  async putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number): Promise<RunRow> {
+    return retryWhileBusy(this, () => this.q.putRun.get(appId, id, maxCostMicros, maxCalls, maxRepeats, now)!);
+  }
+
+  async resetRun(appId: string, id: string, now: number): Promise<RunRow | undefined> {
+    return retryWhileBusy(this, () => this.q.resetRun.get(appId, id, now) ?? undefined);
+  }
+
+  async closeRun(appId: string, id: string, now: number): Promise<RunRow | undefined> {
+    return retryWhileBusy(this, () => this.q.closeRun.get(appId, id, now) ?? undefined);
+  }
+
+  // ---- restarts ----
+  /**
+   * Settles the reservations of processes that died mid-call: charged what the ledger recorded for
+   * the call when its row made it to the store, else conservatively the whole reservation (the
+   * provider may have answered and been paid). Returns how many were settled.
+   */
+  async settleOrphans(dead: (owner: string) => boolean, now: number): Promise<number> {
+    const orphans = this.q.reservations.all().filter((r) => dead(r.owner));
+    for (const r of orphans) {
+      const recorded = this.q.ledgerCost.get(r.requestId);
+      const cost = recorded ? Math.ceil(recorded.cost_actual_usd * 1e6) : r.micros;
+      if (r.kind === "budget") await this.settleBudget(r.requestId, r.target, r.period, cost);
+      else {
+        const [appId, id] = r.target.split(RUN_SEP) as [string, string];
+        await this.settleRun(r.requestId, appId, id, cost, 0, 0, now);
+      }
+    }
+    return orphans.length;
+  }
+
+  /** Retries the settles the store refused earlier. */
+  flush(): void {
+    const owed = this.owed;
+    this.owed = [];
+    for (const op of owed) void this.settleNowOrLater(op);
+  }
+
+  close(): void {
+    this.sqlite.close();
+  }
+
+  /** A settle happens now when the store is free, else on timers, else at a later flush: it cannot fail a call that was answered. */
+  private settleNowOrLater<T>(op: () => T): T | undefined | Promise<T | undefined> {
+    const owe = () => {
+      this.owed.push(op);
+      return undefined;
+    };
+    try {
+      const r = retryWhileBusy(this, op);
+      return r instanceof Promise ? r.catch(owe) : r;
+    } catch {
+      return owe();
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openStore } from "../../src/store/db";
+import { SpendStore } from "../../src/store/spend-store";
+import { Budgets } from "../../src/accounting/budgets";
+import { AgentRuns } from "../../src/accounting/agent-runs";
+import { ApiError } from "../../src/core/errors";
+
+/** A real store in a fresh directory, and budgets on a clock the test moves. */
+function setup(start: string) {
+  const dir = mkdtempSync(join(tmpdir(), "svc-budget-periods-"));
+  const store = openStore(dir);
+  const spend = new SpendStore(join(dir, "svc.db"));
+  const clock = { now: Date.parse(start) };
+  const budgets = new Budgets(spend, "1", () => clock.now);
+  return { store, spend, clock, budgets };
+}
+
+const refusal = async (p: Promise<unknown>) => {
+  try {
+    await p;
+  } catch (e) {
+    return e as ApiError;
+  }
+  throw new Error("the reservation was not refused");
+};
+
+describe("budget periods", () => {
+  test("a daily budget starts over at UTC midnight; the spent day keeps its refusal until then", async () => {
+    const { budgets, clock } = setup("2026-11-26T23:59:00Z");
+    const b = await budgets.create("app", "daily", 100, "daily");
+    expect(b.resets_at).toBe("2026-11-27T00:00:00.000Z");
+    const hold = await budgets.reserve("app", b.id, "r1", 80);
+    await budgets.settle(hold, 80);
+    const e = await refusal(budgets.reserve("app", b.id, "r2", 30));
+    expect(e.code).toBe("BUDGET_EXCEEDED");
+    expect(e.headers("x")["retry-after"]).toBe("60");
+    clock.now = Date.parse("2026-11-27T00:00:00Z");
+    expect(budgets.get("app", b.id)).toMatchObject({ spent_usd: 0, reserved_usd: 0, remaining_usd: 0.0001, resets_at: "2026-11-28T00:00:00.000Z" });
+    await budgets.reserve("app", b.id, "r3", 30);
+    expect(budgets.get("app", b.id).reserved_usd).toBe(0.00003);
+  });
+
+  test("a monthly budget starts over on the first of the month; a total budget never does", async () => {
+    const { budgets, clock } = setup("2026-12-31T12:00:00Z");
+    const monthly = await budgets.create("app", "m", 100, "monthly");
+    const total = await budgets.create("app", "t", 100, "total");
+    for (const b of [monthly, total]) await budgets.settle(await budgets.reserve("app", b.id, `r-${b.id}`, 100), 100);
+    clock.now = Date.parse("2027-01-01T00:00:01Z");
+    expect(budgets.get("app", monthly.id)).toMatchObject({ spent_usd: 0, resets_at: "2027-02-01T00:00:00.000Z" });
+    expect(budgets.get("app", total.id)).toMatchObject({ spent_usd: 0.0001, remaining_usd: 0, resets_at: null });
+    expect((await refusal(budgets.reserve("app", total.id, "r-t2", 1))).code).toBe("BUDGET_EXCEEDED");
+  });
+
+  test("a restart settles a dead process's reservation against the ledger row when there is one, else in full", async () => {
+    const { budgets, spend, store } = setup("2026-11-26T10:00:00Z");
+    const b = await budgets.create("app", "b", 1_000_000, "total");
+    await budgets.reserve("app", b.id, "answered", 500);
+    await budgets.reserve("app", b.id, "unknown", 700);
+    // The dead process's ledger row for "answered" made it to the store: it cost $0.00012.
+    store.sqlite.run(
+      `INSERT INTO usage_ledger (request_id, key_id, app_id, model_requested, prompt_tokens, completion_tokens, original_tokens, cost_original_usd, cost_actual_usd, saved_usd, cache_hit, status, latency_ms, overhead_ms, stream, created_at)
+       VALUES ('answered', 'k', 'app', 'gpt-4o', 10, 10, 10, 0.00012, 0.00012, 0, 0, 200, 1, 1, 0, 0)`,
+    );
+    expect(budgets.get("app", b.id).reserved_usd).toBe(0.0012);
+    // Owner "1" is alive in this test's eyes: nothing is settled.
+    expect(await spend.settleOrphans(() => false, Date.now())).toBe(0);
+    expect(await spend.settleOrphans((owner) => owner === "1", Date.now())).toBe(2);
+    expect(budgets.get("app", b.id)).toMatchObject({ reserved_usd: 0, spent_usd: (120 + 700) / 1e6 });
+    // Settled once: a second pass finds nothing.
+    expect(await spend.settleOrphans(() => true, Date.now())).toBe(0);
+  });
+
+  test("a dead process's reservation on an agent run is charged in full at restart and frees the run's in-flight hold", async () => {
+    const { spend } = setup("2026-11-26T10:00:00Z");
+    const runs = new AgentRuns(spend, { maxCostMicros: 1000, maxCalls: 0, maxRepeats: 3 }, "1");
+    const hold = await runs.admit("app", "r", "req-1", [{ role: "user", content: "go" }]);
+    await runs.reserve(hold, 600);
+    expect(spend.run("app", "r")).toMatchObject({ reserved_micros: 600, cost_micros: 0, calls: 1 });
+    expect(await spend.settleOrphans((owner) => owner === "1", Date.now())).toBe(1);
+    expect(spend.run("app", "r")).toMatchObject({ reserved_micros: 0, cost_micros: 600, calls: 1, status: "active" });
+  });
+});
