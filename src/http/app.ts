@@ -12,6 +12,7 @@ import { metricsRoutes } from "./routes/metrics";
 import { debugRoutes } from "./routes/debug";
 import { protocolRoutes } from "./routes/protocols";
 import { conversationRoutes } from "./routes/conversations";
+import { dashboardRoutes } from "./routes/dashboard";
 import { budgetRoutes } from "./routes/budgets";
 import { agentRunRoutes } from "./routes/agent-runs";
 import { usageRoutes } from "./routes/usage";
@@ -102,7 +103,7 @@ export function buildApp(gw: Services) {
     const path = url.slice(url.indexOf("/", url.indexOf("//") + 2)).split("?")[0];
     gw.log.info({ request_id: f.id, method: request.method, path, status: set.status ?? 200, ms: +ms.toFixed(3) }, "request");
   });
-  const routes = app.use(healthRoutes(gw)).use(keyRoutes(gw)).use(completionRoutes(gw)).use(embeddingRoutes(gw)).use(responseRoutes(gw)).use(playgroundRoutes(gw)).use(metricsRoutes(gw)).use(budgetRoutes(gw)).use(agentRunRoutes(gw)).use(usageRoutes(gw)).use(protocolRoutes(gw)).use(conversationRoutes(gw));
+  const routes = app.use(healthRoutes(gw)).use(dashboardRoutes(gw)).use(keyRoutes(gw)).use(completionRoutes(gw)).use(embeddingRoutes(gw)).use(responseRoutes(gw)).use(playgroundRoutes(gw)).use(metricsRoutes(gw)).use(budgetRoutes(gw)).use(agentRunRoutes(gw)).use(usageRoutes(gw)).use(protocolRoutes(gw)).use(conversationRoutes(gw));
   return gw.settings.debugHeap ? routes.use(debugRoutes(gw)) : routes;
 }
 

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pino from "pino";
+import { loadSettings } from "../../src/config/config";
+import { closeServices, startServices } from "../../src/gateway";
+import { buildApp } from "../../src/http/app";
+import type { Services } from "../../src/pipeline/services";
+import { SEED_APP, SEED_MODELS, seedLedger, type SeedTotals } from "../../bench/lib/ledger-seed";
+
+/**
+ * Each dashboard view's data endpoint answers correctly on a million ledger rows (their timing is
+ * bench/dashboard-1m.ts's figure, not a test's).
+ */
+let dir: string;
+let services: Services;
+let app: ReturnType<typeof buildApp>;
+let admin: string;
+let seeded: SeedTotals;
+const now = Date.now();
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "dashboard-1m-"));
+  const env = { SVC_DATA_DIR: dir, SVC_WORKERS: "0" };
+  services = await startServices(loadSettings(env), pino({ level: "silent" }), env);
+  app = buildApp(services);
+  admin = services.keys.create("operator", { name: "admin", appId: SEED_APP, type: "live", scopes: ["admin", "complete"] }).key;
+  seeded = seedLedger(services.store.sqlite, 1_000_000, now);
+}, 240_000);
+
+afterAll(async () => {
+  await closeServices(services);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const get = async (path: string) => {
+  const res = await app.handle(new Request(`http://svc.local${path}`, { headers: { authorization: `Bearer ${admin}` } }));
+  expect(res.status).toBe(200);
+  return (await res.json()) as any;
+};
+
+test("usage over 90 days of a million rows: the seeded app's totals, days, model mix and overhead", async () => {
+  const u = await get(`/api/dashboard/usage?from=${now - 91 * 86_400_000}&to=${now}`);
+  expect(u.totals.calls).toBe(seeded.calls);
+  expect(u.totals.cache_hits).toBe(seeded.cacheHits);
+  expect(u.totals.original_tokens).toBe(seeded.originalTokens);
+  expect(u.totals.sent_tokens).toBe(seeded.sentTokens);
+  expect(u.totals.cost_actual_usd).toBeCloseTo(seeded.costActualUsd, 6);
+  expect(u.days.length).toBeGreaterThanOrEqual(90);
+  expect(u.models.map((m: any) => [m.model, m.calls]).sort()).toEqual(SEED_MODELS.map((m) => [m, seeded.byModel.get(m)]).sort());
+  // Overhead is uniform on [0, 5) ms: the median near 2.5, p99 near 4.95, each within a bucket.
+  expect(u.overhead_ms.p50).toBeGreaterThan(2.4);
+  expect(u.overhead_ms.p50).toBeLessThan(2.6);
+  expect(u.overhead_ms.p99).toBeGreaterThan(4.9);
+  expect(u.overhead_ms.p99).toBeLessThanOrEqual(5);
+}, 60_000);
+
+test("filters on a million rows: one key, one model, the last 30 days", async () => {
+  const byKey = await get(`/api/dashboard/usage?from=${now - 91 * 86_400_000}&to=${now}&key_id=key_seed7`);
+  expect(byKey.totals.calls).toBe(seeded.byKey.get("key_seed7"));
+  const byModel = await get(`/api/dashboard/usage?from=${now - 91 * 86_400_000}&to=${now}&model=${SEED_MODELS[2]}`);
+  expect(byModel.totals.calls).toBe(seeded.byModel.get(SEED_MODELS[2]!));
+  const month = await get(`/api/dashboard/usage?to=${now}`);
+  expect(month.totals.calls).toBeGreaterThan(seeded.calls * 0.3);
+  expect(month.totals.calls).toBeLessThan(seeded.calls * 0.37);
+  expect(month.days.length).toBeLessThanOrEqual(31);
+  const keys = await get("/api/keys");
+  expect(keys.data.length).toBe(1);
+}, 60_000);
