@@ -33,7 +33,10 @@ import { agentRunStage } from "../src/pipeline/stages/agent-run";
 import { priceCall } from "../src/accounting/costs";
 import { median, percentile } from "./lib/stats";
 
-const { values: flags } = parseArgs({ args: process.argv.slice(2), options: { calls: { type: "string", default: "5000" }, rounds: { type: "string", default: "5" } } });
+const { values: flags } = parseArgs({
+  args: process.argv.slice(2),
+  options: { calls: { type: "string", default: "5000" }, rounds: { type: "string", default: "5" } },
+});
 const CALLS = Number(flags.calls);
 const ROUNDS = Number(flags.rounds);
 
@@ -68,14 +71,34 @@ async function oneCall(kind: Kind): Promise<number> {
     max_tokens: 256,
     stream: false,
     params: {},
-    svc_options: { compress: false, route: false, cache: false, cache_nondeterministic: false, score: false, mask_pii: false, max_aggressiveness: 0.5, skip_rules: [], ...(kind !== "none" && { budget_id: budget.id }), ...(kind === "both" && { agent_run_id: `run-${i % 50}` }) },
+    svc_options: {
+      compress: false,
+      route: false,
+      cache: false,
+      cache_nondeterministic: false,
+      score: false,
+      mask_pii: false,
+      max_aggressiveness: 0.5,
+      skip_rules: [],
+      ...(kind !== "none" && { budget_id: budget.id }),
+      ...(kind === "both" && { agent_run_id: `run-${i % 50}` }),
+    },
   };
   const t0 = performance.now();
   const call = openCall(key, req, { requestId: `svc_req_${i}`, t0, signal: new AbortController().signal, route: "/v1/complete" });
   await admit(call, stages);
   const plan = { opt: { messages }, candidates: [model], requested: model, reason: "explicit_model" } as unknown as Plan;
   await planned(call, plan);
-  const out: Outcome = { served: model, choices: [], usage: { prompt_tokens: 20, completion_tokens: 100 }, reason: "explicit_model", cacheHit: false, upstreamMs: 0, simulated: false, cacheable: false };
+  const out: Outcome = {
+    served: model,
+    choices: [],
+    usage: { prompt_tokens: 20, completion_tokens: 100 },
+    reason: "explicit_model",
+    cacheHit: false,
+    upstreamMs: 0,
+    simulated: false,
+    cacheable: false,
+  };
   const costs = priceCall(catalog, { requested: model, served: model, originalPromptTokens: 20, sentPromptTokens: 20, completionTokens: 100, cacheHit: false });
   const priced = { costs, originalPromptTokens: 20, totalMs: 0, overheadMs: 0, meta: {} } as unknown as Priced;
   commit(call, out, priced);
@@ -95,7 +118,10 @@ for (let r = 0; r < ROUNDS; r++) {
     }
   }
   for (const k of KINDS) medians[k].push(median(t[k]));
-  if (r === ROUNDS - 1) console.log(`last round p99 µs: baseline ${percentile(t.none, 99).toFixed(1)}, budget ${percentile(t.budget, 99).toFixed(1)}, budget + agent run ${percentile(t.both, 99).toFixed(1)}`);
+  if (r === ROUNDS - 1)
+    console.log(
+      `last round p99 µs: baseline ${percentile(t.none, 99).toFixed(1)}, budget ${percentile(t.budget, 99).toFixed(1)}, budget + agent run ${percentile(t.both, 99).toFixed(1)}`,
+    );
 }
 const added = (k: Kind) => medians[k].map((m, r) => m - medians.none[r]!);
 const view = services.budgets.get(key.appId, budget.id);
@@ -104,7 +130,13 @@ console.log("| call | p50 µs (median of rounds) | added to the baseline (goal �
 console.log(`| baseline: quota stage only | ${median(medians.none).toFixed(1)} | |`);
 console.log(`| with budget_id | ${median(medians.budget).toFixed(1)} | ${median(added("budget")).toFixed(1)} |`);
 console.log(`| with budget_id and agent_run_id | ${median(medians.both).toFixed(1)} | ${median(added("both")).toFixed(1)} |`);
-console.log(`\nrounds' added p50, budget: ${added("budget").map((x) => x.toFixed(1)).join(", ")} µs; both: ${added("both").map((x) => x.toFixed(1)).join(", ")} µs. Budget spent $${view.spent_usd}, reserved $${view.reserved_usd} after the run; load average ${loadavg()[0]!.toFixed(1)}`);
+console.log(
+  `\nrounds' added p50, budget: ${added("budget")
+    .map((x) => x.toFixed(1))
+    .join(", ")} µs; both: ${added("both")
+    .map((x) => x.toFixed(1))
+    .join(", ")} µs. Budget spent $${view.spent_usd}, reserved $${view.reserved_usd} after the run; load average ${loadavg()[0]!.toFixed(1)}`,
+);
 spend.close();
 counters.close();
 store.close();

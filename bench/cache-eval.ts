@@ -30,10 +30,17 @@
  * table, finds no difference.
  */
 import { parseArgs } from "node:util";
-import { createHash } from "node:crypto";
 import { DEFAULT_MODELS_DIR } from "../src/ml/load";
 import { loadModels, loadSynonyms } from "../src/pipeline/models";
-import { compareFacets, embeddingText, extractFacets, substitutionAlignment, wordsToEmbed, DEFAULT_CACHE_CONFIG, type SynonymTable } from "../src/pipeline/cache";
+import {
+  compareFacets,
+  embeddingText,
+  extractFacets,
+  substitutionAlignment,
+  wordsToEmbed,
+  DEFAULT_CACHE_CONFIG,
+  type SynonymTable,
+} from "../src/pipeline/cache";
 import { contentStem } from "../src/pipeline/cache/facets";
 import { readWordNet, type WordNet } from "../models/synonyms/wordnet";
 import { relatedWords, type NonSynonymy } from "../models/synonyms/relations";
@@ -61,7 +68,12 @@ interface ScoredResult extends LabelledPair {
 }
 
 const { values: args } = parseArgs({
-  options: { models: { type: "string", default: DEFAULT_MODELS_DIR }, target: { type: "string", default: "0.99" }, "per-kind": { type: "string", default: "300" }, show: { type: "string" } },
+  options: {
+    models: { type: "string", default: DEFAULT_MODELS_DIR },
+    target: { type: "string", default: "0.99" },
+    "per-kind": { type: "string", default: "300" },
+    show: { type: "string" },
+  },
 });
 const TARGET = Number(args.target);
 const PER_KIND = Number(args["per-kind"]);
@@ -85,7 +97,12 @@ function swapWord(text: string, pairs: readonly [string, string][]): string | nu
       const re = new RegExp(`(?<![\\w+#])${from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w+#])`, "i");
       const m = re.exec(text);
       if (!m) continue;
-      const cased = m[0][0] === m[0][0]!.toUpperCase() && m[0].length > 1 && m[0] !== m[0].toUpperCase() ? to[0]!.toUpperCase() + to.slice(1) : m[0] === m[0].toUpperCase() && m[0].length > 1 ? to.toUpperCase() : to;
+      const cased =
+        m[0][0] === m[0][0]!.toUpperCase() && m[0].length > 1 && m[0] !== m[0].toUpperCase()
+          ? to[0]!.toUpperCase() + to.slice(1)
+          : m[0] === m[0].toUpperCase() && m[0].length > 1
+            ? to.toUpperCase()
+            : to;
       return text.slice(0, m.index) + cased + text.slice(m.index + m[0].length);
     }
   }
@@ -93,18 +110,75 @@ function swapWord(text: string, pairs: readonly [string, string][]): string | nu
 }
 
 const DIRECTIONS: [string, string][] = [
-  ["turn on", "turn off"], ["switch on", "switch off"], ["increase", "decrease"], ["before", "after"], ["encrypt", "decrypt"], ["encode", "decode"],
-  ["largest", "smallest"], ["maximum", "minimum"], ["ascending", "descending"], ["higher", "lower"], ["more", "less"], ["best", "worst"],
-  ["positive", "negative"], ["buy", "sell"], ["upload", "download"], ["import", "export"], ["enable", "disable"], ["open", "close"], ["add", "remove"],
-  ["first", "last"], ["left", "right"], ["north", "south"], ["input", "output"], ["hot", "cold"], ["advantages", "disadvantages"], ["pros", "cons"], ["longest", "shortest"],
+  ["turn on", "turn off"],
+  ["switch on", "switch off"],
+  ["increase", "decrease"],
+  ["before", "after"],
+  ["encrypt", "decrypt"],
+  ["encode", "decode"],
+  ["largest", "smallest"],
+  ["maximum", "minimum"],
+  ["ascending", "descending"],
+  ["higher", "lower"],
+  ["more", "less"],
+  ["best", "worst"],
+  ["positive", "negative"],
+  ["buy", "sell"],
+  ["upload", "download"],
+  ["import", "export"],
+  ["enable", "disable"],
+  ["open", "close"],
+  ["add", "remove"],
+  ["first", "last"],
+  ["left", "right"],
+  ["north", "south"],
+  ["input", "output"],
+  ["hot", "cold"],
+  ["advantages", "disadvantages"],
+  ["pros", "cons"],
+  ["longest", "shortest"],
 ];
 const LANGUAGES: [string, string][] = [
-  ["C++", "C"], ["Python", "JavaScript"], ["JavaScript", "TypeScript"], ["Java", "Kotlin"], ["Rust", "Go"], ["SQL", "Python"], ["Bash", "PowerShell"], ["HTML", "Markdown"],
-  ["English", "French"], ["Spanish", "Italian"], ["German", "Dutch"], ["Chinese", "Japanese"],
+  ["C++", "C"],
+  ["Python", "JavaScript"],
+  ["JavaScript", "TypeScript"],
+  ["Java", "Kotlin"],
+  ["Rust", "Go"],
+  ["SQL", "Python"],
+  ["Bash", "PowerShell"],
+  ["HTML", "Markdown"],
+  ["English", "French"],
+  ["Spanish", "Italian"],
+  ["German", "Dutch"],
+  ["Chinese", "Japanese"],
 ];
-const FORMATS: [string, string][] = [["JSON", "YAML"], ["CSV", "XML"], ["table", "bulleted list"], ["essay", "poem"], ["paragraph", "haiku"], ["email", "tweet"], ["markdown", "plain text"], ["story", "song"]];
-const UNITS: [string, string][] = [["km", "miles"], ["kilometers", "miles"], ["kg", "pounds"], ["celsius", "fahrenheit"], ["hours", "minutes"], ["meters", "feet"], ["dollars", "euros"], ["seconds", "milliseconds"], ["%", " dollars"]];
-const OPERATOR_WORDS: [string, string][] = [["plus", "minus"], ["times", "divided by"], ["sum", "product"], ["greater than", "less than"]];
+const FORMATS: [string, string][] = [
+  ["JSON", "YAML"],
+  ["CSV", "XML"],
+  ["table", "bulleted list"],
+  ["essay", "poem"],
+  ["paragraph", "haiku"],
+  ["email", "tweet"],
+  ["markdown", "plain text"],
+  ["story", "song"],
+];
+const UNITS: [string, string][] = [
+  ["km", "miles"],
+  ["kilometers", "miles"],
+  ["kg", "pounds"],
+  ["celsius", "fahrenheit"],
+  ["hours", "minutes"],
+  ["meters", "feet"],
+  ["dollars", "euros"],
+  ["seconds", "milliseconds"],
+  ["%", " dollars"],
+];
+const OPERATOR_WORDS: [string, string][] = [
+  ["plus", "minus"],
+  ["times", "divided by"],
+  ["sum", "product"],
+  ["greater than", "less than"],
+];
 const OPERATOR_SYMBOLS: Record<string, string> = { "+": "-", "-": "+", "*": "/", "/": "*" };
 
 /** Swaps an arithmetic symbol between two operands ("3 + x", "(a)*b"); a dash or a bullet is not an operator. */
@@ -124,7 +198,11 @@ function editNumber(text: string, rng: Rng): string | null {
 }
 
 function editNegation(text: string): string | null {
-  const dropped = text.replace(/\bcan't\b/i, "can").replace(/\bwon't\b/i, "will").replace(/n't\b/i, "").replace(/\s(not|never)\b/i, "");
+  const dropped = text
+    .replace(/\bcan't\b/i, "can")
+    .replace(/\bwon't\b/i, "will")
+    .replace(/n't\b/i, "")
+    .replace(/\s(not|never)\b/i, "");
   if (dropped !== text) return dropped;
   const aux = AUXILIARIES.exec(text);
   if (!aux) return null;
@@ -144,7 +222,11 @@ function editFormat(text: string): string | null {
   return swapWord(text, FORMATS) ?? `${text.trimEnd()} Format the answer as JSON.`;
 }
 
-const STOP = new Set("about above after again against because before being below between both could does doing during each from further having here into itself more most other ought same should some such than that their theirs them then there these they this those through under until very what when where which while whom would your yours yourself please write following given using there".split(" "));
+const STOP = new Set(
+  "about above after again against because before being below between both could does doing during each from further having here into itself more most other ought same should some such than that their theirs them then there these they this those through under until very what when where which while whom would your yours yourself please write following given using there".split(
+    " ",
+  ),
+);
 
 /** An ordinary content word replaced by another from the corpus: a change of subject no word list knows. */
 function editContentWord(text: string, vocabulary: readonly string[], rng: Rng): string | null {
@@ -174,7 +256,13 @@ function promptEdits(prompts: readonly string[], rng: Rng): LabelledPair[] {
 }
 
 /** Up to PER_KIND pairs per rewriter: a real prompt and what the rewriter made of it (null or unchanged: skipped). */
-function rewrittenPairs(prompts: readonly string[], rng: Rng, rewriters: Record<string, (t: string) => string | null>, label: Label, prefix: string): LabelledPair[] {
+function rewrittenPairs(
+  prompts: readonly string[],
+  rng: Rng,
+  rewriters: Record<string, (t: string) => string | null>,
+  label: Label,
+  prefix: string,
+): LabelledPair[] {
   const out: LabelledPair[] = [];
   for (const [kind, rewrite] of Object.entries(rewriters)) {
     let made = 0;
@@ -211,16 +299,31 @@ function wordnetSwaps(prompts: readonly string[], wordnet: WordNet, rng: Rng): L
 
 const lowerFirst = (t: string) => (/^[A-Z][a-z]/.test(t) ? t[0]!.toLowerCase() + t.slice(1) : t);
 const CONTRACTIONS: [RegExp, string][] = [
-  [/\bdo not\b/i, "don't"], [/\bdoes not\b/i, "doesn't"], [/\bis not\b/i, "isn't"], [/\bare not\b/i, "aren't"], [/\bcannot\b/i, "can't"],
-  [/\bwhat is\b/i, "what's"], [/\bit is\b/i, "it's"], [/\bthat is\b/i, "that's"], [/\bI am\b/, "I'm"], [/\byou are\b/i, "you're"],
-  [/\bI would\b/, "I'd"], [/\blet us\b/i, "let's"], [/\bI have\b/, "I've"], [/\bthere is\b/i, "there's"], [/\bwe are\b/i, "we're"],
+  [/\bdo not\b/i, "don't"],
+  [/\bdoes not\b/i, "doesn't"],
+  [/\bis not\b/i, "isn't"],
+  [/\bare not\b/i, "aren't"],
+  [/\bcannot\b/i, "can't"],
+  [/\bwhat is\b/i, "what's"],
+  [/\bit is\b/i, "it's"],
+  [/\bthat is\b/i, "that's"],
+  [/\bI am\b/, "I'm"],
+  [/\byou are\b/i, "you're"],
+  [/\bI would\b/, "I'd"],
+  [/\blet us\b/i, "let's"],
+  [/\bI have\b/, "I've"],
+  [/\bthere is\b/i, "there's"],
+  [/\bwe are\b/i, "we're"],
 ];
 
 /** Swaps the first contraction either way ("do not" <-> "don't"). */
 function recontract(text: string): string | null {
   for (const [long, short] of CONTRACTIONS) {
     const m = long.exec(text);
-    if (m) return text.slice(0, m.index) + (m[0][0] === m[0][0]!.toUpperCase() ? short[0]!.toUpperCase() + short.slice(1) : short) + text.slice(m.index + m[0].length);
+    if (m)
+      return (
+        text.slice(0, m.index) + (m[0][0] === m[0][0]!.toUpperCase() ? short[0]!.toUpperCase() + short.slice(1) : short) + text.slice(m.index + m[0].length)
+      );
     const i = text.toLowerCase().indexOf(short.toLowerCase());
     if (i >= 0 && !/\w/.test(text[i - 1] ?? "") && !/\w/.test(text[i + short.length] ?? "")) {
       const expanded = long.source.replace(/\\b/g, "");
@@ -233,14 +336,27 @@ function recontract(text: string): string | null {
 /** A request the user frames differently: imperatives get a polite frame, questions a lead-in. */
 function reframe(text: string, rng: Rng): string | null {
   const t = text.trim();
-  if (/^(please|can you|could you|would you)\b/i.test(t)) return t.replace(/^(please|can you|could you|would you)\s+/i, "").replace(/^\w/, (c) => c.toUpperCase());
-  const imperative = /^(write|explain|describe|give|list|create|make|generate|tell|summarize|translate|find|show|suggest|provide|rewrite|compose|design|calculate|compute|implement|name|identify|classify|convert|help)\b/i.test(t);
+  if (/^(please|can you|could you|would you)\b/i.test(t))
+    return t.replace(/^(please|can you|could you|would you)\s+/i, "").replace(/^\w/, (c) => c.toUpperCase());
+  const imperative =
+    /^(write|explain|describe|give|list|create|make|generate|tell|summarize|translate|find|show|suggest|provide|rewrite|compose|design|calculate|compute|implement|name|identify|classify|convert|help)\b/i.test(
+      t,
+    );
   if (imperative) {
-    const frames = [(x: string) => `Please ${lowerFirst(x)}`, (x: string) => `Can you ${lowerFirst(x).replace(/[.!]?$/, "?")}`, (x: string) => `Could you please ${lowerFirst(x).replace(/[.!]?$/, "?")}`, (x: string) => `I'd like you to ${lowerFirst(x)}`];
+    const frames = [
+      (x: string) => `Please ${lowerFirst(x)}`,
+      (x: string) => `Can you ${lowerFirst(x).replace(/[.!]?$/, "?")}`,
+      (x: string) => `Could you please ${lowerFirst(x).replace(/[.!]?$/, "?")}`,
+      (x: string) => `I'd like you to ${lowerFirst(x)}`,
+    ];
     return frames[rng.int(frames.length)]!(t);
   }
   if (/\?$/.test(t) && t.length < 400) {
-    const frames = [(x: string) => `Quick question: ${lowerFirst(x)}`, (x: string) => `I was wondering, ${lowerFirst(x)}`, (x: string) => `Can you help me with this? ${x}`];
+    const frames = [
+      (x: string) => `Quick question: ${lowerFirst(x)}`,
+      (x: string) => `I was wondering, ${lowerFirst(x)}`,
+      (x: string) => `Can you help me with this? ${x}`,
+    ];
     return frames[rng.int(frames.length)]!(t);
   }
   return null;
@@ -387,8 +503,28 @@ const hardNegatives = (prompts: readonly string[]): LabelledPair[] =>
   editedPairs(prompts, structuralEdits(hardRng), PER_KIND, hardRng).map((p) => ({ a: p.a, b: p.b, label: "different", group: `hard: ${p.kind}` }));
 
 const embed = (t: string) => models.embed(t);
-const tune = await score([...labelSts(loadStsBenchmark("dev")), ...promptEdits(tunePrompts, rng), ...promptRewordings(tunePrompts, rng), ...wordnetSwaps(tunePrompts, wordnet, wordnetRng), ...hardNegatives(tunePrompts)].filter(eligible), embed, synonyms);
-const test = await score([...labelSts(loadSemEval([2016])), ...promptEdits(testPrompts, rng), ...promptRewordings(testPrompts, rng), ...wordnetSwaps(testPrompts, wordnet, wordnetRng), ...hardNegatives(testPrompts)].filter(eligible), embed, synonyms);
+const tune = await score(
+  [
+    ...labelSts(loadStsBenchmark("dev")),
+    ...promptEdits(tunePrompts, rng),
+    ...promptRewordings(tunePrompts, rng),
+    ...wordnetSwaps(tunePrompts, wordnet, wordnetRng),
+    ...hardNegatives(tunePrompts),
+  ].filter(eligible),
+  embed,
+  synonyms,
+);
+const test = await score(
+  [
+    ...labelSts(loadSemEval([2016])),
+    ...promptEdits(testPrompts, rng),
+    ...promptRewordings(testPrompts, rng),
+    ...wordnetSwaps(testPrompts, wordnet, wordnetRng),
+    ...hardNegatives(testPrompts),
+  ].filter(eligible),
+  embed,
+  synonyms,
+);
 
 const { threshold, wordSimilarity } = choose(tune);
 const embeddingOnlyThreshold = chooseThreshold(tune, null);
@@ -399,15 +535,29 @@ const baselineSame = at(test, threshold, null);
 const spellingOnly = at(test, threshold, wordSimilarity, false);
 
 console.log(`# Semantic cache eval\n`);
-console.log(`embedding: ${models.embedder.constructor.name} (${models.embedder.dimensions} dims), target precision ${TARGET}, ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
-console.log(`tune: STS-B dev + edits of ${tunePrompts.length} prompts (${tune.length} pairs); test: SemEval 2016 + edits of ${testPrompts.length} other prompts (${test.length} pairs)\n`);
-console.log(`## Chosen: similarityThreshold ${threshold.toFixed(2)}, minWordSimilarity ${wordSimilarity.toFixed(2)} (tuned: precision ${tuned.precision.toFixed(4)}, hit rate ${pct(tuned.hitRate)}); test split\n`);
+console.log(
+  `embedding: ${models.embedder.constructor.name} (${models.embedder.dimensions} dims), target precision ${TARGET}, ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+);
+console.log(
+  `tune: STS-B dev + edits of ${tunePrompts.length} prompts (${tune.length} pairs); test: SemEval 2016 + edits of ${testPrompts.length} other prompts (${test.length} pairs)\n`,
+);
+console.log(
+  `## Chosen: similarityThreshold ${threshold.toFixed(2)}, minWordSimilarity ${wordSimilarity.toFixed(2)} (tuned: precision ${tuned.precision.toFixed(4)}, hit rate ${pct(tuned.hitRate)}); test split\n`,
+);
 console.log(`| method | threshold | precision | hit rate on true paraphrases | false hits | hits |`);
 console.log(`|---|---|---|---|---|---|`);
-console.log(`| embedding + verifier (the cache) | ${threshold.toFixed(2)} / words ${wordSimilarity.toFixed(2)} | ${chosen.precision.toFixed(4)} | ${pct(chosen.hitRate)} | ${chosen.falseHits} | ${chosen.hits} |`);
-console.log(`| the same without the synonym table | ${threshold.toFixed(2)} / words ${wordSimilarity.toFixed(2)} | ${spellingOnly.precision.toFixed(4)} | ${pct(spellingOnly.hitRate)} | ${spellingOnly.falseHits} | ${spellingOnly.hits} |`);
-console.log(`| embedding alone, same threshold | ${threshold.toFixed(2)} | ${baselineSame.precision.toFixed(4)} | ${pct(baselineSame.hitRate)} | ${baselineSame.falseHits} | ${baselineSame.hits} |`);
-console.log(`| embedding alone, tuned to the target | ${embeddingOnlyThreshold.toFixed(2)} | ${baseline.precision.toFixed(4)} | ${pct(baseline.hitRate)} | ${baseline.falseHits} | ${baseline.hits} |`);
+console.log(
+  `| embedding + verifier (the cache) | ${threshold.toFixed(2)} / words ${wordSimilarity.toFixed(2)} | ${chosen.precision.toFixed(4)} | ${pct(chosen.hitRate)} | ${chosen.falseHits} | ${chosen.hits} |`,
+);
+console.log(
+  `| the same without the synonym table | ${threshold.toFixed(2)} / words ${wordSimilarity.toFixed(2)} | ${spellingOnly.precision.toFixed(4)} | ${pct(spellingOnly.hitRate)} | ${spellingOnly.falseHits} | ${spellingOnly.hits} |`,
+);
+console.log(
+  `| embedding alone, same threshold | ${threshold.toFixed(2)} | ${baselineSame.precision.toFixed(4)} | ${pct(baselineSame.hitRate)} | ${baselineSame.falseHits} | ${baselineSame.hits} |`,
+);
+console.log(
+  `| embedding alone, tuned to the target | ${embeddingOnlyThreshold.toFixed(2)} | ${baseline.precision.toFixed(4)} | ${pct(baseline.hitRate)} | ${baseline.falseHits} | ${baseline.hits} |`,
+);
 
 console.log(`\n## Hit rate by kind of paraphrase, test split, at the chosen thresholds\n`);
 console.log(`| paraphrases | pairs | hits | hit rate | without the synonym table |`);
@@ -429,7 +579,9 @@ for (const [name, keep] of kinds) {
 // apart. A false hit is what the cache would do: cosine at or above the threshold and the verifier
 // (with the synonym table and word vectors) finding no difference.
 console.log(`\n## Hard negatives: false hits by class (goal 0)\n`);
-console.log(`tune sources (looked at while writing the verifier): ${TUNE_SOURCES.join(", ")}, STS-B dev; test sources (counted only): ${TEST_SOURCES.join(", ")}, SemEval 2016\n`);
+console.log(
+  `tune sources (looked at while writing the verifier): ${TUNE_SOURCES.join(", ")}, STS-B dev; test sources (counted only): ${TEST_SOURCES.join(", ")}, SemEval 2016\n`,
+);
 console.log(`| class | tune pairs | tune false hits | test pairs | test false hits |`);
 console.log(`|---|---|---|---|---|`);
 const classOf = (r: ScoredResult) => (r.group.startsWith("semeval") || r.group.startsWith("stsb") ? "STS pairs scored <= 3" : r.group);
@@ -460,12 +612,15 @@ console.log(
 // looked at, though the embedding trained on them. Precision here checks the verifier, not the model.
 const others = await score(labelSts([...loadSemEval([2012, 2013, 2014, 2015]), ...loadStsBenchmark("train")]).filter(eligible), embed, synonyms);
 const other = at(others, threshold, wordSimilarity);
-console.log(`\nOther natural pairs (SemEval 2012-2015 and STS-B train, ${others.length} pairs), same thresholds: precision ${other.precision.toFixed(4)}, hit rate ${pct(other.hitRate)}, ${other.falseHits} false hits of ${other.hits}.`);
+console.log(
+  `\nOther natural pairs (SemEval 2012-2015 and STS-B train, ${others.length} pairs), same thresholds: precision ${other.precision.toFixed(4)}, hit rate ${pct(other.hitRate)}, ${other.falseHits} false hits of ${other.hits}.`,
+);
 
 // FAQ replay (bench/data/faq-replay.json, hand-written): five orders of the same questions through a real cache.
 const faq = loadFaq();
 const replays: ReplayResult[] = [];
-for (let seed = 1; seed <= 5; seed++) replays.push(await replayFaq(faq, models.embedder, synonyms, new Rng(seed), { similarityThreshold: threshold, minWordSimilarity: wordSimilarity }));
+for (let seed = 1; seed <= 5; seed++)
+  replays.push(await replayFaq(faq, models.embedder, synonyms, new Rng(seed), { similarityThreshold: threshold, minWordSimilarity: wordSimilarity }));
 const sum = (f: (r: ReplayResult) => number) => replays.reduce((n, r) => n + f(r), 0);
 const questions = faq.intents.reduce((n, i) => n + i.questions.length, 0) + faq.unique.length;
 console.log(
@@ -491,7 +646,9 @@ console.log(`|---|---|---|---|---|`);
 for (const t of [...new Set(GRID.filter((_, i) => i % 5 === 0).concat(threshold))].sort((x, y) => x - y)) {
   const c = at(test, t, wordSimilarity);
   const e = at(test, t, null);
-  console.log(`| ${t.toFixed(2)}${t === threshold ? " (chosen)" : ""} | ${c.precision.toFixed(4)} | ${pct(c.hitRate)} | ${e.precision.toFixed(4)} | ${pct(e.hitRate)} |`);
+  console.log(
+    `| ${t.toFixed(2)}${t === threshold ? " (chosen)" : ""} | ${c.precision.toFixed(4)} | ${pct(c.hitRate)} | ${e.precision.toFixed(4)} | ${pct(e.hitRate)} |`,
+  );
 }
 
 if (args.show !== undefined) {
@@ -499,6 +656,8 @@ if (args.show !== undefined) {
   for (const r of test) {
     if (!r.group.includes(args.show) || isHit(r, threshold, wordSimilarity) === (r.label === "same") || r.label === "gray") continue;
     const why = r.similarity < threshold ? "below threshold" : r.facetRefusal || `substitution ${r.alignment.toFixed(2)}`;
-    console.log(`- ${r.label === "same" ? "missed" : "false hit"} (${r.group}, cosine ${r.similarity.toFixed(2)}, ${why}): ${JSON.stringify(r.a.slice(0, 160))} / ${JSON.stringify(r.b.slice(0, 160))}`);
+    console.log(
+      `- ${r.label === "same" ? "missed" : "false hit"} (${r.group}, cosine ${r.similarity.toFixed(2)}, ${why}): ${JSON.stringify(r.a.slice(0, 160))} / ${JSON.stringify(r.b.slice(0, 160))}`,
+    );
   }
 }

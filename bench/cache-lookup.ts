@@ -33,7 +33,14 @@ import { loadPromptCorpus } from "../models/data/corpus";
 import { dataPath } from "../models/data/paths";
 import { loadSemEval, loadStsBenchmark } from "../models/data/sts";
 
-const { values: args } = parseArgs({ options: { million: { type: "boolean", default: false }, dims: { type: "string", default: "256" }, quantization: { type: "string", default: DEFAULT_CACHE_CONFIG.quantization }, queries: { type: "string", default: "2000" } } });
+const { values: args } = parseArgs({
+  options: {
+    million: { type: "boolean", default: false },
+    dims: { type: "string", default: "256" },
+    quantization: { type: "string", default: DEFAULT_CACHE_CONFIG.quantization },
+    queries: { type: "string", default: "2000" },
+  },
+});
 const DIMS = Number(args.dims);
 const QUANT = args.quantization as "f32" | "f16" | "i8";
 const QUERIES = Number(args.queries);
@@ -71,7 +78,11 @@ const req = (i: number, reworded = false): CacheRequest => ({
   maxTokens: 256,
   params: { temperature: 0 },
 });
-const answer = (i: number): CachedAnswer => ({ model: "gpt-4o-mini-2024-07-18", choices: [{ index: 0, message: { role: "assistant", content: `Synthetic answer ${i}: ${"lorem ipsum ".repeat(10)}` }, finish_reason: "stop" }], usage: { prompt_tokens: 10, completion_tokens: 40 } });
+const answer = (i: number): CachedAnswer => ({
+  model: "gpt-4o-mini-2024-07-18",
+  choices: [{ index: 0, message: { role: "assistant", content: `Synthetic answer ${i}: ${"lorem ipsum ".repeat(10)}` }, finish_reason: "stop" }],
+  usage: { prompt_tokens: 10, completion_tokens: 40 },
+});
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
@@ -134,7 +145,12 @@ for (const size of SIZES) {
 
   const before = rssMb();
   const openStart = performance.now();
-  const cache = await SemanticCache.open({ store, embedder: tableEmbedder, synonyms, config: { maxEntries: size, maxBytes: size * ENTRY_BYTES_ROOM, quantization: QUANT } });
+  const cache = await SemanticCache.open({
+    store,
+    embedder: tableEmbedder,
+    synonyms,
+    config: { maxEntries: size, maxBytes: size * ENTRY_BYTES_ROOM, quantization: QUANT },
+  });
   const openS = (performance.now() - openStart) / 1000;
   await cache.indexed();
   const buildS = (performance.now() - openStart) / 1000;
@@ -174,12 +190,16 @@ for (const size of SIZES) {
   rmSync(dir, { recursive: true, force: true });
 
   const ms = (x: { p50: number; p99: number }) => `${x.p50.toFixed(3)} / ${x.p99.toFixed(3)}`;
-  rows.push(`| ${size.toLocaleString("en")} | ${ms(exact)} | ${ms(semantic)} | ${ms(paraphrase)} | ${ms(scan)}${scanNote} | ${(scan.p50 / semantic.p50).toFixed(0)}x | ${((100 * found) / QUERIES).toFixed(1)}% | ${perEntry.toFixed(0)} | ${openS.toFixed(2)} | ${buildS.toFixed(1)} |`);
+  rows.push(
+    `| ${size.toLocaleString("en")} | ${ms(exact)} | ${ms(semantic)} | ${ms(paraphrase)} | ${ms(scan)}${scanNote} | ${(scan.p50 / semantic.p50).toFixed(0)}x | ${((100 * found) / QUERIES).toFixed(1)}% | ${perEntry.toFixed(0)} | ${openS.toFixed(2)} | ${buildS.toFixed(1)} |`,
+  );
 }
 
 const load = (await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ");
 console.log(`# Semantic cache lookup (${DIMS} dims, ${QUANT} index, ${QUERIES} queries per row, load average ${load})\n`);
-console.log(`| entries | exact hit p50 / p99 ms | semantic miss p50 / p99 ms | semantic hit p50 / p99 ms | linear scan p50 / p99 ms (baseline) | scan / semantic miss at p50 | rewordings found | RSS bytes per entry | open (exact layer ready) s | index built s |`);
+console.log(
+  `| entries | exact hit p50 / p99 ms | semantic miss p50 / p99 ms | semantic hit p50 / p99 ms | linear scan p50 / p99 ms (baseline) | scan / semantic miss at p50 | rewordings found | RSS bytes per entry | open (exact layer ready) s | index built s |`,
+);
 console.log(`|---|---|---|---|---|---|---|---|---|---|`);
 for (const r of rows) console.log(r);
 
@@ -193,7 +213,13 @@ const corpus = [...new Set(loadPromptCorpus().map((p) => p.trim()))].filter((p) 
 const stored = corpus.filter((_, i) => i % 2 === 0).slice(0, REAL_STORED);
 const fresh = corpus.filter((_, i) => i % 2 === 1).slice(0, REAL_QUERIES);
 const reworded = stored.slice(0, REAL_QUERIES).map((p) => `Hi! ${p.toLowerCase()} Thanks.`);
-const realReq = (content: string): CacheRequest => ({ appId: "bench", model: "gpt-4o-mini-2024-07-18", messages: [{ role: "user", content }], maxTokens: 256, params: { temperature: 0 } });
+const realReq = (content: string): CacheRequest => ({
+  appId: "bench",
+  model: "gpt-4o-mini-2024-07-18",
+  messages: [{ role: "user", content }],
+  maxTokens: 256,
+  params: { temperature: 0 },
+});
 
 const realDirs: { dir: string; store: Store }[] = [];
 async function realCache(similarityThreshold: number): Promise<SemanticCache> {
@@ -210,12 +236,18 @@ async function realCache(similarityThreshold: number): Promise<SemanticCache> {
   return cache;
 }
 
-const configs = { "shipped threshold (verifier runs)": await realCache(DEFAULT_CACHE_CONFIG.similarityThreshold), "threshold 1.01 (no candidate, baseline)": await realCache(1.01) };
+const configs = {
+  "shipped threshold (verifier runs)": await realCache(DEFAULT_CACHE_CONFIG.similarityThreshold),
+  "threshold 1.01 (no candidate, baseline)": await realCache(1.01),
+};
 const real: Record<string, { miss: number[]; hit: number[]; served: number }> = {};
 for (let round = 0; round < 3; round++) {
   for (const [name, cache] of Object.entries(configs)) {
     const r = (real[name] ??= { miss: [], hit: [], served: 0 });
-    for (const [list, texts] of [[r.miss, fresh], [r.hit, reworded]] as const) {
+    for (const [list, texts] of [
+      [r.miss, fresh],
+      [r.hit, reworded],
+    ] as const) {
       for (const text of texts) {
         const t = performance.now();
         const out = await cache.lookup(realReq(text));
@@ -226,11 +258,20 @@ for (let round = 0; round < 3; round++) {
     }
   }
 }
-const pct = (xs: number[], p: number) => percentile([...xs].sort((a, b) => a - b), p);
-console.log(`\n## Real prompts through the verifier (${REAL_STORED.toLocaleString("en")} stored, ${REAL_QUERIES.toLocaleString("en")} queries of each kind, 3 interleaved rounds, shipped embedder)\n`);
+const pct = (xs: number[], p: number) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    p,
+  );
+console.log(
+  `\n## Real prompts through the verifier (${REAL_STORED.toLocaleString("en")} stored, ${REAL_QUERIES.toLocaleString("en")} queries of each kind, 3 interleaved rounds, shipped embedder)\n`,
+);
 console.log(`| cache | new prompt (miss) p50 / p99 ms | rewording ("Hi! <lower case> Thanks.") p50 / p99 ms | rewordings served |`);
 console.log(`|---|---|---|---|`);
-for (const [name, r] of Object.entries(real)) console.log(`| ${name} | ${pct(r.miss, 0.5).toFixed(3)} / ${pct(r.miss, 0.99).toFixed(3)} | ${pct(r.hit, 0.5).toFixed(3)} / ${pct(r.hit, 0.99).toFixed(3)} | ${((100 * r.served) / (3 * REAL_QUERIES)).toFixed(1)}% |`);
+for (const [name, r] of Object.entries(real))
+  console.log(
+    `| ${name} | ${pct(r.miss, 0.5).toFixed(3)} / ${pct(r.miss, 0.99).toFixed(3)} | ${pct(r.hit, 0.5).toFixed(3)} / ${pct(r.hit, 0.99).toFixed(3)} | ${((100 * r.served) / (3 * REAL_QUERIES)).toFixed(1)}% |`,
+  );
 for (const cache of Object.values(configs)) cache.flush();
 for (const { dir, store } of realDirs) {
   store.close();
@@ -276,7 +317,12 @@ const embedStart = performance.now();
 await prefill(scaleStore, kept.length, (i) => realReq(kept[i]!), realEmbedder);
 const embedS = (performance.now() - embedStart) / 1000;
 const scaleOpen = performance.now();
-const scaleCache = await SemanticCache.open({ store: scaleStore, embedder: realEmbedder, synonyms, config: { maxEntries: kept.length, maxBytes: kept.length * ENTRY_BYTES_ROOM } });
+const scaleCache = await SemanticCache.open({
+  store: scaleStore,
+  embedder: realEmbedder,
+  synonyms,
+  config: { maxEntries: kept.length, maxBytes: kept.length * ENTRY_BYTES_ROOM },
+});
 await scaleCache.indexed();
 const scaleBuildS = (performance.now() - scaleOpen) / 1000;
 /** The request with the vector the gateway's worker would send along: of the prompt as the cache reads it. */
@@ -285,10 +331,20 @@ const withVector = async (text: string): Promise<CacheRequest> => {
   return { ...r, embedding: await realEmbedder.embed(embeddingText(semanticPrompt(r.messages)!)) };
 };
 const newQueries = await Promise.all(held.map(withVector));
-const rewordQueries = await Promise.all(kept.filter((_, i) => i % Math.floor(kept.length / SCALE_QUERIES) === 0).slice(0, SCALE_QUERIES).map((t) => withVector(`Hi! ${t.toLowerCase()} Thanks.`)));
+const rewordQueries = await Promise.all(
+  kept
+    .filter((_, i) => i % Math.floor(kept.length / SCALE_QUERIES) === 0)
+    .slice(0, SCALE_QUERIES)
+    .map((t) => withVector(`Hi! ${t.toLowerCase()} Thanks.`)),
+);
 // The JIT's first compilations (regexes of the verifier, the index's search) land on the first lookups
 // of a fresh process; other held-out texts take them, so the rounds below time a warm gateway.
-const warmQueries = await Promise.all(texts.filter((_, i) => i % 50 === 0).slice(SCALE_QUERIES, SCALE_QUERIES + 500).map(withVector));
+const warmQueries = await Promise.all(
+  texts
+    .filter((_, i) => i % 50 === 0)
+    .slice(SCALE_QUERIES, SCALE_QUERIES + 500)
+    .map(withVector),
+);
 for (const q of warmQueries) {
   const out = await scaleCache.lookup(q);
   if (out.kind === "miss") out.fill.fail();
@@ -296,7 +352,10 @@ for (const q of warmQueries) {
 /** Per round, the latencies of new texts and rewordings. Round 1 reads each stored neighbour's facets for the first time (they are kept after). */
 const scale = { miss: [[], [], []] as number[][], hit: [[], [], []] as number[][], served: 0 };
 for (let round = 0; round < 3; round++) {
-  for (const [list, queries] of [[scale.miss[round]!, newQueries], [scale.hit[round]!, rewordQueries]] as const) {
+  for (const [list, queries] of [
+    [scale.miss[round]!, newQueries],
+    [scale.hit[round]!, rewordQueries],
+  ] as const) {
     for (const q of queries) {
       const t = performance.now();
       const out = await scaleCache.lookup(q);
@@ -309,8 +368,12 @@ for (let round = 0; round < 3; round++) {
 scaleCache.flush();
 scaleStore.close();
 rmSync(scaleDir, { recursive: true, force: true });
-console.log(`\n## Real texts at scale (${kept.length.toLocaleString("en")} stored, ${SCALE_QUERIES.toLocaleString("en")} queries of each kind, 3 rounds after ${warmQueries.length} warm-up lookups of other texts; queries carry their vector, as the gateway's do)\n`);
-console.log(`Round 1 is the first time each stored neighbour is verified: its facets are read then and kept. Rounds 2-3 are what a gateway that has served its cache a while pays.\n`);
+console.log(
+  `\n## Real texts at scale (${kept.length.toLocaleString("en")} stored, ${SCALE_QUERIES.toLocaleString("en")} queries of each kind, 3 rounds after ${warmQueries.length} warm-up lookups of other texts; queries carry their vector, as the gateway's do)\n`,
+);
+console.log(
+  `Round 1 is the first time each stored neighbour is verified: its facets are read then and kept. Rounds 2-3 are what a gateway that has served its cache a while pays.\n`,
+);
 console.log(`| rounds | new text (miss) p50 / p99 ms | rewording p50 / p99 ms | rewordings served | stored texts embedded in s | index built s |`);
 console.log(`|---|---|---|---|---|---|`);
 const ms = (xs: number[]) => `${pct(xs, 0.5).toFixed(3)} / ${pct(xs, 0.99).toFixed(3)}`;

@@ -88,7 +88,8 @@ function survived(extract: (t: string) => string[], original: string, compressed
 
 const models = await loadModels();
 const scorer = async (original: string, compressed: string) => (await models.quality(original, compressed)).score;
-const checksClean = async (original: string, compressed: string) => Object.values((await models.quality(original, compressed)).lost).every((l) => l.length === 0);
+const checksClean = async (original: string, compressed: string) =>
+  Object.values((await models.quality(original, compressed)).lost).every((l) => l.length === 0);
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -212,7 +213,9 @@ console.log("| corpus | level | numbers | negations | negations, all kept | code
 console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   const s = r.survival;
-  console.log(`| ${r.corpus} | ${r.level.toFixed(2)} | ${pct(s.numbers)} | ${pct(s.negations)} | ${pct(s.negationCopies)} | ${pct(s.code)} | ${pct(s.urls)} | ${pct(s.quotes)} | ${pct(s.lists)} | ${pct(s.checksClean)} |`);
+  console.log(
+    `| ${r.corpus} | ${r.level.toFixed(2)} | ${pct(s.numbers)} | ${pct(s.negations)} | ${pct(s.negationCopies)} | ${pct(s.code)} | ${pct(s.urls)} | ${pct(s.quotes)} | ${pct(s.lists)} | ${pct(s.checksClean)} |`,
+  );
 }
 
 console.log("\n## Data handed over arrives byte for byte (chatty prompts whose task hands over a text; what is sent)\n");
@@ -234,10 +237,16 @@ console.log("The calibration was fitted on the train split only.\n");
 console.log("| split | pairs | safe | AUC | accuracy at the floor | changed pairs at or above the floor | safe pairs under it |");
 console.log("|---|---|---|---|---|---|---|");
 for (const split of ["train", "test"] as const) {
-  const m = evaluate(pairs.filter((p) => p.split === split), pairScore);
+  const m = evaluate(
+    pairs.filter((p) => p.split === split),
+    pairScore,
+  );
   console.log(`| ${split} | ${m.pairs} | ${m.safe} | ${m.auc.toFixed(3)} | ${pct(m.accuracyAtFloor)} | ${m.changedPassed} | ${m.safeFailed} |`);
 }
-const testMetrics = evaluate(pairs.filter((p) => p.split === "test"), pairScore);
+const testMetrics = evaluate(
+  pairs.filter((p) => p.split === "test"),
+  pairScore,
+);
 console.log("\n| test pairs by kind | pairs | at or above the floor |");
 console.log("|---|---|---|");
 for (const [kind, k] of Object.entries(testMetrics.byKind)) console.log(`| ${kind} | ${k.pairs} | ${k.atOrAboveFloor} |`);
@@ -255,15 +264,24 @@ console.log("the share of all unprotected words (closed-class and other) that re
 console.log("| corpus | tokens | protected | symbols | closed-class words | other words | 25% of tokens = share of words | 40% of tokens = share of words |");
 console.log("|---|---|---|---|---|---|---|---|");
 for (const corpus of corpora) {
-  const b = corpus.prompts.flatMap((p) => p.turns).map(tokenBudget).reduce(addBudgets, EMPTY_BUDGET);
+  const b = corpus.prompts
+    .flatMap((p) => p.turns)
+    .map(tokenBudget)
+    .reduce(addBudgets, EMPTY_BUDGET);
   const words = b.closedClass + b.otherWords;
   const of = (x: number) => pct(x / b.total);
-  console.log(`| ${corpus.name} | ${b.total} | ${of(b.protected)} | ${of(b.symbols)} | ${of(b.closedClass)} | ${of(b.otherWords)} | ${pct((0.25 * b.total) / words)} | ${pct((0.4 * b.total) / words)} |`);
+  console.log(
+    `| ${corpus.name} | ${b.total} | ${of(b.protected)} | ${of(b.symbols)} | ${of(b.closedClass)} | ${of(b.otherWords)} | ${pct((0.25 * b.total) / words)} | ${pct((0.4 * b.total) / words)} |`,
+  );
 }
 
 console.log(`\n## Speed of compressMessages (best of ${TIMED_RUNS} runs per prompt)\n`);
-console.log(`Per 1k tokens over the prompts of at least ${SPEED_MIN_TOKENS} tokens; baseline = the two token counts alone (before and after), measured in the same run.\n`);
-console.log("| level | prompts | stage p50 | stage p99 | baseline p50 | baseline p99 | stage − baseline p50 | ratio p50 | per call p50 (all prompts) | per call p99 |");
+console.log(
+  `Per 1k tokens over the prompts of at least ${SPEED_MIN_TOKENS} tokens; baseline = the two token counts alone (before and after), measured in the same run.\n`,
+);
+console.log(
+  "| level | prompts | stage p50 | stage p99 | baseline p50 | baseline p99 | stage − baseline p50 | ratio p50 | per call p50 (all prompts) | per call p99 |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const [level, t] of speed) {
   const [c50, c99, b50, b99] = [percentile(t.compress, 50), percentile(t.compress, 99), percentile(t.countOnly, 50), percentile(t.countOnly, 99)];

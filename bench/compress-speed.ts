@@ -57,7 +57,9 @@ prompts.forEach((m, i) => {
   if (outputs.size > 1) differing++;
 });
 
-console.log(`# compressMessages per 1k tokens, level ${opts.aggressiveness}, ${prompts.length} prompts of ${SPEED_MIN_TOKENS}+ tokens, best of ${TIMED_RUNS}\n`);
+console.log(
+  `# compressMessages per 1k tokens, level ${opts.aggressiveness}, ${prompts.length} prompts of ${SPEED_MIN_TOKENS}+ tokens, best of ${TIMED_RUNS}\n`,
+);
 const first = trees[0]!;
 console.log(`| tree | p50 ms | p90 ms | p99 ms | p50 vs ${first.name} | p99 vs ${first.name} |`);
 console.log("|---|---|---|---|---|---|");

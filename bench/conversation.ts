@@ -67,7 +67,9 @@ interface Chat {
   content: { message: string }[];
 }
 function conversations(): string[][] {
-  const chats = Object.values(JSON.parse(readFileSync(join(import.meta.dir, `../../shared/data/topical-chat/valid_${SPLIT}.json`), "utf8")) as Record<string, Chat>);
+  const chats = Object.values(
+    JSON.parse(readFileSync(join(import.meta.dir, `../../shared/data/topical-chat/valid_${SPLIT}.json`), "utf8")) as Record<string, Chat>,
+  );
   const out: string[][] = [];
   let cur: string[] = [];
   for (const c of chats) {
@@ -118,7 +120,16 @@ const summaryOf = (pieces: string[]) => pieces.find((p) => p.includes("Summary o
 
 type Mode = "resend" | "conversation" | "protocol+conversation";
 
-async function runOne(url: string, key: string, mock: MockProvider, model: string, mode: Mode, chat: string[], tag: string, protocolId: string): Promise<TurnRecord[]> {
+async function runOne(
+  url: string,
+  key: string,
+  mock: MockProvider,
+  model: string,
+  mode: Mode,
+  chat: string[],
+  tag: string,
+  protocolId: string,
+): Promise<TurnRecord[]> {
   const history: ChatMessage[] = [];
   const out: TurnRecord[] = [];
   let prev: string[] | undefined;
@@ -160,28 +171,52 @@ async function part1(chats: string[][]): Promise<string[]> {
   const lines: string[] = [];
   try {
     const admin = await gw.cliKey(["--admin"]);
-    for (let i = 0; i < 100; i++) if ((await call(`${gw.url}/v1/models`, admin.key)).status === 200) break; else await Bun.sleep(50);
+    for (let i = 0; i < 100; i++)
+      if ((await call(`${gw.url}/v1/models`, admin.key)).status === 200) break;
+      else await Bun.sleep(50);
     const proto = (await (await call(`${gw.url}/api/protocols`, admin.key, { body: { name: "sam", content: SYSTEM } })).json()) as any;
-    lines.push(`System prompt: ${countTokens(SYSTEM)} o200k tokens; as a protocol compressed once to ${proto.compressed_tokens}. ${chats.length} conversations of ${TURNS} turns, max_turns_to_keep ${KEEP}, summary step 8 (the default).`, "");
-    for (const [name, model, mock] of [["OpenAI mock", "gpt-4o-mini-2024-07-18", openai], ["Anthropic mock", "claude-3-5-sonnet-20241022", anthropic]] as const) {
+    lines.push(
+      `System prompt: ${countTokens(SYSTEM)} o200k tokens; as a protocol compressed once to ${proto.compressed_tokens}. ${chats.length} conversations of ${TURNS} turns, max_turns_to_keep ${KEEP}, summary step 8 (the default).`,
+      "",
+    );
+    for (const [name, model, mock] of [
+      ["OpenAI mock", "gpt-4o-mini-2024-07-18", openai],
+      ["Anthropic mock", "claude-3-5-sonnet-20241022", anthropic],
+    ] as const) {
       const byMode = new Map<Mode, TurnRecord[][]>();
       for (const mode of ["resend", "conversation", "protocol+conversation"] as Mode[]) {
         const runs: TurnRecord[][] = [];
         for (let c = 0; c < chats.length; c++) runs.push(await runOne(gw.url, admin.key, mock, model, mode, chats[c]!, `${name}-${mode}-${c}`, proto.id));
         byMode.set(mode, runs);
       }
-      lines.push(`### ${name} (${model})`, "", "| client | prompt tokens at turn 1 / 10 / 20 / 30 / 40 | prompt tokens, 40 turns | cached share | cost, 40 turns (USD) | requests starting with the whole previous one: all / between summary steps | mean share of the previous request kept |", "|---|---|---|---|---|---|---|");
+      lines.push(
+        `### ${name} (${model})`,
+        "",
+        "| client | prompt tokens at turn 1 / 10 / 20 / 30 / 40 | prompt tokens, 40 turns | cached share | cost, 40 turns (USD) | requests starting with the whole previous one: all / between summary steps | mean share of the previous request kept |",
+        "|---|---|---|---|---|---|---|",
+      );
       const base = byMode.get("resend")!;
-      const totals = (runs: TurnRecord[][]) => ({ tokens: mean(runs.map((r) => r.reduce((a, t) => a + t.prompt, 0))), cost: mean(runs.map((r) => r.reduce((a, t) => a + t.cost, 0))), cached: mean(runs.map((r) => r.reduce((a, t) => a + t.cached, 0))) });
+      const totals = (runs: TurnRecord[][]) => ({
+        tokens: mean(runs.map((r) => r.reduce((a, t) => a + t.prompt, 0))),
+        cost: mean(runs.map((r) => r.reduce((a, t) => a + t.cost, 0))),
+        cached: mean(runs.map((r) => r.reduce((a, t) => a + t.cached, 0))),
+      });
       const b = totals(base);
       for (const [mode, runs] of byMode) {
         const tt = totals(runs);
         const at = (i: number) => fmt(mean(runs.map((r) => r[i - 1]!.prompt)));
         const shares = runs.flatMap((r) => r.slice(1).map((t) => t.prefixShare));
         const whole = shares.filter((s) => s === 1).length / shares.length;
-        const between = runs.flatMap((r) => r.slice(1).filter((t) => !t.step).map((t) => t.prefixShare));
+        const between = runs.flatMap((r) =>
+          r
+            .slice(1)
+            .filter((t) => !t.step)
+            .map((t) => t.prefixShare),
+        );
         const wholeBetween = between.filter((s) => s === 1).length / between.length;
-        lines.push(`| ${mode} | ${[1, 10, 20, 30, 40].map(at).join(" / ")} | ${fmt(tt.tokens)}${mode === "resend" ? "" : ` (${fmt((1 - tt.tokens / b.tokens) * 100, 1)}% fewer)`} | ${fmt((tt.cached / tt.tokens) * 100, 1)}% | ${tt.cost.toFixed(6)}${mode === "resend" ? "" : ` (${fmt((1 - tt.cost / b.cost) * 100, 1)}% less)`} | ${fmt(whole * 100, 1)}% / ${fmt(wholeBetween * 100, 1)}% (${between.length} of ${shares.length}) | ${fmt(mean(shares) * 100, 1)}% |`);
+        lines.push(
+          `| ${mode} | ${[1, 10, 20, 30, 40].map(at).join(" / ")} | ${fmt(tt.tokens)}${mode === "resend" ? "" : ` (${fmt((1 - tt.tokens / b.tokens) * 100, 1)}% fewer)`} | ${fmt((tt.cached / tt.tokens) * 100, 1)}% | ${tt.cost.toFixed(6)}${mode === "resend" ? "" : ` (${fmt((1 - tt.cost / b.cost) * 100, 1)}% less)`} | ${fmt(whole * 100, 1)}% / ${fmt(wholeBetween * 100, 1)}% (${between.length} of ${shares.length}) | ${fmt(mean(shares) * 100, 1)}% |`,
+        );
       }
       lines.push("");
     }
@@ -210,7 +245,12 @@ async function part2(chat: string[]): Promise<string[]> {
     history.push(user, answer);
   }
   const last: ChatMessage = { role: "user", content: chat[TURNS - 1]! };
-  const inputFor = (messages: ChatMessage[]) => optimizeInputOf(parseCompletionRequest({ model: "gpt-4o-mini-2024-07-18", messages, svc_options: { cache: false, route: false } }, RULE_NAMES), models, settings.qualityFloor);
+  const inputFor = (messages: ChatMessage[]) =>
+    optimizeInputOf(
+      parseCompletionRequest({ model: "gpt-4o-mini-2024-07-18", messages, svc_options: { cache: false, route: false } }, RULE_NAMES),
+      models,
+      settings.qualityFloor,
+    );
   const whole = inputFor([SYS, ...history, last]);
   const time = async (fn: () => Promise<unknown>) => {
     for (let i = 0; i < 30; i++) await fn();

@@ -28,10 +28,14 @@ try {
   let t0 = performance.now();
   const seeded = seedLedger(services.store.sqlite, rows, now);
   if (process.argv.includes("--covering")) {
-    services.store.sqlite.run("CREATE INDEX bench_cover ON usage_ledger (app_id, created_at, key_id, model, status, cache_hit, original_tokens, prompt_tokens, cost_original_usd, cost_actual_usd, saved_usd, overhead_ms)");
+    services.store.sqlite.run(
+      "CREATE INDEX bench_cover ON usage_ledger (app_id, created_at, key_id, model, status, cache_hit, original_tokens, prompt_tokens, cost_original_usd, cost_actual_usd, saved_usd, overhead_ms)",
+    );
     services.store.sqlite.run("ANALYZE");
   }
-  console.log(`seeded ${rows.toLocaleString("en-US")} rows (${seeded.calls.toLocaleString("en-US")} in the dashboard's app) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${rows.toLocaleString("en-US")} rows (${seeded.calls.toLocaleString("en-US")} in the dashboard's app) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   const views: [string, string][] = [
     ["usage, last 30 days", `/api/dashboard/usage?to=${now}`],
     ["usage, 90 days", `/api/dashboard/usage?from=${now - 91 * DAY}&to=${now}`],

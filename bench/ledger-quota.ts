@@ -20,7 +20,10 @@ import { SqliteCounters } from "../src/store/counters";
 import { openStore } from "../src/store/db";
 import { median } from "./lib/stats";
 
-const { values: flags } = parseArgs({ args: process.argv.slice(2), options: { calls: { type: "string", default: "20000" }, rounds: { type: "string", default: "3" } } });
+const { values: flags } = parseArgs({
+  args: process.argv.slice(2),
+  options: { calls: { type: "string", default: "20000" }, rounds: { type: "string", default: "3" } },
+});
 const CALLS = Number(flags.calls);
 
 const key = { id: "key_bench", appId: "app", type: "live", plan: "enterprise", scopes: ["complete"] } as unknown as KeyEntry;
@@ -68,7 +71,12 @@ async function main(): Promise<void> {
   const ledger = new Ledger(threadWriter(join(dir, "svc.db"), 5000), new LedgerJournal(join(dir, "journal")));
   const inMemory = new Map<string, number>();
   const queue: LedgerRow[] = [];
-  const results: Record<string, number[]> = { "quota: in memory": [], "quota: store, leased": [], "ledger: queue push": [], "ledger: journal + writer thread": [] };
+  const results: Record<string, number[]> = {
+    "quota: in memory": [],
+    "quota: store, leased": [],
+    "ledger: queue push": [],
+    "ledger: journal + writer thread": [],
+  };
   for (let round = 0; round < Number(flags.rounds); round++) {
     results["quota: in memory"]!.push(await perCall(() => inMemory.set(key.id, (inMemory.get(key.id) ?? 0) + 1)));
     results["quota: store, leased"]!.push(await perCall(() => quota.consume(key, Date.now())));

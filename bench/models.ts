@@ -47,7 +47,10 @@ for (const [name, text] of Object.entries(inputs)) {
   const tokens = countTokens(text);
   const embedding = await models.embed(text);
   // Compressed variant for the quality score: every fourth word dropped.
-  const compressed = text.split(" ").filter((_, i) => i % 4 !== 3).join(" ");
+  const compressed = text
+    .split(" ")
+    .filter((_, i) => i % 4 !== 3)
+    .join(" ");
   // A word of its own per call: the embedder remembers recent texts, and a repeated text would only
   // measure that memo.
   const fresh = (s: string, call: number) => `${s} v${call}`;
@@ -65,7 +68,13 @@ for (const [name, text] of Object.entries(inputs)) {
   }
 }
 
-const files = ["embedding/model.onnx", "embedding/features.json", "task-classifier/model.onnx", "task-classifier/config.json", "quality-score/calibration.json"];
+const files = [
+  "embedding/model.onnx",
+  "embedding/features.json",
+  "task-classifier/model.onnx",
+  "task-classifier/config.json",
+  "quality-score/calibration.json",
+];
 rows.push("", "| file | bytes |", "|---|---:|");
 let total = 0;
 for (const f of files) {

@@ -12,7 +12,10 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "..");
-const MODULES = JSON.parse(readFileSync(join(import.meta.dir, "mutation", "modules.json"), "utf8")) as Record<string, { mutate: string[]; tests: string[] } | string>;
+const MODULES = JSON.parse(readFileSync(join(import.meta.dir, "mutation", "modules.json"), "utf8")) as Record<
+  string,
+  { mutate: string[]; tests: string[] } | string
+>;
 const RESULTS = join(ROOT, "bench", "results", "mutation");
 const WORK = join(ROOT, ".tmp", "mutation");
 
@@ -65,24 +68,52 @@ for (const name of wanted.length > 0 ? wanted : names) {
   const configFile = join(WORK, `${name}.config.json`);
   writeFileSync(configFile, JSON.stringify(config, null, 2));
   console.log(`\n== ${name}: ${m.mutate.join(", ")} against \`${command}\``);
-  const run = Bun.spawnSync(["node", join(ROOT, "node_modules", "@stryker-mutator", "core", "bin", "stryker.js"), "run", configFile], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
+  const run = Bun.spawnSync(["node", join(ROOT, "node_modules", "@stryker-mutator", "core", "bin", "stryker.js"), "run", configFile], {
+    cwd: ROOT,
+    stdout: "inherit",
+    stderr: "inherit",
+  });
   if (run.exitCode !== 0) throw new Error(`stryker exited with ${run.exitCode} on ${name}`);
   const summary = summarize(name, command, JSON.parse(readFileSync(reportFile, "utf8")));
   writeFileSync(join(RESULTS, `${name}.json`), JSON.stringify(summary, null, 2) + "\n");
-  console.log(`${name}: ${summary.score.toFixed(1)}% killed (${summary.killed + summary.timeout} of ${summary.killed + summary.timeout + summary.survived + summary.no_coverage})`);
+  console.log(
+    `${name}: ${summary.score.toFixed(1)}% killed (${summary.killed + summary.timeout} of ${summary.killed + summary.timeout + summary.survived + summary.no_coverage})`,
+  );
   // After each module, so a run stopped part-way still leaves a table that matches the summaries.
   writeTable();
 }
 
 function summarize(module: string, command: string, report: { files: Record<string, { mutants: Mutant[] }> }): Summary {
-  const s: Summary = { module, measured_at: new Date().toISOString(), command, files: [], killed: 0, timeout: 0, survived: 0, no_coverage: 0, errors: 0, score: 0, survivors: [] };
+  const s: Summary = {
+    module,
+    measured_at: new Date().toISOString(),
+    command,
+    files: [],
+    killed: 0,
+    timeout: 0,
+    survived: 0,
+    no_coverage: 0,
+    errors: 0,
+    score: 0,
+    survivors: [],
+  };
   for (const [path, f] of Object.entries(report.files)) {
     const count = (status: string) => f.mutants.filter((x) => x.status === status).length;
-    const file = { path, killed: count("Killed"), timeout: count("Timeout"), survived: count("Survived"), no_coverage: count("NoCoverage"), errors: count("CompileError") + count("RuntimeError"), score: 0 };
+    const file = {
+      path,
+      killed: count("Killed"),
+      timeout: count("Timeout"),
+      survived: count("Survived"),
+      no_coverage: count("NoCoverage"),
+      errors: count("CompileError") + count("RuntimeError"),
+      score: 0,
+    };
     file.score = score(file);
     s.files.push(file);
     for (const k of ["killed", "timeout", "survived", "no_coverage", "errors"] as const) s[k] += file[k];
-    for (const x of f.mutants) if (x.status === "Survived" || x.status === "NoCoverage") s.survivors.push({ at: `${path}:${x.location.start.line}:${x.location.start.column}`, mutator: x.mutatorName, replacement: x.replacement ?? "" });
+    for (const x of f.mutants)
+      if (x.status === "Survived" || x.status === "NoCoverage")
+        s.survivors.push({ at: `${path}:${x.location.start.line}:${x.location.start.column}`, mutator: x.mutatorName, replacement: x.replacement ?? "" });
   }
   s.score = score(s);
   return s;
@@ -110,8 +141,13 @@ function writeTable(): void {
     "|---|---|---:|---:|---:|---:|---:|---|",
   ];
   for (const r of rows) {
-    for (const f of r.files) lines.push(`| ${r.module} | ${f.path} | ${f.killed} | ${f.timeout} | ${f.survived} | ${f.no_coverage} | ${f.score.toFixed(1)}% | ${r.measured_at.slice(0, 16)}Z |`);
-    lines.push(`| **${r.module}** | all | ${r.killed} | ${r.timeout} | ${r.survived} | ${r.no_coverage} | **${r.score.toFixed(1)}%** | \`${r.command.replace("./node_modules/.bin/", "")}\` |`);
+    for (const f of r.files)
+      lines.push(
+        `| ${r.module} | ${f.path} | ${f.killed} | ${f.timeout} | ${f.survived} | ${f.no_coverage} | ${f.score.toFixed(1)}% | ${r.measured_at.slice(0, 16)}Z |`,
+      );
+    lines.push(
+      `| **${r.module}** | all | ${r.killed} | ${r.timeout} | ${r.survived} | ${r.no_coverage} | **${r.score.toFixed(1)}%** | \`${r.command.replace("./node_modules/.bin/", "")}\` |`,
+    );
   }
   lines.push("", "Not measured: PII restore (no such module yet; src/pipeline has no PII stage).", "");
   writeFileSync(join(ROOT, "bench", "results", "mutation.md"), lines.join("\n"));

@@ -88,9 +88,13 @@ const gold = (t: string) => scored.reduce((n, s) => n + s.spans.filter((x) => PR
 if (!everything && !dev) {
   const { holdout } = ordinaryPrompts();
   const falseFinds = holdout.filter((t) => detectPii(t).some((d) => d.type === "PERSON" || d.type === "ADDRESS")).length;
-  console.log(`held-out ordinary prompts (awesome-chatgpt-prompts, self-instruct, arena-hard, mt-bench, vicuna-bench) with a person or address found: ${falseFinds} of ${holdout.length}`);
+  console.log(
+    `held-out ordinary prompts (awesome-chatgpt-prompts, self-instruct, arena-hard, mt-bench, vicuna-bench) with a person or address found: ${falseFinds} of ${holdout.length}`,
+  );
 }
-console.log(`${everything ? "all" : dev ? "development" : "hold-out"} samples of ${dataFile.split("/").slice(-2).join("/")}: ${scored.length} of ${samples.length}; detectors: ${DETECTORS.map((d) => d.type).join(", ")}`);
+console.log(
+  `${everything ? "all" : dev ? "development" : "hold-out"} samples of ${dataFile.split("/").slice(-2).join("/")}: ${scored.length} of ${samples.length}; detectors: ${DETECTORS.map((d) => d.type).join(", ")}`,
+);
 console.log("type     spans | ours P  ours R | regex P regex R | goal P/R   met");
 // The goals' precision floors of 0 mean the issue sets none (phone: recall only).
 for (const t of TYPES) {

@@ -30,7 +30,12 @@ function denseMessages(): string[] {
 }
 
 const workloads: [string, string[]][] = [
-  ["prompts", compressionCorpora().flatMap((c) => c.prompts.map((p) => p.turns.join("\n\n"))).filter((t) => countTokens(t) >= SPEED_MIN_TOKENS)],
+  [
+    "prompts",
+    compressionCorpora()
+      .flatMap((c) => c.prompts.map((p) => p.turns.join("\n\n")))
+      .filter((t) => countTokens(t) >= SPEED_MIN_TOKENS),
+  ],
   ["pii-dense", denseMessages()],
 ];
 

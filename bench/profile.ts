@@ -19,7 +19,12 @@ import { ensureWrk, runWrk } from "./lib/wrk";
 
 const { values: flags } = parseArgs({
   args: process.argv.slice(2),
-  options: { config: { type: "string", default: "miss" }, seconds: { type: "string", default: "10" }, out: { type: "string", default: join(ROOT, "bench", "results") }, raw: { type: "boolean", default: false } },
+  options: {
+    config: { type: "string", default: "miss" },
+    seconds: { type: "string", default: "10" },
+    out: { type: "string", default: join(ROOT, "bench", "results") },
+    raw: { type: "boolean", default: false },
+  },
 });
 const config = flags.config as "relay" | "miss" | "hit";
 if (!["relay", "miss", "hit"].includes(config)) throw new Error("--config must be relay, miss or hit");
@@ -71,7 +76,10 @@ async function main(): Promise<void> {
     const mock = await startMock(work, cores.servers, { latencyMs: 0, chunkDelayMs: 0 });
     const gw = await startGateway(work, cores.servers, mock.url, "warn", "svc-prof", ["--cpu-prof", `--cpu-prof-dir=${profDir}`]);
     const spec = gatewaySpecs(gw, w, false)[config];
-    const r = await runWrk(wrk, spec, { connections: 32, durationS: Number(flags.seconds), cores: cores.client }, work, { file: sentencesFile, perPrompt: w.sentencesPerPrompt });
+    const r = await runWrk(wrk, spec, { connections: 32, durationS: Number(flags.seconds), cores: cores.client }, work, {
+      file: sentencesFile,
+      perPrompt: w.sentencesPerPrompt,
+    });
     await gw.stop();
     await mock.stop();
     const out: string[] = [
@@ -83,7 +91,14 @@ async function main(): Promise<void> {
     ];
     for (const file of readdirSync(profDir).filter((f) => f.endsWith(".cpuprofile"))) {
       const t = selfTimes(JSON.parse(readFileSync(join(profDir, file), "utf8")) as CpuProfile);
-      out.push(`## ${file} (${(t.totalMs / 1000).toFixed(1)} s sampled)`, "", "| self % | self ms | function |", "|---|---|---|", ...top(t.byFunction, t.totalMs, 25), "");
+      out.push(
+        `## ${file} (${(t.totalMs / 1000).toFixed(1)} s sampled)`,
+        "",
+        "| self % | self ms | function |",
+        "|---|---|---|",
+        ...top(t.byFunction, t.totalMs, 25),
+        "",
+      );
       out.push("| self % | self ms | file |", "|---|---|---|", ...top(t.byFile, t.totalMs, 12), "");
     }
     mkdirSync(flags.out, { recursive: true });

@@ -69,7 +69,8 @@ async function main(): Promise<void> {
       const gw = await startGateway(work, cores.servers, mock.url, "warn", name, [], resolve(path));
       add(name, gw.pid, gatewaySpecs(gw, w, false).relay);
     }
-    const run = (t: Target, connections: number, seconds: string) => runWrk(wrk, t.spec, { connections, durationS: Number(seconds), cores: cores.client }, work, sentences);
+    const run = (t: Target, connections: number, seconds: string) =>
+      runWrk(wrk, t.spec, { connections, durationS: Number(seconds), cores: cores.client }, work, sentences);
     const connections = Number(flags.connections);
     for (const t of targets) await run(t, connections, flags["warm-seconds"]);
     const rounds = Number(flags.rounds);
@@ -82,7 +83,10 @@ async function main(): Promise<void> {
         t.rps.push(r.rps);
         t.p50c1.push((await run(t, 1, flags["c1-seconds"])).latencyUs.p50);
       }
-      console.log(`round ${round}/${rounds}: ` + targets.map((t) => `${t.name} ${t.cpuUs.at(-1)!.toFixed(0)} µs/req ${t.rps.at(-1)!.toFixed(0)} req/s p50 ${t.p50c1.at(-1)} µs`).join(" | "));
+      console.log(
+        `round ${round}/${rounds}: ` +
+          targets.map((t) => `${t.name} ${t.cpuUs.at(-1)!.toFixed(0)} µs/req ${t.rps.at(-1)!.toFixed(0)} req/s p50 ${t.p50c1.at(-1)} µs`).join(" | "),
+      );
     }
     const floor = targets[0]!;
     const paired = (t: Target, f: (i: number) => number) => median(t.cpuUs.map((_, i) => f(i)));
@@ -92,7 +96,9 @@ async function main(): Promise<void> {
       const dCpu = paired(t, (i) => t.cpuUs[i]! - floor.cpuUs[i]!);
       const ratio = paired(t, (i) => t.rps[i]! / floor.rps[i]!);
       const dP50 = paired(t, (i) => t.p50c1[i]! - floor.p50c1[i]!);
-      console.log(`| ${t.name} | ${median(t.cpuUs).toFixed(1)} | ${median(t.rps).toFixed(0)} | ${median(t.p50c1).toFixed(0)} | +${dCpu.toFixed(1)} | ${(ratio * 100).toFixed(0)}% | +${dP50.toFixed(0)} |`);
+      console.log(
+        `| ${t.name} | ${median(t.cpuUs).toFixed(1)} | ${median(t.rps).toFixed(0)} | ${median(t.p50c1).toFixed(0)} | +${dCpu.toFixed(1)} | ${(ratio * 100).toFixed(0)}% | +${dP50.toFixed(0)} |`,
+      );
     }
   } finally {
     await stopAll();

@@ -25,7 +25,15 @@ import { DEFAULT_MODELS_DIR } from "../src/ml/load";
 import { loadModels } from "../src/pipeline/models";
 import { toPrediction } from "../src/ml/task-classifier";
 import { TASK_CLASSES, type TaskClass, type TaskPrediction } from "../src/ml/types";
-import { decideRoute, loadCapabilities, promptSignals, REASON_OF_TASK, type CapabilityTable, type PromptSignals, type SignalSource } from "../src/pipeline/route";
+import {
+  decideRoute,
+  loadCapabilities,
+  promptSignals,
+  REASON_OF_TASK,
+  type CapabilityTable,
+  type PromptSignals,
+  type SignalSource,
+} from "../src/pipeline/route";
 import { countMessageTokens } from "../src/tokens/count";
 import { CLASSIFIER_CONFIG, examples } from "../models/task-classifier/build";
 import { reliability } from "../models/task-classifier/calibrate";
@@ -70,7 +78,12 @@ interface Outcome {
   routedUsd: number;
 }
 
-function routeAll(prompts: LabelledPrompt[], predictions: TaskPrediction[], isAvailable: (m: ModelInfo) => boolean = () => true, table: CapabilityTable = capabilities): Outcome[] {
+function routeAll(
+  prompts: LabelledPrompt[],
+  predictions: TaskPrediction[],
+  isAvailable: (m: ModelInfo) => boolean = () => true,
+  table: CapabilityTable = capabilities,
+): Outcome[] {
   return prompts.map((prompt, i) => {
     const signals = signalsOf(prompt);
     const prediction = predictions[i]!;
@@ -146,7 +159,13 @@ function classTables(outcomes: Outcome[]): string {
       const os = outcomes.filter((o) => o.prompt.task === c);
       const claimed = outcomes.filter((o) => o.prediction.task === c);
       const hits = os.filter((o) => o.prediction.task === c).length;
-      return [c, String(os.length), f3(hits / os.length), claimed.length ? f3(hits / claimed.length) : "n/a", ...TIERS.map((t) => pct(os.filter((o) => o.tier === t).length / os.length))];
+      return [
+        c,
+        String(os.length),
+        f3(hits / os.length),
+        claimed.length ? f3(hits / claimed.length) : "n/a",
+        ...TIERS.map((t) => pct(os.filter((o) => o.tier === t).length / os.length)),
+      ];
     }),
   );
   const confusion = table(
@@ -188,18 +207,29 @@ const SCENARIOS: { name: string; isAvailable: (m: ModelInfo) => boolean }[] = [
  * For each source: train on every other source, predict that source's rows; `report` gets each fold as
  * it finishes (the whole takes long enough that a row at a time is worth seeing).
  */
-async function leaveOneSourceOut(rows: LabelledPrompt[], report: (source: string, rows: LabelledPrompt[], predictions: TaskPrediction[]) => void): Promise<void> {
+async function leaveOneSourceOut(
+  rows: LabelledPrompt[],
+  report: (source: string, rows: LabelledPrompt[], predictions: TaskPrediction[]) => void,
+): Promise<void> {
   const embedder = await HashEmbedder.load(join(DEFAULT_MODELS_DIR, "embedding"));
   const data = await examples(rows, embedder, CLASSIFIER_CONFIG);
   for (const source of [...new Set(rows.map((r) => r.dataset))]) {
     const trainIdx = rows.map((_, i) => i).filter((i) => rows[i]!.dataset !== source);
     const testIdx = rows.map((_, i) => i).filter((i) => rows[i]!.dataset === source);
-    const weights = trainClassifier({ ...CLASSIFIER_CONFIG, epochs: LOSO_EPOCHS }, trainIdx.map((i) => data[i]!), () => {});
+    const weights = trainClassifier(
+      { ...CLASSIFIER_CONFIG, epochs: LOSO_EPOCHS },
+      trainIdx.map((i) => data[i]!),
+      () => {},
+    );
     const predictions = testIdx.map((i) => {
       const { probs, difficulty } = predict(weights, data[i]!.x, data[i]!.bag);
       return toPrediction(probs, difficulty);
     });
-    report(source, testIdx.map((i) => rows[i]!), predictions);
+    report(
+      source,
+      testIdx.map((i) => rows[i]!),
+      predictions,
+    );
   }
 }
 
@@ -263,7 +293,9 @@ async function main(): Promise<void> {
   console.log(`- dev: ${sets.dev.length} rows (1 in 5 of the public corpora, 1 in 10 of the project's prompts); settings and calibration were chosen on them`);
   console.log(`- classifier: models/task-classifier through loadModels(); oracle: the label, confidence 1, the row's difficulty`);
   console.log(`- completion assumed ${COMPLETION_TOKENS} tokens per prompt; prompt tokens counted with o200k; all providers available unless said otherwise`);
-  console.log(`- baseline: always ${catalog.baseline.id} (${catalog.baseline.tier}, $${catalog.baseline.input_usd_per_mtok}/1M in, $${catalog.baseline.output_usd_per_mtok}/1M out)\n`);
+  console.log(
+    `- baseline: always ${catalog.baseline.id} (${catalog.baseline.tier}, $${catalog.baseline.input_usd_per_mtok}/1M in, $${catalog.baseline.output_usd_per_mtok}/1M out)\n`,
+  );
 
   for (const name of Object.keys(sets)) {
     console.log(`## Classes on the ${name} set: shipped classifier\n`);
@@ -283,7 +315,12 @@ async function main(): Promise<void> {
     const worst = Math.min(...recalls.filter((x) => !Number.isNaN(x)));
     const worstClass = TASK_CLASSES[recalls.indexOf(worst)]!;
     return [
-      ["routing_reason matches the label", "≥ 85%", `${pct(reasonAccuracy(shipped.get(name)!))} ${verdict(reasonAccuracy(shipped.get(name)!) >= 0.85)}`, pct(reasonAccuracy(byOracle.get(name)!))],
+      [
+        "routing_reason matches the label",
+        "≥ 85%",
+        `${pct(reasonAccuracy(shipped.get(name)!))} ${verdict(reasonAccuracy(shipped.get(name)!) >= 0.85)}`,
+        pct(reasonAccuracy(byOracle.get(name)!)),
+      ],
       ["class accuracy", "", pct(s.accuracy), pct(o.accuracy)],
       ["lowest class recall", "≥ 75%", `${pct(worst)} (${worstClass}) ${verdict(worst >= 0.75)}`, "100.0%"],
       ["code, math, reasoning sent to the cheapest tier", "≤ 5%", `${pct(s.hardToCheap)} ${verdict(s.hardToCheap <= 0.05)}`, pct(o.hardToCheap)],
@@ -302,7 +339,12 @@ async function main(): Promise<void> {
   console.log(`## routing_reason on the hold-out set (classifier)\n`);
   const reasons = new Map<string, number>();
   for (const o of holdout) reasons.set(o.reason, (reasons.get(o.reason) ?? 0) + 1);
-  console.log(table(["routing_reason", "prompts"], [...reasons].sort((a, b) => b[1] - a[1]).map(([r, n]) => [r, String(n)])));
+  console.log(
+    table(
+      ["routing_reason", "prompts"],
+      [...reasons].sort((a, b) => b[1] - a[1]).map(([r, n]) => [r, String(n)]),
+    ),
+  );
 
   console.log(`\n## Savings by configured providers: hold-out, classifier\n`);
   const holdoutPredictions = holdout.map((o) => o.prediction);
@@ -321,10 +363,22 @@ async function main(): Promise<void> {
   for (const th of THRESHOLD_SWEEP) {
     const t = { ...capabilities, tier_confidence_threshold: th };
     const h = summarize(routeAll(sets["hold-out"], holdoutPredictions, () => true, t));
-    const d = summarize(routeAll(sets.dev, shipped.get("dev")!.map((o) => o.prediction), () => true, t));
+    const d = summarize(
+      routeAll(
+        sets.dev,
+        shipped.get("dev")!.map((o) => o.prediction),
+        () => true,
+        t,
+      ),
+    );
     sweepRows.push([String(th), pct(h.hardToCheap), pct(h.easyUp), pct(h.balancedSaving), pct(d.hardToCheap), pct(d.easyUp), pct(d.balancedSaving)]);
   }
-  console.log(table(["threshold", "hold-out: hard → cheapest", "hold-out: faq/chat up", "hold-out: saved", "dev: hard → cheapest", "dev: faq/chat up", "dev: saved"], sweepRows));
+  console.log(
+    table(
+      ["threshold", "hold-out: hard → cheapest", "hold-out: faq/chat up", "hold-out: saved", "dev: hard → cheapest", "dev: faq/chat up", "dev: saved"],
+      sweepRows,
+    ),
+  );
 
   const t = await timeAll(sets["hold-out"]);
   const row = (name: string, xs: number[]) => [name, us(quantile(xs, 0.5)), us(quantile(xs, 0.99))];
@@ -347,20 +401,26 @@ async function main(): Promise<void> {
 
   if (!process.argv.includes("--no-loso")) {
     console.log(`\n## Leave one source out (${LOSO_EPOCHS} epochs per model; the hold-out rows are in no fold)\n`);
-    console.log(`| left out | prompts | classes | accuracy | code/math/reasoning → cheapest | faq/chat → above cheapest | ECE |\n|---|---|---|---|---|---|---|`);
+    console.log(
+      `| left out | prompts | classes | accuracy | code/math/reasoning → cheapest | faq/chat → above cheapest | ECE |\n|---|---|---|---|---|---|---|`,
+    );
     const folds: { source: string; s: Summary }[] = [];
     await leaveOneSourceOut(
       all.filter((r) => r.split !== "holdout"),
       (source, rows, predictions) => {
         const s = summarize(routeAll(rows, predictions));
         folds.push({ source, s });
-        console.log(`| ${[source, String(rows.length), [...new Set(rows.map((r) => r.task))].join(", "), pct(s.accuracy), pct(s.hardToCheap), pct(s.easyUp), f3(s.ece)].join(" | ")} |`);
+        console.log(
+          `| ${[source, String(rows.length), [...new Set(rows.map((r) => r.task))].join(", "), pct(s.accuracy), pct(s.hardToCheap), pct(s.easyUp), f3(s.ece)].join(" | ")} |`,
+        );
       },
     );
     const accs = folds.map((f) => f.s.accuracy);
     const worst = folds[accs.indexOf(Math.min(...accs))]!;
     const hard = folds.map((f) => f.s.hardToCheap).filter((x) => !Number.isNaN(x));
-    console.log(`\nAccuracy on the left-out source: mean ${pct(sum(accs) / accs.length)} over ${accs.length} sources, worst ${pct(worst.s.accuracy)} (${worst.source}). Code/math/reasoning sent to the cheapest tier: mean ${pct(sum(hard) / hard.length)}, worst ${pct(Math.max(...hard))}.`);
+    console.log(
+      `\nAccuracy on the left-out source: mean ${pct(sum(accs) / accs.length)} over ${accs.length} sources, worst ${pct(worst.s.accuracy)} (${worst.source}). Code/math/reasoning sent to the cheapest tier: mean ${pct(sum(hard) / hard.length)}, worst ${pct(Math.max(...hard))}.`,
+    );
   }
 }
 

@@ -10,12 +10,21 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { fromLoadSpec, timeRequests, timeStreams, type ClientTarget } from "./lib/client";
+import { fromLoadSpec, timeStreams, type ClientTarget } from "./lib/client";
 import { runContext } from "./lib/machine";
 import { interleavedLatency, interleavedWrk, roundOrder, summarizeLatency, summarizeWrk, warmUp, type WrkContext } from "./lib/measure";
 import { corePlan, memoryOf, ROOT, stopAll, type Service } from "./lib/processes";
 import { writeResults } from "./lib/report";
-import { HEAP_EVERY_S, TARGET_LABELS, type AuthCase, type HeapReading, type BenchResults, type SoakSegment, type SweepPoint, type TargetName } from "./lib/results";
+import {
+  HEAP_EVERY_S,
+  TARGET_LABELS,
+  type AuthCase,
+  type HeapReading,
+  type BenchResults,
+  type SoakSegment,
+  type SweepPoint,
+  type TargetName,
+} from "./lib/results";
 import { fittedSlopePerMin, floorSlope, median, percentile, slope } from "./lib/stats";
 import { gatewaySpecs, portkeyHeaders, startBareProxy, startGateway, startMock, startPortkey, type GatewayService } from "./lib/targets";
 import { PROMPT_SLOT, loadWorkload, requestBody, variedPrompt, writeWrkInputs, type Workload } from "./lib/workload";
@@ -103,7 +112,8 @@ function specs(p: Phase, w: Workload, stream: boolean): Partial<Record<TargetNam
 function clientTargets(s: Partial<Record<TargetName, LoadSpec>>, w: Workload, salt: number): Partial<Record<TargetName, ClientTarget>> {
   const out: Partial<Record<TargetName, ClientTarget>> = {};
   for (const [name, spec] of Object.entries(s) as [TargetName, LoadSpec][]) {
-    out[name] = name === "miss" ? fromLoadSpec(spec, (i) => spec.body.replace(PROMPT_SLOT, JSON.stringify(variedPrompt(w, salt + i)).slice(1, -1))) : fromLoadSpec(spec);
+    out[name] =
+      name === "miss" ? fromLoadSpec(spec, (i) => spec.body.replace(PROMPT_SLOT, JSON.stringify(variedPrompt(w, salt + i)).slice(1, -1))) : fromLoadSpec(spec);
   }
   return out;
 }
@@ -162,7 +172,12 @@ async function section(title: string, p: Phase, s: Partial<Record<TargetName, Lo
     notes.push(why);
   }
   if (p.gateway && !p.gateway.alive()) {
-    const tail = p.gateway.output().split("\n").filter((l) => l.includes("panic") || l.includes("terminate called") || l.includes("error:")).slice(-3).join(" | ");
+    const tail = p.gateway
+      .output()
+      .split("\n")
+      .filter((l) => l.includes("panic") || l.includes("terminate called") || l.includes("error:"))
+      .slice(-3)
+      .join(" | ");
     const why = `the gateway died during "${title}" (${p.gateway.exitStatus()}${tail ? `: ${tail.slice(0, 300)}` : ""}); restarted for the next section`;
     say(why);
     notes.push(why);
@@ -260,9 +275,21 @@ async function soak(ctx: WrkContext, target: TargetName, spec: LoadSpec, gw: Gat
 async function authCases(ctx: WrkContext, gw: GatewayService, healthGet: LoadSpec): Promise<AuthCase[]> {
   const models = `${gw.url}/v1/models/gpt-4o-mini`;
   const cases: { label: string; status: number; spec: LoadSpec }[] = [
-    { label: "GET /v1/models/gpt-4o-mini, valid key", status: 200, spec: { url: models, method: "GET", headers: { authorization: `Bearer ${gw.key}` }, body: "" } },
-    { label: "same route, unknown well-formed key (refused from memory)", status: 401, spec: { url: models, method: "GET", headers: { authorization: `Bearer ${generateKey("live")}` }, body: "" } },
-    { label: "same route, malformed key (checksum fails)", status: 401, spec: { url: models, method: "GET", headers: { authorization: "Bearer svc_live_notakeyatall" }, body: "" } },
+    {
+      label: "GET /v1/models/gpt-4o-mini, valid key",
+      status: 200,
+      spec: { url: models, method: "GET", headers: { authorization: `Bearer ${gw.key}` }, body: "" },
+    },
+    {
+      label: "same route, unknown well-formed key (refused from memory)",
+      status: 401,
+      spec: { url: models, method: "GET", headers: { authorization: `Bearer ${generateKey("live")}` }, body: "" },
+    },
+    {
+      label: "same route, malformed key (checksum fails)",
+      status: 401,
+      spec: { url: models, method: "GET", headers: { authorization: "Bearer svc_live_notakeyatall" }, body: "" },
+    },
     { label: "same route, no Authorization header", status: 401, spec: { url: models, method: "GET", headers: {}, body: "" } },
     { label: "GET /health, no auth (queries the DB)", status: 200, spec: healthGet },
   ];
@@ -283,12 +310,19 @@ async function authCases(ctx: WrkContext, gw: GatewayService, healthGet: LoadSpe
 
 async function main(): Promise<void> {
   const context = runContext();
-  say(`machine: ${context.cores} cores, ${context.cpuModel}, ${context.memoryGiB.toFixed(1)} GiB; commit ${context.commit}${context.dirty ? " (+ uncommitted changes)" : ""}`);
+  say(
+    `machine: ${context.cores} cores, ${context.cpuModel}, ${context.memoryGiB.toFixed(1)} GiB; commit ${context.commit}${context.dirty ? " (+ uncommitted changes)" : ""}`,
+  );
   say(`pinning: ${cores.description}`);
   const wrk = await ensureWrk(say);
   // The relay guard is a speed check, so it runs here and when asked, not in a plain `npm test`.
   say("guard: SVC_BENCH_GUARD=1 bun test test/bench-guard/");
-  const guard = Bun.spawnSync([process.execPath, "test", "--timeout", "120000", "test/bench-guard/"], { cwd: ROOT, env: { ...process.env, SVC_BENCH_GUARD: "1" }, stdout: "inherit", stderr: "inherit" });
+  const guard = Bun.spawnSync([process.execPath, "test", "--timeout", "120000", "test/bench-guard/"], {
+    cwd: ROOT,
+    env: { ...process.env, SVC_BENCH_GUARD: "1" },
+    stdout: "inherit",
+    stderr: "inherit",
+  });
   if (guard.exitCode !== 0) notes.push(`the relay guard failed (SVC_BENCH_GUARD=1 bun test test/bench-guard/ exited ${guard.exitCode})`);
   const w = loadWorkload(300);
   const { sentencesFile } = writeWrkInputs(work, w);
@@ -352,7 +386,13 @@ async function main(): Promise<void> {
   for (let round = 1; round <= ROUNDS; round++) {
     await section(`throughput at ${CONNECTIONS} connections, round ${round}/${ROUNDS} (wrk, ${WRK_S}s per target)`, p1, s1, w, async () => {
       for (const [n, spec] of roundOrder(Object.entries(s1) as [TargetName, LoadSpec][], round - 1)) {
-        const r = await runWrk(wrk, spec, { connections: CONNECTIONS, durationS: WRK_S, cores: cores.client, countCacheHits: n === "miss" || n === "hit" }, work, ctx.sentences);
+        const r = await runWrk(
+          wrk,
+          spec,
+          { connections: CONNECTIONS, durationS: WRK_S, cores: cores.client, countCacheHits: n === "miss" || n === "hit" },
+          work,
+          ctx.sentences,
+        );
         (tpRuns[n] ??= []).push(r);
       }
     });
@@ -377,9 +417,15 @@ async function main(): Promise<void> {
 
   const soaked = (["relay", "hit", "miss"] as TargetName[]).filter((n) => s1[n]);
   for (const n of soaked) {
-    await section(`soak: ${TARGET_LABELS[n]}, ${Math.round(SOAK_S / soaked.length)}s, RSS every second, heap after a full collection every ${HEAP_EVERY_S} s`, p1, s1, w, async () => {
-      if (p1.gateway) results.soak.push(await soak(ctx, n, s1[n]!, p1.gateway, Math.max(5, Math.round(SOAK_S / soaked.length))));
-    });
+    await section(
+      `soak: ${TARGET_LABELS[n]}, ${Math.round(SOAK_S / soaked.length)}s, RSS every second, heap after a full collection every ${HEAP_EVERY_S} s`,
+      p1,
+      s1,
+      w,
+      async () => {
+        if (p1.gateway) results.soak.push(await soak(ctx, n, s1[n]!, p1.gateway, Math.max(5, Math.round(SOAK_S / soaked.length))));
+      },
+    );
   }
   const processes: Partial<Record<TargetName, Service | undefined>> = { mock: p1.mock, proxy: p1.proxy, relay: p1.gateway, portkey, relayInfo: info };
   for (const [n, svc] of Object.entries(processes) as [TargetName, Service | undefined][]) if (svc?.alive()) results.peakMiB[n] = memoryOf(svc.pid).peakMiB;
@@ -400,7 +446,15 @@ async function main(): Promise<void> {
       for (const [n, t] of roundOrder(Object.entries(streamClients), r)) ttft[n]!.push(...(await timeStreams(t, TTFT_PER_ROUND, r * TTFT_PER_ROUND)));
     }
     for (const [n, xs] of Object.entries(ttft) as [TargetName, { ttftMs: number; totalMs: number }[]][]) {
-      results.ttft[n] = { ttftP50Ms: median(xs.map((x) => x.ttftMs)), ttftP99Ms: percentile(xs.map((x) => x.ttftMs), 99), totalP50Ms: median(xs.map((x) => x.totalMs)), samples: xs.length };
+      results.ttft[n] = {
+        ttftP50Ms: median(xs.map((x) => x.ttftMs)),
+        ttftP99Ms: percentile(
+          xs.map((x) => x.ttftMs),
+          99,
+        ),
+        totalP50Ms: median(xs.map((x) => x.totalMs)),
+        samples: xs.length,
+      };
     }
   });
   await section(`streams at once: ${STREAM_LEVELS.join(", ")} open streams`, p2, s2, w, async () => {

@@ -81,7 +81,9 @@ try {
     rows.push({ name: c.name, perGroup: new Map([...after].map(([g, us]) => [g, (us - (before.get(g) ?? 0)) / c.n])) });
   }
   const groups = [...new Set(rows.flatMap((r) => [...r.perGroup.keys()]))].filter((g) => rows.some((r) => (r.perGroup.get(g) ?? 0) > 0));
-  console.log(`# CPU per request by thread (µs), one request at a time\n\n${flags.warm} warm-up requests per configuration; tree ${resolve(flags.tree)}; SVC_LOG_LEVEL=${flags["log-level"]}.\n`);
+  console.log(
+    `# CPU per request by thread (µs), one request at a time\n\n${flags.warm} warm-up requests per configuration; tree ${resolve(flags.tree)}; SVC_LOG_LEVEL=${flags["log-level"]}.\n`,
+  );
   console.log(`| configuration | ${groups.join(" | ")} | total |`);
   console.log(`|---|${groups.map(() => "---:").join("|")}|---:|`);
   for (const r of rows) {

@@ -47,7 +47,12 @@ function samples(): Record<string, string[]> {
   const arena = [...jsonl(join(DATA, "arena-hard", "v0.1-question.jsonl")), ...jsonl(join(DATA, "arena-hard", "v2.0-question.jsonl"))];
   return {
     English: Array.from({ length: 500 }, (_, i) => variedPrompt(w, i + 1)),
-    code: [...humaneval.map((j) => j.prompt! + j.canonical_solution!), ...jsonl(join(DATA, "mbpp", "mbpp.jsonl")).slice(0, 300).map((j) => `${j.text}\n${j.code}`)],
+    code: [
+      ...humaneval.map((j) => j.prompt! + j.canonical_solution!),
+      ...jsonl(join(DATA, "mbpp", "mbpp.jsonl"))
+        .slice(0, 300)
+        .map((j) => `${j.text}\n${j.code}`),
+    ],
     "non-English": arena.map((j) => j.prompt ?? "").filter((p) => p.length > 0 && nonAsciiShare(p) > 0.3),
   };
 }
@@ -85,7 +90,10 @@ async function main(): Promise<void> {
     }
 
   for (let round = 0; round < rounds; round++) {
-    const order = roundOrder(counters.map((_, i) => i), round);
+    const order = roundOrder(
+      counters.map((_, i) => i),
+      round,
+    );
     for (const [key, cell] of cells) {
       const prompts = sets[key.split("|")[0]!]!;
       const family = key.split("|")[1] as Family;
@@ -100,7 +108,9 @@ async function main(): Promise<void> {
 
   console.log(`## countTokens, ${rounds} interleaved rounds, medians\n`);
   const ratioHead = counters.slice(1).map((c) => `${c.name} speed-up`);
-  console.log(`| sample | family | prompts | tokens/prompt | ${counters.map((c) => `${c.name} µs/prompt | ${c.name} ns/token`).join(" | ")} | ${ratioHead.join(" | ")} |`);
+  console.log(
+    `| sample | family | prompts | tokens/prompt | ${counters.map((c) => `${c.name} µs/prompt | ${c.name} ns/token`).join(" | ")} | ${ratioHead.join(" | ")} |`,
+  );
   console.log(`|---|---|---:|---:|${counters.map(() => "---:|---:").join("|")}|${ratioHead.map(() => "---:").join("|")}|`);
   for (const [key, cell] of cells) {
     const [sample, family] = key.split("|");

@@ -19,12 +19,29 @@ export async function evaluateAll(log: (line: string) => void): Promise<void> {
 
   const rows = loadLabelledPrompts();
   const taskClassifier = {
-    holdout: await classifierFigures(models, rows.filter((r) => r.split === "holdout"), "never-tuned hold-out (the project's own prompts)", log),
-    dev: await classifierFigures(models, rows.filter((r) => r.split === "dev"), "dev (public corpora and the project's prompts)", log),
+    holdout: await classifierFigures(
+      models,
+      rows.filter((r) => r.split === "holdout"),
+      "never-tuned hold-out (the project's own prompts)",
+      log,
+    ),
+    dev: await classifierFigures(
+      models,
+      rows.filter((r) => r.split === "dev"),
+      "dev (public corpora and the project's prompts)",
+      log,
+    ),
   };
 
   const sizes: Record<string, number> = {};
-  for (const f of ["embedding/model.onnx", "embedding/features.json", "task-classifier/model.onnx", "task-classifier/config.json", "quality-score/calibration.json"]) sizes[f] = statSync(join(DEFAULT_MODELS_DIR, f)).size;
+  for (const f of [
+    "embedding/model.onnx",
+    "embedding/features.json",
+    "task-classifier/model.onnx",
+    "task-classifier/config.json",
+    "quality-score/calibration.json",
+  ])
+    sizes[f] = statSync(join(DEFAULT_MODELS_DIR, f)).size;
   const metrics = {
     embedding,
     taskClassifier,
@@ -54,8 +71,11 @@ async function classifierFigures(models: Models, rows: LabelledPrompt[], name: s
   const correct = rows.map((r, i) => predicted[i] === r.task);
   const accuracy = correct.filter(Boolean).length / rows.length;
   const ece = reliability(confidence, correct).ece;
-  log(`task classifier, ${name}: accuracy ${accuracy.toFixed(4)} on ${rows.length} rows, expected calibration error ${ece.toFixed(4)}, difficulty MAE ${(difficultyError / rows.length).toFixed(4)}`);
-  for (const task of TASK_CLASSES) log(`  ${task}: recall ${perClass[task].recall.toFixed(3)}, precision ${perClass[task].precision.toFixed(3)} (n=${perClass[task].support})`);
+  log(
+    `task classifier, ${name}: accuracy ${accuracy.toFixed(4)} on ${rows.length} rows, expected calibration error ${ece.toFixed(4)}, difficulty MAE ${(difficultyError / rows.length).toFixed(4)}`,
+  );
+  for (const task of TASK_CLASSES)
+    log(`  ${task}: recall ${perClass[task].recall.toFixed(3)}, precision ${perClass[task].precision.toFixed(3)} (n=${perClass[task].support})`);
   return { rows: rows.length, accuracy, expectedCalibrationError: ece, perClass, difficultyMae: difficultyError / rows.length };
 }
 

@@ -50,11 +50,19 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
   keyIndex.sync();
   const keys = new KeyService(repo, keyIndex, hash, plans);
   const providers = buildProviders(env, catalog);
-  const ledger = new Ledger(threadWriter(join(settings.dataDir, "svc.db"), STORE_BUSY_TIMEOUT_MS), new LedgerJournal(join(settings.dataDir, "ledger-journal")), {
-    onRejected: (rejected) =>
-      log.error({ rows: rejected.length, request_ids: rejected.slice(0, 5).map((r) => r.requestId), reason: rejected[0]!.reason }, "usage ledger: rows refused by the store were kept in ledger-journal/rejected.jsonl"),
-    onStoreError: (e, pending) => log.error({ pending, err: { message: e.message } }, "usage ledger: the store failed a write; the rows are kept and retried"),
-  });
+  const ledger = new Ledger(
+    threadWriter(join(settings.dataDir, "svc.db"), STORE_BUSY_TIMEOUT_MS),
+    new LedgerJournal(join(settings.dataDir, "ledger-journal")),
+    {
+      onRejected: (rejected) =>
+        log.error(
+          { rows: rejected.length, request_ids: rejected.slice(0, 5).map((r) => r.requestId), reason: rejected[0]!.reason },
+          "usage ledger: rows refused by the store were kept in ledger-journal/rejected.jsonl",
+        ),
+      onStoreError: (e, pending) =>
+        log.error({ pending, err: { message: e.message } }, "usage ledger: the store failed a write; the rows are kept and retried"),
+    },
+  );
   if (settings.bootstrapAdminKey) {
     const type = parseKey(settings.bootstrapAdminKey);
     if (!type) throw new Error("SVC_BOOTSTRAP_ADMIN_KEY is not a well-formed svc key (create one with `svc keys create --admin`)");
@@ -66,7 +74,11 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
   // Reservations name the process holding them, as the ledger journal does (processes share one machine's data directory).
   const owner = String(process.pid);
   const budgets = new Budgets(spend, owner);
-  const agentRuns = new AgentRuns(spend, { maxCostMicros: Math.round(settings.agentRunMaxCostUsd * 1e6), maxCalls: settings.agentRunMaxCalls, maxRepeats: settings.agentRunMaxRepeats }, owner);
+  const agentRuns = new AgentRuns(
+    spend,
+    { maxCostMicros: Math.round(settings.agentRunMaxCostUsd * 1e6), maxCalls: settings.agentRunMaxCalls, maxRepeats: settings.agentRunMaxRepeats },
+    owner,
+  );
   return {
     version: pkg.version,
     startedAt: Date.now(),
@@ -85,9 +97,20 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
     budgets,
     agentRuns,
     providers,
-    callPolicy: { ...DEFAULT_CALL_POLICY, retries: settings.providerRetries, backoffBaseMs: settings.providerRetryBaseMs, timeoutMs: settings.providerTimeoutMs, totalMs: settings.requestTimeoutMs, maxAnswerBytes: settings.upstreamMaxBytes },
+    callPolicy: {
+      ...DEFAULT_CALL_POLICY,
+      retries: settings.providerRetries,
+      backoffBaseMs: settings.providerRetryBaseMs,
+      timeoutMs: settings.providerTimeoutMs,
+      totalMs: settings.requestTimeoutMs,
+      maxAnswerBytes: settings.upstreamMaxBytes,
+    },
     ledger,
-    conversations: new Conversations(store.db, { turnsToKeep: settings.conversationTurnsToKeep, summaryStep: settings.conversationSummaryStep, maxTurns: settings.conversationMaxTurns }),
+    conversations: new Conversations(store.db, {
+      turnsToKeep: settings.conversationTurnsToKeep,
+      summaryStep: settings.conversationSummaryStep,
+      maxTurns: settings.conversationMaxTurns,
+    }),
     metrics: new Metrics(new Set(catalog.models.flatMap((m) => [m.id, ...m.aliases]))),
     piiMaps: new ConversationMaps(deriveMappingKey(secret)),
     servableModels: catalog.models.filter((m) => providers.providerFor(m) !== undefined).map((m) => m.id),
@@ -108,7 +131,8 @@ export async function startServices(settings: Settings, log: Logger, env: Record
   if (recovered > 0) log.warn({ rows: recovered }, "usage ledger: rows journaled by a process that stopped were written to the store");
   // Then the money calls of a process that died mid-call still hold: reconciled against those rows.
   const orphans = await base.spend.settleOrphans((owner) => owner === String(process.pid) || !processAlive(Number(owner)), Date.now());
-  if (orphans > 0) log.warn({ reservations: orphans }, "budgets and agent runs: reservations of a process that stopped were settled (charged as recorded, else in full)");
+  if (orphans > 0)
+    log.warn({ reservations: orphans }, "budgets and agent runs: reservations of a process that stopped were settled (charged as recorded, else in full)");
   // The event loop counts tokens in o200k (the optimizer's inline path) and in the tokenizer of every
   // provider it can serve (usage estimates): loaded here, about half a second each, rather than on a
   // first request; not when the CLI's key commands open the store.
@@ -130,7 +154,11 @@ export async function startServices(settings: Settings, log: Logger, env: Record
   const protocols = new Protocols(base.store.db, optimizerCompressor(optimizer, base.catalog.defaultModel.id, settings.qualityFloor));
   base.metrics.watchQueue(() => optimizer.queueDepth());
   const tracer = await startTracing(env, base.version);
-  if (tracer) log.info({ endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT ?? "http://localhost:4318/v1/traces" }, "tracing: one OTLP trace per call");
+  if (tracer)
+    log.info(
+      { endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT ?? "http://localhost:4318/v1/traces" },
+      "tracing: one OTLP trace per call",
+    );
   return Object.freeze({ ...base, cache, optimizer, protocols, tracer, flushables: [{ name: "cache", flush: () => cache.flush() }, ...base.flushables] });
 }
 

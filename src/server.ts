@@ -17,14 +17,19 @@ export interface RunningServer {
 export async function startServer(settings: Settings, log: Logger = createLogger(settings.logLevel)): Promise<RunningServer> {
   const services = await startServices(settings, log);
   if (services.providers.simulatedOnly) {
-    log.warn({}, "no provider key configured (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, SVC_OPENAI_COMPAT_BASE_URL): answering every model with the built-in simulated provider; responses carry svc_meta.simulated = true");
+    log.warn(
+      {},
+      "no provider key configured (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, SVC_OPENAI_COMPAT_BASE_URL): answering every model with the built-in simulated provider; responses carry svc_meta.simulated = true",
+    );
   }
   const app = buildApp(services);
   app.listen({ hostname: settings.host, port: settings.port });
   const server = app.server as Server<unknown>;
   const stopBackground = startBackground(services);
   // A separate listener lets Prometheus scrape without a key, on an address the operator keeps private.
-  const metricsServer = settings.metricsHost ? new Elysia().use(metricsRoutes(services, true)).listen({ hostname: settings.metricsHost, port: settings.metricsPort }) : undefined;
+  const metricsServer = settings.metricsHost
+    ? new Elysia().use(metricsRoutes(services, true)).listen({ hostname: settings.metricsHost, port: settings.metricsPort })
+    : undefined;
   const url = `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${server.port}`;
   log.info({ url, data_dir: settings.dataDir, version: services.version }, "svc listening");
   // Supervisors and scripts wait for this line; the batch it sits in would hold it until the first flush.

@@ -29,8 +29,16 @@ export function promptsBySource(maxChars: number): Map<Source, string[]> {
     ["gsm8k", readJsonl<{ question: string }>(dataPath("gsm8k", "train.jsonl")).map((r) => r.question)],
     ["mbpp", readJsonl<{ text: string }>(dataPath("mbpp", "mbpp.jsonl")).map((r) => r.text)],
     ["humaneval", readJsonl<{ prompt: string }>(dataPath("humaneval", "HumanEval.jsonl.gz")).map((r) => r.prompt)],
-    ["self-instruct-user-oriented", readJsonl<{ instruction: string }>(dataPath("self-instruct-user-oriented", "user_oriented_instructions.jsonl")).map((r) => r.instruction)],
-    ["awesome-chatgpt-prompts", readCsv(dataPath("awesome-chatgpt-prompts", "prompts.csv")).slice(1).map((row) => row[1] ?? "")],
+    [
+      "self-instruct-user-oriented",
+      readJsonl<{ instruction: string }>(dataPath("self-instruct-user-oriented", "user_oriented_instructions.jsonl")).map((r) => r.instruction),
+    ],
+    [
+      "awesome-chatgpt-prompts",
+      readCsv(dataPath("awesome-chatgpt-prompts", "prompts.csv"))
+        .slice(1)
+        .map((row) => row[1] ?? ""),
+    ],
   ];
   const seen = new Set<string>();
   const out = new Map<Source, string[]>();
@@ -98,7 +106,9 @@ function swapPair(text: string, re: RegExp, rng: Rng): string | null {
 }
 
 const STOP = new Set(
-  "about above after again against because before being below between both could does doing during each from further having here into itself more most other ought same should some such than that their theirs them then there these they this those through under until very what when where which while whom would your yours yourself please write following given using also just like make sure only even much many well".split(" "),
+  "about above after again against because before being below between both could does doing during each from further having here into itself more most other ought same should some such than that their theirs them then there these they this those through under until very what when where which while whom would your yours yourself please write following given using also just like make sure only even much many well".split(
+    " ",
+  ),
 );
 
 const NAME = /(?<=[a-z,;] )[A-Z][a-z]{2,}\b/g;
@@ -127,7 +137,7 @@ function reverseRelation(text: string): string | null {
   ];
   for (const re of patterns) {
     const m = re.exec(text);
-    const [x, y] = [contentStem(m?.[1]!.toLowerCase() ?? ""), contentStem(m?.[2]!.toLowerCase() ?? "")];
+    const [x, y] = [contentStem((m?.[1] ?? "").toLowerCase()), contentStem((m?.[2] ?? "").toLowerCase())];
     if (!m || x === undefined || y === undefined || x === y) continue;
     const first = m.index + m[0].indexOf(m[1]!);
     const second = m.index + m[0].lastIndexOf(m[2]!);
@@ -154,8 +164,27 @@ function changeRelation(text: string): string | null {
 
 /** A code or math operator for a near one, as typed: `!=` / `!==`, `<<` / `>>`, `<=` / `<`, `&&` / `||`, `+` / `-`. */
 const OPERATOR_CHANGES: [string, string][] = [
-  ["!==", "!="], ["===", "=="], ["!=", "=="], ["==", "="], ["<=", "<"], [">=", ">"], ["<<", ">>"], [">>", "<<"], ["&&", "||"], ["||", "&&"],
-  ["**", "*"], ["//", "/"], ["+=", "-="], ["-=", "+="], ["+", "-"], ["-", "+"], ["*", "/"], ["/", "*"], ["%", "/"], ["<", ">"], [">", "<"],
+  ["!==", "!="],
+  ["===", "=="],
+  ["!=", "=="],
+  ["==", "="],
+  ["<=", "<"],
+  [">=", ">"],
+  ["<<", ">>"],
+  [">>", "<<"],
+  ["&&", "||"],
+  ["||", "&&"],
+  ["**", "*"],
+  ["//", "/"],
+  ["+=", "-="],
+  ["-=", "+="],
+  ["+", "-"],
+  ["-", "+"],
+  ["*", "/"],
+  ["/", "*"],
+  ["%", "/"],
+  ["<", ">"],
+  [">", "<"],
 ];
 
 function changeOperator(text: string): string | null {
@@ -170,7 +199,9 @@ function changeOperator(text: string): string | null {
 
 /** A bracketed group with an operator inside, unbracketed or closed one operand earlier: "(a + b) / 2" / "a + b / 2". */
 function changeBrackets(text: string): string | null {
-  const m = /\(([^()\n]{1,40}?[+\-*/%<>=&|][^()\n]{0,40})\)(?=\s*[+\-*/%^]|\s*\*\*)/.exec(text) ?? /(?<=[+\-*/%^]\s*)\(([^()\n]{1,40}?[+\-*/%][^()\n]{0,40})\)/.exec(text);
+  const m =
+    /\(([^()\n]{1,40}?[+\-*/%<>=&|][^()\n]{0,40})\)(?=\s*[+\-*/%^]|\s*\*\*)/.exec(text) ??
+    /(?<=[+\-*/%^]\s*)\(([^()\n]{1,40}?[+\-*/%][^()\n]{0,40})\)/.exec(text);
   if (!m) return null;
   return text.slice(0, m.index) + m[1]! + text.slice(m.index + m[0].length);
 }

@@ -31,7 +31,9 @@ function panel(p: Panel, x: number, y: number): { svg: string; height: number } 
   const parts = [`<text x="${x}" y="${y + 14}" ${FONT} font-size="14" font-weight="bold">${esc(p.title)} (${esc(p.unit)})</text>`];
   p.series.forEach((s, i) => {
     const lx = x + LABEL_W + i * 110;
-    parts.push(`<rect x="${lx}" y="${y + 22}" width="10" height="10" fill="${s.color}"/><text x="${lx + 14}" y="${y + 31}" ${FONT} font-size="11">${esc(s.name)}</text>`);
+    parts.push(
+      `<rect x="${lx}" y="${y + 22}" width="10" height="10" fill="${s.color}"/><text x="${lx + 14}" y="${y + 31}" ${FONT} font-size="11">${esc(s.name)}</text>`,
+    );
   });
   let cy = y + 42;
   for (const row of p.rows) {

@@ -69,7 +69,7 @@ export async function timeStreams(t: ClientTarget, count: number, offset = 0): P
     for await (const chunk of res.body) {
       if (!Number.isNaN(ttft)) continue;
       buf += decoder.decode(chunk, { stream: true });
-      let end;
+      let end: number;
       while ((end = buf.indexOf("\n\n")) >= 0 && Number.isNaN(ttft)) {
         if (carriesToken(buf.slice(0, end))) ttft = performance.now() - t0;
         buf = buf.slice(end + 2);

@@ -34,8 +34,17 @@ export interface ReplayResult {
 }
 
 /** Replays every question once, in an order drawn from `rng`; each answer says which intent it answers. */
-export async function replayFaq(corpus: FaqCorpus, embedder: Embedder, synonyms: SynonymTable | undefined, rng: Rng, config: Partial<CacheConfig> = {}): Promise<ReplayResult> {
-  const stream = rng.shuffle([...corpus.intents.flatMap((i) => i.questions.map((q) => ({ q, intent: i.id }))), ...corpus.unique.map((q, n) => ({ q, intent: `unique-${n}` }))]);
+export async function replayFaq(
+  corpus: FaqCorpus,
+  embedder: Embedder,
+  synonyms: SynonymTable | undefined,
+  rng: Rng,
+  config: Partial<CacheConfig> = {},
+): Promise<ReplayResult> {
+  const stream = rng.shuffle([
+    ...corpus.intents.flatMap((i) => i.questions.map((q) => ({ q, intent: i.id }))),
+    ...corpus.unique.map((q, n) => ({ q, intent: `unique-${n}` })),
+  ]);
   const dir = mkdtempSync(join(tmpdir(), "svc-faq-"));
   const store = openStore(dir);
   const cache = await SemanticCache.open({ store, embedder, synonyms, config: { ...config, flushDelayMs: 5 } });
@@ -48,8 +57,15 @@ export async function replayFaq(corpus: FaqCorpus, embedder: Embedder, synonyms:
       seen.add(intent);
       prompts.set(q, intent);
       if (repeat) result.repeats++;
-      const upstream = async (): Promise<CachedAnswer> => ({ model: "m", choices: [{ index: 0, message: { role: "assistant", content: intent }, finish_reason: "stop" }], usage: { prompt_tokens: 10, completion_tokens: 10 } });
-      const { answer, hit } = await cache.through({ appId: "faq", model: "m", messages: [{ role: "user", content: q }], maxTokens: 500, params: { temperature: 0 } }, upstream);
+      const upstream = async (): Promise<CachedAnswer> => ({
+        model: "m",
+        choices: [{ index: 0, message: { role: "assistant", content: intent }, finish_reason: "stop" }],
+        usage: { prompt_tokens: 10, completion_tokens: 10 },
+      });
+      const { answer, hit } = await cache.through(
+        { appId: "faq", model: "m", messages: [{ role: "user", content: q }], maxTokens: 500, params: { temperature: 0 } },
+        upstream,
+      );
       if (hit) {
         if (answer.choices[0]!.message.content === intent) result.served++;
         else {

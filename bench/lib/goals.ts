@@ -23,13 +23,28 @@ export function evaluateGoals(r: BenchResults): Goal[] {
   const worstSlope = segments.length > 0 && heapSlopes.every(Number.isFinite) ? Math.max(...heapSlopes) : undefined;
   return [
     goal("pure relay adds < 100 µs at p50 over the bare proxy", added("relay", "p50"), (x) => x < 0.1, us),
-    goal("pure relay keeps ≥ 80% of the bare proxy's throughput (32 connections)", ratio(tp.relay?.rps, tp.proxy?.rps), (x) => x >= 0.8, (x) => `${(x * 100).toFixed(0)}%`),
+    goal(
+      "pure relay keeps ≥ 80% of the bare proxy's throughput (32 connections)",
+      ratio(tp.relay?.rps, tp.proxy?.rps),
+      (x) => x >= 0.8,
+      (x) => `${(x * 100).toFixed(0)}%`,
+    ),
     goal("every stage on, cache miss, ~300-token prompt: adds < 1 ms at p50", added("miss", "p50"), (x) => x < 1, us),
     goal("every stage on, cache miss: adds < 3 ms at p99", added("miss", "p99"), (x) => x < 3, us),
     goal("cache hit answers in < 500 µs at p50, end to end", lat.hit?.p50, (x) => x < 0.5, us),
-    goal("every stage on (cache miss) throughput ≥ Portkey's as a pure relay", ratio(tp.miss?.rps, tp.portkey?.rps), (x) => x >= 1, (x) => `${x.toFixed(2)}× Portkey`),
+    goal(
+      "every stage on (cache miss) throughput ≥ Portkey's as a pure relay",
+      ratio(tp.miss?.rps, tp.portkey?.rps),
+      (x) => x >= 1,
+      (x) => `${x.toFixed(2)}× Portkey`,
+    ),
     goal("added time to first token < 1 ms (pure relay)", ttftAdded("relay"), (x) => x < 1, us),
     goal("added time to first token < 1 ms (every stage on, cache miss)", ttftAdded("miss"), (x) => x < 1, us),
-    goal(`memory flat over the soak (the event loop's live heap after a full collection grows < ${FLAT_MIB_PER_MIN} MiB/min in every segment's second half)`, worstSlope, (x) => x < FLAT_MIB_PER_MIN, (x) => `worst ${x.toFixed(2)} MiB/min`),
+    goal(
+      `memory flat over the soak (the event loop's live heap after a full collection grows < ${FLAT_MIB_PER_MIN} MiB/min in every segment's second half)`,
+      worstSlope,
+      (x) => x < FLAT_MIB_PER_MIN,
+      (x) => `worst ${x.toFixed(2)} MiB/min`,
+    ),
   ];
 }

@@ -23,7 +23,7 @@ export interface SeedTotals {
  */
 export function seedLedger(sqlite: Database, rows: number, now: number, days = 90): SeedTotals {
   let state = 12345;
-  const rand = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296);
+  const rand = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296;
   const totals: SeedTotals = { calls: 0, cacheHits: 0, originalTokens: 0, sentTokens: 0, costActualUsd: 0, byKey: new Map(), byModel: new Map() };
   const inserts = prepareLedgerInserts(sqlite);
   const batch: LedgerRow[] = [];

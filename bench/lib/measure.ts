@@ -38,7 +38,12 @@ export async function warmUp(ctx: WrkContext, targets: readonly LoadSpec[], run:
  * Runs wrk against every target in turn, `rounds` times over, in `roundOrder`, so a burst of machine
  * noise lands on all targets alike rather than on whichever ran during it.
  */
-export async function interleavedWrk<K extends string>(ctx: WrkContext, targets: Record<K, LoadSpec>, rounds: number, run: (name: K) => WrkRun): Promise<Record<K, WrkResult[]>> {
+export async function interleavedWrk<K extends string>(
+  ctx: WrkContext,
+  targets: Record<K, LoadSpec>,
+  rounds: number,
+  run: (name: K) => WrkRun,
+): Promise<Record<K, WrkResult[]>> {
   const names = Object.keys(targets) as K[];
   const out = Object.fromEntries(names.map((n) => [n, [] as WrkResult[]])) as Record<K, WrkResult[]>;
   for (let r = 0; r < rounds; r++) {
@@ -75,7 +80,12 @@ export function summarizeWrk(results: WrkResult[]): WrkSummary {
 }
 
 /** Concurrency-1 latency, interleaved the same way: `perRound` requests per target per round. */
-export async function interleavedLatency<K extends string>(targets: Record<K, ClientTarget>, rounds: number, perRound: number, warmup: number): Promise<Record<K, number[][]>> {
+export async function interleavedLatency<K extends string>(
+  targets: Record<K, ClientTarget>,
+  rounds: number,
+  perRound: number,
+  warmup: number,
+): Promise<Record<K, number[][]>> {
   const names = Object.keys(targets) as K[];
   for (const name of names) await timeRequests(targets[name], warmup, 1_000_000_000);
   const out = Object.fromEntries(names.map((n) => [n, [] as number[][]])) as Record<K, number[][]>;

@@ -26,11 +26,21 @@ export function renderMarkdown(r: BenchResults, chartFile: string): string {
   out.push(`- Machine: ${c.cores} cores, ${c.cpuModel}, ${c.memoryGiB.toFixed(1)} GiB RAM, Linux ${c.kernel}, Bun ${c.bun}`);
   out.push(`- Command: \`${s.command}\``);
   out.push(`- Pinning: ${s.pinning}`);
-  out.push(`- Load: wrk (1 thread, closed loop) for throughput and percentiles under load; a Bun client timing each request with performance.now() for concurrency 1 and time to first token. ${s.rounds} rounds per measurement, targets interleaved within each round; figures are medians over rounds (p99 at concurrency 1 pools all samples).`);
-  out.push(`- Workload: one user message of ~${s.promptTokens} tokens (o200k) built from STS Benchmark sentences; the cache-miss configuration draws a fresh prompt per request. Mock latency ${s.mockLatencyMs} ms for latency and throughput; ${s.streamLatencyMs} ms to first byte and ${s.chunkDelayMs} ms between chunks for streaming.`);
+  out.push(
+    `- Load: wrk (1 thread, closed loop) for throughput and percentiles under load; a Bun client timing each request with performance.now() for concurrency 1 and time to first token. ${s.rounds} rounds per measurement, targets interleaved within each round; figures are medians over rounds (p99 at concurrency 1 pools all samples).`,
+  );
+  out.push(
+    `- Workload: one user message of ~${s.promptTokens} tokens (o200k) built from STS Benchmark sentences; the cache-miss configuration draws a fresh prompt per request. Mock latency ${s.mockLatencyMs} ms for latency and throughput; ${s.streamLatencyMs} ms to first byte and ${s.chunkDelayMs} ms between chunks for streaming.`,
+  );
   out.push("", `![latency, throughput and time to first token per configuration](${chartFile})`, "");
   out.push("## Goals", "");
-  out.push(table(["goal", "measured", "met"], r.goals.map((g) => [g.goal, g.measured, g.met === undefined ? "not measured" : g.met ? "yes" : "**no**"])), "");
+  out.push(
+    table(
+      ["goal", "measured", "met"],
+      r.goals.map((g) => [g.goal, g.measured, g.met === undefined ? "not measured" : g.met ? "yes" : "**no**"]),
+    ),
+    "",
+  );
 
   const lat = r.latency;
   out.push("## Latency at concurrency 1 (µs)", "");
@@ -39,7 +49,15 @@ export function renderMarkdown(r: BenchResults, chartFile: string): string {
       ["target", "p50", "p99", "added p50 vs bare proxy", "added p99 vs bare proxy", "added p50 vs mock", "samples"],
       ORDER.filter((n) => lat[n]).map((n) => {
         const x = lat[n]!;
-        return [TARGET_LABELS[n], us(x.p50), us(x.p99), signedUs(lat.proxy && x.p50 - lat.proxy.p50), signedUs(lat.proxy && x.p99 - lat.proxy.p99), signedUs(lat.mock && x.p50 - lat.mock.p50), String(x.samples)];
+        return [
+          TARGET_LABELS[n],
+          us(x.p50),
+          us(x.p99),
+          signedUs(lat.proxy && x.p50 - lat.proxy.p50),
+          signedUs(lat.proxy && x.p99 - lat.proxy.p99),
+          signedUs(lat.mock && x.p50 - lat.mock.p50),
+          String(x.samples),
+        ];
       }),
     ),
     "",
@@ -52,7 +70,15 @@ export function renderMarkdown(r: BenchResults, chartFile: string): string {
       ["target", "req/s", "% of bare proxy", "p50 µs", "p99 µs", "errors", "cache hits / responses"],
       ORDER.filter((n) => tp[n]).map((n) => {
         const x = tp[n]!;
-        return [TARGET_LABELS[n], n0(x.rps), tp.proxy ? `${((x.rps / tp.proxy.rps) * 100).toFixed(0)}%` : "–", n0(x.p50Us), n0(x.p99Us), String(x.errors), x.responses === undefined ? "" : `${x.cacheHits} / ${x.responses}`];
+        return [
+          TARGET_LABELS[n],
+          n0(x.rps),
+          tp.proxy ? `${((x.rps / tp.proxy.rps) * 100).toFixed(0)}%` : "–",
+          n0(x.p50Us),
+          n0(x.p99Us),
+          String(x.errors),
+          x.responses === undefined ? "" : `${x.cacheHits} / ${x.responses}`,
+        ];
       }),
     ),
     "",
@@ -70,7 +96,11 @@ export function renderMarkdown(r: BenchResults, chartFile: string): string {
         const pts = r.sweep[n]!;
         const ok = pts.filter((p) => p.errors === 0 && p.p99Us / 1000 < s.p99BoundMs);
         const best = ok.length ? ok.reduce((a, b) => (b.rps > a.rps ? b : a)) : undefined;
-        return [TARGET_LABELS[n], best ? `${n0(best.rps)} (c=${best.connections})` : "none", ...pts.map((p) => `${n0(p.rps)}, ${(p.p99Us / 1000).toFixed(1)}${p.errors ? ` (${p.errors} err)` : ""}`)];
+        return [
+          TARGET_LABELS[n],
+          best ? `${n0(best.rps)} (c=${best.connections})` : "none",
+          ...pts.map((p) => `${n0(p.rps)}, ${(p.p99Us / 1000).toFixed(1)}${p.errors ? ` (${p.errors} err)` : ""}`),
+        ];
       }),
     ),
     "",
@@ -79,24 +109,58 @@ export function renderMarkdown(r: BenchResults, chartFile: string): string {
   out.push("## Streaming", "");
   out.push(
     table(
-      ["target", "TTFT p50 ms", "TTFT p99 ms", "added TTFT p50 vs bare proxy (µs)", "added TTFT p50 vs mock (µs)", "whole stream p50 ms", "streams sustained at once"],
+      [
+        "target",
+        "TTFT p50 ms",
+        "TTFT p99 ms",
+        "added TTFT p50 vs bare proxy (µs)",
+        "added TTFT p50 vs mock (µs)",
+        "whole stream p50 ms",
+        "streams sustained at once",
+      ],
       ORDER.filter((n) => r.ttft[n]).map((n) => {
         const x = r.ttft[n]!;
         const st = r.streams[n];
-        return [TARGET_LABELS[n], x.ttftP50Ms.toFixed(2), x.ttftP99Ms.toFixed(2), signedUs(r.ttft.proxy && x.ttftP50Ms - r.ttft.proxy.ttftP50Ms), signedUs(r.ttft.mock && x.ttftP50Ms - r.ttft.mock.ttftP50Ms), x.totalP50Ms.toFixed(1), st ? String(st.sustained) : "–"];
+        return [
+          TARGET_LABELS[n],
+          x.ttftP50Ms.toFixed(2),
+          x.ttftP99Ms.toFixed(2),
+          signedUs(r.ttft.proxy && x.ttftP50Ms - r.ttft.proxy.ttftP50Ms),
+          signedUs(r.ttft.mock && x.ttftP50Ms - r.ttft.mock.ttftP50Ms),
+          x.totalP50Ms.toFixed(1),
+          st ? String(st.sustained) : "–",
+        ];
       }),
     ),
     "",
   );
   const streamNames = ORDER.filter((n) => r.streams[n]);
   if (streamNames.length) {
-    out.push("Streams at once (wrk, each connection one stream after another): streams completed per second, p99 of a whole stream, errors. Sustained = the most open streams with no error and a p99 within twice the mock's own p99 at the same number of open streams.", "");
+    out.push(
+      "Streams at once (wrk, each connection one stream after another): streams completed per second, p99 of a whole stream, errors. Sustained = the most open streams with no error and a p99 within twice the mock's own p99 at the same number of open streams.",
+      "",
+    );
     const lv = r.streams[streamNames[0]!]!.levels.map((l) => l.connections);
-    out.push(table(["target", ...lv.map((l) => `${l} open`)], streamNames.map((n) => [TARGET_LABELS[n], ...r.streams[n]!.levels.map((l) => `${n0(l.rps)}/s, p99 ${(l.p99Us / 1000).toFixed(0)} ms, ${l.errors} err`)])), "");
+    out.push(
+      table(
+        ["target", ...lv.map((l) => `${l} open`)],
+        streamNames.map((n) => [
+          TARGET_LABELS[n],
+          ...r.streams[n]!.levels.map((l) => `${n0(l.rps)}/s, p99 ${(l.p99Us / 1000).toFixed(0)} ms, ${l.errors} err`),
+        ]),
+      ),
+      "",
+    );
   }
 
   out.push("## Memory (RSS)", "");
-  out.push(table(["process", "peak RSS MiB (VmHWM)"], ORDER.filter((n) => r.peakMiB[n] !== undefined).map((n) => [TARGET_LABELS[n], r.peakMiB[n]!.toFixed(1)])), "");
+  out.push(
+    table(
+      ["process", "peak RSS MiB (VmHWM)"],
+      ORDER.filter((n) => r.peakMiB[n] !== undefined).map((n) => [TARGET_LABELS[n], r.peakMiB[n]!.toFixed(1)]),
+    ),
+    "",
+  );
   if (r.soak.length) {
     out.push(
       `Soak of the gateway at 32 connections, one segment per configuration. RSS is sampled every second; it saws up and down by tens of MiB between garbage collections, so its floor (the lowest RSS of each 5-second window, fitted over the segment's second half) and raw least-squares slope are shown for scale. Every ${HEAP_EVERY_S} s the soak asks the gateway for a full collection (GET /debug/heap) and reads the event loop's live heap and the process's RSS right after it: flat = the live heap after collection grows under ${FLAT_MIB_PER_MIN} MiB/min over the segment's second half, fitted over the readings taken under load ("–" when there were too few to fit). The workers' heaps are not in that figure; their growth would show in the RSS after collection. The gateway runs with the response cache and the optimizer memo bounded to ${BOUNDED_ENTRIES.toLocaleString("en")} entries, so both reach their bound within the soak: what still grows after that is a leak.`,
@@ -104,7 +168,21 @@ export function renderMarkdown(r: BenchResults, chartFile: string): string {
     );
     out.push(
       table(
-        ["configuration", "seconds", "requests", "errors", "RSS start MiB", "RSS end MiB", "RSS max MiB", "RSS floor slope, 2nd half, MiB/min", "RSS raw slope, 2nd half, MiB/min", "live heap after GC, start → end MiB", "live heap slope, 2nd half, MiB/min", "RSS after GC slope, 2nd half, MiB/min", "longest GC pause ms"],
+        [
+          "configuration",
+          "seconds",
+          "requests",
+          "errors",
+          "RSS start MiB",
+          "RSS end MiB",
+          "RSS max MiB",
+          "RSS floor slope, 2nd half, MiB/min",
+          "RSS raw slope, 2nd half, MiB/min",
+          "live heap after GC, start → end MiB",
+          "live heap slope, 2nd half, MiB/min",
+          "RSS after GC slope, 2nd half, MiB/min",
+          "longest GC pause ms",
+        ],
         r.soak.map((x) => [
           TARGET_LABELS[x.target],
           String(x.seconds),

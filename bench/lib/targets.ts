@@ -14,7 +14,16 @@ export interface MockSettings {
 
 /** The provider developer's OpenAI mock as its own process; `url` is its base URL (ending in /v1). */
 export function startMock(logDir: string, cores: string | undefined, s: MockSettings, name = "mock"): Promise<Service> {
-  const cmd = [BUN, join(ROOT, "test", "mocks", "openai-mock.ts"), "--port", "0", "--latency-ms", String(s.latencyMs), "--chunk-delay-ms", String(s.chunkDelayMs)];
+  const cmd = [
+    BUN,
+    join(ROOT, "test", "mocks", "openai-mock.ts"),
+    "--port",
+    "0",
+    "--latency-ms",
+    String(s.latencyMs),
+    "--chunk-delay-ms",
+    String(s.chunkDelayMs),
+  ];
   return startService({ name, cmd: pinned(cores, cmd), logDir, ready: (out) => jsonLineField(out, "url") });
 }
 
@@ -70,10 +79,22 @@ export async function startGateway(
     SVC_DEBUG_HEAP: "true",
   };
   const cli = join(root, "src", "cli", "main.ts");
-  const created = Bun.spawnSync([BUN, cli, "keys", "create", "--admin", "--json"], { cwd: root, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  const created = Bun.spawnSync([BUN, cli, "keys", "create", "--admin", "--json"], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (created.exitCode !== 0) throw new Error(`svc keys create failed: ${created.stderr.toString()}`);
   const key = (JSON.parse(created.stdout.toString()) as { key: string }).key;
-  const service = await startService({ name, cmd: pinned(cores, [BUN, ...bunFlags, cli, "serve"]), env, logDir, ready: () => answers(url, "/health"), timeoutMs: 60_000 });
+  const service = await startService({
+    name,
+    cmd: pinned(cores, [BUN, ...bunFlags, cli, "serve"]),
+    env,
+    logDir,
+    ready: () => answers(url, "/health"),
+    timeoutMs: 60_000,
+  });
   return { ...service, key };
 }
 
@@ -102,7 +123,10 @@ export async function startPortkey(logDir: string, cores: string | undefined, sa
     say(`installing @portkey-ai/gateway@${PORTKEY_VERSION} into bench/.peers (not a project dependency)`);
     mkdirSync(PEERS, { recursive: true });
     if (!existsSync(join(PEERS, "package.json"))) writeFileSync(join(PEERS, "package.json"), '{"private":true}\n');
-    const r = Bun.spawnSync(["flock", "/tmp/svc-npm.lock", "npm", "install", "--no-audit", "--no-fund", "--no-package-lock", `@portkey-ai/gateway@${PORTKEY_VERSION}`], { cwd: PEERS, stdout: "pipe", stderr: "pipe" });
+    const r = Bun.spawnSync(
+      ["flock", "/tmp/svc-npm.lock", "npm", "install", "--no-audit", "--no-fund", "--no-package-lock", `@portkey-ai/gateway@${PORTKEY_VERSION}`],
+      { cwd: PEERS, stdout: "pipe", stderr: "pipe" },
+    );
     if (r.exitCode !== 0 || !existsSync(PORTKEY_ENTRY)) return { reason: `npm install @portkey-ai/gateway failed: ${r.stderr.toString().trim().slice(-300)}` };
   }
   const port = await freePort();

@@ -27,7 +27,9 @@ export function loadStsBenchmark(split: "train" | "dev"): ScoredPair[] {
 export function loadSemEval(years: readonly number[]): ScoredPair[] {
   const rows: ScoredPair[] = [];
   for (const year of years) {
-    for (const file of readdirSync(dataPath("semeval-sts", String(year))).filter((f) => f.endsWith(".tsv")).sort()) {
+    for (const file of readdirSync(dataPath("semeval-sts", String(year)))
+      .filter((f) => f.endsWith(".tsv"))
+      .sort()) {
       const source = `semeval/${year}/${file.replace(/\.tsv$/, "")}`;
       for (const line of readFileSync(dataPath("semeval-sts", String(year), file), "utf8").split("\n")) {
         const cols = line.split("\t");

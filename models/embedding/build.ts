@@ -46,7 +46,10 @@ export function buildEmbedding(outDir: string, log: (line: string) => void): { d
   log(`embedding: ${train.length} training pairs (${FILLER_PAIRS} self-supervised filler pairs), ${dev.length} dev pairs, IDF over ${idfCorpus.length} texts`);
   const trained = trainEmbedding(EMBEDDING_CONFIG, train, dev, idfCorpus, log);
   const config: HashEmbeddingConfig = { dims: trained.dims, features: trained.features };
-  writeFileSync(join(outDir, "model.onnx"), embeddingGraph(trained.table, trained.dims, { seed: String(EMBEDDING_CONFIG.seed), best_epoch: String(trained.bestEpoch) }));
+  writeFileSync(
+    join(outDir, "model.onnx"),
+    embeddingGraph(trained.table, trained.dims, { seed: String(EMBEDDING_CONFIG.seed), best_epoch: String(trained.bestEpoch) }),
+  );
   writeFileSync(join(outDir, "features.json"), `${JSON.stringify(config, null, 2)}\n`);
   return { devCurve: trained.devCurve, bestEpoch: trained.bestEpoch };
 }

@@ -13,7 +13,10 @@ export interface EmbeddingMetrics {
 async function spearmanOf(embedder: Embedder, pairs: readonly ScoredPair[]): Promise<number> {
   const cos: number[] = [];
   for (const p of pairs) cos.push(cosineOfUnit(await embedder.embed(p.a), await embedder.embed(p.b)));
-  return spearman(cos, pairs.map((p) => p.score));
+  return spearman(
+    cos,
+    pairs.map((p) => p.score),
+  );
 }
 
 /** Spearman of cosine against gold, measured through the shipped (quantized ONNX) model. */

@@ -7,12 +7,43 @@ import type { ScoredPair } from "../data/sts";
  * compression removes: words that carry no meaning of the request.
  */
 const OPENERS = [
-  "Hi!", "Hello,", "Hey there!", "Good morning!", "Please", "Could you please", "Can you please", "Would you kindly",
-  "I was wondering if you could", "I need your help.", "I would really appreciate it if you could", "If possible,",
-  "If you don't mind,", "Just", "Basically,", "So,", "Okay so", "I'd like you to", "Hi, hope you are well.", "Quick question:",
-  "If it's not too much trouble,", "Sorry to bother you, but", "I hope this makes sense.", "As an AI language model, please",
+  "Hi!",
+  "Hello,",
+  "Hey there!",
+  "Good morning!",
+  "Please",
+  "Could you please",
+  "Can you please",
+  "Would you kindly",
+  "I was wondering if you could",
+  "I need your help.",
+  "I would really appreciate it if you could",
+  "If possible,",
+  "If you don't mind,",
+  "Just",
+  "Basically,",
+  "So,",
+  "Okay so",
+  "I'd like you to",
+  "Hi, hope you are well.",
+  "Quick question:",
+  "If it's not too much trouble,",
+  "Sorry to bother you, but",
+  "I hope this makes sense.",
+  "As an AI language model, please",
 ];
-const CLOSERS = ["Thanks!", "Thank you!", "Thanks in advance.", "Thank you very much.", "Much appreciated.", "Please.", "if you can.", "if possible.", "Cheers!", "Thanks a lot for your help."];
+const CLOSERS = [
+  "Thanks!",
+  "Thank you!",
+  "Thanks in advance.",
+  "Thank you very much.",
+  "Much appreciated.",
+  "Please.",
+  "if you can.",
+  "if possible.",
+  "Cheers!",
+  "Thanks a lot for your help.",
+];
 const ADVERBS = ["basically", "actually", "really", "just", "kindly", "simply", "literally", "honestly"];
 
 function withFiller(text: string, rng: Rng): string {

@@ -81,14 +81,26 @@ export function cosineWith(table: Float32Array, dims: number, a: EncodedText, b:
 }
 
 export function evaluateSpearman(table: Float32Array, dims: number, featurizer: HashFeaturizer, pairs: readonly ScoredPair[]): number {
-  const enc = encodeAll(featurizer, pairs.flatMap((p) => [p.a, p.b]));
+  const enc = encodeAll(
+    featurizer,
+    pairs.flatMap((p) => [p.a, p.b]),
+  );
   const sa = new Float32Array(dims);
   const sb = new Float32Array(dims);
   const cos = pairs.map((p) => cosineWith(table, dims, enc.get(p.a)!, enc.get(p.b)!, sa, sb));
-  return spearman(cos, pairs.map((p) => p.score));
+  return spearman(
+    cos,
+    pairs.map((p) => p.score),
+  );
 }
 
-export function trainEmbedding(config: EmbeddingTrainConfig, train: readonly ScoredPair[], dev: readonly ScoredPair[], idfCorpus: readonly string[], log: (line: string) => void): TrainedEmbedding {
+export function trainEmbedding(
+  config: EmbeddingTrainConfig,
+  train: readonly ScoredPair[],
+  dev: readonly ScoredPair[],
+  idfCorpus: readonly string[],
+  log: (line: string) => void,
+): TrainedEmbedding {
   const { dims, features } = config;
   const rng = new Rng(config.seed);
   const featurizer = new HashFeaturizer(features);
@@ -106,7 +118,10 @@ export function trainEmbedding(config: EmbeddingTrainConfig, train: readonly Sco
   const touched = new Uint8Array(rows);
   const touchedList: number[] = [];
 
-  const enc = encodeAll(featurizer, train.flatMap((p) => [p.a, p.b]));
+  const enc = encodeAll(
+    featurizer,
+    train.flatMap((p) => [p.a, p.b]),
+  );
   let best = { spearman: evaluateSpearman(table, dims, featurizer, dev), epoch: 0, table: table.slice() };
   const devCurve = [best.spearman];
   log(`epoch 0 (TF-IDF random projection): STS-B dev spearman ${best.spearman.toFixed(4)}`);

@@ -10,11 +10,21 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BIAS_SLOT, FEATURE_BITS, LABELS, lowerOf, makeLexicon, type CaseClass, type CaseProfile, type Label, type Lexicon } from "../../src/pipeline/pii/tagger/features";
+import {
+  BIAS_SLOT,
+  FEATURE_BITS,
+  LABELS,
+  lowerOf,
+  makeLexicon,
+  type CaseClass,
+  type CaseProfile,
+  type Label,
+  type Lexicon,
+} from "../../src/pipeline/pii/tagger/features";
 import { completeAddresses, completeNames, NEVER_PERSON, tableScorer, tagTokens, type Scorer } from "../../src/pipeline/pii/tagger/tagger";
 import { Gap, tokenize, type Token } from "../../src/pipeline/pii/tagger/tokens";
 import { arenaHard, awesomeChatgptPrompts, generalEnglish, gsm8k, selfInstruct, vicunaBench } from "../word-stats/corpora";
-import { developmentSplit, ordinaryPrompts, readPresidio, splitPresidio, holdoutTemplates, type PresidioSample } from "./data";
+import { ordinaryPrompts, readPresidio, splitPresidio, holdoutTemplates, type PresidioSample } from "./data";
 import { Rng } from "../data/rng";
 
 const OUT = import.meta.dir;
@@ -79,10 +89,11 @@ function toExample(s: PresidioSample, lex: Lexicon): Example {
 /** Lower-cased words of the PERSON spans of `samples` (titles excepted). */
 function namesOf(samples: readonly PresidioSample[]): Set<string> {
   const names = new Set<string>();
-  for (const s of samples) for (const span of s.spans) {
-    if (span.entity_type !== "PERSON") continue;
-    for (const t of tokenize(span.entity_value)) if (!NEVER_PERSON.has(lowerOf(t))) names.add(lowerOf(t));
-  }
+  for (const s of samples)
+    for (const span of s.spans) {
+      if (span.entity_type !== "PERSON") continue;
+      for (const t of tokenize(span.entity_value)) if (!NEVER_PERSON.has(lowerOf(t))) names.add(lowerOf(t));
+    }
   return names;
 }
 
@@ -119,7 +130,10 @@ class Perceptron implements Scorer {
   update(slots: Int32Array, count: number, truth: number, guess: number): void {
     this.step++;
     for (let f = 0; f < count; f++) {
-      for (const [k, delta] of [[truth, 1], [guess, -1]] as const) {
+      for (const [k, delta] of [
+        [truth, 1],
+        [guess, -1],
+      ] as const) {
         const at = slots[f]! * N + k;
         this.total[at]! += (this.step - this.stamp[at]!) * this.w[at]!;
         this.stamp[at] = this.step;
@@ -137,10 +151,16 @@ class Perceptron implements Scorer {
 
 /** The tagger's own loop; with `learn`, an update on each wrong label (its own earlier labels as history, as at inference). */
 function pass(scorer: Scorer, ex: Example, learn?: Perceptron): Label[] {
-  return tagTokens(scorer, ex.lex, ex.tokens, learn && ((slots, count, i, label) => {
-    const truth = LABELS.indexOf(ex.gold[i]!);
-    if (label !== truth) learn.update(slots, count, truth, label);
-  }));
+  return tagTokens(
+    scorer,
+    ex.lex,
+    ex.tokens,
+    learn &&
+      ((slots, count, i, label) => {
+        const truth = LABELS.indexOf(ex.gold[i]!);
+        if (label !== truth) learn.update(slots, count, truth, label);
+      }),
+  );
 }
 
 function evaluate(p: Scorer, set: Example[]): string {
@@ -208,7 +228,10 @@ function trainOn(set: Example[], report?: Example[]): Float32Array {
   for (let e = 1; e <= EPOCHS; e++) {
     rng.shuffle(order);
     for (const ex of order) pass(p, ex, p);
-    if (report) console.log(`epoch ${e}: dev ${evaluate(fixed(p.averaged()), report)}; ordinary dev prompts with a false find: ${falseFinds(fixed(p.averaged()), devOrdinary)}`);
+    if (report)
+      console.log(
+        `epoch ${e}: dev ${evaluate(fixed(p.averaged()), report)}; ordinary dev prompts with a false find: ${falseFinds(fixed(p.averaged()), devOrdinary)}`,
+      );
   }
   return p.averaged();
 }
@@ -228,12 +251,15 @@ const withOffset = (weights: Float32Array, offset: number[]) => {
   return w;
 };
 const fitted = trainOn(fit, dev);
-console.log(`with the label offset: dev ${evaluate(fixed(withOffset(fitted, LABEL_OFFSET)), dev)}; false finds ${falseFinds(fixed(withOffset(fitted, LABEL_OFFSET)), devOrdinary)}`);
+console.log(
+  `with the label offset: dev ${evaluate(fixed(withOffset(fitted, LABEL_OFFSET)), dev)}; false finds ${falseFinds(fixed(withOffset(fitted, LABEL_OFFSET)), devOrdinary)}`,
+);
 if (process.env.GRID) {
-  for (const dp of [0, 2, 3, 4, 5, 6]) for (const da of [0, 1]) {
-    const w = fixed(withOffset(fitted, [0, dp, da]));
-    console.log(`person +${dp} address +${da}: ${evaluate(w, dev)}; false finds ${falseFinds(w, devOrdinary)}`);
-  }
+  for (const dp of [0, 2, 3, 4, 5, 6])
+    for (const da of [0, 1]) {
+      const w = fixed(withOffset(fitted, [0, dp, da]));
+      console.log(`person +${dp} address +${da}: ${evaluate(w, dev)}; false finds ${falseFinds(w, devOrdinary)}`);
+    }
 }
 const weights = withOffset(trainOn(all), LABEL_OFFSET);
 // Weights this small change no decision on the development set (checked by re-running the report on the pruned table).
@@ -245,7 +271,9 @@ for (let slot = 0; slot < SLOTS; slot++) {
 }
 const keptTable = new Float32Array(SLOTS * N);
 for (let i = 0; i < kept.length; i += N + 1) for (let k = 0; k < N; k++) keptTable[kept[i]! * N + k] = kept[i + 1 + k]!;
-console.log(`slots used ${weights.reduce((n, v, i) => n + (i % N === 0 && (v !== 0 || weights[i + 1] !== 0 || weights[i + 2] !== 0) ? 1 : 0), 0)}, kept ${kept.length / (N + 1)}; dev with kept weights: ${evaluate(fixed(keptTable), dev)} (dev was trained on here)`);
+console.log(
+  `slots used ${weights.reduce((n, v, i) => n + (i % N === 0 && (v !== 0 || weights[i + 1] !== 0 || weights[i + 2] !== 0) ? 1 : 0), 0)}, kept ${kept.length / (N + 1)}; dev with kept weights: ${evaluate(fixed(keptTable), dev)} (dev was trained on here)`,
+);
 writeFileSync(
   join(OUT, "case-profile.json"),
   JSON.stringify({
@@ -254,5 +282,11 @@ writeFileSync(
     words: Object.fromEntries([...profile].sort((a, b) => (a[0] < b[0] ? -1 : 1))),
   }) + "\n",
 );
-writeFileSync(join(OUT, "names.json"), JSON.stringify({ description: "Lower-cased words of the PERSON spans of the training templates of presidio-synth-pii (Faker-made names, no real person's data)", names: [...namesOf(train)].sort() }) + "\n");
+writeFileSync(
+  join(OUT, "names.json"),
+  JSON.stringify({
+    description: "Lower-cased words of the PERSON spans of the training templates of presidio-synth-pii (Faker-made names, no real person's data)",
+    names: [...namesOf(train)].sort(),
+  }) + "\n",
+);
 writeFileSync(join(OUT, "weights.json"), JSON.stringify({ labels: LABELS, featureBits: FEATURE_BITS, slots: kept }) + "\n");

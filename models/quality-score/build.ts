@@ -93,10 +93,15 @@ export async function buildQualityCalibration(outDir: string, log: (line: string
   const train = pairs.filter((p) => p.split === "train");
   const test = pairs.filter((p) => p.split === "test");
   const featuresOf = (p: LabelledPair) => requestFeatures(p.original, p.compressed);
-  const calibration = fit(train.map((p) => vector(featuresOf(p))), train.map((p) => (p.safe ? 1 : 0)));
+  const calibration = fit(
+    train.map((p) => vector(featuresOf(p))),
+    train.map((p) => (p.safe ? 1 : 0)),
+  );
   const score = (p: LabelledPair) => Math.round(calibratedScore(featuresOf(p), calibration));
   const metrics = { floor: FLOOR, train: evaluate(train, score), test: evaluate(test, score) };
-  log(`quality calibration: ${train.length} train pairs, ${test.length} test pairs; test AUC ${metrics.test.auc}, accuracy at ${FLOOR} ${metrics.test.accuracyAtFloor}`);
+  log(
+    `quality calibration: ${train.length} train pairs, ${test.length} test pairs; test AUC ${metrics.test.auc}, accuracy at ${FLOOR} ${metrics.test.accuracyAtFloor}`,
+  );
   writeFileSync(join(outDir, "calibration.json"), `${JSON.stringify(calibration, null, 2)}\n`);
   writeFileSync(join(outDir, "pairs-metrics.json"), `${JSON.stringify(metrics, null, 2)}\n`);
   return calibration;

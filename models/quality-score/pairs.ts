@@ -28,7 +28,12 @@ const DATA_TASKS = [
 ];
 
 /** Social framing people write around a request; written by us. */
-const OPENERS = ["Hi there! I hope you are doing well.", "Hey! Hope your day is going well.", "Hello, sorry if this is a dumb question.", "Good morning! Hope you're having a great week."];
+const OPENERS = [
+  "Hi there! I hope you are doing well.",
+  "Hey! Hope your day is going well.",
+  "Hello, sorry if this is a dumb question.",
+  "Good morning! Hope you're having a great week.",
+];
 const CLOSERS = ["Thanks in advance!", "Thank you so much, really appreciate it!", "Any help would be greatly appreciated.", "Thanks a lot haha"];
 const LEAD_INS = ["I was wondering if you could", "Could you please", "Would you mind helping me to", "I'd really like you to"];
 
@@ -38,7 +43,8 @@ const FORMAT = /\b(?:bullet points?|a table|in bold|json|markdown|numbered list|
 const SENTENCE = /[^.!?\n]+[.!?]+/g;
 const WORD = /\b[a-zA-Z]{4,}\b/g;
 /** Words whose loss an edit must not be labelled for: they may be framing. */
-const FRAMING = /^(?:that|this|with|from|your|have|will|would|could|should|about|there|their|they|them|what|which|when|where|please|just|really|very|also|want|like|help|some|more|into|than|then|only|each|every)$/i;
+const FRAMING =
+  /^(?:that|this|with|from|your|have|will|would|could|should|about|there|their|they|them|what|which|when|where|please|just|really|very|also|want|like|help|some|more|into|than|then|only|each|every)$/i;
 
 function fnv(s: string): number {
   let h = 0x811c9dc5;
@@ -69,11 +75,22 @@ function editsOf(prompt: string, r: () => number): Omit<LabelledPair, "split">[]
   // Safe: social framing around the request removed, an indirect request made direct, hedges and blanks.
   const framed = `${pick(OPENERS, r)} ${prompt}\n\n${pick(CLOSERS, r)}`;
   add(prompt, true, "social framing removed", framed);
-  if (/^(?:Write|Explain|Create|Give|List|Summari[sz]e|Translate|Describe|Generate|Make|Suggest|Provide|Tell|Rewrite|Find|Compose|Design|Draft|Act|Compare|Calculate|Solve|Plan|Recommend|Identify|Classify|Convert|Outline) /.test(prompt)) {
+  if (
+    /^(?:Write|Explain|Create|Give|List|Summari[sz]e|Translate|Describe|Generate|Make|Suggest|Provide|Tell|Rewrite|Find|Compose|Design|Draft|Act|Compare|Calculate|Solve|Plan|Recommend|Identify|Classify|Convert|Outline) /.test(
+      prompt,
+    )
+  ) {
     add(prompt, true, "indirect request made direct", `${pick(OPENERS, r)} ${pick(LEAD_INS, r)} ${lowerFirst(prompt)} ${pick(CLOSERS, r)}`);
   }
   add(prompt.replace(/\b(?:really|very|just|basically|actually) /gi, ""), true, "hedges removed");
-  add(prompt.replace(/[ \t]{2,}/g, " ").replace(/\n{3,}/g, "\n\n").trim(), true, "whitespace");
+  add(
+    prompt
+      .replace(/[ \t]{2,}/g, " ")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim(),
+    true,
+    "whitespace",
+  );
   add(prompt.replace(/\bin order to\b/gi, "to").replace(/\bdue to the fact that\b/gi, "because"), true, "wordy phrase shortened");
   // Changed: a content word, a negation, a number, a format or constraint, a sentence, a word order.
   const words = [...prompt.matchAll(WORD)].filter((m) => !FRAMING.test(m[0]));
@@ -85,13 +102,18 @@ function editsOf(prompt: string, r: () => number): Omit<LabelledPair, "split">[]
     const a = pick(words, r);
     const b = pick(words, r);
     if (a.index < b.index && a[0].toLowerCase() !== b[0].toLowerCase()) {
-      add(prompt.slice(0, a.index) + b[0] + prompt.slice(a.index + a[0].length, b.index) + a[0] + prompt.slice(b.index + b[0].length), false, "content words swapped");
+      add(
+        prompt.slice(0, a.index) + b[0] + prompt.slice(a.index + a[0].length, b.index) + a[0] + prompt.slice(b.index + b[0].length),
+        false,
+        "content words swapped",
+      );
     }
   }
   const neg = NEGATION.exec(prompt);
   if (neg) add(prompt.slice(0, neg.index) + prompt.slice(neg.index + neg[0].length), false, "negation dropped");
   const num = NUMBER.exec(prompt);
-  if (num) add(prompt.slice(0, num.index) + String(Number(num[0]) + 1 + Math.floor(r() * 9)) + prompt.slice(num.index + num[0].length), false, "number changed");
+  if (num)
+    add(prompt.slice(0, num.index) + String(Number(num[0]) + 1 + Math.floor(r() * 9)) + prompt.slice(num.index + num[0].length), false, "number changed");
   const format = FORMAT.exec(prompt);
   if (format) add(prompt.slice(0, format.index) + prompt.slice(format.index + format[0].length), false, "format or constraint dropped");
   const sentences = [...prompt.matchAll(SENTENCE)].filter((m) => m[0].trim().split(/\s+/).length >= 4);
@@ -108,9 +130,21 @@ function dataEdits(prompt: string): Omit<LabelledPair, "split">[] {
   const body = prompt.search(/[:?]\s/) + 2;
   const tail = prompt.slice(body);
   const article = /\b(?:the|a|an) /i.exec(tail);
-  if (article) out.push({ original: prompt, compressed: prompt.slice(0, body + article.index) + tail.slice(article.index + article[0].length), safe: false, kind: "data edited" });
+  if (article)
+    out.push({
+      original: prompt,
+      compressed: prompt.slice(0, body + article.index) + tail.slice(article.index + article[0].length),
+      safe: false,
+      kind: "data edited",
+    });
   const copula = /\b(?:is|are|was|were) /i.exec(tail);
-  if (copula) out.push({ original: prompt, compressed: prompt.slice(0, body + copula.index) + tail.slice(copula.index + copula[0].length), safe: false, kind: "data edited" });
+  if (copula)
+    out.push({
+      original: prompt,
+      compressed: prompt.slice(0, body + copula.index) + tail.slice(copula.index + copula[0].length),
+      safe: false,
+      kind: "data edited",
+    });
   out.push({ original: `${OPENERS[0]} ${prompt} ${CLOSERS[0]}`, compressed: prompt, safe: true, kind: "social framing removed" });
   return out;
 }

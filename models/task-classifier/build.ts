@@ -45,23 +45,41 @@ export function predictAll(m: ClassifierWeights, data: readonly Example[]): Floa
  * Train on the split's train rows with the shipped embedding model, then fit the softmax temperature on
  * the dev rows (models/evaluate.ts and bench/route-eval.ts report on the dev and hold-out rows).
  */
-export async function buildTaskClassifier(embeddingDir: string, outDir: string, log: (line: string) => void, settings: ClassifierTrainConfig = CLASSIFIER_CONFIG): Promise<void> {
+export async function buildTaskClassifier(
+  embeddingDir: string,
+  outDir: string,
+  log: (line: string) => void,
+  settings: ClassifierTrainConfig = CLASSIFIER_CONFIG,
+): Promise<void> {
   const embedder = await HashEmbedder.load(embeddingDir);
   const rows = loadLabelledPrompts();
-  const train = await examples(rows.filter((r) => r.split === "train"), embedder, settings);
-  const dev = await examples(rows.filter((r) => r.split === "dev"), embedder, settings);
+  const train = await examples(
+    rows.filter((r) => r.split === "train"),
+    embedder,
+    settings,
+  );
+  const dev = await examples(
+    rows.filter((r) => r.split === "dev"),
+    embedder,
+    settings,
+  );
   log(`task classifier: ${train.length} train rows, ${dev.length} dev rows, ${rows.length - train.length - dev.length} held out`);
   const weights = trainClassifier(settings, train, log);
 
   const labels = dev.map((e) => TASK_CLASSES.indexOf(e.task));
   const ece = (probs: Float64Array[]) => {
     const best = probs.map((p) => p.indexOf(Math.max(...p)));
-    return reliability(probs.map((p, i) => p[best[i]!]!), best.map((b, i) => b === labels[i])).ece;
+    return reliability(
+      probs.map((p, i) => p[best[i]!]!),
+      best.map((b, i) => b === labels[i]),
+    ).ece;
   };
   const before = predictAll(weights, dev);
   const t = fitTemperature(before, labels);
   applyTemperature(weights, t);
-  log(`task classifier: temperature ${t.toFixed(3)} fitted on the dev rows; their expected calibration error ${ece(before).toFixed(4)} -> ${ece(predictAll(weights, dev)).toFixed(4)}`);
+  log(
+    `task classifier: temperature ${t.toFixed(3)} fitted on the dev rows; their expected calibration error ${ece(before).toFixed(4)} -> ${ece(predictAll(weights, dev)).toFixed(4)}`,
+  );
 
   writeFileSync(join(outDir, "model.onnx"), classifierGraph(weights, embedder.dimensions, TEXT_FEATURE_COUNT));
   const config: TaskClassifierConfig = {

@@ -30,7 +30,11 @@ const fold = new Rng(11).shuffle(rows.map((_, i) => i % FOLDS));
 
 const predictions: TaskPrediction[] = new Array(rows.length);
 for (let f = 0; f < FOLDS; f++) {
-  const weights = trainClassifier(config, data.filter((_, i) => fold[i] !== f), () => {});
+  const weights = trainClassifier(
+    config,
+    data.filter((_, i) => fold[i] !== f),
+    () => {},
+  );
   data.forEach((e, i) => {
     if (fold[i] !== f) return;
     const { probs, difficulty } = predict(weights, e.x, e.bag);
@@ -56,7 +60,15 @@ console.log(`accuracy ${f3(accuracy)}; recall ${TASK_CLASSES.map((c) => `${c} ${
 for (const th of THRESHOLDS) {
   const table = { ...capabilities, tier_confidence_threshold: th };
   const tiers = rows.map((_, i) => {
-    const d = decideRoute({ model: "auto", route: true, catalog, capabilities: table, isAvailable: () => true, signals: signals[i]!, prediction: predictions[i]! });
+    const d = decideRoute({
+      model: "auto",
+      route: true,
+      catalog,
+      capabilities: table,
+      isAvailable: () => true,
+      signals: signals[i]!,
+      prediction: predictions[i]!,
+    });
     return d.ok ? d.tier : "none";
   });
   const hardToCheap = share(["code", "math", "reasoning"], (i) => tiers[i] === "cheapest");

@@ -59,7 +59,15 @@ export function authoredPrompts(): LabelledPrompt[] {
   return readJsonl<{ task: TaskClass; difficulty: string; source: string; text: string }>(join(DATA_DIR, "prompts.jsonl")).map((r) => {
     const difficulty = AUTHORED_DIFFICULTY[r.difficulty];
     if (difficulty === undefined || !TASK_CLASSES.includes(r.task)) throw new Error(`prompts.jsonl: bad row ${JSON.stringify(r)}`);
-    return { id: `${r.source}:${hash(r.text).toString(16)}`, text: r.text, task: r.task, difficulty, dataset: r.source, labelSource: "authored", split: authoredSplit(r.text) };
+    return {
+      id: `${r.source}:${hash(r.text).toString(16)}`,
+      text: r.text,
+      task: r.task,
+      difficulty,
+      dataset: r.source,
+      labelSource: "authored",
+      split: authoredSplit(r.text),
+    };
   });
 }
 
@@ -129,7 +137,7 @@ const TEMPLATES: Record<"summarize" | "extract" | "translate", string[]> = {
   translate: [
     "Translate the following into French:\n{body}",
     "Translate to German: {body}",
-    "How would you say this in Spanish? \"{body}\"",
+    'How would you say this in Spanish? "{body}"',
     "{body}\n\nTranslate the text above into Japanese.",
     "Please translate this paragraph to Italian, keeping the tone: {body}",
     "Translate into English: {body}",
@@ -144,7 +152,14 @@ function syntheticRows(bodies: string[], seed: number, perClass: number): Row[] 
     for (let i = 0; i < perClass; i++) {
       const template = templates[i % templates.length]!;
       const body = bodies[rng.int(bodies.length)]!;
-      rows.push({ id: `synthetic:${task}:${i}`, text: template.replace("{body}", body), task, difficulty: 0.2, dataset: "synthetic", labelSource: "synthetic_template" });
+      rows.push({
+        id: `synthetic:${task}:${i}`,
+        text: template.replace("{body}", body),
+        task,
+        difficulty: 0.2,
+        dataset: "synthetic",
+        labelSource: "synthetic_template",
+      });
     }
   }
   return rows;
@@ -177,12 +192,22 @@ export function loadLabelledPrompts(): LabelledPrompt[] {
   }
   for (const r of readJsonl<{ question_id: number; category: string; turns: string[] }>(dataPath("vicuna-bench", "question.jsonl"))) {
     const task = VICUNA[r.category];
-    if (task) rows.push({ id: `vicuna-bench:${r.question_id}`, text: r.turns[0]!, task, difficulty: 0.4, dataset: "vicuna-bench", labelSource: "dataset_category" });
+    if (task)
+      rows.push({ id: `vicuna-bench:${r.question_id}`, text: r.turns[0]!, task, difficulty: 0.4, dataset: "vicuna-bench", labelSource: "dataset_category" });
   }
-  for (const r of readJsonl<{ id: string; instruction: string; instances: { input: string }[] }>(dataPath("self-instruct-user-oriented", "user_oriented_instructions.jsonl"))) {
+  for (const r of readJsonl<{ id: string; instruction: string; instances: { input: string }[] }>(
+    dataPath("self-instruct-user-oriented", "user_oriented_instructions.jsonl"),
+  )) {
     const input = r.instances[0]?.input ?? "";
     const text = input ? `${r.instruction}\n\n${input}` : r.instruction;
-    rows.push({ id: `self-instruct:${r.id}`, text, task: ruleLabel(r.instruction) ?? "chat", difficulty: 0.25, dataset: "self-instruct", labelSource: "derived_rule" });
+    rows.push({
+      id: `self-instruct:${r.id}`,
+      text,
+      task: ruleLabel(r.instruction) ?? "chat",
+      difficulty: 0.25,
+      dataset: "self-instruct",
+      labelSource: "derived_rule",
+    });
   }
   readCsv(dataPath("awesome-chatgpt-prompts", "prompts.csv"))
     .slice(1)
@@ -197,12 +222,23 @@ export function loadLabelledPrompts(): LabelledPrompt[] {
   const questions = new Set<string>();
   for (const line of readFileSync(dataPath("semeval-sts", "2016", "question-question.test.tsv"), "utf8").split("\n")) {
     const cols = line.split("\t");
-    for (const q of cols.slice(1, 3)) if (q && q.trim().endsWith("?")) questions.add(q.trim());
+    for (const q of cols.slice(1, 3)) if (q?.trim().endsWith("?")) questions.add(q.trim());
   }
-  [...questions].slice(0, 800).forEach((q, i) => rows.push({ id: `semeval16-questions:${i}`, text: q, task: "faq", difficulty: 0.15, dataset: "semeval-2016-question-question", labelSource: "derived_rule" }));
+  [...questions].slice(0, 800).forEach((q, i) =>
+    rows.push({
+      id: `semeval16-questions:${i}`,
+      text: q,
+      task: "faq",
+      difficulty: 0.15,
+      dataset: "semeval-2016-question-question",
+      labelSource: "derived_rule",
+    }),
+  );
   // Casual human chat turns (Topical-Chat): the chat class.
   const turns = topicalChatTurns().filter((t) => t.length > 20);
-  turns.slice(0, 800).forEach((t, i) => rows.push({ id: `topical-chat:${i}`, text: t, task: "chat", difficulty: 0.1, dataset: "topical-chat", labelSource: "derived_rule" }));
+  turns
+    .slice(0, 800)
+    .forEach((t, i) => rows.push({ id: `topical-chat:${i}`, text: t, task: "chat", difficulty: 0.1, dataset: "topical-chat", labelSource: "derived_rule" }));
   const presidio = JSON.parse(readFileSync(dataPath("presidio-synth-pii", "generated_large.json"), "utf8")) as { full_text: string }[];
   const bodies = [...presidio.map((p) => p.full_text), ...turns.slice(800, 2000)];
   rows.push(...syntheticRows(bodies, 17, 240));

@@ -13,10 +13,7 @@ import type { WordStatsFile } from "../../src/pipeline/compress/word-stats";
 const KEEP_WORDS = 6000;
 const WORD = /[a-z]+(?:'[a-z]+)?/g;
 
-const texts: string[] = [
-  ...generalEnglish(),
-  ...[awesomeChatgptPrompts(), selfInstruct(), arenaHard(), vicunaBench(), gsm8k()].flat().flatMap((p) => p.turns),
-];
+const texts: string[] = [...generalEnglish(), ...[awesomeChatgptPrompts(), selfInstruct(), arenaHard(), vicunaBench(), gsm8k()].flat().flatMap((p) => p.turns)];
 
 const counts = new Map<string, number>();
 let total = 0;
@@ -31,7 +28,16 @@ const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] 
 const bits = (count: number) => Math.round(-Math.log2(count / total) * 100) / 100;
 const file: WordStatsFile = {
   description: "Unigram self-information in bits, -log2 p(word), of lower-cased English words",
-  sources: ["stsbenchmark", "semeval-sts", "topical-chat", "awesome-chatgpt-prompts", "self-instruct-user-oriented", "arena-hard v2.0", "vicuna-bench", "gsm8k train"],
+  sources: [
+    "stsbenchmark",
+    "semeval-sts",
+    "topical-chat",
+    "awesome-chatgpt-prompts",
+    "self-instruct-user-oriented",
+    "arena-hard v2.0",
+    "vicuna-bench",
+    "gsm8k train",
+  ],
   totalWords: total,
   unknownBits: bits(ranked[ranked.length - 1]![1]),
   bits: Object.fromEntries(ranked.map(([word, count]) => [word, bits(count)])),

@@ -73,7 +73,9 @@ export class GuardError extends ApiError {
     reason: string,
     readonly totals: RunTotals,
   ) {
-    super("AGENT_GUARD", `agent run '${totals.id}' stopped: ${reason}; POST /api/agent-runs/{id}/reset to continue it`, { fields: { agent_run: totals, reason } });
+    super("AGENT_GUARD", `agent run '${totals.id}' stopped: ${reason}; POST /api/agent-runs/{id}/reset to continue it`, {
+      fields: { agent_run: totals, reason },
+    });
   }
 }
 
@@ -105,7 +107,16 @@ export class AgentRuns {
   /** Once the call's worst case is known: reserves it against the run's cost limit. */
   async reserve(hold: RunHold, micros: number): Promise<void> {
     const target = hold.appId + RUN_SEP + hold.id;
-    refuseUnless(await this.store.reserveRun({ requestId: hold.requestId, kind: "run", target, period: "", micros }, hold.appId, hold.id, this.defaults.maxCostMicros, this.owner, this.now()));
+    refuseUnless(
+      await this.store.reserveRun(
+        { requestId: hold.requestId, kind: "run", target, period: "", micros },
+        hold.appId,
+        hold.id,
+        this.defaults.maxCostMicros,
+        this.owner,
+        this.now(),
+      ),
+    );
     hold.micros = micros;
   }
 
@@ -157,7 +168,11 @@ export class AgentRuns {
       prompt_tokens: r.prompt_tokens,
       completion_tokens: r.completion_tokens,
       cost_usd: toUsd(r.cost_micros),
-      limits: { max_cost_usd: maxCost === null ? null : toUsd(maxCost), max_calls: r.max_calls ?? limited(this.defaults.maxCalls), max_repeats: r.max_repeats ?? this.defaults.maxRepeats },
+      limits: {
+        max_cost_usd: maxCost === null ? null : toUsd(maxCost),
+        max_calls: r.max_calls ?? limited(this.defaults.maxCalls),
+        max_repeats: r.max_repeats ?? this.defaults.maxRepeats,
+      },
       trip_reason: r.trip_reason,
     };
   }

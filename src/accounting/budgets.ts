@@ -41,7 +41,9 @@ export function windowOf(period: BudgetPeriod, now: number): { window: string; r
 }
 
 export function storeUnavailable(e: unknown, what: string): unknown {
-  return e instanceof StoreUnavailableError ? new ApiError("STORE_UNAVAILABLE", `${what} cannot be checked now (${e.message}); retry shortly`, { retryAfterS: 2 }) : e;
+  return e instanceof StoreUnavailableError
+    ? new ApiError("STORE_UNAVAILABLE", `${what} cannot be checked now (${e.message}); retry shortly`, { retryAfterS: 2 })
+    : e;
 }
 
 /**
@@ -58,7 +60,15 @@ export class Budgets {
   ) {}
 
   async create(appId: string, name: string, limitMicros: number, period: BudgetPeriod): Promise<BudgetView> {
-    const row: BudgetRow = { id: `bud_${randomBytes(12).toString("base64url")}`, app_id: appId, name, limit_micros: limitMicros, period, created_at: this.now(), updated_at: this.now() };
+    const row: BudgetRow = {
+      id: `bud_${randomBytes(12).toString("base64url")}`,
+      app_id: appId,
+      name,
+      limit_micros: limitMicros,
+      period,
+      created_at: this.now(),
+      updated_at: this.now(),
+    };
     await this.store.createBudget(row);
     return this.view(row);
   }

@@ -69,7 +69,9 @@ export function priceCall(catalog: Catalog, c: CostInput): CallCosts {
     };
   }
   // The served call at the full input price (on the requested model when the served one has no price: no routing part).
-  const sentOnServed = round(catalog.costOf(c.served, c.sentPromptTokens, c.completionTokens) ?? catalog.costOf(requested, c.sentPromptTokens, c.completionTokens)!);
+  const sentOnServed = round(
+    catalog.costOf(c.served, c.sentPromptTokens, c.completionTokens) ?? catalog.costOf(requested, c.sentPromptTokens, c.completionTokens)!,
+  );
   const saved = round(original - actual);
   const conversationTokens = c.conversationTokens ?? 0;
   const conversation = round(catalog.costOf(requested, conversationTokens, 0)!);
@@ -78,7 +80,12 @@ export function priceCall(catalog: Catalog, c: CostInput): CallCosts {
   const promptCache = c.cacheHit ? 0 : round(sentOnServed - actual);
   // Routing takes the rounding remainder, so the parts sum to saved_usd exactly.
   const routing = round(saved - conversation - compression - cache - promptCache);
-  return { cost_original_usd: round(original), cost_actual_usd: round(actual), saved_usd: saved, saved_by_source: { compression, routing, cache, prompt_cache: promptCache, conversation } };
+  return {
+    cost_original_usd: round(original),
+    cost_actual_usd: round(actual),
+    saved_usd: saved,
+    saved_by_source: { compression, routing, cache, prompt_cache: promptCache, conversation },
+  };
 }
 
 /** A call's saving split by where it came from; the parts add up to saved_usd. */
@@ -95,7 +102,8 @@ export interface SavingsBySource {
  * A call with an unpriced model saved no USD anyone can tell (priceCall's saved_usd is 0).
  */
 export function savingsBySource(catalog: Catalog, c: CostInput, costs: CallCosts): SavingsBySource {
-  if (c.cacheHit) return { compression: { usd: 0, tokens: 0 }, routing: { usd: 0 }, cache: { usd: costs.saved_usd, tokens: c.originalPromptTokens + c.completionTokens } };
+  if (c.cacheHit)
+    return { compression: { usd: 0, tokens: 0 }, routing: { usd: 0 }, cache: { usd: costs.saved_usd, tokens: c.originalPromptTokens + c.completionTokens } };
   const removed = c.originalPromptTokens - c.sentPromptTokens;
   if (costs.unknown) return { compression: { usd: 0, tokens: removed }, routing: { usd: 0 }, cache: { usd: 0, tokens: 0 } };
   const compression = round(catalog.costOf(c.requested ?? catalog.baseline, removed, 0) ?? 0);

@@ -46,9 +46,7 @@ export class LedgerJournal {
           if (line.length === 0) continue;
           try {
             rows.push(JSON.parse(line) as LedgerRow);
-          } catch {
-            continue;
-          }
+          } catch {}
         }
       }
     }

@@ -29,7 +29,10 @@ export class KeyRepository {
   constructor(private readonly db: Db) {}
 
   insert(k: KeyEntry): void {
-    this.db.insert(apiKeys).values({ ...k, syncSeq: nextSeq }).run();
+    this.db
+      .insert(apiKeys)
+      .values({ ...k, syncSeq: nextSeq })
+      .run();
   }
 
   revoke(id: string, at: number): void {
@@ -54,13 +57,15 @@ export class KeyRepository {
   /** last_used_at only moves forward, and without touching sync_seq: it is not a change other nodes must act on. */
   touchMany(used: { id: string; at: number }[]): void {
     if (used.length === 0) return;
-    withoutWaiting(this.db.$client, () => this.db.transaction((tx) => {
-      for (const u of used) {
-        tx.update(apiKeys)
-          .set({ lastUsedAt: u.at })
-          .where(and(eq(apiKeys.id, u.id), sql`COALESCE(${apiKeys.lastUsedAt}, 0) < ${u.at}`))
-          .run();
-      }
-    }));
+    withoutWaiting(this.db.$client, () =>
+      this.db.transaction((tx) => {
+        for (const u of used) {
+          tx.update(apiKeys)
+            .set({ lastUsedAt: u.at })
+            .where(and(eq(apiKeys.id, u.id), sql`COALESCE(${apiKeys.lastUsedAt}, 0) < ${u.at}`))
+            .run();
+        }
+      }),
+    );
   }
 }

@@ -70,7 +70,8 @@ export class Quota {
       if (count === undefined && take > 1) count = await this.counters.addWithin(key.id, period, 1, limit);
       else if (count !== undefined && take > 1) this.leases.set(slot, { left: (this.leases.get(slot)?.left ?? 0) + take - 1, usedAt: now });
     } catch (e) {
-      if (e instanceof StoreUnavailableError) throw new ApiError("STORE_UNAVAILABLE", `call limits cannot be checked now (${e.message}); retry shortly`, { retryAfterS: 2 });
+      if (e instanceof StoreUnavailableError)
+        throw new ApiError("STORE_UNAVAILABLE", `call limits cannot be checked now (${e.message}); retry shortly`, { retryAfterS: 2 });
       throw e;
     }
     if (count === undefined) {

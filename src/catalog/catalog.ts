@@ -99,7 +99,11 @@ export class Catalog {
   resolve(name: string): ModelInfo {
     const m = this.find(name);
     if (!m) {
-      throw new ApiError("MODEL_NOT_FOUND", `model '${name}' is not served here; GET /v1/models lists the models, and 'openai/<id>', 'anthropic/<id>', 'gemini/<id>' or 'openai_compatible/<id>' names any other`, { param: "model" });
+      throw new ApiError(
+        "MODEL_NOT_FOUND",
+        `model '${name}' is not served here; GET /v1/models lists the models, and 'openai/<id>', 'anthropic/<id>', 'gemini/<id>' or 'openai_compatible/<id>' names any other`,
+        { param: "model" },
+      );
     }
     return m;
   }

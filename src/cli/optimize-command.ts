@@ -28,7 +28,10 @@ export async function optimizeCommand(settings: Settings, input: NodeJS.Readable
       output.write(JSON.stringify(reportOf(await optimize(optimizeInputOf(masked.req, available, settings.qualityFloor), deps), masked)) + "\n");
     } catch (e) {
       const err = e instanceof ApiError ? e : new ApiError("VALIDATION_ERROR", `line ${lineNo}: ${(e as Error).message}`);
-      output.write(JSON.stringify({ error: { message: err.message, type: err.type, code: err.code, line: lineNo, ...(err.extra.param && { param: err.extra.param }) } }) + "\n");
+      output.write(
+        JSON.stringify({ error: { message: err.message, type: err.type, code: err.code, line: lineNo, ...(err.extra.param && { param: err.extra.param }) } }) +
+          "\n",
+      );
     }
   }
 }

@@ -71,8 +71,7 @@ export function buildApp(gw: Services) {
         // Nobody is left to read an answer; this is the client's choice, not a server fault.
         gw.log.debug({ request_id: rid }, "client closed the connection");
         err = new ApiError("CLIENT_CLOSED", "the client closed the connection");
-      }
-      else if (code === "NOT_FOUND") {
+      } else if (code === "NOT_FOUND") {
         const path = new URL(request.url).pathname;
         const methods = (allowed ??= methodTable(app.routes)).find(([re]) => re.test(path))?.[1];
         if (methods) {
@@ -103,7 +102,20 @@ export function buildApp(gw: Services) {
     const path = url.slice(url.indexOf("/", url.indexOf("//") + 2)).split("?")[0];
     gw.log.info({ request_id: f.id, method: request.method, path, status: set.status ?? 200, ms: +ms.toFixed(3) }, "request");
   });
-  const routes = app.use(healthRoutes(gw)).use(dashboardRoutes(gw)).use(keyRoutes(gw)).use(completionRoutes(gw)).use(embeddingRoutes(gw)).use(responseRoutes(gw)).use(playgroundRoutes(gw)).use(metricsRoutes(gw)).use(budgetRoutes(gw)).use(agentRunRoutes(gw)).use(usageRoutes(gw)).use(protocolRoutes(gw)).use(conversationRoutes(gw));
+  const routes = app
+    .use(healthRoutes(gw))
+    .use(dashboardRoutes(gw))
+    .use(keyRoutes(gw))
+    .use(completionRoutes(gw))
+    .use(embeddingRoutes(gw))
+    .use(responseRoutes(gw))
+    .use(playgroundRoutes(gw))
+    .use(metricsRoutes(gw))
+    .use(budgetRoutes(gw))
+    .use(agentRunRoutes(gw))
+    .use(usageRoutes(gw))
+    .use(protocolRoutes(gw))
+    .use(conversationRoutes(gw));
   return gw.settings.debugHeap ? routes.use(debugRoutes(gw)) : routes;
 }
 

@@ -17,20 +17,89 @@ export type SavingSource = "compression" | "routing" | "cache";
  */
 export class Metrics {
   readonly registry = new Registry();
-  private readonly httpRequests = new FastCounter("svc_http_requests_total", "HTTP requests by route pattern, method and status", ["route", "method", "status"], this.registry);
-  private readonly httpDuration = new FastHistogram("svc_http_request_duration_seconds", "HTTP request latency, arrival to the end of the answer's headers, by route pattern, method and status", ["route", "method", "status"], this.registry, LATENCY_BUCKETS);
-  private readonly completions = new FastCounter("svc_completions_total", "Completion calls by route, status, model (catalog id, 'auto' or 'other') and whether the cache answered", ["route", "status", "model", "cache_hit"], this.registry);
-  private readonly completionDuration = new FastHistogram("svc_completion_duration_seconds", "Completion latency, arrival to the answer's end (a stream's last chunk), by route, status and model", ["route", "status", "model"], this.registry, LATENCY_BUCKETS);
-  private readonly overhead = new FastHistogram("svc_overhead_seconds", "Time the gateway added to a call: its latency minus the time spent waiting on providers", [], this.registry, LATENCY_BUCKETS).series();
-  private readonly stageDuration = new FastHistogram("svc_stage_duration_seconds", "Time in each pipeline step (admit, optimize, cache_lookup, upstream, settle)", ["stage"], this.registry, LATENCY_BUCKETS);
-  private readonly cacheLookups = new FastCounter("svc_cache_lookups_total", "Semantic-cache lookups by result (hit, miss, bypass) and, for a hit, the layer that answered", ["result", "layer"], this.registry);
-  private readonly savedUsd = new FastCounter("svc_saved_usd_total", "USD saved against what the calls would have cost without the gateway, by source (positive parts only)", ["source"], this.registry);
-  private readonly savedTokens = new FastCounter("svc_saved_tokens_total", "Tokens not sent to a provider, by source (compression: prompt tokens removed; cache: prompt and completion of an answer served from the cache)", ["source"], this.registry);
+  private readonly httpRequests = new FastCounter(
+    "svc_http_requests_total",
+    "HTTP requests by route pattern, method and status",
+    ["route", "method", "status"],
+    this.registry,
+  );
+  private readonly httpDuration = new FastHistogram(
+    "svc_http_request_duration_seconds",
+    "HTTP request latency, arrival to the end of the answer's headers, by route pattern, method and status",
+    ["route", "method", "status"],
+    this.registry,
+    LATENCY_BUCKETS,
+  );
+  private readonly completions = new FastCounter(
+    "svc_completions_total",
+    "Completion calls by route, status, model (catalog id, 'auto' or 'other') and whether the cache answered",
+    ["route", "status", "model", "cache_hit"],
+    this.registry,
+  );
+  private readonly completionDuration = new FastHistogram(
+    "svc_completion_duration_seconds",
+    "Completion latency, arrival to the answer's end (a stream's last chunk), by route, status and model",
+    ["route", "status", "model"],
+    this.registry,
+    LATENCY_BUCKETS,
+  );
+  private readonly overhead = new FastHistogram(
+    "svc_overhead_seconds",
+    "Time the gateway added to a call: its latency minus the time spent waiting on providers",
+    [],
+    this.registry,
+    LATENCY_BUCKETS,
+  ).series();
+  private readonly stageDuration = new FastHistogram(
+    "svc_stage_duration_seconds",
+    "Time in each pipeline step (admit, optimize, cache_lookup, upstream, settle)",
+    ["stage"],
+    this.registry,
+    LATENCY_BUCKETS,
+  );
+  private readonly cacheLookups = new FastCounter(
+    "svc_cache_lookups_total",
+    "Semantic-cache lookups by result (hit, miss, bypass) and, for a hit, the layer that answered",
+    ["result", "layer"],
+    this.registry,
+  );
+  private readonly savedUsd = new FastCounter(
+    "svc_saved_usd_total",
+    "USD saved against what the calls would have cost without the gateway, by source (positive parts only)",
+    ["source"],
+    this.registry,
+  );
+  private readonly savedTokens = new FastCounter(
+    "svc_saved_tokens_total",
+    "Tokens not sent to a provider, by source (compression: prompt tokens removed; cache: prompt and completion of an answer served from the cache)",
+    ["source"],
+    this.registry,
+  );
   private readonly costUsd = new FastCounter("svc_cost_usd_total", "USD the calls actually cost", [], this.registry).series();
-  private readonly attempts = new FastCounter("svc_provider_attempts_total", "Upstream attempts by provider and outcome (ok or the failure kind)", ["provider", "outcome"], this.registry);
-  private readonly retries = new FastCounter("svc_provider_retries_total", "Attempts that retried the same model after a failure, by provider", ["provider"], this.registry);
-  private readonly fallbacks = new FastCounter("svc_provider_fallbacks_total", "Attempts that moved to another model after a failure, by the provider fallen back to", ["provider"], this.registry);
-  private readonly queueDepth: Gauge = new Gauge({ name: "svc_worker_queue_depth", help: "Optimizer tasks waiting for a free worker", registers: [this.registry], collect: (): void => this.queueDepth.set(this.queued()) });
+  private readonly attempts = new FastCounter(
+    "svc_provider_attempts_total",
+    "Upstream attempts by provider and outcome (ok or the failure kind)",
+    ["provider", "outcome"],
+    this.registry,
+  );
+  private readonly retries = new FastCounter(
+    "svc_provider_retries_total",
+    "Attempts that retried the same model after a failure, by provider",
+    ["provider"],
+    this.registry,
+  );
+  private readonly fallbacks = new FastCounter(
+    "svc_provider_fallbacks_total",
+    "Attempts that moved to another model after a failure, by the provider fallen back to",
+    ["provider"],
+    this.registry,
+  );
+  private readonly queueDepth: Gauge = new Gauge({
+    name: "svc_worker_queue_depth",
+    help: "Optimizer tasks waiting for a free worker",
+    registers: [this.registry],
+    collect: (): void => this.queueDepth.set(this.queued()),
+  });
   private queued: () => number = () => 0;
 
   /** `models` are the catalog's ids and aliases: the only model names that become label values. */

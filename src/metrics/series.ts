@@ -70,7 +70,13 @@ export interface HistogramSeries {
 export class FastHistogram extends FastMetric<HistogramSeries> {
   readonly type = "histogram" as const;
 
-  constructor(name: string, help: string, labelNames: readonly string[], registry: Registry, private readonly bounds: readonly number[]) {
+  constructor(
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    registry: Registry,
+    private readonly bounds: readonly number[],
+  ) {
     super(name, help, labelNames, registry);
   }
 

@@ -29,13 +29,27 @@ function wordPieceFromVocab(vocabText: string, config: TokenizerConfig): object 
   const special = [config.pad_token ?? "[PAD]", config.unk_token ?? "[UNK]", cls, sep, "[MASK]"].filter((t) => t in vocab);
   return {
     version: "1.0",
-    added_tokens: special.map((content) => ({ id: vocab[content], content, special: true, single_word: false, lstrip: false, rstrip: false, normalized: false })),
+    added_tokens: special.map((content) => ({
+      id: vocab[content],
+      content,
+      special: true,
+      single_word: false,
+      lstrip: false,
+      rstrip: false,
+      normalized: false,
+    })),
     normalizer: { type: "BertNormalizer", clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: config.do_lower_case ?? true },
     pre_tokenizer: { type: "BertPreTokenizer" },
     post_processor: {
       type: "TemplateProcessing",
       single: [{ SpecialToken: { id: cls, type_id: 0 } }, { Sequence: { id: "A", type_id: 0 } }, { SpecialToken: { id: sep, type_id: 0 } }],
-      pair: [{ SpecialToken: { id: cls, type_id: 0 } }, { Sequence: { id: "A", type_id: 0 } }, { SpecialToken: { id: sep, type_id: 0 } }, { Sequence: { id: "B", type_id: 1 } }, { SpecialToken: { id: sep, type_id: 1 } }],
+      pair: [
+        { SpecialToken: { id: cls, type_id: 0 } },
+        { Sequence: { id: "A", type_id: 0 } },
+        { SpecialToken: { id: sep, type_id: 0 } },
+        { Sequence: { id: "B", type_id: 1 } },
+        { SpecialToken: { id: sep, type_id: 1 } },
+      ],
       special_tokens: { [cls]: { id: cls, ids: [vocab[cls]], tokens: [cls] }, [sep]: { id: sep, ids: [vocab[sep]], tokens: [sep] } },
     },
     decoder: { type: "WordPiece", prefix: "##", cleanup: true },

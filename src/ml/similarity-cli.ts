@@ -13,7 +13,7 @@ function parse(line: string): { a: string; b: string } | string {
   } catch {
     return "line is not valid JSON";
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return "line must be a JSON object {\"a\": string, \"b\": string}";
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return 'line must be a JSON object {"a": string, "b": string}';
   const { a, b } = value as Record<string, unknown>;
   if (typeof a !== "string") return "field a must be a string";
   if (typeof b !== "string") return "field b must be a string";

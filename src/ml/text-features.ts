@@ -36,7 +36,10 @@ const CODE_KEYWORD = /\b(def|function|class|import|return|const|let|var|public|s
 const QUESTION_OPENING = /^\s*(what|who|whom|whose|when|where|which|why|how|is|are|can|could|does|do|did|should|will|would)\b/i;
 const LANGUAGES =
   "french|german|spanish|italian|japanese|chinese|mandarin|cantonese|english|portuguese|russian|korean|arabic|dutch|polish|swedish|norwegian|danish|finnish|greek|turkish|hindi|hebrew|thai|vietnamese|indonesian|ukrainian|czech|romanian|hungarian|swahili|latin";
-const TRANSLATE = new RegExp(`\\btranslat(e|ion|ing)\\b|\\b(in|into|to|from) (${LANGUAGES})\\b|\\b(${LANGUAGES}) (to|into) (${LANGUAGES})\\b|\\bwhat does ["“'«].{1,60}["”'»] mean\\b`, "i");
+const TRANSLATE = new RegExp(
+  `\\btranslat(e|ion|ing)\\b|\\b(in|into|to|from) (${LANGUAGES})\\b|\\b(${LANGUAGES}) (to|into) (${LANGUAGES})\\b|\\bwhat does ["“'«].{1,60}["”'»] mean\\b`,
+  "i",
+);
 const SUMMARIZE =
   /\bsumm?ar(y|ize|ise|izing|ising)\b|\btl;?dr\b|\bcondense\b|\bkey (points|takeaways)\b|\bmain (points?|idea)\b|\bsum (it|this|that|these) up\b|\bsum up\b|\bgist\b|\brecap\b|\bboil\b.{0,20}\bdown\b|\bshort(er)? version\b|\bbottom line\b|\boverview\b|\bhighlights\b|\bshorten\b/i;
 const EXTRACT =
@@ -56,7 +59,8 @@ const QUANTITY = /\bhow (many|much)\b/i;
 const SHELL_OR_PATH =
   /^\$ |\b(sudo|apt-get|apt|yum|dnf|brew|pip3?|npm|npx|yarn|pnpm|cargo|git|docker|kubectl|systemctl|ssh|scp|curl|wget|chmod|chown|grep|sed|awk|bash|zsh|powershell|nixos-rebuild|cmake|gcc|clang)\s|(^|[\s"'`(])(~|\.{1,2})?(\/[\w.@-]+){2,}|\b[A-Z]:\\|\w\.(py|js|mjs|ts|tsx|jsx|java|kt|c|cc|cpp|h|hpp|cs|rs|go|rb|php|sh|ps1|nix|ya?ml|json|toml|ini|conf|cfg|xml|html?|css|scss|sql|lock|env|gradle|csproj|vue|svelte|dll|exe|so)\b/m;
 const CONFIG_SYNTAX = /^\s*[\w.-]+\s*[:=]\s*\S.*\n\s*[\w.-]+\s*[:=]\s*\S|^\s*\[[\w. -]+\]\s*$|<\/?[a-zA-Z][\w-]*(\s[^>]*)?>/m;
-const ERROR_TRACE = /\b(error|exception|traceback|stack ?trace|segfault|segmentation fault|errno|undefined reference|null ?pointer|nullreferenceexception|stderr|exit (code|status)|compil(e|er|ation|ing)|deprecat(ed|ion)|warning:|failed to|cannot find module|not found|permission denied)\b/i;
+const ERROR_TRACE =
+  /\b(error|exception|traceback|stack ?trace|segfault|segmentation fault|errno|undefined reference|null ?pointer|nullreferenceexception|stderr|exit (code|status)|compil(e|er|ation|ing)|deprecat(ed|ion)|warning:|failed to|cannot find module|not found|permission denied)\b/i;
 /**
  * Software and system-administration words. Seeded by the words most over-represented in the train split's
  * code prompts (arena-hard, mt-bench, vicuna coding) against every other class, completed by hand with

@@ -1,5 +1,4 @@
 import type { CompletionRequest } from "./request";
-import { ApiError } from "../core/errors";
 import type { ChatMessage } from "../core/messages";
 import type { OptimizeInput, OptimizeResult, PiiSpan } from "./optimize-types";
 import { noProviderError, type RoutingReason } from "./route";
@@ -24,7 +23,17 @@ export interface OptimizerReport {
 }
 
 export function optimizeInputOf(req: CompletionRequest, availableModels: string[], qualityFloor: number): OptimizeInput {
-  return { messages: req.messages, model: req.model, options: req.svc_options, params: req.params, maxTokens: req.max_tokens, availableModels, wantEmbedding: false, countTokens: true, qualityFloor };
+  return {
+    messages: req.messages,
+    model: req.model,
+    options: req.svc_options,
+    params: req.params,
+    maxTokens: req.max_tokens,
+    availableModels,
+    wantEmbedding: false,
+    countTokens: true,
+    qualityFloor,
+  };
 }
 
 /** The report of an optimizer run on a request; `pii` is what masking found before it (see maskRequest). */

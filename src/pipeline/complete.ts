@@ -14,7 +14,11 @@ import { AUTO_MODEL, noProviderError } from "./route";
 import type { CacheHit, CacheRequest } from "./cache";
 import { cacheBreakpoints, frameOf } from "./context/frame";
 
-export type PipelineServices = Pick<Services, "catalog" | "providers" | "callPolicy" | "cache" | "optimizer" | "ledger" | "metrics" | "tracer" | "settings" | "servableModels" | "shutdown"> & StageServices;
+export type PipelineServices = Pick<
+  Services,
+  "catalog" | "providers" | "callPolicy" | "cache" | "optimizer" | "ledger" | "metrics" | "tracer" | "settings" | "servableModels" | "shutdown"
+> &
+  StageServices;
 
 /**
  * POST /v1/complete, top to bottom: admit the call (the stages' `before`: quota), run the CPU stages
@@ -70,14 +74,22 @@ export class Pipeline {
     const frame = frameOf(req.messages, call.protocol, call.conversation);
     // With a protocol or a conversation the optimizer sees only the call's new content; the stored part is counted already.
     const input = optimizeInputOf(frame ? { ...req, messages: frame.toOptimize } : req, s.servableModels, s.settings.qualityFloor);
-    const ran = await s.optimizer.run({ ...input, wantEmbedding: req.svc_options.cache, countTokens: frame !== undefined, ...(frame && { prefixTokens: frame.sentTokens }) }, call.signal);
+    const ran = await s.optimizer.run(
+      { ...input, wantEmbedding: req.svc_options.cache, countTokens: frame !== undefined, ...(frame && { prefixTokens: frame.sentTokens }) },
+      call.signal,
+    );
     // The optimizer's result may be a remembered one shared with other calls: copied, not changed.
     const fresh = call.pii ? { ...ran, pii: call.pii.found, piiMasked: call.pii.masked } : ran;
     if (!fresh.route.ok) throw noProviderError(fresh.route);
     const candidates = fresh.route.candidates.map((id) => s.catalog.find(id)!);
     if (!frame) return { opt: fresh, candidates, requested, reason: fresh.route.reason };
     const assembled = frame.assemble(fresh.messages);
-    const opt = { ...fresh, messages: assembled.messages, originalTokens: (fresh.originalTokens ?? 0) + frame.originalTokens, compressedTokens: (fresh.compressedTokens ?? 0) + frame.sentTokens };
+    const opt = {
+      ...fresh,
+      messages: assembled.messages,
+      originalTokens: (fresh.originalTokens ?? 0) + frame.originalTokens,
+      compressedTokens: (fresh.compressedTokens ?? 0) + frame.sentTokens,
+    };
     const context = { assembled, prefixTokens: frame.sentTokens, conversationSavedTokens: frame.conversationSavedTokens };
     return { opt, candidates, requested, reason: fresh.route.reason, context };
   }
@@ -107,21 +119,36 @@ export class Pipeline {
     const r = await completeWithFallback(this.s.providers, upstreamRequest(call, plan, this.s.settings.anthropicCacheControl), this.s.callPolicy);
     call.attempts = r.attempts;
     const usage = r.response.usage ?? estimateUsage(plan.opt.messages, r.model, r.response.choices.map((c) => c.message.content).join(""));
-    return { served: r.model, choices: r.response.choices, usage, reason: r.fallback ? "fallback" : plan.reason, cacheHit: false, upstreamMs: r.upstreamMs, simulated: r.provider.simulated, cacheable: true, ...(r.response.extra && { extra: r.response.extra }) };
+    return {
+      served: r.model,
+      choices: r.response.choices,
+      usage,
+      reason: r.fallback ? "fallback" : plan.reason,
+      cacheHit: false,
+      upstreamMs: r.upstreamMs,
+      simulated: r.provider.simulated,
+      cacheable: true,
+      ...(r.response.extra && { extra: r.response.extra }),
+    };
   }
 
   private async stream(call: Call, plan: Plan): Promise<ReadableStream<Uint8Array>> {
     const r = await streamWithFallback(this.s.providers, upstreamRequest(call, plan, this.s.settings.anthropicCacheControl), this.s.callPolicy);
     call.attempts = r.attempts;
-    return relay(call, r, {
-      answered: (outcome) => {
-        const priced = price(this.s, call, plan, outcome);
-        settle(this.s, call, { kind: "answered", path: "stream", outcome, priced });
-        return priced.meta;
+    return relay(
+      call,
+      r,
+      {
+        answered: (outcome) => {
+          const priced = price(this.s, call, plan, outcome);
+          settle(this.s, call, { kind: "answered", path: "stream", outcome, priced });
+          return priced.meta;
+        },
+        partial: (error, outcome) => settle(this.s, call, { kind: "partial", error, outcome, priced: price(this.s, call, plan, outcome) }),
+        failed: (error) => settle(this.s, call, { kind: "failed", error }),
       },
-      partial: (error, outcome) => settle(this.s, call, { kind: "partial", error, outcome, priced: price(this.s, call, plan, outcome) }),
-      failed: (error) => settle(this.s, call, { kind: "failed", error }),
-    }, this.s.shutdown.signal);
+      this.s.shutdown.signal,
+    );
   }
 }
 
@@ -139,7 +166,13 @@ function cacheRequest(call: Call, plan: Plan): CacheRequest {
 }
 
 function upstreamRequest(call: Call, plan: Plan, cacheControl: boolean): UpstreamRequest {
-  const req: UpstreamRequest = { candidates: plan.candidates, messages: plan.opt.messages, max_tokens: call.req.max_tokens, params: call.req.params, signal: call.signal };
+  const req: UpstreamRequest = {
+    candidates: plan.candidates,
+    messages: plan.opt.messages,
+    max_tokens: call.req.max_tokens,
+    params: call.req.params,
+    signal: call.signal,
+  };
   if (cacheControl && plan.context) req.cacheBreakpoints = cacheBreakpoints(plan.context.assembled);
   return req;
 }

@@ -26,7 +26,12 @@ export function parseEmbeddingsRequest(body: unknown): EmbeddingsRequest {
   const input = b.input;
   const ok =
     typeof input === "string" ||
-    (Array.isArray(input) && input.length > 0 && input.length <= MAX_INPUTS && (input.every((x) => typeof x === "string") || input.every((x) => Number.isInteger(x)) || input.every((x) => Array.isArray(x) && x.every(Number.isInteger))));
+    (Array.isArray(input) &&
+      input.length > 0 &&
+      input.length <= MAX_INPUTS &&
+      (input.every((x) => typeof x === "string") ||
+        input.every((x) => Number.isInteger(x)) ||
+        input.every((x) => Array.isArray(x) && x.every(Number.isInteger))));
   if (!ok) throw validationError("input", `must be a string, an array of up to ${MAX_INPUTS} strings, or token ids`);
   const format = b.encoding_format ?? "float";
   if (format !== "float" && format !== "base64") throw validationError("encoding_format", "must be 'float' or 'base64'");
@@ -51,7 +56,11 @@ export async function embeddings(gw: EmbeddingServices, key: KeyEntry, req: Embe
     const model = gw.catalog.resolve(req.model);
     const provider = gw.providers.providerFor(model);
     if (!provider) throw new ApiError("NO_PROVIDER", `no configured provider serves '${model.id}'`);
-    if (!provider.embed) throw validationError("model", `'${model.id}' is served by ${provider.name}, whose API has no embeddings in OpenAI's format; use ${gw.catalog.embeddingModel} or an OpenAI model`);
+    if (!provider.embed)
+      throw validationError(
+        "model",
+        `'${model.id}' is served by ${provider.name}, whose API has no embeddings in OpenAI's format; use ${gw.catalog.embeddingModel} or an OpenAI model`,
+      );
     try {
       return await provider.embed({ body: { ...req.raw, model: model.id }, signal, timeoutMs: gw.callPolicy.timeoutMs });
     } catch (e) {
@@ -74,7 +83,11 @@ async function ownEmbeddings(gw: EmbeddingServices, req: EmbeddingsRequest) {
   for (const [index, text] of (texts as string[]).entries()) {
     const vector = await embedder.embed(text);
     tokens += countTokens(text);
-    data.push({ object: "embedding", index, embedding: req.encoding_format === "base64" ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("base64") : Array.from(vector) });
+    data.push({
+      object: "embedding",
+      index,
+      embedding: req.encoding_format === "base64" ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("base64") : Array.from(vector),
+    });
   }
   return { object: "list", data, model: gw.catalog.embeddingModel, usage: { prompt_tokens: tokens, total_tokens: tokens } };
 }

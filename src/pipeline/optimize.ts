@@ -49,7 +49,11 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
   const o = input.options;
   const classify = needsClassification(input.model, o.route);
   const compressed = o.compress
-    ? await compressWithQualityFloor(input.messages, { aggressiveness: o.max_aggressiveness, skipRules: o.skip_rules, qualityFloor: input.qualityFloor }, (a, b) => modelsOf(deps).quality(a, b))
+    ? await compressWithQualityFloor(
+        input.messages,
+        { aggressiveness: o.max_aggressiveness, skipRules: o.skip_rules, qualityFloor: input.qualityFloor },
+        (a, b) => modelsOf(deps).quality(a, b),
+      )
     : unchanged(input.messages, input.countTokens || classify);
 
   // The semantic cache compares the last user message as it goes upstream, canonicalised as the cache
@@ -67,14 +71,25 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
     route: o.route,
     prediction,
     // Only routing by task reads the signals; an explicit or operator-default model skips the scan.
-    signals: () => promptSignals({ messages: compressed.messages, max_tokens: input.maxTokens, params: input.params }, compressed.compressedTokens === undefined ? undefined : compressed.compressedTokens + (input.prefixTokens ?? 0)),
+    signals: () =>
+      promptSignals(
+        { messages: compressed.messages, max_tokens: input.maxTokens, params: input.params },
+        compressed.compressedTokens === undefined ? undefined : compressed.compressedTokens + (input.prefixTokens ?? 0),
+      ),
     catalog: deps.catalog,
     capabilities: deps.capabilities,
     // A model the catalog does not list is available when its provider serves some listed model now.
     isAvailable: (m) => available.has(m.id) || (m.listed === false && input.availableModels.some((id) => deps.catalog.find(id)?.provider === m.provider)),
   });
   const route: RouteOutcome = decision.ok
-    ? { ok: true, model: decision.model.id, reason: decision.reason, ...(decision.tier && { tier: decision.tier }), candidates: decision.candidates.map((m) => m.id), ...(decision.task && { task: decision.task }) }
+    ? {
+        ok: true,
+        model: decision.model.id,
+        reason: decision.reason,
+        ...(decision.tier && { tier: decision.tier }),
+        candidates: decision.candidates.map((m) => m.id),
+        ...(decision.task && { task: decision.task }),
+      }
     : { ok: false, reason: decision.reason, message: decision.message, ...(decision.tooLong && { tooLong: true }) };
 
   return {

@@ -8,7 +8,10 @@ import type { Models } from "./models";
 
 const OPTIMIZE_WORKER = new URL("../../workers/optimize.worker.ts", import.meta.url).href;
 
-type OptimizerSettings = Pick<Settings, "modelsFile" | "capabilitiesFile" | "inlineMaxChars" | "optimizeMemoEntries" | "workers" | "workerQueueLimit" | "workerTaskTimeoutMs">;
+type OptimizerSettings = Pick<
+  Settings,
+  "modelsFile" | "capabilitiesFile" | "inlineMaxChars" | "optimizeMemoEntries" | "workers" | "workerQueueLimit" | "workerTaskTimeoutMs"
+>;
 
 function promptChars(input: OptimizeInput): number {
   let n = 0;
@@ -37,7 +40,13 @@ export class Optimizer {
   /** `models` are the inline path's (settings.workers 0); without them a pool is started and warmed. */
   static async start(settings: Settings, models: Models | undefined): Promise<Optimizer> {
     if (models) return new Optimizer(settings, undefined, optimizerDeps(settings, models));
-    const pool = new WorkerPool<OptimizeInput, OptimizeResult>({ filename: OPTIMIZE_WORKER, threads: settings.workers, queueLimit: settings.workerQueueLimit, taskTimeoutMs: settings.workerTaskTimeoutMs, workerData: settings });
+    const pool = new WorkerPool<OptimizeInput, OptimizeResult>({
+      filename: OPTIMIZE_WORKER,
+      threads: settings.workers,
+      queueLimit: settings.workerQueueLimit,
+      taskTimeoutMs: settings.workerTaskTimeoutMs,
+      workerData: settings,
+    });
     await pool.warm();
     return new Optimizer(settings, pool, undefined);
   }

@@ -44,9 +44,17 @@ export function chunkFramer(call: Call, model: string): ChunkFramer {
  * finish_reason), then, when the client asked with stream_options.include_usage, a chunk with
  * `choices: []` and the usage. svc_meta rides on the last chunk sent, so it is there either way.
  */
-export function closingFrames(chunk: ChunkFramer, finishes: readonly { index: number; finish_reason: FinishReason }[], u: Usage, meta: SvcMeta, includeUsage: boolean): Uint8Array[] {
+export function closingFrames(
+  chunk: ChunkFramer,
+  finishes: readonly { index: number; finish_reason: FinishReason }[],
+  u: Usage,
+  meta: SvcMeta,
+  includeUsage: boolean,
+): Uint8Array[] {
   const last = finishes.length - 1;
-  const frames = finishes.map((f, i) => chunk([{ index: f.index, delta: {}, finish_reason: f.finish_reason }], i === last && !includeUsage ? { svc_meta: meta } : undefined));
+  const frames = finishes.map((f, i) =>
+    chunk([{ index: f.index, delta: {}, finish_reason: f.finish_reason }], i === last && !includeUsage ? { svc_meta: meta } : undefined),
+  );
   if (includeUsage) frames.push(chunk([], { usage: usageOf(u), svc_meta: meta }));
   return frames;
 }

@@ -127,7 +127,13 @@ export function ledgerRow(call: Call, end: Exclude<CallEnd, { kind: "refused" }>
 }
 
 function savedColumns(by: SavedBySource) {
-  return { savedCompressionUsd: by.compression, savedRoutingUsd: by.routing, savedCacheUsd: by.cache, savedPromptCacheUsd: by.prompt_cache, savedConversationUsd: by.conversation };
+  return {
+    savedCompressionUsd: by.compression,
+    savedRoutingUsd: by.routing,
+    savedCacheUsd: by.cache,
+    savedPromptCacheUsd: by.prompt_cache,
+    savedConversationUsd: by.conversation,
+  };
 }
 
 const NOTHING_SAVED = savedColumns({ compression: 0, routing: 0, cache: 0, prompt_cache: 0, conversation: 0 });

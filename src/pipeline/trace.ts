@@ -32,11 +32,8 @@ export function tracingEnabled(env: Record<string, string | undefined>): boolean
  */
 export async function startTracing(env: Record<string, string | undefined>, version: string): Promise<CallTracer | undefined> {
   if (!tracingEnabled(env)) return undefined;
-  const [{ BatchSpanProcessor, TracerProvider }, { OTLPTraceExporter }, { defaultResource, detectResources, envDetector, resourceFromAttributes }] = await Promise.all([
-    import("@opentelemetry/sdk-trace"),
-    import("@opentelemetry/exporter-trace-otlp-http"),
-    import("@opentelemetry/resources"),
-  ]);
+  const [{ BatchSpanProcessor, TracerProvider }, { OTLPTraceExporter }, { defaultResource, detectResources, envDetector, resourceFromAttributes }] =
+    await Promise.all([import("@opentelemetry/sdk-trace"), import("@opentelemetry/exporter-trace-otlp-http"), import("@opentelemetry/resources")]);
   const num = (name: string) => (env[name] ? Number(env[name]) : undefined);
   const resource = defaultResource()
     .merge(resourceFromAttributes({ "service.name": "svc", "service.version": version }))
@@ -96,13 +93,30 @@ function recordCall(tracer: Tracer, call: Call, end: Ended, row: LedgerRow, sett
   const { opened, admitted, optimized, lookedUp } = call.marks;
   const admit = tracer.startSpan("svc.admit", { startTime: epoch(opened) }, parent);
   const admitCtx = trace.setSpan(parent, admit);
-  for (const b of call.befores ?? []) tracer.startSpan(`svc.stage.${b.name}.before`, { startTime: epoch(b.start), attributes: { "svc.stage": b.name } }, admitCtx).end(epoch(b.end));
+  for (const b of call.befores ?? [])
+    tracer.startSpan(`svc.stage.${b.name}.before`, { startTime: epoch(b.start), attributes: { "svc.stage": b.name } }, admitCtx).end(epoch(b.end));
   admit.end(epoch(admitted || settleStart));
-  if (optimized) span(tracer, parent, "svc.optimize", admitted, optimized, call.plan ? { "svc.routing_reason": call.plan.reason, "svc.compression_ratio": call.plan.opt.compressionRatio } : {});
+  if (optimized)
+    span(
+      tracer,
+      parent,
+      "svc.optimize",
+      admitted,
+      optimized,
+      call.plan ? { "svc.routing_reason": call.plan.reason, "svc.compression_ratio": call.plan.opt.compressionRatio } : {},
+    );
   if (lookedUp) span(tracer, parent, "svc.cache.lookup", optimized, lookedUp, { "svc.cache_hit": row.cacheHit });
   for (const a of attemptsOf(call, end)) {
     const at = a.at ?? settleStart - a.ms;
-    const s = tracer.startSpan(`chat ${a.model}`, { kind: SpanKind.CLIENT, startTime: epoch(at), attributes: { "gen_ai.operation.name": "chat", "gen_ai.provider.name": a.provider, "gen_ai.request.model": a.model, "svc.attempt_outcome": a.outcome } }, parent);
+    const s = tracer.startSpan(
+      `chat ${a.model}`,
+      {
+        kind: SpanKind.CLIENT,
+        startTime: epoch(at),
+        attributes: { "gen_ai.operation.name": "chat", "gen_ai.provider.name": a.provider, "gen_ai.request.model": a.model, "svc.attempt_outcome": a.outcome },
+      },
+      parent,
+    );
     if (a.outcome !== "ok") {
       s.setAttribute("error.type", a.outcome);
       if (a.status !== undefined) s.setAttribute("http.response.status_code", a.status);

@@ -25,7 +25,8 @@ export function worstCaseMicros(catalog: Catalog, call: Call, plan: Plan): numbe
   let worst = 0;
   for (const m of plan.candidates) {
     let prompt = promptByProvider.get(m.provider);
-    if (prompt === undefined) promptByProvider.set(m.provider, (prompt = Math.ceil(estimateUsage(plan.opt.messages, m, "").prompt_tokens * PROMPT_MARGIN) + PROMPT_MARGIN_TOKENS));
+    if (prompt === undefined)
+      promptByProvider.set(m.provider, (prompt = Math.ceil(estimateUsage(plan.opt.messages, m, "").prompt_tokens * PROMPT_MARGIN) + PROMPT_MARGIN_TOKENS));
     // A model served by name without a catalog price is charged nothing (svc_meta reports its cost as
     // null), so it reserves nothing either: a budget cannot bound what it cannot price.
     worst = Math.max(worst, catalog.costOf(m, prompt, completion) ?? 0);

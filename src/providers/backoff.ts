@@ -5,7 +5,13 @@ import { ProviderError } from "./types";
  * clients failing together do not retry together. A provider's Retry-After is honoured up to `maxRetryAfterMs`;
  * beyond that the answer is undefined: better to try another model than to hold the client that long.
  */
-export function backoffDelay(attempt: number, baseMs: number, retryAfterMs: number | undefined, maxRetryAfterMs: number, random: () => number = Math.random): number | undefined {
+export function backoffDelay(
+  attempt: number,
+  baseMs: number,
+  retryAfterMs: number | undefined,
+  maxRetryAfterMs: number,
+  random: () => number = Math.random,
+): number | undefined {
   if (retryAfterMs !== undefined && retryAfterMs > maxRetryAfterMs) return undefined;
   const exponential = baseMs * 2 ** attempt * (0.5 + random());
   return Math.max(exponential, retryAfterMs ?? 0);

@@ -117,7 +117,13 @@ export class UpstreamFailure extends ApiError {
     const passOn = last?.kind === "http" && last.status !== undefined && last.status >= 400 && last.status < 500 && last.status !== 401 && last.status !== 403;
     this.status = passOn ? last.status! : ERROR_CODES[code].status;
     this.type = passOn ? (last.upstream?.type ?? "invalid_request_error") : ERROR_CODES[code].type;
-    this.upstream = passOn ? { code: last.upstream?.code ?? "UPSTREAM_ERROR", message: last.upstream?.message || last.message, ...(last.upstream?.param && { param: last.upstream.param }) } : undefined;
+    this.upstream = passOn
+      ? {
+          code: last.upstream?.code ?? "UPSTREAM_ERROR",
+          message: last.upstream?.message || last.message,
+          ...(last.upstream?.param && { param: last.upstream.param }),
+        }
+      : undefined;
     this.retryAfterMs = passOn ? last.retryAfterMs : undefined;
     this.retried = attempts.length > 1 || (last !== undefined && !last.retryable);
   }
@@ -191,7 +197,12 @@ export async function streamWithFallback(registry: ProviderRegistry, req: Upstre
   };
 }
 
-async function* relay(first: StreamEvent, iterator: AsyncIterator<StreamEvent>, clock: WaitClock, onFailure: (e: unknown) => unknown): AsyncGenerator<StreamEvent> {
+async function* relay(
+  first: StreamEvent,
+  iterator: AsyncIterator<StreamEvent>,
+  clock: WaitClock,
+  onFailure: (e: unknown) => unknown,
+): AsyncGenerator<StreamEvent> {
   let done = false;
   try {
     yield first;
@@ -247,7 +258,12 @@ async function firstSuccess<T>(
   let last: ProviderError | undefined;
   const deadlineAt = performance.now() + policy.totalMs;
   const pastDeadline = () =>
-    new UpstreamFailure("UPSTREAM_TIMEOUT", `no answer within the call's deadline of ${policy.totalMs} ms (${attempts.length} attempt${attempts.length === 1 ? "" : "s"})`, attempts, clock.ms);
+    new UpstreamFailure(
+      "UPSTREAM_TIMEOUT",
+      `no answer within the call's deadline of ${policy.totalMs} ms (${attempts.length} attempt${attempts.length === 1 ? "" : "s"})`,
+      attempts,
+      clock.ms,
+    );
   for (const model of candidateOrder(registry, req.candidates)) {
     const provider = registry.providerFor(model)!;
     const providerReq: ProviderRequest = {

@@ -81,7 +81,10 @@ export function buildProviders(env: Record<string, string | undefined>, catalog:
   if (compatList && !compatUrl) throw new Error("SVC_OPENAI_COMPAT_MODELS is set but SVC_OPENAI_COMPAT_BASE_URL is not: which server should serve them?");
   if (compatUrl) {
     const upstreamModels: Record<string, string> = {};
-    for (const entry of (compatList ?? "").split(",").map((e) => e.trim()).filter(Boolean)) {
+    for (const entry of (compatList ?? "")
+      .split(",")
+      .map((e) => e.trim())
+      .filter(Boolean)) {
       const [name = "", upstream] = entry.split("=", 2).map((s) => s.trim());
       const model = catalog.find(name);
       if (!model) throw new Error(`SVC_OPENAI_COMPAT_MODELS: '${name}' is not a model id or alias of the catalog`);

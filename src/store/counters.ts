@@ -37,7 +37,9 @@ export class SqliteCounters implements Counters {
     this.add = this.sqlite.prepare<{ calls: number }, [string, string, number, number]>(
       "INSERT INTO usage_counters (key_id, period, calls) VALUES (?1, ?2, ?3) ON CONFLICT (key_id, period) DO UPDATE SET calls = usage_counters.calls + ?3 WHERE usage_counters.calls + ?3 <= ?4 RETURNING calls",
     );
-    this.sub = this.sqlite.prepare<unknown, [string, string, number]>("UPDATE usage_counters SET calls = CASE WHEN calls > ?3 THEN calls - ?3 ELSE 0 END WHERE key_id = ?1 AND period = ?2");
+    this.sub = this.sqlite.prepare<unknown, [string, string, number]>(
+      "UPDATE usage_counters SET calls = CASE WHEN calls > ?3 THEN calls - ?3 ELSE 0 END WHERE key_id = ?1 AND period = ?2",
+    );
     this.get = this.sqlite.prepare<{ calls: number }, [string, string]>("SELECT calls FROM usage_counters WHERE key_id = ?1 AND period = ?2");
   }
 

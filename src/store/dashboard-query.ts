@@ -72,7 +72,9 @@ export class DashboardQuery {
        FROM usage_ledger WHERE ${WHERE} GROUP BY day, model`,
     );
     // Overhead of answered calls only: a refused call's time says nothing about the pipeline's.
-    this.overhead = sqlite.prepare(`SELECT CAST(overhead_ms * 100 AS INTEGER) AS bucket, count(*) AS n FROM usage_ledger WHERE ${WHERE} AND status < 400 GROUP BY bucket ORDER BY bucket`);
+    this.overhead = sqlite.prepare(
+      `SELECT CAST(overhead_ms * 100 AS INTEGER) AS bucket, count(*) AS n FROM usage_ledger WHERE ${WHERE} AND status < 400 GROUP BY bucket ORDER BY bucket`,
+    );
   }
 
   usage(f: DashboardFilter): DashboardUsage {
@@ -80,10 +82,24 @@ export class DashboardQuery {
     const raw = this.byDayModel.all(...params) as RawDayModel[];
     const days = new Map<number, DayTotals>();
     const models = new Map<string, { model: string; calls: number; cost_actual_usd: number }>();
-    const totals = { calls: 0, errors: 0, original_tokens: 0, sent_tokens: 0, cached_tokens: 0, cost_original_usd: 0, cost_actual_usd: 0, saved_usd: 0, cache_hits: 0 };
+    const totals = {
+      calls: 0,
+      errors: 0,
+      original_tokens: 0,
+      sent_tokens: 0,
+      cached_tokens: 0,
+      cost_original_usd: 0,
+      cost_actual_usd: 0,
+      saved_usd: 0,
+      cache_hits: 0,
+    };
     for (const r of raw) {
       let d = days.get(r.day);
-      if (!d) days.set(r.day, (d = { day: new Date(r.day * DAY_MS).toISOString().slice(0, 10), ...Object.fromEntries(Object.keys(totals).map((k) => [k, 0])) } as DayTotals));
+      if (!d)
+        days.set(
+          r.day,
+          (d = { day: new Date(r.day * DAY_MS).toISOString().slice(0, 10), ...Object.fromEntries(Object.keys(totals).map((k) => [k, 0])) } as DayTotals),
+        );
       for (const k of Object.keys(totals) as (keyof typeof totals)[]) {
         d[k] += r[k];
         totals[k] += r[k];
@@ -100,7 +116,11 @@ export class DashboardQuery {
       ...(x.saved_usd !== undefined && { saved_usd: usd(x.saved_usd) }),
     });
     return {
-      totals: { ...money(totals), cache_hit_rate_calls: ratio(totals.cache_hits, totals.calls), cache_hit_rate_tokens: ratio(totals.cached_tokens, totals.original_tokens) },
+      totals: {
+        ...money(totals),
+        cache_hit_rate_calls: ratio(totals.cache_hits, totals.calls),
+        cache_hit_rate_tokens: ratio(totals.cached_tokens, totals.original_tokens),
+      },
       days: [...days.entries()].sort(([a], [b]) => a - b).map(([, d]) => money(d)),
       models: [...models.values()].sort((a, b) => b.calls - a.calls).map(money),
       overhead_ms: this.percentiles(params),

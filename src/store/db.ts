@@ -37,7 +37,12 @@ export function listMigrations(): { version: number; name: string; sql: string }
 
 export function migrate(sqlite: Database): number[] {
   sqlite.run("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)");
-  const done = new Set(sqlite.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((r) => r.version));
+  const done = new Set(
+    sqlite
+      .query<{ version: number }, []>("SELECT version FROM schema_migrations")
+      .all()
+      .map((r) => r.version),
+  );
   const applied: number[] = [];
   for (const m of listMigrations()) {
     if (done.has(m.version)) continue;

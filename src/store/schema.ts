@@ -67,7 +67,12 @@ export const budgets = sqliteTable("budgets", {
 
 export const budgetSpend = sqliteTable(
   "budget_spend",
-  { budgetId: text("budget_id").notNull(), period: text("period").notNull(), spentMicros: integer("spent_micros").notNull(), reservedMicros: integer("reserved_micros").notNull() },
+  {
+    budgetId: text("budget_id").notNull(),
+    period: text("period").notNull(),
+    spentMicros: integer("spent_micros").notNull(),
+    reservedMicros: integer("reserved_micros").notNull(),
+  },
   (t) => [primaryKey({ columns: [t.budgetId, t.period] })],
 );
 

@@ -114,9 +114,7 @@ export class SpendStore implements BusyState {
         "INSERT INTO reservations (request_id, kind, target, period, micros, owner, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
       ),
       takeReservation: db.prepare<{ micros: number }, [string, string]>("DELETE FROM reservations WHERE request_id = ?1 AND kind = ?2 RETURNING micros"),
-      reservations: db.prepare<Reservation & { owner: string }, []>(
-        "SELECT request_id AS requestId, kind, target, period, micros, owner FROM reservations",
-      ),
+      reservations: db.prepare<Reservation & { owner: string }, []>("SELECT request_id AS requestId, kind, target, period, micros, owner FROM reservations"),
       ledgerCost: db.prepare<{ cost_actual_usd: number }, [string]>("SELECT cost_actual_usd FROM usage_ledger WHERE request_id = ?1"),
       run: db.prepare<RunRow, [string, string]>("SELECT * FROM agent_runs WHERE app_id = ?1 AND id = ?2"),
       ensureRun: db.prepare<unknown, [string, string, number]>(
@@ -167,55 +165,50 @@ export class SpendStore implements BusyState {
         `UPDATE agent_runs SET calls = 0, prompt_tokens = 0, completion_tokens = 0, cost_micros = 0, last_request_hash = NULL, repeat_count = 0,
            status = 'active', trip_reason = NULL, updated_at = ?3 WHERE app_id = ?1 AND id = ?2 RETURNING *`,
       ),
-      closeRun: db.prepare<RunRow, [string, string, number]>("UPDATE agent_runs SET status = 'closed', updated_at = ?3 WHERE app_id = ?1 AND id = ?2 RETURNING *"),
+      closeRun: db.prepare<RunRow, [string, string, number]>(
+        "UPDATE agent_runs SET status = 'closed', updated_at = ?3 WHERE app_id = ?1 AND id = ?2 RETURNING *",
+      ),
     };
     const q = this.q;
-    this.reserveTx = db
-      .transaction((r: Reservation, owner: string, now: number): SpendRow | undefined => {
-        const got = q.reserveBudget.get(r.target, r.period, r.micros);
-        if (got) q.insertReservation.run(r.requestId, r.kind, r.target, r.period, r.micros, owner, now);
-        return got ?? undefined;
-      })
-      .immediate;
+    this.reserveTx = db.transaction((r: Reservation, owner: string, now: number): SpendRow | undefined => {
+      const got = q.reserveBudget.get(r.target, r.period, r.micros);
+      if (got) q.insertReservation.run(r.requestId, r.kind, r.target, r.period, r.micros, owner, now);
+      return got ?? undefined;
+    }).immediate;
     // Deleting the reservation row first makes a settle happen once, whoever gets there (the call, or a
     // restart settling a dead process's calls).
-    this.settleTx = db
-      .transaction((requestId: string, kind: "budget" | "run", apply: (held: number) => RunRow | undefined) => {
-        const held = q.takeReservation.get(requestId, kind)?.micros ?? 0;
-        return apply(held);
-      })
-      .immediate;
-    this.admitTx = db
-      .transaction((appId: string, id: string, hash: string, limits: RunLimits, now: number): RunAdmission => {
-        q.ensureRun.run(appId, id, now);
-        const run = q.run.get(appId, id)!;
-        if (run.status !== "active") return { ok: false, run, reason: run.status === "closed" ? "the run is closed" : (run.trip_reason ?? "the run's guard tripped") };
-        const maxCalls = run.max_calls ?? limits.maxCalls;
-        const maxRepeats = run.max_repeats ?? limits.maxRepeats;
-        const repeats = run.last_request_hash === hash ? run.repeat_count + 1 : 1;
-        const reason =
-          repeats > maxRepeats
-            ? `loop detected: the same request ${repeats} times in a row (max_repeats ${maxRepeats})`
-            : run.calls + 1 > maxCalls
-              ? `call limit reached: ${run.calls} calls (max_calls ${maxCalls})`
-              : undefined;
-        if (reason) return { ok: false, run: q.tripRun.get(appId, id, reason, now) ?? run, reason };
-        return { ok: true, run: q.admitRun.get(appId, id, hash, repeats, now)! };
-      })
-      .immediate;
-    this.reserveRunTx = db
-      .transaction((r: Reservation, appId: string, id: string, defaultMax: number, owner: string, now: number): RunAdmission => {
-        const got = q.reserveRun.get(appId, id, r.micros, defaultMax);
-        if (got) {
-          q.insertReservation.run(r.requestId, r.kind, r.target, r.period, r.micros, owner, now);
-          return { ok: true, run: got };
-        }
-        const run = q.run.get(appId, id)!;
-        const max = run.max_cost_micros ?? defaultMax;
-        const reason = `cost limit reached: $${run.cost_micros / 1e6} spent, $${run.reserved_micros / 1e6} held by calls in flight, this call may cost $${r.micros / 1e6} (max_cost_usd ${max / 1e6})`;
-        return { ok: false, run: (run.status === "active" && q.tripRun.get(appId, id, reason, now)) || run, reason };
-      })
-      .immediate;
+    this.settleTx = db.transaction((requestId: string, kind: "budget" | "run", apply: (held: number) => RunRow | undefined) => {
+      const held = q.takeReservation.get(requestId, kind)?.micros ?? 0;
+      return apply(held);
+    }).immediate;
+    this.admitTx = db.transaction((appId: string, id: string, hash: string, limits: RunLimits, now: number): RunAdmission => {
+      q.ensureRun.run(appId, id, now);
+      const run = q.run.get(appId, id)!;
+      if (run.status !== "active")
+        return { ok: false, run, reason: run.status === "closed" ? "the run is closed" : (run.trip_reason ?? "the run's guard tripped") };
+      const maxCalls = run.max_calls ?? limits.maxCalls;
+      const maxRepeats = run.max_repeats ?? limits.maxRepeats;
+      const repeats = run.last_request_hash === hash ? run.repeat_count + 1 : 1;
+      const reason =
+        repeats > maxRepeats
+          ? `loop detected: the same request ${repeats} times in a row (max_repeats ${maxRepeats})`
+          : run.calls + 1 > maxCalls
+            ? `call limit reached: ${run.calls} calls (max_calls ${maxCalls})`
+            : undefined;
+      if (reason) return { ok: false, run: q.tripRun.get(appId, id, reason, now) ?? run, reason };
+      return { ok: true, run: q.admitRun.get(appId, id, hash, repeats, now)! };
+    }).immediate;
+    this.reserveRunTx = db.transaction((r: Reservation, appId: string, id: string, defaultMax: number, owner: string, now: number): RunAdmission => {
+      const got = q.reserveRun.get(appId, id, r.micros, defaultMax);
+      if (got) {
+        q.insertReservation.run(r.requestId, r.kind, r.target, r.period, r.micros, owner, now);
+        return { ok: true, run: got };
+      }
+      const run = q.run.get(appId, id)!;
+      const max = run.max_cost_micros ?? defaultMax;
+      const reason = `cost limit reached: $${run.cost_micros / 1e6} spent, $${run.reserved_micros / 1e6} held by calls in flight, this call may cost $${r.micros / 1e6} (max_cost_usd ${max / 1e6})`;
+      return { ok: false, run: (run.status === "active" && q.tripRun.get(appId, id, reason, now)) || run, reason };
+    }).immediate;
   }
 
   // ---- budgets ----
@@ -286,7 +279,15 @@ export class SpendStore implements BusyState {
   }
 
   /** Releases the call's reservation and adds its cost and tokens; the run's totals after. */
-  settleRun(requestId: string, appId: string, id: string, costMicros: number, promptTokens: number, completionTokens: number, now: number): RunRow | undefined | Promise<RunRow | undefined> {
+  settleRun(
+    requestId: string,
+    appId: string,
+    id: string,
+    costMicros: number,
+    promptTokens: number,
+    completionTokens: number,
+    now: number,
+  ): RunRow | undefined | Promise<RunRow | undefined> {
     return this.settleNowOrLater(() =>
       this.settleTx(requestId, "run", (held) => this.q.settleRun.get(appId, id, held, costMicros, promptTokens, completionTokens, now) ?? undefined),
     );

@@ -95,7 +95,10 @@ function countInChunks(memo: PieceMemo, text: string, start: number, end: number
 const TOKENS_PER_MESSAGE = 3;
 const TOKENS_PER_REPLY_PRIMER = 3;
 
-export function countMessageTokens(messages: readonly { role: string; content: string; parts?: readonly { type: string; image_url?: { detail?: string } }[] }[], family: TokenizerFamily = "o200k"): number {
+export function countMessageTokens(
+  messages: readonly { role: string; content: string; parts?: readonly { type: string; image_url?: { detail?: string } }[] }[],
+  family: TokenizerFamily = "o200k",
+): number {
   let n = TOKENS_PER_REPLY_PRIMER;
   for (const m of messages) {
     n += TOKENS_PER_MESSAGE + countTokens(m.content, family);

@@ -5,13 +5,31 @@ import { Catalog, type RoutableModel } from "../../src/catalog/catalog";
 
 // A catalog of the test's own: every model's output price differs from its input price (and no two
 // models share a price), so pricing the wrong side or the wrong model changes the figure.
-const model = (id: string, input: number, output: number): RoutableModel => ({ id, aliases: [], label: id, provider: "openai", tier: "balanced", input_usd_per_mtok: input, output_usd_per_mtok: output, context_window: 100_000, features: [] });
+const model = (id: string, input: number, output: number): RoutableModel => ({
+  id,
+  aliases: [],
+  label: id,
+  provider: "openai",
+  tier: "balanced",
+  input_usd_per_mtok: input,
+  output_usd_per_mtok: output,
+  context_window: 100_000,
+  features: [],
+});
 const CHEAP = model("cheap-1", 0.5, 2);
 const MID = model("mid-1", 3, 11);
 const BASE = model("base-1", 7, 29);
 const catalog = new Catalog({ baseline_model: "base-1", default_model: "cheap-1", models: [CHEAP, MID, BASE] });
 
-const call = (over: Partial<CostInput>): CostInput => ({ requested: MID, served: MID, originalPromptTokens: 1000, sentPromptTokens: 1000, completionTokens: 100, cacheHit: false, ...over });
+const call = (over: Partial<CostInput>): CostInput => ({
+  requested: MID,
+  served: MID,
+  originalPromptTokens: 1000,
+  sentPromptTokens: 1000,
+  completionTokens: 100,
+  cacheHit: false,
+  ...over,
+});
 
 describe("priceCall", () => {
   test("a named model, nothing changed: input tokens at the input price, output tokens at the output price", () => {
@@ -41,7 +59,11 @@ describe("priceCall", () => {
   });
 
   test("`auto` served by the baseline itself saves nothing", () => {
-    expect(priceCall(catalog, call({ requested: undefined, served: BASE }))).toMatchObject({ cost_original_usd: 0.0099, cost_actual_usd: 0.0099, saved_usd: 0 });
+    expect(priceCall(catalog, call({ requested: undefined, served: BASE }))).toMatchObject({
+      cost_original_usd: 0.0099,
+      cost_actual_usd: 0.0099,
+      saved_usd: 0,
+    });
   });
 
   test("a named model served by a dearer one (a fallback) is a negative saving, not hidden", () => {
@@ -63,22 +85,33 @@ describe("priceCall", () => {
     const c = priceCall(catalog, call({ requested: CHEAP, served: CHEAP, originalPromptTokens: 1, sentPromptTokens: 1, completionTokens: 1 }));
     expect(c.cost_original_usd).toBe(0.0000025);
     // 0.1 + 0.2 style noise would show as a long tail of digits
-    const odd = priceCall(new Catalog({ baseline_model: "x", default_model: "x", models: [model("x", 0.1, 0.2)] }), call({ requested: undefined, served: model("x", 0.1, 0.2), originalPromptTokens: 3_000_000, sentPromptTokens: 1_000_000, completionTokens: 1_000_000 }));
+    const odd = priceCall(
+      new Catalog({ baseline_model: "x", default_model: "x", models: [model("x", 0.1, 0.2)] }),
+      call({ requested: undefined, served: model("x", 0.1, 0.2), originalPromptTokens: 3_000_000, sentPromptTokens: 1_000_000, completionTokens: 1_000_000 }),
+    );
     expect(odd).toMatchObject({ cost_original_usd: 0.5, cost_actual_usd: 0.3, saved_usd: 0.2 });
   });
 
   test("property: saved = original - actual, both non-negative, and each side linear in its own token counts", () => {
     const models = [CHEAP, MID, BASE];
     fc.assert(
-      fc.property(fc.constantFrom(undefined, ...models), fc.constantFrom(...models), fc.nat(200_000), fc.nat(200_000), fc.nat(50_000), fc.boolean(), (requested, served, original, sent, completion, cacheHit) => {
-        const c = priceCall(catalog, { requested, served, originalPromptTokens: original, sentPromptTokens: sent, completionTokens: completion, cacheHit });
-        const priced = requested ?? BASE;
-        expect(c.cost_original_usd).toBeCloseTo((original * priced.input_usd_per_mtok + completion * priced.output_usd_per_mtok) / 1e6, 9);
-        expect(c.cost_actual_usd).toBeCloseTo(cacheHit ? 0 : (sent * served.input_usd_per_mtok + completion * served.output_usd_per_mtok) / 1e6, 9);
-        expect(c.saved_usd).toBeCloseTo(c.cost_original_usd - c.cost_actual_usd, 9);
-        expect(c.cost_original_usd).toBeGreaterThanOrEqual(0);
-        expect(c.cost_actual_usd).toBeGreaterThanOrEqual(0);
-      }),
+      fc.property(
+        fc.constantFrom(undefined, ...models),
+        fc.constantFrom(...models),
+        fc.nat(200_000),
+        fc.nat(200_000),
+        fc.nat(50_000),
+        fc.boolean(),
+        (requested, served, original, sent, completion, cacheHit) => {
+          const c = priceCall(catalog, { requested, served, originalPromptTokens: original, sentPromptTokens: sent, completionTokens: completion, cacheHit });
+          const priced = requested ?? BASE;
+          expect(c.cost_original_usd).toBeCloseTo((original * priced.input_usd_per_mtok + completion * priced.output_usd_per_mtok) / 1e6, 9);
+          expect(c.cost_actual_usd).toBeCloseTo(cacheHit ? 0 : (sent * served.input_usd_per_mtok + completion * served.output_usd_per_mtok) / 1e6, 9);
+          expect(c.saved_usd).toBeCloseTo(c.cost_original_usd - c.cost_actual_usd, 9);
+          expect(c.cost_original_usd).toBeGreaterThanOrEqual(0);
+          expect(c.cost_actual_usd).toBeGreaterThanOrEqual(0);
+        },
+      ),
       { numRuns: 300 },
     );
   });

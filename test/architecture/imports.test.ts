@@ -24,7 +24,12 @@ export function importsOf(file: string, text: string): Edge[] {
     const spec = m[4] ?? m[5] ?? m[6]!;
     if (!spec.startsWith(".")) continue;
     const names = m[3] ?? "";
-    const onlyTypes = /^\{[^}]*\}$/.test(names.trim()) && names.slice(1, -1).split(",").every((n) => n.trim() === "" || /^type\s/.test(n.trim()));
+    const onlyTypes =
+      /^\{[^}]*\}$/.test(names.trim()) &&
+      names
+        .slice(1, -1)
+        .split(",")
+        .every((n) => n.trim() === "" || /^type\s/.test(n.trim()));
     const typeOnly = m[2] !== undefined || (m[4] !== undefined && onlyTypes);
     const target = relative(ROOT, resolve(dirname(join(ROOT, file)), spec)).replace(/\.ts$/, "");
     edges.push({ from: file.replace(/\.ts$/, ""), to: target, typeOnly });
@@ -102,7 +107,11 @@ describe("import direction", () => {
     ];
     // Two rules each for the pipeline file's two imports (its own rule and the one for http, or for the gateway).
     expect(violations(planted)).toHaveLength(8);
-    const loop = [...importsOf("src/a.ts", 'import { b } from "./b";'), ...importsOf("src/b.ts", 'import { a } from "./a";'), ...importsOf("src/c.ts", 'import type { a } from "./a";')];
+    const loop = [
+      ...importsOf("src/a.ts", 'import { b } from "./b";'),
+      ...importsOf("src/b.ts", 'import { a } from "./a";'),
+      ...importsOf("src/c.ts", 'import type { a } from "./a";'),
+    ];
     expect(cycles(loop)).toEqual([["src/a", "src/b", "src/a"]]);
     expect(cycles(importsOf("src/b.ts", 'import { type A } from "./a";').concat(importsOf("src/a.ts", 'import { b } from "./b";')))).toEqual([]);
   });

@@ -12,7 +12,13 @@ import { openStore } from "../../src/store/db";
 // cost no store write; near the limit every call is one atomic add, so processes sharing the store never
 // give out more than the limit between them.
 
-const plans = new Plans({ default_plan: "big", plans: [{ id: "big", monthly_calls: 10_000 }, { id: "small", monthly_calls: 200 }] });
+const plans = new Plans({
+  default_plan: "big",
+  plans: [
+    { id: "big", monthly_calls: 10_000 },
+    { id: "small", monthly_calls: 200 },
+  ],
+});
 const key = (plan: string): KeyEntry => ({ id: `key_${plan}`, appId: "app", type: "live", plan, scopes: ["complete"] }) as unknown as KeyEntry;
 const NOW = Date.parse("2026-11-21T12:00:00Z");
 

@@ -12,8 +12,28 @@ import { SqliteCounters, StoreUnavailableError, type Counters } from "../../src/
 // Unit tests of the call limits on a real SQLite store. The time is the `now` each call passes, so a
 // test stands on either side of a UTC day or month boundary without waiting for one.
 
-const plans = new Plans({ default_plan: "free", plans: [{ id: "free", monthly_calls: 1000 }, { id: "tiny", monthly_calls: 2 }] });
-const key = (id: string, type: "test" | "live", plan = "free"): KeyEntry => ({ id, name: id, appId: "a", type, prefix: "p", last4: "0000", hash: `h_${id}`, status: "active", scopes: ["complete"], plan, createdAt: 0, lastUsedAt: null, revokedAt: null });
+const plans = new Plans({
+  default_plan: "free",
+  plans: [
+    { id: "free", monthly_calls: 1000 },
+    { id: "tiny", monthly_calls: 2 },
+  ],
+});
+const key = (id: string, type: "test" | "live", plan = "free"): KeyEntry => ({
+  id,
+  name: id,
+  appId: "a",
+  type,
+  prefix: "p",
+  last4: "0000",
+  hash: `h_${id}`,
+  status: "active",
+  scopes: ["complete"],
+  plan,
+  createdAt: 0,
+  lastUsedAt: null,
+  revokedAt: null,
+});
 
 const open: { store: Store; counters: SqliteCounters[]; dir: string }[] = [];
 /** A fresh store and `n` gateway processes' counters on it (each its own connection). */

@@ -73,7 +73,9 @@ describe.skipIf(!run)("the benchmark guard", () => {
     const runs = await interleavedWrk(ctx, targets, ROUNDS, () => ({ connections: CONNECTIONS, durationS: WRK_SECONDS, cores: cores.client }));
     const proxy = summarizeWrk(runs.proxy);
     const relay = summarizeWrk(runs.gateway);
-    console.log(`throughput: bare proxy ${proxy.rps.toFixed(0)} req/s, gateway relay ${relay.rps.toFixed(0)} req/s, ratio ${(relay.rps / proxy.rps).toFixed(2)}`);
+    console.log(
+      `throughput: bare proxy ${proxy.rps.toFixed(0)} req/s, gateway relay ${relay.rps.toFixed(0)} req/s, ratio ${(relay.rps / proxy.rps).toFixed(2)}`,
+    );
     expect(relay.errors).toBe(0);
     expect(relay.rps / proxy.rps).toBeGreaterThanOrEqual(MIN_THROUGHPUT_RATIO);
   }, 60_000);
@@ -82,7 +84,9 @@ describe.skipIf(!run)("the benchmark guard", () => {
     const rounds = await interleavedLatency({ proxy: fromLoadSpec(targets.proxy), gateway: fromLoadSpec(targets.gateway) }, ROUNDS, LATENCY_PER_ROUND, 50);
     const proxy = summarizeLatency(rounds.proxy);
     const relay = summarizeLatency(rounds.gateway);
-    console.log(`p50 at concurrency 1: bare proxy ${(proxy.p50 * 1000).toFixed(0)} µs, gateway relay ${(relay.p50 * 1000).toFixed(0)} µs, added ${((relay.p50 - proxy.p50) * 1000).toFixed(0)} µs`);
+    console.log(
+      `p50 at concurrency 1: bare proxy ${(proxy.p50 * 1000).toFixed(0)} µs, gateway relay ${(relay.p50 * 1000).toFixed(0)} µs, added ${((relay.p50 - proxy.p50) * 1000).toFixed(0)} µs`,
+    );
     expect(relay.p50 - proxy.p50).toBeLessThanOrEqual(1);
   }, 60_000);
 });

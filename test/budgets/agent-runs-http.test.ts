@@ -7,7 +7,9 @@ const rig = rigPerFile({ SVC_PROVIDER_RETRIES: "0" });
 /** gpt-4o, six words in, the mock's nine-token answer: $0.00011 a call (see budgets-http.test.ts). */
 const CALL_MICROS = 110;
 const complete = (runId: string, messages: unknown[], extra: Record<string, unknown> = {}) =>
-  call(`${rig.gw.url}/v1/complete`, rig.admin.key, { body: { model: "gpt-4o-2024-05-13", max_tokens: 9, messages, svc_options: { ...OFF, agent_run_id: runId }, ...extra } });
+  call(`${rig.gw.url}/v1/complete`, rig.admin.key, {
+    body: { model: "gpt-4o-2024-05-13", max_tokens: 9, messages, svc_options: { ...OFF, agent_run_id: runId }, ...extra },
+  });
 const ask = (i: number) => [{ role: "user", content: `alpha beta gamma delta epsilon z${i}` }];
 const run = async (id: string, key = rig.admin.key) => (await call(`${rig.gw.url}/api/agent-runs/${id}`, key)).json() as Promise<any>;
 const put = (id: string, body: unknown, key = rig.admin.key) => call(`${rig.gw.url}/api/agent-runs/${id}`, key, { method: "PUT", body });
@@ -16,7 +18,11 @@ const put = (id: string, body: unknown, key = rig.admin.key) => call(`${rig.gw.u
 function loopStep(history: unknown[]): unknown[] {
   return [
     ...history,
-    { role: "assistant", content: null, tool_calls: [{ id: `call_${history.length}`, type: "function", function: { name: "search", arguments: '{"q":"weather in Paris"}' } }] },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: `call_${history.length}`, type: "function", function: { name: "search", arguments: '{"q":"weather in Paris"}' } }],
+    },
     { role: "tool", tool_call_id: `call_${history.length}`, content: "no results" },
   ];
 }
@@ -141,7 +147,13 @@ describe("agent runs", () => {
     expect((await call(`${rig.gw.url}/api/agent-runs/${id}`, reader.key)).status).toBe(200);
     expect((await put(id, { max_calls: 5 }, reader.key)).status).toBe(403);
 
-    for (const [body, field] of [[{ max_cost_usd: -1 }, "max_cost_usd"], [{ max_calls: 0 }, "max_calls"], [{ max_repeats: 1.5 }, "max_repeats"], [{ max_cost_usd: 1e13 }, "max_cost_usd"], [{ limit: 1 }, "limit"]] as const) {
+    for (const [body, field] of [
+      [{ max_cost_usd: -1 }, "max_cost_usd"],
+      [{ max_calls: 0 }, "max_calls"],
+      [{ max_repeats: 1.5 }, "max_repeats"],
+      [{ max_cost_usd: 1e13 }, "max_cost_usd"],
+      [{ limit: 1 }, "limit"],
+    ] as const) {
       const r = await put(id, body);
       expect(r.status).toBe(400);
       expect(((await r.json()) as any).error.param).toBe(field);

@@ -6,7 +6,7 @@ import { openStore } from "../../src/store/db";
 import { SpendStore } from "../../src/store/spend-store";
 import { Budgets } from "../../src/accounting/budgets";
 import { AgentRuns } from "../../src/accounting/agent-runs";
-import { ApiError } from "../../src/core/errors";
+import type { ApiError } from "../../src/core/errors";
 
 /** A real store in a fresh directory, and budgets on a clock the test moves. */
 function setup(start: string) {

@@ -114,7 +114,9 @@ describe("budgets under concurrency", () => {
     const b = await createBudget(rig.admin.key, LIMIT_USD);
     rig.openai.reset();
     rig.openai.latencyMs = 30;
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => call(`${rig.gw.url}/v1/complete`, rig.admin.key, { body: bodyFor(six(i), { budget_id: b.id }) })));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => call(`${rig.gw.url}/v1/complete`, rig.admin.key, { body: bodyFor(six(i), { budget_id: b.id }) })),
+    );
     const ok = results.filter((r) => r.status === 200).length;
     const refused = results.filter((r) => r.status === 402);
     expect(ok + refused.length).toBe(200);
@@ -139,7 +141,9 @@ describe("budgets under concurrency", () => {
     let ok = 0;
     let failed = 0;
     for (let wave = 0; wave < 10; wave++) {
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => call(`${rig.gw.url}/v1/complete`, rig.admin.key, { body: bodyFor(six(wave * 20 + i), { budget_id: b.id }) })));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => call(`${rig.gw.url}/v1/complete`, rig.admin.key, { body: bodyFor(six(wave * 20 + i), { budget_id: b.id }) })),
+      );
       ok += results.filter((r) => r.status === 200).length;
       failed += results.filter((r) => r.status === 502).length;
       expect(results.every((r) => [200, 402, 502].includes(r.status))).toBe(true);
@@ -162,7 +166,9 @@ describe("budgets under concurrency", () => {
     try {
       await waitForKey(second.url, rig.admin.key);
       const results = await Promise.all(
-        Array.from({ length: 200 }, (_, i) => call(`${i % 2 ? second.url : rig.gw.url}/v1/complete`, rig.admin.key, { body: bodyFor(six(i), { budget_id: b.id }) })),
+        Array.from({ length: 200 }, (_, i) =>
+          call(`${i % 2 ? second.url : rig.gw.url}/v1/complete`, rig.admin.key, { body: bodyFor(six(i), { budget_id: b.id }) }),
+        ),
       );
       const ok = results.filter((r) => r.status === 200);
       expect(ok.length + results.filter((r) => r.status === 402).length).toBe(200);

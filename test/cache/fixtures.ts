@@ -83,6 +83,10 @@ export class CountingUpstream {
     const n = ++this.calls;
     if (this.delayMs > 0) await Bun.sleep(this.delayMs);
     if (n <= this.failFirst) throw new Error(`upstream failure ${n}`);
-    return { model: "gpt-4o-mini-2024-07-18", choices: [{ index: 0, message: { role: "assistant", content: `answer #${n}` }, finish_reason: "stop" }], usage: { prompt_tokens: 12, completion_tokens: 3 } };
+    return {
+      model: "gpt-4o-mini-2024-07-18",
+      choices: [{ index: 0, message: { role: "assistant", content: `answer #${n}` }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 12, completion_tokens: 3 },
+    };
   };
 }

@@ -38,7 +38,13 @@ describe("canonical request keys", () => {
       request("DEF F():\n    return 1", { params: { temperature: 0 } }),
       { ...base, messages: [{ role: "system" as const, content: "Be terse." }, base.messages[1]!] },
       { ...base, messages: [base.messages[1]!] },
-      { ...base, messages: [...base.messages, { role: "assistant" as const, content: "", tool_calls: [{ id: "c1", type: "function" as const, function: { name: "f", arguments: "{}" } }] }] },
+      {
+        ...base,
+        messages: [
+          ...base.messages,
+          { role: "assistant" as const, content: "", tool_calls: [{ id: "c1", type: "function" as const, function: { name: "f", arguments: "{}" } }] },
+        ],
+      },
     ];
     const keys = variants.map((v) => requestKeys(v).exactKey);
     for (const k of keys) expect(k).not.toBe(baseKey);
@@ -52,7 +58,14 @@ describe("canonical request keys", () => {
     expect(a.scopeKey).toBe(b.scopeKey);
     expect(a.exactKey).not.toBe(b.exactKey);
     expect(a.prompt).toBe("How do I install it?");
-    const otherSystem = requestKeys(request("How do I install it?", { messages: [{ role: "system", content: "You are a pirate." }, { role: "user", content: "How do I install it?" }] }));
+    const otherSystem = requestKeys(
+      request("How do I install it?", {
+        messages: [
+          { role: "system", content: "You are a pirate." },
+          { role: "user", content: "How do I install it?" },
+        ],
+      }),
+    );
     expect(otherSystem.contextHash).not.toBe(a.contextHash);
     expect(requestKeys(request("x", { appId: "app_b" })).scopeKey).not.toBe(requestKeys(request("x")).scopeKey);
   });

@@ -44,14 +44,29 @@ describe("CacheWriter", () => {
     writer.upsert(row());
     writer.upsert(row({ id: "e2", exactKey: "key-2", embedding: null, lastHitAt: 2_000, hits: 3 }));
     writer.flush();
-    expect(loadLiveRows(store.db, 5_000, 100).sort((a, b) => a.id.localeCompare(b.id))).toEqual([row(), row({ id: "e2", exactKey: "key-2", embedding: null, lastHitAt: 2_000, hits: 3 })]);
+    expect(loadLiveRows(store.db, 5_000, 100).sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+      row(),
+      row({ id: "e2", exactKey: "key-2", embedding: null, lastHitAt: 2_000, hits: 3 }),
+    ]);
   });
 
   test("a second answer for the same tenant and exact key replaces the first, whole", () => {
     const { store, writer } = open();
     writer.upsert(row());
     writer.flush();
-    const newer = row({ id: "e9", scopeKey: "scope-2", model: "claude-3-haiku-20240307", promptText: "capital of france?", contextHash: "ctx-2", embedding: "sig:BBBB", response: '{"content":"Paris."}', createdAt: 2_000, expiresAt: 20_000, hits: 0, lastHitAt: null });
+    const newer = row({
+      id: "e9",
+      scopeKey: "scope-2",
+      model: "claude-3-haiku-20240307",
+      promptText: "capital of france?",
+      contextHash: "ctx-2",
+      embedding: "sig:BBBB",
+      response: '{"content":"Paris."}',
+      createdAt: 2_000,
+      expiresAt: 20_000,
+      hits: 0,
+      lastHitAt: null,
+    });
     writer.upsert(newer);
     // Another tenant's entry with the same key is a row of its own.
     writer.upsert(row({ id: "b1", appId: "app-b" }));

@@ -19,9 +19,18 @@ function tempDir(): TempStoreDir {
   return dir;
 }
 
-async function openCache(opts: { config?: Partial<CacheConfig>; now?: () => number; embedder?: Embedder; store?: Store; log?: CacheLog; synonyms?: SynonymTable } = {}) {
+async function openCache(
+  opts: { config?: Partial<CacheConfig>; now?: () => number; embedder?: Embedder; store?: Store; log?: CacheLog; synonyms?: SynonymTable } = {},
+) {
   const store = opts.store ?? tempDir().open();
-  const cache = await SemanticCache.open({ store, embedder: opts.embedder ?? new LexicalEmbedder(), config: { ...TEST_CONFIG, ...opts.config }, now: opts.now, log: opts.log, synonyms: opts.synonyms });
+  const cache = await SemanticCache.open({
+    store,
+    embedder: opts.embedder ?? new LexicalEmbedder(),
+    config: { ...TEST_CONFIG, ...opts.config },
+    now: opts.now,
+    log: opts.log,
+    synonyms: opts.synonyms,
+  });
   // Runs before the store closes (cleanups run last-in first-out), as a gateway shuts down.
   cleanups.push(() => cache.flush());
   return { cache, store };
@@ -212,7 +221,11 @@ describe("semantic layer", () => {
   });
 
   test("an embedder failure leaves the exact layer working", async () => {
-    const failing: Embedder = { dimensions: 8, embed: async (t) => (t.startsWith("semantic cache signature probe") ? new Float32Array(8).fill(Math.SQRT1_2 / 2) : Promise.reject(new Error("model down"))) };
+    const failing: Embedder = {
+      dimensions: 8,
+      embed: async (t) =>
+        t.startsWith("semantic cache signature probe") ? new Float32Array(8).fill(Math.SQRT1_2 / 2) : Promise.reject(new Error("model down")),
+    };
     const warnings: string[] = [];
     const { cache } = await openCache({ embedder: failing, log: { warn: (_f, m) => warnings.push(m) } });
     const up = new CountingUpstream();
@@ -276,7 +289,11 @@ describe("tenancy, expiry, bounds, persistence", () => {
     const { cache } = await openCache({ config: { maxEntryBytes: 1024 } });
     const lookup = await cache.lookup(request("Write a long essay"));
     if (lookup.kind !== "miss") throw new Error("expected a miss");
-    const big: CachedAnswer = { model: "m", choices: [{ index: 0, message: { role: "assistant", content: "x".repeat(2000) }, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: 500 } };
+    const big: CachedAnswer = {
+      model: "m",
+      choices: [{ index: 0, message: { role: "assistant", content: "x".repeat(2000) }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 1, completion_tokens: 500 },
+    };
     expect(lookup.fill.complete(big)).toBe(false);
     expect(cache.stats().entries).toBe(0);
   });
@@ -322,7 +339,10 @@ describe("tenancy, expiry, bounds, persistence", () => {
     const up = new CountingUpstream();
     await cache.through(request("What is the capital of France?"), up.call);
     cache.flush();
-    const other: Embedder = { dimensions: 256, embed: async (text) => (await new LexicalEmbedder().embed(`${text} other model`)).map((x, i) => (i % 2 ? -x : x)) };
+    const other: Embedder = {
+      dimensions: 256,
+      embed: async (text) => (await new LexicalEmbedder().embed(`${text} other model`)).map((x, i) => (i % 2 ? -x : x)),
+    };
     const { cache: reopened } = await openCache({ store, embedder: other });
     await reopened.indexed();
     expect(reopened.stats().entries).toBe(1);
@@ -347,7 +367,11 @@ describe("what gets cached", () => {
     const { cache } = await openCache();
     const lookup = await cache.lookup(request("Tell me a story"));
     if (lookup.kind !== "miss") throw new Error("expected a miss");
-    const cut: CachedAnswer = { model: "m", choices: [{ index: 0, message: { role: "assistant", content: "Once upon" }, finish_reason: "length" }], usage: { prompt_tokens: 5, completion_tokens: 2 } };
+    const cut: CachedAnswer = {
+      model: "m",
+      choices: [{ index: 0, message: { role: "assistant", content: "Once upon" }, finish_reason: "length" }],
+      usage: { prompt_tokens: 5, completion_tokens: 2 },
+    };
     expect(lookup.fill.complete(cut)).toBe(false);
     expect((await cache.lookup(request("Tell me a story"))).kind).toBe("miss");
   });
@@ -370,7 +394,11 @@ describe("what gets cached", () => {
 
   test("a refusal or an empty answer is not cached; an answer that is only tool calls is", async () => {
     const { cache } = await openCache();
-    const answer = (message: CachedAnswer["choices"][number]["message"], finish: "stop" | "tool_calls" = "stop"): CachedAnswer => ({ model: "m", choices: [{ index: 0, message, finish_reason: finish }], usage: { prompt_tokens: 5, completion_tokens: 0 } });
+    const answer = (message: CachedAnswer["choices"][number]["message"], finish: "stop" | "tool_calls" = "stop"): CachedAnswer => ({
+      model: "m",
+      choices: [{ index: 0, message, finish_reason: finish }],
+      usage: { prompt_tokens: 5, completion_tokens: 0 },
+    });
     const fill = async (prompt: string) => {
       const lookup = await cache.lookup(request(prompt));
       if (lookup.kind !== "miss") throw new Error("expected a miss");
@@ -460,7 +488,14 @@ describe("coalescing", () => {
 describe("replay", () => {
   test("stream deltas of a cached answer rebuild its content and end with the finish reason", () => {
     const content = "Paris is the capital of France. It has been the capital since the 10th century, with short interruptions.";
-    const deltas = replayDeltas({ model: "m", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: 20 } }, 16);
+    const deltas = replayDeltas(
+      {
+        model: "m",
+        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+        usage: { prompt_tokens: 1, completion_tokens: 20 },
+      },
+      16,
+    );
     expect(deltas[0]!.delta.role).toBe("assistant");
     expect(deltas.map((d) => d.delta.content ?? "").join("")).toBe(content);
     expect(deltas.length).toBeGreaterThan(4);

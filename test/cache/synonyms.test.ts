@@ -63,7 +63,13 @@ describe("synonym table", () => {
   test("the shipped table is WordNet-sized and leaves very polysemous verbs their common senses only", () => {
     expect(shipped.size).toBeGreaterThan(20_000);
     expect(shipped.areSynonyms("make", "creat")).toBe(true);
-    for (const [a, b] of [["make", "draw"], ["dog", "chase"], ["cat", "guy"], ["dog", "persist"]] as const) expect(shipped.areSynonyms(a, b)).toBe(false);
+    for (const [a, b] of [
+      ["make", "draw"],
+      ["dog", "chase"],
+      ["cat", "guy"],
+      ["dog", "persist"],
+    ] as const)
+      expect(shipped.areSynonyms(a, b)).toBe(false);
   });
 });
 

@@ -160,7 +160,7 @@ const PARAPHRASES: [string, string][] = [
   ["Which programme should I use to organise photos?", "Which program should I use to organize photos?"],
   // Scare quotes and quoted terms.
   ["Russia warns it will respond if its interests are attacked", "Russia warns it will 'respond' if its interests are attacked"],
-  ["How is a \"term\" defined in information retrieval?", "How is a term defined in information retrieval?"],
+  ['How is a "term" defined in information retrieval?', "How is a term defined in information retrieval?"],
 ];
 
 describe("verifier", () => {
@@ -201,19 +201,50 @@ describe("verifier", () => {
     expect(compareFacets(a, b, { vectors, minSimilarity: 0.9 })).toEqual({ equivalent: true });
     expect(compareFacets(a, c, { vectors, minSimilarity: 0.9 })).toMatchObject({ equivalent: false, kind: "content" });
     // An added word must be explained by the other prompt too: "hot water" is not "water".
-    expect(compareFacets(extractFacets("Where is the water in the kitchen?"), extractFacets("Where is the hot water in the kitchen?"), { vectors, minSimilarity: 0.9 })).toMatchObject({ equivalent: false, kind: "content" });
+    expect(
+      compareFacets(extractFacets("Where is the water in the kitchen?"), extractFacets("Where is the hot water in the kitchen?"), {
+        vectors,
+        minSimilarity: 0.9,
+      }),
+    ).toMatchObject({ equivalent: false, kind: "content" });
     // A word used once more in one prompt ("candy ... candy" / "candy ... parking") is a substitution too.
-    expect(unmatchedWords(extractFacets("I have candy and more candy"), extractFacets("I have candy and more parking"))).toEqual({ onlyA: ["candi"], onlyB: ["park"] });
+    expect(unmatchedWords(extractFacets("I have candy and more candy"), extractFacets("I have candy and more parking"))).toEqual({
+      onlyA: ["candi"],
+      onlyB: ["park"],
+    });
   });
 
   test("stems meet across inflections and keep different words apart", () => {
     const same = [
-      ["time", "times"], ["type", "types"], ["rule", "rules"], ["make", "making", "makes"], ["use", "used", "using", "uses"], ["run", "running", "runs"],
-      ["stop", "stopped"], ["code", "coding"], ["study", "studies", "studied"], ["city", "cities"], ["marry", "married"], ["box", "boxes"], ["class", "classes"],
-      ["compute", "computed", "computing"], ["play", "plays", "played", "playing"], ["tomato", "tomatoes"], ["api", "apis"],
+      ["time", "times"],
+      ["type", "types"],
+      ["rule", "rules"],
+      ["make", "making", "makes"],
+      ["use", "used", "using", "uses"],
+      ["run", "running", "runs"],
+      ["stop", "stopped"],
+      ["code", "coding"],
+      ["study", "studies", "studied"],
+      ["city", "cities"],
+      ["marry", "married"],
+      ["box", "boxes"],
+      ["class", "classes"],
+      ["compute", "computed", "computing"],
+      ["play", "plays", "played", "playing"],
+      ["tomato", "tomatoes"],
+      ["api", "apis"],
     ];
     for (const forms of same) expect(new Set(forms.map(stem)).size).toBe(1);
-    const apart = [["paste", "past"], ["apply", "app"], ["early", "ear"], ["notes", "not"], ["hoping", "hopping"], ["plane", "plan"], ["string", "str"], ["state", "stats"]];
+    const apart = [
+      ["paste", "past"],
+      ["apply", "app"],
+      ["early", "ear"],
+      ["notes", "not"],
+      ["hoping", "hopping"],
+      ["plane", "plan"],
+      ["string", "str"],
+      ["state", "stats"],
+    ];
     for (const [a, b] of apart) expect(stem(a!)).not.toBe(stem(b!));
   });
 
@@ -236,7 +267,18 @@ describe("verifier", () => {
 
   // ". ".repeat(150_000) took minutes while the courtesy tail was one pattern (quadratic on the run).
   test("arbitrary text never throws", () => {
-    for (const text of ["", "   ", "```\nunclosed", "'''", "1,2,3,,4..5", "C++++##", "💥 ∑ ∫ √2 ≠ ≥", "-".repeat(1000), "a".repeat(100_000), ". ".repeat(150_000)]) {
+    for (const text of [
+      "",
+      "   ",
+      "```\nunclosed",
+      "'''",
+      "1,2,3,,4..5",
+      "C++++##",
+      "💥 ∑ ∫ √2 ≠ ≥",
+      "-".repeat(1000),
+      "a".repeat(100_000),
+      ". ".repeat(150_000),
+    ]) {
       expect(() => extractFacets(text)).not.toThrow();
     }
   });

@@ -29,8 +29,20 @@ describe("the TypeScript client's types against the server's own", () => {
     const dir = mkdtempSync(join(tmpdir(), "clients-drift-"));
     try {
       const config = join(dir, "tsconfig.json");
-      writeFileSync(config, JSON.stringify({ extends: join(ROOT, "tsconfig.json"), compilerOptions: { noEmit: true, typeRoots: [join(ROOT, "node_modules", "@types")] }, include: [], files: [join(import.meta.dir, "drift-types.ts")] }));
-      const proc = Bun.spawn([process.execPath, join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", config], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+      writeFileSync(
+        config,
+        JSON.stringify({
+          extends: join(ROOT, "tsconfig.json"),
+          compilerOptions: { noEmit: true, typeRoots: [join(ROOT, "node_modules", "@types")] },
+          include: [],
+          files: [join(import.meta.dir, "drift-types.ts")],
+        }),
+      );
+      const proc = Bun.spawn([process.execPath, join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", config], {
+        cwd: ROOT,
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
       expect(`${out}${err}`).toBe("");
       expect(code).toBe(0);

@@ -12,36 +12,40 @@ if (!python3) console.log("skipping the Python client's tests: python3 is not on
 // The rig is started only when python3 exists: its hooks belong to this file alone.
 const rig = python3 ? clientRigPerFile() : undefined;
 
-test.skipIf(!python3)("the Python client's unittest suite passes against a real svc, none skipped", async () => {
-  const serverFields = {
-    error_codes: Object.fromEntries(Object.entries(ERROR_CODES).map(([code, e]) => [code, e.status])),
-    option_fields: Object.keys(Options.properties),
-    meta_fields: Object.keys(fullestMeta()),
-  };
-  const proc = Bun.spawn([python3!, "-m", "unittest", "discover", "-s", "tests", "-v"], {
-    cwd: PYTHON_DIR,
-    env: {
-      ...process.env,
-      PYTHONDONTWRITEBYTECODE: "1",
-      SVC_API_KEY: "",
-      SVC_TEST_BASE_URL: rig!.gw.url,
-      SVC_TEST_ADMIN_KEY: rig!.admin.key,
-      SVC_TEST_APP: rig!.admin.app_id,
-      SVC_TEST_MODELS: JSON.stringify(MODELS),
-      SVC_TEST_KEY_DAILY_CALLS: String(TEST_KEY_DAILY_CALLS),
-      SVC_TEST_TINY_PLAN: TINY_PLAN,
-      SVC_TEST_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
-      SVC_TEST_SERVER_FIELDS: JSON.stringify(serverFields),
-    },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  const report = `${stdout}${stderr}`;
-  if (code !== 0) console.log(report);
-  expect(code).toBe(0);
-  expect(report).toMatch(/\nOK\s*$/);
-  expect(report).not.toContain("skipped");
-  const ran = Number(/Ran (\d+) tests?/.exec(report)?.[1] ?? 0);
-  expect(ran).toBeGreaterThanOrEqual(23);
-}, 120_000);
+test.skipIf(!python3)(
+  "the Python client's unittest suite passes against a real svc, none skipped",
+  async () => {
+    const serverFields = {
+      error_codes: Object.fromEntries(Object.entries(ERROR_CODES).map(([code, e]) => [code, e.status])),
+      option_fields: Object.keys(Options.properties),
+      meta_fields: Object.keys(fullestMeta()),
+    };
+    const proc = Bun.spawn([python3!, "-m", "unittest", "discover", "-s", "tests", "-v"], {
+      cwd: PYTHON_DIR,
+      env: {
+        ...process.env,
+        PYTHONDONTWRITEBYTECODE: "1",
+        SVC_API_KEY: "",
+        SVC_TEST_BASE_URL: rig!.gw.url,
+        SVC_TEST_ADMIN_KEY: rig!.admin.key,
+        SVC_TEST_APP: rig!.admin.app_id,
+        SVC_TEST_MODELS: JSON.stringify(MODELS),
+        SVC_TEST_KEY_DAILY_CALLS: String(TEST_KEY_DAILY_CALLS),
+        SVC_TEST_TINY_PLAN: TINY_PLAN,
+        SVC_TEST_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+        SVC_TEST_SERVER_FIELDS: JSON.stringify(serverFields),
+      },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const report = `${stdout}${stderr}`;
+    if (code !== 0) console.log(report);
+    expect(code).toBe(0);
+    expect(report).toMatch(/\nOK\s*$/);
+    expect(report).not.toContain("skipped");
+    const ran = Number(/Ran (\d+) tests?/.exec(report)?.[1] ?? 0);
+    expect(ran).toBeGreaterThanOrEqual(23);
+  },
+  120_000,
+);

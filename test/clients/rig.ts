@@ -45,7 +45,16 @@ export async function startClientRig(): Promise<ClientRig> {
   slow.hang = true;
   const dir = mkdtempSync(join(tmpdir(), "clients-rig-"));
   const plans = join(dir, "plans.json");
-  writeFileSync(plans, JSON.stringify({ default_plan: "free", plans: [{ id: "free", monthly_calls: 10_000 }, { id: TINY_PLAN, monthly_calls: 1 }] }));
+  writeFileSync(
+    plans,
+    JSON.stringify({
+      default_plan: "free",
+      plans: [
+        { id: "free", monthly_calls: 10_000 },
+        { id: TINY_PLAN, monthly_calls: 1 },
+      ],
+    }),
+  );
   const gw = await startGateway({
     OPENAI_API_KEY: "sk-mock-openai",
     OPENAI_BASE_URL: `${openai.url}/v1`,

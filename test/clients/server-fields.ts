@@ -7,7 +7,12 @@ export function fullestMeta() {
     opt: { compressionRatio: 0.4, qualityScore: 97, rulesApplied: ["filler"], piiMasked: true } as unknown as OptimizeResult,
     originalTokens: 100,
     compressedTokens: 60,
-    costs: { cost_original_usd: 0.001, cost_actual_usd: 0.0004, saved_usd: 0.0006, saved_by_source: { compression: 0.0002, routing: 0.0003, cache: 0, prompt_cache: 0.0001, conversation: 0 } },
+    costs: {
+      cost_original_usd: 0.001,
+      cost_actual_usd: 0.0004,
+      saved_usd: 0.0006,
+      saved_by_source: { compression: 0.0002, routing: 0.0003, cache: 0, prompt_cache: 0.0001, conversation: 0 },
+    },
     reason: "code_task",
     modelRequested: "auto",
     cacheHit: false,

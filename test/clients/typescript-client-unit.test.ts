@@ -79,18 +79,30 @@ describe("retries of 429 and 503", () => {
     fetch() {
       seen.push(performance.now());
       const next = plan.shift();
-      if (!next) return Response.json({ id: "svc_req_ok", object: "chat.completion", choices: [], svc_meta: {} }, { headers: { "x-request-id": "svc_req_ok" } });
+      if (!next)
+        return Response.json({ id: "svc_req_ok", object: "chat.completion", choices: [], svc_meta: {} }, { headers: { "x-request-id": "svc_req_ok" } });
       const headers: Record<string, string> = { "x-request-id": "svc_req_retry" };
       if (next.retryAfter) headers["retry-after"] = next.retryAfter;
-      return Response.json({ error: { message: "busy", type: "rate_limit_error", code: next.code, request_id: "svc_req_retry" } }, { status: next.status, headers });
+      return Response.json(
+        { error: { message: "busy", type: "rate_limit_error", code: next.code, request_id: "svc_req_retry" } },
+        { status: next.status, headers },
+      );
     },
   });
   afterAll(() => server.stop(true));
-  const svc = (o: { maxRetries?: number; maxRetryDelayMs?: number } = {}) => new Svc({ apiKey: "svc_test_x", baseURL: `http://127.0.0.1:${server.port}`, ...o });
-  const run = async (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+  const svc = (o: { maxRetries?: number; maxRetryDelayMs?: number } = {}) =>
+    new Svc({ apiKey: "svc_test_x", baseURL: `http://127.0.0.1:${server.port}`, ...o });
+  const run = async (p: Promise<unknown>) =>
+    p.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
 
   test("Retry-After is waited for, then the call succeeds", async () => {
-    plan = [{ status: 429, retryAfter: "1", code: "RATE_LIMITED" }, { status: 503, retryAfter: "1", code: "OVERLOADED" }];
+    plan = [
+      { status: 429, retryAfter: "1", code: "RATE_LIMITED" },
+      { status: 503, retryAfter: "1", code: "OVERLOADED" },
+    ];
     seen.length = 0;
     const r = await svc().complete({ messages: [{ role: "user", content: "hi" }] });
     expect(r.id).toBe("svc_req_ok");
@@ -113,7 +125,11 @@ describe("retries of 429 and 503", () => {
     seen.length = 0;
     expect(await run(svc({ maxRetries: 2 }).complete({ messages: [{ role: "user", content: "hi" }] }))).toBeInstanceOf(ServiceUnavailableError);
     expect(seen.length).toBe(3);
-    for (const [status, code] of [[429, "AGENT_GUARD"], [502, "UPSTREAM_ERROR"], [500, "INTERNAL_ERROR"]] as const) {
+    for (const [status, code] of [
+      [429, "AGENT_GUARD"],
+      [502, "UPSTREAM_ERROR"],
+      [500, "INTERNAL_ERROR"],
+    ] as const) {
       plan = [{ status, retryAfter: "0", code }];
       seen.length = 0;
       expect(await run(svc().complete({ messages: [{ role: "user", content: "hi" }] }))).toMatchObject({ code });
@@ -130,31 +146,37 @@ describe("retries of 429 and 503", () => {
 });
 
 describe("the SSE parser", () => {
-  const field = fc.string({ unit: fc.constantFrom("a", "é", "😀", " ", ":", "{", "}", "\"", "x") }).filter((s) => !s.startsWith(" "));
+  const field = fc.string({ unit: fc.constantFrom("a", "é", "😀", " ", ":", "{", "}", '"', "x") }).filter((s) => !s.startsWith(" "));
   const eventArb = fc.record({ event: fc.constantFrom("message", "error", "ping"), data: fc.array(field, { minLength: 1, maxLength: 3 }) });
 
   test("any split of the bytes and any line ending give the same events", () => {
     fc.assert(
-      fc.property(fc.array(eventArb, { minLength: 1, maxLength: 6 }), fc.constantFrom("\n", "\r\n", "\r"), fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), (events, eol, cuts, comments) => {
-        let text = "";
-        for (const e of events) {
-          if (comments) text += `: keep-alive${eol}`;
-          if (e.event !== "message") text += `event: ${e.event}${eol}`;
-          for (const d of e.data) text += `data: ${d}${eol}`;
-          text += eol;
-        }
-        const bytes = new TextEncoder().encode(text);
-        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-        const parser = new SseParser();
-        const got: SseEvent[] = [];
-        let prev = 0;
-        for (const p of [...points, bytes.length]) {
-          got.push(...parser.push(bytes.subarray(prev, p)));
-          prev = p;
-        }
-        got.push(...parser.end());
-        expect(got).toEqual(events.map((e) => ({ event: e.event, data: e.data.join("\n") })));
-      }),
+      fc.property(
+        fc.array(eventArb, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom("\n", "\r\n", "\r"),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        fc.boolean(),
+        (events, eol, cuts, comments) => {
+          let text = "";
+          for (const e of events) {
+            if (comments) text += `: keep-alive${eol}`;
+            if (e.event !== "message") text += `event: ${e.event}${eol}`;
+            for (const d of e.data) text += `data: ${d}${eol}`;
+            text += eol;
+          }
+          const bytes = new TextEncoder().encode(text);
+          const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const parser = new SseParser();
+          const got: SseEvent[] = [];
+          let prev = 0;
+          for (const p of [...points, bytes.length]) {
+            got.push(...parser.push(bytes.subarray(prev, p)));
+            prev = p;
+          }
+          got.push(...parser.end());
+          expect(got).toEqual(events.map((e) => ({ event: e.event, data: e.data.join("\n") })));
+        },
+      ),
       { numRuns: 500 },
     );
   });

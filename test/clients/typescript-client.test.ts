@@ -105,7 +105,12 @@ describe("complete()", () => {
   test("a provider failing after the first chunk surfaces as the typed error, never as a short answer", async () => {
     rig.openai.cutAfterChunks = 2;
     try {
-      const stream = await admin().complete({ model: MODELS.ok, messages: ask("Tell me about rivers in Europe."), stream: true, svc_options: { cache: false } });
+      const stream = await admin().complete({
+        model: MODELS.ok,
+        messages: ask("Tell me about rivers in Europe."),
+        stream: true,
+        svc_options: { cache: false },
+      });
       let seen = 0;
       const err = await failure(
         (async () => {
@@ -246,7 +251,9 @@ describe("the openai SDK configured by the helper", () => {
     const scored = await openai.chat.completions.create(withSvcOptions({ model: MODELS.ok, messages: ask("What is two plus two?") }, { cache: false }));
     expect(scored.id).toStartWith("svc_req_");
     expect(svcMetaOf(scored)!.quality_score).toBeNumber();
-    const unscored = await openai.chat.completions.create(withSvcOptions({ model: MODELS.ok, messages: ask("What is three plus three?") }, { cache: false, score: false }));
+    const unscored = await openai.chat.completions.create(
+      withSvcOptions({ model: MODELS.ok, messages: ask("What is three plus three?") }, { cache: false, score: false }),
+    );
     expect(svcMetaOf(unscored)).not.toHaveProperty("quality_score");
     const err = await openAIClient(OpenAI, { apiKey: "svc_live_nope", baseURL: rig.gw.url, maxRetries: 0 })
       .chat.completions.create({ model: MODELS.ok, messages: ask("hi") })
@@ -265,7 +272,10 @@ describe("on Node 20", () => {
     const root = join(import.meta.dir, "..", "..");
     const out = mkdtempSync(join(tmpdir(), "clients-node-"));
     try {
-      const tsc = Bun.spawn([process.execPath, join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "clients", "typescript", "tsconfig.json"), "--outDir", out], { stdout: "pipe", stderr: "pipe" });
+      const tsc = Bun.spawn(
+        [process.execPath, join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "clients", "typescript", "tsconfig.json"), "--outDir", out],
+        { stdout: "pipe", stderr: "pipe" },
+      );
       const [tscOut, tscCode] = await Promise.all([new Response(tsc.stdout).text(), tsc.exited]);
       expect(tscOut).toBe("");
       expect(tscCode).toBe(0);
@@ -281,7 +291,11 @@ const err = await new Svc({ apiKey: "svc_live_nope" }).complete({ messages: [{ r
 console.log(JSON.stringify({ id: r.id, meta: r.svc_meta.model_requested, text, streamMeta: meta.model_requested, auth: err instanceof AuthenticationError, code: err.code }));
 `,
       );
-      const node = Bun.spawn(["node", join(out, "smoke.mjs")], { env: { ...process.env, SVC_API_KEY: rig.admin.key, SVC_BASE_URL: rig.gw.url }, stdout: "pipe", stderr: "pipe" });
+      const node = Bun.spawn(["node", join(out, "smoke.mjs")], {
+        env: { ...process.env, SVC_API_KEY: rig.admin.key, SVC_BASE_URL: rig.gw.url },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       const [stdout, stderr, code] = await Promise.all([new Response(node.stdout).text(), new Response(node.stderr).text(), node.exited]);
       expect(stderr).toBe("");
       expect(code).toBe(0);

@@ -16,13 +16,27 @@ const PRICES = {
 } as const;
 type Priced = keyof typeof PRICES;
 const dir = mkdtempSync(join(tmpdir(), "svc-prices-"));
-const m = (id: Priced, aliases: string[], provider: string, tier: string) => ({ id, aliases, label: id, provider, tier, input_usd_per_mtok: PRICES[id].in, output_usd_per_mtok: PRICES[id].out, context_window: 128000, features: ["tools", "json"] });
+const m = (id: Priced, aliases: string[], provider: string, tier: string) => ({
+  id,
+  aliases,
+  label: id,
+  provider,
+  tier,
+  input_usd_per_mtok: PRICES[id].in,
+  output_usd_per_mtok: PRICES[id].out,
+  context_window: 128000,
+  features: ["tools", "json"],
+});
 writeFileSync(
   join(dir, "models.json"),
   JSON.stringify({
     baseline_model: "claude-3-opus-20240229",
     default_model: "gpt-4o-mini-2024-07-18",
-    models: [m("gpt-4o-mini-2024-07-18", ["gpt-4o-mini"], "openai", "cheapest"), m("gpt-4o-2024-05-13", ["gpt-4o"], "openai", "balanced"), m("claude-3-opus-20240229", ["claude-3-opus"], "anthropic", "most_capable")],
+    models: [
+      m("gpt-4o-mini-2024-07-18", ["gpt-4o-mini"], "openai", "cheapest"),
+      m("gpt-4o-2024-05-13", ["gpt-4o"], "openai", "balanced"),
+      m("claude-3-opus-20240229", ["claude-3-opus"], "anthropic", "most_capable"),
+    ],
   }),
 );
 const rig = rigPerFile({ SVC_MODELS_FILE: join(dir, "models.json") });
@@ -36,7 +50,11 @@ const fresh = (words = "Summarise the meeting notes") => [{ role: "user", conten
 function ledgerRow(requestId: string) {
   const db = new Database(join(rig.gw.dataDir, "svc.db"), { readonly: true });
   try {
-    return db.query<Record<string, number | string>, [string]>("SELECT model, cost_original_usd, cost_actual_usd, saved_usd, cache_hit FROM usage_ledger WHERE request_id = ?").get(requestId);
+    return db
+      .query<Record<string, number | string>, [string]>(
+        "SELECT model, cost_original_usd, cost_actual_usd, saved_usd, cache_hit FROM usage_ledger WHERE request_id = ?",
+      )
+      .get(requestId);
   } finally {
     db.close();
   }
@@ -81,7 +99,13 @@ describe("cost_original_usd and cost_actual_usd on the wire and in the ledger", 
   });
 
   test("a streamed `auto` call reports the same prices in its closing chunk", async () => {
-    const res = await ask({ model: "auto", messages: fresh("Say hello to the team"), stream: true, stream_options: { include_usage: true }, svc_options: { compress: false, cache: false, score: false } });
+    const res = await ask({
+      model: "auto",
+      messages: fresh("Say hello to the team"),
+      stream: true,
+      stream_options: { include_usage: true },
+      svc_options: { compress: false, cache: false, score: false },
+    });
     const chunks = (await readSse(res)).slice(0, -1).map((f) => JSON.parse(f));
     // As OpenAI streams them: usage in a last chunk of its own (asked for), svc_meta on the finish chunk.
     const { prompt_tokens: p, completion_tokens: c } = chunks.at(-1).usage;
@@ -112,14 +136,18 @@ describe("cost_original_usd and cost_actual_usd on the wire and in the ledger", 
 });
 
 const weather = { id: "call_w1", name: "get_weather", arguments: { city: "Paris", unit: "celsius" } };
-const tools = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" }, unit: { type: "string" } } } } }];
+const tools = [
+  { type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" }, unit: { type: "string" } } } } },
+];
 
 describe("finish reasons other than stop, through the real HTTP path", () => {
   test("a stream cut by max_tokens ends with finish_reason length; so does the plain answer", async () => {
     rig.openai.stopReason = "length";
     try {
       const messages = fresh("Write a long story about a lighthouse");
-      const chunks = (await readSse(await ask({ model: "gpt-4o-mini", messages, max_tokens: 5, stream: true, svc_options: OFF }))).slice(0, -1).map((f) => JSON.parse(f));
+      const chunks = (await readSse(await ask({ model: "gpt-4o-mini", messages, max_tokens: 5, stream: true, svc_options: OFF })))
+        .slice(0, -1)
+        .map((f) => JSON.parse(f));
       expect(chunks.at(-1).choices).toEqual([{ index: 0, delta: {}, finish_reason: "length" }]);
       for (const c of chunks.slice(0, -1)) expect(c.choices[0].finish_reason).toBeNull();
       const text = chunks.map((c) => c.choices[0].delta.content ?? "").join("");

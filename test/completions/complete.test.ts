@@ -139,7 +139,16 @@ describe("POST /v1/complete", () => {
     const rows = db.query("SELECT * FROM usage_ledger WHERE request_id = ?").all(b.id) as any[];
     db.close();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ key_id: rig.admin.id, app_id: "default", model: "gpt-4o-mini-2024-07-18", model_requested: "gpt-4o-mini", status: 200, cache_hit: 0, prompt_tokens: b.usage.prompt_tokens, completion_tokens: b.usage.completion_tokens });
+    expect(rows[0]).toMatchObject({
+      key_id: rig.admin.id,
+      app_id: "default",
+      model: "gpt-4o-mini-2024-07-18",
+      model_requested: "gpt-4o-mini",
+      status: 200,
+      cache_hit: 0,
+      prompt_tokens: b.usage.prompt_tokens,
+      completion_tokens: b.usage.completion_tokens,
+    });
     expect(rows[0].cost_actual_usd).toBeCloseTo(b.svc_meta.cost_actual_usd, 12);
     expect(rows[0].latency_ms).toBeGreaterThan(0);
   });

@@ -7,7 +7,10 @@ const rig = rigPerFile({ SVC_WORKERS: "0" });
 
 describe("every stage on the event loop (SVC_WORKERS=0)", () => {
   test("compresses, routes, scores and caches like the worker pool does", async () => {
-    const body = { model: "auto", messages: [{ role: "user", content: "I was wondering if you could possibly help me write a Python function that reverses a linked list." }] };
+    const body = {
+      model: "auto",
+      messages: [{ role: "user", content: "I was wondering if you could possibly help me write a Python function that reverses a linked list." }],
+    };
     const first = (await (await call(`${rig.gw.url}/v1/complete`, rig.admin.key, { body })).json()) as any;
     expect(first.svc_meta).toMatchObject({ cache_hit: false, routing_reason: expect.any(String) });
     expect(first.svc_meta.compressed_tokens).toBeLessThan(first.svc_meta.original_tokens);

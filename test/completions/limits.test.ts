@@ -6,7 +6,16 @@ import { call } from "../support/gateway-process";
 import { OFF, rigPerFile, waitForKey } from "./support";
 
 const plansDir = mkdtempSync(join(tmpdir(), "svc-plans-"));
-writeFileSync(join(plansDir, "plans.json"), JSON.stringify({ default_plan: "free", plans: [{ id: "free", monthly_calls: 1000 }, { id: "tiny", monthly_calls: 3 }] }));
+writeFileSync(
+  join(plansDir, "plans.json"),
+  JSON.stringify({
+    default_plan: "free",
+    plans: [
+      { id: "free", monthly_calls: 1000 },
+      { id: "tiny", monthly_calls: 3 },
+    ],
+  }),
+);
 const rig = rigPerFile({ SVC_PLANS_FILE: join(plansDir, "plans.json") });
 
 const body = { model: "gpt-4o-mini", messages: [{ role: "user", content: "Count to three." }], svc_options: OFF };

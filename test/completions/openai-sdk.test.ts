@@ -20,7 +20,11 @@ describe("the openai SDK with only baseURL and apiKey changed", () => {
   });
 
   test("a streamed call delivers every chunk and the final svc_meta", async () => {
-    const stream = await client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "What is the capital of Italy?" }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "What is the capital of Italy?" }],
+      stream: true,
+    });
     let text = "";
     let meta: any;
     let finish: string | null = null;

@@ -37,7 +37,9 @@ const codePrompt = [{ role: "user", content: "Write a Python function that merge
 
 describe("routing end to end", () => {
   test("auto routes a coding task to the cheapest configured balanced model and says why", async () => {
-    const b = (await (await call(`${gw.url}/v1/complete`, admin.key, { body: { model: "auto", messages: codePrompt, svc_options: { cache: false } } })).json()) as any;
+    const b = (await (
+      await call(`${gw.url}/v1/complete`, admin.key, { body: { model: "auto", messages: codePrompt, svc_options: { cache: false } } })
+    ).json()) as any;
     expect(b.svc_meta.routing_reason).toBe("code_task");
     expect(b.model).toBe("claude-3-5-sonnet-20241022");
     expect(b.svc_meta.model_requested).toBe("auto");
@@ -46,7 +48,9 @@ describe("routing end to end", () => {
 
   test("when the chosen provider fails, the next model of the same or a higher tier answers: fallback", async () => {
     anthropic.failNext(10, 503);
-    const b = (await (await call(`${gw.url}/v1/complete`, admin.key, { body: { model: "auto", messages: codePrompt, svc_options: { cache: false } } })).json()) as any;
+    const b = (await (
+      await call(`${gw.url}/v1/complete`, admin.key, { body: { model: "auto", messages: codePrompt, svc_options: { cache: false } } })
+    ).json()) as any;
     expect(b.svc_meta.routing_reason).toBe("fallback");
     expect(b.model).toBe("gpt-4o-2024-05-13");
     expect(b.svc_meta.cost_actual_usd).toBeGreaterThan(0);
@@ -55,7 +59,9 @@ describe("routing end to end", () => {
   test("a prompt too long for the cheapest models' windows goes to a model whose window fits", async () => {
     const long = "lorem ipsum dolor sit amet ".repeat(30_000);
     playgroundCalls++;
-    const res = await call(`${gw.url}/v1/playground`, undefined, { body: { model: "auto", messages: [{ role: "user", content: `What is the gist of this? ${long}` }], svc_options: { compress: false } } });
+    const res = await call(`${gw.url}/v1/playground`, undefined, {
+      body: { model: "auto", messages: [{ role: "user", content: `What is the gist of this? ${long}` }], svc_options: { compress: false } },
+    });
     const b = (await res.json()) as any;
     expect(res.status).toBe(200);
     expect(["claude-3-haiku-20240307", "claude-3-5-sonnet-20241022", "claude-3-opus-20240229"]).toContain(b.model);
@@ -70,7 +76,9 @@ describe("the playground", () => {
     const before = openai.requests.length + anthropic.requests.length;
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const r = await call(`${gw.url}/v1/playground`, undefined, { body: { messages: [{ role: "user", content: "Could you please help me write a limerick about cats?" }] } });
+      const r = await call(`${gw.url}/v1/playground`, undefined, {
+        body: { messages: [{ role: "user", content: "Could you please help me write a limerick about cats?" }] },
+      });
       statuses.push(r.status);
       if (i === 0) {
         const b = (await r.json()) as any;

@@ -21,8 +21,36 @@ const byScan = (scan: AnchoredMatches, count: number, text: string) => {
 };
 
 /** Words as they may be written: any case, and the text around them where `\b` is decided. */
-const anyCase = (word: string) => fc.array(fc.boolean(), { minLength: word.length, maxLength: word.length }).map((up) => [...word].map((c, i) => (up[i] ? c.toUpperCase() : c)).join(""));
-const separator = fc.constantFrom("", " ", "  ", "\t", "\n", "-", "_", "'", "’", ".", ". ", ",", ":", "?", "5", "42", "3.5", "$", "#", "é", "ſ", "\u212A", "😀", "(", "%", "\uE000\uE100\uE001");
+const anyCase = (word: string) =>
+  fc.array(fc.boolean(), { minLength: word.length, maxLength: word.length }).map((up) => [...word].map((c, i) => (up[i] ? c.toUpperCase() : c)).join(""));
+const separator = fc.constantFrom(
+  "",
+  " ",
+  "  ",
+  "\t",
+  "\n",
+  "-",
+  "_",
+  "'",
+  "’",
+  ".",
+  ". ",
+  ",",
+  ":",
+  "?",
+  "5",
+  "42",
+  "3.5",
+  "$",
+  "#",
+  "é",
+  "ſ",
+  "\u212A",
+  "😀",
+  "(",
+  "%",
+  "\uE000\uE100\uE001",
+);
 
 function textOf(words: readonly string[]) {
   const word = fc.constantFrom(...words).chain(anyCase);

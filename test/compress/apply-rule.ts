@@ -17,7 +17,11 @@ export function applyRule(
 ): RuleRun {
   const conversation = typeof messages === "string" ? [{ role: "user" as const, content: messages }] : messages;
   const maskings = conversation.map((m) => mask(m.content)!);
-  const views: MaskedMessage[] = conversation.map((m, i) => ({ role: m.role, masked: maskings[i]!.masked, unmask: (f: string) => unmask(f, maskings[i]!.originals) }));
+  const views: MaskedMessage[] = conversation.map((m, i) => ({
+    role: m.role,
+    masked: maskings[i]!.masked,
+    unmask: (f: string) => unmask(f, maskings[i]!.originals),
+  }));
   const index = opts.index ?? conversation.length - 1;
   const view = views[index]!;
   const ctx: RuleContext = {

@@ -97,16 +97,18 @@ describe("result", () => {
 
   test("a verbose role-play prompt loses its scaffolding and keeps its rules", () => {
     const prompt =
-      "I want you to act as a travel guide. I will write you my location and you will suggest a place to visit near my location. In some cases, I will also give you the type of places I will visit. You will also suggest me places of similar type that are close to my first location. Do not write explanations. I want you to only reply with the list of places. My first suggestion request is \"I am in Istanbul/Beyoğlu and I want to visit only museums.\"";
+      'I want you to act as a travel guide. I will write you my location and you will suggest a place to visit near my location. In some cases, I will also give you the type of places I will visit. You will also suggest me places of similar type that are close to my first location. Do not write explanations. I want you to only reply with the list of places. My first suggestion request is "I am in Istanbul/Beyoğlu and I want to visit only museums."';
     const out = compressMessages([{ role: "user", content: prompt }], { aggressiveness: 1, ...all });
     const sent = out.messages[0]!.content;
     expect(out.compressionRatio).toBeGreaterThan(0.1);
     expect(sent).toStartWith("Act as");
-    for (const span of ["Do not write explanations", "only reply with", '"I am in Istanbul/Beyoğlu and I want to visit only museums."', "I will write you"]) expect(sent).toContain(span);
+    for (const span of ["Do not write explanations", "only reply with", '"I am in Istanbul/Beyoğlu and I want to visit only museums."', "I will write you"])
+      expect(sent).toContain(span);
   });
 
   test("a very long message is compressed in one pass with its protected spans intact", () => {
-    const paragraph = (i: number) => `${WORDY} Item ${i} costs $${i}.75 and ships on 2024-06-${10 + (i % 20)}. Do not exceed 3 pages. See https://example.org/spec/${i}.`;
+    const paragraph = (i: number) =>
+      `${WORDY} Item ${i} costs $${i}.75 and ships on 2024-06-${10 + (i % 20)}. Do not exceed 3 pages. See https://example.org/spec/${i}.`;
     const long = Array.from({ length: 300 }, (_, i) => paragraph(i)).join("\n\n");
     const out = compressMessages([{ role: "user", content: long }], { aggressiveness: 1, ...all });
     const sent = out.messages[0]!.content;
@@ -152,7 +154,34 @@ describe("determinism", () => {
   });
 
   test("any text: output is deterministic, never longer in tokens, and keeps every number and negation", () => {
-    const words = fc.constantFrom("the", "a", "I", "was", "wondering", "if", "you", "could", "not", "never", "please", "write", "42", "3.14", "Paris", "basically", "```", "`x`", '"q"', "\n", "  ", ".", ",", "don't", "🎉", "über");
+    const words = fc.constantFrom(
+      "the",
+      "a",
+      "I",
+      "was",
+      "wondering",
+      "if",
+      "you",
+      "could",
+      "not",
+      "never",
+      "please",
+      "write",
+      "42",
+      "3.14",
+      "Paris",
+      "basically",
+      "```",
+      "`x`",
+      '"q"',
+      "\n",
+      "  ",
+      ".",
+      ",",
+      "don't",
+      "🎉",
+      "über",
+    );
     fc.assert(
       fc.property(fc.array(words, { maxLength: 200 }), fc.double({ min: 0, max: 1, noNaN: true }), (parts, level) => {
         const content = parts.join(" ");

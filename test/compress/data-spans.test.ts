@@ -15,16 +15,56 @@ const ESSAY =
 const CASES: [string, string, string[]][] = [
   ["proofreading, text after the request", `${FRAMING}Can you proofread this paragraph for me?\n\n${ESSAY}`, [ESSAY]],
   ["proofreading, text before the request", `${ESSAY}\n\nSorry if this is a dumb question, but could you check the grammar of the paragraph above?`, [ESSAY]],
-  ["editing", `${FRAMING}I was wondering if you could rewrite this email so it sounds more professional:\n\nhey tom, the report is basically done, just need to really check the numbers. will send it very soon!${THANKS}`, ["hey tom, the report is basically done, just need to really check the numbers. will send it very soon!"]],
-  ["translation", `${FRAMING}Please translate this into French: The meeting is really very important and it is basically moved to Thursday.`, ["The meeting is really very important and it is basically moved to Thursday."]],
-  ["counting", "How many times does this sentence appear? I really like the tea. I really like the tea. I really like the tea.", ["I really like the tea. I really like the tea. I really like the tea."]],
-  ["a formatting instruction shown by example", `${FRAMING}Format every key term in **bold**, like **this**, and use a heading like ## Summary for the summary.`, ["**bold**", "**this**", "## Summary"]],
-  ["few-shot lines", `${FRAMING}Classify the sentiment.\nInput: The hotel was really very clean, basically perfect.\nOutput: positive\nInput: I just hated the the food.\nOutput:`, ["Input: The hotel was really very clean, basically perfect.", "Input: I just hated the the food."]],
-  ["a pasted email after a colon", `${FRAMING}Summarize the email below in one line:\nHi Sam,\nI hope you are doing well. Basically the launch is really delayed.\nThanks,\nAna${THANKS}`, ["Hi Sam,\nI hope you are doing well. Basically the launch is really delayed.\nThanks,\nAna"]],
-  ["a quote block", `${FRAMING}What does this quote mean?\n> I really just think that the very best is yet to come.\n> Thanks!`, ["> I really just think that the very best is yet to come.\n> Thanks!"]],
-  ["code", `${FRAMING}Why does this fail?\n\`\`\`python\ndef  f(x):\n    return   x  *  2  # really very basic\n\`\`\`${THANKS}`, ["```python\ndef  f(x):\n    return   x  *  2  # really very basic\n```"]],
-  ["a data table", `${FRAMING}Which product sold best?\n\n| Product   | Units |\n|:----------|------:|\n| Apples    |   120 |\n| Pears     |    80 |${THANKS}`, ["| Product   | Units |\n|:----------|------:|\n| Apples    |   120 |\n| Pears     |    80 |"]],
-  ["non-English text", `${FRAMING}Can you check the spelling in this Spanish text? Hola, espero que estés muy bien. Gracias por todo, de verdad.`, ["Hola, espero que estés muy bien. Gracias por todo, de verdad."]],
+  [
+    "editing",
+    `${FRAMING}I was wondering if you could rewrite this email so it sounds more professional:\n\nhey tom, the report is basically done, just need to really check the numbers. will send it very soon!${THANKS}`,
+    ["hey tom, the report is basically done, just need to really check the numbers. will send it very soon!"],
+  ],
+  [
+    "translation",
+    `${FRAMING}Please translate this into French: The meeting is really very important and it is basically moved to Thursday.`,
+    ["The meeting is really very important and it is basically moved to Thursday."],
+  ],
+  [
+    "counting",
+    "How many times does this sentence appear? I really like the tea. I really like the tea. I really like the tea.",
+    ["I really like the tea. I really like the tea. I really like the tea."],
+  ],
+  [
+    "a formatting instruction shown by example",
+    `${FRAMING}Format every key term in **bold**, like **this**, and use a heading like ## Summary for the summary.`,
+    ["**bold**", "**this**", "## Summary"],
+  ],
+  [
+    "few-shot lines",
+    `${FRAMING}Classify the sentiment.\nInput: The hotel was really very clean, basically perfect.\nOutput: positive\nInput: I just hated the the food.\nOutput:`,
+    ["Input: The hotel was really very clean, basically perfect.", "Input: I just hated the the food."],
+  ],
+  [
+    "a pasted email after a colon",
+    `${FRAMING}Summarize the email below in one line:\nHi Sam,\nI hope you are doing well. Basically the launch is really delayed.\nThanks,\nAna${THANKS}`,
+    ["Hi Sam,\nI hope you are doing well. Basically the launch is really delayed.\nThanks,\nAna"],
+  ],
+  [
+    "a quote block",
+    `${FRAMING}What does this quote mean?\n> I really just think that the very best is yet to come.\n> Thanks!`,
+    ["> I really just think that the very best is yet to come.\n> Thanks!"],
+  ],
+  [
+    "code",
+    `${FRAMING}Why does this fail?\n\`\`\`python\ndef  f(x):\n    return   x  *  2  # really very basic\n\`\`\`${THANKS}`,
+    ["```python\ndef  f(x):\n    return   x  *  2  # really very basic\n```"],
+  ],
+  [
+    "a data table",
+    `${FRAMING}Which product sold best?\n\n| Product   | Units |\n|:----------|------:|\n| Apples    |   120 |\n| Pears     |    80 |${THANKS}`,
+    ["| Product   | Units |\n|:----------|------:|\n| Apples    |   120 |\n| Pears     |    80 |"],
+  ],
+  [
+    "non-English text",
+    `${FRAMING}Can you check the spelling in this Spanish text? Hola, espero que estés muy bien. Gracias por todo, de verdad.`,
+    ["Hola, espero que estés muy bien. Gracias por todo, de verdad."],
+  ],
 ];
 const LEVELS = [0, 0.1, 0.25, 0.5, 0.75, 1];
 
@@ -48,7 +88,9 @@ describe("data spans arrive byte for byte at every level", () => {
 
   test("a handed-over text ends before a closing paragraph of thanks, which goes; a letter's own sign-off with a name stays", () => {
     const content = `${FRAMING}Can you proofread this for me?\n\n${ESSAY}\n\nThanks so much!`;
-    expect(compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content).toBe(`Proofread this for me?\n\n${ESSAY}`);
+    expect(compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content).toBe(
+      `Proofread this for me?\n\n${ESSAY}`,
+    );
     const letter = `Summarize this letter:\n\n${ESSAY}\n\nThanks so much!\nAna`;
     expect(compressMessages([{ role: "user", content: letter }], { aggressiveness: 1, skipRules: [] }).messages[0]!.content).toBe(letter);
   });
@@ -66,7 +108,11 @@ describe("data spans arrive byte for byte at every level", () => {
   test("what the gateway sends (with the quality back-off) keeps the data too", async () => {
     const m = await shippedModels();
     for (const [, content, spans] of CASES) {
-      const out = await compressWithQualityFloor([{ role: "user", content }], { aggressiveness: 1, skipRules: [] }, async (a, b) => (await m.quality(a, b)).score);
+      const out = await compressWithQualityFloor(
+        [{ role: "user", content }],
+        { aggressiveness: 1, skipRules: [] },
+        async (a, b) => (await m.quality(a, b)).score,
+      );
       for (const span of spans) expect(out.messages[0]!.content).toContain(span);
     }
   });
@@ -76,7 +122,11 @@ describe("the README's example", () => {
   const readme = "Hi there! I hope you are doing well. I was wondering if you could possibly help me write a haiku about the sea. Thanks in advance!";
   test("compresses to a direct request at the default settings and survives the quality back-off", async () => {
     const m = await shippedModels();
-    const out = await compressWithQualityFloor([{ role: "user", content: readme }], { aggressiveness: 0.5, skipRules: [] }, async (a, b) => (await m.quality(a, b)).score);
+    const out = await compressWithQualityFloor(
+      [{ role: "user", content: readme }],
+      { aggressiveness: 0.5, skipRules: [] },
+      async (a, b) => (await m.quality(a, b)).score,
+    );
     expect(out.messages[0]!.content).toBe("Write a haiku about the sea.");
     expect(out.rulesUndone).toEqual([]);
     expect(out.qualityScore).toBeGreaterThanOrEqual(85);
@@ -86,14 +136,44 @@ describe("the README's example", () => {
 describe("data spans, property", () => {
   // Pieces a handed-over text is made of: the words and sentences rules act on elsewhere.
   const piece = fc.constantFrom(
-    "the ", "a ", "really ", "very ", "basically ", "just ", "is ", "and ", "this ", "please ", "in order to ",
-    "Thanks! ", "Thanks so much! ", "I hope you are doing well. ", "Hi there! ", "haha ", "Sorry if this is a dumb question, but ",
-    "I was wondering if you could write ", "due to the fact that ", "**bold** ", "  ", "\n", "\n\n", ". ", ", ", "word ", "Word ",
+    "the ",
+    "a ",
+    "really ",
+    "very ",
+    "basically ",
+    "just ",
+    "is ",
+    "and ",
+    "this ",
+    "please ",
+    "in order to ",
+    "Thanks! ",
+    "Thanks so much! ",
+    "I hope you are doing well. ",
+    "Hi there! ",
+    "haha ",
+    "Sorry if this is a dumb question, but ",
+    "I was wondering if you could write ",
+    "due to the fact that ",
+    "**bold** ",
+    "  ",
+    "\n",
+    "\n\n",
+    ". ",
+    ", ",
+    "word ",
+    "Word ",
   );
   // It ends with a word of its own: a last paragraph of only thanks after a blank line is read as the
   // user's closing, not the text's (documented in docs/compression-rules.md), and is no case here.
   const text = fc.array(piece, { minLength: 0, maxLength: 30 }).map((ps) => `${ps.join("")}end of text.`);
-  const intro = fc.constantFrom("Can you proofread this for me?\n\n", "Summarize the following:\n", "Translate this into German: ", "How many times does 'the' appear here? ", "Please fix the grammar in this email:\n\n");
+  const intro = fc.constantFrom(
+    "Can you proofread this for me?\n\n",
+    "Summarize the following:\n",
+    "Translate this into German: ",
+    "How many times does 'the' appear here? ",
+    "Please fix the grammar in this email:\n\n",
+  );
   test("a text handed over after the request arrives byte for byte at every level, whatever it holds", () => {
     fc.assert(
       fc.property(intro, text, fc.constantFrom(...LEVELS), (lead, data, level) => {

@@ -22,7 +22,30 @@ describe("guards that run their pattern only where a match can open", () => {
   });
 
   test("codeLineSpans finds CODE_LINE's matches", () => {
-    const unit = fc.constantFrom("def", "class", "from x import", "fn", "SELECT", "CREATE TABLE", "#include", "d", "x", "é", ";", "{", "}", "[", "]", ",", " ", "\t", "\n", "\n", "\r", "\u2028");
+    const unit = fc.constantFrom(
+      "def",
+      "class",
+      "from x import",
+      "fn",
+      "SELECT",
+      "CREATE TABLE",
+      "#include",
+      "d",
+      "x",
+      "é",
+      ";",
+      "{",
+      "}",
+      "[",
+      "]",
+      ",",
+      " ",
+      "\t",
+      "\n",
+      "\n",
+      "\r",
+      "\u2028",
+    );
     fc.assert(
       fc.property(fc.string({ unit, maxLength: 16 }), (t) => {
         expect(codeLineSpans(t)).toEqual(byPattern(t, CODE_LINE));

@@ -23,13 +23,25 @@ function squeeze(text: string): string {
 
 describe("protected spans survive byte-for-byte at level 1.0", () => {
   const cases: [string, string, string][] = [
-    ["fenced code", "Here is the code:\n```python\ndef  f(x):\n    return   x  *  2\n\n\n\n```\nPlease fix the bug in the code.", "```python\ndef  f(x):\n    return   x  *  2\n\n\n\n```"],
+    [
+      "fenced code",
+      "Here is the code:\n```python\ndef  f(x):\n    return   x  *  2\n\n\n\n```\nPlease fix the bug in the code.",
+      "```python\ndef  f(x):\n    return   x  *  2\n\n\n\n```",
+    ],
     ["an unclosed fence", "Here is the code:\n```js\nconst  a  =  1;\n\n\n\nthe  rest  is  code", "```js\nconst  a  =  1;\n\n\n\nthe  rest  is  code"],
     ["inline code", "Call the function `make_the_list( a,  b )` in the loop.", "`make_the_list( a,  b )`"],
     ["double-quoted strings", 'Use the title "The Art of the Deal" for the post.', '"The Art of the Deal"'],
-    ["a quotation after a stray quote (an inch mark)", 'The 27" screen is the one the team bought. Then she said "we have to see the plan through to the end" to the board.', '"we have to see the plan through to the end"'],
+    [
+      "a quotation after a stray quote (an inch mark)",
+      'The 27" screen is the one the team bought. Then she said "we have to see the plan through to the end" to the board.',
+      '"we have to see the plan through to the end"',
+    ],
     ["curly quotes", "Say “in the end it is the journey” to the reader.", "“in the end it is the journey”"],
-    ["escaped quotes pasted on one line", 'A 5" screen. Examples: {\\"user\\": \\"Create the dashboard for the team and the managers\\", \\"note\\": \\"the plan is the best\\"} end.', '\\"Create the dashboard for the team and the managers\\"'],
+    [
+      "escaped quotes pasted on one line",
+      'A 5" screen. Examples: {\\"user\\": \\"Create the dashboard for the team and the managers\\", \\"note\\": \\"the plan is the best\\"} end.',
+      '\\"Create the dashboard for the team and the managers\\"',
+    ],
     ["URLs", "Read the docs at https://example.com/the/path?q=the+a&x=1 before the meeting.", "https://example.com/the/path?q=the+a&x=1"],
     ["numbers and units", "Write it in under 200 words and 3.5 pages, at 12 pt, by 10:30 am.", "under 200 words"],
     ["numbers in words", "There are three hundred and twenty-five of the items in the box.", "three hundred and twenty-five"],
@@ -60,7 +72,8 @@ describe("protected spans survive byte-for-byte at level 1.0", () => {
   });
 
   test("list structure: no marker is lost or made by the rules that drop repeats and bold", () => {
-    const text = "Checks:\n- Look for the notes. Then read the notes.\n- Look for the notes. Then read the plan.\n\n**1) Logical order**\nThe steps of the plan come first.\n**2.** Then the rest of the plan.";
+    const text =
+      "Checks:\n- Look for the notes. Then read the notes.\n- Look for the notes. Then read the plan.\n\n**1) Logical order**\nThe steps of the plan come first.\n**2.** Then the rest of the plan.";
     const markers = (s: string) => s.match(/^[ \t]*(?:\d+[.)]|-)[ \t]/gm);
     expect(markers(squeeze(text))).toEqual(markers(text));
   });

@@ -19,9 +19,15 @@ describe("the playground and the README's example", () => {
   });
 
   test("at the default settings it compresses to a direct request that clears the quality floor", async () => {
-    const res = await fetch(`${gw.url}/v1/playground`, { method: "POST", body: JSON.stringify({ model: "auto", messages: [{ role: "user", content: README_EXAMPLE }] }) });
+    const res = await fetch(`${gw.url}/v1/playground`, {
+      method: "POST",
+      body: JSON.stringify({ model: "auto", messages: [{ role: "user", content: README_EXAMPLE }] }),
+    });
     expect(res.status).toBe(200);
-    const b = (await res.json()) as { messages: { content: string }[]; svc_meta: { quality_score: number; rules_applied: string[]; compression_ratio: number } };
+    const b = (await res.json()) as {
+      messages: { content: string }[];
+      svc_meta: { quality_score: number; rules_applied: string[]; compression_ratio: number };
+    };
     expect(b.messages[0]!.content).toBe("Write a haiku about the sea.");
     expect(b.svc_meta.rules_applied).toEqual(["pleasantries", "intent"]);
     expect(b.svc_meta.quality_score).toBeGreaterThanOrEqual(85);

@@ -56,7 +56,8 @@ describe("pleasantries", () => {
     expect(applyRule(pleasantries, "Thanks!").text).toBe("Thanks!");
   });
   test("social sentences and clauses go whole anywhere in a message, a negation or date inside them included", () => {
-    const text = "Good morning! I hope you're doing well today. Sorry if this is a dumb question, but how do I reverse a list? I hope this isn't a silly question. Thank you so much in advance, really appreciate it! haha";
+    const text =
+      "Good morning! I hope you're doing well today. Sorry if this is a dumb question, but how do I reverse a list? I hope this isn't a silly question. Thank you so much in advance, really appreciate it! haha";
     const out = compressMessages([{ role: "user", content: text }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
     expect(out).toBe("How do I reverse a list?");
   });
@@ -74,7 +75,7 @@ describe("pleasantries", () => {
 describe("preamble", () => {
   test("drops announcements and lead-ins; a protected ordinal keeps its case", () => {
     expect(applyRule(preamble, "I have a quick question. So, what is a monad?").text).toBe("What is a monad?");
-    expect(applyRule(preamble, "My first request is \"hello\"").text).toBe('first request: "hello"');
+    expect(applyRule(preamble, 'My first request is "hello"').text).toBe('first request: "hello"');
   });
   test("a message that is only an announcement stays", () => {
     expect(applyRule(preamble, "Can you help me?").text).toBe("Can you help me?");
@@ -116,13 +117,16 @@ describe("filler", () => {
     expect(applyRule(filler, "Thank you very much for the help.", { level: 0.6 }).text).toBe("Thank you very much for the help.");
   });
   test("wordy phrases with an exact shorter form", () => {
-    const text = "Prior to the launch, with regard to pricing, a wide variety of users report on a daily basis. The vast majority of tests run at all times in the form of a suite.";
-    expect(applyRule(filler, text, { level: 0.2 }).text).toBe("Before the launch, about pricing, various users report daily. Most tests run always as a suite.");
+    const text =
+      "Prior to the launch, with regard to pricing, a wide variety of users report on a daily basis. The vast majority of tests run at all times in the form of a suite.";
+    expect(applyRule(filler, text, { level: 0.2 }).text).toBe(
+      "Before the launch, about pricing, various users report daily. Most tests run always as a suite.",
+    );
   });
   test("a wordy phrase inside a negation's scope stays", () => {
     expect(applyRule(filler, "We do not check with regard to price.", { level: 1 }).text).toBe("We do not check with regard to price.");
   });
-  test("filler inside a negation stays: \"don't really\" is not \"don't\"", () => {
+  test('filler inside a negation stays: "don\'t really" is not "don\'t"', () => {
     expect(applyRule(filler, "I don't really like it.", { level: 1 }).text).toBe("I don't really like it.");
   });
 });
@@ -241,7 +245,8 @@ describe("prune", () => {
     expect(applyRule(prune, text, { level: 1 }).text).toBe(text);
   });
   test("short prompts are not pruned unless the phrase rules found them wordy", () => {
-    const short = "Natalia sold clips to 48 of her friends in April, and then she really sold half as many clips in May. How many clips did Natalia sell altogether in April and May?";
+    const short =
+      "Natalia sold clips to 48 of her friends in April, and then she really sold half as many clips in May. How many clips did Natalia sell altogether in April and May?";
     expect(applyRule(prune, short, { level: 1 }).text).toBe(short);
   });
   test("never prunes text in another language", () => {

@@ -9,7 +9,31 @@ import { isRedundantWhenRepeated, letterHash, SentenceSet, sentenceKey, Unmasked
  * Kelvin sign to "k") next to what they become, a context-dependent lower-casing (final sigma),
  * letters outside ASCII and digits.
  */
-const unit = fc.constantFrom("a", "A", "i", "I", "\u0130", "\u0307", "k", "K", "\u212A", "1", "Σ", "σ", "ς", "é", "É", " ", "  ", "\t", "\n", ".", "!", "?", ",");
+const unit = fc.constantFrom(
+  "a",
+  "A",
+  "i",
+  "I",
+  "\u0130",
+  "\u0307",
+  "k",
+  "K",
+  "\u212A",
+  "1",
+  "Σ",
+  "σ",
+  "ς",
+  "é",
+  "É",
+  " ",
+  "  ",
+  "\t",
+  "\n",
+  ".",
+  "!",
+  "?",
+  ",",
+);
 const sentence = fc.string({ unit, maxLength: 6 });
 /** A sentence with nothing masked in it, as SentenceSet takes it. */
 const plain = (s: string) => new UnmaskedSentence(new UnmaskedReader(s, []), 0, s.length);

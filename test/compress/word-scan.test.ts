@@ -5,7 +5,30 @@ import { forEachProseWord, wordRanges } from "../../src/pipeline/compress/text/w
 
 /** Units that sit on the scanners' edges: blanks of every kind, apostrophes, letters outside ASCII, surrogates. */
 const unit = fc.constantFrom(
-  "a", "Z", "é", "ß", "Ω", "中", "𝐓", "😀", "1", "_", "'", "’", "-", ".", " ", "\t", "\n", "\u00a0", "\u2003", "\u3000", "\ufeff", "\ud800", "\udc00", "\uE000",
+  "a",
+  "Z",
+  "é",
+  "ß",
+  "Ω",
+  "中",
+  "𝐓",
+  "😀",
+  "1",
+  "_",
+  "'",
+  "’",
+  "-",
+  ".",
+  " ",
+  "\t",
+  "\n",
+  "\u00a0",
+  "\u2003",
+  "\u3000",
+  "\ufeff",
+  "\ud800",
+  "\udc00",
+  "\uE000",
 );
 const text = fc.string({ unit, maxLength: 40 });
 

@@ -42,7 +42,10 @@ const question = (i: number) =>
 
 describe("conversations", () => {
   test("a client sending only the new turns: svc sends the stored history, stores the answer, echoes the id", async () => {
-    const a = await say("c-append", [{ role: "system", content: "You are terse." }, { role: "user", content: question(1) }]);
+    const a = await say("c-append", [
+      { role: "system", content: "You are terse." },
+      { role: "user", content: question(1) },
+    ]);
     expect(a.status).toBe(200);
     expect(a.body.svc_meta.conversation_id).toBe("c-append");
     const b = await say("c-append", [{ role: "user", content: question(2) }]);
@@ -57,7 +60,11 @@ describe("conversations", () => {
 
   test("a client resending the whole history is told apart: the stored turns are a prefix of what it sent", async () => {
     const a = await say("c-resend", [{ role: "user", content: question(1) }]);
-    const history = [{ role: "user", content: question(1) }, { role: "assistant", content: a.body.choices[0].message.content }, { role: "user", content: question(2) }];
+    const history = [
+      { role: "user", content: question(1) },
+      { role: "assistant", content: a.body.choices[0].message.content },
+      { role: "user", content: question(2) },
+    ];
     const b = await say("c-resend", history);
     expect(b.sent).toEqual(history);
     expect((await view("c-resend")).body.turns).toBe(4);
@@ -68,7 +75,11 @@ describe("conversations", () => {
     const b = await say("c-edit", [{ role: "user", content: question(2) }]);
     expect((await view("c-edit")).body.turns).toBe(4);
     // The client edited its second question and resends.
-    const edited = [{ role: "user", content: question(1) }, { role: "assistant", content: a.body.choices[0].message.content }, { role: "user", content: "Something else entirely: who was Charles Babbage?" }];
+    const edited = [
+      { role: "user", content: question(1) },
+      { role: "assistant", content: a.body.choices[0].message.content },
+      { role: "user", content: "Something else entirely: who was Charles Babbage?" },
+    ];
     const c = await say("c-edit", edited);
     expect(c.sent).toEqual(edited);
     expect(c.sent.some((m) => m.content === b.body.choices[0].message.content)).toBe(false);
@@ -114,7 +125,8 @@ describe("conversations", () => {
   });
 
   test("compressed forms of earlier turns are made once and resent byte-identical", async () => {
-    const wordy = "Hi there! I was wondering if you could possibly help me understand, in order to prepare for my exam on 12 May, what the main causes of the French Revolution were. Thanks in advance!";
+    const wordy =
+      "Hi there! I was wondering if you could possibly help me understand, in order to prepare for my exam on 12 May, what the main causes of the French Revolution were. Thanks in advance!";
     const a = await say("c-comp", [{ role: "user", content: wordy }], { compress: true });
     const firstSent = a.sent.at(-1)!.content;
     expect(firstSent.length).toBeLessThan(wordy.length);
@@ -125,9 +137,15 @@ describe("conversations", () => {
   });
 
   test("a streamed call is stored like a plain one", async () => {
-    const r = await call(`${gw.url}/v1/complete`, admin.key, { body: { model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: question(1) }], svc_options: { ...OPTS, conversation_id: "c-stream" } } });
+    const r = await call(`${gw.url}/v1/complete`, admin.key, {
+      body: { model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: question(1) }], svc_options: { ...OPTS, conversation_id: "c-stream" } },
+    });
     const frames = await readSse(r);
-    const text = frames.slice(0, -1).map((f) => JSON.parse(f)).map((c) => c.choices[0]?.delta?.content ?? "").join("");
+    const text = frames
+      .slice(0, -1)
+      .map((f) => JSON.parse(f))
+      .map((c) => c.choices[0]?.delta?.content ?? "")
+      .join("");
     expect(JSON.parse(frames.at(-2)!).svc_meta.conversation_id).toBe("c-stream");
     const b = await say("c-stream", [{ role: "user", content: question(2) }]);
     expect(b.sent[1]).toEqual({ role: "assistant", content: text });
@@ -137,7 +155,10 @@ describe("conversations", () => {
     openai.latencyMs = 300;
     try {
       const before = openai.requests.length;
-      const [x, y] = await Promise.all([say("c-race", [{ role: "user", content: question(1) }]), Bun.sleep(30).then(() => say("c-race", [{ role: "user", content: question(2) }]))]);
+      const [x, y] = await Promise.all([
+        say("c-race", [{ role: "user", content: question(1) }]),
+        Bun.sleep(30).then(() => say("c-race", [{ role: "user", content: question(2) }])),
+      ]);
       expect([x.status, y.status]).toEqual([200, 200]);
       const [first, second] = openai.requests.slice(before).map((r) => (r.body as { messages: Msg[] }).messages);
       expect(first).toHaveLength(1);

@@ -20,10 +20,18 @@ let longId: string;
 let shortId: string;
 
 beforeAll(async () => {
-  gw = await startGateway({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${openai.url}/v1`, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: anthropic.url, GEMINI_API_KEY: "k", GEMINI_BASE_URL: gemini.url });
+  gw = await startGateway({
+    OPENAI_API_KEY: "k",
+    OPENAI_BASE_URL: `${openai.url}/v1`,
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: anthropic.url,
+    GEMINI_API_KEY: "k",
+    GEMINI_BASE_URL: gemini.url,
+  });
   admin = await gw.cliKey(["--admin"]);
   await waitForKey(gw.url, admin.key);
-  const reg = async (content: string) => ((await (await call(`${gw.url}/api/protocols`, admin.key, { body: { name: "p", content } })).json()) as any).id as string;
+  const reg = async (content: string) =>
+    ((await (await call(`${gw.url}/api/protocols`, admin.key, { body: { name: "p", content } })).json()) as any).id as string;
   longId = await reg(LONG);
   shortId = await reg(SHORT);
 }, 60_000);
@@ -32,10 +40,22 @@ afterAll(async () => {
   for (const m of [openai, anthropic, gemini]) m.stop();
 });
 
-const priceOf = (id: string) => models.models.find((m) => m.id === id)! as { input_usd_per_mtok: number; output_usd_per_mtok: number; cached_input_usd_per_mtok?: number; cache_write_usd_per_mtok?: number };
+const priceOf = (id: string) =>
+  models.models.find((m) => m.id === id)! as {
+    input_usd_per_mtok: number;
+    output_usd_per_mtok: number;
+    cached_input_usd_per_mtok?: number;
+    cache_write_usd_per_mtok?: number;
+  };
 
 async function ask(model: string, conv: string, content: string, stream: boolean, protocol = longId) {
-  const body = { model, stream, ...(stream && { stream_options: { include_usage: true } }), messages: [{ role: "user", content }], svc_options: { cache: false, route: false, compress: false, protocol_id: protocol, conversation_id: conv } };
+  const body = {
+    model,
+    stream,
+    ...(stream && { stream_options: { include_usage: true } }),
+    messages: [{ role: "user", content }],
+    svc_options: { cache: false, route: false, compress: false, protocol_id: protocol, conversation_id: conv },
+  };
   const r = await call(`${gw.url}/v1/complete`, admin.key, { body });
   expect(r.status).toBe(200);
   if (!stream) return (await r.json()) as any;
@@ -55,14 +75,20 @@ describe("costs with the provider's prompt cache", () => {
       test(`${name}, ${stream ? "streamed" : "plain"}: cost_actual_usd prices the reported cached (and written) tokens; the sources add up to saved_usd`, async () => {
         const conv = `pc-${name}-${stream}`;
         const turns = [];
-        for (const q of ["Ticket 4411 is about billing, where does it go?", "And ticket 4412, a login problem?", "What about ticket 4413?"]) turns.push(await ask(model, conv, q, stream));
+        for (const q of ["Ticket 4411 is about billing, where does it go?", "And ticket 4412, a login problem?", "What about ticket 4413?"])
+          turns.push(await ask(model, conv, q, stream));
         const last = turns.at(-1)!;
         const reply = mock.replies.at(-1)!;
         // The second and later turns start with what the one before sent: the provider read it from its cache.
         expect(reply.cachedTokens).toBeGreaterThan(1000);
         const p = priceOf(model);
         const uncached = reply.promptTokens - reply.cachedTokens - reply.cacheWriteTokens;
-        const expected = (uncached * p.input_usd_per_mtok + reply.cachedTokens * (p.cached_input_usd_per_mtok ?? p.input_usd_per_mtok) + reply.cacheWriteTokens * (p.cache_write_usd_per_mtok ?? p.input_usd_per_mtok) + reply.completionTokens * p.output_usd_per_mtok) / 1e6;
+        const expected =
+          (uncached * p.input_usd_per_mtok +
+            reply.cachedTokens * (p.cached_input_usd_per_mtok ?? p.input_usd_per_mtok) +
+            reply.cacheWriteTokens * (p.cache_write_usd_per_mtok ?? p.input_usd_per_mtok) +
+            reply.completionTokens * p.output_usd_per_mtok) /
+          1e6;
         expect(last.usage.prompt_tokens).toBe(reply.promptTokens);
         expect(last.usage.prompt_tokens_details).toEqual({ cached_tokens: reply.cachedTokens });
         expect(last.svc_meta.cost_actual_usd).toBeCloseTo(expected, 9);
@@ -94,7 +120,16 @@ describe("costs with the provider's prompt cache", () => {
 
   test("a call without a protocol or conversation is sent as before: no breakpoints", async () => {
     const before = anthropic.requests.length;
-    await call(`${gw.url}/v1/complete`, admin.key, { body: { model: "claude-3-5-sonnet-20241022", messages: [{ role: "system", content: SHORT }, { role: "user", content: "hello" }], svc_options: { cache: false } } });
+    await call(`${gw.url}/v1/complete`, admin.key, {
+      body: {
+        model: "claude-3-5-sonnet-20241022",
+        messages: [
+          { role: "system", content: SHORT },
+          { role: "user", content: "hello" },
+        ],
+        svc_options: { cache: false },
+      },
+    });
     const body = anthropic.requests[before]!.body as any;
     expect(typeof body.system).toBe("string");
     expect(JSON.stringify(body)).not.toContain("cache_control");

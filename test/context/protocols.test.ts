@@ -33,7 +33,9 @@ afterAll(async () => {
 
 const api = (path: string, key: string, init: { method?: string; body?: unknown } = {}) => call(`${gw.url}${path}`, key, init);
 const complete = (key: string, svc_options: Record<string, unknown>, content = "Where is my parcel?") =>
-  call(`${gw.url}/v1/complete`, key, { body: { model: "gpt-4o-mini", messages: [{ role: "user", content }], svc_options: { cache: false, route: false, ...svc_options } } });
+  call(`${gw.url}/v1/complete`, key, {
+    body: { model: "gpt-4o-mini", messages: [{ role: "user", content }], svc_options: { cache: false, route: false, ...svc_options } },
+  });
 const lastUpstream = () => openai.requests.at(-1)!.body as { messages: { role: string; content: string }[] };
 
 describe("/api/protocols", () => {
@@ -72,8 +74,20 @@ describe("/api/protocols", () => {
       expect(sent.at(-1)!.role).toBe("user");
     }
     // The client's own system prompt follows the protocol.
-    await call(`${gw.url}/v1/complete`, admin.key, { body: { model: "gpt-4o-mini", messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Hi there, order 1234567890" }], svc_options: { protocol_id: id, cache: false } } });
-    expect(lastUpstream().messages.slice(0, 2)).toEqual([{ role: "system", content: compressed }, { role: "system", content: "Be brief." }]);
+    await call(`${gw.url}/v1/complete`, admin.key, {
+      body: {
+        model: "gpt-4o-mini",
+        messages: [
+          { role: "system", content: "Be brief." },
+          { role: "user", content: "Hi there, order 1234567890" },
+        ],
+        svc_options: { protocol_id: id, cache: false },
+      },
+    });
+    expect(lastUpstream().messages.slice(0, 2)).toEqual([
+      { role: "system", content: compressed },
+      { role: "system", content: "Be brief." },
+    ]);
   });
 
   test("the saving of the protocol's compression is in svc_meta: the original counts the whole protocol", async () => {
@@ -83,13 +97,20 @@ describe("/api/protocols", () => {
   });
 
   test("another app's protocol is 404 NOT_FOUND everywhere, and an unknown id too", async () => {
-    for (const [method, body] of [["GET", undefined], ["PUT", { content: "x" }], ["DELETE", undefined]] as const) {
+    for (const [method, body] of [
+      ["GET", undefined],
+      ["PUT", { content: "x" }],
+      ["DELETE", undefined],
+    ] as const) {
       const r = await api(`/api/protocols/${id}`, other.key, { method, body });
       expect(r.status).toBe(404);
       expect(((await r.json()) as any).error.code).toBe("NOT_FOUND");
     }
     expect(((await (await api("/api/protocols", other.key)).json()) as any).data).toEqual([]);
-    for (const [key, pid] of [[other.key, id], [admin.key, "proto_doesnotexist"]] as const) {
+    for (const [key, pid] of [
+      [other.key, id],
+      [admin.key, "proto_doesnotexist"],
+    ] as const) {
       const before = openai.requests.length;
       const r = await complete(key, { protocol_id: pid });
       expect(r.status).toBe(404);

@@ -41,7 +41,10 @@ describe("the extractive summary", () => {
   ];
   test("keeps decisions, numbers, names and open questions; drops small talk; numbers turns", () => {
     const lines = summaryLines(turns, 11);
-    expect(lines).toEqual(["[13] user: We decided to ship version 2.4 on March 3rd with Maria leading QA.", "[14] assistant: Who will write the release notes for the customers in Berlin?"]);
+    expect(lines).toEqual([
+      "[13] user: We decided to ship version 2.4 on March 3rd with Maria leading QA.",
+      "[14] assistant: Who will write the release notes for the customers in Berlin?",
+    ]);
   });
   test("deterministic: the same turns give the same bytes", () => {
     expect(summaryLines(turns, 1)).toEqual(summaryLines(structuredClone(turns), 1));
@@ -59,7 +62,10 @@ describe("Anthropic cache breakpoints", () => {
   });
   test("marked system messages become blocks with cache_control; marked turns carry it on their last block", () => {
     const body = toAnthropicRequest(req([0, 3, 4]), false);
-    expect(body.system).toEqual([{ type: "text", text: "protocol", cache_control: { type: "ephemeral" } }, { type: "text", text: "summary" }]);
+    expect(body.system).toEqual([
+      { type: "text", text: "protocol", cache_control: { type: "ephemeral" } },
+      { type: "text", text: "summary" },
+    ]);
     expect(body.messages.map((m) => m.content.map((b) => b.cache_control !== undefined))).toEqual([[false], [true], [true]]);
   });
   test("without breakpoints the request is as before: system a string, no cache_control", () => {
@@ -75,7 +81,10 @@ describe("one call at a time per conversation", () => {
     const order: string[] = [];
     const first = await lock.acquire("c");
     const gone = new AbortController();
-    const second = lock.acquire("c", gone.signal).then(() => order.push("second"), () => order.push("second gave up"));
+    const second = lock.acquire("c", gone.signal).then(
+      () => order.push("second"),
+      () => order.push("second gave up"),
+    );
     const third = lock.acquire("c").then((release) => {
       order.push("third");
       release();
@@ -95,7 +104,17 @@ describe("prices with cached tokens", () => {
   const catalog = Catalog.load();
   const sonnet = catalog.resolve("claude-3-5-sonnet-20241022");
   test("Anthropic: reads at the cached price, writes at the write price; the sources add up to saved_usd", () => {
-    const c = priceCall(catalog, { requested: sonnet, served: sonnet, originalPromptTokens: 12_000, sentPromptTokens: 10_000, completionTokens: 100, cacheHit: false, conversationTokens: 1500, cachedTokens: 8000, cacheWriteTokens: 1000 });
+    const c = priceCall(catalog, {
+      requested: sonnet,
+      served: sonnet,
+      originalPromptTokens: 12_000,
+      sentPromptTokens: 10_000,
+      completionTokens: 100,
+      cacheHit: false,
+      conversationTokens: 1500,
+      cachedTokens: 8000,
+      cacheWriteTokens: 1000,
+    });
     expect(c.cost_actual_usd).toBeCloseTo((1000 * 3 + 8000 * 0.3 + 1000 * 3.75 + 100 * 3) / 1e6, 12);
     expect(c.saved_by_source.conversation).toBeCloseTo((1500 * 3) / 1e6, 12);
     expect(c.saved_by_source.compression).toBeCloseTo((500 * 3) / 1e6, 12);
@@ -105,7 +124,15 @@ describe("prices with cached tokens", () => {
   });
   test("a model without a cached price pays the input price for cached tokens: no saving is claimed", () => {
     const gpt4o = catalog.resolve("gpt-4o-2024-05-13");
-    const c = priceCall(catalog, { requested: gpt4o, served: gpt4o, originalPromptTokens: 2000, sentPromptTokens: 2000, completionTokens: 10, cacheHit: false, cachedTokens: 1024 });
+    const c = priceCall(catalog, {
+      requested: gpt4o,
+      served: gpt4o,
+      originalPromptTokens: 2000,
+      sentPromptTokens: 2000,
+      completionTokens: 10,
+      cacheHit: false,
+      cachedTokens: 1024,
+    });
     expect(c.saved_by_source.prompt_cache).toBe(0);
     expect(c.saved_usd).toBe(0);
   });

@@ -17,7 +17,8 @@ const present = existsSync(CHROMIUM);
 if (!present) console.log(`skipping the browser tests: ${CHROMIUM} is absent (apt-get install chromium; .ci/run installs it)`);
 
 export const ARTIFACTS = join(import.meta.dir, "..", "..", "test-artifacts", "browser");
-const CHATTY = "Hi there! I hope you are doing well. I was wondering if you could possibly help me write a short poem about the sea. My email is jane.doe@example.com if that helps. Thanks so much in advance!";
+const CHATTY =
+  "Hi there! I hope you are doing well. I was wondering if you could possibly help me write a short poem about the sea. My email is jane.doe@example.com if that helps. Thanks so much in advance!";
 
 let gw: GatewayProcess;
 let mock: MockProvider;
@@ -39,7 +40,15 @@ describe.skipIf(!present)("dashboard in chromium", () => {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
       viewport: { width: 1280, height: 900 },
     });
     page = await context.newPage();
@@ -88,7 +97,8 @@ describe.skipIf(!present)("dashboard in chromium", () => {
   }, 30_000);
 
   test("calls change the totals, the charts and the model mix; the filters narrow them", async () => {
-    const send = (model: string, content: string) => call(`${gw.url}/v1/chat/completions`, worker.value, { body: { model, messages: [{ role: "user", content }] } });
+    const send = (model: string, content: string) =>
+      call(`${gw.url}/v1/chat/completions`, worker.value, { body: { model, messages: [{ role: "user", content }] } });
     for (let i = 0; i < 3; i++) expect((await send("gpt-4o-mini", CHATTY)).status).toBe(200);
     const big = await send("gpt-4o", "Explain a monad in one sentence.");
     expect(big.status).toBe(200);
@@ -143,7 +153,15 @@ describe.skipIf(!present)("playground in chromium", () => {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
       viewport: { width: 1280, height: 900 },
     });
     page = await context.newPage();
@@ -164,8 +182,12 @@ describe.skipIf(!present)("playground in chromium", () => {
     const removed = (await page.locator("#out del").allTextContents()).join(" ");
     expect(removed).toMatch(/hope you are doing well/i);
     expect(await page.locator("#out").textContent()).toContain("poem about the sea");
-    const meta = Object.fromEntries((await page.locator("#meta tr").all()).length ? await Promise.all((await page.locator("#meta tr").all()).map(async (r) => [await r.locator("th").textContent(), await r.locator("td").textContent()])) : []);
-    expect(meta["model"]).toBeTruthy();
+    const meta = Object.fromEntries(
+      (await page.locator("#meta tr").all()).length
+        ? await Promise.all((await page.locator("#meta tr").all()).map(async (r) => [await r.locator("th").textContent(), await r.locator("td").textContent()]))
+        : [],
+    );
+    expect(meta.model).toBeTruthy();
     expect(meta["routing reason"]).toMatch(/^creative_task|^chat_default|_task|_pattern|_default/);
     expect(meta["quality score"]).toMatch(/^\d+ \/ 100$/);
     expect(meta["prompt cost without svc"]).toMatch(/^\$[\d.e-]+$/);

@@ -33,14 +33,21 @@ afterAll(async () => {
 });
 
 const handle = (method: string, path: string, key?: string, body?: unknown) =>
-  app.handle(new Request(`http://svc.local${path}`, { method, headers: { ...(key && { authorization: `Bearer ${key}` }), "content-type": "application/json" }, ...(body !== undefined && { body: JSON.stringify(body) }) }));
+  app.handle(
+    new Request(`http://svc.local${path}`, {
+      method,
+      headers: { ...(key && { authorization: `Bearer ${key}` }), "content-type": "application/json" },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    }),
+  );
 
 async function settle() {
   flushAll(services);
   await services.ledger.flush();
 }
 
-const chatty = "Hi there! I hope you are doing well. I was wondering if you could possibly help me write a short poem about the sea. Thanks so much in advance!";
+const chatty =
+  "Hi there! I hope you are doing well. I was wondering if you could possibly help me write a short poem about the sea. Thanks so much in advance!";
 
 describe("dashboard", () => {
   test("the page and its bundled script are served without a key; the page allows only its own scripts", async () => {
@@ -68,7 +75,12 @@ describe("dashboard", () => {
   });
 
   test("bad parameters are 400 in the error shape", async () => {
-    for (const [q, param] of [["from=yesterday", "from"], ["from=2026-11-20&to=2026-11-01", "from"], ["from=2020-01-01&to=2026-01-01", "from"], [`model=${"x".repeat(201)}`, "model"]] as const) {
+    for (const [q, param] of [
+      ["from=yesterday", "from"],
+      ["from=2026-11-20&to=2026-11-01", "from"],
+      ["from=2020-01-01&to=2026-01-01", "from"],
+      [`model=${"x".repeat(201)}`, "model"],
+    ] as const) {
       const res = await handle("GET", `/api/dashboard/usage?${q}`, admin);
       expect(res.status).toBe(400);
       const err = ((await res.json()) as any).error;
@@ -79,13 +91,22 @@ describe("dashboard", () => {
 
   test("calls move the totals, the series, the model mix and the overhead; filters by key and model; one app only", async () => {
     const before = (await (await handle("GET", "/api/dashboard/usage", admin)).json()) as any;
-    const worker = (await (await handle("POST", "/api/keys", admin, { name: "worker", app_id: "default", scopes: ["complete"] })).json()) as { id: string; key: string };
+    const worker = (await (await handle("POST", "/api/keys", admin, { name: "worker", app_id: "default", scopes: ["complete"] })).json()) as {
+      id: string;
+      key: string;
+    };
     for (let i = 0; i < 3; i++) {
       const res = await handle("POST", "/v1/chat/completions", worker.key, { model: "gpt-4o-mini", messages: [{ role: "user", content: chatty }] });
       expect(res.status).toBe(200);
     }
-    const other = (await (await handle("POST", "/api/keys", admin, { name: "other", app_id: "default", scopes: ["complete"] })).json()) as { id: string; key: string };
-    const big = await handle("POST", "/v1/chat/completions", other.key, { model: "gpt-4o", messages: [{ role: "user", content: "Explain a monad in one sentence." }] });
+    const other = (await (await handle("POST", "/api/keys", admin, { name: "other", app_id: "default", scopes: ["complete"] })).json()) as {
+      id: string;
+      key: string;
+    };
+    const big = await handle("POST", "/v1/chat/completions", other.key, {
+      model: "gpt-4o",
+      messages: [{ role: "user", content: "Explain a monad in one sentence." }],
+    });
     expect(big.status).toBe(200);
     // The catalog's current snapshot behind the alias.
     const bigModel = ((await big.json()) as { model: string }).model;
@@ -108,7 +129,9 @@ describe("dashboard", () => {
     expect(all.overhead_ms.p99).toBeGreaterThanOrEqual(all.overhead_ms.p50);
 
     // The same figures as the ledger's own rows.
-    const rows = services.store.sqlite.query("SELECT count(*) AS n, sum(cost_actual_usd) AS actual, sum(cache_hit) AS hits FROM usage_ledger WHERE app_id = 'default'").get() as { n: number; actual: number; hits: number };
+    const rows = services.store.sqlite
+      .query("SELECT count(*) AS n, sum(cost_actual_usd) AS actual, sum(cache_hit) AS hits FROM usage_ledger WHERE app_id = 'default'")
+      .get() as { n: number; actual: number; hits: number };
     expect(all.totals.calls).toBe(rows.n);
     expect(all.totals.cost_actual_usd).toBeCloseTo(rows.actual, 9);
 

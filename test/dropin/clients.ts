@@ -24,8 +24,20 @@ export interface ClientUnderTest {
 }
 
 export const CITY = z.object({ city: z.string(), population: z.number() });
-const CITY_JSON_SCHEMA = { type: "object", properties: { city: { type: "string" }, population: { type: "number" } }, required: ["city", "population"], additionalProperties: false };
-const WEATHER_TOOL = { type: "function" as const, function: { name: "get_weather", description: "Current weather in a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false } } };
+const CITY_JSON_SCHEMA = {
+  type: "object",
+  properties: { city: { type: "string" }, population: { type: "number" } },
+  required: ["city", "population"],
+  additionalProperties: false,
+};
+const WEATHER_TOOL = {
+  type: "function" as const,
+  function: {
+    name: "get_weather",
+    description: "Current weather in a city",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
+  },
+};
 
 function openaiClient(name: string, make: (baseURL: string, key: string) => OpenAI, baseURL: string, key: string): ClientUnderTest {
   const client = make(baseURL, key);
@@ -60,11 +72,26 @@ function openaiClient(name: string, make: (baseURL: string, key: string) => Open
       throw new Error("the tool loop did not end");
     },
     async structured(model, prompt) {
-      const r = await client.chat.completions.create({ model, messages: [{ role: "user", content: prompt }], response_format: { type: "json_schema", json_schema: { name: "city", strict: true, schema: CITY_JSON_SCHEMA } } });
+      const r = await client.chat.completions.create({
+        model,
+        messages: [{ role: "user", content: prompt }],
+        response_format: { type: "json_schema", json_schema: { name: "city", strict: true, schema: CITY_JSON_SCHEMA } },
+      });
       return CITY.parse(JSON.parse(r.choices[0]!.message.content ?? ""));
     },
     async image(model, prompt, dataUrl) {
-      const r = await client.chat.completions.create({ model, messages: [{ role: "user", content: [{ type: "text", text: prompt }, { type: "image_url", image_url: { url: dataUrl } }] }] });
+      const r = await client.chat.completions.create({
+        model,
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: prompt },
+              { type: "image_url", image_url: { url: dataUrl } },
+            ],
+          },
+        ],
+      });
       return r.choices[0]!.message.content ?? "";
     },
   };
@@ -105,18 +132,32 @@ function langchainClient(baseURL: string, key: string): ClientUnderTest {
     },
     async image(model, prompt, dataUrl) {
       const { HumanMessage } = await import("@langchain/core/messages");
-      const r = await make(model).invoke([new HumanMessage({ content: [{ type: "text", text: prompt }, { type: "image_url", image_url: { url: dataUrl } }] })]);
+      const r = await make(model).invoke([
+        new HumanMessage({
+          content: [
+            { type: "text", text: prompt },
+            { type: "image_url", image_url: { url: dataUrl } },
+          ],
+        }),
+      ]);
       return String(r.content);
     },
   };
 }
 
 /** The Vercel AI SDK: `.chat()` speaks Chat Completions; the provider's default speaks the Responses API. */
-function aiSdkClient(name: string, pick: (p: ReturnType<typeof createOpenAI>, model: string) => Parameters<typeof generateText>[0]["model"], baseURL: string, key: string): ClientUnderTest {
+function aiSdkClient(
+  name: string,
+  pick: (p: ReturnType<typeof createOpenAI>, model: string) => Parameters<typeof generateText>[0]["model"],
+  baseURL: string,
+  key: string,
+): ClientUnderTest {
   const provider = createOpenAI({ baseURL, apiKey: key });
   const input = z.object({ city: z.string() });
   const weather = (run?: (a: { city: string }) => string) =>
-    run ? tool({ description: "Current weather in a city", inputSchema: input, execute: async (a) => run(a) }) : tool({ description: "Current weather in a city", inputSchema: input });
+    run
+      ? tool({ description: "Current weather in a city", inputSchema: input, execute: async (a) => run(a) })
+      : tool({ description: "Current weather in a city", inputSchema: input });
   return {
     name,
     async chat(model, prompt) {
@@ -142,7 +183,18 @@ function aiSdkClient(name: string, pick: (p: ReturnType<typeof createOpenAI>, mo
       return CITY.parse(r.output);
     },
     async image(model, prompt, dataUrl) {
-      const r = await generateText({ model: pick(provider, model), messages: [{ role: "user", content: [{ type: "text", text: prompt }, { type: "image", image: dataUrl }] }] });
+      const r = await generateText({
+        model: pick(provider, model),
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: prompt },
+              { type: "image", image: dataUrl },
+            ],
+          },
+        ],
+      });
       return r.text;
     },
   };

@@ -19,7 +19,10 @@ async function run(): Promise<Map<string, Map<string, Outcome>>> {
   const dir = mkdtempSync(join(tmpdir(), "svc-compat-"));
   const out = join(dir, "junit.xml");
   try {
-    const proc = Bun.spawn([process.execPath, "test", "--timeout", "60000", "test/dropin/conformance.test.ts", "--reporter=junit", `--reporter-outfile=${out}`], { cwd: ROOT, stdout: "ignore", stderr: "inherit" });
+    const proc = Bun.spawn(
+      [process.execPath, "test", "--timeout", "60000", "test/dropin/conformance.test.ts", "--reporter=junit", `--reporter-outfile=${out}`],
+      { cwd: ROOT, stdout: "ignore", stderr: "inherit" },
+    );
     await proc.exited;
     return parse(readFileSync(out, "utf8"));
   } finally {
@@ -31,7 +34,12 @@ async function run(): Promise<Map<string, Map<string, Outcome>>> {
 function parse(xml: string): Map<string, Map<string, Outcome>> {
   const rows = new Map<string, Map<string, Outcome>>();
   const stack: string[] = [];
-  const unescape = (s: string) => s.replace(/&gt;/g, ">").replace(/&lt;/g, "<").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+  const unescape = (s: string) =>
+    s
+      .replace(/&gt;/g, ">")
+      .replace(/&lt;/g, "<")
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, "&");
   for (const m of xml.matchAll(/<testsuite name="([^"]*)"[^>]*>|<\/testsuite>|<testcase name="([^"]*)"[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)) {
     if (m[0].startsWith("</testsuite")) stack.pop();
     else if (m[1] !== undefined) stack.push(unescape(m[1]));

@@ -8,7 +8,10 @@ const rig = dropInRig();
 describe.each(SDKS)("POST /v1/embeddings with $name", ({ make }) => {
   test("svc's own model, svc-embed-1, by the SDK's default base64 encoding", async () => {
     const client = make(rig.baseURL, rig.admin.key);
-    const r = await client.embeddings.create({ model: "svc-embed-1", input: ["How do I reset my password?", "I forgot my password, how can I reset it?", "Best pizza dough recipe"] });
+    const r = await client.embeddings.create({
+      model: "svc-embed-1",
+      input: ["How do I reset my password?", "I forgot my password, how can I reset it?", "Best pizza dough recipe"],
+    });
     expect(r.model).toBe("svc-embed-1");
     expect(r.data).toHaveLength(3);
     const [a, b, c] = r.data.map((d) => Float32Array.from(d.embedding));

@@ -12,7 +12,14 @@ const messages = () => [{ role: "user" as const, content: `Summarise the plot of
 describe.each(SDKS)("$name", ({ make }) => {
   test("an upstream 400 context_length_exceeded stays a 400 with its code, and is not retried", async () => {
     const client = make(rig.baseURL, rig.admin.key);
-    rig.openai.failNext(1, 400, undefined, { error: { message: "This model's maximum context length is 128000 tokens.", type: "invalid_request_error", param: "messages", code: "context_length_exceeded" } });
+    rig.openai.failNext(1, 400, undefined, {
+      error: {
+        message: "This model's maximum context length is 128000 tokens.",
+        type: "invalid_request_error",
+        param: "messages",
+        code: "context_length_exceeded",
+      },
+    });
     const before = rig.openai.requests.length;
     const err = (await client.chat.completions.create({ model: "gpt-4o-mini", messages: messages() }).catch((e) => e)) as any;
     expect(err.status).toBe(400);

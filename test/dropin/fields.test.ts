@@ -10,7 +10,9 @@ const rig = dropInRig();
 let n = 0;
 /** A fresh question per call, so no answer comes from the cache. */
 const ask = (model = "gpt-4o-mini", extra: Record<string, unknown> = {}, text = "Name one prime number") =>
-  call(`${rig.baseURL}/chat/completions`, rig.admin.key, { body: { model, messages: [{ role: "user", content: `${text} (${++n})` }], svc_options: OFF, ...extra } });
+  call(`${rig.baseURL}/chat/completions`, rig.admin.key, {
+    body: { model, messages: [{ role: "user", content: `${text} (${++n})` }], svc_options: OFF, ...extra },
+  });
 const json = async (res: Response) => (await res.json()) as Record<string, any>;
 
 /** OpenAI Chat Completions request fields svc does not interpret: each reaches an OpenAI-format upstream as sent. */
@@ -55,7 +57,11 @@ describe("request fields reach an OpenAI-format provider as sent", () => {
   test("an image_url content part is accepted and forwarded as a part", async () => {
     const image = { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=", detail: "low" } };
     const res = await call(`${rig.baseURL}/chat/completions`, rig.admin.key, {
-      body: { model: "gpt-4o-mini", messages: [{ role: "user", content: [{ type: "text", text: `What is in this picture? (${++n})` }, image] }], svc_options: OFF },
+      body: {
+        model: "gpt-4o-mini",
+        messages: [{ role: "user", content: [{ type: "text", text: `What is in this picture? (${++n})` }, image] }],
+        svc_options: OFF,
+      },
     });
     expect(res.status).toBe(200);
     expect(lastBody(rig.openai).messages[0].content).toEqual([{ type: "text", text: `What is in this picture? (${n})` }, image]);
@@ -92,7 +98,10 @@ describe("response fields reach the client", () => {
   test("usage details and system_fingerprint", async () => {
     rig.openai.extras = {
       top: { system_fingerprint: "fp_mock42", service_tier: "default" },
-      usage: { prompt_tokens_details: { cached_tokens: 5, audio_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 3, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 } },
+      usage: {
+        prompt_tokens_details: { cached_tokens: 5, audio_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 3, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      },
     };
     try {
       const b = await json(await ask());
@@ -178,7 +187,13 @@ describe("models", () => {
   test("GET /v1/models lists current models with prices, context windows and features", async () => {
     const b = await json(await call(`${rig.baseURL}/models`, rig.admin.key));
     const m = b.data.find((x: any) => x.id === "claude-3-7-sonnet-20250219");
-    expect(m).toMatchObject({ input_usd_per_mtok: 3, output_usd_per_mtok: 15, cached_input_usd_per_mtok: 0.3, cache_write_usd_per_mtok: 3.75, context_window: 200000 });
+    expect(m).toMatchObject({
+      input_usd_per_mtok: 3,
+      output_usd_per_mtok: 15,
+      cached_input_usd_per_mtok: 0.3,
+      cache_write_usd_per_mtok: 3.75,
+      context_window: 200000,
+    });
     expect(m.features).toEqual(expect.arrayContaining(["tools", "vision", "reasoning"]));
   });
 });
@@ -210,10 +225,17 @@ describe("Anthropic and Gemini: mapped, or refused by name", () => {
   test("an image goes to Anthropic as an image block and to Gemini as inline data", async () => {
     const image = { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } };
     const content = [{ type: "text", text: `Describe it (${++n})` }, image];
-    const a = await call(`${rig.baseURL}/chat/completions`, rig.admin.key, { body: { model: "claude-3-5-sonnet", messages: [{ role: "user", content }], svc_options: OFF } });
+    const a = await call(`${rig.baseURL}/chat/completions`, rig.admin.key, {
+      body: { model: "claude-3-5-sonnet", messages: [{ role: "user", content }], svc_options: OFF },
+    });
     expect(a.status).toBe(200);
-    expect(lastBody(rig.anthropic).messages[0].content[1]).toEqual({ type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } });
-    const g = await call(`${rig.baseURL}/chat/completions`, rig.admin.key, { body: { model: "gemini-2.0-flash", messages: [{ role: "user", content }], svc_options: OFF } });
+    expect(lastBody(rig.anthropic).messages[0].content[1]).toEqual({
+      type: "image",
+      source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" },
+    });
+    const g = await call(`${rig.baseURL}/chat/completions`, rig.admin.key, {
+      body: { model: "gemini-2.0-flash", messages: [{ role: "user", content }], svc_options: OFF },
+    });
     expect(g.status).toBe(200);
     expect(lastBody(rig.gemini).contents[0].parts[1]).toEqual({ inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } });
   });
@@ -221,7 +243,11 @@ describe("Anthropic and Gemini: mapped, or refused by name", () => {
   test("routing sends an image only to a vision model", async () => {
     const image = { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } };
     const res = await call(`${rig.baseURL}/chat/completions`, rig.admin.key, {
-      body: { model: "auto", messages: [{ role: "user", content: [{ type: "text", text: `What colour is this? (${++n})` }, image] }], svc_options: { cache: false } },
+      body: {
+        model: "auto",
+        messages: [{ role: "user", content: [{ type: "text", text: `What colour is this? (${++n})` }, image] }],
+        svc_options: { cache: false },
+      },
     });
     expect(res.status).toBe(200);
     const b = await json(res);

@@ -43,11 +43,23 @@ describe.each(SDKS)("$name responses", ({ make }) => {
     const client = make(rig.baseURL, rig.admin.key);
     rig.openai.toolCall = { id: "call_r1", name: "get_weather", arguments: { city: "Rome" } };
     try {
-      const tools = [{ type: "function" as const, name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }, strict: false }];
+      const tools = [
+        {
+          type: "function" as const,
+          name: "get_weather",
+          parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+          strict: false,
+        },
+      ];
       const first = await client.responses.create({ model: "gpt-4o-mini", input: fresh("Weather in Rome?"), tools });
       const fc = first.output.find((o) => o.type === "function_call") as any;
       expect(fc).toMatchObject({ name: "get_weather", call_id: "call_r1", arguments: JSON.stringify({ city: "Rome" }) });
-      const second = await client.responses.create({ model: "gpt-4o-mini", previous_response_id: first.id, input: [{ type: "function_call_output", call_id: fc.call_id, output: "22 C" }], tools });
+      const second = await client.responses.create({
+        model: "gpt-4o-mini",
+        previous_response_id: first.id,
+        input: [{ type: "function_call_output", call_id: fc.call_id, output: "22 C" }],
+        tools,
+      });
       expect(second.output_text).toContain("heard:");
       const sent = lastBody(rig.openai).messages;
       expect(sent.at(-2)).toMatchObject({ role: "assistant", tool_calls: [{ id: "call_r1" }] });
@@ -62,7 +74,11 @@ describe.each(SDKS)("$name responses", ({ make }) => {
     rig.openai.fixedText = JSON.stringify({ city: "Lyon" });
     try {
       const schema = { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false };
-      const r = await client.responses.create({ model: "gpt-4o-mini", input: fresh("A French city"), text: { format: { type: "json_schema", name: "city", schema, strict: true } } });
+      const r = await client.responses.create({
+        model: "gpt-4o-mini",
+        input: fresh("A French city"),
+        text: { format: { type: "json_schema", name: "city", schema, strict: true } },
+      });
       expect(JSON.parse(r.output_text)).toEqual({ city: "Lyon" });
       expect(lastBody(rig.openai).response_format).toEqual({ type: "json_schema", json_schema: { name: "city", schema, strict: true } });
     } finally {

@@ -25,7 +25,12 @@ describe.each(SDKS)("$name", ({ make }) => {
 
   test("include_usage: usage arrives in a final chunk with choices: [] ", async () => {
     const client = make(rig.baseURL, rig.admin.key);
-    const stream = await client.chat.completions.create({ model: "gpt-4o-mini", messages: prompt("Name a fruit"), stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: "gpt-4o-mini",
+      messages: prompt("Name a fruit"),
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const chunks = [];
     for await (const c of stream) chunks.push(c);
     const last = chunks.at(-1)!;
@@ -37,7 +42,9 @@ describe.each(SDKS)("$name", ({ make }) => {
 });
 
 test("without include_usage no chunk carries usage, and svc_meta rides on the last finish chunk", async () => {
-  const res = await call(`${rig.baseURL}/chat/completions`, rig.admin.key, { body: { model: "gpt-4o-mini", messages: prompt("Name a river"), stream: true, svc_options: OFF } });
+  const res = await call(`${rig.baseURL}/chat/completions`, rig.admin.key, {
+    body: { model: "gpt-4o-mini", messages: prompt("Name a river"), stream: true, svc_options: OFF },
+  });
   const chunks = await chunksOf(res);
   expect(chunks.every((c) => c.usage === undefined)).toBe(true);
   expect(chunks.at(-1).choices).toEqual([{ index: 0, delta: {}, finish_reason: "stop" }]);
@@ -45,7 +52,12 @@ test("without include_usage no chunk carries usage, and svc_meta rides on the la
 });
 
 test("a cache replay ends the same way, per choice and with include_usage", async () => {
-  const body = { model: "gpt-4o-mini", messages: [{ role: "user", content: "Name a mountain range in Europe" }], stream: true, stream_options: { include_usage: true } };
+  const body = {
+    model: "gpt-4o-mini",
+    messages: [{ role: "user", content: "Name a mountain range in Europe" }],
+    stream: true,
+    stream_options: { include_usage: true },
+  };
   await (await call(`${rig.baseURL}/chat/completions`, rig.admin.key, { body })).text();
   const chunks = await chunksOf(await call(`${rig.baseURL}/chat/completions`, rig.admin.key, { body }));
   expect(chunks.at(-1).svc_meta.cache_hit).toBe(true);
@@ -58,7 +70,9 @@ test("logprobs in stream chunks", async () => {
   const logprobs = { content: [{ token: "x", logprob: -0.5, bytes: [120], top_logprobs: [] }], refusal: null };
   rig.openai.extras = { choice: { logprobs } };
   try {
-    const res = await call(`${rig.baseURL}/chat/completions`, rig.admin.key, { body: { model: "gpt-4o-mini", messages: prompt("Name a tree"), stream: true, logprobs: true, svc_options: OFF } });
+    const res = await call(`${rig.baseURL}/chat/completions`, rig.admin.key, {
+      body: { model: "gpt-4o-mini", messages: prompt("Name a tree"), stream: true, logprobs: true, svc_options: OFF },
+    });
     const withContent = (await chunksOf(res)).filter((c) => c.choices[0]?.delta?.content);
     expect(withContent.length).toBeGreaterThan(0);
     expect(withContent.every((c) => JSON.stringify(c.choices[0].logprobs) === JSON.stringify(logprobs))).toBe(true);

@@ -49,7 +49,10 @@ export function dropInRig(env: Record<string, string> = {}): DropInRig {
 /** Both majors of the openai SDK, constructed the way users do: base URL and key changed, nothing else. */
 export const SDKS = [
   { name: "openai v7", make: (baseURL: string, apiKey: string, opts: { maxRetries?: number } = {}) => new OpenAI({ baseURL, apiKey, ...opts }) },
-  { name: "openai v6", make: (baseURL: string, apiKey: string, opts: { maxRetries?: number } = {}) => new OpenAIv6({ baseURL, apiKey, ...opts }) as unknown as OpenAI },
+  {
+    name: "openai v6",
+    make: (baseURL: string, apiKey: string, opts: { maxRetries?: number } = {}) => new OpenAIv6({ baseURL, apiKey, ...opts }) as unknown as OpenAI,
+  },
 ] as const;
 
 /** The last request body a mock received. */

@@ -21,7 +21,21 @@ function countingRepo(entries: KeyEntry[]) {
 const hash = keyHasher("unit-secret-unit-secret-unit-secret!");
 
 function entryFor(value: string, status: "active" | "revoked" = "active"): KeyEntry {
-  return { id: "key_1", name: "k", appId: "a", type: "live", prefix: value.slice(0, 12), last4: value.slice(-4), hash: hash(value), status, scopes: ["complete"], plan: "free", createdAt: 0, lastUsedAt: null, revokedAt: null };
+  return {
+    id: "key_1",
+    name: "k",
+    appId: "a",
+    type: "live",
+    prefix: value.slice(0, 12),
+    last4: value.slice(-4),
+    hash: hash(value),
+    status,
+    scopes: ["complete"],
+    plan: "free",
+    createdAt: 0,
+    lastUsedAt: null,
+    revokedAt: null,
+  };
 }
 
 function codeOf(fn: () => unknown): string {

@@ -84,7 +84,10 @@ describe("http basics", () => {
     const created = await call(`${gw.url}/api/keys`, admin.key, { body: { name: "logged", app_id: "default" } });
     const createdId = created.headers.get("x-request-id");
     const forRequest = await waitUntil("both log lines of the key's creation", () => {
-      const msgs = gw.logs().filter((l) => l.includes(createdId!)).map((l) => JSON.parse(l).msg);
+      const msgs = gw
+        .logs()
+        .filter((l) => l.includes(createdId!))
+        .map((l) => JSON.parse(l).msg);
       return msgs.includes("key created") && msgs.includes("request") && msgs;
     });
     expect(forRequest).toEqual(expect.arrayContaining(["key created", "request"]));

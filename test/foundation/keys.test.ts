@@ -58,7 +58,9 @@ describe("API keys", () => {
   });
 
   test("a revoked key is refused on the very next call", async () => {
-    const k = (await (await call(`${gw.url}/api/keys`, adminA.key, { body: { name: "victim", app_id: "app-a", scopes: ["admin", "complete"] } })).json()) as KeyCreated;
+    const k = (await (
+      await call(`${gw.url}/api/keys`, adminA.key, { body: { name: "victim", app_id: "app-a", scopes: ["admin", "complete"] } })
+    ).json()) as KeyCreated;
     expect((await call(`${gw.url}/api/keys`, k.key)).status).toBe(200);
     const del = await call(`${gw.url}/api/keys/${k.id}`, adminA.key, { method: "DELETE" });
     expect(del.status).toBe(200);
@@ -83,7 +85,9 @@ describe("API keys", () => {
   });
 
   test("a test key can only create test keys", async () => {
-    const t = (await (await call(`${gw.url}/api/keys`, adminA.key, { body: { name: "t-admin", app_id: "app-a", type: "test", scopes: ["admin", "complete"] } })).json()) as KeyCreated;
+    const t = (await (
+      await call(`${gw.url}/api/keys`, adminA.key, { body: { name: "t-admin", app_id: "app-a", type: "test", scopes: ["admin", "complete"] } })
+    ).json()) as KeyCreated;
     expect(t.key).toStartWith("svc_test_");
     const live = await call(`${gw.url}/api/keys`, t.key, { body: { name: "x", app_id: "app-a", type: "live" } });
     expect(live.status).toBe(403);

@@ -9,7 +9,9 @@ describe("graceful shutdown", () => {
   test("in-flight requests finish, their ledger rows are written, and the store closes cleanly", async () => {
     const rig = await startRig({ SVC_FLUSH_MS: "60000" });
     rig.openai.latencyMs = 600;
-    const inflight = call(`${rig.gw.url}/v1/complete`, rig.admin.key, { body: { model: "gpt-4o-mini", messages: [{ role: "user", content: "slow one" }], svc_options: OFF } });
+    const inflight = call(`${rig.gw.url}/v1/complete`, rig.admin.key, {
+      body: { model: "gpt-4o-mini", messages: [{ role: "user", content: "slow one" }], svc_options: OFF },
+    });
     await Bun.sleep(150);
     rig.gw.proc.kill("SIGTERM");
     const res = await inflight;

@@ -6,7 +6,10 @@ import { RULE_NAMES } from "../../src/pipeline/compress";
 
 /** Bodies shaped like completion requests, with every field allowed to be wrong. */
 const anyJson = fc.jsonValue({ maxDepth: 3 });
-const message = fc.record({ role: fc.oneof(fc.constantFrom("system", "user", "assistant", "tool"), anyJson), content: fc.oneof(fc.string(), anyJson) }, { requiredKeys: [] });
+const message = fc.record(
+  { role: fc.oneof(fc.constantFrom("system", "user", "assistant", "tool"), anyJson), content: fc.oneof(fc.string(), anyJson) },
+  { requiredKeys: [] },
+);
 const body = fc.oneof(
   anyJson,
   fc.record(
@@ -17,7 +20,14 @@ const body = fc.oneof(
       stream: fc.oneof(fc.boolean(), anyJson),
       temperature: fc.oneof(fc.double(), anyJson),
       svc_options: fc.oneof(
-        fc.record({ compress: anyJson, max_aggressiveness: fc.oneof(fc.double(), anyJson), skip_rules: fc.oneof(fc.array(fc.constantFrom(...RULE_NAMES, "bogus")), anyJson) }, { requiredKeys: [] }),
+        fc.record(
+          {
+            compress: anyJson,
+            max_aggressiveness: fc.oneof(fc.double(), anyJson),
+            skip_rules: fc.oneof(fc.array(fc.constantFrom(...RULE_NAMES, "bogus")), anyJson),
+          },
+          { requiredKeys: [] },
+        ),
         anyJson,
       ),
     },

@@ -32,18 +32,35 @@ afterAll(async () => {
 });
 
 const handle = (method: string, path: string, key?: string, body?: unknown) =>
-  app.handle(new Request(`http://svc.local${path}`, { method, headers: { ...(key && { authorization: `Bearer ${key}` }), "content-type": "application/json" }, ...(body !== undefined && { body: JSON.stringify(body) }) }));
+  app.handle(
+    new Request(`http://svc.local${path}`, {
+      method,
+      headers: { ...(key && { authorization: `Bearer ${key}` }), "content-type": "application/json" },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    }),
+  );
 
 /** The call's ledger rows, once the writer thread has stored what was recorded. */
 async function ledger(requestId: string) {
   flushAll(services);
   await services.ledger.flush();
-  return services.store.sqlite.query("SELECT status, error_code, cache_hit, stream, model FROM usage_ledger WHERE request_id = ?").all(requestId) as { status: number; error_code: string | null; cache_hit: number; stream: number; model: string | null }[];
+  return services.store.sqlite.query("SELECT status, error_code, cache_hit, stream, model FROM usage_ledger WHERE request_id = ?").all(requestId) as {
+    status: number;
+    error_code: string | null;
+    cache_hit: number;
+    stream: number;
+    model: string | null;
+  }[];
 }
 
 describe("in process", () => {
   test("the 405 table comes from the app's own routes", async () => {
-    for (const [method, path, allow] of [["GET", "/v1/complete", "POST"], ["PUT", "/api/keys", "POST, GET"], ["POST", "/v1/models/gpt-4o-mini", "GET"], ["DELETE", "/health", "GET"]] as const) {
+    for (const [method, path, allow] of [
+      ["GET", "/v1/complete", "POST"],
+      ["PUT", "/api/keys", "POST, GET"],
+      ["POST", "/v1/models/gpt-4o-mini", "GET"],
+      ["DELETE", "/health", "GET"],
+    ] as const) {
       const res = await handle(method, path, admin);
       expect(res.status).toBe(405);
       expect(res.headers.get("allow")).toBe(allow);
@@ -52,7 +69,9 @@ describe("in process", () => {
   });
 
   test("the admin check guards /metrics", async () => {
-    const created = (await (await handle("POST", "/api/keys", admin, { name: "plain", app_id: "default", type: "live", scopes: ["complete"] })).json()) as { key: string };
+    const created = (await (await handle("POST", "/api/keys", admin, { name: "plain", app_id: "default", type: "live", scopes: ["complete"] })).json()) as {
+      key: string;
+    };
     const res = await handle("GET", "/metrics", created.key);
     expect(res.status).toBe(403);
     expect(((await res.json()) as any).error.code).toBe("FORBIDDEN");
@@ -83,7 +102,10 @@ describe("in process", () => {
     expect(unknown.status).toBe(400);
     expect(await ledger(unknown.headers.get("x-request-id")!)).toEqual([{ status: 400, error_code: "MODEL_NOT_FOUND", cache_hit: 0, stream: 0, model: null }]);
     // Two calls a day: the failed one above was refunded, so both of these are served.
-    for (const n of [1, 2]) expect((await handle("POST", "/v1/complete", created.key, { model: "gpt-4o-mini", messages: [{ role: "user", content: `call ${n}` }] })).status).toBe(200);
+    for (const n of [1, 2])
+      expect((await handle("POST", "/v1/complete", created.key, { model: "gpt-4o-mini", messages: [{ role: "user", content: `call ${n}` }] })).status).toBe(
+        200,
+      );
     const refused = await handle("POST", "/v1/complete", created.key, { model: "gpt-4o-mini", messages: [{ role: "user", content: "call 3" }] });
     expect(refused.status).toBe(429);
     expect(await ledger(refused.headers.get("x-request-id")!)).toEqual([]);

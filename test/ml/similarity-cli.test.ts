@@ -9,7 +9,11 @@ async function run(lines: string[]): Promise<unknown[]> {
   const chunks: string[] = [];
   out.on("data", (c) => chunks.push(String(c)));
   await runSimilarity(Readable.from([lines.join("\n")]), out, m.embedder);
-  return chunks.join("").trim().split("\n").map((l) => JSON.parse(l));
+  return chunks
+    .join("")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 }
 
 describe("svc similarity", () => {
@@ -23,7 +27,13 @@ describe("svc similarity", () => {
       JSON.stringify({ a: "A man is playing a guitar.", b: "The stock market fell sharply today." }),
     ]);
     expect(out.length).toBe(5);
-    const [para, bad, missing, same, unrelated] = out as [{ similarity: number }, { error: { code: string; line: number } }, { error: { message: string } }, { similarity: number }, { similarity: number }];
+    const [para, bad, missing, same, unrelated] = out as [
+      { similarity: number },
+      { error: { code: string; line: number } },
+      { error: { message: string } },
+      { similarity: number },
+      { similarity: number },
+    ];
     expect(bad.error.code).toBe("VALIDATION_ERROR");
     expect(bad.error.line).toBe(2);
     expect(missing.error.message).toContain("b");

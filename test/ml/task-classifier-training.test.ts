@@ -21,7 +21,9 @@ describe("task classifier training", () => {
 
   async function trainedBytes(config: ClassifierTrainConfig): Promise<Uint8Array> {
     const embedder = await HashEmbedder.load(join(DEFAULT_MODELS_DIR, "embedding"));
-    const rows = authoredPrompts().filter((r) => r.split === "train").slice(0, 300);
+    const rows = authoredPrompts()
+      .filter((r) => r.split === "train")
+      .slice(0, 300);
     const weights = trainClassifier(config, await examples(rows, embedder, config), () => {});
     return classifierGraph(weights, embedder.dimensions, TEXT_FEATURE_COUNT);
   }

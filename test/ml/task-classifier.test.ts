@@ -8,14 +8,8 @@ const UNMISTAKABLE: Record<TaskClass, string[]> = {
     "Should I lease or buy a car if I drive 30,000 km a year? Weigh the costs and risks.",
     "Alice is taller than Bob and Bob is taller than Carol. Is Carol taller than Alice? Explain your reasoning.",
   ],
-  code: [
-    "Write a Python function that merges two sorted lists into one sorted list.",
-    "Fix this bug:\n```js\nfunction add(a, b) { return a - b; }\n```",
-  ],
-  math: [
-    "A shop sells pencils at 3 for $1. How much do 27 pencils cost?",
-    "Solve for x: 3x + 7 = 22.",
-  ],
+  code: ["Write a Python function that merges two sorted lists into one sorted list.", "Fix this bug:\n```js\nfunction add(a, b) { return a - b; }\n```"],
+  math: ["A shop sells pencils at 3 for $1. How much do 27 pencils cost?", "Solve for x: 3x + 7 = 22."],
   translate: ["Translate the following into French: Where is the nearest train station?", "Translate to German: I would like a cup of coffee, please."],
   summarize: [
     "Summarize the following text:\n\nThe city council met on Tuesday to discuss the new budget. After a long debate, members agreed to increase funding for parks and reduce spending on road repairs.",
@@ -50,7 +44,10 @@ describe("task classifier", () => {
 
   test("does not take small talk with 'how many' for math", async () => {
     const m = await shippedModels();
-    for (const text of ["how many times have you been to the beach this summer? I went twice and loved it", "lol how many cats do you have? mine just knocked over my coffee"])
+    for (const text of [
+      "how many times have you been to the beach this summer? I went twice and loved it",
+      "lol how many cats do you have? mine just knocked over my coffee",
+    ])
       expect((await m.classify(text)).task).not.toBe("math");
   });
 

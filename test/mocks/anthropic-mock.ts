@@ -9,7 +9,13 @@ interface AnthropicBody {
   tools?: unknown[];
 }
 
-const ERROR_TYPES: Record<number, string> = { 400: "invalid_request_error", 401: "authentication_error", 404: "not_found_error", 429: "rate_limit_error", 529: "overloaded_error" };
+const ERROR_TYPES: Record<number, string> = {
+  400: "invalid_request_error",
+  401: "authentication_error",
+  404: "not_found_error",
+  429: "rate_limit_error",
+  529: "overloaded_error",
+};
 
 function blockTexts(content: string | Block[]): string[] {
   if (typeof content === "string") return [content];
@@ -18,7 +24,11 @@ function blockTexts(content: string | Block[]): string[] {
 
 /** Anthropic leaves cache reads and writes out of input_tokens and reports them beside it. */
 function inputUsage(reply: MockReply) {
-  return { input_tokens: reply.promptTokens - reply.cachedTokens - reply.cacheWriteTokens, cache_creation_input_tokens: reply.cacheWriteTokens, cache_read_input_tokens: reply.cachedTokens };
+  return {
+    input_tokens: reply.promptTokens - reply.cachedTokens - reply.cacheWriteTokens,
+    cache_creation_input_tokens: reply.cacheWriteTokens,
+    cache_read_input_tokens: reply.cachedTokens,
+  };
 }
 
 function stopReason(reply: MockReply): string {
@@ -39,9 +49,26 @@ export const anthropicFormat: WireFormat = {
       const { cache_control, ...rest } = b;
       return { key: JSON.stringify(rest), text: blockTexts([rest]).join(" "), breakpoint: cache_control !== undefined };
     };
-    const segments = [...system.map(segment), ...messages.flatMap((m) => (typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content).map((b) => ({ ...segment(b), key: m.role + segment(b).key })))];
+    const segments = [
+      ...system.map(segment),
+      ...messages.flatMap((m) =>
+        (typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content).map((b) => ({ ...segment(b), key: m.role + segment(b).key })),
+      ),
+    ];
     const lastUser = [...messages].reverse().find((m) => m.role === "user");
-    return { model: body.model ?? "", stream: body.stream === true, n: 1, hasTools: (body.tools?.length ?? 0) > 0, texts, lastUserText: lastUser ? blockTexts(lastUser.content).join("\n") : "", endsWithToolResult: (() => { const c = messages.at(-1)?.content; return Array.isArray(c) && c.some((b) => b.type === "tool_result"); })(), segments };
+    return {
+      model: body.model ?? "",
+      stream: body.stream === true,
+      n: 1,
+      hasTools: (body.tools?.length ?? 0) > 0,
+      texts,
+      lastUserText: lastUser ? blockTexts(lastUser.content).join("\n") : "",
+      endsWithToolResult: (() => {
+        const c = messages.at(-1)?.content;
+        return Array.isArray(c) && c.some((b) => b.type === "tool_result");
+      })(),
+      segments,
+    };
   },
   presentedKey: (headers) => headers.get("x-api-key"),
   headerProblem: (headers) => (headers.get("anthropic-version") ? undefined : "anthropic-version: header is required"),
@@ -51,7 +78,10 @@ export const anthropicFormat: WireFormat = {
     type: "message",
     role: "assistant",
     model: reply.model,
-    content: [{ type: "text", text: reply.text }, ...(reply.toolCall ? [{ type: "tool_use", id: reply.toolCall.id, name: reply.toolCall.name, input: reply.toolCall.arguments }] : [])],
+    content: [
+      { type: "text", text: reply.text },
+      ...(reply.toolCall ? [{ type: "tool_use", id: reply.toolCall.id, name: reply.toolCall.name, input: reply.toolCall.arguments }] : []),
+    ],
     stop_reason: stopReason(reply),
     stop_sequence: null,
     usage: { ...inputUsage(reply), output_tokens: reply.completionTokens },

@@ -11,7 +11,15 @@ interface GeminiBody {
   tools?: unknown[];
 }
 
-const STATUS_NAMES: Record<number, string> = { 400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE" };
+const STATUS_NAMES: Record<number, string> = {
+  400: "INVALID_ARGUMENT",
+  401: "UNAUTHENTICATED",
+  403: "PERMISSION_DENIED",
+  404: "NOT_FOUND",
+  429: "RESOURCE_EXHAUSTED",
+  500: "INTERNAL",
+  503: "UNAVAILABLE",
+};
 
 function partTexts(parts: Part[]): string[] {
   return parts.flatMap((p) => (p.text ? [p.text] : typeof p.functionResponse?.response?.content === "string" ? [p.functionResponse.response.content] : []));
@@ -19,7 +27,12 @@ function partTexts(parts: Part[]): string[] {
 
 function usage(reply: MockReply, completion: number) {
   // Gemini counts cached tokens inside promptTokenCount and names them in cachedContentTokenCount.
-  return { promptTokenCount: reply.promptTokens, candidatesTokenCount: completion, totalTokenCount: reply.promptTokens + completion, ...(reply.cachedTokens > 0 && { cachedContentTokenCount: reply.cachedTokens }) };
+  return {
+    promptTokenCount: reply.promptTokens,
+    candidatesTokenCount: completion,
+    totalTokenCount: reply.promptTokens + completion,
+    ...(reply.cachedTokens > 0 && { cachedContentTokenCount: reply.cachedTokens }),
+  };
 }
 
 function parts(reply: MockReply, index: number): Record<string, unknown>[] {
@@ -40,7 +53,10 @@ export const geminiFormat: WireFormat = {
     const body = raw as GeminiBody;
     const contents = body.contents ?? [];
     const texts = [...partTexts(body.systemInstruction?.parts ?? []), ...contents.flatMap((c) => partTexts(c.parts))];
-    const segments = [...(body.systemInstruction?.parts ?? []).map((p) => ({ role: "system", p })), ...contents.flatMap((c) => c.parts.map((p) => ({ role: c.role, p })))].map(({ role, p }) => ({ key: role + JSON.stringify(p), text: partTexts([p]).join(" "), breakpoint: false }));
+    const segments = [
+      ...(body.systemInstruction?.parts ?? []).map((p) => ({ role: "system", p })),
+      ...contents.flatMap((c) => c.parts.map((p) => ({ role: c.role, p }))),
+    ].map(({ role, p }) => ({ key: role + JSON.stringify(p), text: partTexts([p]).join(" "), breakpoint: false }));
     const lastUser = [...contents].reverse().find((c) => c.role === "user");
     return {
       model: decodeURIComponent(match[1]!),
@@ -56,13 +72,23 @@ export const geminiFormat: WireFormat = {
   presentedKey: (headers) => headers.get("x-goog-api-key"),
   errorBody: (status, message) => ({ error: { code: status, message, status: STATUS_NAMES[status] ?? "UNKNOWN" } }),
   completion: (reply) => ({
-    candidates: Array.from({ length: reply.n }, (_, index) => ({ content: { parts: parts(reply, index), role: "model" }, finishReason: reply.stopReason ?? "STOP", index })),
+    candidates: Array.from({ length: reply.n }, (_, index) => ({
+      content: { parts: parts(reply, index), role: "model" },
+      finishReason: reply.stopReason ?? "STOP",
+      index,
+    })),
     usageMetadata: usage(reply, reply.completionTokens),
     modelVersion: reply.model,
   }),
   streamFrames(reply) {
     if (reply.toolCall) {
-      return [sseFrame({ candidates: [{ content: { parts: parts(reply, 0), role: "model" }, finishReason: reply.stopReason ?? "STOP", index: 0 }], usageMetadata: usage(reply, reply.completionTokens), modelVersion: reply.model })];
+      return [
+        sseFrame({
+          candidates: [{ content: { parts: parts(reply, 0), role: "model" }, finishReason: reply.stopReason ?? "STOP", index: 0 }],
+          usageMetadata: usage(reply, reply.completionTokens),
+          modelVersion: reply.model,
+        }),
+      ];
     }
     return reply.pieces.map((text, i) => {
       const last = i === reply.pieces.length - 1;

@@ -61,7 +61,21 @@ export interface WireFormat {
   name: string;
   promptCache?: PromptCachePolicy;
   /** The parsed request's meaning, or undefined when the path is not an endpoint of this API. */
-  parse(url: URL, body: unknown): { model: string; stream: boolean; n: number; hasTools: boolean; texts: string[]; lastUserText: string; endsWithToolResult?: boolean; segments?: PromptSegment[] } | undefined;
+  parse(
+    url: URL,
+    body: unknown,
+  ):
+    | {
+        model: string;
+        stream: boolean;
+        n: number;
+        hasTools: boolean;
+        texts: string[];
+        lastUserText: string;
+        endsWithToolResult?: boolean;
+        segments?: PromptSegment[];
+      }
+    | undefined;
   /** The credential the request presents, if any. */
   presentedKey(headers: Headers): string | null;
   /** Why the request's headers are invalid for this API (answered with a 400), if they are. */

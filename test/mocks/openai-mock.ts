@@ -45,7 +45,16 @@ export const openaiFormat: WireFormat = {
     const texts = (body.messages ?? []).map((m) => textOf(m.content));
     const lastUser = [...(body.messages ?? [])].reverse().find((m) => m.role === "user");
     const segments = (body.messages ?? []).map((m) => ({ key: JSON.stringify(m), text: textOf(m.content), breakpoint: false }));
-    return { model: body.model ?? "", stream: body.stream === true, n: body.n ?? 1, hasTools: (body.tools?.length ?? 0) > 0, texts, lastUserText: textOf(lastUser?.content), endsWithToolResult: body.messages?.at(-1)?.role === "tool", segments };
+    return {
+      model: body.model ?? "",
+      stream: body.stream === true,
+      n: body.n ?? 1,
+      hasTools: (body.tools?.length ?? 0) > 0,
+      texts,
+      lastUserText: textOf(lastUser?.content),
+      endsWithToolResult: body.messages?.at(-1)?.role === "tool",
+      segments,
+    };
   },
   presentedKey: (headers) => headers.get("authorization")?.replace(/^Bearer /, "") ?? null,
   embeddings(url, raw) {
@@ -56,15 +65,28 @@ export const openaiFormat: WireFormat = {
     const vector = (text: string) => Array.from({ length: body.dimensions ?? 8 }, (_, i) => (i === 0 ? text.length : i / 10));
     const encode = (v: number[]) => (body.encoding_format === "base64" ? Buffer.from(new Float32Array(v).buffer).toString("base64") : v);
     const tokens = inputs.reduce((n, t) => n + String(t).split(/\s+/).length, 0);
-    return { object: "list", data: inputs.map((t, index) => ({ object: "embedding", index, embedding: encode(vector(String(t))) })), model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } };
+    return {
+      object: "list",
+      data: inputs.map((t, index) => ({ object: "embedding", index, embedding: encode(vector(String(t))) })),
+      model: body.model,
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    };
   },
-  errorBody: (status, message) => ({ error: { message, type: status === 429 ? "rate_limit_error" : status >= 500 ? "server_error" : "invalid_request_error", param: null, code: null } }),
+  errorBody: (status, message) => ({
+    error: { message, type: status === 429 ? "rate_limit_error" : status >= 500 ? "server_error" : "invalid_request_error", param: null, code: null },
+  }),
   completion: (reply) => ({
     id: "chatcmpl-mock",
     object: "chat.completion",
     created: CREATED,
     model: reply.model,
-    choices: Array.from({ length: reply.n }, (_, index) => ({ index, message: message(reply, index), logprobs: null, finish_reason: finishReason(reply), ...reply.extras?.choice })),
+    choices: Array.from({ length: reply.n }, (_, index) => ({
+      index,
+      message: message(reply, index),
+      logprobs: null,
+      finish_reason: finishReason(reply),
+      ...reply.extras?.choice,
+    })),
     usage: { ...usageOf(reply), ...reply.extras?.usage },
     ...reply.extras?.top,
   }),
@@ -76,10 +98,19 @@ export const openaiFormat: WireFormat = {
     for (let index = 0; index < reply.n; index++) {
       frames.push(chunk([{ index, delta: { role: "assistant", content: "" }, finish_reason: null }]));
       if (reply.refusal) {
-        for (const piece of reply.refusal.match(/\S+\s*/g) ?? []) frames.push(chunk([{ index, delta: { refusal: piece }, finish_reason: null, ...reply.extras?.choice }]));
+        for (const piece of reply.refusal.match(/\S+\s*/g) ?? [])
+          frames.push(chunk([{ index, delta: { refusal: piece }, finish_reason: null, ...reply.extras?.choice }]));
       } else if (reply.toolCall) {
         const args = JSON.stringify(reply.toolCall.arguments);
-        frames.push(chunk([{ index, delta: { tool_calls: [{ index: 0, id: reply.toolCall.id, type: "function", function: { name: reply.toolCall.name, arguments: "" } }] }, finish_reason: null }]));
+        frames.push(
+          chunk([
+            {
+              index,
+              delta: { tool_calls: [{ index: 0, id: reply.toolCall.id, type: "function", function: { name: reply.toolCall.name, arguments: "" } }] },
+              finish_reason: null,
+            },
+          ]),
+        );
         for (const part of [args.slice(0, args.length >> 1), args.slice(args.length >> 1)]) {
           frames.push(chunk([{ index, delta: { tool_calls: [{ index: 0, function: { arguments: part } }] }, finish_reason: null }]));
         }
@@ -112,7 +143,12 @@ function flag(args: string[], name: string): number | undefined {
 if (import.meta.main) {
   const args = process.argv.slice(2);
   // Run as a process, it serves benchmarks, which never read the request log.
-  const mock = startOpenAIMock({ port: flag(args, "--port") ?? 0, latencyMs: flag(args, "--latency-ms") ?? 0, chunkDelayMs: flag(args, "--chunk-delay-ms") ?? 0, record: false });
+  const mock = startOpenAIMock({
+    port: flag(args, "--port") ?? 0,
+    latencyMs: flag(args, "--latency-ms") ?? 0,
+    chunkDelayMs: flag(args, "--chunk-delay-ms") ?? 0,
+    record: false,
+  });
   console.log(JSON.stringify({ url: `${mock.url}/v1` }));
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {

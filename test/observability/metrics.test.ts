@@ -21,7 +21,9 @@ async function scrape(): Promise<Map<string, Family>> {
   const families = parsePrometheusTextFormat(text);
   const counts = families
     .filter((f) => f.type === "HISTOGRAM")
-    .map((f) => [`# TYPE ${f.name}_count counter`, ...text.split("\n").filter((l) => l.startsWith(`${f.name}_count{`) || l.startsWith(`${f.name}_count `))].join("\n"));
+    .map((f) =>
+      [`# TYPE ${f.name}_count counter`, ...text.split("\n").filter((l) => l.startsWith(`${f.name}_count{`) || l.startsWith(`${f.name}_count `))].join("\n"),
+    );
   const countFamilies = parsePrometheusTextFormat(counts.join("\n") + "\n").map((f) => [`count:${f.name}`, f] as const);
   return new Map([...families.map((f) => [f.name, f] as const), ...countFamilies]);
 }

@@ -4,8 +4,22 @@ import { OFF, readSse, rigPerFile } from "../completions/support";
 import { tracingEnabled } from "../../src/pipeline/trace";
 import { STAGES } from "../../src/pipeline/stages";
 
-interface OtlpValue { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number }
-interface OtlpSpan { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; startTimeUnixNano: string; endTimeUnixNano: string; attributes: { key: string; value: OtlpValue }[] }
+interface OtlpValue {
+  stringValue?: string;
+  intValue?: string | number;
+  boolValue?: boolean;
+  doubleValue?: number;
+}
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  attributes: { key: string; value: OtlpValue }[];
+}
 
 /** An OTLP/HTTP receiver: decodes each JSON export the gateway posts to /v1/traces. */
 const spans: OtlpSpan[] = [];
@@ -26,11 +40,17 @@ const receiver = Bun.serve({
 });
 afterAll(() => receiver.stop(true));
 
-const rig = rigPerFile({ OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${receiver.port}`, OTEL_BSP_SCHEDULE_DELAY: "50", OTEL_SERVICE_NAME: "svc-under-test" });
+const rig = rigPerFile({
+  OTEL_TRACES_EXPORTER: "otlp",
+  OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${receiver.port}`,
+  OTEL_BSP_SCHEDULE_DELAY: "50",
+  OTEL_SERVICE_NAME: "svc-under-test",
+});
 
 function attributesOf(list: OtlpSpan["attributes"]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const { key, value } of list) out[key] = value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : undefined) ?? value.boolValue ?? value.doubleValue;
+  for (const { key, value } of list)
+    out[key] = value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : undefined) ?? value.boolValue ?? value.doubleValue;
   return out;
 }
 
@@ -80,18 +100,32 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
       "http.response.status_code": 200,
     });
     expect(a["svc.saved_usd"]).toBeCloseTo(body.svc_meta.saved_usd, 12);
-    const names = all.filter((s) => s !== root).map((s) => s.name).sort();
-    expect(names.filter((n) => !n.startsWith("svc.stage."))).toEqual(["chat gpt-4o-mini-2024-07-18", "svc.admit", "svc.cache.lookup", "svc.optimize", "svc.settle"]);
+    const names = all
+      .filter((s) => s !== root)
+      .map((s) => s.name)
+      .sort();
+    expect(names.filter((n) => !n.startsWith("svc.stage."))).toEqual([
+      "chat gpt-4o-mini-2024-07-18",
+      "svc.admit",
+      "svc.cache.lookup",
+      "svc.optimize",
+      "svc.settle",
+    ]);
     // One `before` span per stage in the list.
     const befores = names.filter((n) => n.startsWith("svc.stage."));
     expect(befores).toHaveLength(STAGES.length);
     for (const stage of ["quota", "cache-fill", "usage-recordable"]) expect(befores).toContain(`svc.stage.${stage}.before`);
     const byName = new Map(all.map((s) => [s.name, s]));
-    for (const n of ["svc.admit", "svc.optimize", "svc.cache.lookup", "svc.settle", "chat gpt-4o-mini-2024-07-18"]) expect(byName.get(n)!.parentSpanId).toBe(root.spanId);
+    for (const n of ["svc.admit", "svc.optimize", "svc.cache.lookup", "svc.settle", "chat gpt-4o-mini-2024-07-18"])
+      expect(byName.get(n)!.parentSpanId).toBe(root.spanId);
     expect(byName.get("svc.stage.quota.before")!.parentSpanId).toBe(byName.get("svc.admit")!.spanId);
     const upstream = byName.get("chat gpt-4o-mini-2024-07-18")!;
     expect(upstream.kind).toBe(3); // CLIENT
-    expect(attributesOf(upstream.attributes)).toMatchObject({ "gen_ai.provider.name": "openai", "gen_ai.request.model": "gpt-4o-mini-2024-07-18", "svc.attempt_outcome": "ok" });
+    expect(attributesOf(upstream.attributes)).toMatchObject({
+      "gen_ai.provider.name": "openai",
+      "gen_ai.request.model": "gpt-4o-mini-2024-07-18",
+      "svc.attempt_outcome": "ok",
+    });
     // Every child lies within the call, and the stages follow each other.
     for (const s of all) {
       expect(BigInt(s.startTimeUnixNano)).toBeGreaterThanOrEqual(BigInt(root.startTimeUnixNano));
@@ -101,7 +135,9 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
     expect(resources.at(-1)).toMatchObject({ "service.name": "svc-under-test" });
 
     // The same prompt again: answered from the cache, no upstream span.
-    const again = (await (await ask({ model: "gpt-4o-mini", messages: prompt("Say hello to the team in one short sentence."), svc_options: { ...OFF, cache: true } })).json()) as any;
+    const again = (await (
+      await ask({ model: "gpt-4o-mini", messages: prompt("Say hello to the team in one short sentence."), svc_options: { ...OFF, cache: true } })
+    ).json()) as any;
     const hit = await traceOf(again.id);
     expect(hit.root.traceId).not.toBe(root.traceId);
     expect(attributesOf(hit.root.attributes)).toMatchObject({ "svc.cache_hit": true, "svc.routing_reason": "cache_hit" });
@@ -117,7 +153,9 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
     const { root, spans: all } = await traceOf(requestId);
     const attempts = all.filter((s) => s.name === "chat gpt-4o-mini-2024-07-18");
     expect(attempts).toHaveLength(2);
-    const [first, second] = attempts.sort((x, y) => (BigInt(x.startTimeUnixNano) < BigInt(y.startTimeUnixNano) ? -1 : 1)).map((s) => attributesOf(s.attributes));
+    const [first, second] = attempts
+      .sort((x, y) => (BigInt(x.startTimeUnixNano) < BigInt(y.startTimeUnixNano) ? -1 : 1))
+      .map((s) => attributesOf(s.attributes));
     expect(first).toMatchObject({ "svc.attempt_outcome": "http", "error.type": "http", "http.response.status_code": 503 });
     expect(second).toMatchObject({ "svc.attempt_outcome": "ok" });
     expect(attributesOf(root.attributes)).toMatchObject({ "svc.stream": true, "gen_ai.response.model": "gpt-4o-mini-2024-07-18" });

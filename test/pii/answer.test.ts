@@ -20,13 +20,20 @@ async function run(events: StreamEvent[]): Promise<StreamEvent[]> {
   return out;
 }
 
-const delta = (index: number, d: Record<string, unknown>, finish: "stop" | "tool_calls" | null = null): StreamEvent => ({ kind: "delta", delta: { index, delta: d, finish_reason: finish } });
+const delta = (index: number, d: Record<string, unknown>, finish: "stop" | "tool_calls" | null = null): StreamEvent => ({
+  kind: "delta",
+  delta: { index, delta: d, finish_reason: finish },
+});
 
 describe("restoring an answer", () => {
   test("JSON choices: text and tool-call arguments, the input left masked", () => {
     const masked: Choice[] = [
       { index: 0, message: { role: "assistant", content: "Mailed **[EMAIL_1]**." }, finish_reason: "stop" },
-      { index: 1, message: { role: "assistant", content: "", tool_calls: [{ id: "t", type: "function", function: { name: "send", arguments: '{"to":"[PERSON_1]"}' } }] }, finish_reason: "tool_calls" },
+      {
+        index: 1,
+        message: { role: "assistant", content: "", tool_calls: [{ id: "t", type: "function", function: { name: "send", arguments: '{"to":"[PERSON_1]"}' } }] },
+        finish_reason: "tool_calls",
+      },
     ];
     const restored = restoreChoices(masked, map);
     expect(restored[0]!.message.content).toBe("Mailed **jane.doe@example.com**.");
@@ -37,8 +44,19 @@ describe("restoring an answer", () => {
   test("stream events: text split at every character across two events, per choice", async () => {
     const text = "Write to [EMAIL_1] now";
     for (let cut = 0; cut <= text.length; cut++) {
-      const out = await run([delta(0, { role: "assistant", content: "" }), delta(0, { content: text.slice(0, cut) }), delta(1, { content: "[email_1]" }), delta(0, { content: text.slice(cut) }), delta(0, {}, "stop"), delta(1, {}, "stop")]);
-      const joined = (i: number) => out.filter((e) => e.kind === "delta" && e.delta.index === i).map((e) => (e.kind === "delta" ? (e.delta.delta.content ?? "") : "")).join("");
+      const out = await run([
+        delta(0, { role: "assistant", content: "" }),
+        delta(0, { content: text.slice(0, cut) }),
+        delta(1, { content: "[email_1]" }),
+        delta(0, { content: text.slice(cut) }),
+        delta(0, {}, "stop"),
+        delta(1, {}, "stop"),
+      ]);
+      const joined = (i: number) =>
+        out
+          .filter((e) => e.kind === "delta" && e.delta.index === i)
+          .map((e) => (e.kind === "delta" ? (e.delta.delta.content ?? "") : ""))
+          .join("");
       expect(joined(0)).toBe("Write to jane.doe@example.com now");
       expect(joined(1)).toBe("jane.doe@example.com");
       expect(out.filter((e) => e.kind === "delta" && e.delta.finish_reason === "stop")).toHaveLength(2);
@@ -54,7 +72,10 @@ describe("restoring an answer", () => {
         delta(0, { tool_calls: [{ index: 0, function: { arguments: args.slice(cut) } }] }),
         delta(0, {}, "tool_calls"),
       ]);
-      const joined = out.flatMap((e) => (e.kind === "delta" ? ((e.delta.delta.tool_calls ?? []) as { function?: { arguments?: string } }[]) : [])).map((t) => t.function?.arguments ?? "").join("");
+      const joined = out
+        .flatMap((e) => (e.kind === "delta" ? ((e.delta.delta.tool_calls ?? []) as { function?: { arguments?: string } }[]) : []))
+        .map((t) => t.function?.arguments ?? "")
+        .join("");
       expect(JSON.parse(joined)).toEqual({ to: 'Ann "Q" Lee', cc: "jane.doe@example.com" });
     }
   });
@@ -65,6 +86,6 @@ describe("restoring an answer", () => {
   });
 
   test("what is kept after the answer is masked again", () => {
-    expect(remaskText("Sent to jane.doe@example.com and Ann \"Q\" Lee.", map)).toBe("Sent to [EMAIL_1] and [PERSON_1].");
+    expect(remaskText('Sent to jane.doe@example.com and Ann "Q" Lee.', map)).toBe("Sent to [EMAIL_1] and [PERSON_1].");
   });
 });

@@ -31,7 +31,19 @@ describe("each detector alone", () => {
 
   test("phone: numbers that are something else", () => {
     const phone = phoneDetector();
-    for (const t of ["order 12345678", "Order #4821-9934", "released 2024-01-15", "pi is 3.14159265", "costs $1 299 000", "from 1990-2020", "500-1000 tokens", "1 2 3 4 5 6 7", "ISBN 978-3-16-148410-0", "Suite 680 36 4022 Oakridge Lane", "My driver's license number is 425700624"]) {
+    for (const t of [
+      "order 12345678",
+      "Order #4821-9934",
+      "released 2024-01-15",
+      "pi is 3.14159265",
+      "costs $1 299 000",
+      "from 1990-2020",
+      "500-1000 tokens",
+      "1 2 3 4 5 6 7",
+      "ISBN 978-3-16-148410-0",
+      "Suite 680 36 4022 Oakridge Lane",
+      "My driver's license number is 425700624",
+    ]) {
       expect(found(phone, t)).toEqual([]);
     }
   });
@@ -39,8 +51,12 @@ describe("each detector alone", () => {
   test("card: Luhn-valid issuer numbers only", () => {
     expect(luhnValid("4111111111111111")).toBe(true);
     expect(luhnValid("4111111111111112")).toBe(false);
-    expect(found(cardDetector, "card 4111 1111 1111 1111, amex 3782-822463-10005, mc 5454639881222959")).toEqual(["4111 1111 1111 1111", "3782-822463-10005", "5454639881222959"]);
-    expect(found(cardDetector, "card 4111 1111 1111 1112 and id 1234567890123456 and eventId=\"456712345678901234\"")).toEqual([]);
+    expect(found(cardDetector, "card 4111 1111 1111 1111, amex 3782-822463-10005, mc 5454639881222959")).toEqual([
+      "4111 1111 1111 1111",
+      "3782-822463-10005",
+      "5454639881222959",
+    ]);
+    expect(found(cardDetector, 'card 4111 1111 1111 1112 and id 1234567890123456 and eventId="456712345678901234"')).toEqual([]);
   });
 
   test("IBAN: mod-97 checked, any case, grouped or not", () => {
@@ -56,7 +72,11 @@ describe("each detector alone", () => {
   });
 
   test("IP: v4 and v6, not versions, networks or non-hosts", () => {
-    expect(found(ipDetector, "from 203.0.113.7 and 2001:db8:85a3::8a2e:370:7334, then 10.20.1.5:6379").sort()).toEqual(["10.20.1.5", "2001:db8:85a3::8a2e:370:7334", "203.0.113.7"]);
+    expect(found(ipDetector, "from 203.0.113.7 and 2001:db8:85a3::8a2e:370:7334, then 10.20.1.5:6379").sort()).toEqual([
+      "10.20.1.5",
+      "2001:db8:85a3::8a2e:370:7334",
+      "203.0.113.7",
+    ]);
     expect(found(ipDetector, "version 1.2.3.4, v10.0.0.1, 1.2.3.4.5, 10.0.0.0/16, 0.0.0.0, 127.0.0.1, 12:30:45, std::vector, 999.1.1.1")).toEqual([]);
   });
 
@@ -71,7 +91,12 @@ describe("each detector alone", () => {
     expect(found(secretDetector, `key ${aws} token ${gh}`)).toEqual([aws, gh]);
     expect(found(secretDetector, "password: hunter22x and api_key=ab12cd34ef56")).toEqual(["hunter22x", "ab12cd34ef56"]);
     expect(found(secretDetector, "Authorization: Bearer abcdef0123456789XYZ")).toEqual(["abcdef0123456789XYZ"]);
-    expect(found(secretDetector, "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08, password is required, ${API_KEY}, process.env.TOKEN, TOKEN_LIMIT")).toEqual([]);
+    expect(
+      found(
+        secretDetector,
+        "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08, password is required, ${API_KEY}, process.env.TOKEN, TOKEN_LIMIT",
+      ),
+    ).toEqual([]);
   });
 
   test("person and address: the trained tagger", () => {

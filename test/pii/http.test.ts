@@ -80,10 +80,18 @@ describe("mask_pii over HTTP", () => {
     // The next turn sends only the new message; the model answers with the old placeholder.
     rig.openai.toolCall = { id: "call_2", name: "send_email", arguments: { to: "[EMAIL_1]" } };
     try {
-      const json = (await (await complete({ messages: [{ role: "user", content: "Send it to the address I gave you." }], tools: TOOLS, svc_options: conversation })).json()) as any;
+      const json = (await (
+        await complete({ messages: [{ role: "user", content: "Send it to the address I gave you." }], tools: TOOLS, svc_options: conversation })
+      ).json()) as any;
       expect(JSON.parse(json.choices[0].message.tool_calls[0].function.arguments)).toEqual({ to: EMAIL });
       // Another conversation of the same app has no such placeholder: left as the model wrote it.
-      const other = (await (await complete({ messages: [{ role: "user", content: "Send it to the address I gave you." }], tools: TOOLS, svc_options: { ...OPTIONS, conversation_id: "pii-conv-2" } })).json()) as any;
+      const other = (await (
+        await complete({
+          messages: [{ role: "user", content: "Send it to the address I gave you." }],
+          tools: TOOLS,
+          svc_options: { ...OPTIONS, conversation_id: "pii-conv-2" },
+        })
+      ).json()) as any;
       expect(JSON.parse(other.choices[0].message.tool_calls[0].function.arguments)).toEqual({ to: "[EMAIL_1]" });
     } finally {
       rig.openai.toolCall = undefined;
@@ -92,7 +100,11 @@ describe("mask_pii over HTTP", () => {
 
   test("a cached answer keeps placeholders and is restored with each call's own values", async () => {
     const ask = (email: string, stream = false) =>
-      complete({ messages: [{ role: "user", content: `Write one line thanking ${email} for the invoice.` }], svc_options: { ...OPTIONS, cache: true }, ...(stream && { stream: true }) });
+      complete({
+        messages: [{ role: "user", content: `Write one line thanking ${email} for the invoice.` }],
+        svc_options: { ...OPTIONS, cache: true },
+        ...(stream && { stream: true }),
+      });
     const first = (await (await ask(EMAIL)).json()) as any;
     expect(first.svc_meta.cache_hit).toBe(false);
     expect(first.choices[0].message.content).toContain(EMAIL);
@@ -107,7 +119,11 @@ describe("mask_pii over HTTP", () => {
 
   test("a streamed answer is cached with placeholders, not the values it streamed", async () => {
     const ask = (email: string, stream: boolean) =>
-      complete({ messages: [{ role: "user", content: `Reply briefly to ${email} about the meeting.` }], svc_options: { ...OPTIONS, cache: true }, ...(stream && { stream: true }) });
+      complete({
+        messages: [{ role: "user", content: `Reply briefly to ${email} about the meeting.` }],
+        svc_options: { ...OPTIONS, cache: true },
+        ...(stream && { stream: true }),
+      });
     const streamed = await streamedText(await ask(EMAIL, true));
     expect(streamed.text).toContain(EMAIL);
     const hit = (await (await ask(OTHER_EMAIL, false)).json()) as any;
@@ -117,7 +133,10 @@ describe("mask_pii over HTTP", () => {
   });
 
   test("POST /v1/playground shows what was found", async () => {
-    const res = await fetch(`${rig.gw.url}/v1/playground`, { method: "POST", body: JSON.stringify({ messages: [{ role: "user", content: `Call ${PHONE} now.` }], svc_options: { mask_pii: true } }) });
+    const res = await fetch(`${rig.gw.url}/v1/playground`, {
+      method: "POST",
+      body: JSON.stringify({ messages: [{ role: "user", content: `Call ${PHONE} now.` }], svc_options: { mask_pii: true } }),
+    });
     const body = (await res.json()) as any;
     expect(body.pii).toEqual([{ type: "PHONE", message: 0, start: 5, end: 21 }]);
     expect(body.svc_meta.pii_masked).toBe(true);

@@ -39,7 +39,11 @@ describe("masking", () => {
   test("deterministic: a conversation's earlier turns mask byte for byte the same every turn", () => {
     const turn1: ChatMessage[] = [{ role: "user", content: "I am Margarethe Vandersloot, mail me at m.v@example.com" }];
     const first = maskMessages(turn1, new PlaceholderMap());
-    const turn2: ChatMessage[] = [...turn1, { role: "assistant", content: "Sure, m.v@example.com noted." }, { role: "user", content: "Also cc k.l@example.com" }];
+    const turn2: ChatMessage[] = [
+      ...turn1,
+      { role: "assistant", content: "Sure, m.v@example.com noted." },
+      { role: "user", content: "Also cc k.l@example.com" },
+    ];
     const second = maskMessages(turn2, new PlaceholderMap());
     expect(second.messages[0]!.content).toBe(first.messages[0]!.content);
     expect(second.messages[1]!.content).toBe("Sure, [EMAIL_1] noted.");
@@ -47,19 +51,32 @@ describe("masking", () => {
   });
 
   test("what was found: type, message index and offsets in the original content", () => {
-    const r = maskMessages([{ role: "system", content: "Be brief." }, { role: "user", content: "Mail jane.doe@example.com today." }], new PlaceholderMap());
+    const r = maskMessages(
+      [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Mail jane.doe@example.com today." },
+      ],
+      new PlaceholderMap(),
+    );
     expect(r.masked).toBe(true);
     expect(r.found).toEqual([{ type: "EMAIL", message: 1, start: 5, end: 25 }]);
   });
 
   test("types switched off are left alone", () => {
-    const r = maskMessages([{ role: "user", content: "Mail jane.doe@example.com or ring +44 20 7946 0958." }], new PlaceholderMap(), new Set<PiiType>(["PHONE"]));
+    const r = maskMessages(
+      [{ role: "user", content: "Mail jane.doe@example.com or ring +44 20 7946 0958." }],
+      new PlaceholderMap(),
+      new Set<PiiType>(["PHONE"]),
+    );
     expect(r.messages[0]!.content).toBe("Mail jane.doe@example.com or ring [PHONE_1].");
   });
 
   test("tool-call arguments are masked string by string and stay valid JSON", () => {
     const args = JSON.stringify({ to: "jane.doe@example.com", body: "Call +44 20 7946 0958", n: 3 });
-    const r = maskMessages([{ role: "assistant", content: "", tool_calls: [{ id: "c1", type: "function", function: { name: "send", arguments: args } }] }], new PlaceholderMap());
+    const r = maskMessages(
+      [{ role: "assistant", content: "", tool_calls: [{ id: "c1", type: "function", function: { name: "send", arguments: args } }] }],
+      new PlaceholderMap(),
+    );
     const masked = r.messages[0]!.tool_calls![0]!.function.arguments;
     expect(JSON.parse(masked)).toEqual({ to: "[EMAIL_1]", body: "Call [PHONE_1]", n: 3 });
     expect(r.masked).toBe(true);
@@ -112,7 +129,7 @@ describe("restoring what the model wrote", () => {
 
   test("inside JSON strings the value is escaped", () => {
     const m = new PlaceholderMap();
-    maskText('Ship to 742 Evergreen Terrace before noon.', m);
+    maskText("Ship to 742 Evergreen Terrace before noon.", m);
     const tricky = PlaceholderMap.from([{ type: "PERSON", n: 1, value: 'Ann "Q" O\'Neil' }]);
     const args = restoreText('{"name":"[PERSON_1]"}', tricky, inJsonString);
     expect(JSON.parse(args)).toEqual({ name: 'Ann "Q" O\'Neil' });

@@ -36,7 +36,13 @@ describe("masking a request", () => {
 describe("svc optimize shows what was found", () => {
   test("type, message index and offsets; the messages as they would go upstream", async () => {
     const env = { SVC_DATA_DIR: mkdtempSync(join(tmpdir(), "pii-cli-")) };
-    const line = JSON.stringify({ messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Please email jane.doe@example.com the invoice." }], svc_options: { mask_pii: true, compress: false } });
+    const line = JSON.stringify({
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Please email jane.doe@example.com the invoice." },
+      ],
+      svc_options: { mask_pii: true, compress: false },
+    });
     const r = await runCli(["optimize"], env, line + "\n");
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout.trim());

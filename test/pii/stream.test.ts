@@ -57,7 +57,11 @@ describe("streaming restore", () => {
     const answer = "Grüße an [PERSON_1] — schreib an [EMAIL_1] ✓";
     const bytes = new TextEncoder().encode(answer);
     for (let cut = 0; cut <= bytes.length; cut++) {
-      const chunks = await collect(streamOf([bytes.slice(0, cut), bytes.slice(cut)]).pipeThrough(new TextDecoderStream()).pipeThrough(restoreStream(map)));
+      const chunks = await collect(
+        streamOf([bytes.slice(0, cut), bytes.slice(cut)])
+          .pipeThrough(new TextDecoderStream())
+          .pipeThrough(restoreStream(map)),
+      );
       expect(chunks.join("")).toBe("Grüße an Zoë Ångström-Müller — schreib an jane.doe@example.com ✓");
     }
   });

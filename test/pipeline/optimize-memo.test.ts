@@ -5,7 +5,16 @@ import type { OptimizeInput, OptimizeResult } from "../../src/pipeline/optimize-
 const input = (content: string, aggressiveness = 0.5): OptimizeInput => ({
   messages: [{ role: "user", content }],
   model: "auto",
-  options: { compress: true, route: true, cache: true, cache_nondeterministic: false, score: true, mask_pii: false, max_aggressiveness: aggressiveness, skip_rules: [] },
+  options: {
+    compress: true,
+    route: true,
+    cache: true,
+    cache_nondeterministic: false,
+    score: true,
+    mask_pii: false,
+    max_aggressiveness: aggressiveness,
+    skip_rules: [],
+  },
   params: {},
   maxTokens: 1000,
   availableModels: ["gpt-4o-mini-2024-07-18"],

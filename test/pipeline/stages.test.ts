@@ -26,9 +26,20 @@ const request = (stream = false): CompletionRequest => ({
   max_tokens: 10,
   stream,
   params: {},
-  svc_options: { compress: false, route: false, cache: true, cache_nondeterministic: false, score: false, mask_pii: false, max_aggressiveness: 0.5, skip_rules: [], budget_id: "b1" },
+  svc_options: {
+    compress: false,
+    route: false,
+    cache: true,
+    cache_nondeterministic: false,
+    score: false,
+    mask_pii: false,
+    max_aggressiveness: 0.5,
+    skip_rules: [],
+    budget_id: "b1",
+  },
 });
-const newCall = (stream = false): Call => openCall(key, request(stream), { requestId: "svc_req_1", t0: performance.now(), signal: new AbortController().signal, route: "/v1/complete" });
+const newCall = (stream = false): Call =>
+  openCall(key, request(stream), { requestId: "svc_req_1", t0: performance.now(), signal: new AbortController().signal, route: "/v1/complete" });
 const outcome = (cacheable = true): Outcome => ({
   served: model,
   choices: [{ index: 0, message: { role: "assistant", content: "hello" }, finish_reason: "stop" }],
@@ -40,7 +51,12 @@ const outcome = (cacheable = true): Outcome => ({
   cacheable,
 });
 const priced: Priced = {
-  costs: { cost_original_usd: 2, cost_actual_usd: 1, saved_usd: 1, saved_by_source: { compression: 0.5, routing: 0.5, cache: 0, prompt_cache: 0, conversation: 0 } },
+  costs: {
+    cost_original_usd: 2,
+    cost_actual_usd: 1,
+    saved_usd: 1,
+    saved_by_source: { compression: 0.5, routing: 0.5, cache: 0, prompt_cache: 0, conversation: 0 },
+  },
   saved: { compression: { usd: 0.5, tokens: 4 }, routing: { usd: 0.5 }, cache: { usd: 0, tokens: 0 } },
   originalPromptTokens: 9,
   totalMs: 7,
@@ -94,7 +110,13 @@ describe("usage-recordable stage", () => {
 describe("quota stage", () => {
   function fakeQuota() {
     const log: string[] = [];
-    return { log, quota: { consume: (k: KeyEntry) => (log.push(`consume ${k.id}`), { keyId: k.id, period: "d:2026-11-26" }), refund: (t: QuotaTicket) => void log.push(`refund ${t.keyId} ${t.period}`) } as never };
+    return {
+      log,
+      quota: {
+        consume: (k: KeyEntry) => (log.push(`consume ${k.id}`), { keyId: k.id, period: "d:2026-11-26" }),
+        refund: (t: QuotaTicket) => void log.push(`refund ${t.keyId} ${t.period}`),
+      } as never,
+    };
   }
 
   test("consumes at admission and refunds the same ticket on rollback", async () => {
@@ -162,7 +184,24 @@ describe("settle", () => {
     settle(services, call, { kind: "failed", error: new Error("client gone after the last chunk") });
     expect(log).toEqual(["before a", "before b", "commit a-state", "commit b-state"]);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ requestId: "svc_req_1", keyId: "key_1", appId: "app_1", model: "gpt-4o-mini", provider: "openai", promptTokens: 5, completionTokens: 1, originalTokens: 9, costActualUsd: 1, savedUsd: 1, status: 200, errorCode: null, latencyMs: 7, overheadMs: 4, budgetId: "b1", stream: false });
+    expect(rows[0]).toMatchObject({
+      requestId: "svc_req_1",
+      keyId: "key_1",
+      appId: "app_1",
+      model: "gpt-4o-mini",
+      provider: "openai",
+      promptTokens: 5,
+      completionTokens: 1,
+      originalTokens: 9,
+      costActualUsd: 1,
+      savedUsd: 1,
+      status: 200,
+      errorCode: null,
+      latencyMs: 7,
+      overheadMs: 4,
+      budgetId: "b1",
+      stream: false,
+    });
   });
 
   test("rolls back in reverse order and records the failure", async () => {
@@ -199,7 +238,11 @@ describe("stream hook", () => {
     stream: () =>
       new TransformStream<StreamEvent, StreamEvent>({
         transform(ev, c) {
-          c.enqueue(ev.kind === "delta" && ev.delta.delta.content ? { kind: "delta", delta: { ...ev.delta, delta: { content: ev.delta.delta.content.toUpperCase() } } } : ev);
+          c.enqueue(
+            ev.kind === "delta" && ev.delta.delta.content
+              ? { kind: "delta", delta: { ...ev.delta, delta: { content: ev.delta.delta.content.toUpperCase() } } }
+              : ev,
+          );
         },
       }),
   };
@@ -210,7 +253,11 @@ describe("stream hook", () => {
     call.plan = { opt: { messages: request().messages } as never, candidates: [model], requested: model, reason: "explicit_model" };
     const result = { model, provider: { simulated: false }, fallback: false, attempts: [], events: events(), upstreamMs: 1 } as unknown as StreamResult;
     let answered: Outcome | undefined;
-    const body = relay(call, result, { answered: (o) => ((answered = o), {} as Priced["meta"]), partial: () => expect.unreachable(), failed: () => expect.unreachable() });
+    const body = relay(call, result, {
+      answered: (o) => ((answered = o), {} as Priced["meta"]),
+      partial: () => expect.unreachable(),
+      failed: () => expect.unreachable(),
+    });
     const text = await new Response(body).text();
     expect(text).toContain('"content":"HEL"');
     expect(text).toContain('"content":"LO"');
@@ -225,7 +272,11 @@ describe("stream hook", () => {
     call.plan = { opt: { messages: request().messages } as never, candidates: [model], requested: model, reason: "explicit_model" };
     const result = { model, provider: { simulated: false }, fallback: false, attempts: [], events: events(), upstreamMs: 1 } as unknown as StreamResult;
     const ends: { error: unknown; out?: Outcome }[] = [];
-    const reader = relay(call, result, { answered: () => expect.unreachable(), partial: (error, out) => void ends.push({ error, out }), failed: (error) => void ends.push({ error }) }).getReader();
+    const reader = relay(call, result, {
+      answered: () => expect.unreachable(),
+      partial: (error, out) => void ends.push({ error, out }),
+      failed: (error) => void ends.push({ error }),
+    }).getReader();
     await reader.read();
     await reader.cancel();
     expect(ends).toHaveLength(1);
@@ -238,12 +289,24 @@ describe("stream hook", () => {
 
   test("a stream cut before its first chunk is failed, not partial; one cut by the shutdown grace says so", async () => {
     const stopping = new AbortController();
-    for (const [chunks, stopped] of [[0, false], [1, true]] as const) {
+    for (const [chunks, stopped] of [
+      [0, false],
+      [1, true],
+    ] as const) {
       const call = newCall(true);
       call.plan = { opt: { messages: request().messages } as never, candidates: [model], requested: model, reason: "explicit_model" };
       const result = { model, provider: { simulated: false }, fallback: false, attempts: [], events: events(), upstreamMs: 1 } as unknown as StreamResult;
       const ends: string[] = [];
-      const reader = relay(call, result, { answered: () => expect.unreachable(), partial: (e) => void ends.push(`partial ${(e as ApiError).code ?? (e as ProviderError).kind}`), failed: (e) => void ends.push(`failed ${(e as ProviderError).kind}`) }, stopping.signal).getReader();
+      const reader = relay(
+        call,
+        result,
+        {
+          answered: () => expect.unreachable(),
+          partial: (e) => void ends.push(`partial ${(e as ApiError).code ?? (e as ProviderError).kind}`),
+          failed: (e) => void ends.push(`failed ${(e as ProviderError).kind}`),
+        },
+        stopping.signal,
+      ).getReader();
       for (let i = 0; i < chunks; i++) await reader.read();
       if (stopped) stopping.abort();
       await reader.cancel();

@@ -18,11 +18,23 @@ describe("Anthropic adapter", () => {
           { role: "developer", content: "Answer in French." },
           { role: "user", content: "Hello." },
           { role: "user", content: "Weather in Paris?" },
-          { role: "assistant", content: "", tool_calls: [{ id: "toolu_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+          {
+            role: "assistant",
+            content: "",
+            tool_calls: [{ id: "toolu_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+          },
           { role: "tool", tool_call_id: "toolu_1", content: "18C, sunny" },
           { role: "user", content: "And tomorrow?" },
         ],
-        params: { temperature: 1.4, top_p: 0.8, stop: "END", user: "user-9", seed: 3, tools: [WEATHER_TOOL], tool_choice: { type: "function", function: { name: "get_weather" } } },
+        params: {
+          temperature: 1.4,
+          top_p: 0.8,
+          stop: "END",
+          user: "user-9",
+          seed: 3,
+          tools: [WEATHER_TOOL],
+          tool_choice: { type: "function", function: { name: "get_weather" } },
+        },
       }),
     );
     const seen = mock.requests.at(-1)!;
@@ -35,9 +47,21 @@ describe("Anthropic adapter", () => {
       max_tokens: 64,
       system: "Be brief.\n\nAnswer in French.",
       messages: [
-        { role: "user", content: [{ type: "text", text: "Hello." }, { type: "text", text: "Weather in Paris?" }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "Hello." },
+            { type: "text", text: "Weather in Paris?" },
+          ],
+        },
         { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Paris" } }] },
-        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "18C, sunny" }, { type: "text", text: "And tomorrow?" }] },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "toolu_1", content: "18C, sunny" },
+            { type: "text", text: "And tomorrow?" },
+          ],
+        },
       ],
       temperature: 1,
       top_p: 0.8,
@@ -60,7 +84,12 @@ describe("Anthropic adapter", () => {
       const reply = mock.replies.at(-1)!;
       expect(res).toEqual({
         choices: [{ index: 0, message: { role: "assistant", content: reply.text }, finish_reason: finish as "stop" }],
-        usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, cached_tokens: reply.cachedTokens, cache_write_tokens: reply.cacheWriteTokens },
+        usage: {
+          prompt_tokens: reply.promptTokens,
+          completion_tokens: reply.completionTokens,
+          cached_tokens: reply.cachedTokens,
+          cache_write_tokens: reply.cacheWriteTokens,
+        },
       });
     }
   });
@@ -72,7 +101,9 @@ describe("Anthropic adapter", () => {
     expect(res.choices[0]!.finish_reason).toBe("tool_calls");
     expect(res.choices[0]!.message.tool_calls).toEqual([{ id: "toolu_9", type: "function", function: { name: "get_weather", arguments: '{"city":"Lyon"}' } }]);
     const out = await collect(provider.stream(req));
-    const calls = out.deltas.flatMap((d) => (d.delta.tool_calls ?? []) as { index: number; id?: string; type?: string; function: { name?: string; arguments: string } }[]);
+    const calls = out.deltas.flatMap(
+      (d) => (d.delta.tool_calls ?? []) as { index: number; id?: string; type?: string; function: { name?: string; arguments: string } }[],
+    );
     expect(calls[0]).toEqual({ index: 0, id: "toolu_9", type: "function", function: { name: "get_weather", arguments: "" } });
     expect(calls.every((c) => c.index === 0)).toBe(true);
     expect(calls.map((c) => c.function.arguments).join("")).toBe('{"city":"Lyon"}');
@@ -86,7 +117,12 @@ describe("Anthropic adapter", () => {
     expect(out.deltas[0]!.delta).toEqual({ role: "assistant" });
     expect(out.text).toBe(reply.text);
     expect(out.deltas.at(-1)!.finish_reason).toBe("stop");
-    expect(out.usage).toEqual({ prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, cached_tokens: reply.cachedTokens, cache_write_tokens: reply.cacheWriteTokens });
+    expect(out.usage).toEqual({
+      prompt_tokens: reply.promptTokens,
+      completion_tokens: reply.completionTokens,
+      cached_tokens: reply.cachedTokens,
+      cache_write_tokens: reply.cacheWriteTokens,
+    });
   });
 
   test("n > 1 is refused before any call, with a clear reason", async () => {

@@ -1,7 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { Catalog } from "../../src/catalog/catalog";
 import { backoffDelay } from "../../src/providers/backoff";
-import { DEFAULT_CALL_POLICY, completeWithFallback, streamWithFallback, UpstreamFailure, type CallPolicy, type UpstreamRequest } from "../../src/providers/call";
+import {
+  DEFAULT_CALL_POLICY,
+  completeWithFallback,
+  streamWithFallback,
+  UpstreamFailure,
+  type CallPolicy,
+  type UpstreamRequest,
+} from "../../src/providers/call";
 import { buildProviders } from "../../src/providers/registry";
 import { parseRetryAfter } from "../../src/providers/shared/retry-after";
 import { startAnthropicMock } from "../mocks/anthropic-mock";
@@ -21,7 +28,14 @@ function env(): Record<string, string> {
 }
 
 function request(models: string[], over: Partial<UpstreamRequest> = {}): UpstreamRequest {
-  return { candidates: models.map((m) => catalog.resolve(m)), messages: [{ role: "user", content: "Summarise the plot of Hamlet." }], max_tokens: 50, params: {}, signal: new AbortController().signal, ...over };
+  return {
+    candidates: models.map((m) => catalog.resolve(m)),
+    messages: [{ role: "user", content: "Summarise the plot of Hamlet." }],
+    max_tokens: 50,
+    params: {},
+    signal: new AbortController().signal,
+    ...over,
+  };
 }
 
 describe("retry and fallback policy", () => {
@@ -82,7 +96,10 @@ describe("retry and fallback policy", () => {
   test("aborting during a backoff wait stops at once without another attempt", async () => {
     anthropic.failNext(1, 500);
     const client = new AbortController();
-    const pending = completeWithFallback(buildProviders(env(), catalog), request([HAIKU, MINI], { signal: client.signal }), { ...POLICY, backoffBaseMs: 5_000 });
+    const pending = completeWithFallback(buildProviders(env(), catalog), request([HAIKU, MINI], { signal: client.signal }), {
+      ...POLICY,
+      backoffBaseMs: 5_000,
+    });
     while (anthropic.requests.length === 0) await Bun.sleep(5);
     await Bun.sleep(20);
     client.abort();

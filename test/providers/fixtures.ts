@@ -7,7 +7,11 @@ export const KEY = "sk-test-SECRET-4d2f9a";
 
 export const WEATHER_TOOL = {
   type: "function",
-  function: { name: "get_weather", description: "Current weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+  function: {
+    name: "get_weather",
+    description: "Current weather",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  },
 };
 
 export function providerRequest(model: string, over: Partial<ProviderRequest> & { params?: PassThroughParams } = {}): ProviderRequest {

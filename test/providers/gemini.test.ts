@@ -20,7 +20,17 @@ describe("Gemini adapter", () => {
           { role: "assistant", content: "It is 18C." },
           { role: "user", content: "Thanks" },
         ],
-        params: { temperature: 0.2, top_p: 0.7, stop: ["END"], n: 2, seed: 5, presence_penalty: 0.1, response_format: { type: "json_object" }, tools: [WEATHER_TOOL], tool_choice: "required" },
+        params: {
+          temperature: 0.2,
+          top_p: 0.7,
+          stop: ["END"],
+          n: 2,
+          seed: 5,
+          presence_penalty: 0.1,
+          response_format: { type: "json_object" },
+          tools: [WEATHER_TOOL],
+          tool_choice: "required",
+        },
       }),
     );
     const seen = mock.requests.at(-1)!;
@@ -35,7 +45,16 @@ describe("Gemini adapter", () => {
         { role: "user", parts: [{ text: "Thanks" }] },
       ],
       systemInstruction: { parts: [{ text: "Be brief." }] },
-      generationConfig: { maxOutputTokens: 64, temperature: 0.2, topP: 0.7, stopSequences: ["END"], candidateCount: 2, seed: 5, presencePenalty: 0.1, responseMimeType: "application/json" },
+      generationConfig: {
+        maxOutputTokens: 64,
+        temperature: 0.2,
+        topP: 0.7,
+        stopSequences: ["END"],
+        candidateCount: 2,
+        seed: 5,
+        presencePenalty: 0.1,
+        responseMimeType: "application/json",
+      },
       tools: [{ functionDeclarations: [{ name: "get_weather", description: "Current weather", parameters: WEATHER_TOOL.function.parameters }] }],
       toolConfig: { functionCallingConfig: { mode: "ANY" } },
     });

@@ -151,7 +151,7 @@ describe("pooledPost", () => {
 
   test("an answer that ends when the server closes (no length, no chunking) is read to the close", async () => {
     const server = rawServer((socket) => {
-      socket.write("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{\"ok\":");
+      socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"ok":');
       setTimeout(() => socket.end("true}"), 20);
     });
     for (let i = 0; i < 2; i++) {

@@ -33,7 +33,12 @@ describe("buildProviders", () => {
     expect(reg.providerFor(model("gemini-1.5-pro"))).toBeInstanceOf(GeminiProvider);
     expect(reg.providerFor(model("gpt-4o"))).toBeUndefined();
     expect(reg.isAvailable(model("gpt-4o"))).toBe(false);
-    expect(reg.status().map((s) => s.name).sort()).toEqual(["anthropic", "gemini"]);
+    expect(
+      reg
+        .status()
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(["anthropic", "gemini"]);
   });
 
   test("base URL overrides are used, and a malformed one is refused by name", async () => {
@@ -82,7 +87,10 @@ describe("buildProviders", () => {
   test("the compat key is sent when given", async () => {
     const mock = startOpenAIMock({ apiKey: "local-key" });
     try {
-      const reg = buildProviders({ SVC_OPENAI_COMPAT_BASE_URL: `${mock.url}/v1`, SVC_OPENAI_COMPAT_API_KEY: "local-key", SVC_OPENAI_COMPAT_MODELS: "gpt-4o-mini" }, catalog);
+      const reg = buildProviders(
+        { SVC_OPENAI_COMPAT_BASE_URL: `${mock.url}/v1`, SVC_OPENAI_COMPAT_API_KEY: "local-key", SVC_OPENAI_COMPAT_MODELS: "gpt-4o-mini" },
+        catalog,
+      );
       await reg.providerFor(model("gpt-4o-mini"))!.complete(providerRequest("gpt-4o-mini-2024-07-18"));
       expect(mock.requests[0]!.headers.authorization).toBe("Bearer local-key");
     } finally {

@@ -1,6 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { Catalog } from "../../src/catalog/catalog";
-import { DEFAULT_CALL_POLICY, completeWithFallback, streamWithFallback, UpstreamFailure, type CallPolicy, type UpstreamRequest } from "../../src/providers/call";
+import {
+  DEFAULT_CALL_POLICY,
+  completeWithFallback,
+  streamWithFallback,
+  UpstreamFailure,
+  type CallPolicy,
+  type UpstreamRequest,
+} from "../../src/providers/call";
 import { buildProviders } from "../../src/providers/registry";
 import { ProviderError } from "../../src/providers/types";
 import { startAnthropicMock } from "../mocks/anthropic-mock";
@@ -36,7 +43,13 @@ function registry(override: Partial<Record<Name, string>> = {}) {
 }
 
 function request(models: string[], signal = new AbortController().signal): UpstreamRequest {
-  return { candidates: models.map((m) => catalog.resolve(m)), messages: [{ role: "user", content: "Name three rivers in Europe." }], max_tokens: 50, params: {}, signal };
+  return {
+    candidates: models.map((m) => catalog.resolve(m)),
+    messages: [{ role: "user", content: "Name three rivers in Europe." }],
+    max_tokens: 50,
+    params: {},
+    signal,
+  };
 }
 
 async function until(check: () => boolean, ms = 2_000): Promise<void> {
@@ -62,7 +75,9 @@ describe.each(FORMATS)("$name over HTTP", (f) => {
     mock.failNext(1, 500);
     const reg = registry();
     const text = stream
-      ? (await Array.fromAsync((await streamWithFallback(reg, request([f.model]), POLICY)).events)).map((e) => (e.kind === "delta" ? (e.delta.delta.content ?? "") : "")).join("")
+      ? (await Array.fromAsync((await streamWithFallback(reg, request([f.model]), POLICY)).events))
+          .map((e) => (e.kind === "delta" ? (e.delta.delta.content ?? "") : ""))
+          .join("")
       : (await completeWithFallback(reg, request([f.model]), POLICY)).response.choices[0]!.message.content;
     expect(text).toBe(mock.replies[0]!.text);
     expect(mock.requests).toHaveLength(2);
@@ -70,7 +85,9 @@ describe.each(FORMATS)("$name over HTTP", (f) => {
 
   test.each([false, true])("a dead provider (connection refused) falls back to the next candidate (stream: %p)", async (stream) => {
     const reg = registry({ [f.name]: `http://127.0.0.1:${deadPort()}` });
-    const res = stream ? await streamWithFallback(reg, request([f.model, f.fallback]), POLICY) : await completeWithFallback(reg, request([f.model, f.fallback]), POLICY);
+    const res = stream
+      ? await streamWithFallback(reg, request([f.model, f.fallback]), POLICY)
+      : await completeWithFallback(reg, request([f.model, f.fallback]), POLICY);
     expect(res.model.id).toBe(f.fallback);
     expect(res.fallback).toBe(true);
     expect(res.attempts.map((a) => a.outcome)).toEqual(["connection", "connection", "connection", "ok"]);

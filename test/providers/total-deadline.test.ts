@@ -1,6 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { Catalog } from "../../src/catalog/catalog";
-import { DEFAULT_CALL_POLICY, completeWithFallback, streamWithFallback, UpstreamFailure, type CallPolicy, type UpstreamRequest } from "../../src/providers/call";
+import {
+  DEFAULT_CALL_POLICY,
+  completeWithFallback,
+  streamWithFallback,
+  UpstreamFailure,
+  type CallPolicy,
+  type UpstreamRequest,
+} from "../../src/providers/call";
 import { buildProviders } from "../../src/providers/registry";
 import { startOpenAIMock } from "../mocks/openai-mock";
 import { startAnthropicMock } from "../mocks/anthropic-mock";
@@ -11,11 +18,18 @@ import { KEY, mockForFile, thrown } from "./fixtures";
 const catalog = Catalog.load();
 const openai = mockForFile(startOpenAIMock({ apiKey: KEY }));
 const anthropic = mockForFile(startAnthropicMock({ apiKey: KEY }));
-const registry = () => buildProviders({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: `${openai.url}/v1`, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: anthropic.url }, catalog);
+const registry = () =>
+  buildProviders({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: `${openai.url}/v1`, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: anthropic.url }, catalog);
 const POLICY: CallPolicy = { ...DEFAULT_CALL_POLICY, retries: 2, backoffBaseMs: 5, timeoutMs: 2_000, maxRetryAfterMs: 1_000, totalMs: 300 };
 
 function request(models: string[]): UpstreamRequest {
-  return { candidates: models.map((m) => catalog.resolve(m)), messages: [{ role: "user", content: "Name three rivers in Europe please, with their lengths." }], max_tokens: 50, params: {}, signal: new AbortController().signal };
+  return {
+    candidates: models.map((m) => catalog.resolve(m)),
+    messages: [{ role: "user", content: "Name three rivers in Europe please, with their lengths." }],
+    max_tokens: 50,
+    params: {},
+    signal: new AbortController().signal,
+  };
 }
 
 describe("the call's one deadline", () => {

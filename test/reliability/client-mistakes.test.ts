@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import http from "node:http";
 import { call } from "../support/gateway-process";
 import { rigPerFile } from "../completions/support";
@@ -33,11 +33,14 @@ async function expectError(res: Response, status: number, code: string) {
 function postFrom(localAddress: string, url: string, body: string): Promise<{ status: number; text: string }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: "POST", localAddress, headers: { "content-type": "application/json" } }, (res) => {
-      let text = "";
-      res.on("data", (c) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = http.request(
+      { host: u.hostname, port: u.port, path: u.pathname, method: "POST", localAddress, headers: { "content-type": "application/json" } },
+      (res) => {
+        let text = "";
+        res.on("data", (c) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -62,24 +65,37 @@ describe("client mistakes are 4xx in the error shape", () => {
 
   test("a prompt no model's context holds is a 400 naming the window, not a 503 NO_PROVIDER", async () => {
     // Prompt plus max_tokens is what must fit; the mock OpenAI's models hold 128,000 tokens.
-    const res = await call(`${rig.gw.url}/v1/complete`, rig.admin.key, { body: { model: "auto", max_tokens: 1_000_000, messages: [{ role: "user", content: "Summarise the history of Rome." }] } });
+    const res = await call(`${rig.gw.url}/v1/complete`, rig.admin.key, {
+      body: { model: "auto", max_tokens: 1_000_000, messages: [{ role: "user", content: "Summarise the history of Rome." }] },
+    });
     const e = await expectError(res, 400, "VALIDATION_ERROR");
     expect(e.message).toContain("more than any available model holds (at most");
   });
 
   test("deep nesting on the unauthenticated playground is a 400 too", async () => {
-    const res = await call(`${rig.gw.url}/v1/playground`, undefined, { body: `{"messages":[{"role":"user","content":"hi"}],"tool_choice":${nestedText(600)}}` });
+    const res = await call(`${rig.gw.url}/v1/playground`, undefined, {
+      body: `{"messages":[{"role":"user","content":"hi"}],"tool_choice":${nestedText(600)}}`,
+    });
     await expectError(res, 400, "VALIDATION_ERROR");
   });
 
   test("a declared Content-Length of 100 MB is a 413 in the error shape, without the body being sent", async () => {
     const u = new URL(`${rig.gw.url}/v1/complete`);
     const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: "POST", headers: { "content-type": "application/json", "content-length": String(100 * 1024 * 1024), authorization: `Bearer ${rig.admin.key}` } }, (res) => {
-        let text = "";
-        res.on("data", (c) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-      });
+      const req = http.request(
+        {
+          host: u.hostname,
+          port: u.port,
+          path: u.pathname,
+          method: "POST",
+          headers: { "content-type": "application/json", "content-length": String(100 * 1024 * 1024), authorization: `Bearer ${rig.admin.key}` },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (c) => (text += c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
       req.on("error", reject);
       req.write("{");
     });
@@ -126,7 +142,9 @@ describe("a playground flood beside keyed calls", () => {
     for (let round = 0; round < 5; round++) {
       const batch = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
-          call(`${open.gw.url}/v1/complete`, open.admin.key, { body: { model: "auto", messages: [{ role: "user", content: `Please could you explain how a heat pump works, part ${round}-${i}?` }] } }),
+          call(`${open.gw.url}/v1/complete`, open.admin.key, {
+            body: { model: "auto", messages: [{ role: "user", content: `Please could you explain how a heat pump works, part ${round}-${i}?` }] },
+          }),
         ),
       );
       keyed.push(...batch.map((r) => r.status));

@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startOpenAIMock } from "../mocks/openai-mock";
-import { call, startGateway, type GatewayProcess } from "../support/gateway-process";
+import { call, startGateway } from "../support/gateway-process";
 import { OFF, waitForKey } from "../completions/support";
 
 // Issue 23: what a careful operator's fault injection found. Each test fails on the ledger that counted

@@ -28,7 +28,11 @@ describe("the bundled capability table", () => {
   });
 
   test("keeps most_capable for hard reasoning only", () => {
-    const mostCapable = TASK_CLASSES.flatMap((c) => Object.entries(table.classes[c]).filter(([, t]) => t === "most_capable").map(([b]) => `${c}.${b}`));
+    const mostCapable = TASK_CLASSES.flatMap((c) =>
+      Object.entries(table.classes[c])
+        .filter(([, t]) => t === "most_capable")
+        .map(([b]) => `${c}.${b}`),
+    );
     expect(mostCapable).toEqual(["reasoning.hard"]);
   });
 

@@ -254,11 +254,15 @@ describe("a hard prompt", () => {
       signals({ hardness: hard({ constraints: t.constraints_from - 1, steps: t.steps_from - 1, requestedWords: t.requested_words_from - 1 }) }),
       signals({ promptTokens: t.context_tokens_from - 1 }),
     ];
-    for (const s of below) expect([routed({ prediction: faq, signals: s }).tier, routed({ prediction: faq, signals: s }).reason]).toEqual(["cheapest", "faq_pattern"]);
+    for (const s of below)
+      expect([routed({ prediction: faq, signals: s }).tier, routed({ prediction: faq, signals: s }).reason]).toEqual(["cheapest", "faq_pattern"]);
   });
 
   test("a threshold of 0 turns its signal off, and the thresholds come from the table", () => {
-    const off = parseCapabilities({ ...bundledCapabilities, hard_prompt: { constraints_from: 0, steps_from: 0, requested_words_from: 0, context_tokens_from: 0 } });
+    const off = parseCapabilities({
+      ...bundledCapabilities,
+      hard_prompt: { constraints_from: 0, steps_from: 0, requested_words_from: 0, context_tokens_from: 0 },
+    });
     for (const [, s] of cases) expect(routed({ prediction: faq, signals: s, capabilities: off }).tier).toBe("cheapest");
     const strict = parseCapabilities({ ...bundledCapabilities, hard_prompt: { ...t, constraints_from: 2 } });
     expect(routed({ prediction: faq, signals: signals({ hardness: hard({ constraints: 2 }) }), capabilities: strict }).reason).toBe("many_constraints");

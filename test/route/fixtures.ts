@@ -14,7 +14,19 @@ export function prediction(task: TaskClass, confidence: number, difficulty: numb
 }
 
 export function signals(over: Partial<PromptSignals> = {}): PromptSignals {
-  return { promptTokens: 200, maxCompletionTokens: 1000, userTurns: 1, codeFences: 0, script: "latin", needsTools: false, needsJson: false, needsJsonSchema: false, needsVision: false, hardness: { constraints: 0, steps: 0, requestedWords: 0 }, ...over };
+  return {
+    promptTokens: 200,
+    maxCompletionTokens: 1000,
+    userTurns: 1,
+    codeFences: 0,
+    script: "latin",
+    needsTools: false,
+    needsJson: false,
+    needsJsonSchema: false,
+    needsVision: false,
+    hardness: { constraints: 0, steps: 0, requestedWords: 0 },
+    ...over,
+  };
 }
 
 /** The bundled catalog with some models' feature lists replaced. */
@@ -25,5 +37,8 @@ export function catalogWithFeatures(features: Record<string, string[]>): Catalog
 }
 
 export const all = () => true;
-export const only = (...providers: string[]) => (m: ModelInfo) => providers.includes(m.provider);
+export const only =
+  (...providers: string[]) =>
+  (m: ModelInfo) =>
+    providers.includes(m.provider);
 export const ids = (models: readonly ModelInfo[]) => models.map((m) => m.id);

@@ -25,12 +25,7 @@ describe("promptSignals", () => {
   });
 
   test("counts the user's turns", () => {
-    const chat: ChatMessage[] = [
-      { role: "system", content: "be nice" },
-      user("hello"),
-      { role: "assistant", content: "hi!" },
-      user("how are you?"),
-    ];
+    const chat: ChatMessage[] = [{ role: "system", content: "be nice" }, user("hello"), { role: "assistant", content: "hi!" }, user("how are you?")];
     expect(promptSignals({ messages: chat }).userTurns).toBe(2);
   });
 

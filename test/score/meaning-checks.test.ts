@@ -5,7 +5,7 @@ describe("meaningChecks", () => {
   test("finds nothing lost when only filler goes", () => {
     const lost = meaningChecks(
       "Hi there! Could you please, if it's not too much trouble, summarize the 2023 report from Acme Corp at https://acme.example/r.pdf and quote \"net revenue\" exactly? Don't include `draft_v2`.",
-      "Summarize the 2023 report from Acme Corp at https://acme.example/r.pdf and quote \"net revenue\" exactly? Don't include `draft_v2`.",
+      'Summarize the 2023 report from Acme Corp at https://acme.example/r.pdf and quote "net revenue" exactly? Don\'t include `draft_v2`.',
     );
     expect(lost).toEqual({ numbers: [], negations: [], entities: [], codeSpans: [], urls: [], quotes: [] });
   });

@@ -3,23 +3,46 @@ import { shippedModels } from "../ml/shipped-models";
 
 /** Our own fixture: the same prompts compressed by removing only filler, and with one change of meaning each. */
 const FILLER_ONLY: [string, string][] = [
-  ["Hi! Could you please summarize the attached quarterly report for the board meeting on March 3?", "Summarize the attached quarterly report for the board meeting on March 3?"],
+  [
+    "Hi! Could you please summarize the attached quarterly report for the board meeting on March 3?",
+    "Summarize the attached quarterly report for the board meeting on March 3?",
+  ],
   ["I was wondering if you could basically just explain how binary search works in Python.", "Explain how binary search works in Python."],
-  ["Please, if it's not too much trouble, translate the following sentence into German: The train leaves at 8 am.", "Translate the following sentence into German: The train leaves at 8 am."],
+  [
+    "Please, if it's not too much trouble, translate the following sentence into German: The train leaves at 8 am.",
+    "Translate the following sentence into German: The train leaves at 8 am.",
+  ],
   ["Thank you so much in advance! Write a short poem about the sea at night, around 12 lines.", "Write a short poem about the sea at night, around 12 lines."],
-  ["Hello there. I really need your help. Do not use any external libraries and write a function that parses ISO dates.", "Do not use any external libraries and write a function that parses ISO dates."],
+  [
+    "Hello there. I really need your help. Do not use any external libraries and write a function that parses ISO dates.",
+    "Do not use any external libraries and write a function that parses ISO dates.",
+  ],
   ["Can you kindly list the three largest cities in Canada by population, if you don't mind?", "List the three largest cities in Canada by population."],
   // The README's example: social sentences and the indirect framing weigh nothing.
-  ["Hi there! I hope you are doing well. I was wondering if you could possibly help me write a haiku about the sea. Thanks in advance!", "Write a haiku about the sea."],
-  ["Hey! Hope your day is going well. Sorry if this is a dumb question, but how do I reverse a list in Python? Thank you so much in advance, really appreciate it! haha", "How do I reverse a list in Python?"],
+  [
+    "Hi there! I hope you are doing well. I was wondering if you could possibly help me write a haiku about the sea. Thanks in advance!",
+    "Write a haiku about the sea.",
+  ],
+  [
+    "Hey! Hope your day is going well. Sorry if this is a dumb question, but how do I reverse a list in Python? Thank you so much in advance, really appreciate it! haha",
+    "How do I reverse a list in Python?",
+  ],
 ];
 
 const MEANING_CHANGED: [string, string, string][] = [
   ["dropped content word", "Write a haiku about the sea.", "Write a haiku."],
   ["swapped roles", "Explain why the dog chased the cat across the street.", "Explain why the cat chased the dog across the street."],
   ["dropped format instruction", "List the planets of the solar system as bullet points.", "List the planets of the solar system as points."],
-  ["data edited: articles gone from a text to proofread", "Proofread this: The team have finished the report and the manager is happy.", "Proofread this: Team have finished report and manager is happy."],
-  ["a copy gone from a text to count in", "How many times does this sentence appear? I like tea. I like tea. I like tea.", "How many times does this sentence appear? I like tea."],
+  [
+    "data edited: articles gone from a text to proofread",
+    "Proofread this: The team have finished the report and the manager is happy.",
+    "Proofread this: Team have finished report and manager is happy.",
+  ],
+  [
+    "a copy gone from a text to count in",
+    "How many times does this sentence appear? I like tea. I like tea. I like tea.",
+    "How many times does this sentence appear? I like tea.",
+  ],
   ["dropped negation", "Do not delete the production database before the backup finishes.", "Delete the production database before the backup finishes."],
   ["changed number", "Transfer 1500 dollars to the savings account on Friday.", "Transfer 5100 dollars to the savings account on Friday."],
   ["swapped entity", "Book a flight from Berlin to Madrid with Lufthansa next week.", "Book a flight from Berlin to Lisbon with Lufthansa next week."],
@@ -52,7 +75,11 @@ describe("quality score", () => {
 
   test("scores are integers in 0..100 for unrelated and empty texts", async () => {
     const m = await shippedModels();
-    for (const [a, b] of [["Write a haiku about spring.", "SELECT * FROM users;"], ["Some text", ""], ["", ""]] as const) {
+    for (const [a, b] of [
+      ["Write a haiku about spring.", "SELECT * FROM users;"],
+      ["Some text", ""],
+      ["", ""],
+    ] as const) {
       const q = await m.quality(a, b);
       expect(Number.isInteger(q.score)).toBe(true);
       expect(q.score).toBeGreaterThanOrEqual(0);

@@ -111,7 +111,10 @@ describe("ledger", () => {
     expect(stored.map((r) => r.request_id)).toEqual(Array.from({ length: 120 }, (_, i) => row(i).requestId));
     expect(stored[7]!.status).toBe(row(7).status);
     expect(told).toEqual([[{ requestId: row(7).requestId, reason: expect.stringContaining("UNIQUE") }]]);
-    const kept = readFileSync(join(dir, "journal", "rejected.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const kept = readFileSync(join(dir, "journal", "rejected.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(kept).toEqual([{ reason: expect.stringContaining("UNIQUE"), row: JSON.parse(JSON.stringify({ ...row(7), status: 499 })) }]);
     // The next batch goes in as usual.
     ledger.record(row(200));

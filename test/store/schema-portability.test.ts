@@ -42,7 +42,19 @@ afterAll(async () => {
   await sql.end();
 });
 
-const TABLES = ["agent_runs", "api_keys", "budget_spend", "budgets", "cache_entries", "conversations", "protocols", "reservations", "schema_migrations", "usage_counters", "usage_ledger"];
+const TABLES = [
+  "agent_runs",
+  "api_keys",
+  "budget_spend",
+  "budgets",
+  "cache_entries",
+  "conversations",
+  "protocols",
+  "reservations",
+  "schema_migrations",
+  "usage_counters",
+  "usage_ledger",
+];
 
 interface Recorded {
   sql: string;
@@ -101,14 +113,65 @@ function toPostgres(text: string): string {
 /** BIGINT comes back from postgres.js as a string; compare values as numbers where they are numbers. */
 const normalize = (rows: unknown[][]) => rows.map((r) => r.map((v) => (typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v)));
 
-const key = (id: string, type: "test" | "live", createdAt: number): KeyEntry => ({ id, name: `name ${id}`, appId: "app_p", type, prefix: `svc_${type}_ab`, last4: "wxyz", hash: `hash_${id}`, status: "active", scopes: ["complete"], plan: "free", createdAt, lastUsedAt: null, revokedAt: null });
+const key = (id: string, type: "test" | "live", createdAt: number): KeyEntry => ({
+  id,
+  name: `name ${id}`,
+  appId: "app_p",
+  type,
+  prefix: `svc_${type}_ab`,
+  last4: "wxyz",
+  hash: `hash_${id}`,
+  status: "active",
+  scopes: ["complete"],
+  plan: "free",
+  createdAt,
+  lastUsedAt: null,
+  revokedAt: null,
+});
 
 function ledgerRow(i: number): LedgerRow {
-  return { requestId: `svc_req_p${String(i).padStart(4, "0")}`, keyId: "key_p1", appId: "app_p", model: i % 4 === 0 ? null : "gpt-4o-mini-2024-07-18", modelRequested: "auto", provider: i % 4 === 0 ? null : "openai", promptTokens: 10 + i, completionTokens: i, originalTokens: 20 + i, costOriginalUsd: i / 1e6, costActualUsd: i / 4e6, savedUsd: (3 * i) / 4e6, cacheHit: i % 3 === 0, status: i % 4 === 0 ? 502 : 200, errorCode: i % 4 === 0 ? "UPSTREAM_ERROR" : null, latencyMs: i + 0.125, overheadMs: 0.5, stream: i % 2 === 0, budgetId: null, conversationId: undefined, agentRunId: null, createdAt: 1_790_000_000_000 + i };
+  return {
+    requestId: `svc_req_p${String(i).padStart(4, "0")}`,
+    keyId: "key_p1",
+    appId: "app_p",
+    model: i % 4 === 0 ? null : "gpt-4o-mini-2024-07-18",
+    modelRequested: "auto",
+    provider: i % 4 === 0 ? null : "openai",
+    promptTokens: 10 + i,
+    completionTokens: i,
+    originalTokens: 20 + i,
+    costOriginalUsd: i / 1e6,
+    costActualUsd: i / 4e6,
+    savedUsd: (3 * i) / 4e6,
+    cacheHit: i % 3 === 0,
+    status: i % 4 === 0 ? 502 : 200,
+    errorCode: i % 4 === 0 ? "UPSTREAM_ERROR" : null,
+    latencyMs: i + 0.125,
+    overheadMs: 0.5,
+    stream: i % 2 === 0,
+    budgetId: null,
+    conversationId: undefined,
+    agentRunId: null,
+    createdAt: 1_790_000_000_000 + i,
+  };
 }
 
 function cacheRow(id: string, exactKey: string, expiresAt: number, createdAt: number): CacheRow {
-  return { id, appId: "app_p", exactKey, scopeKey: "scope", model: "gpt-4o-mini-2024-07-18", promptText: `prompt ${id}`, contextHash: "ctx", embedding: "AACAPwAAAEA=", response: JSON.stringify({ id }), createdAt, expiresAt, hits: 0, lastHitAt: null };
+  return {
+    id,
+    appId: "app_p",
+    exactKey,
+    scopeKey: "scope",
+    model: "gpt-4o-mini-2024-07-18",
+    promptText: `prompt ${id}`,
+    contextHash: "ctx",
+    embedding: "AACAPwAAAEA=",
+    response: JSON.stringify({ id }),
+    createdAt,
+    expiresAt,
+    hits: 0,
+    lastHitAt: null,
+  };
 }
 
 /** Drives the real code paths that write the store, as a gateway does over a day. */
@@ -173,8 +236,11 @@ describe.skipIf(!havePg)("one schema on SQLite and PostgreSQL", () => {
     const dir = mkdtempSync(join(tmpdir(), "svc-store-"));
     const store = openStore(dir);
     const sqliteCols: { table_name: string; column_name: string }[] = [];
-    for (const t of store.sqlite.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all()) {
-      for (const c of store.sqlite.query<{ name: string }, []>(`PRAGMA table_info(${t.name})`).all()) sqliteCols.push({ table_name: t.name, column_name: c.name });
+    for (const t of store.sqlite
+      .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .all()) {
+      for (const c of store.sqlite.query<{ name: string }, []>(`PRAGMA table_info(${t.name})`).all())
+        sqliteCols.push({ table_name: t.name, column_name: c.name });
     }
     store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -194,7 +260,9 @@ describe.skipIf(!havePg)("one schema on SQLite and PostgreSQL", () => {
     expect([...kinds].sort()).toEqual(["delete", "insert", "select", "update"]);
     expect(statements.some((r) => /on conflict/i.test(r.sql) && /usage_counters/i.test(r.sql))).toBe(true);
     expect(statements.some((r) => /on conflict/i.test(r.sql) && /cache_entries/.test(r.sql))).toBe(true);
-    expect(statements.some((r) => /^INSERT INTO usage_ledger/.test(r.sql) && r.params.length === 50 * Object.keys(getTableColumns(usageLedger)).length)).toBe(true);
+    expect(statements.some((r) => /^INSERT INTO usage_ledger/.test(r.sql) && r.params.length === 50 * Object.keys(getTableColumns(usageLedger)).length)).toBe(
+      true,
+    );
 
     for (const r of statements) {
       let rows: unknown[][];

@@ -48,7 +48,7 @@ async function pump(stream: ReadableStream<Uint8Array>, lines: string[], onLine:
   let buf = "";
   for await (const chunk of stream) {
     buf += decoder.decode(chunk, { stream: true });
-    let i;
+    let i: number;
     while ((i = buf.indexOf("\n")) >= 0) {
       const line = buf.slice(0, i);
       buf = buf.slice(i + 1);
@@ -65,7 +65,15 @@ async function pump(stream: ReadableStream<Uint8Array>, lines: string[], onLine:
  */
 export async function startGateway(env: Record<string, string> = {}, opts: { dataDir?: string } = {}): Promise<GatewayProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "svc-test-"));
-  const fullEnv: Record<string, string> = { SVC_DATA_DIR: dataDir, SVC_PORT: "0", SVC_HOST: "127.0.0.1", SVC_LOG_LEVEL: "info", SVC_KEY_SYNC_MS: "100", SVC_FLUSH_MS: "200", ...env };
+  const fullEnv: Record<string, string> = {
+    SVC_DATA_DIR: dataDir,
+    SVC_PORT: "0",
+    SVC_HOST: "127.0.0.1",
+    SVC_LOG_LEVEL: "info",
+    SVC_KEY_SYNC_MS: "100",
+    SVC_FLUSH_MS: "200",
+    ...env,
+  };
   const proc = Bun.spawn([process.execPath, CLI, "serve"], { cwd: ROOT, env: { ...process.env, ...fullEnv }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const lines: string[] = [];
   let resolveUrl!: (u: string) => void;

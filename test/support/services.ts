@@ -54,7 +54,12 @@ const PROBES: Record<Need, () => Promise<string | undefined>> = {
 const probed = new Map<Need, Promise<string | undefined>>();
 
 function required(): Set<string> {
-  return new Set((process.env.SVC_TEST_REQUIRE ?? "").split(",").map((s) => s.trim()).filter(Boolean));
+  return new Set(
+    (process.env.SVC_TEST_REQUIRE ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }
 
 /**

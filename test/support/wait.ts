@@ -3,7 +3,11 @@
  * than undefined/false, every `everyMs`, at most `tries` times, then fails naming what it waited for.
  * The bound is a count, generous on purpose: a loaded 2-core machine is slow, never wrong.
  */
-export async function waitUntil<T>(what: string, fn: () => T | undefined | false | Promise<T | undefined | false>, { tries = 250, everyMs = 20 } = {}): Promise<T> {
+export async function waitUntil<T>(
+  what: string,
+  fn: () => T | undefined | false | Promise<T | undefined | false>,
+  { tries = 250, everyMs = 20 } = {},
+): Promise<T> {
   for (let i = 0; i < tries; i++) {
     const v = await fn();
     if (v !== undefined && v !== false) return v;

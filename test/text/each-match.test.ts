@@ -26,7 +26,10 @@ describe("eachMatch", () => {
   test("starts from the beginning whatever a previous use left in lastIndex", () => {
     const p = /b/g;
     p.lastIndex = 5;
-    expect(collect("abcab", p)).toEqual([[1, "b"], [4, "b"]]);
+    expect(collect("abcab", p)).toEqual([
+      [1, "b"],
+      [4, "b"],
+    ]);
   });
 
   test("refuses a pattern without the g flag instead of looping on its first match", () => {

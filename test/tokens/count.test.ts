@@ -12,10 +12,41 @@ const library = { o200k: (t: string) => libraryO200k(t, ordinary), cl100k: (t: s
 
 /** Text that exercises every branch of the pre-tokenizers: case runs, contractions, digits, marks, line breaks, emoji, scripts. */
 const pieces = fc.constantFrom(
-  " ", "  ", "\n", "\r\n", "\n\n", "\t", "Hello", "hello", "HELLO", "HeLLo", "don't", "I'M", "they're", "12345", "3.14",
-  "€", "—", "...", "?!", "```", "{\"a\": 1}", "naïve", "e\u0301", "日本語", "Привет", "مرحبا", "👍🏽", "🚀", "<|endoftext|>", "/usr/bin",
+  " ",
+  "  ",
+  "\n",
+  "\r\n",
+  "\n\n",
+  "\t",
+  "Hello",
+  "hello",
+  "HELLO",
+  "HeLLo",
+  "don't",
+  "I'M",
+  "they're",
+  "12345",
+  "3.14",
+  "€",
+  "—",
+  "...",
+  "?!",
+  "```",
+  '{"a": 1}',
+  "naïve",
+  "e\u0301",
+  "日本語",
+  "Привет",
+  "مرحبا",
+  "👍🏽",
+  "🚀",
+  "<|endoftext|>",
+  "/usr/bin",
 );
-const text = fc.oneof(fc.string({ unit: "grapheme", maxLength: 200 }), fc.array(pieces, { maxLength: 60 }).map((p) => p.join("")));
+const text = fc.oneof(
+  fc.string({ unit: "grapheme", maxLength: 200 }),
+  fc.array(pieces, { maxLength: 60 }).map((p) => p.join("")),
+);
 
 describe("token counting", () => {
   for (const family of ["o200k", "cl100k"] as const) {

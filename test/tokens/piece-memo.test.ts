@@ -43,7 +43,7 @@ describe("piece memo", () => {
     // Birthday search over random six-letter words: a 32-bit hash collides within about 80k of them
     // (words taken in counting order collide far later).
     let x = 1;
-    const letter = () => 97 + ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 16) % 26;
+    const letter = () => 97 + (((x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 16) % 26);
     const seen = new Map<number, string>();
     let pair: [string, string] | undefined;
     while (pair === undefined) {
@@ -69,7 +69,11 @@ describe("piece memo", () => {
     const memo = new PieceMemo(fake.count);
     // 40k distinct short pieces (over the 32k entries), then 50-64 character ones (over the room for
     // their characters), then the first ones again, each asked twice in a row.
-    const pieces = [...Array.from({ length: 40_000 }, (_, i) => word(i, 4)), ...Array.from({ length: 10_000 }, (_, i) => word(i, 50 + (i % 15))), ...Array.from({ length: 100 }, (_, i) => word(i, 4))];
+    const pieces = [
+      ...Array.from({ length: 40_000 }, (_, i) => word(i, 4)),
+      ...Array.from({ length: 10_000 }, (_, i) => word(i, 50 + (i % 15))),
+      ...Array.from({ length: 100 }, (_, i) => word(i, 4)),
+    ];
     for (const p of pieces) {
       const asked = fake.asked.length;
       expect(memo.count(p, 0, p.length)).toBe(fake.expected(p)!);

@@ -42,13 +42,19 @@ describe("pre-tokenizer split", () => {
 
   test("ASCII text is split by the scanner alone, never by the regex", () => {
     fc.assert(
-      fc.property(fc.oneof(ascii, shaped.filter((t) => /^[\x00-\x7f]*$/.test(t))), (t) => {
-        for (const { split, regex } of Object.values(FAMILIES)) {
-          const ours = ourPieces(t, split);
-          expect(ours.pieces).toEqual(regexPieces(t, regex));
-          expect(ours.deferred).toBe(0);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          ascii,
+          shaped.filter((t) => /^[\x00-\x7f]*$/.test(t)),
+        ),
+        (t) => {
+          for (const { split, regex } of Object.values(FAMILIES)) {
+            const ours = ourPieces(t, split);
+            expect(ours.pieces).toEqual(regexPieces(t, regex));
+            expect(ours.deferred).toBe(0);
+          }
+        },
+      ),
       { numRuns: 3000 },
     );
   });

@@ -20,14 +20,24 @@ import { WorkerPool } from "../../workers/pool";
 
 const settings = loadSettings({ ...process.env, SVC_DATA_DIR: mkdtempSync(join(tmpdir(), "svc-deadline-")) });
 const models = Catalog.load(settings.modelsFile).models.map((m) => m.id);
-const pool = new WorkerPool<OptimizeInput, OptimizeResult>({ filename: join(import.meta.dir, "../../workers/optimize.worker.ts"), threads: 2, queueLimit: 1000, taskTimeoutMs: Number(process.argv[2]), hangMs: 60_000, workerData: settings });
+const pool = new WorkerPool<OptimizeInput, OptimizeResult>({
+  filename: join(import.meta.dir, "../../workers/optimize.worker.ts"),
+  threads: 2,
+  queueLimit: 1000,
+  taskTimeoutMs: Number(process.argv[2]),
+  hangMs: 60_000,
+  workerData: settings,
+});
 await pool.warm();
 const outcomes: Record<string, number> = {};
 const sentence = "Explain how a relay adds latency, and list three numbers: 12, 40 and 7 percent. ";
 for (let round = 0; round < 40; round++) {
   await Promise.all(
     Array.from({ length: 16 }, async (_, i) => {
-      const req = parseCompletionRequest({ model: "auto", messages: [{ role: "user", content: `Request ${round}-${i}. ${sentence.repeat(1 + ((i * 7) % 24))}` }] }, RULE_NAMES);
+      const req = parseCompletionRequest(
+        { model: "auto", messages: [{ role: "user", content: `Request ${round}-${i}. ${sentence.repeat(1 + ((i * 7) % 24))}` }] },
+        RULE_NAMES,
+      );
       const outcome = await pool.run({ ...optimizeInputOf(req, models, settings.qualityFloor), wantEmbedding: true, countTokens: false }).then(
         () => "ok",
         (e) => (e instanceof ApiError ? e.code : (e as Error).name),

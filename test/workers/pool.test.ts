@@ -13,8 +13,16 @@ afterEach(async () => {
   pool = undefined;
 });
 
-const code = async (p: Promise<unknown>) => p.then(() => "ok", (e) => (e instanceof ApiError ? e.code : (e as Error).name));
-const message = async (p: Promise<unknown>) => p.then(() => "ok", (e) => (e as Error).message);
+const code = async (p: Promise<unknown>) =>
+  p.then(
+    () => "ok",
+    (e) => (e instanceof ApiError ? e.code : (e as Error).name),
+  );
+const message = async (p: Promise<unknown>) =>
+  p.then(
+    () => "ok",
+    (e) => (e as Error).message,
+  );
 
 describe("worker pool", () => {
   test("round-trips structured data through msgpackr, typed arrays included", async () => {

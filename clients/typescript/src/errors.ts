@@ -154,7 +154,8 @@ export function errorFrom(body: unknown, opts: { status?: number; requestId?: st
   const known = code !== undefined && code in ERROR_STATUS ? (code as ErrorCode) : undefined;
   const status = opts.status ?? (known ? ERROR_STATUS[known] : 500);
   const Class = known ? ERROR_CLASSES[known] : classOfStatus(status);
-  const message = typeof e?.message === "string" ? e.message : `svc answered HTTP ${status}${typeof body === "string" && body ? `: ${body.slice(0, 200)}` : ""}`;
+  const message =
+    typeof e?.message === "string" ? e.message : `svc answered HTTP ${status}${typeof body === "string" && body ? `: ${body.slice(0, 200)}` : ""}`;
   const details: ErrorDetails = { message, status, code: code ?? `HTTP_${status}`, body };
   if (typeof e?.type === "string") details.type = e.type;
   const requestId = typeof e?.request_id === "string" ? e.request_id : opts.requestId;

@@ -18,7 +18,9 @@ export class PerClientLimit {
       this.windows.set(client, w);
     }
     if (w.count >= this.perMinute) {
-      throw new ApiError("RATE_LIMITED", `the playground allows ${this.perMinute} calls per minute per client`, { retryAfterS: (w.start + 60_000 - now) / 1000 });
+      throw new ApiError("RATE_LIMITED", `the playground allows ${this.perMinute} calls per minute per client`, {
+        retryAfterS: (w.start + 60_000 - now) / 1000,
+      });
     }
     w.count++;
   }

@@ -22,11 +22,19 @@ export function agentRunRoutes(gw: Pick<Services, "keyIndex" | "hash" | "agentRu
       async ({ request, params }) => {
         const key = adminKeyOf(gw, request, "setting an agent run's limits");
         const b = objectBody(await readJsonBody(request, gw.settings.maxBodyBytes), ["max_cost_usd", "max_calls", "max_repeats"]);
-        const limits = { maxCostMicros: usdField(b, "max_cost_usd", false), maxCalls: countField(b, "max_calls", 1, 1_000_000_000), maxRepeats: countField(b, "max_repeats", 1, 1_000_000) };
+        const limits = {
+          maxCostMicros: usdField(b, "max_cost_usd", false),
+          maxCalls: countField(b, "max_calls", 1, 1_000_000_000),
+          maxRepeats: countField(b, "max_repeats", 1, 1_000_000),
+        };
         return guarded(() => gw.agentRuns.put(key.appId, id(params), limits));
       },
       { parse: "none" },
     )
-    .post("/api/agent-runs/:id/reset", ({ request, params }) => guarded(() => gw.agentRuns.reset(adminKeyOf(gw, request, "resetting an agent run").appId, id(params))))
-    .post("/api/agent-runs/:id/close", ({ request, params }) => guarded(() => gw.agentRuns.close(adminKeyOf(gw, request, "closing an agent run").appId, id(params))));
+    .post("/api/agent-runs/:id/reset", ({ request, params }) =>
+      guarded(() => gw.agentRuns.reset(adminKeyOf(gw, request, "resetting an agent run").appId, id(params))),
+    )
+    .post("/api/agent-runs/:id/close", ({ request, params }) =>
+      guarded(() => gw.agentRuns.close(adminKeyOf(gw, request, "closing an agent run").appId, id(params))),
+    );
 }

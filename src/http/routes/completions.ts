@@ -14,14 +14,16 @@ import { RULE_NAMES } from "../../pipeline/compress";
  */
 export function completionRoutes(gw: PipelineServices & Pick<Services, "keyIndex" | "hash">) {
   const pipeline = new Pipeline(gw);
-  const handlerOf = (route: string) => async ({ request }: { request: Request }) => {
-    const key = keyOf(gw, request);
-    const req = parseCompletionRequest(await readJsonBody(request, gw.settings.maxBodyBytes), RULE_NAMES);
-    const { id, t0 } = requestStartOf(request);
-    const result = await pipeline.complete(key, req, { requestId: id, t0, signal: request.signal, route });
-    if (result.kind === "json") return Response.json(result.body, { headers: { "x-request-id": id } });
-    return new Response(result.stream, { headers: { ...SSE_HEADERS, "x-request-id": id } });
-  };
+  const handlerOf =
+    (route: string) =>
+    async ({ request }: { request: Request }) => {
+      const key = keyOf(gw, request);
+      const req = parseCompletionRequest(await readJsonBody(request, gw.settings.maxBodyBytes), RULE_NAMES);
+      const { id, t0 } = requestStartOf(request);
+      const result = await pipeline.complete(key, req, { requestId: id, t0, signal: request.signal, route });
+      if (result.kind === "json") return Response.json(result.body, { headers: { "x-request-id": id } });
+      return new Response(result.stream, { headers: { ...SSE_HEADERS, "x-request-id": id } });
+    };
   const modelObject = (m: (typeof gw.catalog.models)[number]) => ({
     id: m.id,
     object: "model",

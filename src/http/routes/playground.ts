@@ -17,7 +17,13 @@ export function playgroundRoutes(gw: Pick<Services, "optimizer" | "servableModel
   const limit = new PerClientLimit(gw.settings.playgroundPerMinute);
   let running = 0;
   return new Elysia()
-    .get("/v1/playground", () => new Response(page as unknown as string, { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": "default-src 'self'; style-src 'self' 'unsafe-inline'" } }))
+    .get(
+      "/v1/playground",
+      () =>
+        new Response(page as unknown as string, {
+          headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": "default-src 'self'; style-src 'self' 'unsafe-inline'" },
+        }),
+    )
     .get("/v1/playground/app.js", () => scriptResponse("playground"))
     .post(
       "/v1/playground",
@@ -40,7 +46,10 @@ export function playgroundRoutes(gw: Pick<Services, "optimizer" | "servableModel
             completionTokens: 0,
             cacheHit: false,
           });
-          return { ...report, estimated_costs: { prompt_original_usd: costs.cost_original_usd, prompt_sent_usd: costs.cost_actual_usd, saved_usd: costs.saved_usd } };
+          return {
+            ...report,
+            estimated_costs: { prompt_original_usd: costs.cost_original_usd, prompt_sent_usd: costs.cost_actual_usd, saved_usd: costs.saved_usd },
+          };
         } finally {
           running--;
         }

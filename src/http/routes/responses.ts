@@ -29,7 +29,11 @@ export function responseRoutes(gw: PipelineServices & Pick<Services, "keyIndex" 
       let history: Record<string, unknown>[] = [];
       if (r.previousResponseId) {
         const earlier = store.get(key.appId, r.previousResponseId);
-        if (!earlier) throw validationError("previous_response_id", `no stored response '${r.previousResponseId}' (svc keeps recent responses of this node in memory; send the whole input instead)`);
+        if (!earlier)
+          throw validationError(
+            "previous_response_id",
+            `no stored response '${r.previousResponseId}' (svc keeps recent responses of this node in memory; send the whole input instead)`,
+          );
         history = earlier;
       }
       // This request's instructions first, then the stored conversation, then the new input.

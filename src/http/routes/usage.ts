@@ -15,7 +15,23 @@ function timeParam(q: URLSearchParams, field: string, fallback: number): number 
   return t;
 }
 
-const CSV_COLUMNS = ["group", "calls", "errors", "original_tokens", "sent_tokens", "cost_original_usd", "cost_actual_usd", "saved_usd", "saved_compression_usd", "saved_routing_usd", "saved_cache_usd", "saved_prompt_cache_usd", "saved_conversation_usd", "cache_hits", "avg_latency_ms"];
+const CSV_COLUMNS = [
+  "group",
+  "calls",
+  "errors",
+  "original_tokens",
+  "sent_tokens",
+  "cost_original_usd",
+  "cost_actual_usd",
+  "saved_usd",
+  "saved_compression_usd",
+  "saved_routing_usd",
+  "saved_cache_usd",
+  "saved_prompt_cache_usd",
+  "saved_conversation_usd",
+  "cache_hits",
+  "avg_latency_ms",
+];
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
 const csvField = (v: unknown) => {
@@ -25,7 +41,23 @@ const csvField = (v: unknown) => {
 
 function csv(rows: UsageRow[]): string {
   const lines = rows.map((r) =>
-    [r.group, r.calls, r.errors, r.original_tokens, r.sent_tokens, r.cost_original_usd, r.cost_actual_usd, r.saved_usd, r.saved_by_source.compression, r.saved_by_source.routing, r.saved_by_source.cache, r.saved_by_source.prompt_cache, r.saved_by_source.conversation, r.cache_hits, r.avg_latency_ms]
+    [
+      r.group,
+      r.calls,
+      r.errors,
+      r.original_tokens,
+      r.sent_tokens,
+      r.cost_original_usd,
+      r.cost_actual_usd,
+      r.saved_usd,
+      r.saved_by_source.compression,
+      r.saved_by_source.routing,
+      r.saved_by_source.cache,
+      r.saved_by_source.prompt_cache,
+      r.saved_by_source.conversation,
+      r.cache_hits,
+      r.avg_latency_ms,
+    ]
       .map(csvField)
       .join(","),
   );

@@ -8,12 +8,31 @@ import type { PassThroughParams } from "../../providers/types";
 export const MAX_TOKENS_DEFAULT = 1000;
 /** Fields svc reads itself; they do not go upstream as sent. */
 const INTERPRETED = new Set(["messages", "model", "max_tokens", "max_completion_tokens", "stream", "svc_options"]);
-const KNOWN_PARAMS = ["temperature", "top_p", "stop", "n", "user", "seed", "presence_penalty", "frequency_penalty", "tools", "tool_choice", "response_format", "stream_options"] as const;
+const KNOWN_PARAMS = [
+  "temperature",
+  "top_p",
+  "stop",
+  "n",
+  "user",
+  "seed",
+  "presence_penalty",
+  "frequency_penalty",
+  "tools",
+  "tool_choice",
+  "response_format",
+  "stream_options",
+] as const;
 const MAX_MESSAGES = 10_000;
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 
 const TextPart = Type.Object({ type: Type.Literal("text"), text: Type.String() });
-const ImagePart = Type.Object({ type: Type.Literal("image_url"), image_url: Type.Object({ url: Type.String({ minLength: 1 }), detail: Type.Optional(Type.Union([Type.Literal("auto"), Type.Literal("low"), Type.Literal("high")])) }) });
+const ImagePart = Type.Object({
+  type: Type.Literal("image_url"),
+  image_url: Type.Object({
+    url: Type.String({ minLength: 1 }),
+    detail: Type.Optional(Type.Union([Type.Literal("auto"), Type.Literal("low"), Type.Literal("high")])),
+  }),
+});
 /** Other OpenAI part types (input_audio, file, refusal in assistant history): passed on as sent, or refused by name by an adapter that cannot send them. */
 const OtherPart = Type.Object({ type: Type.String({ minLength: 1, pattern: "^(?!text$|image_url$)" }) });
 const Message = Type.Object({
@@ -70,11 +89,13 @@ const checkBody = TypeCompiler.Compile(Body);
 
 /** "/messages/0/role" → "messages[0].role": the field as a client writes it. */
 function fieldName(path: string): string {
-  return path
-    .split("/")
-    .filter(Boolean)
-    .map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`))
-    .join("") || "body";
+  return (
+    path
+      .split("/")
+      .filter(Boolean)
+      .map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`))
+      .join("") || "body"
+  );
 }
 
 /** Unions report only "expected union value"; say what the field accepts instead. */
@@ -117,9 +138,15 @@ export function parseCompletionRequest(body: unknown, validRules: readonly strin
   }
   const messages: ChatMessage[] = (b.messages as Record<string, unknown>[]).map((m, i) => {
     const raw = m.content as string | ContentPart[] | null;
-    if (raw === null && !(m.role === "assistant" && m.tool_calls)) throw validationError(`messages[${i}].content`, "required unless an assistant message carries tool_calls");
+    if (raw === null && !(m.role === "assistant" && m.tool_calls))
+      throw validationError(`messages[${i}].content`, "required unless an assistant message carries tool_calls");
     // The optimizer reads text only: the text parts joined. Other parts travel beside it, untouched.
-    const content = Array.isArray(raw) ? raw.filter((p) => p.type === "text").map((p) => p.text).join("\n") : (raw ?? "");
+    const content = Array.isArray(raw)
+      ? raw
+          .filter((p) => p.type === "text")
+          .map((p) => p.text)
+          .join("\n")
+      : (raw ?? "");
     const msg: ChatMessage = { role: m.role as ChatMessage["role"], content };
     if (Array.isArray(raw) && raw.some((p) => p.type !== "text")) msg.parts = raw;
     if (m.name !== undefined) msg.name = m.name as string;

@@ -103,7 +103,9 @@ const SENTENCE_END = new Set([".", "!", "?", ":", ";", "\n", "-", "*", "•", "(
 
 /** Words that carry grammar, not subject: two prompts may differ in them and still ask the same. */
 const FUNCTION_WORDS: ReadonlySet<string> = new Set(
-  "the and are was were been being have has had having does did doing you your yours our ours him his her hers its they them their theirs this that these those what which who whom whose when where why how can could should would will shall may might must about for with into onto from than then there here some any each every all both few many much more most other such only own same very just also too please tell give show let get got want need know like kindly explain describe".split(" "),
+  "the and are was were been being have has had having does did doing you your yours our ours him his her hers its they them their theirs this that these those what which who whom whose when where why how can could should would will shall may might must about for with into onto from than then there here some any each every all both few many much more most other such only own same very just also too please tell give show let get got want need know like kindly explain describe".split(
+    " ",
+  ),
 );
 /**
  * Function words that still change what is asked, by role. Two prompts that both use a role must use
@@ -134,7 +136,9 @@ const ROLE_OF: ReadonlyMap<string, Role> = new Map<string, Role>([
  * colours but red", "animals besides cats").
  */
 const DISCOURSE_WORDS: ReadonlySet<string> = new Set(
-  "really actually already definitely absolutely basically certainly surely totally truly indeed anyway anyways whatsoever therefore thus hence however nevertheless nonetheless moreover furthermore additionally yes yeah now guys".split(" "),
+  "really actually already definitely absolutely basically certainly surely totally truly indeed anyway anyways whatsoever therefore thus hence however nevertheless nonetheless moreover furthermore additionally yes yeah now guys".split(
+    " ",
+  ),
 );
 
 /** Opening a sentence, these link it to what came before, as "however" does ("But it is not a good idea"); inside one, "but" excludes. */
@@ -161,7 +165,13 @@ function hasVowel(s: string): boolean {
  * they will do: every content word of every lookup comes through here.
  */
 export function stem(word: string): string {
-  let s = word.length < 6 ? word : word.replace(/our(ite|ites|able|ably|s|ed|ing|er|ers)?$/, "or$1").replace(/mme(s)?$/, "m$1").replace(/is(e|es|ed|ing|ation|ations)$/, "iz$1");
+  let s =
+    word.length < 6
+      ? word
+      : word
+          .replace(/our(ite|ites|able|ably|s|ed|ing|er|ers)?$/, "or$1")
+          .replace(/mme(s)?$/, "m$1")
+          .replace(/is(e|es|ed|ing|ation|ations)$/, "iz$1");
   const suffix = s.endsWith("ing") ? 3 : s.endsWith("ed") && s.at(-3) !== "e" ? 2 : 0;
   // "-ing" and "-ed" only after a vowel: "string", "bring", "red" and "need" are whole words.
   const base = suffix > 0 ? s.slice(0, -suffix) : "";
@@ -183,7 +193,13 @@ export function stem(word: string): string {
 
 /** Words that other facets already compare exactly: numbers, operators, negations. */
 function isFacetWord(word: string): boolean {
-  return NUMBER_WORDS[word] !== undefined || NUMBER_SCALES[word] !== undefined || ORDINAL_WORDS[word] !== undefined || OPERATOR_WORDS[word] !== undefined || NEGATIONS.has(word);
+  return (
+    NUMBER_WORDS[word] !== undefined ||
+    NUMBER_SCALES[word] !== undefined ||
+    ORDINAL_WORDS[word] !== undefined ||
+    OPERATOR_WORDS[word] !== undefined ||
+    NEGATIONS.has(word)
+  );
 }
 
 /** The stem by which `content` counts a lower-case word; undefined for what it leaves out (function words, numbers, short words). */
@@ -204,19 +220,21 @@ const CONTRACTED: Readonly<Record<string, string>> = { re: "are", ve: "have", ll
 
 /** Spells out what hides negations and operators inside words ("don't", "cannot", "3x4", "five-year-old") and undots abbreviations. */
 function normalizeForTokens(text: string): string {
-  return text
-    .replace(/\b(can)['’]?t\b/gi, "$1 not")
-    .replace(/\bwon['’]t\b/gi, "will not")
-    .replace(/\b(\w+)n['’]t\b/gi, "$1 not")
-    .replace(/\bcannot\b/gi, "can not")
-    // "I'm thinking" is "I am thinking": the pronoun must stay a word of its own for the role check.
-    .replace(/\b(i)['’]m\b/gi, "$1 am")
-    .replace(/\b(\w+)['’](re|ve|ll|d)\b/gi, (_, w: string, c: string) => `${w} ${CONTRACTED[c.toLowerCase()]}`)
-    .replace(/\b(it|that|there|what|he|she|who|where|how|here)['’]s\b/gi, "$1 is")
-    .replace(/(\d)\s*[xX]\s*(?=\d)/g, "$1 × ")
-    // "U.N." and "UN", "e.g." and "eg" are one word; dotted, they would read as a dotted identifier.
-    .replace(/\b(?:\p{L}\.){2,}(?!\p{L})/gu, (m) => m.replaceAll(".", ""))
-    .replace(NUMBER_WORD_HYPHEN, "$1 ");
+  return (
+    text
+      .replace(/\b(can)['’]?t\b/gi, "$1 not")
+      .replace(/\bwon['’]t\b/gi, "will not")
+      .replace(/\b(\w+)n['’]t\b/gi, "$1 not")
+      .replace(/\bcannot\b/gi, "can not")
+      // "I'm thinking" is "I am thinking": the pronoun must stay a word of its own for the role check.
+      .replace(/\b(i)['’]m\b/gi, "$1 am")
+      .replace(/\b(\w+)['’](re|ve|ll|d)\b/gi, (_, w: string, c: string) => `${w} ${CONTRACTED[c.toLowerCase()]}`)
+      .replace(/\b(it|that|there|what|he|she|who|where|how|here)['’]s\b/gi, "$1 is")
+      .replace(/(\d)\s*[xX]\s*(?=\d)/g, "$1 × ")
+      // "U.N." and "UN", "e.g." and "eg" are one word; dotted, they would read as a dotted identifier.
+      .replace(/\b(?:\p{L}\.){2,}(?!\p{L})/gu, (m) => m.replaceAll(".", ""))
+      .replace(NUMBER_WORD_HYPHEN, "$1 ")
+  );
 }
 
 function tokenize(text: string): Token[] {
@@ -260,7 +278,29 @@ const NEEDS_OPERAND = new Set(["*", "/", "%", "&", "|", "~", "<", ">", "<<", ">>
 const NEEDS_OPERANDS = new Set(["-", "−"]);
 
 /** "which one", "the one", "one of": a pronoun, not the number 1. */
-const ONE_AS_PRONOUN_BEFORE = new Set(["which", "this", "that", "the", "every", "each", "any", "no", "some", "another", "other", "little", "only", "right", "wrong", "new", "old", "same", "first", "last", "next"]);
+const ONE_AS_PRONOUN_BEFORE = new Set([
+  "which",
+  "this",
+  "that",
+  "the",
+  "every",
+  "each",
+  "any",
+  "no",
+  "some",
+  "another",
+  "other",
+  "little",
+  "only",
+  "right",
+  "wrong",
+  "new",
+  "old",
+  "same",
+  "first",
+  "last",
+  "next",
+]);
 /** "one of", and "one would", "one can": the generic pronoun ("one would need 16 million" / "it would need 16 million"). */
 const ONE_AS_PRONOUN_AFTER = new Set(["of", "would", "could", "should", "can", "must", "might", "may", "ought", "needs", "has"]);
 
@@ -348,12 +388,15 @@ function languageOf(tokens: Token[], i: number, letterVariables: boolean): strin
   const after = tokens[i + 1]?.lower ?? "";
   // "C", "R", "D" as capital letters standing alone are the languages, unless letters name variables; "Go" needs code context.
   if (t.lower !== "go" && t.text === t.text.toUpperCase() && !t.sentenceStart && !letterVariables) return ambiguous;
-  if (t.text === "go") return (CODE_CONTEXT_WORDS.has(before) && !MOTION_WORDS.has(before)) || (CODE_CONTEXT_WORDS.has(after) && !MOTION_WORDS.has(after)) ? ambiguous : undefined;
+  if (t.text === "go")
+    return (CODE_CONTEXT_WORDS.has(before) && !MOTION_WORDS.has(before)) || (CODE_CONTEXT_WORDS.has(after) && !MOTION_WORDS.has(after)) ? ambiguous : undefined;
   return CODE_CONTEXT_WORDS.has(before) || CODE_CONTEXT_WORDS.has(after) ? ambiguous : undefined;
 }
 
 /** Words a title leaves in lower case ("Lord of the Rings", "Trip to Paris"). */
-const TITLE_LOWER: ReadonlySet<string> = new Set("a an the and but or nor for so yet as at by in of off on to up via vs per from into onto over with".split(" "));
+const TITLE_LOWER: ReadonlySet<string> = new Set(
+  "a an the and but or nor for so yet as at by in of off on to up via vs per from into onto over with".split(" "),
+);
 
 /**
  * Title case ("Russian Opposition Leader Placed Under House Arrest", "Who Is The Author Of ..."):
@@ -461,7 +504,24 @@ function withCanonicalFrame(request: string): string {
 
 const BRACKETS: ReadonlySet<string> = new Set(["(", ")", "[", "]", "{", "}"]);
 /** "how" before these asks a quantity, its own question word. */
-const HOW_QUANTITY: ReadonlySet<string> = new Set(["much", "many", "long", "often", "far", "old", "big", "large", "small", "fast", "high", "tall", "deep", "early", "late", "soon"]);
+const HOW_QUANTITY: ReadonlySet<string> = new Set([
+  "much",
+  "many",
+  "long",
+  "often",
+  "far",
+  "old",
+  "big",
+  "large",
+  "small",
+  "fast",
+  "high",
+  "tall",
+  "deep",
+  "early",
+  "late",
+  "soon",
+]);
 
 /** A one-letter name ("x", "table A"); "a", "I" and a sentence's opening "A" are words. */
 function isVariable(t: Token): boolean {
@@ -476,13 +536,42 @@ const TYPESET_MATH: ReadonlySet<string> = new Set(["×", "·", "÷", "−"]);
  * also build what a compound says ("recipes for pasta" / "pasta recipes", which the order check then
  * decides), and a "to" before a bare word may mark an infinitive (WEAK_TO: "how to reset" / "how do I reset").
  */
-const RELATIONS: Readonly<Record<string, string>> = { from: "from", to: "to", into: "to", onto: "to", toward: "to", towards: "to", than: "than", vs: "vs", versus: "vs", by: "by", for: "for", of: "of" };
+const RELATIONS: Readonly<Record<string, string>> = {
+  from: "from",
+  to: "to",
+  into: "to",
+  onto: "to",
+  toward: "to",
+  towards: "to",
+  than: "than",
+  vs: "vs",
+  versus: "vs",
+  by: "by",
+  for: "for",
+  of: "of",
+};
 export const STRICT_RELATIONS: ReadonlySet<string> = new Set(["from", "to", "than", "vs", "by"]);
 /** "to" before a bare word ("to reset", "to miles"): an infinitive or a preposition; it agrees with "to" and with no relation word. */
 export const WEAK_TO = "to?";
 const CLAUSE_END: ReadonlySet<string> = new Set([".", "!", "?", ";", ":"]);
 /** May stand between a conjunction and its conjunct ("the apples and the pears"). */
-const DETERMINERS: ReadonlySet<string> = new Set(["the", "a", "an", "my", "your", "our", "their", "his", "her", "its", "this", "that", "these", "those", "some"]);
+const DETERMINERS: ReadonlySet<string> = new Set([
+  "the",
+  "a",
+  "an",
+  "my",
+  "your",
+  "our",
+  "their",
+  "his",
+  "her",
+  "its",
+  "this",
+  "that",
+  "these",
+  "those",
+  "some",
+]);
 /** Words that take a list: "Compare Python and Java" coordinates as "the difference between Python and Java" does. */
 const LIST_VERBS: ReadonlySet<string> = new Set(["compare", "contrast", "list", "name", "define", "summarize", "summarise", "between", "among", "amongst"]);
 
@@ -702,7 +791,11 @@ export function extractFacets(prompt: string): PromptFacets {
       while (tokens[j] && /^(the|a|an|my|our|this|that)$/.test(tokens[j]!.lower)) j++;
       const target = tokens[j];
       if (target && target.kind === "word") {
-        const what = languageOf(tokens, j, letterVariables) ?? OUTPUT_FORMATS[target.lower] ?? unitOf(target.lower, false) ?? (isEntity(target, titleCase) ? target.lower : undefined);
+        const what =
+          languageOf(tokens, j, letterVariables) ??
+          OUTPUT_FORMATS[target.lower] ??
+          unitOf(target.lower, false) ??
+          (isEntity(target, titleCase) ? target.lower : undefined);
         if (what) facets.targets.add(`${t.lower === "from" ? "from" : "to"}:${what}`);
       }
     }

@@ -5,7 +5,17 @@
  */
 export { SemanticCache, embeddingText, type CacheFill, type CacheLookup, type CacheStats, type SemanticCacheOptions } from "./semantic-cache";
 export { DEFAULT_CACHE_CONFIG, type BypassReason, type CacheConfig, type CachedAnswer, type CacheHit, type CacheRequest, type HitLayer } from "./types";
-export { verifyEquivalent, compareFacets, unmatchedWords, wordsToEmbed, substitutionAlignment, type MismatchKind, type Verdict, type VerifiablePrompt, type WordSimilarity } from "./verify";
+export {
+  verifyEquivalent,
+  compareFacets,
+  unmatchedWords,
+  wordsToEmbed,
+  substitutionAlignment,
+  type MismatchKind,
+  type Verdict,
+  type VerifiablePrompt,
+  type WordSimilarity,
+} from "./verify";
 export { extractFacets, type PromptFacets } from "./facets";
 export { SynonymTable } from "./synonyms";
 export { requestKeys, canonicalJson, canonicalContent, semanticPrompt, type RequestKeys } from "./keys";

@@ -31,7 +31,11 @@ export function sha256(text: string): string {
  * trailing whitespace and leading blank lines. Inner whitespace stays (indentation is meaning in code).
  */
 export function canonicalContent(content: string): string {
-  return content.normalize("NFC").replace(/\r\n?/g, "\n").replace(/^(?:[ \t]*\n)+/, "").trimEnd();
+  return content
+    .normalize("NFC")
+    .replace(/\r\n?/g, "\n")
+    .replace(/^(?:[ \t]*\n)+/, "")
+    .trimEnd();
 }
 
 function canonicalParams(params: PassThroughParams): Record<string, unknown> {

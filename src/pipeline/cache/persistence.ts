@@ -19,7 +19,10 @@ export interface CacheLog {
 const DELETE_CHUNK = 500;
 
 function deleteIds(db: Pick<Db, "delete">, ids: readonly string[]): void {
-  for (let i = 0; i < ids.length; i += DELETE_CHUNK) db.delete(cacheEntries).where(inArray(cacheEntries.id, ids.slice(i, i + DELETE_CHUNK))).run();
+  for (let i = 0; i < ids.length; i += DELETE_CHUNK)
+    db.delete(cacheEntries)
+      .where(inArray(cacheEntries.id, ids.slice(i, i + DELETE_CHUNK)))
+      .run();
 }
 
 /** `excluded.<column>`: the value the conflicting INSERT proposed, for an upsert's SET. */
@@ -40,7 +43,10 @@ function preparedWrites(db: Db) {
     upsert: db
       .insert(cacheEntries)
       .values(row as unknown as CacheRow)
-      .onConflictDoUpdate({ target: conflictTarget(cacheEntries.appId, cacheEntries.exactKey), set: Object.fromEntries(updated.map(([k, c]) => [k, proposed(c)])) })
+      .onConflictDoUpdate({
+        target: conflictTarget(cacheEntries.appId, cacheEntries.exactKey),
+        set: Object.fromEntries(updated.map(([k, c]) => [k, proposed(c)])),
+      })
       .prepare(),
     touch: db
       .update(cacheEntries)

@@ -167,7 +167,10 @@ export class SemanticCache {
       const answer = await waiting;
       if (answer) {
         this.counters.coalesced++;
-        return { kind: "hit", hit: { layer: "coalesced", answer: structuredClone(answer), similarity: 1, matchedPrompt: keys.prompt ?? "", createdAt: this.now() } };
+        return {
+          kind: "hit",
+          hit: { layer: "coalesced", answer: structuredClone(answer), similarity: 1, matchedPrompt: keys.prompt ?? "", createdAt: this.now() },
+        };
       }
       // The leader failed or is too slow: go upstream alone, and still store what comes back.
       return this.miss(req.appId, keys, null, false);

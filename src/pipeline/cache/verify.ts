@@ -183,7 +183,12 @@ function dot(x: Float32Array, y: Float32Array): number {
  * still leaves a gap where it was swapped out ("visits 20 houses" / "visits 20 already ... every house").
  * 1 when nothing is unmatched; -1 when a vector is missing or a word has nothing to pair with.
  */
-export function substitutionAlignment(a: PromptFacets, b: PromptFacets, vectors: ReadonlyMap<string, Float32Array> | undefined, synonyms?: SynonymTable): number {
+export function substitutionAlignment(
+  a: PromptFacets,
+  b: PromptFacets,
+  vectors: ReadonlyMap<string, Float32Array> | undefined,
+  synonyms?: SynonymTable,
+): number {
   const { onlyA, onlyB } = unmatchedWords(a, b);
   let worst = 1;
   for (const [words, other] of [

@@ -51,12 +51,7 @@ function unchanged(content: string): MessageOutcome {
   return { content, rules: new Set(), saved: new Map(), departedSpans: [] };
 }
 
-function compressOne(
-  masking: MaskedText,
-  original: string,
-  ctx: Omit<RuleContext, "changedBy">,
-  enabled: readonly CompressionRule[],
-): MessageOutcome {
+function compressOne(masking: MaskedText, original: string, ctx: Omit<RuleContext, "changedBy">, enabled: readonly CompressionRule[]): MessageOutcome {
   const outcome = unchanged(original);
   // changedBy is the outcome's own set: each rule sees the ones before it as they are recorded.
   const ruleCtx: RuleContext = { ...ctx, changedBy: outcome.rules };
@@ -150,7 +145,14 @@ function compressAll(messages: readonly ChatMessage[], opts: CompressOptions): C
   const changed = outcomes.some((o, i) => o.content !== messages[i]!.content);
   const compressedTokens = changed ? countMessageTokens(compressed, family) : originalTokens;
   if (compressedTokens >= originalTokens) {
-    return { messages: messages.map((m) => ({ ...m })), originalTokens, compressedTokens: originalTokens, compressionRatio: 0, rulesApplied: [], savedByRule: {} };
+    return {
+      messages: messages.map((m) => ({ ...m })),
+      originalTokens,
+      compressedTokens: originalTokens,
+      compressionRatio: 0,
+      rulesApplied: [],
+      savedByRule: {},
+    };
   }
   const rulesApplied = RULE_NAMES.filter((name) => outcomes.some((o) => o.rules.has(name)));
   const savedByRule: Record<string, number> = {};

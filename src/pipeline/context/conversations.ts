@@ -114,12 +114,22 @@ export class Conversations {
     const l = this.load(appId, id);
     if (!l.exists) throw new ApiError("NOT_FOUND", `no conversation '${id}' for this app`);
     const summary = summaryText(l.lines);
-    return { id, turns: l.turns.length, kept_turns: l.turns.length - l.summarized, summarized_turns: l.summarized, summary: summary === "" ? null : summary, tokens_saved: l.tokensSaved };
+    return {
+      id,
+      turns: l.turns.length,
+      kept_turns: l.turns.length - l.summarized,
+      summarized_turns: l.summarized,
+      summary: summary === "" ? null : summary,
+      tokens_saved: l.tokensSaved,
+    };
   }
 
   delete(appId: string, id: string): ConversationView {
     const v = this.view(appId, id);
-    this.db.delete(conversations).where(and(eq(conversations.appId, appId), eq(conversations.id, id))).run();
+    this.db
+      .delete(conversations)
+      .where(and(eq(conversations.appId, appId), eq(conversations.id, id)))
+      .run();
     return v;
   }
 
@@ -129,7 +139,9 @@ export class Conversations {
     let lead = 0;
     while (lead < messages.length && isSystem(messages[lead]!)) lead++;
     const sentSystem = messages.slice(0, lead);
-    const same = sentSystem.length === 0 || (sentSystem.length === loaded.system.length && sentSystem.every((m, i) => m.content === loaded.system[i]!.content && m.role === loaded.system[i]!.role));
+    const same =
+      sentSystem.length === 0 ||
+      (sentSystem.length === loaded.system.length && sentSystem.every((m, i) => m.content === loaded.system[i]!.content && m.role === loaded.system[i]!.role));
     const systemNew = same ? [] : sentSystem;
     const system = same ? loaded.system : [];
 
@@ -138,7 +150,10 @@ export class Conversations {
     const fresh = r.fresh;
     if (fresh.length === 0) throw validationError("messages", "no new turn to answer: the conversation already holds every message sent");
     if (keep + fresh.length + 1 > this.settings.maxTurns) {
-      throw validationError("svc_options.conversation_id", `conversation '${id}' would hold more than ${this.settings.maxTurns} turns (the operator's limit, SVC_CONVERSATION_MAX_TURNS); delete it or start a new one`);
+      throw validationError(
+        "svc_options.conversation_id",
+        `conversation '${id}' would hold more than ${this.settings.maxTurns} turns (the operator's limit, SVC_CONVERSATION_MAX_TURNS); delete it or start a new one`,
+      );
     }
 
     // A contradiction inside the summarized turns: the summary no longer stands for them; rebuild it.
@@ -195,18 +210,42 @@ export class Conversations {
     const added = p.fresh.map((m, i) => storedTurn(m, freshSent[i]?.content ?? m.content));
     if (answer) added.push(storedTurn(answer, answer.content));
     const saved = Math.max(0, p.savedTokens);
-    if (this.write(p.loaded, { system, turns: [...p.loaded.turns.slice(0, p.keep), ...added], lines: p.lines, summarized: p.summarized, summaryTokens: p.summaryTokens }, saved)) return;
+    if (
+      this.write(
+        p.loaded,
+        { system, turns: [...p.loaded.turns.slice(0, p.keep), ...added], lines: p.lines, summarized: p.summarized, summaryTokens: p.summaryTokens },
+        saved,
+      )
+    )
+      return;
     // Another gateway process on the same store wrote this conversation after this call read it (this
     // process's lock orders only its own calls): this call's turns go after what the conversation holds now.
     for (let attempt = 0; attempt < 5; attempt++) {
       const now = this.load(p.loaded.appId, p.loaded.id);
-      if (this.write(now, { system: now.system.length > 0 ? now.system : system, turns: [...now.turns, ...added], lines: now.lines, summarized: now.summarized, summaryTokens: now.summaryTokens }, saved)) return;
+      if (
+        this.write(
+          now,
+          {
+            system: now.system.length > 0 ? now.system : system,
+            turns: [...now.turns, ...added],
+            lines: now.lines,
+            summarized: now.summarized,
+            summaryTokens: now.summaryTokens,
+          },
+          saved,
+        )
+      )
+        return;
     }
     // Five other writers in between: the answer has gone out already, so this call's turns are left out rather than failing it.
   }
 
   /** Writes a conversation's new state over the row `read` (or as a new row); false when the row changed since. */
-  private write(read: Loaded, next: { system: StoredTurn[]; turns: StoredTurn[]; lines: string[]; summarized: number; summaryTokens: number }, saved: number): boolean {
+  private write(
+    read: Loaded,
+    next: { system: StoredTurn[]; turns: StoredTurn[]; lines: string[]; summarized: number; summaryTokens: number },
+    saved: number,
+  ): boolean {
     const now = Math.max(Date.now(), read.updatedAt + 1);
     const changes = {
       turns: next.turns as unknown[],
@@ -220,13 +259,27 @@ export class Conversations {
     };
     const key = and(eq(conversations.appId, read.appId), eq(conversations.id, read.id));
     const written = read.exists
-      ? this.db.update(conversations).set(changes).where(and(key, eq(conversations.updatedAt, read.updatedAt), eq(conversations.turnCount, read.turns.length))).returning({ id: conversations.id }).all()
-      : this.db.insert(conversations).values({ appId: read.appId, id: read.id, createdAt: now, ...changes }).onConflictDoNothing().returning({ id: conversations.id }).all();
+      ? this.db
+          .update(conversations)
+          .set(changes)
+          .where(and(key, eq(conversations.updatedAt, read.updatedAt), eq(conversations.turnCount, read.turns.length)))
+          .returning({ id: conversations.id })
+          .all()
+      : this.db
+          .insert(conversations)
+          .values({ appId: read.appId, id: read.id, createdAt: now, ...changes })
+          .onConflictDoNothing()
+          .returning({ id: conversations.id })
+          .all();
     return written.length > 0;
   }
 
   private load(appId: string, id: string): Loaded {
-    const r = this.db.select().from(conversations).where(and(eq(conversations.appId, appId), eq(conversations.id, id))).get();
+    const r = this.db
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.appId, appId), eq(conversations.id, id)))
+      .get();
     if (!r) return { appId, id, exists: false, system: [], turns: [], lines: [], summarized: 0, summaryTokens: 0, tokensSaved: 0, createdAt: 0, updatedAt: 0 };
     return {
       appId,

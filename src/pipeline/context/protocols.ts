@@ -68,13 +68,30 @@ export class Protocols {
   async create(appId: string, name: string, content: string): Promise<ProtocolRecord> {
     const compressed = await this.compress(content);
     const now = Date.now();
-    const row: Row = { appId, id: newId(), name, content, compressed, originalTokens: countTokens(content), compressedTokens: countTokens(compressed), version: 1, createdAt: now, updatedAt: now };
+    const row: Row = {
+      appId,
+      id: newId(),
+      name,
+      content,
+      compressed,
+      originalTokens: countTokens(content),
+      compressedTokens: countTokens(compressed),
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
     this.db.insert(protocols).values(row).run();
     return recordOf(row, false);
   }
 
   list(appId: string): ProtocolRecord[] {
-    return this.db.select().from(protocols).where(eq(protocols.appId, appId)).orderBy(asc(protocols.createdAt)).all().map((r) => recordOf(r, false));
+    return this.db
+      .select()
+      .from(protocols)
+      .where(eq(protocols.appId, appId))
+      .orderBy(asc(protocols.createdAt))
+      .all()
+      .map((r) => recordOf(r, false));
   }
 
   get(appId: string, id: string): ProtocolRecord {
@@ -85,7 +102,15 @@ export class Protocols {
   async update(appId: string, id: string, content: string): Promise<ProtocolRecord> {
     const before = this.row(appId, id);
     const compressed = content === before.content ? before.compressed : await this.compress(content);
-    const row: Row = { ...before, content, compressed, originalTokens: countTokens(content), compressedTokens: countTokens(compressed), version: before.version + 1, updatedAt: Date.now() };
+    const row: Row = {
+      ...before,
+      content,
+      compressed,
+      originalTokens: countTokens(content),
+      compressedTokens: countTokens(compressed),
+      version: before.version + 1,
+      updatedAt: Date.now(),
+    };
     const done = this.db
       .update(protocols)
       .set({ content, compressed, originalTokens: row.originalTokens, compressedTokens: row.compressedTokens, version: row.version, updatedAt: row.updatedAt })
@@ -99,7 +124,10 @@ export class Protocols {
 
   delete(appId: string, id: string): ProtocolRecord {
     const row = this.row(appId, id);
-    this.db.delete(protocols).where(and(eq(protocols.appId, appId), eq(protocols.id, id))).run();
+    this.db
+      .delete(protocols)
+      .where(and(eq(protocols.appId, appId), eq(protocols.id, id)))
+      .run();
     return recordOf(row, false);
   }
 
@@ -110,7 +138,11 @@ export class Protocols {
   }
 
   private row(appId: string, id: string): Row {
-    const r = this.db.select().from(protocols).where(and(eq(protocols.appId, appId), eq(protocols.id, id))).get();
+    const r = this.db
+      .select()
+      .from(protocols)
+      .where(and(eq(protocols.appId, appId), eq(protocols.id, id)))
+      .get();
     if (!r) throw new ApiError("NOT_FOUND", `no protocol '${id}' for this app`);
     return r;
   }
@@ -125,7 +157,16 @@ export function optimizerCompressor(optimizer: Pick<Optimizer, "run">, model: st
     const opt = await optimizer.run({
       messages: [{ role: "system", content }],
       model,
-      options: { compress: true, route: false, cache: false, cache_nondeterministic: false, score: false, mask_pii: false, max_aggressiveness: 0.5, skip_rules: [] },
+      options: {
+        compress: true,
+        route: false,
+        cache: false,
+        cache_nondeterministic: false,
+        score: false,
+        mask_pii: false,
+        max_aggressiveness: 0.5,
+        skip_rules: [],
+      },
       params: {},
       maxTokens: 1,
       availableModels: [model],

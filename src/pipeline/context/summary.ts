@@ -22,7 +22,8 @@ const MIN_QUESTION_WORDS = 6;
 /** A sentence whose content words were this share or more in the summary already adds nothing (an answer echoing its question). */
 const REDUNDANT_SHARE = 0.7;
 
-const DECISION = /\b(?:decided|decide to|agreed|will|won't|going to|plan to|planned|let's|chose|choose|chosen|must|need to|should|confirm\w*|deadline|settled on|instead)\b/i;
+const DECISION =
+  /\b(?:decided|decide to|agreed|will|won't|going to|plan to|planned|let's|chose|choose|chosen|must|need to|should|confirm\w*|deadline|settled on|instead)\b/i;
 const NUMBER = /\d/;
 // A capitalised word after the first of a sentence: a name, a place, a product ("I" and "I'm" aside).
 const NAME = /\s(?!I\b|I'[a-z]+\b)[A-Z][\p{L}\p{N}'-]*/u;

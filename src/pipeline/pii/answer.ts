@@ -88,7 +88,14 @@ export function restoreEvents(map: PlaceholderMap): TransformStream<StreamEvent,
       for (const choice of new Set([...texts.keys(), ...[...args.keys()].map((k) => Number(k.split("/")[0]))])) {
         const rest = flushChoice(choice);
         if (rest.content === "" && rest.tools.length === 0) continue;
-        controller.enqueue({ kind: "delta", delta: { index: choice, delta: { ...(rest.content !== "" && { content: rest.content }), ...(rest.tools.length > 0 && { tool_calls: rest.tools }) }, finish_reason: null } });
+        controller.enqueue({
+          kind: "delta",
+          delta: {
+            index: choice,
+            delta: { ...(rest.content !== "" && { content: rest.content }), ...(rest.tools.length > 0 && { tool_calls: rest.tools }) },
+            finish_reason: null,
+          },
+        });
       }
     },
   });

@@ -1,7 +1,7 @@
 import type { ChatMessage } from "../../core/messages";
 import type { PiiSpan } from "../optimize-types";
 import { ALL_TYPES, detectPii } from "./detect";
-import { PlaceholderMap } from "./placeholders";
+import type { PlaceholderMap } from "./placeholders";
 import type { PiiType } from "./types";
 
 export interface MaskResult {
@@ -14,7 +14,12 @@ export interface MaskResult {
 }
 
 /** Replaces the detected values of `text` with their placeholders from `map`. */
-export function maskText(text: string, map: PlaceholderMap, enabled: ReadonlySet<PiiType> = ALL_TYPES, onFound?: (type: PiiType, start: number, end: number) => void): string {
+export function maskText(
+  text: string,
+  map: PlaceholderMap,
+  enabled: ReadonlySet<PiiType> = ALL_TYPES,
+  onFound?: (type: PiiType, start: number, end: number) => void,
+): string {
   const found = detectPii(text, enabled);
   if (found.length === 0) return text;
   let out = "";

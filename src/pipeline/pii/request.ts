@@ -18,7 +18,10 @@ export interface MaskedRequest {
 
 /** The detector types a setting names (`SVC_PII_TYPES`, comma-separated; the config checks the names). */
 export function piiTypesOf(setting: string): ReadonlySet<PiiType> {
-  const names = setting.split(",").map((s) => s.trim()).filter(Boolean);
+  const names = setting
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return names.length === 0 ? ALL_TYPES : new Set(PII_TYPES.filter((t) => names.includes(t)));
 }
 

@@ -5,7 +5,7 @@ import { TYPE_BY_LETTERS, type PlaceholderMap } from "./placeholders";
  * " ", "-" or "\_", markdown emphasis inside the brackets ("[**EMAIL_1**]") and escaped brackets
  * ("\[EMAIL\_1\]"). Emphasis around the brackets ("**[EMAIL_1]**") is left in place around the value.
  */
-const PLACEHOLDER = /\\?\[[\s*_]*([A-Za-z](?:[A-Za-z]|[ _\-]|\\_){1,24}?)(?:\s|_|-|\\_)*(\d{1,6})[\s*_]*\\?\]/g;
+const PLACEHOLDER = /\\?\[[\s*_]*([A-Za-z](?:[A-Za-z]|[ _-]|\\_){1,24}?)(?:\s|_|-|\\_)*(\d{1,6})[\s*_]*\\?\]/g;
 /** The longest a placeholder in any of those spellings runs; a held-back tail never grows past it. */
 const MAX_PLACEHOLDER = 48;
 const TYPE_NAMES = [...TYPE_BY_LETTERS.keys()];

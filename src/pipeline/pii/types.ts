@@ -1,16 +1,5 @@
 /** The kinds of personal data the masker knows; each is one detector and one placeholder prefix. */
-export const PII_TYPES = [
-  "EMAIL",
-  "PHONE",
-  "CARD",
-  "IBAN",
-  "SSN",
-  "IP",
-  "URL_CREDENTIALS",
-  "SECRET",
-  "PERSON",
-  "ADDRESS",
-] as const;
+export const PII_TYPES = ["EMAIL", "PHONE", "CARD", "IBAN", "SSN", "IP", "URL_CREDENTIALS", "SECRET", "PERSON", "ADDRESS"] as const;
 
 export type PiiType = (typeof PII_TYPES)[number];
 

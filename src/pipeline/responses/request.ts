@@ -22,7 +22,24 @@ export interface ResponsesRequest {
 type Item = Record<string, unknown>;
 
 /** Fields the Responses API has that the translation reads; any other one is passed on to the chat body. */
-const READ = new Set(["model", "input", "instructions", "tools", "tool_choice", "text", "max_output_tokens", "reasoning", "stream", "previous_response_id", "store", "metadata", "svc_options", "include", "truncation", "background"]);
+const READ = new Set([
+  "model",
+  "input",
+  "instructions",
+  "tools",
+  "tool_choice",
+  "text",
+  "max_output_tokens",
+  "reasoning",
+  "stream",
+  "previous_response_id",
+  "store",
+  "metadata",
+  "svc_options",
+  "include",
+  "truncation",
+  "background",
+]);
 
 /** Finds a stored output item by id, for input items of type item_reference. */
 export type ItemResolver = (id: string) => Record<string, unknown> | undefined;
@@ -43,7 +60,18 @@ export function toChatRequest(body: unknown, resolve: ItemResolver): ResponsesRe
   if (b.tool_choice !== undefined && b.tool_choice !== null) chat.tool_choice = toChatToolChoice(b.tool_choice);
   const format = (b.text as { format?: Record<string, unknown> } | undefined)?.format;
   if (format && format.type !== "text") {
-    chat.response_format = format.type === "json_schema" ? { type: "json_schema", json_schema: { name: format.name ?? "response", schema: format.schema, ...(format.strict !== undefined && { strict: format.strict }), ...(format.description !== undefined && { description: format.description }) } } : { type: format.type };
+    chat.response_format =
+      format.type === "json_schema"
+        ? {
+            type: "json_schema",
+            json_schema: {
+              name: format.name ?? "response",
+              schema: format.schema,
+              ...(format.strict !== undefined && { strict: format.strict }),
+              ...(format.description !== undefined && { description: format.description }),
+            },
+          }
+        : { type: format.type };
   }
   if (b.max_output_tokens !== undefined && b.max_output_tokens !== null) chat.max_completion_tokens = b.max_output_tokens;
   const effort = (b.reasoning as { effort?: unknown } | undefined)?.effort;
@@ -52,7 +80,8 @@ export function toChatRequest(body: unknown, resolve: ItemResolver): ResponsesRe
   const stream = b.stream === true;
   chat.stream = stream;
   if (stream) chat.stream_options = { include_usage: true };
-  if (b.previous_response_id !== undefined && b.previous_response_id !== null && typeof b.previous_response_id !== "string") throw validationError("previous_response_id", "must be a string");
+  if (b.previous_response_id !== undefined && b.previous_response_id !== null && typeof b.previous_response_id !== "string")
+    throw validationError("previous_response_id", "must be a string");
   const echo: Record<string, unknown> = {
     instructions: b.instructions ?? null,
     tools: b.tools ?? [],
@@ -67,7 +96,14 @@ export function toChatRequest(body: unknown, resolve: ItemResolver): ResponsesRe
     reasoning: b.reasoning ?? null,
     store: b.store !== false,
   };
-  return { chat, inputMessages, ...(typeof b.previous_response_id === "string" && { previousResponseId: b.previous_response_id }), store: b.store !== false, stream, echo };
+  return {
+    chat,
+    inputMessages,
+    ...(typeof b.previous_response_id === "string" && { previousResponseId: b.previous_response_id }),
+    store: b.store !== false,
+    stream,
+    echo,
+  };
 }
 
 function inputToMessages(input: unknown, resolve: ItemResolver): Item[] {
@@ -87,7 +123,10 @@ function inputToMessages(input: unknown, resolve: ItemResolver): Item[] {
         if (item.role === "assistant" && Array.isArray(item.content)) {
           // A stored output message: its text, or its refusal.
           const parts = item.content as Item[];
-          const text = parts.filter((p) => p.type === "output_text").map((p) => p.text).join("");
+          const text = parts
+            .filter((p) => p.type === "output_text")
+            .map((p) => p.text)
+            .join("");
           out.push({ role: "assistant", content: text });
           return;
         }
@@ -111,7 +150,10 @@ function inputToMessages(input: unknown, resolve: ItemResolver): Item[] {
         // The model's own reasoning summary: nothing a Chat Completions provider takes back.
         return;
       default:
-        throw validationError(`input[${i}].type`, `input items of type '${String(type)}' are not supported; use message, function_call or function_call_output`);
+        throw validationError(
+          `input[${i}].type`,
+          `input items of type '${String(type)}' are not supported; use message, function_call or function_call_output`,
+        );
     }
   });
   return out;
@@ -136,7 +178,15 @@ function toChatContent(content: unknown, i: number): unknown {
 function toChatTool(raw: unknown, i: number): unknown {
   const t = raw as Item;
   if (t?.type !== "function") throw validationError(`tools[${i}].type`, `'${String(t?.type)}' tools are OpenAI-hosted and not served here; use function tools`);
-  return { type: "function", function: { name: t.name, ...(t.description !== undefined && { description: t.description }), parameters: t.parameters ?? { type: "object", properties: {} }, ...(t.strict !== undefined && t.strict !== null && { strict: t.strict }) } };
+  return {
+    type: "function",
+    function: {
+      name: t.name,
+      ...(t.description !== undefined && { description: t.description }),
+      parameters: t.parameters ?? { type: "object", properties: {} },
+      ...(t.strict !== undefined && t.strict !== null && { strict: t.strict }),
+    },
+  };
 }
 
 function toChatToolChoice(choice: unknown): unknown {

@@ -12,7 +12,12 @@ const encoder = new TextEncoder();
  * .function_call_arguments.delta... and .done; .output_item.done; and response.completed (or
  * .incomplete) with the whole response, usage and svc_meta. An error chunk becomes `error` and ends it.
  */
-export function toResponseEvents(chat: ReadableStream<Uint8Array> | Blob, id: string, echo: Json, onDone: (message: Json, output: Json[]) => void): ReadableStream<Uint8Array> {
+export function toResponseEvents(
+  chat: ReadableStream<Uint8Array> | Blob,
+  id: string,
+  echo: Json,
+  onDone: (message: Json, output: Json[]) => void,
+): ReadableStream<Uint8Array> {
   const source = chat instanceof Blob ? chat.stream() : chat;
   let seq = 0;
   const frame = (type: string, data: Json) => encoder.encode(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`);
@@ -31,8 +36,20 @@ export function toResponseEvents(chat: ReadableStream<Uint8Array> | Blob, id: st
   const openText = () => {
     if (textItem) return;
     textItem = { id: newId("msg"), index: nextIndex++ };
-    pending.push(frame("response.output_item.added", { output_index: textItem.index, item: { type: "message", id: textItem.id, status: "in_progress", role: "assistant", content: [] } }));
-    pending.push(frame("response.content_part.added", { item_id: textItem.id, output_index: textItem.index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } }));
+    pending.push(
+      frame("response.output_item.added", {
+        output_index: textItem.index,
+        item: { type: "message", id: textItem.id, status: "in_progress", role: "assistant", content: [] },
+      }),
+    );
+    pending.push(
+      frame("response.content_part.added", {
+        item_id: textItem.id,
+        output_index: textItem.index,
+        content_index: 0,
+        part: { type: "output_text", text: "", annotations: [] },
+      }),
+    );
   };
 
   const onChunk = (c: Json) => {
@@ -57,7 +74,12 @@ export function toResponseEvents(chat: ReadableStream<Uint8Array> | Blob, id: st
       let call = calls[t.index ?? 0];
       if (!call) {
         call = calls[t.index ?? 0] = { id: newId("fc"), call_id: t.id ?? "", name: t.function?.name ?? "", arguments: "", index: nextIndex++ };
-        pending.push(frame("response.output_item.added", { output_index: call.index, item: { type: "function_call", id: call.id, call_id: call.call_id, name: call.name, arguments: "", status: "in_progress" } }));
+        pending.push(
+          frame("response.output_item.added", {
+            output_index: call.index,
+            item: { type: "function_call", id: call.id, call_id: call.call_id, name: call.name, arguments: "", status: "in_progress" },
+          }),
+        );
       }
       const part = t.function?.arguments ?? "";
       if (part) {
@@ -74,13 +96,22 @@ export function toResponseEvents(chat: ReadableStream<Uint8Array> | Blob, id: st
       const part = { type: "output_text", text, annotations: [] };
       pending.push(frame("response.output_text.done", { item_id: textItem.id, output_index: textItem.index, content_index: 0, text }));
       pending.push(frame("response.content_part.done", { item_id: textItem.id, output_index: textItem.index, content_index: 0, part }));
-      const item = { type: "message", id: textItem.id, status: "completed", role: "assistant", content: [part, ...(refusal ? [{ type: "refusal", refusal }] : [])] };
+      const item = {
+        type: "message",
+        id: textItem.id,
+        status: "completed",
+        role: "assistant",
+        content: [part, ...(refusal ? [{ type: "refusal", refusal }] : [])],
+      };
       pending.push(frame("response.output_item.done", { output_index: textItem.index, item }));
       output[textItem.index] = item;
     } else if (refusal) {
       const [item] = outputItems({ refusal });
       output[nextIndex] = item!;
-      pending.push(frame("response.output_item.added", { output_index: nextIndex, item }), frame("response.output_item.done", { output_index: nextIndex, item }));
+      pending.push(
+        frame("response.output_item.added", { output_index: nextIndex, item }),
+        frame("response.output_item.done", { output_index: nextIndex, item }),
+      );
       nextIndex++;
     }
     for (const call of calls) {
@@ -91,7 +122,15 @@ export function toResponseEvents(chat: ReadableStream<Uint8Array> | Blob, id: st
     }
     const response = responseObject(id, model, output.filter(Boolean), finish, usage, echo, { svc_meta: meta });
     pending.push(frame(response.status === "completed" ? "response.completed" : "response.incomplete", { response }));
-    onDone({ role: "assistant", content: text || null, ...(refusal && { refusal }), ...(calls.length > 0 && { tool_calls: calls.map((c) => ({ id: c.call_id, type: "function", function: { name: c.name, arguments: c.arguments } })) }) }, response.output);
+    onDone(
+      {
+        role: "assistant",
+        content: text || null,
+        ...(refusal && { refusal }),
+        ...(calls.length > 0 && { tool_calls: calls.map((c) => ({ id: c.call_id, type: "function", function: { name: c.name, arguments: c.arguments } })) }),
+      },
+      response.output,
+    );
   };
 
   const parser = createParser({

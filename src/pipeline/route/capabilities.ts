@@ -62,10 +62,8 @@ export function parseCapabilities(raw: unknown, source = "capabilities"): Capabi
   };
   const obj = (v: unknown, field: string): Record<string, unknown> =>
     typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : fail(field, "must be an object");
-  const unit = (v: unknown, field: string): number =>
-    typeof v === "number" && v >= 0 && v <= 1 ? v : fail(field, "must be a number from 0 to 1");
-  const tier = (v: unknown, field: string): Tier =>
-    TIERS.includes(v as Tier) ? (v as Tier) : fail(field, `must be one of ${TIERS.join(", ")}`);
+  const unit = (v: unknown, field: string): number => (typeof v === "number" && v >= 0 && v <= 1 ? v : fail(field, "must be a number from 0 to 1"));
+  const tier = (v: unknown, field: string): Tier => (TIERS.includes(v as Tier) ? (v as Tier) : fail(field, `must be one of ${TIERS.join(", ")}`));
   const taskClass = (v: unknown, field: string): TaskClass =>
     TASK_CLASSES.includes(v as TaskClass) ? (v as TaskClass) : fail(field, `must be one of ${TASK_CLASSES.join(", ")}`);
 

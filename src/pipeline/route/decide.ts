@@ -113,7 +113,8 @@ function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
   let candidates = atLeast(preferred).filter(fits);
   if (candidates.length === 0) candidates = atLeast(floor).filter(fits);
   const chosen = candidates.sort(order)[0];
-  if (!chosen) return atLeast(floor).length > 0 ? tooLong(reason, floor, need, atLeast(floor), table.context_headroom) : noProvider(reason, floor, whyNone(s, floor));
+  if (!chosen)
+    return atLeast(floor).length > 0 ? tooLong(reason, floor, need, atLeast(floor), table.context_headroom) : noProvider(reason, floor, whyNone(s, floor));
 
   // Report long_context when the prompt's size, not the task, moved the request off the model it would have had.
   const unconstrained = (atLeast(preferred).length > 0 ? atLeast(preferred) : atLeast(floor)).sort(order)[0];

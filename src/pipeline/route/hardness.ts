@@ -24,7 +24,8 @@ export interface Hardness {
 // bundled 6 (11% with the other three signals), the project's own chat and faq prompts none.
 const CONSTRAINT =
   /\b(must(?: not)?|mustn't|has to|have to|needs? to|can't|cannot|can not|only (?:if|when)|at (?:least|most)|no (?:more|less|fewer|later|earlier) than|exactly|unless|except|before|after|between|within|limit(?:ed)? to|maximum|minimum|budget|deadline|allergic|refuses?)\b/gi;
-const STEP = /\b(first(?:ly)?|second(?:ly)?|third(?:ly)?|then|next|after that|afterwards|finally|lastly|step by step|step \d+|in order|followed by|and then)\b/gi;
+const STEP =
+  /\b(first(?:ly)?|second(?:ly)?|third(?:ly)?|then|next|after that|afterwards|finally|lastly|step by step|step \d+|in order|followed by|and then)\b/gi;
 const LENGTH = /\b(\d{1,5}|a few hundred|a thousand|several thousand)[ -](words?|pages?|paragraphs?)\b/gi;
 const WORDS_PER = { word: 1, words: 1, page: 500, pages: 500, paragraph: 120, paragraphs: 120 } as Record<string, number>;
 const AMOUNT: Record<string, number> = { "a few hundred": 300, "a thousand": 1000, "several thousand": 3000 };

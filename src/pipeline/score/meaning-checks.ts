@@ -23,16 +23,20 @@ const URL = /\b(?:https?:\/\/|www\.)[^\s<>"'`]+[^\s<>"'`.,;:!?)\]]/gi;
 const QUOTE = /"([^"\n]{1,200})"|“([^”\n]{1,200})”|(?<![\p{L}])'([^'\n]{2,200})'(?![\p{L}])/gu;
 const NUMBER = /(?<![\p{L}\d.])[-+]?\d+(?:[.,]\d+)*(?:%|st|nd|rd|th)?/gu;
 const NEGATION = /\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|nowhere)\b|\b\w+n['’]t\b/gi;
-const NUMBER_WORDS = /\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|half|double|twice)\b/gi;
+const NUMBER_WORDS =
+  /\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|half|double|twice)\b/gi;
 /** Politeness idioms whose negation carries no meaning: removing them is filler removal, not a flip. */
-const IDIOMATIC_NEGATION = /\b(?:if (?:it|that)(?:'s| is) not (?:too much )?(?:trouble|a problem)|if you don['’]t mind|no problem|no worries|not sure (?:if|whether)|i was wondering if you couldn['’]t)\b/gi;
+const IDIOMATIC_NEGATION =
+  /\b(?:if (?:it|that)(?:'s| is) not (?:too much )?(?:trouble|a problem)|if you don['’]t mind|no problem|no worries|not sure (?:if|whether)|i was wondering if you couldn['’]t)\b/gi;
 
 /** Capitalized word, acronym or CamelCase token; the sentence's first word is only an entity if it is not a plain word. */
 const CAPITALIZED = /(?<![\p{L}\p{N}_])(\p{Lu}[\p{L}\p{N}_-]*)/gu;
 
 /** Words that are capitalized for grammar, not because they name something. */
 const COMMON_CAPITALIZED = new Set(
-  "I A An The This That These Those It Its We You He She They My Your Our Their Please Can Could Would Should Will Do Does Did Is Are Was Were Be If When Where What Which Who Why How And But Or So Also Then Now Here There Hi Hello Thanks Thank Yes No Not Note Make Write Give Tell Explain Summarize List Find Use Create Let Just Basically Actually Really Kindly OK Okay In On At For To Of By With From As".split(" "),
+  "I A An The This That These Those It Its We You He She They My Your Our Their Please Can Could Would Should Will Do Does Did Is Are Was Were Be If When Where What Which Who Why How And But Or So Also Then Now Here There Hi Hello Thanks Thank Yes No Not Note Make Write Give Tell Explain Summarize List Find Use Create Let Just Basically Actually Really Kindly OK Okay In On At For To Of By With From As".split(
+    " ",
+  ),
 );
 
 function all(re: RegExp, text: string, group = 0): string[] {
@@ -116,9 +120,17 @@ export function meaningChecks(original: string, compressed: string): LostContent
   return {
     numbers: [
       ...lostFrom(all(NUMBER, a), () => all(NUMBER, b), numberKey),
-      ...lostFrom(all(NUMBER_WORDS, a), () => all(NUMBER_WORDS, b), (s) => s.toLowerCase()),
+      ...lostFrom(
+        all(NUMBER_WORDS, a),
+        () => all(NUMBER_WORDS, b),
+        (s) => s.toLowerCase(),
+      ),
     ],
-    negations: lostFrom(all(NEGATION, a.replace(IDIOMATIC_NEGATION, " ")), () => all(NEGATION, b.replace(IDIOMATIC_NEGATION, " ")), (s) => s.toLowerCase().replace("’", "'")),
+    negations: lostFrom(
+      all(NEGATION, a.replace(IDIOMATIC_NEGATION, " ")),
+      () => all(NEGATION, b.replace(IDIOMATIC_NEGATION, " ")),
+      (s) => s.toLowerCase().replace("’", "'"),
+    ),
     entities: missingWords(entities(a), b),
     codeSpans,
     urls,

@@ -31,7 +31,16 @@ export interface RequestFeatures {
   lightLost: number;
 }
 
-export const FEATURE_NAMES = ["hardLost", "dataLost", "formatLost", "contentLost", "contentBits", "contentAdded", "contentMoved", "lightLost"] as const satisfies readonly (keyof RequestFeatures)[];
+export const FEATURE_NAMES = [
+  "hardLost",
+  "dataLost",
+  "formatLost",
+  "contentLost",
+  "contentBits",
+  "contentAdded",
+  "contentMoved",
+  "lightLost",
+] as const satisfies readonly (keyof RequestFeatures)[];
 
 /**
  * Words that carry the grammar and the politeness of a request, not what it asks: function words,

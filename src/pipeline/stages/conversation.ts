@@ -23,7 +23,11 @@ export function conversationStage(s: Pick<Services, "conversations">): Stage<(()
       try {
         const sent = call.plan?.context?.assembled;
         const choice = outcome.choices[0];
-        const answer: ChatMessage | undefined = choice && { role: "assistant", content: choice.message.content ?? "", ...(choice.message.tool_calls && { tool_calls: choice.message.tool_calls }) };
+        const answer: ChatMessage | undefined = choice && {
+          role: "assistant",
+          content: choice.message.content ?? "",
+          ...(choice.message.tool_calls && { tool_calls: choice.message.tool_calls }),
+        };
         if (call.conversation && sent) s.conversations.record(call.conversation, sent.systemSent, sent.freshSent, answer);
       } finally {
         release();

@@ -33,13 +33,16 @@ export function piiStage(s: Pick<Services, "settings" | "piiMaps">): Stage<PiiSt
       call.pii = { found: masked.found, masked: masked.masked };
       return owner === undefined ? { map } : { map, owner };
     },
-    commit(call, out, state) {
+    commit(_call, out, state) {
       if (!state) return;
       // A stream's answer was reassembled from the restored events: what is kept keeps placeholders.
-      out.choices = out.choices.map((c) => ({ ...c, message: { ...c.message, content: c.message.content === null ? null : remaskText(c.message.content, state.map) } }));
+      out.choices = out.choices.map((c) => ({
+        ...c,
+        message: { ...c.message, content: c.message.content === null ? null : remaskText(c.message.content, state.map) },
+      }));
       if (state.owner !== undefined && state.map.size > 0) s.piiMaps.put(state.owner, state.map);
     },
-    answer: (call, choices, state) => (state ? restoreChoices(choices, state.map) : choices),
-    stream: (call, state) => (state && state.map.size > 0 ? restoreEvents(state.map) : undefined),
+    answer: (_call, choices, state) => (state ? restoreChoices(choices, state.map) : choices),
+    stream: (_call, state) => (state && state.map.size > 0 ? restoreEvents(state.map) : undefined),
   };
 }

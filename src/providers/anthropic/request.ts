@@ -50,7 +50,8 @@ const EPHEMERAL: CacheControl = { cache_control: { type: "ephemeral" } };
  */
 export function toAnthropicRequest(req: ProviderRequest, stream: boolean): AnthropicRequest {
   const p = req.params;
-  if (p.n !== undefined && p.n > 1) throw new ProviderError("unsupported", `${NAME} returns one choice per call; n=${p.n} is not supported`, undefined, undefined, "n");
+  if (p.n !== undefined && p.n > 1)
+    throw new ProviderError("unsupported", `${NAME} returns one choice per call; n=${p.n} is not supported`, undefined, undefined, "n");
   refuseUnmapped(p.extra, MAPPED, NAME);
   const marks = new Set(req.cacheBreakpoints);
   const isSystem = (m: ChatMessage) => m.role === "system" || m.role === "developer";

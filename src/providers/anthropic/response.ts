@@ -26,7 +26,12 @@ export function promptTokens(u: AnthropicUsage | undefined): number | undefined 
 export function toUsage(u: AnthropicUsage | undefined, outputTokens: number | undefined): Usage | undefined {
   const prompt = promptTokens(u);
   if (prompt === undefined || typeof outputTokens !== "number") return undefined;
-  const usage: Usage = { prompt_tokens: prompt, completion_tokens: outputTokens, cached_tokens: u?.cache_read_input_tokens ?? 0, cache_write_tokens: u?.cache_creation_input_tokens ?? 0 };
+  const usage: Usage = {
+    prompt_tokens: prompt,
+    completion_tokens: outputTokens,
+    cached_tokens: u?.cache_read_input_tokens ?? 0,
+    cache_write_tokens: u?.cache_creation_input_tokens ?? 0,
+  };
   // Prompt-cache reads, in OpenAI's place for them.
   if (u?.cache_read_input_tokens) usage.prompt_tokens_details = { cached_tokens: u.cache_read_input_tokens };
   return usage;

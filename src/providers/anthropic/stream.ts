@@ -57,10 +57,11 @@ export class AnthropicStreamMapper {
       case "message_delta":
         if (typeof data.usage?.output_tokens === "number") this.outputTokens = data.usage.output_tokens;
         return [{ kind: "delta", delta: { index: 0, delta: {}, finish_reason: toFinishReason(data.delta?.stop_reason) } }];
-      case "message_stop":
+      case "message_stop": {
         this.stopped = true;
         const usage = toUsage(this.inputUsage, this.outputTokens);
         return usage ? [{ kind: "usage", usage }] : [];
+      }
       case "error": {
         const type = data.error?.type ?? "api_error";
         throw new ProviderError("http", `anthropic failed mid-stream: ${type}: ${data.error?.message ?? ""}`.trim(), ERROR_STATUS[type] ?? 500);

@@ -102,7 +102,15 @@ export class OpenAIProvider implements Provider {
 
   async embed(req: EmbeddingRequest): Promise<unknown> {
     const model = this.config.upstreamModels?.[req.body.model as string] ?? req.body.model;
-    return postJson({ provider: this.name, url: this.embeddingsUrl, headers: this.headers, body: { ...req.body, model }, signal: req.signal, timeoutMs: req.timeoutMs, secrets: this.secrets });
+    return postJson({
+      provider: this.name,
+      url: this.embeddingsUrl,
+      headers: this.headers,
+      body: { ...req.body, model },
+      signal: req.signal,
+      timeoutMs: req.timeoutMs,
+      secrets: this.secrets,
+    });
   }
 
   private post(req: ProviderRequest, stream: boolean): UpstreamPost {
@@ -143,7 +151,11 @@ function toWireMessage(m: ChatMessage): Record<string, unknown> {
 function toChoice(c: WireChoice, position: number): Choice {
   // Every field of the provider's message goes on (refusal, annotations, audio, ...), content as sent.
   const { content, tool_calls, ...rest } = c.message ?? {};
-  const message: Choice["message"] = { ...rest, role: "assistant", content: typeof content === "string" ? content : tool_calls?.length || typeof rest.refusal === "string" ? null : "" };
+  const message: Choice["message"] = {
+    ...rest,
+    role: "assistant",
+    content: typeof content === "string" ? content : tool_calls?.length || typeof rest.refusal === "string" ? null : "",
+  };
   if (tool_calls?.length) message.tool_calls = tool_calls;
   const choice: Choice = { index: c.index ?? position, message, finish_reason: toFinishReason(c.finish_reason) ?? "stop" };
   if (c.logprobs !== undefined) choice.logprobs = c.logprobs;

@@ -35,7 +35,13 @@ export function refuseUnmapped(extra: Readonly<Record<string, unknown>> | undefi
   if (!extra) return;
   for (const [field, value] of Object.entries(extra)) {
     if (mapped.has(field) || noEffect(field, value)) continue;
-    throw new ProviderError("unsupported", `${provider} cannot honour '${field}' (${JSON.stringify(value).slice(0, 60)}); leave it out or name a model of a provider that has it`, undefined, undefined, field);
+    throw new ProviderError(
+      "unsupported",
+      `${provider} cannot honour '${field}' (${JSON.stringify(value).slice(0, 60)}); leave it out or name a model of a provider that has it`,
+      undefined,
+      undefined,
+      field,
+    );
   }
 }
 

@@ -356,7 +356,10 @@ async function connectUnlessAborted(origin: Origin, cancel: Cancellation): Promi
     return await Promise.race([connecting, aborted]);
   } catch (e) {
     // The connect may still succeed after the abort: close that socket rather than leak it.
-    connecting.then((s) => s.terminate(), () => undefined);
+    connecting.then(
+      (s) => s.terminate(),
+      () => undefined,
+    );
     throw e;
   } finally {
     unwatch();

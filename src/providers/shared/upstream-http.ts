@@ -164,7 +164,11 @@ function typeOfStatus(status: number): string {
 }
 
 /** Anthropic's error types that OpenAI has under another name. */
-const OPENAI_TYPE: Record<string, string> = { not_found_error: "invalid_request_error", request_too_large: "invalid_request_error", overloaded_error: "api_error" };
+const OPENAI_TYPE: Record<string, string> = {
+  not_found_error: "invalid_request_error",
+  request_too_large: "invalid_request_error",
+  overloaded_error: "api_error",
+};
 
 /**
  * A provider's error body in OpenAI's terms. OpenAI sends {error: {message, type, code, param}}, Anthropic
@@ -173,7 +177,10 @@ const OPENAI_TYPE: Record<string, string> = { not_found_error: "invalid_request_
 function errorDetail(body: string, status: number): UpstreamErrorDetail {
   const detail: UpstreamErrorDetail = { message: body.replace(/\s+/g, " ").trim(), type: typeOfStatus(status), code: null };
   try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown; type?: unknown; code?: unknown; param?: unknown; status?: unknown } | string; message?: unknown };
+    const parsed = JSON.parse(body) as {
+      error?: { message?: unknown; type?: unknown; code?: unknown; param?: unknown; status?: unknown } | string;
+      message?: unknown;
+    };
     const e = typeof parsed.error === "object" && parsed.error !== null ? parsed.error : undefined;
     const message = typeof parsed.error === "string" ? parsed.error : (e?.message ?? parsed.message);
     if (typeof message === "string") detail.message = message;
@@ -185,7 +192,8 @@ function errorDetail(body: string, status: number): UpstreamErrorDetail {
     // Not JSON: the raw text is the best description there is.
   }
   // Anthropic and Gemini say "prompt is too long" where OpenAI has a code for it that clients test.
-  if (status === 400 && !detail.code && /prompt is too long|exceeds the maximum number of tokens|context length/i.test(detail.message)) detail.code = "context_length_exceeded";
+  if (status === 400 && !detail.code && /prompt is too long|exceeds the maximum number of tokens|context length/i.test(detail.message))
+    detail.code = "context_length_exceeded";
   return detail;
 }
 

@@ -14,10 +14,12 @@ export const STOPWORDS = new Set(
 );
 
 const TEMPLATES: readonly ((k: readonly string[]) => string)[] = [
-  (k) => `Short answer: it comes down to ${k[0]} and ${k[1]}. Start with ${k[0]}, check how it affects ${k[1]}, then adjust ${k[2]} if the result is not what you expect.`,
+  (k) =>
+    `Short answer: it comes down to ${k[0]} and ${k[1]}. Start with ${k[0]}, check how it affects ${k[1]}, then adjust ${k[2]} if the result is not what you expect.`,
   (k) => `In most cases ${k[0]} works best when kept simple. Look at ${k[1]} next, then ${k[2]}, and test each change on its own.`,
   (k) => `Here is a brief take on ${k[0]}: focus first on ${k[1]}, then on ${k[2]}. Keep the first version small and measure before adding more.`,
-  (k) => `The key point about ${k[0]} is how it relates to ${k[1]}. Once that is clear, ${k[2]} is a matter of picking the simplest option that fits your case.`,
+  (k) =>
+    `The key point about ${k[0]} is how it relates to ${k[1]}. Once that is clear, ${k[2]} is a matter of picking the simplest option that fits your case.`,
 ];
 
 /**

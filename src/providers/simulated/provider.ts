@@ -48,7 +48,14 @@ export class SimulatedProvider implements Provider {
     for (const [index, p] of plans.entries()) {
       yield { kind: "delta", delta: { index, delta: { role: "assistant" }, finish_reason: null } };
       for (const [i, call] of (p.toolCalls ?? []).entries()) {
-        yield { kind: "delta", delta: { index, delta: { tool_calls: [{ index: i, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] }, finish_reason: null } };
+        yield {
+          kind: "delta",
+          delta: {
+            index,
+            delta: { tool_calls: [{ index: i, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] },
+            finish_reason: null,
+          },
+        };
         for (const piece of pieces(call.function.arguments)) {
           this.checkAborted(req);
           yield { kind: "delta", delta: { index, delta: { tool_calls: [{ index: i, function: { arguments: piece } }] }, finish_reason: null } };
@@ -98,7 +105,14 @@ export class SimulatedProvider implements Provider {
     const choice = p.tool_choice === undefined ? { mode: "auto" as const } : toolChoice(p.tool_choice, this.name);
     if (choice.mode === "auto" && req.messages.at(-1)?.role === "tool") return undefined;
     const tool = choice.mode === "function" ? tools.find((t) => t.name === choice.name) : bestMatch(tools, question);
-    if (!tool) throw new ProviderError("unsupported", `tool_choice names '${(choice as { name?: string }).name}', which is not among tools`, undefined, undefined, "tool_choice");
+    if (!tool)
+      throw new ProviderError(
+        "unsupported",
+        `tool_choice names '${(choice as { name?: string }).name}', which is not among tools`,
+        undefined,
+        undefined,
+        "tool_choice",
+      );
     const args = JSON.stringify(schemaInstance(tool.parameters ?? { type: "object", properties: {} }, words));
     return { id: `call_${fnv1a(`${tool.name}\u0000${question}`).toString(36)}`, type: "function", function: { name: tool.name, arguments: args } };
   }

@@ -7,7 +7,7 @@ import { VectorSet } from "../../../src/pipeline/cache/vector-set";
 const [LIVE, ROUNDS] = [1_000, 20_000];
 const DIMS = 64;
 let x = 7;
-const random = () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32) - 0.5;
+const random = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
 function unit(): Float32Array {
   const v = Float32Array.from({ length: DIMS }, random);
   const norm = Math.hypot(...v);

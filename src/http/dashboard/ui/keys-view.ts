@@ -51,7 +51,11 @@ export async function keysView(root: HTMLElement, appId: string): Promise<void> 
       h(
         "table",
         { "aria-label": "API keys" },
-        h("thead", {}, h("tr", {}, ...["Name", "Key", "Type", "Plan", "Scopes", "Status", "Created", "Last used", ""].map((c) => h("th", { scope: "col" }, c)))),
+        h(
+          "thead",
+          {},
+          h("tr", {}, ...["Name", "Key", "Type", "Plan", "Scopes", "Status", "Created", "Last used", ""].map((c) => h("th", { scope: "col" }, c))),
+        ),
         h("tbody", {}, ...rows),
       ),
     );
@@ -73,7 +77,13 @@ export async function keysView(root: HTMLElement, appId: string): Promise<void> 
     status.textContent = "";
     const scopes = [...form.querySelectorAll<HTMLInputElement>("input[name=scope]:checked")].map((i) => i.value);
     try {
-      const created = await api<KeyRecord>("POST", "/api/keys", { name: name.value, app_id: appId, type: type.value, scopes, ...(plan.value && { plan: plan.value }) });
+      const created = await api<KeyRecord>("POST", "/api/keys", {
+        name: name.value,
+        app_id: appId,
+        type: type.value,
+        scopes,
+        ...(plan.value && { plan: plan.value }),
+      });
       showSecret(created);
       form.reset();
       await refresh();

@@ -43,7 +43,8 @@ function signIn(message = "") {
 
 async function show(view: string, keys?: KeyRecord[]) {
   nav.hidden = false;
-  for (const b of nav.querySelectorAll<HTMLButtonElement>("button[data-view]")) b.toggleAttribute("aria-current", b.dataset.view === view), b.dataset.view === view && b.setAttribute("aria-current", "page");
+  for (const b of nav.querySelectorAll<HTMLButtonElement>("button[data-view]"))
+    b.toggleAttribute("aria-current", b.dataset.view === view), b.dataset.view === view && b.setAttribute("aria-current", "page");
   try {
     const list = keys ?? (await keysOfSession());
     // Keys are listed for the signed-in key's own app only, so any record names that app.

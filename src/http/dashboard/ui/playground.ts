@@ -10,7 +10,15 @@ interface PiiSpan {
 interface Analysis {
   messages: { role: string; content: string }[];
   model: string;
-  svc_meta: { original_tokens: number; compressed_tokens: number; compression_ratio: number; quality_score?: number; routing_reason: string; rules_applied: string[]; pii_masked: boolean };
+  svc_meta: {
+    original_tokens: number;
+    compressed_tokens: number;
+    compression_ratio: number;
+    quality_score?: number;
+    routing_reason: string;
+    rules_applied: string[];
+    pii_masked: boolean;
+  };
   pii: PiiSpan[];
   estimated_costs: { prompt_original_usd: number; prompt_sent_usd: number; saved_usd: number };
 }
@@ -78,8 +86,20 @@ async function run() {
     h("h2", {}, "Personal data found"),
     a.pii.length === 0
       ? h("p", {}, "None.")
-      : h("ul", {}, ...a.pii.map((p) => h("li", {}, h("strong", {}, p.type), ` in message ${p.message + 1}: `, h("mark", {}, texts[p.message]?.slice(p.start, p.end) ?? "")))),
-    h("p", { class: "muted" }, body.svc_options.mask_pii ? "With svc_options.mask_pii these are replaced by placeholders before the prompt leaves the gateway." : "Personal data is looked for only with svc_options.mask_pii (the box above)."),
+      : h(
+          "ul",
+          {},
+          ...a.pii.map((p) =>
+            h("li", {}, h("strong", {}, p.type), ` in message ${p.message + 1}: `, h("mark", {}, texts[p.message]?.slice(p.start, p.end) ?? "")),
+          ),
+        ),
+    h(
+      "p",
+      { class: "muted" },
+      body.svc_options.mask_pii
+        ? "With svc_options.mask_pii these are replaced by placeholders before the prompt leaves the gateway."
+        : "Personal data is looked for only with svc_options.mask_pii (the box above).",
+    ),
   );
 }
 

@@ -25,7 +25,13 @@ const DAY_MS = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** A line chart of per-day series; the table beside it carries the same numbers for screen readers. */
-function chart(title: string, id: string, days: Day[], series: { label: string; color: string; value: (d: Day) => number }[], fmt: (x: number) => string): HTMLElement {
+function chart(
+  title: string,
+  id: string,
+  days: Day[],
+  series: { label: string; color: string; value: (d: Day) => number }[],
+  fmt: (x: number) => string,
+): HTMLElement {
   const holder = h("div", { role: "img", "aria-label": `${title}: chart; the same numbers are in the table below it` });
   const fig = h(
     "figure",
@@ -53,8 +59,24 @@ function chart(title: string, id: string, days: Day[], series: { label: string; 
       {
         width: Math.max(300, holder.clientWidth || 480),
         height: 220,
-        series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { show: days.length < 40 }, value: (_u: uPlot, v: number | null) => (v === null ? "—" : fmt(v)) }))],
-        axes: [{}, { values: (_u: uPlot, vals: number[]) => vals.map(fmt), size: 90, ...(whole && { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 1e5, 1e6, 1e7, 1e8] }) }],
+        series: [
+          {},
+          ...series.map((s) => ({
+            label: s.label,
+            stroke: s.color,
+            width: 2,
+            points: { show: days.length < 40 },
+            value: (_u: uPlot, v: number | null) => (v === null ? "—" : fmt(v)),
+          })),
+        ],
+        axes: [
+          {},
+          {
+            values: (_u: uPlot, vals: number[]) => vals.map(fmt),
+            size: 90,
+            ...(whole && { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 1e5, 1e6, 1e7, 1e8] }),
+          },
+        ],
         scales: { x: { time: true }, y: { range: (_u: uPlot, _min: number, max: number) => [0, max > 0 ? max * 1.1 : 1] } },
       },
       data,
@@ -69,7 +91,12 @@ export async function usageView(root: HTMLElement, keys: KeyRecord[]): Promise<v
   const now = Date.now();
   const from = h("input", { id: "f-from", type: "date", value: isoDay(now - 29 * DAY_MS) });
   const to = h("input", { id: "f-to", type: "date", value: isoDay(now) });
-  const key = h("select", { id: "f-key" }, h("option", { value: "" }, "all keys"), ...keys.map((k) => h("option", { value: k.id }, `${k.name} (${k.prefix}…${k.last4})`)));
+  const key = h(
+    "select",
+    { id: "f-key" },
+    h("option", { value: "" }, "all keys"),
+    ...keys.map((k) => h("option", { value: k.id }, `${k.name} (${k.prefix}…${k.last4})`)),
+  );
   const model = h("select", { id: "f-model" }, h("option", { value: "" }, "all models"));
   const status = h("p", { role: "status", "aria-live": "polite", class: "muted" });
   const body = h("div", { id: "usage-body" });
@@ -104,7 +131,20 @@ export async function usageView(root: HTMLElement, keys: KeyRecord[]): Promise<v
     const out: Day[] = [];
     for (let t = Date.parse(from.value + "T00:00:00Z"); t <= Date.parse(to.value + "T00:00:00Z"); t += DAY_MS) {
       const day = isoDay(t);
-      out.push(have.get(day) ?? { day, calls: 0, errors: 0, original_tokens: 0, sent_tokens: 0, cached_tokens: 0, cost_original_usd: 0, cost_actual_usd: 0, saved_usd: 0, cache_hits: 0 });
+      out.push(
+        have.get(day) ?? {
+          day,
+          calls: 0,
+          errors: 0,
+          original_tokens: 0,
+          sent_tokens: 0,
+          cached_tokens: 0,
+          cost_original_usd: 0,
+          cost_actual_usd: 0,
+          saved_usd: 0,
+          cache_hits: 0,
+        },
+      );
     }
     return out;
   };
@@ -115,7 +155,8 @@ export async function usageView(root: HTMLElement, keys: KeyRecord[]): Promise<v
     const known = new Set([...model.options].map((o) => o.value));
     for (const m of u.models) if (m.model && !known.has(m.model)) model.append(h("option", { value: m.model }, m.model));
     const t = u.totals;
-    const card = (label: string, value: string, note?: string) => h("div", { class: "card" }, h("dt", {}, label), h("dd", {}, value, note ? h("small", {}, " " + note) : null));
+    const card = (label: string, value: string, note?: string) =>
+      h("div", { class: "card" }, h("dt", {}, label), h("dd", {}, value, note ? h("small", {}, " " + note) : null));
     const cards = h(
       "dl",
       { class: "cards", id: "totals" },
@@ -130,26 +171,68 @@ export async function usageView(root: HTMLElement, keys: KeyRecord[]): Promise<v
     const models = h(
       "table",
       { id: "model-mix", "aria-label": "Model mix" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Model"), h("th", { scope: "col", class: "num" }, "Calls"), h("th", { scope: "col", class: "num" }, "Share"), h("th", { scope: "col", class: "num" }, "Cost"))),
-      h("tbody", {}, ...u.models.map((m) => h("tr", {}, h("td", {}, m.model || "(none: refused before routing)"), h("td", { class: "num" }, int(m.calls)), h("td", { class: "num" }, pct(t.calls ? m.calls / t.calls : 0)), h("td", { class: "num" }, usd(m.cost_actual_usd))))),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, "Model"),
+          h("th", { scope: "col", class: "num" }, "Calls"),
+          h("th", { scope: "col", class: "num" }, "Share"),
+          h("th", { scope: "col", class: "num" }, "Cost"),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        ...u.models.map((m) =>
+          h(
+            "tr",
+            {},
+            h("td", {}, m.model || "(none: refused before routing)"),
+            h("td", { class: "num" }, int(m.calls)),
+            h("td", { class: "num" }, pct(t.calls ? m.calls / t.calls : 0)),
+            h("td", { class: "num" }, usd(m.cost_actual_usd)),
+          ),
+        ),
+      ),
     );
     body.replaceChildren(
       cards,
       h(
         "div",
         { class: "charts" },
-        chart("Cost per day (USD): without svc vs with svc", "chart-cost", days, [
-          { label: "without svc", color: "#b91c1c", value: (d) => d.cost_original_usd },
-          { label: "with svc", color: "#1d4ed8", value: (d) => d.cost_actual_usd },
-        ], usd),
-        chart("Tokens per day: before vs after compression", "chart-tokens", days, [
-          { label: "before", color: "#6b21a8", value: (d) => d.original_tokens },
-          { label: "after", color: "#047857", value: (d) => d.sent_tokens },
-        ], int),
-        chart("Calls and cache hits per day", "chart-calls", days, [
-          { label: "calls", color: "#1f2937", value: (d) => d.calls },
-          { label: "cache hits", color: "#c2410c", value: (d) => d.cache_hits },
-        ], int),
+        chart(
+          "Cost per day (USD): without svc vs with svc",
+          "chart-cost",
+          days,
+          [
+            { label: "without svc", color: "#b91c1c", value: (d) => d.cost_original_usd },
+            { label: "with svc", color: "#1d4ed8", value: (d) => d.cost_actual_usd },
+          ],
+          usd,
+        ),
+        chart(
+          "Tokens per day: before vs after compression",
+          "chart-tokens",
+          days,
+          [
+            { label: "before", color: "#6b21a8", value: (d) => d.original_tokens },
+            { label: "after", color: "#047857", value: (d) => d.sent_tokens },
+          ],
+          int,
+        ),
+        chart(
+          "Calls and cache hits per day",
+          "chart-calls",
+          days,
+          [
+            { label: "calls", color: "#1f2937", value: (d) => d.calls },
+            { label: "cache hits", color: "#c2410c", value: (d) => d.cache_hits },
+          ],
+          int,
+        ),
       ),
       h("h2", {}, "Model mix"),
       models,

@@ -157,7 +157,8 @@ const NEGATION_WORD = String.raw`(?:not|no|never|none|nothing|nobody|nowhere|nei
 const NEGATION = new RegExp(String.raw`\b${AUXILIARY}${NEGATION_WORD}\b${scope(2)}`, "gi");
 
 const CONSTRAINT = new RegExp(
-  String.raw`\b(?:must|always|only|exactly|strictly|solely|required?|mandatory|ensure|make\s+sure|at\s+(?:least|most)|no\s+more\s+than|limit(?:ed)?\s+to|maximum|minimum|keep\s+it)\b` + scope(2),
+  String.raw`\b(?:must|always|only|exactly|strictly|solely|required?|mandatory|ensure|make\s+sure|at\s+(?:least|most)|no\s+more\s+than|limit(?:ed)?\s+to|maximum|minimum|keep\s+it)\b` +
+    scope(2),
   "gi",
 );
 

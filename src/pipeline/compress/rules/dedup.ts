@@ -28,7 +28,11 @@ export const dedup: CompressionRule = {
       repeatedLine = earlierLines.has(line(start, end < 0 ? text.length : end));
       return repeatedLine;
     };
-    const drop = repeatedSentences(text, ctx.originals, (sentence, s, sentenceLineStart) => seen.add(sentence) && !s.wholeLine && !isRepeatedLine(sentenceLineStart));
+    const drop = repeatedSentences(
+      text,
+      ctx.originals,
+      (sentence, s, sentenceLineStart) => seen.add(sentence) && !s.wholeLine && !isRepeatedLine(sentenceLineStart),
+    );
     return removeRanges(text, drop, ctx);
   },
 };

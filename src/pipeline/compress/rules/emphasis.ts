@@ -11,7 +11,10 @@ import { PLACEHOLDER_CHAR_SOURCE, PLACEHOLDER_CLOSE_SOURCE, PLACEHOLDER_SOURCE }
  * that opens with a list marker or heading ("**1) Scope**", "**2.** Then") stays bold: unwrapped at a
  * line start it would become a list item the prompt never had.
  */
-const EMPHASIS = new RegExp(String.raw`(?<![\w*${PLACEHOLDER_CLOSE_SOURCE}])(${PLACEHOLDER_SOURCE})?\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*(?![\w${PLACEHOLDER_CHAR_SOURCE}*])`, "g");
+const EMPHASIS = new RegExp(
+  String.raw`(?<![\w*${PLACEHOLDER_CLOSE_SOURCE}])(${PLACEHOLDER_SOURCE})?\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*(?![\w${PLACEHOLDER_CHAR_SOURCE}*])`,
+  "g",
+);
 
 /** Markdown bold markers: the model reads the words the same without them. */
 export const emphasis: CompressionRule = {

@@ -3,7 +3,8 @@ import { PhrasePattern } from "../text/phrase-patterns";
 import { rewriteAll, type RewriteStep } from "../text/rewrite";
 
 /** Whole words and phrases: `alternatives` as a pattern, `opening` every word one of them can start with. */
-const phrase = (alternatives: string, opening: string) => new PhrasePattern({ pattern: new RegExp(String.raw`\b(?:${alternatives})\b(?!['’])`, "gi"), words: opening.split(" ") });
+const phrase = (alternatives: string, opening: string) =>
+  new PhrasePattern({ pattern: new RegExp(String.raw`\b(?:${alternatives})\b(?!['’])`, "gi"), words: opening.split(" ") });
 
 /** Keeps the case of the phrase's first letter in its replacement. */
 const keepCase = (match: string, replacement: string) => (/^[A-Z]/.test(match) ? replacement[0]!.toUpperCase() + replacement.slice(1) : replacement);
@@ -49,7 +50,10 @@ export const WORDY_PHRASES: readonly [string, string][] = [
   [String.raw`until such time as`, "until"],
   [String.raw`in a (?:timely|prompt) (?:manner|fashion)`, "promptly"],
 ];
-const WORDY = phrase(WORDY_PHRASES.map(([wordy]) => `(${wordy})`).join("|"), "in due owing spite despite at for is are has have a so the with prior by on each until");
+const WORDY = phrase(
+  WORDY_PHRASES.map(([wordy]) => `(${wordy})`).join("|"),
+  "in due owing spite despite at for is are has have a so the with prior by on each until",
+);
 function shorterForm(match: string, ...groups: string[]): string {
   const shorter = WORDY_PHRASES[groups.findIndex((g) => g !== "")]![1];
   return shorter === "" ? "" : keepCase(match, shorter);
@@ -63,7 +67,10 @@ const EMPTY_PHRASES = droppable(
 
 /** Intensifiers and hedges: they shade tone, not content, so they go only at higher levels. */
 // "very much" after "thank" is one phrase: "Thank very much" without "very" is no thanks.
-const HEDGES = droppable(String.raw`really|very(?! much)|just|quite|simply|essentially|pretty much|definitely|certainly|I think that|I believe that|I guess|I feel like`, "really very just quite simply essentially pretty definitely certainly i");
+const HEDGES = droppable(
+  String.raw`really|very(?! much)|just|quite|simply|essentially|pretty much|definitely|certainly|I think that|I believe that|I guess|I feel like`,
+  "really very just quite simply essentially pretty definitely certainly i",
+);
 
 /** Removes filler words, tightens wordy phrases; hedges and intensifiers go from level 0.5. */
 export const filler: CompressionRule = {

@@ -28,8 +28,11 @@ const INDIRECT = [
 const SENTENCE_START = String.raw`(?<=^|[.!?:][ \t]+|\n[ \t]*)`;
 /** The request up to its closing punctuation; the rest may start with a protected span ("only reply ..."). */
 const REQUEST = new PhrasePattern({
-  pattern: new RegExp(String.raw`${SENTENCE_START}(?:${INDIRECT})(?:${HELP_ME})([a-z][^.!?
-]*)(\?)?`, "gim"),
+  pattern: new RegExp(
+    String.raw`${SENTENCE_START}(?:${INDIRECT})(?:${HELP_ME})([a-z][^.!?
+]*)(\?)?`,
+    "gim",
+  ),
   words: ["i", "would", "could", "can", "will", "do", "is", "your", "the", "please", "help", "you"],
 });
 

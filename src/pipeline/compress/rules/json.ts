@@ -55,6 +55,11 @@ export const json: CompressionRule = {
   minLevel: 0.25,
   apply(text, ctx) {
     if (!text.includes("{") && !text.includes("[")) return { text, saved: 0 };
-    return rewriteRanges(text, jsonShaped(text), (m) => (/[:,]/.test(m) && /\s/.test(m) && balanced(m) ? m.replace(/[ \t]+/g, "").replace(/\n{2,}/g, "\n") : m), ctx);
+    return rewriteRanges(
+      text,
+      jsonShaped(text),
+      (m) => (/[:,]/.test(m) && /\s/.test(m) && balanced(m) ? m.replace(/[ \t]+/g, "").replace(/\n{2,}/g, "\n") : m),
+      ctx,
+    );
   },
 };

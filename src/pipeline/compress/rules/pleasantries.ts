@@ -4,8 +4,10 @@ import { splitSentences } from "../text/sentences";
 import { ADDRESSEE, isSocialSentence, SOCIAL_CLAUSE, SOCIAL_LEAD, SOCIAL_TAIL, SOCIAL_WORD } from "../text/social";
 
 /** An opening greeting with its punctuation, when more follows it. */
-const GREETING = new RegExp(String.raw`^(?:hi|hello|hey|hiya|greetings|good (?:morning|afternoon|evening)|dear)${ADDRESSEE}(?:[ \t]*[,!.]+|[ \t]*(?=\n))\s*(?=\S)`, "i");
-
+const GREETING = new RegExp(
+  String.raw`^(?:hi|hello|hey|hiya|greetings|good (?:morning|afternoon|evening)|dear)${ADDRESSEE}(?:[ \t]*[,!.]+|[ \t]*(?=\n))\s*(?=\S)`,
+  "i",
+);
 
 /** A line of at most three words closing the message: a name under a sign-off ("Best regards,\nJohn Smith"), maybe content. */
 const NAME_LINE = /^\s*\S+(?:[ \t]+\S+){0,2}\s*$/;

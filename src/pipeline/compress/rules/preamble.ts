@@ -28,14 +28,18 @@ const ANNOUNCEMENTS = new PhrasePattern({
 
 /** Lead-ins before the real sentence: "So, ", "Okay so ", "My question is: ". */
 const LEAD_IN = new PhrasePattern({
-  pattern: new RegExp(SENTENCE_START + String.raw`(?:(?:so|okay|ok|alright|well|basically),?[ \t]+(?:so,?[ \t]+)?|my question is[:,]?[ \t]+|the question is[:,]?[ \t]+)([a-z])`, "gim"),
+  pattern: new RegExp(
+    SENTENCE_START + String.raw`(?:(?:so|okay|ok|alright|well|basically),?[ \t]+(?:so,?[ \t]+)?|my question is[:,]?[ \t]+|the question is[:,]?[ \t]+)([a-z])`,
+    "gim",
+  ),
   words: ["so", "okay", "ok", "alright", "well", "basically", "my", "the"],
 });
 
 /** "My first request is ..." → "First request: ..." (the ordinal is a protected span, kept as written). */
 const MY_NEXT = new PhrasePattern({
   pattern: new RegExp(
-    SENTENCE_START + String.raw`my[ \t]+((?:${PLACEHOLDER_SOURCE}[ \t]+)?(?:[a-z]+[ \t]+)?(?:request|question|command|sentence|message|prompt|task|topic|suggestion|query|input|text|word|line|move|statement|scenario|problem))[ \t]+is:?[ \t]+`,
+    SENTENCE_START +
+      String.raw`my[ \t]+((?:${PLACEHOLDER_SOURCE}[ \t]+)?(?:[a-z]+[ \t]+)?(?:request|question|command|sentence|message|prompt|task|topic|suggestion|query|input|text|word|line|move|statement|scenario|problem))[ \t]+is:?[ \t]+`,
     "gim",
   ),
   words: ["my"],

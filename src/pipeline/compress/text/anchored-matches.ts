@@ -44,7 +44,8 @@ export class AnchoredMatches {
     const masks = new Map<string, number>();
     this.sticky = patterns.map(({ pattern, words, opensWord, units }, k) => {
       if (!pattern.global) throw new TypeError(`AnchoredMatches needs a global pattern: ${pattern}`);
-      if ((pattern.unicode || pattern.unicodeSets) && pattern.ignoreCase) throw new TypeError(`AnchoredMatches reads words as \\b does without the u (or v) and i flags together: ${pattern}`);
+      if ((pattern.unicode || pattern.unicodeSets) && pattern.ignoreCase)
+        throw new TypeError(`AnchoredMatches reads words as \\b does without the u (or v) and i flags together: ${pattern}`);
       for (const word of words) masks.set(word, (masks.get(word) ?? 0) | (1 << k));
       if (opensWord) this.wordTests.push({ bit: 1 << k, opensWord });
       for (const unit of units ?? "") {

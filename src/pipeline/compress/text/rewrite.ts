@@ -15,7 +15,12 @@ function savedTokens(before: readonly string[], after: readonly string[], ctx: R
  * so a rule never recounts the whole message. A PhrasePattern's matches come from the scan it shares
  * with the others.
  */
-export function rewrite(text: string, pattern: RegExp | PhrasePattern, replacement: (match: string, ...groups: string[]) => string, ctx: RuleContext): RuleOutput {
+export function rewrite(
+  text: string,
+  pattern: RegExp | PhrasePattern,
+  replacement: (match: string, ...groups: string[]) => string,
+  ctx: RuleContext,
+): RuleOutput {
   if (pattern instanceof PhrasePattern) {
     const found = pattern.matches(text).map((m) => ({ start: m.index, end: m.index + m[0].length, groups: m.slice(1).map((g) => g ?? "") }));
     return rewriteRanges(text, found, (match, { groups }) => replacement(match, ...groups), ctx);

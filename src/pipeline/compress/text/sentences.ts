@@ -242,5 +242,8 @@ export function repeatedSentences(
  */
 export function saidOnce(text: string): string {
   const seen = new SentenceSet();
-  return cutRanges(text, repeatedSentences(text, [], (sentence) => seen.add(sentence))).kept;
+  return cutRanges(
+    text,
+    repeatedSentences(text, [], (sentence) => seen.add(sentence)),
+  ).kept;
 }

@@ -47,14 +47,16 @@ export const SOCIAL_LEAD = new RegExp(String.raw`^(?:${SOCIAL_UNITS})[ \t]*(?:,|
 export const SOCIAL_TAIL = /,[ \t]*(?:thanks|thank you|thx|ty|cheers)(?: (?:so|very) much| a lot)?(?: in advance)?[ \t]*(?=[.!]*$)/i;
 
 /** Courtesy clauses inside a request, between commas or before its end: "Can you list them, if you don't mind?". */
-export const SOCIAL_CLAUSE = /,[ \t]*(?:if (?:it's|it is|that's|that is|it’s|that’s) not too much (?:trouble|bother|to ask)|if you don't mind|if you do not mind|if you don’t mind|if possible|if you can)[ \t]*(?=[,.!?]|$)/gim;
-
+export const SOCIAL_CLAUSE =
+  /,[ \t]*(?:if (?:it's|it is|that's|that is|it’s|that’s) not too much (?:trouble|bother|to ask)|if you don't mind|if you do not mind|if you don’t mind|if possible|if you can)[ \t]*(?=[,.!?]|$)/gim;
 
 /** Candidate words, to skip the sentence scan in texts that hold none of them. */
-export const SOCIAL_WORD = /\b(?:hi|hello|hey|hiya|howdy|greetings|good|hope|how|have|thanks|thank|thx|ty|tysm|many|cheers|appreciate|appreciated|any|your|much|greatly|really|you|looking|no|sorry|apologies|this|probably|ha|he|lol|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl)/i;
+export const SOCIAL_WORD =
+  /\b(?:hi|hello|hey|hiya|howdy|greetings|good|hope|how|have|thanks|thank|thx|ty|tysm|many|cheers|appreciate|appreciated|any|your|much|greatly|really|you|looking|no|sorry|apologies|this|probably|ha|he|lol|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl)/i;
 
 /** A sentence of one line with its closing punctuation and emoticons. */
-const SENTENCE = /[^\n.!?]+[.!?]*[ \t]*[)(:;*^_~\-\u{1F300}-\u{1FAFF}\u2600-\u27BF\uFE0F]*/gu;
+// The variation selector (U+FE0F) stands outside the class: it only ever follows an emoji.
+const SENTENCE = /[^\n.!?]+[.!?]*[ \t]*(?:[)(:;*^_~\-\u{1F300}-\u{1FAFF}\u2600-\u27BF]|\uFE0F)*/gu;
 
 const MAX_SOCIAL_CHARS = 240;
 /** Words a SOCIAL_SENTENCE can open with, as its first word. */

@@ -43,7 +43,7 @@ const LETTER = /^\p{L}$/u;
 const bmpLetters = new Uint8Array(0x10000);
 
 function isLetterCodePoint(code: number): boolean {
-  if (code < 0x80) return ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a);
+  if (code < 0x80) return (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a;
   if (code >= 0x10000) return LETTER.test(String.fromCodePoint(code));
   const known = bmpLetters[code]!;
   if (known !== 0) return known === 1;

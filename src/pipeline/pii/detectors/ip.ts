@@ -25,7 +25,8 @@ export const ipDetector: Detector = {
       eachMatch(text, V6, (m) => {
         const groups = m[0].split(":").filter((g) => g.length > 0).length;
         // "::" and "::1" are not anybody's address; an address has at least two written groups.
-        if (groups >= 2 && isIPv6(m[0]) && !/^\/\d/.test(text.slice(m.index + m[0].length, m.index + m[0].length + 2))) found.push({ type: "IP", start: m.index, end: m.index + m[0].length });
+        if (groups >= 2 && isIPv6(m[0]) && !/^\/\d/.test(text.slice(m.index + m[0].length, m.index + m[0].length + 2)))
+          found.push({ type: "IP", start: m.index, end: m.index + m[0].length });
       });
     }
     return found;

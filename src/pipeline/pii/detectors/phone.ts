@@ -6,7 +6,7 @@ import type { Detection, Detector } from "../types";
 // parenthesised area code and an optional extension ("x123", "ext. 12"); not glued to a word, a
 // longer number or a path.
 const CANDIDATE =
-  /(?<![\w.\/:+#$€£¥-])(?:\+ ?)?(?:\(\d{1,5}\) ?|\d{1,6})(?:[ .-]?\(\d{1,5}\)[ .-]?\d{1,6}|[ .-]?\d{1,6}){0,6}(?:(?: ?(?:x|ext\.?|ext) ?)\d{1,6})?(?![\w]|[.,:\/-]\d|[%€£¥])/gi;
+  /(?<![\w./:+#$€£¥-])(?:\+ ?)?(?:\(\d{1,5}\) ?|\d{1,6})(?:[ .-]?\(\d{1,5}\)[ .-]?\d{1,6}|[ .-]?\d{1,6}){0,6}(?:(?: ?(?:x|ext\.?|ext) ?)\d{1,6})?(?![\w]|[.,:/-]\d|[%€£¥])/gi;
 // Words that say a number nearby is a phone number (looked for just before or after it).
 const PHONE_WORDS = /\b(?:phone|tel|telephone|mobile|cell|fax|office|call|calling|reach|dial|text|whatsapp|contact|answering|number|ph|mob|home|work)\b/i;
 // Words that say it is something else.

@@ -1,11 +1,41 @@
-import { capitalised, features, isCandidate, writesCapitals, LABELS, lexCode, lowerOf, MAX_FEATURES, usuallyLower, usuallySentenceStart, type Label, type Lexicon } from "./features";
+import {
+  capitalised,
+  features,
+  isCandidate,
+  writesCapitals,
+  LABELS,
+  lexCode,
+  lowerOf,
+  MAX_FEATURES,
+  usuallyLower,
+  usuallySentenceStart,
+  type Label,
+  type Lexicon,
+} from "./features";
 import { Gap, tokenize, type Token } from "./tokens";
 
 /**
  * Words that are never part of a person's name though they sit next to one: titles (presidio labels
  * them PREFIX, not PERSON; they identify nobody) and days of the week.
  */
-export const NEVER_PERSON: ReadonlySet<string> = new Set(["mr", "mrs", "ms", "miss", "dr", "prof", "sir", "madam", "mx", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]);
+export const NEVER_PERSON: ReadonlySet<string> = new Set([
+  "mr",
+  "mrs",
+  "ms",
+  "miss",
+  "dr",
+  "prof",
+  "sir",
+  "madam",
+  "mx",
+  "monday",
+  "tuesday",
+  "wednesday",
+  "thursday",
+  "friday",
+  "saturday",
+  "sunday",
+]);
 const PERSON = LABELS.indexOf("PERSON");
 
 /** Adds the weights of `count` feature slots into `scores` (one per label, LABELS order). */
@@ -93,7 +123,9 @@ export function completeNames(tokens: readonly Token[], labels: Label[], lex: Le
 }
 
 const STREET_WORDS: ReadonlySet<string> = new Set(
-  "street st avenue ave road rd lane ln drive dr boulevard blvd way court ct parkway pkwy place pl square sq terrace trail circle highway hwy nw ne sw se apt suite unit floor".split(" "),
+  "street st avenue ave road rd lane ln drive dr boulevard blvd way court ct parkway pkwy place pl square sq terrace trail circle highway hwy nw ne sw se apt suite unit floor".split(
+    " ",
+  ),
 );
 
 /**
@@ -105,7 +137,8 @@ const STREET_WORDS: ReadonlySet<string> = new Set(
 export function completeAddresses(tokens: readonly Token[], labels: Label[]): void {
   // A house number right before a street ("742" in "742 Evergreen Terrace").
   for (let i = tokens.length - 2; i >= 0; i--) {
-    if (labels[i] === "O" && labels[i + 1] === "ADDRESS" && tokens[i + 1]!.gap === Gap.Space && /^\d{1,5}[A-Za-z]?$/.test(tokens[i]!.text)) labels[i] = "ADDRESS";
+    if (labels[i] === "O" && labels[i + 1] === "ADDRESS" && tokens[i + 1]!.gap === Gap.Space && /^\d{1,5}[A-Za-z]?$/.test(tokens[i]!.text))
+      labels[i] = "ADDRESS";
   }
   for (let i = 1; i < tokens.length; i++) {
     if (labels[i] === "O" && labels[i - 1] === "ADDRESS" && STREET_WORDS.has(lowerOf(tokens[i]!)) && tokens[i]!.gap !== Gap.Newline) labels[i] = "ADDRESS";

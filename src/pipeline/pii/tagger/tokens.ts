@@ -1,5 +1,5 @@
 /** What lies between two tokens: decides features and whether neighbours may form one span. */
-export const enum Gap {
+export enum Gap {
   Start = 0,
   Space = 1,
   Newline = 2,
@@ -61,7 +61,8 @@ export function tokenize(text: string): Token[] {
       const c = text.charCodeAt(i);
       if (c === 10 || c === 13) gap = Gap.Newline;
       else if (gap !== Gap.Newline) {
-        if (c === 46 || c === 33 || c === 63 || c === 58 || c === 59) gap = Gap.Stop; // . ! ? : ;
+        if (c === 46 || c === 33 || c === 63 || c === 58 || c === 59)
+          gap = Gap.Stop; // . ! ? : ;
         else if (c === 44 && gap !== Gap.Stop) gap = Gap.Comma;
         else if (c !== 32 && c !== 9 && gap === Gap.Space) gap = Gap.Other;
       }
@@ -82,7 +83,15 @@ export function tokenize(text: string): Token[] {
       const c = text.charCodeAt(j) | 0x20;
       if (!(c >= 97 && c <= 122) && c !== 39) plain = false;
     }
-    tokens.push({ text: text.slice(start, i), start, end: i, gap, plain, before: start > 0 ? text.charCodeAt(start - 1) : 0, after: i < n ? text.charCodeAt(i) : 0 });
+    tokens.push({
+      text: text.slice(start, i),
+      start,
+      end: i,
+      gap,
+      plain,
+      before: start > 0 ? text.charCodeAt(start - 1) : 0,
+      after: i < n ? text.charCodeAt(i) : 0,
+    });
     gap = Gap.Space;
     plain = true;
   }
