@@ -165,11 +165,11 @@ describe("budgets under concurrency", () => {
     const second = await startGateway(rig.gw.env, { dataDir: rig.gw.dataDir });
     try {
       await waitForKey(second.url, rig.admin.key);
-      const results = await Promise.all(
-        Array.from({ length: 200 }, (_, i) =>
-          call(`${i % 2 ? second.url : rig.gw.url}/v1/complete`, rig.admin.key, { body: bodyFor(six(i), { budget_id: b.id }) }),
-        ),
-      );
+      const send = (i: number) => call(`${i % 2 ? second.url : rig.gw.url}/v1/complete`, rig.admin.key, { body: bodyFor(six(i), { budget_id: b.id }) });
+      // A first wave of 20 (10 a node, well inside the budget) makes sure both processes serve calls; the
+      // other 180 then race across both for what is left. All 200 at once could let one node take it all.
+      const first = await Promise.all(Array.from({ length: 20 }, (_, i) => send(i)));
+      const results = [...first, ...(await Promise.all(Array.from({ length: 180 }, (_, i) => send(20 + i))))];
       const ok = results.filter((r) => r.status === 200);
       expect(ok.length + results.filter((r) => r.status === 402).length).toBe(200);
       expect(ok.length).toBeLessThanOrEqual(50);
