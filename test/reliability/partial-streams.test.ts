@@ -7,7 +7,8 @@ import { OFF, rigPerFile, startRig, waitForKey } from "../completions/support";
 // how it ended; the quota is refunded only when nothing was delivered. Before, a client that dropped
 // one chunk before the end was recorded as 499 with 0 tokens and $0, and given its call back.
 
-const rig = rigPerFile();
+// A provider that never answers gives up after 3 s (one test relies on it, below).
+const rig = rigPerFile({ SVC_PROVIDER_TIMEOUT_MS: "3000" });
 const hello = [{ role: "user", content: "Tell me about the rivers of Europe and their lengths, please." }];
 
 function row(dataDir: string, requestId: string) {
@@ -78,8 +79,11 @@ describe("streams that end early are charged for what they delivered", () => {
   test("a client that drops the stream before any chunk is 499 with nothing charged, and gets its call back", async () => {
     const key = await rig.gw.cliKey(["--type", "test"]);
     await waitForKey(rig.gw.url, key.key);
-    rig.openai.latencyMs = 1500;
+    // The provider never sends a byte, so no chunk can go out whenever the gateway notices the client
+    // left: at the client's abort, or at the latest when the provider's 3 s timeout ends the attempt.
+    rig.openai.hang = true;
     try {
+      const before = rig.openai.requests.length;
       const ac = new AbortController();
       const pending = fetch(`${rig.gw.url}/v1/complete`, {
         method: "POST",
@@ -87,13 +91,14 @@ describe("streams that end early are charged for what they delivered", () => {
         body: JSON.stringify({ model: "gpt-4o-mini", messages: hello, stream: true, svc_options: OFF }),
         signal: ac.signal,
       }).catch(() => undefined);
-      while (rig.openai.requests.length === 0) await Bun.sleep(10);
+      while (rig.openai.requests.length === before) await Bun.sleep(10);
+      expect(callsCounted(rig.gw.dataDir, key.id)).toBe(1);
       ac.abort();
       await pending;
-      for (let i = 0; i < 100 && callsCounted(rig.gw.dataDir, key.id) !== 0; i++) await Bun.sleep(50);
+      for (let i = 0; i < 200 && callsCounted(rig.gw.dataDir, key.id) !== 0; i++) await Bun.sleep(50);
       expect(callsCounted(rig.gw.dataDir, key.id)).toBe(0);
     } finally {
-      rig.openai.latencyMs = 0;
+      rig.openai.hang = false;
     }
   });
 
