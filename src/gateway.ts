@@ -1,7 +1,12 @@
 import pkg from "../package.json";
 import type { Settings } from "./config/config";
 import type { Logger } from "./log/logger";
-import { openStore } from "./store/db";
+import { openStore, type Store } from "./store/db";
+import { openPostgresStore } from "./store/postgres";
+import { PgCounters } from "./store/pg-counters";
+import { PgSpendStore } from "./store/pg-spend-store";
+import { NodeHeartbeat } from "./store/nodes";
+import { hostname } from "node:os";
 import { Catalog } from "./catalog/catalog";
 import { loadVocabularies, vocabulariesFor } from "./tokens/count";
 import { Plans } from "./auth/plans";
@@ -16,7 +21,7 @@ import { buildProviders } from "./providers/registry";
 import { DEFAULT_CALL_POLICY } from "./providers/call";
 import { Ledger } from "./accounting/ledger";
 import { LedgerJournal } from "./accounting/ledger-journal";
-import { threadWriter } from "./accounting/ledger-writer";
+import { postgresWriter, threadWriter } from "./accounting/ledger-writer";
 import { SqliteCounters } from "./store/counters";
 import { SqliteSpendStore } from "./store/spend-store";
 import { Budgets } from "./accounting/budgets";
@@ -36,11 +41,21 @@ import { optimizerCompressor, Protocols } from "./pipeline/context/protocols";
 /** How long the ledger's writer thread waits for another process's write lock before it retries later. */
 const STORE_BUSY_TIMEOUT_MS = 5000;
 
+/**
+ * Who holds a reservation: the pid on SQLite (the processes share one machine and its data directory,
+ * as the ledger journal does), node and pid on PostgreSQL (nodes are other machines, dead when their
+ * heartbeat stops: store/nodes.ts).
+ */
+function ownerOf(store: Store, settings: Settings): string {
+  return store.dialect === "sqlite" ? String(process.pid) : `${settings.nodeId ?? hostname()}/${process.pid}`;
+}
+
 /** The services that need no model: what the CLI's key commands use, and the first half of a server's. */
 export type StoreServices = Omit<Services, "cache" | "optimizer" | "protocols">;
 
 export async function openStoreServices(settings: Settings, log: Logger, env: Record<string, string | undefined> = process.env): Promise<StoreServices> {
-  const store = openStore(settings.dataDir);
+  // SVC_DATABASE_URL: the whole store on PostgreSQL, shared by every node; else SQLite in the data directory.
+  const store: Store = settings.databaseUrl ? await openPostgresStore(settings.databaseUrl) : openStore(settings.dataDir);
   const catalog = Catalog.load(settings.modelsFile);
   const plans = Plans.load(settings.plansFile);
   const secret = loadOrCreateSecret(settings.dataDir, settings.secret);
@@ -50,24 +65,28 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
   await keyIndex.sync();
   const keys = new KeyService(repo, keyIndex, hash, plans);
   const providers = buildProviders(env, catalog);
-  const ledger = new Ledger(threadWriter(store.path, STORE_BUSY_TIMEOUT_MS), new LedgerJournal(join(settings.dataDir, "ledger-journal")), {
-    onRejected: (rejected) =>
-      log.error(
-        { rows: rejected.length, request_ids: rejected.slice(0, 5).map((r) => r.requestId), reason: rejected[0]!.reason },
-        "usage ledger: rows refused by the store were kept in ledger-journal/rejected.jsonl",
-      ),
-    onStoreError: (e, pending) => log.error({ pending, err: { message: e.message } }, "usage ledger: the store failed a write; the rows are kept and retried"),
-  });
+  const ledger = new Ledger(
+    store.dialect === "sqlite" ? threadWriter(store.path, STORE_BUSY_TIMEOUT_MS) : postgresWriter(store.sql),
+    new LedgerJournal(join(settings.dataDir, "ledger-journal")),
+    {
+      onRejected: (rejected) =>
+        log.error(
+          { rows: rejected.length, request_ids: rejected.slice(0, 5).map((r) => r.requestId), reason: rejected[0]!.reason },
+          "usage ledger: rows refused by the store were kept in ledger-journal/rejected.jsonl",
+        ),
+      onStoreError: (e, pending) =>
+        log.error({ pending, err: { message: e.message } }, "usage ledger: the store failed a write; the rows are kept and retried"),
+    },
+  );
   if (settings.bootstrapAdminKey) {
     const type = parseKey(settings.bootstrapAdminKey);
     if (!type) throw new Error("SVC_BOOTSTRAP_ADMIN_KEY is not a well-formed svc key (create one with `svc keys create --admin`)");
     await keys.registerBootstrap(settings.bootstrapAdminKey, type);
   }
-  const counters = new SqliteCounters(store.path);
+  const counters = store.dialect === "sqlite" ? new SqliteCounters(store.path) : new PgCounters(store.sql);
   const quota = new Quota(counters, plans, settings.testKeyDailyCalls);
-  const spend = new SqliteSpendStore(store.path);
-  // Reservations name the process holding them, as the ledger journal does (processes share one machine's data directory).
-  const owner = String(process.pid);
+  const spend = store.dialect === "sqlite" ? new SqliteSpendStore(store.path) : new PgSpendStore(store.sql);
+  const owner = ownerOf(store, settings);
   const budgets = new Budgets(spend, owner);
   const agentRuns = new AgentRuns(
     spend,
@@ -125,9 +144,14 @@ export async function startServices(settings: Settings, log: Logger, env: Record
   const recovered = await base.ledger.recover();
   if (recovered > 0) log.warn({ rows: recovered }, "usage ledger: rows journaled by a process that stopped were written to the store");
   // Then the money calls of a process that died mid-call still hold: reconciled against those rows.
-  const orphans = await base.spend.settleOrphans((owner) => owner === String(process.pid) || !processAlive(Number(owner)), Date.now());
-  if (orphans > 0)
-    log.warn({ reservations: orphans }, "budgets and agent runs: reservations of a process that stopped were settled (charged as recorded, else in full)");
+  const settled = (reservations: number) =>
+    log.warn({ reservations }, "budgets and agent runs: reservations of a process that stopped were settled (charged as recorded, else in full)");
+  const store = base.store;
+  const nodes = store.dialect === "postgres" ? new NodeHeartbeat(store.sql, ownerOf(store, settings), base.spend, settled) : undefined;
+  const orphans = nodes
+    ? await nodes.start()
+    : await base.spend.settleOrphans((owner) => owner === String(process.pid) || !processAlive(Number(owner)), Date.now());
+  if (orphans > 0) settled(orphans);
   // The event loop counts tokens in o200k (the optimizer's inline path) and in the tokenizer of every
   // provider it can serve (usage estimates): loaded here, about half a second each, rather than on a
   // first request; not when the CLI's key commands open the store.
@@ -154,7 +178,18 @@ export async function startServices(settings: Settings, log: Logger, env: Record
       { endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT ?? "http://localhost:4318/v1/traces" },
       "tracing: one OTLP trace per call",
     );
-  return Object.freeze({ ...base, cache, optimizer, protocols, tracer, flushables: [{ name: "cache", flush: () => void cache.flush() }, ...base.flushables] });
+  return Object.freeze({
+    ...base,
+    cache,
+    optimizer,
+    protocols,
+    tracer,
+    flushables: [
+      { name: "cache", flush: () => void cache.flush() },
+      ...base.flushables,
+      ...(nodes ? [{ name: "node heartbeat", flush: () => nodes.tick() }] : []),
+    ],
+  });
 }
 
 /** Writes what the flushables buffer. The log goes last, so what they log (a ledger row refused) is written now, not a flush later. */

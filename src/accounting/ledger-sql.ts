@@ -15,10 +15,11 @@ const KEYS = columns.map(([key]) => key);
 // Boolean columns are the only ones whose driver value differs from the JS value (drizzle stores
 // them as 0/1); converting inline spares a drizzle mapToDriverValue call per column per row.
 const BOOLEAN = columns.map(([, c]) => c.columnType === "SQLiteBoolean");
-const WIDTH = KEYS.length;
+export const WIDTH = KEYS.length;
+/** The ledger's column names in binding order. */
+export const COLUMN_NAMES = columns.map(([, c]) => c.name);
 const TUPLE = `(${KEYS.map(() => "?").join(", ")})`;
-const insertSql = (verb: string, rows: number) =>
-  `${verb} INTO usage_ledger (${columns.map(([, c]) => c.name).join(", ")}) VALUES ${Array(rows).fill(TUPLE).join(", ")}`;
+const insertSql = (verb: string, rows: number) => `${verb} INTO usage_ledger (${COLUMN_NAMES.join(", ")}) VALUES ${Array(rows).fill(TUPLE).join(", ")}`;
 
 /**
  * Rows per INSERT statement: one statement per row spends most of its time crossing into SQLite
@@ -99,7 +100,8 @@ function isRowRefusal(e: unknown): boolean {
   return code.startsWith("SQLITE_CONSTRAINT");
 }
 
-function bind(row: LedgerRow, into: unknown[], at: number): void {
+/** A row's values in COLUMN_NAMES order, written into `into` from `at` (booleans as the 0/1 both databases store). */
+export function bind(row: LedgerRow, into: unknown[], at: number): void {
   const r = row as Record<string, unknown>;
   for (let c = 0; c < WIDTH; c++) {
     const v = r[KEYS[c]!];

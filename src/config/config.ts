@@ -22,6 +22,15 @@ export const SettingsSchema = Type.Object(
     host: Type.String({ minLength: 1, default: "127.0.0.1", description: "listen address" }),
     port: Int(0, 65535, 8080, "listen port (0 = any free port)"),
     dataDir: Type.String({ minLength: 1, default: "./data", description: "SQLite store and generated secret" }),
+    databaseUrl: Type.Optional(
+      Type.String({
+        pattern: "^postgres(?:ql)?://",
+        description: "postgres://user:password@host:5432/db: the whole store on PostgreSQL, shared by every gateway node (SQLite in dataDir when absent)",
+      }),
+    ),
+    nodeId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: "this node's name among the nodes of one PostgreSQL store (default: the hostname)" }),
+    ),
     secret: Type.Optional(Type.String({ minLength: 32, description: "HMAC secret for key hashes; generated into dataDir when absent" })),
     logLevel: Type.Union(
       [Type.Literal("fatal"), Type.Literal("error"), Type.Literal("warn"), Type.Literal("info"), Type.Literal("debug"), Type.Literal("silent")],
@@ -166,5 +175,9 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     const source = key in SettingsSchema.properties ? `${envName(key)} / ${key}` : key;
     throw new ConfigError(`invalid setting ${source}: ${first.message}${first.value === undefined ? "" : ` (got ${JSON.stringify(first.value)})`}`);
   }
+  // Key hashes are HMACs under the secret: nodes sharing one PostgreSQL store must share it, and a
+  // secret generated into each node's data directory would make every node refuse the others' keys.
+  if (merged.databaseUrl !== undefined && merged.secret === undefined)
+    throw new ConfigError("SVC_SECRET is required with SVC_DATABASE_URL: every node sharing the store must hash keys with the same secret");
   return merged as Settings;
 }

@@ -5,6 +5,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Sql } from "postgres";
+import { ApiError } from "../core/errors";
 import * as schema from "./schema";
 import { BUSY_TIMEOUT_MS } from "./no-wait";
 
@@ -89,7 +90,12 @@ export async function serialized<T>(store: Store, lock: number, fn: (tx: Db) => 
   });
 }
 
-/** The SQLite connection of a store that must be SQLite here (what is not on PostgreSQL yet says so at start). */
+/** A request for what is served from SQLite only so far: 503 naming it, the rest of the gateway works on. */
+export function notOnPostgres(what: string): ApiError {
+  return new ApiError("STORE_UNAVAILABLE", `${what} are not served from PostgreSQL yet; read the usage_ledger table directly`);
+}
+
+/** The SQLite connection of a store that must be SQLite here (benchmarks and tests of SQLite). */
 export function sqliteOf(store: Store, what: string): Database {
   if (store.dialect !== "sqlite") throw new Error(`${what} needs the SQLite store`);
   return store.sqlite;

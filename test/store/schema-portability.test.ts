@@ -49,6 +49,7 @@ const TABLES = [
   "budgets",
   "cache_entries",
   "conversations",
+  "nodes",
   "protocols",
   "reservations",
   "schema_migrations",
