@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../../src/store/db";
-import { SpendStore } from "../../src/store/spend-store";
+import { SqliteSpendStore } from "../../src/store/spend-store";
 import { Budgets } from "../../src/accounting/budgets";
 import { AgentRuns } from "../../src/accounting/agent-runs";
 import type { ApiError } from "../../src/core/errors";
@@ -12,7 +12,7 @@ import type { ApiError } from "../../src/core/errors";
 function setup(start: string) {
   const dir = mkdtempSync(join(tmpdir(), "svc-budget-periods-"));
   const store = openStore(dir);
-  const spend = new SpendStore(join(dir, "svc.db"));
+  const spend = new SqliteSpendStore(join(dir, "svc.db"));
   const clock = { now: Date.parse(start) };
   const budgets = new Budgets(spend, "1", () => clock.now);
   return { store, spend, clock, budgets };
@@ -38,9 +38,9 @@ describe("budget periods", () => {
     expect(e.code).toBe("BUDGET_EXCEEDED");
     expect(e.headers("x")["retry-after"]).toBe("60");
     clock.now = Date.parse("2026-11-27T00:00:00Z");
-    expect(budgets.get("app", b.id)).toMatchObject({ spent_usd: 0, reserved_usd: 0, remaining_usd: 0.0001, resets_at: "2026-11-28T00:00:00.000Z" });
+    expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0, reserved_usd: 0, remaining_usd: 0.0001, resets_at: "2026-11-28T00:00:00.000Z" });
     await budgets.reserve("app", b.id, "r3", 30);
-    expect(budgets.get("app", b.id).reserved_usd).toBe(0.00003);
+    expect((await budgets.get("app", b.id)).reserved_usd).toBe(0.00003);
   });
 
   test("a monthly budget starts over on the first of the month; a total budget never does", async () => {
@@ -49,8 +49,8 @@ describe("budget periods", () => {
     const total = await budgets.create("app", "t", 100, "total");
     for (const b of [monthly, total]) await budgets.settle(await budgets.reserve("app", b.id, `r-${b.id}`, 100), 100);
     clock.now = Date.parse("2027-01-01T00:00:01Z");
-    expect(budgets.get("app", monthly.id)).toMatchObject({ spent_usd: 0, resets_at: "2027-02-01T00:00:00.000Z" });
-    expect(budgets.get("app", total.id)).toMatchObject({ spent_usd: 0.0001, remaining_usd: 0, resets_at: null });
+    expect(await budgets.get("app", monthly.id)).toMatchObject({ spent_usd: 0, resets_at: "2027-02-01T00:00:00.000Z" });
+    expect(await budgets.get("app", total.id)).toMatchObject({ spent_usd: 0.0001, remaining_usd: 0, resets_at: null });
     expect((await refusal(budgets.reserve("app", total.id, "r-t2", 1))).code).toBe("BUDGET_EXCEEDED");
   });
 
@@ -64,11 +64,11 @@ describe("budget periods", () => {
       `INSERT INTO usage_ledger (request_id, key_id, app_id, model_requested, prompt_tokens, completion_tokens, original_tokens, cost_original_usd, cost_actual_usd, saved_usd, cache_hit, status, latency_ms, overhead_ms, stream, created_at)
        VALUES ('answered', 'k', 'app', 'gpt-4o', 10, 10, 10, 0.00012, 0.00012, 0, 0, 200, 1, 1, 0, 0)`,
     );
-    expect(budgets.get("app", b.id).reserved_usd).toBe(0.0012);
+    expect((await budgets.get("app", b.id)).reserved_usd).toBe(0.0012);
     // Owner "1" is alive in this test's eyes: nothing is settled.
     expect(await spend.settleOrphans(() => false, Date.now())).toBe(0);
     expect(await spend.settleOrphans((owner) => owner === "1", Date.now())).toBe(2);
-    expect(budgets.get("app", b.id)).toMatchObject({ reserved_usd: 0, spent_usd: (120 + 700) / 1e6 });
+    expect(await budgets.get("app", b.id)).toMatchObject({ reserved_usd: 0, spent_usd: (120 + 700) / 1e6 });
     // Settled once: a second pass finds nothing.
     expect(await spend.settleOrphans(() => true, Date.now())).toBe(0);
   });
