@@ -337,7 +337,7 @@ export interface Protocol {
   compressed_tokens: number;
   created_at: string;
   updated_at: string;
-  /** Only on `get()`, `create()` and `update()`, not in `list()` or `delete()`. */
+  /** Only in the answers of `get()` and `update()`. */
   content?: string;
   /** The exact text calls send as their first system message; with `content`. */
   compressed_content?: string;
