@@ -89,15 +89,21 @@ def get_requires_for_build_sdist(config_settings: Optional[dict] = None) -> List
     return []
 
 
+get_requires_for_build_editable = get_requires_for_build_wheel
+
+
 def prepare_metadata_for_build_wheel(metadata_directory: str, config_settings: Optional[dict] = None) -> str:
     return _write_dist_info(_project(), metadata_directory)[0]
 
 
-def build_wheel(wheel_directory: str, config_settings: Optional[dict] = None, metadata_directory: Optional[str] = None) -> str:
+prepare_metadata_for_build_editable = prepare_metadata_for_build_wheel
+
+
+def _wheel(wheel_directory: str, entries: Dict[str, bytes]) -> str:
+    """A py3-none-any wheel of ``entries`` plus the dist-info and its RECORD."""
     project = _project()
     dist_info, meta_files = _write_dist_info(project, "")
-    entries = {p.relative_to(ROOT).as_posix(): p.read_bytes() for p in _package_files()}
-    entries.update(meta_files)
+    entries = {**entries, **meta_files}
     record_name = f"{dist_info}/RECORD"
     record = "\n".join([_record_line(n, d) for n, d in entries.items()] + [f"{record_name},,", ""])
     name = f"{_dist_name(project)}-{project['version']}-py3-none-any.whl"
@@ -106,6 +112,15 @@ def build_wheel(wheel_directory: str, config_settings: Optional[dict] = None, me
             _zip_entry(zf, n, d)
         _zip_entry(zf, record_name, record.encode("utf-8"))
     return name
+
+
+def build_wheel(wheel_directory: str, config_settings: Optional[dict] = None, metadata_directory: Optional[str] = None) -> str:
+    return _wheel(wheel_directory, {p.relative_to(ROOT).as_posix(): p.read_bytes() for p in _package_files()})
+
+
+def build_editable(wheel_directory: str, config_settings: Optional[dict] = None, metadata_directory: Optional[str] = None) -> str:
+    """PEP 660 (``pip install -e``): a .pth file puts this checkout on sys.path, so edits take effect at once."""
+    return _wheel(wheel_directory, {f"{PACKAGE}.pth": f"{ROOT}\n".encode("utf-8")})
 
 
 def build_sdist(sdist_directory: str, config_settings: Optional[dict] = None) -> str:

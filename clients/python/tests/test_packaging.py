@@ -16,18 +16,18 @@ import backend  # noqa: E402
 ENV = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 
 
-def pip_install(source: str, target: str) -> None:
+def pip_install(source: str, target: str, *how: str) -> None:
     """pip with no index at all: any build requirement it had to fetch would fail the install."""
-    cmd = [sys.executable, "-m", "pip", "install", "--no-index", "--no-deps", "--target", target, source]
+    cmd = [sys.executable, "-m", "pip", *how, "install", "--no-index", "--no-deps", *(("--target", target) if target else ()), source]
     done = subprocess.run(cmd, env=ENV, capture_output=True, text=True, timeout=300)
     if done.returncode != 0:
         raise AssertionError(f"pip install {source} failed:\n{done.stdout}\n{done.stderr}")
 
 
-def installed(target: str, code: str) -> str:
+def installed(target: str, code: str, python: str = sys.executable) -> str:
     """Runs ``code`` in a fresh interpreter that sees only the installed copy (not this checkout)."""
     env = {**ENV, "PYTHONPATH": target}
-    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=target, capture_output=True, text=True, timeout=60)
+    done = subprocess.run([python, "-c", code], env=env, cwd=target, capture_output=True, text=True, timeout=60)
     if done.returncode != 0:
         raise AssertionError(done.stderr)
     return done.stdout.strip()
@@ -48,6 +48,16 @@ class Packaging(unittest.TestCase):
             self.assertEqual(Path(where).resolve(), Path(tmp).resolve())
             self.assertEqual(version, backend._project()["version"])
             self.assertEqual((typed, names), ("True", ["Svc", "Budgets"]))
+
+    def test_pip_install_e_uses_the_checkout(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            venv = os.path.join(tmp, "venv")
+            subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True, timeout=120)
+            python = os.path.join(venv, "bin", "python")
+            pip_install("-e" + str(PROJECT), "", "--python", python)
+            where, version, *_ = installed(tmp, CHECK, python).split()
+            self.assertEqual(Path(where).resolve(), PROJECT)
+            self.assertEqual(version, backend._project()["version"])
 
     def test_the_wheel_holds_the_package_and_a_consistent_record(self):
         with tempfile.TemporaryDirectory() as tmp:
