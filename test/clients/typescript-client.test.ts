@@ -13,13 +13,13 @@ import {
   ServiceUnavailableError,
   Svc,
   SVC_META_FIELDS,
-  SvcError,
   UpstreamError,
   openAIClient,
   svcMetaOf,
   withSvcOptions,
   type SvcClientOptions,
 } from "../../clients/typescript/src/index.ts";
+import { expectError, failure } from "./expect-error";
 import { clientRigPerFile, MAX_BODY_BYTES, MODELS, TEST_KEY_DAILY_CALLS, TINY_PLAN } from "./rig";
 
 const rig = clientRigPerFile();
@@ -43,24 +43,6 @@ afterEach(() => {
   delete (globalThis as Record<string, unknown>).window;
   delete (globalThis as Record<string, unknown>).document;
 });
-
-/** The error a call rejects with (fails the test if it resolves). */
-async function failure(p: Promise<unknown>): Promise<SvcError> {
-  const r = await p.then(
-    (v) => ({ ok: true as const, v }),
-    (e: unknown) => ({ ok: false as const, e }),
-  );
-  if (r.ok) throw new Error(`expected an error, got ${JSON.stringify(r.v).slice(0, 200)}`);
-  expect(r.e).toBeInstanceOf(SvcError);
-  return r.e as SvcError;
-}
-
-function expectError(e: SvcError, Class: typeof SvcError, code: string, status: number) {
-  expect(e).toBeInstanceOf(Class);
-  expect(e.code).toBe(code);
-  expect(e.status).toBe(status);
-  expect(e.requestId).toMatch(/^svc_req_/);
-}
 
 describe("complete()", () => {
   test("a completion with typed svc_meta; the options reach the server", async () => {

@@ -10,10 +10,10 @@ import {
   PermissionDeniedError,
   RateLimitError,
   Svc,
-  SvcError,
   type UsageRow,
 } from "../../clients/typescript/src/index.ts";
 import { waitForKey } from "../completions/support";
+import { expectError, failure } from "./expect-error";
 import { clientRigPerFile, MODELS } from "./rig";
 
 const rig = clientRigPerFile();
@@ -24,22 +24,6 @@ const ask = (content: string) => [{ role: "user" as const, content }];
 /** A priced model and a short answer, so budgets and runs see a small known cost. */
 const call = (svc: Svc, content: string, svc_options: Record<string, unknown> = {}) =>
   svc.complete({ model: MODELS.ok, max_tokens: 9, messages: ask(content), svc_options: { ...OFF, ...svc_options } });
-
-async function failure(p: Promise<unknown>): Promise<SvcError> {
-  const r = await p.then(
-    (v) => ({ ok: true as const, v }),
-    (e: unknown) => ({ ok: false as const, e }),
-  );
-  if (r.ok) throw new Error(`expected an error, got ${JSON.stringify(r.v).slice(0, 200)}`);
-  expect(r.e).toBeInstanceOf(SvcError);
-  return r.e as SvcError;
-}
-
-function expectError(e: SvcError, Class: typeof SvcError, code: string, status: number) {
-  expect(e).toBeInstanceOf(Class);
-  expect({ code: e.code, status: e.status }).toEqual({ code, status });
-  expect(e.requestId).toMatch(/^svc_req_/);
-}
 
 /** A key of the rig's app without the admin scope. */
 async function plainKey(): Promise<Svc> {

@@ -153,8 +153,15 @@ def _time(t: Time) -> str:
 
 
 def _usage_path(
-    from_: Optional[Time], to: Optional[Time], group_by: Optional[UsageGroup], limit: Optional[int], cursor: Optional[str], csv: bool
+    format: Optional[str],
+    *,
+    from_: Optional[Time] = None,
+    to: Optional[Time] = None,
+    group_by: Optional[UsageGroup] = None,
+    limit: Optional[int] = None,
+    cursor: Optional[str] = None,
 ) -> str:
+    """``/api/usage?…``; an unknown filter is a TypeError here, before any request."""
     q = _given(
         **{
             "from": None if from_ is None else _time(from_),
@@ -162,7 +169,7 @@ def _usage_path(
             "group_by": group_by,
             "limit": limit,
             "cursor": cursor,
-            "format": "csv" if csv else None,
+            "format": format,
         }
     )
     return "/api/usage" + ("?" + urllib.parse.urlencode(q) if q else "")
@@ -171,46 +178,26 @@ def _usage_path(
 class Usage(_Resource):
     """``/api/usage``: the app's calls aggregated by day, key, model, budget or agent run over [from, to)
     (default the last 30 days), a page at a time. Rows reach the store within the gateway's flush interval
-    (``SVC_FLUSH_MS``) of their call. ``limit`` is rows per page, 1 to 1,000 (default 100)."""
+    (``SVC_FLUSH_MS``) of their call.
 
-    def get(
-        self,
-        *,
-        from_: Optional[Time] = None,
-        to: Optional[Time] = None,
-        group_by: Optional[UsageGroup] = None,
-        limit: Optional[int] = None,
-        cursor: Optional[str] = None,
-    ) -> UsagePage:
+    Every method takes the same keyword filters: ``from_`` and ``to`` (a :data:`Time`), ``group_by``
+    (``day``, the default, ``key``, ``model``, ``budget`` or ``agent_run``), ``limit`` (rows per page, 1 to
+    1,000, default 100) and ``cursor`` (a previous page's ``next_cursor``)."""
+
+    def get(self, **filters: Any) -> UsagePage:
         """One page; pass its ``next_cursor`` as ``cursor`` for the next."""
-        return self._svc.json("GET", _usage_path(from_, to, group_by, limit, cursor, False))
+        return self._svc.json("GET", _usage_path(None, **filters))
 
-    def rows(
-        self,
-        *,
-        from_: Optional[Time] = None,
-        to: Optional[Time] = None,
-        group_by: Optional[UsageGroup] = None,
-        limit: Optional[int] = None,
-        cursor: Optional[str] = None,
-    ) -> Iterator[UsageRow]:
+    def rows(self, **filters: Any) -> Iterator[UsageRow]:
         """Every row from ``cursor`` (default the first page) to the last page, fetched a page at a time."""
         while True:
-            page = self.get(from_=from_, to=to, group_by=group_by, limit=limit, cursor=cursor)
+            page = self.get(**filters)
             yield from page["rows"]
-            cursor = page["next_cursor"]
-            if cursor is None:
+            if page["next_cursor"] is None:
                 return
+            filters = {**filters, "cursor": page["next_cursor"]}
 
-    def csv(
-        self,
-        *,
-        from_: Optional[Time] = None,
-        to: Optional[Time] = None,
-        group_by: Optional[UsageGroup] = None,
-        limit: Optional[int] = None,
-        cursor: Optional[str] = None,
-    ) -> UsageCsvPage:
+    def csv(self, **filters: Any) -> UsageCsvPage:
         """One page as CSV: a header line, then a line per row (saved_by_source as five ``saved_*_usd`` columns)."""
-        with self._svc.request("GET", _usage_path(from_, to, group_by, limit, cursor, True)) as res:
+        with self._svc.request("GET", _usage_path("csv", **filters)) as res:
             return {"csv": res.read().decode("utf-8"), "next_cursor": res.headers.get("x-next-cursor")}
