@@ -192,6 +192,12 @@ describe("every error the server can produce, as its class", () => {
     expectError(big, InvalidRequestError, "PAYLOAD_TOO_LARGE", 413);
   });
 
+  test("414 URI_TOO_LONG and 431 HEADERS_TOO_LARGE (the server's 8 KiB and 16 KiB defaults)", async () => {
+    expectError(await failure(admin().conversations.get("c".repeat(9000))), InvalidRequestError, "URI_TOO_LONG", 414);
+    const bigHeaders = new Svc({ apiKey: rig.admin.key, baseURL: rig.gw.url, headers: { "x-padding": "h".repeat(17_000) } });
+    expectError(await failure(bigHeaders.keys.list()), InvalidRequestError, "HEADERS_TOO_LARGE", 431);
+  });
+
   test("429 RATE_LIMITED: a test key past its daily calls, with Retry-After, thrown at once (beyond the retry cap)", async () => {
     const created = await admin().keys.create({ name: "tester", app_id: APP, type: "test" });
     const tester = new Svc({ apiKey: created.key, baseURL: rig.gw.url });

@@ -151,6 +151,13 @@ class AgainstSvc(SvcTestCase):
         with self.assertRaises(SvcError) as ctx:
             svc.complete(ask("x" * (int(ENV["SVC_TEST_MAX_BODY_BYTES"]) + 10)))
         self.assert_error(ctx, InvalidRequestError, "PAYLOAD_TOO_LARGE", 413)
+        # The server's 8 KiB URL and 16 KiB header defaults.
+        with self.assertRaises(SvcError) as ctx:
+            svc.conversations.get("c" * 9000)
+        self.assert_error(ctx, InvalidRequestError, "URI_TOO_LONG", 414)
+        with self.assertRaises(SvcError) as ctx:
+            Svc(ADMIN_KEY, BASE_URL, headers={"X-Padding": "h" * 17000}).keys.list()
+        self.assert_error(ctx, InvalidRequestError, "HEADERS_TOO_LARGE", 431)
 
     def test_permission_and_not_found(self):
         svc = self.admin()
