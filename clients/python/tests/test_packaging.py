@@ -11,7 +11,10 @@ from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT / "_build"))
-import backend  # noqa: E402
+try:
+    import backend
+except ImportError:  # Python < 3.11 without tomli: pip would fetch it from an index, which these tests must not.
+    backend = None
 
 ENV = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 
@@ -40,6 +43,7 @@ CHECK = (
 )
 
 
+@unittest.skipIf(backend is None, "reading pyproject.toml needs Python 3.11+ (tomllib) or tomli")
 class Packaging(unittest.TestCase):
     def test_pip_installs_the_project_directory_offline(self):
         with tempfile.TemporaryDirectory() as tmp:
