@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
+import { CHROMIUM, chromiumPresent as present, launchChromium } from "../support/chromium";
 import { clientRigPerFile, MODELS } from "./rig";
 
 /**
@@ -10,8 +11,6 @@ import { clientRigPerFile, MODELS } from "./rig";
  * browser by Bun's bundler and loaded by a page whose server passes /v1 and /api on to a real gateway,
  * the same origin a deployment needs (svc sends no CORS headers).
  */
-const CHROMIUM = "/usr/bin/chromium";
-const present = existsSync(CHROMIUM);
 if (!present) console.log(`skipping the client's browser test: ${CHROMIUM} is absent (apt-get install chromium; .ci/run installs it)`);
 
 const rig = present ? clientRigPerFile() : undefined;
@@ -44,19 +43,7 @@ describe.skipIf(!present)("the TypeScript client in chromium", () => {
       },
     });
     profile = mkdtempSync(join(tmpdir(), "svc-client-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    });
+    context = await launchChromium(profile);
     page = await context.newPage();
     await page.goto(`http://127.0.0.1:${app.port}/`);
   }, 90_000);
