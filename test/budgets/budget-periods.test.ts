@@ -83,3 +83,89 @@ describe("budget periods", () => {
     expect(spend.run("app", "r")).toMatchObject({ reserved_micros: 0, cost_micros: 600, calls: 1, status: "active" });
   });
 });
+
+describe("budgets", () => {
+  test("costs become whole micro-dollars rounded up, never down, without float noise", async () => {
+    const { toMicros } = await import("../../src/accounting/budgets");
+    expect(toMicros(0.000_001)).toBe(1);
+    expect(toMicros(0.000_001_1)).toBe(2);
+    expect(toMicros(0.000_000_01)).toBe(1);
+    expect(toMicros(0.1 + 0.2)).toBe(300_000);
+    expect(toMicros(0)).toBe(0);
+  });
+
+  test("the record: limit, spent, reserved and what is left (never below 0), in USD, with its dates", async () => {
+    const { budgets } = setup("2026-11-26T10:00:00Z");
+    const b = await budgets.create("app", "team", 1_000, "monthly");
+    expect(b).toEqual({
+      id: b.id,
+      name: "team",
+      app_id: "app",
+      limit_usd: 0.001,
+      period: "monthly",
+      spent_usd: 0,
+      reserved_usd: 0,
+      remaining_usd: 0.001,
+      resets_at: "2026-12-01T00:00:00.000Z",
+      created_at: "2026-11-26T10:00:00.000Z",
+    });
+    expect(b.id).toMatch(/^bud_[\w-]{16}$/);
+    await budgets.settle(await budgets.reserve("app", b.id, "r1", 300), 250);
+    await budgets.reserve("app", b.id, "r2", 400);
+    expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00025, reserved_usd: 0.0004, remaining_usd: 0.00035 });
+    // A limit lowered under what is spent leaves nothing, not a negative amount.
+    expect(await budgets.update("app", b.id, { limitMicros: 100 })).toMatchObject({ limit_usd: 0.0001, remaining_usd: 0, name: "team" });
+    expect(await budgets.update("app", b.id, { name: "renamed" })).toMatchObject({ limit_usd: 0.0001, name: "renamed" });
+    expect((await budgets.list("app")).map((x) => x.id)).toEqual([b.id]);
+  });
+
+  test("a settled call frees its reservation and charges what it cost; a failed call charges nothing", async () => {
+    const { budgets } = setup("2026-11-26T10:00:00Z");
+    const b = await budgets.create("app", "b", 1_000, "total");
+    const ok = await budgets.reserve("app", b.id, "ok", 600);
+    const failed = await budgets.reserve("app", b.id, "failed", 400);
+    expect((await refusal(budgets.reserve("app", b.id, "third", 1))).code).toBe("BUDGET_EXCEEDED");
+    await budgets.settle(ok, 150);
+    await budgets.settle(failed, 0);
+    expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00015, reserved_usd: 0, remaining_usd: 0.00085 });
+    await budgets.reserve("app", b.id, "fits", 850);
+  });
+
+  test("the refusal says what is left of what, for which period, what the call may cost and when it resets", async () => {
+    const { budgets } = setup("2026-11-26T23:00:00Z");
+    const daily = await budgets.create("app", "day", 1_000, "daily");
+    await budgets.settle(await budgets.reserve("app", daily.id, "r1", 700), 700);
+    const e = await refusal(budgets.reserve("app", daily.id, "r2", 500));
+    expect(e.status).toBe(402);
+    expect(e.message).toBe(
+      `budget 'day' (${daily.id}) has $0.0003 left of $0.001 this day; this call may cost up to $0.0005; it resets at 2026-11-27T00:00:00.000Z`,
+    );
+    expect(e.headers("x")["retry-after"]).toBe("3600");
+    const monthly = await budgets.create("app", "month", 10, "monthly");
+    expect((await refusal(budgets.reserve("app", monthly.id, "r3", 20))).message).toContain("left of $0.00001 this month;");
+    const total = await budgets.create("app", "all", 10, "total");
+    const t = await refusal(budgets.reserve("app", total.id, "r4", 20));
+    expect(t.message).toBe(`budget 'all' (${total.id}) has $0.00001 left of $0.00001 in total; this call may cost up to $0.00002`);
+    expect(t.headers("x")["retry-after"]).toBeUndefined();
+  });
+
+  test("an app sees, changes, removes and spends only its own budgets", async () => {
+    const { budgets } = setup("2026-11-26T10:00:00Z");
+    const mine = await budgets.create("app", "mine", 1_000, "total");
+    const theirs = await budgets.create("other", "theirs", 1_000, "total");
+    expect((await budgets.list("app")).map((b) => b.name)).toEqual(["mine"]);
+    for (const attempt of [
+      () => Promise.resolve().then(() => budgets.get("app", theirs.id)),
+      () => budgets.update("app", theirs.id, { name: "taken" }),
+      () => budgets.remove("app", theirs.id),
+    ])
+      expect(await refusal(attempt())).toMatchObject({ code: "NOT_FOUND", message: `no budget '${theirs.id}'` });
+    const spend = await refusal(budgets.reserve("app", theirs.id, "r", 1));
+    expect(spend).toMatchObject({ code: "NOT_FOUND", message: `svc_options.budget_id: no budget '${theirs.id}'`, extra: { param: "svc_options.budget_id" } });
+    expect((await refusal(budgets.reserve("app", "bud_none", "r", 1))).code).toBe("NOT_FOUND");
+    expect((await budgets.get("other", theirs.id)).name).toBe("theirs");
+    expect((await budgets.remove("app", mine.id)).name).toBe("mine");
+    expect(await budgets.list("app")).toEqual([]);
+    expect((await refusal(Promise.resolve().then(() => budgets.get("app", mine.id)))).code).toBe("NOT_FOUND");
+  });
+});
