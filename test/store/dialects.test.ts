@@ -12,7 +12,8 @@ import { CacheWriter, loadLiveRows, type CacheRow } from "../../src/pipeline/cac
 import { Conversations } from "../../src/pipeline/context/conversations";
 import { Protocols } from "../../src/pipeline/context/protocols";
 import { SqliteCounters, type Counters } from "../../src/store/counters";
-import { listMigrations, openStore, type Store } from "../../src/store/db";
+import { listMigrations, openStore, type PostgresStore, type Store } from "../../src/store/db";
+import { NodeHeartbeat } from "../../src/store/nodes";
 import { PgCounters } from "../../src/store/pg-counters";
 import { PgSpendStore } from "../../src/store/pg-spend-store";
 import { migratePostgres, openPostgresStore, postgresClient } from "../../src/store/postgres";
@@ -272,6 +273,32 @@ for (const dialect of ["sqlite", "postgres"] as const) {
     });
   });
 }
+
+describe.skipIf(!havePg)("nodes on PostgreSQL", () => {
+  test("a node's reservations are settled by another once its heartbeat is 30 s old, never while it beats; at start a node settles its own former life's", async () => {
+    const b = await postgresBackend();
+    const store = b.store as PostgresStore;
+    try {
+      await b.spend.createBudget({ id: "bud_n", app_id: "app_d", name: "n", limit_micros: 1_000, period: "total", created_at: 1 });
+      const hold = (requestId: string, owner: string) =>
+        b.spend.reserveBudget({ requestId, kind: "budget", target: "bud_n", period: "", micros: 100 }, owner, 1);
+      await hold("r_dead", "node-dead/7");
+      await hold("r_live", "node-live/8");
+      await hold("r_me", "node-me/9");
+      const ms = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+      await store.sql.unsafe(`INSERT INTO nodes (owner, started_at, heartbeat_at) VALUES ('node-dead/7', 0, ${ms} - 31000), ('node-live/8', 0, ${ms} - 1000)`);
+      const settled: number[] = [];
+      const me = new NodeHeartbeat(store.sql, "node-me/9", b.spend, (n) => settled.push(n));
+      // The dead node's reservation and this owner's own (a restarted container keeps its name and pid).
+      expect(await me.start()).toBe(2);
+      expect(await b.spend.spend("bud_n", "")).toEqual({ spent_micros: 200, reserved_micros: 100 });
+      expect((await store.sql<{ owner: string }[]>`SELECT owner FROM reservations`).map((r) => r.owner)).toEqual(["node-live/8"]);
+      expect((await me.liveOwners()).has("node-me/9")).toBe(true);
+    } finally {
+      await b.close();
+    }
+  });
+});
 
 describe.skipIf(!havePg)("migrations on PostgreSQL", () => {
   test("three pools migrating one database at once apply each migration once", async () => {

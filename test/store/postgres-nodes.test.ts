@@ -48,6 +48,10 @@ describe.skipIf(!havePg)("three gateway processes on one PostgreSQL database", (
     expect(applied.map((r) => r.version)).toEqual(listMigrations().map((m) => m.version));
     const beats = await sql<{ owner: string }[]>`SELECT owner FROM nodes ORDER BY owner`;
     expect(beats.map((r) => r.owner.split("/")[0])).toEqual(["node-0", "node-1", "node-2"]);
+    for (const n of nodes) {
+      const health = (await (await fetch(`${n.url}/health`)).json()) as { checks: { db: { ok: boolean } } };
+      expect(health.checks.db).toEqual({ ok: true });
+    }
   });
 
   test("a key created through one node is served by the others; revoked through another, it is refused by all", async () => {
