@@ -3,7 +3,7 @@ import { onPostgres, pgText } from "./postgres";
 import {
   admission,
   costLimitReason,
-  RUN_SEP,
+  settleEach,
   SPEND_SQL,
   stoppedReason,
   type BudgetRow,
@@ -165,16 +165,7 @@ export class PgSpendStore implements SpendStore {
   async settleOrphans(dead: (owner: string) => boolean, now: number): Promise<number> {
     const all = await this.run_(() => this.q<Reservation & { owner: string }>("reservations", []));
     const orphans = all.filter((r) => dead(r.owner));
-    for (const r of orphans) {
-      const recorded = await this.run_(() => this.one<{ cost_actual_usd: number }>("ledgerCost", [r.requestId]));
-      const cost = recorded ? Math.ceil(recorded.cost_actual_usd * 1e6) : r.micros;
-      if (r.kind === "budget") await this.settleBudget(r.requestId, r.target, r.period, cost);
-      else {
-        const [appId, id] = r.target.split(RUN_SEP) as [string, string];
-        await this.settleRun(r.requestId, appId, id, cost, 0, 0, now);
-      }
-    }
-    return orphans.length;
+    return settleEach(this, orphans, (requestId) => this.run_(() => this.one<{ cost_actual_usd: number }>("ledgerCost", [requestId])), now);
   }
 
   flush(): void {

@@ -150,6 +150,29 @@ export function stoppedReason(run: RunRow): string {
   return run.status === "closed" ? "the run is closed" : (run.trip_reason ?? "the run's guard tripped");
 }
 
+/**
+ * Settles reservations whose holder is gone: each charged what the ledger recorded for its call
+ * (`recorded`) when the row made it to the store, else conservatively the whole reservation (the
+ * provider may have answered and been paid). Returns how many were settled.
+ */
+export async function settleEach(
+  store: Pick<SpendStore, "settleBudget" | "settleRun">,
+  orphans: readonly Reservation[],
+  recorded: (requestId: string) => Maybe<{ cost_actual_usd: number } | undefined>,
+  now: number,
+): Promise<number> {
+  for (const r of orphans) {
+    const row = await recorded(r.requestId);
+    const cost = row ? Math.ceil(row.cost_actual_usd * 1e6) : r.micros;
+    if (r.kind === "budget") await store.settleBudget(r.requestId, r.target, r.period, cost);
+    else {
+      const [appId, id] = r.target.split(RUN_SEP) as [string, string];
+      await store.settleRun(r.requestId, appId, id, cost, 0, 0, now);
+    }
+  }
+  return orphans.length;
+}
+
 /** A value now, or a promise of it: the SQLite store answers at once whenever it is free, others after a round trip. */
 export type Maybe<T> = T | Promise<T>;
 
@@ -384,16 +407,7 @@ export class SqliteSpendStore implements SpendStore, BusyState {
    */
   async settleOrphans(dead: (owner: string) => boolean, now: number): Promise<number> {
     const orphans = this.q.reservations.all().filter((r) => dead(r.owner));
-    for (const r of orphans) {
-      const recorded = this.q.ledgerCost.get(r.requestId);
-      const cost = recorded ? Math.ceil(recorded.cost_actual_usd * 1e6) : r.micros;
-      if (r.kind === "budget") await this.settleBudget(r.requestId, r.target, r.period, cost);
-      else {
-        const [appId, id] = r.target.split(RUN_SEP) as [string, string];
-        await this.settleRun(r.requestId, appId, id, cost, 0, 0, now);
-      }
-    }
-    return orphans.length;
+    return settleEach(this, orphans, (requestId) => this.q.ledgerCost.get(requestId) ?? undefined, now);
   }
 
   /** Retries the settles the store refused earlier. */

@@ -4,11 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asc } from "drizzle-orm";
 import { inlineWriter, postgresWriter, type LedgerWriter } from "../../src/accounting/ledger-writer";
-import type { LedgerRow } from "../../src/accounting/ledger";
 import { KeyIndex } from "../../src/auth/key-index";
-import type { KeyEntry } from "../../src/auth/key-record";
 import { KeyRepository } from "../../src/auth/key-repository";
-import { CacheWriter, loadLiveRows, type CacheRow } from "../../src/pipeline/cache/persistence";
+import { CacheWriter, loadLiveRows } from "../../src/pipeline/cache/persistence";
 import { Conversations } from "../../src/pipeline/context/conversations";
 import { Protocols } from "../../src/pipeline/context/protocols";
 import { SqliteCounters, type Counters } from "../../src/store/counters";
@@ -21,6 +19,7 @@ import { usageLedger } from "../../src/store/schema";
 import { RUN_SEP, SqliteSpendStore, type SpendStore } from "../../src/store/spend-store";
 import type { ChatMessage } from "../../src/core/messages";
 import { freshDatabase } from "../support/pg-database";
+import { cacheRow, key, ledgerRow } from "./fixtures";
 import { requires } from "../support/services";
 
 // The store's users, run unchanged on both databases: what each one promises (limits that hold under
@@ -72,68 +71,6 @@ async function postgresBackend(): Promise<Backend> {
   };
 }
 
-const key = (id: string, createdAt: number): KeyEntry => ({
-  id,
-  name: `name ${id}`,
-  appId: "app_d",
-  type: "live",
-  prefix: "svc_live_ab",
-  last4: "wxyz",
-  hash: `hash_${id}`,
-  status: "active",
-  scopes: ["complete"],
-  plan: "free",
-  createdAt,
-  lastUsedAt: null,
-  revokedAt: null,
-});
-
-function ledgerRow(i: number, extra: Partial<LedgerRow> = {}): LedgerRow {
-  return {
-    requestId: `svc_req_d${String(i).padStart(4, "0")}`,
-    keyId: "key_d1",
-    appId: "app_d",
-    model: "gpt-4o-mini-2024-07-18",
-    modelRequested: "auto",
-    provider: "openai",
-    promptTokens: 10 + i,
-    completionTokens: i,
-    originalTokens: 20 + i,
-    costOriginalUsd: i / 1e6,
-    costActualUsd: i / 4e6,
-    savedUsd: (3 * i) / 4e6,
-    cacheHit: i % 3 === 0,
-    status: 200,
-    errorCode: null,
-    latencyMs: i + 0.125,
-    overheadMs: 0.5,
-    stream: i % 2 === 0,
-    budgetId: null,
-    conversationId: null,
-    agentRunId: null,
-    createdAt: 1_790_000_000_000 + i,
-    ...extra,
-  };
-}
-
-function cacheRow(id: string, exactKey: string, expiresAt: number): CacheRow {
-  return {
-    id,
-    appId: "app_d",
-    exactKey,
-    scopeKey: "scope",
-    model: "gpt-4o-mini-2024-07-18",
-    promptText: `prompt ${id}`,
-    contextHash: "ctx",
-    embedding: "sig:AACAPwAAAEA=",
-    response: JSON.stringify({ id }),
-    createdAt: 1_000,
-    expiresAt,
-    hits: 0,
-    lastHitAt: null,
-  };
-}
-
 const msg = (role: ChatMessage["role"], content: string): ChatMessage => ({ role, content });
 
 for (const dialect of ["sqlite", "postgres"] as const) {
@@ -149,7 +86,7 @@ for (const dialect of ["sqlite", "postgres"] as const) {
     test("keys: changes numbered in commit order, even when made at once; revocations and last use reach an index", async () => {
       const repo = new KeyRepository(b.store);
       const index = new KeyIndex(repo);
-      await Promise.all(Array.from({ length: 20 }, (_, i) => repo.insert(key(`key_k${i}`, 1_000 + i))));
+      await Promise.all(Array.from({ length: 20 }, (_, i) => repo.insert(key(`key_k${i}`, "live", 1_000 + i, "app_d"))));
       await index.sync();
       expect(index.size).toBe(20);
       const seqs = (await repo.changedSince(0)).entries.length;
@@ -218,14 +155,15 @@ for (const dialect of ["sqlite", "postgres"] as const) {
     });
 
     test("ledger: a batch is stored, a second row for a call is refused alone, a replay skips what is stored", async () => {
-      const rows = Array.from({ length: 7 }, (_, i) => ledgerRow(i));
+      const rows = Array.from({ length: 7 }, (_, i) => ledgerRow(i, "d"));
       expect(await b.ledger.write(rows)).toEqual([]);
-      const rejected = await b.ledger.write([ledgerRow(7), { ...ledgerRow(3), status: 499 }]);
+      const rejected = await b.ledger.write([ledgerRow(7, "d"), { ...ledgerRow(3, "d"), status: 499 }]);
       expect(rejected.map((r) => r.requestId)).toEqual(["svc_req_d0003"]);
-      await b.ledger.replay([ledgerRow(1), ledgerRow(8)]);
+      await b.ledger.replay([ledgerRow(1, "d"), ledgerRow(8, "d")]);
       const stored = await b.store.db.select().from(usageLedger).orderBy(asc(usageLedger.requestId));
-      expect(stored.map((r) => r.requestId)).toEqual(Array.from({ length: 9 }, (_, i) => ledgerRow(i).requestId));
+      expect(stored.map((r) => r.requestId)).toEqual(Array.from({ length: 9 }, (_, i) => ledgerRow(i, "d").requestId));
       expect(stored[3]).toMatchObject({ status: 200, cacheHit: true, stream: false, costActualUsd: 3 / 4e6, latencyMs: 3.125, conversationId: null });
+      expect(stored[4]).toMatchObject({ status: 502, model: null, errorCode: "UPSTREAM_ERROR", cacheHit: false, stream: true });
     });
 
     test("conversations: turns stored and planned from; two nodes' calls on one conversation both kept", async () => {
@@ -259,12 +197,12 @@ for (const dialect of ["sqlite", "postgres"] as const) {
 
     test("cache entries: upserts by (app, exact key), touches and deletes in order; the live rows load back within the limit", async () => {
       const w = new CacheWriter(b.store, 60_000, { warn: () => undefined });
-      w.upsert(cacheRow("e1", "k1", 10_000));
-      w.upsert(cacheRow("e2", "k2", 10_000));
-      w.upsert(cacheRow("e3", "k3", 2_000));
-      w.upsert({ ...cacheRow("e2b", "k2", 10_000), response: "replaced" });
+      w.upsert(cacheRow("e1", "k1", 10_000, 1_000, "app_d"));
+      w.upsert(cacheRow("e2", "k2", 10_000, 1_000, "app_d"));
+      w.upsert(cacheRow("e3", "k3", 2_000, 1_000, "app_d"));
+      w.upsert({ ...cacheRow("e2b", "k2", 10_000, 1_000, "app_d"), response: "replaced" });
       w.touch("e1", 3, 4_000);
-      w.upsert(cacheRow("e4", "k4", 10_000));
+      w.upsert(cacheRow("e4", "k4", 10_000, 1_000, "app_d"));
       w.delete("e4");
       await w.flush();
       const rows = await loadLiveRows(b.store, 5_000, 1);
