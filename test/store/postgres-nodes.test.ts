@@ -91,4 +91,37 @@ describe.skipIf(!havePg)("three gateway processes on one PostgreSQL database", (
     }
     expect(stored).toBe(100);
   }, 60_000);
+
+  test("150 budgeted calls at once spread over the nodes, on a budget that fits 50: at most 50 answered, the spend exact and within the limit", async () => {
+    // gpt-4o-2024-05-13 at $5 per million tokens both ways; the mock's answer to six words is 22 tokens: $0.00011 a call.
+    const CALL_MICROS = 110;
+    const limitUsd = (50 * CALL_MICROS + CALL_MICROS / 2) / 1e6;
+    const admin = await nodes[0]!.cliKey(["--admin"]);
+    await Promise.all(nodes.map((n) => waitForKey(n.url, admin.key)));
+    const made = await call(`${nodes[1]!.url}/api/budgets`, admin.key, { body: { name: "team", limit_usd: limitUsd, period: "total" } });
+    expect(made.status).toBe(201);
+    const budget = (await made.json()) as { id: string };
+    const before = openai.requests.length;
+    const budgeted = (i: number) => ({
+      model: "gpt-4o-2024-05-13",
+      max_tokens: 9,
+      messages: [{ role: "user", content: `alpha beta gamma delta epsilon z${i}` }],
+      svc_options: { ...OFF, budget_id: budget.id },
+    });
+    const results = await Promise.all(Array.from({ length: 150 }, (_, i) => call(`${nodes[i % 3]!.url}/v1/complete`, admin.key, { body: budgeted(i) })));
+    const ok = results.filter((r) => r.status === 200).length;
+    expect(ok + results.filter((r) => r.status === 402).length).toBe(150);
+    expect(ok).toBeLessThanOrEqual(50);
+    expect(ok).toBeGreaterThan(25);
+    expect(openai.requests.length - before).toBe(ok);
+    let view = { spent_usd: -1, reserved_usd: -1 };
+    for (let i = 0; i < 100; i++) {
+      view = (await (await call(`${nodes[2]!.url}/api/budgets/${budget.id}`, admin.key)).json()) as typeof view;
+      if (view.reserved_usd === 0) break;
+      await Bun.sleep(20);
+    }
+    expect(view.reserved_usd).toBe(0);
+    expect(Math.round(view.spent_usd * 1e6)).toBe(ok * CALL_MICROS);
+    expect(view.spent_usd).toBeLessThanOrEqual(limitUsd);
+  }, 60_000);
 });
