@@ -31,6 +31,7 @@ import { loadModels, loadSynonyms } from "./pipeline/models";
 import { loadEmbedder, modelOptionsOf } from "./ml/load";
 import type { Services } from "./pipeline/services";
 import { Conversations } from "./pipeline/context/conversations";
+import { ResponseStore } from "./pipeline/responses/store";
 import { optimizerCompressor, Protocols } from "./pipeline/context/protocols";
 
 /** How long the ledger's writer thread waits for another process's write lock before it retries later. */
@@ -110,6 +111,11 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
       turnsToKeep: settings.conversationTurnsToKeep,
       summaryStep: settings.conversationSummaryStep,
       maxTurns: settings.conversationMaxTurns,
+    }),
+    responses: new ResponseStore(store.db, {
+      ttlMs: settings.responsesTtlS * 1000,
+      maxPerApp: settings.responsesMaxPerApp,
+      maxBytes: settings.responsesMaxBytes,
     }),
     metrics: new Metrics(new Set(catalog.models.flatMap((m) => [m.id, ...m.aliases]))),
     piiMaps: new ConversationMaps(deriveMappingKey(secret)),

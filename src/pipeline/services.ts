@@ -21,6 +21,7 @@ import type { Protocols } from "./context/protocols";
 import type { Conversations } from "./context/conversations";
 import type { CallTracer } from "./trace";
 import type { ConversationMaps } from "./pii/vault";
+import type { ResponseStore } from "./responses/store";
 
 /** Something that buffers writes; shutdown and the write-behind timer walk the list of them. */
 export interface Flushable {
@@ -68,6 +69,8 @@ export interface Services {
   readonly protocols: Protocols;
   /** Stored conversations per app (`conversation_id`). */
   readonly conversations: Conversations;
+  /** Responses API responses kept for previous_response_id and GET/DELETE /v1/responses/{id}. */
+  readonly responses: ResponseStore;
   /** Conversations' PII placeholders, sealed under a key derived from the server secret. */
   readonly piiMaps: ConversationMaps;
   /** The server aborts it when its shutdown grace runs out and it cuts what is still open. */
