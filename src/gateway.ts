@@ -111,6 +111,8 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
       turnsToKeep: settings.conversationTurnsToKeep,
       summaryStep: settings.conversationSummaryStep,
       maxTurns: settings.conversationMaxTurns,
+      // A call holds its conversation at most as long as it may run, and a little more for its settle.
+      leaseMs: settings.requestTimeoutMs + 5_000,
     }),
     responses: new ResponseStore(store.db, {
       ttlMs: settings.responsesTtlS * 1000,

@@ -19,6 +19,7 @@ import { getTableColumns } from "drizzle-orm";
 import { usageLedger } from "../../src/store/schema";
 import { PG_URL, requires } from "../support/services";
 import { ResponseStore } from "../../src/pipeline/responses/store";
+import { ConversationLeases } from "../../src/pipeline/context/lease";
 
 // One schema on both databases, checked with the statements the code itself generates: the real
 // KeyRepository, Quota, Ledger and cache writer run against SQLite with every statement recorded
@@ -240,6 +241,15 @@ async function exercise(store: Store, dir: string): Promise<void> {
   await responses.items("app_p", ["msg_p1", "msg_p9"], t0 + 5);
   await responses.trim("app_p", t0 + 5);
   await responses.delete("app_p", "resp_p3");
+
+  // Conversation leases: taken, refused while held, taken over once expired, released by the holder only.
+  const leases = new ConversationLeases(store.db, 1000);
+  await leases.tryAcquire("app_p", "conv_1", "A", t0);
+  await leases.tryAcquire("app_p", "conv_1", "B", t0 + 10);
+  await leases.tryAcquire("app_p", "conv_1", "B", t0 + 2000);
+  await leases.release("app_p", "conv_1", "A");
+  await leases.tryAcquire("app_p", "conv_2", "A", t0);
+  await leases.release("app_p", "conv_2", "A");
 }
 
 describe.skipIf(!havePg)("one schema on SQLite and PostgreSQL", () => {

@@ -6,6 +6,7 @@ import { conversations } from "../../store/schema";
 import { countTokens } from "../../tokens/count";
 import { reconcile, type StoredTurn } from "./history";
 import { KeyedLock } from "./lock";
+import { ConversationLeases } from "./lease";
 import { summaryLines, summaryText } from "./summary";
 
 /** GET /api/conversations/{id} (CONTRACT.md): counts of turns (messages), the summary text and the tokens saved so far. */
@@ -25,6 +26,8 @@ export interface ConversationSettings {
   summaryStep: number;
   /** Turns one conversation may hold. */
   maxTurns: number;
+  /** How long a call may hold a conversation's lease in the store (the longest a call may run). */
+  leaseMs: number;
 }
 
 /** The per-message framing tokens of chat formats, as the token counter counts them. */
@@ -100,15 +103,20 @@ const isSystem = (m: ChatMessage) => m.role === "system" || m.role === "develope
 /**
  * The conversation stage's store and rules: turns per (app_id, conversation_id), an extractive summary
  * of the turns beyond max_turns_to_keep rewritten only in steps, and every turn's sent form made once
- * and reused byte for byte. Calls on one conversation run one at a time in this process (KeyedLock).
+ * and reused byte for byte. Calls on one conversation run one at a time: in this process in arrival
+ * order (KeyedLock), across processes on one store by a lease row (ConversationLeases).
  */
 export class Conversations {
   readonly lock = new KeyedLock();
+  /** Orders calls across processes on one store (the lock orders this process's own first). */
+  readonly leases: ConversationLeases;
 
   constructor(
     private readonly db: Db,
     readonly settings: ConversationSettings,
-  ) {}
+  ) {
+    this.leases = new ConversationLeases(db, settings.leaseMs);
+  }
 
   view(appId: string, id: string): ConversationView {
     const l = this.load(appId, id);

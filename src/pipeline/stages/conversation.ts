@@ -4,12 +4,12 @@ import type { Stage } from "../stage";
 import type { Call } from "../call";
 
 /**
- * `svc_options.conversation_id`: calls on one conversation run one at a time (the lock is taken at
- * admission and let go at the settle), each planned from the stored turns (context/conversations.ts)
+ * `svc_options.conversation_id`: calls on one conversation run one at a time (this process's lock, then
+ * the store's lease for other processes, taken at admission and let go at the settle), each planned from the stored turns (context/conversations.ts)
  * and, once answered, stored with the forms that went upstream and the answer. A failed call stores
  * nothing.
  */
-export function conversationStage(s: Pick<Services, "conversations">): Stage<(() => void) | undefined> {
+export function conversationStage(s: Pick<Services, "conversations" | "log">): Stage<(() => void) | undefined> {
   return {
     name: "conversation",
     before(call) {
@@ -37,11 +37,25 @@ export function conversationStage(s: Pick<Services, "conversations">): Stage<(()
   };
 }
 
-/** Waits for the conversation's earlier calls, then plans this one (letting go if planning refuses it). */
-async function admitTo(s: Pick<Services, "conversations">, call: Call, id: string): Promise<() => void> {
-  const release = await s.conversations.lock.acquire(`${call.key.appId}\u0000${id}`, call.signal);
+/**
+ * Waits for the conversation's earlier calls, in this process and then in others, then plans this one
+ * (letting go if planning refuses it). The lease goes back before the lock, so this process's next call
+ * finds it free.
+ */
+async function admitTo(s: Pick<Services, "conversations" | "log">, call: Call, id: string): Promise<() => void> {
+  const c = s.conversations;
+  const unlock = await c.lock.acquire(`${call.key.appId}\u0000${id}`, call.signal);
+  let unlease: (() => Promise<void>) | undefined;
+  const release = () => {
+    if (!unlease) return unlock();
+    // A lease that cannot be deleted expires by itself (the call's longest run): logged, never failing a settled call.
+    unlease()
+      .catch((e) => s.log.error({ err: { message: (e as Error).message }, conversation_id: id }, "conversation lease could not be released"))
+      .finally(unlock);
+  };
   try {
-    call.conversation = s.conversations.plan(call.key.appId, id, call.req.messages, call.req.svc_options.max_turns_to_keep);
+    unlease = await c.leases.acquire(call.key.appId, id, `${process.pid}:${call.requestId}`, call.signal);
+    call.conversation = c.plan(call.key.appId, id, call.req.messages, call.req.svc_options.max_turns_to_keep);
   } catch (e) {
     release();
     throw e;
