@@ -86,6 +86,12 @@ export const SettingsSchema = Type.Object(
       2000,
       "turns one conversation may hold; a call that would store more is refused (400) until the conversation is deleted",
     ),
+    messageMemoChars: Int(
+      0,
+      2_000_000_000,
+      16_000_000,
+      "characters of messages (original and sent form) remembered so a call resending its history without conversation_id reuses each earlier message's sent form; 0 turns this off",
+    ),
     responsesTtlS: Int(
       60,
       10 * 365 * 86_400,

@@ -7,6 +7,7 @@ import { cacheFillStage } from "./cache-fill";
 import { protocolStage } from "./protocol";
 import { conversationStage } from "./conversation";
 import { piiStage } from "./pii";
+import { messageMemoStage } from "./message-memo";
 
 /**
  * The completion path's stages, in order: admitted first to last, committed first to last, rolled
@@ -14,7 +15,17 @@ import { piiStage } from "./pii";
  */
 // PII is masked before the protocol and the conversation join the call, so stored turns and summaries
 // hold placeholders, never values, and a conversation's placeholders stay the same from turn to turn.
-export const STAGES = [usageRecordableStage, quotaStage, piiStage, protocolStage, conversationStage, agentRunStage, budgetStage, cacheFillStage] as const;
+export const STAGES = [
+  usageRecordableStage,
+  quotaStage,
+  piiStage,
+  protocolStage,
+  conversationStage,
+  messageMemoStage,
+  agentRunStage,
+  budgetStage,
+  cacheFillStage,
+] as const;
 
 /**
  * POST /v1/embeddings' stages: billable like a completion (recordable, the key's quota, a budget and an
