@@ -33,6 +33,7 @@ import type { Services } from "./pipeline/services";
 import { Conversations } from "./pipeline/context/conversations";
 import { ResponseStore } from "./pipeline/responses/store";
 import { MessageMemo } from "./pipeline/context/message-memo";
+import { summaryModelOf } from "./pipeline/context/model-summary";
 import { optimizerCompressor, Protocols } from "./pipeline/context/protocols";
 
 /** How long the ledger's writer thread waits for another process's write lock before it retries later. */
@@ -114,6 +115,7 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
       maxTurns: settings.conversationMaxTurns,
       // A call holds its conversation at most as long as it may run, and a little more for its settle.
       leaseMs: settings.requestTimeoutMs + 5_000,
+      summaryModel: summaryModelOf(settings.conversationSummaryModel, catalog, providers),
     }),
     messageMemo: new MessageMemo(settings.messageMemoChars),
     responses: new ResponseStore(store.db, {

@@ -105,6 +105,11 @@ export const SettingsSchema = Type.Object(
       4 * 1024 * 1024,
       "largest stored Responses API response (its conversation so far and the response, as JSON); a larger one is answered but not stored",
     ),
+    conversationSummaryModel: Type.String({
+      default: "",
+      description:
+        "the model that writes a conversation's summary steps: a model id, or 'cheapest' (the cheapest tier's cheapest configured model); empty: extractive, no provider call",
+    }),
     anthropicCacheControl: Type.Boolean({
       default: true,
       description: "mark the stable prefix (protocol, system prompt, summary, older turns) with Anthropic cache_control breakpoints",

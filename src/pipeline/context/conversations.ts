@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { ApiError, validationError } from "../../core/errors";
 import type { ChatMessage } from "../../core/messages";
+import type { ModelInfo } from "../../catalog/catalog";
 import type { Db } from "../../store/db";
 import { conversations } from "../../store/schema";
 import { countTokens } from "../../tokens/count";
@@ -28,6 +29,8 @@ export interface ConversationSettings {
   maxTurns: number;
   /** How long a call may hold a conversation's lease in the store (the longest a call may run). */
   leaseMs: number;
+  /** The model that writes summary steps (model-summary.ts); extractive without one. */
+  summaryModel?: ModelInfo;
 }
 
 /** The per-message framing tokens of chat formats, as the token counter counts them. */
@@ -72,6 +75,8 @@ export interface ConversationPlan {
   sentTokens: number;
   /** Sent tokens the summary saved on this call (the turns it stands for, as they would be sent, less the summary). */
   savedTokens: number;
+  /** Set when this call is a summary step: the stored turns [from, to) its new lines stand for. */
+  step?: { from: number; to: number };
 }
 
 const tokensOf = (turns: readonly StoredTurn[], from: number, to: number, field: "tokens" | "sent_tokens") => {
@@ -141,8 +146,8 @@ export class Conversations {
     return v;
   }
 
-  /** What a call sends: the stored part of its context, and the turns it adds. */
-  plan(appId: string, id: string, messages: readonly ChatMessage[], maxTurnsToKeep: number | undefined): ConversationPlan {
+  /** What a call sends: the stored part of its context, and the turns it adds. `stepLines` replaces a summary step's extractive lines. */
+  plan(appId: string, id: string, messages: readonly ChatMessage[], maxTurnsToKeep: number | undefined, stepLines?: readonly string[]): ConversationPlan {
     const loaded = this.load(appId, id);
     let lead = 0;
     while (lead < messages.length && isSystem(messages[lead]!)) lead++;
@@ -173,11 +178,13 @@ export class Conversations {
     }
     const toKeep = maxTurnsToKeep ?? this.settings.turnsToKeep;
     const total = keep + fresh.length;
+    let step: ConversationPlan["step"];
     if (total - summarized >= toKeep + this.settings.summaryStep) {
       // Never the turns of this call: they have no sent form yet.
       const target = Math.min(total - toKeep, keep);
       if (target > summarized) {
-        lines = [...lines, ...summaryLines(loaded.turns.slice(summarized, target), summarized + 1)];
+        step = { from: summarized, to: target };
+        lines = [...lines, ...(stepLines ?? summaryLines(loaded.turns.slice(summarized, target), summarized + 1))];
         if (lines.length > MAX_SUMMARY_LINES) lines = lines.slice(lines.length - MAX_SUMMARY_LINES);
         summarized = target;
       }
@@ -206,6 +213,7 @@ export class Conversations {
       originalTokens: systemOriginal + tokensOf(loaded.turns, 0, keep, "tokens"),
       sentTokens: systemSent + summaryCost + tokensOf(loaded.turns, summarized, keep, "sent_tokens"),
       savedTokens: tokensOf(loaded.turns, 0, summarized, "sent_tokens") - summaryCost,
+      ...(step && { step }),
     };
   }
 
