@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openStore, type Store } from "../../src/store/db";
+import { openStore, type SqliteStore } from "../../src/store/db";
 import { ConversationLeases } from "../../src/pipeline/context/lease";
 import { startOpenAIMock } from "../mocks/openai-mock";
 import { call, startGateway, type GatewayProcess, type KeyCreated } from "../support/gateway-process";
@@ -17,8 +17,8 @@ type Msg = { role: string; content: string };
 
 describe("ConversationLeases on two connections to one store", () => {
   let dir: string;
-  let a: Store;
-  let b: Store;
+  let a: SqliteStore;
+  let b: SqliteStore;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "svc-convo-lease-"));
     a = openStore(dir);
@@ -31,8 +31,8 @@ describe("ConversationLeases on two connections to one store", () => {
   });
 
   test("held by one holder until released or expired; per conversation and per app", async () => {
-    const la = new ConversationLeases(a.db, 1000);
-    const lb = new ConversationLeases(b.db, 1000);
+    const la = new ConversationLeases(a, 1000);
+    const lb = new ConversationLeases(b, 1000);
     expect(await la.tryAcquire("app", "c", "A", 10_000)).toBe(true);
     expect(await lb.tryAcquire("app", "c", "B", 10_500)).toBe(false);
     // The same holder again (a retried admission) keeps it; other conversations and apps are free.
@@ -50,8 +50,8 @@ describe("ConversationLeases on two connections to one store", () => {
   });
 
   test("acquire waits for the holder, and gives up when the client goes away", async () => {
-    const la = new ConversationLeases(a.db, 60_000);
-    const lb = new ConversationLeases(b.db, 60_000);
+    const la = new ConversationLeases(a, 60_000);
+    const lb = new ConversationLeases(b, 60_000);
     const release = await la.acquire("app", "w", "A");
     let got = false;
     const waiting = lb.acquire("app", "w", "B").then((r) => ((got = true), r));

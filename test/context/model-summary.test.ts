@@ -8,6 +8,7 @@ import { generateKey } from "../../src/auth/key-format";
 import { closeServices, flushAll, startServices } from "../../src/gateway";
 import { buildApp } from "../../src/http/app";
 import type { Services } from "../../src/pipeline/services";
+import { sqliteOf } from "../../src/store/db";
 import { MODEL_SUMMARY_INSTRUCTIONS } from "../../src/pipeline/context/model-summary";
 import { MODEL_SUMMARY_HEADER, SUMMARY_HEADER } from "../../src/pipeline/context/summary";
 import { startOpenAIMock } from "../mocks/openai-mock";
@@ -91,7 +92,7 @@ describe("conversation summaries by the cheapest model", () => {
 
     flushAll(services);
     await services.ledger.flush();
-    const row = services.store.sqlite
+    const row = sqliteOf(services.store, "the test")
       .query("SELECT model, prompt_tokens, completion_tokens, cost_actual_usd, conversation_id FROM usage_ledger WHERE request_id = ?")
       .get(`${ids[4]}.summary`) as { model: string; prompt_tokens: number; cost_actual_usd: number; conversation_id: string };
     expect(row.model).toBe("gpt-4o-mini-2024-07-18");

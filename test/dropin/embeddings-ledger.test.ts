@@ -8,6 +8,7 @@ import { generateKey } from "../../src/auth/key-format";
 import { closeServices, flushAll, startServices } from "../../src/gateway";
 import { buildApp } from "../../src/http/app";
 import type { Services } from "../../src/pipeline/services";
+import { sqliteOf } from "../../src/store/db";
 import { startOpenAIMock } from "../mocks/openai-mock";
 
 /**
@@ -64,7 +65,7 @@ interface Row {
 async function row(requestId: string): Promise<Row | undefined> {
   flushAll(services);
   await services.ledger.flush();
-  return services.store.sqlite
+  return sqliteOf(services.store, "the test")
     .query("SELECT model, provider, prompt_tokens, cost_actual_usd, status, error_code, budget_id FROM usage_ledger WHERE request_id = ?")
     .get(requestId) as Row | undefined;
 }

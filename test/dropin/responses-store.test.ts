@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
-import { openStore, type Store } from "../../src/store/db";
+import { openStore, type SqliteStore } from "../../src/store/db";
 import { ResponseStore } from "../../src/pipeline/responses/store";
 import { startOpenAIMock } from "../mocks/openai-mock";
 import { call, startGateway, type GatewayProcess, type KeyCreated } from "../support/gateway-process";
@@ -104,7 +104,7 @@ describe("stored responses across gateway processes", () => {
 
 describe("ResponseStore bounds", () => {
   let dir: string;
-  let store: Store;
+  let store: SqliteStore;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "svc-convo-rstore-"));
     store = openStore(dir);

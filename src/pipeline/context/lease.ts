@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { ApiError } from "../../core/errors";
-import { conflictTarget, type Db } from "../../store/db";
+import { conflictTarget, type Store } from "../../store/db";
 import { conversationLeases } from "../../store/schema";
 
 /** First wait between two tries for a held lease, doubled up to the cap: a conversation's call takes 0.1 to 30 s. */
@@ -16,9 +16,13 @@ const MAX_WAIT_MS = 100;
  */
 export class ConversationLeases {
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly ttlMs: number,
   ) {}
+
+  private get db() {
+    return this.store.db;
+  }
 
   /** Takes the conversation's lease for `holder`, waiting while another holds it; the returned function gives it back. */
   async acquire(appId: string, id: string, holder: string, signal?: AbortSignal): Promise<() => Promise<void>> {
@@ -36,7 +40,7 @@ export class ConversationLeases {
       .insert(conversationLeases)
       .values({ appId, id, holder, expiresAt: now + this.ttlMs })
       .onConflictDoUpdate({
-        target: conflictTarget(conversationLeases.appId, conversationLeases.id),
+        target: conflictTarget(this.store.dialect, conversationLeases.appId, conversationLeases.id),
         set: { holder: sql`excluded.holder`, expiresAt: sql`excluded.expires_at` },
         setWhere: sql`${conversationLeases.expiresAt} < ${now} OR ${conversationLeases.holder} = ${holder}`,
       })

@@ -26,18 +26,22 @@ export function conversationStage(s: ConversationServices): Stage<(() => void) |
     },
     commit(call, outcome, release) {
       if (!release) return;
-      try {
-        const sent = call.plan?.context?.assembled;
-        const choice = outcome.choices[0];
-        const answer: ChatMessage | undefined = choice && {
-          role: "assistant",
-          content: choice.message.content ?? "",
-          ...(choice.message.tool_calls && { tool_calls: choice.message.tool_calls }),
-        };
-        if (call.conversation && sent) s.conversations.record(call.conversation, sent.systemSent, sent.freshSent, answer);
-      } finally {
-        release();
-      }
+      const sent = call.plan?.context?.assembled;
+      const choice = outcome.choices[0];
+      const answer: ChatMessage | undefined = choice && {
+        role: "assistant",
+        content: choice.message.content ?? "",
+        ...(choice.message.tool_calls && { tool_calls: choice.message.tool_calls }),
+      };
+      // The lock is let go once the turns are stored, so the conversation's next call plans from them.
+      if (call.conversation && sent)
+        void s.conversations
+          .record(call.conversation, sent.systemSent, sent.freshSent, answer)
+          .catch((e: Error) =>
+            s.log.error({ err: { message: e.message }, conversation_id: call.req.svc_options.conversation_id }, "conversation: the turns were not stored"),
+          )
+          .finally(release);
+      else release();
     },
     rollback: (_call, _error, release) => release?.(),
   };
@@ -62,10 +66,10 @@ async function admitTo(s: ConversationServices, call: Call, id: string): Promise
   try {
     unlease = await c.leases.acquire(call.key.appId, id, `${process.pid}:${call.requestId}`, call.signal);
     const maxTurns = call.req.svc_options.max_turns_to_keep;
-    call.conversation = c.plan(call.key.appId, id, call.req.messages, maxTurns);
+    call.conversation = await c.plan(call.key.appId, id, call.req.messages, maxTurns);
     const step = call.conversation.step;
     const line = step && (await modelSummaryStep(s, call, call.conversation.loaded.turns.slice(step.from, step.to), step.from + 1));
-    if (line) call.conversation = c.plan(call.key.appId, id, call.req.messages, maxTurns, [line]);
+    if (line) call.conversation = await c.plan(call.key.appId, id, call.req.messages, maxTurns, [line]);
   } catch (e) {
     release();
     throw e;
