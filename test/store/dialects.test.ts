@@ -167,7 +167,7 @@ for (const dialect of ["sqlite", "postgres"] as const) {
     });
 
     test("conversations: turns stored and planned from; two nodes' calls on one conversation both kept", async () => {
-      const settings = { turnsToKeep: 20, summaryStep: 8, maxTurns: 100 };
+      const settings = { turnsToKeep: 20, summaryStep: 8, maxTurns: 100, leaseMs: 60_000 };
       const a = new Conversations(b.store, settings);
       const other = new Conversations(b.store, settings);
       const pa = await a.plan("app_d", "c1", [msg("user", "from A")], undefined);
