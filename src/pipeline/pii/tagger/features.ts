@@ -1,4 +1,4 @@
-import { FoldedWordTable } from "../../compress/text/word-table";
+import { FoldedWordTable } from "../../../text/word-table";
 import { Gap, type Token, type WordInfo } from "./tokens";
 
 /**

@@ -1,4 +1,4 @@
-import { pieceHash } from "../../../tokens/piece-memo";
+import { pieceHash } from "../tokens/piece-memo";
 
 const RIGHT_QUOTE = 0x2019;
 /** A unit as a table key spells it: ASCII capitals lower-cased, ’ as '; -1 for any other unit outside ASCII. */
