@@ -112,7 +112,7 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
       maxTurns: settings.conversationMaxTurns,
     }),
     metrics: new Metrics(new Set(catalog.models.flatMap((m) => [m.id, ...m.aliases]))),
-    piiMaps: new ConversationMaps(deriveMappingKey(secret)),
+    piiMaps: new ConversationMaps(store.db, deriveMappingKey(secret)),
     servableModels: catalog.models.filter((m) => providers.providerFor(m) !== undefined).map((m) => m.id),
     flushables: [
       { name: "ledger", flush: () => void ledger.flush() },

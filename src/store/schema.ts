@@ -163,3 +163,17 @@ export const cacheEntries = sqliteTable("cache_entries", {
   hits: integer("hits").notNull(),
   lastHitAt: integer("last_hit_at"),
 });
+
+/** A conversation's PII placeholder map, sealed (src/pipeline/pii/vault.ts): ciphertext only. */
+export const piiMaps = sqliteTable(
+  "pii_maps",
+  {
+    appId: text("app_id").notNull(),
+    conversationId: text("conversation_id").notNull(),
+    sealed: text("sealed").notNull(),
+    version: integer("version").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.conversationId] })],
+);

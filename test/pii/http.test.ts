@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { call } from "../support/gateway-process";
+import { call, startGateway } from "../support/gateway-process";
 import { readSse, rigPerFile } from "../completions/support";
 
 // Debug logging: every log line the gateway can write about a call is checked for the values.
@@ -95,6 +95,24 @@ describe("mask_pii over HTTP", () => {
       expect(JSON.parse(other.choices[0].message.tool_calls[0].function.arguments)).toEqual({ to: "[EMAIL_1]" });
     } finally {
       rig.openai.toolCall = undefined;
+    }
+  });
+
+  test("a conversation that continues on another gateway process restores the earlier turn's placeholder", async () => {
+    const conversation = { ...OPTIONS, conversation_id: "pii-conv-3" };
+    await complete({ messages: [{ role: "user", content: `My address is ${OTHER_EMAIL}.` }], svc_options: conversation });
+    // A second process on the same store (and so the same server secret), as behind a load balancer.
+    const second = await startGateway(rig.gw.env, { dataDir: rig.gw.dataDir });
+    rig.openai.toolCall = { id: "call_3", name: "send_email", arguments: { to: "[EMAIL_1]" } };
+    try {
+      const res = await call(`${second.url}/v1/complete`, rig.admin.key, {
+        body: { model: "gpt-4o-mini", messages: [{ role: "user", content: "Send it to the address I gave you." }], tools: TOOLS, svc_options: conversation },
+      });
+      const json = (await res.json()) as any;
+      expect(JSON.parse(json.choices[0].message.tool_calls[0].function.arguments)).toEqual({ to: OTHER_EMAIL });
+    } finally {
+      rig.openai.toolCall = undefined;
+      await second.stop();
     }
   });
 
