@@ -150,7 +150,7 @@ class Perceptron implements Scorer {
 }
 
 /** The tagger's own loop; with `learn`, an update on each wrong label (its own earlier labels as history, as at inference). */
-function pass(scorer: Scorer, ex: Example, learn?: Perceptron): Label[] {
+function pass(scorer: Scorer, ex: Example, learn?: Perceptron): Uint8Array {
   return tagTokens(
     scorer,
     ex.lex,
@@ -175,7 +175,8 @@ function evaluateWith(p: Scorer, set: Example[], complete: boolean): string {
       completeNames(ex.tokens, got, ex.lex);
       completeAddresses(ex.tokens, got);
     }
-    got.forEach((g, i) => {
+    got.forEach((index, i) => {
+      const g = LABELS[index]!;
       const t = ex.gold[i]!;
       if (g !== "O" && g === t) c[g]!.tp++;
       else {
@@ -190,7 +191,7 @@ function evaluateWith(p: Scorer, set: Example[], complete: boolean): string {
 }
 
 function falseFinds(p: Scorer, set: Example[]): string {
-  const n = set.filter((ex) => pass(p, ex).some((l) => l !== "O")).length;
+  const n = set.filter((ex) => pass(p, ex).some((l) => l !== 0)).length;
   return `${n}/${set.length}`;
 }
 
