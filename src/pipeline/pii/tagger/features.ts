@@ -1,4 +1,5 @@
 import { FoldedWordTable } from "../../../text/word-table";
+import { COMPANY_WORDS, countryWords } from "./gazetteer";
 import { Gap, type Token, type WordInfo } from "./tokens";
 
 /**
@@ -24,10 +25,20 @@ const CLASS_ID: Record<string, number> = { l: 1, u: 2, s: 3, x: 4 };
 const L_CLASS = 1;
 const S_CLASS = 3;
 
+/** Flags above the class (gazetteer.ts): a word of a country's name, a company's legal form. */
+const COUNTRY_FLAG = 1 << 7;
+const COMPANY_FLAG = 1 << 8;
+/** The class bits (0 unseen, 1-4 l/u/s/x) of a lexicon number. */
+const classOf = (code: number) => (code >> 4) & 7;
+/** The gazetteer flags of a lexicon number: 0-3. */
+const flagsOf = (code: number) => code >> 7;
+
 export function makeLexicon(cases: CaseProfile, names: Iterable<string>): Lexicon {
   const words = new Map<string, number>();
   for (const [w, c] of cases) words.set(w, (CLASS_ID[c[0]!]! << 4) | (Number(c[1]) << 1));
   for (const w of names) words.set(w, (words.get(w) ?? 0) | 1);
+  for (const w of countryWords()) words.set(w, (words.get(w) ?? 0) | COUNTRY_FLAG);
+  for (const w of COMPANY_WORDS) words.set(w, (words.get(w) ?? 0) | COMPANY_FLAG);
   const plain = [...words].filter(([w]) => /^[a-z']+$/.test(w));
   // Words starting with a digit are left out (none are in the shipped lists): lexCode skips numbers.
   return { ascii: new FoldedWordTable(plain), other: new Map([...words].filter(([w]) => !/^[a-z']+$/.test(w) && !/^\d/.test(w))) };
@@ -57,8 +68,8 @@ export function capitalised(t: Token): boolean {
 }
 
 /** Whether general English writes the word in lower case, or mostly first in a sentence. */
-export const usuallyLower = (code: number) => code >> 4 === L_CLASS;
-export const usuallySentenceStart = (code: number) => code >> 4 === S_CLASS;
+export const usuallyLower = (code: number) => classOf(code) === L_CLASS;
+export const usuallySentenceStart = (code: number) => classOf(code) === S_CLASS;
 
 /** The labels the tagger gives a token. */
 export const LABELS = ["O", "PERSON", "ADDRESS"] as const;
@@ -71,7 +82,7 @@ export type Label = (typeof LABELS)[number];
 export const FEATURE_BITS = 18;
 const SLOT_MASK = (1 << FEATURE_BITS) - 1;
 /** Room for every feature of one token. */
-export const MAX_FEATURES = 24;
+export const MAX_FEATURES = 26;
 
 function mix(a: number, b: number): number {
   let h = Math.imul(a ^ Math.imul(b, 0x9e3779b1), 0x85ebca77);
@@ -144,8 +155,9 @@ function infoOf(t: Token, lex: Lexicon): WordInfo {
   return (t.info = {
     word: wordOf(t),
     shape: shapeCode(t.source, t.start, t.end),
-    cls: ((code >> 4) << 1) | (code & 1),
-    clsFull: code >> 1,
+    cls: (classOf(code) << 1) | (code & 1),
+    clsFull: (code >> 1) & 63,
+    flags: flagsOf(code),
     suffix3: !long ? 0 : t.ascii ? hashAscii(t.source, t.end - 3, t.end) : hashTail(lower, 3),
     suffix2: !long ? 0 : t.ascii ? hashAscii(t.source, t.end - 2, t.end) : hashTail(lower, 2),
   });
@@ -230,5 +242,11 @@ export function features(tokens: readonly Token[], i: number, prev: number, prev
     out[k++] = slot(22, me.suffix2, 0);
   }
   if (me.shape === 1) out[k++] = slot(23, Math.min(t.end - t.start, 7), 0);
+  // A country's or company's word here or next door ("the Uganda Producer", "Smith Ltd").
+  const around = (p1 ? p1.flags : 0) * 4 + (n1 ? n1.flags : 0);
+  if (me.flags !== 0 || around !== 0) {
+    out[k++] = slot(24, me.flags, 0);
+    out[k++] = slot(25, me.flags, around);
+  }
   return k;
 }

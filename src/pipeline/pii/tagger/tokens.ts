@@ -54,6 +54,8 @@ export interface WordInfo {
   cls: number;
   /** Case class with its frequency bucket. */
   clsFull: number;
+  /** Gazetteer flags: 1 a country's word, 2 a company's. */
+  flags: number;
   suffix3: number;
   suffix2: number;
 }
