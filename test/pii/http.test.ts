@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { call, startGateway } from "../support/gateway-process";
@@ -114,6 +115,21 @@ describe("mask_pii over HTTP", () => {
       rig.openai.toolCall = undefined;
       await second.stop();
     }
+  });
+
+  test("deleting the conversation deletes its stored placeholder map", async () => {
+    const rows = () => {
+      const db = new Database(join(rig.gw.dataDir, "svc.db"), { readonly: true });
+      try {
+        return (db.query("SELECT count(*) AS n FROM pii_maps WHERE conversation_id = 'pii-conv-3'").get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    expect(rows()).toBe(1);
+    const res = await call(`${rig.gw.url}/api/conversations/pii-conv-3`, rig.admin.key, { method: "DELETE" });
+    expect(res.status).toBe(200);
+    expect(rows()).toBe(0);
   });
 
   test("a cached answer keeps placeholders and is restored with each call's own values", async () => {
