@@ -6,15 +6,15 @@ import { maskMessages, maskText } from "../../src/pipeline/pii/mask";
 import { PlaceholderMap } from "../../src/pipeline/pii/placeholders";
 import { restoreText } from "../../src/pipeline/pii/restore";
 import { ConversationMaps, deriveMappingKey, openMap, sealMap } from "../../src/pipeline/pii/vault";
-import { openStore, type Store } from "../../src/store/db";
+import { openStore, type SqliteStore } from "../../src/store/db";
 
 const map = PlaceholderMap.from([{ type: "EMAIL", n: 1, value: "jane.doe@example.com" }]);
 const key = deriveMappingKey("server-secret");
 
 const dirs: string[] = [];
-const stores: Store[] = [];
+const stores: SqliteStore[] = [];
 /** A store on a fresh data dir; `again` opens a second connection on the same dir, as another gateway process does. */
-function store(again?: string): { dir: string; store: Store } {
+function store(again?: string): { dir: string; store: SqliteStore } {
   const dir = again ?? mkdtempSync(join(tmpdir(), "svc-pii-vault-"));
   if (!again) dirs.push(dir);
   const s = openStore(dir);
