@@ -17,7 +17,12 @@ import { DEFAULT_CALL_POLICY } from "./providers/call";
 import { Ledger } from "./accounting/ledger";
 import { LedgerJournal } from "./accounting/ledger-journal";
 import { threadWriter } from "./accounting/ledger-writer";
-import { SqliteCounters } from "./store/counters";
+import { SqliteCounters, type Counters } from "./store/counters";
+import { RedisLink } from "./store/redis";
+import { RedisCounters } from "./store/redis-counters";
+import { RedisCachePeers } from "./pipeline/cache/redis-peers";
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
 import { SpendStore } from "./store/spend-store";
 import { Budgets } from "./accounting/budgets";
 import { AgentRuns } from "./accounting/agent-runs";
@@ -68,7 +73,11 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
     if (!type) throw new Error("SVC_BOOTSTRAP_ADMIN_KEY is not a well-formed svc key (create one with `svc keys create --admin`)");
     keys.registerBootstrap(settings.bootstrapAdminKey, type);
   }
-  const counters = new SqliteCounters(join(settings.dataDir, "svc.db"));
+  const redis = settings.redisUrl ? new RedisLink(settings.redisUrl, settings.redisPrefix, log) : undefined;
+  const durableCounters = new SqliteCounters(join(settings.dataDir, "svc.db"));
+  const redisCounters = redis && new RedisCounters(redis, durableCounters);
+  const counters: Counters = redisCounters ?? durableCounters;
+  if (redis) broadcastKeyChanges(redis, keyIndex, log);
   const quota = new Quota(counters, plans, settings.testKeyDailyCalls);
   const spend = new SpendStore(join(settings.dataDir, "svc.db"));
   // Reservations name the process holding them, as the ledger journal does (processes share one machine's data directory).
@@ -92,6 +101,7 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
     keyIndex,
     keys,
     counters,
+    redis,
     quota,
     spend,
     budgets,
@@ -117,6 +127,7 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
     flushables: [
       { name: "ledger", flush: () => void ledger.flush() },
       { name: "quota", flush: () => quota.flush() },
+      ...(redisCounters ? [{ name: "counters' write-back", flush: () => void redisCounters.writeBack() }] : []),
       { name: "budgets and agent runs", flush: () => spend.flush() },
       { name: "key usage", flush: () => keyIndex.flushUsage() },
     ],
@@ -150,6 +161,11 @@ export async function startServices(settings: Settings, log: Logger, env: Record
     log: { warn: (fields, message) => log.warn(fields, message) },
     config: { maxEntries: settings.cacheMaxEntries, ttlMs: settings.cacheTtlS * 1000, cacheUnsetTemperature: settings.cacheUnsetTemperature },
   });
+  if (base.redis) {
+    await base.redis.ready;
+    const node = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+    await new RedisCachePeers(base.redis, cache, node, cache.coalesceTimeoutMs, { warn: (fields, message) => log.warn(fields, message) }).start();
+  }
   const optimizer = await Optimizer.start(settings, models);
   const protocols = new Protocols(base.store.db, optimizerCompressor(optimizer, base.catalog.defaultModel.id, settings.qualityFloor));
   base.metrics.watchQueue(() => optimizer.queueDepth());
@@ -160,6 +176,17 @@ export async function startServices(settings: Settings, log: Logger, env: Record
       "tracing: one OTLP trace per call",
     );
   return Object.freeze({ ...base, cache, optimizer, protocols, tracer, flushables: [{ name: "cache", flush: () => cache.flush() }, ...base.flushables] });
+}
+
+/**
+ * A key created or revoked here reaches the other nodes through Redis at once (they re-read the store's
+ * changes), instead of at their next poll; the poll stays, for when Redis is away and for the CLI without it.
+ */
+function broadcastKeyChanges(redis: RedisLink, keyIndex: KeyIndex, log: Logger): void {
+  const sync = () => guard(log, "key sync", () => keyIndex.sync());
+  keyIndex.onLocalChange((id) => redis.announce("keys", id));
+  void redis.subscribe("keys", sync);
+  redis.onRecover(sync);
 }
 
 /** Writes what the flushables buffer. The log goes last, so what they log (a ledger row refused) is written now, not a flush later. */
@@ -197,7 +224,8 @@ export async function closeServices(s: StoreServices & Partial<Pick<Services, "o
   guard(s.log, "final flush", () => flushAll(s));
   await s.ledger.close();
   await s.quota.close();
-  s.counters.close();
+  await s.counters.close();
+  await s.redis?.close();
   s.spend.close();
   s.store.close();
 }

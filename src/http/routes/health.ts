@@ -6,7 +6,9 @@ export interface HealthCheck {
   detail?: string;
 }
 
-function healthChecks(gw: Pick<Services, "store" | "optimizer" | "providers" | "ledger" | "counters">): Record<string, HealthCheck> {
+type HealthOf = Pick<Services, "store" | "optimizer" | "providers" | "ledger" | "counters" | "redis">;
+
+function healthChecks(gw: HealthOf): Record<string, HealthCheck> {
   let db: HealthCheck;
   try {
     gw.store.sqlite.query("SELECT 1").get();
@@ -21,11 +23,13 @@ function healthChecks(gw: Pick<Services, "store" | "optimizer" | "providers" | "
     ok: status.some((p) => p.healthy),
     detail: status.map((p) => `${p.name}${p.simulated ? " (simulated)" : ""}: ${p.healthy ? "healthy" : "unhealthy"}`).join(", "),
   };
-  return { db, workers: gw.optimizer.health(), providers };
+  // Without Redis a node refuses quota-limited calls (503) and serves the rest; a load balancer may take it out.
+  const redis: Record<string, HealthCheck> = gw.redis ? { redis: gw.redis.healthy ? { ok: true } : { ok: false, detail: gw.redis.problem } } : {};
+  return { db, workers: gw.optimizer.health(), providers, ...redis };
 }
 
 /** GET /health: unauthenticated; 503 when a check fails so load balancers take the node out. */
-export function healthRoutes(gw: Pick<Services, "store" | "optimizer" | "providers" | "ledger" | "counters" | "version" | "startedAt">) {
+export function healthRoutes(gw: HealthOf & Pick<Services, "version" | "startedAt">) {
   return new Elysia().get("/health", ({ set }) => {
     const checks = healthChecks(gw);
     const ok = Object.values(checks).every((c) => c.ok);
