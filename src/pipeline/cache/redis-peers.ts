@@ -1,3 +1,4 @@
+import { StoreUnavailableError } from "../../store/busy";
 import { Script, type RedisLink } from "../../store/redis";
 import type { CacheLog, CacheRow } from "./persistence";
 import type { CachePeers, SemanticCache } from "./semantic-cache";
@@ -77,9 +78,11 @@ export class RedisCachePeers implements CachePeers {
     const [kind, id, node] = message.split("\n", 3) as [string, string, string];
     if (node === this.node) return;
     const body = message.slice(kind.length + id.length + node.length + 3);
-    if (kind === "r") return this.cache.released(body);
-    this.lastId = id;
-    this.receive(body);
+    if (kind === "r") this.cache.released(body);
+    else {
+      this.lastId = id;
+      this.receive(body);
+    }
   }
 
   private receive(json: string): void {
@@ -104,6 +107,8 @@ export class RedisCachePeers implements CachePeers {
   }
 
   private lost(e: Error): void {
+    // A lost connection is /health's and RedisLink's to report, not once per cache fill.
+    if (e instanceof StoreUnavailableError) return;
     this.log.warn({ err: e.message }, "semantic cache: sharing with the other nodes failed (Redis); this node keeps its own entries");
   }
 }
