@@ -1,4 +1,4 @@
-#!/usr/bin/env bun
+#!/usr/bin/env -S bun --max-http-header-size=1048576
 import { parseArgs } from "node:util";
 import pino from "pino";
 import { loadSettings, ConfigError, type Settings } from "../config/config";
