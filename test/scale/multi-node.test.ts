@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
+import { RedisClient } from "bun";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { startOpenAIMock } from "../mocks/openai-mock";
@@ -60,6 +61,14 @@ async function stopCluster(c: Cluster): Promise<void> {
   await Promise.all(c.nodes.slice(1).map((g) => g.finished()));
   await c.nodes[0]!.stop();
   c.openai.stop();
+  // This run's keys only (its own prefix): never a FLUSHDB on a Redis others may use.
+  const redis = new RedisClient(REDIS_URL);
+  try {
+    const keys = (await redis.send("KEYS", [`${c.prefix}:*`])) as string[];
+    if (keys.length > 0) await redis.send("DEL", keys);
+  } finally {
+    redis.close();
+  }
 }
 
 /** The request ids the shared store's ledger holds. */
