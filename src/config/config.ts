@@ -52,7 +52,7 @@ export const SettingsSchema = Type.Object(
     bootstrapAdminKey: Type.Optional(Type.String({ minLength: 1, description: "an admin key value to register at start" })),
     redisUrl: Type.Optional(
       Type.String({
-        pattern: "^rediss?://",
+        minLength: 1,
         description: "Redis shared by every gateway node: quota counters, key-change broadcast, the cache's entries and request coalescing",
       }),
     ),
@@ -192,5 +192,8 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     const source = key in SettingsSchema.properties ? `${envName(key)} / ${key}` : key;
     throw new ConfigError(`invalid setting ${source}: ${first.message}${first.value === undefined ? "" : ` (got ${JSON.stringify(first.value)})`}`);
   }
+  // Checked here rather than by a schema pattern, whose message would print the URL and its password.
+  if (typeof merged.redisUrl === "string" && !/^rediss?:\/\//.test(merged.redisUrl))
+    throw new ConfigError("invalid setting SVC_REDIS_URL / redisUrl: must start with redis:// or rediss:// (the value is not shown: it may hold a password)");
   return merged as Settings;
 }
