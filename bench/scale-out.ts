@@ -23,6 +23,7 @@ import { roundOrder } from "./lib/measure";
 import { corePlan, stopAll, type Service } from "./lib/processes";
 import { median, percentile } from "./lib/stats";
 import { startGateway, startMock, type GatewayService } from "./lib/targets";
+import { startOwnRedis } from "../test/support/redis-server";
 
 const { values: args } = parseArgs({
   options: {
@@ -122,21 +123,8 @@ async function main(): Promise<void> {
   const cores = corePlan();
   const work = mkdtempSync(join(tmpdir(), "svc-scale-out-"));
   const port = 42000 + Math.floor(Math.random() * 1000);
-  const redisUrl = `redis://127.0.0.1:${port}`;
-  const started = Bun.spawnSync([
-    "redis-server",
-    "--port",
-    String(port),
-    "--save",
-    "",
-    "--appendonly",
-    "no",
-    "--daemonize",
-    "yes",
-    "--pidfile",
-    join(work, "redis.pid"),
-  ]);
-  if (started.exitCode !== 0) throw new Error(`redis-server: ${started.stderr.toString()}`);
+  const ownRedis = startOwnRedis(port, work);
+  const redisUrl = ownRedis.url;
   const redis = new RedisClient(redisUrl);
   try {
     const mock = await startMock(work, cores.servers, { latencyMs: 0, chunkDelayMs: 0 });
@@ -197,8 +185,7 @@ async function main(): Promise<void> {
   } finally {
     redis.close();
     await stopAll();
-    const pid = Number(await Bun.file(join(work, "redis.pid")).text());
-    if (pid) process.kill(pid, "SIGTERM");
+    ownRedis.kill();
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -8,7 +8,7 @@ import type { MockProvider } from "../mocks/mock-server";
 import { call, startGateway, type GatewayProcess, type KeyCreated } from "../support/gateway-process";
 import { REDIS_URL, requires } from "../support/services";
 import { waitForKey } from "../support/wait";
-import { OFF } from "../completions/support";
+import { bodyFor, CALL_MICROS, six } from "../completions/support";
 
 /**
  * Three gateway processes on one store (a shared SQLite data directory; PostgreSQL once it is the
@@ -17,16 +17,6 @@ import { OFF } from "../completions/support";
  * Redis's pub/sub doing it, not the poll.
  */
 const haveRedis = await requires("redis");
-
-/** gpt-4o-2024-05-13 at $5 per million tokens both ways; the mock's answer to a six-word prompt is 22 tokens, $0.00011. */
-const CALL_MICROS = 110;
-const bodyFor = (words: string, extra: Record<string, unknown> = {}) => ({
-  model: "gpt-4o-2024-05-13",
-  max_tokens: 9,
-  messages: [{ role: "user", content: words }],
-  svc_options: { ...OFF, ...extra },
-});
-const six = (i: number) => `alpha beta gamma delta epsilon z${i}`;
 
 interface Cluster {
   nodes: GatewayProcess[];

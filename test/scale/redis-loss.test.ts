@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { RedisClient } from "bun";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startOpenAIMock } from "../mocks/openai-mock";
 import type { MockProvider } from "../mocks/mock-server";
 import { call, startGateway, type GatewayProcess, type KeyCreated } from "../support/gateway-process";
 import { requires } from "../support/services";
+import { haveRedisServer, startOwnRedis, type OwnRedis } from "../support/redis-server";
 import { waitForKey, waitUntil } from "../support/wait";
 import { OFF } from "../completions/support";
 
@@ -17,35 +18,11 @@ import { OFF } from "../completions/support";
  * Retry-After, says so in /health, and recovers by itself; the restarted Redis, empty, is seeded
  * from the store with every call counted before.
  */
-const haveRedis = (await requires("redis")) && Bun.which("redis-server") !== null;
-if (!haveRedis && Bun.which("redis-server") === null) console.log("[skip] the Redis-loss test needs redis-server on PATH to start a Redis of its own");
+const haveRedis = (await requires("redis")) && haveRedisServer;
+if (!haveRedisServer) console.log("[skip] the Redis-loss test needs redis-server on PATH to start a Redis of its own");
 
 const PORT = 42000 + Math.floor(Math.random() * 1000);
 const dir = mkdtempSync(join(tmpdir(), "svc-redis-loss-"));
-const pidFile = join(dir, "redis.pid");
-
-function startRedis(): void {
-  const r = Bun.spawnSync([
-    "redis-server",
-    "--port",
-    String(PORT),
-    "--save",
-    "",
-    "--appendonly",
-    "no",
-    "--daemonize",
-    "yes",
-    "--pidfile",
-    pidFile,
-    "--dir",
-    dir,
-  ]);
-  if (r.exitCode !== 0) throw new Error(`redis-server did not start: ${r.stderr.toString()}`);
-}
-
-function killRedis(): void {
-  process.kill(Number(readFileSync(pidFile, "utf8").trim()), "SIGKILL");
-}
 
 const body = (i: number) => ({ model: "gpt-4o-2024-05-13", max_tokens: 9, messages: [{ role: "user", content: `alpha beta gamma z${i}` }], svc_options: OFF });
 
@@ -54,13 +31,14 @@ describe.skipIf(!haveRedis)("a node that loses Redis", () => {
   let gw: GatewayProcess;
   let admin: KeyCreated;
   let testKey: KeyCreated;
+  let redisServer: OwnRedis;
   beforeAll(async () => {
-    startRedis();
+    redisServer = startOwnRedis(PORT, dir);
     openai = startOpenAIMock({ apiKey: "sk-mock-openai" });
     gw = await startGateway({
       OPENAI_API_KEY: "sk-mock-openai",
       OPENAI_BASE_URL: `${openai.url}/v1`,
-      SVC_REDIS_URL: `redis://127.0.0.1:${PORT}/8`,
+      SVC_REDIS_URL: `${redisServer.url}/8`,
       SVC_REDIS_PREFIX: "loss",
       SVC_WORKERS: "0",
     });
@@ -73,7 +51,7 @@ describe.skipIf(!haveRedis)("a node that loses Redis", () => {
     await gw?.stop();
     openai?.stop();
     try {
-      killRedis();
+      redisServer.kill();
     } catch {}
     rmSync(dir, { recursive: true, force: true });
   });
@@ -84,7 +62,7 @@ describe.skipIf(!haveRedis)("a node that loses Redis", () => {
     expect((await call(`${gw.url}/health`, undefined)).status).toBe(200);
     // The counters reach the store at the next flush (200 ms here) before Redis goes.
     await Bun.sleep(500);
-    killRedis();
+    redisServer.kill();
 
     const refused = await waitUntil("a 503 once Redis is gone", async () => {
       const r = await call(`${gw.url}/v1/complete`, testKey.key, { body: body(3) });
@@ -102,7 +80,7 @@ describe.skipIf(!haveRedis)("a node that loses Redis", () => {
     expect(checks.redis.ok).toBe(false);
     expect(checks.db.ok).toBe(true);
 
-    startRedis();
+    redisServer.restart();
     await waitUntil("a 200 once Redis is back", async () => (await call(`${gw.url}/v1/complete`, testKey.key, { body: body(5) })).status === 200);
     expect((await call(`${gw.url}/health`, undefined)).status).toBe(200);
     // The new Redis started empty and was seeded from the store: the call before the loss still counts.
