@@ -46,7 +46,7 @@ return tonumber(ARGV[1])`);
  * with Retry-After; counting in the store instead would not be exact while other nodes count in Redis.
  */
 export class RedisCounters implements Counters {
-  /** The last value Redis answered for each counter this node touched: `read` is synchronous. */
+  /** The last value Redis answered for each counter this node touched: `read` needs no round trip for them. */
   private readonly known = new Map<string, number>();
   private readonly dirty = new Set<string>();
 
@@ -83,7 +83,7 @@ export class RedisCounters implements Counters {
     if (got >= 0) this.known.set(slotOf(name, period), got);
   }
 
-  read(name: string, period: string): number {
+  async read(name: string, period: string): Promise<number> {
     return this.known.get(slotOf(name, period)) ?? this.durable.read(name, period);
   }
 
@@ -113,7 +113,7 @@ export class RedisCounters implements Counters {
   }
 
   private async seed(key: string, name: string, period: string): Promise<void> {
-    await this.redis.run(SEED, [key], [this.durable.read(name, period), COUNTER_TTL_MS]);
+    await this.redis.run(SEED, [key], [await this.durable.read(name, period), COUNTER_TTL_MS]);
   }
 
   private note(name: string, period: string, value: number): void {

@@ -64,18 +64,20 @@ return 1`);
  * answered). Redis unreachable: reservations fail with StoreUnavailableError, a 503 for the budgeted
  * call; settles that cannot reach Redis are kept and retried at each flush.
  */
-export class RedisSpendStore {
+export class RedisSpendStore implements SpendStore {
   /** What this node's settles added to each window since the last write-back, "budgetId|window" → micros. */
   private readonly unwritten = new Map<string, number>();
   /** Settles Redis could not take: retried at each flush, never dropped. */
   private owed: { requestId: string; budgetId: string; period: string; costMicros: number }[] = [];
   private lastSweep = 0;
+  /** Set once this node's heartbeat is in Redis: never reserve before it (another node would take the reservation for a dead node's). */
+  private announced = false;
 
   constructor(
     private readonly redis: RedisLink,
     private readonly durable: SpendStore,
     /** This node's name: its reservations and heartbeat. */
-    readonly node: string = randomBytes(8).toString("hex"),
+    readonly node: string,
   ) {}
 
   get problem(): string | undefined {
@@ -118,6 +120,7 @@ export class RedisSpendStore {
   async reserveBudget(r: Reservation, _owner: string, now: number): Promise<SpendRow | undefined> {
     const budget = await this.durable.budget(r.target);
     if (!budget || r.micros > budget.limit_micros) return undefined;
+    if (!this.announced) await this.alive();
     const keys = [this.spendKey(r.target, r.period), this.reservationsKey(this.node), this.redis.key("spend-nodes")];
     const args = [r.micros, budget.limit_micros, r.requestId, `${r.micros}|${r.target}|${r.period}|${now}`, this.node];
     let got = (await this.redis.run(RESERVE, keys, args)) as [number, number, number];
@@ -201,6 +204,7 @@ export class RedisSpendStore {
   /** Says this node is alive: before its first reservation, then at every flush (a node silent for NODE_TTL_MS is gone). */
   async alive(): Promise<void> {
     await this.redis.send("SET", [this.redis.key("spend-node", this.node), "1", "PX", String(NODE_TTL_MS)]);
+    this.announced = true;
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
 import { RedisClient } from "bun";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { StoreUnavailableError } from "./busy";
 
 /**
@@ -46,8 +47,8 @@ export class RedisLink {
   private readonly timer: ReturnType<typeof setInterval>;
   private closed = false;
   private readonly announcing = new Set<Promise<unknown>>();
-  /** Commands sent, for the benchmark's store cost per call. */
-  commands = 0;
+  /** This process's name among the nodes: host, pid and a random part (a pid is reused, and is not unique across machines). */
+  readonly node = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
 
   constructor(
     private readonly url: string,
@@ -79,7 +80,6 @@ export class RedisLink {
   async send(command: string, args: string[]): Promise<unknown> {
     if (this.connecting) await this.connecting;
     if (!this.client.connected) throw this.failed(this.problem ?? "not connected");
-    this.commands++;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer in ${COMMAND_TIMEOUT_MS} ms`)), COMMAND_TIMEOUT_MS);

@@ -79,7 +79,7 @@ function ledgerIds(dataDir: string): Set<string> {
 async function budgetOf(url: string, key: string, id: string) {
   for (let i = 0; ; i++) {
     const b = (await (await call(`${url}/api/budgets/${id}`, key)).json()) as { spent_usd: number; reserved_usd: number; limit_usd: number };
-    if (b.reserved_usd === 0 || i === 100) return b;
+    if (b.reserved_usd === 0 || i === 400) return b;
     await Bun.sleep(50);
   }
 }

@@ -47,7 +47,7 @@ describe.skipIf(!haveRedis)("Redis counters over the store's", () => {
     const a = new RedisCounters(links[0]!, durable);
     expect(await a.addWithin("k2", "p", 10, 1000)).toBe(10);
     await a.writeBack();
-    expect(durable.read("k2", "p")).toBe(10);
+    expect(await durable.read("k2", "p")).toBe(10);
     // A second node seeding later with an older store value: Redis keeps its own.
     await durable.raiseTo("k2", "p", 3);
     const b = new RedisCounters(links[1]!, durable);
@@ -56,7 +56,7 @@ describe.skipIf(!haveRedis)("Redis counters over the store's", () => {
     await a.subtract("k2", "p", 5);
     await a.writeBack();
     await b.writeBack();
-    expect(durable.read("k2", "p")).toBe(11);
+    expect(await durable.read("k2", "p")).toBe(11);
   });
 
   test("a Redis that lost the counter is re-seeded from what was written back", async () => {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { openStore } from "../../src/store/db";
 import { RedisLink } from "../../src/store/redis";
 import { RedisSpendStore } from "../../src/store/redis-spend";
-import { SpendStore } from "../../src/store/spend-store";
+import { SqliteSpendStore, type SpendStore } from "../../src/store/spend-store";
 import { REDIS_URL, requires } from "../support/services";
 
 const haveRedis = await requires("redis");
@@ -33,7 +33,7 @@ describe.skipIf(!haveRedis)("budget reservations in Redis over the store's", () 
 
   beforeAll(async () => {
     openStore(dir).close();
-    durable = new SpendStore(join(dir, "svc.db"));
+    durable = new SqliteSpendStore(join(dir, "svc.db"));
     link = new RedisLink(REDIS_URL, prefix, quiet);
     await link.ready;
   });
@@ -41,7 +41,7 @@ describe.skipIf(!haveRedis)("budget reservations in Redis over the store's", () 
     const keys = (await link.send("KEYS", [`${prefix}:*`])) as string[];
     if (keys.length > 0) await link.send("DEL", keys);
     await link.close();
-    durable.close();
+    await durable.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -56,9 +56,9 @@ describe.skipIf(!haveRedis)("budget reservations in Redis over the store's", () 
     expect(await nodes[0]!.spend(id, "")).toEqual({ spent_micros: 0, reserved_micros: 5000 });
     await Promise.all(held.map(({ node, r }) => node.settleBudget(r.requestId, id, "", 80)));
     expect(await nodes[1]!.spend(id, "")).toEqual({ spent_micros: 4000, reserved_micros: 0 });
-    expect(durable.spend(id, "")).toEqual({ spent_micros: 0, reserved_micros: 0 });
+    expect(await durable.spend(id, "")).toEqual({ spent_micros: 0, reserved_micros: 0 });
     for (const n of nodes) await n.flushAsync();
-    expect(durable.spend(id, "")).toEqual({ spent_micros: 4000, reserved_micros: 0 });
+    expect(await durable.spend(id, "")).toEqual({ spent_micros: 4000, reserved_micros: 0 });
   });
 
   test("a window Redis lost is seeded from the store; the limit is the store's at every reservation", async () => {
@@ -81,6 +81,8 @@ describe.skipIf(!haveRedis)("budget reservations in Redis over the store's", () 
     const other = new RedisSpendStore(link, durable, `${prefix}-other`);
     await other.alive();
     for (let i = 0; i < 3; i++) expect(await gone.reserveBudget(reservation(id, 100), "owner", Date.now())).toBeDefined();
+    // It dies: its heartbeat lapses.
+    await link.send("DEL", [link.key("spend-node", gone.node)]);
     expect(await other.settleOrphans(() => false, Date.now())).toBe(3);
     expect(await other.settleOrphans(() => false, Date.now())).toBe(0);
     expect(await other.spend(id, "")).toEqual({ spent_micros: 300, reserved_micros: 0 });
