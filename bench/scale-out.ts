@@ -50,6 +50,18 @@ interface Config {
   pg?: boolean;
 }
 
+/** What the clients send: the pure relay, or the same call held to a budget (a reservation and a settle per call). */
+const WORKLOADS = ["pure relay", "budgeted"] as const;
+type Workload = (typeof WORKLOADS)[number];
+
+/** One configuration under one workload: what a round measures. */
+interface Target {
+  name: string;
+  workload: Workload;
+  config: Config;
+  body: string;
+}
+
 interface Round {
   calls: number;
   errors: number;
@@ -61,15 +73,27 @@ interface Round {
   pgRowsWritten?: number;
 }
 
-const body = JSON.stringify({
-  model: "gpt-4o-mini",
-  max_tokens: 16,
-  messages: [{ role: "user", content: "Say hello to the benchmark in a few words." }],
-  svc_options: { compress: false, route: false, cache: false, score: false },
-});
+const bodyOf = (budgetId?: string) =>
+  JSON.stringify({
+    model: "gpt-4o-mini",
+    max_tokens: 16,
+    messages: [{ role: "user", content: "Say hello to the benchmark in a few words." }],
+    svc_options: { compress: false, route: false, cache: false, score: false, ...(budgetId ? { budget_id: budgetId } : {}) },
+  });
+
+/** A budget no run can spend (a million dollars), so every call is reserved and settled and none refused. */
+async function createBudget(url: string, key: string): Promise<string> {
+  const r = await fetch(`${url}/api/budgets`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "bench", limit_usd: 1_000_000, period: "total" }),
+  });
+  if (r.status !== 201) throw new Error(`creating the budget: ${r.status} ${await r.text()}`);
+  return ((await r.json()) as { id: string }).id;
+}
 
 /** CONCURRENCY clients, each sending one call after another, round robin over the configuration's nodes, for SECONDS. */
-async function load(urls: string[], key: string): Promise<{ calls: number; errors: number; seconds: number; latenciesMs: number[] }> {
+async function load(urls: string[], key: string, body: string): Promise<{ calls: number; errors: number; seconds: number; latenciesMs: number[] }> {
   const latenciesMs: number[] = [];
   let errors = 0;
   let next = 0;
@@ -147,13 +171,23 @@ async function main(): Promise<void> {
       configs.push({ name: "PostgreSQL + Redis, 2 nodes", nodes: [p2a, await node("pg-2b", pgEnv("pg2"))], redisPrefix: "pg2", pg: true });
     } else say("PostgreSQL store not in this tree (no SVC_DATABASE_URL setting): measuring SQLite (+ Redis) only");
 
-    const measure = async (c: Config): Promise<Round> => {
+    const targets: Target[] = [];
+    for (const workload of WORKLOADS)
+      for (const config of configs) {
+        const budget = workload === "budgeted" ? await createBudget(config.nodes[0]!.url, config.nodes[0]!.key) : undefined;
+        targets.push({ name: `${config.name}, ${workload}`, workload, config, body: bodyOf(budget) });
+      }
+    const run = (t: Target) =>
+      load(
+        t.config.nodes.map((n) => n.url),
+        t.config.nodes[0]!.key,
+        t.body,
+      );
+    const measure = async (t: Target): Promise<Round> => {
+      const c = t.config;
       const before = await redisTotals(redis);
       const pgBefore = c.pg ? pgTotals() : undefined;
-      const r = await load(
-        c.nodes.map((n) => n.url),
-        c.nodes[0]!.key,
-      );
+      const r = await run(t);
       const after = await redisTotals(redis);
       const pgAfter = c.pg ? pgTotals() : undefined;
       return {
@@ -166,22 +200,18 @@ async function main(): Promise<void> {
       };
     };
 
-    say(`warm-up: ${configs.length} configurations, ${SECONDS} s each`);
-    for (const c of configs)
-      await load(
-        c.nodes.map((n) => n.url),
-        c.nodes[0]!.key,
-      );
-    const rounds = new Map<string, Round[]>(configs.map((c) => [c.name, []]));
+    say(`warm-up: ${targets.length} targets, ${SECONDS} s each`);
+    for (const t of targets) await run(t);
+    const rounds = new Map<string, Round[]>(targets.map((t) => [t.name, []]));
     for (let i = 0; i < ROUNDS; i++)
-      for (const c of roundOrder(configs, i)) {
-        const r = await measure(c);
-        rounds.get(c.name)!.push(r);
-        say(`round ${i + 1} ${c.name}: ${(r.calls / r.seconds).toFixed(0)} calls/s, p50 ${percentile(r.latenciesMs, 50).toFixed(2)} ms, errors ${r.errors}`);
+      for (const t of roundOrder(targets, i)) {
+        const r = await measure(t);
+        rounds.get(t.name)!.push(r);
+        say(`round ${i + 1} ${t.name}: ${(r.calls / r.seconds).toFixed(0)} calls/s, p50 ${percentile(r.latenciesMs, 50).toFixed(2)} ms, errors ${r.errors}`);
       }
     const dead = [...configs.flatMap((c) => c.nodes), mock].filter((s: Service) => !s.alive());
     if (dead.length > 0) throw new Error(`died during the run: ${dead.map((s) => `${s.name} (${s.exitStatus()})`).join(", ")}`);
-    writeReport(configs, rounds, cores.description);
+    writeReport(targets, rounds, cores.description);
   } finally {
     redis.close();
     await stopAll();
@@ -190,16 +220,17 @@ async function main(): Promise<void> {
   }
 }
 
-function writeReport(configs: Config[], rounds: Map<string, Round[]>, pinning: string): void {
+function writeReport(targets: Target[], rounds: Map<string, Round[]>, pinning: string): void {
   const ctx = runContext();
-  const summary = configs.map((c) => {
-    const rs = rounds.get(c.name)!;
+  const summary = targets.map((t) => {
+    const rs = rounds.get(t.name)!;
     const per = (f: (r: Round) => number | undefined) => {
       const v = rs.map(f).filter((x): x is number => x !== undefined);
       return v.length > 0 ? median(v) : undefined;
     };
     return {
-      name: c.name,
+      name: t.config.name,
+      workload: t.workload,
       rps: per((r) => r.calls / r.seconds)!,
       rpsRange: [Math.min(...rs.map((r) => r.calls / r.seconds)), Math.max(...rs.map((r) => r.calls / r.seconds))],
       p50: per((r) => percentile(r.latenciesMs, 50))!,
@@ -211,7 +242,6 @@ function writeReport(configs: Config[], rounds: Map<string, Round[]>, pinning: s
       pgRows: per((r) => (r.pgRowsWritten === undefined ? undefined : r.pgRowsWritten / r.calls)),
     };
   });
-  const base = summary[0]!;
   const f = (v: number | undefined, d = 2) => (v === undefined ? "—" : v.toFixed(d));
   const lines = [
     `# Scale-out: 1 node against 2, SQLite, Redis${pgStore ? ", PostgreSQL" : ""} (${ctx.date.slice(0, 10)})`,
@@ -219,17 +249,19 @@ function writeReport(configs: Config[], rounds: Map<string, Round[]>, pinning: s
     `\`nice -n 10 bun bench/scale-out.ts --rounds ${ROUNDS} --seconds ${SECONDS} --concurrency ${CONCURRENCY}\` at ${ctx.commit}${ctx.dirty ? " (uncommitted changes)" : ""}.`,
     `Machine: ${ctx.cpuModel}, **${ctx.cores} cores, shared with other work while it ran**, ${ctx.memoryGiB.toFixed(1)} GiB, Bun ${ctx.bun}. ${pinning}.`,
     "",
-    `${CONCURRENCY} concurrent clients, each one call after another (round robin over a configuration's nodes), pure relay`,
-    "(`svc_options` all false, `gpt-4o-mini`, a live key on a plan of 10⁹ calls), mock upstream answering at once.",
+    `${CONCURRENCY} concurrent clients, each one call after another (round robin over a configuration's nodes): the pure relay`,
+    "(`svc_options` all false, `gpt-4o-mini`, a live key on a plan of 10⁹ calls), and the same call held to a budget (a",
+    "reservation before the provider and a settle after, per call; in the store without Redis, in Redis with it), against a",
+    "mock upstream answering at once.",
     `Medians over ${ROUNDS} interleaved rounds of ${SECONDS} s. Redis is this run's own \`redis-server\` (no persistence); its`,
     "commands and bytes are INFO's counters over each round, divided by the calls answered.",
     "",
-    "| configuration | calls/s | rounds' range | vs SQLite 1 node | p50 ms | p99 ms | added p50 ms | errors | Redis commands/call | Redis bytes/call | PG commits/call | PG rows written/call |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ...summary.map(
-      (s) =>
-        `| ${s.name} | ${s.rps.toFixed(0)} | ${s.rpsRange.map((x) => x.toFixed(0)).join("–")} | ${(s.rps / base.rps).toFixed(2)}× | ${f(s.p50)} | ${f(s.p99)} | ${f(s.p50 - base.p50)} | ${s.errors} | ${f(s.redisCommands, 3)} | ${f(s.redisBytes, 0)} | ${f(s.pgCommits, 3)} | ${f(s.pgRows, 3)} |`,
-    ),
+    "| workload | configuration | calls/s | rounds' range | vs SQLite 1 node | p50 ms | p99 ms | added p50 ms vs SQLite 1 node | errors | Redis commands/call | Redis bytes/call | PG commits/call | PG rows written/call |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ...summary.map((s) => {
+      const base = summary.find((b) => b.workload === s.workload)!;
+      return `| ${s.workload} | ${s.name} | ${s.rps.toFixed(0)} | ${s.rpsRange.map((x) => x.toFixed(0)).join("–")} | ${(s.rps / base.rps).toFixed(2)}× | ${f(s.p50)} | ${f(s.p99)} | ${f(s.p50 - base.p50)} | ${s.errors} | ${f(s.redisCommands, 3)} | ${f(s.redisBytes, 0)} | ${f(s.pgCommits, 3)} | ${f(s.pgRows, 3)} |`;
+    }),
     "",
     "A range much wider than the differences between configurations means the machine's other work decided them, not the",
     "configuration: with a live key far from its quota, Redis sees one script per lease (1/64 of what is left, at most",
