@@ -68,6 +68,7 @@ interface Round {
   seconds: number;
   latenciesMs: number[];
   redisCommands?: number;
+  redisRoundTrips?: number;
   redisBytes?: number;
   pgCommits?: number;
   pgRowsWritten?: number;
@@ -120,6 +121,16 @@ async function load(urls: string[], key: string, body: string): Promise<{ calls:
     }),
   );
   return { calls: latenciesMs.length, errors, seconds: (performance.now() - start) / 1000, latenciesMs };
+}
+
+/** Round trips the configuration's nodes sent to Redis so far (their /metrics, summed): a script is one, whatever it runs. */
+async function redisRoundTrips(c: Config): Promise<number> {
+  let total = 0;
+  for (const n of c.nodes) {
+    const text = await (await fetch(`${n.url}/metrics`, { headers: { authorization: `Bearer ${n.key}` } })).text();
+    total += Number(text.match(/^svc_redis_commands_total (\d+)/m)?.[1] ?? 0);
+  }
+  return total;
 }
 
 async function redisTotals(redis: RedisClient): Promise<{ commands: number; bytes: number }> {
@@ -186,14 +197,17 @@ async function main(): Promise<void> {
     const measure = async (t: Target): Promise<Round> => {
       const c = t.config;
       const before = await redisTotals(redis);
+      const tripsBefore = c.redisPrefix ? await redisRoundTrips(c) : 0;
       const pgBefore = c.pg ? pgTotals() : undefined;
       const r = await run(t);
       const after = await redisTotals(redis);
+      const tripsAfter = c.redisPrefix ? await redisRoundTrips(c) : 0;
       const pgAfter = c.pg ? pgTotals() : undefined;
       return {
         ...r,
         // The INFO command itself is one of them.
         redisCommands: c.redisPrefix ? after.commands - before.commands - 1 : undefined,
+        redisRoundTrips: c.redisPrefix ? tripsAfter - tripsBefore : undefined,
         redisBytes: c.redisPrefix ? after.bytes - before.bytes : undefined,
         pgCommits: pgBefore && pgAfter ? pgAfter.commits - pgBefore.commits : undefined,
         pgRowsWritten: pgBefore && pgAfter ? pgAfter.rows - pgBefore.rows : undefined,
@@ -237,6 +251,7 @@ function writeReport(targets: Target[], rounds: Map<string, Round[]>, pinning: s
       p99: per((r) => percentile(r.latenciesMs, 99))!,
       errors: rs.reduce((s, r) => s + r.errors, 0),
       redisCommands: per((r) => (r.redisCommands === undefined ? undefined : r.redisCommands / r.calls)),
+      redisRoundTrips: per((r) => (r.redisRoundTrips === undefined ? undefined : r.redisRoundTrips / r.calls)),
       redisBytes: per((r) => (r.redisBytes === undefined ? undefined : r.redisBytes / r.calls)),
       pgCommits: per((r) => (r.pgCommits === undefined ? undefined : r.pgCommits / r.calls)),
       pgRows: per((r) => (r.pgRowsWritten === undefined ? undefined : r.pgRowsWritten / r.calls)),
@@ -254,13 +269,14 @@ function writeReport(targets: Target[], rounds: Map<string, Round[]>, pinning: s
     "reservation before the provider and a settle after, per call; in the store without Redis, in Redis with it), against a",
     "mock upstream answering at once.",
     `Medians over ${ROUNDS} interleaved rounds of ${SECONDS} s. Redis is this run's own \`redis-server\` (no persistence); its`,
-    "commands and bytes are INFO's counters over each round, divided by the calls answered.",
+    "round trips are the nodes' `svc_redis_commands_total` (a Lua script is one), its commands executed (script bodies",
+    "included) and bytes INFO's counters over each round, all divided by the calls answered.",
     "",
-    "| workload | configuration | calls/s | rounds' range | vs SQLite 1 node | p50 ms | p99 ms | added p50 ms vs SQLite 1 node | errors | Redis commands/call | Redis bytes/call | PG commits/call | PG rows written/call |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| workload | configuration | calls/s | rounds' range | vs SQLite 1 node | p50 ms | p99 ms | added p50 ms vs SQLite 1 node | errors | Redis round trips/call | Redis commands executed/call | Redis bytes/call | PG commits/call | PG rows written/call |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...summary.map((s) => {
       const base = summary.find((b) => b.workload === s.workload)!;
-      return `| ${s.workload} | ${s.name} | ${s.rps.toFixed(0)} | ${s.rpsRange.map((x) => x.toFixed(0)).join("–")} | ${(s.rps / base.rps).toFixed(2)}× | ${f(s.p50)} | ${f(s.p99)} | ${f(s.p50 - base.p50)} | ${s.errors} | ${f(s.redisCommands, 3)} | ${f(s.redisBytes, 0)} | ${f(s.pgCommits, 3)} | ${f(s.pgRows, 3)} |`;
+      return `| ${s.workload} | ${s.name} | ${s.rps.toFixed(0)} | ${s.rpsRange.map((x) => x.toFixed(0)).join("–")} | ${(s.rps / base.rps).toFixed(2)}× | ${f(s.p50)} | ${f(s.p99)} | ${f(s.p50 - base.p50)} | ${s.errors} | ${f(s.redisRoundTrips, 3)} | ${f(s.redisCommands, 3)} | ${f(s.redisBytes, 0)} | ${f(s.pgCommits, 3)} | ${f(s.pgRows, 3)} |`;
     }),
     "",
     "A range much wider than the differences between configurations means the machine's other work decided them, not the",

@@ -163,6 +163,12 @@ export async function startServices(settings: Settings, log: Logger, env: Record
   const optimizer = await Optimizer.start(settings, models);
   const protocols = new Protocols(base.store, optimizerCompressor(optimizer, base.catalog.defaultModel.id, settings.qualityFloor));
   base.metrics.watchQueue(() => optimizer.queueDepth());
+  const redis = base.redis;
+  if (redis)
+    base.metrics.watchRedis(
+      () => redis.sent,
+      () => redis.healthy,
+    );
   const tracer = await startTracing(env, base.version);
   if (tracer)
     log.info(

@@ -49,6 +49,8 @@ export class RedisLink {
   private readonly announcing = new Set<Promise<unknown>>();
   /** This process's name among the nodes: host, pid and a random part (a pid is reused, and is not unique across machines). */
   readonly node = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  /** Commands sent (a script is one): /metrics' svc_redis_commands_total, the benchmark's round trips per call. */
+  sent = 0;
 
   constructor(
     private readonly url: string,
@@ -80,6 +82,7 @@ export class RedisLink {
   async send(command: string, args: string[]): Promise<unknown> {
     if (this.connecting) await this.connecting;
     if (!this.client.connected) throw this.failed(this.problem ?? "not connected");
+    this.sent++;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer in ${COMMAND_TIMEOUT_MS} ms`)), COMMAND_TIMEOUT_MS);
