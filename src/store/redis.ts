@@ -85,7 +85,9 @@ export class RedisLink {
     this.sent++;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer in ${COMMAND_TIMEOUT_MS} ms`)), COMMAND_TIMEOUT_MS);
+      // After the event loop's next I/O poll: an event loop held up past the timeout (a loaded machine) runs
+      // timers before it reads the answer that came meanwhile, and would refuse a call Redis did answer.
+      timer = setTimeout(() => setImmediate(() => reject(new Error(`no answer in ${COMMAND_TIMEOUT_MS} ms`))), COMMAND_TIMEOUT_MS);
     });
     try {
       const answer = await Promise.race([this.client.send(command, args), timeout]);
