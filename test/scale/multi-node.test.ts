@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { startOpenAIMock } from "../mocks/openai-mock";
 import type { MockProvider } from "../mocks/mock-server";
-import { call, startGateway, type GatewayProcess, type KeyCreated } from "../support/gateway-process";
+import { call, runCli, startGateway, type GatewayProcess, type KeyCreated } from "../support/gateway-process";
 import { REDIS_URL, requires } from "../support/services";
 import { waitForKey } from "../support/wait";
 import { bodyFor, CALL_MICROS, six } from "../completions/support";
@@ -146,6 +146,18 @@ describe.skipIf(!haveRedis)("three gateway nodes over one store and Redis", () =
       }),
     );
     for (const ms of refusedAfter) expect(ms).toBeLessThan(1000);
+  }, 60_000);
+
+  test("a key revoked by the CLI (on the store, with SVC_REDIS_URL) is refused by every node within 1 s", async () => {
+    const k = await node(0).cliKey(["--admin"]);
+    await Promise.all(c.nodes.map((g) => waitForKey(g.url, k.key)));
+    const revoked = await runCli(["keys", "revoke", k.id, "--json"], node(0).env);
+    expect(revoked.code).toBe(0);
+    const at = Date.now();
+    for (const g of c.nodes) {
+      while ((await call(`${g.url}/v1/models`, k.key)).status !== 401 && Date.now() - at < 5000) await Bun.sleep(20);
+      expect(Date.now() - at).toBeLessThan(1000);
+    }
   }, 60_000);
 
   test("a cache entry written by one node is hit on another", async () => {
