@@ -22,8 +22,12 @@ import { DEFAULT_CALL_POLICY } from "./providers/call";
 import { Ledger } from "./accounting/ledger";
 import { LedgerJournal } from "./accounting/ledger-journal";
 import { postgresWriter, threadWriter } from "./accounting/ledger-writer";
-import { SqliteCounters } from "./store/counters";
-import { SqliteSpendStore } from "./store/spend-store";
+import { SqliteCounters, type Counters, type DurableCounters } from "./store/counters";
+import { RedisLink } from "./store/redis";
+import { RedisCounters } from "./store/redis-counters";
+import { RedisCachePeers } from "./pipeline/cache/redis-peers";
+import { SqliteSpendStore, type SpendStore } from "./store/spend-store";
+import { RedisSpendStore } from "./store/redis-spend";
 import { Budgets } from "./accounting/budgets";
 import { AgentRuns } from "./accounting/agent-runs";
 import { processAlive } from "./accounting/ledger-journal";
@@ -86,9 +90,14 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
     if (!type) throw new Error("SVC_BOOTSTRAP_ADMIN_KEY is not a well-formed svc key (create one with `svc keys create --admin`)");
     await keys.registerBootstrap(settings.bootstrapAdminKey, type);
   }
-  const counters = store.dialect === "sqlite" ? new SqliteCounters(store.path) : new PgCounters(store.sql);
+  const redis = settings.redisUrl ? new RedisLink(settings.redisUrl, settings.redisPrefix, log) : undefined;
+  const durableCounters: DurableCounters = store.dialect === "sqlite" ? new SqliteCounters(store.path) : new PgCounters(store.sql);
+  const redisCounters = redis && new RedisCounters(redis, durableCounters);
+  const counters: Counters = redisCounters ?? durableCounters;
+  if (redis) broadcastKeyChanges(redis, keyIndex, log);
   const quota = new Quota(counters, plans, settings.testKeyDailyCalls);
-  const spend = store.dialect === "sqlite" ? new SqliteSpendStore(store.path) : new PgSpendStore(store.sql);
+  const durableSpend: SpendStore = store.dialect === "sqlite" ? new SqliteSpendStore(store.path) : new PgSpendStore(store.sql);
+  const spend: SpendStore = redis ? new RedisSpendStore(redis, durableSpend, redis.node) : durableSpend;
   const owner = ownerOf(store, settings);
   const budgets = new Budgets(spend, owner);
   const agentRuns = new AgentRuns(
@@ -109,6 +118,7 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
     keyIndex,
     keys,
     counters,
+    redis,
     quota,
     spend,
     budgets,
@@ -127,8 +137,8 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
       turnsToKeep: settings.conversationTurnsToKeep,
       summaryStep: settings.conversationSummaryStep,
       maxTurns: settings.conversationMaxTurns,
-      // A call holds its conversation at most as long as it may run, and a little more for its settle.
-      leaseMs: settings.requestTimeoutMs + 5_000,
+      // Renewed every 10 s while its call runs: a process that dies holding one locks the conversation for at most 30 s.
+      leaseMs: 30_000,
       summaryModel: summaryModelOf(settings.conversationSummaryModel, catalog, providers),
     }),
     messageMemo: new MessageMemo(settings.messageMemoChars),
@@ -138,11 +148,12 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
       maxBytes: settings.responsesMaxBytes,
     }),
     metrics: new Metrics(new Set(catalog.models.flatMap((m) => [m.id, ...m.aliases]))),
-    piiMaps: new ConversationMaps(deriveMappingKey(secret)),
+    piiMaps: new ConversationMaps(store.db, deriveMappingKey(secret)),
     servableModels: catalog.models.filter((m) => providers.providerFor(m) !== undefined).map((m) => m.id),
     flushables: [
       { name: "ledger", flush: () => void ledger.flush() },
       { name: "quota", flush: () => quota.flush() },
+      ...(redisCounters ? [{ name: "counters' write-back", flush: () => void redisCounters.writeBack() }] : []),
       { name: "budgets and agent runs", flush: () => spend.flush() },
       { name: "key usage", flush: () => void keyIndex.flushUsage() },
     ],
@@ -181,9 +192,19 @@ export async function startServices(settings: Settings, log: Logger, env: Record
     log: { warn: (fields, message) => log.warn(fields, message) },
     config: { maxEntries: settings.cacheMaxEntries, ttlMs: settings.cacheTtlS * 1000, cacheUnsetTemperature: settings.cacheUnsetTemperature },
   });
+  if (base.redis) {
+    await base.redis.ready;
+    await new RedisCachePeers(base.redis, cache, base.redis.node, cache.coalesceTimeoutMs, { warn: (fields, message) => log.warn(fields, message) }).start();
+  }
   const optimizer = await Optimizer.start(settings, models);
   const protocols = new Protocols(base.store, optimizerCompressor(optimizer, base.catalog.defaultModel.id, settings.qualityFloor));
   base.metrics.watchQueue(() => optimizer.queueDepth());
+  const redis = base.redis;
+  if (redis)
+    base.metrics.watchRedis(
+      () => redis.sent,
+      () => redis.healthy,
+    );
   const tracer = await startTracing(env, base.version);
   if (tracer)
     log.info(
@@ -202,6 +223,17 @@ export async function startServices(settings: Settings, log: Logger, env: Record
       ...(nodes ? [{ name: "node heartbeat", flush: () => nodes.tick() }] : []),
     ],
   });
+}
+
+/**
+ * A key created or revoked here reaches the other nodes through Redis at once (they re-read the store's
+ * changes), instead of at their next poll; the poll stays, for when Redis is away and for the CLI without it.
+ */
+function broadcastKeyChanges(redis: RedisLink, keyIndex: KeyIndex, log: Logger): void {
+  const sync = () => guardAsync(log, "key sync", () => keyIndex.sync());
+  keyIndex.onLocalChange((id) => redis.announce("keys", id));
+  void redis.subscribe("keys", sync);
+  redis.onRecover(sync);
 }
 
 /** Writes what the flushables buffer. The log goes last, so what they log (a ledger row refused) is written now, not a flush later. */
@@ -245,6 +277,7 @@ export async function closeServices(s: StoreServices & Partial<Pick<Services, "o
   await s.ledger.close();
   await s.quota.close();
   await s.counters.close();
+  await s.redis?.close();
   await s.spend.close();
   await s.store.close();
 }

@@ -1,17 +1,18 @@
 import type { Sql } from "postgres";
-import { COUNTER_SQL, type Counters } from "./counters";
+import { COUNTER_SQL, type DurableCounters } from "./counters";
 import { onPostgres, pgText } from "./postgres";
 
 const ADD = pgText(COUNTER_SQL.add);
 const SUBTRACT = pgText(COUNTER_SQL.subtract);
 const READ = pgText(COUNTER_SQL.read);
+const RAISE = pgText(COUNTER_SQL.raise);
 
 /**
  * Counters in PostgreSQL's `usage_counters`, shared by every node: each change is the same single
  * statement as on SQLite (the conditional upsert locks the row and re-reads it), so N nodes give the
  * same limits as one. A failure is a StoreUnavailableError: the call is refused (503), never let through uncounted.
  */
-export class PgCounters implements Counters {
+export class PgCounters implements DurableCounters {
   problem: string | undefined;
 
   constructor(private readonly sql: Sql) {}
@@ -30,6 +31,10 @@ export class PgCounters implements Counters {
   async read(name: string, period: string): Promise<number> {
     const rows = await onPostgres(this, () => this.sql.unsafe<{ calls: number }[]>(READ, [name, period]));
     return rows[0]?.calls ?? 0;
+  }
+
+  async raiseTo(name: string, period: string, value: number): Promise<void> {
+    await onPostgres(this, () => this.sql.unsafe(RAISE, [name, period, value]));
   }
 
   /** The pool is the store's, closed with it. */
