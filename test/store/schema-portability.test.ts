@@ -15,6 +15,7 @@ import { SqliteCounters } from "../../src/store/counters";
 import { listMigrations, openStore, type Store } from "../../src/store/db";
 import { migratePostgres } from "../../src/store/postgres";
 import { RESERVE_BUDGET_SQL } from "../../src/store/spend-store";
+import { USAGE_GROUPS, UsageQuery } from "../../src/store/usage-query";
 import { getTableColumns } from "drizzle-orm";
 import { usageLedger } from "../../src/store/schema";
 import { PG_URL, requires } from "../support/services";
@@ -53,6 +54,7 @@ const TABLES = [
   "reservations",
   "schema_migrations",
   "usage_counters",
+  "usage_daily",
   "usage_ledger",
 ];
 
@@ -211,6 +213,15 @@ async function exercise(store: Store, dir: string): Promise<void> {
   const ledger = new Ledger(inlineWriter(store), undefined);
   for (let i = 0; i < 53; i++) ledger.record(ledgerRow(i)); // one 50-row statement and three single rows
   await ledger.flush();
+  // The usage reports: the rollup's whole days and the ledger's partial ones, each grouping, a filter, a later page.
+  const usage = new UsageQuery(store.sqlite);
+  const day = 86_400_000;
+  for (const group of USAGE_GROUPS) {
+    const first = usage.page("app_p", group, 1_790_000_000_000 - 2 * day - 1000, 1_790_000_000_000 + 2 * day, undefined, 1);
+    first.totals();
+    if (first.next !== null) usage.page("app_p", group, 1_790_000_000_000 - 2 * day - 1000, 1_790_000_000_000 + 2 * day, first.next, 1).totals();
+  }
+  usage.page("app_p", "model", 1_790_000_000_000, 1_790_000_000_040, undefined, 10, { keyId: "key_p1", model: "", budgetId: "" }).totals();
 
   const writer = new CacheWriter(store.db, 60_000, { warn: () => undefined });
   writer.upsert(cacheRow("ce_1", "k1", 1_790_000_900_000, 1_790_000_000_000));
