@@ -155,14 +155,16 @@ export const BACKFILL_SQL = `INSERT INTO usage_daily (${COLUMNS.join(", ")})\n${
 export function overheadPercentiles(buckets: readonly number[], maxMs: number): { p50: number | null; p99: number | null } {
   const total = buckets.reduce((s, n) => s + n, 0);
   if (total === 0) return { p50: null, p99: null };
+  // To the microsecond, rounded up like the edges it stands in for.
+  const max = Math.ceil(maxMs * 1000) / 1000;
   const at = (q: number) => {
     const rank = Math.ceil(q * total);
     let seen = 0;
     for (let i = 0; i < buckets.length; i++) {
       seen += buckets[i]!;
-      if (seen >= rank) return i < OVERHEAD_EDGES_MS.length ? Math.min(OVERHEAD_EDGES_MS[i]!, maxMs) : maxMs;
+      if (seen >= rank) return i < OVERHEAD_EDGES_MS.length ? Math.min(OVERHEAD_EDGES_MS[i]!, max) : max;
     }
-    return maxMs;
+    return max;
   };
   return { p50: at(0.5), p99: at(0.99) };
 }

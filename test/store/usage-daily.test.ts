@@ -76,7 +76,7 @@ function expectedPercentile(values: number[], q: number): number | null {
   const sorted = [...values].sort((a, b) => a - b);
   const v = sorted[Math.ceil(q * sorted.length) - 1]!;
   const edge = OVERHEAD_EDGES_MS.find((e) => v < e);
-  return Math.min(edge ?? Infinity, sorted.at(-1)!);
+  return Math.min(edge ?? Infinity, Math.ceil(sorted.at(-1)! * 1000) / 1000);
 }
 
 /** What the stored ledger rows give for one app, range and grouping, computed here from the rows themselves. */

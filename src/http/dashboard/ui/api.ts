@@ -44,3 +44,63 @@ export interface KeyRecord {
   revoked_at: string | null;
   key?: string;
 }
+
+/** Savings of a call by where they came from, in USD (svc_meta.saved_by_source). */
+export interface SavedBySource {
+  compression: number;
+  routing: number;
+  cache: number;
+  prompt_cache: number;
+  conversation: number;
+}
+
+/** One group of GET /api/usage (a day, key, model, budget or agent run), or the range's totals. */
+export interface UsageRow {
+  group: string | null;
+  calls: number;
+  errors: number;
+  original_tokens: number;
+  sent_tokens: number;
+  cached_tokens: number;
+  cost_original_usd: number;
+  cost_actual_usd: number;
+  saved_usd: number;
+  saved_by_source: SavedBySource;
+  cache_hits: number;
+  avg_latency_ms: number;
+  overhead_ms: { p50: number | null; p99: number | null };
+}
+
+export interface Usage {
+  rows: UsageRow[];
+  totals: Omit<UsageRow, "group">;
+  next_cursor: string | null;
+}
+
+/** Every group of a usage report (pages of 1,000 followed to the end), with the range's totals. */
+export async function usage(query: URLSearchParams): Promise<Usage> {
+  const q = new URLSearchParams(query);
+  q.set("limit", "1000");
+  const first = await api<Usage>("GET", `/api/usage?${q}`);
+  const rows = [...first.rows];
+  for (let next = first.next_cursor; next !== null; ) {
+    q.set("cursor", next);
+    const page = await api<Usage>("GET", `/api/usage?${q}`);
+    rows.push(...page.rows);
+    next = page.next_cursor;
+  }
+  return { ...first, rows, next_cursor: null };
+}
+
+/** GET /api/budgets' record. */
+export interface Budget {
+  id: string;
+  name: string;
+  limit_usd: number;
+  period: "daily" | "monthly" | "total";
+  spent_usd: number;
+  reserved_usd: number;
+  remaining_usd: number;
+  resets_at: string | null;
+  created_at: string;
+}
