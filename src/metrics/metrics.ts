@@ -8,7 +8,7 @@ const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.
 export type TimedStage = "admit" | "optimize" | "cache_lookup" | "upstream" | "settle";
 
 /** Where a saving came from, the `source` label of the savings counters. */
-export type SavingSource = "compression" | "routing" | "cache";
+export type SavingSource = "compression" | "routing" | "cache" | "prompt_cache" | "conversation";
 
 /**
  * Prometheus metrics of one gateway process: what it served, what it saved, what it added. Every label
@@ -71,7 +71,7 @@ export class Metrics {
   );
   private readonly savedTokens = new FastCounter(
     "svc_saved_tokens_total",
-    "Tokens not sent to a provider, by source (compression: prompt tokens removed; cache: prompt and completion of an answer served from the cache)",
+    "Tokens not sent to a provider, by source (compression and conversation: prompt tokens removed; cache: the prompt and completion of an answer served from the cache)",
     ["source"],
     this.registry,
   );

@@ -1,6 +1,6 @@
 import type { KeyEntry } from "../auth/key-record";
 import type { ModelInfo } from "../catalog/catalog";
-import type { CallCosts, SavingsBySource } from "../accounting/costs";
+import type { CallCosts, SavedTokensBySource } from "../accounting/costs";
 import type { Choice, Usage } from "../providers/types";
 import type { CompletionRequest } from "./request";
 import type { OptimizeResult, PiiSpan } from "./optimize-types";
@@ -99,8 +99,9 @@ export interface Outcome {
 
 /** An answer's costs, timing and svc_meta, measured once, when the answer is complete. */
 export interface Priced {
+  /** USD by source in costs.saved_by_source; the tokens behind it here. */
   costs: CallCosts;
-  saved: SavingsBySource;
+  savedTokens: SavedTokensBySource;
   /** Our count of the original prompt, in the provider's units. */
   originalPromptTokens: number;
   totalMs: number;

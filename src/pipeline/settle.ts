@@ -1,5 +1,5 @@
 import type { LedgerRow } from "../accounting/ledger";
-import { priceCall, savingsBySource, type SavedBySource } from "../accounting/costs";
+import { priceCall, savedTokensBySource, type SavedBySource } from "../accounting/costs";
 import { ApiError } from "../core/errors";
 import { UpstreamFailure } from "../providers/call";
 import { ProviderError } from "../providers/types";
@@ -49,7 +49,7 @@ export function price(s: Pick<Services, "catalog">, call: Call, plan: Plan, out:
     ...(plan.context && { promptCache: promptCacheMeta(Math.round(plan.context.prefixTokens * scale), promptCacheMinTokens(out.served)) }),
     simulated: out.simulated,
   });
-  return { costs, saved: savingsBySource(s.catalog, input, costs), originalPromptTokens, totalMs, overheadMs, meta };
+  return { costs, savedTokens: savedTokensBySource(input), originalPromptTokens, totalMs, overheadMs, meta };
 }
 
 function promptCacheMeta(prefixTokens: number, min: number | undefined): PromptCacheMeta {

@@ -78,6 +78,8 @@ describe("GET /metrics, parsed as the Prometheus text format", () => {
     expect(total(lookups, { result: "bypass", layer: "none" })).toBe(3);
     const saved = family(all, "svc_saved_usd_total", "COUNTER", ["source"]);
     expect(total(saved, { source: "cache" })).toBeGreaterThan(0);
+    // The one cache hit is the cache's whole series, split as its svc_meta.saved_by_source (and the ledger) split it.
+    expect(total(saved, { source: "cache" })).toBeCloseTo(second.svc_meta.saved_by_source.cache, 12);
     expect(total(family(all, "svc_saved_tokens_total", "COUNTER", ["source"]), { source: "cache" })).toBeGreaterThan(0);
     expect(Number(family(all, "svc_cost_usd_total", "COUNTER", []).metrics[0]!.value)).toBeGreaterThan(0);
     const attempts = family(all, "svc_provider_attempts_total", "COUNTER", ["provider", "outcome"]);
