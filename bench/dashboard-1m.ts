@@ -31,16 +31,16 @@ try {
   console.log(
     `seeded ${rows.toLocaleString("en-US")} rows (${seeded.calls.toLocaleString("en-US")} in the dashboard's app) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
-  const usage = (q: string) => [`/api/usage?group_by=day&limit=1000&${q}`, `/api/usage?group_by=model&limit=1000&${q}`];
+  const usage = (q: string) => [`/api/usage?group_by=day&limit=1000&${q}`, `/api/usage?group_by=model&limit=1000&totals=false&${q}`];
   const views: [string, string[]][] = [
     ["usage, last 30 days", usage(`to=${now}`)],
     ["usage, 90 days", usage(`from=${now - 91 * DAY}&to=${now}`)],
     ["usage, 90 days, one key", usage(`from=${now - 91 * DAY}&to=${now}&key_id=key_seed7`)],
     ["usage, 90 days, one model", usage(`from=${now - 91 * DAY}&to=${now}&model=${SEED_MODELS[1]}`)],
     ["usage, last 7 days", usage(`from=${now - 7 * DAY}&to=${now}`)],
-    ["usage by key, 90 days", [`/api/usage?group_by=key&from=${now - 91 * DAY}&to=${now}`]],
-    ["keys list", ["/api/keys"]],
-    ["budgets list", ["/api/budgets"]],
+    ["budgets", ["/api/budgets", `/api/usage?group_by=budget&limit=1000&totals=false&from=${now - 30 * DAY}`]],
+    ["agent runs", [`/api/usage?group_by=agent_run&limit=1000&totals=false&from=${now - 30 * DAY}`]],
+    ["keys", ["/api/keys"]],
   ];
   console.log(`| view | median ms | slowest ms | (${runs} runs after a warm-up) |\n|---|---|---|---|`);
   for (const [name, paths] of views) {

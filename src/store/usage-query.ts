@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { validationError } from "../core/errors";
-import { COLUMNS, DAY_MS, ledgerRollupSelect, OVERHEAD_COLUMNS, overheadPercentiles, SUMS } from "./usage-daily";
+import { BASE_SUMS, COLUMNS, DAY_MS, DIMENSIONS, ledgerRollupSelect, OVERHEAD_COLUMNS, overheadPercentiles, SUMS } from "./usage-daily";
 
 export const USAGE_GROUPS = ["day", "key", "model", "budget", "agent_run"] as const;
 export type UsageGroup = (typeof USAGE_GROUPS)[number];
@@ -35,7 +35,11 @@ export interface UsageRow {
   saved_by_source: { compression: number; routing: number; cache: number; prompt_cache: number; conversation: number };
   cache_hits: number;
   avg_latency_ms: number;
-  /** svc's own time on answered calls, from a histogram with edges 19% apart (each figure its bucket's upper edge). */
+}
+
+/** A range's sums over every group, with svc's own time on its answered calls. */
+export interface UsageTotals extends Omit<UsageRow, "group"> {
+  /** From a histogram with edges 19% apart: each figure is its bucket's upper edge (or the largest overhead, if lower). */
   overhead_ms: { p50: number | null; p99: number | null };
 }
 
@@ -68,19 +72,29 @@ export class UsageQuery {
     after: string | undefined,
     limit: number,
     filter: UsageFilter = {},
-  ): { rows: UsageRow[]; next: string | null; totals: () => Omit<UsageRow, "group"> } {
+  ): { rows: UsageRow[]; next: string | null } {
     const afterValue = after === undefined ? undefined : group === "day" ? Math.floor(Date.parse(`${after}T00:00:00Z`) / DAY_MS) : after;
     if (Number.isNaN(afterValue)) throw validationError("cursor", "is not a cursor this endpoint gave");
     const raw = this.run(appId, from, to, filter, group, afterValue, limit + 1);
     const more = raw.length > limit;
     const rows = raw.slice(0, limit).map((r) => toRow(r, group));
-    // The range's totals, on demand: a first page that holds every group sums to them without a second pass.
-    const totals = () => {
-      const sum = after === undefined && !more ? sumOf(raw) : this.run(appId, from, to, filter, undefined, undefined, undefined)[0]!;
-      const { group: _, ...t } = toRow(sum, undefined);
-      return t;
+    return { rows, next: more ? (rows[limit - 1]!.group ?? "") : null };
+  }
+
+  /**
+   * The range's sums over every group, overhead percentiles included. A statement of its own: the
+   * histogram's 64 columns cost 3 times the base sums' to aggregate, and grouping them costs more.
+   */
+  totals(appId: string, from: number, to: number, filter: UsageFilter = {}): UsageTotals {
+    const [raw] = this.run(appId, from, to, filter, undefined, undefined, undefined);
+    const { group: _, ...sums } = toRow(raw!, undefined);
+    return {
+      ...sums,
+      overhead_ms: overheadPercentiles(
+        OVERHEAD_COLUMNS.map((c) => Number(raw![c] ?? 0)),
+        Number(raw!.overhead_max_ms ?? 0),
+      ),
     };
-    return { rows, next: more ? (rows[limit - 1]!.group ?? "") : null, totals };
   }
 
   private run(
@@ -105,14 +119,17 @@ export class UsageQuery {
     const column = group && GROUP_COLUMN[group];
     const shape = `${group ?? ""}|${after !== undefined}|${given.map(([c]) => c).join(",")}`;
     const statement = this.statement(shape, () => {
+      // A page reads the base sums; the totals (no grouping) the histogram too.
+      const histogram = column === undefined;
+      const columns = histogram ? COLUMNS : [...DIMENSIONS, ...BASE_SUMS];
+      const sums = (histogram ? SUMS : BASE_SUMS).map((c) => `coalesce(sum(${c}), 0) AS ${c}`).join(", ");
       const rollupWhere = ["app_id = ? AND day >= ? AND day < ?", ...given.map(([c]) => `${c} = ?`)].join(" AND ");
       const ledgerWhere = ["app_id = ? AND created_at >= ? AND created_at < ?", ...given.map(([, e]) => `${e} = ?`)].join(" AND ");
-      const sums = SUMS.map((c) => `coalesce(sum(${c}), 0) AS ${c}`).join(", ");
-      return `SELECT ${column ?? "''"} AS grp, ${sums}, coalesce(max(overhead_max_ms), 0) AS overhead_max_ms
+      return `SELECT ${column ?? "''"} AS grp, ${sums}${histogram ? ", coalesce(max(overhead_max_ms), 0) AS overhead_max_ms" : ""}
         FROM (
-          SELECT ${COLUMNS.join(", ")} FROM usage_daily WHERE ${rollupWhere}
-          UNION ALL ${ledgerRollupSelect(ledgerWhere)}
-          UNION ALL ${ledgerRollupSelect(ledgerWhere)}
+          SELECT ${columns.join(", ")} FROM usage_daily WHERE ${rollupWhere}
+          UNION ALL ${ledgerRollupSelect(ledgerWhere, histogram)}
+          UNION ALL ${ledgerRollupSelect(ledgerWhere, histogram)}
         ) u
         ${after !== undefined ? `WHERE ${column} > ?` : ""}
         ${column ? `GROUP BY ${column} ORDER BY ${column} LIMIT ?` : ""}`;
@@ -144,14 +161,6 @@ export class UsageQuery {
   }
 }
 
-/** Raw groups added up column by column, as the store's ungrouped statement would (the largest overhead kept). */
-function sumOf(raw: Raw[]): Raw {
-  const out: Raw = { grp: "" };
-  for (const c of SUMS) out[c] = raw.reduce((s, r) => s + Number(r[c] ?? 0), 0);
-  out.overhead_max_ms = raw.reduce((m, r) => Math.max(m, Number(r.overhead_max_ms ?? 0)), 0);
-  return out;
-}
-
 function toRow(r: Raw, group: UsageGroup | undefined): UsageRow {
   const n = (c: string) => Number(r[c] ?? 0);
   const calls = n("calls");
@@ -174,9 +183,5 @@ function toRow(r: Raw, group: UsageGroup | undefined): UsageRow {
     },
     cache_hits: n("cache_hits"),
     avg_latency_ms: calls === 0 ? 0 : Math.round((n("latency_ms") / calls) * 1000) / 1000,
-    overhead_ms: overheadPercentiles(
-      OVERHEAD_COLUMNS.map((c) => n(c)),
-      n("overhead_max_ms"),
-    ),
   };
 }

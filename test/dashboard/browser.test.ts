@@ -195,7 +195,8 @@ describe.skipIf(!present)("dashboard in chromium", () => {
     expect(await page.getByRole("meter", { name: "team-a used" }).getAttribute("value")).toBe(String((want.spent_usd + want.reserved_usd) / 5));
     await shot("05-budgets");
     await page.getByRole("button", { name: "Usage and savings" }).click();
-    await page.getByLabel("Budget").selectOption(budget.id);
+    await page.getByRole("heading", { name: "Usage and savings" }).waitFor();
+    await page.getByLabel("Budget", { exact: true }).selectOption(budget.id);
     await page.getByRole("button", { name: "Apply" }).click();
     await page.locator("#totals .card").first().locator("dd", { hasText: /^2$/ }).waitFor();
     const spent = (await apiGet(`/api/usage?group_by=day&budget_id=${budget.id}`)).totals;

@@ -216,12 +216,15 @@ async function exercise(store: Store, dir: string): Promise<void> {
   // The usage reports: the rollup's whole days and the ledger's partial ones, each grouping, a filter, a later page.
   const usage = new UsageQuery(store.sqlite);
   const day = 86_400_000;
+  const [from, to] = [1_790_000_000_000 - 2 * day - 1000, 1_790_000_000_000 + 2 * day];
   for (const group of USAGE_GROUPS) {
-    const first = usage.page("app_p", group, 1_790_000_000_000 - 2 * day - 1000, 1_790_000_000_000 + 2 * day, undefined, 1);
-    first.totals();
-    if (first.next !== null) usage.page("app_p", group, 1_790_000_000_000 - 2 * day - 1000, 1_790_000_000_000 + 2 * day, first.next, 1).totals();
+    const first = usage.page("app_p", group, from, to, undefined, 1);
+    if (first.next !== null) usage.page("app_p", group, from, to, first.next, 1);
   }
-  usage.page("app_p", "model", 1_790_000_000_000, 1_790_000_000_040, undefined, 10, { keyId: "key_p1", model: "", budgetId: "" }).totals();
+  usage.totals("app_p", from, to);
+  const filter = { keyId: "key_p1", model: "", budgetId: "" };
+  usage.page("app_p", "model", 1_790_000_000_000, 1_790_000_000_040, undefined, 10, filter);
+  usage.totals("app_p", 1_790_000_000_000, 1_790_000_000_040, filter);
 
   const writer = new CacheWriter(store.db, 60_000, { warn: () => undefined });
   writer.upsert(cacheRow("ce_1", "k1", 1_790_000_900_000, 1_790_000_000_000));

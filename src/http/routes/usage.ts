@@ -42,8 +42,6 @@ const CSV_COLUMNS = [
   "cache_hits",
   "avg_latency_ms",
   "cached_tokens",
-  "overhead_p50_ms",
-  "overhead_p99_ms",
 ];
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
@@ -71,8 +69,6 @@ function csv(rows: UsageRow[]): string {
       r.cache_hits,
       r.avg_latency_ms,
       r.cached_tokens,
-      r.overhead_ms.p50,
-      r.overhead_ms.p99,
     ]
       .map(csvField)
       .join(","),
@@ -84,7 +80,8 @@ function csv(rows: UsageRow[]): string {
  * GET /api/usage: the key's app's calls aggregated by day, key, model, budget or agent run over
  * [from, to) (default the last 30 days), optionally of one key, model or budget (`key_id`, `model`,
  * `budget_id`), a page at a time (`limit`, then `cursor` = the previous page's next_cursor), as JSON
- * (with `totals` over every group of the range) or CSV. Rows reach the store within a flush interval
+ * (with `totals` over every group of the range, overhead percentiles included, unless `totals=false`:
+ * they cost a second pass, so a caller that has them from another grouping skips them) or CSV. Rows reach the store within a flush interval
  * of their call. The dashboard reads its charts from here.
  */
 export function usageRoutes(gw: Pick<Services, "keyIndex" | "hash" | "store">) {
@@ -125,7 +122,7 @@ export function usageRoutes(gw: Pick<Services, "keyIndex" | "hash" | "store">) {
       to: new Date(to).toISOString(),
       rows: page.rows,
       next_cursor: next,
-      totals: page.totals(),
+      ...(q.get("totals") !== "false" && { totals: query.totals(key.appId, from, to, filter) }),
     };
   });
 }

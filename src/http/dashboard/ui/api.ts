@@ -68,19 +68,20 @@ export interface UsageRow {
   saved_by_source: SavedBySource;
   cache_hits: number;
   avg_latency_ms: number;
-  overhead_ms: { p50: number | null; p99: number | null };
 }
 
 export interface Usage {
   rows: UsageRow[];
-  totals: Omit<UsageRow, "group">;
+  /** Absent when asked with totals=false. */
+  totals?: Omit<UsageRow, "group"> & { overhead_ms: { p50: number | null; p99: number | null } };
   next_cursor: string | null;
 }
 
-/** Every group of a usage report (pages of 1,000 followed to the end), with the range's totals. */
-export async function usage(query: URLSearchParams): Promise<Usage> {
+/** Every group of a usage report (pages of 1,000 followed to the end), with the range's totals unless `totals` is false. */
+export async function usage(query: URLSearchParams, totals = true): Promise<Usage> {
   const q = new URLSearchParams(query);
   q.set("limit", "1000");
+  if (!totals) q.set("totals", "false");
   const first = await api<Usage>("GET", `/api/usage?${q}`);
   const rows = [...first.rows];
   for (let next = first.next_cursor; next !== null; ) {

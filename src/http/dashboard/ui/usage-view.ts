@@ -115,7 +115,7 @@ export async function usageView(root: HTMLElement, keys: KeyRecord[], budgets: B
     try {
       const [byDay, byModel] = await Promise.all([
         usage(new URLSearchParams([...q, ["group_by", "day"]])),
-        usage(new URLSearchParams([...q, ["group_by", "model"]])),
+        usage(new URLSearchParams([...q, ["group_by", "model"]]), false),
       ]);
       render(byDay, byModel);
       status.textContent = `Updated ${new Date().toISOString().slice(11, 19)} UTC.`;
@@ -140,7 +140,6 @@ export async function usageView(root: HTMLElement, keys: KeyRecord[], budgets: B
       saved_by_source: { compression: 0, routing: 0, cache: 0, prompt_cache: 0, conversation: 0 },
       cache_hits: 0,
       avg_latency_ms: 0,
-      overhead_ms: { p50: null, p99: null },
     });
     const out: Day[] = [];
     for (let t = Date.parse(from.value + "T00:00:00Z"); t <= Date.parse(to.value + "T00:00:00Z"); t += DAY_MS) {
@@ -155,7 +154,7 @@ export async function usageView(root: HTMLElement, keys: KeyRecord[], budgets: B
     // The model list grows with what the unfiltered range has seen; a chosen model stays listed.
     const known = new Set([...model.options].map((o) => o.value));
     for (const m of byModel.rows) if (m.group && !known.has(m.group)) model.append(h("option", { value: m.group }, m.group));
-    const t = byDay.totals;
+    const t = byDay.totals!;
     const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
     const card = (label: string, value: string, note?: string) =>
       h("div", { class: "card" }, h("dt", {}, label), h("dd", {}, value, note ? h("small", {}, " " + note) : null));
