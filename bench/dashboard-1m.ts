@@ -2,6 +2,7 @@
 // /api/usage by day, with the range's totals, and by model) through the real HTTP app (in process,
 // real SQLite), one after the other, median and slowest of the runs after one warm-up.
 // `bun bench/dashboard-1m.ts [--rows 1000000] [--runs 7]`.
+import { sqliteOf } from "../src/store/db";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,10 +25,10 @@ const env = { SVC_DATA_DIR: dir, SVC_WORKERS: "0" };
 const services = await startServices(loadSettings(env), pino({ level: "silent" }), env);
 try {
   const app = buildApp(services);
-  const admin = services.keys.create("operator", { name: "admin", appId: SEED_APP, type: "live", scopes: ["admin", "complete"] }).key;
+  const admin = (await services.keys.create("operator", { name: "admin", appId: SEED_APP, type: "live", scopes: ["admin", "complete"] })).key;
   const now = Date.now();
   let t0 = performance.now();
-  const seeded = seedLedger(services.store.sqlite, rows, now);
+  const seeded = seedLedger(sqliteOf(services.store, "the benchmark"), rows, now);
   console.log(
     `seeded ${rows.toLocaleString("en-US")} rows (${seeded.calls.toLocaleString("en-US")} in the dashboard's app) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );

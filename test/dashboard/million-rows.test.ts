@@ -1,3 +1,4 @@
+import { sqliteOf } from "../../src/store/db";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,8 +26,8 @@ beforeAll(async () => {
   const env = { SVC_DATA_DIR: dir, SVC_WORKERS: "0" };
   services = await startServices(loadSettings(env), pino({ level: "silent" }), env);
   app = buildApp(services);
-  admin = services.keys.create("operator", { name: "admin", appId: SEED_APP, type: "live", scopes: ["admin", "complete"] }).key;
-  seeded = seedLedger(services.store.sqlite, 1_000_000, now);
+  admin = (await services.keys.create("operator", { name: "admin", appId: SEED_APP, type: "live", scopes: ["admin", "complete"] })).key;
+  seeded = seedLedger(sqliteOf(services.store, "the test"), 1_000_000, now);
 }, 240_000);
 
 afterAll(async () => {
@@ -79,7 +80,7 @@ test("a range with partial days at both ends answers what the ledger rows alone 
   const from = now - 40 * DAY - 12_345_678;
   const to = now - 3 * DAY - 7_654_321;
   const u = await get(`/api/usage?group_by=key&limit=1000&from=${from}&to=${to}`);
-  const ledger = services.store.sqlite
+  const ledger = sqliteOf(services.store, "the test")
     .query(
       "SELECT count(*) AS calls, sum(original_tokens) AS original, sum(cache_hit) AS hits FROM usage_ledger WHERE app_id = ?1 AND created_at >= ?2 AND created_at < ?3",
     )

@@ -1,3 +1,4 @@
+import { sqliteOf } from "../../src/store/db";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -132,7 +133,7 @@ describe("dashboard", () => {
     expect(t.overhead_ms.p99).toBeGreaterThanOrEqual(t.overhead_ms.p50);
 
     // The same figures as the ledger's own rows.
-    const rows = services.store.sqlite
+    const rows = sqliteOf(services.store, "the test")
       .query("SELECT count(*) AS n, sum(cost_actual_usd) AS actual, sum(cache_hit) AS hits, max(overhead_ms) AS oh FROM usage_ledger WHERE app_id = 'default'")
       .get() as { n: number; actual: number; hits: number; oh: number };
     expect(t.calls).toBe(rows.n);
@@ -160,7 +161,7 @@ describe("dashboard", () => {
     expect(p2.totals).toEqual(t);
 
     // Another app's admin sees none of it.
-    const elsewhere = services.keys.create("operator", { name: "elsewhere2", appId: "other-app", type: "live", scopes: ["admin", "complete"] });
+    const elsewhere = await services.keys.create("operator", { name: "elsewhere2", appId: "other-app", type: "live", scopes: ["admin", "complete"] });
     const theirs = await usage("group_by=model", elsewhere.key);
     expect(theirs.totals.calls).toBe(0);
     expect(theirs.rows).toEqual([]);

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { prepareLedgerInserts, writeBatch, type LedgerRow } from "../../src/accounting/ledger-sql";
-import { listMigrations, migrate, openStore, type Store } from "../../src/store/db";
+import { listMigrations, migrate, openStore, type SqliteStore } from "../../src/store/db";
 import { usageLedger } from "../../src/store/schema";
 import { BACKFILL_SQL, DAY_MS, OVERHEAD_EDGES_MS } from "../../src/store/usage-daily";
 import { USAGE_GROUPS, UsageQuery, type UsageGroup } from "../../src/store/usage-query";
@@ -118,7 +118,7 @@ const RANGES: [number, number][] = [
 ];
 
 let dir: string;
-let store: Store;
+let store: SqliteStore;
 let stored: LedgerRow[];
 
 beforeAll(() => {
@@ -136,8 +136,8 @@ beforeAll(() => {
   stored = [...a, ...b, ...c];
 });
 
-afterAll(() => {
-  store.close();
+afterAll(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
