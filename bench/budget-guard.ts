@@ -22,6 +22,7 @@ import { AgentRuns } from "../src/accounting/agent-runs";
 import { Quota } from "../src/auth/quota";
 import { Plans } from "../src/auth/plans";
 import { Catalog } from "../src/catalog/catalog";
+import { Metrics } from "../src/metrics/metrics";
 import { loadVocabularies } from "../src/tokens/count";
 import type { KeyEntry } from "../src/auth/key-record";
 import { openCall, type Outcome, type Plan, type Priced } from "../src/pipeline/call";
@@ -53,6 +54,7 @@ const services = {
   quota: new Quota(counters, Plans.load(), 1e9),
   budgets: new Budgets(spend, String(process.pid)),
   agentRuns: new AgentRuns(spend, { maxCostMicros: 0, maxCalls: 0, maxRepeats: 3 }, String(process.pid)),
+  metrics: new Metrics(),
 };
 const stages: Stage[] = [quotaStage(services), agentRunStage(services), budgetStage(services)] as Stage[];
 const key = { id: "key_bench", appId: "app_bench", type: "test", plan: "free", scopes: ["complete"] } as unknown as KeyEntry;

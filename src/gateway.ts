@@ -2,6 +2,7 @@ import pkg from "../package.json";
 import type { Settings } from "./config/config";
 import type { Logger } from "./log/logger";
 import { openStore } from "./store/db";
+import { ApiError } from "./core/errors";
 import { Catalog } from "./catalog/catalog";
 import { loadVocabularies, vocabulariesFor } from "./tokens/count";
 import { Plans } from "./auth/plans";
@@ -148,6 +149,12 @@ export async function startServices(settings: Settings, log: Logger, env: Record
   const optimizer = await Optimizer.start(settings, models);
   const protocols = new Protocols(base.store, optimizerCompressor(optimizer, base.catalog.defaultModel.id, settings.qualityFloor));
   base.metrics.watchQueue(() => optimizer.queueDepth());
+  base.metrics.watchBudgets((appId, id) =>
+    base.budgets.get(appId, id).then(
+      (b) => b.remaining_usd,
+      (e) => (e instanceof ApiError && e.code === "NOT_FOUND" ? undefined : Promise.reject(e)),
+    ),
+  );
   const tracer = await startTracing(env, base.version);
   if (tracer)
     log.info(

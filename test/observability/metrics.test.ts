@@ -114,4 +114,17 @@ describe("GET /metrics, parsed as the Prometheus text format", () => {
     expect(text).not.toContain(rig.admin.key);
     expect(text).not.toContain(rig.admin.key.slice(0, 12));
   });
+
+  test("svc_budget_remaining_usd: one series per budget calls reserved on, equal to what /api/budgets says is left; gone once the budget is", async () => {
+    const created = await call(`${rig.gw.url}/api/budgets`, rig.admin.key, { body: { name: "metered", limit_usd: 3, period: "monthly" } });
+    expect(created.status).toBe(201);
+    const budget = (await created.json()) as { id: string };
+    expect((await ask({ model: "gpt-4o-mini", messages: prompt("Within budget, please."), svc_options: { ...OFF, budget_id: budget.id } })).status).toBe(200);
+    const view = (await (await call(`${rig.gw.url}/api/budgets/${budget.id}`, rig.admin.key)).json()) as { remaining_usd: number };
+    expect(view.remaining_usd).toBeLessThan(3);
+    const remaining = family(await scrape(), "svc_budget_remaining_usd", "GAUGE", ["budget"]);
+    expect(series(remaining, { budget: budget.id }).map((s) => Number(s.value))).toEqual([view.remaining_usd]);
+    expect((await call(`${rig.gw.url}/api/budgets/${budget.id}`, rig.admin.key, { method: "DELETE" })).status).toBe(200);
+    expect((await scrape()).get("svc_budget_remaining_usd")?.metrics ?? []).toEqual([]);
+  });
 });

@@ -9,7 +9,7 @@ import { worstCaseMicros } from "../worst-case";
  * cost is reserved on the budget, or the call is refused (402 BUDGET_EXCEEDED) before any provider
  * call; the answer's actual cost replaces the reservation; a call that produced nothing releases it.
  */
-export function budgetStage(s: Pick<Services, "budgets" | "catalog">): Stage<{ hold?: BudgetHold } | undefined> {
+export function budgetStage(s: Pick<Services, "budgets" | "catalog" | "metrics">): Stage<{ hold?: BudgetHold } | undefined> {
   return {
     name: "budget",
     before: (call) => (call.req.svc_options.budget_id === undefined ? undefined : {}),
@@ -18,7 +18,10 @@ export function budgetStage(s: Pick<Services, "budgets" | "catalog">): Stage<{ h
       const id = call.req.svc_options.budget_id;
       if (!state || id === undefined) return undefined;
       return s.budgets.reserve(call.key.appId, id, call.requestId, worstCaseMicros(s.catalog, call, plan)).then(
-        (hold) => void (state.hold = hold),
+        (hold) => {
+          state.hold = hold;
+          s.metrics.noteBudget(call.key.appId, id);
+        },
         (e) => Promise.reject(storeUnavailable(e, "the budget")),
       );
     },
