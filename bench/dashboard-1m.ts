@@ -33,14 +33,19 @@ try {
     `seeded ${rows.toLocaleString("en-US")} rows (${seeded.calls.toLocaleString("en-US")} in the dashboard's app) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
   const usage = (q: string) => [`/api/usage?group_by=day&limit=1000&${q}`, `/api/usage?group_by=model&limit=1000&totals=false&${q}`];
+  // The page asks for whole UTC days (from a date's midnight to the midnight after the last date), which
+  // the rollup answers alone; a range to the millisecond also reads its two partial days' ledger rows.
+  const midnight = Math.floor(now / DAY) * DAY;
+  const days = (n: number) => `from=${midnight - (n - 1) * DAY}&to=${midnight + DAY}`;
   const views: [string, string[]][] = [
-    ["usage, last 30 days", usage(`to=${now}`)],
-    ["usage, 90 days", usage(`from=${now - 91 * DAY}&to=${now}`)],
-    ["usage, 90 days, one key", usage(`from=${now - 91 * DAY}&to=${now}&key_id=key_seed7`)],
-    ["usage, 90 days, one model", usage(`from=${now - 91 * DAY}&to=${now}&model=${SEED_MODELS[1]}`)],
-    ["usage, last 7 days", usage(`from=${now - 7 * DAY}&to=${now}`)],
-    ["budgets", ["/api/budgets", `/api/usage?group_by=budget&limit=1000&totals=false&from=${now - 30 * DAY}`]],
-    ["agent runs", [`/api/usage?group_by=agent_run&limit=1000&totals=false&from=${now - 30 * DAY}`]],
+    ["usage, last 30 days", usage(days(30))],
+    ["usage, 90 days", usage(days(91))],
+    ["usage, 90 days, one key", usage(`${days(91)}&key_id=key_seed7`)],
+    ["usage, 90 days, one model", usage(`${days(91)}&model=${SEED_MODELS[1]}`)],
+    ["usage, last 7 days", usage(days(7))],
+    ["usage, 30 days to the millisecond (two partial days from the ledger)", usage(`from=${now - 30 * DAY}&to=${now}`)],
+    ["budgets", ["/api/budgets", `/api/usage?group_by=budget&limit=1000&totals=false&${days(30)}`]],
+    ["agent runs", [`/api/usage?group_by=agent_run&limit=1000&totals=false&${days(30)}`]],
     ["keys", ["/api/keys"]],
   ];
   console.log(`| view | median ms | slowest ms | (${runs} runs after a warm-up) |\n|---|---|---|---|`);

@@ -7,7 +7,7 @@ const DAY_MS = 86_400_000;
 export async function budgetsView(root: HTMLElement): Promise<void> {
   const [{ data }, recent] = await Promise.all([
     api<{ data: Budget[] }>("GET", "/api/budgets"),
-    usage(new URLSearchParams({ group_by: "budget", from: new Date(Date.now() - 30 * DAY_MS).toISOString() }), false),
+    usage(new URLSearchParams({ group_by: "budget", from: new Date((Math.floor(Date.now() / DAY_MS) - 29) * DAY_MS).toISOString() }), false),
   ]);
   const calls = new Map(recent.rows.map((r) => [r.group, r]));
   const list = data.length

@@ -32,7 +32,10 @@ const facts = (id: string, label: string, pairs: [string, string][]) =>
  * conversations, so the page asks for one).
  */
 export async function runsView(root: HTMLElement): Promise<void> {
-  const recent = await usage(new URLSearchParams({ group_by: "agent_run", from: new Date(Date.now() - 30 * DAY_MS).toISOString() }), false);
+  const recent = await usage(
+    new URLSearchParams({ group_by: "agent_run", from: new Date((Math.floor(Date.now() / DAY_MS) - 29) * DAY_MS).toISOString() }),
+    false,
+  );
   const runs = recent.rows.filter((r) => r.group !== null);
   const detail = h("div", { id: "run-detail", "aria-live": "polite" });
   const open = async (id: string) => {
