@@ -28,6 +28,18 @@ let context: BrowserContext;
 let page: Page;
 let profile: string;
 
+/** Chromium on a fresh profile, headless, with nothing of its own going to the network. */
+async function launch(): Promise<void> {
+  profile = mkdtempSync(join(tmpdir(), "svc-chromium-"));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    viewport: { width: 1280, height: 900 },
+  });
+  page = await context.newPage();
+}
+
 const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 const card = (label: string) => page.locator("#totals .card", { has: page.locator("dt", { hasText: label }) }).locator("dd");
 /** A table's body as rows of cell texts. */
@@ -46,22 +58,7 @@ describe.skipIf(!present)("dashboard in chromium", () => {
     mock = startOpenAIMock();
     gw = await startGateway({ OPENAI_API_KEY: "sk-mock", OPENAI_BASE_URL: `${mock.url}/v1`, SVC_FLUSH_MS: "100" });
     admin = await gw.cliKey(["--admin"]);
-    profile = mkdtempSync(join(tmpdir(), "svc-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-      viewport: { width: 1280, height: 900 },
-    });
-    page = await context.newPage();
+    await launch();
     page.on("dialog", (d) => d.accept());
   }, 90_000);
 
@@ -277,22 +274,7 @@ describe.skipIf(!present)("playground in chromium", () => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     gw = await startGateway({});
-    profile = mkdtempSync(join(tmpdir(), "svc-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-      viewport: { width: 1280, height: 900 },
-    });
-    page = await context.newPage();
+    await launch();
   }, 90_000);
 
   afterAll(async () => {
