@@ -112,11 +112,11 @@ describe("budgets", () => {
     expect(b.id).toMatch(/^bud_[\w-]{16}$/);
     await budgets.settle(await budgets.reserve("app", b.id, "r1", 300), 250);
     await budgets.reserve("app", b.id, "r2", 400);
-    expect(budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00025, reserved_usd: 0.0004, remaining_usd: 0.00035 });
+    expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00025, reserved_usd: 0.0004, remaining_usd: 0.00035 });
     // A limit lowered under what is spent leaves nothing, not a negative amount.
     expect(await budgets.update("app", b.id, { limitMicros: 100 })).toMatchObject({ limit_usd: 0.0001, remaining_usd: 0, name: "team" });
     expect(await budgets.update("app", b.id, { name: "renamed" })).toMatchObject({ limit_usd: 0.0001, name: "renamed" });
-    expect(budgets.list("app").map((x) => x.id)).toEqual([b.id]);
+    expect((await budgets.list("app")).map((x) => x.id)).toEqual([b.id]);
   });
 
   test("a settled call frees its reservation and charges what it cost; a failed call charges nothing", async () => {
@@ -127,7 +127,7 @@ describe("budgets", () => {
     expect((await refusal(budgets.reserve("app", b.id, "third", 1))).code).toBe("BUDGET_EXCEEDED");
     await budgets.settle(ok, 150);
     await budgets.settle(failed, 0);
-    expect(budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00015, reserved_usd: 0, remaining_usd: 0.00085 });
+    expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00015, reserved_usd: 0, remaining_usd: 0.00085 });
     await budgets.reserve("app", b.id, "fits", 850);
   });
 
@@ -153,7 +153,7 @@ describe("budgets", () => {
     const { budgets } = setup("2026-11-26T10:00:00Z");
     const mine = await budgets.create("app", "mine", 1_000, "total");
     const theirs = await budgets.create("other", "theirs", 1_000, "total");
-    expect(budgets.list("app").map((b) => b.name)).toEqual(["mine"]);
+    expect((await budgets.list("app")).map((b) => b.name)).toEqual(["mine"]);
     for (const attempt of [
       () => Promise.resolve().then(() => budgets.get("app", theirs.id)),
       () => budgets.update("app", theirs.id, { name: "taken" }),
@@ -163,9 +163,9 @@ describe("budgets", () => {
     const spend = await refusal(budgets.reserve("app", theirs.id, "r", 1));
     expect(spend).toMatchObject({ code: "NOT_FOUND", message: `svc_options.budget_id: no budget '${theirs.id}'`, extra: { param: "svc_options.budget_id" } });
     expect((await refusal(budgets.reserve("app", "bud_none", "r", 1))).code).toBe("NOT_FOUND");
-    expect(budgets.get("other", theirs.id).name).toBe("theirs");
+    expect((await budgets.get("other", theirs.id)).name).toBe("theirs");
     expect((await budgets.remove("app", mine.id)).name).toBe("mine");
-    expect(budgets.list("app")).toEqual([]);
+    expect(await budgets.list("app")).toEqual([]);
     expect((await refusal(Promise.resolve().then(() => budgets.get("app", mine.id)))).code).toBe("NOT_FOUND");
   });
 });
