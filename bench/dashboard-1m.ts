@@ -1,9 +1,10 @@
 // The dashboard's data on a million ledger rows: each view's requests (the usage view reads
 // /api/usage by day, with the range's totals, and by model) through the real HTTP app (in process,
 // real SQLite), one after the other, median and slowest of the runs after one warm-up.
-// `bun bench/dashboard-1m.ts [--rows 1000000] [--runs 7]`.
+// `bun bench/dashboard-1m.ts [--rows 1000000] [--runs 7] [--dir DIR]`: with --dir the data directory is
+// kept, and seeded only when its ledger is empty, so a second run (or another build) times the same rows.
 import { sqliteOf } from "../src/store/db";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
@@ -20,7 +21,9 @@ const rows = arg("--rows", 1_000_000);
 const runs = arg("--runs", 7);
 const DAY = 86_400_000;
 
-const dir = mkdtempSync(join(tmpdir(), "bench-dashboard-"));
+const kept = process.argv.includes("--dir") ? process.argv[process.argv.indexOf("--dir") + 1]! : undefined;
+if (kept) mkdirSync(kept, { recursive: true });
+const dir = kept ?? mkdtempSync(join(tmpdir(), "bench-dashboard-"));
 const env = { SVC_DATA_DIR: dir, SVC_WORKERS: "0" };
 const services = await startServices(loadSettings(env), pino({ level: "silent" }), env);
 try {
@@ -28,10 +31,14 @@ try {
   const admin = (await services.keys.create("operator", { name: "admin", appId: SEED_APP, type: "live", scopes: ["admin", "complete"] })).key;
   const now = Date.now();
   let t0 = performance.now();
-  const seeded = seedLedger(sqliteOf(services.store, "the benchmark"), rows, now);
-  console.log(
-    `seeded ${rows.toLocaleString("en-US")} rows (${seeded.calls.toLocaleString("en-US")} in the dashboard's app) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
-  );
+  const sqlite = sqliteOf(services.store, "the benchmark");
+  const stored = (sqlite.query("SELECT count(*) AS n FROM usage_ledger").get() as { n: number }).n;
+  if (stored === 0) {
+    const seeded = seedLedger(sqlite, rows, now);
+    console.log(
+      `seeded ${rows.toLocaleString("en-US")} rows (${seeded.calls.toLocaleString("en-US")} in the dashboard's app) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+  } else console.log(`${stored.toLocaleString("en-US")} rows already in ${dir}`);
   const usage = (q: string) => [`/api/usage?group_by=day&limit=1000&${q}`, `/api/usage?group_by=model&limit=1000&totals=false&${q}`];
   // The page asks for whole UTC days (from a date's midnight to the midnight after the last date), which
   // the rollup answers alone; a range to the millisecond also reads its two partial days' ledger rows.
@@ -65,5 +72,5 @@ try {
   }
 } finally {
   await closeServices(services);
-  rmSync(dir, { recursive: true, force: true });
+  if (!kept) rmSync(dir, { recursive: true, force: true });
 }

@@ -243,7 +243,7 @@ describe("usage_daily", () => {
           return typeof v === "boolean" ? Number(v) : (v ?? null);
         }) as never[]),
       );
-    expect(migrate(old)).toEqual([4]);
+    expect(migrate(old)[0]).toBe(4);
     const select = "SELECT * FROM usage_daily ORDER BY app_id, day, key_id, model, budget_id, agent_run_id";
     const round = (rs: Record<string, unknown>[]) =>
       rs.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "number" ? Math.round(v * 1e9) / 1e9 : v])));
