@@ -1,3 +1,7 @@
+import type { UsagePage } from "../../../../clients/typescript/src/types";
+
+export type { AgentRun, Budget, Conversation, SavedBySource, UsageRow } from "../../../../clients/typescript/src/types";
+
 const STORE = "svc.adminKey";
 
 /** The admin key lives in this tab's sessionStorage only: never in a URL, a cookie or localStorage. */
@@ -45,37 +49,8 @@ export interface KeyRecord {
   key?: string;
 }
 
-/** Savings of a call by where they came from, in USD (svc_meta.saved_by_source). */
-export interface SavedBySource {
-  compression: number;
-  routing: number;
-  cache: number;
-  prompt_cache: number;
-  conversation: number;
-}
-
-/** One group of GET /api/usage (a day, key, model, budget or agent run), or the range's totals. */
-export interface UsageRow {
-  group: string | null;
-  calls: number;
-  errors: number;
-  original_tokens: number;
-  sent_tokens: number;
-  cached_tokens: number;
-  cost_original_usd: number;
-  cost_actual_usd: number;
-  saved_usd: number;
-  saved_by_source: SavedBySource;
-  cache_hits: number;
-  avg_latency_ms: number;
-}
-
-export interface Usage {
-  rows: UsageRow[];
-  /** Absent when asked with totals=false. */
-  totals?: Omit<UsageRow, "group"> & { overhead_ms: { p50: number | null; p99: number | null } };
-  next_cursor: string | null;
-}
+/** A usage report as GET /api/usage answers it (the TypeScript client's types, drift-checked against the server's). */
+export type Usage = Pick<UsagePage, "rows" | "totals" | "next_cursor">;
 
 /** Every group of a usage report (pages of 1,000 followed to the end), with the range's totals unless `totals` is false. */
 export async function usage(query: URLSearchParams, totals = true): Promise<Usage> {
@@ -91,17 +66,4 @@ export async function usage(query: URLSearchParams, totals = true): Promise<Usag
     next = page.next_cursor;
   }
   return { ...first, rows, next_cursor: null };
-}
-
-/** GET /api/budgets' record. */
-export interface Budget {
-  id: string;
-  name: string;
-  limit_usd: number;
-  period: "daily" | "monthly" | "total";
-  spent_usd: number;
-  reserved_usd: number;
-  remaining_usd: number;
-  resets_at: string | null;
-  created_at: string;
 }

@@ -1,27 +1,7 @@
-import { api, usage } from "./api";
+import { type AgentRun, api, type Conversation, usage } from "./api";
 import { h, int, table, usd } from "./dom";
 
 const DAY_MS = 86_400_000;
-
-interface Run {
-  id: string;
-  status: string;
-  calls: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  cost_usd: number;
-  limits: { max_cost_usd: number | null; max_calls: number | null; max_repeats: number };
-  trip_reason: string | null;
-}
-
-interface Conversation {
-  id: string;
-  turns: number;
-  kept_turns: number;
-  summarized_turns: number;
-  summary: string | null;
-  tokens_saved: number;
-}
 
 const facts = (id: string, label: string, pairs: [string, string][]) =>
   h("dl", { class: "facts card", id, "aria-label": label }, ...pairs.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
@@ -40,7 +20,7 @@ export async function runsView(root: HTMLElement): Promise<void> {
   const detail = h("div", { id: "run-detail", "aria-live": "polite" });
   const open = async (id: string) => {
     try {
-      const r = await api<Run>("GET", `/api/agent-runs/${encodeURIComponent(id)}`);
+      const r = await api<AgentRun>("GET", `/api/agent-runs/${encodeURIComponent(id)}`);
       detail.replaceChildren(
         h("h3", {}, "Run ", h("code", {}, r.id)),
         facts("run-facts", `Agent run ${r.id}`, [
