@@ -119,8 +119,8 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
       turnsToKeep: settings.conversationTurnsToKeep,
       summaryStep: settings.conversationSummaryStep,
       maxTurns: settings.conversationMaxTurns,
-      // A call holds its conversation at most as long as it may run, and a little more for its settle.
-      leaseMs: settings.requestTimeoutMs + 5_000,
+      // Renewed every 10 s while its call runs: a process that dies holding one locks the conversation for at most 30 s.
+      leaseMs: 30_000,
       summaryModel: summaryModelOf(settings.conversationSummaryModel, catalog, providers),
     }),
     messageMemo: new MessageMemo(settings.messageMemoChars),
