@@ -48,7 +48,11 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
   const repo = new KeyRepository(store.db);
   const keyIndex = new KeyIndex(repo);
   keyIndex.sync();
-  const keys = new KeyService(repo, keyIndex, hash, plans);
+  const spend = new SpendStore(join(settings.dataDir, "svc.db"));
+  // Reservations name the process holding them, as the ledger journal does (processes share one machine's data directory).
+  const owner = String(process.pid);
+  const budgets = new Budgets(spend, owner);
+  const keys = new KeyService(repo, keyIndex, hash, plans, (appId, id) => budgets.exists(appId, id));
   const providers = buildProviders(env, catalog);
   const ledger = new Ledger(
     threadWriter(join(settings.dataDir, "svc.db"), STORE_BUSY_TIMEOUT_MS),
@@ -70,10 +74,6 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
   }
   const counters = new SqliteCounters(join(settings.dataDir, "svc.db"));
   const quota = new Quota(counters, plans, settings.testKeyDailyCalls);
-  const spend = new SpendStore(join(settings.dataDir, "svc.db"));
-  // Reservations name the process holding them, as the ledger journal does (processes share one machine's data directory).
-  const owner = String(process.pid);
-  const budgets = new Budgets(spend, owner);
   const agentRuns = new AgentRuns(
     spend,
     { maxCostMicros: Math.round(settings.agentRunMaxCostUsd * 1e6), maxCalls: settings.agentRunMaxCalls, maxRepeats: settings.agentRunMaxRepeats },

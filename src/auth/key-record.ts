@@ -19,6 +19,8 @@ export interface KeyEntry {
   createdAt: number;
   lastUsedAt: number | null;
   revokedAt: number | null;
+  /** The budget a call made with this key is charged on when it names none (svc_options.budget_id). */
+  budgetId: string | null;
 }
 
 /** The record as the API and CLI show it (CONTRACT.md "Keys"); never carries the value or hash. */
@@ -35,6 +37,8 @@ export interface KeyRecordView {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** The key's default budget: calls that name no `svc_options.budget_id` reserve and spend on it. */
+  budget_id: string | null;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -53,5 +57,6 @@ export function viewOf(k: KeyEntry): KeyRecordView {
     created_at: iso(k.createdAt)!,
     last_used_at: iso(k.lastUsedAt),
     revoked_at: iso(k.revokedAt),
+    budget_id: k.budgetId,
   };
 }

@@ -21,6 +21,7 @@ const toEntry = (r: Row): KeyEntry => ({
   createdAt: r.createdAt,
   lastUsedAt: r.lastUsedAt,
   revokedAt: r.revokedAt,
+  budgetId: r.budgetId,
 });
 
 const nextSeq = sql`(SELECT COALESCE(MAX(${apiKeys.syncSeq}), 0) + 1 FROM ${apiKeys})`;
@@ -37,6 +38,21 @@ export class KeyRepository {
 
   revoke(id: string, at: number): void {
     this.db.update(apiKeys).set({ status: "revoked", revokedAt: at, syncSeq: nextSeq }).where(eq(apiKeys.id, id)).run();
+  }
+
+  setBudget(id: string, budgetId: string | null): void {
+    this.db.update(apiKeys).set({ budgetId, syncSeq: nextSeq }).where(eq(apiKeys.id, id)).run();
+  }
+
+  /** Keys bound to a budget being deleted go back to no default; their ids. */
+  unbindBudget(budgetId: string): string[] {
+    return this.db
+      .update(apiKeys)
+      .set({ budgetId: null, syncSeq: nextSeq })
+      .where(eq(apiKeys.budgetId, budgetId))
+      .returning({ id: apiKeys.id })
+      .all()
+      .map((r) => r.id);
   }
 
   get(id: string): KeyEntry | undefined {

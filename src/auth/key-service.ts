@@ -13,6 +13,8 @@ export interface CreateKeyInput {
   type: KeyType;
   scopes: string[];
   plan?: string;
+  /** The key's default budget, a budget of `appId`. */
+  budgetId?: string;
 }
 
 /** The creator's rights, or "operator" for the CLI, which works on the store directly. */
@@ -36,6 +38,8 @@ export class KeyService {
     private readonly index: KeyIndex,
     private readonly hash: KeyHasher,
     private readonly plans: Plans,
+    /** Whether `appId` has a budget `id`: a key is bound only to a budget of its own app. */
+    private readonly budgetExists: (appId: string, id: string) => boolean,
   ) {}
 
   create(actor: Actor, input: CreateKeyInput): KeyRecordView & { key: string } {
@@ -44,6 +48,7 @@ export class KeyService {
     }
     const plan = input.plan ?? this.plans.defaultPlan;
     if (!this.plans.has(plan)) throw validationError("plan", `unknown plan '${plan}'; valid: ${this.plans.ids.join(", ")}`);
+    if (input.budgetId !== undefined) this.requireBudget(input.appId, input.budgetId);
     if (actor !== "operator") {
       this.requireAdmin(actor);
       if (actor.appId !== input.appId) throw new ApiError("FORBIDDEN", `this key manages keys of app_id '${actor.appId}' only`);
@@ -66,6 +71,7 @@ export class KeyService {
       createdAt: Date.now(),
       lastUsedAt: null,
       revokedAt: null,
+      budgetId: input.budgetId ?? null,
     };
     this.repo.insert(entry);
     this.index.put(entry);
@@ -90,6 +96,7 @@ export class KeyService {
       createdAt: Date.now(),
       lastUsedAt: null,
       revokedAt: null,
+      budgetId: null,
     };
     this.repo.insert(entry);
     this.index.put(entry);
@@ -104,15 +111,43 @@ export class KeyService {
 
   revoke(actor: Actor, id: string): KeyRecordView {
     if (actor !== "operator") this.requireAdmin(actor);
-    const found = this.repo.get(id);
-    if (!found) throw new ApiError("NOT_FOUND", `no key '${id}'`);
-    if (actor !== "operator" && found.appId !== actor.appId) throw new ApiError("FORBIDDEN", `key '${id}' belongs to another app_id`);
+    const found = this.owned(actor, id);
     if (found.status === "revoked") return viewOf(found);
     const at = Date.now();
     this.repo.revoke(id, at);
     const revoked: KeyEntry = { ...found, status: "revoked", revokedAt: at };
     this.index.put(revoked);
     return viewOf(revoked);
+  }
+
+  /** Binds a key to a default budget of its app, or unbinds it (null). Other processes see it at their next key sync. */
+  setBudget(actor: Actor, id: string, budgetId: string | null): KeyRecordView {
+    if (actor !== "operator") this.requireAdmin(actor);
+    const found = this.owned(actor, id);
+    if (budgetId !== null) this.requireBudget(found.appId, budgetId);
+    this.repo.setBudget(id, budgetId);
+    const changed: KeyEntry = { ...(this.index.get(id) ?? found), budgetId };
+    this.index.put(changed);
+    return viewOf(changed);
+  }
+
+  /** A budget is being deleted: keys bound to it go back to no default, here at once and elsewhere at the next key sync. */
+  unbindBudget(budgetId: string): void {
+    for (const id of this.repo.unbindBudget(budgetId)) {
+      const e = this.index.get(id);
+      if (e) this.index.put({ ...e, budgetId: null });
+    }
+  }
+
+  private owned(actor: Actor, id: string): KeyEntry {
+    const found = this.repo.get(id);
+    if (!found) throw new ApiError("NOT_FOUND", `no key '${id}'`);
+    if (actor !== "operator" && found.appId !== actor.appId) throw new ApiError("FORBIDDEN", `key '${id}' belongs to another app_id`);
+    return found;
+  }
+
+  private requireBudget(appId: string, budgetId: string): void {
+    if (!this.budgetExists(appId, budgetId)) throw new ApiError("NOT_FOUND", `no budget '${budgetId}' in app_id '${appId}'`, { param: "budget_id" });
   }
 
   private requireAdmin(actor: KeyEntry): void {

@@ -12,7 +12,8 @@ const USAGE = `svc — the OpenAI-compatible gateway that cuts what LLM calls co
 
 usage:
   svc serve                                   start the gateway (SVC_HOST, SVC_PORT, SVC_DATA_DIR, ...)
-  svc keys create [--name N] [--app A] [--type live|test] [--plan P] [--admin] [--json]
+  svc keys create [--name N] [--app A] [--type live|test] [--plan P] [--budget B] [--admin] [--json]
+  svc keys update <key_id> --budget B|none [--json]   bind the key to a default budget of its app, or to none
   svc keys list --app A [--json]
   svc keys revoke <key_id> [--json]
   svc optimize                                JSON lines {messages, model?, svc_options?} on stdin → what would go upstream
@@ -49,6 +50,7 @@ function printKey(k: KeyRecordView & { key?: string }, json: boolean): void {
     `scopes:   ${k.scopes.join(",")}`,
     `plan:     ${k.plan}`,
     `status:   ${k.status}`,
+    `budget:   ${k.budget_id ?? "none"}`,
   ];
   if (k.key) lines.push("", `key:      ${k.key}`, "", "This is the only time the key is shown. Store it now.");
   process.stdout.write(lines.join("\n") + "\n");
@@ -64,6 +66,7 @@ async function keysCommand(settings: Settings, args: string[]): Promise<void> {
       app: { type: "string" },
       type: { type: "string" },
       plan: { type: "string" },
+      budget: { type: "string" },
       admin: { type: "boolean" },
       json: { type: "boolean" },
     },
@@ -79,8 +82,13 @@ async function keysCommand(settings: Settings, args: string[]): Promise<void> {
         type,
         scopes: values.admin ? ["admin", "complete"] : ["complete"],
         plan: values.plan,
+        ...(values.budget !== undefined && { budgetId: values.budget }),
       });
       printKey(created, json);
+    } else if (sub === "update") {
+      const id = positionals[0] ?? fail("usage: svc keys update <key_id> --budget B|none");
+      if (values.budget === undefined) fail("usage: svc keys update <key_id> --budget B|none");
+      printKey(gw.keys.setBudget("operator", id, values.budget === "none" ? null : values.budget), json);
     } else if (sub === "list") {
       const list = gw.keys.list("operator", values.app ?? "default");
       if (json) process.stdout.write(JSON.stringify(list) + "\n");

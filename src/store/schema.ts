@@ -17,6 +17,7 @@ export const apiKeys = sqliteTable("api_keys", {
   lastUsedAt: integer("last_used_at"),
   revokedAt: integer("revoked_at"),
   syncSeq: integer("sync_seq").notNull(),
+  budgetId: text("budget_id"),
 });
 
 export const usageCounters = sqliteTable(

@@ -33,6 +33,7 @@ const key = (id: string, type: "test" | "live", plan = "free"): KeyEntry => ({
   createdAt: 0,
   lastUsedAt: null,
   revokedAt: null,
+  budgetId: null,
 });
 
 const open: { store: Store; counters: SqliteCounters[]; dir: string }[] = [];

@@ -35,6 +35,7 @@ function entryFor(value: string, status: "active" | "revoked" = "active"): KeyEn
     createdAt: 0,
     lastUsedAt: null,
     revokedAt: null,
+    budgetId: null,
   };
 }
 

@@ -127,6 +127,7 @@ const key = (id: string, type: "test" | "live", createdAt: number): KeyEntry => 
   createdAt,
   lastUsedAt: null,
   revokedAt: null,
+  budgetId: null,
 });
 
 function ledgerRow(i: number): LedgerRow {

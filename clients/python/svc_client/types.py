@@ -25,6 +25,7 @@ RoutingReason = Literal[
     "multi_step",
     "long_output",
     "large_context",
+    "budget_fit",
 ]
 
 
@@ -77,6 +78,13 @@ class PromptCache(TypedDict):
     below_minimum: bool
 
 
+class BudgetFit(TypedDict):
+    """The model ``auto`` routing chose, and why, before the budget could not cover it."""
+
+    instead_of: str
+    reason: RoutingReason
+
+
 class _SvcMetaRequired(TypedDict):
     original_tokens: int
     compressed_tokens: int
@@ -102,6 +110,7 @@ class SvcMeta(_SvcMetaRequired, total=False):
     conversation_tokens_saved: int
     prompt_cache: PromptCache
     simulated: bool
+    budget_fit: BudgetFit
     agent_run: AgentRun
 
 
@@ -172,6 +181,7 @@ class KeyRecord(TypedDict):
     created_at: str
     last_used_at: Optional[str]
     revoked_at: Optional[str]
+    budget_id: Optional[str]
 
 
 class CreatedKey(KeyRecord):

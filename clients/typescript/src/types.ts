@@ -24,7 +24,8 @@ export type RoutingReason =
   | "many_constraints"
   | "multi_step"
   | "long_output"
-  | "large_context";
+  | "large_context"
+  | "budget_fit";
 
 /** `svc_options` of a completion request (seed 2.2); every field is optional, the server fills defaults. */
 export interface SvcOptions {
@@ -88,6 +89,8 @@ export interface SvcMeta {
   prompt_cache?: { prefix_tokens: number; min_tokens: number | null; below_minimum: boolean };
   /** True when the gateway answered with its built-in simulator (no provider configured). */
   simulated?: boolean;
+  /** Set when the budget could not cover the model `auto` routing chose: that model and its reason (`routing_reason` is then `budget_fit`). */
+  budget_fit?: { instead_of: string; reason: RoutingReason };
   /** The agent run's totals after this call, when the request named `agent_run_id`. */
   agent_run?: { id: string; calls: number; cost_usd: number; status: "active" | "tripped" | "closed" };
 }
@@ -129,6 +132,7 @@ export const SVC_META_FIELDS = [
   "conversation_tokens_saved",
   "prompt_cache",
   "simulated",
+  "budget_fit",
   "agent_run",
 ] as const satisfies readonly (keyof SvcMeta)[];
 
@@ -232,6 +236,8 @@ export interface KeyRecord {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** The key's default budget: calls that name no `budget_id` are charged on it. */
+  budget_id: string | null;
 }
 
 /** What `keys.create()` answers: the record plus the value, shown this once. */

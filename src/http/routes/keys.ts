@@ -5,6 +5,7 @@ import { keyOf } from "../auth";
 import { readJsonBody } from "../body";
 import { validationError } from "../../core/errors";
 import type { KeyType } from "../../auth/key-format";
+import { objectBody } from "../validate/resource-body";
 
 interface CreateKeyBody {
   name: string;
@@ -12,6 +13,14 @@ interface CreateKeyBody {
   type: KeyType;
   scopes: string[];
   plan?: string;
+  budget_id?: string;
+}
+
+/** A key's default budget: a budget id of the key's app, or (when changing it) null for none. */
+function budgetIdField(v: unknown, nullable: boolean): string | null | undefined {
+  if (v === undefined || (nullable && v === null)) return v;
+  if (typeof v !== "string" || v.trim() === "" || v.length > 200) throw validationError("budget_id", nullable ? "a budget id, or null for none" : "a budget id");
+  return v;
 }
 
 function parseCreateKey(body: unknown): CreateKeyBody {
@@ -31,9 +40,10 @@ function parseCreateKey(body: unknown): CreateKeyBody {
   if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === "string")) throw validationError("scopes", "must be an array of strings");
   if (b.plan !== undefined && typeof b.plan !== "string") throw validationError("plan", "must be a string");
   for (const k of Object.keys(b)) {
-    if (!["name", "app_id", "type", "scopes", "plan"].includes(k)) throw validationError(k, "unknown field");
+    if (!["name", "app_id", "type", "scopes", "plan", "budget_id"].includes(k)) throw validationError(k, "unknown field");
   }
-  return { name, app_id, type, scopes, plan: b.plan as string | undefined };
+  const budget_id = budgetIdField(b.budget_id, false) ?? undefined;
+  return { name, app_id, type, scopes, plan: b.plan as string | undefined, ...(budget_id !== undefined && { budget_id }) };
 }
 
 /** POST/GET/DELETE /api/keys: admin-scoped, each key confined to its own app_id. */
@@ -44,7 +54,14 @@ export function keyRoutes(gw: Pick<Services, "keyIndex" | "hash" | "keys" | "log
       async ({ request, set }) => {
         const actor = keyOf(gw, request);
         const body = parseCreateKey(await readJsonBody(request, gw.settings.maxBodyBytes));
-        const created = gw.keys.create(actor, { name: body.name, appId: body.app_id, type: body.type, scopes: body.scopes, plan: body.plan });
+        const created = gw.keys.create(actor, {
+          name: body.name,
+          appId: body.app_id,
+          type: body.type,
+          scopes: body.scopes,
+          plan: body.plan,
+          ...(body.budget_id !== undefined && { budgetId: body.budget_id }),
+        });
         gw.log.info({ request_id: requestIdOf(request), key_id: created.id, app_id: created.app_id, type: created.type }, "key created");
         set.status = 201;
         return created;
@@ -55,6 +72,18 @@ export function keyRoutes(gw: Pick<Services, "keyIndex" | "hash" | "keys" | "log
       const actor = keyOf(gw, request);
       return { object: "list", data: gw.keys.list(actor) };
     })
+    .patch(
+      "/api/keys/:id",
+      async ({ request, params }) => {
+        const actor = keyOf(gw, request);
+        const b = objectBody(await readJsonBody(request, gw.settings.maxBodyBytes), ["budget_id"]);
+        if (!("budget_id" in b)) throw validationError("budget_id", "required: a budget id, or null for none");
+        const changed = gw.keys.setBudget(actor, params.id, budgetIdField(b.budget_id, true) as string | null);
+        gw.log.info({ request_id: requestIdOf(request), key_id: changed.id, budget_id: changed.budget_id }, "key's default budget set");
+        return changed;
+      },
+      { parse: "none" },
+    )
     .delete("/api/keys/:id", ({ request, params }) => {
       const actor = keyOf(gw, request);
       const revoked = gw.keys.revoke(actor, params.id);

@@ -12,9 +12,11 @@ import { piiStage } from "./pii";
  * The completion path's stages, in order: admitted first to last, committed first to last, rolled
  * back last to first. A new stage is a file in this folder and one line here.
  */
+// The budget plans before the agent run: fitting the budget may narrow the models, and with them the
+// worst case the run reserves.
 // PII is masked before the protocol and the conversation join the call, so stored turns and summaries
 // hold placeholders, never values, and a conversation's placeholders stay the same from turn to turn.
-export const STAGES = [usageRecordableStage, quotaStage, piiStage, protocolStage, conversationStage, agentRunStage, budgetStage, cacheFillStage] as const;
+export const STAGES = [usageRecordableStage, quotaStage, piiStage, protocolStage, conversationStage, budgetStage, agentRunStage, cacheFillStage] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 /** The services the stages ask for, together. */
