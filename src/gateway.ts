@@ -117,6 +117,7 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
     flushables: [
       { name: "ledger", flush: () => void ledger.flush() },
       { name: "quota", flush: () => quota.flush() },
+      { name: "budget settles", flush: () => void budgets.flush() },
       { name: "budgets and agent runs", flush: () => spend.flush() },
       { name: "key usage", flush: () => keyIndex.flushUsage() },
     ],

@@ -67,6 +67,14 @@ export const RESERVE_BUDGET_SQL = `INSERT INTO budget_spend (budget_id, period, 
      WHERE budget_spend.spent_micros + budget_spend.reserved_micros + excluded.reserved_micros <= (SELECT limit_micros FROM budgets WHERE id = excluded.budget_id)
    RETURNING spent_micros, reserved_micros`;
 
+/** A call's budget reservation replaced by what it cost (0 for a failed call). */
+export interface BudgetSettle {
+  requestId: string;
+  budgetId: string;
+  period: string;
+  costMicros: number;
+}
+
 export type RunAdmission = { ok: true; run: RunRow } | { ok: false; run: RunRow; reason: string };
 
 /**
@@ -85,6 +93,7 @@ export class SpendStore implements BusyState {
   private readonly q;
   private readonly reserveTx;
   private readonly settleTx;
+  private readonly settleBudgetsTx;
   private readonly admitTx;
   private readonly reserveRunTx;
 
@@ -181,6 +190,13 @@ export class SpendStore implements BusyState {
       const held = q.takeReservation.get(requestId, kind)?.micros ?? 0;
       return apply(held);
     }).immediate;
+    this.settleBudgetsTx = db.transaction((settles: readonly BudgetSettle[]) => {
+      for (const x of settles) {
+        const held = q.takeReservation.get(x.requestId, "budget")?.micros ?? 0;
+        if (held > 0) q.settleBudget.run(x.budgetId, x.period, held, x.costMicros);
+        else if (x.costMicros > 0) q.chargeBudget.run(x.budgetId, x.period, x.costMicros);
+      }
+    }).immediate;
     this.admitTx = db.transaction((appId: string, id: string, hash: string, limits: RunLimits, now: number): RunAdmission => {
       q.ensureRun.run(appId, id, now);
       const run = q.run.get(appId, id)!;
@@ -246,13 +262,12 @@ export class SpendStore implements BusyState {
 
   /** Releases the call's reservation and adds what it cost (0 for a failed call). */
   settleBudget(requestId: string, budgetId: string, period: string, costMicros: number): void | Promise<void> {
-    return this.settleNowOrLater(() => {
-      this.settleTx(requestId, "budget", (held) => {
-        if (held > 0) this.q.settleBudget.run(budgetId, period, held, costMicros);
-        else if (costMicros > 0) this.q.chargeBudget.run(budgetId, period, costMicros);
-        return undefined;
-      });
-    });
+    return this.settleBudgets([{ requestId, budgetId, period, costMicros }]);
+  }
+
+  /** Settles several calls in one transaction: one commit for the calls that ended in one event-loop turn. */
+  settleBudgets(settles: readonly BudgetSettle[]): void | Promise<void> {
+    return this.settleNowOrLater(() => this.settleBudgetsTx(settles));
   }
 
   // ---- agent runs ----
