@@ -64,7 +64,7 @@ let n = 0;
  * One call through admission, the reservations and the commit: µs until the answer could go out, and
  * µs until the work the commit left for the end of the event loop's turn (the budget's settle) is done.
  */
-type Kind = "none" | "budget" | "both";
+type Kind = "none" | "budget" | "both" | "limited";
 async function oneCall(kind: Kind): Promise<[number, number]> {
   const i = n++;
   const messages = [{ role: "user" as const, content: `Summarize the quarterly report for region ${i} in three bullet points.` }];
@@ -85,6 +85,7 @@ async function oneCall(kind: Kind): Promise<[number, number]> {
       skip_rules: [],
       ...(kind !== "none" && { budget_id: budget.id }),
       ...(kind === "both" && { agent_run_id: `run-${i % 50}` }),
+      ...(kind === "limited" && { agent_run_id: `limited-${i % 50}` }),
     },
   };
   const t0 = performance.now();
@@ -110,17 +111,20 @@ async function oneCall(kind: Kind): Promise<[number, number]> {
   return [(answered - t0) * 1000, (performance.now() - t0) * 1000];
 }
 
-const KINDS: Kind[] = ["none", "budget", "both"];
-for (let i = 0; i < 600; i++) await oneCall(KINDS[i % 3]!);
-const medians: Record<Kind, number[]> = { none: [], budget: [], both: [] };
-const withSettle: Record<Kind, number[]> = { none: [], budget: [], both: [] };
+const KINDS: Kind[] = ["none", "budget", "both", "limited"];
+// Runs with a cost limit of their own: their calls reserve the worst case on the run too.
+for (let i = 0; i < 50; i++) await services.agentRuns.put(key.appId, `limited-${i}`, { maxCostMicros: 1e15 });
+for (let i = 0; i < 800; i++) await oneCall(KINDS[i % KINDS.length]!);
+const fresh = (): Record<Kind, number[]> => ({ none: [], budget: [], both: [], limited: [] });
+const medians = fresh();
+const withSettle = fresh();
 for (let r = 0; r < ROUNDS; r++) {
-  const t: Record<Kind, number[]> = { none: [], budget: [], both: [] };
-  const w: Record<Kind, number[]> = { none: [], budget: [], both: [] };
+  const t = fresh();
+  const w = fresh();
   for (let i = 0; i < CALLS; i++) {
     // Rotate which goes first, so none always runs on a warmer cache.
-    for (let k = 0; k < 3; k++) {
-      const kind = KINDS[(i + k) % 3]!;
+    for (let k = 0; k < KINDS.length; k++) {
+      const kind = KINDS[(i + k) % KINDS.length]!;
       const [answered, settled] = await oneCall(kind);
       t[kind].push(answered);
       w[kind].push(settled);
@@ -132,7 +136,7 @@ for (let r = 0; r < ROUNDS; r++) {
   }
   if (r === ROUNDS - 1)
     console.log(
-      `last round p99 µs: baseline ${percentile(t.none, 99).toFixed(1)}, budget ${percentile(t.budget, 99).toFixed(1)}, budget + agent run ${percentile(t.both, 99).toFixed(1)}`,
+      `last round p99 µs: baseline ${percentile(t.none, 99).toFixed(1)}, budget ${percentile(t.budget, 99).toFixed(1)}, budget + agent run ${percentile(t.both, 99).toFixed(1)}, with a run cost limit ${percentile(t.limited, 99).toFixed(1)}`,
     );
 }
 const added = (k: Kind) => medians[k].map((m, r) => m - medians.none[r]!);
@@ -146,11 +150,14 @@ const row = (label: string, k: Kind) =>
   `| ${label} | ${median(medians[k]).toFixed(1)} | ${k === "none" ? "" : median(added(k)).toFixed(1)} | ${median(withSettle[k]).toFixed(1)} | ${k === "none" ? "" : median(addedWithSettle(k)).toFixed(1)} |`;
 console.log(row("baseline: quota stage only", "none"));
 console.log(row("with budget_id", "budget"));
-console.log(row("with budget_id and agent_run_id", "both"));
+console.log(row("with budget_id and agent_run_id (no run cost limit: the default)", "both"));
+console.log(row("with budget_id and agent_run_id, the run with a cost limit", "limited"));
 console.log(
   `\nrounds' added p50, budget: ${added("budget")
     .map((x) => x.toFixed(1))
     .join(", ")} µs; both: ${added("both")
+    .map((x) => x.toFixed(1))
+    .join(", ")} µs; with a run cost limit: ${added("limited")
     .map((x) => x.toFixed(1))
     .join(", ")} µs. Budget spent $${view.spent_usd}, reserved $${view.reserved_usd} after the run; load average ${loadavg()[0]!.toFixed(1)}`,
 );

@@ -308,6 +308,11 @@ export class SpendStore implements BusyState {
     );
   }
 
+  /** Adds a call's cost and tokens to a run it reserved nothing on (the run has no cost limit): one statement. */
+  chargeRun(appId: string, id: string, costMicros: number, promptTokens: number, completionTokens: number, now: number): RunRow | undefined | Promise<RunRow | undefined> {
+    return this.settleNowOrLater(() => this.q.settleRun.get(appId, id, 0, costMicros, promptTokens, completionTokens, now) ?? undefined);
+  }
+
   async putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number): Promise<RunRow> {
     return retryWhileBusy(this, () => this.q.putRun.get(appId, id, maxCostMicros, maxCalls, maxRepeats, now)!);
   }

@@ -21,8 +21,10 @@ export function agentRunStage(s: Pick<Services, "agentRuns" | "catalog">): Stage
         ? undefined
         : s.agentRuns.admit(call.key.appId, id, call.requestId, call.req.messages).catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
     },
-    planned: (call, plan, hold) =>
-      hold ? s.agentRuns.reserve(hold, worstCaseMicros(s.catalog, call, plan)).catch((e) => Promise.reject(storeUnavailable(e, "the agent run"))) : undefined,
+    planned: (call, plan, hold) => {
+      const r = hold?.limited ? s.agentRuns.reserve(hold, worstCaseMicros(s.catalog, call, plan)) : undefined;
+      return r && r.catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
+    },
     commit(_call, out, hold, priced) {
       if (!hold) return;
       priced.meta.agent_run = s.agentRuns.settle(hold, toMicros(priced.costs.cost_actual_usd), out.usage.prompt_tokens, out.usage.completion_tokens);
