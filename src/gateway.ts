@@ -78,6 +78,7 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
     spend,
     { maxCostMicros: Math.round(settings.agentRunMaxCostUsd * 1e6), maxCalls: settings.agentRunMaxCalls, maxRepeats: settings.agentRunMaxRepeats },
     owner,
+    settings.agentRunWrapUpAt,
   );
   return {
     version: pkg.version,

@@ -22,7 +22,17 @@ export interface RunTotals {
   calls: number;
   cost_usd: number;
   status: RunRow["status"];
+  /** The call went out with the wrap-up instruction (WRAP_UP): the run is near a limit. */
+  wrap_up?: true;
 }
+
+/**
+ * Added, as a last system message, to the calls of a run near its call or cost limit when the operator
+ * asks for it (SVC_AGENT_RUN_WRAP_UP_AT): an agent told it is about to be stopped can finish with an
+ * answer rather than be cut off by the guard mid-task.
+ */
+export const WRAP_UP =
+  "This agent run is close to the call or cost limit its operator set, after which further calls are refused. Wrap up: give your final answer now, with the best result you have.";
 
 /** What a call holds on a run between admission and its settle. */
 export interface RunHold {
@@ -34,6 +44,8 @@ export interface RunHold {
   admitted: RunTotals;
   /** The run had a cost limit when the call was admitted: only then is the call's worst case reserved. */
   limited: boolean;
+  /** The run is near a limit and the operator asked for the wrap-up instruction: the call carries WRAP_UP. */
+  wrapUp: boolean;
   /** Set once the call's worst-case cost is reserved. */
   micros?: number;
 }
@@ -93,6 +105,8 @@ export class AgentRuns {
     private readonly store: SpendStore,
     defaults: RunLimits,
     private readonly owner: string,
+    /** SVC_AGENT_RUN_WRAP_UP_AT: the share of a limit from which calls carry WRAP_UP (0: never). */
+    private readonly wrapUpAt = 0,
     private readonly now: () => number = Date.now,
   ) {
     this.defaults = { maxCostMicros: defaults.maxCostMicros || UNLIMITED, maxCalls: defaults.maxCalls || UNLIMITED, maxRepeats: defaults.maxRepeats };
@@ -103,8 +117,15 @@ export class AgentRuns {
     const hash = stepHash(messages);
     const a = await this.store.admitRun(appId, id, hash, this.defaults, this.now());
     refuseUnless(a);
-    const limited = (a.run.max_cost_micros ?? this.defaults.maxCostMicros) !== UNLIMITED;
-    return { appId, id, hash, requestId, admitted: totalsOf(a.run), limited };
+    const maxCost = a.run.max_cost_micros ?? this.defaults.maxCostMicros;
+    return { appId, id, hash, requestId, admitted: totalsOf(a.run), limited: maxCost !== UNLIMITED, wrapUp: this.nearLimit(a.run, maxCost) };
+  }
+
+  /** The run (this call counted) has used `wrapUpAt` of its call limit, or of its cost limit with the calls in flight. */
+  private nearLimit(r: RunRow, maxCost: number): boolean {
+    if (this.wrapUpAt === 0) return false;
+    const maxCalls = r.max_calls ?? this.defaults.maxCalls;
+    return (maxCalls !== UNLIMITED && r.calls >= this.wrapUpAt * maxCalls) || (maxCost !== UNLIMITED && r.cost_micros + r.reserved_micros >= this.wrapUpAt * maxCost);
   }
 
   /**
@@ -138,8 +159,8 @@ export class AgentRuns {
       hold.micros === undefined
         ? this.store.chargeRun(hold.appId, hold.id, costMicros, promptTokens, completionTokens, this.now())
         : this.store.settleRun(hold.requestId, hold.appId, hold.id, costMicros, promptTokens, completionTokens, this.now());
-    if (r instanceof Promise || !r) return { ...hold.admitted, cost_usd: toUsd(Math.round(hold.admitted.cost_usd * 1e6) + costMicros) };
-    return totalsOf(r);
+    const totals = r instanceof Promise || !r ? { ...hold.admitted, cost_usd: toUsd(Math.round(hold.admitted.cost_usd * 1e6) + costMicros) } : totalsOf(r);
+    return hold.wrapUp ? { ...totals, wrap_up: true } : totals;
   }
 
   /** No answer went out: the call is not counted, and its reservation is released. */

@@ -47,11 +47,17 @@ class SvcOptions(TypedDict, total=False):
     max_turns_to_keep: int
 
 
-class AgentRun(TypedDict):
+class _AgentRunRequired(TypedDict):
     id: str
     calls: int
     cost_usd: float
     status: Literal["active", "tripped", "closed"]
+
+
+class AgentRun(_AgentRunRequired, total=False):
+    """``svc_meta.agent_run``; ``wrap_up`` is True when the call carried svc's wrap-up instruction."""
+
+    wrap_up: bool
 
 
 class SavedBySource(TypedDict):

@@ -92,7 +92,8 @@ export interface SvcMeta {
   /** Set when the budget could not cover the model `auto` routing chose: that model and its reason (`routing_reason` is then `budget_fit`). */
   budget_fit?: { instead_of: string; reason: RoutingReason };
   /** The agent run's totals after this call, when the request named `agent_run_id`. */
-  agent_run?: { id: string; calls: number; cost_usd: number; status: "active" | "tripped" | "closed" };
+  /** `wrap_up: true` when the call went out with svc's wrap-up instruction (the run is near a limit). */
+  agent_run?: { id: string; calls: number; cost_usd: number; status: "active" | "tripped" | "closed"; wrap_up?: true };
 }
 
 /** Every field name of `SvcOptions`, for code that must enumerate them (checked to be complete at compile time). */

@@ -1,6 +1,6 @@
 import { toMicros } from "../../accounting/budgets";
 import { storeUnavailable } from "../../accounting/budgets";
-import type { RunHold } from "../../accounting/agent-runs";
+import { WRAP_UP, type RunHold } from "../../accounting/agent-runs";
 import type { Services } from "../services";
 import type { Stage } from "../stage";
 import { worstCaseMicros } from "../worst-case";
@@ -22,6 +22,13 @@ export function agentRunStage(s: Pick<Services, "agentRuns" | "catalog">): Stage
         : s.agentRuns.admit(call.key.appId, id, call.requestId, call.req.messages).catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
     },
     planned: (call, plan, hold) => {
+      if (hold?.wrapUp) {
+        // plan.opt may be a remembered optimizer result shared with other calls: replaced, not changed.
+        plan.opt = { ...plan.opt, messages: [...plan.opt.messages, { role: "system", content: WRAP_UP }] };
+        // The cache lookup was keyed on the request without it: this answer is not stored under that key.
+        call.fill?.fail();
+        call.fill = undefined;
+      }
       const r = hold?.limited ? s.agentRuns.reserve(hold, worstCaseMicros(s.catalog, call, plan)) : undefined;
       return r && r.catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
     },
