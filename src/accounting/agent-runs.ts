@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { ApiError } from "../core/errors";
 import type { ChatMessage } from "../core/messages";
+import { NO_RUN_LIMITS, type KeyRunLimits } from "../auth/key-record";
 import { RUN_SEP, type RunAdmission, type RunLimits, type RunRow, type SpendStore } from "../store/spend-store";
 import { toUsd } from "./budgets";
 
@@ -42,6 +43,8 @@ export interface RunHold {
   requestId: string;
   /** The run's totals when the call was admitted: svc_meta's fallback while the store is busy at the settle. */
   admitted: RunTotals;
+  /** The limits the run is held to where it sets none (the key's, else the operator's). */
+  limits: RunLimits;
   /** The run had a cost limit when the call was admitted: only then is the call's worst case reserved. */
   limited: boolean;
   /** The run is near a limit and the operator asked for the wrap-up instruction: the call carries WRAP_UP. */
@@ -113,18 +116,29 @@ export class AgentRuns {
   }
 
   /** At admission: counts the call into its run, or refuses it when the run is stopped or this call trips it. */
-  async admit(appId: string, id: string, requestId: string, messages: readonly ChatMessage[]): Promise<RunHold> {
+  async admit(appId: string, id: string, requestId: string, messages: readonly ChatMessage[], key: KeyRunLimits = NO_RUN_LIMITS): Promise<RunHold> {
     const hash = stepHash(messages);
-    const a = await this.store.admitRun(appId, id, hash, this.defaults, this.now());
+    const limits = this.limitsFor(key);
+    const a = await this.store.admitRun(appId, id, hash, limits, this.now());
     refuseUnless(a);
-    const maxCost = a.run.max_cost_micros ?? this.defaults.maxCostMicros;
-    return { appId, id, hash, requestId, admitted: totalsOf(a.run), limited: maxCost !== UNLIMITED, wrapUp: this.nearLimit(a.run, maxCost) };
+    const maxCost = a.run.max_cost_micros ?? limits.maxCostMicros;
+    return { appId, id, hash, requestId, admitted: totalsOf(a.run), limits, limited: maxCost !== UNLIMITED, wrapUp: this.nearLimit(a.run, limits, maxCost) };
+  }
+
+  /** The limits a run is held to where it sets none: the calling key's, else the operator's. */
+  private limitsFor(key: KeyRunLimits): RunLimits {
+    if (key === NO_RUN_LIMITS) return this.defaults;
+    return {
+      maxCostMicros: key.maxCostMicros ?? this.defaults.maxCostMicros,
+      maxCalls: key.maxCalls ?? this.defaults.maxCalls,
+      maxRepeats: key.maxRepeats ?? this.defaults.maxRepeats,
+    };
   }
 
   /** The run (this call counted) has used `wrapUpAt` of its call limit, or of its cost limit with the calls in flight. */
-  private nearLimit(r: RunRow, maxCost: number): boolean {
+  private nearLimit(r: RunRow, limits: RunLimits, maxCost: number): boolean {
     if (this.wrapUpAt === 0) return false;
-    const maxCalls = r.max_calls ?? this.defaults.maxCalls;
+    const maxCalls = r.max_calls ?? limits.maxCalls;
     return (maxCalls !== UNLIMITED && r.calls >= this.wrapUpAt * maxCalls) || (maxCost !== UNLIMITED && r.cost_micros + r.reserved_micros >= this.wrapUpAt * maxCost);
   }
 
@@ -142,7 +156,7 @@ export class AgentRuns {
         { requestId: hold.requestId, kind: "run", target, period: "", micros },
         hold.appId,
         hold.id,
-        this.defaults.maxCostMicros,
+        hold.limits.maxCostMicros,
         this.owner,
         this.now(),
       ),
@@ -169,8 +183,9 @@ export class AgentRuns {
     if (hold.micros !== undefined) void this.store.settleRun(hold.requestId, hold.appId, hold.id, 0, 0, 0, this.now());
   }
 
-  get(appId: string, id: string): RunView {
-    return this.view(this.existing(appId, id));
+  /** The run, its limits as a call with `key` would be held to them. */
+  get(appId: string, id: string, key: KeyRunLimits = NO_RUN_LIMITS): RunView {
+    return this.view(this.existing(appId, id), this.limitsFor(key));
   }
 
   async put(appId: string, id: string, limits: { maxCostMicros?: number; maxCalls?: number; maxRepeats?: number }): Promise<RunView> {
@@ -191,9 +206,9 @@ export class AgentRuns {
     return r;
   }
 
-  private view(r: RunRow): RunView {
+  private view(r: RunRow, defaults = this.defaults): RunView {
     const limited = (n: number) => (n === UNLIMITED ? null : n);
-    const maxCost = r.max_cost_micros ?? limited(this.defaults.maxCostMicros);
+    const maxCost = r.max_cost_micros ?? limited(defaults.maxCostMicros);
     return {
       id: r.id,
       status: r.status,
@@ -203,8 +218,8 @@ export class AgentRuns {
       cost_usd: toUsd(r.cost_micros),
       limits: {
         max_cost_usd: maxCost === null ? null : toUsd(maxCost),
-        max_calls: r.max_calls ?? limited(this.defaults.maxCalls),
-        max_repeats: r.max_repeats ?? this.defaults.maxRepeats,
+        max_calls: r.max_calls ?? limited(defaults.maxCalls),
+        max_repeats: r.max_repeats ?? defaults.maxRepeats,
       },
       trip_reason: r.trip_reason,
     };

@@ -2,7 +2,7 @@ import { withoutWaiting } from "../store/no-wait";
 import { and, eq, gt, sql, asc } from "drizzle-orm";
 import type { Db } from "../store/db";
 import { apiKeys } from "../store/schema";
-import type { KeyEntry } from "./key-record";
+import { NO_RUN_LIMITS, type KeyEntry, type KeyRunLimits } from "./key-record";
 
 /** Storage of key records. Every change bumps `sync_seq` so other processes on the store see it. */
 type Row = typeof apiKeys.$inferSelect;
@@ -22,7 +22,14 @@ const toEntry = (r: Row): KeyEntry => ({
   lastUsedAt: r.lastUsedAt,
   revokedAt: r.revokedAt,
   budgetId: r.budgetId,
+  // The shared NO_RUN_LIMITS when the key sets none: agent runs take the operator's limits as they are.
+  runLimits:
+    r.runMaxCostMicros === null && r.runMaxCalls === null && r.runMaxRepeats === null
+      ? NO_RUN_LIMITS
+      : { maxCostMicros: r.runMaxCostMicros, maxCalls: r.runMaxCalls, maxRepeats: r.runMaxRepeats },
 });
+
+const runColumns = (l: KeyRunLimits) => ({ runMaxCostMicros: l.maxCostMicros, runMaxCalls: l.maxCalls, runMaxRepeats: l.maxRepeats });
 
 const nextSeq = sql`(SELECT COALESCE(MAX(${apiKeys.syncSeq}), 0) + 1 FROM ${apiKeys})`;
 
@@ -30,9 +37,10 @@ export class KeyRepository {
   constructor(private readonly db: Db) {}
 
   insert(k: KeyEntry): void {
+    const { runLimits, ...rest } = k;
     this.db
       .insert(apiKeys)
-      .values({ ...k, syncSeq: nextSeq })
+      .values({ ...rest, ...runColumns(runLimits), syncSeq: nextSeq })
       .run();
   }
 
@@ -40,8 +48,13 @@ export class KeyRepository {
     this.db.update(apiKeys).set({ status: "revoked", revokedAt: at, syncSeq: nextSeq }).where(eq(apiKeys.id, id)).run();
   }
 
-  setBudget(id: string, budgetId: string | null): void {
-    this.db.update(apiKeys).set({ budgetId, syncSeq: nextSeq }).where(eq(apiKeys.id, id)).run();
+  /** A key's defaults: its budget and its agent-run limits. */
+  setDefaults(id: string, budgetId: string | null, runLimits: KeyRunLimits): void {
+    this.db
+      .update(apiKeys)
+      .set({ budgetId, ...runColumns(runLimits), syncSeq: nextSeq })
+      .where(eq(apiKeys.id, id))
+      .run();
   }
 
   /** Keys bound to a budget being deleted go back to no default; their ids. */

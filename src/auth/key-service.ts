@@ -4,7 +4,7 @@ import { generateKey, type KeyType } from "./key-format";
 import type { KeyHasher } from "./secret";
 import type { KeyIndex } from "./key-index";
 import type { KeyRepository } from "./key-repository";
-import { SCOPES, viewOf, type KeyEntry, type KeyRecordView } from "./key-record";
+import { NO_RUN_LIMITS, SCOPES, viewOf, type KeyEntry, type KeyRecordView, type KeyRunLimits } from "./key-record";
 import type { Plans } from "./plans";
 
 export interface CreateKeyInput {
@@ -15,6 +15,13 @@ export interface CreateKeyInput {
   plan?: string;
   /** The key's default budget, a budget of `appId`. */
   budgetId?: string;
+  runLimits?: KeyRunLimits;
+}
+
+/** A change of a key's defaults: a field left out stays as it is; null clears it. */
+export interface KeyDefaultsPatch {
+  budgetId?: string | null;
+  runLimits?: Partial<KeyRunLimits>;
 }
 
 /** The creator's rights, or "operator" for the CLI, which works on the store directly. */
@@ -72,6 +79,7 @@ export class KeyService {
       lastUsedAt: null,
       revokedAt: null,
       budgetId: input.budgetId ?? null,
+      runLimits: input.runLimits ?? NO_RUN_LIMITS,
     };
     this.repo.insert(entry);
     this.index.put(entry);
@@ -97,6 +105,7 @@ export class KeyService {
       lastUsedAt: null,
       revokedAt: null,
       budgetId: null,
+      runLimits: NO_RUN_LIMITS,
     };
     this.repo.insert(entry);
     this.index.put(entry);
@@ -120,13 +129,18 @@ export class KeyService {
     return viewOf(revoked);
   }
 
-  /** Binds a key to a default budget of its app, or unbinds it (null). Other processes see it at their next key sync. */
-  setBudget(actor: Actor, id: string, budgetId: string | null): KeyRecordView {
+  /**
+   * Changes a key's defaults: the budget its calls are charged on when they name none (a budget of its
+   * app; null unbinds it) and its agent-run limits. Other processes see it at their next key sync.
+   */
+  setDefaults(actor: Actor, id: string, patch: KeyDefaultsPatch): KeyRecordView {
     if (actor !== "operator") this.requireAdmin(actor);
     const found = this.owned(actor, id);
-    if (budgetId !== null) this.requireBudget(found.appId, budgetId);
-    this.repo.setBudget(id, budgetId);
-    const changed: KeyEntry = { ...(this.index.get(id) ?? found), budgetId };
+    if (typeof patch.budgetId === "string") this.requireBudget(found.appId, patch.budgetId);
+    const budgetId = patch.budgetId === undefined ? found.budgetId : patch.budgetId;
+    const runLimits = { ...found.runLimits, ...patch.runLimits };
+    this.repo.setDefaults(id, budgetId, runLimits);
+    const changed: KeyEntry = { ...(this.index.get(id) ?? found), budgetId, runLimits };
     this.index.put(changed);
     return viewOf(changed);
   }

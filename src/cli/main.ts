@@ -88,7 +88,7 @@ async function keysCommand(settings: Settings, args: string[]): Promise<void> {
     } else if (sub === "update") {
       const id = positionals[0] ?? fail("usage: svc keys update <key_id> --budget B|none");
       if (values.budget === undefined) fail("usage: svc keys update <key_id> --budget B|none");
-      printKey(gw.keys.setBudget("operator", id, values.budget === "none" ? null : values.budget), json);
+      printKey(gw.keys.setDefaults("operator", id, { budgetId: values.budget === "none" ? null : values.budget }), json);
     } else if (sub === "list") {
       const list = gw.keys.list("operator", values.app ?? "default");
       if (json) process.stdout.write(JSON.stringify(list) + "\n");

@@ -34,6 +34,7 @@ const key = (id: string, type: "test" | "live", plan = "free"): KeyEntry => ({
   lastUsedAt: null,
   revokedAt: null,
   budgetId: null,
+  runLimits: { maxCostMicros: null, maxCalls: null, maxRepeats: null },
 });
 
 const open: { store: Store; counters: SqliteCounters[]; dir: string }[] = [];

@@ -182,3 +182,54 @@ describe("auto routing fitted to a budget", () => {
     expect(((await none.json()) as any).error.code).toBe("BUDGET_EXCEEDED");
   });
 });
+
+describe("a key's agent-run limits", () => {
+  const step = (key: string, run: string, i: number) =>
+    call(`${rig.gw.url}/v1/complete`, key, { body: explicit(`alpha beta gamma delta epsilon s${i}`, { agent_run_id: run }) });
+
+  test("a key's call limit holds its calls' runs where the run sets none; PATCH null goes back to the operator's", async () => {
+    const k = await keyWith({ agent_run_limits: { max_calls: 2 } });
+    expect(k.agent_run_limits).toEqual({ max_cost_usd: null, max_calls: 2, max_repeats: null });
+    const run = `run-${crypto.randomUUID()}`;
+    expect((await step(k.key, run, 1)).status).toBe(200);
+    expect((await step(k.key, run, 2)).status).toBe(200);
+    const third = await step(k.key, run, 3);
+    expect(third.status).toBe(429);
+    expect(((await third.json()) as any).error).toMatchObject({ code: "AGENT_GUARD", reason: expect.stringContaining("max_calls 2") });
+    // The admin key sets no limits: its runs take the operator's (none).
+    const free = `run-${crypto.randomUUID()}`;
+    for (let i = 0; i < 3; i++) expect((await step(rig.admin.key, free, i)).status).toBe(200);
+
+    const patched = await call(`${rig.gw.url}/api/keys/${k.id}`, rig.admin.key, { method: "PATCH", body: { agent_run_limits: { max_calls: null, max_cost_usd: 5 } } });
+    expect(patched.status).toBe(200);
+    expect(((await patched.json()) as any).agent_run_limits).toEqual({ max_cost_usd: 5, max_calls: null, max_repeats: null });
+    const fresh = `run-${crypto.randomUUID()}`;
+    for (let i = 0; i < 3; i++) expect((await step(k.key, fresh, i)).status).toBe(200);
+    const seen = (await (await call(`${rig.gw.url}/api/agent-runs/${fresh}`, k.key)).json()) as any;
+    expect(seen.limits).toEqual({ max_cost_usd: 5, max_calls: null, max_repeats: 3 });
+  });
+
+  test("a run's own limits win over the key's", async () => {
+    const k = await keyWith({ agent_run_limits: { max_calls: 1 } });
+    const run = `run-${crypto.randomUUID()}`;
+    expect((await call(`${rig.gw.url}/api/agent-runs/${run}`, rig.admin.key, { method: "PUT", body: { max_calls: 3 } })).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await step(k.key, run, i)).status).toBe(200);
+    expect((await step(k.key, run, 3)).status).toBe(429);
+  });
+
+  test("bad limits are a 400 naming the field", async () => {
+    const k = await keyWith({});
+    const cases: [unknown, string][] = [
+      [{ agent_run_limits: { max_calls: 0 } }, "agent_run_limits.max_calls"],
+      [{ agent_run_limits: { max_repeats: 1.5 } }, "agent_run_limits.max_repeats"],
+      [{ agent_run_limits: { max_cost_usd: -1 } }, "agent_run_limits.max_cost_usd"],
+      [{ agent_run_limits: { color: 1 } }, "agent_run_limits.color"],
+      [{ agent_run_limits: 5 }, "agent_run_limits"],
+    ];
+    for (const [body, param] of cases) {
+      const r = await call(`${rig.gw.url}/api/keys/${k.id}`, rig.admin.key, { method: "PATCH", body });
+      expect(r.status).toBe(400);
+      expect(((await r.json()) as any).error.param).toBe(param);
+    }
+  });
+});

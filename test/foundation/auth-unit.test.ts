@@ -36,6 +36,7 @@ function entryFor(value: string, status: "active" | "revoked" = "active"): KeyEn
     lastUsedAt: null,
     revokedAt: null,
     budgetId: null,
+    runLimits: { maxCostMicros: null, maxCalls: null, maxRepeats: null },
   };
 }
 

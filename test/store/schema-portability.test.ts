@@ -128,6 +128,7 @@ const key = (id: string, type: "test" | "live", createdAt: number): KeyEntry => 
   lastUsedAt: null,
   revokedAt: null,
   budgetId: null,
+  runLimits: { maxCostMicros: null, maxCalls: null, maxRepeats: null },
 });
 
 function ledgerRow(i: number): LedgerRow {

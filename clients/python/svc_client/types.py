@@ -172,6 +172,14 @@ class CompletionChunk(TypedDict, total=False):
     svc_meta: SvcMeta
 
 
+class KeyRunLimits(TypedDict):
+    """A key's defaults for its calls' agent runs; None: the operator's."""
+
+    max_cost_usd: Optional[float]
+    max_calls: Optional[int]
+    max_repeats: Optional[int]
+
+
 class KeyRecord(TypedDict):
     """A key as listed (never with its value)."""
 
@@ -188,6 +196,7 @@ class KeyRecord(TypedDict):
     last_used_at: Optional[str]
     revoked_at: Optional[str]
     budget_id: Optional[str]
+    agent_run_limits: KeyRunLimits
 
 
 class CreatedKey(KeyRecord):

@@ -239,6 +239,8 @@ export interface KeyRecord {
   revoked_at: string | null;
   /** The key's default budget: calls that name no `budget_id` are charged on it. */
   budget_id: string | null;
+  /** The key's defaults for its calls' agent runs (null: the operator's); a run's own limits win. */
+  agent_run_limits: { max_cost_usd: number | null; max_calls: number | null; max_repeats: number | null };
 }
 
 /** What `keys.create()` answers: the record plus the value, shown this once. */

@@ -5,7 +5,8 @@ import { keyOf } from "../auth";
 import { readJsonBody } from "../body";
 import { validationError } from "../../core/errors";
 import type { KeyType } from "../../auth/key-format";
-import { objectBody } from "../validate/resource-body";
+import { countField, objectBody, usdField } from "../validate/resource-body";
+import { NO_RUN_LIMITS, type KeyRunLimits } from "../../auth/key-record";
 
 interface CreateKeyBody {
   name: string;
@@ -14,6 +15,33 @@ interface CreateKeyBody {
   scopes: string[];
   plan?: string;
   budget_id?: string;
+  agent_run_limits?: Partial<KeyRunLimits>;
+}
+
+const RUN_LIMIT_FIELDS = ["max_cost_usd", "max_calls", "max_repeats"] as const;
+
+/**
+ * A key's agent-run limits, `{max_cost_usd?, max_calls?, max_repeats?}` in the ranges PUT
+ * /api/agent-runs/{id} takes; null sets a field back to the operator's default.
+ */
+function runLimitsField(v: unknown): Partial<KeyRunLimits> | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw validationError("agent_run_limits", `an object with ${RUN_LIMIT_FIELDS.join(", ")}`);
+  const o = v as Record<string, unknown>;
+  const b: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) {
+    if (!(RUN_LIMIT_FIELDS as readonly string[]).includes(k)) throw validationError(`agent_run_limits.${k}`, `unknown field; allowed: ${RUN_LIMIT_FIELDS.join(", ")}`);
+    b[`agent_run_limits.${k}`] = o[k];
+  }
+  const field = <T>(name: string, parse: (f: string) => T | undefined): T | null | undefined => (o[name] === null ? null : parse(`agent_run_limits.${name}`));
+  const out: Partial<KeyRunLimits> = {};
+  const cost = field("max_cost_usd", (f) => usdField(b, f, false));
+  const calls = field("max_calls", (f) => countField(b, f, 1, 1_000_000_000));
+  const repeats = field("max_repeats", (f) => countField(b, f, 1, 1_000_000));
+  if (cost !== undefined) out.maxCostMicros = cost;
+  if (calls !== undefined) out.maxCalls = calls;
+  if (repeats !== undefined) out.maxRepeats = repeats;
+  return out;
 }
 
 /** A key's default budget: a budget id of the key's app, or (when changing it) null for none. */
@@ -40,10 +68,11 @@ function parseCreateKey(body: unknown): CreateKeyBody {
   if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === "string")) throw validationError("scopes", "must be an array of strings");
   if (b.plan !== undefined && typeof b.plan !== "string") throw validationError("plan", "must be a string");
   for (const k of Object.keys(b)) {
-    if (!["name", "app_id", "type", "scopes", "plan", "budget_id"].includes(k)) throw validationError(k, "unknown field");
+    if (!["name", "app_id", "type", "scopes", "plan", "budget_id", "agent_run_limits"].includes(k)) throw validationError(k, "unknown field");
   }
   const budget_id = budgetIdField(b.budget_id, false) ?? undefined;
-  return { name, app_id, type, scopes, plan: b.plan as string | undefined, ...(budget_id !== undefined && { budget_id }) };
+  const agent_run_limits = runLimitsField(b.agent_run_limits);
+  return { name, app_id, type, scopes, plan: b.plan as string | undefined, ...(budget_id !== undefined && { budget_id }), ...(agent_run_limits && { agent_run_limits }) };
 }
 
 /** POST/GET/DELETE /api/keys: admin-scoped, each key confined to its own app_id. */
@@ -61,6 +90,7 @@ export function keyRoutes(gw: Pick<Services, "keyIndex" | "hash" | "keys" | "log
           scopes: body.scopes,
           plan: body.plan,
           ...(body.budget_id !== undefined && { budgetId: body.budget_id }),
+          ...(body.agent_run_limits && { runLimits: { ...NO_RUN_LIMITS, ...body.agent_run_limits } }),
         });
         gw.log.info({ request_id: requestIdOf(request), key_id: created.id, app_id: created.app_id, type: created.type }, "key created");
         set.status = 201;
@@ -76,10 +106,15 @@ export function keyRoutes(gw: Pick<Services, "keyIndex" | "hash" | "keys" | "log
       "/api/keys/:id",
       async ({ request, params }) => {
         const actor = keyOf(gw, request);
-        const b = objectBody(await readJsonBody(request, gw.settings.maxBodyBytes), ["budget_id"]);
-        if (!("budget_id" in b)) throw validationError("budget_id", "required: a budget id, or null for none");
-        const changed = gw.keys.setBudget(actor, params.id, budgetIdField(b.budget_id, true) as string | null);
-        gw.log.info({ request_id: requestIdOf(request), key_id: changed.id, budget_id: changed.budget_id }, "key's default budget set");
+        const b = objectBody(await readJsonBody(request, gw.settings.maxBodyBytes), ["budget_id", "agent_run_limits"]);
+        if (Object.keys(b).length === 0) throw validationError("body", "nothing to change: budget_id and/or agent_run_limits");
+        const budgetId = budgetIdField(b.budget_id, true);
+        const runLimits = runLimitsField(b.agent_run_limits);
+        const changed = gw.keys.setDefaults(actor, params.id, { ...(budgetId !== undefined && { budgetId }), ...(runLimits && { runLimits }) });
+        gw.log.info(
+          { request_id: requestIdOf(request), key_id: changed.id, budget_id: changed.budget_id, agent_run_limits: changed.agent_run_limits },
+          "key's defaults changed",
+        );
         return changed;
       },
       { parse: "none" },

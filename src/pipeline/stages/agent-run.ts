@@ -19,7 +19,7 @@ export function agentRunStage(s: Pick<Services, "agentRuns" | "catalog">): Stage
       const id = call.req.svc_options.agent_run_id;
       return id === undefined
         ? undefined
-        : s.agentRuns.admit(call.key.appId, id, call.requestId, call.req.messages).catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
+        : s.agentRuns.admit(call.key.appId, id, call.requestId, call.req.messages, call.key.runLimits).catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
     },
     planned: (call, plan, hold) => {
       if (hold?.wrapUp) {
