@@ -6,25 +6,49 @@
  * bench/results/mutation.md.
  *
  * Stryker runs on Node (its CLI), the tests on Bun. A narrow test command per module keeps a run to
- * minutes on a 2-core machine: a mutant costs one `bun test` start (~0.2 s) plus the module's tests.
+ * minutes on a 2-core machine: a mutant costs one `bun test` start (~0.2 s) plus the module's tests (up to
+ * the first failure: --bail).
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "..");
-const MODULES = JSON.parse(readFileSync(join(import.meta.dir, "mutation", "modules.json"), "utf8")) as Record<
-  string,
-  { mutate: string[]; tests: string[] } | string
->;
+/**
+ * A module: the files to mutate (Stryker's `path` or `path:from-to` line ranges), the tests that name its
+ * behaviour, an optional `sample` (every `every`th block of `block` lines of one file, for a file too
+ * big to run whole on this machine) and the mutants judged equivalent, each with its reason.
+ */
+interface Module {
+  mutate: string[];
+  tests: string[];
+  sample?: { file: string; block: number; every: number };
+  equivalent?: Equivalent[];
+}
+/**
+ * Mutants no caller can tell apart: of `file`, on a line holding `code`, by `mutator`, and when given
+ * only those whose mutated source text matches the regex `original`, whose replacement is `replacement`
+ * or that start at one of `columns`.
+ */
+interface Equivalent {
+  file: string;
+  code: string;
+  mutator: string;
+  original?: string;
+  replacement?: string;
+  columns?: number[];
+  reason: string;
+}
+const MODULES = JSON.parse(readFileSync(join(import.meta.dir, "mutation", "modules.json"), "utf8")) as Record<string, Module | string>;
 const RESULTS = join(ROOT, "bench", "results", "mutation");
 const WORK = join(ROOT, ".tmp", "mutation");
 
 interface Mutant {
   id: string;
+  equivalent?: string;
   mutatorName: string;
   replacement?: string;
   status: string;
-  location: { start: { line: number; column: number } };
+  location: { start: { line: number; column: number }; end: { line: number; column: number } };
 }
 interface Summary {
   module: string;
@@ -37,25 +61,34 @@ interface Summary {
   no_coverage: number;
   errors: number;
   score: number;
-  survivors: { at: string; mutator: string; replacement: string }[];
+  /** Of the survivors, those listed as equivalent in modules.json, and the score without them. */
+  equivalent: number;
+  score_without_equivalent: number;
+  /** Lines mutated, when a sample of the file. */
+  scope?: string;
+  survivors: { at: string; mutator: string; replacement: string; equivalent?: string }[];
 }
 
 const names = Object.keys(MODULES).filter((k) => !k.startsWith("_"));
-const wanted = process.argv.slice(2);
+// --from-report: score the last run's Stryker report again (after the equivalent list changed) without running it.
+const fromReport = process.argv.includes("--from-report");
+const wanted = process.argv.slice(2).filter((a) => a !== "--from-report");
 for (const w of wanted) if (!names.includes(w)) throw new Error(`unknown module '${w}'; known: ${names.join(", ")}`);
 mkdirSync(RESULTS, { recursive: true });
 mkdirSync(WORK, { recursive: true });
 
 for (const name of wanted.length > 0 ? wanted : names) {
-  const m = MODULES[name] as { mutate: string[]; tests: string[] };
-  const command = `./node_modules/.bin/bun test --timeout 60000 ${m.tests.join(" ")}`;
+  const m = MODULES[name] as Module;
+  // --bail: a mutant is killed by its first failing test, and the rest need not run (a surviving one still runs them all).
+  const command = `./node_modules/.bin/bun test --bail --timeout 60000 ${m.tests.join(" ")}`;
+  const mutate = [...m.mutate, ...(m.sample ? sampleRanges(m.sample) : [])];
   const reportFile = join(WORK, `${name}.json`);
   const config = {
     $schema: "../../node_modules/@stryker-mutator/core/schema/stryker-schema.json",
     testRunner: "command",
     commandRunner: { command },
     coverageAnalysis: "off",
-    mutate: m.mutate,
+    mutate,
     reporters: ["progress", "clear-text", "json"],
     jsonReporter: { fileName: reportFile },
     // The sandbox needs the sources, tests and shipped models; the rest only slows the copy.
@@ -67,23 +100,55 @@ for (const name of wanted.length > 0 ? wanted : names) {
   };
   const configFile = join(WORK, `${name}.config.json`);
   writeFileSync(configFile, JSON.stringify(config, null, 2));
-  console.log(`\n== ${name}: ${m.mutate.join(", ")} against \`${command}\``);
-  const run = Bun.spawnSync(["node", join(ROOT, "node_modules", "@stryker-mutator", "core", "bin", "stryker.js"), "run", configFile], {
-    cwd: ROOT,
-    stdout: "inherit",
-    stderr: "inherit",
-  });
-  if (run.exitCode !== 0) throw new Error(`stryker exited with ${run.exitCode} on ${name}`);
-  const summary = summarize(name, command, JSON.parse(readFileSync(reportFile, "utf8")));
+  console.log(`\n== ${name}: ${mutate.join(", ")} against \`${command}\``);
+  if (!fromReport) {
+    const run = Bun.spawnSync(["node", join(ROOT, "node_modules", "@stryker-mutator", "core", "bin", "stryker.js"), "run", configFile], {
+      cwd: ROOT,
+      stdout: "inherit",
+      stderr: "inherit",
+    });
+    if (run.exitCode !== 0) throw new Error(`stryker exited with ${run.exitCode} on ${name}`);
+  }
+  const summary = summarize(name, command, JSON.parse(readFileSync(reportFile, "utf8")), m.equivalent ?? []);
+  if (fromReport) summary.measured_at = statSync(reportFile).mtime.toISOString();
+  if (m.sample) summary.scope = mutate.join(" ");
   writeFileSync(join(RESULTS, `${name}.json`), JSON.stringify(summary, null, 2) + "\n");
   console.log(
-    `${name}: ${summary.score.toFixed(1)}% killed (${summary.killed + summary.timeout} of ${summary.killed + summary.timeout + summary.survived + summary.no_coverage})`,
+    `${name}: ${summary.score.toFixed(1)}% killed (${summary.killed + summary.timeout} of ${summary.killed + summary.timeout + summary.survived + summary.no_coverage}); ${summary.score_without_equivalent.toFixed(1)}% without the ${summary.equivalent} listed as equivalent`,
   );
   // After each module, so a run stopped part-way still leaves a table that matches the summaries.
   writeTable();
 }
 
-function summarize(module: string, command: string, report: { files: Record<string, { mutants: Mutant[] }> }): Summary {
+/** `file:a-b` ranges of every `every`th block of `block` lines, from the first: a systematic sample of the file's lines. */
+function sampleRanges(s: { file: string; block: number; every: number }): string[] {
+  const lines = readFileSync(join(ROOT, s.file), "utf8").split("\n").length;
+  const out: string[] = [];
+  for (let from = 1; from <= lines; from += s.block * s.every) out.push(`${s.file}:${from}-${Math.min(from + s.block - 1, lines)}`);
+  return out;
+}
+
+/** The reason a surviving mutant is listed as equivalent, if it is. Stryker's lines and columns count from 1. */
+function equivalentReason(path: string, x: Mutant, equivalents: Equivalent[]): string | undefined {
+  const lines = readFileSync(join(ROOT, path), "utf8").split("\n");
+  const { start, end } = x.location;
+  const line = lines[start.line - 1] ?? "";
+  const original =
+    start.line === end.line
+      ? line.slice(start.column - 1, end.column - 1)
+      : [line.slice(start.column - 1), ...lines.slice(start.line, end.line - 1), (lines[end.line - 1] ?? "").slice(0, end.column - 1)].join("\n");
+  return equivalents.find(
+    (e) =>
+      e.file === path &&
+      e.mutator === x.mutatorName &&
+      line.includes(e.code) &&
+      (e.original === undefined || new RegExp(e.original, "s").test(original)) &&
+      (e.replacement === undefined || e.replacement === x.replacement) &&
+      (e.columns === undefined || e.columns.includes(start.column)),
+  )?.reason;
+}
+
+function summarize(module: string, command: string, report: { files: Record<string, { mutants: Mutant[] }> }, equivalents: Equivalent[]): Summary {
   const s: Summary = {
     module,
     measured_at: new Date().toISOString(),
@@ -95,6 +160,8 @@ function summarize(module: string, command: string, report: { files: Record<stri
     no_coverage: 0,
     errors: 0,
     score: 0,
+    equivalent: 0,
+    score_without_equivalent: 0,
     survivors: [],
   };
   for (const [path, f] of Object.entries(report.files)) {
@@ -112,10 +179,20 @@ function summarize(module: string, command: string, report: { files: Record<stri
     s.files.push(file);
     for (const k of ["killed", "timeout", "survived", "no_coverage", "errors"] as const) s[k] += file[k];
     for (const x of f.mutants)
-      if (x.status === "Survived" || x.status === "NoCoverage")
-        s.survivors.push({ at: `${path}:${x.location.start.line}:${x.location.start.column}`, mutator: x.mutatorName, replacement: x.replacement ?? "" });
+      if (x.status === "Survived" || x.status === "NoCoverage") {
+        const equivalent = equivalentReason(path, x, equivalents);
+        if (equivalent) s.equivalent++;
+        s.survivors.push({
+          at: `${path}:${x.location.start.line}:${x.location.start.column}`,
+          mutator: x.mutatorName,
+          replacement: x.replacement ?? "",
+          ...(equivalent && { equivalent }),
+        });
+      }
   }
   s.score = score(s);
+  // Equivalent mutants are not valid mutants: no test can kill them.
+  s.score_without_equivalent = score({ ...s, survived: s.survived + s.no_coverage - s.equivalent, no_coverage: 0 });
   return s;
 }
 
@@ -137,18 +214,23 @@ function writeTable(): void {
     "(modules and their test files: bench/mutation/modules.json). Score = (killed + timed out) / valid mutants.",
     "Surviving mutants of each module are listed in bench/results/mutation/<module>.json.",
     "",
-    "| module | file | killed | timeout | survived | no coverage | score | measured at / test command |",
-    "|---|---|---:|---:|---:|---:|---:|---|",
+    "Mutants listed as equivalent in modules.json (with the reason each cannot be told apart) are counted in the",
+    "survivors and left out of the second score. A sampled module mutated only the lines named under it.",
+    "",
+    "| module | file | killed | timeout | survived | no coverage | score | of which equivalent | score without them | measured at / test command |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const r of rows) {
     for (const f of r.files)
       lines.push(
-        `| ${r.module} | ${f.path} | ${f.killed} | ${f.timeout} | ${f.survived} | ${f.no_coverage} | ${f.score.toFixed(1)}% | ${r.measured_at.slice(0, 16)}Z |`,
+        `| ${r.module} | ${f.path} | ${f.killed} | ${f.timeout} | ${f.survived} | ${f.no_coverage} | ${f.score.toFixed(1)}% | | | ${r.measured_at.slice(0, 16)}Z |`,
       );
+    const equivalent = r.equivalent ?? 0;
     lines.push(
-      `| **${r.module}** | all | ${r.killed} | ${r.timeout} | ${r.survived} | ${r.no_coverage} | **${r.score.toFixed(1)}%** | \`${r.command.replace("./node_modules/.bin/", "")}\` |`,
+      `| **${r.module}** | all | ${r.killed} | ${r.timeout} | ${r.survived} | ${r.no_coverage} | **${r.score.toFixed(1)}%** | ${equivalent} | ${(r.score_without_equivalent ?? r.score).toFixed(1)}% | \`${r.command.replace("./node_modules/.bin/", "")}\` |`,
     );
+    if (r.scope) lines.push(`| | sampled lines: ${r.scope.replace(/src\/[^ ]*?:/g, "")} | | | | | | | | |`);
   }
-  lines.push("", "Not measured: PII restore (no such module yet; src/pipeline has no PII stage).", "");
+  lines.push("");
   writeFileSync(join(ROOT, "bench", "results", "mutation.md"), lines.join("\n"));
 }

@@ -1,5 +1,6 @@
 import type { Server } from "bun";
-import type { Settings } from "./config/config";
+import { maxHeaderSize } from "node:http";
+import { PARSER_FLAG, PARSER_HEADER_BYTES, type Settings } from "./config/config";
 import { createLogger, closeLog, type Logger } from "./log/logger";
 import { closeServices, startBackground, startServices } from "./gateway";
 import type { Services } from "./pipeline/services";
@@ -22,6 +23,11 @@ export async function startServer(settings: Settings, log: Logger = createLogger
       "no provider key configured (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, SVC_OPENAI_COMPAT_BASE_URL): answering every model with the built-in simulated provider; responses carry svc_meta.simulated = true",
     );
   }
+  if (maxHeaderSize < PARSER_HEADER_BYTES)
+    log.warn(
+      { parser_limit: maxHeaderSize, wanted: PARSER_HEADER_BYTES },
+      `Bun's HTTP parser limit is below svc's: header blocks over it get Bun's bare 431 with no error body; start Bun with ${PARSER_FLAG} (npm start and the svc command do)`,
+    );
   const app = buildApp(services);
   app.listen({ hostname: settings.host, port: settings.port });
   const server = app.server as Server<unknown>;

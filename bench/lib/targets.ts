@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { answers, jsonLineField, pinned, ROOT, startService, type Service } from "./processes";
 import { PROMPT_SLOT, requestBody, type Workload } from "./workload";
 import type { LoadSpec } from "./wrk";
+import { PARSER_FLAG } from "../../src/config/config";
 
 const BUN = process.execPath;
 
@@ -89,7 +90,7 @@ export async function startGateway(
   const key = (JSON.parse(created.stdout.toString()) as { key: string }).key;
   const service = await startService({
     name,
-    cmd: pinned(cores, [BUN, ...bunFlags, cli, "serve"]),
+    cmd: pinned(cores, [BUN, PARSER_FLAG, ...bunFlags, cli, "serve"]),
     env,
     logDir,
     ready: () => answers(url, "/health"),

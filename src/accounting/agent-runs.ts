@@ -139,7 +139,9 @@ export class AgentRuns {
   private nearLimit(r: RunRow, limits: RunLimits, maxCost: number): boolean {
     if (this.wrapUpAt === 0) return false;
     const maxCalls = r.max_calls ?? limits.maxCalls;
-    return (maxCalls !== UNLIMITED && r.calls >= this.wrapUpAt * maxCalls) || (maxCost !== UNLIMITED && r.cost_micros + r.reserved_micros >= this.wrapUpAt * maxCost);
+    return (
+      (maxCalls !== UNLIMITED && r.calls >= this.wrapUpAt * maxCalls) || (maxCost !== UNLIMITED && r.cost_micros + r.reserved_micros >= this.wrapUpAt * maxCost)
+    );
   }
 
   /**
@@ -184,8 +186,8 @@ export class AgentRuns {
   }
 
   /** The run, its limits as a call with `key` would be held to them. */
-  get(appId: string, id: string, key: KeyRunLimits = NO_RUN_LIMITS): RunView {
-    return this.view(this.existing(appId, id), this.limitsFor(key));
+  async get(appId: string, id: string, key: KeyRunLimits = NO_RUN_LIMITS): Promise<RunView> {
+    return this.view(await this.existing(appId, id), this.limitsFor(key));
   }
 
   async put(appId: string, id: string, limits: { maxCostMicros?: number; maxCalls?: number; maxRepeats?: number }): Promise<RunView> {
@@ -193,15 +195,15 @@ export class AgentRuns {
   }
 
   async reset(appId: string, id: string): Promise<RunView> {
-    return this.view((await this.store.resetRun(appId, id, this.now())) ?? this.existing(appId, id));
+    return this.view((await this.store.resetRun(appId, id, this.now())) ?? (await this.existing(appId, id)));
   }
 
   async close(appId: string, id: string): Promise<RunView> {
-    return this.view((await this.store.closeRun(appId, id, this.now())) ?? this.existing(appId, id));
+    return this.view((await this.store.closeRun(appId, id, this.now())) ?? (await this.existing(appId, id)));
   }
 
-  private existing(appId: string, id: string): RunRow {
-    const r = this.store.run(appId, id);
+  private async existing(appId: string, id: string): Promise<RunRow> {
+    const r = await this.store.run(appId, id);
     if (!r) throw new ApiError("NOT_FOUND", `no agent run '${id}'`);
     return r;
   }

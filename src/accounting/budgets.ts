@@ -84,27 +84,27 @@ export class Budgets {
     return this.view(row);
   }
 
-  list(appId: string): BudgetView[] {
-    return this.store.budgets(appId).map((b) => this.view(b));
+  async list(appId: string): Promise<BudgetView[]> {
+    return Promise.all((await this.store.budgets(appId)).map((b) => this.view(b)));
   }
 
-  exists(appId: string, id: string): boolean {
-    return this.store.budget(id)?.app_id === appId;
+  async exists(appId: string, id: string): Promise<boolean> {
+    return (await this.store.budget(id))?.app_id === appId;
   }
 
-  get(appId: string, id: string): BudgetView {
-    return this.view(this.owned(appId, id));
+  async get(appId: string, id: string): Promise<BudgetView> {
+    return this.view(await this.owned(appId, id));
   }
 
   async update(appId: string, id: string, patch: { name?: string; limitMicros?: number }): Promise<BudgetView> {
-    this.owned(appId, id);
+    await this.owned(appId, id);
     const row = await this.store.updateBudget(id, patch.name ?? null, patch.limitMicros ?? null, this.now());
     if (!row) throw notFound(id);
     return this.view(row);
   }
 
   async remove(appId: string, id: string): Promise<BudgetView> {
-    const view = this.get(appId, id);
+    const view = await this.get(appId, id);
     await this.store.deleteBudget(id);
     this.identities.delete(id);
     return view;
@@ -116,17 +116,17 @@ export class Budgets {
    * cheaper models) to reserve instead. A budget that is not the app's is 404 NOT_FOUND.
    */
   async reserve(appId: string, id: string, requestId: string, micros: number, opts: ReserveOptions = { named: true }): Promise<BudgetHold> {
-    const b = this.identity(id);
+    const b = this.identities.get(id) ?? (await this.identity(id));
     if (!b || b.app_id !== appId) throw missing(id, opts.named);
     const { window, resetsAt } = windowOf(b.period, this.now());
     const take = (m: number) => this.store.reserveBudget({ requestId, kind: "budget", target: id, period: window, micros: m }, this.owner, this.now());
     if (await take(micros)) return { budgetId: id, window, requestId, micros };
-    const row = this.store.budget(id);
+    const row = await this.store.budget(id);
     if (!row) {
       this.identities.delete(id);
       throw missing(id, opts.named);
     }
-    const s = this.store.spend(id, window);
+    const s = await this.store.spend(id, window);
     const left = Math.max(0, row.limit_micros - s.spent_micros - s.reserved_micros);
     const smaller = opts.refit?.(left);
     if (smaller !== undefined && smaller <= left && (await take(smaller))) return { budgetId: id, window, requestId, micros: smaller };
@@ -143,14 +143,11 @@ export class Budgets {
    * reservation reads in its own statement): kept after the first read, so a call's reservation is
    * one transaction and no query. A deleted budget refuses the reservation, which drops it from here.
    */
-  private identity(id: string): Pick<BudgetRow, "app_id" | "period"> | undefined {
-    let b = this.identities.get(id);
-    if (!b) {
-      const row = this.store.budget(id);
-      if (!row) return undefined;
-      b = { app_id: row.app_id, period: row.period };
-      this.identities.set(id, b);
-    }
+  private async identity(id: string): Promise<Pick<BudgetRow, "app_id" | "period"> | undefined> {
+    const row = await this.store.budget(id);
+    if (!row) return undefined;
+    const b = { app_id: row.app_id, period: row.period };
+    this.identities.set(id, b);
     return b;
   }
 
@@ -177,15 +174,15 @@ export class Budgets {
     if (batch.length > 0) return this.store.settleBudgets(batch);
   }
 
-  private owned(appId: string, id: string): BudgetRow {
-    const b = this.store.budget(id);
+  private async owned(appId: string, id: string): Promise<BudgetRow> {
+    const b = await this.store.budget(id);
     if (!b || b.app_id !== appId) throw notFound(id);
     return b;
   }
 
-  private view(b: BudgetRow): BudgetView {
+  private async view(b: BudgetRow): Promise<BudgetView> {
     const { window, resetsAt } = windowOf(b.period, this.now());
-    const s = this.store.spend(b.id, window);
+    const s = await this.store.spend(b.id, window);
     return {
       id: b.id,
       name: b.name,

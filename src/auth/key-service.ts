@@ -46,16 +46,16 @@ export class KeyService {
     private readonly hash: KeyHasher,
     private readonly plans: Plans,
     /** Whether `appId` has a budget `id`: a key is bound only to a budget of its own app. */
-    private readonly budgetExists: (appId: string, id: string) => boolean,
+    private readonly budgetExists: (appId: string, id: string) => Promise<boolean>,
   ) {}
 
-  create(actor: Actor, input: CreateKeyInput): KeyRecordView & { key: string } {
+  async create(actor: Actor, input: CreateKeyInput): Promise<KeyRecordView & { key: string }> {
     for (const s of input.scopes) {
       if (!(SCOPES as readonly string[]).includes(s)) throw validationError("scopes", `unknown scope '${s}'; valid: ${SCOPES.join(", ")}`);
     }
     const plan = input.plan ?? this.plans.defaultPlan;
     if (!this.plans.has(plan)) throw validationError("plan", `unknown plan '${plan}'; valid: ${this.plans.ids.join(", ")}`);
-    if (input.budgetId !== undefined) this.requireBudget(input.appId, input.budgetId);
+    if (input.budgetId !== undefined) await this.requireBudget(input.appId, input.budgetId);
     if (actor !== "operator") {
       this.requireAdmin(actor);
       if (actor.appId !== input.appId) throw new ApiError("FORBIDDEN", `this key manages keys of app_id '${actor.appId}' only`);
@@ -81,13 +81,13 @@ export class KeyService {
       budgetId: input.budgetId ?? null,
       runLimits: input.runLimits ?? NO_RUN_LIMITS,
     };
-    this.repo.insert(entry);
+    await this.repo.insert(entry);
     this.index.put(entry);
     return { ...viewOf(entry), key: value };
   }
 
   /** Registers a key value chosen by the operator (SVC_BOOTSTRAP_ADMIN_KEY); a no-op when it exists. */
-  registerBootstrap(value: string, type: KeyType): void {
+  async registerBootstrap(value: string, type: KeyType): Promise<void> {
     const hash = this.hash(value);
     if (this.index.lookup(hash)) return;
     const entry: KeyEntry = {
@@ -107,23 +107,23 @@ export class KeyService {
       budgetId: null,
       runLimits: NO_RUN_LIMITS,
     };
-    this.repo.insert(entry);
+    await this.repo.insert(entry);
     this.index.put(entry);
   }
 
-  list(actor: Actor, appId?: string): KeyRecordView[] {
+  async list(actor: Actor, appId?: string): Promise<KeyRecordView[]> {
     if (actor !== "operator") this.requireAdmin(actor);
     const app = actor === "operator" ? appId : actor.appId;
     if (app === undefined) throw validationError("app_id", "required");
-    return this.repo.listByApp(app).map((e) => viewOf(this.index.get(e.id) ?? e));
+    return (await this.repo.listByApp(app)).map((e) => viewOf(this.index.get(e.id) ?? e));
   }
 
-  revoke(actor: Actor, id: string): KeyRecordView {
+  async revoke(actor: Actor, id: string): Promise<KeyRecordView> {
     if (actor !== "operator") this.requireAdmin(actor);
-    const found = this.owned(actor, id);
+    const found = await this.owned(actor, id);
     if (found.status === "revoked") return viewOf(found);
     const at = Date.now();
-    this.repo.revoke(id, at);
+    await this.repo.revoke(id, at);
     const revoked: KeyEntry = { ...found, status: "revoked", revokedAt: at };
     this.index.put(revoked);
     return viewOf(revoked);
@@ -133,35 +133,35 @@ export class KeyService {
    * Changes a key's defaults: the budget its calls are charged on when they name none (a budget of its
    * app; null unbinds it) and its agent-run limits. Other processes see it at their next key sync.
    */
-  setDefaults(actor: Actor, id: string, patch: KeyDefaultsPatch): KeyRecordView {
+  async setDefaults(actor: Actor, id: string, patch: KeyDefaultsPatch): Promise<KeyRecordView> {
     if (actor !== "operator") this.requireAdmin(actor);
-    const found = this.owned(actor, id);
-    if (typeof patch.budgetId === "string") this.requireBudget(found.appId, patch.budgetId);
+    const found = await this.owned(actor, id);
+    if (typeof patch.budgetId === "string") await this.requireBudget(found.appId, patch.budgetId);
     const budgetId = patch.budgetId === undefined ? found.budgetId : patch.budgetId;
     const runLimits = { ...found.runLimits, ...patch.runLimits };
-    this.repo.setDefaults(id, budgetId, runLimits);
+    await this.repo.setDefaults(id, budgetId, runLimits);
     const changed: KeyEntry = { ...(this.index.get(id) ?? found), budgetId, runLimits };
     this.index.put(changed);
     return viewOf(changed);
   }
 
   /** A budget is being deleted: keys bound to it go back to no default, here at once and elsewhere at the next key sync. */
-  unbindBudget(budgetId: string): void {
-    for (const id of this.repo.unbindBudget(budgetId)) {
+  async unbindBudget(budgetId: string): Promise<void> {
+    for (const id of await this.repo.unbindBudget(budgetId)) {
       const e = this.index.get(id);
       if (e) this.index.put({ ...e, budgetId: null });
     }
   }
 
-  private owned(actor: Actor, id: string): KeyEntry {
-    const found = this.repo.get(id);
+  private async owned(actor: Actor, id: string): Promise<KeyEntry> {
+    const found = await this.repo.get(id);
     if (!found) throw new ApiError("NOT_FOUND", `no key '${id}'`);
     if (actor !== "operator" && found.appId !== actor.appId) throw new ApiError("FORBIDDEN", `key '${id}' belongs to another app_id`);
     return found;
   }
 
-  private requireBudget(appId: string, budgetId: string): void {
-    if (!this.budgetExists(appId, budgetId)) throw new ApiError("NOT_FOUND", `no budget '${budgetId}' in app_id '${appId}'`, { param: "budget_id" });
+  private async requireBudget(appId: string, budgetId: string): Promise<void> {
+    if (!(await this.budgetExists(appId, budgetId))) throw new ApiError("NOT_FOUND", `no budget '${budgetId}' in app_id '${appId}'`, { param: "budget_id" });
   }
 
   private requireAdmin(actor: KeyEntry): void {

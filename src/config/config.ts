@@ -9,6 +9,19 @@ import { Value } from "@sinclair/typebox/value";
  */
 export const WORKER_HANG_FACTOR = 6;
 
+/**
+ * Bun's HTTP parser answers a request line plus headers over its limit (`--max-http-header-size`,
+ * 16 KiB by default) with a bare 431 before any of svc's code runs: no error body, no request id
+ * (issue 23). svc starts Bun with the parser's limit raised to this (the `svc` shebang, `npm start`,
+ * the test and bench spawners) and enforces its own smaller limits, maxUrlBytes and maxHeaderBytes,
+ * in the contract's error shape (src/http/header-limits.ts). Only a header block over this cap still
+ * gets Bun's bare 431; the cap also bounds what one connection can make the parser buffer.
+ */
+export const PARSER_HEADER_BYTES = 1024 * 1024;
+
+/** The Bun flag that raises the parser's limit, for whatever spawns `svc serve`. */
+export const PARSER_FLAG = `--max-http-header-size=${PARSER_HEADER_BYTES}`;
+
 const Int = (min: number, max: number, def: number, description: string) => Type.Integer({ minimum: min, maximum: max, default: def, description });
 const Num = (min: number, max: number, def: number, description: string) => Type.Number({ minimum: min, maximum: max, default: def, description });
 
@@ -28,6 +41,8 @@ export const SettingsSchema = Type.Object(
       { default: "info" },
     ),
     maxBodyBytes: Int(1024, 256 * 1024 * 1024, 4 * 1024 * 1024, "largest accepted request body"),
+    maxUrlBytes: Int(256, PARSER_HEADER_BYTES, 8 * 1024, "longest accepted URL (path and query); longer is a 414"),
+    maxHeaderBytes: Int(1024, PARSER_HEADER_BYTES, 16 * 1024, "largest accepted header block; larger is a 431"),
     modelsFile: Type.Optional(Type.String({ minLength: 1, description: "operator's copy of src/catalog/models.json" })),
     capabilitiesFile: Type.Optional(Type.String({ minLength: 1, description: "operator's copy of src/catalog/capabilities.json" })),
     embeddingModelDir: Type.Optional(

@@ -10,8 +10,12 @@ export const ERROR_CODES = {
   NOT_FOUND: { status: 404, type: "invalid_request_error" },
   METHOD_NOT_ALLOWED: { status: 405, type: "invalid_request_error" },
   PAYLOAD_TOO_LARGE: { status: 413, type: "invalid_request_error" },
+  /** A URL over SVC_MAX_URL_BYTES (src/http/header-limits.ts). */
+  URI_TOO_LONG: { status: 414, type: "invalid_request_error" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, type: "invalid_request_error" },
   RATE_LIMITED: { status: 429, type: "rate_limit_error" },
+  /** A header block over SVC_MAX_HEADER_BYTES (src/http/header-limits.ts). */
+  HEADERS_TOO_LARGE: { status: 431, type: "invalid_request_error" },
   /** nginx's convention for a client that left before the answer; only ever seen in logs and the ledger. */
   CLIENT_CLOSED: { status: 499, type: "invalid_request_error" },
   QUOTA_EXCEEDED: { status: 429, type: "rate_limit_error" },

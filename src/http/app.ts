@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Services } from "../pipeline/services";
 import { ApiError, type ErrorCode } from "../core/errors";
 import { factsOf, requestIdOf, startRequest } from "./request-id";
+import { headerLimitError } from "./header-limits";
 import { healthRoutes } from "./routes/health";
 import { keyRoutes } from "./routes/keys";
 import { completionRoutes } from "./routes/completions";
@@ -51,7 +52,11 @@ export function buildApp(gw: Services) {
   // Built on the first 405, when every route has been added.
   let allowed: [RegExp, string[]][] | undefined;
   const app = new Elysia({ serve: { maxRequestBodySize: Number.MAX_SAFE_INTEGER } })
-    .onRequest(({ request }) => startRequest(request))
+    .onRequest(({ request }) => {
+      startRequest(request);
+      const tooLarge = headerLimitError(request, gw.settings);
+      if (tooLarge) return errorResponse(tooLarge, requestIdOf(request));
+    })
     // The id goes onto the answer itself rather than into `set.headers` up front: Elysia rebuilds
     // every Response a handler returns when `set.headers` is not empty (about 10 µs per call
     // measured on the relay), and the completion route already sends it on its own Response.

@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../../src/store/db";
-import { SpendStore } from "../../src/store/spend-store";
+import { SqliteSpendStore } from "../../src/store/spend-store";
 import { Budgets } from "../../src/accounting/budgets";
 import { AgentRuns } from "../../src/accounting/agent-runs";
 import type { ApiError } from "../../src/core/errors";
@@ -12,7 +12,7 @@ import type { ApiError } from "../../src/core/errors";
 function setup(start: string) {
   const dir = mkdtempSync(join(tmpdir(), "svc-budget-periods-"));
   const store = openStore(dir);
-  const spend = new SpendStore(join(dir, "svc.db"));
+  const spend = new SqliteSpendStore(join(dir, "svc.db"));
   const clock = { now: Date.parse(start) };
   const budgets = new Budgets(spend, "1", () => clock.now);
   return { store, spend, clock, budgets };
@@ -38,9 +38,9 @@ describe("budget periods", () => {
     expect(e.code).toBe("BUDGET_EXCEEDED");
     expect(e.headers("x")["retry-after"]).toBe("60");
     clock.now = Date.parse("2026-11-27T00:00:00Z");
-    expect(budgets.get("app", b.id)).toMatchObject({ spent_usd: 0, reserved_usd: 0, remaining_usd: 0.0001, resets_at: "2026-11-28T00:00:00.000Z" });
+    expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0, reserved_usd: 0, remaining_usd: 0.0001, resets_at: "2026-11-28T00:00:00.000Z" });
     await budgets.reserve("app", b.id, "r3", 30);
-    expect(budgets.get("app", b.id).reserved_usd).toBe(0.00003);
+    expect((await budgets.get("app", b.id)).reserved_usd).toBe(0.00003);
   });
 
   test("a monthly budget starts over on the first of the month; a total budget never does", async () => {
@@ -49,8 +49,8 @@ describe("budget periods", () => {
     const total = await budgets.create("app", "t", 100, "total");
     for (const b of [monthly, total]) await budgets.settle(await budgets.reserve("app", b.id, `r-${b.id}`, 100), 100);
     clock.now = Date.parse("2027-01-01T00:00:01Z");
-    expect(budgets.get("app", monthly.id)).toMatchObject({ spent_usd: 0, resets_at: "2027-02-01T00:00:00.000Z" });
-    expect(budgets.get("app", total.id)).toMatchObject({ spent_usd: 0.0001, remaining_usd: 0, resets_at: null });
+    expect(await budgets.get("app", monthly.id)).toMatchObject({ spent_usd: 0, resets_at: "2027-02-01T00:00:00.000Z" });
+    expect(await budgets.get("app", total.id)).toMatchObject({ spent_usd: 0.0001, remaining_usd: 0, resets_at: null });
     expect((await refusal(budgets.reserve("app", total.id, "r-t2", 1))).code).toBe("BUDGET_EXCEEDED");
   });
 
@@ -64,11 +64,11 @@ describe("budget periods", () => {
       `INSERT INTO usage_ledger (request_id, key_id, app_id, model_requested, prompt_tokens, completion_tokens, original_tokens, cost_original_usd, cost_actual_usd, saved_usd, cache_hit, status, latency_ms, overhead_ms, stream, created_at)
        VALUES ('answered', 'k', 'app', 'gpt-4o', 10, 10, 10, 0.00012, 0.00012, 0, 0, 200, 1, 1, 0, 0)`,
     );
-    expect(budgets.get("app", b.id).reserved_usd).toBe(0.0012);
+    expect((await budgets.get("app", b.id)).reserved_usd).toBe(0.0012);
     // Owner "1" is alive in this test's eyes: nothing is settled.
     expect(await spend.settleOrphans(() => false, Date.now())).toBe(0);
     expect(await spend.settleOrphans((owner) => owner === "1", Date.now())).toBe(2);
-    expect(budgets.get("app", b.id)).toMatchObject({ reserved_usd: 0, spent_usd: (120 + 700) / 1e6 });
+    expect(await budgets.get("app", b.id)).toMatchObject({ reserved_usd: 0, spent_usd: (120 + 700) / 1e6 });
     // Settled once: a second pass finds nothing.
     expect(await spend.settleOrphans(() => true, Date.now())).toBe(0);
   });
@@ -81,5 +81,91 @@ describe("budget periods", () => {
     expect(spend.run("app", "r")).toMatchObject({ reserved_micros: 600, cost_micros: 0, calls: 1 });
     expect(await spend.settleOrphans((owner) => owner === "1", Date.now())).toBe(1);
     expect(spend.run("app", "r")).toMatchObject({ reserved_micros: 0, cost_micros: 600, calls: 1, status: "active" });
+  });
+});
+
+describe("budgets", () => {
+  test("costs become whole micro-dollars rounded up, never down, without float noise", async () => {
+    const { toMicros } = await import("../../src/accounting/budgets");
+    expect(toMicros(0.000_001)).toBe(1);
+    expect(toMicros(0.000_001_1)).toBe(2);
+    expect(toMicros(0.000_000_01)).toBe(1);
+    expect(toMicros(0.1 + 0.2)).toBe(300_000);
+    expect(toMicros(0)).toBe(0);
+  });
+
+  test("the record: limit, spent, reserved and what is left (never below 0), in USD, with its dates", async () => {
+    const { budgets } = setup("2026-11-26T10:00:00Z");
+    const b = await budgets.create("app", "team", 1_000, "monthly");
+    expect(b).toEqual({
+      id: b.id,
+      name: "team",
+      app_id: "app",
+      limit_usd: 0.001,
+      period: "monthly",
+      spent_usd: 0,
+      reserved_usd: 0,
+      remaining_usd: 0.001,
+      resets_at: "2026-12-01T00:00:00.000Z",
+      created_at: "2026-11-26T10:00:00.000Z",
+    });
+    expect(b.id).toMatch(/^bud_[\w-]{16}$/);
+    await budgets.settle(await budgets.reserve("app", b.id, "r1", 300), 250);
+    await budgets.reserve("app", b.id, "r2", 400);
+    expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00025, reserved_usd: 0.0004, remaining_usd: 0.00035 });
+    // A limit lowered under what is spent leaves nothing, not a negative amount.
+    expect(await budgets.update("app", b.id, { limitMicros: 100 })).toMatchObject({ limit_usd: 0.0001, remaining_usd: 0, name: "team" });
+    expect(await budgets.update("app", b.id, { name: "renamed" })).toMatchObject({ limit_usd: 0.0001, name: "renamed" });
+    expect((await budgets.list("app")).map((x) => x.id)).toEqual([b.id]);
+  });
+
+  test("a settled call frees its reservation and charges what it cost; a failed call charges nothing", async () => {
+    const { budgets } = setup("2026-11-26T10:00:00Z");
+    const b = await budgets.create("app", "b", 1_000, "total");
+    const ok = await budgets.reserve("app", b.id, "ok", 600);
+    const failed = await budgets.reserve("app", b.id, "failed", 400);
+    expect((await refusal(budgets.reserve("app", b.id, "third", 1))).code).toBe("BUDGET_EXCEEDED");
+    await budgets.settle(ok, 150);
+    await budgets.settle(failed, 0);
+    expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00015, reserved_usd: 0, remaining_usd: 0.00085 });
+    await budgets.reserve("app", b.id, "fits", 850);
+  });
+
+  test("the refusal says what is left of what, for which period, what the call may cost and when it resets", async () => {
+    const { budgets } = setup("2026-11-26T23:00:00Z");
+    const daily = await budgets.create("app", "day", 1_000, "daily");
+    await budgets.settle(await budgets.reserve("app", daily.id, "r1", 700), 700);
+    const e = await refusal(budgets.reserve("app", daily.id, "r2", 500));
+    expect(e.status).toBe(402);
+    expect(e.message).toBe(
+      `budget 'day' (${daily.id}) has $0.0003 left of $0.001 this day; this call may cost up to $0.0005; it resets at 2026-11-27T00:00:00.000Z`,
+    );
+    expect(e.headers("x")["retry-after"]).toBe("3600");
+    const monthly = await budgets.create("app", "month", 10, "monthly");
+    expect((await refusal(budgets.reserve("app", monthly.id, "r3", 20))).message).toContain("left of $0.00001 this month;");
+    const total = await budgets.create("app", "all", 10, "total");
+    const t = await refusal(budgets.reserve("app", total.id, "r4", 20));
+    expect(t.message).toBe(`budget 'all' (${total.id}) has $0.00001 left of $0.00001 in total; this call may cost up to $0.00002`);
+    expect(t.headers("x")["retry-after"]).toBeUndefined();
+  });
+
+  test("an app sees, changes, removes and spends only its own budgets", async () => {
+    const { budgets } = setup("2026-11-26T10:00:00Z");
+    const mine = await budgets.create("app", "mine", 1_000, "total");
+    const theirs = await budgets.create("other", "theirs", 1_000, "total");
+    expect((await budgets.list("app")).map((b) => b.name)).toEqual(["mine"]);
+    for (const attempt of [
+      () => Promise.resolve().then(() => budgets.get("app", theirs.id)),
+      () => budgets.update("app", theirs.id, { name: "taken" }),
+      () => budgets.remove("app", theirs.id),
+    ])
+      expect(await refusal(attempt())).toMatchObject({ code: "NOT_FOUND", message: `no budget '${theirs.id}'` });
+    const spend = await refusal(budgets.reserve("app", theirs.id, "r", 1));
+    expect(spend).toMatchObject({ code: "NOT_FOUND", message: `svc_options.budget_id: no budget '${theirs.id}'`, extra: { param: "svc_options.budget_id" } });
+    expect((await refusal(budgets.reserve("app", "bud_none", "r", 1))).code).toBe("NOT_FOUND");
+    expect((await budgets.get("other", theirs.id)).name).toBe("theirs");
+    expect((await budgets.remove("app", mine.id)).name).toBe("mine");
+    expect(await budgets.list("app")).toEqual([]);
+    expect((await refusal(Promise.resolve().then(() => budgets.get("app", mine.id)))).code).toBe("NOT_FOUND");
   });
 });

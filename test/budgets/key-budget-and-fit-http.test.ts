@@ -40,7 +40,9 @@ describe("a key's default budget", () => {
     rig.openai.reset();
     expect((await call(`${rig.gw.url}/v1/complete`, k.key, { body: explicit("alpha beta gamma delta epsilon one") })).status).toBe(200);
     expect(Math.round((await settled(team.id)).spent_usd * 1e6)).toBe(CALL_MICROS);
-    expect((await call(`${rig.gw.url}/v1/complete`, k.key, { body: explicit("alpha beta gamma delta epsilon two", { budget_id: other.id }) })).status).toBe(200);
+    expect((await call(`${rig.gw.url}/v1/complete`, k.key, { body: explicit("alpha beta gamma delta epsilon two", { budget_id: other.id }) })).status).toBe(
+      200,
+    );
     expect(Math.round((await settled(other.id)).spent_usd * 1e6)).toBe(CALL_MICROS);
     expect(Math.round((await settled(team.id)).spent_usd * 1e6)).toBe(CALL_MICROS);
 
@@ -200,7 +202,10 @@ describe("a key's agent-run limits", () => {
     const free = `run-${crypto.randomUUID()}`;
     for (let i = 0; i < 3; i++) expect((await step(rig.admin.key, free, i)).status).toBe(200);
 
-    const patched = await call(`${rig.gw.url}/api/keys/${k.id}`, rig.admin.key, { method: "PATCH", body: { agent_run_limits: { max_calls: null, max_cost_usd: 5 } } });
+    const patched = await call(`${rig.gw.url}/api/keys/${k.id}`, rig.admin.key, {
+      method: "PATCH",
+      body: { agent_run_limits: { max_calls: null, max_cost_usd: 5 } },
+    });
     expect(patched.status).toBe(200);
     expect(((await patched.json()) as any).agent_run_limits).toEqual({ max_cost_usd: 5, max_calls: null, max_repeats: null });
     const fresh = `run-${crypto.randomUUID()}`;

@@ -1,6 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { loadSynonyms } from "../../src/pipeline/models";
-import { compareFacets, extractFacets, unmatchedWords, verifyEquivalent, type MismatchKind } from "../../src/pipeline/cache";
+import {
+  compareFacets,
+  extractFacets,
+  substitutionAlignment,
+  unmatchedWords,
+  verifyEquivalent,
+  wordsToEmbed,
+  type MismatchKind,
+} from "../../src/pipeline/cache";
 import { stem } from "../../src/pipeline/cache/facets";
 
 const synonyms = await loadSynonyms();
@@ -103,6 +111,16 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["operator", "Simplify [x * (y + 1)]", "Simplify [x * y] + 1"],
   // In a title every longer word is capitalised: a swapped name is a swapped word like any other.
   ["content", "Cheap Flights From Paris To London", "Cheap Flights From Paris To Berlin"],
+  // One more item than the cached prompt: the shared ones come first in both lists.
+  ["number", "Add 3 and 4", "Add 3 and 4 and 5"],
+  ["literal", "What does `ls` do?", "What do `ls` and `pwd` do?"],
+  // A destination in one prompt is the origin in the other, and neither has a second one to compare.
+  ["direction", "Translate this text into French", "Translate this text from French"],
+  ["direction", "Write a letter to Paris", "Write a letter from Paris"],
+  // Antonyms by suffix: -less against the root or its -ful.
+  ["negation", "Is a careless driver dangerous?", "Is a careful driver dangerous?"],
+  ["negation", "Is this tool useless?", "Is this tool useful?"],
+  ["negation", "Why are people homeless?", "Why are people home?"],
 ];
 
 /** Rewordings that must stay equivalent, or the cache would never hit. */
@@ -161,6 +179,9 @@ const PARAPHRASES: [string, string][] = [
   // Scare quotes and quoted terms.
   ["Russia warns it will respond if its interests are attacked", "Russia warns it will 'respond' if its interests are attacked"],
   ['How is a "term" defined in information retrieval?', "How is a term defined in information retrieval?"],
+  // One of two quoted words loses its quotes; the other still matches its quoted twin.
+  ["What do 'fast' and 'slow' mean?", "What do fast and 'slow' mean?"],
+  ["What do 'fast' and 'slow' mean?", "What do 'fast' and slow mean?"],
 ];
 
 describe("verifier", () => {
@@ -171,6 +192,7 @@ describe("verifier", () => {
       expect(forward.equivalent).toBe(false);
       expect(backward.equivalent).toBe(false);
       if (!forward.equivalent) expect(forward.kind).toBe(kind);
+      if (!backward.equivalent) expect(backward.kind).toBe(kind);
       // The synonym table knows none of these swaps as one meaning.
       const withTable = compareFacets(extractFacets(a), extractFacets(b), { vectors: new Map(), minSimilarity: 0.3, synonyms });
       expect(withTable).toEqual(forward);
@@ -212,6 +234,39 @@ describe("verifier", () => {
       onlyA: ["candi"],
       onlyB: ["park"],
     });
+  });
+
+  test("words are embedded only when both prompts have unmatched words (else nothing can pair)", () => {
+    const f = (t: string) => extractFacets(t);
+    expect(wordsToEmbed(f("How do I make an adjustable desk?"), f("How can I build an adjustable desk?"))).toEqual(["make", "build"]);
+    expect(wordsToEmbed(f("Where is the water in the kitchen?"), f("Where is the hot water in the kitchen?"))).toEqual([]);
+    expect(wordsToEmbed(f("Where is the hot water in the kitchen?"), f("Where is the water in the kitchen?"))).toEqual([]);
+    expect(wordsToEmbed(f("Where is the water?"), f("where is the water"))).toEqual([]);
+  });
+
+  test("a synonym from the table pairs without any vector; a word whose vector is missing pairs with nothing", () => {
+    const a = extractFacets("Where can I buy a cheap couch?");
+    const b = extractFacets("Where can I buy a cheap sofa?");
+    expect(substitutionAlignment(a, b, new Map(), synonyms)).toBe(1);
+    expect(compareFacets(a, b, { vectors: new Map(), minSimilarity: 0.9, synonyms })).toEqual({ equivalent: true });
+    expect(compareFacets(a, b, { vectors: new Map(), minSimilarity: 0.9 })).toMatchObject({ equivalent: false, kind: "content" });
+    const make = extractFacets("How do I make an adjustable desk?");
+    const build = extractFacets("How can I build an adjustable desk?");
+    const v = Float32Array.from([1, 0]);
+    for (const vectors of [new Map([["make", v]]), new Map([["build", v]])]) {
+      expect(substitutionAlignment(make, build, vectors)).toBe(-1);
+      expect(compareFacets(make, build, { vectors, minSimilarity: -0.5 })).toMatchObject({ equivalent: false, kind: "content" });
+    }
+    expect(
+      substitutionAlignment(
+        make,
+        build,
+        new Map([
+          ["make", v],
+          ["build", v],
+        ]),
+      ),
+    ).toBe(1);
   });
 
   test("stems meet across inflections and keep different words apart", () => {

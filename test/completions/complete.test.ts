@@ -2,12 +2,23 @@ import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { call } from "../support/gateway-process";
+import { waitUntil } from "../support/wait";
 import { OFF, readSse, rigPerFile, waitForKey } from "./support";
 
 const rig = rigPerFile();
 
 const ask = (body: Record<string, unknown>, key = rig.admin.key, path = "/v1/complete") => call(`${rig.gw.url}${path}`, key, { body });
 const hello = [{ role: "user", content: "Say hello to the team in one short sentence." }];
+
+/** The ledger rows of one call, once the gateway's flush has written them (the answer goes out first). */
+function ledgerRows(requestId: string, columns = "*"): Promise<any[]> {
+  return waitUntil(`the ledger row of ${requestId}`, () => {
+    const db = new Database(join(rig.gw.dataDir, "svc.db"), { readonly: true });
+    const rows = db.query(`SELECT ${columns} FROM usage_ledger WHERE request_id = ?`).all(requestId) as any[];
+    db.close();
+    return rows.length > 0 ? rows : undefined;
+  });
+}
 
 describe("POST /v1/complete", () => {
   test("answers in the seed's shape with every svc_meta field", async () => {
@@ -124,20 +135,14 @@ describe("POST /v1/complete", () => {
     const e = ((await res.json()) as any).error;
     expect(e.code).toBe("UPSTREAM_ERROR");
     expect(e.message).not.toContain("sk-mock-openai");
-    await Bun.sleep(400);
-    const db = new Database(join(rig.gw.dataDir, "svc.db"), { readonly: true });
-    const row = db.query("SELECT status, error_code, cost_actual_usd FROM usage_ledger WHERE request_id = ?").get(e.request_id) as any;
-    db.close();
+    const [row] = await ledgerRows(e.request_id, "status, error_code, cost_actual_usd");
     expect(row).toMatchObject({ status: 502, error_code: "UPSTREAM_ERROR", cost_actual_usd: 0 });
   });
 
   test("every call writes one ledger row with tokens, costs and latency", async () => {
     const res = await ask({ model: "gpt-4o-mini", messages: hello, svc_options: OFF });
     const b = (await res.json()) as any;
-    await Bun.sleep(400);
-    const db = new Database(join(rig.gw.dataDir, "svc.db"), { readonly: true });
-    const rows = db.query("SELECT * FROM usage_ledger WHERE request_id = ?").all(b.id) as any[];
-    db.close();
+    const rows = await ledgerRows(b.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       key_id: rig.admin.id,
@@ -176,15 +181,15 @@ describe("streaming", () => {
   test("chunks reach the client before the provider has finished", async () => {
     rig.openai.chunkDelayMs = 150;
     try {
-      const t0 = performance.now();
       const res = await ask({ model: "gpt-4o-mini", messages: hello, stream: true, svc_options: OFF });
       const reader = res.body!.getReader();
       const first = await reader.read();
-      const firstAt = performance.now() - t0;
       expect(new TextDecoder().decode(first.value)).toStartWith("data: ");
+      // The mock is still sending (150 ms between its chunks): a gateway that gathered the answer first would be read only after it finished.
+      const upstream = rig.openai.requests.at(-1)!;
+      expect(upstream.finishedAt).toBeUndefined();
       while (!(await reader.read()).done);
-      const totalAt = performance.now() - t0;
-      expect(totalAt - firstAt).toBeGreaterThan(300);
+      expect(upstream.finishedAt).toBeDefined();
     } finally {
       rig.openai.chunkDelayMs = 0;
     }
@@ -220,10 +225,7 @@ describe("streaming", () => {
       for (let i = 0; i < 50 && rig.openai.abortedCount === before; i++) await Bun.sleep(20);
       expect(rig.openai.abortedCount).toBe(before + 1);
       // Accounted once: one ledger row (499), and no second row for the same id refused at the flush.
-      await Bun.sleep(400);
-      const db = new Database(join(rig.gw.dataDir, "svc.db"), { readonly: true });
-      const rows = db.query("SELECT status, error_code FROM usage_ledger WHERE request_id = ?").all(requestId);
-      db.close();
+      const rows = await ledgerRows(requestId, "status, error_code");
       expect(rows).toEqual([{ status: 499, error_code: "CLIENT_CLOSED" }]);
       expect(rig.gw.logs().filter((l) => l.includes("usage ledger"))).toEqual([]);
     } finally {

@@ -47,11 +47,13 @@ export function dropInRig(env: Record<string, string> = {}): DropInRig {
 }
 
 /** Both majors of the openai SDK, constructed the way users do: base URL and key changed, nothing else. */
+/** `fetch` only to count what the SDK sends. */
+type SdkOptions = { maxRetries?: number; fetch?: (url: string | URL | Request, init?: RequestInit) => Promise<Response> };
 export const SDKS = [
-  { name: "openai v7", make: (baseURL: string, apiKey: string, opts: { maxRetries?: number } = {}) => new OpenAI({ baseURL, apiKey, ...opts }) },
+  { name: "openai v7", make: (baseURL: string, apiKey: string, opts: SdkOptions = {}) => new OpenAI({ baseURL, apiKey, ...opts }) },
   {
     name: "openai v6",
-    make: (baseURL: string, apiKey: string, opts: { maxRetries?: number } = {}) => new OpenAIv6({ baseURL, apiKey, ...opts }) as unknown as OpenAI,
+    make: (baseURL: string, apiKey: string, opts: SdkOptions = {}) => new OpenAIv6({ baseURL, apiKey, ...opts }) as unknown as OpenAI,
   },
 ] as const;
 

@@ -144,8 +144,10 @@ describe("mask_pii over HTTP", () => {
   });
 
   test("no value reaches a log line, a ledger row or a cache entry", async () => {
-    // The write-behind flushes every 50 ms; the store's files then hold every ledger row and cache entry.
-    await Bun.sleep(400);
+    // A graceful stop flushes every ledger row and cache entry to the store's files (the last test of the
+    // file: the rig's own stop then finds the gateway gone).
+    rig.gw.proc.kill("SIGTERM");
+    await rig.gw.finished();
     const files = readdirSync(rig.gw.dataDir, { recursive: true })
       .map((f) => join(rig.gw.dataDir, String(f)))
       .filter((f) => statSync(f).isFile());

@@ -102,6 +102,25 @@ describe("client mistakes are 4xx in the error shape", () => {
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.text).error.code).toBe("PAYLOAD_TOO_LARGE");
   });
+
+  // Bun's parser would answer anything over 16 KiB with a bare 431 before svc saw it; svc raises the
+  // parser's cap (PARSER_FLAG) and answers its own limits in the error shape.
+  test("a 100 KB header is a 431 in the error shape; a header just under the limit passes", async () => {
+    const big = await call(`${rig.gw.url}/v1/models`, rig.admin.key, { headers: { "x-junk": "a".repeat(100_000) } });
+    const err = await expectError(big, 431, "HEADERS_TOO_LARGE");
+    expect(err.message).toContain("16384");
+    const fits = await call(`${rig.gw.url}/v1/models`, rig.admin.key, { headers: { "x-junk": "a".repeat(15_000) } });
+    expect(fits.status).toBe(200);
+  });
+
+  test("a 100 KB URL is a 414 in the error shape, on a known route and an unknown one", async () => {
+    for (const path of ["/v1/models", "/nowhere"]) {
+      const res = await call(`${rig.gw.url}${path}?q=${"a".repeat(100_000)}`, rig.admin.key);
+      await expectError(res, 414, "URI_TOO_LONG");
+    }
+    const fits = await call(`${rig.gw.url}/v1/models?q=${"a".repeat(7_000)}`, rig.admin.key);
+    expect(fits.status).toBe(200);
+  });
 });
 
 describe("the playground's limits", () => {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { PARSER_FLAG } from "../../src/config/config";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const CLI = join(ROOT, "src", "cli", "main.ts");
@@ -32,7 +33,7 @@ export interface KeyCreated {
 
 /** Runs the `svc` CLI with the given environment; resolves with its exit code and output. */
 export async function runCli(args: string[], env: Record<string, string>, stdin?: string) {
-  const proc = Bun.spawn([process.execPath, CLI, ...args], {
+  const proc = Bun.spawn([process.execPath, PARSER_FLAG, CLI, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdin: stdin === undefined ? "ignore" : new Blob([stdin]),
@@ -74,7 +75,13 @@ export async function startGateway(env: Record<string, string> = {}, opts: { dat
     SVC_FLUSH_MS: "200",
     ...env,
   };
-  const proc = Bun.spawn([process.execPath, CLI, "serve"], { cwd: ROOT, env: { ...process.env, ...fullEnv }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, PARSER_FLAG, CLI, "serve"], {
+    cwd: ROOT,
+    env: { ...process.env, ...fullEnv },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const lines: string[] = [];
   let resolveUrl!: (u: string) => void;
   const urlReady = new Promise<string>((r) => (resolveUrl = r));

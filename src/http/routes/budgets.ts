@@ -33,7 +33,7 @@ export function budgetRoutes(gw: Pick<Services, "keyIndex" | "hash" | "budgets" 
       },
       { parse: "none" },
     )
-    .get("/api/budgets", ({ request }) => ({ object: "list", data: gw.budgets.list(keyOf(gw, request).appId) }))
+    .get("/api/budgets", async ({ request }) => ({ object: "list", data: await gw.budgets.list(keyOf(gw, request).appId) }))
     .get("/api/budgets/:id", ({ request, params }) => gw.budgets.get(keyOf(gw, request).appId, params.id))
     .patch(
       "/api/budgets/:id",
@@ -49,7 +49,7 @@ export function budgetRoutes(gw: Pick<Services, "keyIndex" | "hash" | "budgets" 
       const key = adminKeyOf(gw, request, "deleting a budget");
       const removed = await guarded(() => gw.budgets.remove(key.appId, params.id));
       // Keys bound to it as their default go back to none: the deleted budget no longer caps their calls.
-      gw.keys.unbindBudget(removed.id);
+      await gw.keys.unbindBudget(removed.id);
       return { ...removed, deleted: true };
     });
 }

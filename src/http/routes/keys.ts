@@ -30,7 +30,8 @@ function runLimitsField(v: unknown): Partial<KeyRunLimits> | undefined {
   const o = v as Record<string, unknown>;
   const b: Record<string, unknown> = {};
   for (const k of Object.keys(o)) {
-    if (!(RUN_LIMIT_FIELDS as readonly string[]).includes(k)) throw validationError(`agent_run_limits.${k}`, `unknown field; allowed: ${RUN_LIMIT_FIELDS.join(", ")}`);
+    if (!(RUN_LIMIT_FIELDS as readonly string[]).includes(k))
+      throw validationError(`agent_run_limits.${k}`, `unknown field; allowed: ${RUN_LIMIT_FIELDS.join(", ")}`);
     b[`agent_run_limits.${k}`] = o[k];
   }
   const field = <T>(name: string, parse: (f: string) => T | undefined): T | null | undefined => (o[name] === null ? null : parse(`agent_run_limits.${name}`));
@@ -47,7 +48,8 @@ function runLimitsField(v: unknown): Partial<KeyRunLimits> | undefined {
 /** A key's default budget: a budget id of the key's app, or (when changing it) null for none. */
 function budgetIdField(v: unknown, nullable: boolean): string | null | undefined {
   if (v === undefined || (nullable && v === null)) return v;
-  if (typeof v !== "string" || v.trim() === "" || v.length > 200) throw validationError("budget_id", nullable ? "a budget id, or null for none" : "a budget id");
+  if (typeof v !== "string" || v.trim() === "" || v.length > 200)
+    throw validationError("budget_id", nullable ? "a budget id, or null for none" : "a budget id");
   return v;
 }
 
@@ -72,7 +74,15 @@ function parseCreateKey(body: unknown): CreateKeyBody {
   }
   const budget_id = budgetIdField(b.budget_id, false) ?? undefined;
   const agent_run_limits = runLimitsField(b.agent_run_limits);
-  return { name, app_id, type, scopes, plan: b.plan as string | undefined, ...(budget_id !== undefined && { budget_id }), ...(agent_run_limits && { agent_run_limits }) };
+  return {
+    name,
+    app_id,
+    type,
+    scopes,
+    plan: b.plan as string | undefined,
+    ...(budget_id !== undefined && { budget_id }),
+    ...(agent_run_limits && { agent_run_limits }),
+  };
 }
 
 /** POST/GET/DELETE /api/keys: admin-scoped, each key confined to its own app_id. */
@@ -83,7 +93,7 @@ export function keyRoutes(gw: Pick<Services, "keyIndex" | "hash" | "keys" | "log
       async ({ request, set }) => {
         const actor = keyOf(gw, request);
         const body = parseCreateKey(await readJsonBody(request, gw.settings.maxBodyBytes));
-        const created = gw.keys.create(actor, {
+        const created = await gw.keys.create(actor, {
           name: body.name,
           appId: body.app_id,
           type: body.type,
@@ -98,9 +108,9 @@ export function keyRoutes(gw: Pick<Services, "keyIndex" | "hash" | "keys" | "log
       },
       { parse: "none" },
     )
-    .get("/api/keys", ({ request }) => {
+    .get("/api/keys", async ({ request }) => {
       const actor = keyOf(gw, request);
-      return { object: "list", data: gw.keys.list(actor) };
+      return { object: "list", data: await gw.keys.list(actor) };
     })
     .patch(
       "/api/keys/:id",
@@ -110,7 +120,7 @@ export function keyRoutes(gw: Pick<Services, "keyIndex" | "hash" | "keys" | "log
         if (Object.keys(b).length === 0) throw validationError("body", "nothing to change: budget_id and/or agent_run_limits");
         const budgetId = budgetIdField(b.budget_id, true);
         const runLimits = runLimitsField(b.agent_run_limits);
-        const changed = gw.keys.setDefaults(actor, params.id, { ...(budgetId !== undefined && { budgetId }), ...(runLimits && { runLimits }) });
+        const changed = await gw.keys.setDefaults(actor, params.id, { ...(budgetId !== undefined && { budgetId }), ...(runLimits && { runLimits }) });
         gw.log.info(
           { request_id: requestIdOf(request), key_id: changed.id, budget_id: changed.budget_id, agent_run_limits: changed.agent_run_limits },
           "key's defaults changed",
@@ -119,9 +129,9 @@ export function keyRoutes(gw: Pick<Services, "keyIndex" | "hash" | "keys" | "log
       },
       { parse: "none" },
     )
-    .delete("/api/keys/:id", ({ request, params }) => {
+    .delete("/api/keys/:id", async ({ request, params }) => {
       const actor = keyOf(gw, request);
-      const revoked = gw.keys.revoke(actor, params.id);
+      const revoked = await gw.keys.revoke(actor, params.id);
       gw.log.info({ request_id: requestIdOf(request), key_id: revoked.id, app_id: revoked.app_id }, "key revoked");
       return revoked;
     });

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { ApiError, validationError } from "../../core/errors";
 import type { ChatMessage } from "../../core/messages";
-import type { Db } from "../../store/db";
+import type { Store } from "../../store/db";
 import { conversations } from "../../store/schema";
 import { countTokens } from "../../tokens/count";
 import { reconcile, type StoredTurn } from "./history";
@@ -106,12 +106,16 @@ export class Conversations {
   readonly lock = new KeyedLock();
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     readonly settings: ConversationSettings,
   ) {}
 
-  view(appId: string, id: string): ConversationView {
-    const l = this.load(appId, id);
+  private get db() {
+    return this.store.db;
+  }
+
+  async view(appId: string, id: string): Promise<ConversationView> {
+    const l = await this.load(appId, id);
     if (!l.exists) throw new ApiError("NOT_FOUND", `no conversation '${id}' for this app`);
     const summary = summaryText(l.lines);
     return {
@@ -124,18 +128,15 @@ export class Conversations {
     };
   }
 
-  delete(appId: string, id: string): ConversationView {
-    const v = this.view(appId, id);
-    this.db
-      .delete(conversations)
-      .where(and(eq(conversations.appId, appId), eq(conversations.id, id)))
-      .run();
+  async delete(appId: string, id: string): Promise<ConversationView> {
+    const v = await this.view(appId, id);
+    await this.db.delete(conversations).where(and(eq(conversations.appId, appId), eq(conversations.id, id)));
     return v;
   }
 
   /** What a call sends: the stored part of its context, and the turns it adds. */
-  plan(appId: string, id: string, messages: readonly ChatMessage[], maxTurnsToKeep: number | undefined): ConversationPlan {
-    const loaded = this.load(appId, id);
+  async plan(appId: string, id: string, messages: readonly ChatMessage[], maxTurnsToKeep: number | undefined): Promise<ConversationPlan> {
+    const loaded = await this.load(appId, id);
     let lead = 0;
     while (lead < messages.length && isSystem(messages[lead]!)) lead++;
     const sentSystem = messages.slice(0, lead);
@@ -205,13 +206,13 @@ export class Conversations {
    * Stores the call's turns with the forms that went upstream and the answer. `systemSent` and
    * `freshSent` are the optimizer's output for `systemNew` and `fresh`, message for message.
    */
-  record(p: ConversationPlan, systemSent: readonly ChatMessage[], freshSent: readonly ChatMessage[], answer: ChatMessage | undefined): void {
+  async record(p: ConversationPlan, systemSent: readonly ChatMessage[], freshSent: readonly ChatMessage[], answer: ChatMessage | undefined): Promise<void> {
     const system = p.systemNew.length > 0 ? p.systemNew.map((m, i) => storedTurn(m, systemSent[i]?.content ?? m.content)) : p.system;
     const added = p.fresh.map((m, i) => storedTurn(m, freshSent[i]?.content ?? m.content));
     if (answer) added.push(storedTurn(answer, answer.content));
     const saved = Math.max(0, p.savedTokens);
     if (
-      this.write(
+      await this.write(
         p.loaded,
         { system, turns: [...p.loaded.turns.slice(0, p.keep), ...added], lines: p.lines, summarized: p.summarized, summaryTokens: p.summaryTokens },
         saved,
@@ -221,9 +222,9 @@ export class Conversations {
     // Another gateway process on the same store wrote this conversation after this call read it (this
     // process's lock orders only its own calls): this call's turns go after what the conversation holds now.
     for (let attempt = 0; attempt < 5; attempt++) {
-      const now = this.load(p.loaded.appId, p.loaded.id);
+      const now = await this.load(p.loaded.appId, p.loaded.id);
       if (
-        this.write(
+        await this.write(
           now,
           {
             system: now.system.length > 0 ? now.system : system,
@@ -241,11 +242,11 @@ export class Conversations {
   }
 
   /** Writes a conversation's new state over the row `read` (or as a new row); false when the row changed since. */
-  private write(
+  private async write(
     read: Loaded,
     next: { system: StoredTurn[]; turns: StoredTurn[]; lines: string[]; summarized: number; summaryTokens: number },
     saved: number,
-  ): boolean {
+  ): Promise<boolean> {
     const now = Math.max(Date.now(), read.updatedAt + 1);
     const changes = {
       turns: next.turns as unknown[],
@@ -259,27 +260,24 @@ export class Conversations {
     };
     const key = and(eq(conversations.appId, read.appId), eq(conversations.id, read.id));
     const written = read.exists
-      ? this.db
+      ? await this.db
           .update(conversations)
           .set(changes)
           .where(and(key, eq(conversations.updatedAt, read.updatedAt), eq(conversations.turnCount, read.turns.length)))
           .returning({ id: conversations.id })
-          .all()
-      : this.db
+      : await this.db
           .insert(conversations)
           .values({ appId: read.appId, id: read.id, createdAt: now, ...changes })
           .onConflictDoNothing()
-          .returning({ id: conversations.id })
-          .all();
+          .returning({ id: conversations.id });
     return written.length > 0;
   }
 
-  private load(appId: string, id: string): Loaded {
-    const r = this.db
+  private async load(appId: string, id: string): Promise<Loaded> {
+    const [r] = await this.db
       .select()
       .from(conversations)
-      .where(and(eq(conversations.appId, appId), eq(conversations.id, id)))
-      .get();
+      .where(and(eq(conversations.appId, appId), eq(conversations.id, id)));
     if (!r) return { appId, id, exists: false, system: [], turns: [], lines: [], summarized: 0, summaryTokens: 0, tokensSaved: 0, createdAt: 0, updatedAt: 0 };
     return {
       appId,

@@ -19,7 +19,9 @@ export function agentRunStage(s: Pick<Services, "agentRuns" | "catalog">): Stage
       const id = call.req.svc_options.agent_run_id;
       return id === undefined
         ? undefined
-        : s.agentRuns.admit(call.key.appId, id, call.requestId, call.req.messages, call.key.runLimits).catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
+        : s.agentRuns
+            .admit(call.key.appId, id, call.requestId, call.req.messages, call.key.runLimits)
+            .catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
     },
     planned: (call, plan, hold) => {
       if (hold?.wrapUp) {
@@ -30,7 +32,7 @@ export function agentRunStage(s: Pick<Services, "agentRuns" | "catalog">): Stage
         call.fill = undefined;
       }
       const r = hold?.limited ? s.agentRuns.reserve(hold, worstCaseMicros(s.catalog, call, plan)) : undefined;
-      return r && r.catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
+      return r?.catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
     },
     commit(_call, out, hold, priced) {
       if (!hold) return;

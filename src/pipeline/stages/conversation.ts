@@ -9,7 +9,7 @@ import type { Call } from "../call";
  * and, once answered, stored with the forms that went upstream and the answer. A failed call stores
  * nothing.
  */
-export function conversationStage(s: Pick<Services, "conversations">): Stage<(() => void) | undefined> {
+export function conversationStage(s: Pick<Services, "conversations" | "log">): Stage<(() => void) | undefined> {
   return {
     name: "conversation",
     before(call) {
@@ -20,18 +20,22 @@ export function conversationStage(s: Pick<Services, "conversations">): Stage<(()
     },
     commit(call, outcome, release) {
       if (!release) return;
-      try {
-        const sent = call.plan?.context?.assembled;
-        const choice = outcome.choices[0];
-        const answer: ChatMessage | undefined = choice && {
-          role: "assistant",
-          content: choice.message.content ?? "",
-          ...(choice.message.tool_calls && { tool_calls: choice.message.tool_calls }),
-        };
-        if (call.conversation && sent) s.conversations.record(call.conversation, sent.systemSent, sent.freshSent, answer);
-      } finally {
-        release();
-      }
+      const sent = call.plan?.context?.assembled;
+      const choice = outcome.choices[0];
+      const answer: ChatMessage | undefined = choice && {
+        role: "assistant",
+        content: choice.message.content ?? "",
+        ...(choice.message.tool_calls && { tool_calls: choice.message.tool_calls }),
+      };
+      // The lock is let go once the turns are stored, so the conversation's next call plans from them.
+      if (call.conversation && sent)
+        void s.conversations
+          .record(call.conversation, sent.systemSent, sent.freshSent, answer)
+          .catch((e: Error) =>
+            s.log.error({ err: { message: e.message }, conversation_id: call.req.svc_options.conversation_id }, "conversation: the turns were not stored"),
+          )
+          .finally(release);
+      else release();
     },
     rollback: (_call, _error, release) => release?.(),
   };
@@ -41,7 +45,7 @@ export function conversationStage(s: Pick<Services, "conversations">): Stage<(()
 async function admitTo(s: Pick<Services, "conversations">, call: Call, id: string): Promise<() => void> {
   const release = await s.conversations.lock.acquire(`${call.key.appId}\u0000${id}`, call.signal);
   try {
-    call.conversation = s.conversations.plan(call.key.appId, id, call.req.messages, call.req.svc_options.max_turns_to_keep);
+    call.conversation = await s.conversations.plan(call.key.appId, id, call.req.messages, call.req.svc_options.max_turns_to_keep);
   } catch (e) {
     release();
     throw e;
