@@ -234,7 +234,7 @@ async function part2(chat: string[]): Promise<string[]> {
   const deps = await loadOptimizerDeps(settings);
   const models = deps.catalog.models.map((m) => m.id);
   const store = openStore(dir);
-  const conv = new Conversations(store, { turnsToKeep: KEEP, summaryStep: settings.conversationSummaryStep, maxTurns: 1000 });
+  const conv = new Conversations(store, { turnsToKeep: KEEP, summaryStep: settings.conversationSummaryStep, maxTurns: 1000, leaseMs: 60_000 });
   const history: ChatMessage[] = [];
   // Turns 1-39 stored as the gateway stores them (answers: the chat's next message).
   for (let t = 0; t < TURNS - 1; t++) {

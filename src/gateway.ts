@@ -31,6 +31,9 @@ import { loadModels, loadSynonyms } from "./pipeline/models";
 import { loadEmbedder, modelOptionsOf } from "./ml/load";
 import type { Services } from "./pipeline/services";
 import { Conversations } from "./pipeline/context/conversations";
+import { ResponseStore } from "./pipeline/responses/store";
+import { MessageMemo } from "./pipeline/context/message-memo";
+import { summaryModelOf } from "./pipeline/context/model-summary";
 import { optimizerCompressor, Protocols } from "./pipeline/context/protocols";
 
 /** How long the ledger's writer thread waits for another process's write lock before it retries later. */
@@ -106,6 +109,15 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
       turnsToKeep: settings.conversationTurnsToKeep,
       summaryStep: settings.conversationSummaryStep,
       maxTurns: settings.conversationMaxTurns,
+      // A call holds its conversation at most as long as it may run, and a little more for its settle.
+      leaseMs: settings.requestTimeoutMs + 5_000,
+      summaryModel: summaryModelOf(settings.conversationSummaryModel, catalog, providers),
+    }),
+    messageMemo: new MessageMemo(settings.messageMemoChars),
+    responses: new ResponseStore(store.db, {
+      ttlMs: settings.responsesTtlS * 1000,
+      maxPerApp: settings.responsesMaxPerApp,
+      maxBytes: settings.responsesMaxBytes,
     }),
     metrics: new Metrics(new Set(catalog.models.flatMap((m) => [m.id, ...m.aliases]))),
     piiMaps: new ConversationMaps(deriveMappingKey(secret)),

@@ -149,7 +149,7 @@ describe("two gateway processes on one store", () => {
     const a = openStore(dir);
     const b = openStore(dir);
     try {
-      const settings = { turnsToKeep: 20, summaryStep: 8, maxTurns: 100 };
+      const settings = { turnsToKeep: 20, summaryStep: 8, maxTurns: 100, leaseMs: 60_000 };
       const nodeA = new Conversations(a, settings);
       const nodeB = new Conversations(b, settings);
       const pa = await nodeA.plan("app", "c", [msg("user", "from A")], undefined);

@@ -18,6 +18,8 @@ import { RESERVE_BUDGET_SQL } from "../../src/store/spend-store";
 import { getTableColumns } from "drizzle-orm";
 import { usageLedger } from "../../src/store/schema";
 import { PG_URL, requires } from "../support/services";
+import { ResponseStore } from "../../src/pipeline/responses/store";
+import { ConversationLeases } from "../../src/pipeline/context/lease";
 
 // One schema on both databases, checked with the statements the code itself generates: the real
 // KeyRepository, Quota, Ledger and cache writer run against SQLite with every statement recorded
@@ -48,10 +50,13 @@ const TABLES = [
   "budget_spend",
   "budgets",
   "cache_entries",
+  "conversation_leases",
   "conversations",
   "protocols",
   "reservations",
   "schema_migrations",
+  "stored_response_items",
+  "stored_responses",
   "usage_counters",
   "usage_ledger",
 ];
@@ -225,6 +230,28 @@ async function exercise(store: SqliteStore, dir: string): Promise<void> {
   await writer.flush();
   // Start-up: expired rows go, then the least recently used past the limit.
   await loadLiveRows(store, 1_790_000_001_000, 1);
+
+  // Stored Responses API responses: set, read, item lookup, the bounds' trim, delete.
+  const responses = new ResponseStore(store.db, { ttlMs: 10_000, maxPerApp: 2, maxBytes: 100_000 });
+  const t0 = 1_790_000_000_000;
+  for (let i = 0; i < 4; i++) {
+    const output = [{ type: "message", id: `msg_p${i}`, content: [{ type: "output_text", text: `a${i}` }] }];
+    await responses.set("app_p", `resp_p${i}`, [{ role: "user", content: `q${i}` }], { id: `resp_p${i}`, output }, t0 + i);
+  }
+  await responses.messages("app_p", "resp_p1", t0 + 5);
+  await responses.response("app_p", "resp_p2", t0 + 5);
+  await responses.items("app_p", ["msg_p1", "msg_p9"], t0 + 5);
+  await responses.trim("app_p", t0 + 5);
+  await responses.delete("app_p", "resp_p3");
+
+  // Conversation leases: taken, refused while held, taken over once expired, released by the holder only.
+  const leases = new ConversationLeases(store, 1000);
+  await leases.tryAcquire("app_p", "conv_1", "A", t0);
+  await leases.tryAcquire("app_p", "conv_1", "B", t0 + 10);
+  await leases.tryAcquire("app_p", "conv_1", "B", t0 + 2000);
+  await leases.release("app_p", "conv_1", "A");
+  await leases.tryAcquire("app_p", "conv_2", "A", t0);
+  await leases.release("app_p", "conv_2", "A");
 }
 
 describe.skipIf(!havePg)("one schema on SQLite and PostgreSQL", () => {

@@ -1,11 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { ApiError, validationError } from "../../core/errors";
 import type { ChatMessage } from "../../core/messages";
+import type { ModelInfo } from "../../catalog/catalog";
 import type { Store } from "../../store/db";
 import { conversations } from "../../store/schema";
 import { countTokens } from "../../tokens/count";
 import { reconcile, type StoredTurn } from "./history";
 import { KeyedLock } from "./lock";
+import { ConversationLeases } from "./lease";
 import { summaryLines, summaryText } from "./summary";
 
 /** GET /api/conversations/{id} (CONTRACT.md): counts of turns (messages), the summary text and the tokens saved so far. */
@@ -25,6 +27,10 @@ export interface ConversationSettings {
   summaryStep: number;
   /** Turns one conversation may hold. */
   maxTurns: number;
+  /** How long a call may hold a conversation's lease in the store (the longest a call may run). */
+  leaseMs: number;
+  /** The model that writes summary steps (model-summary.ts); extractive without one. */
+  summaryModel?: ModelInfo;
 }
 
 /** The per-message framing tokens of chat formats, as the token counter counts them. */
@@ -69,6 +75,8 @@ export interface ConversationPlan {
   sentTokens: number;
   /** Sent tokens the summary saved on this call (the turns it stands for, as they would be sent, less the summary). */
   savedTokens: number;
+  /** Set when this call is a summary step: the stored turns [from, to) its new lines stand for. */
+  step?: { from: number; to: number };
 }
 
 const tokensOf = (turns: readonly StoredTurn[], from: number, to: number, field: "tokens" | "sent_tokens") => {
@@ -100,15 +108,20 @@ const isSystem = (m: ChatMessage) => m.role === "system" || m.role === "develope
 /**
  * The conversation stage's store and rules: turns per (app_id, conversation_id), an extractive summary
  * of the turns beyond max_turns_to_keep rewritten only in steps, and every turn's sent form made once
- * and reused byte for byte. Calls on one conversation run one at a time in this process (KeyedLock).
+ * and reused byte for byte. Calls on one conversation run one at a time: in this process in arrival
+ * order (KeyedLock), across processes on one store by a lease row (ConversationLeases).
  */
 export class Conversations {
   readonly lock = new KeyedLock();
+  /** Orders calls across processes on one store (the lock orders this process's own first). */
+  readonly leases: ConversationLeases;
 
   constructor(
     private readonly store: Store,
     readonly settings: ConversationSettings,
-  ) {}
+  ) {
+    this.leases = new ConversationLeases(store, settings.leaseMs);
+  }
 
   private get db() {
     return this.store.db;
@@ -134,8 +147,14 @@ export class Conversations {
     return v;
   }
 
-  /** What a call sends: the stored part of its context, and the turns it adds. */
-  async plan(appId: string, id: string, messages: readonly ChatMessage[], maxTurnsToKeep: number | undefined): Promise<ConversationPlan> {
+  /** What a call sends: the stored part of its context, and the turns it adds. `stepLines` replaces a summary step's extractive lines. */
+  async plan(
+    appId: string,
+    id: string,
+    messages: readonly ChatMessage[],
+    maxTurnsToKeep: number | undefined,
+    stepLines?: readonly string[],
+  ): Promise<ConversationPlan> {
     const loaded = await this.load(appId, id);
     let lead = 0;
     while (lead < messages.length && isSystem(messages[lead]!)) lead++;
@@ -166,11 +185,13 @@ export class Conversations {
     }
     const toKeep = maxTurnsToKeep ?? this.settings.turnsToKeep;
     const total = keep + fresh.length;
+    let step: ConversationPlan["step"];
     if (total - summarized >= toKeep + this.settings.summaryStep) {
       // Never the turns of this call: they have no sent form yet.
       const target = Math.min(total - toKeep, keep);
       if (target > summarized) {
-        lines = [...lines, ...summaryLines(loaded.turns.slice(summarized, target), summarized + 1)];
+        step = { from: summarized, to: target };
+        lines = [...lines, ...(stepLines ?? summaryLines(loaded.turns.slice(summarized, target), summarized + 1))];
         if (lines.length > MAX_SUMMARY_LINES) lines = lines.slice(lines.length - MAX_SUMMARY_LINES);
         summarized = target;
       }
@@ -199,6 +220,7 @@ export class Conversations {
       originalTokens: systemOriginal + tokensOf(loaded.turns, 0, keep, "tokens"),
       sentTokens: systemSent + summaryCost + tokensOf(loaded.turns, summarized, keep, "sent_tokens"),
       savedTokens: tokensOf(loaded.turns, 0, summarized, "sent_tokens") - summaryCost,
+      ...(step && { step }),
     };
   }
 

@@ -24,6 +24,8 @@ export function agentRunStage(s: Pick<Services, "agentRuns" | "catalog">): Stage
             .catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
     },
     planned: (call, plan, hold) => {
+      // An embedding call (max_tokens 0) writes no answer to wrap up: it goes as it came, and svc_meta says nothing.
+      if (hold?.wrapUp && call.req.max_tokens === 0) hold.wrapUp = false;
       if (hold?.wrapUp) {
         // plan.opt may be a remembered optimizer result shared with other calls: replaced, not changed.
         plan.opt = { ...plan.opt, messages: [...plan.opt.messages, { role: "system", content: WRAP_UP }] };
