@@ -173,7 +173,7 @@ export class AgentRuns {
   settle(hold: RunHold, costMicros: number, promptTokens: number, completionTokens: number): RunTotals {
     const r =
       hold.micros === undefined
-        ? this.store.chargeRun(hold.appId, hold.id, costMicros, promptTokens, completionTokens, this.now())
+        ? this.store.chargeRun(hold.appId, hold.id, { costMicros, promptTokens, completionTokens }, this.now())
         : this.store.settleRun(hold.requestId, hold.appId, hold.id, costMicros, promptTokens, completionTokens, this.now());
     const totals = r instanceof Promise || !r ? { ...hold.admitted, cost_usd: toUsd(Math.round(hold.admitted.cost_usd * 1e6) + costMicros) } : totalsOf(r);
     return hold.wrapUp ? { ...totals, wrap_up: true } : totals;

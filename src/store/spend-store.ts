@@ -75,6 +75,13 @@ export interface BudgetSettle {
   costMicros: number;
 }
 
+/** What a call added to its run. */
+export interface RunCharge {
+  costMicros: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
 export type RunAdmission = { ok: true; run: RunRow } | { ok: false; run: RunRow; reason: string };
 
 /** A value now, or a promise of it: the SQLite store answers at once whenever it is free, others after a round trip. */
@@ -118,7 +125,7 @@ export interface SpendStore {
     now: number,
   ): Maybe<RunRow | undefined>;
   /** Adds a call's cost and tokens to a run it reserved nothing on (the run has no cost limit); the run's totals after. */
-  chargeRun(appId: string, id: string, costMicros: number, promptTokens: number, completionTokens: number, now: number): Maybe<RunRow | undefined>;
+  chargeRun(appId: string, id: string, used: RunCharge, now: number): Maybe<RunRow | undefined>;
   putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number): Promise<RunRow>;
   resetRun(appId: string, id: string, now: number): Promise<RunRow | undefined>;
   closeRun(appId: string, id: string, now: number): Promise<RunRow | undefined>;
@@ -365,15 +372,8 @@ export class SqliteSpendStore implements SpendStore, BusyState {
   }
 
   /** Adds a call's cost and tokens to a run it reserved nothing on (the run has no cost limit): one statement. */
-  chargeRun(
-    appId: string,
-    id: string,
-    costMicros: number,
-    promptTokens: number,
-    completionTokens: number,
-    now: number,
-  ): RunRow | undefined | Promise<RunRow | undefined> {
-    return this.settleNowOrLater(() => this.q.settleRun.get(appId, id, 0, costMicros, promptTokens, completionTokens, now) ?? undefined);
+  chargeRun(appId: string, id: string, used: RunCharge, now: number): RunRow | undefined | Promise<RunRow | undefined> {
+    return this.settleNowOrLater(() => this.q.settleRun.get(appId, id, 0, used.costMicros, used.promptTokens, used.completionTokens, now) ?? undefined);
   }
 
   async putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number): Promise<RunRow> {
