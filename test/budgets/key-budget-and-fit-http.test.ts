@@ -222,6 +222,18 @@ describe("a key's agent-run limits", () => {
     expect((await step(k.key, run, 3)).status).toBe(429);
   });
 
+  test("the CLI sets and clears a key's run limits", async () => {
+    const k = await keyWith({});
+    const set = await runCli(["keys", "update", k.id, "--run-max-calls", "2", "--run-max-cost-usd", "1.5", "--json"], rig.gw.env);
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout).agent_run_limits).toEqual({ max_cost_usd: 1.5, max_calls: 2, max_repeats: null });
+    const cleared = await runCli(["keys", "update", k.id, "--run-max-calls", "none", "--json"], rig.gw.env);
+    expect(JSON.parse(cleared.stdout).agent_run_limits).toEqual({ max_cost_usd: 1.5, max_calls: null, max_repeats: null });
+    const bad = await runCli(["keys", "update", k.id, "--run-max-repeats", "0"], rig.gw.env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--run-max-repeats");
+  });
+
   test("bad limits are a 400 naming the field", async () => {
     const k = await keyWith({});
     const cases: [unknown, string][] = [
