@@ -82,7 +82,7 @@ export class KeyService {
       runLimits: input.runLimits ?? NO_RUN_LIMITS,
     };
     await this.repo.insert(entry);
-    this.index.put(entry);
+    this.index.changed(entry);
     return { ...viewOf(entry), key: value };
   }
 
@@ -108,7 +108,7 @@ export class KeyService {
       runLimits: NO_RUN_LIMITS,
     };
     await this.repo.insert(entry);
-    this.index.put(entry);
+    this.index.changed(entry);
   }
 
   async list(actor: Actor, appId?: string): Promise<KeyRecordView[]> {
@@ -125,7 +125,7 @@ export class KeyService {
     const at = Date.now();
     await this.repo.revoke(id, at);
     const revoked: KeyEntry = { ...found, status: "revoked", revokedAt: at };
-    this.index.put(revoked);
+    this.index.changed(revoked);
     return viewOf(revoked);
   }
 
