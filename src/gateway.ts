@@ -56,7 +56,8 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
   const repo = new KeyRepository(store);
   const keyIndex = new KeyIndex(repo);
   await keyIndex.sync();
-  const keys = new KeyService(repo, keyIndex, hash, plans);
+  // Binding a key to a budget checks the budget (made below, with the spend store: asked only once serving).
+  const keys = new KeyService(repo, keyIndex, hash, plans, (appId, id) => budgets.exists(appId, id));
   const providers = buildProviders(env, catalog);
   const ledger = new Ledger(threadWriter(store.path, STORE_BUSY_TIMEOUT_MS), new LedgerJournal(join(settings.dataDir, "ledger-journal")), {
     onRejected: (rejected) =>
@@ -86,6 +87,7 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
     spend,
     { maxCostMicros: Math.round(settings.agentRunMaxCostUsd * 1e6), maxCalls: settings.agentRunMaxCalls, maxRepeats: settings.agentRunMaxRepeats },
     owner,
+    settings.agentRunWrapUpAt,
   );
   return {
     version: pkg.version,
@@ -136,6 +138,7 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
       { name: "ledger", flush: () => void ledger.flush() },
       { name: "quota", flush: () => quota.flush() },
       ...(redisCounters ? [{ name: "counters' write-back", flush: () => void redisCounters.writeBack() }] : []),
+      { name: "budget settles", flush: () => void budgets.flush() },
       { name: "budgets and agent runs", flush: () => spend.flush() },
       { name: "key usage", flush: () => void keyIndex.flushUsage() },
     ],

@@ -78,7 +78,7 @@ export function ledgerRow(call: Call, end: Exclude<CallEnd, { kind: "refused" }>
     appId: call.key.appId,
     modelRequested: call.req.model,
     stream: call.req.stream,
-    budgetId: o.budget_id ?? null,
+    budgetId: call.budgetId ?? o.budget_id ?? null,
     conversationId: o.conversation_id ?? null,
     agentRunId: o.agent_run_id ?? null,
   };

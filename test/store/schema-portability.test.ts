@@ -137,6 +137,8 @@ const key = (id: string, type: "test" | "live", createdAt: number): KeyEntry => 
   createdAt,
   lastUsedAt: null,
   revokedAt: null,
+  budgetId: null,
+  runLimits: { maxCostMicros: null, maxCalls: null, maxRepeats: null },
 });
 
 function ledgerRow(i: number): LedgerRow {
