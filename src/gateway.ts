@@ -7,6 +7,7 @@ import { PgCounters } from "./store/pg-counters";
 import { PgSpendStore } from "./store/pg-spend-store";
 import { NodeHeartbeat } from "./store/nodes";
 import { hostname } from "node:os";
+import { ApiError } from "./core/errors";
 import { Catalog } from "./catalog/catalog";
 import { loadVocabularies, vocabulariesFor } from "./tokens/count";
 import { Plans } from "./auth/plans";
@@ -70,7 +71,8 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
   const repo = new KeyRepository(store);
   const keyIndex = new KeyIndex(repo);
   await keyIndex.sync();
-  const keys = new KeyService(repo, keyIndex, hash, plans);
+  // Binding a key to a budget checks the budget (made below, with the spend store: asked only once serving).
+  const keys = new KeyService(repo, keyIndex, hash, plans, (appId, id) => budgets.exists(appId, id));
   const providers = buildProviders(env, catalog);
   const ledger = new Ledger(
     store.dialect === "sqlite" ? threadWriter(store.path, STORE_BUSY_TIMEOUT_MS) : postgresWriter(store.sql),
@@ -104,6 +106,7 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
     spend,
     { maxCostMicros: Math.round(settings.agentRunMaxCostUsd * 1e6), maxCalls: settings.agentRunMaxCalls, maxRepeats: settings.agentRunMaxRepeats },
     owner,
+    settings.agentRunWrapUpAt,
   );
   return {
     version: pkg.version,
@@ -154,6 +157,7 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
       { name: "ledger", flush: () => void ledger.flush() },
       { name: "quota", flush: () => quota.flush() },
       ...(redisCounters ? [{ name: "counters' write-back", flush: () => void redisCounters.writeBack() }] : []),
+      { name: "budget settles", flush: () => void budgets.flush() },
       { name: "budgets and agent runs", flush: () => spend.flush() },
       { name: "key usage", flush: () => void keyIndex.flushUsage() },
     ],
@@ -199,6 +203,12 @@ export async function startServices(settings: Settings, log: Logger, env: Record
   const optimizer = await Optimizer.start(settings, models);
   const protocols = new Protocols(base.store, optimizerCompressor(optimizer, base.catalog.defaultModel.id, settings.qualityFloor));
   base.metrics.watchQueue(() => optimizer.queueDepth());
+  base.metrics.watchBudgets((appId, id) =>
+    base.budgets.get(appId, id).then(
+      (b) => b.remaining_usd,
+      (e) => (e instanceof ApiError && e.code === "NOT_FOUND" ? undefined : Promise.reject(e)),
+    ),
+  );
   const redis = base.redis;
   if (redis)
     base.metrics.watchRedis(

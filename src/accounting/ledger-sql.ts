@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { getTableColumns } from "drizzle-orm";
 import { usageLedger } from "../store/schema";
+import { ROLLUP_UPSERT_SQL, rollupParams } from "../store/usage-daily";
 
 export type LedgerRow = typeof usageLedger.$inferInsert;
 
@@ -40,6 +41,8 @@ export interface LedgerInserts {
 /**
  * The ledger's insert statements, prepared once (the query builder costs more per row than the insert
  * itself at thousands of calls a second). Used by the writer thread and by the inline writer alike.
+ * Each transaction adds the rows it stored to the daily rollup (`usage_daily`), so the rollup never
+ * holds a row the ledger lacks or misses one it holds.
  */
 export function prepareLedgerInserts(sqlite: Database): LedgerInserts {
   const many = sqlite.prepare(insertSql("INSERT", ROWS_PER_STATEMENT));
@@ -47,6 +50,10 @@ export function prepareLedgerInserts(sqlite: Database): LedgerInserts {
   const oneOrIgnore = sqlite.prepare(insertSql("INSERT OR IGNORE", 1));
   const params: unknown[] = new Array(ROWS_PER_STATEMENT * WIDTH);
   const single: unknown[] = new Array(WIDTH);
+  const upsert = sqlite.prepare(ROLLUP_UPSERT_SQL);
+  const rollup = (rows: LedgerRow[]) => {
+    for (const p of rollupParams(rows)) upsert.run(...(p as never[]));
+  };
   const all = sqlite.transaction((rows: LedgerRow[]) => {
     let i = 0;
     for (; i + ROWS_PER_STATEMENT <= rows.length; i += ROWS_PER_STATEMENT) {
@@ -57,25 +64,31 @@ export function prepareLedgerInserts(sqlite: Database): LedgerInserts {
       bind(rows[i]!, single, 0);
       one.run(...(single as never[]));
     }
+    rollup(rows);
   });
   // A refused statement undoes its own row and leaves the transaction open for the others.
   const eachRow = sqlite.transaction((rows: LedgerRow[]) => {
     const rejected: RejectedRow[] = [];
+    const stored: LedgerRow[] = [];
     for (const row of rows) {
       bind(row, single, 0);
       try {
         one.run(...(single as never[]));
+        stored.push(row);
       } catch (e) {
         rejected.push({ requestId: row.requestId, reason: (e as Error).message });
       }
     }
+    rollup(stored);
     return rejected;
   });
   const replay = sqlite.transaction((rows: LedgerRow[]) => {
+    const stored: LedgerRow[] = [];
     for (const row of rows) {
       bind(row, single, 0);
-      oneOrIgnore.run(...(single as never[]));
+      if (oneOrIgnore.run(...(single as never[])).changes > 0) stored.push(row);
     }
+    rollup(stored);
   });
   return { all: (rows) => all(rows), eachRow: (rows) => eachRow(rows), replay: (rows) => replay(rows) };
 }

@@ -157,6 +157,12 @@ export const SettingsSchema = Type.Object(
       3,
       "an agent run's guard trips when the same step (tool calls and their results) comes this many times more in a row",
     ),
+    agentRunWrapUpAt: Num(
+      0,
+      1,
+      0,
+      "share of an agent run's call or cost limit from which svc adds a short 'wrap up' system instruction to the run's calls (0 = never)",
+    ),
     // The names are PII_TYPES of src/pipeline/pii/types.ts (test/pii/request.test.ts checks they agree).
     piiTypes: Type.String({
       pattern:

@@ -7,7 +7,9 @@ import {
   SPEND_SQL,
   stoppedReason,
   type BudgetRow,
+  type BudgetSettle,
   type Reservation,
+  type RunCharge,
   type RunAdmission,
   type RunLimits,
   type RunRow,
@@ -90,12 +92,20 @@ export class PgSpendStore implements SpendStore {
   }
 
   settleBudget(requestId: string, budgetId: string, period: string, costMicros: number): Promise<void> {
-    return this.settleNowOrLater(() =>
-      this.settleTx(requestId, "budget", async (held, tx) => {
-        if (held > 0) await this.q("settleBudget", [budgetId, period, held, costMicros], tx);
-        else if (costMicros > 0) await this.q("chargeBudget", [budgetId, period, costMicros], tx);
+    return this.settleBudgets([{ requestId, budgetId, period, costMicros }]);
+  }
+
+  /** Several calls' settles in one transaction, each releasing its reservation once (deleted first) and adding its cost. */
+  async settleBudgets(settles: readonly BudgetSettle[]): Promise<void> {
+    await this.settleNowOrLater(() =>
+      this.tx(async (tx) => {
+        for (const x of settles) {
+          const held = (await this.one<{ micros: number }>("takeReservation", [x.requestId, "budget"], tx))?.micros ?? 0;
+          if (held > 0) await this.q("settleBudget", [x.budgetId, x.period, held, x.costMicros], tx);
+          else if (x.costMicros > 0) await this.q("chargeBudget", [x.budgetId, x.period, x.costMicros], tx);
+        }
       }),
-    ).then(() => undefined);
+    );
   }
 
   // ---- agent runs ----
@@ -146,6 +156,13 @@ export class PgSpendStore implements SpendStore {
   ): Promise<RunRow | undefined> {
     return this.settleNowOrLater(() =>
       this.settleTx(requestId, "run", (held, tx) => this.one<RunRow>("settleRun", [appId, id, held, costMicros, promptTokens, completionTokens, now], tx)),
+    );
+  }
+
+  /** Adds a call's cost and tokens to a run it reserved nothing on (the run has no cost limit): one statement. */
+  chargeRun(appId: string, id: string, used: RunCharge, now: number): Promise<RunRow | undefined> {
+    return this.settleNowOrLater(() =>
+      this.run_(() => this.one<RunRow>("settleRun", [appId, id, 0, used.costMicros, used.promptTokens, used.completionTokens, now])),
     );
   }
 

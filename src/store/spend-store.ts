@@ -123,6 +123,21 @@ export const SPEND_SQL = {
   closeRun: "UPDATE agent_runs SET status = 'closed', updated_at = ?3 WHERE app_id = ?1 AND id = ?2 RETURNING *",
 } as const;
 
+/** A call's budget reservation replaced by what it cost (0 for a failed call). */
+export interface BudgetSettle {
+  requestId: string;
+  budgetId: string;
+  period: string;
+  costMicros: number;
+}
+
+/** What a call added to its run. */
+export interface RunCharge {
+  costMicros: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
 export type RunAdmission = { ok: true; run: RunRow } | { ok: false; run: RunRow; reason: string };
 
 /** Whether an active run takes one more call with this step's hash: the repeat count it would reach, and why not when it does not. */
@@ -195,6 +210,8 @@ export interface SpendStore {
   reserveBudget(r: Reservation, owner: string, now: number): Promise<SpendRow | undefined>;
   /** Releases the call's reservation and adds what it cost (0 for a failed call). */
   settleBudget(requestId: string, budgetId: string, period: string, costMicros: number): Maybe<void>;
+  /** settleBudget for several calls in one transaction: one commit for the calls that ended in one event-loop turn. */
+  settleBudgets(settles: readonly BudgetSettle[]): Maybe<void>;
   run(appId: string, id: string): Maybe<RunRow | undefined>;
   /** Counts a call into the run (creating it) unless it is not active, would pass its call limit, or repeats too often; those trip it. */
   admitRun(appId: string, id: string, hash: string, limits: RunLimits, now: number): Maybe<RunAdmission>;
@@ -211,6 +228,8 @@ export interface SpendStore {
     completionTokens: number,
     now: number,
   ): Maybe<RunRow | undefined>;
+  /** Adds a call's cost and tokens to a run it reserved nothing on (the run has no cost limit); the run's totals after. */
+  chargeRun(appId: string, id: string, used: RunCharge, now: number): Maybe<RunRow | undefined>;
   putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number): Promise<RunRow>;
   resetRun(appId: string, id: string, now: number): Promise<RunRow | undefined>;
   closeRun(appId: string, id: string, now: number): Promise<RunRow | undefined>;
@@ -241,6 +260,7 @@ export class SqliteSpendStore implements SpendStore, BusyState {
   private readonly q;
   private readonly reserveTx;
   private readonly settleTx;
+  private readonly settleBudgetsTx;
   private readonly admitTx;
   private readonly reserveRunTx;
 
@@ -284,6 +304,13 @@ export class SqliteSpendStore implements SpendStore, BusyState {
     this.settleTx = db.transaction((requestId: string, kind: "budget" | "run", apply: (held: number) => RunRow | undefined) => {
       const held = q.takeReservation.get(requestId, kind)?.micros ?? 0;
       return apply(held);
+    }).immediate;
+    this.settleBudgetsTx = db.transaction((settles: readonly BudgetSettle[]) => {
+      for (const x of settles) {
+        const held = q.takeReservation.get(x.requestId, "budget")?.micros ?? 0;
+        if (held > 0) q.settleBudget.run(x.budgetId, x.period, held, x.costMicros);
+        else if (x.costMicros > 0) q.chargeBudget.run(x.budgetId, x.period, x.costMicros);
+      }
     }).immediate;
     this.admitTx = db.transaction((appId: string, id: string, hash: string, limits: RunLimits, now: number): RunAdmission => {
       q.ensureRun.run(appId, id, now);
@@ -340,13 +367,12 @@ export class SqliteSpendStore implements SpendStore, BusyState {
 
   /** Releases the call's reservation and adds what it cost (0 for a failed call). */
   settleBudget(requestId: string, budgetId: string, period: string, costMicros: number): void | Promise<void> {
-    return this.settleNowOrLater(() => {
-      this.settleTx(requestId, "budget", (held) => {
-        if (held > 0) this.q.settleBudget.run(budgetId, period, held, costMicros);
-        else if (costMicros > 0) this.q.chargeBudget.run(budgetId, period, costMicros);
-        return undefined;
-      });
-    });
+    return this.settleBudgets([{ requestId, budgetId, period, costMicros }]);
+  }
+
+  /** Settles several calls in one transaction: one commit for the calls that ended in one event-loop turn. */
+  settleBudgets(settles: readonly BudgetSettle[]): void | Promise<void> {
+    return this.settleNowOrLater(() => this.settleBudgetsTx(settles));
   }
 
   // ---- agent runs ----
@@ -385,6 +411,11 @@ export class SqliteSpendStore implements SpendStore, BusyState {
     return this.settleNowOrLater(() =>
       this.settleTx(requestId, "run", (held) => this.q.settleRun.get(appId, id, held, costMicros, promptTokens, completionTokens, now) ?? undefined),
     );
+  }
+
+  /** Adds a call's cost and tokens to a run it reserved nothing on (the run has no cost limit): one statement. */
+  chargeRun(appId: string, id: string, used: RunCharge, now: number): RunRow | undefined | Promise<RunRow | undefined> {
+    return this.settleNowOrLater(() => this.q.settleRun.get(appId, id, 0, used.costMicros, used.promptTokens, used.completionTokens, now) ?? undefined);
   }
 
   async putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number): Promise<RunRow> {

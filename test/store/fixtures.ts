@@ -18,6 +18,8 @@ export const key = (id: string, type: "test" | "live", createdAt: number, app = 
   createdAt,
   lastUsedAt: null,
   revokedAt: null,
+  budgetId: null,
+  runLimits: { maxCostMicros: null, maxCalls: null, maxRepeats: null },
 });
 
 /** Every fourth call failed upstream (no model, 502), every third a cache hit, every second streamed. */
