@@ -154,12 +154,12 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
     piiMaps: new ConversationMaps(store.db, deriveMappingKey(secret)),
     servableModels: catalog.models.filter((m) => providers.providerFor(m) !== undefined).map((m) => m.id),
     flushables: [
-      { name: "ledger", flush: () => void ledger.flush() },
+      { name: "ledger", flush: () => ledger.flush() },
       { name: "quota", flush: () => quota.flush() },
-      ...(redisCounters ? [{ name: "counters' write-back", flush: () => void redisCounters.writeBack() }] : []),
-      { name: "budget settles", flush: () => void budgets.flush() },
+      ...(redisCounters ? [{ name: "counters' write-back", flush: () => redisCounters.writeBack() }] : []),
+      { name: "budget settles", flush: () => budgets.flush() },
       { name: "budgets and agent runs", flush: () => spend.flush() },
-      { name: "key usage", flush: () => void keyIndex.flushUsage() },
+      { name: "key usage", flush: () => keyIndex.flushUsage() },
     ],
   };
 }
@@ -227,11 +227,7 @@ export async function startServices(settings: Settings, log: Logger, env: Record
     optimizer,
     protocols,
     tracer,
-    flushables: [
-      { name: "cache", flush: () => void cache.flush() },
-      ...base.flushables,
-      ...(nodes ? [{ name: "node heartbeat", flush: () => nodes.tick() }] : []),
-    ],
+    flushables: [{ name: "cache", flush: () => cache.flush() }, ...base.flushables, ...(nodes ? [{ name: "node heartbeat", flush: () => nodes.tick() }] : [])],
   });
 }
 
@@ -240,38 +236,40 @@ export async function startServices(settings: Settings, log: Logger, env: Record
  * changes), instead of at their next poll; the poll stays, for when Redis is away and for the CLI without it.
  */
 function broadcastKeyChanges(redis: RedisLink, keyIndex: KeyIndex, log: Logger): void {
-  const sync = () => guardAsync(log, "key sync", () => keyIndex.sync());
+  const sync = () => guard(log, "key sync", () => keyIndex.sync());
   keyIndex.onLocalChange((id) => redis.announce("keys", id));
   void redis.subscribe("keys", sync);
   redis.onRecover(sync);
 }
 
-/** Writes what the flushables buffer. The log goes last, so what they log (a ledger row refused) is written now, not a flush later. */
+/**
+ * Writes what the flushables buffer, each on its own: one failing (a full disk) neither stops the
+ * others nor, rejected later, ends the process — an unhandled rejection from a key-usage write on a
+ * full disk killed the gateway mid-test once the store went asynchronous. The log goes last, so what
+ * they log (a ledger row refused) is written now, not a flush later.
+ */
 export function flushAll(s: Pick<Services, "flushables" | "log">): void {
   try {
-    for (const f of s.flushables) f.flush();
+    for (const f of s.flushables) guard(s.log, `flush of ${f.name}`, () => f.flush());
   } finally {
     s.log.flush();
   }
 }
 
-/** As guard, for work that finishes later: its failure is logged when it comes. */
-function guardAsync(log: Logger, what: string, fn: () => Promise<void>): void {
-  fn().catch((e: Error) => log.error({ err: { message: e.message } }, `${what} failed`));
-}
-
-function guard(log: Logger, what: string, fn: () => void): void {
+/** Runs background work whose failure, thrown now or rejected later, is logged rather than left to end the process. */
+function guard(log: Logger, what: string, fn: () => void | Promise<void>): void {
+  const failed = (e: unknown) => log.error({ err: { message: (e as Error)?.message } }, `${what} failed`);
   try {
-    fn();
+    fn()?.catch(failed);
   } catch (e) {
-    log.error({ err: { message: (e as Error).message } }, `${what} failed`);
+    failed(e);
   }
 }
 
 /** Starts the background work (following key changes made elsewhere, write-behind flushes); returns what stops it. */
 export function startBackground(s: Pick<Services, "log" | "settings" | "keyIndex" | "flushables">): () => void {
   const timers = [
-    setInterval(() => guardAsync(s.log, "key sync", () => s.keyIndex.sync()), s.settings.keySyncMs),
+    setInterval(() => guard(s.log, "key sync", () => s.keyIndex.sync()), s.settings.keySyncMs),
     setInterval(() => guard(s.log, "flush", () => flushAll(s)), s.settings.flushMs),
   ];
   for (const t of timers) t.unref?.();
