@@ -1,6 +1,8 @@
 import { Database } from "bun:sqlite";
 import type { SqliteStore } from "../store/db";
 import type { Sql } from "postgres";
+import { pgText } from "../store/postgres";
+import { ROLLUP_UPSERT_SQL, rollupParams } from "../store/usage-daily";
 import { bind, COLUMN_NAMES, prepareLedgerInserts, WIDTH, writeBatch, type LedgerRow, type RejectedRow } from "./ledger-sql";
 
 /** Where the ledger's rows go: the store, written off the event loop in the gateway. */
@@ -109,6 +111,7 @@ const pgInsert = (rows: number) => {
 export function postgresWriter(sql: Sql): LedgerWriter {
   const texts = new Map<number, string>();
   const textFor = (n: number) => texts.get(n) ?? (texts.set(n, pgInsert(n)), texts.get(n)!);
+  const rollup = pgText(ROLLUP_UPSERT_SQL);
   const insert = (rows: LedgerRow[]): Promise<Set<string>> =>
     sql.begin(async (tx) => {
       const stored = new Set<string>();
@@ -118,6 +121,11 @@ export function postgresWriter(sql: Sql): LedgerWriter {
         chunk.forEach((row, r) => bind(row, params, r * WIDTH));
         for (const r of await tx.unsafe<{ request_id: string }[]>(textFor(chunk.length), params as never[])) stored.add(r.request_id);
       }
+      // The daily rollup takes what this transaction stored, as the SQLite writer's does: a request id's
+      // first row in the batch (the one ON CONFLICT DO NOTHING kept), never a row refused or replayed.
+      const first = new Set<string>();
+      const added = rows.filter((r) => stored.has(r.requestId) && !first.has(r.requestId) && first.add(r.requestId));
+      for (const p of rollupParams(added)) await tx.unsafe(rollup, p as never[]);
       return stored;
     }) as Promise<Set<string>>;
   return {

@@ -5,7 +5,6 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Sql } from "postgres";
-import { ApiError } from "../core/errors";
 import * as schema from "./schema";
 import { BUSY_TIMEOUT_MS } from "./no-wait";
 
@@ -88,11 +87,6 @@ export async function serialized<T>(store: Store, lock: number, fn: (tx: Db) => 
     await (tx as unknown as { execute(q: SQL): Promise<unknown> }).execute(sql`SELECT pg_advisory_xact_lock(${lock})`);
     return fn(tx as unknown as Db);
   });
-}
-
-/** A request for what is served from SQLite only so far: 503 naming it, the rest of the gateway works on. */
-export function notOnPostgres(what: string): ApiError {
-  return new ApiError("STORE_UNAVAILABLE", `${what} are not served from PostgreSQL yet; read the usage_ledger table directly`);
 }
 
 /** The SQLite connection of a store that must be SQLite here (benchmarks and tests of SQLite). */

@@ -1,5 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { validationError } from "../core/errors";
+import type { Store } from "./db";
+import { pgText } from "./postgres";
 import { BASE_SUMS, COLUMNS, DAY_MS, DIMENSIONS, ledgerRollupSelect, OVERHEAD_COLUMNS, overheadPercentiles, SUMS } from "./usage-daily";
 
 export const USAGE_GROUPS = ["day", "key", "model", "budget", "agent_run"] as const;
@@ -57,14 +59,16 @@ const day = (d: number) => new Date(d * DAY_MS).toISOString().slice(0, 10);
  * 90 × keys × models × budgets × runs rollup rows and two days of ledger rows.
  *
  * The statements are portable SQL with positional parameters, one statement per shape (only the
- * filters given are in it), so PostgreSQL never sees an untyped NULL parameter.
+ * filters given are in it), so PostgreSQL never sees an untyped NULL parameter; on SQLite each shape is
+ * prepared once, on PostgreSQL the same text runs with `$N` parameters through the store's pool.
  */
 export class UsageQuery {
   private readonly statements = new Map<string, ReturnType<Database["prepare"]>>();
+  private readonly texts = new Map<string, string>();
 
-  constructor(private readonly sqlite: Database) {}
+  constructor(private readonly store: Store) {}
 
-  page(
+  async page(
     appId: string,
     group: UsageGroup,
     from: number,
@@ -72,10 +76,10 @@ export class UsageQuery {
     after: string | undefined,
     limit: number,
     filter: UsageFilter = {},
-  ): { rows: UsageRow[]; next: string | null } {
+  ): Promise<{ rows: UsageRow[]; next: string | null }> {
     const afterValue = after === undefined ? undefined : group === "day" ? Math.floor(Date.parse(`${after}T00:00:00Z`) / DAY_MS) : after;
     if (Number.isNaN(afterValue)) throw validationError("cursor", "is not a cursor this endpoint gave");
-    const raw = this.run(appId, from, to, filter, group, afterValue, limit + 1);
+    const raw = await this.run(appId, from, to, filter, group, afterValue, limit + 1);
     const more = raw.length > limit;
     const rows = raw.slice(0, limit).map((r) => toRow(r, group));
     return { rows, next: more ? (rows[limit - 1]!.group ?? "") : null };
@@ -85,8 +89,8 @@ export class UsageQuery {
    * The range's sums over every group, overhead percentiles included. A statement of its own: the
    * histogram's 64 columns cost 3 times the base sums' to aggregate, and grouping them costs more.
    */
-  totals(appId: string, from: number, to: number, filter: UsageFilter = {}): UsageTotals {
-    const [raw] = this.run(appId, from, to, filter, undefined, undefined, undefined);
+  async totals(appId: string, from: number, to: number, filter: UsageFilter = {}): Promise<UsageTotals> {
+    const [raw] = await this.run(appId, from, to, filter, undefined, undefined, undefined);
     const { group: _, ...sums } = toRow(raw!, undefined);
     return {
       ...sums,
@@ -105,7 +109,7 @@ export class UsageQuery {
     group: UsageGroup | undefined,
     after: string | number | undefined,
     limit: number | undefined,
-  ): Raw[] {
+  ): Promise<Raw[]> | Raw[] {
     // Whole days [d0, d1) from the rollup; the ledger for [from, d0) and [d1, to), or all of [from, to) within one day.
     const d0 = Math.ceil(from / DAY_MS);
     const d1 = Math.floor(to / DAY_MS);
@@ -118,7 +122,7 @@ export class UsageQuery {
     const given = filters.filter(([, , v]) => v !== undefined);
     const column = group && GROUP_COLUMN[group];
     const shape = `${group ?? ""}|${after !== undefined}|${given.map(([c]) => c).join(",")}`;
-    const statement = this.statement(shape, () => {
+    const text = this.text(shape, () => {
       // A page reads the base sums; the totals (no grouping) the histogram too.
       const histogram = column === undefined;
       const columns = histogram ? COLUMNS : [...DIMENSIONS, ...BASE_SUMS];
@@ -151,13 +155,16 @@ export class UsageQuery {
     ];
     if (after !== undefined) params.push(after);
     if (column) params.push(limit);
+    if (this.store.dialect === "postgres") return this.store.sql.unsafe<Raw[]>(pgText(text), params as never[]);
+    let statement = this.statements.get(shape);
+    if (!statement) this.statements.set(shape, (statement = this.store.sqlite.prepare(text)));
     return statement.all(...(params as never[])) as Raw[];
   }
 
-  private statement(shape: string, sql: () => string) {
-    let s = this.statements.get(shape);
-    if (!s) this.statements.set(shape, (s = this.sqlite.prepare(sql())));
-    return s;
+  private text(shape: string, build: () => string): string {
+    let t = this.texts.get(shape);
+    if (t === undefined) this.texts.set(shape, (t = build()));
+    return t;
   }
 }
 

@@ -162,17 +162,17 @@ async function exercise(store: SqliteStore, dir: string): Promise<void> {
   for (let i = 0; i < 53; i++) ledger.record(ledgerRow(i)); // one 50-row statement and three single rows
   await ledger.flush();
   // The usage reports: the rollup's whole days and the ledger's partial ones, each grouping, a filter, a later page.
-  const usage = new UsageQuery(store.sqlite);
+  const usage = new UsageQuery(store);
   const day = 86_400_000;
   const [from, to] = [1_790_000_000_000 - 2 * day - 1000, 1_790_000_000_000 + 2 * day];
   for (const group of USAGE_GROUPS) {
-    const first = usage.page("app_p", group, from, to, undefined, 1);
-    if (first.next !== null) usage.page("app_p", group, from, to, first.next, 1);
+    const first = await usage.page("app_p", group, from, to, undefined, 1);
+    if (first.next !== null) await usage.page("app_p", group, from, to, first.next, 1);
   }
-  usage.totals("app_p", from, to);
+  await usage.totals("app_p", from, to);
   const filter = { keyId: "key_p1", model: "", budgetId: "" };
-  usage.page("app_p", "model", 1_790_000_000_000, 1_790_000_000_040, undefined, 10, filter);
-  usage.totals("app_p", 1_790_000_000_000, 1_790_000_000_040, filter);
+  await usage.page("app_p", "model", 1_790_000_000_000, 1_790_000_000_040, undefined, 10, filter);
+  await usage.totals("app_p", 1_790_000_000_000, 1_790_000_000_040, filter);
 
   const writer = new CacheWriter(store, 60_000, { warn: () => undefined });
   writer.upsert(cacheRow("ce_1", "k1", 1_790_000_900_000, 1_790_000_000_000));

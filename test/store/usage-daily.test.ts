@@ -5,7 +5,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { prepareLedgerInserts, writeBatch, type LedgerRow } from "../../src/accounting/ledger-sql";
-import { listMigrations, migrate, openStore, type SqliteStore } from "../../src/store/db";
+import { listMigrations, migrate, openStore, type PostgresStore, type SqliteStore, type Store } from "../../src/store/db";
+import { postgresWriter } from "../../src/accounting/ledger-writer";
+import { openPostgresStore } from "../../src/store/postgres";
+import { freshDatabase } from "../support/pg-database";
+import { requires } from "../support/services";
 import { usageLedger } from "../../src/store/schema";
 import { BACKFILL_SQL, DAY_MS, OVERHEAD_EDGES_MS } from "../../src/store/usage-daily";
 import { USAGE_GROUPS, UsageQuery, type UsageGroup } from "../../src/store/usage-query";
@@ -120,8 +124,12 @@ const RANGES: [number, number][] = [
 let dir: string;
 let store: SqliteStore;
 let stored: LedgerRow[];
+// The same rows, written the same way (a batch with a row already stored, a replay), through the
+// PostgreSQL writer into a database of this file's own: the reports must give the same figures there.
+const havePg = await requires("postgres");
+let pg: { store: PostgresStore; drop(): Promise<void> } | undefined;
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "usage-daily-"));
   store = openStore(dir);
   const inserts = prepareLedgerInserts(store.sqlite);
@@ -134,94 +142,108 @@ beforeAll(() => {
   // A journal replay after a crash: rows already stored are skipped, and so are their sums.
   inserts.replay([...a.slice(0, 50), ...c]);
   stored = [...a, ...b, ...c];
+  if (!havePg) return;
+  const db = await freshDatabase("usage_daily");
+  pg = { store: await openPostgresStore(db.url), drop: db.drop };
+  const writer = postgresWriter(pg.store.sql);
+  await writer.write(a);
+  expect(await writer.write([...b, a[5]!])).toHaveLength(1);
+  await writer.replay([...a.slice(0, 50), ...c]);
 });
 
 afterAll(async () => {
   await store.close();
   rmSync(dir, { recursive: true, force: true });
+  await pg?.store.close();
+  await pg?.drop();
 });
 
-describe("usage_daily", () => {
-  test("every grouping over ranges with partial days at either end, whole days only, and within one day equals the ledger rows' own sums", () => {
-    const query = new UsageQuery(store.sqlite);
-    let compared = 0;
-    for (const [from, to] of RANGES)
-      for (const group of USAGE_GROUPS)
-        for (const app of ["app_1", "app_2"]) {
-          const page = query.page(app, group, from, to, undefined, 1000);
-          const want = expected(stored, app, GROUP_OF[group], from, to);
-          expect(page.rows.map((r) => r.group)).toEqual(want.map((w) => w.group));
-          for (const [i, w] of want.entries()) {
-            const got = page.rows[i]!;
-            const { cost_actual_usd, saved_prompt_cache_usd, saved_cache_usd, avg_latency_ms, overhead_ms: _, ...exact } = w;
-            expect({ ...got, cost_actual_usd: 0, avg_latency_ms: 0 }).toMatchObject({ ...exact, cost_actual_usd: 0, avg_latency_ms: 0 });
-            expect(got.cost_actual_usd).toBeCloseTo(cost_actual_usd, 9);
-            expect(got.saved_by_source.prompt_cache).toBeCloseTo(saved_prompt_cache_usd, 9);
-            expect(got.saved_by_source.cache).toBeCloseTo(saved_cache_usd, 9);
-            expect(got.avg_latency_ms).toBeCloseTo(avg_latency_ms, 2);
-            compared++;
+for (const dialect of ["sqlite", "postgres"] as const) {
+  describe.skipIf(dialect === "postgres" && !havePg)(`usage_daily on ${dialect}`, () => {
+    const storeOf = (): Store => (dialect === "sqlite" ? store : pg!.store);
+    test("every grouping over ranges with partial days at either end, whole days only, and within one day equals the ledger rows' own sums", async () => {
+      const query = new UsageQuery(storeOf());
+      let compared = 0;
+      for (const [from, to] of RANGES)
+        for (const group of USAGE_GROUPS)
+          for (const app of ["app_1", "app_2"]) {
+            const page = await query.page(app, group, from, to, undefined, 1000);
+            const want = expected(stored, app, GROUP_OF[group], from, to);
+            expect(page.rows.map((r) => r.group)).toEqual(want.map((w) => w.group));
+            for (const [i, w] of want.entries()) {
+              const got = page.rows[i]!;
+              const { cost_actual_usd, saved_prompt_cache_usd, saved_cache_usd, avg_latency_ms, overhead_ms: _, ...exact } = w;
+              expect({ ...got, cost_actual_usd: 0, avg_latency_ms: 0 }).toMatchObject({ ...exact, cost_actual_usd: 0, avg_latency_ms: 0 });
+              expect(got.cost_actual_usd).toBeCloseTo(cost_actual_usd, 9);
+              expect(got.saved_by_source.prompt_cache).toBeCloseTo(saved_prompt_cache_usd, 9);
+              expect(got.saved_by_source.cache).toBeCloseTo(saved_cache_usd, 9);
+              expect(got.avg_latency_ms).toBeCloseTo(avg_latency_ms, 2);
+              compared++;
+            }
           }
-        }
-    expect(compared).toBeGreaterThan(100);
-  });
+      expect(compared).toBeGreaterThan(100);
+    });
 
-  test("the range's totals, overhead percentiles included, equal the ledger rows' own", () => {
-    const query = new UsageQuery(store.sqlite);
-    for (const [from, to] of RANGES)
-      for (const app of ["app_1", "app_2"]) {
-        const [want] = expected(stored, app, () => null, from, to);
-        const got = query.totals(app, from, to);
-        if (!want) {
-          expect(got).toMatchObject({ calls: 0, cost_actual_usd: 0, overhead_ms: { p50: null, p99: null } });
-          continue;
+    test("the range's totals, overhead percentiles included, equal the ledger rows' own", async () => {
+      const query = new UsageQuery(storeOf());
+      for (const [from, to] of RANGES)
+        for (const app of ["app_1", "app_2"]) {
+          const [want] = expected(stored, app, () => null, from, to);
+          const got = await query.totals(app, from, to);
+          if (!want) {
+            expect(got).toMatchObject({ calls: 0, cost_actual_usd: 0, overhead_ms: { p50: null, p99: null } });
+            continue;
+          }
+          expect(got).toMatchObject({
+            calls: want.calls,
+            errors: want.errors,
+            original_tokens: want.original_tokens,
+            cached_tokens: want.cached_tokens,
+            cache_hits: want.cache_hits,
+          });
+          expect(got.overhead_ms).toEqual(want.overhead_ms);
+          expect(got.cost_actual_usd).toBeCloseTo(want.cost_actual_usd, 9);
         }
-        expect(got).toMatchObject({
-          calls: want.calls,
-          errors: want.errors,
-          original_tokens: want.original_tokens,
-          cached_tokens: want.cached_tokens,
-          cache_hits: want.cache_hits,
-        });
-        expect(got.overhead_ms).toEqual(want.overhead_ms);
-        expect(got.cost_actual_usd).toBeCloseTo(want.cost_actual_usd, 9);
+    });
+
+    test("pages in group order", async () => {
+      const query = new UsageQuery(storeOf());
+      const from = DAY0 + 1234;
+      const to = DAY0 + DAYS * DAY_MS - 1234;
+      const all = await query.page("app_1", "day", from, to, undefined, 1000);
+      const seen: (string | null)[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const p = await query.page("app_1", "day", from, to, after, 2);
+        seen.push(...p.rows.map((r) => r.group));
+        if (p.next === null) break;
+        after = p.next;
       }
-  });
+      expect(seen).toEqual(all.rows.map((r) => r.group));
+    });
 
-  test("pages in group order", () => {
-    const query = new UsageQuery(store.sqlite);
-    const from = DAY0 + 1234;
-    const to = DAY0 + DAYS * DAY_MS - 1234;
-    const all = query.page("app_1", "day", from, to, undefined, 1000);
-    const seen: (string | null)[] = [];
-    let after: string | undefined;
-    for (;;) {
-      const p = query.page("app_1", "day", from, to, after, 2);
-      seen.push(...p.rows.map((r) => r.group));
-      if (p.next === null) break;
-      after = p.next;
-    }
-    expect(seen).toEqual(all.rows.map((r) => r.group));
+    test("filters by key, model ('' is no model) and budget", async () => {
+      const query = new UsageQuery(storeOf());
+      const from = DAY0 + 999;
+      const to = DAY0 + 5 * DAY_MS + 999;
+      const match = (r: LedgerRow, f: (r: LedgerRow) => boolean) => r.appId === "app_1" && r.createdAt >= from && r.createdAt < to && f(r);
+      for (const [filter, f] of [
+        [{ keyId: "key_b" }, (r: LedgerRow) => r.keyId === "key_b"],
+        [{ model: "" }, (r: LedgerRow) => r.model === null],
+        [{ model: "claude-3-haiku-20240307", budgetId: "bud_2" }, (r: LedgerRow) => r.model === "claude-3-haiku-20240307" && r.budgetId === "bud_2"],
+      ] as const) {
+        const p = await query.page("app_1", "key", from, to, undefined, 1000, filter);
+        const want = stored.filter((r) => match(r, f));
+        expect(p.rows.reduce((s, r) => s + r.calls, 0)).toBe(want.length);
+        const totals = await query.totals("app_1", from, to, filter);
+        expect(totals.calls).toBe(want.length);
+        expect(totals.original_tokens).toBe(want.reduce((s, r) => s + r.originalTokens, 0));
+      }
+    });
   });
+}
 
-  test("filters by key, model ('' is no model) and budget", () => {
-    const query = new UsageQuery(store.sqlite);
-    const from = DAY0 + 999;
-    const to = DAY0 + 5 * DAY_MS + 999;
-    const match = (r: LedgerRow, f: (r: LedgerRow) => boolean) => r.appId === "app_1" && r.createdAt >= from && r.createdAt < to && f(r);
-    for (const [filter, f] of [
-      [{ keyId: "key_b" }, (r: LedgerRow) => r.keyId === "key_b"],
-      [{ model: "" }, (r: LedgerRow) => r.model === null],
-      [{ model: "claude-3-haiku-20240307", budgetId: "bud_2" }, (r: LedgerRow) => r.model === "claude-3-haiku-20240307" && r.budgetId === "bud_2"],
-    ] as const) {
-      const p = query.page("app_1", "key", from, to, undefined, 1000, filter);
-      const want = stored.filter((r) => match(r, f));
-      expect(p.rows.reduce((s, r) => s + r.calls, 0)).toBe(want.length);
-      const totals = query.totals("app_1", from, to, filter);
-      expect(totals.calls).toBe(want.length);
-      expect(totals.original_tokens).toBe(want.reduce((s, r) => s + r.originalTokens, 0));
-    }
-  });
-
+describe("usage_daily", () => {
   test("migration 0004 is the schema plus BACKFILL_SQL, and fills the rollup from stored rows as the writer would have", () => {
     const m = listMigrations().find((x) => x.version === 4)!;
     expect(m.name).toBe("usage_daily");

@@ -1,4 +1,3 @@
-import { notOnPostgres } from "../../store/db";
 import { Elysia } from "elysia";
 import type { Services } from "../../pipeline/services";
 import { keyOf } from "../auth";
@@ -86,11 +85,9 @@ function csv(rows: UsageRow[]): string {
  * of their call. The dashboard reads its charts from here.
  */
 export function usageRoutes(gw: Pick<Services, "keyIndex" | "hash" | "store">) {
-  // The usage report's queries are SQLite's for now (issue 32 leaves porting them to PostgreSQL for later).
-  const query = gw.store.dialect === "sqlite" ? new UsageQuery(gw.store.sqlite) : undefined;
-  return new Elysia().get("/api/usage", ({ request }) => {
+  const query = new UsageQuery(gw.store);
+  return new Elysia().get("/api/usage", async ({ request }) => {
     const key = keyOf(gw, request);
-    if (!query) throw notOnPostgres("usage reports");
     const q = new URL(request.url).searchParams;
     const to = timeParam(q, "to", Date.now());
     const from = timeParam(q, "from", to - 30 * DAY_MS);
@@ -111,7 +108,7 @@ export function usageRoutes(gw: Pick<Services, "keyIndex" | "hash" | "store">) {
       after = decoded.slice(CURSOR_PREFIX.length);
     }
     const filter: UsageFilter = { keyId: filterParam(q, "key_id"), model: filterParam(q, "model"), budgetId: filterParam(q, "budget_id") };
-    const page = query.page(key.appId, group, from, to, after, limit, filter);
+    const page = await query.page(key.appId, group, from, to, after, limit, filter);
     const next = page.next === null ? null : Buffer.from(CURSOR_PREFIX + page.next, "utf8").toString("base64url");
     if (format === "csv") {
       const headers: Record<string, string> = { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="usage-${group}.csv"` };
@@ -125,7 +122,7 @@ export function usageRoutes(gw: Pick<Services, "keyIndex" | "hash" | "store">) {
       to: new Date(to).toISOString(),
       rows: page.rows,
       next_cursor: next,
-      ...(q.get("totals") !== "false" && { totals: query.totals(key.appId, from, to, filter) }),
+      ...(q.get("totals") !== "false" && { totals: await query.totals(key.appId, from, to, filter) }),
     };
   });
 }
