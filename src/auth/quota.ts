@@ -91,10 +91,11 @@ export class Quota {
   private async take(key: KeyEntry, period: string, slot: string, now: number): Promise<QuotaTicket> {
     const test = key.type === "test";
     const limit = test ? this.testDailyCalls : this.plans.monthlyCalls(key.plan);
-    const known = await this.counters.read(key.id, period);
-    const take = Math.min(MAX_LEASE, Math.max(1, Math.floor((limit - known) / LEASE_SHARE)));
     let count: number | undefined;
     try {
+      // The read too can find the store gone (PostgreSQL down): a 503 like the write's, not a 500.
+      const known = await this.counters.read(key.id, period);
+      const take = Math.min(MAX_LEASE, Math.max(1, Math.floor((limit - known) / LEASE_SHARE)));
       count = await this.counters.addWithin(key.id, period, take, limit);
       // Near the limit a whole lease may not fit where one call still does.
       if (count === undefined && take > 1) count = await this.counters.addWithin(key.id, period, 1, limit);

@@ -3,6 +3,7 @@ import type { Services } from "../pipeline/services";
 import { ApiError, type ErrorCode } from "../core/errors";
 import { factsOf, requestIdOf, startRequest } from "./request-id";
 import { headerLimitError } from "./header-limits";
+import { StoreUnavailableError } from "../store/busy";
 import { healthRoutes } from "./routes/health";
 import { keyRoutes } from "./routes/keys";
 import { completionRoutes } from "./routes/completions";
@@ -72,6 +73,9 @@ export function buildApp(gw: Services) {
       let err: ApiError;
       let headers: Record<string, string> | undefined;
       if (error instanceof ApiError) err = error;
+      // A store that failed under a path that did not say what it was checking: still the client's 503 to retry, not a 500.
+      else if (error instanceof StoreUnavailableError)
+        err = new ApiError("STORE_UNAVAILABLE", `the store cannot be reached now (${error.message}); retry shortly`, { retryAfterS: 2 });
       else if (clientGone(error, request)) {
         // Nobody is left to read an answer; this is the client's choice, not a server fault.
         gw.log.debug({ request_id: rid }, "client closed the connection");
