@@ -13,6 +13,7 @@
  * coordination costs a node, not how far two machines go (docs/deploy.md's capacity model does that).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -176,10 +177,17 @@ async function main(): Promise<void> {
     if (pgStore) {
       psql(`DROP DATABASE IF EXISTS ${PG_DB}`);
       psql(`CREATE DATABASE ${PG_DB}`);
-      const pgEnv = (prefix: string) => ({ ...redisEnv(prefix), SVC_DATABASE_URL: `${PG_URL}/${PG_DB}` });
-      configs.push({ name: "PostgreSQL + Redis, 1 node", nodes: [await node("pg-1", pgEnv("pg1"))], redisPrefix: "pg1", pg: true });
-      const p2a = await node("pg-2", pgEnv("pg2"));
-      configs.push({ name: "PostgreSQL + Redis, 2 nodes", nodes: [p2a, await node("pg-2b", pgEnv("pg2"))], redisPrefix: "pg2", pg: true });
+      // One secret for every node of a store (key hashes must agree), a node id each, as on separate machines.
+      const secret = randomBytes(32).toString("hex");
+      const pgEnv = (prefix: string, id: string) => ({
+        ...redisEnv(prefix),
+        SVC_DATABASE_URL: `${PG_URL}/${PG_DB}`,
+        SVC_SECRET: secret,
+        SVC_NODE_ID: id,
+      });
+      configs.push({ name: "PostgreSQL + Redis, 1 node", nodes: [await node("pg-1", pgEnv("pg1", "pg-1"))], redisPrefix: "pg1", pg: true });
+      const p2a = await node("pg-2", pgEnv("pg2", "pg-2"));
+      configs.push({ name: "PostgreSQL + Redis, 2 nodes", nodes: [p2a, await node("pg-2b", pgEnv("pg2", "pg-2b"))], redisPrefix: "pg2", pg: true });
     } else say("PostgreSQL store not in this tree (no SVC_DATABASE_URL setting): measuring SQLite (+ Redis) only");
 
     const targets: Target[] = [];
