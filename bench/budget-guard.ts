@@ -15,7 +15,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openStore } from "../src/store/db";
-import { SpendStore } from "../src/store/spend-store";
+import { SqliteSpendStore } from "../src/store/spend-store";
 import { SqliteCounters } from "../src/store/counters";
 import { Budgets } from "../src/accounting/budgets";
 import { AgentRuns } from "../src/accounting/agent-runs";
@@ -43,7 +43,7 @@ const ROUNDS = Number(flags.rounds);
 const dir = mkdtempSync(join(tmpdir(), "svc-bench-budget-"));
 const store = openStore(dir);
 const db = join(dir, "svc.db");
-const spend = new SpendStore(db);
+const spend = new SqliteSpendStore(db);
 const counters = new SqliteCounters(db);
 const catalog = Catalog.load();
 loadVocabularies(["o200k"]);
@@ -124,7 +124,7 @@ for (let r = 0; r < ROUNDS; r++) {
     );
 }
 const added = (k: Kind) => medians[k].map((m, r) => m - medians.none[r]!);
-const view = services.budgets.get(key.appId, budget.id);
+const view = await services.budgets.get(key.appId, budget.id);
 console.log(`\n## Budget and agent-run checks per call (${CALLS} calls of each kind × ${ROUNDS} rounds, interleaved)\n`);
 console.log("| call | p50 µs (median of rounds) | added to the baseline (goal ≤ 50) |\n|---|---|---|");
 console.log(`| baseline: quota stage only | ${median(medians.none).toFixed(1)} | |`);

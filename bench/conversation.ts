@@ -234,14 +234,14 @@ async function part2(chat: string[]): Promise<string[]> {
   const deps = await loadOptimizerDeps(settings);
   const models = deps.catalog.models.map((m) => m.id);
   const store = openStore(dir);
-  const conv = new Conversations(store.db, { turnsToKeep: KEEP, summaryStep: settings.conversationSummaryStep, maxTurns: 1000 });
+  const conv = new Conversations(store, { turnsToKeep: KEEP, summaryStep: settings.conversationSummaryStep, maxTurns: 1000, leaseMs: 60_000 });
   const history: ChatMessage[] = [];
   // Turns 1-39 stored as the gateway stores them (answers: the chat's next message).
   for (let t = 0; t < TURNS - 1; t++) {
     const user: ChatMessage = { role: "user", content: chat[t]! };
-    const p = conv.plan("app", "c", [SYS, user], KEEP);
+    const p = await conv.plan("app", "c", [SYS, user], KEEP);
     const answer: ChatMessage = { role: "assistant", content: chat[t + 1] ?? "ok" };
-    conv.record(p, p.systemNew.length > 0 ? [SYS] : [], [user], answer);
+    await conv.record(p, p.systemNew.length > 0 ? [SYS] : [], [user], answer);
     history.push(user, answer);
   }
   const last: ChatMessage = { role: "user", content: chat[TURNS - 1]! };
@@ -264,7 +264,7 @@ async function part2(chat: string[]): Promise<string[]> {
   };
   const resend = await time(() => optimize(whole, deps));
   const staged = await time(async () => {
-    const p = conv.plan("app", "c", [SYS, last], KEEP);
+    const p = await conv.plan("app", "c", [SYS, last], KEEP);
     const frame = frameOf([], undefined, p)!;
     const opt = await optimize({ ...whole, messages: frame.toOptimize }, deps);
     return frame.assemble(opt.messages);

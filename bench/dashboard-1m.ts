@@ -1,6 +1,7 @@
 // The dashboard's data endpoint on a million ledger rows: each view's time through the real HTTP app
 // (in process, real SQLite), median and slowest of the runs after one warm-up.
 // `bun bench/dashboard-1m.ts [--rows 1000000] [--runs 7]`.
+import { sqliteOf } from "../src/store/db";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,15 +24,15 @@ const env = { SVC_DATA_DIR: dir, SVC_WORKERS: "0" };
 const services = await startServices(loadSettings(env), pino({ level: "silent" }), env);
 try {
   const app = buildApp(services);
-  const admin = services.keys.create("operator", { name: "admin", appId: SEED_APP, type: "live", scopes: ["admin", "complete"] }).key;
+  const admin = (await services.keys.create("operator", { name: "admin", appId: SEED_APP, type: "live", scopes: ["admin", "complete"] })).key;
   const now = Date.now();
   let t0 = performance.now();
-  const seeded = seedLedger(services.store.sqlite, rows, now);
+  const seeded = seedLedger(sqliteOf(services.store, "the benchmark"), rows, now);
   if (process.argv.includes("--covering")) {
-    services.store.sqlite.run(
+    sqliteOf(services.store, "the benchmark").run(
       "CREATE INDEX bench_cover ON usage_ledger (app_id, created_at, key_id, model, status, cache_hit, original_tokens, prompt_tokens, cost_original_usd, cost_actual_usd, saved_usd, overhead_ms)",
     );
-    services.store.sqlite.run("ANALYZE");
+    sqliteOf(services.store, "the benchmark").run("ANALYZE");
   }
   console.log(
     `seeded ${rows.toLocaleString("en-US")} rows (${seeded.calls.toLocaleString("en-US")} in the dashboard's app) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,

@@ -18,7 +18,7 @@ import { Ledger } from "./accounting/ledger";
 import { LedgerJournal } from "./accounting/ledger-journal";
 import { threadWriter } from "./accounting/ledger-writer";
 import { SqliteCounters } from "./store/counters";
-import { SpendStore } from "./store/spend-store";
+import { SqliteSpendStore } from "./store/spend-store";
 import { Budgets } from "./accounting/budgets";
 import { AgentRuns } from "./accounting/agent-runs";
 import { processAlive } from "./accounting/ledger-journal";
@@ -31,6 +31,9 @@ import { loadModels, loadSynonyms } from "./pipeline/models";
 import { loadEmbedder, modelOptionsOf } from "./ml/load";
 import type { Services } from "./pipeline/services";
 import { Conversations } from "./pipeline/context/conversations";
+import { ResponseStore } from "./pipeline/responses/store";
+import { MessageMemo } from "./pipeline/context/message-memo";
+import { summaryModelOf } from "./pipeline/context/model-summary";
 import { optimizerCompressor, Protocols } from "./pipeline/context/protocols";
 
 /** How long the ledger's writer thread waits for another process's write lock before it retries later. */
@@ -39,38 +42,33 @@ const STORE_BUSY_TIMEOUT_MS = 5000;
 /** The services that need no model: what the CLI's key commands use, and the first half of a server's. */
 export type StoreServices = Omit<Services, "cache" | "optimizer" | "protocols">;
 
-export function openStoreServices(settings: Settings, log: Logger, env: Record<string, string | undefined> = process.env): StoreServices {
+export async function openStoreServices(settings: Settings, log: Logger, env: Record<string, string | undefined> = process.env): Promise<StoreServices> {
   const store = openStore(settings.dataDir);
   const catalog = Catalog.load(settings.modelsFile);
   const plans = Plans.load(settings.plansFile);
   const secret = loadOrCreateSecret(settings.dataDir, settings.secret);
   const hash = keyHasher(secret);
-  const repo = new KeyRepository(store.db);
+  const repo = new KeyRepository(store);
   const keyIndex = new KeyIndex(repo);
-  keyIndex.sync();
+  await keyIndex.sync();
   const keys = new KeyService(repo, keyIndex, hash, plans);
   const providers = buildProviders(env, catalog);
-  const ledger = new Ledger(
-    threadWriter(join(settings.dataDir, "svc.db"), STORE_BUSY_TIMEOUT_MS),
-    new LedgerJournal(join(settings.dataDir, "ledger-journal")),
-    {
-      onRejected: (rejected) =>
-        log.error(
-          { rows: rejected.length, request_ids: rejected.slice(0, 5).map((r) => r.requestId), reason: rejected[0]!.reason },
-          "usage ledger: rows refused by the store were kept in ledger-journal/rejected.jsonl",
-        ),
-      onStoreError: (e, pending) =>
-        log.error({ pending, err: { message: e.message } }, "usage ledger: the store failed a write; the rows are kept and retried"),
-    },
-  );
+  const ledger = new Ledger(threadWriter(store.path, STORE_BUSY_TIMEOUT_MS), new LedgerJournal(join(settings.dataDir, "ledger-journal")), {
+    onRejected: (rejected) =>
+      log.error(
+        { rows: rejected.length, request_ids: rejected.slice(0, 5).map((r) => r.requestId), reason: rejected[0]!.reason },
+        "usage ledger: rows refused by the store were kept in ledger-journal/rejected.jsonl",
+      ),
+    onStoreError: (e, pending) => log.error({ pending, err: { message: e.message } }, "usage ledger: the store failed a write; the rows are kept and retried"),
+  });
   if (settings.bootstrapAdminKey) {
     const type = parseKey(settings.bootstrapAdminKey);
     if (!type) throw new Error("SVC_BOOTSTRAP_ADMIN_KEY is not a well-formed svc key (create one with `svc keys create --admin`)");
-    keys.registerBootstrap(settings.bootstrapAdminKey, type);
+    await keys.registerBootstrap(settings.bootstrapAdminKey, type);
   }
-  const counters = new SqliteCounters(join(settings.dataDir, "svc.db"));
+  const counters = new SqliteCounters(store.path);
   const quota = new Quota(counters, plans, settings.testKeyDailyCalls);
-  const spend = new SpendStore(join(settings.dataDir, "svc.db"));
+  const spend = new SqliteSpendStore(store.path);
   // Reservations name the process holding them, as the ledger journal does (processes share one machine's data directory).
   const owner = String(process.pid);
   const budgets = new Budgets(spend, owner);
@@ -106,10 +104,19 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
       maxAnswerBytes: settings.upstreamMaxBytes,
     },
     ledger,
-    conversations: new Conversations(store.db, {
+    conversations: new Conversations(store, {
       turnsToKeep: settings.conversationTurnsToKeep,
       summaryStep: settings.conversationSummaryStep,
       maxTurns: settings.conversationMaxTurns,
+      // A call holds its conversation at most as long as it may run, and a little more for its settle.
+      leaseMs: settings.requestTimeoutMs + 5_000,
+      summaryModel: summaryModelOf(settings.conversationSummaryModel, catalog, providers),
+    }),
+    messageMemo: new MessageMemo(settings.messageMemoChars),
+    responses: new ResponseStore(store.db, {
+      ttlMs: settings.responsesTtlS * 1000,
+      maxPerApp: settings.responsesMaxPerApp,
+      maxBytes: settings.responsesMaxBytes,
     }),
     metrics: new Metrics(new Set(catalog.models.flatMap((m) => [m.id, ...m.aliases]))),
     piiMaps: new ConversationMaps(deriveMappingKey(secret)),
@@ -118,14 +125,14 @@ export function openStoreServices(settings: Settings, log: Logger, env: Record<s
       { name: "ledger", flush: () => void ledger.flush() },
       { name: "quota", flush: () => quota.flush() },
       { name: "budgets and agent runs", flush: () => spend.flush() },
-      { name: "key usage", flush: () => keyIndex.flushUsage() },
+      { name: "key usage", flush: () => void keyIndex.flushUsage() },
     ],
   };
 }
 
 /** Everything a server needs, built once: the store's services, then the cache and the optimizer. */
 export async function startServices(settings: Settings, log: Logger, env: Record<string, string | undefined> = process.env): Promise<Services> {
-  const base = openStoreServices(settings, log, env);
+  const base = await openStoreServices(settings, log, env);
   // Rows a process that stopped (killed, or the store was down) journaled and did not store.
   const recovered = await base.ledger.recover();
   if (recovered > 0) log.warn({ rows: recovered }, "usage ledger: rows journaled by a process that stopped were written to the store");
@@ -151,7 +158,7 @@ export async function startServices(settings: Settings, log: Logger, env: Record
     config: { maxEntries: settings.cacheMaxEntries, ttlMs: settings.cacheTtlS * 1000, cacheUnsetTemperature: settings.cacheUnsetTemperature },
   });
   const optimizer = await Optimizer.start(settings, models);
-  const protocols = new Protocols(base.store.db, optimizerCompressor(optimizer, base.catalog.defaultModel.id, settings.qualityFloor));
+  const protocols = new Protocols(base.store, optimizerCompressor(optimizer, base.catalog.defaultModel.id, settings.qualityFloor));
   base.metrics.watchQueue(() => optimizer.queueDepth());
   const tracer = await startTracing(env, base.version);
   if (tracer)
@@ -159,7 +166,7 @@ export async function startServices(settings: Settings, log: Logger, env: Record
       { endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT ?? "http://localhost:4318/v1/traces" },
       "tracing: one OTLP trace per call",
     );
-  return Object.freeze({ ...base, cache, optimizer, protocols, tracer, flushables: [{ name: "cache", flush: () => cache.flush() }, ...base.flushables] });
+  return Object.freeze({ ...base, cache, optimizer, protocols, tracer, flushables: [{ name: "cache", flush: () => void cache.flush() }, ...base.flushables] });
 }
 
 /** Writes what the flushables buffer. The log goes last, so what they log (a ledger row refused) is written now, not a flush later. */
@@ -169,6 +176,11 @@ export function flushAll(s: Pick<Services, "flushables" | "log">): void {
   } finally {
     s.log.flush();
   }
+}
+
+/** As guard, for work that finishes later: its failure is logged when it comes. */
+function guardAsync(log: Logger, what: string, fn: () => Promise<void>): void {
+  fn().catch((e: Error) => log.error({ err: { message: e.message } }, `${what} failed`));
 }
 
 function guard(log: Logger, what: string, fn: () => void): void {
@@ -182,7 +194,7 @@ function guard(log: Logger, what: string, fn: () => void): void {
 /** Starts the background work (following key changes made elsewhere, write-behind flushes); returns what stops it. */
 export function startBackground(s: Pick<Services, "log" | "settings" | "keyIndex" | "flushables">): () => void {
   const timers = [
-    setInterval(() => guard(s.log, "key sync", () => s.keyIndex.sync()), s.settings.keySyncMs),
+    setInterval(() => guardAsync(s.log, "key sync", () => s.keyIndex.sync()), s.settings.keySyncMs),
     setInterval(() => guard(s.log, "flush", () => flushAll(s)), s.settings.flushMs),
   ];
   for (const t of timers) t.unref?.();
@@ -197,7 +209,7 @@ export async function closeServices(s: StoreServices & Partial<Pick<Services, "o
   guard(s.log, "final flush", () => flushAll(s));
   await s.ledger.close();
   await s.quota.close();
-  s.counters.close();
-  s.spend.close();
-  s.store.close();
+  await s.counters.close();
+  await s.spend.close();
+  await s.store.close();
 }

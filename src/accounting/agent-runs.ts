@@ -136,8 +136,8 @@ export class AgentRuns {
     if (hold.micros !== undefined) void this.store.settleRun(hold.requestId, hold.appId, hold.id, 0, 0, 0, this.now());
   }
 
-  get(appId: string, id: string): RunView {
-    return this.view(this.existing(appId, id));
+  async get(appId: string, id: string): Promise<RunView> {
+    return this.view(await this.existing(appId, id));
   }
 
   async put(appId: string, id: string, limits: { maxCostMicros?: number; maxCalls?: number; maxRepeats?: number }): Promise<RunView> {
@@ -145,15 +145,15 @@ export class AgentRuns {
   }
 
   async reset(appId: string, id: string): Promise<RunView> {
-    return this.view((await this.store.resetRun(appId, id, this.now())) ?? this.existing(appId, id));
+    return this.view((await this.store.resetRun(appId, id, this.now())) ?? (await this.existing(appId, id)));
   }
 
   async close(appId: string, id: string): Promise<RunView> {
-    return this.view((await this.store.closeRun(appId, id, this.now())) ?? this.existing(appId, id));
+    return this.view((await this.store.closeRun(appId, id, this.now())) ?? (await this.existing(appId, id)));
   }
 
-  private existing(appId: string, id: string): RunRow {
-    const r = this.store.run(appId, id);
+  private async existing(appId: string, id: string): Promise<RunRow> {
+    const r = await this.store.run(appId, id);
     if (!r) throw new ApiError("NOT_FOUND", `no agent run '${id}'`);
     return r;
   }

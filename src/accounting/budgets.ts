@@ -73,35 +73,35 @@ export class Budgets {
     return this.view(row);
   }
 
-  list(appId: string): BudgetView[] {
-    return this.store.budgets(appId).map((b) => this.view(b));
+  async list(appId: string): Promise<BudgetView[]> {
+    return Promise.all((await this.store.budgets(appId)).map((b) => this.view(b)));
   }
 
-  get(appId: string, id: string): BudgetView {
-    return this.view(this.owned(appId, id));
+  async get(appId: string, id: string): Promise<BudgetView> {
+    return this.view(await this.owned(appId, id));
   }
 
   async update(appId: string, id: string, patch: { name?: string; limitMicros?: number }): Promise<BudgetView> {
-    this.owned(appId, id);
+    await this.owned(appId, id);
     const row = await this.store.updateBudget(id, patch.name ?? null, patch.limitMicros ?? null, this.now());
     if (!row) throw notFound(id);
     return this.view(row);
   }
 
   async remove(appId: string, id: string): Promise<BudgetView> {
-    const view = this.get(appId, id);
+    const view = await this.get(appId, id);
     await this.store.deleteBudget(id);
     return view;
   }
 
   /** Reserves `micros` for a call, or refuses it (402) before any provider call. */
   async reserve(appId: string, id: string, requestId: string, micros: number): Promise<BudgetHold> {
-    const b = this.store.budget(id);
+    const b = await this.store.budget(id);
     if (!b || b.app_id !== appId) throw new ApiError("NOT_FOUND", `svc_options.budget_id: no budget '${id}'`, { param: "svc_options.budget_id" });
     const { window, resetsAt } = windowOf(b.period, this.now());
     const got = await this.store.reserveBudget({ requestId, kind: "budget", target: id, period: window, micros }, this.owner, this.now());
     if (!got) {
-      const s = this.store.spend(id, window);
+      const s = await this.store.spend(id, window);
       const left = Math.max(0, b.limit_micros - s.spent_micros - s.reserved_micros);
       throw new ApiError(
         "BUDGET_EXCEEDED",
@@ -118,15 +118,15 @@ export class Budgets {
     return this.store.settleBudget(hold.requestId, hold.budgetId, hold.window, costMicros);
   }
 
-  private owned(appId: string, id: string): BudgetRow {
-    const b = this.store.budget(id);
+  private async owned(appId: string, id: string): Promise<BudgetRow> {
+    const b = await this.store.budget(id);
     if (!b || b.app_id !== appId) throw notFound(id);
     return b;
   }
 
-  private view(b: BudgetRow): BudgetView {
+  private async view(b: BudgetRow): Promise<BudgetView> {
     const { window, resetsAt } = windowOf(b.period, this.now());
-    const s = this.store.spend(b.id, window);
+    const s = await this.store.spend(b.id, window);
     return {
       id: b.id,
       name: b.name,

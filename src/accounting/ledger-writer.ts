@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import type { Store } from "../store/db";
+import type { SqliteStore } from "../store/db";
 import { prepareLedgerInserts, writeBatch, type LedgerRow, type RejectedRow } from "./ledger-sql";
 
 /** Where the ledger's rows go: the store, written off the event loop in the gateway. */
@@ -12,7 +12,7 @@ export interface LedgerWriter {
 }
 
 /** Writes on the caller's thread, for the CLI and for tests that read the store right after a flush. */
-export function inlineWriter(store: Store): LedgerWriter {
+export function inlineWriter(store: SqliteStore): LedgerWriter {
   const inserts = prepareLedgerInserts(store.sqlite);
   return {
     write: async (rows) => writeBatch(inserts, rows),

@@ -1,4 +1,4 @@
-import { isBusy } from "../store/no-wait";
+import { isBusy, isUnreachable } from "../store/no-wait";
 import type { KeyEntry } from "./key-record";
 import type { KeyRepository } from "./key-repository";
 
@@ -16,10 +16,10 @@ export class KeyIndex {
   constructor(private readonly repo: KeyRepository) {}
 
   /** Picks up every change since the last call. Cheap when nothing changed: one indexed query. */
-  sync(): void {
-    const { entries, seq } = this.repo.changedSince(this.seq);
+  async sync(): Promise<void> {
+    const { entries, seq } = await this.repo.changedSince(this.seq);
     for (const e of entries) this.put(e);
-    this.seq = seq;
+    this.seq = Math.max(this.seq, seq);
   }
 
   /** Applies a change made by this process at once, before the next poll. */
@@ -48,15 +48,16 @@ export class KeyIndex {
     this.usedSinceFlush.set(e.id, at);
   }
 
-  flushUsage(): void {
+  async flushUsage(): Promise<void> {
     if (this.usedSinceFlush.size === 0) return;
     const used = [...this.usedSinceFlush].map(([id, at]) => ({ id, at }));
     this.usedSinceFlush.clear();
     try {
-      this.repo.touchMany(used);
+      await this.repo.touchMany(used);
     } catch (e) {
-      // Another process holds the store's write lock: keep the uses (the newer one wins) for the next flush.
-      if (!isBusy(e)) throw e;
+      // Another process holds the store's write lock, or PostgreSQL cannot be reached: keep the uses
+      // (the newer one wins) for the next flush.
+      if (!isBusy(e) && !isUnreachable(e)) throw e;
       for (const u of used) if ((this.usedSinceFlush.get(u.id) ?? 0) < u.at) this.usedSinceFlush.set(u.id, u.at);
     }
   }

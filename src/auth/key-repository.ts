@@ -1,6 +1,6 @@
 import { withoutWaiting } from "../store/no-wait";
 import { and, eq, gt, sql, asc } from "drizzle-orm";
-import type { Db } from "../store/db";
+import { serialized, writeAll, type Store } from "../store/db";
 import { apiKeys } from "../store/schema";
 import type { KeyEntry } from "./key-record";
 
@@ -23,49 +23,65 @@ const toEntry = (r: Row): KeyEntry => ({
   revokedAt: r.revokedAt,
 });
 
+/** The advisory lock key changes take turns under on PostgreSQL ("svkey"). */
+const KEY_CHANGES_LOCK = 0x73766b6579;
+
 const nextSeq = sql`(SELECT COALESCE(MAX(${apiKeys.syncSeq}), 0) + 1 FROM ${apiKeys})`;
 
 export class KeyRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly store: Store) {}
 
-  insert(k: KeyEntry): void {
-    this.db
-      .insert(apiKeys)
-      .values({ ...k, syncSeq: nextSeq })
-      .run();
+  private get db() {
+    return this.store.db;
   }
 
-  revoke(id: string, at: number): void {
-    this.db.update(apiKeys).set({ status: "revoked", revokedAt: at, syncSeq: nextSeq }).where(eq(apiKeys.id, id)).run();
+  // Changes take turns (serialized): each commits a sync_seq above every one committed before it, so a
+  // node that read up to n never misses a change committed later with a number below n.
+  async insert(k: KeyEntry): Promise<void> {
+    await serialized(this.store, KEY_CHANGES_LOCK, async (tx) => void (await tx.insert(apiKeys).values({ ...k, syncSeq: nextSeq })));
   }
 
-  get(id: string): KeyEntry | undefined {
-    const r = this.db.select().from(apiKeys).where(eq(apiKeys.id, id)).get();
+  async revoke(id: string, at: number): Promise<void> {
+    await serialized(
+      this.store,
+      KEY_CHANGES_LOCK,
+      async (tx) => void (await tx.update(apiKeys).set({ status: "revoked", revokedAt: at, syncSeq: nextSeq }).where(eq(apiKeys.id, id))),
+    );
+  }
+
+  async get(id: string): Promise<KeyEntry | undefined> {
+    const [r] = await this.db.select().from(apiKeys).where(eq(apiKeys.id, id));
     return r && toEntry(r);
   }
 
-  listByApp(appId: string): KeyEntry[] {
-    return this.db.select().from(apiKeys).where(eq(apiKeys.appId, appId)).orderBy(asc(apiKeys.createdAt)).all().map(toEntry);
+  async listByApp(appId: string): Promise<KeyEntry[]> {
+    return (await this.db.select().from(apiKeys).where(eq(apiKeys.appId, appId)).orderBy(asc(apiKeys.createdAt))).map(toEntry);
   }
 
   /** Rows changed after `seq`, with the highest seq seen. */
-  changedSince(seq: number): { entries: KeyEntry[]; seq: number } {
-    const rows = this.db.select().from(apiKeys).where(gt(apiKeys.syncSeq, seq)).orderBy(asc(apiKeys.syncSeq)).all();
+  async changedSince(seq: number): Promise<{ entries: KeyEntry[]; seq: number }> {
+    const rows = await this.db.select().from(apiKeys).where(gt(apiKeys.syncSeq, seq)).orderBy(asc(apiKeys.syncSeq));
     return { entries: rows.map(toEntry), seq: rows.length ? rows[rows.length - 1]!.syncSeq : seq };
   }
 
-  /** last_used_at only moves forward, and without touching sync_seq: it is not a change other nodes must act on. */
-  touchMany(used: { id: string; at: number }[]): void {
+  /**
+   * last_used_at only moves forward, and without touching sync_seq: it is not a change other nodes must act on.
+   * On SQLite without waiting for another process's write lock (the caller keeps the uses for its next flush).
+   */
+  async touchMany(used: { id: string; at: number }[]): Promise<void> {
     if (used.length === 0) return;
-    withoutWaiting(this.db.$client, () =>
-      this.db.transaction((tx) => {
-        for (const u of used) {
-          tx.update(apiKeys)
-            .set({ lastUsedAt: u.at })
-            .where(and(eq(apiKeys.id, u.id), sql`COALESCE(${apiKeys.lastUsedAt}, 0) < ${u.at}`))
-            .run();
-        }
-      }),
-    );
+    const write = () =>
+      writeAll(this.store, (tx) =>
+        // In id order, so two nodes flushing the same keys lock their rows in one order (PostgreSQL).
+        [...used]
+          .sort((a, b) => (a.id < b.id ? -1 : 1))
+          .map((u) =>
+            tx
+              .update(apiKeys)
+              .set({ lastUsedAt: u.at })
+              .where(and(eq(apiKeys.id, u.id), sql`COALESCE(${apiKeys.lastUsedAt}, 0) < ${u.at}`)),
+          ),
+      );
+    await (this.store.dialect === "sqlite" ? withoutWaiting(this.store.sqlite, write) : write());
   }
 }

@@ -38,7 +38,7 @@ export class KeyService {
     private readonly plans: Plans,
   ) {}
 
-  create(actor: Actor, input: CreateKeyInput): KeyRecordView & { key: string } {
+  async create(actor: Actor, input: CreateKeyInput): Promise<KeyRecordView & { key: string }> {
     for (const s of input.scopes) {
       if (!(SCOPES as readonly string[]).includes(s)) throw validationError("scopes", `unknown scope '${s}'; valid: ${SCOPES.join(", ")}`);
     }
@@ -67,13 +67,13 @@ export class KeyService {
       lastUsedAt: null,
       revokedAt: null,
     };
-    this.repo.insert(entry);
+    await this.repo.insert(entry);
     this.index.put(entry);
     return { ...viewOf(entry), key: value };
   }
 
   /** Registers a key value chosen by the operator (SVC_BOOTSTRAP_ADMIN_KEY); a no-op when it exists. */
-  registerBootstrap(value: string, type: KeyType): void {
+  async registerBootstrap(value: string, type: KeyType): Promise<void> {
     const hash = this.hash(value);
     if (this.index.lookup(hash)) return;
     const entry: KeyEntry = {
@@ -91,25 +91,25 @@ export class KeyService {
       lastUsedAt: null,
       revokedAt: null,
     };
-    this.repo.insert(entry);
+    await this.repo.insert(entry);
     this.index.put(entry);
   }
 
-  list(actor: Actor, appId?: string): KeyRecordView[] {
+  async list(actor: Actor, appId?: string): Promise<KeyRecordView[]> {
     if (actor !== "operator") this.requireAdmin(actor);
     const app = actor === "operator" ? appId : actor.appId;
     if (app === undefined) throw validationError("app_id", "required");
-    return this.repo.listByApp(app).map((e) => viewOf(this.index.get(e.id) ?? e));
+    return (await this.repo.listByApp(app)).map((e) => viewOf(this.index.get(e.id) ?? e));
   }
 
-  revoke(actor: Actor, id: string): KeyRecordView {
+  async revoke(actor: Actor, id: string): Promise<KeyRecordView> {
     if (actor !== "operator") this.requireAdmin(actor);
-    const found = this.repo.get(id);
+    const found = await this.repo.get(id);
     if (!found) throw new ApiError("NOT_FOUND", `no key '${id}'`);
     if (actor !== "operator" && found.appId !== actor.appId) throw new ApiError("FORBIDDEN", `key '${id}' belongs to another app_id`);
     if (found.status === "revoked") return viewOf(found);
     const at = Date.now();
-    this.repo.revoke(id, at);
+    await this.repo.revoke(id, at);
     const revoked: KeyEntry = { ...found, status: "revoked", revokedAt: at };
     this.index.put(revoked);
     return viewOf(revoked);

@@ -61,7 +61,7 @@ export class Quota {
     }
     const test = key.type === "test";
     const limit = test ? this.testDailyCalls : this.plans.monthlyCalls(key.plan);
-    const known = this.counters.read(key.id, period);
+    const known = await this.counters.read(key.id, period);
     const take = Math.min(MAX_LEASE, Math.max(1, Math.floor((limit - known) / LEASE_SHARE)));
     let count: number | undefined;
     try {
@@ -96,8 +96,8 @@ export class Quota {
   }
 
   /** Calls used in a period: the store's count less what this process holds unused. */
-  used(key: KeyEntry, period: string): number {
-    return this.counters.read(key.id, period) - (this.leases.get(`${key.id}|${period}`)?.left ?? 0);
+  async used(key: KeyEntry, period: string): Promise<number> {
+    return (await this.counters.read(key.id, period)) - (this.leases.get(`${key.id}|${period}`)?.left ?? 0);
   }
 
   /** Gives back the refunds a locked store refused earlier, and the leases idle for `leaseIdleMs`. */

@@ -4,7 +4,8 @@ import { ApiError } from "../core/errors";
 
 export type Tier = "cheapest" | "balanced" | "most_capable";
 export const TIERS: readonly Tier[] = ["cheapest", "balanced", "most_capable"];
-export type ProviderName = "anthropic" | "openai" | "gemini" | "openai_compatible";
+/** "svc": svc's own models, run in process (the embedding model); no provider is configured for it. */
+export type ProviderName = "anthropic" | "openai" | "gemini" | "openai_compatible" | "svc";
 const PROVIDERS: readonly ProviderName[] = ["anthropic", "openai", "gemini", "openai_compatible"];
 
 /** What a model can do; routing and the adapters read these names. */
@@ -69,6 +70,8 @@ export class Catalog {
   readonly baseline: ModelInfo;
   readonly defaultModel: ModelInfo;
   readonly embeddingModel: string;
+  /** svc's own embedding model as a model: what /v1/embeddings is recorded under when svc serves it (free: it runs here). */
+  readonly ownEmbedding: ModelInfo;
 
   constructor(file: CatalogFile) {
     this.models = file.models.map((m) => ({ ...m, listed: true }));
@@ -83,6 +86,16 @@ export class Catalog {
     this.baseline = this.mustFind(file.baseline_model, "baseline_model");
     this.defaultModel = this.mustFind(file.default_model, "default_model");
     this.embeddingModel = file.embedding_model ?? "svc-embed-1";
+    this.ownEmbedding = {
+      id: this.embeddingModel,
+      aliases: [],
+      provider: "svc",
+      input_usd_per_mtok: 0,
+      output_usd_per_mtok: 0,
+      context_window: null,
+      features: ["embeddings"],
+      listed: true,
+    };
   }
 
   static load(path?: string): Catalog {

@@ -27,10 +27,10 @@ function fail(message: string, code = 2): never {
 }
 
 /** The CLI works on the store directly, like a server on the same data directory would. */
-async function withGateway<T>(settings: Settings, fn: (gw: StoreServices) => T): Promise<T> {
-  const gw = openStoreServices(settings, pino({ level: "silent" }));
+async function withGateway<T>(settings: Settings, fn: (gw: StoreServices) => Promise<T>): Promise<T> {
+  const gw = await openStoreServices(settings, pino({ level: "silent" }));
   try {
-    return fn(gw);
+    return await fn(gw);
   } finally {
     await closeServices(gw);
   }
@@ -69,11 +69,11 @@ async function keysCommand(settings: Settings, args: string[]): Promise<void> {
     },
   });
   const json = values.json ?? false;
-  await withGateway(settings, (gw) => {
+  await withGateway(settings, async (gw) => {
     if (sub === "create") {
       const type = values.type ?? "live";
       if (type !== "live" && type !== "test") fail("--type must be live or test");
-      const created = gw.keys.create("operator", {
+      const created = await gw.keys.create("operator", {
         name: values.name ?? (values.admin ? "admin" : "key"),
         appId: values.app ?? "default",
         type,
@@ -82,12 +82,12 @@ async function keysCommand(settings: Settings, args: string[]): Promise<void> {
       });
       printKey(created, json);
     } else if (sub === "list") {
-      const list = gw.keys.list("operator", values.app ?? "default");
+      const list = await gw.keys.list("operator", values.app ?? "default");
       if (json) process.stdout.write(JSON.stringify(list) + "\n");
       else for (const k of list) process.stdout.write(`${k.id}  ${k.status.padEnd(7)}  ${k.type.padEnd(4)}  ${k.prefix}…${k.last4}  ${k.name}\n`);
     } else if (sub === "revoke") {
       const id = positionals[0] ?? fail("usage: svc keys revoke <key_id>");
-      printKey(gw.keys.revoke("operator", id), json);
+      printKey(await gw.keys.revoke("operator", id), json);
     } else fail(`unknown keys command '${sub ?? ""}'\n\n${USAGE}`);
   });
 }

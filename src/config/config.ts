@@ -101,6 +101,30 @@ export const SettingsSchema = Type.Object(
       2000,
       "turns one conversation may hold; a call that would store more is refused (400) until the conversation is deleted",
     ),
+    messageMemoChars: Int(
+      0,
+      2_000_000_000,
+      16_000_000,
+      "characters of messages (original and sent form) remembered so a call resending its history without conversation_id reuses each earlier message's sent form; 0 turns this off",
+    ),
+    responsesTtlS: Int(
+      60,
+      10 * 365 * 86_400,
+      30 * 86_400,
+      "how long a stored Responses API response (store: true) is found by previous_response_id and GET /v1/responses/{id}",
+    ),
+    responsesMaxPerApp: Int(1, 100_000_000, 100_000, "stored Responses API responses kept per app; beyond, the oldest go"),
+    responsesMaxBytes: Int(
+      1024,
+      256 * 1024 * 1024,
+      4 * 1024 * 1024,
+      "largest stored Responses API response (its conversation so far and the response, as JSON); a larger one is answered but not stored",
+    ),
+    conversationSummaryModel: Type.String({
+      default: "",
+      description:
+        "the model that writes a conversation's summary steps: a model id, or 'cheapest' (the cheapest tier's cheapest configured model); empty: extractive, no provider call",
+    }),
     anthropicCacheControl: Type.Boolean({
       default: true,
       description: "mark the stable prefix (protocol, system prompt, summary, older turns) with Anthropic cache_control breakpoints",

@@ -11,6 +11,7 @@ import type { Stage } from "./stage";
 import type { ResolvedProtocol } from "./context/protocols";
 import type { ConversationPlan } from "./context/conversations";
 import type { Assembled } from "./context/frame";
+import type { RememberedPrefix } from "./context/message-memo";
 import type { Attempt } from "../providers/call";
 
 /** Facts about the HTTP call the pipeline needs but does not own. */
@@ -70,6 +71,8 @@ export interface Call extends CallContext {
   protocol?: ResolvedProtocol;
   /** Set by the conversation stage: the stored part of the call's context and the turns it adds. */
   conversation?: ConversationPlan;
+  /** Set by the message-memo stage: the call's leading messages seen before, sent in their earlier forms. */
+  remembered?: RememberedPrefix;
   /** The stages admitted so far, in list order, each with the state its `before` returned. */
   readonly held: { stage: Stage; state: unknown }[];
   /** Set by the settle: a call is settled once, whichever path ends it first. */

@@ -71,8 +71,8 @@ export class Pipeline {
     const { s } = this;
     const { req } = call;
     const requested = req.model === AUTO_MODEL ? undefined : s.catalog.resolve(req.model);
-    const frame = frameOf(req.messages, call.protocol, call.conversation);
-    // With a protocol or a conversation the optimizer sees only the call's new content; the stored part is counted already.
+    const frame = frameOf(req.messages, call.protocol, call.conversation, call.remembered);
+    // With a protocol, a conversation or remembered messages the optimizer sees only the call's new content; the stored part is counted already.
     const input = optimizeInputOf(frame ? { ...req, messages: frame.toOptimize } : req, s.servableModels, s.settings.qualityFloor);
     const ran = await s.optimizer.run(
       { ...input, wantEmbedding: req.svc_options.cache, countTokens: frame !== undefined, ...(frame && { prefixTokens: frame.sentTokens }) },

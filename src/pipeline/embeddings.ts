@@ -1,11 +1,17 @@
 import type { Services } from "./services";
 import type { KeyEntry } from "../auth/key-record";
+import type { ModelInfo } from "../catalog/catalog";
 import { ApiError, validationError } from "../core/errors";
 import type { Embedder } from "../ml/types";
 import { loadEmbedder, modelOptionsOf } from "../ml/load";
 import { UpstreamFailure } from "../providers/call";
-import { ProviderError } from "../providers/types";
+import { ProviderError, type Usage } from "../providers/types";
 import { countTokens } from "../tokens/count";
+import { openCall, type CallContext, type Outcome, type Plan } from "./call";
+import type { CompletionRequest } from "./request";
+import { admit, planned, type Stage } from "./stage";
+import { buildStages, EMBEDDING_STAGES, type EmbeddingStageServices } from "./stages";
+import { price, settle } from "./settle";
 
 /** The parsed body of POST /v1/embeddings (OpenAI's shape). */
 export interface EmbeddingsRequest {
@@ -13,8 +19,11 @@ export interface EmbeddingsRequest {
   /** Strings; token-id arrays are accepted for a forwarding provider only. */
   input: string | string[] | number[] | number[][];
   encoding_format: "float" | "base64";
-  /** The body as the client sent it, forwarded to an OpenAI-format provider unchanged. */
+  /** The body as the client sent it, forwarded to an OpenAI-format provider unchanged (svc_options aside). */
   raw: Record<string, unknown>;
+  /** `svc_options.budget_id` / `agent_run_id`: the call counts against them as a completion does. */
+  budget_id?: string;
+  agent_run_id?: string;
 }
 
 const MAX_INPUTS = 2048;
@@ -35,10 +44,19 @@ export function parseEmbeddingsRequest(body: unknown): EmbeddingsRequest {
   if (!ok) throw validationError("input", `must be a string, an array of up to ${MAX_INPUTS} strings, or token ids`);
   const format = b.encoding_format ?? "float";
   if (format !== "float" && format !== "base64") throw validationError("encoding_format", "must be 'float' or 'base64'");
-  return { model: b.model, input: input as EmbeddingsRequest["input"], encoding_format: format, raw: b };
+  const { svc_options: options, ...raw } = b;
+  const o = options ?? {};
+  if (typeof o !== "object" || Array.isArray(o)) throw validationError("svc_options", "must be an object");
+  const ids: { budget_id?: string; agent_run_id?: string } = {};
+  for (const [k, v] of Object.entries(o as Record<string, unknown>)) {
+    if (k !== "budget_id" && k !== "agent_run_id") throw validationError(`svc_options.${k}`, "unknown option for embeddings; valid: budget_id, agent_run_id");
+    if (typeof v !== "string" || v.length === 0 || v.length > 200) throw validationError(`svc_options.${k}`, "must be an id of 1 to 200 characters");
+    ids[k] = v;
+  }
+  return { model: b.model, input: input as EmbeddingsRequest["input"], encoding_format: format, raw, ...ids };
 }
 
-export type EmbeddingServices = Pick<Services, "catalog" | "providers" | "quota" | "callPolicy" | "settings">;
+export type EmbeddingServices = Pick<Services, "catalog" | "providers" | "callPolicy" | "settings" | "ledger" | "metrics" | "tracer"> & EmbeddingStageServices;
 
 let own: Promise<Embedder> | undefined;
 
@@ -48,33 +66,124 @@ let own: Promise<Embedder> | undefined;
  * forwarded to a provider whose wire format has embeddings (OpenAI and OpenAI-compatible servers), body
  * and answer unchanged. With no provider configured the simulator's gateway serves every name with svc's
  * own model. One attempt, no fallback: vectors of another model would not be comparable.
+ *
+ * A billable call like a completion: admitted through the embedding stages (quota, budget, agent run),
+ * its cost reserved once the model is known, and settled once through the same settle, which writes its
+ * ledger row (svc's own model costs nothing: it runs here).
  */
-export async function embeddings(gw: EmbeddingServices, key: KeyEntry, req: EmbeddingsRequest, signal: AbortSignal): Promise<unknown> {
-  const ticket = await gw.quota.consume(key, Date.now());
-  try {
-    if (req.model === gw.catalog.embeddingModel || gw.providers.simulatedOnly) return await ownEmbeddings(gw, req);
-    const model = gw.catalog.resolve(req.model);
-    const provider = gw.providers.providerFor(model);
+export class Embeddings {
+  private readonly stages: readonly Stage[];
+
+  constructor(private readonly s: EmbeddingServices) {
+    this.stages = buildStages(s, EMBEDDING_STAGES);
+  }
+
+  async create(key: KeyEntry, req: EmbeddingsRequest, ctx: CallContext): Promise<unknown> {
+    const { s } = this;
+    const call = openCall(key, completionRequestOf(req), ctx);
+    try {
+      await admit(call, this.stages);
+      call.marks.admitted = performance.now();
+    } catch (e) {
+      settle(s, call, { kind: "refused", error: e });
+      throw e;
+    }
+    try {
+      const ownModel = req.model === s.catalog.embeddingModel || s.providers.simulatedOnly;
+      const model = ownModel ? s.catalog.ownEmbedding : s.catalog.resolve(req.model);
+      const plan: Plan = { opt: passThrough(call.req), candidates: [model], requested: model, reason: "explicit_model" };
+      call.plan = plan;
+      const reserving = planned(call, plan);
+      if (reserving) await reserving;
+      const started = performance.now();
+      const body = ownModel ? await ownEmbeddings(s, req) : await this.forward(model, req, ctx.signal);
+      const outcome: Outcome = {
+        served: model,
+        choices: [],
+        usage: usageOf(body, req),
+        reason: "explicit_model",
+        cacheHit: false,
+        upstreamMs: ownModel ? 0 : performance.now() - started,
+        simulated: ownModel && s.providers.simulatedOnly,
+        cacheable: false,
+      };
+      settle(s, call, { kind: "answered", path: "json", outcome, priced: price(s, call, plan, outcome) });
+      return body;
+    } catch (e) {
+      settle(s, call, { kind: "failed", error: e });
+      throw e;
+    }
+  }
+
+  private async forward(model: ModelInfo, req: EmbeddingsRequest, signal: AbortSignal): Promise<unknown> {
+    const provider = this.s.providers.providerFor(model);
     if (!provider) throw new ApiError("NO_PROVIDER", `no configured provider serves '${model.id}'`);
     if (!provider.embed)
       throw validationError(
         "model",
-        `'${model.id}' is served by ${provider.name}, whose API has no embeddings in OpenAI's format; use ${gw.catalog.embeddingModel} or an OpenAI model`,
+        `'${model.id}' is served by ${provider.name}, whose API has no embeddings in OpenAI's format; use ${this.s.catalog.embeddingModel} or an OpenAI model`,
       );
+    const started = performance.now();
     try {
-      return await provider.embed({ body: { ...req.raw, model: model.id }, signal, timeoutMs: gw.callPolicy.timeoutMs });
+      return await provider.embed({ body: { ...req.raw, model: model.id }, signal, timeoutMs: this.s.callPolicy.timeoutMs });
     } catch (e) {
       if (!(e instanceof ProviderError) || e.kind === "aborted") throw e;
-      const attempt = { model: model.id, provider: provider.name, outcome: e.kind, error: e.message, ms: 0 };
-      throw new UpstreamFailure(e.kind === "timeout" ? "UPSTREAM_TIMEOUT" : "UPSTREAM_ERROR", e.message, [attempt], 0, e);
+      const ms = performance.now() - started;
+      const attempt = { model: model.id, provider: provider.name, outcome: e.kind, error: e.message, ms };
+      throw new UpstreamFailure(e.kind === "timeout" ? "UPSTREAM_TIMEOUT" : "UPSTREAM_ERROR", e.message, [attempt], ms, e);
     }
-  } catch (e) {
-    gw.quota.refund(ticket);
-    throw e;
   }
 }
 
-async function ownEmbeddings(gw: EmbeddingServices, req: EmbeddingsRequest) {
+/** The call as the stages and the ledger see it: its texts as user messages, nothing to complete. */
+function completionRequestOf(req: EmbeddingsRequest): CompletionRequest {
+  const inputs = typeof req.input === "string" ? [req.input] : req.input;
+  return {
+    messages: inputs.map((x) => ({ role: "user", content: typeof x === "string" ? x : JSON.stringify(x) })),
+    model: req.model,
+    max_tokens: 0,
+    stream: false,
+    params: {},
+    svc_options: {
+      compress: false,
+      route: false,
+      cache: false,
+      cache_nondeterministic: false,
+      score: false,
+      mask_pii: false,
+      max_aggressiveness: 0,
+      skip_rules: [],
+      ...(req.budget_id !== undefined && { budget_id: req.budget_id }),
+      ...(req.agent_run_id !== undefined && { agent_run_id: req.agent_run_id }),
+    },
+  };
+}
+
+/** No optimizer runs on embeddings: what is sent is what was asked. */
+function passThrough(req: CompletionRequest): Plan["opt"] {
+  return {
+    messages: req.messages,
+    compressionRatio: 1,
+    rulesApplied: [],
+    route: { ok: false, reason: "explicit_model", message: "" },
+    pii: [],
+    piiMasked: false,
+    cacheText: "",
+  };
+}
+
+/** The provider's count of the input; our own (o200k, or the token ids' count) when it reports none. */
+function usageOf(body: unknown, req: EmbeddingsRequest): Usage {
+  const reported = (body as { usage?: { prompt_tokens?: unknown } } | null)?.usage?.prompt_tokens;
+  const inputs = typeof req.input === "string" ? [req.input] : req.input;
+  const prompt =
+    typeof reported === "number" && Number.isFinite(reported) && reported >= 0
+      ? reported
+      : inputs.reduce<number>((n, x) => n + (typeof x === "string" ? countTokens(x) : Array.isArray(x) ? x.length : 1), 0);
+  return { prompt_tokens: prompt, completion_tokens: 0 };
+}
+
+async function ownEmbeddings(gw: Pick<Services, "catalog" | "settings">, req: EmbeddingsRequest) {
   const texts = typeof req.input === "string" ? [req.input] : req.input;
   if (!texts.every((t) => typeof t === "string")) throw validationError("input", `${gw.catalog.embeddingModel} takes text, not token ids`);
   const embedder = await (own ??= loadEmbedder(modelOptionsOf(gw.settings)));

@@ -21,6 +21,8 @@ import type { Protocols } from "./context/protocols";
 import type { Conversations } from "./context/conversations";
 import type { CallTracer } from "./trace";
 import type { ConversationMaps } from "./pii/vault";
+import type { ResponseStore } from "./responses/store";
+import type { MessageMemo } from "./context/message-memo";
 
 /** Something that buffers writes; shutdown and the write-behind timer walk the list of them. */
 export interface Flushable {
@@ -68,6 +70,10 @@ export interface Services {
   readonly protocols: Protocols;
   /** Stored conversations per app (`conversation_id`). */
   readonly conversations: Conversations;
+  /** Messages' sent forms by content, for calls that resend their history without a conversation_id. */
+  readonly messageMemo: MessageMemo;
+  /** Responses API responses kept for previous_response_id and GET/DELETE /v1/responses/{id}. */
+  readonly responses: ResponseStore;
   /** Conversations' PII placeholders, sealed under a key derived from the server secret. */
   readonly piiMaps: ConversationMaps;
   /** The server aborts it when its shutdown grace runs out and it cuts what is still open. */

@@ -2,7 +2,8 @@ import type { LedgerRow } from "../accounting/ledger";
 import { priceCall, savingsBySource, type SavedBySource } from "../accounting/costs";
 import { ApiError } from "../core/errors";
 import { UpstreamFailure } from "../providers/call";
-import { ProviderError } from "../providers/types";
+import { ProviderError, type Usage } from "../providers/types";
+import type { ModelInfo } from "../catalog/catalog";
 import type { Services } from "./services";
 import type { Call, CallEnd, Outcome, Plan, Priced } from "./call";
 import { buildMeta, type PromptCacheMeta } from "./meta";
@@ -124,6 +125,50 @@ export function ledgerRow(call: Call, end: Exclude<CallEnd, { kind: "refused" }>
     overheadMs: totalMs - upstreamMs,
     createdAt: Date.now(),
   };
+}
+
+/**
+ * A provider call svc makes on a call's behalf (a conversation's model-written summary step): a ledger
+ * row of its own (request id `<call's id>.<suffix>`), on the call's key, app and conversation, at its
+ * model's price. It is usage the app caused, so it is recorded and reported; it is not held against the
+ * call's budget or quota, which bound what the client asked for.
+ */
+export function recordSideCall(
+  s: Pick<Services, "ledger" | "catalog">,
+  call: Call,
+  suffix: string,
+  served: ModelInfo,
+  usage: Usage,
+  upstreamMs: number,
+): LedgerRow {
+  const cost = s.catalog.promptCacheCost(served, usage.prompt_tokens, usage.cached_tokens ?? 0, usage.cache_write_tokens ?? 0, usage.completion_tokens) ?? 0;
+  const row: LedgerRow = {
+    requestId: `${call.requestId}.${suffix}`,
+    keyId: call.key.id,
+    appId: call.key.appId,
+    model: served.id,
+    modelRequested: served.id,
+    provider: served.provider,
+    promptTokens: usage.prompt_tokens,
+    completionTokens: usage.completion_tokens,
+    originalTokens: usage.prompt_tokens,
+    costOriginalUsd: cost,
+    costActualUsd: cost,
+    savedUsd: 0,
+    ...NOTHING_SAVED,
+    cacheHit: false,
+    status: 200,
+    errorCode: null,
+    latencyMs: upstreamMs,
+    overheadMs: 0,
+    stream: false,
+    budgetId: null,
+    conversationId: call.req.svc_options.conversation_id ?? null,
+    agentRunId: null,
+    createdAt: Date.now(),
+  };
+  s.ledger.record(row);
+  return row;
 }
 
 function savedColumns(by: SavedBySource) {

@@ -13,10 +13,10 @@ export interface Counters {
   addWithin(name: string, period: string, by: number, limit: number): Promise<number | undefined>;
   /** Gives back what a failed call took (never below 0). */
   subtract(name: string, period: string, by: number): Promise<void>;
-  read(name: string, period: string): number;
+  read(name: string, period: string): Promise<number>;
   /** Why the last change failed, until one succeeds again: what /health reports. */
   readonly problem: string | undefined;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**
@@ -53,11 +53,11 @@ export class SqliteCounters implements Counters {
     await this.retryWhileBusy(() => this.sub.run(name, period, by));
   }
 
-  read(name: string, period: string): number {
+  async read(name: string, period: string): Promise<number> {
     return this.get.get(name, period)?.calls ?? 0;
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.sqlite.close();
   }
 

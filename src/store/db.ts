@@ -1,28 +1,98 @@
 import { Database } from "bun:sqlite";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Sql } from "postgres";
 import * as schema from "./schema";
 import { BUSY_TIMEOUT_MS } from "./no-wait";
 
 /** drizzle over bun:sqlite, with the connection underneath (`$client`) for what drizzle does not say (pragmas). */
-export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
+export type SqliteDb = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
-export interface Store {
-  sqlite: Database;
-  db: Db;
-  close(): void;
+/**
+ * The query builder every store user shares, on either database. Typed as SQLite's because the tables
+ * are (schema.ts is the one drizzle definition: the portable DDL stores booleans as 0/1 integers and
+ * lists as JSON text on both engines, exactly what its sqlite-core columns map); on PostgreSQL the same
+ * builders run over postgres.js (openPostgresStore). So code that runs on both only awaits a query,
+ * never calls SQLite's synchronous `.run()`, `.get()`, `.all()` — the tests run each store user on both
+ * databases (test/store/dialects.test.ts) — and goes through `Store.dialect` for what differs
+ * (transactions, upsert targets).
+ */
+export type Db = SqliteDb;
+
+export type Dialect = "sqlite" | "postgres";
+
+interface StoreBase {
+  readonly db: Db;
+  /** Closes the connection(s); resolves when they are closed. */
+  close(): Promise<void>;
+}
+
+/** The embedded store: one SQLite file in the data directory, shared by the processes of one machine. */
+export interface SqliteStore extends StoreBase {
+  readonly dialect: "sqlite";
+  readonly sqlite: Database;
+  /** The database file, for the connections of their own (counters, spend, the ledger's writer thread). */
+  readonly path: string;
+}
+
+/** PostgreSQL (SVC_DATABASE_URL): one database shared by every gateway node. */
+export interface PostgresStore extends StoreBase {
+  readonly dialect: "postgres";
+  readonly sql: Sql;
+}
+
+export type Store = SqliteStore | PostgresStore;
+
+/**
+ * An upsert's conflict target. drizzle's SQLite dialect writes the target's columns table-qualified
+ * (`on conflict ("t"."a", "t"."b")`), which SQLite takes and PostgreSQL refuses ("syntax error at or near
+ * ','"; test/store/schema-portability.test.ts runs the generated statements on both): bare names there.
+ * drizzle's PostgreSQL builder takes the columns themselves and writes them bare.
+ */
+export function conflictTarget(dialect: Dialect, ...columns: SQLiteColumn[]): SQLiteColumn[] {
+  return dialect === "postgres" ? columns : (columns.map((c) => sql.identifier(c.name)) as unknown as SQLiteColumn[]);
+}
+
+/** A built statement: SQLite runs it with `.run()`, PostgreSQL when it is awaited. */
+export type Statement = { run(): unknown } & PromiseLike<unknown>;
+
+/**
+ * Runs the statements `build` makes, in order, in one transaction: SQLite's synchronous one (nothing
+ * else runs on the connection meanwhile), PostgreSQL's on one connection of the pool.
+ */
+export async function writeAll(store: Store, build: (tx: Db) => Iterable<Statement>): Promise<void> {
+  if (store.dialect === "sqlite") {
+    store.db.transaction((tx) => {
+      for (const q of build(tx as unknown as Db)) q.run();
+    });
+    return;
+  }
+  await store.db.transaction(async (tx) => {
+    for (const q of build(tx as unknown as Db)) await q;
+  });
 }
 
 /**
- * An upsert's conflict target as bare column names. drizzle's SQLite dialect writes the target's
- * columns table-qualified (`on conflict ("t"."a", "t"."b")`), which SQLite takes and PostgreSQL refuses
- * ("syntax error at or near ','"; test/store/schema-portability.test.ts runs the generated statements on both).
+ * Runs `fn` alone among the store's users that name the same `lock`: on PostgreSQL in a transaction
+ * holding that advisory lock (other nodes' turns wait for its commit), on SQLite as it is (its writers
+ * take turns already). For a number read and written back, like the keys' sync_seq: two nodes must not
+ * take the same one, nor commit them out of order.
  */
-export function conflictTarget(...columns: SQLiteColumn[]): SQLiteColumn[] {
-  return columns.map((c) => sql.identifier(c.name)) as unknown as SQLiteColumn[];
+export async function serialized<T>(store: Store, lock: number, fn: (tx: Db) => Promise<T>): Promise<T> {
+  if (store.dialect === "sqlite") return fn(store.db);
+  return store.db.transaction(async (tx) => {
+    await (tx as unknown as { execute(q: SQL): Promise<unknown> }).execute(sql`SELECT pg_advisory_xact_lock(${lock})`);
+    return fn(tx as unknown as Db);
+  });
+}
+
+/** The SQLite connection of a store that must be SQLite here (what is not on PostgreSQL yet says so at start). */
+export function sqliteOf(store: Store, what: string): Database {
+  if (store.dialect !== "sqlite") throw new Error(`${what} needs the SQLite store`);
+  return store.sqlite;
 }
 
 const MIGRATIONS_DIR = join(import.meta.dir, "migrations");
@@ -59,9 +129,10 @@ export function migrate(sqlite: Database): number[] {
  * Opens (creating if needed) the embedded SQLite store in WAL mode so the CLI and a running server
  * can share it: readers never block the writer, and a busy writer waits instead of failing.
  */
-export function openStore(dataDir: string): Store {
+export function openStore(dataDir: string): SqliteStore {
   mkdirSync(dataDir, { recursive: true });
-  const sqlite = new Database(join(dataDir, "svc.db"), { create: true, strict: true });
+  const path = join(dataDir, "svc.db");
+  const sqlite = new Database(path, { create: true, strict: true });
   sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run("PRAGMA synchronous = NORMAL");
   sqlite.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -69,9 +140,11 @@ export function openStore(dataDir: string): Store {
   migrate(sqlite);
   const db = drizzle({ client: sqlite, schema });
   return {
+    dialect: "sqlite",
     sqlite,
     db,
-    close() {
+    path,
+    async close() {
       // Another connection finishing its last write (the ledger's writer thread, just closed) makes a
       // checkpoint busy: retried for up to half a second, so a clean stop leaves an empty WAL.
       for (let i = 0; i < 50; i++) {

@@ -23,3 +23,26 @@ export function isBusy(e: unknown): boolean {
   const code = (e as { code?: string } | null)?.code ?? "";
   return code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
 }
+
+/**
+ * PostgreSQL cannot be reached now (refused, reset, timed out, restarting): the write is kept and tried
+ * again later, as a locked SQLite's is. postgres.js names its own connection failures; the server's are
+ * SQLSTATE classes 08 (connection exception) and 57P (operator intervention: shutdown, starting up).
+ */
+export function isUnreachable(e: unknown): boolean {
+  const code = (e as { code?: string } | null)?.code ?? "";
+  return CONNECTION_CODES.has(code) || code.startsWith("08") || code.startsWith("57P");
+}
+
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "EPIPE",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_DESTROYED",
+  "CONNECTION_ENDED",
+]);

@@ -163,3 +163,40 @@ export const cacheEntries = sqliteTable("cache_entries", {
   hits: integer("hits").notNull(),
   lastHitAt: integer("last_hit_at"),
 });
+
+export const storedResponses = sqliteTable(
+  "stored_responses",
+  {
+    appId: text("app_id").notNull(),
+    id: text("id").notNull(),
+    messages: text("messages").notNull(),
+    response: text("response").notNull(),
+    bytes: integer("bytes").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.id] })],
+);
+
+export const storedResponseItems = sqliteTable(
+  "stored_response_items",
+  {
+    appId: text("app_id").notNull(),
+    id: text("id").notNull(),
+    responseId: text("response_id").notNull(),
+    item: text("item").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.id] })],
+);
+
+export const conversationLeases = sqliteTable(
+  "conversation_leases",
+  {
+    appId: text("app_id").notNull(),
+    id: text("id").notNull(),
+    holder: text("holder").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.id] })],
+);

@@ -69,6 +69,58 @@ export const RESERVE_BUDGET_SQL = `INSERT INTO budget_spend (budget_id, period, 
 
 export type RunAdmission = { ok: true; run: RunRow } | { ok: false; run: RunRow; reason: string };
 
+/** A value now, or a promise of it: the SQLite store answers at once whenever it is free, others after a round trip. */
+export type Maybe<T> = T | Promise<T>;
+
+/**
+ * Budgets and agent runs, shared by every gateway process on one store: each reservation checks and
+ * holds in one atomic step, so N processes refuse exactly where one would. Implemented on SQLite
+ * (SqliteSpendStore) and on PostgreSQL; a settle never fails an answered call (what the store cannot
+ * take now is kept and retried at `flush`).
+ */
+export interface SpendStore {
+  /** Why the last change failed, until one succeeds again: what /health reports. */
+  readonly problem: string | undefined;
+  budget(id: string): Maybe<BudgetRow | undefined>;
+  budgets(appId: string): Maybe<BudgetRow[]>;
+  spend(budgetId: string, period: string): Maybe<SpendRow>;
+  createBudget(b: Omit<BudgetRow, "updated_at">): Promise<void>;
+  updateBudget(id: string, name: string | null, limitMicros: number | null, now: number): Promise<BudgetRow | undefined>;
+  deleteBudget(id: string): Promise<void>;
+  /** The window's spend and reservations after this one, or undefined when it does not fit. */
+  reserveBudget(r: Reservation, owner: string, now: number): Promise<SpendRow | undefined>;
+  /** Releases the call's reservation and adds what it cost (0 for a failed call). */
+  settleBudget(requestId: string, budgetId: string, period: string, costMicros: number): Maybe<void>;
+  run(appId: string, id: string): Maybe<RunRow | undefined>;
+  /** Counts a call into the run (creating it) unless it is not active, would pass its call limit, or repeats too often; those trip it. */
+  admitRun(appId: string, id: string, hash: string, limits: RunLimits, now: number): Maybe<RunAdmission>;
+  /** A refused or failed call is not counted: its call and its repeat are given back. */
+  unadmitRun(appId: string, id: string, hash: string): Maybe<void>;
+  reserveRun(r: Reservation, appId: string, id: string, defaultMaxMicros: number, owner: string, now: number): Maybe<RunAdmission>;
+  /** Releases the call's reservation and adds its cost and tokens; the run's totals after. */
+  settleRun(
+    requestId: string,
+    appId: string,
+    id: string,
+    costMicros: number,
+    promptTokens: number,
+    completionTokens: number,
+    now: number,
+  ): Maybe<RunRow | undefined>;
+  putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number): Promise<RunRow>;
+  resetRun(appId: string, id: string, now: number): Promise<RunRow | undefined>;
+  closeRun(appId: string, id: string, now: number): Promise<RunRow | undefined>;
+  /**
+   * Settles the reservations of owners that died mid-call: charged what the ledger recorded for the
+   * call when its row made it to the store, else conservatively the whole reservation (the provider
+   * may have answered and been paid). Returns how many were settled.
+   */
+  settleOrphans(dead: (owner: string) => boolean, now: number): Promise<number>;
+  /** Retries the settles the store refused earlier. */
+  flush(): void;
+  close(): Promise<void>;
+}
+
 /**
  * Budgets and agent runs in the store, every change one transaction of atomic statements on a
  * connection that never blocks the event loop (busy_timeout 0, waits on timers): a reservation is a
@@ -77,7 +129,7 @@ export type RunAdmission = { ok: true; run: RunRow } | { ok: false; run: RunRow;
  * ON CONFLICT with qualified columns, RETURNING, CASE rather than SQLite's two-argument max), so the
  * design carries over to PostgreSQL, where BEGIN IMMEDIATE becomes a row lock (SELECT ... FOR UPDATE).
  */
-export class SpendStore implements BusyState {
+export class SqliteSpendStore implements SpendStore, BusyState {
   problem: string | undefined;
   /** Settles the store could not take (locked past the waits, or failing): retried at each flush, never dropped. */
   private owed: (() => unknown)[] = [];
@@ -332,7 +384,7 @@ export class SpendStore implements BusyState {
     for (const op of owed) void this.settleNowOrLater(op);
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.sqlite.close();
   }
 

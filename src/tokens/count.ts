@@ -10,7 +10,7 @@ import { CL100K_SPLIT, O200K_SPLIT, classify, pieceEnd, type Splitter } from "./
 export type TokenizerFamily = "o200k" | "cl100k";
 
 export function tokenizerFor(provider: ProviderName | undefined): TokenizerFamily {
-  return provider === "openai" || provider === "openai_compatible" || provider === undefined ? "o200k" : "cl100k";
+  return provider === "openai" || provider === "openai_compatible" || provider === "svc" || provider === undefined ? "o200k" : "cl100k";
 }
 
 type Vocabulary = typeof import("gpt-tokenizer/encoding/o200k_base");

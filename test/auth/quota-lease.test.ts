@@ -47,8 +47,8 @@ describe("quota leases", () => {
     const q = new Quota(c, plans, 100);
     for (let i = 0; i < 156; i++) await q.consume(key("big"), NOW);
     expect(adds()).toBe(1);
-    expect(c.read("key_big", "m:2026-11")).toBe(156);
-    expect(q.used(key("big"), "m:2026-11")).toBe(156);
+    expect(await c.read("key_big", "m:2026-11")).toBe(156);
+    expect(await q.used(key("big"), "m:2026-11")).toBe(156);
     await q.consume(key("big"), NOW);
     expect(adds()).toBe(2);
   });
@@ -69,23 +69,23 @@ describe("quota leases", () => {
       }
     }
     expect(served).toBe(200);
-    expect(c.read("key_small", "m:2026-11")).toBe(200);
+    expect(await c.read("key_small", "m:2026-11")).toBe(200);
   });
 
   test("a failed call goes back to the lease; an idle lease goes back to the store at a flush, and every lease at close", async () => {
     const { c } = counters();
     const q = new Quota(c, plans, 100, 1000);
     const t = await q.consume(key("big"), NOW);
-    expect(c.read("key_big", "m:2026-11")).toBe(156);
+    expect(await c.read("key_big", "m:2026-11")).toBe(156);
     q.refund(t);
-    expect(q.used(key("big"), "m:2026-11")).toBe(0);
+    expect(await q.used(key("big"), "m:2026-11")).toBe(0);
     q.flush(NOW + 999);
-    expect(c.read("key_big", "m:2026-11")).toBe(156);
+    expect(await c.read("key_big", "m:2026-11")).toBe(156);
     q.flush(NOW + 1000);
-    for (let i = 0; i < 50 && c.read("key_big", "m:2026-11") !== 0; i++) await Bun.sleep(1);
-    expect(c.read("key_big", "m:2026-11")).toBe(0);
+    for (let i = 0; i < 50 && (await c.read("key_big", "m:2026-11")) !== 0; i++) await Bun.sleep(1);
+    expect(await c.read("key_big", "m:2026-11")).toBe(0);
     await q.consume(key("big"), NOW);
     await q.close();
-    expect(c.read("key_big", "m:2026-11")).toBe(1);
+    expect(await c.read("key_big", "m:2026-11")).toBe(1);
   });
 });

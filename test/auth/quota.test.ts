@@ -79,8 +79,8 @@ describe("test keys: a number of calls per UTC day", () => {
     expect((await refusal(q.consume(k, at("2026-11-21T23:59:59.999Z")))).extra.retryAfterS).toBeCloseTo(0.001, 9);
     for (let i = 0; i < 3; i++) await q.consume(k, at("2026-11-22T00:00:00.000Z"));
     expect((await refusal(q.consume(k, at("2026-11-22T00:00:00.000Z")))).code).toBe("RATE_LIMITED");
-    expect(q.used(k, "d:2026-11-21")).toBe(3);
-    expect(q.used(k, "d:2026-11-22")).toBe(3);
+    expect(await q.used(k, "d:2026-11-21")).toBe(3);
+    expect(await q.used(k, "d:2026-11-22")).toBe(3);
   });
 
   test("a day is a UTC day, not the machine's local one", async () => {
@@ -89,7 +89,7 @@ describe("test keys: a number of calls per UTC day", () => {
     const k = key("key_tz", "test");
     const t = await q.consume(k, at("2026-11-22T04:30:00-05:00"));
     expect(t).toEqual({ keyId: "key_tz", period: "d:2026-11-22" });
-    expect(q.used(k, "d:2026-11-22")).toBe(1);
+    expect(await q.used(k, "d:2026-11-22")).toBe(1);
     expect((await refusal(q.consume(k, at("2026-11-22T04:30:00-05:00")))).message).toContain("2026-11-23T00:00:00.000Z");
   });
 
@@ -98,7 +98,7 @@ describe("test keys: a number of calls per UTC day", () => {
     const k = key("key_five", "test", "tiny");
     for (let i = 0; i < 5; i++) await q.consume(k, at("2026-11-21T12:00:00Z"));
     expect((await refusal(q.consume(k, at("2026-11-21T12:00:00Z")))).code).toBe("RATE_LIMITED");
-    expect(q.used(k, "d:2026-11-21")).toBe(5);
+    expect(await q.used(k, "d:2026-11-21")).toBe(5);
   });
 
   test("150 racing calls on one key get exactly the limit", async () => {
@@ -106,7 +106,7 @@ describe("test keys: a number of calls per UTC day", () => {
     const k = key("key_race", "test");
     const results = await Promise.allSettled(Array.from({ length: 150 }, () => q.consume(k, at("2026-11-21T12:00:00Z"))));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(100);
-    expect(q.used(k, "d:2026-11-21")).toBe(100);
+    expect(await q.used(k, "d:2026-11-21")).toBe(100);
   });
 
   test("each key has its own count", async () => {
@@ -130,8 +130,8 @@ describe("live keys: the plan's calls per UTC month", () => {
     // The reset is a day away; Retry-After is capped at 60 s so SDKs do not sleep until then (the message says when).
     expect(e.extra.retryAfterS).toBe(60);
     await q.consume(k, at("2026-12-01T00:00:00.000Z"));
-    expect(q.used(k, "m:2026-11")).toBe(2);
-    expect(q.used(k, "m:2026-12")).toBe(1);
+    expect(await q.used(k, "m:2026-11")).toBe(2);
+    expect(await q.used(k, "m:2026-12")).toBe(1);
   });
 
   test("December's quota resets on 1 January of the next year", async () => {
@@ -167,8 +167,8 @@ describe("refunds and processes sharing the store", () => {
     q.flush();
     await q.consume(k, at("2026-11-21T23:59:59Z"));
     expect((await refusal(q.consume(k, at("2026-11-21T23:59:59Z")))).code).toBe("RATE_LIMITED");
-    expect(q.used(k, "d:2026-11-21")).toBe(2);
-    expect(q.used(k, "d:2026-11-22")).toBe(1);
+    expect(await q.used(k, "d:2026-11-21")).toBe(2);
+    expect(await q.used(k, "d:2026-11-22")).toBe(1);
   });
 
   test("two gateway processes on one store share one count", async () => {
@@ -180,8 +180,8 @@ describe("refunds and processes sharing the store", () => {
     await qb.consume(k, at("2026-11-21T10:00:00Z"));
     await qa.consume(k, at("2026-11-21T10:00:00Z"));
     expect((await refusal(qb.consume(k, at("2026-11-21T10:00:00Z")))).code).toBe("RATE_LIMITED");
-    expect(qa.used(k, "d:2026-11-21")).toBe(3);
-    expect(qb.used(k, "d:2026-11-21")).toBe(3);
+    expect(await qa.used(k, "d:2026-11-21")).toBe(3);
+    expect(await qb.used(k, "d:2026-11-21")).toBe(3);
   });
 });
 
@@ -199,10 +199,10 @@ class FailingCounters implements Counters {
     this.subtracted.push([name, period, by]);
     if (this.subtractFailures-- > 0) throw new StoreUnavailableError("the store stayed locked by another writer");
   }
-  read(): number {
+  async read(): Promise<number> {
     return 0;
   }
-  close(): void {}
+  async close(): Promise<void> {}
 }
 
 describe("a store that cannot count", () => {

@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../../src/store/db";
-import { SpendStore } from "../../src/store/spend-store";
+import { SqliteSpendStore } from "../../src/store/spend-store";
 import { Budgets } from "../../src/accounting/budgets";
 import { AgentRuns } from "../../src/accounting/agent-runs";
 import type { ApiError } from "../../src/core/errors";
@@ -12,7 +12,7 @@ import type { ApiError } from "../../src/core/errors";
 function setup(start: string) {
   const dir = mkdtempSync(join(tmpdir(), "svc-budget-periods-"));
   const store = openStore(dir);
-  const spend = new SpendStore(join(dir, "svc.db"));
+  const spend = new SqliteSpendStore(join(dir, "svc.db"));
   const clock = { now: Date.parse(start) };
   const budgets = new Budgets(spend, "1", () => clock.now);
   return { store, spend, clock, budgets };
@@ -38,9 +38,9 @@ describe("budget periods", () => {
     expect(e.code).toBe("BUDGET_EXCEEDED");
     expect(e.headers("x")["retry-after"]).toBe("60");
     clock.now = Date.parse("2026-11-27T00:00:00Z");
-    expect(budgets.get("app", b.id)).toMatchObject({ spent_usd: 0, reserved_usd: 0, remaining_usd: 0.0001, resets_at: "2026-11-28T00:00:00.000Z" });
+    expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0, reserved_usd: 0, remaining_usd: 0.0001, resets_at: "2026-11-28T00:00:00.000Z" });
     await budgets.reserve("app", b.id, "r3", 30);
-    expect(budgets.get("app", b.id).reserved_usd).toBe(0.00003);
+    expect((await budgets.get("app", b.id)).reserved_usd).toBe(0.00003);
   });
 
   test("a monthly budget starts over on the first of the month; a total budget never does", async () => {
@@ -49,8 +49,8 @@ describe("budget periods", () => {
     const total = await budgets.create("app", "t", 100, "total");
     for (const b of [monthly, total]) await budgets.settle(await budgets.reserve("app", b.id, `r-${b.id}`, 100), 100);
     clock.now = Date.parse("2027-01-01T00:00:01Z");
-    expect(budgets.get("app", monthly.id)).toMatchObject({ spent_usd: 0, resets_at: "2027-02-01T00:00:00.000Z" });
-    expect(budgets.get("app", total.id)).toMatchObject({ spent_usd: 0.0001, remaining_usd: 0, resets_at: null });
+    expect(await budgets.get("app", monthly.id)).toMatchObject({ spent_usd: 0, resets_at: "2027-02-01T00:00:00.000Z" });
+    expect(await budgets.get("app", total.id)).toMatchObject({ spent_usd: 0.0001, remaining_usd: 0, resets_at: null });
     expect((await refusal(budgets.reserve("app", total.id, "r-t2", 1))).code).toBe("BUDGET_EXCEEDED");
   });
 
@@ -64,11 +64,11 @@ describe("budget periods", () => {
       `INSERT INTO usage_ledger (request_id, key_id, app_id, model_requested, prompt_tokens, completion_tokens, original_tokens, cost_original_usd, cost_actual_usd, saved_usd, cache_hit, status, latency_ms, overhead_ms, stream, created_at)
        VALUES ('answered', 'k', 'app', 'gpt-4o', 10, 10, 10, 0.00012, 0.00012, 0, 0, 200, 1, 1, 0, 0)`,
     );
-    expect(budgets.get("app", b.id).reserved_usd).toBe(0.0012);
+    expect((await budgets.get("app", b.id)).reserved_usd).toBe(0.0012);
     // Owner "1" is alive in this test's eyes: nothing is settled.
     expect(await spend.settleOrphans(() => false, Date.now())).toBe(0);
     expect(await spend.settleOrphans((owner) => owner === "1", Date.now())).toBe(2);
-    expect(budgets.get("app", b.id)).toMatchObject({ reserved_usd: 0, spent_usd: (120 + 700) / 1e6 });
+    expect(await budgets.get("app", b.id)).toMatchObject({ reserved_usd: 0, spent_usd: (120 + 700) / 1e6 });
     // Settled once: a second pass finds nothing.
     expect(await spend.settleOrphans(() => true, Date.now())).toBe(0);
   });
@@ -112,11 +112,11 @@ describe("budgets", () => {
     expect(b.id).toMatch(/^bud_[\w-]{16}$/);
     await budgets.settle(await budgets.reserve("app", b.id, "r1", 300), 250);
     await budgets.reserve("app", b.id, "r2", 400);
-    expect(budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00025, reserved_usd: 0.0004, remaining_usd: 0.00035 });
+    expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00025, reserved_usd: 0.0004, remaining_usd: 0.00035 });
     // A limit lowered under what is spent leaves nothing, not a negative amount.
     expect(await budgets.update("app", b.id, { limitMicros: 100 })).toMatchObject({ limit_usd: 0.0001, remaining_usd: 0, name: "team" });
     expect(await budgets.update("app", b.id, { name: "renamed" })).toMatchObject({ limit_usd: 0.0001, name: "renamed" });
-    expect(budgets.list("app").map((x) => x.id)).toEqual([b.id]);
+    expect((await budgets.list("app")).map((x) => x.id)).toEqual([b.id]);
   });
 
   test("a settled call frees its reservation and charges what it cost; a failed call charges nothing", async () => {
@@ -127,7 +127,7 @@ describe("budgets", () => {
     expect((await refusal(budgets.reserve("app", b.id, "third", 1))).code).toBe("BUDGET_EXCEEDED");
     await budgets.settle(ok, 150);
     await budgets.settle(failed, 0);
-    expect(budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00015, reserved_usd: 0, remaining_usd: 0.00085 });
+    expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00015, reserved_usd: 0, remaining_usd: 0.00085 });
     await budgets.reserve("app", b.id, "fits", 850);
   });
 
@@ -167,7 +167,7 @@ describe("budgets", () => {
     const { budgets } = setup("2026-11-26T10:00:00Z");
     const mine = await budgets.create("app", "mine", 1_000, "total");
     const theirs = await budgets.create("other", "theirs", 1_000, "total");
-    expect(budgets.list("app").map((b) => b.name)).toEqual(["mine"]);
+    expect((await budgets.list("app")).map((b) => b.name)).toEqual(["mine"]);
     for (const attempt of [
       () => Promise.resolve().then(() => budgets.get("app", theirs.id)),
       () => budgets.update("app", theirs.id, { name: "taken" }),
@@ -177,9 +177,9 @@ describe("budgets", () => {
     const spend = await refusal(budgets.reserve("app", theirs.id, "r", 1));
     expect(spend).toMatchObject({ code: "NOT_FOUND", message: `svc_options.budget_id: no budget '${theirs.id}'`, extra: { param: "svc_options.budget_id" } });
     expect((await refusal(budgets.reserve("app", "bud_none", "r", 1))).code).toBe("NOT_FOUND");
-    expect(budgets.get("other", theirs.id).name).toBe("theirs");
+    expect((await budgets.get("other", theirs.id)).name).toBe("theirs");
     expect((await budgets.remove("app", mine.id)).name).toBe("mine");
-    expect(budgets.list("app")).toEqual([]);
+    expect(await budgets.list("app")).toEqual([]);
     expect((await refusal(Promise.resolve().then(() => budgets.get("app", mine.id)))).code).toBe("NOT_FOUND");
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Embedder } from "../../src/ml/types";
-import { openStore, type Store } from "../../src/store/db";
+import { openStore, type SqliteStore } from "../../src/store/db";
 import type { CachedAnswer, CacheRequest } from "../../src/pipeline/cache";
 
 /**
@@ -37,15 +37,15 @@ export class LexicalEmbedder implements Embedder {
 /** A temporary data directory; `open` may be called again after a store is closed, as a restarted process would. */
 export class TempStoreDir {
   readonly dir = mkdtempSync(join(tmpdir(), "svc-cache-"));
-  private readonly open_ = new Set<Store>();
+  private readonly open_ = new Set<SqliteStore>();
 
-  open(): Store {
+  open(): SqliteStore {
     const store = openStore(this.dir);
     this.open_.add(store);
     const close = store.close.bind(store);
-    store.close = () => {
+    store.close = async () => {
       this.open_.delete(store);
-      close();
+      await close();
     };
     return store;
   }

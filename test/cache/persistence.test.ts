@@ -3,20 +3,20 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CacheWriter, loadLiveRows, type CacheRow } from "../../src/pipeline/cache/persistence";
-import { openStore, type Store } from "../../src/store/db";
+import { openStore, type SqliteStore } from "../../src/store/db";
 
-let store: Store | undefined;
+let store: SqliteStore | undefined;
 let dir = "";
 afterEach(() => {
   store?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-function open(): { store: Store; writer: CacheWriter } {
+function open(): { store: SqliteStore; writer: CacheWriter } {
   dir = mkdtempSync(join(tmpdir(), "svc-cache-persist-"));
   store = openStore(dir);
   const warnings: string[] = [];
-  return { store, writer: new CacheWriter(store.db, 60_000, { warn: (_f, m) => warnings.push(m) }) };
+  return { store, writer: new CacheWriter(store, 60_000, { warn: (_f, m) => warnings.push(m) }) };
 }
 
 function row(over: Partial<CacheRow> = {}): CacheRow {
@@ -39,21 +39,21 @@ function row(over: Partial<CacheRow> = {}): CacheRow {
 }
 
 describe("CacheWriter", () => {
-  test("a written row reads back with every column as written", () => {
+  test("a written row reads back with every column as written", async () => {
     const { store, writer } = open();
     writer.upsert(row());
     writer.upsert(row({ id: "e2", exactKey: "key-2", embedding: null, lastHitAt: 2_000, hits: 3 }));
-    writer.flush();
-    expect(loadLiveRows(store.db, 5_000, 100).sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+    await writer.flush();
+    expect((await loadLiveRows(store, 5_000, 100)).sort((a, b) => a.id.localeCompare(b.id))).toEqual([
       row(),
       row({ id: "e2", exactKey: "key-2", embedding: null, lastHitAt: 2_000, hits: 3 }),
     ]);
   });
 
-  test("a second answer for the same tenant and exact key replaces the first, whole", () => {
+  test("a second answer for the same tenant and exact key replaces the first, whole", async () => {
     const { store, writer } = open();
     writer.upsert(row());
-    writer.flush();
+    await writer.flush();
     const newer = row({
       id: "e9",
       scopeKey: "scope-2",
@@ -70,32 +70,32 @@ describe("CacheWriter", () => {
     writer.upsert(newer);
     // Another tenant's entry with the same key is a row of its own.
     writer.upsert(row({ id: "b1", appId: "app-b" }));
-    writer.flush();
-    const rows = loadLiveRows(store.db, 5_000, 100);
+    await writer.flush();
+    const rows = await loadLiveRows(store, 5_000, 100);
     expect(rows.find((r) => r.appId === "app-a")).toEqual(newer);
     expect(rows.length).toBe(2);
   });
 
-  test("a hit updates the count and time; a delete after an upsert in one batch wins", () => {
+  test("a hit updates the count and time; a delete after an upsert in one batch wins", async () => {
     const { store, writer } = open();
     writer.upsert(row());
     writer.upsert(row({ id: "gone", exactKey: "key-gone" }));
     writer.touch("e1", 4, 3_000);
     writer.delete("gone");
-    writer.flush();
-    expect(loadLiveRows(store.db, 5_000, 100)).toEqual([row({ hits: 4, lastHitAt: 3_000 })]);
+    await writer.flush();
+    expect(await loadLiveRows(store, 5_000, 100)).toEqual([row({ hits: 4, lastHitAt: 3_000 })]);
   });
 
-  test("a full cache's evictions, one between each fill, leave exactly the rows filled after them", () => {
+  test("a full cache's evictions, one between each fill, leave exactly the rows filled after them", async () => {
     const { store, writer } = open();
     writer.upsert(row({ id: "a", exactKey: "key-a" }));
-    writer.flush();
+    await writer.flush();
     // Fill b, evict a; fill a again, evict b: the batch must run in the order it was queued.
     writer.upsert(row({ id: "b", exactKey: "key-b" }));
     writer.delete("a");
     writer.upsert(row({ id: "a", exactKey: "key-a" }));
     writer.delete("b");
-    writer.flush();
-    expect(loadLiveRows(store.db, 5_000, 100).map((r) => r.id)).toEqual(["a"]);
+    await writer.flush();
+    expect((await loadLiveRows(store, 5_000, 100)).map((r) => r.id)).toEqual(["a"]);
   });
 });

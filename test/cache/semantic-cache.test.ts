@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { loadSynonyms } from "../../src/pipeline/models";
 import { SemanticCache, replayDeltas, type CacheConfig, type CachedAnswer, type CacheLog, type SynonymTable } from "../../src/pipeline/cache";
-import type { Store } from "../../src/store/db";
+import type { SqliteStore } from "../../src/store/db";
 import type { Embedder } from "../../src/ml/types";
 import { CountingUpstream, LexicalEmbedder, request, TempStoreDir } from "./fixtures";
 
@@ -20,7 +20,7 @@ function tempDir(): TempStoreDir {
 }
 
 async function openCache(
-  opts: { config?: Partial<CacheConfig>; now?: () => number; embedder?: Embedder; store?: Store; log?: CacheLog; synonyms?: SynonymTable } = {},
+  opts: { config?: Partial<CacheConfig>; now?: () => number; embedder?: Embedder; store?: SqliteStore; log?: CacheLog; synonyms?: SynonymTable } = {},
 ) {
   const store = opts.store ?? tempDir().open();
   const cache = await SemanticCache.open({

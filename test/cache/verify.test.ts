@@ -1,6 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { loadSynonyms } from "../../src/pipeline/models";
-import { compareFacets, extractFacets, substitutionAlignment, unmatchedWords, verifyEquivalent, wordsToEmbed, type MismatchKind } from "../../src/pipeline/cache";
+import {
+  compareFacets,
+  extractFacets,
+  substitutionAlignment,
+  unmatchedWords,
+  verifyEquivalent,
+  wordsToEmbed,
+  type MismatchKind,
+} from "../../src/pipeline/cache";
 import { stem } from "../../src/pipeline/cache/facets";
 
 const synonyms = await loadSynonyms();
@@ -249,7 +257,16 @@ describe("verifier", () => {
       expect(substitutionAlignment(make, build, vectors)).toBe(-1);
       expect(compareFacets(make, build, { vectors, minSimilarity: -0.5 })).toMatchObject({ equivalent: false, kind: "content" });
     }
-    expect(substitutionAlignment(make, build, new Map([["make", v], ["build", v]]))).toBe(1);
+    expect(
+      substitutionAlignment(
+        make,
+        build,
+        new Map([
+          ["make", v],
+          ["build", v],
+        ]),
+      ),
+    ).toBe(1);
   });
 
   test("stems meet across inflections and keep different words apart", () => {

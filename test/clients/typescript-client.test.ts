@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
@@ -13,13 +13,13 @@ import {
   ServiceUnavailableError,
   Svc,
   SVC_META_FIELDS,
-  SvcError,
   UpstreamError,
   openAIClient,
   svcMetaOf,
   withSvcOptions,
   type SvcClientOptions,
 } from "../../clients/typescript/src/index.ts";
+import { expectError, failure } from "./expect-error";
 import { clientRigPerFile, MAX_BODY_BYTES, MODELS, TEST_KEY_DAILY_CALLS, TINY_PLAN } from "./rig";
 
 const rig = clientRigPerFile();
@@ -43,24 +43,6 @@ afterEach(() => {
   delete (globalThis as Record<string, unknown>).window;
   delete (globalThis as Record<string, unknown>).document;
 });
-
-/** The error a call rejects with (fails the test if it resolves). */
-async function failure(p: Promise<unknown>): Promise<SvcError> {
-  const r = await p.then(
-    (v) => ({ ok: true as const, v }),
-    (e: unknown) => ({ ok: false as const, e }),
-  );
-  if (r.ok) throw new Error(`expected an error, got ${JSON.stringify(r.v).slice(0, 200)}`);
-  expect(r.e).toBeInstanceOf(SvcError);
-  return r.e as SvcError;
-}
-
-function expectError(e: SvcError, Class: typeof SvcError, code: string, status: number) {
-  expect(e).toBeInstanceOf(Class);
-  expect(e.code).toBe(code);
-  expect(e.status).toBe(status);
-  expect(e.requestId).toMatch(/^svc_req_/);
-}
 
 describe("complete()", () => {
   test("a completion with typed svc_meta; the options reach the server", async () => {
@@ -210,6 +192,12 @@ describe("every error the server can produce, as its class", () => {
     expectError(big, InvalidRequestError, "PAYLOAD_TOO_LARGE", 413);
   });
 
+  test("414 URI_TOO_LONG and 431 HEADERS_TOO_LARGE (the server's 8 KiB and 16 KiB defaults)", async () => {
+    expectError(await failure(admin().conversations.get("c".repeat(9000))), InvalidRequestError, "URI_TOO_LONG", 414);
+    const bigHeaders = new Svc({ apiKey: rig.admin.key, baseURL: rig.gw.url, headers: { "x-padding": "h".repeat(17_000) } });
+    expectError(await failure(bigHeaders.keys.list()), InvalidRequestError, "HEADERS_TOO_LARGE", 431);
+  });
+
   test("429 RATE_LIMITED: a test key past its daily calls, with Retry-After, thrown at once (beyond the retry cap)", async () => {
     const created = await admin().keys.create({ name: "tester", app_id: APP, type: "test" });
     // The counting fetch only sees what the client sends: a wait for the Retry-After would come with a second request.
@@ -269,44 +257,75 @@ describe("the openai SDK configured by the helper", () => {
   });
 });
 
-describe("on Node 20", () => {
-  test("the package built by its own tsconfig (DOM lib, no Node or Bun types) runs under node: key from SVC_API_KEY, complete, stream", async () => {
+/** Runs a command to its end; its output and exit code. */
+async function run(cmd: string[], opts: { cwd?: string; env?: Record<string, string | undefined> } = {}) {
+  const proc = Bun.spawn(cmd, { ...opts, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { stdout, stderr, code };
+}
+
+describe("as a user installs it", () => {
+  test("npm pack builds the package (its prepack compiles dist/); installed from the tarball it type-checks and runs under node 20", async () => {
     const root = join(import.meta.dir, "..", "..");
-    const out = mkdtempSync(join(tmpdir(), "clients-node-"));
+    const out = mkdtempSync(join(tmpdir(), "clients-pack-"));
     try {
-      const tsc = Bun.spawn(
-        [process.execPath, join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "clients", "typescript", "tsconfig.json"), "--outDir", out],
-        { stdout: "pipe", stderr: "pipe" },
-      );
-      const [tscOut, tscCode] = await Promise.all([new Response(tsc.stdout).text(), tsc.exited]);
-      expect(tscOut).toBe("");
-      expect(tscCode).toBe(0);
-      writeFileSync(join(out, "package.json"), JSON.stringify({ type: "module" }));
-      writeFileSync(
-        join(out, "smoke.mjs"),
-        `import { Svc, AuthenticationError } from "./index.js";
+      const pack = await run(["npm", "pack", "-w", "@svc/client", "--pack-destination", out, "--json"], { cwd: root });
+      expect(pack.code).toBe(0);
+      const [packed] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
+      const files = packed!.files.map((f) => f.path);
+      expect(files).toEqual(expect.arrayContaining(["dist/index.js", "dist/index.d.ts", "dist/resources.js", "README.md", "package.json"]));
+      expect(files.filter((f) => f.startsWith("test") || f.endsWith(".tsbuildinfo"))).toEqual([]);
+
+      // A project of the user's: the tarball installed offline (the package has no dependency to fetch).
+      const app = join(out, "app");
+      await Bun.write(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+      const install = await run(["npm", "install", "--offline", "--no-audit", "--no-fund", join(out, packed!.filename)], { cwd: app });
+      expect(install.code).toBe(0);
+      await Bun.write(
+        join(app, "smoke.ts"),
+        `import { Svc, AuthenticationError, type Budget, type SvcMeta } from "@svc/client";
 const svc = new Svc();
 const r = await svc.complete({ model: "${MODELS.ok}", messages: [{ role: "user", content: "Hello from Node" }] });
+const meta: SvcMeta = r.svc_meta;
 const stream = await svc.complete({ model: "${MODELS.ok}", messages: [{ role: "user", content: "Stream from Node" }], stream: true });
-const { text, meta } = await stream.collect();
-const err = await new Svc({ apiKey: "svc_live_nope" }).complete({ messages: [{ role: "user", content: "x" }] }).catch((e) => e);
-console.log(JSON.stringify({ id: r.id, meta: r.svc_meta.model_requested, text, streamMeta: meta.model_requested, auth: err instanceof AuthenticationError, code: err.code }));
+const { text, meta: streamMeta } = await stream.collect();
+const budget: Budget = await svc.budgets.create({ name: "from node", limit_usd: 1, period: "daily" });
+const err = await new Svc({ apiKey: "svc_live_nope" }).complete({ messages: [{ role: "user", content: "x" }] }).catch((e: unknown) => e);
+console.log(JSON.stringify({ id: r.id, meta: meta.model_requested, text, streamMeta: streamMeta?.model_requested, budget: budget.period,
+  auth: err instanceof AuthenticationError, code: (err as AuthenticationError).code }));
 `,
       );
-      const node = Bun.spawn(["node", join(out, "smoke.mjs")], {
+      // The declarations as a strict consumer's tsc resolves them through package.json's "exports".
+      await Bun.write(
+        join(app, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            target: "ES2022",
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            lib: ["ES2022", "DOM"],
+            types: [],
+            strict: true,
+            outDir: "dist",
+          },
+          files: ["smoke.ts"],
+        }),
+      );
+      const tsc = await run([process.execPath, join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(app, "tsconfig.json")], { cwd: app });
+      expect(`${tsc.stdout}${tsc.stderr}`).toBe("");
+      expect(tsc.code).toBe(0);
+      const node = await run(["node", join(app, "dist", "smoke.js")], {
+        cwd: app,
         env: { ...process.env, SVC_API_KEY: rig.admin.key, SVC_BASE_URL: rig.gw.url },
-        stdout: "pipe",
-        stderr: "pipe",
       });
-      const [stdout, stderr, code] = await Promise.all([new Response(node.stdout).text(), new Response(node.stderr).text(), node.exited]);
-      expect(stderr).toBe("");
-      expect(code).toBe(0);
-      const got = JSON.parse(stdout);
-      expect(got).toMatchObject({ meta: MODELS.ok, streamMeta: MODELS.ok, auth: true, code: "INVALID_KEY" });
+      expect(node.stderr).toBe("");
+      expect(node.code).toBe(0);
+      const got = JSON.parse(node.stdout);
+      expect(got).toMatchObject({ meta: MODELS.ok, streamMeta: MODELS.ok, budget: "daily", auth: true, code: "INVALID_KEY" });
       expect(got.id).toStartWith("svc_req_");
       expect(got.text).toBe(rig.openai.replies.at(-1)!.text);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 180_000);
 });

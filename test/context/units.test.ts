@@ -149,15 +149,15 @@ describe("two gateway processes on one store", () => {
     const a = openStore(dir);
     const b = openStore(dir);
     try {
-      const settings = { turnsToKeep: 20, summaryStep: 8, maxTurns: 100 };
-      const nodeA = new Conversations(a.db, settings);
-      const nodeB = new Conversations(b.db, settings);
-      const pa = nodeA.plan("app", "c", [msg("user", "from A")], undefined);
-      const pb = nodeB.plan("app", "c", [msg("user", "from B")], undefined);
-      nodeA.record(pa, [], [msg("user", "from A")], msg("assistant", "answer A"));
-      nodeB.record(pb, [], [msg("user", "from B")], msg("assistant", "answer B"));
-      expect(nodeA.view("app", "c").turns).toBe(4);
-      const next = nodeA.plan("app", "c", [msg("user", "third")], undefined);
+      const settings = { turnsToKeep: 20, summaryStep: 8, maxTurns: 100, leaseMs: 60_000 };
+      const nodeA = new Conversations(a, settings);
+      const nodeB = new Conversations(b, settings);
+      const pa = await nodeA.plan("app", "c", [msg("user", "from A")], undefined);
+      const pb = await nodeB.plan("app", "c", [msg("user", "from B")], undefined);
+      await nodeA.record(pa, [], [msg("user", "from A")], msg("assistant", "answer A"));
+      await nodeB.record(pb, [], [msg("user", "from B")], msg("assistant", "answer B"));
+      expect((await nodeA.view("app", "c")).turns).toBe(4);
+      const next = await nodeA.plan("app", "c", [msg("user", "third")], undefined);
       expect(next.history.map((m) => m.content)).toEqual(["from A", "answer A", "from B", "answer B"]);
     } finally {
       a.close();

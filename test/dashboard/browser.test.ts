@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
+import { CHROMIUM, chromiumPresent as present, launchChromium } from "../support/chromium";
 import { call, startGateway, type GatewayProcess, type KeyCreated } from "../support/gateway-process";
 import { startOpenAIMock } from "../mocks/openai-mock";
 import type { MockProvider } from "../mocks/mock-server";
@@ -12,8 +13,6 @@ import type { MockProvider } from "../mocks/mock-server";
  * against `svc serve` as its own process with an OpenAI wire-format mock upstream. Screenshots go to
  * test-artifacts/browser/ (git-ignored).
  */
-const CHROMIUM = "/usr/bin/chromium";
-const present = existsSync(CHROMIUM);
 if (!present) console.log(`skipping the browser tests: ${CHROMIUM} is absent (apt-get install chromium; .ci/run installs it)`);
 
 export const ARTIFACTS = join(import.meta.dir, "..", "..", "test-artifacts", "browser");
@@ -37,20 +36,7 @@ describe.skipIf(!present)("dashboard in chromium", () => {
     gw = await startGateway({ OPENAI_API_KEY: "sk-mock", OPENAI_BASE_URL: `${mock.url}/v1`, SVC_FLUSH_MS: "100" });
     admin = await gw.cliKey(["--admin"]);
     profile = mkdtempSync(join(tmpdir(), "svc-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-      viewport: { width: 1280, height: 900 },
-    });
+    context = await launchChromium(profile, { width: 1280, height: 900 });
     page = await context.newPage();
     page.on("dialog", (d) => d.accept());
   }, 90_000);
@@ -150,20 +136,7 @@ describe.skipIf(!present)("playground in chromium", () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     gw = await startGateway({});
     profile = mkdtempSync(join(tmpdir(), "svc-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-      viewport: { width: 1280, height: 900 },
-    });
+    context = await launchChromium(profile, { width: 1280, height: 900 });
     page = await context.newPage();
   }, 90_000);
 

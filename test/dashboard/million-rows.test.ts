@@ -1,3 +1,4 @@
+import { sqliteOf } from "../../src/store/db";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,8 +26,8 @@ beforeAll(async () => {
   const env = { SVC_DATA_DIR: dir, SVC_WORKERS: "0" };
   services = await startServices(loadSettings(env), pino({ level: "silent" }), env);
   app = buildApp(services);
-  admin = services.keys.create("operator", { name: "admin", appId: SEED_APP, type: "live", scopes: ["admin", "complete"] }).key;
-  seeded = seedLedger(services.store.sqlite, 1_000_000, now);
+  admin = (await services.keys.create("operator", { name: "admin", appId: SEED_APP, type: "live", scopes: ["admin", "complete"] })).key;
+  seeded = seedLedger(sqliteOf(services.store, "the test"), 1_000_000, now);
 }, 240_000);
 
 afterAll(async () => {

@@ -1,3 +1,4 @@
+import { sqliteOf } from "../../src/store/db";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -129,7 +130,7 @@ describe("dashboard", () => {
     expect(all.overhead_ms.p99).toBeGreaterThanOrEqual(all.overhead_ms.p50);
 
     // The same figures as the ledger's own rows.
-    const rows = services.store.sqlite
+    const rows = sqliteOf(services.store, "the test")
       .query("SELECT count(*) AS n, sum(cost_actual_usd) AS actual, sum(cache_hit) AS hits FROM usage_ledger WHERE app_id = 'default'")
       .get() as { n: number; actual: number; hits: number };
     expect(all.totals.calls).toBe(rows.n);
@@ -147,7 +148,7 @@ describe("dashboard", () => {
     expect(past.overhead_ms).toEqual({ p50: null, p99: null });
 
     // Another app's admin sees none of it.
-    const elsewhere = services.keys.create("operator", { name: "elsewhere2", appId: "other-app", type: "live", scopes: ["admin", "complete"] });
+    const elsewhere = await services.keys.create("operator", { name: "elsewhere2", appId: "other-app", type: "live", scopes: ["admin", "complete"] });
     const theirs = (await (await handle("GET", "/api/dashboard/usage", elsewhere.key)).json()) as any;
     expect(theirs.totals.calls).toBe(0);
     expect(theirs.models).toEqual([]);

@@ -80,11 +80,11 @@ describe("key hashing", () => {
 });
 
 describe("authenticate", () => {
-  test("malformed and unknown keys are refused from memory, without a store query", () => {
+  test("malformed and unknown keys are refused from memory, without a store query", async () => {
     const known = generateKey("live");
     const { repo, calls } = countingRepo([entryFor(known)]);
     const index = new KeyIndex(repo);
-    index.sync();
+    await index.sync();
     calls.length = 0;
     expect(codeOf(() => authenticate(null, index, hash, 1))).toBe("UNAUTHORIZED");
     expect(codeOf(() => authenticate("Bearer svc_live_short", index, hash, 1))).toBe("INVALID_KEY");
@@ -93,21 +93,21 @@ describe("authenticate", () => {
     expect(calls).toEqual([]);
   });
 
-  test("a revoked key is KEY_REVOKED as soon as the index holds the change", () => {
+  test("a revoked key is KEY_REVOKED as soon as the index holds the change", async () => {
     const known = generateKey("test");
     const { repo } = countingRepo([entryFor(known)]);
     const index = new KeyIndex(repo);
-    index.sync();
+    await index.sync();
     expect(codeOf(() => authenticate(`Bearer ${known}`, index, hash, 1))).toBe("ok");
     index.put(entryFor(known, "revoked"));
     expect(codeOf(() => authenticate(`Bearer ${known}`, index, hash, 2))).toBe("KEY_REVOKED");
   });
 
-  test("use is remembered in memory and written in one batch", () => {
+  test("use is remembered in memory and written in one batch", async () => {
     const known = generateKey("live");
     const { repo, calls } = countingRepo([entryFor(known)]);
     const index = new KeyIndex(repo);
-    index.sync();
+    await index.sync();
     for (let i = 0; i < 50; i++) authenticate(`Bearer ${known}`, index, hash, 1000 + i);
     expect(index.get("key_1")!.lastUsedAt).toBe(1049);
     calls.length = 0;

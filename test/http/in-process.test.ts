@@ -1,3 +1,4 @@
+import { sqliteOf } from "../../src/store/db";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,7 +45,9 @@ const handle = (method: string, path: string, key?: string, body?: unknown) =>
 async function ledger(requestId: string) {
   flushAll(services);
   await services.ledger.flush();
-  return services.store.sqlite.query("SELECT status, error_code, cache_hit, stream, model FROM usage_ledger WHERE request_id = ?").all(requestId) as {
+  return sqliteOf(services.store, "the test")
+    .query("SELECT status, error_code, cache_hit, stream, model FROM usage_ledger WHERE request_id = ?")
+    .all(requestId) as {
     status: number;
     error_code: string | null;
     cache_hit: number;

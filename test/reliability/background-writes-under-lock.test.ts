@@ -39,7 +39,7 @@ describe("background writes under another process's write lock", () => {
     const dir = mkdtempSync(join(tmpdir(), "svc-lock-cache-"));
     const store = openStore(dir);
     const warnings: string[] = [];
-    const writer = new CacheWriter(store.db, 60_000, { warn: (_f, m) => warnings.push(m) });
+    const writer = new CacheWriter(store, 60_000, { warn: (_f, m) => warnings.push(m) });
     for (let i = 0; i < 48; i++) writer.upsert(row(`e${i}`));
     const other = locked(dir);
     // The old writer waited out the 5 s busy timeout here, then dropped the 48 writes.
@@ -56,22 +56,22 @@ describe("background writes under another process's write lock", () => {
     store.close();
   });
 
-  test("last_used_at updates are kept through a lock and written after it", () => {
+  test("last_used_at updates are kept through a lock and written after it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "svc-lock-keys-"));
     const store = openStore(dir);
     store.sqlite.run(
       "INSERT INTO api_keys (id, name, app_id, type, prefix, last4, hash, status, scopes, plan, created_at, sync_seq) VALUES ('key_a', 'a', 'app', 'live', 'svc_live_abc', 'abcd', 'h', 'active', '[]', 'free', 1, 1)",
     );
-    const index = new KeyIndex(new KeyRepository(store.db));
-    index.sync();
+    const index = new KeyIndex(new KeyRepository(store));
+    await index.sync();
     const entry = index.get("key_a")!;
     index.markUsed(entry, 5_000);
     const other = locked(dir);
-    index.flushUsage();
+    await index.flushUsage();
     other.run("COMMIT");
     other.close();
     expect((store.sqlite.query("SELECT last_used_at FROM api_keys WHERE id = 'key_a'").get() as { last_used_at: number | null }).last_used_at).toBeNull();
-    index.flushUsage();
+    await index.flushUsage();
     expect((store.sqlite.query("SELECT last_used_at FROM api_keys WHERE id = 'key_a'").get() as { last_used_at: number }).last_used_at).toBe(5_000);
     store.close();
   });

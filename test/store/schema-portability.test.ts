@@ -12,12 +12,14 @@ import { Plans } from "../../src/auth/plans";
 import { Quota } from "../../src/auth/quota";
 import { CacheWriter, loadLiveRows, type CacheRow } from "../../src/pipeline/cache/persistence";
 import { SqliteCounters } from "../../src/store/counters";
-import { listMigrations, openStore, type Store } from "../../src/store/db";
+import { listMigrations, openStore, type SqliteStore } from "../../src/store/db";
 import { migratePostgres } from "../../src/store/postgres";
 import { RESERVE_BUDGET_SQL } from "../../src/store/spend-store";
 import { getTableColumns } from "drizzle-orm";
 import { usageLedger } from "../../src/store/schema";
 import { PG_URL, requires } from "../support/services";
+import { ResponseStore } from "../../src/pipeline/responses/store";
+import { ConversationLeases } from "../../src/pipeline/context/lease";
 
 // One schema on both databases, checked with the statements the code itself generates: the real
 // KeyRepository, Quota, Ledger and cache writer run against SQLite with every statement recorded
@@ -48,10 +50,13 @@ const TABLES = [
   "budget_spend",
   "budgets",
   "cache_entries",
+  "conversation_leases",
   "conversations",
   "protocols",
   "reservations",
   "schema_migrations",
+  "stored_response_items",
+  "stored_responses",
   "usage_counters",
   "usage_ledger",
 ];
@@ -175,44 +180,44 @@ function cacheRow(id: string, exactKey: string, expiresAt: number, createdAt: nu
 }
 
 /** Drives the real code paths that write the store, as a gateway does over a day. */
-async function exercise(store: Store, dir: string): Promise<void> {
-  const keys = new KeyRepository(store.db);
-  keys.insert(key("key_p1", "test", 1_790_000_000_000));
-  keys.insert(key("key_p2", "live", 1_790_000_000_100));
-  keys.insert(key("key_p3", "live", 1_790_000_000_200));
-  keys.revoke("key_p3", 1_790_000_001_000);
-  keys.touchMany([
+async function exercise(store: SqliteStore, dir: string): Promise<void> {
+  const keys = new KeyRepository(store);
+  await keys.insert(key("key_p1", "test", 1_790_000_000_000));
+  await keys.insert(key("key_p2", "live", 1_790_000_000_100));
+  await keys.insert(key("key_p3", "live", 1_790_000_000_200));
+  await keys.revoke("key_p3", 1_790_000_001_000);
+  await keys.touchMany([
     { id: "key_p1", at: 1_790_000_002_000 },
     { id: "key_p2", at: 1_790_000_003_000 },
   ]);
-  keys.touchMany([{ id: "key_p1", at: 1_790_000_001_500 }]); // older: last_used_at only moves forward
-  keys.get("key_p2");
-  keys.listByApp("app_p");
-  keys.changedSince(0);
-  keys.changedSince(2);
+  await keys.touchMany([{ id: "key_p1", at: 1_790_000_001_500 }]); // older: last_used_at only moves forward
+  await keys.get("key_p2");
+  await keys.listByApp("app_p");
+  await keys.changedSince(0);
+  await keys.changedSince(2);
 
   const plans = new Plans({ default_plan: "free", plans: [{ id: "free", monthly_calls: 10 }] });
   const now = Date.parse("2026-11-21T12:00:00Z");
   const counters = new SqliteCounters(join(dir, "svc.db"));
   const quota = new Quota(counters, plans, 5);
-  const test1 = keys.get("key_p1")!;
-  const live2 = keys.get("key_p2")!;
+  const test1 = (await keys.get("key_p1"))!;
+  const live2 = (await keys.get("key_p2"))!;
   for (let i = 0; i < 3; i++) await quota.consume(test1, now);
   const refunded = await quota.consume(live2, now);
   await quota.consume(live2, now);
   quota.refund(refunded);
-  quota.used(test1, "d:2026-11-21");
+  await quota.used(test1, "d:2026-11-21");
   // Up to the limit and one past it: the upsert's conflict branch, then its refusing WHERE.
   await quota.consume(test1, now);
   await quota.consume(test1, now);
   await quota.consume(test1, now).catch(() => undefined);
-  counters.close();
+  await counters.close();
 
   const ledger = new Ledger(inlineWriter(store), undefined);
   for (let i = 0; i < 53; i++) ledger.record(ledgerRow(i)); // one 50-row statement and three single rows
   await ledger.flush();
 
-  const writer = new CacheWriter(store.db, 60_000, { warn: () => undefined });
+  const writer = new CacheWriter(store, 60_000, { warn: () => undefined });
   writer.upsert(cacheRow("ce_1", "k1", 1_790_000_900_000, 1_790_000_000_000));
   writer.upsert(cacheRow("ce_2", "k2", 1_790_000_900_000, 1_790_000_000_001));
   writer.upsert(cacheRow("ce_3", "k3", 1_790_000_000_500, 1_790_000_000_002));
@@ -220,9 +225,31 @@ async function exercise(store: Store, dir: string): Promise<void> {
   writer.upsert({ ...cacheRow("ce_2b", "k2", 1_790_000_950_000, 1_790_000_000_003), response: "replaced" }); // same (app, exact key): updates
   writer.upsert(cacheRow("ce_4", "k4", 1_790_000_900_000, 1_790_000_000_004));
   writer.delete("ce_4");
-  writer.flush();
+  await writer.flush();
   // Start-up: expired rows go, then the least recently used past the limit.
-  loadLiveRows(store.db, 1_790_000_001_000, 1);
+  await loadLiveRows(store, 1_790_000_001_000, 1);
+
+  // Stored Responses API responses: set, read, item lookup, the bounds' trim, delete.
+  const responses = new ResponseStore(store.db, { ttlMs: 10_000, maxPerApp: 2, maxBytes: 100_000 });
+  const t0 = 1_790_000_000_000;
+  for (let i = 0; i < 4; i++) {
+    const output = [{ type: "message", id: `msg_p${i}`, content: [{ type: "output_text", text: `a${i}` }] }];
+    await responses.set("app_p", `resp_p${i}`, [{ role: "user", content: `q${i}` }], { id: `resp_p${i}`, output }, t0 + i);
+  }
+  await responses.messages("app_p", "resp_p1", t0 + 5);
+  await responses.response("app_p", "resp_p2", t0 + 5);
+  await responses.items("app_p", ["msg_p1", "msg_p9"], t0 + 5);
+  await responses.trim("app_p", t0 + 5);
+  await responses.delete("app_p", "resp_p3");
+
+  // Conversation leases: taken, refused while held, taken over once expired, released by the holder only.
+  const leases = new ConversationLeases(store, 1000);
+  await leases.tryAcquire("app_p", "conv_1", "A", t0);
+  await leases.tryAcquire("app_p", "conv_1", "B", t0 + 10);
+  await leases.tryAcquire("app_p", "conv_1", "B", t0 + 2000);
+  await leases.release("app_p", "conv_1", "A");
+  await leases.tryAcquire("app_p", "conv_2", "A", t0);
+  await leases.release("app_p", "conv_2", "A");
 }
 
 describe.skipIf(!havePg)("one schema on SQLite and PostgreSQL", () => {

@@ -5,7 +5,8 @@
     r = svc.complete([{"role": "user", "content": "Hello"}], svc_options={"max_aggressiveness": 0.7})
     print(r["choices"][0]["message"]["content"], r["svc_meta"]["saved_usd"])
 """
-from ._client import DEFAULT_BASE_URL, Keys, Svc, collect
+from ._client import DEFAULT_BASE_URL, Svc, collect
+from ._resources import AgentRuns, Budgets, Conversations, Keys, Protocols, Usage
 from ._sse import SseParser
 from .errors import (
     ERROR_CLASSES,
@@ -29,20 +30,38 @@ from .errors import (
 from .types import (
     SVC_META_FIELDS,
     SVC_OPTION_FIELDS,
+    AgentRun,
+    AgentRunLimits,
+    AgentRunTotals,
+    Budget,
+    BudgetPeriod,
     ChatMessage,
     Completion,
     CompletionChunk,
+    Conversation,
     CreatedKey,
+    DeletedBudget,
     KeyRecord,
+    Protocol,
     RoutingReason,
+    SavedBySource,
     SvcMeta,
     SvcOptions,
+    UsageCsvPage,
+    UsageGroup,
+    UsagePage,
+    UsageRow,
 )
 
 __all__ = [
     "DEFAULT_BASE_URL",
-    "Keys",
     "Svc",
+    "AgentRuns",
+    "Budgets",
+    "Conversations",
+    "Keys",
+    "Protocols",
+    "Usage",
     "collect",
     "SseParser",
     "ERROR_CLASSES",
@@ -64,12 +83,25 @@ __all__ = [
     "parse_retry_after",
     "SVC_META_FIELDS",
     "SVC_OPTION_FIELDS",
+    "AgentRun",
+    "AgentRunLimits",
+    "AgentRunTotals",
+    "Budget",
+    "BudgetPeriod",
     "ChatMessage",
     "Completion",
     "CompletionChunk",
+    "Conversation",
     "CreatedKey",
+    "DeletedBudget",
     "KeyRecord",
+    "Protocol",
     "RoutingReason",
+    "SavedBySource",
     "SvcMeta",
     "SvcOptions",
+    "UsageCsvPage",
+    "UsageGroup",
+    "UsagePage",
+    "UsageRow",
 ]

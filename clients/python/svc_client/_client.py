@@ -2,14 +2,14 @@ import json
 import os
 import time
 import urllib.error
-import urllib.parse
 import urllib.request
 from http.client import HTTPResponse
 from typing import Any, Dict, Iterator, List, Literal, Optional, Union, overload
 
 from ._sse import SseParser
 from .errors import MissingApiKeyError, SvcConnectionError, SvcError, error_from
-from .types import ChatMessage, Completion, CompletionChunk, CreatedKey, KeyRecord, SvcOptions
+from ._resources import AgentRuns, Budgets, Conversations, Keys, Protocols, Usage
+from .types import ChatMessage, Completion, CompletionChunk, SvcOptions
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 #: Without Retry-After, retries wait 0.5 s, 1 s, 2 s, ...
@@ -18,8 +18,8 @@ _READ_SIZE = 65536
 
 
 class Svc:
-    """The svc gateway: ``complete()`` and key management, with typed ``svc_options``, ``svc_meta``
-    and errors.
+    """The svc gateway: ``complete()`` and the ``/api/`` resources (``keys``, ``budgets``, ``agent_runs``,
+    ``conversations``, ``protocols``, ``usage``), with typed ``svc_options``, ``svc_meta`` and errors.
 
     ``api_key`` defaults to ``SVC_API_KEY``; ``base_url`` (the server's root) to ``SVC_BASE_URL``, then
     http://127.0.0.1:8080. 429 and 503 answers are retried up to ``max_retries`` times after their
@@ -48,6 +48,11 @@ class Svc:
         self.timeout = timeout
         self._headers = dict(headers or {})
         self.keys = Keys(self)
+        self.budgets = Budgets(self)
+        self.agent_runs = AgentRuns(self)
+        self.conversations = Conversations(self)
+        self.protocols = Protocols(self)
+        self.usage = Usage(self)
 
     @overload
     def complete(
@@ -95,10 +100,13 @@ class Svc:
             body["svc_options"] = svc_options
         if max_tokens is not None:
             body["max_tokens"] = max_tokens
-        res = self.request("POST", "/v1/complete", body)
-        if stream:
-            return _chunks(res)
-        with res:
+        if not stream:
+            return self.json("POST", "/v1/complete", body)
+        return _chunks(self.request("POST", "/v1/complete", body))
+
+    def json(self, method: str, path: str, body: Any = None) -> Any:
+        """``request()`` with the answer's JSON body."""
+        with self.request(method, path, body) as res:
             return json.loads(res.read())
 
     def request(self, method: str, path: str, body: Any = None) -> HTTPResponse:
@@ -171,37 +179,3 @@ def collect(chunks: Iterator[CompletionChunk]) -> Dict[str, Any]:
         if "svc_meta" in c:
             meta = c["svc_meta"]
     return {"text": "".join(text), "svc_meta": meta, "chunks": seen}
-
-
-class Keys:
-    """``/api/keys``: needs a key with scope ``admin``; manages the keys of that key's ``app_id`` only."""
-
-    def __init__(self, svc: Svc) -> None:
-        self._svc = svc
-
-    def create(
-        self,
-        name: str,
-        app_id: str,
-        *,
-        type: Optional[str] = None,
-        scopes: Optional[List[str]] = None,
-        plan: Optional[str] = None,
-    ) -> CreatedKey:
-        """Creates a key; the answer carries its value (``key``) this once."""
-        body: Dict[str, Any] = {"name": name, "app_id": app_id}
-        for k, v in (("type", type), ("scopes", scopes), ("plan", plan)):
-            if v is not None:
-                body[k] = v
-        return self._json("POST", "/api/keys", body)
-
-    def list(self) -> List[KeyRecord]:
-        return self._json("GET", "/api/keys")["data"]
-
-    def revoke(self, key_id: str) -> KeyRecord:
-        """Revokes a key by its id (``key_…``); calls with it then fail with 401 KEY_REVOKED."""
-        return self._json("DELETE", "/api/keys/" + urllib.parse.quote(key_id, safe=""))
-
-    def _json(self, method: str, path: str, body: Any = None) -> Any:
-        with self._svc.request(method, path, body) as res:
-            return json.loads(res.read())

@@ -46,7 +46,9 @@ class SvcOptions(TypedDict, total=False):
     max_turns_to_keep: int
 
 
-class AgentRun(TypedDict):
+class AgentRunTotals(TypedDict):
+    """``svc_meta.agent_run``: the run's totals after the call (also in an AGENT_GUARD error's body)."""
+
     id: str
     calls: int
     cost_usd: float
@@ -56,14 +58,6 @@ class AgentRun(TypedDict):
 class SavedBySource(TypedDict):
     """Where a call's saving came from, in USD; the parts sum to ``saved_usd``."""
 
-    compression: float
-    routing: float
-    cache: float
-    prompt_cache: float
-    conversation: float
-
-
-class SavedBySource(TypedDict):
     compression: float
     routing: float
     cache: float
@@ -102,7 +96,7 @@ class SvcMeta(_SvcMetaRequired, total=False):
     conversation_tokens_saved: int
     prompt_cache: PromptCache
     simulated: bool
-    agent_run: AgentRun
+    agent_run: AgentRunTotals
 
 
 SVC_OPTION_FIELDS = tuple(SvcOptions.__annotations__)
@@ -178,3 +172,132 @@ class CreatedKey(KeyRecord):
     """``keys.create()``'s answer: the record plus ``key``, the value, shown this once."""
 
     key: str
+
+
+class ListOf(TypedDict):
+    """``{"object": "list", "data": [...]}``, the shape of every list endpoint but ``/api/usage``."""
+
+    object: Literal["list"]
+    data: List[Any]
+
+
+BudgetPeriod = Literal["daily", "monthly", "total"]
+
+
+class Budget(TypedDict):
+    """A budget (CONTRACT.md "Budgets"); money in USD, kept in integer micro-dollars by the server."""
+
+    #: ``bud_…``, the id ``svc_options["budget_id"]`` takes.
+    id: str
+    name: str
+    app_id: str
+    limit_usd: float
+    period: BudgetPeriod
+    spent_usd: float
+    #: Held by calls in flight, each at its worst case until it settles.
+    reserved_usd: float
+    remaining_usd: float
+    #: None for a ``total`` budget.
+    resets_at: Optional[str]
+    created_at: str
+
+
+class DeletedBudget(Budget):
+    """``budgets.delete()``'s answer: the budget as it was, marked deleted."""
+
+    deleted: Literal[True]
+
+
+class AgentRunLimits(TypedDict):
+    """None is unlimited."""
+
+    max_cost_usd: Optional[float]
+    max_calls: Optional[int]
+    max_repeats: int
+
+
+class AgentRun(TypedDict):
+    """An agent run (CONTRACT.md "Agent runs"); its id is the client's own ``agent_run_id``."""
+
+    id: str
+    status: Literal["active", "tripped", "closed"]
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float
+    limits: AgentRunLimits
+    #: Why the guard tripped, else None.
+    trip_reason: Optional[str]
+
+
+class Conversation(TypedDict):
+    """A stored conversation (CONTRACT.md "Conversations"); its id is the client's own ``conversation_id``."""
+
+    id: str
+    turns: int
+    kept_turns: int
+    summarized_turns: int
+    summary: Optional[str]
+    tokens_saved: int
+
+
+class _ProtocolRequired(TypedDict):
+    #: ``proto_…``, the id ``svc_options["protocol_id"]`` takes.
+    id: str
+    name: str
+    version: int
+    original_tokens: int
+    compressed_tokens: int
+    created_at: str
+    updated_at: str
+
+
+class Protocol(_ProtocolRequired, total=False):
+    """A protocol (CONTRACT.md "Protocols"). ``content`` and ``compressed_content`` (the exact text calls
+    send as their first system message) only in the answers of ``get()`` and ``update()``."""
+
+    content: str
+    compressed_content: str
+
+
+UsageGroup = Literal["day", "key", "model", "budget", "agent_run"]
+
+
+class UsageRow(TypedDict):
+    """One group's totals in ``/api/usage``."""
+
+    #: The day (YYYY-MM-DD), key id, model, budget id or agent run id; '' for calls with none.
+    group: Optional[str]
+    calls: int
+    errors: int
+    original_tokens: int
+    sent_tokens: int
+    cost_original_usd: float
+    cost_actual_usd: float
+    saved_usd: float
+    saved_by_source: SavedBySource
+    cache_hits: int
+    avg_latency_ms: float
+
+
+#: ``usage.get()``'s page; ``from`` and ``to`` are ISO 8601, ``next_cursor`` is passed as ``cursor`` for the
+#: next page (None on the last). The functional form because ``from`` is a Python keyword.
+UsagePage = TypedDict(
+    "UsagePage",
+    {
+        "object": Literal["usage"],
+        "group_by": UsageGroup,
+        "from": str,
+        "to": str,
+        "rows": List[UsageRow],
+        "next_cursor": Optional[str],
+    },
+)
+
+
+class UsageCsvPage(TypedDict):
+    """One page of ``/api/usage`` as CSV (RFC 4180, a header line first, CRLF line ends)."""
+
+    csv: str
+    #: From the ``x-next-cursor`` header; None on the last page.
+    next_cursor: Optional[str]

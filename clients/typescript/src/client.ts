@@ -1,7 +1,8 @@
 import { resolveConnection, type ConnectionOptions } from "./config.js";
 import { errorFrom, SvcConnectionError, type SvcError } from "./errors.js";
 import { CompletionStream } from "./stream.js";
-import type { Completion, CompletionRequest, CreatedKey, CreateKeyParams, KeyRecord } from "./types.js";
+import { AgentRuns, Budgets, Conversations, Keys, Protocols, Usage } from "./resources.js";
+import type { Completion, CompletionRequest } from "./types.js";
 
 export interface SvcClientOptions extends ConnectionOptions {
   /** Retries of a 429 or 503 answer (default 2). Other errors are never retried: a retried completion could be charged twice. */
@@ -42,10 +43,18 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** The svc gateway: `complete()` and key management, with typed `svc_options`, `svc_meta` and errors. */
+/**
+ * The svc gateway: `complete()`, and the `/api/` resources (keys, budgets, agent runs, conversations,
+ * protocols, usage), with typed `svc_options`, `svc_meta` and errors.
+ */
 export class Svc {
   readonly baseURL: string;
   readonly keys: Keys;
+  readonly budgets: Budgets;
+  readonly agentRuns: AgentRuns;
+  readonly conversations: Conversations;
+  readonly protocols: Protocols;
+  readonly usage: Usage;
   private readonly apiKey: string;
   private readonly maxRetries: number;
   private readonly maxRetryDelayMs: number;
@@ -62,6 +71,11 @@ export class Svc {
     this.fetchImpl = options.fetch ?? ((url, init) => fetch(url, init));
     this.headers = options.headers ?? {};
     this.keys = new Keys(this);
+    this.budgets = new Budgets(this);
+    this.agentRuns = new AgentRuns(this);
+    this.conversations = new Conversations(this);
+    this.protocols = new Protocols(this);
+    this.usage = new Usage(this);
   }
 
   /** `POST /v1/complete`. With `stream: true` the promise gives an async iterable of chunks; the last carries `svc_meta`. */
@@ -72,6 +86,11 @@ export class Svc {
     const res = await this.request("POST", "/v1/complete", body, options);
     if (body.stream) return new CompletionStream(res, options.signal);
     return (await res.json()) as Completion;
+  }
+
+  /** `request()` with the answer's JSON body. */
+  async json<T>(method: string, path: string, body?: unknown, options?: RequestOptions): Promise<T> {
+    return (await (await this.request(method, path, body, options)).json()) as T;
   }
 
   /**
@@ -118,24 +137,4 @@ async function errorOf(res: Response): Promise<SvcError> {
     // A proxy's HTML error page: classed by its status.
   }
   return errorFrom(body, { status: res.status, requestId: res.headers.get("x-request-id"), retryAfter: res.headers.get("retry-after") });
-}
-
-/** `/api/keys`: needs a key with scope `admin`; manages the keys of that key's `app_id` only. */
-export class Keys {
-  constructor(private readonly svc: Svc) {}
-
-  /** Creates a key; the answer carries its value (`key`) this once. */
-  async create(params: CreateKeyParams, options?: RequestOptions): Promise<CreatedKey> {
-    return (await (await this.svc.request("POST", "/api/keys", params, options)).json()) as CreatedKey;
-  }
-
-  async list(options?: RequestOptions): Promise<KeyRecord[]> {
-    const r = (await (await this.svc.request("GET", "/api/keys", undefined, options)).json()) as { data: KeyRecord[] };
-    return r.data;
-  }
-
-  /** Revokes a key by its id (`key_…`); calls with it then fail with 401 KEY_REVOKED. */
-  async revoke(id: string, options?: RequestOptions): Promise<KeyRecord> {
-    return (await (await this.svc.request("DELETE", `/api/keys/${encodeURIComponent(id)}`, undefined, options)).json()) as KeyRecord;
-  }
 }

@@ -1,4 +1,5 @@
-export { Svc, Keys, type SvcClientOptions, type RequestOptions, type FetchLike } from "./client.js";
+export { Svc, type SvcClientOptions, type RequestOptions, type FetchLike } from "./client.js";
+export { Keys, Budgets, AgentRuns, Conversations, Protocols, Usage } from "./resources.js";
 export { CompletionStream } from "./stream.js";
 export { DEFAULT_BASE_URL, type ConnectionOptions } from "./config.js";
 export { openAIClient, withSvcOptions, svcMetaOf } from "./openai.js";

@@ -248,3 +248,147 @@ export interface CreateKeyParams {
   scopes?: string[];
   plan?: string;
 }
+
+/** `{object: "list", data}`, the shape of every list endpoint but `/api/usage`. */
+export interface List<T> {
+  object: "list";
+  data: T[];
+}
+
+export type BudgetPeriod = "daily" | "monthly" | "total";
+
+/** A budget (CONTRACT.md "Budgets"): money in USD, kept in integer micro-dollars by the server. */
+export interface Budget {
+  /** `bud_…`, the id `svc_options.budget_id` takes. */
+  id: string;
+  name: string;
+  app_id: string;
+  limit_usd: number;
+  period: BudgetPeriod;
+  /** Spent in the current period (daily and monthly reset at UTC midnight and the 1st). */
+  spent_usd: number;
+  /** Held by calls in flight, each at its worst case until it settles. */
+  reserved_usd: number;
+  remaining_usd: number;
+  /** null for a `total` budget. */
+  resets_at: string | null;
+  created_at: string;
+}
+
+export interface CreateBudgetParams {
+  name: string;
+  limit_usd: number;
+  period: BudgetPeriod;
+}
+
+export interface UpdateBudgetParams {
+  name?: string;
+  limit_usd?: number;
+}
+
+/** What `budgets.delete()` answers: the budget as it was, marked deleted. */
+export interface DeletedBudget extends Budget {
+  deleted: true;
+}
+
+/** An agent run (CONTRACT.md "Agent runs"); its id is the client's own `svc_options.agent_run_id`. */
+export interface AgentRun {
+  id: string;
+  status: "active" | "tripped" | "closed";
+  calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost_usd: number;
+  /** The run's own limits, else the operator's defaults; null is unlimited. */
+  limits: { max_cost_usd: number | null; max_calls: number | null; max_repeats: number };
+  /** Why the guard tripped (`status: "tripped"`), else null. */
+  trip_reason: string | null;
+}
+
+/** `agentRuns.setLimits()`: the limits to set; a field left out keeps its value. */
+export interface AgentRunLimits {
+  max_cost_usd?: number;
+  /** Integer, 1 to 1,000,000,000. */
+  max_calls?: number;
+  /** Identical steps in a row before the loop guard trips; integer, 1 to 1,000,000. */
+  max_repeats?: number;
+}
+
+/** A stored conversation (CONTRACT.md "Conversations"); its id is the client's own `svc_options.conversation_id`. */
+export interface Conversation {
+  id: string;
+  /** Turns (messages) stored. */
+  turns: number;
+  /** Turns sent as they are. */
+  kept_turns: number;
+  /** Older turns folded into the summary. */
+  summarized_turns: number;
+  summary: string | null;
+  tokens_saved: number;
+}
+
+/** A protocol (CONTRACT.md "Protocols"): a reusable system prompt, compressed once per version. */
+export interface Protocol {
+  /** `proto_…`, the id `svc_options.protocol_id` takes. */
+  id: string;
+  name: string;
+  version: number;
+  original_tokens: number;
+  compressed_tokens: number;
+  created_at: string;
+  updated_at: string;
+  /** Only in the answers of `get()` and `update()`. */
+  content?: string;
+  /** The exact text calls send as their first system message; with `content`. */
+  compressed_content?: string;
+}
+
+export type UsageGroup = "day" | "key" | "model" | "budget" | "agent_run";
+
+/** One group's totals in `/api/usage`. */
+export interface UsageRow {
+  /** The day (YYYY-MM-DD), key id, model, budget id or agent run id; '' for calls with none. */
+  group: string | null;
+  calls: number;
+  errors: number;
+  original_tokens: number;
+  sent_tokens: number;
+  cost_original_usd: number;
+  cost_actual_usd: number;
+  saved_usd: number;
+  saved_by_source: SavedBySource;
+  cache_hits: number;
+  avg_latency_ms: number;
+}
+
+/** `usage.get()`'s page. */
+export interface UsagePage {
+  object: "usage";
+  group_by: UsageGroup;
+  from: string;
+  to: string;
+  rows: UsageRow[];
+  /** Pass as `cursor` for the next page; null on the last. */
+  next_cursor: string | null;
+}
+
+/** The filters of `/api/usage`. */
+export interface UsageParams {
+  /** Start (inclusive): a Date, an ISO 8601 time or epoch ms. Default: 30 days before `to`. */
+  from?: Date | string | number;
+  /** End (exclusive). Default: now. */
+  to?: Date | string | number;
+  /** Default `day`. */
+  group_by?: UsageGroup;
+  /** Rows per page, 1 to 1,000; default 100. */
+  limit?: number;
+  /** A previous page's `next_cursor`. */
+  cursor?: string;
+}
+
+/** One page of `/api/usage` as CSV (RFC 4180, a header line first, CRLF line ends). */
+export interface UsageCsvPage {
+  csv: string;
+  /** From the `x-next-cursor` header; null on the last page. */
+  next_cursor: string | null;
+}

@@ -33,7 +33,7 @@ export function budgetRoutes(gw: Pick<Services, "keyIndex" | "hash" | "budgets" 
       },
       { parse: "none" },
     )
-    .get("/api/budgets", ({ request }) => ({ object: "list", data: gw.budgets.list(keyOf(gw, request).appId) }))
+    .get("/api/budgets", async ({ request }) => ({ object: "list", data: await gw.budgets.list(keyOf(gw, request).appId) }))
     .get("/api/budgets/:id", ({ request, params }) => gw.budgets.get(keyOf(gw, request).appId, params.id))
     .patch(
       "/api/budgets/:id",

@@ -1,3 +1,4 @@
+import { sqliteOf } from "../../store/db";
 import { Elysia } from "elysia";
 import type { Services } from "../../pipeline/services";
 import { adminKeyOf } from "../auth";
@@ -38,7 +39,7 @@ function optionalParam(q: URLSearchParams, field: string): string | undefined {
  * GET /api/dashboard/usage, for admin keys, over the key's own app only.
  */
 export function dashboardRoutes(gw: Pick<Services, "keyIndex" | "hash" | "store">) {
-  const query = new DashboardQuery(gw.store.sqlite);
+  const query = new DashboardQuery(sqliteOf(gw.store, "the dashboard"));
   return new Elysia()
     .get("/dashboard", () => new Response(page as unknown as string, { headers: PAGE_HEADERS }))
     .get("/dashboard/app.js", () => scriptResponse("main"))

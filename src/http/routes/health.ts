@@ -6,10 +6,32 @@ export interface HealthCheck {
   detail?: string;
 }
 
-function healthChecks(gw: Pick<Services, "store" | "optimizer" | "providers" | "ledger" | "counters">): Record<string, HealthCheck> {
+/** How long /health waits for PostgreSQL's answer before it says the store does not answer. */
+const DB_CHECK_TIMEOUT_MS = 2000;
+
+/** A read the store answers now: SQLite's own, or a round trip to PostgreSQL within DB_CHECK_TIMEOUT_MS. */
+async function storeAnswers(store: Services["store"]): Promise<void> {
+  if (store.dialect === "sqlite") {
+    store.sqlite.query("SELECT 1").get();
+    return;
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      store.sql`SELECT 1`,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`PostgreSQL did not answer within ${DB_CHECK_TIMEOUT_MS} ms`)), DB_CHECK_TIMEOUT_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function healthChecks(gw: Pick<Services, "store" | "optimizer" | "providers" | "ledger" | "counters">): Promise<Record<string, HealthCheck>> {
   let db: HealthCheck;
   try {
-    gw.store.sqlite.query("SELECT 1").get();
+    await storeAnswers(gw.store);
     // The store answers reads but may refuse writes (full, locked): the ledger and the counters say so.
     const problem = gw.ledger.healthy ? gw.counters.problem : (gw.ledger.problem ?? `${gw.ledger.pending} usage rows wait for the store`);
     db = problem ? { ok: false, detail: problem } : { ok: true };
@@ -26,8 +48,8 @@ function healthChecks(gw: Pick<Services, "store" | "optimizer" | "providers" | "
 
 /** GET /health: unauthenticated; 503 when a check fails so load balancers take the node out. */
 export function healthRoutes(gw: Pick<Services, "store" | "optimizer" | "providers" | "ledger" | "counters" | "version" | "startedAt">) {
-  return new Elysia().get("/health", ({ set }) => {
-    const checks = healthChecks(gw);
+  return new Elysia().get("/health", async ({ set }) => {
+    const checks = await healthChecks(gw);
     const ok = Object.values(checks).every((c) => c.ok);
     set.status = ok ? 200 : 503;
     return { status: ok ? "ok" : "degraded", version: gw.version, uptime_s: Math.floor((Date.now() - gw.startedAt) / 1000), checks };

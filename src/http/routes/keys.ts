@@ -44,20 +44,20 @@ export function keyRoutes(gw: Pick<Services, "keyIndex" | "hash" | "keys" | "log
       async ({ request, set }) => {
         const actor = keyOf(gw, request);
         const body = parseCreateKey(await readJsonBody(request, gw.settings.maxBodyBytes));
-        const created = gw.keys.create(actor, { name: body.name, appId: body.app_id, type: body.type, scopes: body.scopes, plan: body.plan });
+        const created = await gw.keys.create(actor, { name: body.name, appId: body.app_id, type: body.type, scopes: body.scopes, plan: body.plan });
         gw.log.info({ request_id: requestIdOf(request), key_id: created.id, app_id: created.app_id, type: created.type }, "key created");
         set.status = 201;
         return created;
       },
       { parse: "none" },
     )
-    .get("/api/keys", ({ request }) => {
+    .get("/api/keys", async ({ request }) => {
       const actor = keyOf(gw, request);
-      return { object: "list", data: gw.keys.list(actor) };
+      return { object: "list", data: await gw.keys.list(actor) };
     })
-    .delete("/api/keys/:id", ({ request, params }) => {
+    .delete("/api/keys/:id", async ({ request, params }) => {
       const actor = keyOf(gw, request);
-      const revoked = gw.keys.revoke(actor, params.id);
+      const revoked = await gw.keys.revoke(actor, params.id);
       gw.log.info({ request_id: requestIdOf(request), key_id: revoked.id, app_id: revoked.app_id }, "key revoked");
       return revoked;
     });

@@ -34,7 +34,7 @@ export function protocolRoutes(gw: Pick<Services, "keyIndex" | "hash" | "protoco
       },
       { parse: "none" },
     )
-    .get("/api/protocols", ({ request }) => ({ object: "list", data: gw.protocols.list(keyOf(gw, request).appId) }))
+    .get("/api/protocols", async ({ request }) => ({ object: "list", data: await gw.protocols.list(keyOf(gw, request).appId) }))
     .get("/api/protocols/:id", ({ request, params }) => gw.protocols.get(keyOf(gw, request).appId, params.id))
     .put(
       "/api/protocols/:id",

@@ -1,3 +1,4 @@
+import { sqliteOf } from "../../store/db";
 import { Elysia } from "elysia";
 import type { Services } from "../../pipeline/services";
 import { keyOf } from "../auth";
@@ -70,7 +71,7 @@ function csv(rows: UsageRow[]): string {
  * page's next_cursor), as JSON or CSV. Rows reach the store within a flush interval of their call.
  */
 export function usageRoutes(gw: Pick<Services, "keyIndex" | "hash" | "store">) {
-  const query = new UsageQuery(gw.store.sqlite);
+  const query = new UsageQuery(sqliteOf(gw.store, "usage reports"));
   return new Elysia().get("/api/usage", ({ request }) => {
     const key = keyOf(gw, request);
     const q = new URL(request.url).searchParams;

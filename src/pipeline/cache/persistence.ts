@@ -1,7 +1,7 @@
-import { isBusy, withoutWaiting } from "../../store/no-wait";
+import { isBusy, isUnreachable, withoutWaiting } from "../../store/no-wait";
 import { asc, eq, getTableColumns, gt, inArray, lte, sql } from "drizzle-orm";
 import type { Embedder } from "../../ml/types";
-import { conflictTarget, type Db } from "../../store/db";
+import { conflictTarget, writeAll, type Db, type Dialect, type Statement, type Store } from "../../store/db";
 import { cacheEntries } from "../../store/schema";
 
 /** Writes kept while the store is locked by another process: a bound, since the cache is an optimisation. */
@@ -18,35 +18,47 @@ export interface CacheLog {
 /** Deletes go in chunks so one statement never exceeds SQLite's bound-parameter limit. */
 const DELETE_CHUNK = 500;
 
-function deleteIds(db: Pick<Db, "delete">, ids: readonly string[]): void {
-  for (let i = 0; i < ids.length; i += DELETE_CHUNK)
-    db.delete(cacheEntries)
-      .where(inArray(cacheEntries.id, ids.slice(i, i + DELETE_CHUNK)))
-      .run();
+function deleteIds(db: Db, ids: readonly string[]): Statement[] {
+  const out: Statement[] = [];
+  for (let i = 0; i < ids.length; i += DELETE_CHUNK) out.push(db.delete(cacheEntries).where(inArray(cacheEntries.id, ids.slice(i, i + DELETE_CHUNK))));
+  return out;
 }
 
 /** `excluded.<column>`: the value the conflicting INSERT proposed, for an upsert's SET. */
 const proposed = (column: { name: string }) => sql.raw(`excluded."${column.name}"`);
 
+const COLUMNS = getTableColumns(cacheEntries);
+// The conflict target keeps its values; every other column takes the new row's.
+const UPDATED = Object.fromEntries(
+  Object.entries(COLUMNS)
+    .filter(([k]) => k !== "appId" && k !== "exactKey")
+    .map(([k, c]) => [k, proposed(c)]),
+);
+
+/** The statement one queued write makes, with its values in it (PostgreSQL, where the round trip, not the building, is the cost). */
+function statementOf(db: Db, dialect: Dialect, op: WriteOp): Statement {
+  if (op.kind === "upsert")
+    return db
+      .insert(cacheEntries)
+      .values(op.row)
+      .onConflictDoUpdate({ target: conflictTarget(dialect, cacheEntries.appId, cacheEntries.exactKey), set: UPDATED });
+  if (op.kind === "touch") return db.update(cacheEntries).set({ hits: op.hits, lastHitAt: op.lastHitAt }).where(eq(cacheEntries.id, op.id));
+  return db.delete(cacheEntries).where(eq(cacheEntries.id, op.id));
+}
+
 /**
- * The statements every cache fill, hit and eviction write, built once: drizzle assembling them per row
- * cost more than SQLite writing the row (about 250 against 70 µs per row, measured with batches of 8).
+ * The statements every cache fill, hit and eviction write on SQLite, built once: drizzle assembling them
+ * per row cost more than SQLite writing the row (about 250 against 70 µs per row, measured with batches of 8).
  */
 function preparedWrites(db: Db) {
-  const columns = getTableColumns(cacheEntries);
-  const row = Object.fromEntries(Object.keys(columns).map((k) => [k, sql.placeholder(k)]));
-  // The conflict target keeps its values; every other column takes the new row's.
-  const updated = Object.entries(columns).filter(([k]) => k !== "appId" && k !== "exactKey");
+  const row = Object.fromEntries(Object.keys(COLUMNS).map((k) => [k, sql.placeholder(k)]));
   // The row a touch or an eviction names, bound at run time.
   const byId = eq(cacheEntries.id, sql.placeholder("id"));
   return {
     upsert: db
       .insert(cacheEntries)
       .values(row as unknown as CacheRow)
-      .onConflictDoUpdate({
-        target: conflictTarget(cacheEntries.appId, cacheEntries.exactKey),
-        set: Object.fromEntries(updated.map(([k, c]) => [k, proposed(c)])),
-      })
+      .onConflictDoUpdate({ target: conflictTarget("sqlite", cacheEntries.appId, cacheEntries.exactKey), set: UPDATED })
       .prepare(),
     touch: db
       .update(cacheEntries)
@@ -66,14 +78,16 @@ function preparedWrites(db: Db) {
 export class CacheWriter {
   private queue: WriteOp[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private readonly statements: ReturnType<typeof preparedWrites>;
+  private readonly statements: ReturnType<typeof preparedWrites> | undefined;
+  /** The batch being written (PostgreSQL): the next one waits for it, so writes land in queue order. */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly delayMs: number,
     private readonly log: CacheLog,
   ) {
-    this.statements = preparedWrites(db);
+    if (store.dialect === "sqlite") this.statements = preparedWrites(store.db);
   }
 
   upsert(row: CacheRow): void {
@@ -93,43 +107,57 @@ export class CacheWriter {
   }
 
   /**
-   * Writes everything queued now, without waiting for another process's write lock: a locked store keeps
-   * the batch for the next flush (up to MAX_QUEUED writes, the oldest dropped past that). Any other
-   * failure is logged and the batch dropped: the cache is an optimisation, never a reason to fail a call.
+   * Writes everything queued now, without waiting for another process's write lock: a locked store (or
+   * an unreachable PostgreSQL) keeps the batch for the next flush (up to MAX_QUEUED writes, the oldest
+   * dropped past that). Any other failure is logged and the batch dropped: the cache is an
+   * optimisation, never a reason to fail a call. On SQLite the batch is written before this returns.
    */
-  flush(): void {
+  flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const ops = this.queue;
     this.queue = [];
-    if (ops.length === 0) return;
-    const { upsert, touch, remove } = this.statements;
-    try {
-      withoutWaiting(this.db.$client, () =>
-        this.db.transaction(() => {
-          for (const op of ops) {
-            if (op.kind === "upsert") upsert.run(op.row);
-            else if (op.kind === "touch") touch.run({ id: op.id, hits: op.hits, lastHitAt: op.lastHitAt });
-            else remove.run({ id: op.id });
-          }
-        }),
-      );
-    } catch (err) {
-      if (isBusy(err)) {
-        const kept = ops.concat(this.queue);
-        const dropped = Math.max(0, kept.length - MAX_QUEUED);
-        if (dropped > 0) this.log.warn({ dropped }, "semantic cache: the store stayed locked; the oldest writes were dropped");
-        for (const op of kept.slice(dropped)) this.push(op);
-        return;
+    if (ops.length === 0) return this.writing;
+    const store = this.store;
+    if (store.dialect === "sqlite") {
+      const { upsert, touch, remove } = this.statements!;
+      try {
+        withoutWaiting(store.sqlite, () =>
+          store.db.transaction(() => {
+            for (const op of ops) {
+              if (op.kind === "upsert") upsert.run(op.row);
+              else if (op.kind === "touch") touch.run({ id: op.id, hits: op.hits, lastHitAt: op.lastHitAt });
+              else remove.run({ id: op.id });
+            }
+          }),
+        );
+      } catch (err) {
+        this.failed(ops, err);
       }
-      this.log.warn({ err: (err as Error).message, dropped: ops.length }, "semantic cache: store write failed");
+      return this.writing;
     }
+    this.writing = this.writing.then(() =>
+      writeAll(store, (tx) => ops.map((op) => statementOf(tx, "postgres", op))).catch((err: unknown) => this.failed(ops, err)),
+    );
+    return this.writing;
+  }
+
+  private failed(ops: WriteOp[], err: unknown): void {
+    if (isBusy(err) || isUnreachable(err)) {
+      const kept = ops.concat(this.queue);
+      const dropped = Math.max(0, kept.length - MAX_QUEUED);
+      if (dropped > 0) this.log.warn({ dropped }, "semantic cache: the store stayed unavailable; the oldest writes were dropped");
+      this.queue = [];
+      for (const op of kept.slice(dropped)) this.push(op);
+      return;
+    }
+    this.log.warn({ err: (err as Error).message, dropped: ops.length }, "semantic cache: store write failed");
   }
 
   private push(op: WriteOp): void {
     this.queue.push(op);
     if (this.timer) return;
-    this.timer = setTimeout(() => this.flush(), this.delayMs);
+    this.timer = setTimeout(() => void this.flush(), this.delayMs);
     // A pending batch must not keep a finished process alive; close() flushes it.
     this.timer.unref?.();
   }
@@ -139,14 +167,15 @@ export class CacheWriter {
  * The live rows, most recently used last, at most `limit` of them. Expired rows and rows past the
  * limit are deleted here, so the table stays as bounded as the memory.
  */
-export function loadLiveRows(db: Db, now: number, limit: number): CacheRow[] {
-  db.delete(cacheEntries).where(lte(cacheEntries.expiresAt, now)).run();
+export async function loadLiveRows(store: Store, now: number, limit: number): Promise<CacheRow[]> {
+  const db = store.db;
+  await db.delete(cacheEntries).where(lte(cacheEntries.expiresAt, now));
   const recency = sql`coalesce(${cacheEntries.lastHitAt}, ${cacheEntries.createdAt})`;
-  const rows = db.select().from(cacheEntries).where(gt(cacheEntries.expiresAt, now)).orderBy(asc(recency), asc(cacheEntries.createdAt)).all();
+  const rows = await db.select().from(cacheEntries).where(gt(cacheEntries.expiresAt, now)).orderBy(asc(recency), asc(cacheEntries.createdAt));
   const surplus = rows.length - limit;
   if (surplus <= 0) return rows;
   const dropped = rows.slice(0, surplus).map((r) => r.id);
-  db.transaction((tx) => deleteIds(tx, dropped));
+  await writeAll(store, (tx) => deleteIds(tx, dropped));
   return rows.slice(surplus);
 }
 

@@ -136,14 +136,14 @@ export class SemanticCache {
     this.now = options.now ?? Date.now;
     this.log = options.log ?? consoleLog;
     this.synonyms = options.synonyms;
-    this.writer = new CacheWriter(store.db, this.config.flushDelayMs, this.log);
+    this.writer = new CacheWriter(store, this.config.flushDelayMs, this.log);
   }
 
   /** Opens the cache on a store, rebuilding the in-memory layers from the live rows. */
   static async open(options: SemanticCacheOptions): Promise<SemanticCache> {
     const signature = await embedderSignature(options.embedder);
     const cache = new SemanticCache(options.store, options.embedder, signature, options);
-    cache.reload();
+    await cache.reload();
     return cache;
   }
 
@@ -224,8 +224,8 @@ export class SemanticCache {
   }
 
   /** Writes queued changes to the store now; call it before closing the store at shutdown. */
-  flush(): void {
-    this.writer.flush();
+  flush(): Promise<void> {
+    return this.writer.flush();
   }
 
   private bypassReason(req: CacheRequest): BypassReason | null {
@@ -444,8 +444,8 @@ export class SemanticCache {
   }
 
   /** Loads the live rows: the exact layer at once, the vector index in the background (see `indexed`). */
-  private reload(): void {
-    const rows = loadLiveRows(this.store.db, this.now(), this.config.maxEntries);
+  private async reload(): Promise<void> {
+    const rows = await loadLiveRows(this.store, this.now(), this.config.maxEntries);
     const pending: { entry: Entry; vector: Float32Array }[] = [];
     for (const row of rows) {
       const vector = decodeEmbedding(row.embedding, this.signature, this.embedder.dimensions);

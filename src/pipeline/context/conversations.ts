@@ -1,11 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { ApiError, validationError } from "../../core/errors";
 import type { ChatMessage } from "../../core/messages";
-import type { Db } from "../../store/db";
+import type { ModelInfo } from "../../catalog/catalog";
+import type { Store } from "../../store/db";
 import { conversations } from "../../store/schema";
 import { countTokens } from "../../tokens/count";
 import { reconcile, type StoredTurn } from "./history";
 import { KeyedLock } from "./lock";
+import { ConversationLeases } from "./lease";
 import { summaryLines, summaryText } from "./summary";
 
 /** GET /api/conversations/{id} (CONTRACT.md): counts of turns (messages), the summary text and the tokens saved so far. */
@@ -25,6 +27,10 @@ export interface ConversationSettings {
   summaryStep: number;
   /** Turns one conversation may hold. */
   maxTurns: number;
+  /** How long a call may hold a conversation's lease in the store (the longest a call may run). */
+  leaseMs: number;
+  /** The model that writes summary steps (model-summary.ts); extractive without one. */
+  summaryModel?: ModelInfo;
 }
 
 /** The per-message framing tokens of chat formats, as the token counter counts them. */
@@ -69,6 +75,8 @@ export interface ConversationPlan {
   sentTokens: number;
   /** Sent tokens the summary saved on this call (the turns it stands for, as they would be sent, less the summary). */
   savedTokens: number;
+  /** Set when this call is a summary step: the stored turns [from, to) its new lines stand for. */
+  step?: { from: number; to: number };
 }
 
 const tokensOf = (turns: readonly StoredTurn[], from: number, to: number, field: "tokens" | "sent_tokens") => {
@@ -100,18 +108,27 @@ const isSystem = (m: ChatMessage) => m.role === "system" || m.role === "develope
 /**
  * The conversation stage's store and rules: turns per (app_id, conversation_id), an extractive summary
  * of the turns beyond max_turns_to_keep rewritten only in steps, and every turn's sent form made once
- * and reused byte for byte. Calls on one conversation run one at a time in this process (KeyedLock).
+ * and reused byte for byte. Calls on one conversation run one at a time: in this process in arrival
+ * order (KeyedLock), across processes on one store by a lease row (ConversationLeases).
  */
 export class Conversations {
   readonly lock = new KeyedLock();
+  /** Orders calls across processes on one store (the lock orders this process's own first). */
+  readonly leases: ConversationLeases;
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     readonly settings: ConversationSettings,
-  ) {}
+  ) {
+    this.leases = new ConversationLeases(store, settings.leaseMs);
+  }
 
-  view(appId: string, id: string): ConversationView {
-    const l = this.load(appId, id);
+  private get db() {
+    return this.store.db;
+  }
+
+  async view(appId: string, id: string): Promise<ConversationView> {
+    const l = await this.load(appId, id);
     if (!l.exists) throw new ApiError("NOT_FOUND", `no conversation '${id}' for this app`);
     const summary = summaryText(l.lines);
     return {
@@ -124,18 +141,21 @@ export class Conversations {
     };
   }
 
-  delete(appId: string, id: string): ConversationView {
-    const v = this.view(appId, id);
-    this.db
-      .delete(conversations)
-      .where(and(eq(conversations.appId, appId), eq(conversations.id, id)))
-      .run();
+  async delete(appId: string, id: string): Promise<ConversationView> {
+    const v = await this.view(appId, id);
+    await this.db.delete(conversations).where(and(eq(conversations.appId, appId), eq(conversations.id, id)));
     return v;
   }
 
-  /** What a call sends: the stored part of its context, and the turns it adds. */
-  plan(appId: string, id: string, messages: readonly ChatMessage[], maxTurnsToKeep: number | undefined): ConversationPlan {
-    const loaded = this.load(appId, id);
+  /** What a call sends: the stored part of its context, and the turns it adds. `stepLines` replaces a summary step's extractive lines. */
+  async plan(
+    appId: string,
+    id: string,
+    messages: readonly ChatMessage[],
+    maxTurnsToKeep: number | undefined,
+    stepLines?: readonly string[],
+  ): Promise<ConversationPlan> {
+    const loaded = await this.load(appId, id);
     let lead = 0;
     while (lead < messages.length && isSystem(messages[lead]!)) lead++;
     const sentSystem = messages.slice(0, lead);
@@ -165,11 +185,13 @@ export class Conversations {
     }
     const toKeep = maxTurnsToKeep ?? this.settings.turnsToKeep;
     const total = keep + fresh.length;
+    let step: ConversationPlan["step"];
     if (total - summarized >= toKeep + this.settings.summaryStep) {
       // Never the turns of this call: they have no sent form yet.
       const target = Math.min(total - toKeep, keep);
       if (target > summarized) {
-        lines = [...lines, ...summaryLines(loaded.turns.slice(summarized, target), summarized + 1)];
+        step = { from: summarized, to: target };
+        lines = [...lines, ...(stepLines ?? summaryLines(loaded.turns.slice(summarized, target), summarized + 1))];
         if (lines.length > MAX_SUMMARY_LINES) lines = lines.slice(lines.length - MAX_SUMMARY_LINES);
         summarized = target;
       }
@@ -198,6 +220,7 @@ export class Conversations {
       originalTokens: systemOriginal + tokensOf(loaded.turns, 0, keep, "tokens"),
       sentTokens: systemSent + summaryCost + tokensOf(loaded.turns, summarized, keep, "sent_tokens"),
       savedTokens: tokensOf(loaded.turns, 0, summarized, "sent_tokens") - summaryCost,
+      ...(step && { step }),
     };
   }
 
@@ -205,13 +228,13 @@ export class Conversations {
    * Stores the call's turns with the forms that went upstream and the answer. `systemSent` and
    * `freshSent` are the optimizer's output for `systemNew` and `fresh`, message for message.
    */
-  record(p: ConversationPlan, systemSent: readonly ChatMessage[], freshSent: readonly ChatMessage[], answer: ChatMessage | undefined): void {
+  async record(p: ConversationPlan, systemSent: readonly ChatMessage[], freshSent: readonly ChatMessage[], answer: ChatMessage | undefined): Promise<void> {
     const system = p.systemNew.length > 0 ? p.systemNew.map((m, i) => storedTurn(m, systemSent[i]?.content ?? m.content)) : p.system;
     const added = p.fresh.map((m, i) => storedTurn(m, freshSent[i]?.content ?? m.content));
     if (answer) added.push(storedTurn(answer, answer.content));
     const saved = Math.max(0, p.savedTokens);
     if (
-      this.write(
+      await this.write(
         p.loaded,
         { system, turns: [...p.loaded.turns.slice(0, p.keep), ...added], lines: p.lines, summarized: p.summarized, summaryTokens: p.summaryTokens },
         saved,
@@ -221,9 +244,9 @@ export class Conversations {
     // Another gateway process on the same store wrote this conversation after this call read it (this
     // process's lock orders only its own calls): this call's turns go after what the conversation holds now.
     for (let attempt = 0; attempt < 5; attempt++) {
-      const now = this.load(p.loaded.appId, p.loaded.id);
+      const now = await this.load(p.loaded.appId, p.loaded.id);
       if (
-        this.write(
+        await this.write(
           now,
           {
             system: now.system.length > 0 ? now.system : system,
@@ -241,11 +264,11 @@ export class Conversations {
   }
 
   /** Writes a conversation's new state over the row `read` (or as a new row); false when the row changed since. */
-  private write(
+  private async write(
     read: Loaded,
     next: { system: StoredTurn[]; turns: StoredTurn[]; lines: string[]; summarized: number; summaryTokens: number },
     saved: number,
-  ): boolean {
+  ): Promise<boolean> {
     const now = Math.max(Date.now(), read.updatedAt + 1);
     const changes = {
       turns: next.turns as unknown[],
@@ -259,27 +282,24 @@ export class Conversations {
     };
     const key = and(eq(conversations.appId, read.appId), eq(conversations.id, read.id));
     const written = read.exists
-      ? this.db
+      ? await this.db
           .update(conversations)
           .set(changes)
           .where(and(key, eq(conversations.updatedAt, read.updatedAt), eq(conversations.turnCount, read.turns.length)))
           .returning({ id: conversations.id })
-          .all()
-      : this.db
+      : await this.db
           .insert(conversations)
           .values({ appId: read.appId, id: read.id, createdAt: now, ...changes })
           .onConflictDoNothing()
-          .returning({ id: conversations.id })
-          .all();
+          .returning({ id: conversations.id });
     return written.length > 0;
   }
 
-  private load(appId: string, id: string): Loaded {
-    const r = this.db
+  private async load(appId: string, id: string): Promise<Loaded> {
+    const [r] = await this.db
       .select()
       .from(conversations)
-      .where(and(eq(conversations.appId, appId), eq(conversations.id, id)))
-      .get();
+      .where(and(eq(conversations.appId, appId), eq(conversations.id, id)));
     if (!r) return { appId, id, exists: false, system: [], turns: [], lines: [], summarized: 0, summaryTokens: 0, tokensSaved: 0, createdAt: 0, updatedAt: 0 };
     return {
       appId,

@@ -2,6 +2,7 @@ import type { ChatMessage } from "../../core/messages";
 import type { ConversationPlan } from "./conversations";
 import { sentMessage, TOKENS_PER_MESSAGE } from "./conversations";
 import type { ResolvedProtocol } from "./protocols";
+import type { RememberedPrefix } from "./message-memo";
 
 /**
  * Where a call's messages come from when it names a protocol or a conversation: the optimizer sees only
@@ -49,20 +50,29 @@ export function cacheBreakpoints(a: Assembled): number[] {
   return [...new Set([a.systemLength - 1, a.prefixLength - 1, a.messages.length - 1])].filter((i) => i >= 0);
 }
 
-export function frameOf(messages: ChatMessage[], protocol: ResolvedProtocol | undefined, conversation: ConversationPlan | undefined): Frame | undefined {
-  if (!protocol && !conversation) return undefined;
+export function frameOf(
+  messages: ChatMessage[],
+  protocol: ResolvedProtocol | undefined,
+  conversation: ConversationPlan | undefined,
+  remembered?: RememberedPrefix,
+): Frame | undefined {
+  if (!protocol && !conversation && !remembered) return undefined;
   const head: ChatMessage[] = protocol ? [{ role: "system", content: protocol.compressed }] : [];
   const protoOriginal = protocol ? protocol.originalTokens + TOKENS_PER_MESSAGE : 0;
   const protoSent = protocol ? protocol.compressedTokens + TOKENS_PER_MESSAGE : 0;
   if (!conversation) {
+    // Without a conversation, the leading messages seen before (message-memo.ts) go as they were sent then.
+    const kept = remembered?.messages ?? [];
     return {
-      toOptimize: messages,
-      originalTokens: protoOriginal,
-      sentTokens: protoSent,
+      toOptimize: remembered ? messages.slice(remembered.count) : messages,
+      originalTokens: protoOriginal + (remembered?.originalTokens ?? 0),
+      sentTokens: protoSent + (remembered?.sentTokens ?? 0),
       conversationSavedTokens: 0,
       assemble: (out) => {
-        const prefixLength = head.length + leadingSystem(out);
-        return { messages: [...head, ...out], prefixLength, systemLength: prefixLength, systemSent: [], freshSent: [...out] };
+        const stable = kept.length > 0 ? kept : out;
+        const systemLength = head.length + leadingSystem(stable);
+        const prefixLength = kept.length > 0 ? head.length + kept.length : systemLength;
+        return { messages: [...head, ...kept, ...out], prefixLength, systemLength, systemSent: [], freshSent: [...out] };
       },
     };
   }

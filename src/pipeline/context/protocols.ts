@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { ApiError } from "../../core/errors";
-import type { Db } from "../../store/db";
+import type { Store } from "../../store/db";
 import { protocols } from "../../store/schema";
 import { countTokens } from "../../tokens/count";
 import type { Optimizer } from "../optimizer";
@@ -61,9 +61,13 @@ function recordOf(r: Row, full: boolean): ProtocolRecord {
  */
 export class Protocols {
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly compress: ProtocolCompressor,
   ) {}
+
+  private get db() {
+    return this.store.db;
+  }
 
   async create(appId: string, name: string, content: string): Promise<ProtocolRecord> {
     const compressed = await this.compress(content);
@@ -80,27 +84,21 @@ export class Protocols {
       createdAt: now,
       updatedAt: now,
     };
-    this.db.insert(protocols).values(row).run();
+    await this.db.insert(protocols).values(row);
     return recordOf(row, false);
   }
 
-  list(appId: string): ProtocolRecord[] {
-    return this.db
-      .select()
-      .from(protocols)
-      .where(eq(protocols.appId, appId))
-      .orderBy(asc(protocols.createdAt))
-      .all()
-      .map((r) => recordOf(r, false));
+  async list(appId: string): Promise<ProtocolRecord[]> {
+    return (await this.db.select().from(protocols).where(eq(protocols.appId, appId)).orderBy(asc(protocols.createdAt))).map((r) => recordOf(r, false));
   }
 
-  get(appId: string, id: string): ProtocolRecord {
-    return recordOf(this.row(appId, id), true);
+  async get(appId: string, id: string): Promise<ProtocolRecord> {
+    return recordOf(await this.row(appId, id), true);
   }
 
   /** A new version: the content replaced and compressed again, once. */
   async update(appId: string, id: string, content: string): Promise<ProtocolRecord> {
-    const before = this.row(appId, id);
+    const before = await this.row(appId, id);
     const compressed = content === before.content ? before.compressed : await this.compress(content);
     const row: Row = {
       ...before,
@@ -111,38 +109,33 @@ export class Protocols {
       version: before.version + 1,
       updatedAt: Date.now(),
     };
-    const done = this.db
+    const done = await this.db
       .update(protocols)
       .set({ content, compressed, originalTokens: row.originalTokens, compressedTokens: row.compressedTokens, version: row.version, updatedAt: row.updatedAt })
       // Two concurrent updates: the second, which read the same version, must not claim it too.
       .where(and(eq(protocols.appId, appId), eq(protocols.id, id), eq(protocols.version, before.version)))
-      .returning({ version: protocols.version })
-      .all();
+      .returning({ version: protocols.version });
     if (done.length === 0) return this.update(appId, id, content);
     return recordOf(row, true);
   }
 
-  delete(appId: string, id: string): ProtocolRecord {
-    const row = this.row(appId, id);
-    this.db
-      .delete(protocols)
-      .where(and(eq(protocols.appId, appId), eq(protocols.id, id)))
-      .run();
+  async delete(appId: string, id: string): Promise<ProtocolRecord> {
+    const row = await this.row(appId, id);
+    await this.db.delete(protocols).where(and(eq(protocols.appId, appId), eq(protocols.id, id)));
     return recordOf(row, false);
   }
 
   /** For a call: the protocol's stored compressed form, or 404 (another app's id is as unknown as a made-up one). */
-  resolve(appId: string, id: string): ResolvedProtocol {
-    const r = this.row(appId, id);
+  async resolve(appId: string, id: string): Promise<ResolvedProtocol> {
+    const r = await this.row(appId, id);
     return { id: r.id, version: r.version, compressed: r.compressed, originalTokens: r.originalTokens, compressedTokens: r.compressedTokens };
   }
 
-  private row(appId: string, id: string): Row {
-    const r = this.db
+  private async row(appId: string, id: string): Promise<Row> {
+    const [r] = await this.db
       .select()
       .from(protocols)
-      .where(and(eq(protocols.appId, appId), eq(protocols.id, id)))
-      .get();
+      .where(and(eq(protocols.appId, appId), eq(protocols.id, id)));
     if (!r) throw new ApiError("NOT_FOUND", `no protocol '${id}' for this app`);
     return r;
   }

@@ -75,8 +75,14 @@ export function summaryLines(turns: readonly SummaryTurn[], firstTurn: number): 
 }
 
 export const SUMMARY_HEADER = "Summary of the earlier part of this conversation (extracted sentences, turn numbers in brackets):";
+/** When a model wrote the first line (model-summary.ts): what the lines are differs, so the header says so. */
+export const MODEL_SUMMARY_HEADER = "Summary of the earlier part of this conversation (turn numbers in brackets):";
+/** What tells a model's line ("[3-10] summary: ...") from an extractive one ("[3] user: ..."). */
+export const MODEL_LINE_MARK = "summary: ";
+const MODEL_LINE = new RegExp(`^\\[\\d+-\\d+\\] ${MODEL_LINE_MARK}`);
 
 /** The summary message's text: the header and every line so far, or "" when nothing was worth keeping. */
 export function summaryText(lines: readonly string[]): string {
-  return lines.length === 0 ? "" : `${SUMMARY_HEADER}\n${lines.join("\n")}`;
+  if (lines.length === 0) return "";
+  return `${MODEL_LINE.test(lines[0]!) ? MODEL_SUMMARY_HEADER : SUMMARY_HEADER}\n${lines.join("\n")}`;
 }

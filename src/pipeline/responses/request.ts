@@ -44,6 +44,13 @@ const READ = new Set([
 /** Finds a stored output item by id, for input items of type item_reference. */
 export type ItemResolver = (id: string) => Record<string, unknown> | undefined;
 
+/** The ids of the input's item_reference items: fetched from the store before the request is translated. */
+export function itemReferences(body: unknown): string[] {
+  const input = (body as { input?: unknown } | null)?.input;
+  if (!Array.isArray(input)) return [];
+  return input.filter((i): i is Item => i?.type === "item_reference" && typeof i.id === "string").map((i) => i.id as string);
+}
+
 export function toChatRequest(body: unknown, resolve: ItemResolver): ResponsesRequest {
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw validationError("body", "must be a JSON object");
   const b = body as Record<string, unknown>;
@@ -114,7 +121,7 @@ function inputToMessages(input: unknown, resolve: ItemResolver): Item[] {
     let item = raw as Item;
     if (item?.type === "item_reference") {
       const found = typeof item.id === "string" ? resolve(item.id) : undefined;
-      if (!found) throw validationError(`input[${i}].id`, `no stored item '${String(item.id)}' (svc keeps recent responses of this node in memory)`);
+      if (!found) throw validationError(`input[${i}].id`, `no stored item '${String(item.id)}' (stored responses are kept per app for SVC_RESPONSES_TTL_S)`);
       item = found;
     }
     const type = item?.type ?? (item?.role !== undefined ? "message" : undefined);

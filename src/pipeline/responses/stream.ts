@@ -16,7 +16,8 @@ export function toResponseEvents(
   chat: ReadableStream<Uint8Array> | Blob,
   id: string,
   echo: Json,
-  onDone: (message: Json, output: Json[]) => void,
+  /** Called with the answer as a chat message and the final response object; the last event waits for it. */
+  onDone: (message: Json, response: Json) => Promise<void>,
 ): ReadableStream<Uint8Array> {
   const source = chat instanceof Blob ? chat.stream() : chat;
   let seq = 0;
@@ -29,6 +30,7 @@ export function toResponseEvents(
   let usage: Json | undefined;
   let meta: Json | undefined;
   let failed = false;
+  let saving: Promise<void> | undefined;
   const calls: { id: string; call_id: string; name: string; arguments: string; index: number }[] = [];
   let nextIndex = 0;
   const pending: Uint8Array[] = [];
@@ -122,14 +124,14 @@ export function toResponseEvents(
     }
     const response = responseObject(id, model, output.filter(Boolean), finish, usage, echo, { svc_meta: meta });
     pending.push(frame(response.status === "completed" ? "response.completed" : "response.incomplete", { response }));
-    onDone(
+    saving = onDone(
       {
         role: "assistant",
         content: text || null,
         ...(refusal && { refusal }),
         ...(calls.length > 0 && { tool_calls: calls.map((c) => ({ id: c.call_id, type: "function", function: { name: c.name, arguments: c.arguments } })) }),
       },
-      response.output,
+      response,
     );
   };
 
@@ -159,6 +161,7 @@ export function toResponseEvents(
         const { value, done } = await reader.read();
         if (done) {
           if (!failed) finishAll();
+          if (saving) await saving;
           for (const f of pending.splice(0)) controller.enqueue(f);
           controller.close();
           return;
