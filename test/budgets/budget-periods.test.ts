@@ -138,11 +138,11 @@ describe("budgets", () => {
     for (const b of [daily, monthly]) await budgets.settle(await budgets.reserve("app", b.id, `early-${b.id}`, 400), 400);
     clock.now = Date.parse("2026-11-03T23:59:59Z");
     for (const b of [daily, monthly]) await budgets.reserve("app", b.id, `late-${b.id}`, 500);
-    expect(budgets.get("app", daily.id)).toMatchObject({ spent_usd: 0.0004, reserved_usd: 0.0005, remaining_usd: 0.0001 });
+    expect(await budgets.get("app", daily.id)).toMatchObject({ spent_usd: 0.0004, reserved_usd: 0.0005, remaining_usd: 0.0001 });
     // What is left counts both what was spent and what is held.
     expect((await refusal(budgets.reserve("app", daily.id, "more", 200))).message).toContain("has $0.0001 left of $0.001 this day");
     clock.now = Date.parse("2026-11-30T12:00:00Z");
-    expect(budgets.get("app", monthly.id)).toMatchObject({ spent_usd: 0.0004, reserved_usd: 0.0005 });
+    expect(await budgets.get("app", monthly.id)).toMatchObject({ spent_usd: 0.0004, reserved_usd: 0.0005 });
   });
 
   test("the refusal says what is left of what, for which period, what the call may cost and when it resets", async () => {
