@@ -103,6 +103,9 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["role", "Where do I live?", "How do I live?"],
   ["role", "What is the best way to learn French?", "How do I learn French?"],
   ["operator", "What is the product of 6 and 7?", "What is the sum of 6 and 7?"],
+  // A minus between single letters after an operator is not a hyphen (was served as the same request).
+  ["operator", "Compute a+b", "Compute a+b-c"],
+  ["operator", "Let y=a-b", "Let y=a+b"],
   ["direction", "How do I convert Celsius to Fahrenheit?", "How do I convert Fahrenheit to Celsius?"],
   ["direction", "Translate this text from German into French", "Translate this text from French into German"],
   ["operator", "Is a != b true when a is 1 and b is '1'?", "Is a !== b true when a is 1 and b is '1'?"],
