@@ -5,17 +5,66 @@
  *   bun bench/pii-eval.ts                      # the hold-out templates of generated_large.json
  *   bun bench/pii-eval.ts --data FILE --all    # every sample of another file of the same shape
  *   bun bench/pii-eval.ts --dev                # the development split inside the training templates (for tuning)
+ *   bun bench/pii-eval.ts --adversarial        # the hand-written hard cases of bench/data/pii-adversarial.json (person names)
  *
  * Scoring is per word (runs of letters and digits), as Presidio's own evaluator does: a word counts
  * for type T when it lies in a gold span of T, and as found when it lies in a detected span of T.
  * Gold types we do not mask (LOCATION, ORGANIZATION, DATE_TIME, ...) are words no detector should
  * claim: claiming one is a false positive of the claiming type.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { detectPii, DETECTORS } from "../src/pipeline/pii/detect";
 import type { Detection, PiiType } from "../src/pipeline/pii/types";
 import { developmentSplit, ordinaryPrompts, PRESIDIO_LARGE, PRESIDIO_TYPE, readPresidio, splitPresidio } from "../models/pii-ner/data";
 
 const args = process.argv.slice(2);
+
+interface AdversarialCase {
+  kind: string;
+  text: string;
+  names: string[];
+}
+
+/**
+ * Hand-written hard cases (never trained on): per kind, how many names were found whole (every word
+ * inside a PERSON detection) and how many words were called a person that are none.
+ */
+function adversarial(): void {
+  const cases = (JSON.parse(readFileSync(join(import.meta.dir, "data", "pii-adversarial.json"), "utf8")) as { cases: AdversarialCase[] }).cases;
+  const byKind = new Map<string, { names: number; found: number; falseWords: number; misses: string[] }>();
+  for (const c of cases) {
+    const k = byKind.get(c.kind) ?? { names: 0, found: 0, falseWords: 0, misses: [] };
+    byKind.set(c.kind, k);
+    const persons = detectPii(c.text).filter((d) => d.type === "PERSON");
+    const inPerson = (a: number, b: number) => persons.some((d) => a < d.end && b > d.start);
+    const nameAt = c.names.map((n) => c.text.indexOf(n));
+    for (const [i, name] of c.names.entries()) {
+      k.names++;
+      const words = [...name.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => [nameAt[i]! + m.index!, nameAt[i]! + m.index! + m[0].length] as const);
+      if (words.every(([a, b]) => inPerson(a, b))) k.found++;
+      else k.misses.push(name);
+    }
+    for (const m of c.text.matchAll(/[\p{L}\p{N}]+/gu)) {
+      const [a, b] = [m.index!, m.index! + m[0].length];
+      const inName = c.names.some((n, i) => a >= nameAt[i]! && b <= nameAt[i]! + n.length);
+      if (inPerson(a, b) && !inName) {
+        k.falseWords++;
+        k.misses.push(`{${m[0]}}`);
+      }
+    }
+  }
+  console.log("kind          names found | words wrongly called a person | misses, {false finds}");
+  for (const [kind, k] of byKind)
+    console.log(
+      `${kind.padEnd(12)} ${String(k.names).padStart(6)} ${String(k.found).padStart(5)} | ${String(k.falseWords).padStart(29)} | ${k.misses.join(", ")}`,
+    );
+}
+
+if (args.includes("--adversarial")) {
+  adversarial();
+  process.exit(0);
+}
 const dataFile = args.includes("--data") ? args[args.indexOf("--data") + 1]! : PRESIDIO_LARGE;
 const everything = args.includes("--all") || dataFile !== PRESIDIO_LARGE;
 const samples = readPresidio(dataFile);

@@ -17,8 +17,12 @@ import { DEFAULT_CALL_POLICY } from "./providers/call";
 import { Ledger } from "./accounting/ledger";
 import { LedgerJournal } from "./accounting/ledger-journal";
 import { threadWriter } from "./accounting/ledger-writer";
-import { SqliteCounters } from "./store/counters";
-import { SqliteSpendStore } from "./store/spend-store";
+import { SqliteCounters, type Counters } from "./store/counters";
+import { RedisLink } from "./store/redis";
+import { RedisCounters } from "./store/redis-counters";
+import { RedisCachePeers } from "./pipeline/cache/redis-peers";
+import { SqliteSpendStore, type SpendStore } from "./store/spend-store";
+import { RedisSpendStore } from "./store/redis-spend";
 import { Budgets } from "./accounting/budgets";
 import { AgentRuns } from "./accounting/agent-runs";
 import { processAlive } from "./accounting/ledger-journal";
@@ -66,9 +70,14 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
     if (!type) throw new Error("SVC_BOOTSTRAP_ADMIN_KEY is not a well-formed svc key (create one with `svc keys create --admin`)");
     await keys.registerBootstrap(settings.bootstrapAdminKey, type);
   }
-  const counters = new SqliteCounters(store.path);
+  const redis = settings.redisUrl ? new RedisLink(settings.redisUrl, settings.redisPrefix, log) : undefined;
+  const durableCounters = new SqliteCounters(store.path);
+  const redisCounters = redis && new RedisCounters(redis, durableCounters);
+  const counters: Counters = redisCounters ?? durableCounters;
+  if (redis) broadcastKeyChanges(redis, keyIndex, log);
   const quota = new Quota(counters, plans, settings.testKeyDailyCalls);
-  const spend = new SqliteSpendStore(store.path);
+  const durableSpend = new SqliteSpendStore(store.path);
+  const spend: SpendStore = redis ? new RedisSpendStore(redis, durableSpend, redis.node) : durableSpend;
   // Reservations name the process holding them, as the ledger journal does (processes share one machine's data directory).
   const owner = String(process.pid);
   const budgets = new Budgets(spend, owner);
@@ -90,6 +99,7 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
     keyIndex,
     keys,
     counters,
+    redis,
     quota,
     spend,
     budgets,
@@ -119,11 +129,12 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
       maxBytes: settings.responsesMaxBytes,
     }),
     metrics: new Metrics(new Set(catalog.models.flatMap((m) => [m.id, ...m.aliases]))),
-    piiMaps: new ConversationMaps(deriveMappingKey(secret)),
+    piiMaps: new ConversationMaps(store.db, deriveMappingKey(secret)),
     servableModels: catalog.models.filter((m) => providers.providerFor(m) !== undefined).map((m) => m.id),
     flushables: [
       { name: "ledger", flush: () => void ledger.flush() },
       { name: "quota", flush: () => quota.flush() },
+      ...(redisCounters ? [{ name: "counters' write-back", flush: () => void redisCounters.writeBack() }] : []),
       { name: "budgets and agent runs", flush: () => spend.flush() },
       { name: "key usage", flush: () => void keyIndex.flushUsage() },
     ],
@@ -157,9 +168,19 @@ export async function startServices(settings: Settings, log: Logger, env: Record
     log: { warn: (fields, message) => log.warn(fields, message) },
     config: { maxEntries: settings.cacheMaxEntries, ttlMs: settings.cacheTtlS * 1000, cacheUnsetTemperature: settings.cacheUnsetTemperature },
   });
+  if (base.redis) {
+    await base.redis.ready;
+    await new RedisCachePeers(base.redis, cache, base.redis.node, cache.coalesceTimeoutMs, { warn: (fields, message) => log.warn(fields, message) }).start();
+  }
   const optimizer = await Optimizer.start(settings, models);
   const protocols = new Protocols(base.store, optimizerCompressor(optimizer, base.catalog.defaultModel.id, settings.qualityFloor));
   base.metrics.watchQueue(() => optimizer.queueDepth());
+  const redis = base.redis;
+  if (redis)
+    base.metrics.watchRedis(
+      () => redis.sent,
+      () => redis.healthy,
+    );
   const tracer = await startTracing(env, base.version);
   if (tracer)
     log.info(
@@ -167,6 +188,17 @@ export async function startServices(settings: Settings, log: Logger, env: Record
       "tracing: one OTLP trace per call",
     );
   return Object.freeze({ ...base, cache, optimizer, protocols, tracer, flushables: [{ name: "cache", flush: () => void cache.flush() }, ...base.flushables] });
+}
+
+/**
+ * A key created or revoked here reaches the other nodes through Redis at once (they re-read the store's
+ * changes), instead of at their next poll; the poll stays, for when Redis is away and for the CLI without it.
+ */
+function broadcastKeyChanges(redis: RedisLink, keyIndex: KeyIndex, log: Logger): void {
+  const sync = () => guardAsync(log, "key sync", () => keyIndex.sync());
+  keyIndex.onLocalChange((id) => redis.announce("keys", id));
+  void redis.subscribe("keys", sync);
+  redis.onRecover(sync);
 }
 
 /** Writes what the flushables buffer. The log goes last, so what they log (a ledger row refused) is written now, not a flush later. */
@@ -210,6 +242,7 @@ export async function closeServices(s: StoreServices & Partial<Pick<Services, "o
   await s.ledger.close();
   await s.quota.close();
   await s.counters.close();
+  await s.redis?.close();
   await s.spend.close();
   await s.store.close();
 }

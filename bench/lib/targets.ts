@@ -58,8 +58,10 @@ export async function startGateway(
   bunFlags: string[] = [],
   /** The source tree whose gateway runs: this checkout, or another one (e.g. an older commit) to compare with. */
   root = ROOT,
+  /** More settings (a Redis, a shared store), and the data directory of a node sharing another's store. */
+  extra: { env?: Record<string, string>; dataDir?: string } = {},
 ): Promise<GatewayService> {
-  const dataDir = join(logDir, name);
+  const dataDir = extra.dataDir ?? join(logDir, name);
   mkdirSync(dataDir, { recursive: true });
   const plansFile = join(dataDir, "plans.json");
   writeFileSync(plansFile, JSON.stringify({ default_plan: "bench", plans: [{ id: "bench", monthly_calls: 1_000_000_000 }] }));
@@ -78,6 +80,7 @@ export async function startGateway(
     OPENAI_BASE_URL: mockUrl,
     // The soak reads the heap after full collections (GET /debug/heap); no other phase calls it.
     SVC_DEBUG_HEAP: "true",
+    ...extra.env,
   };
   const cli = join(root, "src", "cli", "main.ts");
   const created = Bun.spawnSync([BUN, cli, "keys", "create", "--admin", "--json"], {

@@ -12,8 +12,20 @@ export class KeyIndex {
   private readonly byId = new Map<string, KeyEntry>();
   private readonly usedSinceFlush = new Map<string, number>();
   private seq = 0;
+  private readonly announcers: ((id: string) => void)[] = [];
 
   constructor(private readonly repo: KeyRepository) {}
+
+  /** Tells `announce` of every key this process creates or revokes (the Redis broadcast to other nodes). */
+  onLocalChange(announce: (id: string) => void): void {
+    this.announcers.push(announce);
+  }
+
+  /** A change this process made to the store: applied here at once, and announced. */
+  changed(e: KeyEntry): void {
+    this.put(e);
+    for (const a of this.announcers) a(e.id);
+  }
 
   /** Picks up every change since the last call. Cheap when nothing changed: one indexed query. */
   async sync(): Promise<void> {
@@ -22,7 +34,7 @@ export class KeyIndex {
     this.seq = Math.max(this.seq, seq);
   }
 
-  /** Applies a change made by this process at once, before the next poll. */
+  /** Applies a change at once, before the next poll. */
   put(e: KeyEntry): void {
     const known = this.byId.get(e.id);
     if (known) e.lastUsedAt = Math.max(known.lastUsedAt ?? 0, e.lastUsedAt ?? 0) || null;

@@ -68,7 +68,7 @@ export class KeyService {
       revokedAt: null,
     };
     await this.repo.insert(entry);
-    this.index.put(entry);
+    this.index.changed(entry);
     return { ...viewOf(entry), key: value };
   }
 
@@ -92,7 +92,7 @@ export class KeyService {
       revokedAt: null,
     };
     await this.repo.insert(entry);
-    this.index.put(entry);
+    this.index.changed(entry);
   }
 
   async list(actor: Actor, appId?: string): Promise<KeyRecordView[]> {
@@ -111,7 +111,7 @@ export class KeyService {
     const at = Date.now();
     await this.repo.revoke(id, at);
     const revoked: KeyEntry = { ...found, status: "revoked", revokedAt: at };
-    this.index.put(revoked);
+    this.index.changed(revoked);
     return viewOf(revoked);
   }
 

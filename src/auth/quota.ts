@@ -39,6 +39,12 @@ interface Lease {
  */
 export class Quota {
   private readonly leases = new Map<string, Lease>();
+  /**
+   * Lease takes on their way, per key and period: with a store that answers later (Redis, PostgreSQL),
+   * concurrent calls on a key without a lease would each take a whole lease (a 3-node test's 500 calls
+   * took 156 calls each, 26,000 of a 10,000 quota, and refused the rest); they wait for the one on its way.
+   */
+  private readonly taking = new Map<string, Promise<unknown>>();
   /** Calls to give back that a locked store refused: retried at each flush, so a failed call is never counted. */
   private owed: { keyId: string; period: string; calls: number }[] = [];
 
@@ -53,11 +59,16 @@ export class Quota {
   async consume(key: KeyEntry, now: number): Promise<QuotaTicket> {
     const period = periodOf(key, now);
     const slot = `${key.id}|${period}`;
-    const lease = this.leases.get(slot);
-    if (lease && lease.left > 0) {
-      lease.left--;
-      lease.usedAt = now;
-      return { keyId: key.id, period };
+    for (;;) {
+      const lease = this.leases.get(slot);
+      if (lease && lease.left > 0) {
+        lease.left--;
+        lease.usedAt = now;
+        return { keyId: key.id, period };
+      }
+      const pending = this.taking.get(slot);
+      if (!pending) break;
+      await pending;
     }
     const test = key.type === "test";
     const limit = test ? this.testDailyCalls : this.plans.monthlyCalls(key.plan);
@@ -65,7 +76,13 @@ export class Quota {
     const take = Math.min(MAX_LEASE, Math.max(1, Math.floor((limit - known) / LEASE_SHARE)));
     let count: number | undefined;
     try {
-      count = await this.counters.addWithin(key.id, period, take, limit);
+      const taken = this.counters.addWithin(key.id, period, take, limit);
+      if (take > 1) {
+        const settled = taken.catch(() => undefined);
+        this.taking.set(slot, settled);
+        void settled.finally(() => this.taking.get(slot) === settled && this.taking.delete(slot));
+      }
+      count = await taken;
       // Near the limit a whole lease may not fit where one call still does.
       if (count === undefined && take > 1) count = await this.counters.addWithin(key.id, period, 1, limit);
       else if (count !== undefined && take > 1) this.leases.set(slot, { left: (this.leases.get(slot)?.left ?? 0) + take - 1, usedAt: now });

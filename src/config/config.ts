@@ -50,6 +50,17 @@ export const SettingsSchema = Type.Object(
     ),
     plansFile: Type.Optional(Type.String({ minLength: 1, description: "operator's copy of src/catalog/plans.json" })),
     bootstrapAdminKey: Type.Optional(Type.String({ minLength: 1, description: "an admin key value to register at start" })),
+    redisUrl: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: "Redis shared by every gateway node: quota counters, key-change broadcast, the cache's entries and request coalescing",
+      }),
+    ),
+    redisPrefix: Type.String({
+      pattern: "^[A-Za-z0-9_.-]{1,64}$",
+      default: "svc",
+      description: "prefix of every Redis key and channel (one per deployment sharing a Redis)",
+    }),
     keySyncMs: Int(20, 60_000, 250, "how often a server picks up keys created or revoked elsewhere"),
     flushMs: Int(10, 60_000, 1000, "how often usage counters, last_used_at and ledger rows are written"),
     testKeyDailyCalls: Int(1, 1_000_000_000, 100, "calls per UTC day for svc_test_ keys"),
@@ -205,5 +216,8 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     const source = key in SettingsSchema.properties ? `${envName(key)} / ${key}` : key;
     throw new ConfigError(`invalid setting ${source}: ${first.message}${first.value === undefined ? "" : ` (got ${JSON.stringify(first.value)})`}`);
   }
+  // Checked here rather than by a schema pattern, whose message would print the URL and its password.
+  if (typeof merged.redisUrl === "string" && !/^rediss?:\/\//.test(merged.redisUrl))
+    throw new ConfigError("invalid setting SVC_REDIS_URL / redisUrl: must start with redis:// or rediss:// (the value is not shown: it may hold a password)");
   return merged as Settings;
 }

@@ -1,4 +1,4 @@
-import { Gauge, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import { FastCounter, FastHistogram } from "./series";
 
 /** Seconds; from a tenth of a millisecond (the relay's own overhead) to a minute (a long answer). */
@@ -101,6 +101,22 @@ export class Metrics {
     collect: (): void => this.queueDepth.set(this.queued()),
   });
   private queued: () => number = () => 0;
+  private redis: { sent: () => number; up: () => boolean } | undefined;
+  private readonly redisSent: Counter = new Counter({
+    name: "svc_redis_commands_total",
+    help: "Commands (round trips: a Lua script is one) this process sent to Redis (SVC_REDIS_URL)",
+    registers: [this.registry],
+    collect: (): void => {
+      this.redisSent.reset();
+      this.redisSent.inc(this.redis?.sent() ?? 0);
+    },
+  });
+  private readonly redisUp: Gauge = new Gauge({
+    name: "svc_redis_up",
+    help: "1 while Redis answers this process, 0 while it refuses what needs Redis (absent without SVC_REDIS_URL: 0)",
+    registers: [this.registry],
+    collect: (): void => this.redisUp.set(this.redis?.up() ? 1 : 0),
+  });
 
   /** `models` are the catalog's ids and aliases: the only model names that become label values. */
   constructor(private readonly models: ReadonlySet<string> = new Set()) {
@@ -110,6 +126,11 @@ export class Metrics {
   /** A model name as a label value: one the catalog lists, "auto", else "other" (clients may send any string). */
   modelLabel(name: string): string {
     return name === "auto" || this.models.has(name) ? name : "other";
+  }
+
+  /** Where svc_redis_commands_total and svc_redis_up read from, when Redis is configured. */
+  watchRedis(sent: () => number, up: () => boolean): void {
+    this.redis = { sent, up };
   }
 
   /** Where svc_worker_queue_depth reads from, once the optimizer's pool exists. */

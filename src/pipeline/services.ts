@@ -11,6 +11,7 @@ import type { Budgets } from "../accounting/budgets";
 import type { AgentRuns } from "../accounting/agent-runs";
 import type { SpendStore } from "../store/spend-store";
 import type { Counters } from "../store/counters";
+import type { RedisLink } from "../store/redis";
 import type { ProviderRegistry } from "../providers/registry";
 import type { CallPolicy } from "../providers/call";
 import type { Ledger } from "../accounting/ledger";
@@ -48,6 +49,8 @@ export interface Services {
   readonly keys: KeyService;
   /** Shared counters, exact across processes on one store: quotas, budgets, agent runs. */
   readonly counters: Counters;
+  /** Redis shared by every node (`SVC_REDIS_URL`), when configured. */
+  readonly redis?: RedisLink;
   readonly quota: Quota;
   /** Budgets and agent runs in the store, on a connection of their own (exact across processes). */
   readonly spend: SpendStore;

@@ -19,16 +19,23 @@ export interface Counters {
   close(): Promise<void>;
 }
 
+/** Counters a faster layer (Redis) writes back to: the store stays the source of truth. */
+export interface DurableCounters extends Counters {
+  /** Raises a counter to at least `value` (idempotent: a write-back repeated or out of order never lowers it). */
+  raiseTo(name: string, period: string, value: number): Promise<void>;
+}
+
 /**
  * Counters in SQLite's `usage_counters`, on a connection of their own that never waits inside SQLite
  * (busy_timeout 0): a write lock held by another process is waited out with timers, so the event loop
  * keeps serving. One upsert is about 13 µs p50 on the event loop (20,000 in a row, WAL, synchronous NORMAL).
  */
-export class SqliteCounters implements Counters {
+export class SqliteCounters implements DurableCounters {
   private readonly sqlite: Database;
   private readonly add;
   private readonly sub;
   private readonly get;
+  private readonly raise;
 
   // Written so PostgreSQL takes them too (test/store/schema-portability.test.ts): the conflict branch names
   // the table's own `calls` (bare, PostgreSQL finds it ambiguous with `excluded`), and CASE, not SQLite's max(a, b).
@@ -39,6 +46,9 @@ export class SqliteCounters implements Counters {
     );
     this.sub = this.sqlite.prepare<unknown, [string, string, number]>(
       "UPDATE usage_counters SET calls = CASE WHEN calls > ?3 THEN calls - ?3 ELSE 0 END WHERE key_id = ?1 AND period = ?2",
+    );
+    this.raise = this.sqlite.prepare<unknown, [string, string, number]>(
+      "INSERT INTO usage_counters (key_id, period, calls) VALUES (?1, ?2, ?3) ON CONFLICT (key_id, period) DO UPDATE SET calls = CASE WHEN usage_counters.calls < ?3 THEN ?3 ELSE usage_counters.calls END",
     );
     this.get = this.sqlite.prepare<{ calls: number }, [string, string]>("SELECT calls FROM usage_counters WHERE key_id = ?1 AND period = ?2");
   }
@@ -51,6 +61,10 @@ export class SqliteCounters implements Counters {
 
   async subtract(name: string, period: string, by: number): Promise<void> {
     await this.retryWhileBusy(() => this.sub.run(name, period, by));
+  }
+
+  async raiseTo(name: string, period: string, value: number): Promise<void> {
+    await this.retryWhileBusy(() => this.raise.run(name, period, value));
   }
 
   async read(name: string, period: string): Promise<number> {

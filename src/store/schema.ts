@@ -200,3 +200,17 @@ export const conversationLeases = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.appId, t.id] })],
 );
+
+/** A conversation's PII placeholder map, sealed (src/pipeline/pii/vault.ts): ciphertext only. */
+export const piiMaps = sqliteTable(
+  "pii_maps",
+  {
+    appId: text("app_id").notNull(),
+    conversationId: text("conversation_id").notNull(),
+    sealed: text("sealed").notNull(),
+    version: integer("version").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.conversationId] })],
+);

@@ -1,23 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { startOpenAIMock } from "../mocks/openai-mock";
 import { call, startGateway } from "../support/gateway-process";
-import { OFF, readSse, rigPerFile, waitForKey } from "../completions/support";
+import { bodyFor, CALL_MICROS, readSse, rigPerFile, six, waitForKey } from "../completions/support";
 
 // Retries off: a planned provider failure is one failed call, not one retried into a success.
 const rig = rigPerFile({ SVC_PROVIDER_RETRIES: "0" });
-
-/**
- * gpt-4o-2024-05-13 at $5 per million tokens both ways. The mock counts a prompt as its words + 7 and answers
- * "openai <digest> heard: <the first six words>", 9 tokens: 13 + 9 = 22 tokens, $0.00011 a call.
- */
-const CALL_MICROS = 110;
-const bodyFor = (words: string, extra: Record<string, unknown> = {}) => ({
-  model: "gpt-4o-2024-05-13",
-  max_tokens: 9,
-  messages: [{ role: "user", content: words }],
-  svc_options: { ...OFF, ...extra },
-});
-const six = (i: number) => `alpha beta gamma delta epsilon z${i}`;
 
 async function createBudget(key: string, limitUsd: number, period = "total", url = rig.gw.url) {
   const r = await call(`${url}/api/budgets`, key, { body: { name: "team", limit_usd: limitUsd, period } });

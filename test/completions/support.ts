@@ -47,6 +47,20 @@ export function rigPerFile(env: Record<string, string> = {}): Rig {
 
 export const OFF = { compress: false, route: false, cache: false, score: false };
 
+/**
+ * A call of a known price: gpt-4o-2024-05-13 at $5 per million tokens both ways. The mock counts a prompt
+ * as its words + 7 and answers "openai <digest> heard: <the first six words>", 9 tokens: a six-word
+ * prompt (`six`) is 13 + 9 = 22 tokens, CALL_MICROS ($0.00011) a call.
+ */
+export const CALL_MICROS = 110;
+export const bodyFor = (words: string, extra: Record<string, unknown> = {}) => ({
+  model: "gpt-4o-2024-05-13",
+  max_tokens: 9,
+  messages: [{ role: "user", content: words }],
+  svc_options: { ...OFF, ...extra },
+});
+export const six = (i: number) => `alpha beta gamma delta epsilon z${i}`;
+
 /** Reads an SSE body into its `data:` payloads, in order. */
 export async function readSse(res: Response): Promise<string[]> {
   const text = await res.text();

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { FoldedWordTable } from "../../src/pipeline/compress/text/word-table";
+import { FoldedWordTable } from "../../src/text/word-table";
 import { forEachProseWord, wordRanges } from "../../src/pipeline/compress/text/words";
 
 /** Units that sit on the scanners' edges: blanks of every kind, apostrophes, letters outside ASCII, surrogates. */

@@ -30,6 +30,20 @@ describe("configuration", () => {
     expect(envName("workerQueueLimit")).toBe("SVC_WORKER_QUEUE_LIMIT");
   });
 
+  test("a Redis URL that is not redis:// or rediss:// is refused without printing it (it may hold a password)", () => {
+    expect(loadSettings({ SVC_REDIS_URL: "rediss://:pw@cache:6380/2" }).redisUrl).toBe("rediss://:pw@cache:6380/2");
+    expect(loadSettings({}).redisUrl).toBeUndefined();
+    let message = "";
+    try {
+      loadSettings({ SVC_REDIS_URL: "http://:s3cret-pw@cache:6379" });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toContain("SVC_REDIS_URL");
+    expect(message).not.toContain("s3cret");
+    expect(() => loadSettings({ SVC_REDIS_PREFIX: "has space" })).toThrow(/SVC_REDIS_PREFIX/);
+  });
+
   test("a switch reads true, false, 1 or 0 and nothing else", () => {
     expect(loadSettings({}).cacheUnsetTemperature).toBe(true);
     expect(loadSettings({ SVC_CACHE_UNSET_TEMPERATURE: "false" }).cacheUnsetTemperature).toBe(false);

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { call } from "../support/gateway-process";
+import { call, startGateway } from "../support/gateway-process";
 import { readSse, rigPerFile } from "../completions/support";
 
 // Debug logging: every log line the gateway can write about a call is checked for the values.
@@ -96,6 +97,39 @@ describe("mask_pii over HTTP", () => {
     } finally {
       rig.openai.toolCall = undefined;
     }
+  });
+
+  test("a conversation that continues on another gateway process restores the earlier turn's placeholder", async () => {
+    const conversation = { ...OPTIONS, conversation_id: "pii-conv-3" };
+    await complete({ messages: [{ role: "user", content: `My address is ${OTHER_EMAIL}.` }], svc_options: conversation });
+    // A second process on the same store (and so the same server secret), as behind a load balancer.
+    const second = await startGateway(rig.gw.env, { dataDir: rig.gw.dataDir });
+    rig.openai.toolCall = { id: "call_3", name: "send_email", arguments: { to: "[EMAIL_1]" } };
+    try {
+      const res = await call(`${second.url}/v1/complete`, rig.admin.key, {
+        body: { model: "gpt-4o-mini", messages: [{ role: "user", content: "Send it to the address I gave you." }], tools: TOOLS, svc_options: conversation },
+      });
+      const json = (await res.json()) as any;
+      expect(JSON.parse(json.choices[0].message.tool_calls[0].function.arguments)).toEqual({ to: OTHER_EMAIL });
+    } finally {
+      rig.openai.toolCall = undefined;
+      await second.stop();
+    }
+  });
+
+  test("deleting the conversation deletes its stored placeholder map", async () => {
+    const rows = () => {
+      const db = new Database(join(rig.gw.dataDir, "svc.db"), { readonly: true });
+      try {
+        return (db.query("SELECT count(*) AS n FROM pii_maps WHERE conversation_id = 'pii-conv-3'").get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    expect(rows()).toBe(1);
+    const res = await call(`${rig.gw.url}/api/conversations/pii-conv-3`, rig.admin.key, { method: "DELETE" });
+    expect(res.status).toBe(200);
+    expect(rows()).toBe(0);
   });
 
   test("a cached answer keeps placeholders and is restored with each call's own values", async () => {

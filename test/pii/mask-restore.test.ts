@@ -4,7 +4,6 @@ import { detectPii } from "../../src/pipeline/pii/detect";
 import { maskMessages, maskText } from "../../src/pipeline/pii/mask";
 import { PlaceholderMap } from "../../src/pipeline/pii/placeholders";
 import { inJsonString, restoreText } from "../../src/pipeline/pii/restore";
-import { ConversationMaps, deriveMappingKey } from "../../src/pipeline/pii/vault";
 import type { PiiType } from "../../src/pipeline/pii/types";
 
 /** One value of every type, in a sentence the detectors read it from. */
@@ -133,21 +132,5 @@ describe("restoring what the model wrote", () => {
     const tricky = PlaceholderMap.from([{ type: "PERSON", n: 1, value: 'Ann "Q" O\'Neil' }]);
     const args = restoreText('{"name":"[PERSON_1]"}', tricky, inJsonString);
     expect(JSON.parse(args)).toEqual({ name: 'Ann "Q" O\'Neil' });
-  });
-
-  test("a placeholder echoed from an earlier turn is restored from the conversation's stored map", () => {
-    const maps = new ConversationMaps(deriveMappingKey("server-secret"));
-    const turn1 = new PlaceholderMap();
-    maskMessages([{ role: "user", content: "I am reachable at jane.doe@example.com" }], turn1);
-    maps.put("app1/conv1", turn1);
-    // Turn 3: the client resends only the new message; the model echoes the old placeholder.
-    const turn3 = maps.get("app1/conv1")!;
-    const r = maskMessages([{ role: "user", content: "What was my address again?" }], turn3);
-    expect(r.masked).toBe(false);
-    expect(restoreText("Your address is [EMAIL_1].", turn3)).toBe("Your address is jane.doe@example.com.");
-    // A new value in a later turn continues the numbering rather than reusing EMAIL_1.
-    expect(maskText("and ops@example.org", turn3)).toBe("and [EMAIL_2]");
-    // Another conversation does not see it.
-    expect(maps.get("app1/conv2")).toBeUndefined();
   });
 });

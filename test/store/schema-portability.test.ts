@@ -11,6 +11,8 @@ import type { KeyEntry } from "../../src/auth/key-record";
 import { Plans } from "../../src/auth/plans";
 import { Quota } from "../../src/auth/quota";
 import { CacheWriter, loadLiveRows, type CacheRow } from "../../src/pipeline/cache/persistence";
+import { PlaceholderMap } from "../../src/pipeline/pii/placeholders";
+import { ConversationMaps, deriveMappingKey } from "../../src/pipeline/pii/vault";
 import { SqliteCounters } from "../../src/store/counters";
 import { listMigrations, openStore, type SqliteStore } from "../../src/store/db";
 import { migratePostgres } from "../../src/store/postgres";
@@ -52,6 +54,7 @@ const TABLES = [
   "cache_entries",
   "conversation_leases",
   "conversations",
+  "pii_maps",
   "protocols",
   "reservations",
   "schema_migrations",
@@ -250,6 +253,20 @@ async function exercise(store: SqliteStore, dir: string): Promise<void> {
   await leases.release("app_p", "conv_1", "A");
   await leases.tryAcquire("app_p", "conv_2", "A", t0);
   await leases.release("app_p", "conv_2", "A");
+
+  // PII maps: insert, read, compare-and-set update, a write that lost the race, the expiry sweep, delete.
+  let clock = 1_790_000_000_000;
+  const maps = new ConversationMaps(store.db, deriveMappingKey("portability"), 60_000, () => clock);
+  const email = PlaceholderMap.from([{ type: "EMAIL", n: 1, value: "a@example.com" }]);
+  await maps.put("app_p", "conv_1", email);
+  await maps.put("app_p", "conv_2", email);
+  const read = (await maps.get("app_p", "conv_1"))!;
+  read.placeholderFor("PHONE", "+44 20 7946 0958");
+  await maps.put("app_p", "conv_1", read);
+  clock += 120_000; // conv_1 and conv_2 expire; this write sweeps them
+  await maps.put("app_p", "conv_3", email);
+  await maps.delete("app_p", "conv_3");
+  await maps.put("app_p", "conv_4", email);
 }
 
 describe.skipIf(!havePg)("one schema on SQLite and PostgreSQL", () => {
@@ -309,7 +326,7 @@ describe.skipIf(!havePg)("one schema on SQLite and PostgreSQL", () => {
     }
     // The scenario wrote what it meant to, so the comparison above compared something.
     const count = (t: string) => (store.sqlite.query(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n;
-    expect([count("api_keys"), count("usage_counters"), count("usage_ledger"), count("cache_entries")]).toEqual([3, 2, 53, 1]);
+    expect([count("api_keys"), count("usage_counters"), count("usage_ledger"), count("cache_entries"), count("pii_maps")]).toEqual([3, 2, 53, 1, 1]);
     expect(store.sqlite.query("SELECT calls FROM usage_counters WHERE key_id = 'key_p1'").get()).toEqual({ calls: 5 });
     store.close();
     rmSync(dir, { recursive: true, force: true });

@@ -6,6 +6,8 @@ export interface HealthCheck {
   detail?: string;
 }
 
+type HealthOf = Pick<Services, "store" | "optimizer" | "providers" | "ledger" | "counters" | "redis">;
+
 /** How long /health waits for PostgreSQL's answer before it says the store does not answer. */
 const DB_CHECK_TIMEOUT_MS = 2000;
 
@@ -28,7 +30,7 @@ async function storeAnswers(store: Services["store"]): Promise<void> {
   }
 }
 
-async function healthChecks(gw: Pick<Services, "store" | "optimizer" | "providers" | "ledger" | "counters">): Promise<Record<string, HealthCheck>> {
+async function healthChecks(gw: HealthOf): Promise<Record<string, HealthCheck>> {
   let db: HealthCheck;
   try {
     await storeAnswers(gw.store);
@@ -43,11 +45,13 @@ async function healthChecks(gw: Pick<Services, "store" | "optimizer" | "provider
     ok: status.some((p) => p.healthy),
     detail: status.map((p) => `${p.name}${p.simulated ? " (simulated)" : ""}: ${p.healthy ? "healthy" : "unhealthy"}`).join(", "),
   };
-  return { db, workers: gw.optimizer.health(), providers };
+  // Without Redis a node refuses quota-limited calls (503) and serves the rest; a load balancer may take it out.
+  const redis: Record<string, HealthCheck> = gw.redis ? { redis: gw.redis.healthy ? { ok: true } : { ok: false, detail: gw.redis.problem } } : {};
+  return { db, workers: gw.optimizer.health(), providers, ...redis };
 }
 
 /** GET /health: unauthenticated; 503 when a check fails so load balancers take the node out. */
-export function healthRoutes(gw: Pick<Services, "store" | "optimizer" | "providers" | "ledger" | "counters" | "version" | "startedAt">) {
+export function healthRoutes(gw: HealthOf & Pick<Services, "version" | "startedAt">) {
   return new Elysia().get("/health", async ({ set }) => {
     const checks = await healthChecks(gw);
     const ok = Object.values(checks).every((c) => c.ok);

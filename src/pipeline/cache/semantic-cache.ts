@@ -27,6 +27,19 @@ export interface CacheFill {
   fail(): void;
 }
 
+/**
+ * The other gateway nodes' caches (src/pipeline/cache/redis-peers.ts): entries one node writes reach
+ * every node's index, and identical misses on different nodes make one upstream call.
+ */
+export interface CachePeers {
+  /** Claims the upstream call for `exactKey` across nodes: true when this node makes it, false when another node already does. */
+  lead(exactKey: string): Promise<boolean>;
+  /** A new entry of this node, for every other node (it also ends this node's claim on its key). */
+  share(row: CacheRow): void;
+  /** This node's call for `exactKey` stored nothing: nodes waiting for it go upstream themselves. */
+  release(exactKey: string): void;
+}
+
 export interface CacheStats {
   entries: number;
   bytes: number;
@@ -125,6 +138,9 @@ export class SemanticCache {
   private readonly refused: Record<string, number> = {};
   private readonly wordMemo = new Map<string, Float32Array>();
   private readonly synonyms: SynonymTable | undefined;
+  private peers: CachePeers | undefined;
+  /** Lookups waiting for another node's answer to their exact key: resolved by `receive` or `released`. */
+  private readonly arrivals = new Map<string, ((entry: Entry | undefined) => void)[]>();
 
   private constructor(
     private readonly store: Store,
@@ -185,6 +201,16 @@ export class SemanticCache {
         this.coalescer.settle(keys.exactKey, hit.hit.answer);
         return hit;
       }
+      if (this.peers && !(await this.peers.lead(keys.exactKey))) {
+        // Another node calls upstream for the same request: wait for its entry, else go upstream too.
+        const entry = this.liveEntry(keys.exactKey) ?? (await this.arrival(keys.exactKey));
+        if (entry) {
+          const answer = JSON.parse(entry.response) as CachedAnswer;
+          this.counters.coalesced++;
+          this.coalescer.settle(keys.exactKey, answer);
+          return { kind: "hit", hit: { layer: "coalesced", answer, similarity: 1, matchedPrompt: entry.prompt, createdAt: entry.createdAt } };
+        }
+      }
       return this.miss(req.appId, keys, vector, true);
     } catch (err) {
       this.coalescer.settle(keys.exactKey, null);
@@ -223,9 +249,64 @@ export class SemanticCache {
     };
   }
 
+  /** How long a duplicate waits for the first request's answer: also how long a node's claim on a key lasts. */
+  get coalesceTimeoutMs(): number {
+    return this.config.coalesceTimeoutMs;
+  }
+
+  /** Shares this node's entries with the other nodes and takes theirs (`receive`, `released`) from now on. */
+  connect(peers: CachePeers): void {
+    this.peers = peers;
+  }
+
+  /**
+   * Another node's new entry: filed in memory and indexed like this node's own (the node that wrote it
+   * stored it in the shared store). Expired rows and rows already known are skipped.
+   */
+  receive(row: CacheRow): void {
+    const known = this.entries.get(row.exactKey);
+    if (row.expiresAt <= this.now() || known?.id === row.id) return;
+    const vector = decodeEmbedding(row.embedding, this.signature, this.embedder.dimensions);
+    const entry = this.add(row, vector);
+    if (vector && entry.partition) this.indexLater([{ entry, vector }]);
+    this.enforceBounds();
+    this.arrived(row.exactKey, entry);
+  }
+
+  /** Another node's upstream call for `exactKey` stored nothing. */
+  released(exactKey: string): void {
+    this.arrived(exactKey, undefined);
+  }
+
   /** Writes queued changes to the store now; call it before closing the store at shutdown. */
   flush(): Promise<void> {
     return this.writer.flush();
+  }
+
+  private arrival(exactKey: string): Promise<Entry | undefined> {
+    const { promise, resolve } = Promise.withResolvers<Entry | undefined>();
+    const waiting = this.arrivals.get(exactKey) ?? [];
+    const done = (entry: Entry | undefined) => {
+      clearTimeout(timer);
+      resolve(entry);
+    };
+    const timer = setTimeout(() => {
+      const left = (this.arrivals.get(exactKey) ?? []).filter((w) => w !== done);
+      if (left.length > 0) this.arrivals.set(exactKey, left);
+      else this.arrivals.delete(exactKey);
+      resolve(undefined);
+    }, this.config.coalesceTimeoutMs);
+    timer.unref?.();
+    waiting.push(done);
+    this.arrivals.set(exactKey, waiting);
+    return promise;
+  }
+
+  private arrived(exactKey: string, entry: Entry | undefined): void {
+    const waiting = this.arrivals.get(exactKey);
+    if (!waiting) return;
+    this.arrivals.delete(exactKey);
+    for (const w of waiting) w(entry);
   }
 
   private bypassReason(req: CacheRequest): BypassReason | null {
@@ -329,6 +410,7 @@ export class SemanticCache {
     const release = (answer: CachedAnswer | null) => {
       open = false;
       if (leader) this.coalescer.settle(keys.exactKey, answer);
+      if (leader && !answer) this.peers?.release(keys.exactKey);
     };
     const fill: CacheFill = {
       complete: (answer) => {
@@ -368,6 +450,7 @@ export class SemanticCache {
     const entry = this.add(row, vector);
     if (vector && entry.partition) this.indexLater([{ entry, vector }]);
     this.writer.upsert(row);
+    this.peers?.share(row);
     this.enforceBounds();
     return true;
   }

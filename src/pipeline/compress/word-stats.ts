@@ -1,5 +1,5 @@
 import table from "../../../models/word-stats/en-unigram.json";
-import { FoldedWordTable } from "./text/word-table";
+import { FoldedWordTable } from "../../text/word-table";
 
 /** Shape of models/word-stats/en-unigram.json, written by models/word-stats/build.ts. */
 export interface WordStatsFile {

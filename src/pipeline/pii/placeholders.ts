@@ -1,5 +1,7 @@
 import { PII_TYPES, type PiiType } from "./types";
 
+const valueKey = (type: PiiType, value: string) => type + "\u0000" + value;
+
 /** One masked value: `[TYPE_n]` stands for `value`. */
 export interface MappingEntry {
   type: PiiType;
@@ -32,9 +34,25 @@ export class PlaceholderMap {
     return this.list;
   }
 
+  /**
+   * `stored` with this map's entries added after it, for a conversation another process wrote to since
+   * this call read it: a value `stored` already has keeps its stored placeholder, a new one keeps its own
+   * name when that is free and otherwise gets its type's next number (the map was read before the
+   * other process's turn, so both may have made the same name: the first writer keeps it).
+   */
+  static merge(stored: PlaceholderMap, ours: PlaceholderMap): PlaceholderMap {
+    const out = PlaceholderMap.from(stored.entries());
+    for (const e of ours.entries()) {
+      if (out.byValue.has(valueKey(e.type, e.value))) continue;
+      if (out.byName.has(`${e.type}_${e.n}`)) out.placeholderFor(e.type, e.value);
+      else out.add(e);
+    }
+    return out;
+  }
+
   /** The placeholder of `value`, made on first sight. */
   placeholderFor(type: PiiType, value: string): string {
-    const key = type + "\u0000" + value;
+    const key = valueKey(type, value);
     const known = this.byValue.get(key);
     if (known !== undefined) return `[${known}]`;
     const n = (this.counters.get(type) ?? 0) + 1;
@@ -48,7 +66,7 @@ export class PlaceholderMap {
 
   private add(e: MappingEntry): string {
     const name = `${e.type}_${e.n}`;
-    this.byValue.set(e.type + "\u0000" + e.value, name);
+    this.byValue.set(valueKey(e.type, e.value), name);
     this.byName.set(name, e.value);
     this.counters.set(e.type, Math.max(this.counters.get(e.type) ?? 0, e.n));
     this.list.push(e);

@@ -1,4 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { and, eq, lte } from "drizzle-orm";
+import type { Db } from "../../store/db";
+import { piiMaps } from "../../store/schema";
 import { PlaceholderMap, type MappingEntry } from "./placeholders";
 
 /**
@@ -35,37 +38,97 @@ export function openMap(sealed: string, key: MappingKey, owner: string): Placeho
   }
 }
 
+/** How often a write also deletes the expired rows of every conversation. */
+const SWEEP_EVERY_MS = 60_000;
+/** Writes that found the row changed under them before giving up (each re-reads and merges). */
+const WRITE_ATTEMPTS = 5;
+
 /**
- * The sealed maps of live conversations, in memory, for as long as a conversation is in use: the
- * least recently used goes first past `maxEntries`, and a map unused for `ttlMs` is dropped. Only
- * ciphertext is kept, so a heap dump shows no personal data.
+ * The sealed maps of conversations, in the store (table pii_maps), so a conversation that continues
+ * on another gateway process still restores the placeholders of its earlier turns. Only ciphertext
+ * reaches the store; the key stays with the process. A map unused for `ttlMs` expires: it is read as
+ * absent, and a later write deletes it. Two processes writing one conversation merge, each writing
+ * only over the version it read (PlaceholderMap.merge).
  */
 export class ConversationMaps {
-  private readonly boxes = new Map<string, { sealed: string; at: number }>();
+  /** This process's writes still in flight, by owner: a read of the same conversation waits for them. */
+  private readonly pending = new Map<string, Promise<void>>();
+  private lastSweep = 0;
 
   constructor(
+    private readonly db: Db,
     private readonly key: MappingKey,
-    private readonly maxEntries = 10_000,
     private readonly ttlMs = 24 * 3600_000,
     private readonly now: () => number = Date.now,
   ) {}
 
-  get(owner: string): PlaceholderMap | undefined {
-    const box = this.boxes.get(owner);
-    if (!box) return undefined;
-    this.boxes.delete(owner);
-    if (this.now() - box.at > this.ttlMs) return undefined;
-    this.boxes.set(owner, box);
-    return openMap(box.sealed, this.key, owner);
+  async get(appId: string, conversationId: string): Promise<PlaceholderMap | undefined> {
+    const owner = ownerOf(appId, conversationId);
+    await this.pending.get(owner);
+    const row = await this.read(appId, conversationId);
+    return row && row.expiresAt > this.now() ? openMap(row.sealed, this.key, owner) : undefined;
   }
 
-  put(owner: string, map: PlaceholderMap): void {
-    this.boxes.delete(owner);
-    this.boxes.set(owner, { sealed: sealMap(map, this.key, owner), at: this.now() });
-    if (this.boxes.size > this.maxEntries) this.boxes.delete(this.boxes.keys().next().value!);
+  /** Stores `map` as the conversation's (merged with what another process stored meanwhile). */
+  put(appId: string, conversationId: string, map: PlaceholderMap): Promise<void> {
+    const owner = ownerOf(appId, conversationId);
+    const write = (this.pending.get(owner) ?? Promise.resolve()).then(() => this.write(appId, conversationId, owner, map));
+    const tracked = write.finally(() => {
+      if (this.pending.get(owner) === tracked) this.pending.delete(owner);
+    });
+    this.pending.set(
+      owner,
+      tracked.catch(() => undefined),
+    );
+    return tracked;
   }
 
-  delete(owner: string): void {
-    this.boxes.delete(owner);
+  async delete(appId: string, conversationId: string): Promise<void> {
+    await this.pending.get(ownerOf(appId, conversationId));
+    await this.db.delete(piiMaps).where(and(eq(piiMaps.appId, appId), eq(piiMaps.conversationId, conversationId)));
+  }
+
+  private async read(appId: string, conversationId: string) {
+    const rows = await this.db
+      .select({ sealed: piiMaps.sealed, version: piiMaps.version, expiresAt: piiMaps.expiresAt })
+      .from(piiMaps)
+      .where(and(eq(piiMaps.appId, appId), eq(piiMaps.conversationId, conversationId)));
+    return rows[0];
+  }
+
+  private async write(appId: string, conversationId: string, owner: string, map: PlaceholderMap): Promise<void> {
+    for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+      const now = this.now();
+      const row = await this.read(appId, conversationId);
+      const stored = row && row.expiresAt > now ? openMap(row.sealed, this.key, owner) : undefined;
+      const fields = {
+        sealed: sealMap(stored ? PlaceholderMap.merge(stored, map) : map, this.key, owner),
+        version: (row?.version ?? 0) + 1,
+        updatedAt: now,
+        expiresAt: now + this.ttlMs,
+      };
+      const written = row
+        ? await this.db
+            .update(piiMaps)
+            .set(fields)
+            .where(and(eq(piiMaps.appId, appId), eq(piiMaps.conversationId, conversationId), eq(piiMaps.version, row.version)))
+            .returning({ version: piiMaps.version })
+        : await this.db
+            .insert(piiMaps)
+            .values({ appId, conversationId, ...fields })
+            .onConflictDoNothing()
+            .returning({ version: piiMaps.version });
+      if (written.length > 0) {
+        if (now - this.lastSweep >= SWEEP_EVERY_MS) {
+          this.lastSweep = now;
+          await this.db.delete(piiMaps).where(lte(piiMaps.expiresAt, now));
+        }
+        return;
+      }
+    }
+    throw new Error(`pii_maps: the conversation's map changed under ${WRITE_ATTEMPTS} writes in a row`);
   }
 }
+
+/** The additional data a map is sealed with: it opens only for the app and conversation it was sealed for. */
+const ownerOf = (appId: string, conversationId: string) => `${appId}\u0000${conversationId}`;

@@ -1,7 +1,7 @@
 import type { CompressionRule } from "../types";
 import { removeRanges } from "../text/rewrite";
 import { splitSentences } from "../text/sentences";
-import { FoldedWordTable } from "../text/word-table";
+import { FoldedWordTable } from "../../../text/word-table";
 import { forEachProseWord, wordRanges } from "../text/words";
 import { isKnownWordAt, selfInformation } from "../word-stats";
 

@@ -1,4 +1,5 @@
-import { FoldedWordTable } from "../../compress/text/word-table";
+import { FoldedWordTable } from "../../../text/word-table";
+import { COMPANY_WORDS, countryWords } from "./gazetteer";
 import { Gap, type Token, type WordInfo } from "./tokens";
 
 /**
@@ -24,12 +25,23 @@ const CLASS_ID: Record<string, number> = { l: 1, u: 2, s: 3, x: 4 };
 const L_CLASS = 1;
 const S_CLASS = 3;
 
+/** Flags above the class (gazetteer.ts): a word of a country's name, a company's legal form. */
+const COUNTRY_FLAG = 1 << 7;
+const COMPANY_FLAG = 1 << 8;
+/** The class bits (0 unseen, 1-4 l/u/s/x) of a lexicon number. */
+const classOf = (code: number) => (code >> 4) & 7;
+/** The gazetteer flags of a lexicon number: 0-3. */
+const flagsOf = (code: number) => code >> 7;
+
 export function makeLexicon(cases: CaseProfile, names: Iterable<string>): Lexicon {
   const words = new Map<string, number>();
   for (const [w, c] of cases) words.set(w, (CLASS_ID[c[0]!]! << 4) | (Number(c[1]) << 1));
   for (const w of names) words.set(w, (words.get(w) ?? 0) | 1);
+  for (const w of countryWords()) words.set(w, (words.get(w) ?? 0) | COUNTRY_FLAG);
+  for (const w of COMPANY_WORDS) words.set(w, (words.get(w) ?? 0) | COMPANY_FLAG);
   const plain = [...words].filter(([w]) => /^[a-z']+$/.test(w));
-  return { ascii: new FoldedWordTable(plain), other: new Map([...words].filter(([w]) => !/^[a-z']+$/.test(w))) };
+  // Words starting with a digit are left out (none are in the shipped lists): lexCode skips numbers.
+  return { ascii: new FoldedWordTable(plain), other: new Map([...words].filter(([w]) => !/^[a-z']+$/.test(w) && !/^\d/.test(w))) };
 }
 
 /**
@@ -39,22 +51,25 @@ export function makeLexicon(cases: CaseProfile, names: Iterable<string>): Lexico
 export function lexCode(t: Token, lex: Lexicon): number {
   if (t.code !== undefined) return t.code;
   if (t.plain) {
-    const entry = lex.ascii.find(t.text, 0, t.text.length);
+    const entry = lex.ascii.find(t.source, t.start, t.end);
     return (t.code = entry === -1 ? 0 : lex.ascii.value(entry));
   }
+  // No word of the lexicon starts with a digit (makeLexicon): numbers need no lookup.
+  const first = t.first;
+  if (first >= 48 && first <= 57) return (t.code = 0);
   return (t.code = lex.other.get(lowerOf(t)) ?? 0);
 }
 
 /** Whether the token starts with a capital letter (of any script). */
 export function capitalised(t: Token): boolean {
-  const c = t.text.charCodeAt(0);
+  const c = t.first;
   if (c < 128) return c >= 65 && c <= 90;
   return t.text[0] !== lowerOf(t)[0];
 }
 
 /** Whether general English writes the word in lower case, or mostly first in a sentence. */
-export const usuallyLower = (code: number) => code >> 4 === L_CLASS;
-export const usuallySentenceStart = (code: number) => code >> 4 === S_CLASS;
+export const usuallyLower = (code: number) => classOf(code) === L_CLASS;
+export const usuallySentenceStart = (code: number) => classOf(code) === S_CLASS;
 
 /** The labels the tagger gives a token. */
 export const LABELS = ["O", "PERSON", "ADDRESS"] as const;
@@ -67,13 +82,26 @@ export type Label = (typeof LABELS)[number];
 export const FEATURE_BITS = 18;
 const SLOT_MASK = (1 << FEATURE_BITS) - 1;
 /** Room for every feature of one token. */
-export const MAX_FEATURES = 24;
+export const MAX_FEATURES = 26;
 
 function mix(a: number, b: number): number {
   let h = Math.imul(a ^ Math.imul(b, 0x9e3779b1), 0x85ebca77);
   h ^= h >>> 15;
   h = Math.imul(h, 0xc2b2ae35);
   return h ^ (h >>> 13);
+}
+
+/**
+ * FNV-1a over `s[from, to)` lower-cased, for ASCII text (where lower-casing folds A-Z alone): no
+ * slice or lower-cased copy is made.
+ */
+function hashAscii(s: string, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    h = Math.imul(h ^ (c >= 65 && c <= 90 ? c + 32 : c), 0x01000193);
+  }
+  return h;
 }
 
 /** FNV-1a over the last `take` characters of `s` (all of it by default). */
@@ -84,11 +112,11 @@ function hashTail(s: string, take = s.length): number {
 }
 
 /** Character classes with repeats collapsed, as a number: "Smith" -> Xx, "42" -> d, "B12" -> Xd. */
-export function shapeCode(word: string): number {
+export function shapeCode(word: string, from = 0, to = word.length): number {
   let code = 0;
   let prev = -1;
   let n = 0;
-  for (let i = 0; i < word.length && n < 6; i++) {
+  for (let i = from; i < to && n < 6; i++) {
     const c = word.charCodeAt(i);
     let k: number;
     if (c >= 48 && c <= 57) k = 1;
@@ -112,17 +140,26 @@ export function lowerOf(t: Token): string {
   return (t.lower ??= t.text.toLowerCase());
 }
 
+/** The hash of the token's lower-case spelling: all the features read of the words two away. */
+function wordOf(t: Token): number {
+  if (t.hash !== undefined) return t.hash;
+  // An ASCII word is hashed as its lower-case spelling in place (toLowerCase was 5-10% of the tagger's time).
+  return (t.hash = t.ascii ? hashAscii(t.source, t.start, t.end) : hashTail(lowerOf(t)));
+}
+
 function infoOf(t: Token, lex: Lexicon): WordInfo {
   if (t.info) return t.info;
-  const lower = lowerOf(t);
   const code = lexCode(t, lex);
+  const lower = t.ascii ? "" : lowerOf(t);
+  const long = (t.ascii ? t.end - t.start : lower.length) > 3;
   return (t.info = {
-    word: hashTail(lower),
-    shape: shapeCode(t.text),
-    cls: ((code >> 4) << 1) | (code & 1),
-    clsFull: code >> 1,
-    suffix3: lower.length > 3 ? hashTail(lower, 3) : 0,
-    suffix2: lower.length > 3 ? hashTail(lower, 2) : 0,
+    word: wordOf(t),
+    shape: shapeCode(t.source, t.start, t.end),
+    cls: (classOf(code) << 1) | (code & 1),
+    clsFull: (code >> 1) & 63,
+    flags: flagsOf(code),
+    suffix3: !long ? 0 : t.ascii ? hashAscii(t.source, t.end - 3, t.end) : hashTail(lower, 3),
+    suffix2: !long ? 0 : t.ascii ? hashAscii(t.source, t.end - 2, t.end) : hashTail(lower, 2),
   });
 }
 
@@ -134,7 +171,7 @@ function infoOf(t: Token, lex: Lexicon): WordInfo {
  * general English does not write in lower case are scored.
  */
 export function isCandidate(token: Token, lex: Lexicon, cased: boolean): boolean {
-  const c = token.text.charCodeAt(0);
+  const c = token.first;
   if (c < 128) {
     if (!(c >= 97 && c <= 122)) return true; // digit or capital
   } else if (capitalised(token)) return true;
@@ -146,7 +183,7 @@ export function isCandidate(token: Token, lex: Lexicon, cased: boolean): boolean
 /** Whether a text writes capitals at all (any word starting with an ASCII capital). */
 export function writesCapitals(tokens: readonly Token[]): boolean {
   for (const t of tokens) {
-    const c = t.text.charCodeAt(0);
+    const c = t.first;
     if (c >= 65 && c <= 90) return true;
   }
   return false;
@@ -170,10 +207,11 @@ export function features(tokens: readonly Token[], i: number, prev: number, prev
   const t = tokens[i]!;
   const me = infoOf(t, lex);
   const p1 = i > 0 ? infoOf(tokens[i - 1]!, lex) : undefined;
-  const p2 = i > 1 ? infoOf(tokens[i - 2]!, lex) : undefined;
+  // Of the words two away only the spelling is read: no lexicon lookup, which was a fifth of the tagger's time.
+  const p2 = i > 1 ? wordOf(tokens[i - 2]!) : NONE;
   const n1t = tokens[i + 1];
   const n1 = n1t ? infoOf(n1t, lex) : undefined;
-  const n2 = i + 2 < tokens.length ? infoOf(tokens[i + 2]!, lex) : undefined;
+  const n2 = i + 2 < tokens.length ? wordOf(tokens[i + 2]!) : NONE;
   // Each slot: the template number mixed with the values it reads (written out, not through a
   // closure: allocating one per word was measurable at ~150 scored words per 1k tokens).
   const g = t.gap;
@@ -187,8 +225,8 @@ export function features(tokens: readonly Token[], i: number, prev: number, prev
   out[7] = slot(8, n1t ? n1t.gap : 9, 0);
   out[8] = slot(9, p1 ? p1.word : NONE, 0);
   out[9] = slot(10, n1 ? n1.word : NONE, 0);
-  out[10] = slot(11, p2 ? p2.word : NONE, 0);
-  out[11] = slot(12, n2 ? n2.word : NONE, 0);
+  out[10] = slot(11, p2, 0);
+  out[11] = slot(12, n2, 0);
   out[12] = slot(13, p1 ? p1.shape : NONE, g);
   out[13] = slot(14, n1 ? n1.shape : NONE, 0);
   out[14] = slot(15, p1 ? p1.cls : NONE, 0);
@@ -203,6 +241,12 @@ export function features(tokens: readonly Token[], i: number, prev: number, prev
     out[k++] = slot(21, me.suffix3, 0);
     out[k++] = slot(22, me.suffix2, 0);
   }
-  if (me.shape === 1) out[k++] = slot(23, Math.min(t.text.length, 7), 0);
+  if (me.shape === 1) out[k++] = slot(23, Math.min(t.end - t.start, 7), 0);
+  // A country's or company's word here or next door ("the Uganda Producer", "Smith Ltd").
+  const around = (p1 ? p1.flags : 0) * 4 + (n1 ? n1.flags : 0);
+  if (me.flags !== 0 || around !== 0) {
+    out[k++] = slot(24, me.flags, 0);
+    out[k++] = slot(25, me.flags, around);
+  }
   return k;
 }
