@@ -22,6 +22,7 @@ import { AgentRuns } from "../src/accounting/agent-runs";
 import { Quota } from "../src/auth/quota";
 import { Plans } from "../src/auth/plans";
 import { Catalog } from "../src/catalog/catalog";
+import { Metrics } from "../src/metrics/metrics";
 import { loadVocabularies } from "../src/tokens/count";
 import type { KeyEntry } from "../src/auth/key-record";
 import { openCall, type Outcome, type Plan, type Priced } from "../src/pipeline/call";
@@ -53,6 +54,7 @@ const services = {
   quota: new Quota(counters, Plans.load(), 1e9),
   budgets: new Budgets(spend, String(process.pid)),
   agentRuns: new AgentRuns(spend, { maxCostMicros: 0, maxCalls: 0, maxRepeats: 3 }, String(process.pid)),
+  metrics: new Metrics(),
 };
 const stages: Stage[] = [quotaStage(services), agentRunStage(services), budgetStage(services)] as Stage[];
 const key = { id: "key_bench", appId: "app_bench", type: "test", plan: "free", scopes: ["complete"] } as unknown as KeyEntry;
@@ -60,9 +62,12 @@ const budget = await services.budgets.create(key.appId, "bench", 1e15, "total");
 const model = catalog.resolve("gpt-4o");
 
 let n = 0;
-/** One call through admission, the reservations and the commit; µs on the event loop. */
-type Kind = "none" | "budget" | "both";
-async function oneCall(kind: Kind): Promise<number> {
+/**
+ * One call through admission, the reservations and the commit: µs until the answer could go out, and
+ * µs until the work the commit left for the end of the event loop's turn (the budget's settle) is done.
+ */
+type Kind = "none" | "budget" | "both" | "limited";
+async function oneCall(kind: Kind): Promise<[number, number]> {
   const i = n++;
   const messages = [{ role: "user" as const, content: `Summarize the quarterly report for region ${i} in three bullet points.` }];
   const req: CompletionRequest = {
@@ -82,6 +87,7 @@ async function oneCall(kind: Kind): Promise<number> {
       skip_rules: [],
       ...(kind !== "none" && { budget_id: budget.id }),
       ...(kind === "both" && { agent_run_id: `run-${i % 50}` }),
+      ...(kind === "limited" && { agent_run_id: `limited-${i % 50}` }),
     },
   };
   const t0 = performance.now();
@@ -102,38 +108,58 @@ async function oneCall(kind: Kind): Promise<number> {
   const costs = priceCall(catalog, { requested: model, served: model, originalPromptTokens: 20, sentPromptTokens: 20, completionTokens: 100, cacheHit: false });
   const priced = { costs, originalPromptTokens: 20, totalMs: 0, overheadMs: 0, meta: {} } as unknown as Priced;
   commit(call, out, priced);
-  return (performance.now() - t0) * 1000;
+  const answered = performance.now();
+  await new Promise((resolve) => setImmediate(resolve));
+  return [(answered - t0) * 1000, (performance.now() - t0) * 1000];
 }
 
-const KINDS: Kind[] = ["none", "budget", "both"];
-for (let i = 0; i < 600; i++) await oneCall(KINDS[i % 3]!);
-const medians: Record<Kind, number[]> = { none: [], budget: [], both: [] };
+const KINDS: Kind[] = ["none", "budget", "both", "limited"];
+// Runs with a cost limit of their own: their calls reserve the worst case on the run too.
+for (let i = 0; i < 50; i++) await services.agentRuns.put(key.appId, `limited-${i}`, { maxCostMicros: 1e15 });
+for (let i = 0; i < 800; i++) await oneCall(KINDS[i % KINDS.length]!);
+const fresh = (): Record<Kind, number[]> => ({ none: [], budget: [], both: [], limited: [] });
+const medians = fresh();
+const withSettle = fresh();
 for (let r = 0; r < ROUNDS; r++) {
-  const t: Record<Kind, number[]> = { none: [], budget: [], both: [] };
+  const t = fresh();
+  const w = fresh();
   for (let i = 0; i < CALLS; i++) {
     // Rotate which goes first, so none always runs on a warmer cache.
-    for (let k = 0; k < 3; k++) {
-      const kind = KINDS[(i + k) % 3]!;
-      t[kind].push(await oneCall(kind));
+    for (let k = 0; k < KINDS.length; k++) {
+      const kind = KINDS[(i + k) % KINDS.length]!;
+      const [answered, settled] = await oneCall(kind);
+      t[kind].push(answered);
+      w[kind].push(settled);
     }
   }
-  for (const k of KINDS) medians[k].push(median(t[k]));
+  for (const k of KINDS) {
+    medians[k].push(median(t[k]));
+    withSettle[k].push(median(w[k]));
+  }
   if (r === ROUNDS - 1)
     console.log(
-      `last round p99 µs: baseline ${percentile(t.none, 99).toFixed(1)}, budget ${percentile(t.budget, 99).toFixed(1)}, budget + agent run ${percentile(t.both, 99).toFixed(1)}`,
+      `last round p99 µs: baseline ${percentile(t.none, 99).toFixed(1)}, budget ${percentile(t.budget, 99).toFixed(1)}, budget + agent run ${percentile(t.both, 99).toFixed(1)}, with a run cost limit ${percentile(t.limited, 99).toFixed(1)}`,
     );
 }
 const added = (k: Kind) => medians[k].map((m, r) => m - medians.none[r]!);
+const addedWithSettle = (k: Kind) => withSettle[k].map((m, r) => m - withSettle.none[r]!);
 const view = await services.budgets.get(key.appId, budget.id);
 console.log(`\n## Budget and agent-run checks per call (${CALLS} calls of each kind × ${ROUNDS} rounds, interleaved)\n`);
-console.log("| call | p50 µs (median of rounds) | added to the baseline (goal ≤ 50) |\n|---|---|---|");
-console.log(`| baseline: quota stage only | ${median(medians.none).toFixed(1)} | |`);
-console.log(`| with budget_id | ${median(medians.budget).toFixed(1)} | ${median(added("budget")).toFixed(1)} |`);
-console.log(`| with budget_id and agent_run_id | ${median(medians.both).toFixed(1)} | ${median(added("both")).toFixed(1)} |`);
+console.log(
+  "| call | p50 µs until the answer can go out (median of rounds) | added to the baseline (goal ≤ 50) | p50 µs with the settle after the turn | added |\n|---|---|---|---|---|",
+);
+const row = (label: string, k: Kind) =>
+  `| ${label} | ${median(medians[k]).toFixed(1)} | ${k === "none" ? "" : median(added(k)).toFixed(1)} | ${median(withSettle[k]).toFixed(1)} | ${k === "none" ? "" : median(addedWithSettle(k)).toFixed(1)} |`;
+console.log(row("baseline: quota stage only", "none"));
+console.log(row("with budget_id", "budget"));
+console.log(row("with budget_id and agent_run_id (no run cost limit: the default)", "both"));
+console.log(row("with budget_id and agent_run_id, the run with a cost limit", "limited"));
 console.log(
   `\nrounds' added p50, budget: ${added("budget")
     .map((x) => x.toFixed(1))
     .join(", ")} µs; both: ${added("both")
+    .map((x) => x.toFixed(1))
+    .join(", ")} µs; with a run cost limit: ${added("limited")
     .map((x) => x.toFixed(1))
     .join(", ")} µs. Budget spent $${view.spent_usd}, reserved $${view.reserved_usd} after the run; load average ${loadavg()[0]!.toFixed(1)}`,
 );

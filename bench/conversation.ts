@@ -28,6 +28,7 @@ import { optimize } from "../src/pipeline/optimize";
 import { loadOptimizerDeps } from "../src/pipeline/optimizer-deps";
 import { Conversations } from "../src/pipeline/context/conversations";
 import { frameOf } from "../src/pipeline/context/frame";
+import { MessageMemo } from "../src/pipeline/context/message-memo";
 import { openStore } from "../src/store/db";
 import type { ChatMessage } from "../src/core/messages";
 import { countTokens } from "../src/tokens/count";
@@ -118,7 +119,7 @@ function prefixShare(prev: string[] | undefined, cur: string[]): number {
 
 const summaryOf = (pieces: string[]) => pieces.find((p) => p.includes("Summary of the earlier part of this conversation"));
 
-type Mode = "resend" | "conversation" | "protocol+conversation";
+type Mode = "resend, message memo off" | "resend" | "conversation" | "protocol+conversation";
 
 async function runOne(
   url: string,
@@ -137,7 +138,7 @@ async function runOne(
     const user: ChatMessage = { role: "user", content: chat[t]! };
     const base = { cache: false, route: false };
     const body =
-      mode === "resend"
+      mode === "resend" || mode === "resend, message memo off"
         ? { model, messages: [{ role: "system", content: SYSTEM }, ...history, user], svc_options: base }
         : mode === "conversation"
           ? { model, messages: [{ role: "system", content: SYSTEM }, user], svc_options: { ...base, conversation_id: tag, max_turns_to_keep: KEEP } }
@@ -167,7 +168,10 @@ const fmt = (x: number, d = 0) => x.toFixed(d);
 async function part1(chats: string[][]): Promise<string[]> {
   const openai = startOpenAIMock({ apiKey: "k", record: true });
   const anthropic = startAnthropicMock({ apiKey: "k", record: true });
-  const gw = await startGateway({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${openai.url}/v1`, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: anthropic.url });
+  const env = { OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${openai.url}/v1`, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: anthropic.url };
+  const gw = await startGateway(env);
+  // The same client without the per-message memo (issue 28's baseline: every call optimizes the whole history).
+  const noMemo = await startGateway({ ...env, SVC_MESSAGE_MEMO_CHARS: "0" }, { dataDir: gw.dataDir });
   const lines: string[] = [];
   try {
     const admin = await gw.cliKey(["--admin"]);
@@ -184,9 +188,10 @@ async function part1(chats: string[][]): Promise<string[]> {
       ["Anthropic mock", "claude-3-5-sonnet-20241022", anthropic],
     ] as const) {
       const byMode = new Map<Mode, TurnRecord[][]>();
-      for (const mode of ["resend", "conversation", "protocol+conversation"] as Mode[]) {
+      for (const mode of ["resend, message memo off", "resend", "conversation", "protocol+conversation"] as Mode[]) {
         const runs: TurnRecord[][] = [];
-        for (let c = 0; c < chats.length; c++) runs.push(await runOne(gw.url, admin.key, mock, model, mode, chats[c]!, `${name}-${mode}-${c}`, proto.id));
+        const url = mode === "resend, message memo off" ? noMemo.url : gw.url;
+        for (let c = 0; c < chats.length; c++) runs.push(await runOne(url, admin.key, mock, model, mode, chats[c]!, `${name}-${mode}-${c}`, proto.id));
         byMode.set(mode, runs);
       }
       lines.push(
@@ -195,7 +200,7 @@ async function part1(chats: string[][]): Promise<string[]> {
         "| client | prompt tokens at turn 1 / 10 / 20 / 30 / 40 | prompt tokens, 40 turns | cached share | cost, 40 turns (USD) | requests starting with the whole previous one: all / between summary steps | mean share of the previous request kept |",
         "|---|---|---|---|---|---|---|",
       );
-      const base = byMode.get("resend")!;
+      const base = byMode.get("resend, message memo off")!;
       const totals = (runs: TurnRecord[][]) => ({
         tokens: mean(runs.map((r) => r.reduce((a, t) => a + t.prompt, 0))),
         cost: mean(runs.map((r) => r.reduce((a, t) => a + t.cost, 0))),
@@ -215,12 +220,13 @@ async function part1(chats: string[][]): Promise<string[]> {
         );
         const wholeBetween = between.filter((s) => s === 1).length / between.length;
         lines.push(
-          `| ${mode} | ${[1, 10, 20, 30, 40].map(at).join(" / ")} | ${fmt(tt.tokens)}${mode === "resend" ? "" : ` (${fmt((1 - tt.tokens / b.tokens) * 100, 1)}% fewer)`} | ${fmt((tt.cached / tt.tokens) * 100, 1)}% | ${tt.cost.toFixed(6)}${mode === "resend" ? "" : ` (${fmt((1 - tt.cost / b.cost) * 100, 1)}% less)`} | ${fmt(whole * 100, 1)}% / ${fmt(wholeBetween * 100, 1)}% (${between.length} of ${shares.length}) | ${fmt(mean(shares) * 100, 1)}% |`,
+          `| ${mode} | ${[1, 10, 20, 30, 40].map(at).join(" / ")} | ${fmt(tt.tokens)}${runs === base ? "" : ` (${fmt((1 - tt.tokens / b.tokens) * 100, 1)}% fewer)`} | ${fmt((tt.cached / tt.tokens) * 100, 1)}% | ${tt.cost.toFixed(6)}${runs === base ? "" : ` (${fmt((1 - tt.cost / b.cost) * 100, 1)}% less)`} | ${fmt(whole * 100, 1)}% / ${fmt(wholeBetween * 100, 1)}% (${between.length} of ${shares.length}) | ${fmt(mean(shares) * 100, 1)}% |`,
         );
       }
       lines.push("");
     }
   } finally {
+    await noMemo.stop();
     await gw.stop();
     openai.stop();
     anthropic.stop();
@@ -269,7 +275,17 @@ async function part2(chat: string[]): Promise<string[]> {
     const opt = await optimize({ ...whole, messages: frame.toOptimize }, deps);
     return frame.assemble(opt.messages);
   });
-  store.close();
+  // A client resending its history without conversation_id: turns 1-39 remembered by the message memo.
+  const memo = new MessageMemo(settings.messageMemoChars);
+  const scope = { appId: "app", aggressiveness: whole.options.max_aggressiveness, skipRules: whole.options.skip_rules };
+  const all = [SYS, ...history, last];
+  memo.remember(scope, all.slice(0, -1), all.slice(0, -1));
+  const memoed = await time(async () => {
+    const frame = frameOf(all, undefined, undefined, memo.prefix(scope, all))!;
+    const opt = await optimize({ ...whole, messages: frame.toOptimize }, deps);
+    return frame.assemble(opt.messages);
+  });
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
   return [
     "### The optimizer's time on turn 40 (in-process, memo off, one thread)",
@@ -278,6 +294,7 @@ async function part2(chat: string[]): Promise<string[]> {
     "|---|---|---|",
     `| resends 40 turns + system prompt (every stage but the cache and routing) | ${resend.p50.toFixed(3)} | ${resend.p99.toFixed(3)} |`,
     `| conversation_id: the stage's plan (store read, summary step) + the optimizer on the new turn + assembly | ${staged.p50.toFixed(3)} | ${staged.p99.toFixed(3)} |`,
+    `| resends, message memo: the prefix lookup (79 messages hashed) + the optimizer on the new turn + assembly | ${memoed.p50.toFixed(3)} | ${memoed.p99.toFixed(3)} |`,
     "",
   ];
 }

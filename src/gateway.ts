@@ -1,7 +1,13 @@
 import pkg from "../package.json";
 import type { Settings } from "./config/config";
 import type { Logger } from "./log/logger";
-import { openStore } from "./store/db";
+import { openStore, type Store } from "./store/db";
+import { openPostgresStore } from "./store/postgres";
+import { PgCounters } from "./store/pg-counters";
+import { PgSpendStore } from "./store/pg-spend-store";
+import { NodeHeartbeat } from "./store/nodes";
+import { hostname } from "node:os";
+import { ApiError } from "./core/errors";
 import { Catalog } from "./catalog/catalog";
 import { loadVocabularies, vocabulariesFor } from "./tokens/count";
 import { Plans } from "./auth/plans";
@@ -16,8 +22,8 @@ import { buildProviders } from "./providers/registry";
 import { DEFAULT_CALL_POLICY } from "./providers/call";
 import { Ledger } from "./accounting/ledger";
 import { LedgerJournal } from "./accounting/ledger-journal";
-import { threadWriter } from "./accounting/ledger-writer";
-import { SqliteCounters, type Counters } from "./store/counters";
+import { postgresWriter, threadWriter } from "./accounting/ledger-writer";
+import { SqliteCounters, type Counters, type DurableCounters } from "./store/counters";
 import { RedisLink } from "./store/redis";
 import { RedisCounters } from "./store/redis-counters";
 import { RedisCachePeers } from "./pipeline/cache/redis-peers";
@@ -43,11 +49,21 @@ import { optimizerCompressor, Protocols } from "./pipeline/context/protocols";
 /** How long the ledger's writer thread waits for another process's write lock before it retries later. */
 const STORE_BUSY_TIMEOUT_MS = 5000;
 
+/**
+ * Who holds a reservation: the pid on SQLite (the processes share one machine and its data directory,
+ * as the ledger journal does), node and pid on PostgreSQL (nodes are other machines, dead when their
+ * heartbeat stops: store/nodes.ts).
+ */
+function ownerOf(store: Store, settings: Settings): string {
+  return store.dialect === "sqlite" ? String(process.pid) : `${settings.nodeId ?? hostname()}/${process.pid}`;
+}
+
 /** The services that need no model: what the CLI's key commands use, and the first half of a server's. */
 export type StoreServices = Omit<Services, "cache" | "optimizer" | "protocols">;
 
 export async function openStoreServices(settings: Settings, log: Logger, env: Record<string, string | undefined> = process.env): Promise<StoreServices> {
-  const store = openStore(settings.dataDir);
+  // SVC_DATABASE_URL: the whole store on PostgreSQL, shared by every node; else SQLite in the data directory.
+  const store: Store = settings.databaseUrl ? await openPostgresStore(settings.databaseUrl) : openStore(settings.dataDir);
   const catalog = Catalog.load(settings.modelsFile);
   const plans = Plans.load(settings.plansFile);
   const secret = loadOrCreateSecret(settings.dataDir, settings.secret);
@@ -55,36 +71,42 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
   const repo = new KeyRepository(store);
   const keyIndex = new KeyIndex(repo);
   await keyIndex.sync();
-  const keys = new KeyService(repo, keyIndex, hash, plans);
+  // Binding a key to a budget checks the budget (made below, with the spend store: asked only once serving).
+  const keys = new KeyService(repo, keyIndex, hash, plans, (appId, id) => budgets.exists(appId, id));
   const providers = buildProviders(env, catalog);
-  const ledger = new Ledger(threadWriter(store.path, STORE_BUSY_TIMEOUT_MS), new LedgerJournal(join(settings.dataDir, "ledger-journal")), {
-    onRejected: (rejected) =>
-      log.error(
-        { rows: rejected.length, request_ids: rejected.slice(0, 5).map((r) => r.requestId), reason: rejected[0]!.reason },
-        "usage ledger: rows refused by the store were kept in ledger-journal/rejected.jsonl",
-      ),
-    onStoreError: (e, pending) => log.error({ pending, err: { message: e.message } }, "usage ledger: the store failed a write; the rows are kept and retried"),
-  });
+  const ledger = new Ledger(
+    store.dialect === "sqlite" ? threadWriter(store.path, STORE_BUSY_TIMEOUT_MS) : postgresWriter(store.sql),
+    new LedgerJournal(join(settings.dataDir, "ledger-journal")),
+    {
+      onRejected: (rejected) =>
+        log.error(
+          { rows: rejected.length, request_ids: rejected.slice(0, 5).map((r) => r.requestId), reason: rejected[0]!.reason },
+          "usage ledger: rows refused by the store were kept in ledger-journal/rejected.jsonl",
+        ),
+      onStoreError: (e, pending) =>
+        log.error({ pending, err: { message: e.message } }, "usage ledger: the store failed a write; the rows are kept and retried"),
+    },
+  );
   if (settings.bootstrapAdminKey) {
     const type = parseKey(settings.bootstrapAdminKey);
     if (!type) throw new Error("SVC_BOOTSTRAP_ADMIN_KEY is not a well-formed svc key (create one with `svc keys create --admin`)");
     await keys.registerBootstrap(settings.bootstrapAdminKey, type);
   }
   const redis = settings.redisUrl ? new RedisLink(settings.redisUrl, settings.redisPrefix, log) : undefined;
-  const durableCounters = new SqliteCounters(store.path);
+  const durableCounters: DurableCounters = store.dialect === "sqlite" ? new SqliteCounters(store.path) : new PgCounters(store.sql);
   const redisCounters = redis && new RedisCounters(redis, durableCounters);
   const counters: Counters = redisCounters ?? durableCounters;
   if (redis) broadcastKeyChanges(redis, keyIndex, log);
   const quota = new Quota(counters, plans, settings.testKeyDailyCalls);
-  const durableSpend = new SqliteSpendStore(store.path);
+  const durableSpend: SpendStore = store.dialect === "sqlite" ? new SqliteSpendStore(store.path) : new PgSpendStore(store.sql);
   const spend: SpendStore = redis ? new RedisSpendStore(redis, durableSpend, redis.node) : durableSpend;
-  // Reservations name the process holding them, as the ledger journal does (processes share one machine's data directory).
-  const owner = String(process.pid);
+  const owner = ownerOf(store, settings);
   const budgets = new Budgets(spend, owner);
   const agentRuns = new AgentRuns(
     spend,
     { maxCostMicros: Math.round(settings.agentRunMaxCostUsd * 1e6), maxCalls: settings.agentRunMaxCalls, maxRepeats: settings.agentRunMaxRepeats },
     owner,
+    settings.agentRunWrapUpAt,
   );
   return {
     version: pkg.version,
@@ -118,8 +140,8 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
       turnsToKeep: settings.conversationTurnsToKeep,
       summaryStep: settings.conversationSummaryStep,
       maxTurns: settings.conversationMaxTurns,
-      // A call holds its conversation at most as long as it may run, and a little more for its settle.
-      leaseMs: settings.requestTimeoutMs + 5_000,
+      // Renewed every 10 s while its call runs: a process that dies holding one locks the conversation for at most 30 s.
+      leaseMs: 30_000,
       summaryModel: summaryModelOf(settings.conversationSummaryModel, catalog, providers),
     }),
     messageMemo: new MessageMemo(settings.messageMemoChars),
@@ -132,11 +154,12 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
     piiMaps: new ConversationMaps(store.db, deriveMappingKey(secret)),
     servableModels: catalog.models.filter((m) => providers.providerFor(m) !== undefined).map((m) => m.id),
     flushables: [
-      { name: "ledger", flush: () => void ledger.flush() },
+      { name: "ledger", flush: () => ledger.flush() },
       { name: "quota", flush: () => quota.flush() },
-      ...(redisCounters ? [{ name: "counters' write-back", flush: () => void redisCounters.writeBack() }] : []),
+      ...(redisCounters ? [{ name: "counters' write-back", flush: () => redisCounters.writeBack() }] : []),
+      { name: "budget settles", flush: () => budgets.flush() },
       { name: "budgets and agent runs", flush: () => spend.flush() },
-      { name: "key usage", flush: () => void keyIndex.flushUsage() },
+      { name: "key usage", flush: () => keyIndex.flushUsage() },
     ],
   };
 }
@@ -148,9 +171,14 @@ export async function startServices(settings: Settings, log: Logger, env: Record
   const recovered = await base.ledger.recover();
   if (recovered > 0) log.warn({ rows: recovered }, "usage ledger: rows journaled by a process that stopped were written to the store");
   // Then the money calls of a process that died mid-call still hold: reconciled against those rows.
-  const orphans = await base.spend.settleOrphans((owner) => owner === String(process.pid) || !processAlive(Number(owner)), Date.now());
-  if (orphans > 0)
-    log.warn({ reservations: orphans }, "budgets and agent runs: reservations of a process that stopped were settled (charged as recorded, else in full)");
+  const settled = (reservations: number) =>
+    log.warn({ reservations }, "budgets and agent runs: reservations of a process that stopped were settled (charged as recorded, else in full)");
+  const store = base.store;
+  const nodes = store.dialect === "postgres" ? new NodeHeartbeat(store.sql, ownerOf(store, settings), base.spend, settled) : undefined;
+  const orphans = nodes
+    ? await nodes.start()
+    : await base.spend.settleOrphans((owner) => owner === String(process.pid) || !processAlive(Number(owner)), Date.now());
+  if (orphans > 0) settled(orphans);
   // The event loop counts tokens in o200k (the optimizer's inline path) and in the tokenizer of every
   // provider it can serve (usage estimates): loaded here, about half a second each, rather than on a
   // first request; not when the CLI's key commands open the store.
@@ -175,6 +203,12 @@ export async function startServices(settings: Settings, log: Logger, env: Record
   const optimizer = await Optimizer.start(settings, models);
   const protocols = new Protocols(base.store, optimizerCompressor(optimizer, base.catalog.defaultModel.id, settings.qualityFloor));
   base.metrics.watchQueue(() => optimizer.queueDepth());
+  base.metrics.watchBudgets((appId, id) =>
+    base.budgets.get(appId, id).then(
+      (b) => b.remaining_usd,
+      (e) => (e instanceof ApiError && e.code === "NOT_FOUND" ? undefined : Promise.reject(e)),
+    ),
+  );
   const redis = base.redis;
   if (redis)
     base.metrics.watchRedis(
@@ -187,7 +221,14 @@ export async function startServices(settings: Settings, log: Logger, env: Record
       { endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT ?? "http://localhost:4318/v1/traces" },
       "tracing: one OTLP trace per call",
     );
-  return Object.freeze({ ...base, cache, optimizer, protocols, tracer, flushables: [{ name: "cache", flush: () => void cache.flush() }, ...base.flushables] });
+  return Object.freeze({
+    ...base,
+    cache,
+    optimizer,
+    protocols,
+    tracer,
+    flushables: [{ name: "cache", flush: () => cache.flush() }, ...base.flushables, ...(nodes ? [{ name: "node heartbeat", flush: () => nodes.tick() }] : [])],
+  });
 }
 
 /**
@@ -195,38 +236,40 @@ export async function startServices(settings: Settings, log: Logger, env: Record
  * changes), instead of at their next poll; the poll stays, for when Redis is away and for the CLI without it.
  */
 function broadcastKeyChanges(redis: RedisLink, keyIndex: KeyIndex, log: Logger): void {
-  const sync = () => guardAsync(log, "key sync", () => keyIndex.sync());
+  const sync = () => guard(log, "key sync", () => keyIndex.sync());
   keyIndex.onLocalChange((id) => redis.announce("keys", id));
   void redis.subscribe("keys", sync);
   redis.onRecover(sync);
 }
 
-/** Writes what the flushables buffer. The log goes last, so what they log (a ledger row refused) is written now, not a flush later. */
+/**
+ * Writes what the flushables buffer, each on its own: one failing (a full disk) neither stops the
+ * others nor, rejected later, ends the process — an unhandled rejection from a key-usage write on a
+ * full disk killed the gateway mid-test once the store went asynchronous. The log goes last, so what
+ * they log (a ledger row refused) is written now, not a flush later.
+ */
 export function flushAll(s: Pick<Services, "flushables" | "log">): void {
   try {
-    for (const f of s.flushables) f.flush();
+    for (const f of s.flushables) guard(s.log, `flush of ${f.name}`, () => f.flush());
   } finally {
     s.log.flush();
   }
 }
 
-/** As guard, for work that finishes later: its failure is logged when it comes. */
-function guardAsync(log: Logger, what: string, fn: () => Promise<void>): void {
-  fn().catch((e: Error) => log.error({ err: { message: e.message } }, `${what} failed`));
-}
-
-function guard(log: Logger, what: string, fn: () => void): void {
+/** Runs background work whose failure, thrown now or rejected later, is logged rather than left to end the process. */
+function guard(log: Logger, what: string, fn: () => void | Promise<void>): void {
+  const failed = (e: unknown) => log.error({ err: { message: (e as Error)?.message } }, `${what} failed`);
   try {
-    fn();
+    fn()?.catch(failed);
   } catch (e) {
-    log.error({ err: { message: (e as Error).message } }, `${what} failed`);
+    failed(e);
   }
 }
 
 /** Starts the background work (following key changes made elsewhere, write-behind flushes); returns what stops it. */
 export function startBackground(s: Pick<Services, "log" | "settings" | "keyIndex" | "flushables">): () => void {
   const timers = [
-    setInterval(() => guardAsync(s.log, "key sync", () => s.keyIndex.sync()), s.settings.keySyncMs),
+    setInterval(() => guard(s.log, "key sync", () => s.keyIndex.sync()), s.settings.keySyncMs),
     setInterval(() => guard(s.log, "flush", () => flushAll(s)), s.settings.flushMs),
   ];
   for (const t of timers) t.unref?.();

@@ -28,6 +28,12 @@ export async function startServer(settings: Settings, log: Logger = createLogger
       { parser_limit: maxHeaderSize, wanted: PARSER_HEADER_BYTES },
       `Bun's HTTP parser limit is below svc's: header blocks over it get Bun's bare 431 with no error body; start Bun with ${PARSER_FLAG} (npm start and the svc command do)`,
     );
+  // A rejected promise nobody awaited would end the process (Bun exits on one), and with it every open
+  // call: a gateway logs it as the bug it is and keeps serving. Background writes catch their own
+  // failures (gateway.ts guard); this is the net under whatever a later change leaves uncaught.
+  process.on("unhandledRejection", (e) =>
+    log.error({ err: { message: (e as Error)?.message, stack: (e as Error)?.stack } }, "unhandled rejection: logged, the gateway keeps serving"),
+  );
   const app = buildApp(services);
   app.listen({ hostname: settings.host, port: settings.port });
   const server = app.server as Server<unknown>;

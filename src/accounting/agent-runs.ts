@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { ApiError } from "../core/errors";
 import type { ChatMessage } from "../core/messages";
+import { NO_RUN_LIMITS, type KeyRunLimits } from "../auth/key-record";
 import { RUN_SEP, type RunAdmission, type RunLimits, type RunRow, type SpendStore } from "../store/spend-store";
 import { toUsd } from "./budgets";
 
@@ -22,7 +23,17 @@ export interface RunTotals {
   calls: number;
   cost_usd: number;
   status: RunRow["status"];
+  /** The call went out with the wrap-up instruction (WRAP_UP): the run is near a limit. */
+  wrap_up?: true;
 }
+
+/**
+ * Added, as a last system message, to the calls of a run near its call or cost limit when the operator
+ * asks for it (SVC_AGENT_RUN_WRAP_UP_AT): an agent told it is about to be stopped can finish with an
+ * answer rather than be cut off by the guard mid-task.
+ */
+export const WRAP_UP =
+  "This agent run is close to the call or cost limit its operator set, after which further calls are refused. Wrap up: give your final answer now, with the best result you have.";
 
 /** What a call holds on a run between admission and its settle. */
 export interface RunHold {
@@ -32,6 +43,12 @@ export interface RunHold {
   requestId: string;
   /** The run's totals when the call was admitted: svc_meta's fallback while the store is busy at the settle. */
   admitted: RunTotals;
+  /** The limits the run is held to where it sets none (the key's, else the operator's). */
+  limits: RunLimits;
+  /** The run had a cost limit when the call was admitted: only then is the call's worst case reserved. */
+  limited: boolean;
+  /** The run is near a limit and the operator asked for the wrap-up instruction: the call carries WRAP_UP. */
+  wrapUp: boolean;
   /** Set once the call's worst-case cost is reserved. */
   micros?: number;
 }
@@ -91,28 +108,57 @@ export class AgentRuns {
     private readonly store: SpendStore,
     defaults: RunLimits,
     private readonly owner: string,
+    /** SVC_AGENT_RUN_WRAP_UP_AT: the share of a limit from which calls carry WRAP_UP (0: never). */
+    private readonly wrapUpAt = 0,
     private readonly now: () => number = Date.now,
   ) {
     this.defaults = { maxCostMicros: defaults.maxCostMicros || UNLIMITED, maxCalls: defaults.maxCalls || UNLIMITED, maxRepeats: defaults.maxRepeats };
   }
 
   /** At admission: counts the call into its run, or refuses it when the run is stopped or this call trips it. */
-  async admit(appId: string, id: string, requestId: string, messages: readonly ChatMessage[]): Promise<RunHold> {
+  async admit(appId: string, id: string, requestId: string, messages: readonly ChatMessage[], key: KeyRunLimits = NO_RUN_LIMITS): Promise<RunHold> {
     const hash = stepHash(messages);
-    const a = await this.store.admitRun(appId, id, hash, this.defaults, this.now());
+    const limits = this.limitsFor(key);
+    const a = await this.store.admitRun(appId, id, hash, limits, this.now());
     refuseUnless(a);
-    return { appId, id, hash, requestId, admitted: totalsOf(a.run) };
+    const maxCost = a.run.max_cost_micros ?? limits.maxCostMicros;
+    return { appId, id, hash, requestId, admitted: totalsOf(a.run), limits, limited: maxCost !== UNLIMITED, wrapUp: this.nearLimit(a.run, limits, maxCost) };
   }
 
-  /** Once the call's worst case is known: reserves it against the run's cost limit. */
+  /** The limits a run is held to where it sets none: the calling key's, else the operator's. */
+  private limitsFor(key: KeyRunLimits): RunLimits {
+    if (key === NO_RUN_LIMITS) return this.defaults;
+    return {
+      maxCostMicros: key.maxCostMicros ?? this.defaults.maxCostMicros,
+      maxCalls: key.maxCalls ?? this.defaults.maxCalls,
+      maxRepeats: key.maxRepeats ?? this.defaults.maxRepeats,
+    };
+  }
+
+  /** The run (this call counted) has used `wrapUpAt` of its call limit, or of its cost limit with the calls in flight. */
+  private nearLimit(r: RunRow, limits: RunLimits, maxCost: number): boolean {
+    if (this.wrapUpAt === 0) return false;
+    const maxCalls = r.max_calls ?? limits.maxCalls;
+    return (
+      (maxCalls !== UNLIMITED && r.calls >= this.wrapUpAt * maxCalls) || (maxCost !== UNLIMITED && r.cost_micros + r.reserved_micros >= this.wrapUpAt * maxCost)
+    );
+  }
+
+  /**
+   * Once the call's worst case is known: reserves it against the run's cost limit. A run without one
+   * (the default) holds nothing: the reservation and its settle were a transaction each, 40 of a run
+   * call's 90 µs in bench/budget-guard.ts, for a limit that cannot bind. A limit set between this call's
+   * admission and here binds from the next call.
+   */
   async reserve(hold: RunHold, micros: number): Promise<void> {
+    if (!hold.limited) return;
     const target = hold.appId + RUN_SEP + hold.id;
     refuseUnless(
       await this.store.reserveRun(
         { requestId: hold.requestId, kind: "run", target, period: "", micros },
         hold.appId,
         hold.id,
-        this.defaults.maxCostMicros,
+        hold.limits.maxCostMicros,
         this.owner,
         this.now(),
       ),
@@ -125,9 +171,12 @@ export class AgentRuns {
    * store is busy (the settle then finishes on timers) the totals at admission plus this call's cost.
    */
   settle(hold: RunHold, costMicros: number, promptTokens: number, completionTokens: number): RunTotals {
-    const r = this.store.settleRun(hold.requestId, hold.appId, hold.id, costMicros, promptTokens, completionTokens, this.now());
-    if (r instanceof Promise || !r) return { ...hold.admitted, cost_usd: toUsd(Math.round(hold.admitted.cost_usd * 1e6) + costMicros) };
-    return totalsOf(r);
+    const r =
+      hold.micros === undefined
+        ? this.store.chargeRun(hold.appId, hold.id, { costMicros, promptTokens, completionTokens }, this.now())
+        : this.store.settleRun(hold.requestId, hold.appId, hold.id, costMicros, promptTokens, completionTokens, this.now());
+    const totals = r instanceof Promise || !r ? { ...hold.admitted, cost_usd: toUsd(Math.round(hold.admitted.cost_usd * 1e6) + costMicros) } : totalsOf(r);
+    return hold.wrapUp ? { ...totals, wrap_up: true } : totals;
   }
 
   /** No answer went out: the call is not counted, and its reservation is released. */
@@ -136,8 +185,9 @@ export class AgentRuns {
     if (hold.micros !== undefined) void this.store.settleRun(hold.requestId, hold.appId, hold.id, 0, 0, 0, this.now());
   }
 
-  async get(appId: string, id: string): Promise<RunView> {
-    return this.view(await this.existing(appId, id));
+  /** The run, its limits as a call with `key` would be held to them. */
+  async get(appId: string, id: string, key: KeyRunLimits = NO_RUN_LIMITS): Promise<RunView> {
+    return this.view(await this.existing(appId, id), this.limitsFor(key));
   }
 
   async put(appId: string, id: string, limits: { maxCostMicros?: number; maxCalls?: number; maxRepeats?: number }): Promise<RunView> {
@@ -158,9 +208,9 @@ export class AgentRuns {
     return r;
   }
 
-  private view(r: RunRow): RunView {
+  private view(r: RunRow, defaults = this.defaults): RunView {
     const limited = (n: number) => (n === UNLIMITED ? null : n);
-    const maxCost = r.max_cost_micros ?? limited(this.defaults.maxCostMicros);
+    const maxCost = r.max_cost_micros ?? limited(defaults.maxCostMicros);
     return {
       id: r.id,
       status: r.status,
@@ -170,8 +220,8 @@ export class AgentRuns {
       cost_usd: toUsd(r.cost_micros),
       limits: {
         max_cost_usd: maxCost === null ? null : toUsd(maxCost),
-        max_calls: r.max_calls ?? limited(this.defaults.maxCalls),
-        max_repeats: r.max_repeats ?? this.defaults.maxRepeats,
+        max_calls: r.max_calls ?? limited(defaults.maxCalls),
+        max_repeats: r.max_repeats ?? defaults.maxRepeats,
       },
       trip_reason: r.trip_reason,
     };

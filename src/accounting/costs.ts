@@ -88,24 +88,22 @@ export function priceCall(catalog: Catalog, c: CostInput): CallCosts {
   };
 }
 
-/** A call's saving split by where it came from; the parts add up to saved_usd. */
-export interface SavingsBySource {
-  compression: { usd: number; tokens: number };
-  routing: { usd: number };
-  cache: { usd: number; tokens: number };
+/** Tokens a call kept from the provider, by the sources of priceCall's saved_by_source that save tokens. */
+export interface SavedTokensBySource {
+  compression: number;
+  conversation: number;
+  cache: number;
 }
 
 /**
- * Splits priceCall's saving: a cache hit saved the whole counterfactual; otherwise compression saved
- * the removed prompt tokens on the counterfactual model, and routing the rest (the same prompt on
- * the counterfactual model against the served one; negative when a fallback served a dearer model).
- * A call with an unpriced model saved no USD anyone can tell (priceCall's saved_usd is 0).
+ * The tokens behind priceCall's split (the USD split has one source, priceCall; this only counts):
+ * the conversation's summary and compression removed prompt tokens, and a cache hit sent nothing,
+ * so the rest of the prompt and the whole completion are the cache's. Routing and the provider's
+ * prompt cache change prices, not tokens. The parts add up to what a call without the gateway would
+ * have sent and received, less what this one did.
  */
-export function savingsBySource(catalog: Catalog, c: CostInput, costs: CallCosts): SavingsBySource {
-  if (c.cacheHit)
-    return { compression: { usd: 0, tokens: 0 }, routing: { usd: 0 }, cache: { usd: costs.saved_usd, tokens: c.originalPromptTokens + c.completionTokens } };
-  const removed = c.originalPromptTokens - c.sentPromptTokens;
-  if (costs.unknown) return { compression: { usd: 0, tokens: removed }, routing: { usd: 0 }, cache: { usd: 0, tokens: 0 } };
-  const compression = round(catalog.costOf(c.requested ?? catalog.baseline, removed, 0) ?? 0);
-  return { compression: { usd: compression, tokens: removed }, routing: { usd: round(costs.saved_usd - compression) }, cache: { usd: 0, tokens: 0 } };
+export function savedTokensBySource(c: CostInput): SavedTokensBySource {
+  const conversation = c.conversationTokens ?? 0;
+  const compression = c.originalPromptTokens - c.sentPromptTokens - conversation;
+  return { compression, conversation, cache: c.cacheHit ? c.sentPromptTokens + c.completionTokens : 0 };
 }

@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { getTableColumns } from "drizzle-orm";
 import { usageLedger } from "../store/schema";
+import { ROLLUP_UPSERT_SQL, rollupParams } from "../store/usage-daily";
 
 export type LedgerRow = typeof usageLedger.$inferInsert;
 
@@ -15,10 +16,11 @@ const KEYS = columns.map(([key]) => key);
 // Boolean columns are the only ones whose driver value differs from the JS value (drizzle stores
 // them as 0/1); converting inline spares a drizzle mapToDriverValue call per column per row.
 const BOOLEAN = columns.map(([, c]) => c.columnType === "SQLiteBoolean");
-const WIDTH = KEYS.length;
+export const WIDTH = KEYS.length;
+/** The ledger's column names in binding order. */
+export const COLUMN_NAMES = columns.map(([, c]) => c.name);
 const TUPLE = `(${KEYS.map(() => "?").join(", ")})`;
-const insertSql = (verb: string, rows: number) =>
-  `${verb} INTO usage_ledger (${columns.map(([, c]) => c.name).join(", ")}) VALUES ${Array(rows).fill(TUPLE).join(", ")}`;
+const insertSql = (verb: string, rows: number) => `${verb} INTO usage_ledger (${COLUMN_NAMES.join(", ")}) VALUES ${Array(rows).fill(TUPLE).join(", ")}`;
 
 /**
  * Rows per INSERT statement: one statement per row spends most of its time crossing into SQLite
@@ -39,6 +41,8 @@ export interface LedgerInserts {
 /**
  * The ledger's insert statements, prepared once (the query builder costs more per row than the insert
  * itself at thousands of calls a second). Used by the writer thread and by the inline writer alike.
+ * Each transaction adds the rows it stored to the daily rollup (`usage_daily`), so the rollup never
+ * holds a row the ledger lacks or misses one it holds.
  */
 export function prepareLedgerInserts(sqlite: Database): LedgerInserts {
   const many = sqlite.prepare(insertSql("INSERT", ROWS_PER_STATEMENT));
@@ -46,6 +50,10 @@ export function prepareLedgerInserts(sqlite: Database): LedgerInserts {
   const oneOrIgnore = sqlite.prepare(insertSql("INSERT OR IGNORE", 1));
   const params: unknown[] = new Array(ROWS_PER_STATEMENT * WIDTH);
   const single: unknown[] = new Array(WIDTH);
+  const upsert = sqlite.prepare(ROLLUP_UPSERT_SQL);
+  const rollup = (rows: LedgerRow[]) => {
+    for (const p of rollupParams(rows)) upsert.run(...(p as never[]));
+  };
   const all = sqlite.transaction((rows: LedgerRow[]) => {
     let i = 0;
     for (; i + ROWS_PER_STATEMENT <= rows.length; i += ROWS_PER_STATEMENT) {
@@ -56,25 +64,31 @@ export function prepareLedgerInserts(sqlite: Database): LedgerInserts {
       bind(rows[i]!, single, 0);
       one.run(...(single as never[]));
     }
+    rollup(rows);
   });
   // A refused statement undoes its own row and leaves the transaction open for the others.
   const eachRow = sqlite.transaction((rows: LedgerRow[]) => {
     const rejected: RejectedRow[] = [];
+    const stored: LedgerRow[] = [];
     for (const row of rows) {
       bind(row, single, 0);
       try {
         one.run(...(single as never[]));
+        stored.push(row);
       } catch (e) {
         rejected.push({ requestId: row.requestId, reason: (e as Error).message });
       }
     }
+    rollup(stored);
     return rejected;
   });
   const replay = sqlite.transaction((rows: LedgerRow[]) => {
+    const stored: LedgerRow[] = [];
     for (const row of rows) {
       bind(row, single, 0);
-      oneOrIgnore.run(...(single as never[]));
+      if (oneOrIgnore.run(...(single as never[])).changes > 0) stored.push(row);
     }
+    rollup(stored);
   });
   return { all: (rows) => all(rows), eachRow: (rows) => eachRow(rows), replay: (rows) => replay(rows) };
 }
@@ -99,7 +113,8 @@ function isRowRefusal(e: unknown): boolean {
   return code.startsWith("SQLITE_CONSTRAINT");
 }
 
-function bind(row: LedgerRow, into: unknown[], at: number): void {
+/** A row's values in COLUMN_NAMES order, written into `into` from `at` (booleans as the 0/1 both databases store). */
+export function bind(row: LedgerRow, into: unknown[], at: number): void {
   const r = row as Record<string, unknown>;
   for (let c = 0; c < WIDTH; c++) {
     const v = r[KEYS[c]!];

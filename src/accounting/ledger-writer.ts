@@ -1,6 +1,9 @@
 import { Database } from "bun:sqlite";
 import type { SqliteStore } from "../store/db";
-import { prepareLedgerInserts, writeBatch, type LedgerRow, type RejectedRow } from "./ledger-sql";
+import type { Sql } from "postgres";
+import { pgText } from "../store/postgres";
+import { ROLLUP_UPSERT_SQL, rollupParams } from "../store/usage-daily";
+import { bind, COLUMN_NAMES, prepareLedgerInserts, WIDTH, writeBatch, type LedgerRow, type RejectedRow } from "./ledger-sql";
 
 /** Where the ledger's rows go: the store, written off the event loop in the gateway. */
 export interface LedgerWriter {
@@ -87,5 +90,57 @@ export function serveLedgerWrites(dbPath: string, busyTimeoutMs: number, post: (
     } catch (e) {
       post({ id: msg.id, error: (e as Error).message, code: (e as { code?: string }).code });
     }
+  };
+}
+
+/** Rows per PostgreSQL statement: 500 rows of 27 parameters stay far under its limit of 65,535 parameters. */
+const PG_ROWS_PER_STATEMENT = 500;
+
+const pgInsert = (rows: number) => {
+  const tuples: string[] = [];
+  for (let r = 0; r < rows; r++) tuples.push(`(${Array.from({ length: WIDTH }, (_, c) => `$${r * WIDTH + c + 1}`).join(", ")})`);
+  return `INSERT INTO usage_ledger (${COLUMN_NAMES.join(", ")}) VALUES ${tuples.join(", ")} ON CONFLICT (request_id) DO NOTHING RETURNING request_id`;
+};
+
+/**
+ * Writes on PostgreSQL through the store's async pool: the event loop only builds the statements.
+ * A batch is one transaction of multi-row INSERTs with ON CONFLICT (request_id) DO NOTHING: a row
+ * whose request id is already stored (a second row for one call, as SQLite's constraint refuses it)
+ * is returned as refused, the rest of the batch written; a replay of the journal skips them silently.
+ */
+export function postgresWriter(sql: Sql): LedgerWriter {
+  const texts = new Map<number, string>();
+  const textFor = (n: number) => texts.get(n) ?? (texts.set(n, pgInsert(n)), texts.get(n)!);
+  const rollup = pgText(ROLLUP_UPSERT_SQL);
+  const insert = (rows: LedgerRow[]): Promise<Set<string>> =>
+    sql.begin(async (tx) => {
+      const stored = new Set<string>();
+      for (let i = 0; i < rows.length; i += PG_ROWS_PER_STATEMENT) {
+        const chunk = rows.slice(i, i + PG_ROWS_PER_STATEMENT);
+        const params: unknown[] = new Array(chunk.length * WIDTH);
+        chunk.forEach((row, r) => bind(row, params, r * WIDTH));
+        for (const r of await tx.unsafe<{ request_id: string }[]>(textFor(chunk.length), params as never[])) stored.add(r.request_id);
+      }
+      // The daily rollup takes what this transaction stored, as the SQLite writer's does: a request id's
+      // first row in the batch (the one ON CONFLICT DO NOTHING kept), never a row refused or replayed.
+      const first = new Set<string>();
+      const added = rows.filter((r) => stored.has(r.requestId) && !first.has(r.requestId) && first.add(r.requestId));
+      for (const p of rollupParams(added)) await tx.unsafe(rollup, p as never[]);
+      return stored;
+    }) as Promise<Set<string>>;
+  return {
+    write: async (rows) => {
+      const stored = await insert(rows);
+      const rejected: RejectedRow[] = [];
+      // A request id stored by this batch takes its first row; any other row for it is refused.
+      for (const row of rows) {
+        if (stored.delete(row.requestId)) continue;
+        rejected.push({ requestId: row.requestId, reason: "a usage row for this request id is already stored" });
+      }
+      return rejected;
+    },
+    replay: async (rows) => void (await insert(rows)),
+    // The pool is the store's, closed with it.
+    close: async () => undefined,
   };
 }

@@ -2,7 +2,7 @@ import { withoutWaiting } from "../store/no-wait";
 import { and, eq, gt, sql, asc } from "drizzle-orm";
 import { serialized, writeAll, type Store } from "../store/db";
 import { apiKeys } from "../store/schema";
-import type { KeyEntry } from "./key-record";
+import { NO_RUN_LIMITS, type KeyEntry, type KeyRunLimits } from "./key-record";
 
 /** Storage of key records. Every change bumps `sync_seq` so other processes on the store see it. */
 type Row = typeof apiKeys.$inferSelect;
@@ -21,7 +21,15 @@ const toEntry = (r: Row): KeyEntry => ({
   createdAt: r.createdAt,
   lastUsedAt: r.lastUsedAt,
   revokedAt: r.revokedAt,
+  budgetId: r.budgetId,
+  // The shared NO_RUN_LIMITS when the key sets none: agent runs take the operator's limits as they are.
+  runLimits:
+    r.runMaxCostMicros === null && r.runMaxCalls === null && r.runMaxRepeats === null
+      ? NO_RUN_LIMITS
+      : { maxCostMicros: r.runMaxCostMicros, maxCalls: r.runMaxCalls, maxRepeats: r.runMaxRepeats },
 });
+
+const runColumns = (l: KeyRunLimits) => ({ runMaxCostMicros: l.maxCostMicros, runMaxCalls: l.maxCalls, runMaxRepeats: l.maxRepeats });
 
 /** The advisory lock key changes take turns under on PostgreSQL ("svkey"). */
 const KEY_CHANGES_LOCK = 0x73766b6579;
@@ -38,7 +46,32 @@ export class KeyRepository {
   // Changes take turns (serialized): each commits a sync_seq above every one committed before it, so a
   // node that read up to n never misses a change committed later with a number below n.
   async insert(k: KeyEntry): Promise<void> {
-    await serialized(this.store, KEY_CHANGES_LOCK, async (tx) => void (await tx.insert(apiKeys).values({ ...k, syncSeq: nextSeq })));
+    const { runLimits, ...rest } = k;
+    await serialized(
+      this.store,
+      KEY_CHANGES_LOCK,
+      async (tx) => void (await tx.insert(apiKeys).values({ ...rest, ...runColumns(runLimits), syncSeq: nextSeq })),
+    );
+  }
+
+  /** A key's defaults: its budget and its agent-run limits. */
+  async setDefaults(id: string, budgetId: string | null, runLimits: KeyRunLimits): Promise<void> {
+    await serialized(
+      this.store,
+      KEY_CHANGES_LOCK,
+      async (tx) =>
+        void (await tx
+          .update(apiKeys)
+          .set({ budgetId, ...runColumns(runLimits), syncSeq: nextSeq })
+          .where(eq(apiKeys.id, id))),
+    );
+  }
+
+  /** Keys bound to a budget being deleted go back to no default; their ids. */
+  async unbindBudget(budgetId: string): Promise<string[]> {
+    return serialized(this.store, KEY_CHANGES_LOCK, async (tx) =>
+      (await tx.update(apiKeys).set({ budgetId: null, syncSeq: nextSeq }).where(eq(apiKeys.budgetId, budgetId)).returning({ id: apiKeys.id })).map((r) => r.id),
+    );
   }
 
   async revoke(id: string, at: number): Promise<void> {

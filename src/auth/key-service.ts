@@ -4,7 +4,7 @@ import { generateKey, type KeyType } from "./key-format";
 import type { KeyHasher } from "./secret";
 import type { KeyIndex } from "./key-index";
 import type { KeyRepository } from "./key-repository";
-import { SCOPES, viewOf, type KeyEntry, type KeyRecordView } from "./key-record";
+import { NO_RUN_LIMITS, SCOPES, viewOf, type KeyEntry, type KeyRecordView, type KeyRunLimits } from "./key-record";
 import type { Plans } from "./plans";
 
 export interface CreateKeyInput {
@@ -13,6 +13,15 @@ export interface CreateKeyInput {
   type: KeyType;
   scopes: string[];
   plan?: string;
+  /** The key's default budget, a budget of `appId`. */
+  budgetId?: string;
+  runLimits?: KeyRunLimits;
+}
+
+/** A change of a key's defaults: a field left out stays as it is; null clears it. */
+export interface KeyDefaultsPatch {
+  budgetId?: string | null;
+  runLimits?: Partial<KeyRunLimits>;
 }
 
 /** The creator's rights, or "operator" for the CLI, which works on the store directly. */
@@ -36,6 +45,8 @@ export class KeyService {
     private readonly index: KeyIndex,
     private readonly hash: KeyHasher,
     private readonly plans: Plans,
+    /** Whether `appId` has a budget `id`: a key is bound only to a budget of its own app. */
+    private readonly budgetExists: (appId: string, id: string) => Promise<boolean>,
   ) {}
 
   async create(actor: Actor, input: CreateKeyInput): Promise<KeyRecordView & { key: string }> {
@@ -44,6 +55,7 @@ export class KeyService {
     }
     const plan = input.plan ?? this.plans.defaultPlan;
     if (!this.plans.has(plan)) throw validationError("plan", `unknown plan '${plan}'; valid: ${this.plans.ids.join(", ")}`);
+    if (input.budgetId !== undefined) await this.requireBudget(input.appId, input.budgetId);
     if (actor !== "operator") {
       this.requireAdmin(actor);
       if (actor.appId !== input.appId) throw new ApiError("FORBIDDEN", `this key manages keys of app_id '${actor.appId}' only`);
@@ -66,6 +78,8 @@ export class KeyService {
       createdAt: Date.now(),
       lastUsedAt: null,
       revokedAt: null,
+      budgetId: input.budgetId ?? null,
+      runLimits: input.runLimits ?? NO_RUN_LIMITS,
     };
     await this.repo.insert(entry);
     this.index.changed(entry);
@@ -90,6 +104,8 @@ export class KeyService {
       createdAt: Date.now(),
       lastUsedAt: null,
       revokedAt: null,
+      budgetId: null,
+      runLimits: NO_RUN_LIMITS,
     };
     await this.repo.insert(entry);
     this.index.changed(entry);
@@ -104,15 +120,48 @@ export class KeyService {
 
   async revoke(actor: Actor, id: string): Promise<KeyRecordView> {
     if (actor !== "operator") this.requireAdmin(actor);
-    const found = await this.repo.get(id);
-    if (!found) throw new ApiError("NOT_FOUND", `no key '${id}'`);
-    if (actor !== "operator" && found.appId !== actor.appId) throw new ApiError("FORBIDDEN", `key '${id}' belongs to another app_id`);
+    const found = await this.owned(actor, id);
     if (found.status === "revoked") return viewOf(found);
     const at = Date.now();
     await this.repo.revoke(id, at);
     const revoked: KeyEntry = { ...found, status: "revoked", revokedAt: at };
     this.index.changed(revoked);
     return viewOf(revoked);
+  }
+
+  /**
+   * Changes a key's defaults: the budget its calls are charged on when they name none (a budget of its
+   * app; null unbinds it) and its agent-run limits. Other processes see it at their next key sync.
+   */
+  async setDefaults(actor: Actor, id: string, patch: KeyDefaultsPatch): Promise<KeyRecordView> {
+    if (actor !== "operator") this.requireAdmin(actor);
+    const found = await this.owned(actor, id);
+    if (typeof patch.budgetId === "string") await this.requireBudget(found.appId, patch.budgetId);
+    const budgetId = patch.budgetId === undefined ? found.budgetId : patch.budgetId;
+    const runLimits = { ...found.runLimits, ...patch.runLimits };
+    await this.repo.setDefaults(id, budgetId, runLimits);
+    const changed: KeyEntry = { ...(this.index.get(id) ?? found), budgetId, runLimits };
+    this.index.put(changed);
+    return viewOf(changed);
+  }
+
+  /** A budget is being deleted: keys bound to it go back to no default, here at once and elsewhere at the next key sync. */
+  async unbindBudget(budgetId: string): Promise<void> {
+    for (const id of await this.repo.unbindBudget(budgetId)) {
+      const e = this.index.get(id);
+      if (e) this.index.put({ ...e, budgetId: null });
+    }
+  }
+
+  private async owned(actor: Actor, id: string): Promise<KeyEntry> {
+    const found = await this.repo.get(id);
+    if (!found) throw new ApiError("NOT_FOUND", `no key '${id}'`);
+    if (actor !== "operator" && found.appId !== actor.appId) throw new ApiError("FORBIDDEN", `key '${id}' belongs to another app_id`);
+    return found;
+  }
+
+  private async requireBudget(appId: string, budgetId: string): Promise<void> {
+    if (!(await this.budgetExists(appId, budgetId))) throw new ApiError("NOT_FOUND", `no budget '${budgetId}' in app_id '${appId}'`, { param: "budget_id" });
   }
 
   private requireAdmin(actor: KeyEntry): void {

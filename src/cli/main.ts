@@ -12,7 +12,9 @@ const USAGE = `svc — the OpenAI-compatible gateway that cuts what LLM calls co
 
 usage:
   svc serve                                   start the gateway (SVC_HOST, SVC_PORT, SVC_DATA_DIR, ...)
-  svc keys create [--name N] [--app A] [--type live|test] [--plan P] [--admin] [--json]
+  svc keys create [--name N] [--app A] [--type live|test] [--plan P] [--budget B] [--admin] [--json]
+  svc keys update <key_id> [--budget B|none] [--run-max-calls N|none] [--run-max-repeats N|none] [--run-max-cost-usd X|none] [--json]
+                                              a key's defaults: its budget, and the limits of its calls' agent runs (none: the operator's)
   svc keys list --app A [--json]
   svc keys revoke <key_id> [--json]
   svc optimize                                JSON lines {messages, model?, svc_options?} on stdin → what would go upstream
@@ -49,6 +51,8 @@ function printKey(k: KeyRecordView & { key?: string }, json: boolean): void {
     `scopes:   ${k.scopes.join(",")}`,
     `plan:     ${k.plan}`,
     `status:   ${k.status}`,
+    `budget:   ${k.budget_id ?? "none"}`,
+    `run limits: calls ${k.agent_run_limits.max_calls ?? "default"}, repeats ${k.agent_run_limits.max_repeats ?? "default"}, cost ${k.agent_run_limits.max_cost_usd === null ? "default" : `$${k.agent_run_limits.max_cost_usd}`}`,
   ];
   if (k.key) lines.push("", `key:      ${k.key}`, "", "This is the only time the key is shown. Store it now.");
   process.stdout.write(lines.join("\n") + "\n");
@@ -64,6 +68,10 @@ async function keysCommand(settings: Settings, args: string[]): Promise<void> {
       app: { type: "string" },
       type: { type: "string" },
       plan: { type: "string" },
+      budget: { type: "string" },
+      "run-max-calls": { type: "string" },
+      "run-max-repeats": { type: "string" },
+      "run-max-cost-usd": { type: "string" },
       admin: { type: "boolean" },
       json: { type: "boolean" },
     },
@@ -79,8 +87,29 @@ async function keysCommand(settings: Settings, args: string[]): Promise<void> {
         type,
         scopes: values.admin ? ["admin", "complete"] : ["complete"],
         plan: values.plan,
+        ...(values.budget !== undefined && { budgetId: values.budget }),
       });
       printKey(created, json);
+    } else if (sub === "update") {
+      const usage = "usage: svc keys update <key_id> [--budget B|none] [--run-max-calls N|none] [--run-max-repeats N|none] [--run-max-cost-usd X|none]";
+      const id = positionals[0] ?? fail(usage);
+      // A limit as the API takes it (an integer from 1, or USD from 0 to a billion), or none for the operator's default.
+      const limit = (flag: string, v: string | undefined, min: number, max: number, integer: boolean, scale = 1) => {
+        if (v === undefined || v === "none") return v === undefined ? undefined : null;
+        const n = Number(v);
+        if (!Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n)))
+          fail(`--${flag} must be ${integer ? "an integer" : "a number"} from ${min} to ${max}, or none`);
+        return Math.round(n * scale);
+      };
+      const runLimits = {
+        maxCalls: limit("run-max-calls", values["run-max-calls"], 1, 1_000_000_000, true),
+        maxRepeats: limit("run-max-repeats", values["run-max-repeats"], 1, 1_000_000, true),
+        maxCostMicros: limit("run-max-cost-usd", values["run-max-cost-usd"], 0, 1_000_000_000, false, 1e6),
+      };
+      const changed = Object.fromEntries(Object.entries(runLimits).filter(([, v]) => v !== undefined));
+      if (values.budget === undefined && Object.keys(changed).length === 0) fail(usage);
+      const patch = { ...(values.budget !== undefined && { budgetId: values.budget === "none" ? null : values.budget }), runLimits: changed };
+      printKey(await gw.keys.setDefaults("operator", id, patch), json);
     } else if (sub === "list") {
       const list = await gw.keys.list("operator", values.app ?? "default");
       if (json) process.stdout.write(JSON.stringify(list) + "\n");

@@ -35,6 +35,15 @@ export const SettingsSchema = Type.Object(
     host: Type.String({ minLength: 1, default: "127.0.0.1", description: "listen address" }),
     port: Int(0, 65535, 8080, "listen port (0 = any free port)"),
     dataDir: Type.String({ minLength: 1, default: "./data", description: "SQLite store and generated secret" }),
+    databaseUrl: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: "postgres://user:password@host:5432/db: the whole store on PostgreSQL, shared by every gateway node (SQLite in dataDir when absent)",
+      }),
+    ),
+    nodeId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: "this node's name among the nodes of one PostgreSQL store (default: the hostname)" }),
+    ),
     secret: Type.Optional(Type.String({ minLength: 32, description: "HMAC secret for key hashes; generated into dataDir when absent" })),
     logLevel: Type.Union(
       [Type.Literal("fatal"), Type.Literal("error"), Type.Literal("warn"), Type.Literal("info"), Type.Literal("debug"), Type.Literal("silent")],
@@ -148,6 +157,12 @@ export const SettingsSchema = Type.Object(
       3,
       "an agent run's guard trips when the same step (tool calls and their results) comes this many times more in a row",
     ),
+    agentRunWrapUpAt: Num(
+      0,
+      1,
+      0,
+      "share of an agent run's call or cost limit from which svc adds a short 'wrap up' system instruction to the run's calls (0 = never)",
+    ),
     // The names are PII_TYPES of src/pipeline/pii/types.ts (test/pii/request.test.ts checks they agree).
     piiTypes: Type.String({
       pattern:
@@ -219,5 +234,13 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
   // Checked here rather than by a schema pattern, whose message would print the URL and its password.
   if (typeof merged.redisUrl === "string" && !/^rediss?:\/\//.test(merged.redisUrl))
     throw new ConfigError("invalid setting SVC_REDIS_URL / redisUrl: must start with redis:// or rediss:// (the value is not shown: it may hold a password)");
+  if (typeof merged.databaseUrl === "string" && !/^postgres(?:ql)?:\/\//.test(merged.databaseUrl))
+    throw new ConfigError(
+      "invalid setting SVC_DATABASE_URL / databaseUrl: must start with postgres:// or postgresql:// (the value is not shown: it may hold a password)",
+    );
+  // Key hashes are HMACs under the secret: nodes sharing one PostgreSQL store must share it, and a
+  // secret generated into each node's data directory would make every node refuse the others' keys.
+  if (merged.databaseUrl !== undefined && merged.secret === undefined)
+    throw new ConfigError("SVC_SECRET is required with SVC_DATABASE_URL: every node sharing the store must hash keys with the same secret");
   return merged as Settings;
 }

@@ -109,7 +109,7 @@ export function buildApp(gw: Services) {
   });
   const routes = app
     .use(healthRoutes(gw))
-    .use(dashboardRoutes(gw))
+    .use(dashboardRoutes())
     .use(keyRoutes(gw))
     .use(completionRoutes(gw))
     .use(embeddingRoutes(gw))

@@ -8,7 +8,7 @@ const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.
 export type TimedStage = "admit" | "optimize" | "cache_lookup" | "upstream" | "settle";
 
 /** Where a saving came from, the `source` label of the savings counters. */
-export type SavingSource = "compression" | "routing" | "cache";
+export type SavingSource = "compression" | "routing" | "cache" | "prompt_cache" | "conversation";
 
 /**
  * Prometheus metrics of one gateway process: what it served, what it saved, what it added. Every label
@@ -71,7 +71,7 @@ export class Metrics {
   );
   private readonly savedTokens = new FastCounter(
     "svc_saved_tokens_total",
-    "Tokens not sent to a provider, by source (compression: prompt tokens removed; cache: prompt and completion of an answer served from the cache)",
+    "Tokens not sent to a provider, by source (compression and conversation: prompt tokens removed; cache: the prompt and completion of an answer served from the cache)",
     ["source"],
     this.registry,
   );
@@ -101,6 +101,16 @@ export class Metrics {
     collect: (): void => this.queueDepth.set(this.queued()),
   });
   private queued: () => number = () => 0;
+  private readonly budgetRemaining: Gauge = new Gauge({
+    name: "svc_budget_remaining_usd",
+    help: "USD left in the current period of each budget this process has served calls against (limit less spent and reserved), read at each scrape",
+    labelNames: ["budget"],
+    registers: [this.registry],
+    collect: (): Promise<void> => this.collectBudgets(),
+  });
+  /** Budget ids this process has reserved on, with their app: a label value set as bounded as the budgets the operators created. */
+  private readonly budgets = new Map<string, string>();
+  private budgetLeft: (appId: string, id: string) => Promise<number | undefined> = async () => undefined;
   private redis: { sent: () => number; up: () => boolean } | undefined;
   private readonly redisSent: Counter = new Counter({
     name: "svc_redis_commands_total",
@@ -136,6 +146,28 @@ export class Metrics {
   /** Where svc_worker_queue_depth reads from, once the optimizer's pool exists. */
   watchQueue(depth: () => number): void {
     this.queued = depth;
+  }
+
+  /** Where svc_budget_remaining_usd reads from: a budget's USD left, undefined once it is deleted. */
+  watchBudgets(left: (appId: string, id: string) => Promise<number | undefined>): void {
+    this.budgetLeft = left;
+  }
+
+  /** A call reserved on a budget: from now on the budget is one series of svc_budget_remaining_usd. */
+  noteBudget(appId: string, id: string): void {
+    if (!this.budgets.has(id)) this.budgets.set(id, appId);
+  }
+
+  private async collectBudgets(): Promise<void> {
+    this.budgetRemaining.reset();
+    await Promise.all(
+      [...this.budgets].map(async ([id, appId]) => {
+        // A store that cannot answer now leaves the series out of this scrape only.
+        const left = await this.budgetLeft(appId, id).catch(() => null);
+        if (left === undefined) this.budgets.delete(id);
+        else if (left !== null) this.budgetRemaining.set({ budget: id }, left);
+      }),
+    );
   }
 
   countRequest(route: string, method: string, status: number, seconds: number): void {

@@ -1,6 +1,6 @@
 import type { KeyEntry } from "../auth/key-record";
 import type { ModelInfo } from "../catalog/catalog";
-import type { CallCosts, SavingsBySource } from "../accounting/costs";
+import type { CallCosts, SavedTokensBySource } from "../accounting/costs";
 import type { Choice, Usage } from "../providers/types";
 import type { CompletionRequest } from "./request";
 import type { OptimizeResult, PiiSpan } from "./optimize-types";
@@ -63,10 +63,12 @@ export interface Call extends CallContext {
   /** Set by the pii stage: what masking found, for svc_meta.pii_masked. */
   pii?: { found: PiiSpan[]; masked: boolean };
   plan?: Plan;
+  /** Set by the budget stage: the budget the call is charged on (its svc_options.budget_id, else its key's default). */
+  budgetId?: string | undefined;
   /** The most the call may cost in micro-dollars, once a stage asked (worst-case.ts). */
   worstCase?: number;
   /** Set on a cache miss: the answer is handed back through it at the settle, or it is failed. */
-  fill?: CacheFill;
+  fill?: CacheFill | undefined;
   /** Set by the protocol stage: the stored, compressed protocol the call prepends. */
   protocol?: ResolvedProtocol;
   /** Set by the conversation stage: the stored part of the call's context and the turns it adds. */
@@ -102,8 +104,9 @@ export interface Outcome {
 
 /** An answer's costs, timing and svc_meta, measured once, when the answer is complete. */
 export interface Priced {
+  /** USD by source in costs.saved_by_source; the tokens behind it here. */
   costs: CallCosts;
-  saved: SavingsBySource;
+  savedTokens: SavedTokensBySource;
   /** Our count of the original prompt, in the provider's units. */
   originalPromptTokens: number;
   totalMs: number;

@@ -31,8 +31,16 @@ export interface SvcMeta {
    */
   prompt_cache?: PromptCacheMeta;
   simulated?: boolean;
+  /** Set when a budget moved `auto` routing off the model it chose (routing_reason `budget_fit`; the budget stage's commit). */
+  budget_fit?: BudgetFitMeta;
   /** The run's totals after this call (set by the agent-run stage's commit). */
-  agent_run?: { id: string; calls: number; cost_usd: number; status: "active" | "tripped" | "closed" };
+  agent_run?: { id: string; calls: number; cost_usd: number; status: "active" | "tripped" | "closed"; wrap_up?: true };
+}
+
+/** The model routing had chosen for the task, and why, before the budget could not cover it. */
+export interface BudgetFitMeta {
+  instead_of: string;
+  reason: RoutingReason;
 }
 
 export interface PromptCacheMeta {

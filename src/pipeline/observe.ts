@@ -1,5 +1,6 @@
 import type { LedgerRow } from "../accounting/ledger";
 import { UpstreamFailure, type Attempt } from "../providers/call";
+import type { SavingSource } from "../metrics/metrics";
 import type { Services } from "./services";
 import type { Call, CallEnd } from "./call";
 
@@ -37,9 +38,9 @@ export function observeCall(s: Pick<Services, "metrics">, call: Call, end: Ended
   }
   if (attempts.length > 0) m.observeStage("upstream", (end.kind === "failed" ? upstreamMs : end.outcome.upstreamMs) / 1000);
   if (end.kind === "failed") return;
-  const { saved, costs } = end.priced;
+  const { savedTokens, costs } = end.priced;
   m.countCost(costs.cost_actual_usd);
-  m.countSaving("compression", saved.compression.usd, saved.compression.tokens);
-  m.countSaving("routing", saved.routing.usd, 0);
-  m.countSaving("cache", saved.cache.usd, saved.cache.tokens);
+  // The same split as svc_meta.saved_by_source and the ledger's columns.
+  const tokens: Partial<Record<SavingSource, number>> = savedTokens;
+  for (const source of Object.keys(costs.saved_by_source) as SavingSource[]) m.countSaving(source, costs.saved_by_source[source], tokens[source] ?? 0);
 }

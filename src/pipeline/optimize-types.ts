@@ -35,7 +35,7 @@ export interface OptimizeInput {
 }
 
 export type RouteOutcome =
-  | { ok: true; model: string; reason: RoutingReason; tier?: Tier; candidates: string[]; task?: TaskClass }
+  | { ok: true; model: string; reason: RoutingReason; tier?: Tier; candidates: string[]; task?: TaskClass; capable?: string[] }
   | { ok: false; reason: RoutingReason; message: string; tooLong?: boolean };
 
 export interface PiiSpan {

@@ -89,6 +89,7 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
         ...(decision.tier && { tier: decision.tier }),
         candidates: decision.candidates.map((m) => m.id),
         ...(decision.task && { task: decision.task }),
+        ...(decision.capable && { capable: decision.capable.map((m) => m.id) }),
       }
     : { ok: false, reason: decision.reason, message: decision.message, ...(decision.tooLong && { tooLong: true }) };
 

@@ -28,7 +28,8 @@ import type { MessageMemo } from "./context/message-memo";
 /** Something that buffers writes; shutdown and the write-behind timer walk the list of them. */
 export interface Flushable {
   readonly name: string;
-  flush(): void;
+  /** May finish later; a failure, thrown or rejected, is logged under `name` and never ends the process. */
+  flush(): void | Promise<void>;
 }
 
 /**

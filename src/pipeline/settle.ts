@@ -1,5 +1,5 @@
 import type { LedgerRow } from "../accounting/ledger";
-import { priceCall, savingsBySource, type SavedBySource } from "../accounting/costs";
+import { priceCall, savedTokensBySource, type SavedBySource } from "../accounting/costs";
 import { ApiError } from "../core/errors";
 import { UpstreamFailure } from "../providers/call";
 import { ProviderError, type Usage } from "../providers/types";
@@ -50,7 +50,7 @@ export function price(s: Pick<Services, "catalog">, call: Call, plan: Plan, out:
     ...(plan.context && { promptCache: promptCacheMeta(Math.round(plan.context.prefixTokens * scale), promptCacheMinTokens(out.served)) }),
     simulated: out.simulated,
   });
-  return { costs, saved: savingsBySource(s.catalog, input, costs), originalPromptTokens, totalMs, overheadMs, meta };
+  return { costs, savedTokens: savedTokensBySource(input), originalPromptTokens, totalMs, overheadMs, meta };
 }
 
 function promptCacheMeta(prefixTokens: number, min: number | undefined): PromptCacheMeta {
@@ -78,7 +78,7 @@ export function ledgerRow(call: Call, end: Exclude<CallEnd, { kind: "refused" }>
     appId: call.key.appId,
     modelRequested: call.req.model,
     stream: call.req.stream,
-    budgetId: o.budget_id ?? null,
+    budgetId: call.budgetId ?? o.budget_id ?? null,
     conversationId: o.conversation_id ?? null,
     agentRunId: o.agent_run_id ?? null,
   };

@@ -1,4 +1,4 @@
-import type { Catalog } from "../catalog/catalog";
+import type { Catalog, ModelInfo } from "../catalog/catalog";
 import { toMicros } from "../accounting/budgets";
 import { estimateUsage } from "./usage";
 import type { Call, Plan } from "./call";
@@ -20,16 +20,19 @@ const PROMPT_MARGIN_TOKENS = 16;
  */
 export function worstCaseMicros(catalog: Catalog, call: Call, plan: Plan): number {
   if (call.worstCase !== undefined) return call.worstCase;
+  return (call.worstCase = Math.max(0, ...ceilingsOf(catalog, call, plan, plan.candidates)));
+}
+
+/** The most the call can cost on each of `models`, in micro-dollars. */
+export function ceilingsOf(catalog: Catalog, call: Call, plan: Plan, models: readonly ModelInfo[]): number[] {
   const completion = call.req.max_tokens * (call.req.params.n ?? 1);
   const promptByProvider = new Map<string, number>();
-  let worst = 0;
-  for (const m of plan.candidates) {
+  return models.map((m) => {
     let prompt = promptByProvider.get(m.provider);
     if (prompt === undefined)
       promptByProvider.set(m.provider, (prompt = Math.ceil(estimateUsage(plan.opt.messages, m, "").prompt_tokens * PROMPT_MARGIN) + PROMPT_MARGIN_TOKENS));
     // A model served by name without a catalog price is charged nothing (svc_meta reports its cost as
     // null), so it reserves nothing either: a budget cannot bound what it cannot price.
-    worst = Math.max(worst, catalog.costOf(m, prompt, completion) ?? 0);
-  }
-  return (call.worstCase = toMicros(worst));
+    return toMicros(catalog.costOf(m, prompt, completion) ?? 0);
+  });
 }

@@ -26,6 +26,22 @@ export interface DurableCounters extends Counters {
 }
 
 /**
+ * The counters' statements, run as they are on SQLite and on PostgreSQL (`?N` as `$N`): the conflict
+ * branch names the table's own `calls` (bare, PostgreSQL finds it ambiguous with `excluded`), and CASE,
+ * not SQLite's max(a, b). ?1 counter, ?2 period, ?3 amount, ?4 limit. On PostgreSQL the conflict branch
+ * locks the row and re-reads `calls` before its WHERE, so concurrent adds from any number of nodes
+ * never pass the limit.
+ */
+export const COUNTER_SQL = {
+  add: "INSERT INTO usage_counters (key_id, period, calls) VALUES (?1, ?2, ?3) ON CONFLICT (key_id, period) DO UPDATE SET calls = usage_counters.calls + ?3 WHERE usage_counters.calls + ?3 <= ?4 RETURNING calls",
+  subtract: "UPDATE usage_counters SET calls = CASE WHEN calls > ?3 THEN calls - ?3 ELSE 0 END WHERE key_id = ?1 AND period = ?2",
+  read: "SELECT calls FROM usage_counters WHERE key_id = ?1 AND period = ?2",
+  // A faster layer's write-back: at least ?3, never lower (repeated or out of order).
+  raise:
+    "INSERT INTO usage_counters (key_id, period, calls) VALUES (?1, ?2, ?3) ON CONFLICT (key_id, period) DO UPDATE SET calls = CASE WHEN usage_counters.calls < ?3 THEN ?3 ELSE usage_counters.calls END",
+} as const;
+
+/**
  * Counters in SQLite's `usage_counters`, on a connection of their own that never waits inside SQLite
  * (busy_timeout 0): a write lock held by another process is waited out with timers, so the event loop
  * keeps serving. One upsert is about 13 µs p50 on the event loop (20,000 in a row, WAL, synchronous NORMAL).
@@ -37,20 +53,12 @@ export class SqliteCounters implements DurableCounters {
   private readonly get;
   private readonly raise;
 
-  // Written so PostgreSQL takes them too (test/store/schema-portability.test.ts): the conflict branch names
-  // the table's own `calls` (bare, PostgreSQL finds it ambiguous with `excluded`), and CASE, not SQLite's max(a, b).
   constructor(dbPath: string) {
     this.sqlite = counterConnection(dbPath);
-    this.add = this.sqlite.prepare<{ calls: number }, [string, string, number, number]>(
-      "INSERT INTO usage_counters (key_id, period, calls) VALUES (?1, ?2, ?3) ON CONFLICT (key_id, period) DO UPDATE SET calls = usage_counters.calls + ?3 WHERE usage_counters.calls + ?3 <= ?4 RETURNING calls",
-    );
-    this.sub = this.sqlite.prepare<unknown, [string, string, number]>(
-      "UPDATE usage_counters SET calls = CASE WHEN calls > ?3 THEN calls - ?3 ELSE 0 END WHERE key_id = ?1 AND period = ?2",
-    );
-    this.raise = this.sqlite.prepare<unknown, [string, string, number]>(
-      "INSERT INTO usage_counters (key_id, period, calls) VALUES (?1, ?2, ?3) ON CONFLICT (key_id, period) DO UPDATE SET calls = CASE WHEN usage_counters.calls < ?3 THEN ?3 ELSE usage_counters.calls END",
-    );
-    this.get = this.sqlite.prepare<{ calls: number }, [string, string]>("SELECT calls FROM usage_counters WHERE key_id = ?1 AND period = ?2");
+    this.add = this.sqlite.prepare<{ calls: number }, [string, string, number, number]>(COUNTER_SQL.add);
+    this.sub = this.sqlite.prepare<unknown, [string, string, number]>(COUNTER_SQL.subtract);
+    this.raise = this.sqlite.prepare<unknown, [string, string, number]>(COUNTER_SQL.raise);
+    this.get = this.sqlite.prepare<{ calls: number }, [string, string]>(COUNTER_SQL.read);
   }
 
   async addWithin(name: string, period: string, by: number, limit: number): Promise<number | undefined> {

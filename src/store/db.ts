@@ -89,7 +89,7 @@ export async function serialized<T>(store: Store, lock: number, fn: (tx: Db) => 
   });
 }
 
-/** The SQLite connection of a store that must be SQLite here (what is not on PostgreSQL yet says so at start). */
+/** The SQLite connection of a store that must be SQLite here (benchmarks and tests of SQLite). */
 export function sqliteOf(store: Store, what: string): Database {
   if (store.dialect !== "sqlite") throw new Error(`${what} needs the SQLite store`);
   return store.sqlite;

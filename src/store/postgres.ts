@@ -2,6 +2,7 @@ import postgres, { type Sql } from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { listMigrations, type Db, type PostgresStore } from "./db";
 import * as schema from "./schema";
+import { StoreUnavailableError, type BusyState } from "./busy";
 
 /**
  * The key of the advisory lock migrations run under: several nodes starting together apply each
@@ -57,6 +58,8 @@ export function postgresClient(url: string, options: { max?: number } = {}): Sql
   return postgres(url, {
     max: options.max ?? POOL_SIZE,
     onnotice: () => undefined,
+    // A node that cannot reach PostgreSQL says so within seconds (503 to calls that need it, /health), rather than after the default 30 s.
+    connect_timeout: 5,
     types: { bigint: { to: 20, from: [20], serialize: (v: number) => String(v), parse: (v: string) => Number(v) } },
   } as postgres.Options<Record<string, postgres.PostgresType>>);
 }
@@ -80,4 +83,26 @@ export async function openPostgresStore(url: string, options: { max?: number } =
       await sql.end({ timeout: 5 });
     },
   };
+}
+
+/** A statement written with SQLite's `?N` (or bare `?`) parameters, as PostgreSQL's `$N`: the store's raw SQL is written once for both. */
+export function pgText(text: string): string {
+  let n = 0;
+  return text.replace(/\?(\d+)?/g, (_, numbered: string | undefined) => `$${numbered ?? ++n}`);
+}
+
+/**
+ * Runs a PostgreSQL operation for a call: a failure (unreachable, timed out, refused) is a
+ * StoreUnavailableError the call path answers with 503 and Retry-After, and `state.problem` says why
+ * until an operation succeeds again (what /health reports).
+ */
+export async function onPostgres<T>(state: BusyState, op: () => Promise<T>): Promise<T> {
+  try {
+    const value = await op();
+    state.problem = undefined;
+    return value;
+  } catch (e) {
+    state.problem = `PostgreSQL failed: ${(e as Error).message}`;
+    throw new StoreUnavailableError(state.problem);
+  }
 }

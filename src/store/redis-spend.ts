@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Script, type RedisLink } from "./redis";
-import type { BudgetRow, Reservation, RunLimits, SpendRow, SpendStore } from "./spend-store";
+import type { BudgetRow, BudgetSettle, Reservation, RunCharge, RunLimits, SpendRow, SpendStore } from "./spend-store";
 
 /** A window's spend lives this long in Redis after its last seed; past it, it is seeded again from the store (up to date by then). */
 const SPEND_TTL_MS = 40 * 86_400_000;
@@ -140,6 +140,11 @@ export class RedisSpendStore implements SpendStore {
     }
   }
 
+  /** The turn's settles (Budgets.settle gathers them): each its own script call here, sent together. */
+  async settleBudgets(settles: readonly BudgetSettle[]): Promise<void> {
+    await Promise.all(settles.map((x) => this.settleBudget(x.requestId, x.budgetId, x.period, x.costMicros)));
+  }
+
   // ---- agent runs: in the store ----
   run(appId: string, id: string) {
     return this.durable.run(appId, id);
@@ -159,6 +164,10 @@ export class RedisSpendStore implements SpendStore {
 
   settleRun(requestId: string, appId: string, id: string, costMicros: number, promptTokens: number, completionTokens: number, now: number) {
     return this.durable.settleRun(requestId, appId, id, costMicros, promptTokens, completionTokens, now);
+  }
+
+  chargeRun(appId: string, id: string, used: RunCharge, now: number) {
+    return this.durable.chargeRun(appId, id, used, now);
   }
 
   putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number) {

@@ -17,6 +17,10 @@ export const apiKeys = sqliteTable("api_keys", {
   lastUsedAt: integer("last_used_at"),
   revokedAt: integer("revoked_at"),
   syncSeq: integer("sync_seq").notNull(),
+  budgetId: text("budget_id"),
+  runMaxCostMicros: integer("run_max_cost_micros"),
+  runMaxCalls: integer("run_max_calls"),
+  runMaxRepeats: integer("run_max_repeats"),
 });
 
 export const usageCounters = sqliteTable(

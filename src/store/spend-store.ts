@@ -67,7 +67,126 @@ export const RESERVE_BUDGET_SQL = `INSERT INTO budget_spend (budget_id, period, 
      WHERE budget_spend.spent_micros + budget_spend.reserved_micros + excluded.reserved_micros <= (SELECT limit_micros FROM budgets WHERE id = excluded.budget_id)
    RETURNING spent_micros, reserved_micros`;
 
+/**
+ * Every statement of the budgets and agent runs, run as they are on SQLite and on PostgreSQL (`?N` as
+ * `$N`): portable SQL (INSERT ... ON CONFLICT with qualified columns, RETURNING, CASE rather than
+ * SQLite's two-argument max).
+ */
+export const SPEND_SQL = {
+  budget: "SELECT * FROM budgets WHERE id = ?1",
+  budgets: "SELECT * FROM budgets WHERE app_id = ?1 ORDER BY created_at, id",
+  insertBudget: "INSERT INTO budgets (id, app_id, name, limit_micros, period, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+  updateBudget: "UPDATE budgets SET name = coalesce(?2, name), limit_micros = coalesce(?3, limit_micros), updated_at = ?4 WHERE id = ?1 RETURNING *",
+  deleteBudget: "DELETE FROM budgets WHERE id = ?1",
+  deleteSpend: "DELETE FROM budget_spend WHERE budget_id = ?1",
+  spend: "SELECT spent_micros, reserved_micros FROM budget_spend WHERE budget_id = ?1 AND period = ?2",
+  reserveBudget: RESERVE_BUDGET_SQL,
+  settleBudget:
+    "UPDATE budget_spend SET reserved_micros = CASE WHEN reserved_micros > ?3 THEN reserved_micros - ?3 ELSE 0 END, spent_micros = spent_micros + ?4 WHERE budget_id = ?1 AND period = ?2",
+  chargeBudget: `INSERT INTO budget_spend (budget_id, period, spent_micros, reserved_micros) VALUES (?1, ?2, ?3, 0)
+         ON CONFLICT (budget_id, period) DO UPDATE SET spent_micros = budget_spend.spent_micros + excluded.spent_micros`,
+  insertReservation: "INSERT INTO reservations (request_id, kind, target, period, micros, owner, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+  takeReservation: "DELETE FROM reservations WHERE request_id = ?1 AND kind = ?2 RETURNING micros",
+  reservations: `SELECT request_id AS "requestId", kind, target, period, micros, owner FROM reservations`,
+  ledgerCost: "SELECT cost_actual_usd FROM usage_ledger WHERE request_id = ?1",
+  run: "SELECT * FROM agent_runs WHERE app_id = ?1 AND id = ?2",
+  ensureRun: `INSERT INTO agent_runs (app_id, id, calls, prompt_tokens, completion_tokens, cost_micros, reserved_micros, repeat_count, status, created_at, updated_at)
+         VALUES (?1, ?2, 0, 0, 0, 0, 0, 0, 'active', ?3, ?3) ON CONFLICT (app_id, id) DO NOTHING`,
+  admitRun: "UPDATE agent_runs SET calls = calls + 1, last_request_hash = ?3, repeat_count = ?4, updated_at = ?5 WHERE app_id = ?1 AND id = ?2 RETURNING *",
+  // The common case in one statement: the run is created or counted when it is active, under its
+  // call limit, and this step does not repeat past max_repeats. A refusal goes to admitTx, which
+  // finds the reason and trips the run. ?5 and ?6 are the default call and repeat limits.
+  admitFast: `INSERT INTO agent_runs (app_id, id, calls, prompt_tokens, completion_tokens, cost_micros, reserved_micros, last_request_hash, repeat_count, status, created_at, updated_at)
+           VALUES (?1, ?2, 1, 0, 0, 0, 0, ?3, 1, 'active', ?4, ?4)
+         ON CONFLICT (app_id, id) DO UPDATE SET calls = agent_runs.calls + 1,
+           repeat_count = CASE WHEN agent_runs.last_request_hash = excluded.last_request_hash THEN agent_runs.repeat_count + 1 ELSE 1 END,
+           last_request_hash = excluded.last_request_hash, updated_at = excluded.updated_at
+         WHERE agent_runs.status = 'active' AND agent_runs.calls + 1 <= coalesce(agent_runs.max_calls, ?5)
+           AND CASE WHEN agent_runs.last_request_hash = excluded.last_request_hash THEN agent_runs.repeat_count + 1 ELSE 1 END <= coalesce(agent_runs.max_repeats, ?6)
+         RETURNING *`,
+  tripRun: "UPDATE agent_runs SET status = 'tripped', trip_reason = ?3, updated_at = ?4 WHERE app_id = ?1 AND id = ?2 AND status = 'active' RETURNING *",
+  unadmitRun: `UPDATE agent_runs SET calls = CASE WHEN calls > 0 THEN calls - 1 ELSE 0 END,
+           repeat_count = CASE WHEN last_request_hash = ?3 AND repeat_count > 0 THEN repeat_count - 1 ELSE repeat_count END
+         WHERE app_id = ?1 AND id = ?2`,
+  reserveRun: `UPDATE agent_runs SET reserved_micros = reserved_micros + ?3
+         WHERE app_id = ?1 AND id = ?2 AND status = 'active' AND cost_micros + reserved_micros + ?3 <= coalesce(max_cost_micros, ?4) RETURNING *`,
+  settleRun: `UPDATE agent_runs SET reserved_micros = CASE WHEN reserved_micros > ?3 THEN reserved_micros - ?3 ELSE 0 END, cost_micros = cost_micros + ?4,
+           prompt_tokens = prompt_tokens + ?5, completion_tokens = completion_tokens + ?6, updated_at = ?7
+         WHERE app_id = ?1 AND id = ?2 RETURNING *`,
+  putRun: `INSERT INTO agent_runs (app_id, id, calls, prompt_tokens, completion_tokens, cost_micros, reserved_micros, max_cost_micros, max_calls, max_repeats, repeat_count, status, created_at, updated_at)
+         VALUES (?1, ?2, 0, 0, 0, 0, 0, ?3, ?4, ?5, 0, 'active', ?6, ?6)
+         ON CONFLICT (app_id, id) DO UPDATE SET max_cost_micros = coalesce(excluded.max_cost_micros, agent_runs.max_cost_micros),
+           max_calls = coalesce(excluded.max_calls, agent_runs.max_calls), max_repeats = coalesce(excluded.max_repeats, agent_runs.max_repeats), updated_at = excluded.updated_at
+         RETURNING *`,
+  resetRun: `UPDATE agent_runs SET calls = 0, prompt_tokens = 0, completion_tokens = 0, cost_micros = 0, last_request_hash = NULL, repeat_count = 0,
+           status = 'active', trip_reason = NULL, updated_at = ?3 WHERE app_id = ?1 AND id = ?2 RETURNING *`,
+  closeRun: "UPDATE agent_runs SET status = 'closed', updated_at = ?3 WHERE app_id = ?1 AND id = ?2 RETURNING *",
+} as const;
+
+/** A call's budget reservation replaced by what it cost (0 for a failed call). */
+export interface BudgetSettle {
+  requestId: string;
+  budgetId: string;
+  period: string;
+  costMicros: number;
+}
+
+/** What a call added to its run. */
+export interface RunCharge {
+  costMicros: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
 export type RunAdmission = { ok: true; run: RunRow } | { ok: false; run: RunRow; reason: string };
+
+/** Whether an active run takes one more call with this step's hash: the repeat count it would reach, and why not when it does not. */
+export function admission(run: RunRow, hash: string, limits: RunLimits): { repeats: number; reason: string | undefined } {
+  const maxCalls = run.max_calls ?? limits.maxCalls;
+  const maxRepeats = run.max_repeats ?? limits.maxRepeats;
+  const repeats = run.last_request_hash === hash ? run.repeat_count + 1 : 1;
+  const reason =
+    repeats > maxRepeats
+      ? `loop detected: the same request ${repeats} times in a row (max_repeats ${maxRepeats})`
+      : run.calls + 1 > maxCalls
+        ? `call limit reached: ${run.calls} calls (max_calls ${maxCalls})`
+        : undefined;
+  return { repeats, reason };
+}
+
+/** Why a run refused a reservation of `micros`. */
+export function costLimitReason(run: RunRow, micros: number, defaultMax: number): string {
+  const max = run.max_cost_micros ?? defaultMax;
+  return `cost limit reached: $${run.cost_micros / 1e6} spent, $${run.reserved_micros / 1e6} held by calls in flight, this call may cost $${micros / 1e6} (max_cost_usd ${max / 1e6})`;
+}
+
+/** The reason a stopped run refuses every call. */
+export function stoppedReason(run: RunRow): string {
+  return run.status === "closed" ? "the run is closed" : (run.trip_reason ?? "the run's guard tripped");
+}
+
+/**
+ * Settles reservations whose holder is gone: each charged what the ledger recorded for its call
+ * (`recorded`) when the row made it to the store, else conservatively the whole reservation (the
+ * provider may have answered and been paid). Returns how many were settled.
+ */
+export async function settleEach(
+  store: Pick<SpendStore, "settleBudget" | "settleRun">,
+  orphans: readonly Reservation[],
+  recorded: (requestId: string) => Maybe<{ cost_actual_usd: number } | undefined>,
+  now: number,
+): Promise<number> {
+  for (const r of orphans) {
+    const row = await recorded(r.requestId);
+    const cost = row ? Math.ceil(row.cost_actual_usd * 1e6) : r.micros;
+    if (r.kind === "budget") await store.settleBudget(r.requestId, r.target, r.period, cost);
+    else {
+      const [appId, id] = r.target.split(RUN_SEP) as [string, string];
+      await store.settleRun(r.requestId, appId, id, cost, 0, 0, now);
+    }
+  }
+  return orphans.length;
+}
 
 /** A value now, or a promise of it: the SQLite store answers at once whenever it is free, others after a round trip. */
 export type Maybe<T> = T | Promise<T>;
@@ -91,6 +210,8 @@ export interface SpendStore {
   reserveBudget(r: Reservation, owner: string, now: number): Promise<SpendRow | undefined>;
   /** Releases the call's reservation and adds what it cost (0 for a failed call). */
   settleBudget(requestId: string, budgetId: string, period: string, costMicros: number): Maybe<void>;
+  /** settleBudget for several calls in one transaction: one commit for the calls that ended in one event-loop turn. */
+  settleBudgets(settles: readonly BudgetSettle[]): Maybe<void>;
   run(appId: string, id: string): Maybe<RunRow | undefined>;
   /** Counts a call into the run (creating it) unless it is not active, would pass its call limit, or repeats too often; those trip it. */
   admitRun(appId: string, id: string, hash: string, limits: RunLimits, now: number): Maybe<RunAdmission>;
@@ -107,6 +228,8 @@ export interface SpendStore {
     completionTokens: number,
     now: number,
   ): Maybe<RunRow | undefined>;
+  /** Adds a call's cost and tokens to a run it reserved nothing on (the run has no cost limit); the run's totals after. */
+  chargeRun(appId: string, id: string, used: RunCharge, now: number): Maybe<RunRow | undefined>;
   putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number): Promise<RunRow>;
   resetRun(appId: string, id: string, now: number): Promise<RunRow | undefined>;
   closeRun(appId: string, id: string, now: number): Promise<RunRow | undefined>;
@@ -137,89 +260,38 @@ export class SqliteSpendStore implements SpendStore, BusyState {
   private readonly q;
   private readonly reserveTx;
   private readonly settleTx;
+  private readonly settleBudgetsTx;
   private readonly admitTx;
   private readonly reserveRunTx;
 
   constructor(dbPath: string) {
     const db = (this.sqlite = counterConnection(dbPath));
     this.q = {
-      budget: db.prepare<BudgetRow, [string]>("SELECT * FROM budgets WHERE id = ?1"),
-      budgets: db.prepare<BudgetRow, [string]>("SELECT * FROM budgets WHERE app_id = ?1 ORDER BY created_at, id"),
-      insertBudget: db.prepare<unknown, [string, string, string, number, string, number]>(
-        "INSERT INTO budgets (id, app_id, name, limit_micros, period, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
-      ),
-      updateBudget: db.prepare<BudgetRow, [string, string | null, number | null, number]>(
-        "UPDATE budgets SET name = coalesce(?2, name), limit_micros = coalesce(?3, limit_micros), updated_at = ?4 WHERE id = ?1 RETURNING *",
-      ),
-      deleteBudget: db.prepare<unknown, [string]>("DELETE FROM budgets WHERE id = ?1"),
-      deleteSpend: db.prepare<unknown, [string]>("DELETE FROM budget_spend WHERE budget_id = ?1"),
-      spend: db.prepare<SpendRow, [string, string]>("SELECT spent_micros, reserved_micros FROM budget_spend WHERE budget_id = ?1 AND period = ?2"),
-      reserveBudget: db.prepare<SpendRow, [string, string, number]>(RESERVE_BUDGET_SQL),
-      settleBudget: db.prepare<unknown, [string, string, number, number]>(
-        "UPDATE budget_spend SET reserved_micros = CASE WHEN reserved_micros > ?3 THEN reserved_micros - ?3 ELSE 0 END, spent_micros = spent_micros + ?4 WHERE budget_id = ?1 AND period = ?2",
-      ),
-      chargeBudget: db.prepare<unknown, [string, string, number]>(
-        `INSERT INTO budget_spend (budget_id, period, spent_micros, reserved_micros) VALUES (?1, ?2, ?3, 0)
-         ON CONFLICT (budget_id, period) DO UPDATE SET spent_micros = budget_spend.spent_micros + excluded.spent_micros`,
-      ),
-      insertReservation: db.prepare<unknown, [string, string, string, string, number, string, number]>(
-        "INSERT INTO reservations (request_id, kind, target, period, micros, owner, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-      ),
-      takeReservation: db.prepare<{ micros: number }, [string, string]>("DELETE FROM reservations WHERE request_id = ?1 AND kind = ?2 RETURNING micros"),
-      reservations: db.prepare<Reservation & { owner: string }, []>("SELECT request_id AS requestId, kind, target, period, micros, owner FROM reservations"),
-      ledgerCost: db.prepare<{ cost_actual_usd: number }, [string]>("SELECT cost_actual_usd FROM usage_ledger WHERE request_id = ?1"),
-      run: db.prepare<RunRow, [string, string]>("SELECT * FROM agent_runs WHERE app_id = ?1 AND id = ?2"),
-      ensureRun: db.prepare<unknown, [string, string, number]>(
-        `INSERT INTO agent_runs (app_id, id, calls, prompt_tokens, completion_tokens, cost_micros, reserved_micros, repeat_count, status, created_at, updated_at)
-         VALUES (?1, ?2, 0, 0, 0, 0, 0, 0, 'active', ?3, ?3) ON CONFLICT (app_id, id) DO NOTHING`,
-      ),
-      admitRun: db.prepare<RunRow, [string, string, string, number, number]>(
-        "UPDATE agent_runs SET calls = calls + 1, last_request_hash = ?3, repeat_count = ?4, updated_at = ?5 WHERE app_id = ?1 AND id = ?2 RETURNING *",
-      ),
-      // The common case in one statement: the run is created or counted when it is active, under its
-      // call limit, and this step does not repeat past max_repeats. A refusal goes to admitTx, which
-      // finds the reason and trips the run. ?5 and ?6 are the default call and repeat limits.
-      admitFast: db.prepare<RunRow, [string, string, string, number, number, number]>(
-        `INSERT INTO agent_runs (app_id, id, calls, prompt_tokens, completion_tokens, cost_micros, reserved_micros, last_request_hash, repeat_count, status, created_at, updated_at)
-           VALUES (?1, ?2, 1, 0, 0, 0, 0, ?3, 1, 'active', ?4, ?4)
-         ON CONFLICT (app_id, id) DO UPDATE SET calls = agent_runs.calls + 1,
-           repeat_count = CASE WHEN agent_runs.last_request_hash = excluded.last_request_hash THEN agent_runs.repeat_count + 1 ELSE 1 END,
-           last_request_hash = excluded.last_request_hash, updated_at = excluded.updated_at
-         WHERE agent_runs.status = 'active' AND agent_runs.calls + 1 <= coalesce(agent_runs.max_calls, ?5)
-           AND CASE WHEN agent_runs.last_request_hash = excluded.last_request_hash THEN agent_runs.repeat_count + 1 ELSE 1 END <= coalesce(agent_runs.max_repeats, ?6)
-         RETURNING *`,
-      ),
-      tripRun: db.prepare<RunRow, [string, string, string, number]>(
-        "UPDATE agent_runs SET status = 'tripped', trip_reason = ?3, updated_at = ?4 WHERE app_id = ?1 AND id = ?2 AND status = 'active' RETURNING *",
-      ),
-      unadmitRun: db.prepare<unknown, [string, string, string]>(
-        `UPDATE agent_runs SET calls = CASE WHEN calls > 0 THEN calls - 1 ELSE 0 END,
-           repeat_count = CASE WHEN last_request_hash = ?3 AND repeat_count > 0 THEN repeat_count - 1 ELSE repeat_count END
-         WHERE app_id = ?1 AND id = ?2`,
-      ),
-      reserveRun: db.prepare<RunRow, [string, string, number, number]>(
-        `UPDATE agent_runs SET reserved_micros = reserved_micros + ?3
-         WHERE app_id = ?1 AND id = ?2 AND status = 'active' AND cost_micros + reserved_micros + ?3 <= coalesce(max_cost_micros, ?4) RETURNING *`,
-      ),
-      settleRun: db.prepare<RunRow, [string, string, number, number, number, number, number]>(
-        `UPDATE agent_runs SET reserved_micros = CASE WHEN reserved_micros > ?3 THEN reserved_micros - ?3 ELSE 0 END, cost_micros = cost_micros + ?4,
-           prompt_tokens = prompt_tokens + ?5, completion_tokens = completion_tokens + ?6, updated_at = ?7
-         WHERE app_id = ?1 AND id = ?2 RETURNING *`,
-      ),
-      putRun: db.prepare<RunRow, [string, string, number | null, number | null, number | null, number]>(
-        `INSERT INTO agent_runs (app_id, id, calls, prompt_tokens, completion_tokens, cost_micros, reserved_micros, max_cost_micros, max_calls, max_repeats, repeat_count, status, created_at, updated_at)
-         VALUES (?1, ?2, 0, 0, 0, 0, 0, ?3, ?4, ?5, 0, 'active', ?6, ?6)
-         ON CONFLICT (app_id, id) DO UPDATE SET max_cost_micros = coalesce(excluded.max_cost_micros, agent_runs.max_cost_micros),
-           max_calls = coalesce(excluded.max_calls, agent_runs.max_calls), max_repeats = coalesce(excluded.max_repeats, agent_runs.max_repeats), updated_at = excluded.updated_at
-         RETURNING *`,
-      ),
-      resetRun: db.prepare<RunRow, [string, string, number]>(
-        `UPDATE agent_runs SET calls = 0, prompt_tokens = 0, completion_tokens = 0, cost_micros = 0, last_request_hash = NULL, repeat_count = 0,
-           status = 'active', trip_reason = NULL, updated_at = ?3 WHERE app_id = ?1 AND id = ?2 RETURNING *`,
-      ),
-      closeRun: db.prepare<RunRow, [string, string, number]>(
-        "UPDATE agent_runs SET status = 'closed', updated_at = ?3 WHERE app_id = ?1 AND id = ?2 RETURNING *",
-      ),
+      budget: db.prepare<BudgetRow, [string]>(SPEND_SQL.budget),
+      budgets: db.prepare<BudgetRow, [string]>(SPEND_SQL.budgets),
+      insertBudget: db.prepare<unknown, [string, string, string, number, string, number]>(SPEND_SQL.insertBudget),
+      updateBudget: db.prepare<BudgetRow, [string, string | null, number | null, number]>(SPEND_SQL.updateBudget),
+      deleteBudget: db.prepare<unknown, [string]>(SPEND_SQL.deleteBudget),
+      deleteSpend: db.prepare<unknown, [string]>(SPEND_SQL.deleteSpend),
+      spend: db.prepare<SpendRow, [string, string]>(SPEND_SQL.spend),
+      reserveBudget: db.prepare<SpendRow, [string, string, number]>(SPEND_SQL.reserveBudget),
+      settleBudget: db.prepare<unknown, [string, string, number, number]>(SPEND_SQL.settleBudget),
+      chargeBudget: db.prepare<unknown, [string, string, number]>(SPEND_SQL.chargeBudget),
+      insertReservation: db.prepare<unknown, [string, string, string, string, number, string, number]>(SPEND_SQL.insertReservation),
+      takeReservation: db.prepare<{ micros: number }, [string, string]>(SPEND_SQL.takeReservation),
+      reservations: db.prepare<Reservation & { owner: string }, []>(SPEND_SQL.reservations),
+      ledgerCost: db.prepare<{ cost_actual_usd: number }, [string]>(SPEND_SQL.ledgerCost),
+      run: db.prepare<RunRow, [string, string]>(SPEND_SQL.run),
+      ensureRun: db.prepare<unknown, [string, string, number]>(SPEND_SQL.ensureRun),
+      admitRun: db.prepare<RunRow, [string, string, string, number, number]>(SPEND_SQL.admitRun),
+      admitFast: db.prepare<RunRow, [string, string, string, number, number, number]>(SPEND_SQL.admitFast),
+      tripRun: db.prepare<RunRow, [string, string, string, number]>(SPEND_SQL.tripRun),
+      unadmitRun: db.prepare<unknown, [string, string, string]>(SPEND_SQL.unadmitRun),
+      reserveRun: db.prepare<RunRow, [string, string, number, number]>(SPEND_SQL.reserveRun),
+      settleRun: db.prepare<RunRow, [string, string, number, number, number, number, number]>(SPEND_SQL.settleRun),
+      putRun: db.prepare<RunRow, [string, string, number | null, number | null, number | null, number]>(SPEND_SQL.putRun),
+      resetRun: db.prepare<RunRow, [string, string, number]>(SPEND_SQL.resetRun),
+      closeRun: db.prepare<RunRow, [string, string, number]>(SPEND_SQL.closeRun),
     };
     const q = this.q;
     this.reserveTx = db.transaction((r: Reservation, owner: string, now: number): SpendRow | undefined => {
@@ -233,20 +305,18 @@ export class SqliteSpendStore implements SpendStore, BusyState {
       const held = q.takeReservation.get(requestId, kind)?.micros ?? 0;
       return apply(held);
     }).immediate;
+    this.settleBudgetsTx = db.transaction((settles: readonly BudgetSettle[]) => {
+      for (const x of settles) {
+        const held = q.takeReservation.get(x.requestId, "budget")?.micros ?? 0;
+        if (held > 0) q.settleBudget.run(x.budgetId, x.period, held, x.costMicros);
+        else if (x.costMicros > 0) q.chargeBudget.run(x.budgetId, x.period, x.costMicros);
+      }
+    }).immediate;
     this.admitTx = db.transaction((appId: string, id: string, hash: string, limits: RunLimits, now: number): RunAdmission => {
       q.ensureRun.run(appId, id, now);
       const run = q.run.get(appId, id)!;
-      if (run.status !== "active")
-        return { ok: false, run, reason: run.status === "closed" ? "the run is closed" : (run.trip_reason ?? "the run's guard tripped") };
-      const maxCalls = run.max_calls ?? limits.maxCalls;
-      const maxRepeats = run.max_repeats ?? limits.maxRepeats;
-      const repeats = run.last_request_hash === hash ? run.repeat_count + 1 : 1;
-      const reason =
-        repeats > maxRepeats
-          ? `loop detected: the same request ${repeats} times in a row (max_repeats ${maxRepeats})`
-          : run.calls + 1 > maxCalls
-            ? `call limit reached: ${run.calls} calls (max_calls ${maxCalls})`
-            : undefined;
+      if (run.status !== "active") return { ok: false, run, reason: stoppedReason(run) };
+      const { repeats, reason } = admission(run, hash, limits);
       if (reason) return { ok: false, run: q.tripRun.get(appId, id, reason, now) ?? run, reason };
       return { ok: true, run: q.admitRun.get(appId, id, hash, repeats, now)! };
     }).immediate;
@@ -257,8 +327,7 @@ export class SqliteSpendStore implements SpendStore, BusyState {
         return { ok: true, run: got };
       }
       const run = q.run.get(appId, id)!;
-      const max = run.max_cost_micros ?? defaultMax;
-      const reason = `cost limit reached: $${run.cost_micros / 1e6} spent, $${run.reserved_micros / 1e6} held by calls in flight, this call may cost $${r.micros / 1e6} (max_cost_usd ${max / 1e6})`;
+      const reason = costLimitReason(run, r.micros, defaultMax);
       return { ok: false, run: (run.status === "active" && q.tripRun.get(appId, id, reason, now)) || run, reason };
     }).immediate;
   }
@@ -298,13 +367,12 @@ export class SqliteSpendStore implements SpendStore, BusyState {
 
   /** Releases the call's reservation and adds what it cost (0 for a failed call). */
   settleBudget(requestId: string, budgetId: string, period: string, costMicros: number): void | Promise<void> {
-    return this.settleNowOrLater(() => {
-      this.settleTx(requestId, "budget", (held) => {
-        if (held > 0) this.q.settleBudget.run(budgetId, period, held, costMicros);
-        else if (costMicros > 0) this.q.chargeBudget.run(budgetId, period, costMicros);
-        return undefined;
-      });
-    });
+    return this.settleBudgets([{ requestId, budgetId, period, costMicros }]);
+  }
+
+  /** Settles several calls in one transaction: one commit for the calls that ended in one event-loop turn. */
+  settleBudgets(settles: readonly BudgetSettle[]): void | Promise<void> {
+    return this.settleNowOrLater(() => this.settleBudgetsTx(settles));
   }
 
   // ---- agent runs ----
@@ -345,6 +413,11 @@ export class SqliteSpendStore implements SpendStore, BusyState {
     );
   }
 
+  /** Adds a call's cost and tokens to a run it reserved nothing on (the run has no cost limit): one statement. */
+  chargeRun(appId: string, id: string, used: RunCharge, now: number): RunRow | undefined | Promise<RunRow | undefined> {
+    return this.settleNowOrLater(() => this.q.settleRun.get(appId, id, 0, used.costMicros, used.promptTokens, used.completionTokens, now) ?? undefined);
+  }
+
   async putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number): Promise<RunRow> {
     return retryWhileBusy(this, () => this.q.putRun.get(appId, id, maxCostMicros, maxCalls, maxRepeats, now)!);
   }
@@ -365,16 +438,7 @@ export class SqliteSpendStore implements SpendStore, BusyState {
    */
   async settleOrphans(dead: (owner: string) => boolean, now: number): Promise<number> {
     const orphans = this.q.reservations.all().filter((r) => dead(r.owner));
-    for (const r of orphans) {
-      const recorded = this.q.ledgerCost.get(r.requestId);
-      const cost = recorded ? Math.ceil(recorded.cost_actual_usd * 1e6) : r.micros;
-      if (r.kind === "budget") await this.settleBudget(r.requestId, r.target, r.period, cost);
-      else {
-        const [appId, id] = r.target.split(RUN_SEP) as [string, string];
-        await this.settleRun(r.requestId, appId, id, cost, 0, 0, now);
-      }
-    }
-    return orphans.length;
+    return settleEach(this, orphans, (requestId) => this.q.ledgerCost.get(requestId) ?? undefined, now);
   }
 
   /** Retries the settles the store refused earlier. */

@@ -53,6 +53,14 @@ describe("quota leases", () => {
     expect(adds()).toBe(2);
   });
 
+  test("calls arriving at once share the lease one of them takes, rather than taking a lease each", async () => {
+    const { c, adds } = counters();
+    const q = new Quota(c, plans, 100);
+    await Promise.all(Array.from({ length: 150 }, () => q.consume(key("big"), NOW)));
+    expect(adds()).toBe(1);
+    expect(await c.read("key_big", "m:2026-11")).toBe(156);
+  });
+
   test("two processes on one store give out exactly the limit between them, never more", async () => {
     const { c } = counters();
     const a = new Quota(c, plans, 100);

@@ -33,6 +33,8 @@ const key = (id: string, type: "test" | "live", plan = "free"): KeyEntry => ({
   createdAt: 0,
   lastUsedAt: null,
   revokedAt: null,
+  budgetId: null,
+  runLimits: { maxCostMicros: null, maxCalls: null, maxRepeats: null },
 });
 
 const open: { store: Store; counters: SqliteCounters[]; dir: string }[] = [];

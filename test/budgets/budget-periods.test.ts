@@ -183,3 +183,29 @@ describe("budgets", () => {
     expect((await refusal(Promise.resolve().then(() => budgets.get("app", mine.id)))).code).toBe("NOT_FOUND");
   });
 });
+
+describe("settles after the turn", () => {
+  test("a settle holds the reservation until the turn ends, then the turn's settles are written together", async () => {
+    const { budgets } = setup("2026-11-26T10:00:00Z");
+    const b = await budgets.create("app", "b", 1_000, "total");
+    const holds = [await budgets.reserve("app", b.id, "a", 300), await budgets.reserve("app", b.id, "b", 300), await budgets.reserve("app", b.id, "c", 300)];
+    const written = [budgets.settle(holds[0]!, 100), budgets.settle(holds[1]!, 0), budgets.settle(holds[2]!, 250)];
+    // Not written yet: the reservations still hold, so a call that would fit after the settles is refused now.
+    expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0, reserved_usd: 0.0009 });
+    expect((await refusal(budgets.reserve("app", b.id, "early", 200))).code).toBe("BUDGET_EXCEEDED");
+    // One write for the three: the same promise.
+    expect(written[1]).toBe(written[0]);
+    expect(written[2]).toBe(written[0]);
+    await Promise.all(written);
+    expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00035, reserved_usd: 0, remaining_usd: 0.00065 });
+    await budgets.reserve("app", b.id, "later", 600);
+  });
+
+  test("a flush writes what is gathered at once (shutdown)", async () => {
+    const { budgets } = setup("2026-11-26T10:00:00Z");
+    const b = await budgets.create("app", "b", 1_000, "total");
+    void budgets.settle(await budgets.reserve("app", b.id, "a", 300), 120);
+    await budgets.flush();
+    expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00012, reserved_usd: 0 });
+  });
+});

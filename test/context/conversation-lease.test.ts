@@ -66,6 +66,17 @@ describe("ConversationLeases on two connections to one store", () => {
     await expect(third).rejects.toThrow("client closed");
     await releaseB();
   });
+
+  test("a held lease is renewed while its call runs, however long, and is free once given back", async () => {
+    const la = new ConversationLeases(a, 1000);
+    const lb = new ConversationLeases(b, 1000);
+    const release = await la.acquire("app", "renewed", "A");
+    await Bun.sleep(2500);
+    expect(await lb.tryAcquire("app", "renewed", "B", Date.now())).toBe(false);
+    await release();
+    await Bun.sleep(500);
+    expect(await lb.tryAcquire("app", "renewed", "B", Date.now())).toBe(true);
+  });
 });
 
 describe("two gateway processes, one conversation", () => {

@@ -7,6 +7,7 @@ import { CHROMIUM, chromiumPresent as present, launchChromium } from "../support
 import { call, startGateway, type GatewayProcess, type KeyCreated } from "../support/gateway-process";
 import { startOpenAIMock } from "../mocks/openai-mock";
 import type { MockProvider } from "../mocks/mock-server";
+import { int, usd } from "../../src/http/dashboard/ui/format";
 
 /**
  * The dashboard and the playground in a real browser: Debian's chromium driven by playwright-core
@@ -28,6 +29,15 @@ let profile: string;
 
 const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 const card = (label: string) => page.locator("#totals .card", { has: page.locator("dt", { hasText: label }) }).locator("dd");
+/** A table's body as rows of cell texts. */
+const cells = async (selector: string) =>
+  Promise.all((await page.locator(`${selector} tbody tr`).all()).map(async (r) => (await r.locator("td").allTextContents()).map((c) => c.trim())));
+/** The gateway's own answer, read with the signed-in admin key, to hold the page's numbers against. */
+const apiGet = async (path: string) => {
+  const res = await call(`${gw.url}${path}`, admin.key);
+  expect(res.status).toBe(200);
+  return (await res.json()) as any;
+};
 
 describe.skipIf(!present)("dashboard in chromium", () => {
   beforeAll(async () => {
@@ -82,35 +92,153 @@ describe.skipIf(!present)("dashboard in chromium", () => {
     expect(await page.content()).not.toContain(value);
   }, 30_000);
 
-  test("calls change the totals, the charts and the model mix; the filters narrow them", async () => {
+  test("calls change the totals, the charts, the savings by source and the model mix, as /api/usage gives them; the filters narrow them", async () => {
     const send = (model: string, content: string) =>
       call(`${gw.url}/v1/chat/completions`, worker.value, { body: { model, messages: [{ role: "user", content }] } });
     for (let i = 0; i < 3; i++) expect((await send("gpt-4o-mini", CHATTY)).status).toBe(200);
     const big = await send("gpt-4o", "Explain a monad in one sentence.");
     expect(big.status).toBe(200);
     const bigModel = ((await big.json()) as { model: string }).model;
+    // auto is priced on the baseline model and served by a cheaper one: a routing saving.
+    expect((await send("auto", "Say hello to the team in one line.")).status).toBe(200);
     await page.getByRole("button", { name: "Usage and savings" }).click();
     // Ledger rows reach the store within a flush interval; Refresh until they are there.
-    for (let i = 0; i < 50 && !(await card("Calls").textContent())?.startsWith("4"); i++) {
+    for (let i = 0; i < 50 && !(await card("Calls").textContent())?.startsWith("5"); i++) {
       await Bun.sleep(100);
       await page.getByRole("button", { name: "Refresh" }).click();
     }
-    expect(await card("Calls").textContent()).toBe("4");
-    expect(await card("Cache hit rate").textContent()).toContain("50.0% of calls");
-    const saved = (await card("Saved").textContent())!;
-    expect(Number(saved.match(/\$([\d.e-]+)/)![1])).toBeGreaterThan(0);
-    const [before, after] = (await card("Tokens before → after compression").textContent())!.split("→").map((s) => Number(s.replace(/[^\d]/g, "")));
-    expect(before).toBeGreaterThan(after!);
-    // uPlot drew every chart (a canvas and its legend with both series).
-    for (const id of ["chart-cost", "chart-tokens", "chart-calls"]) expect(await page.locator(`#${id} canvas`).count()).toBe(1);
+    expect(await card("Calls").textContent()).toBe("5");
+    await page.getByRole("status").filter({ hasText: "Updated" }).waitFor();
+    const today = new Date().toISOString().slice(0, 10);
+    const range = `from=${new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10)}T00:00:00Z&to=${new Date(Date.parse(today) + 86_400_000).toISOString()}`;
+    const u = await apiGet(`/api/usage?group_by=day&${range}`);
+    expect(u.totals.calls).toBe(5);
+    expect(await card("Cache hit rate").textContent()).toContain("40.0% of calls");
+    expect(await card("Saved").textContent()).toStartWith(usd(u.totals.saved_usd));
+    expect(await card("Cost with svc").textContent()).toBe(usd(u.totals.cost_actual_usd));
+    expect(await card("Tokens before → after compression").textContent()).toBe(`${int(u.totals.original_tokens)} → ${int(u.totals.sent_tokens)}`);
+    expect(await card("Overhead p50 / p99").textContent()).toBe(`${u.totals.overhead_ms.p50} / ${u.totals.overhead_ms.p99} ms`);
+    // The savings split: each source's figure is the API's, and cache and routing both saved something.
+    const split = Object.fromEntries((await cells("#savings-by-source")).map(([source, saved]) => [source, saved]));
+    expect(split).toEqual({
+      compression: usd(u.totals.saved_by_source.compression),
+      routing: usd(u.totals.saved_by_source.routing),
+      "semantic cache": usd(u.totals.saved_by_source.cache),
+      "provider prompt cache": usd(u.totals.saved_by_source.prompt_cache),
+      conversation: usd(u.totals.saved_by_source.conversation),
+    });
+    expect(u.totals.saved_by_source.cache).toBeGreaterThan(0);
+    expect(u.totals.saved_by_source.routing).toBeGreaterThan(0);
+    // uPlot drew every chart (a canvas and its legend with its series).
+    for (const id of ["chart-cost", "chart-sources", "chart-tokens", "chart-calls"]) expect(await page.locator(`#${id} canvas`).count()).toBe(1);
     await expect(page.locator("#chart-cost .u-legend").textContent()).resolves.toContain("without svc");
-    await expect(page.locator("#model-mix").textContent()).resolves.toContain("gpt-4o-mini-2024-07-18");
+    await expect(page.locator("#chart-sources .u-legend").textContent()).resolves.toContain("semantic cache");
+    const models = await apiGet(`/api/usage?group_by=model&${range}`);
+    expect((await cells("#model-mix")).map(([m, calls]) => [m, calls]).sort()).toEqual(models.rows.map((r: any) => [r.group, int(r.calls)]).sort());
     await shot("03-usage");
     await page.getByLabel("Model", { exact: true }).selectOption(bigModel);
     await page.getByRole("button", { name: "Apply" }).click();
     // A locator, not waitForFunction: the page's CSP refuses evaluated strings.
     await page.locator("#totals .card").first().locator("dd", { hasText: /^1$/ }).waitFor();
     expect(await card("Cache hit rate").textContent()).toContain("0.0% of calls");
+  }, 30_000);
+
+  test("budgets: spend, reserved and remaining as /api/budgets gives them, and the usage filter by budget", async () => {
+    const created = await call(`${gw.url}/api/budgets`, admin.key, { body: { name: "team-a", limit_usd: 5, period: "monthly" } });
+    expect(created.status).toBe(201);
+    const budget = (await created.json()) as any;
+    for (let i = 0; i < 2; i++) {
+      const res = await call(`${gw.url}/v1/chat/completions`, worker.value, {
+        body: { model: "gpt-4o", messages: [{ role: "user", content: `Budgeted question number ${i}` }], svc_options: { budget_id: budget.id } },
+      });
+      expect(res.status).toBe(200);
+    }
+    await page.getByRole("button", { name: "Budgets" }).click();
+    let want = (await apiGet(`/api/budgets/${budget.id}`)) as any;
+    expect(want.spent_usd).toBeGreaterThan(0);
+    // Usage rows reach the store within a flush interval: reopen the view until its 30-day calls are in.
+    let row: string[] | undefined;
+    for (let i = 0; i < 50; i++) {
+      row = (await cells("#budgets")).find((r) => r[0] === "team-a");
+      if (row?.[8] === "2") break;
+      await Bun.sleep(100);
+      await page.getByRole("button", { name: "Budgets" }).click();
+      await page.locator("#budgets").waitFor();
+    }
+    want = await apiGet(`/api/budgets/${budget.id}`);
+    expect(row).toEqual([
+      "team-a",
+      "monthly",
+      usd(5),
+      usd(want.spent_usd),
+      usd(want.reserved_usd),
+      usd(want.remaining_usd),
+      expect.any(String),
+      expect.any(String),
+      "2",
+      expect.any(String),
+    ]);
+    expect(await page.getByRole("meter", { name: "team-a used" }).getAttribute("value")).toBe(String((want.spent_usd + want.reserved_usd) / 5));
+    await shot("05-budgets");
+    await page.getByRole("button", { name: "Usage and savings" }).click();
+    await page.getByRole("heading", { name: "Usage and savings" }).waitFor();
+    await page.getByLabel("Budget", { exact: true }).selectOption(budget.id);
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.locator("#totals .card").first().locator("dd", { hasText: /^2$/ }).waitFor();
+    const spent = (await apiGet(`/api/usage?group_by=day&budget_id=${budget.id}`)).totals;
+    expect(spent.calls).toBe(2);
+    expect(await card("Cost with svc").textContent()).toBe(usd(spent.cost_actual_usd));
+    // The budget is charged in whole micro-dollars, each call rounded up.
+    expect(want.spent_usd).toBeGreaterThanOrEqual(spent.cost_actual_usd);
+    expect(want.spent_usd).toBeLessThanOrEqual(spent.cost_actual_usd + 2e-6);
+  }, 30_000);
+
+  test("agent runs listed with their calls and opened as /api/agent-runs gives them; a conversation looked up by id", async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await call(`${gw.url}/v1/chat/completions`, worker.value, {
+        body: {
+          model: "gpt-4o-mini",
+          messages: [{ role: "user", content: `Step ${i} of the plan: list the files.` }],
+          svc_options: { agent_run_id: "run-ci-1", conversation_id: "conv-ci-1" },
+        },
+      });
+      expect(res.status).toBe(200);
+    }
+    await page.getByRole("button", { name: "Agent runs and conversations" }).click();
+    for (let i = 0; i < 50 && !(await cells("#runs").catch(() => [])).some((r) => r[0] === "run-ci-1" && r[1] === "3"); i++) {
+      await Bun.sleep(100);
+      await page.getByRole("button", { name: "Agent runs and conversations" }).click();
+      await page.getByRole("heading", { name: "Conversations", exact: true }).waitFor();
+    }
+    const listed = (await cells("#runs")).find((r) => r[0] === "run-ci-1")!;
+    const usageRow = (await apiGet("/api/usage?group_by=agent_run")).rows.find((r: any) => r.group === "run-ci-1");
+    expect(listed).toEqual(["run-ci-1", "3", usd(usageRow.cost_actual_usd), usd(usageRow.saved_usd)]);
+    await page.getByRole("button", { name: "run-ci-1" }).click();
+    const run = await apiGet("/api/agent-runs/run-ci-1");
+    const facts = page.locator("#run-facts");
+    await facts.waitFor();
+    const labels = await facts.locator("dt").allTextContents();
+    const values = await facts.locator("dd").allTextContents();
+    const byLabel = Object.fromEntries(labels.map((k, i) => [k, values[i]]));
+    expect(byLabel).toMatchObject({
+      Status: run.status,
+      Calls: int(run.calls),
+      Cost: usd(run.cost_usd),
+      "Tokens in / out": `${int(run.prompt_tokens)} / ${int(run.completion_tokens)}`,
+    });
+    expect(run.calls).toBe(3);
+
+    await page.getByLabel("Conversation id").fill("conv-ci-1");
+    await page.getByRole("button", { name: "Show conversation" }).click();
+    await page.locator("#conversation-facts").waitFor();
+    const conv = await apiGet("/api/conversations/conv-ci-1");
+    expect(conv.turns).toBeGreaterThanOrEqual(6);
+    const convValues = await page.locator("#conversation-facts dd").allTextContents();
+    expect(convValues).toEqual([int(conv.turns), int(conv.kept_turns), int(conv.summarized_turns), int(conv.tokens_saved)]);
+    await page.getByLabel("Conversation id").fill("no-such-conversation");
+    await page.getByRole("button", { name: "Show conversation" }).click();
+    await page.locator("#conversation-detail .error").waitFor();
+    await shot("06-runs");
   }, 30_000);
 
   test("revoke: the key is refused afterwards; no key value ever reached the server's log", async () => {
@@ -170,6 +298,6 @@ describe.skipIf(!present)("playground in chromium", () => {
     const listed = await page.locator("#pii li").allTextContents();
     expect(listed.some((l) => l.includes("jane.doe@example.com"))).toBe(true);
     expect((await page.locator("#out del").allTextContents()).join(" ")).toContain("jane.doe@example.com");
-    await shot("05-playground");
+    await shot("07-playground");
   }, 30_000);
 });

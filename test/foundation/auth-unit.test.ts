@@ -35,6 +35,8 @@ function entryFor(value: string, status: "active" | "revoked" = "active"): KeyEn
     createdAt: 0,
     lastUsedAt: null,
     revokedAt: null,
+    budgetId: null,
+    runLimits: { maxCostMicros: null, maxCalls: null, maxRepeats: null },
   };
 }
 

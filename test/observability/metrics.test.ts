@@ -78,6 +78,8 @@ describe("GET /metrics, parsed as the Prometheus text format", () => {
     expect(total(lookups, { result: "bypass", layer: "none" })).toBe(3);
     const saved = family(all, "svc_saved_usd_total", "COUNTER", ["source"]);
     expect(total(saved, { source: "cache" })).toBeGreaterThan(0);
+    // The one cache hit is the cache's whole series, split as its svc_meta.saved_by_source (and the ledger) split it.
+    expect(total(saved, { source: "cache" })).toBeCloseTo(second.svc_meta.saved_by_source.cache, 12);
     expect(total(family(all, "svc_saved_tokens_total", "COUNTER", ["source"]), { source: "cache" })).toBeGreaterThan(0);
     expect(Number(family(all, "svc_cost_usd_total", "COUNTER", []).metrics[0]!.value)).toBeGreaterThan(0);
     const attempts = family(all, "svc_provider_attempts_total", "COUNTER", ["provider", "outcome"]);
@@ -111,5 +113,18 @@ describe("GET /metrics, parsed as the Prometheus text format", () => {
     const text = await (await call(`${rig.gw.url}/metrics`, rig.admin.key)).text();
     expect(text).not.toContain(rig.admin.key);
     expect(text).not.toContain(rig.admin.key.slice(0, 12));
+  });
+
+  test("svc_budget_remaining_usd: one series per budget calls reserved on, equal to what /api/budgets says is left; gone once the budget is", async () => {
+    const created = await call(`${rig.gw.url}/api/budgets`, rig.admin.key, { body: { name: "metered", limit_usd: 3, period: "monthly" } });
+    expect(created.status).toBe(201);
+    const budget = (await created.json()) as { id: string };
+    expect((await ask({ model: "gpt-4o-mini", messages: prompt("Within budget, please."), svc_options: { ...OFF, budget_id: budget.id } })).status).toBe(200);
+    const view = (await (await call(`${rig.gw.url}/api/budgets/${budget.id}`, rig.admin.key)).json()) as { remaining_usd: number };
+    expect(view.remaining_usd).toBeLessThan(3);
+    const remaining = family(await scrape(), "svc_budget_remaining_usd", "GAUGE", ["budget"]);
+    expect(series(remaining, { budget: budget.id }).map((s) => Number(s.value))).toEqual([view.remaining_usd]);
+    expect((await call(`${rig.gw.url}/api/budgets/${budget.id}`, rig.admin.key, { method: "DELETE" })).status).toBe(200);
+    expect((await scrape()).get("svc_budget_remaining_usd")?.metrics ?? []).toEqual([]);
   });
 });

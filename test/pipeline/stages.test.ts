@@ -57,7 +57,7 @@ const priced: Priced = {
     saved_usd: 1,
     saved_by_source: { compression: 0.5, routing: 0.5, cache: 0, prompt_cache: 0, conversation: 0 },
   },
-  saved: { compression: { usd: 0.5, tokens: 4 }, routing: { usd: 0.5 }, cache: { usd: 0, tokens: 0 } },
+  savedTokens: { compression: 4, conversation: 0, cache: 0 },
   originalPromptTokens: 9,
   totalMs: 7,
   overheadMs: 4,

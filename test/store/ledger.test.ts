@@ -242,6 +242,8 @@ function countingStore() {
   const prepare = store.sqlite.prepare.bind(store.sqlite);
   store.sqlite.prepare = ((sql: string) => {
     const stmt = prepare(sql);
+    // The ledger's own inserts; the daily rollup's upserts in the same transaction are not row writes.
+    if (!sql.startsWith("INSERT INTO usage_ledger")) return stmt;
     const rowsPerRun = (sql.match(/\(\?/g) ?? []).length;
     const run = stmt.run.bind(stmt);
     stmt.run = ((...params: never[]) => {

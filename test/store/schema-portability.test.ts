@@ -4,21 +4,22 @@ import postgres from "postgres";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Ledger, type LedgerRow } from "../../src/accounting/ledger";
+import { Ledger } from "../../src/accounting/ledger";
 import { inlineWriter } from "../../src/accounting/ledger-writer";
 import { KeyRepository } from "../../src/auth/key-repository";
-import type { KeyEntry } from "../../src/auth/key-record";
 import { Plans } from "../../src/auth/plans";
 import { Quota } from "../../src/auth/quota";
-import { CacheWriter, loadLiveRows, type CacheRow } from "../../src/pipeline/cache/persistence";
+import { CacheWriter, loadLiveRows } from "../../src/pipeline/cache/persistence";
 import { PlaceholderMap } from "../../src/pipeline/pii/placeholders";
 import { ConversationMaps, deriveMappingKey } from "../../src/pipeline/pii/vault";
 import { SqliteCounters } from "../../src/store/counters";
 import { listMigrations, openStore, type SqliteStore } from "../../src/store/db";
 import { migratePostgres } from "../../src/store/postgres";
 import { RESERVE_BUDGET_SQL } from "../../src/store/spend-store";
+import { USAGE_GROUPS, UsageQuery } from "../../src/store/usage-query";
 import { getTableColumns } from "drizzle-orm";
 import { usageLedger } from "../../src/store/schema";
+import { cacheRow, key, ledgerRow } from "./fixtures";
 import { PG_URL, requires } from "../support/services";
 import { ResponseStore } from "../../src/pipeline/responses/store";
 import { ConversationLeases } from "../../src/pipeline/context/lease";
@@ -54,6 +55,7 @@ const TABLES = [
   "cache_entries",
   "conversation_leases",
   "conversations",
+  "nodes",
   "pii_maps",
   "protocols",
   "reservations",
@@ -61,6 +63,7 @@ const TABLES = [
   "stored_response_items",
   "stored_responses",
   "usage_counters",
+  "usage_daily",
   "usage_ledger",
 ];
 
@@ -121,67 +124,6 @@ function toPostgres(text: string): string {
 /** BIGINT comes back from postgres.js as a string; compare values as numbers where they are numbers. */
 const normalize = (rows: unknown[][]) => rows.map((r) => r.map((v) => (typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v)));
 
-const key = (id: string, type: "test" | "live", createdAt: number): KeyEntry => ({
-  id,
-  name: `name ${id}`,
-  appId: "app_p",
-  type,
-  prefix: `svc_${type}_ab`,
-  last4: "wxyz",
-  hash: `hash_${id}`,
-  status: "active",
-  scopes: ["complete"],
-  plan: "free",
-  createdAt,
-  lastUsedAt: null,
-  revokedAt: null,
-});
-
-function ledgerRow(i: number): LedgerRow {
-  return {
-    requestId: `svc_req_p${String(i).padStart(4, "0")}`,
-    keyId: "key_p1",
-    appId: "app_p",
-    model: i % 4 === 0 ? null : "gpt-4o-mini-2024-07-18",
-    modelRequested: "auto",
-    provider: i % 4 === 0 ? null : "openai",
-    promptTokens: 10 + i,
-    completionTokens: i,
-    originalTokens: 20 + i,
-    costOriginalUsd: i / 1e6,
-    costActualUsd: i / 4e6,
-    savedUsd: (3 * i) / 4e6,
-    cacheHit: i % 3 === 0,
-    status: i % 4 === 0 ? 502 : 200,
-    errorCode: i % 4 === 0 ? "UPSTREAM_ERROR" : null,
-    latencyMs: i + 0.125,
-    overheadMs: 0.5,
-    stream: i % 2 === 0,
-    budgetId: null,
-    conversationId: undefined,
-    agentRunId: null,
-    createdAt: 1_790_000_000_000 + i,
-  };
-}
-
-function cacheRow(id: string, exactKey: string, expiresAt: number, createdAt: number): CacheRow {
-  return {
-    id,
-    appId: "app_p",
-    exactKey,
-    scopeKey: "scope",
-    model: "gpt-4o-mini-2024-07-18",
-    promptText: `prompt ${id}`,
-    contextHash: "ctx",
-    embedding: "AACAPwAAAEA=",
-    response: JSON.stringify({ id }),
-    createdAt,
-    expiresAt,
-    hits: 0,
-    lastHitAt: null,
-  };
-}
-
 /** Drives the real code paths that write the store, as a gateway does over a day. */
 async function exercise(store: SqliteStore, dir: string): Promise<void> {
   const keys = new KeyRepository(store);
@@ -219,6 +161,18 @@ async function exercise(store: SqliteStore, dir: string): Promise<void> {
   const ledger = new Ledger(inlineWriter(store), undefined);
   for (let i = 0; i < 53; i++) ledger.record(ledgerRow(i)); // one 50-row statement and three single rows
   await ledger.flush();
+  // The usage reports: the rollup's whole days and the ledger's partial ones, each grouping, a filter, a later page.
+  const usage = new UsageQuery(store);
+  const day = 86_400_000;
+  const [from, to] = [1_790_000_000_000 - 2 * day - 1000, 1_790_000_000_000 + 2 * day];
+  for (const group of USAGE_GROUPS) {
+    const first = await usage.page("app_p", group, from, to, undefined, 1);
+    if (first.next !== null) await usage.page("app_p", group, from, to, first.next, 1);
+  }
+  await usage.totals("app_p", from, to);
+  const filter = { keyId: "key_p1", model: "", budgetId: "" };
+  await usage.page("app_p", "model", 1_790_000_000_000, 1_790_000_000_040, undefined, 10, filter);
+  await usage.totals("app_p", 1_790_000_000_000, 1_790_000_000_040, filter);
 
   const writer = new CacheWriter(store, 60_000, { warn: () => undefined });
   writer.upsert(cacheRow("ce_1", "k1", 1_790_000_900_000, 1_790_000_000_000));

@@ -160,6 +160,10 @@ def _usage_path(
     group_by: Optional[UsageGroup] = None,
     limit: Optional[int] = None,
     cursor: Optional[str] = None,
+    key_id: Optional[str] = None,
+    model: Optional[str] = None,
+    budget_id: Optional[str] = None,
+    totals: Optional[bool] = None,
 ) -> str:
     """``/api/usage?…``; an unknown filter is a TypeError here, before any request."""
     q = _given(
@@ -169,6 +173,10 @@ def _usage_path(
             "group_by": group_by,
             "limit": limit,
             "cursor": cursor,
+            "key_id": key_id,
+            "model": model,
+            "budget_id": budget_id,
+            "totals": None if totals is None or totals else "false",
             "format": format,
         }
     )
@@ -182,7 +190,8 @@ class Usage(_Resource):
 
     Every method takes the same keyword filters: ``from_`` and ``to`` (a :data:`Time`), ``group_by``
     (``day``, the default, ``key``, ``model``, ``budget`` or ``agent_run``), ``limit`` (rows per page, 1 to
-    1,000, default 100) and ``cursor`` (a previous page's ``next_cursor``)."""
+    1,000, default 100), ``cursor`` (a previous page's ``next_cursor``), ``key_id``, ``model`` and ``budget_id``
+    (only that key's, model's or budget's calls) and ``totals=False`` (a page without the range's totals)."""
 
     def get(self, **filters: Any) -> UsagePage:
         """One page; pass its ``next_cursor`` as ``cursor`` for the next."""

@@ -25,6 +25,7 @@ RoutingReason = Literal[
     "multi_step",
     "long_output",
     "large_context",
+    "budget_fit",
 ]
 
 
@@ -46,13 +47,18 @@ class SvcOptions(TypedDict, total=False):
     max_turns_to_keep: int
 
 
-class AgentRunTotals(TypedDict):
-    """``svc_meta.agent_run``: the run's totals after the call (also in an AGENT_GUARD error's body)."""
-
+class _AgentRunTotalsRequired(TypedDict):
     id: str
     calls: int
     cost_usd: float
     status: Literal["active", "tripped", "closed"]
+
+
+class AgentRunTotals(_AgentRunTotalsRequired, total=False):
+    """``svc_meta.agent_run``: the run's totals after the call (also in an AGENT_GUARD error's body);
+    ``wrap_up`` is True when the call carried svc's wrap-up instruction."""
+
+    wrap_up: bool
 
 
 class SavedBySource(TypedDict):
@@ -69,6 +75,13 @@ class PromptCache(TypedDict):
     prefix_tokens: int
     min_tokens: Optional[int]
     below_minimum: bool
+
+
+class BudgetFit(TypedDict):
+    """The model ``auto`` routing chose, and why, before the budget could not cover it."""
+
+    instead_of: str
+    reason: RoutingReason
 
 
 class _SvcMetaRequired(TypedDict):
@@ -96,6 +109,7 @@ class SvcMeta(_SvcMetaRequired, total=False):
     conversation_tokens_saved: int
     prompt_cache: PromptCache
     simulated: bool
+    budget_fit: BudgetFit
     agent_run: AgentRunTotals
 
 
@@ -151,6 +165,14 @@ class CompletionChunk(TypedDict, total=False):
     svc_meta: SvcMeta
 
 
+class KeyRunLimits(TypedDict):
+    """A key's defaults for its calls' agent runs; None: the operator's."""
+
+    max_cost_usd: Optional[float]
+    max_calls: Optional[int]
+    max_repeats: Optional[int]
+
+
 class KeyRecord(TypedDict):
     """A key as listed (never with its value)."""
 
@@ -166,6 +188,8 @@ class KeyRecord(TypedDict):
     created_at: str
     last_used_at: Optional[str]
     revoked_at: Optional[str]
+    budget_id: Optional[str]
+    agent_run_limits: KeyRunLimits
 
 
 class CreatedKey(KeyRecord):
@@ -272,6 +296,8 @@ class UsageRow(TypedDict):
     errors: int
     original_tokens: int
     sent_tokens: int
+    #: Prompt tokens of the calls answered from the cache (the hit rate by tokens is this over original_tokens).
+    cached_tokens: int
     cost_original_usd: float
     cost_actual_usd: float
     saved_usd: float
@@ -291,7 +317,10 @@ UsagePage = TypedDict(
         "to": str,
         "rows": List[UsageRow],
         "next_cursor": Optional[str],
+        #: The range's sums over every group, with ``overhead_ms`` ``{p50, p99}``; absent with ``totals=False``.
+        "totals": Dict[str, Any],
     },
+    total=False,
 )
 
 

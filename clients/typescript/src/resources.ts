@@ -142,6 +142,8 @@ function usagePath(params: UsageParams, format: "json" | "csv"): string {
   if (params.group_by !== undefined) q.set("group_by", params.group_by);
   if (params.limit !== undefined) q.set("limit", String(params.limit));
   if (params.cursor !== undefined) q.set("cursor", params.cursor);
+  for (const field of ["key_id", "model", "budget_id"] as const) if (params[field] !== undefined) q.set(field, params[field]);
+  if (params.totals === false) q.set("totals", "false");
   if (format === "csv") q.set("format", "csv");
   const s = q.toString();
   return s ? `/api/usage?${s}` : "/api/usage";

@@ -24,7 +24,8 @@ export type RoutingReason =
   | "many_constraints"
   | "multi_step"
   | "long_output"
-  | "large_context";
+  | "large_context"
+  | "budget_fit";
 
 /** `svc_options` of a completion request (seed 2.2); every field is optional, the server fills defaults. */
 export interface SvcOptions {
@@ -88,8 +89,11 @@ export interface SvcMeta {
   prompt_cache?: { prefix_tokens: number; min_tokens: number | null; below_minimum: boolean };
   /** True when the gateway answered with its built-in simulator (no provider configured). */
   simulated?: boolean;
+  /** Set when the budget could not cover the model `auto` routing chose: that model and its reason (`routing_reason` is then `budget_fit`). */
+  budget_fit?: { instead_of: string; reason: RoutingReason };
   /** The agent run's totals after this call, when the request named `agent_run_id`. */
-  agent_run?: { id: string; calls: number; cost_usd: number; status: "active" | "tripped" | "closed" };
+  /** `wrap_up: true` when the call went out with svc's wrap-up instruction (the run is near a limit). */
+  agent_run?: { id: string; calls: number; cost_usd: number; status: "active" | "tripped" | "closed"; wrap_up?: true };
 }
 
 /** Every field name of `SvcOptions`, for code that must enumerate them (checked to be complete at compile time). */
@@ -129,6 +133,7 @@ export const SVC_META_FIELDS = [
   "conversation_tokens_saved",
   "prompt_cache",
   "simulated",
+  "budget_fit",
   "agent_run",
 ] as const satisfies readonly (keyof SvcMeta)[];
 
@@ -232,6 +237,10 @@ export interface KeyRecord {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** The key's default budget: calls that name no `budget_id` are charged on it. */
+  budget_id: string | null;
+  /** The key's defaults for its calls' agent runs (null: the operator's); a run's own limits win. */
+  agent_run_limits: { max_cost_usd: number | null; max_calls: number | null; max_repeats: number | null };
 }
 
 /** What `keys.create()` answers: the record plus the value, shown this once. */
@@ -353,12 +362,19 @@ export interface UsageRow {
   errors: number;
   original_tokens: number;
   sent_tokens: number;
+  /** Prompt tokens of the calls answered from the cache (the hit rate by tokens is this over original_tokens). */
+  cached_tokens: number;
   cost_original_usd: number;
   cost_actual_usd: number;
   saved_usd: number;
   saved_by_source: SavedBySource;
   cache_hits: number;
   avg_latency_ms: number;
+}
+
+/** The range's sums over every group, with the overhead percentiles of its answered calls (ms). */
+export interface UsageTotals extends Omit<UsageRow, "group"> {
+  overhead_ms: { p50: number | null; p99: number | null };
 }
 
 /** `usage.get()`'s page. */
@@ -370,6 +386,8 @@ export interface UsagePage {
   rows: UsageRow[];
   /** Pass as `cursor` for the next page; null on the last. */
   next_cursor: string | null;
+  /** Absent when asked with `totals: false`. */
+  totals?: UsageTotals;
 }
 
 /** The filters of `/api/usage`. */
@@ -384,6 +402,12 @@ export interface UsageParams {
   limit?: number;
   /** A previous page's `next_cursor`. */
   cursor?: string;
+  /** Only this key's, model's ('' for calls with none) or budget's calls. */
+  key_id?: string;
+  model?: string;
+  budget_id?: string;
+  /** false: the page without `totals` (they cost the server a second pass). */
+  totals?: boolean;
 }
 
 /** One page of `/api/usage` as CSV (RFC 4180, a header line first, CRLF line ends). */

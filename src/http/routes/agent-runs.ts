@@ -16,7 +16,10 @@ export function agentRunRoutes(gw: Pick<Services, "keyIndex" | "hash" | "agentRu
   };
   const id = (params: { id: string }) => decodeURIComponent(params.id);
   return new Elysia()
-    .get("/api/agent-runs/:id", ({ request, params }) => gw.agentRuns.get(keyOf(gw, request).appId, id(params)))
+    .get("/api/agent-runs/:id", ({ request, params }) => {
+      const key = keyOf(gw, request);
+      return gw.agentRuns.get(key.appId, id(params), key.runLimits);
+    })
     .put(
       "/api/agent-runs/:id",
       async ({ request, params }) => {

@@ -9,7 +9,7 @@ import { nameField, objectBody, usdField } from "../validate/resource-body";
 import { storeUnavailable } from "../../accounting/budgets";
 
 /** /api/budgets: any key of the app reads its budgets; an admin key creates, changes and deletes them. */
-export function budgetRoutes(gw: Pick<Services, "keyIndex" | "hash" | "budgets" | "settings">) {
+export function budgetRoutes(gw: Pick<Services, "keyIndex" | "hash" | "budgets" | "keys" | "settings">) {
   const body = async (request: Request, allowed: readonly string[]) => objectBody(await readJsonBody(request, gw.settings.maxBodyBytes), allowed);
   const guarded = async <T>(op: () => Promise<T>) => {
     try {
@@ -47,6 +47,9 @@ export function budgetRoutes(gw: Pick<Services, "keyIndex" | "hash" | "budgets" 
     )
     .delete("/api/budgets/:id", async ({ request, params }) => {
       const key = adminKeyOf(gw, request, "deleting a budget");
-      return { ...(await guarded(() => gw.budgets.remove(key.appId, params.id))), deleted: true };
+      const removed = await guarded(() => gw.budgets.remove(key.appId, params.id));
+      // Keys bound to it as their default go back to none: the deleted budget no longer caps their calls.
+      await gw.keys.unbindBudget(removed.id);
+      return { ...removed, deleted: true };
     });
 }

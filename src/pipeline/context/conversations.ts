@@ -27,7 +27,7 @@ export interface ConversationSettings {
   summaryStep: number;
   /** Turns one conversation may hold. */
   maxTurns: number;
-  /** How long a call may hold a conversation's lease in the store (the longest a call may run). */
+  /** How long a conversation's lease in the store lasts unless its holder renews it (every third of it). */
   leaseMs: number;
   /** The model that writes summary steps (model-summary.ts); extractive without one. */
   summaryModel?: ModelInfo;

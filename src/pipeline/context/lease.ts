@@ -10,9 +10,10 @@ const MAX_WAIT_MS = 100;
 /**
  * One call at a time per conversation across every gateway process on one store: a lease row per
  * (app_id, conversation_id), taken by a compare-and-set (an insert that, on conflict, takes the row
- * over only when its lease has expired) and deleted by its holder when the call settles. A holder that
- * dies leaves a lease that expires after `ttlMs` (the longest a call may run), so a crash never locks a
- * conversation for longer than that. Portable SQL (SQLite and PostgreSQL: test/store/schema-portability).
+ * over only when its lease has expired) and deleted by its holder when the call settles. While the call
+ * runs its holder renews the lease every third of `ttlMs`, so a call may run as long as it needs, and a
+ * holder that dies leaves a lease that expires within `ttlMs`: a crash locks a conversation for at most
+ * that long. Portable SQL (SQLite and PostgreSQL: test/store/schema-portability).
  */
 export class ConversationLeases {
   constructor(
@@ -31,7 +32,19 @@ export class ConversationLeases {
       await sleepOrAbort(wait, signal);
       wait = Math.min(MAX_WAIT_MS, wait * 2);
     }
-    return () => this.release(appId, id, holder);
+    // Renewed by the same compare-and-set (a holder's own lease is always extended). A renewal that
+    // fails leaves the lease to expire; the commit still writes only over the row it read.
+    let renewing: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(() => {
+      renewing = this.tryAcquire(appId, id, holder, Date.now()).catch(() => false);
+    }, this.ttlMs / 3);
+    timer.unref?.();
+    return async () => {
+      clearInterval(timer);
+      // A renewal still on its way would otherwise put the row back after the delete.
+      await renewing;
+      await this.release(appId, id, holder);
+    };
   }
 
   /** One compare-and-set: true when `holder` holds the lease now (it was free, expired, or already this holder's). */

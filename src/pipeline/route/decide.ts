@@ -36,6 +36,12 @@ export interface Routed {
   candidates: readonly ModelInfo[];
   /** The task class routing acted on (after the code-fence rule); absent when the client's choice decided. */
   task?: TaskClass;
+  /**
+   * With `auto` routing by task: every available model at or above the task's floor tier (the lowest
+   * the capability table accepts for it) with the request's features, fitting its context, cheapest
+   * tier first. A budget that cannot cover `candidates` may be served from these (stages/budget.ts).
+   */
+  capable?: readonly ModelInfo[];
 }
 
 /**
@@ -125,6 +131,7 @@ function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
     tier: chosen.tier,
     candidates,
     task,
+    capable: atLeast(floor).filter(fits).sort(order),
   };
 }
 

@@ -24,6 +24,7 @@ export const ROUTING_REASONS = [
   "multi_step",
   "long_output",
   "large_context",
+  "budget_fit",
 ] as const;
 export type RoutingReason = (typeof ROUTING_REASONS)[number];
 

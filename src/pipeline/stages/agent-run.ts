@@ -1,6 +1,6 @@
 import { toMicros } from "../../accounting/budgets";
 import { storeUnavailable } from "../../accounting/budgets";
-import type { RunHold } from "../../accounting/agent-runs";
+import { WRAP_UP, type RunHold } from "../../accounting/agent-runs";
 import type { Services } from "../services";
 import type { Stage } from "../stage";
 import { worstCaseMicros } from "../worst-case";
@@ -19,10 +19,23 @@ export function agentRunStage(s: Pick<Services, "agentRuns" | "catalog">): Stage
       const id = call.req.svc_options.agent_run_id;
       return id === undefined
         ? undefined
-        : s.agentRuns.admit(call.key.appId, id, call.requestId, call.req.messages).catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
+        : s.agentRuns
+            .admit(call.key.appId, id, call.requestId, call.req.messages, call.key.runLimits)
+            .catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
     },
-    planned: (call, plan, hold) =>
-      hold ? s.agentRuns.reserve(hold, worstCaseMicros(s.catalog, call, plan)).catch((e) => Promise.reject(storeUnavailable(e, "the agent run"))) : undefined,
+    planned: (call, plan, hold) => {
+      // An embedding call (max_tokens 0) writes no answer to wrap up: it goes as it came, and svc_meta says nothing.
+      if (hold?.wrapUp && call.req.max_tokens === 0) hold.wrapUp = false;
+      if (hold?.wrapUp) {
+        // plan.opt may be a remembered optimizer result shared with other calls: replaced, not changed.
+        plan.opt = { ...plan.opt, messages: [...plan.opt.messages, { role: "system", content: WRAP_UP }] };
+        // The cache lookup was keyed on the request without it: this answer is not stored under that key.
+        call.fill?.fail();
+        call.fill = undefined;
+      }
+      const r = hold?.limited ? s.agentRuns.reserve(hold, worstCaseMicros(s.catalog, call, plan)) : undefined;
+      return r?.catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
+    },
     commit(_call, out, hold, priced) {
       if (!hold) return;
       priced.meta.agent_run = s.agentRuns.settle(hold, toMicros(priced.costs.cost_actual_usd), out.usage.prompt_tokens, out.usage.completion_tokens);

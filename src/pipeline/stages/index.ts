@@ -13,6 +13,8 @@ import { messageMemoStage } from "./message-memo";
  * The completion path's stages, in order: admitted first to last, committed first to last, rolled
  * back last to first. A new stage is a file in this folder and one line here.
  */
+// The budget plans before the agent run: fitting the budget may narrow the models, and with them the
+// worst case the run reserves.
 // PII is masked before the protocol and the conversation join the call, so stored turns and summaries
 // hold placeholders, never values, and a conversation's placeholders stay the same from turn to turn.
 export const STAGES = [
@@ -22,8 +24,8 @@ export const STAGES = [
   protocolStage,
   conversationStage,
   messageMemoStage,
-  agentRunStage,
   budgetStage,
+  agentRunStage,
   cacheFillStage,
 ] as const;
 
@@ -31,7 +33,7 @@ export const STAGES = [
  * POST /v1/embeddings' stages: billable like a completion (recordable, the key's quota, a budget and an
  * agent run), with none of what works on chat messages (PII, protocol, conversation, the answer cache).
  */
-export const EMBEDDING_STAGES = [usageRecordableStage, quotaStage, agentRunStage, budgetStage] as const;
+export const EMBEDDING_STAGES = [usageRecordableStage, quotaStage, budgetStage, agentRunStage] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 type StageList = readonly ((s: never) => unknown)[];

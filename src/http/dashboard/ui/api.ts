@@ -1,3 +1,7 @@
+import type { UsagePage } from "../../../../clients/typescript/src/types";
+
+export type { AgentRun, Budget, Conversation, SavedBySource, UsageRow } from "../../../../clients/typescript/src/types";
+
 const STORE = "svc.adminKey";
 
 /** The admin key lives in this tab's sessionStorage only: never in a URL, a cookie or localStorage. */
@@ -43,4 +47,23 @@ export interface KeyRecord {
   last_used_at: string | null;
   revoked_at: string | null;
   key?: string;
+}
+
+/** A usage report as GET /api/usage answers it (the TypeScript client's types, drift-checked against the server's). */
+export type Usage = Pick<UsagePage, "rows" | "totals" | "next_cursor">;
+
+/** Every group of a usage report (pages of 1,000 followed to the end), with the range's totals unless `totals` is false. */
+export async function usage(query: URLSearchParams, totals = true): Promise<Usage> {
+  const q = new URLSearchParams(query);
+  q.set("limit", "1000");
+  if (!totals) q.set("totals", "false");
+  const first = await api<Usage>("GET", `/api/usage?${q}`);
+  const rows = [...first.rows];
+  for (let next = first.next_cursor; next !== null; ) {
+    q.set("cursor", next);
+    const page = await api<Usage>("GET", `/api/usage?${q}`);
+    rows.push(...page.rows);
+    next = page.next_cursor;
+  }
+  return { ...first, rows, next_cursor: null };
 }

@@ -1,3 +1,4 @@
+export { int, pct, usd, when } from "./format";
 type Attrs = Record<string, string | boolean | EventListener | undefined>;
 type Child = Node | string | number | null | undefined | false;
 
@@ -14,8 +15,12 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
   return el;
 }
 
-// A call on a cheap model costs millionths of a dollar: small sums keep three significant digits.
-export const usd = (x: number) => "$" + (x === 0 ? "0" : Math.abs(x) >= 1 ? x.toFixed(2) : Math.abs(x) >= 0.01 ? x.toFixed(4) : x.toPrecision(3));
-export const int = (x: number) => Math.round(x).toLocaleString("en-US");
-export const pct = (x: number) => (x * 100).toFixed(1) + "%";
-export const when = (iso: string | null) => (iso ? iso.replace("T", " ").slice(0, 16) + " UTC" : "never");
+/** A table with a header row and one row per record; `cells` gives a record's cells, numbers right-aligned by `num`. */
+export function table<T>(attrs: Attrs, columns: { label: string; num?: boolean; cell: (r: T) => Child }[], records: T[]): HTMLTableElement {
+  return h(
+    "table",
+    attrs,
+    h("thead", {}, h("tr", {}, ...columns.map((c) => h("th", { scope: "col", class: c.num ? "num" : undefined }, c.label)))),
+    h("tbody", {}, ...records.map((r) => h("tr", {}, ...columns.map((c) => h("td", { class: c.num ? "num" : undefined }, c.cell(r)))))),
+  );
+}

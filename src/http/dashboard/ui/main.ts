@@ -1,8 +1,10 @@
 import uplotCss from "uplot/dist/uPlot.min.css" with { type: "text" };
 import css from "./style.css" with { type: "text" };
-import { api, session, type KeyRecord } from "./api";
+import { api, session, type Budget, type KeyRecord } from "./api";
+import { budgetsView } from "./budgets-view";
 import { h } from "./dom";
 import { keysView } from "./keys-view";
+import { runsView } from "./runs-view";
 import { usageView } from "./usage-view";
 
 document.head.append(h("style", {}, uplotCss + css));
@@ -29,8 +31,8 @@ function signIn(message = "") {
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     try {
+      // /api/keys answers admin keys only: a key it accepts can use every view.
       const keys = await api<{ data: KeyRecord[] }>("GET", "/api/keys", undefined, input.value.trim());
-      await api("GET", "/api/dashboard/usage?from=0&to=1", undefined, input.value.trim());
       session.set(input.value.trim());
       show("usage", keys.data);
     } catch (e) {
@@ -50,7 +52,9 @@ async function show(view: string, keys?: KeyRecord[]) {
     // Keys are listed for the signed-in key's own app only, so any record names that app.
     const appId = list[0]?.app_id ?? "default";
     if (view === "keys") await keysView(main, appId);
-    else await usageView(main, list);
+    else if (view === "budgets") await budgetsView(main);
+    else if (view === "runs") await runsView(main);
+    else await usageView(main, list, (await api<{ data: Budget[] }>("GET", "/api/budgets")).data);
     main.focus();
   } catch (e) {
     const status = (e as { status?: number }).status;
