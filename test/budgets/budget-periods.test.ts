@@ -131,6 +131,20 @@ describe("budgets", () => {
     await budgets.reserve("app", b.id, "fits", 850);
   });
 
+  test("a day's or a month's calls all count in one window, whatever the hour", async () => {
+    const { budgets, clock } = setup("2026-11-03T00:00:01Z");
+    const daily = await budgets.create("app", "d", 1_000, "daily");
+    const monthly = await budgets.create("app", "m", 1_000, "monthly");
+    for (const b of [daily, monthly]) await budgets.settle(await budgets.reserve("app", b.id, `early-${b.id}`, 400), 400);
+    clock.now = Date.parse("2026-11-03T23:59:59Z");
+    for (const b of [daily, monthly]) await budgets.reserve("app", b.id, `late-${b.id}`, 500);
+    expect(await budgets.get("app", daily.id)).toMatchObject({ spent_usd: 0.0004, reserved_usd: 0.0005, remaining_usd: 0.0001 });
+    // What is left counts both what was spent and what is held.
+    expect((await refusal(budgets.reserve("app", daily.id, "more", 200))).message).toContain("has $0.0001 left of $0.001 this day");
+    clock.now = Date.parse("2026-11-30T12:00:00Z");
+    expect(await budgets.get("app", monthly.id)).toMatchObject({ spent_usd: 0.0004, reserved_usd: 0.0005 });
+  });
+
   test("the refusal says what is left of what, for which period, what the call may cost and when it resets", async () => {
     const { budgets } = setup("2026-11-26T23:00:00Z");
     const daily = await budgets.create("app", "day", 1_000, "daily");

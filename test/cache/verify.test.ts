@@ -103,6 +103,14 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["role", "Where do I live?", "How do I live?"],
   ["role", "What is the best way to learn French?", "How do I learn French?"],
   ["operator", "What is the product of 6 and 7?", "What is the sum of 6 and 7?"],
+  // A minus between single letters after an operator is not a hyphen (was served as the same request).
+  ["operator", "Compute a+b", "Compute a+b-c"],
+  ["operator", "What is 3 x 4?", "What is 3 + 4?"],
+  // Another person doing it, in any form of the pronoun.
+  ["role", "Should we leave now?", "Should they leave now?"],
+  ["role", "Tell them the news", "Tell him the news"],
+  ["role", "Did it work?", "Did they work?"],
+  ["operator", "Let y=a-b", "Let y=a+b"],
   ["direction", "How do I convert Celsius to Fahrenheit?", "How do I convert Fahrenheit to Celsius?"],
   ["direction", "Translate this text from German into French", "Translate this text from French into German"],
   ["operator", "Is a != b true when a is 1 and b is '1'?", "Is a !== b true when a is 1 and b is '1'?"],
@@ -179,6 +187,11 @@ const PARAPHRASES: [string, string][] = [
   // Scare quotes and quoted terms.
   ["Russia warns it will respond if its interests are attacked", "Russia warns it will 'respond' if its interests are attacked"],
   ['How is a "term" defined in information retrieval?', "How is a term defined in information retrieval?"],
+  // A possessive before or after its noun is the same person.
+  ["Is this your book?", "Is this book yours?"],
+  ["Is this our house?", "Is this house ours?"],
+  ["Is this her car?", "Is this car hers?"],
+  ["Is this their dog?", "Is this dog theirs?"],
   // One of two quoted words loses its quotes; the other still matches its quoted twin.
   ["What do 'fast' and 'slow' mean?", "What do fast and 'slow' mean?"],
   ["What do 'fast' and 'slow' mean?", "What do 'fast' and slow mean?"],

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { compressMessages } from "../../src/pipeline/compress";
 import { mask, unmask } from "../../src/pipeline/compress/protect/mask";
+import { protectedSpans } from "../../src/pipeline/compress/protect/spans";
 import type { ChatMessage } from "../../src/core/messages";
 
 /** Wordy padding that makes every rule, pruning included, run on the message at full strength. */
@@ -127,5 +128,15 @@ describe("masking", () => {
     expect(mask(text)).toBeNull();
     const out = compressMessages([{ role: "user", content: text }], { aggressiveness: 1, skipRules: [] });
     expect(out.messages[0]!.content).toBe(text);
+  });
+});
+
+describe("social sentences", () => {
+  const spans = (text: string) => protectedSpans(text).map((s) => text.slice(s.start, s.end));
+
+  test("a negation inside a social sentence is not guarded (the sentence goes whole); outside one it is", () => {
+    expect(spans("I hope you're doing well this week. Write a poem about the sea in 3 lines.")).toEqual(["3 lines"]);
+    expect(spans("I hope this isn't a silly question. Do not use recursion.")).toEqual(["Do not use recursion"]);
+    expect(spans("Is this a silly question? It isn't a test of recursion.")).toContain("isn't a test");
   });
 });

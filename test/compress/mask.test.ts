@@ -83,6 +83,7 @@ describe("placeholdersPresent: the check that sends a message unchanged when a r
       `a digit alone ${digit(0)}`,
       `a CLOSE alone ${CLOSE}`,
       `digits, no OPEN ${digit(0)}${CLOSE}`,
+      `two digits, no OPEN ${digit(0)}${digit(1)}${CLOSE}`,
       `OPEN in the digits ${OPEN}${digit(0)}${OPEN}${digit(1)}${CLOSE}`,
       `twice ${P(0)} and ${P(0)}`,
       `an index past the spans ${P(2)}`,
@@ -128,6 +129,11 @@ describe("UnmaskedReader", () => {
     });
     return out;
   }
+
+  test("an empty original is read as nothing, never as an empty stretch", () => {
+    const masked = `a${P(0)}b${P(1)}`;
+    expect(read(new UnmaskedReader(masked, ["", "`x`"]), 0, masked.length)).toBe("ab`x`");
+  });
 
   test("reads any range, in any order, as unmask of the same slice", () => {
     expect(m.originals.length).toBeGreaterThanOrEqual(3);

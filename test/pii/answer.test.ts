@@ -88,4 +88,109 @@ describe("restoring an answer", () => {
   test("what is kept after the answer is masked again", () => {
     expect(remaskText('Sent to jane.doe@example.com and Ann "Q" Lee.', map)).toBe("Sent to [EMAIL_1] and [PERSON_1].");
   });
+
+  test("masking again takes the longest value first, so a value inside another is not cut out of it", () => {
+    const nested = PlaceholderMap.from([
+      { type: "PERSON", n: 1, value: "Ann" },
+      { type: "PERSON", n: 2, value: "Ann Lee" },
+      { type: "ADDRESS", n: 1, value: "1 Ann Lee Road" },
+    ]);
+    expect(remaskText("Ann Lee of 1 Ann Lee Road met Ann.", nested)).toBe("[PERSON_2] of [ADDRESS_1] met [PERSON_1].");
+  });
+
+  test("a message without text (tool calls only) keeps content null", () => {
+    const masked: Choice[] = [
+      {
+        index: 0,
+        message: { role: "assistant", content: null, tool_calls: [{ id: "t", type: "function", function: { name: "send", arguments: '{"to":"[EMAIL_1]"}' } }] },
+        finish_reason: "tool_calls",
+      },
+    ];
+    const [c] = restoreChoices(masked, map);
+    expect(c!.message.content).toBeNull();
+    expect(c!.message.tool_calls![0]!.function.arguments).toBe('{"to":"jane.doe@example.com"}');
+  });
+
+  test("a tail held back when a choice finishes goes out in that choice's finish chunk, never after it", async () => {
+    const out = await run([
+      delta(0, { role: "assistant", content: "Write to [EMAIL_1" }),
+      delta(1, { content: "Or [PERS" }),
+      delta(0, {}, "stop"),
+      delta(1, { content: "ON_1] then" }),
+      delta(1, {}, "stop"),
+    ]);
+    expect(out).toEqual([
+      delta(0, { role: "assistant", content: "Write to " }),
+      delta(1, { content: "Or " }),
+      delta(0, { content: "[EMAIL_1" }, "stop"),
+      delta(1, { content: 'Ann "Q" Lee then' }),
+      delta(1, {}, "stop"),
+    ]);
+  });
+
+  test("tool-call fragments held back go out with their own choice's finish, one entry per tool call", async () => {
+    const out = await run([
+      delta(0, {
+        tool_calls: [
+          { index: 0, function: { arguments: '{"to":"[PERS' } },
+          { index: 1, function: { arguments: '{"cc":"[EMAIL' } },
+        ],
+      }),
+      delta(1, { tool_calls: [{ index: 0, function: { arguments: '{"x":"[EMA' } }] }),
+      delta(0, {}, "tool_calls"),
+      delta(1, { tool_calls: [{ index: 0, function: { arguments: 'IL_1]"}' } }] }),
+      delta(1, {}, "tool_calls"),
+    ]);
+    expect(out).toEqual([
+      delta(0, {
+        tool_calls: [
+          { index: 0, function: { arguments: '{"to":"' } },
+          { index: 1, function: { arguments: '{"cc":"' } },
+        ],
+      }),
+      delta(1, { tool_calls: [{ index: 0, function: { arguments: '{"x":"' } }] }),
+      delta(
+        0,
+        {
+          tool_calls: [
+            { index: 0, function: { arguments: "[PERS" } },
+            { index: 1, function: { arguments: "[EMAIL" } },
+          ],
+        },
+        "tool_calls",
+      ),
+      delta(1, { tool_calls: [{ index: 0, function: { arguments: 'jane.doe@example.com"}' } }] }),
+      delta(1, {}, "tool_calls"),
+    ]);
+  });
+
+  test("a delta whose text is all held back is not sent, unless it carries a role, tool calls or a finish", async () => {
+    const out = await run([
+      delta(0, { role: "assistant", content: "[EM" }),
+      delta(0, { content: "AIL" }),
+      delta(0, { content: "_1] hi" }),
+      delta(1, { content: "[EM", tool_calls: [{ index: 0, function: { name: "f" } }] }),
+      delta(1, { content: "" }),
+      delta(1, { content: "AIL_1]" }),
+    ]);
+    expect(out).toEqual([
+      delta(0, { role: "assistant", content: "" }),
+      delta(0, { content: "jane.doe@example.com hi" }),
+      delta(1, { content: "", tool_calls: [{ index: 0, function: { name: "f" } }] }),
+      delta(1, { content: "" }),
+      delta(1, { content: "jane.doe@example.com" }),
+    ]);
+  });
+
+  test("at the end of a stream without finish reasons, each choice's held text and fragments go out once, in a last delta of their own", async () => {
+    const out = await run([
+      delta(0, { content: "a [EMA" }),
+      delta(1, { tool_calls: [{ index: 2, function: { arguments: '{"to":"[PER' } }] }),
+      delta(2, { content: "done" }),
+    ]);
+    expect(out.slice(3)).toEqual([
+      { kind: "delta", delta: { index: 0, delta: { content: "[EMA" }, finish_reason: null } },
+      { kind: "delta", delta: { index: 1, delta: { tool_calls: [{ index: 2, function: { arguments: "[PER" } }] }, finish_reason: null } },
+    ]);
+  });
 });

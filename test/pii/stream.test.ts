@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { maskText } from "../../src/pipeline/pii/mask";
 import { PlaceholderMap } from "../../src/pipeline/pii/placeholders";
-import { inJsonString, restoreStream, restoreText, StreamRestorer } from "../../src/pipeline/pii/restore";
+import { couldBePlaceholder, inJsonString, restoreStream, restoreText, StreamRestorer } from "../../src/pipeline/pii/restore";
 
 const map = new PlaceholderMap();
 maskText("Mail jane.doe@example.com, or write to Zoë Ångström-Müller at 742 Evergreen Terrace", map);
@@ -83,6 +83,40 @@ describe("streaming restore", () => {
     const r = new StreamRestorer(map);
     expect(r.push("cut off [EMAIL_")).toBe("cut off ");
     expect(r.flush()).toBe("[EMAIL_");
+  });
+
+  test("the stream sends no empty chunk while it holds a tail, and the held rest at its end", async () => {
+    expect(await collect(streamOf(["[EM", "AIL", "_1] and [PER"]).pipeThrough(restoreStream(map)))).toEqual(["jane.doe@example.com and ", "[PER"]);
+    expect(await collect(streamOf(["[EMAIL_1]"]).pipeThrough(restoreStream(map)))).toEqual(["jane.doe@example.com"]);
+    expect(await collect(streamOf(["plain", "[", ""]).pipeThrough(restoreStream(map)))).toEqual(["plain", "["]);
+  });
+
+  test("what could still grow into a placeholder, in any spelling a model writes it", () => {
+    const could = [
+      "",
+      "\\",
+      "[",
+      "\\[",
+      "[ ",
+      "[**",
+      "[_",
+      "[EM",
+      "[email",
+      "[EMAIL",
+      "[EMAIL_",
+      "[EMAIL ",
+      "[EMAIL-",
+      "[EMAIL\\_",
+      "[EMAIL_1",
+      "[EMAIL_12",
+      "[EMAIL_1 ",
+      "[EMAIL_1**",
+      "[ **Email 1",
+      "[PERSON_3_",
+    ];
+    const cannot = ["x", "\\x", "[the", "[1", "[EMAILS", "[EMAILX_1", "[EMAIL_x", "[EMAIL_1]", "[EMAIL_1 x", "[EM1", "[ 1"];
+    for (const s of could) expect({ s, could: couldBePlaceholder(s) }).toEqual({ s, could: true });
+    for (const s of cannot) expect({ s, could: couldBePlaceholder(s) }).toEqual({ s, could: false });
   });
 
   test("tool-call argument deltas are restored JSON-escaped", () => {

@@ -234,6 +234,8 @@ function normalizeForTokens(text: string): string {
       // "U.N." and "UN", "e.g." and "eg" are one word; dotted, they would read as a dotted identifier.
       .replace(/\b(?:\p{L}\.){2,}(?!\p{L})/gu, (m) => m.replaceAll(".", ""))
       .replace(NUMBER_WORD_HYPHEN, "$1 ")
+      // After an operator, "b-c" between single letters is a minus, not a hyphenated word: "a+b-c" is not "a+b".
+      .replace(/(?<=[+*/=^]\s*)(\p{L})-(?=\p{L}(?![\p{L}\p{N}_]))/gu, "$1 - ")
   );
 }
 
