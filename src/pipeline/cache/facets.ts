@@ -48,7 +48,7 @@ export interface PromptFacets {
   words: Set<string>;
   /** Stems of the content words (no function words, numbers or names) with their counts: what the prompt is about. */
   content: Map<string, number>;
-  /** The function words that still steer an answer, by role, each role's groups sorted: "modal" -> ["must"], "wh" -> ["how", "why"]. */
+  /** The function words that still steer an answer, by role, each role's groups sorted ("modal" -> ["must"], "wh" -> ["how", "why"]), quantifiers in order with repeats. */
   roles: Map<string, string[]>;
   /**
    * Code and math symbols (operators and, when there is one, brackets) in the order written, character
@@ -627,9 +627,15 @@ const AUXILIARIES: ReadonlySet<string> = new Set("do does did is are was were am
 /** Words that open a statement as its subject when an auxiliary follows ("it is", "there are", "I can"). */
 const SUBJECTS: ReadonlySet<string> = new Set(["i", "you", "we", "he", "she", "it", "they", "there", "this", "that"]);
 
+/**
+ * Quantifiers are kept in the order written, with repeats: "include every heading ... any other
+ * words" is not "include some heading ... any other words", though both use both forces.
+ */
+const ORDERED_ROLES: ReadonlySet<string> = new Set(["quantity"]);
+
 function addRole(roles: Map<string, string[]>, [role, group]: Role): void {
   const groups = roles.get(role) ?? [];
-  if (!groups.includes(group)) roles.set(role, [...groups, group]);
+  if (ORDERED_ROLES.has(role) || !groups.includes(group)) roles.set(role, [...groups, group]);
 }
 
 /** Verbs that follow "which" or "what" as a question's verb, not as a noun it picks ("which causes rain", "what makes sense"). */
@@ -962,7 +968,7 @@ export function extractFacets(prompt: string): PromptFacets {
   facets.slots = readSlots(tokens, titleCase);
   facets.numbers.sort();
   facets.negated.sort();
-  for (const groups of facets.roles.values()) groups.sort();
+  for (const [role, groups] of facets.roles) if (!ORDERED_ROLES.has(role)) groups.sort();
   facets.operators.sort();
   facets.units.sort();
   facets.literals.sort();
