@@ -2,7 +2,8 @@
  * Semantic cache precision and hit rate on labelled prompt pairs, and the similarity threshold that
  * keeps precision at the target.
  *
- *   bun bench/cache-eval.ts [--models DIR] [--target 0.995] [--per-kind 300] [--show GROUP] [--seed N]
+ *   bun bench/cache-eval.ts [--models DIR] [--target 0.995] [--per-kind 300] [--show GROUP [--show-split tune]] [--seed N]
+ *     [--threshold T --words W]
  *
  * `--show` lists the test pairs the cache gets wrong in groups whose name contains GROUP. `--seed`
  * draws other edits, rewordings and WordNet swaps of the same prompts: pairs nobody has looked at.
@@ -74,6 +75,9 @@ const { values: args } = parseArgs({
     target: { type: "string", default: "0.995" },
     "per-kind": { type: "string", default: "300" },
     show: { type: "string" },
+    "show-split": { type: "string", default: "test" },
+    threshold: { type: "string" },
+    words: { type: "string" },
     // Another draw of the edits, rewordings and WordNet swaps (0: the pairs the figures in the README are on).
     seed: { type: "string", default: "0" },
   },
@@ -538,7 +542,10 @@ const test = await score(
   synonyms,
 );
 
-const { threshold, wordSimilarity } = choose(tune);
+// --threshold and --words fix the thresholds instead (to see what a setting serves).
+const chosenOnTune = choose(tune);
+const threshold = args.threshold === undefined ? chosenOnTune.threshold : Number(args.threshold);
+const wordSimilarity = args.words === undefined ? chosenOnTune.wordSimilarity : Number(args.words);
 const embeddingOnlyThreshold = chooseThreshold(tune, null);
 const chosen = at(test, threshold, wordSimilarity);
 const tuned = at(tune, threshold, wordSimilarity);
@@ -666,8 +673,8 @@ for (const t of [...new Set(GRID.filter((_, i) => i % 5 === 0).concat(threshold)
 }
 
 if (args.show !== undefined) {
-  console.log(`\n## Misjudged pairs in groups matching "${args.show}" (test split)\n`);
-  for (const r of test) {
+  console.log(`\n## Misjudged pairs in groups matching "${args.show}" (${args["show-split"]} split)\n`);
+  for (const r of args["show-split"] === "tune" ? tune : test) {
     if (!r.group.includes(args.show) || isHit(r, threshold, wordSimilarity) === (r.label === "same") || r.label === "gray") continue;
     const why = r.similarity < threshold ? "below threshold" : r.facetRefusal || `substitution ${r.alignment.toFixed(2)}`;
     console.log(

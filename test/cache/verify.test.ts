@@ -154,6 +154,8 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["role", "Can everyone see my file?", "Can someone see my file?"],
   ["role", "Do most people vote?", "Do few people vote?"],
   ["role", "Is it legal to grow?", "Yes, it's legal to grow."],
+  // An indefinite pronoun is an argument: knowing everything is not knowing.
+  ["content", "You don't need to know everything.", "You don't have to know."],
   // A wish with a bare "how" asks for the wish's procedure, not another one.
   ["content", "I want to cancel my plan, how do I do it?", "How do I upgrade my plan?"],
   ["content", "I want to cancel, but how do I keep my data?", "How do I cancel?"],
@@ -214,9 +216,8 @@ const PARAPHRASES: [string, string][] = [
   ["Which language is spoken in Peru?", "language spoken in Peru"],
   ["login not working", "My login doesn't work"],
   ["Is it possible to cancel my order?", "Can I cancel my order?"],
-  // Quantifiers of the same force; an indefinite pronoun one prompt adds is no subject of its own.
+  // Quantifiers of the same force.
   ["Is this allowed for each user?", "Is this allowed for all users?"],
-  ["How do I share a file?", "How can I share a file with someone?"],
   ["Is it legal to grow?", "is it legal to grow"],
   // Courtesy at the edges frames a request without changing it.
   ["Hi! Can you please list three fruits? Thanks!", "List three fruits."],

@@ -103,7 +103,7 @@ const SENTENCE_END = new Set([".", "!", "?", ":", ";", "\n", "-", "*", "•", "(
 
 /** Words that carry grammar, not subject: two prompts may differ in them and still ask the same. */
 const FUNCTION_WORDS: ReadonlySet<string> = new Set(
-  "the and are was were been being have has had having does did doing you your yours our ours him his her hers its they them their theirs this that these those what which who whom whose when where why how can could should would will shall may might must about for with into onto from than then there here some any each every all both few many much more most other such only own same very just also too please tell give show let get got want need know like kindly explain describe someone somebody something anyone anybody anything everyone everybody everything several".split(
+  "the and are was were been being have has had having does did doing you your yours our ours him his her hers its they them their theirs this that these those what which who whom whose when where why how can could should would will shall may might must about for with into onto from than then there here some any each every all both few many much more most other such only own same very just also too please tell give show let get got want need know like kindly explain describe several".split(
     " ",
   ),
 );
@@ -128,7 +128,8 @@ const ROLE_OF: ReadonlyMap<string, Role> = new Map<string, Role>([
     ["they", "them", "their", "theirs", "themselves"],
   ].flatMap((forms) => forms.map((w) => [w, ["person", forms[0]!]] as const)),
   // How many a statement is about: "Do all birds fly?" is not "Do some birds fly?" (bench/cache-eval.ts
-  // had no such pair; the verifier served every one of these swaps before).
+  // had no such pair; the verifier served every one of these swaps before). The pronouns stay content
+  // words too: "know everything" is not "know" (SemEval 2016 scored such a pair 3 of 5).
   ...[
     ["all", "every", "each", "everyone", "everybody", "everything"],
     ["some", "any", "someone", "somebody", "something", "anyone", "anybody", "anything", "several"],
@@ -884,8 +885,10 @@ export function extractFacets(prompt: string): PromptFacets {
     if (!(t.sentenceStart && OPENING_CONNECTIVES.has(t.lower))) addContent(facets.content, t.lower);
     // Digits inside a word ("1人", "x86") are numbers all the same.
     for (const digits of t.text.match(/\d+/g) ?? []) facets.numbers.push(digits);
-    if (t.lower.includes("-")) {
-      for (const part of t.lower.split("-")) {
+    // The parts of "well-known" and of an elision ("l’action", "rock'n'roll") are words too: as one
+    // token no content check saw them ("l’action" swapped for "l’exécution" was served).
+    if (/[-'’]/.test(t.lower)) {
+      for (const part of t.lower.split(/[-'’]/)) {
         facets.words.add(part);
         addContent(facets.content, part);
         if (NEGATIONS.has(part)) facets.negations++;
