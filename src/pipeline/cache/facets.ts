@@ -583,7 +583,15 @@ function inflect(base: string, inflection: string | undefined): string {
   return inflection.endsWith("ing") ? `${root}ing` : `${root}ed`;
 }
 
+/**
+ * Whether a particle verb can be in the text at all: most prompts have none. Two facet reads and a
+ * comparison of 4,000 STS pairs took 1.36 times main's time with the four passes on every prompt and
+ * 1.04 times with this test first (a throwaway timing, 11 interleaved rounds in one process, load 20).
+ */
+const PARTICLE_VERB_HINT = /turn|switch|log|sign/i;
+
 function withPlainVerbs(request: string): string {
+  if (!PARTICLE_VERB_HINT.test(request)) return request;
   let out = request;
   for (const [re, base] of PARTICLE_VERBS) out = out.replace(re, (_m, inflection: string | undefined) => inflect(base, inflection));
   return out;
