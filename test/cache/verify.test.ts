@@ -27,6 +27,7 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["number", "Give me the 3rd largest city in Italy", "Give me the 2nd largest city in Italy"],
   ["number", "Name the 3 largest cities in Italy", "Name the 3rd largest city in Italy"],
   ["number", "Explain Python 3.11 pattern matching", "Explain Python 3.12 pattern matching"],
+  ["number", "Configure the interface with the ip 10.0.1.40/27", "Configure the interface with the ip 14.1.40/27"],
   ["operator", "What is 2+3", "What is 2*3"],
   ["operator", "What is 10 / 2?", "What is 10 - 2?"],
   ["operator", "What is 7 plus 4?", "What is 7 minus 4?"],
@@ -194,6 +195,7 @@ const PARAPHRASES: [string, string][] = [
   ["What is the capital of France?", "What is France's capital?"],
   ["Give me some recipes for pasta", "Give me some pasta recipes"],
   ["What is 3 × 4?", "What is 3 * 4?"],
+  ["What is 1/2 of 10?", "What is 2/4 of 10?"],
   // Question frames that ask for the same procedure as "how do I".
   ["How do I reset my password?", "What's the way to reset my password?"],
   ["How can I reset my password?", "Where do I reset my password?"],

@@ -266,8 +266,10 @@ function tokenize(text: string): Token[] {
 
 function canonicalNumber(raw: string): string {
   if (raw.includes("/")) {
+    // A fraction; anything else with a slash ("10.0.1.40/27", a network) is compared as written: its
+    // value was NaN, and every two of them were the same number (bench/cache-eval.ts --seed 1, tune split).
     const [n, d] = raw.split("/").map(Number);
-    if (n !== undefined && d !== undefined && d !== 0) return String(n / d);
+    return n !== undefined && d !== undefined && Number.isFinite(n) && Number.isFinite(d) && d !== 0 ? String(n / d) : raw;
   }
   // "1,000" and "1,000,000" are thousands; "3,5" is a European decimal.
   const plain = /^\d{1,3}(,\d{3})+(\.\d+)?$/.test(raw) ? raw.replaceAll(",", "") : raw.replace(",", ".");
