@@ -3,7 +3,10 @@
  * question, laughter, sign-offs (issue 25). The pleasantries rule removes it whole; the data guard ends a
  * handed-over text before a closing paragraph of it; the quality score weighs none of it.
  */
-export const ADDRESSEE = String.raw`(?:[ \t]+(?:there|all|everyone|team|friend|folks|guys|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot))?`;
+export const ADDRESSEE = String.raw`(?:[ \t]+(?:there|all|everyone|team|friend|folks|guys|buddy|mate|pal|again|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot))?`;
+
+/** The unit before it ends its sentence: only closing punctuation, emoticons or blanks follow. */
+const ENDS_HERE = String.raw`(?=[ \t]*[.!]|[ \t]*$)`;
 
 /**
  * Sentences and clauses that ask for nothing: greetings, well-wishing, thanks, apologies for asking,
@@ -13,22 +16,29 @@ export const ADDRESSEE = String.raw`(?:[ \t]+(?:there|all|everyone|team|friend|f
  */
 const SOCIAL_UNITS = [
   // greetings
-  String.raw`(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening))${ADDRESSEE}`,
+  String.raw`(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening))${ADDRESSEE}`,
+  // Units that also open requests or warnings ("Morning, noon and night ...", "Take care, the API ...") count only before a full stop or "!".
+  String.raw`(?:morning|afternoon|evening|take care|all the best|talk soon|speak soon)${ENDS_HERE}`,
+  // An emoticon between social units: "Hello :) Happy Monday!".
+  String.raw`[:;]-?[)(dp]|<3`,
   // well-wishing
-  String.raw`(?:i )?hope (?:you(?:'re| are|’re) (?:doing |having )?(?:well|great|good|fine|okay|ok|a (?:good|great|nice|lovely|wonderful) (?:day|week|weekend|morning|afternoon|evening))(?: today| this (?:week|morning|afternoon|evening))?|(?:your|the) (?:day|week|weekend|morning|afternoon|evening) (?:is|has been) (?:going )?(?:well|great|good|nice|okay)|all is well|this (?:message |email |note )?finds you well|everything is (?:going )?well(?: with you)?|(?:that|this) makes sense|you can help|someone can help|this is (?:clear|okay|ok|fine))`,
-  String.raw`how are you(?: doing)?(?: today)?`,
-  String.raw`have a (?:great|good|nice|lovely|wonderful) (?:day|one|week|weekend|evening)`,
+  String.raw`(?:i )?hope (?:you(?:'re| are|’re) (?:doing |having |keeping )?(?:well|great|good|fine|okay|ok|a (?:good|great|nice|lovely|wonderful|productive|relaxing|fantastic) (?:day|week|weekend|morning|afternoon|evening))(?: today| this (?:week|morning|afternoon|evening))?|you (?:had|have had|['’]ve had) a (?:good|great|nice|lovely|wonderful|relaxing) (?:day|week|weekend|holiday|break|evening)|you slept well|(?:your|the) (?:day|week|weekend|morning|afternoon|evening) (?:is|has been) (?:going )?(?:well|great|good|nice|okay)|(?:your|the) (?:day|week|morning) is off to a (?:good|great|nice) start|(?:all|everything|things) (?:is|are|['’]s) (?:going )?(?:well|good|great|fine)(?: with you| on your end| over there)?|all['’]s (?:well|good)(?: with you| on your end)?|this (?:message |email |note )?finds you well|everything is (?:going )?well(?: with you)?|(?:that|this) makes sense|you can help|someone can help|this is (?:clear|okay|ok|fine)|i['’]m not (?:bothering|disturbing) you|i am not (?:bothering|disturbing) you|to hear from you soon)`,
+  String.raw`how are you(?: doing)?(?: today)?|how(?:['’]s| is) (?:it going|everything|life|your (?:day|week)(?: going)?)|how have you been|what['’]s up|long time no (?:see|talk)`,
+  String.raw`happy (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|new year|holidays)`,
+  String.raw`have a (?:great|good|nice|lovely|wonderful) (?:day|one|week|weekend|evening)|best wishes`,
   // thanks
-  String.raw`(?:thanks|thank you|thank u|thx|ty|tysm|many thanks|cheers)(?: (?:so|very) much| a (?:lot|ton|bunch|million)| heaps| again| kindly)?(?: in advance)?(?: for (?:your|the|any|all (?:your|the)|reading|looking|taking (?:a|the) (?:look|time))(?: (?:help|time|assistance|support|patience|input|advice|suggestions))?(?: (?:you can|on this|with this)(?: give| provide| offer)?)?)?`,
-  String.raw`(?:i )?(?:really |truly |greatly |would )?appreciate (?:it|this|that|your help|any help|the help|any (?:advice|input|tips|suggestions|guidance))(?: (?:so|very) much| a lot)?`,
+  String.raw`(?:thanks|thank you|thank u|thx|ty|tysm|many thanks|cheers)(?: (?:so|very) much| a (?:lot|ton|bunch|million)| heaps| again| kindly)?(?: in advance)?(?: for (?:everything|taking the time to read this|(?:your|the|any|all (?:your|the)|reading|looking|taking (?:a|the) (?:look|time))(?: (?:help|time|assistance|support|patience|input|advice|suggestions))?(?: (?:you can|on this|with this)(?: give| provide| offer)?| so far| earlier)?))?`,
+  String.raw`(?:i(?:['’]d| would)? )?(?:really |truly |greatly |would )?appreciate (?:it|this|that|your help|any help|the help|any (?:advice|input|tips|suggestions|guidance))(?: (?:so|very) much| a lot)?`,
+  String.raw`(?:i['’]m |i am )?(?:so |really |very )?grateful for (?:any|your|all (?:your|the)|the) (?:help|advice|input|suggestions)(?: you can (?:give|offer|provide))?|i owe you (?:one|big time)`,
   String.raw`(?:any|your) (?:help|advice|input|tips|suggestions|guidance|thoughts) (?:would be|is|are|will be) (?:really |greatly |much |very much |hugely )?(?:appreciated|welcome)`,
   String.raw`(?:much|greatly|really) appreciated`,
-  String.raw`you(?:'re|’re| are) (?:the best|a (?:lifesaver|life saver|star|legend|gem))`,
+  String.raw`you(?:'re|’re| are) (?:the best|awesome|amazing|a (?:lifesaver|life saver|star|legend|gem|hero))`,
   String.raw`looking forward to (?:your|hearing|the) (?:reply|response|answer|help|thoughts|ideas)(?: from you)?`,
   String.raw`no rush(?: at all)?`,
   // apologies and self-deprecation about the question
-  String.raw`(?:so )?sorry(?: in advance)?(?: (?:if|for) (?:this is |this |my |the |asking )?(?:a |such a )?(?:dumb|stupid|silly|basic|newbie|noob|long|random|weird|obvious|simple|vague|lengthy|rambling)(?: question| post| message| one)?| for (?:the |my )?(?:long|lengthy|rambling) (?:message|post|text|question)| for (?:bothering|asking|rambling))?`,
-  String.raw`apologies(?: in advance)?(?: (?:if|for) (?:this is |the |my )?(?:a )?(?:dumb|stupid|silly|basic|long|lengthy|rambling|obvious)(?: question| post| message)?)?`,
+  String.raw`(?:so )?sorry(?: in advance)?(?: (?:if|for) (?:this is |this |my |the |asking )?(?:a |such a )?(?:dumb|stupid|silly|basic|newbie|noob|long|random|weird|obvious|simple|vague|lengthy|rambling)(?: question| post| message| one)?| for (?:the |my )?(?:long|lengthy|rambling) (?:message|post|text|question)| (?:for (?:bothering|troubling|disturbing)|to (?:bother|trouble|disturb|bug)) you(?: again| with this)?| for (?:bothering|asking|rambling)| if this has been asked before)?`,
+  String.raw`(?:apologies|i apologi[sz]e)(?: in advance)?(?: (?:if|for) (?:this is |the |my )?(?:a )?(?:dumb|stupid|silly|basic|long|lengthy|rambling|obvious)(?: question| post| message)?| for (?:bothering|troubling|disturbing) you(?: again| with this)?)?`,
+  String.raw`forgive me if (?:this has been asked before|this is (?:a )?(?:dumb|stupid|silly|basic|obvious)(?: question)?)`,
   String.raw`(?:i )?hope (?:this|it|that) (?:isn't|is not|isn’t) (?:a )?(?:dumb|stupid|silly|basic|weird|obvious)(?: question)?`,
   String.raw`(?:this|it) (?:might|may|could) be (?:a )?(?:dumb|stupid|silly|basic|obvious|weird)(?: question)?`,
   String.raw`(?:this is )?probably (?:a )?(?:dumb|stupid|silly|basic|obvious)(?: question)?`,
@@ -52,7 +62,7 @@ export const SOCIAL_CLAUSE =
 
 /** Candidate words, to skip the sentence scan in texts that hold none of them. */
 export const SOCIAL_WORD =
-  /\b(?:hi|hello|hey|hiya|howdy|greetings|good|hope|how|have|thanks|thank|thx|ty|tysm|many|cheers|appreciate|appreciated|any|your|much|greatly|really|you|looking|no|sorry|apologies|this|probably|ha|he|lol|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl)/i;
+  /\b(?:hi|hello|hey|hiya|howdy|yo|greetings|good|morning|afternoon|evening|hope|how|have|happy|what|long|take|all|talk|speak|thanks|thank|thx|ty|tysm|many|cheers|appreciate|appreciated|grateful|any|your|much|greatly|really|you|looking|no|sorry|apologies|forgive|this|probably|ha|he|lol|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl|apologi|owe)/i;
 
 /** A sentence of one line with its closing punctuation and emoticons. */
 // The variation selector (U+FE0F) stands outside the class: it only ever follows an emoji.
@@ -61,7 +71,7 @@ const SENTENCE = /[^\n.!?]+[.!?]*[ \t]*(?:[)(:;*^_~\-\u{1F300}-\u{1FAFF}\u2600-\
 const MAX_SOCIAL_CHARS = 240;
 /** Words a SOCIAL_SENTENCE can open with, as its first word. */
 const SOCIAL_OPENING =
-  /^\s*(?:so|oh|and|but|anyway|again|also|hi|hello|hey|hiya|howdy|greetings|good|i|hope|how|have|thanks|thank|thx|ty|tysm|many|cheers|really|truly|greatly|would|appreciate|any|your|much|you|looking|no|sorry|apologies|this|it|probably|ha\w*|he\w*|lol\w*|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl)\b/i;
+  /^\s*(?:so|oh|and|but|anyway|again|also|hi|hello|hey|hiya|howdy|yo|greetings|good|morning|afternoon|evening|i|i['’]m|i['’]d|hope|how|have|happy|what['’]s|long|take|all|talk|speak|thanks|thank|thx|ty|tysm|many|cheers|really|truly|greatly|would|appreciate|grateful|so|any|your|much|you|looking|no|sorry|apologies|forgive|this|it|probably|ha\w*|he\w*|lol\w*|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl)\b/i;
 
 /** Whether a trimmed sentence is SOCIAL_SENTENCE, deciding most sentences by their length or first word. */
 export function isSocialSentence(sentence: string): boolean {
@@ -75,10 +85,23 @@ export function withoutSocialClauses(sentence: string): string {
   return out;
 }
 
-/** The [start, end) ranges of the whole sentences of `text` that are social. */
+/**
+ * Courtesy conditions that hold a negation: "If it's not too much trouble, could you ...". Their "not"
+ * negates nothing the request asks; read as content, it was protected and kept intent from removing the
+ * condition with the rest of the request's framing.
+ */
+const COURTESY_NEGATION = /\bif (?:it(?:'s| is|’s)|that(?:'s| is|’s)) not too much (?:trouble|bother|to ask)\b/gi;
+
+/**
+ * The [start, end) ranges of the whole sentences of `text` that are social, and of the courtesy
+ * conditions with a negation inside other sentences, in order.
+ */
 export function socialSentenceRanges(text: string): { start: number; end: number }[] {
   const ranges: { start: number; end: number }[] = [];
   if (!SOCIAL_WORD.test(text)) return ranges;
+  if (text.includes(" not too much ")) {
+    for (const m of text.matchAll(COURTESY_NEGATION)) ranges.push({ start: m.index, end: m.index + m[0].length });
+  }
   SENTENCE.lastIndex = 0;
   for (let m = SENTENCE.exec(text); m !== null; m = SENTENCE.exec(text)) {
     // Social sentences are short and open with one of a few words: most sentences are never matched.
@@ -86,5 +109,6 @@ export function socialSentenceRanges(text: string): { start: number; end: number
     const lead = m[0].length - m[0].trimStart().length;
     ranges.push({ start: m.index + lead, end: m.index + m[0].trimEnd().length });
   }
-  return ranges;
+  // No social unit holds such a condition, so the ranges never overlap; they go in text order.
+  return ranges.length > 1 ? ranges.sort((a, b) => a.start - b.start) : ranges;
 }
