@@ -79,6 +79,14 @@ describe("pleasantries", () => {
       ["Summarize this article. Thanks so much, I owe you one!", "Summarize this article."],
       ["Summarize this article. Take care!", "Summarize this article."],
       ["Summarize this article. I'm grateful for any help you can give.", "Summarize this article."],
+      ["Hiii, how's your week been? Summarize this article.", "Summarize this article."],
+      ["Hey, it's me again! Summarize this article.", "Summarize this article."],
+      ["Hi! Hope things are going well on your side. Summarize this article.", "Summarize this article."],
+      ["Hi :) Could you summarize this article?", "Could you summarize this article?"],
+      ["Summarize this article. Thank you!! :)", "Summarize this article."],
+      ["Summarize this article. Cheers, mate!", "Summarize this article."],
+      ["Summarize this article. TIA!", "Summarize this article."],
+      ["Summarize this article. Let me know, thanks!", "Summarize this article."],
     ];
     for (const [text, expected] of cases) expect(applyRule(pleasantries, text).text).toBe(expected);
   });
@@ -86,6 +94,7 @@ describe("pleasantries", () => {
     for (const text of [
       "Morning, noon and night the bells ring. Write a poem about it.",
       "Take care, the API key must stay secret. Write the config loader.",
+      "Let me know, in one line, what this error means.",
     ]) {
       expect(applyRule(pleasantries, text).text).toBe(text);
     }
@@ -142,6 +151,13 @@ describe("intent", () => {
       ["If you have a minute, could you explain how DNS works?", "Explain how DNS works."],
       ["When you have time, could you explain how DNS works?", "Explain how DNS works."],
       ["If it's not too much trouble, could you explain how DNS works?", "Explain how DNS works."],
+      ["Whenever you get a chance, could you explain how DNS works?", "Explain how DNS works."],
+      ["Are you able to explain how DNS works?", "Explain how DNS works."],
+      ["Would you be willing to explain how DNS works?", "Explain how DNS works."],
+      ["I wonder if you could explain how DNS works.", "Explain how DNS works."],
+      ["I was wondering if you'd be able to explain how DNS works.", "Explain how DNS works."],
+      ["I was thinking maybe you could explain how DNS works.", "Explain how DNS works."],
+      ["I'd love your help to plan a trip.", "Plan a trip."],
     ];
     for (const [text, expected] of cases) expect(applyRule(intent, text).text).toBe(expected);
   });

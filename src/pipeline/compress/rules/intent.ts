@@ -1,6 +1,7 @@
 import type { CompressionRule } from "../types";
 import { PhrasePattern } from "../text/phrase-patterns";
 import { capitalize, rewrite } from "../text/rewrite";
+import { COURTESY_IF } from "../text/social";
 
 /** Verbs that name a task: an indirect request for one of these is a command. */
 const TASK_VERB =
@@ -10,15 +11,19 @@ const HELP_ME = String.raw`(?:help[ \t]+me[ \t]+(?:to[ \t]+)?(?=${TASK_VERB}\b))
 
 /** Ways of asking for something without saying it: everything up to the verb goes. */
 const ASKS = [
-  String.raw`I was (?:just )?wondering (?:if|whether) you (?:could|can|would|might) ${POLITE}`,
-  String.raw`I(?:'m| am) wondering (?:if|whether) you (?:could|can|would) ${POLITE}`,
+  String.raw`I was (?:just )?wondering (?:if|whether) you(?: could| can| would| might|'d|’d) (?:be able to )?${POLITE}`,
+  String.raw`I(?:'m| am|’m) wondering (?:if|whether) you(?: could| can| would|'d|’d) (?:be able to )?${POLITE}`,
   // Before the next one, which would leave "Help me out and write ...".
   String.raw`(?:can|could) you help me out and ${POLITE}(?=${TASK_VERB}\b)`,
-  String.raw`(?:would|could|can|will) you ${POLITE}(?:be able to |be so kind as to |do me a (?:favou?r|kindness) and (?:please )?)?(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`(?:would|could|can|will) you ${POLITE}(?:be able to |be willing to |be so kind as to |do me a (?:favou?r|kindness) and (?:please )?)?(?=${HELP_ME}${TASK_VERB}\b)`,
   // Ways of asking whether the assistant could, and of saying one would be glad if it did: only before a task verb.
   String.raw`(?:is there any way|(?:is there )?any chance|do you think) (?:that )?you (?:could|can|would|might) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
   String.raw`I was (?:just )?wondering,? (?:could|can|would) you ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
   String.raw`(?:could|can|may) I ask you to ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`are you able to ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`I wonder (?:if|whether) you (?:could|can|would|might) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`I was thinking (?:maybe |perhaps )?(?:that )?you (?:could|can|might) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`I(?: would|'d|’d) love your help (?:to )?${POLITE}(?=${TASK_VERB}\b)`,
   String.raw`I (?:wanted|want|would like|(?:'|’)d like) to ask (?:if|whether) you (?:could|can|would) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
   String.raw`I(?:'m| am|’m) hoping (?:that )?you (?:can|could|will) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
   String.raw`I was (?:really )?hoping (?:that )?you (?:could|can|would|might) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
@@ -44,9 +49,6 @@ const DUTIES = [
   String.raw`you (?:should|will|shall|are (?:going )?to|need to|have to) ${POLITE}(?!be\b|have\b|need\b)`,
 ].join("|");
 
-/** "If you have a minute, could you ...": a courtesy condition before the request goes with it. */
-const COURTESY_IF = String.raw`(?:if (?:it(?:'s| is|’s)|that(?:'s| is|’s)) not too much (?:trouble|bother|to ask)|if you (?:have|get|got) (?:a )?(?:minute|moment|sec(?:ond)?|chance|spare minute)|when(?:ever)? you (?:have|get) (?:a )?(?:minute|moment|chance|time|sec(?:ond)?)|if you can|if possible),?[ \t]+`;
-
 const SENTENCE_START = String.raw`(?<=^|[.!?:][ \t]+|\n[ \t]*)`;
 /** The request up to its closing punctuation; the rest may start with a protected span ("only reply ..."). */
 const REQUEST = new PhrasePattern({
@@ -55,7 +57,7 @@ const REQUEST = new PhrasePattern({
 ]*)(\?)?`,
     "gim",
   ),
-  words: ["i", "would", "could", "can", "will", "do", "is", "your", "the", "please", "help", "you", "if", "when", "whenever", "any", "it", "may"],
+  words: ["i", "would", "could", "can", "will", "do", "is", "are", "your", "the", "please", "help", "you", "if", "when", "whenever", "any", "it", "may"],
 });
 
 /**

@@ -5,6 +5,7 @@
  */
 export const ADDRESSEE = String.raw`(?:[ \t]+(?:there|all|everyone|team|friend|folks|guys|buddy|mate|pal|again|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot))?`;
 
+const EMOTICON = String.raw`[:;]-?[)(dp]|<3`;
 /** The unit before it ends its sentence: only closing punctuation, emoticons or blanks follow. */
 const ENDS_HERE = String.raw`(?=[ \t]*[.!]|[ \t]*$)`;
 
@@ -16,27 +17,29 @@ const ENDS_HERE = String.raw`(?=[ \t]*[.!]|[ \t]*$)`;
  */
 const SOCIAL_UNITS = [
   // greetings
-  String.raw`(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening))${ADDRESSEE}`,
+  String.raw`(?:hi+|hello+|hey+|heya|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening|day))${ADDRESSEE}|it['’]s me again`,
   // Units that also open requests or warnings ("Morning, noon and night ...", "Take care, the API ...") count only before a full stop or "!".
-  String.raw`(?:morning|afternoon|evening|take care|all the best|talk soon|speak soon)${ENDS_HERE}`,
+  String.raw`(?:morning|afternoon|evening|take care|all the best|talk soon|speak soon|mate|buddy|pal|dude)${ENDS_HERE}`,
+  // "Let me know, thanks!" is a sign-off; "Let me know, in detail, how ..." is a request.
+  String.raw`let me know(?=[ \t]*(?:[.!]|,[ \t]*(?:thanks|thank you|thx|cheers)\b)|[ \t]*$)`,
   // An emoticon between social units: "Hello :) Happy Monday!".
-  String.raw`[:;]-?[)(dp]|<3`,
+  EMOTICON,
   // well-wishing
-  String.raw`(?:i )?hope (?:you(?:'re| are|’re) (?:doing |having |keeping )?(?:well|great|good|fine|okay|ok|a (?:good|great|nice|lovely|wonderful|productive|relaxing|fantastic) (?:day|week|weekend|morning|afternoon|evening))(?: today| this (?:week|morning|afternoon|evening))?|you (?:had|have had|['’]ve had) a (?:good|great|nice|lovely|wonderful|relaxing) (?:day|week|weekend|holiday|break|evening)|you slept well|(?:your|the) (?:day|week|weekend|morning|afternoon|evening) (?:is|has been) (?:going )?(?:well|great|good|nice|okay)|(?:your|the) (?:day|week|morning) is off to a (?:good|great|nice) start|(?:all|everything|things) (?:is|are|['’]s) (?:going )?(?:well|good|great|fine)(?: with you| on your end| over there)?|all['’]s (?:well|good)(?: with you| on your end)?|this (?:message |email |note )?finds you well|everything is (?:going )?well(?: with you)?|(?:that|this) makes sense|you can help|someone can help|this is (?:clear|okay|ok|fine)|i['’]m not (?:bothering|disturbing) you|i am not (?:bothering|disturbing) you|to hear from you soon)`,
-  String.raw`how are you(?: doing)?(?: today)?|how(?:['’]s| is) (?:it going|everything|life|your (?:day|week)(?: going)?)|how have you been|what['’]s up|long time no (?:see|talk)`,
+  String.raw`(?:i )?hope (?:you(?:'re| are|’re) (?:doing |having |keeping )?(?:well|great|good|fine|okay|ok|an? (?:good|great|nice|lovely|wonderful|productive|relaxing|fantastic|awesome|amazing|brilliant) (?:day|week|weekend|morning|afternoon|evening))(?: today| this (?:week|morning|afternoon|evening))?|you (?:had|have had|['’]ve had) a (?:good|great|nice|lovely|wonderful|relaxing) (?:day|week|weekend|holiday|break|evening)|you slept well|(?:your|the) (?:day|week|weekend|morning|afternoon|evening|monday|tuesday|wednesday|thursday|friday) (?:is|has been) (?:going )?(?:well|great|good|nice|okay|ok)|(?:your|the) (?:day|week|morning) is off to a (?:good|great|nice) start|(?:all|everything|things) (?:is|are|['’]s) (?:going )?(?:well|good|great|fine)(?: with you| on your (?:end|side)| over there)?|all['’]s (?:well|good)(?: with you| on your end)?|this (?:message |email |note )?finds you well|everything is (?:going )?well(?: with you)?|(?:that|this) makes sense|you can help(?: me)?(?: out| with this)?|someone can help|this is (?:clear|okay|ok|fine)|i['’]m not (?:bothering|disturbing) you|i am not (?:bothering|disturbing) you|to hear from you soon)`,
+  String.raw`how are you(?: doing)?(?: today)?|how(?:['’]s| is| are) (?:it going|everything|things|life|your (?:day|week|weekend)(?: going)?)|how(?:['’]s| has) your (?:day|week|weekend) been|how have you been|what['’]s up|long time no (?:see|talk)`,
   String.raw`happy (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|new year|holidays)`,
   String.raw`have a (?:great|good|nice|lovely|wonderful) (?:day|one|week|weekend|evening)|best wishes`,
   // thanks
-  String.raw`(?:thanks|thank you|thank u|thx|ty|tysm|many thanks|cheers)(?: (?:so|very) much| a (?:lot|ton|bunch|million)| heaps| again| kindly)?(?: in advance)?(?: for (?:everything|taking the time to read this|(?:your|the|any|all (?:your|the)|reading|looking|taking (?:a|the) (?:look|time))(?: (?:help|time|assistance|support|patience|input|advice|suggestions))?(?: (?:you can|on this|with this)(?: give| provide| offer)?| so far| earlier)?))?`,
-  String.raw`(?:i(?:['’]d| would)? )?(?:really |truly |greatly |would )?appreciate (?:it|this|that|your help|any help|the help|any (?:advice|input|tips|suggestions|guidance))(?: (?:so|very) much| a lot)?`,
+  String.raw`(?:thanks|thank you|thank u|thx|ty|tysm|tia|many thanks|cheers)(?: (?:so|very)(?: so)? much| a (?:lot|ton|bunch|million)| heaps| again| kindly)?(?: in advance)?(?: for (?:everything|taking the time to read this|being (?:so )?(?:helpful|patient|awesome|great)(?: lately)?|(?:your|the|any|all (?:your|the)|reading|looking|taking (?:a|the) (?:look|time))(?: (?:help|time|assistance|support|patience|input|advice|suggestions))?(?: (?:you can|on this|with this)(?: give| provide| offer)?| so far| earlier)?))?`,
+  String.raw`(?:i(?:['’]d| would)? )?(?:really |truly |greatly |would )?appreciate (?:it|this|that|you|your help|any help|the help|any (?:advice|input|tips|suggestions|guidance))(?: (?:so|very) much| a lot)?`,
   String.raw`(?:i['’]m |i am )?(?:so |really |very )?grateful for (?:any|your|all (?:your|the)|the) (?:help|advice|input|suggestions)(?: you can (?:give|offer|provide))?|i owe you (?:one|big time)`,
   String.raw`(?:any|your) (?:help|advice|input|tips|suggestions|guidance|thoughts) (?:would be|is|are|will be) (?:really |greatly |much |very much |hugely )?(?:appreciated|welcome)`,
   String.raw`(?:much|greatly|really) appreciated`,
-  String.raw`you(?:'re|’re| are) (?:the best|awesome|amazing|a (?:lifesaver|life saver|star|legend|gem|hero))`,
+  String.raw`you(?:'re|’re| are) (?:the best|awesome|amazing|a (?:lifesaver|life saver|star|legend|gem|hero))|you rock`,
   String.raw`looking forward to (?:your|hearing|the) (?:reply|response|answer|help|thoughts|ideas)(?: from you)?`,
   String.raw`no rush(?: at all)?`,
   // apologies and self-deprecation about the question
-  String.raw`(?:so )?sorry(?: in advance)?(?: (?:if|for) (?:this is |this |my |the |asking )?(?:a |such a )?(?:dumb|stupid|silly|basic|newbie|noob|long|random|weird|obvious|simple|vague|lengthy|rambling)(?: question| post| message| one)?| for (?:the |my )?(?:long|lengthy|rambling) (?:message|post|text|question)| (?:for (?:bothering|troubling|disturbing)|to (?:bother|trouble|disturb|bug)) you(?: again| with this)?| for (?:bothering|asking|rambling)| if this has been asked before)?`,
+  String.raw`(?:so )?sorry(?: in advance)?(?: (?:if|for) (?:this is |this |my |the |asking )?(?:a |such a |a bit of a |kind of a )?(?:dumb|stupid|silly|basic|newbie|noob|long|random|weird|obvious|simple|vague|lengthy|rambling)(?: question| post| message| one)?| for (?:the |my )?(?:long|lengthy|rambling|late) (?:message|post|text|question)| (?:for (?:bothering|troubling|disturbing)|to (?:bother|trouble|disturb|bug)) you(?: again| with this)?| for (?:bothering|asking|rambling)| if this has been asked before)?`,
   String.raw`(?:apologies|i apologi[sz]e)(?: in advance)?(?: (?:if|for) (?:this is |the |my )?(?:a )?(?:dumb|stupid|silly|basic|long|lengthy|rambling|obvious)(?: question| post| message)?| for (?:bothering|troubling|disturbing) you(?: again| with this)?)?`,
   String.raw`forgive me if (?:this has been asked before|this is (?:a )?(?:dumb|stupid|silly|basic|obvious)(?: question)?)`,
   String.raw`(?:i )?hope (?:this|it|that) (?:isn't|is not|isn’t) (?:a )?(?:dumb|stupid|silly|basic|weird|obvious)(?: question)?`,
@@ -52,7 +55,11 @@ const SOCIAL_SENTENCE = new RegExp(
   "iu",
 );
 /** A social clause opening a sentence that goes on with the request: "Sorry if this is a dumb question, but how ...". */
-export const SOCIAL_LEAD = new RegExp(String.raw`^(?:${SOCIAL_UNITS})[ \t]*(?:,|—|-)[ \t]*(?:but |so |and )?(?=[a-z])`, "i");
+// An emoticon ends a lead as a comma does: "Hi :) Could you ...".
+export const SOCIAL_LEAD = new RegExp(
+  String.raw`^(?:(?:${SOCIAL_UNITS})[ \t]*(?:,|—|-)|(?:(?:${SOCIAL_UNITS})[ \t]*)?(?:${EMOTICON})(?=[ \t]))[ \t]*(?:but |so |and )?(?=[a-z])`,
+  "i",
+);
 /** A closing clause after the request: "Write a poem, thanks!". */
 export const SOCIAL_TAIL = /,[ \t]*(?:thanks|thank you|thx|ty|cheers)(?: (?:so|very) much| a lot)?(?: in advance)?[ \t]*(?=[.!]*$)/i;
 
@@ -62,7 +69,7 @@ export const SOCIAL_CLAUSE =
 
 /** Candidate words, to skip the sentence scan in texts that hold none of them. */
 export const SOCIAL_WORD =
-  /\b(?:hi|hello|hey|hiya|howdy|yo|greetings|good|morning|afternoon|evening|hope|how|have|happy|what|long|take|all|talk|speak|thanks|thank|thx|ty|tysm|many|cheers|appreciate|appreciated|grateful|any|your|much|greatly|really|you|looking|no|sorry|apologies|forgive|this|probably|ha|he|lol|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl|apologi|owe)/i;
+  /\b(?:hi|hello|hey|hiya|howdy|yo|greetings|good|morning|afternoon|evening|hope|how|have|happy|what|long|take|all|talk|speak|thanks|thank|thx|ty|tysm|many|cheers|appreciate|appreciated|grateful|any|your|much|greatly|really|you|looking|no|sorry|apologies|forgive|this|probably|ha|he|lol|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl|apologi|owe|tia|let|mate|buddy|pal|dude)/i;
 
 /** A sentence of one line with its closing punctuation and emoticons. */
 // The variation selector (U+FE0F) stands outside the class: it only ever follows an emoji.
@@ -71,7 +78,7 @@ const SENTENCE = /[^\n.!?]+[.!?]*[ \t]*(?:[)(:;*^_~\-\u{1F300}-\u{1FAFF}\u2600-\
 const MAX_SOCIAL_CHARS = 240;
 /** Words a SOCIAL_SENTENCE can open with, as its first word. */
 const SOCIAL_OPENING =
-  /^\s*(?:so|oh|and|but|anyway|again|also|hi|hello|hey|hiya|howdy|yo|greetings|good|morning|afternoon|evening|i|i['’]m|i['’]d|hope|how|have|happy|what['’]s|long|take|all|talk|speak|thanks|thank|thx|ty|tysm|many|cheers|really|truly|greatly|would|appreciate|grateful|so|any|your|much|you|looking|no|sorry|apologies|forgive|this|it|probably|ha\w*|he\w*|lol\w*|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl)\b/i;
+  /^\s*(?:[:;]-?[)(dp]|<3|(?:so|oh|and|but|anyway|again|also|hi+|hello|hey|hiya|howdy|yo|greetings|good|morning|afternoon|evening|i|i['’]m|i['’]d|hope|how|have|happy|what['’]s|long|take|all|talk|speak|thanks|thank|thx|ty|tysm|many|cheers|really|truly|greatly|would|appreciate|grateful|so|any|your|much|you|looking|no|sorry|apologies|forgive|this|it|probably|ha\w*|he\w*|lol\w*|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl|tia|let|mate|buddy|pal|dude)\b)/i;
 
 /** Whether a trimmed sentence is SOCIAL_SENTENCE, deciding most sentences by their length or first word. */
 export function isSocialSentence(sentence: string): boolean {
@@ -85,23 +92,20 @@ export function withoutSocialClauses(sentence: string): string {
   return out;
 }
 
-/**
- * Courtesy conditions that hold a negation: "If it's not too much trouble, could you ...". Their "not"
- * negates nothing the request asks; read as content, it was protected and kept intent from removing the
- * condition with the rest of the request's framing.
- */
-const COURTESY_NEGATION = /\bif (?:it(?:'s| is|’s)|that(?:'s| is|’s)) not too much (?:trouble|bother|to ask)\b/gi;
+/** "If you have a minute, could you ...": a courtesy condition, which intent removes with the request's framing. */
+export const COURTESY_IF = String.raw`(?:if (?:it(?:'s| is|’s)|that(?:'s| is|’s)) not too much (?:trouble|bother|to ask)|if you (?:have|get|got) (?:a )?(?:minute|moment|sec(?:ond)?|chance|spare minute)|when(?:ever)? you (?:have|get) (?:a )?(?:minute|moment|chance|time|sec(?:ond)?)|if you can|if possible),?[ \t]+`;
+const COURTESY_CONDITION = new RegExp(String.raw`\b${COURTESY_IF}`, "gi");
 
 /**
  * The [start, end) ranges of the whole sentences of `text` that are social, and of the courtesy
- * conditions with a negation inside other sentences, in order.
+ * conditions inside other sentences, in order. A condition's words are no content: protected, the "not"
+ * of "If it's not too much trouble" and the capital of "Whenever" (no word the statistics know, so read
+ * as a name) kept intent from removing the condition with the request's framing.
  */
 export function socialSentenceRanges(text: string): { start: number; end: number }[] {
   const ranges: { start: number; end: number }[] = [];
   if (!SOCIAL_WORD.test(text)) return ranges;
-  if (text.includes(" not too much ")) {
-    for (const m of text.matchAll(COURTESY_NEGATION)) ranges.push({ start: m.index, end: m.index + m[0].length });
-  }
+  for (const m of text.matchAll(COURTESY_CONDITION)) ranges.push({ start: m.index, end: m.index + m[0].trimEnd().length });
   SENTENCE.lastIndex = 0;
   for (let m = SENTENCE.exec(text); m !== null; m = SENTENCE.exec(text)) {
     // Social sentences are short and open with one of a few words: most sentences are never matched.
