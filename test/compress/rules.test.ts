@@ -87,14 +87,17 @@ describe("pleasantries", () => {
       ["Summarize this article. Cheers, mate!", "Summarize this article."],
       ["Summarize this article. TIA!", "Summarize this article."],
       ["Summarize this article. Let me know, thanks!", "Summarize this article."],
+      ["Summarize this article. Thanks!!! 🙏", "Summarize this article."],
     ];
     for (const [text, expected] of cases) expect(applyRule(pleasantries, text).text).toBe(expected);
   });
-  test("words that greet or sign off only before a full stop: 'Morning, noon and night' and 'Take care, ...' are content", () => {
+  test("words that greet or sign off only before a full stop ('Morning, noon and night', 'Take care, ...') and emoji alone are content", () => {
     for (const text of [
       "Morning, noon and night the bells ring. Write a poem about it.",
       "Take care, the API key must stay secret. Write the config loader.",
       "Let me know, in one line, what this error means.",
+      // Emoji after no social sentence may be what the task is about.
+      "Guess the name of the movie from the emojis.\n\n🧙‍♂️🚪📚🦅⚡",
     ]) {
       expect(applyRule(pleasantries, text).text).toBe(text);
     }

@@ -235,9 +235,9 @@ const SOCIAL_CAPITALIZED = /^(?:(?:ha){2,}h?|he(?:he)+|lol+|lmao|rofl|thx|tysm|x
 /** "Hello ChatGPT," — the assistant's name in an opening greeting is not content to protect. */
 const GREETING_ADDRESSEE = /^\s*(?:hi|hello|hey|dear|greetings)[ \t,]+(?:chat ?gpt|gpt(?:-?\d[\w.-]*)?|claude|gemini|bard|copilot|assistant|ai)\b/i;
 
-/** Whether text[k] closes a smiley (":)", ";-(") : the next word opens a sentence ("Hi :) Could you ..."). */
+/** Whether text[k] closes a smiley (":)", ";-(", ":D"): the next word opens a sentence ("Hi :) Could you ..."). */
 function endsEmoticon(text: string, k: number): boolean {
-  if (text[k] !== ")" && text[k] !== "(") return false;
+  if (!")(DPp".includes(text[k]!)) return false;
   const eyes = text[k - 1] === "-" ? k - 2 : k - 1;
   return text[eyes] === ":" || text[eyes] === ";";
 }

@@ -3,9 +3,12 @@
  * question, laughter, sign-offs (issue 25). The pleasantries rule removes it whole; the data guard ends a
  * handed-over text before a closing paragraph of it; the quality score weighs none of it.
  */
-export const ADDRESSEE = String.raw`(?:[ \t]+(?:there|all|everyone|team|friend|folks|guys|buddy|mate|pal|again|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot))?`;
+export const ADDRESSEE = String.raw`(?:[ \t]+(?:dear[ \t]+)?(?:to you|there|all|everyone|team|friend|folks|guys|buddy|mate|pal|again|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot))?`;
 
 const EMOTICON = String.raw`[:;]-?[)(dp]|<3`;
+/** Adjectives and times of well-wishing: "Hope you're having a chill Sunday." */
+const NICE = "good|great|nice|lovely|wonderful|productive|relaxing|fantastic|awesome|amazing|brilliant|chill|beautiful|fabulous";
+const PERIOD = "day|week|weekend|morning|afternoon|evening|holiday|break|monday|tuesday|wednesday|thursday|friday|saturday|sunday";
 /** The unit before it ends its sentence: only closing punctuation, emoticons or blanks follow. */
 const ENDS_HERE = String.raw`(?=[ \t]*[.!]|[ \t]*$)`;
 
@@ -17,7 +20,9 @@ const ENDS_HERE = String.raw`(?=[ \t]*[.!]|[ \t]*$)`;
  */
 const SOCIAL_UNITS = [
   // greetings
-  String.raw`(?:hi+|hello+|hey+|heya|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening|day))${ADDRESSEE}|it['’]s me again`,
+  String.raw`(?:hi+|hello+|hey+|heya|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening|day))${ADDRESSEE}|(?:it['’]s )?me again|i['’]m new here|(?:(?:it['’]s |i['’]m )?(?:so )?(?:good|nice|great|happy) to (?:see|meet|talk to|be chatting with|be talking to) you(?: again)?)`,
+  // An announcement of the request, not the request: "Quick favour to ask."
+  String.raw`(?:i have )?(?:a |one )?(?:quick|small|little) (?:favou?r|question)(?: to ask(?: you)?| for you)?`,
   // Units that also open requests or warnings ("Morning, noon and night ...", "Take care, the API ...") count only before a full stop or "!".
   String.raw`(?:morning|afternoon|evening|take care|all the best|talk soon|speak soon|mate|buddy|pal|dude)${ENDS_HERE}`,
   // "Let me know, thanks!" is a sign-off; "Let me know, in detail, how ..." is a request.
@@ -25,21 +30,21 @@ const SOCIAL_UNITS = [
   // An emoticon between social units: "Hello :) Happy Monday!".
   EMOTICON,
   // well-wishing
-  String.raw`(?:i )?hope (?:you(?:'re| are|’re) (?:doing |having |keeping )?(?:well|great|good|fine|okay|ok|an? (?:good|great|nice|lovely|wonderful|productive|relaxing|fantastic|awesome|amazing|brilliant) (?:day|week|weekend|morning|afternoon|evening))(?: today| this (?:week|morning|afternoon|evening))?|you (?:had|have had|['’]ve had) a (?:good|great|nice|lovely|wonderful|relaxing) (?:day|week|weekend|holiday|break|evening)|you slept well|(?:your|the) (?:day|week|weekend|morning|afternoon|evening|monday|tuesday|wednesday|thursday|friday) (?:is|has been) (?:going )?(?:well|great|good|nice|okay|ok)|(?:your|the) (?:day|week|morning) is off to a (?:good|great|nice) start|(?:all|everything|things) (?:is|are|['’]s) (?:going )?(?:well|good|great|fine)(?: with you| on your (?:end|side)| over there)?|all['’]s (?:well|good)(?: with you| on your end)?|this (?:message |email |note )?finds you well|everything is (?:going )?well(?: with you)?|(?:that|this) makes sense|you can help(?: me)?(?: out| with this)?|someone can help|this is (?:clear|okay|ok|fine)|i['’]m not (?:bothering|disturbing) you|i am not (?:bothering|disturbing) you|to hear from you soon)`,
+  String.raw`(?:i )?(?:really |truly |do )?hope (?:you(?:'re| are|’re) (?:doing |having |keeping )?(?:well|great|good|fine|okay|ok|amazing|awesome|fantastic|an? (?:${NICE}) (?:${PERIOD}))(?: today| this (?:week|morning|afternoon|evening))?|you (?:had|have had|['’]ve had|have|get) an? (?:${NICE}) (?:${PERIOD})|you slept well|(?:your|the) (?:${PERIOD}) (?:is|has been) (?:going )?(?:well|great|good|nice|okay|ok)|(?:your|the) (?:${PERIOD}) is (?:off to a (?:good|great|nice) start|treating you well)|(?:all|everything|things) (?:is|are|['’]s) (?:going )?(?:well|good|great|fine)(?: with you| on your (?:end|side)| over there)?|all['’]s (?:well|good)(?: with you| on your end)?|this (?:message |email |note )?finds you well|everything is (?:going )?well(?: with you)?|(?:that|this) makes sense|you can help(?: me)?(?: out| with this)?|someone can help|this is (?:clear|okay|ok|fine)|i['’]m not (?:bothering|disturbing) you|i am not (?:bothering|disturbing) you|to hear from you soon)`,
   String.raw`how are you(?: doing)?(?: today)?|how(?:['’]s| is| are) (?:it going|everything|things|life|your (?:day|week|weekend)(?: going)?)|how(?:['’]s| has) your (?:day|week|weekend) been|how have you been|what['’]s up|long time no (?:see|talk)`,
   String.raw`happy (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|new year|holidays)`,
   String.raw`have a (?:great|good|nice|lovely|wonderful) (?:day|one|week|weekend|evening)|best wishes`,
   // thanks
   String.raw`(?:thanks|thank you|thank u|thx|ty|tysm|tia|many thanks|cheers)(?: (?:so|very)(?: so)? much| a (?:lot|ton|bunch|million)| heaps| again| kindly)?(?: in advance)?(?: for (?:everything|taking the time to read this|being (?:so )?(?:helpful|patient|awesome|great)(?: lately)?|(?:your|the|any|all (?:your|the)|reading|looking|taking (?:a|the) (?:look|time))(?: (?:help|time|assistance|support|patience|input|advice|suggestions))?(?: (?:you can|on this|with this)(?: give| provide| offer)?| so far| earlier)?))?`,
-  String.raw`(?:i(?:['’]d| would)? )?(?:really |truly |greatly |would )?appreciate (?:it|this|that|you|your help|any help|the help|any (?:advice|input|tips|suggestions|guidance))(?: (?:so|very) much| a lot)?`,
-  String.raw`(?:i['’]m |i am )?(?:so |really |very )?grateful for (?:any|your|all (?:your|the)|the) (?:help|advice|input|suggestions)(?: you can (?:give|offer|provide))?|i owe you (?:one|big time)`,
+  String.raw`(?:i(?:['’]d| would)? )?(?:really |truly |greatly |would )?appreciate (?:it|this|that|you|your help(?: with this)?|any help|the help|any (?:advice|input|tips|suggestions|guidance))(?: (?:so|very) much| a lot)?`,
+  String.raw`(?:i['’]m |i am )?(?:so |really |very )?grateful for (?:any|your|all (?:your|the)|the) (?:help|advice|input|suggestions)(?: you can (?:give|offer|provide))?|i owe you (?:one|big time)|(?:i['’]m )?much obliged|(?:your help|this) means a lot(?: to me)?`,
   String.raw`(?:any|your) (?:help|advice|input|tips|suggestions|guidance|thoughts) (?:would be|is|are|will be) (?:really |greatly |much |very much |hugely )?(?:appreciated|welcome)`,
   String.raw`(?:much|greatly|really) appreciated`,
   String.raw`you(?:'re|’re| are) (?:the best|awesome|amazing|a (?:lifesaver|life saver|star|legend|gem|hero))|you rock`,
   String.raw`looking forward to (?:your|hearing|the) (?:reply|response|answer|help|thoughts|ideas)(?: from you)?`,
   String.raw`no rush(?: at all)?`,
   // apologies and self-deprecation about the question
-  String.raw`(?:so )?sorry(?: in advance)?(?: (?:if|for) (?:this is |this |my |the |asking )?(?:a |such a |a bit of a |kind of a )?(?:dumb|stupid|silly|basic|newbie|noob|long|random|weird|obvious|simple|vague|lengthy|rambling)(?: question| post| message| one)?| for (?:the |my )?(?:long|lengthy|rambling|late) (?:message|post|text|question)| (?:for (?:bothering|troubling|disturbing)|to (?:bother|trouble|disturb|bug)) you(?: again| with this)?| for (?:bothering|asking|rambling)| if this has been asked before)?`,
+  String.raw`(?:i['’]m |i am )?(?:so |really )?sorry(?: in advance)?(?: (?:if|for) (?:this is |this |my |the |asking )?(?:a |such a |a bit of a |kind of a )?(?:dumb|stupid|silly|basic|newbie|noob|long|random|weird|obvious|simple|vague|lengthy|rambling)(?: question| post| message| one)?| for (?:the |my )?(?:long|lengthy|rambling|late) (?:message|post|text|question)| (?:for (?:bothering|troubling|disturbing)|to (?:bother|trouble|disturb|bug)) you(?: again| with this)?| for (?:bothering|asking|rambling)| if this has been asked before| if i['’]m asking too much)?`,
   String.raw`(?:apologies|i apologi[sz]e)(?: in advance)?(?: (?:if|for) (?:this is |the |my )?(?:a )?(?:dumb|stupid|silly|basic|long|lengthy|rambling|obvious)(?: question| post| message)?| for (?:bothering|troubling|disturbing) you(?: again| with this)?)?`,
   String.raw`forgive me if (?:this has been asked before|this is (?:a )?(?:dumb|stupid|silly|basic|obvious)(?: question)?)`,
   String.raw`(?:i )?hope (?:this|it|that) (?:isn't|is not|isn’t) (?:a )?(?:dumb|stupid|silly|basic|weird|obvious)(?: question)?`,
@@ -69,7 +74,7 @@ export const SOCIAL_CLAUSE =
 
 /** Candidate words, to skip the sentence scan in texts that hold none of them. */
 export const SOCIAL_WORD =
-  /\b(?:hi|hello|hey|hiya|howdy|yo|greetings|good|morning|afternoon|evening|hope|how|have|happy|what|long|take|all|talk|speak|thanks|thank|thx|ty|tysm|many|cheers|appreciate|appreciated|grateful|any|your|much|greatly|really|you|looking|no|sorry|apologies|forgive|this|probably|ha|he|lol|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl|apologi|owe|tia|let|mate|buddy|pal|dude)/i;
+  /\b(?:hi|hello|hey|hiya|howdy|yo|greetings|good|morning|afternoon|evening|hope|how|have|happy|what|long|take|all|talk|speak|thanks|thank|thx|ty|tysm|many|cheers|appreciate|appreciated|grateful|any|your|much|greatly|really|you|looking|no|sorry|apologies|forgive|this|probably|ha|he|lol|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl|apologi|owe|tia|let|mate|buddy|pal|dude|me|quick|small|little|nice|great|obliged|means)/i;
 
 /** A sentence of one line with its closing punctuation and emoticons. */
 // The variation selector (U+FE0F) stands outside the class: it only ever follows an emoji.
@@ -78,11 +83,20 @@ const SENTENCE = /[^\n.!?]+[.!?]*[ \t]*(?:[)(:;*^_~\-\u{1F300}-\u{1FAFF}\u2600-\
 const MAX_SOCIAL_CHARS = 240;
 /** Words a SOCIAL_SENTENCE can open with, as its first word. */
 const SOCIAL_OPENING =
-  /^\s*(?:[:;]-?[)(dp]|<3|(?:so|oh|and|but|anyway|again|also|hi+|hello|hey|hiya|howdy|yo|greetings|good|morning|afternoon|evening|i|i['’]m|i['’]d|hope|how|have|happy|what['’]s|long|take|all|talk|speak|thanks|thank|thx|ty|tysm|many|cheers|really|truly|greatly|would|appreciate|grateful|so|any|your|much|you|looking|no|sorry|apologies|forgive|this|it|probably|ha\w*|he\w*|lol\w*|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl|tia|let|mate|buddy|pal|dude)\b)/i;
+  /^\s*(?:[:;]-?[)(dp]|<3|(?:so|oh|and|but|anyway|again|also|hi+|hello|hey|hiya|howdy|yo|greetings|good|morning|afternoon|evening|i|i['’]m|i['’]d|hope|how|have|happy|what['’]s|long|take|all|talk|speak|thanks|thank|thx|ty|tysm|many|cheers|really|truly|greatly|would|appreciate|grateful|so|any|your|much|you|looking|no|sorry|apologies|forgive|this|it|probably|ha\w*|he\w*|lol\w*|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl|tia|let|mate|buddy|pal|dude|me|quick|small|little|one|a|nice|great|happy|much)\b)/i;
 
 /** Whether a trimmed sentence is SOCIAL_SENTENCE, deciding most sentences by their length or first word. */
 export function isSocialSentence(sentence: string): boolean {
   return sentence.length <= MAX_SOCIAL_CHARS && SOCIAL_OPENING.test(sentence) && SOCIAL_SENTENCE.test(sentence);
+}
+
+const EMOJI_ONLY = /^(?:[\u{1F300}-\u{1FAFF}\u2600-\u27BF\uFE0F\u200D]|[:;]-?[)(DPp]|<3|\s)+$/u;
+/**
+ * Emoji and emoticons alone: social right after a social sentence on their line ("Thanks!!! 🙏"), and
+ * nothing to go anywhere else, where they may be the text a task is about ("Guess the movie:\n\n🧙‍♂️🚪📚").
+ */
+export function isEmojiOnly(sentence: string): boolean {
+  return EMOJI_ONLY.test(sentence);
 }
 
 /** A sentence opening with a social clause, "Sorry if this is a dumb question, but ...", without it. */
