@@ -1,7 +1,7 @@
 import type { CompressionRule } from "../types";
 import { capitalize, removeRanges, rewriteAll, type RewriteStep } from "../text/rewrite";
 import { splitSentences } from "../text/sentences";
-import { ADDRESSEE, isEmojiOnly, isSocialSentence, SOCIAL_CLAUSE, SOCIAL_LEAD, SOCIAL_TAIL, SOCIAL_WORD } from "../text/social";
+import { ADDRESSEE, isEmojiOnly, isSocialSentence, SOCIAL_CLAUSE, SOCIAL_TAIL, SOCIAL_WORD, socialLead } from "../text/social";
 
 /** An opening greeting with its punctuation, when more follows it. */
 const GREETING = new RegExp(
@@ -29,7 +29,7 @@ function socialRanges(text: string): { ranges: { start: number; end: number }[];
       else ranges.push({ start: s.start, end: s.next });
       continue;
     }
-    const lead = SOCIAL_LEAD.exec(sentence);
+    const lead = socialLead(sentence);
     if (lead) {
       ranges.push({ start: s.start, end: s.start + lead[0].length });
       capitalizeAt.push(s.start + lead[0].length);

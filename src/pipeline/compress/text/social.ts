@@ -61,7 +61,7 @@ const SOCIAL_SENTENCE = new RegExp(
 );
 /** A social clause opening a sentence that goes on with the request: "Sorry if this is a dumb question, but how ...". */
 // An emoticon ends a lead as a comma does: "Hi :) Could you ...".
-export const SOCIAL_LEAD = new RegExp(
+const SOCIAL_LEAD = new RegExp(
   String.raw`^(?:(?:${SOCIAL_UNITS})[ \t]*(?:,|—|-)|(?:(?:${SOCIAL_UNITS})[ \t]*)?(?:${EMOTICON})(?=[ \t]))[ \t]*(?:but |so |and )?(?=[a-z])`,
   "i",
 );
@@ -83,7 +83,7 @@ const SENTENCE = /[^\n.!?]+[.!?]*[ \t]*(?:[)(:;*^_~\-\u{1F300}-\u{1FAFF}\u2600-\
 const MAX_SOCIAL_CHARS = 240;
 /** Words a SOCIAL_SENTENCE can open with, as its first word. */
 const SOCIAL_OPENING =
-  /^\s*(?:[:;]-?[)(dp]|<3|(?:so|oh|and|but|anyway|again|also|hi+|hello|hey|hiya|howdy|yo|greetings|good|morning|afternoon|evening|i|i['’]m|i['’]d|hope|how|have|happy|what['’]s|long|take|all|talk|speak|thanks|thank|thx|ty|tysm|many|cheers|really|truly|greatly|would|appreciate|grateful|so|any|your|much|you|looking|no|sorry|apologies|forgive|this|it|probably|ha\w*|he\w*|lol\w*|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl|tia|let|mate|buddy|pal|dude|me|quick|small|little|one|a|nice|great|happy|much)\b)/i;
+  /^\s*(?:[:;]-?[)(dp]|<3|(?:so|oh|and|but|anyway|again|also|hi+|hello|hey|hiya|howdy|yo|greetings|good|morning|afternoon|evening|i|hope|how|have|what['’]s|thanks|thank|thx|ty|tysm|tia|many|cheers|really|truly|greatly|would|appreciate|grateful|any|your|much|you|looking|no|sorry|apologies|forgive|this|it|probably|ha\w*|he\w*|lol\w*|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl|mate|buddy|pal|dude|me)\b|(?:all(?: the best|['’]s| is| are)|long time|take care|talk soon|speak soon|let me know|(?:a |one )?(?:quick|small|little) (?:favou?r|question)|(?:nice|great|happy) to|happy (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|new|holidays))\b)/i;
 
 /** Whether a trimmed sentence is SOCIAL_SENTENCE, deciding most sentences by their length or first word. */
 export function isSocialSentence(sentence: string): boolean {
@@ -99,9 +99,19 @@ export function isEmojiOnly(sentence: string): boolean {
   return EMOJI_ONLY.test(sentence);
 }
 
+/**
+ * The social clause a sentence opens with ("Sorry if this is a dumb question, but "), or null. Only
+ * sentences opening with a social word are tried: SOCIAL_LEAD tries its hundred alternatives at the start
+ * of every other sentence too, which took more than a percent of the optimizer's samples.
+ */
+export function socialLead(sentence: string): RegExpExecArray | null {
+  return SOCIAL_OPENING.test(sentence) ? SOCIAL_LEAD.exec(sentence) : null;
+}
+
 /** A sentence opening with a social clause, "Sorry if this is a dumb question, but ...", without it. */
 export function withoutSocialClauses(sentence: string): string {
-  let out = SOCIAL_OPENING.test(sentence) ? sentence.replace(SOCIAL_LEAD, "") : sentence;
+  const lead = socialLead(sentence);
+  let out = lead ? sentence.slice(lead[0].length) : sentence;
   if (out.includes(",")) out = out.replace(SOCIAL_TAIL, "").replace(SOCIAL_CLAUSE, "");
   return out;
 }
