@@ -83,14 +83,15 @@ const SENTENCE = /[^\n.!?]+[.!?]*[ \t]*(?:[)(:;*^_~\-\u{1F300}-\u{1FAFF}\u2600-\
 const MAX_SOCIAL_CHARS = 240;
 /** Words a SOCIAL_SENTENCE can open with, as its first word. */
 const SOCIAL_OPENING =
-  /^\s*(?:[:;]-?[)(dp]|<3|(?:so|oh|and|but|anyway|again|also|hi+|hello|hey|hiya|howdy|yo|greetings|good|morning|afternoon|evening|i|hope|how|have|what['’]s|thanks|thank|thx|ty|tysm|tia|many|cheers|really|truly|greatly|would|appreciate|grateful|any|your|much|you|looking|no|sorry|apologies|forgive|this|it|probably|ha\w*|he\w*|lol\w*|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl|mate|buddy|pal|dude|me)\b|(?:all(?: the best|['’]s| is| are)|long time|take care|talk soon|speak soon|let me know|(?:a |one )?(?:quick|small|little) (?:favou?r|question)|(?:nice|great|happy) to|happy (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|new|holidays))\b)/i;
+  /^\s*(?:[:;]-?[)(dp]|<3|(?:so|oh|and|but|anyway|again|also|hi+|hello|hey|hiya|howdy|yo|greetings|good|morning|afternoon|evening|hope|how|have|what['’]s|thanks|thank|thx|ty|tysm|tia|many|cheers|really|truly|greatly|would|appreciate|grateful|much|looking|sorry|apologies|forgive|probably|ha\w*|he\w*|lol\w*|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl|mate|buddy|pal|dude|me)\b|(?:all(?: the best|['’]s| is| are)|long time|take care|talk soon|speak soon|let me know|no rush|(?:a |one )?(?:quick|small|little) (?:favou?r|question)|(?:nice|great|happy) to|happy (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|new|holidays))\b|i(?:['’][md]\b|[ \t]+(?:hope|really|truly|do|have|would|appreciate|am|owe|apologi[sz]e)\b)|it(?:['’]s\b|[ \t]+(?:might|may|could)\b)|this[ \t]+(?:might|may|could|is[ \t]+probably|means)\b|you(?:['’]re\b|[ \t]+(?:are|rock)\b)|(?:your|any)[ \t]+(?:help|advice|input|tips|suggestions|guidance|thoughts)\b)/i;
 
 /** Whether a trimmed sentence is SOCIAL_SENTENCE, deciding most sentences by their length or first word. */
 export function isSocialSentence(sentence: string): boolean {
   return sentence.length <= MAX_SOCIAL_CHARS && SOCIAL_OPENING.test(sentence) && SOCIAL_SENTENCE.test(sentence);
 }
 
-const EMOJI_ONLY = /^(?:[\u{1F300}-\u{1FAFF}\u2600-\u27BF\uFE0F\u200D]|[:;]-?[)(DPp]|<3|\s)+$/u;
+// The variation selector and the zero-width joiner stand outside the class: they only join emoji.
+const EMOJI_ONLY = /^(?:[\u{1F300}-\u{1FAFF}\u2600-\u27BF]|\uFE0F|\u200D|[:;]-?[)(DPp]|<3|\s)+$/u;
 /**
  * Emoji and emoticons alone: social right after a social sentence on their line ("Thanks!!! 🙏"), and
  * nothing to go anywhere else, where they may be the text a task is about ("Guess the movie:\n\n🧙‍♂️🚪📚").
