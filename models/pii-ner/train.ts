@@ -22,7 +22,7 @@ import {
   type Lexicon,
 } from "../../src/pipeline/pii/tagger/features";
 import { completeAddresses, completeNames, NEVER_PERSON, tableScorer, tagTokens, type Scorer } from "../../src/pipeline/pii/tagger/tagger";
-import { Gap, tokenize, type Token } from "../../src/pipeline/pii/tagger/tokens";
+import { Gap, tokenize, type Tokens } from "../../src/pipeline/pii/tagger/tokens";
 import { arenaHard, awesomeChatgptPrompts, generalEnglish, gsm8k, selfInstruct, vicunaBench } from "../word-stats/corpora";
 import { ordinaryPrompts, readPresidio, splitPresidio, holdoutTemplates, type PresidioSample } from "./data";
 import { Rng } from "../data/rng";
@@ -66,7 +66,7 @@ function caseProfile(): Map<string, CaseClass> {
 
 // --- the tagger ---------------------------------------------------------------------------------
 interface Example {
-  tokens: Token[];
+  tokens: Tokens;
   gold: Label[];
   /** The word lists this example is tagged with: its names come from other folds (see withNames). */
   lex: Lexicon;
@@ -74,7 +74,7 @@ interface Example {
 
 function toExample(s: PresidioSample, lex: Lexicon): Example {
   const tokens = tokenize(s.full_text);
-  const gold = tokens.map((t): Label => {
+  const gold = Array.from(tokens, (t): Label => {
     for (const span of s.spans) {
       if (t.start < span.end_position && t.end > span.start_position) {
         // Titles are labelled PERSON in some templates and PREFIX in others; the tagger never calls them PERSON.
@@ -239,7 +239,7 @@ const negatives = (lex: Lexicon, keep: (i: number) => boolean) =>
   ordinary.flatMap((text, i) => {
     if (!keep(i)) return [];
     const tokens = tokenize(text);
-    return [{ tokens, gold: tokens.map((): Label => "O"), lex }];
+    return [{ tokens, gold: Array.from(tokens, (): Label => "O"), lex }];
   });
 fit.push(...negatives(fitLex, (i) => i % 4 !== 0));
 const devOrdinary = negatives(fitLex, (i) => i % 4 === 0);
@@ -286,7 +286,7 @@ if (process.env.ERRORS) {
     const got = pass(scorer, ex);
     completeNames(ex.tokens, got, ex.lex);
     completeAddresses(ex.tokens, got);
-    const marks = ex.tokens.map((t, i) => {
+    const marks = Array.from(ex.tokens, (t, i) => {
       const g = LABELS[got[i]!]!;
       const gold = ex.gold[i]!;
       if (gold === "PERSON" && g !== "PERSON") return `[${t.text}]`;
