@@ -230,7 +230,8 @@ export function features(tokens: Tokens, i: number, prev: number, prev2: number,
   const n1 = n1t ? infoOf(n1t, lex) : undefined;
   const n2 = i + 2 < tokens.length ? wordOf(tokens.at(i + 2)) : NONE;
   // Each slot: the template number mixed with the values it reads (written out, not through a
-  // closure: allocating one per word was measurable at ~150 scored words per 1k tokens).
+  // closure: allocating one per word was measurable at ~150 scored words per 1k tokens). Training drops
+  // places 1 and 8-15 at random (WORD_FEATURES in models/pii-ner/train.ts): keep them where they are.
   const g = t.gap;
   out[0] = slot(1, 0, 0); // bias
   out[1] = slot(2, me.word, 0);
