@@ -2,7 +2,7 @@ import {
   capitalised,
   features,
   isCandidate,
-  ordinaryOpener,
+  ordinaryCapital,
   writesCapitals,
   LABELS,
   lexCode,
@@ -77,7 +77,7 @@ const ADDRESS = LABELS.indexOf("ADDRESS");
 /**
  * One label index per token (LABELS order), chosen left to right (the two labels before are features of
  * the next). Training runs the same loop, with `visit` told each scored token's feature slots and label
- * index; it also scores the ordinary sentence openers that tagging skips (ordinaryOpener).
+ * index; it also scores the ordinary capitalised words that tagging skips (ordinaryCapital).
  */
 export function tagTokens(
   scorer: Scorer,
@@ -85,7 +85,7 @@ export function tagTokens(
   tokens: Tokens,
   visit?: (slots: Int32Array, count: number, index: number, label: number) => void,
 ): Uint8Array {
-  const skipOpeners = visit === undefined;
+  const skipOrdinary = visit === undefined;
   const labels = new Uint8Array(tokens.length);
   const scores = new Float64Array(LABELS.length);
   const slots = new Int32Array(MAX_FEATURES);
@@ -101,8 +101,8 @@ export function tagTokens(
       if (cased && c >= 97 && c <= 122) continue;
       const t = tokens.at(i);
       if (!isCandidate(t, lex, cased)) continue;
-      // An opener before a number is scored: it may start an address line ("Unit 1783 Box 3210").
-      if (skipOpeners && cased && ordinaryOpener(t, lex) && !(i + 1 < tokens.length && isDigit(tokens.first(i + 1)))) continue;
+      // One before a number is scored: it may start an address line ("Unit 1783 Box 3210").
+      if (skipOrdinary && cased && ordinaryCapital(t, lex) && !(i + 1 < tokens.length && isDigit(tokens.first(i + 1)))) continue;
     }
     const count = features(tokens, i, prev, prev2, lex, slots);
     scorer.score(slots, count, scores);
