@@ -134,6 +134,18 @@ describe("intent", () => {
     expect(applyRule(intent, "Would you mind checking my code?").text).toBe("Would you mind checking my code?");
     expect(applyRule(intent, "You will need to provide several examples.").text).toBe("You will need to provide several examples.");
   });
+  test("a statement of duty is a command only before a task verb: 'You will receive …' describes the input", () => {
+    expect(applyRule(intent, "You should write a haiku about autumn.").text).toBe("Write a haiku about autumn.");
+    expect(applyRule(intent, "Your task is to summarize the report below.").text).toBe("Summarize the report below.");
+    for (const text of [
+      "You will receive a ticket ID. Reply with its status.",
+      "You are going to get a list of names.",
+      "Your job is to stay polite whatever the customer says.",
+      "You should know that the file is large.",
+    ]) {
+      expect(applyRule(intent, text).text).toBe(text);
+    }
+  });
   test("a question about ability is not a task", () => {
     expect(applyRule(intent, "Can you see images?").text).toBe("Can you see images?");
   });

@@ -42,14 +42,14 @@ const ASKS = [
 ].join("|");
 
 /**
- * Statements of what the assistant is to do, which intent also makes commands. Unlike ASKS they can
- * say more than "please": "You will receive a ticket ID" describes the input. The quality score does
- * not read them as framing, so such an edit still has to clear the floor on its words.
+ * Statements of what the assistant is to do, which intent also makes commands, only before a task
+ * verb. Unlike ASKS they can say more than "please": "You will receive a ticket ID" describes the
+ * input, and became the command "Receive a ticket ID" while any verb could follow. The quality score
+ * does not read them as framing, so such an edit still has to clear the floor on its words.
  */
 const DUTIES = [
-  String.raw`(?:your|the) (?:task|job|goal|role|mission|assignment) (?:is|will be) to ${POLITE}`,
-  // "You will need to provide" is no "Need to provide": the subject stays before need, be and have.
-  String.raw`you (?:should|will|shall|are (?:going )?to|need to|have to) ${POLITE}(?!be\b|have\b|need\b)`,
+  String.raw`(?:your|the) (?:task|job|goal|role|mission|assignment) (?:is|will be) to ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`you (?:should|will|shall|are (?:going )?to|need to|have to) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
 ].join("|");
 
 const SENTENCE_START = String.raw`(?<=^|[.!?:][ \t]+|\n[ \t]*)`;
