@@ -25,6 +25,8 @@ export interface LedgerOptions {
  */
 export class Ledger {
   private queue: LedgerRow[] = [];
+  /** Each queued row as JSON, in queue order: made once for the journal and the writer thread alike. */
+  private lines: string[] = [];
   private flushing: Promise<void> | undefined;
   private journalError: Error | undefined;
   private storeError: Error | undefined;
@@ -51,9 +53,10 @@ export class Ledger {
 
   /** Records a call. Never throws: a call's answer does not hang on its accounting. */
   record(row: LedgerRow): void {
+    const line = JSON.stringify(row);
     if (this.journal) {
       try {
-        this.journal.append(row);
+        this.journal.append(line);
         this.journalError = undefined;
       } catch (e) {
         // The row stays in memory and goes to the store at the next flush; until the journal can be
@@ -62,6 +65,7 @@ export class Ledger {
       }
     }
     this.queue.push(row);
+    this.lines.push(line);
     if (this.queue.length >= this.batchSize) void this.flush();
   }
 
@@ -85,16 +89,19 @@ export class Ledger {
       }
     }
     const rows = this.queue;
+    const lines = this.lines;
     this.queue = [];
+    this.lines = [];
     const segment = this.journal?.rotate();
     try {
-      const rejected = await this.writer.write(rows);
+      const rejected = await this.writer.write(rows, lines);
       this.storeError = undefined;
       if (rejected.length > 0) this.keep(rows, rejected);
       if (segment !== undefined) this.journal!.release(segment);
     } catch (e) {
       this.storeError = e as Error;
       this.queue = rows.concat(this.queue);
+      this.lines = lines.concat(this.lines);
       this.options.onStoreError?.(e as Error, this.queue.length);
     }
   }
