@@ -7,8 +7,20 @@ export interface SimpleHead {
   headBytes: number;
 }
 
-const STATUS_LINE = /^HTTP\/1\.1 ([2-5]\d\d)(?: |$)/;
-const DIGITS = /^\d{1,15}$/;
+const HEAD_END = Buffer.from("\r\n\r\n");
+const VERSION = "HTTP/1.1 ";
+
+/** The number written by `text` from `from` to `to` in decimal digits only, else -1. (A regular expression on a header's substring cost 2 µs a call here.) */
+function digitsValue(text: string, from: number, to: number): number {
+  if (to <= from || to - from > 15) return -1;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
 
 /**
  * The head of the answer a chunk starts with, when it is the common case a model server sends: HTTP/1.1,
@@ -20,13 +32,13 @@ const DIGITS = /^\d{1,15}$/;
  * answer (a loop of 200k, bun, this machine loaded), most of what the relay's upstream read costs.
  */
 export function simpleHead(chunk: Buffer): SimpleHead | undefined {
-  const end = chunk.indexOf("\r\n\r\n");
+  const end = chunk.indexOf(HEAD_END);
   if (end < 0) return undefined;
   const lines = chunk.toString("latin1", 0, end).split("\r\n");
-  const status = STATUS_LINE.exec(lines[0]!);
-  if (!status) return undefined;
-  const code = Number(status[1]);
-  if (code === 204 || code === 304) return undefined;
+  const first = lines[0]!;
+  if (!first.startsWith(VERSION) || (first.length > 12 && first.charCodeAt(12) !== 32)) return undefined;
+  const code = digitsValue(first, 9, 12);
+  if (code < 200 || code > 599 || code === 204 || code === 304) return undefined;
   const headers: string[] = [];
   let contentLength = -1;
   for (let i = 1; i < lines.length; i++) {
@@ -38,8 +50,9 @@ export function simpleHead(chunk: Buffer): SimpleHead | undefined {
     const value = line.slice(colon + 1).trim();
     const lower = name.toLowerCase();
     if (lower === "content-length") {
-      if (contentLength >= 0 || !DIGITS.test(value)) return undefined;
-      contentLength = Number(value);
+      if (contentLength >= 0) return undefined;
+      contentLength = digitsValue(value, 0, value.length);
+      if (contentLength < 0) return undefined;
     } else if (lower === "transfer-encoding" || (lower === "connection" && value.toLowerCase() !== "keep-alive")) return undefined;
     headers.push(name, value);
   }
