@@ -8,7 +8,8 @@ import { bind, COLUMN_NAMES, prepareLedgerInserts, WIDTH, writeBatch, type Ledge
 /** Where the ledger's rows go: the store, written off the event loop in the gateway. */
 export interface LedgerWriter {
   /**
-   * Resolves with the rows the store refused; rejects when the store itself failed (nothing written).
+   * Resolves with the rows the store refused; rejects when the store itself failed: nothing written,
+   * or, when only the answer was lost (a PostgreSQL commit whose acknowledgement never came), all of it.
    * `json`, when given, holds each row's JSON in order (the ledger makes it once, for its journal).
    */
   write(rows: LedgerRow[], json?: readonly string[]): Promise<RejectedRow[]>;

@@ -27,6 +27,12 @@ export class Ledger {
   private queue: LedgerRow[] = [];
   /** Each queued row as JSON, in queue order: made once for the journal and the writer thread alike. */
   private lines: string[] = [];
+  /**
+   * Rows of batches whose write failed without an answer: the store may have committed them before
+   * the failure (PostgreSQL commits, then the connection drops before the acknowledgement). When the
+   * retry finds one of them already stored, that is the failed attempt's own commit, not a second row.
+   */
+  private uncertain = new WeakSet<LedgerRow>();
   private flushing: Promise<void> | undefined;
   private journalError: Error | undefined;
   private storeError: Error | undefined;
@@ -94,16 +100,25 @@ export class Ledger {
     this.lines = [];
     const segment = this.journal?.rotate();
     try {
-      const rejected = await this.writer.write(rows, lines);
+      const refused = await this.writer.write(rows, lines);
       this.storeError = undefined;
+      const rejected = refused.length > 0 ? this.notOwnCommits(rows, refused) : refused;
       if (rejected.length > 0) this.keep(rows, rejected);
       if (segment !== undefined) this.journal!.release(segment);
     } catch (e) {
       this.storeError = e as Error;
+      for (const row of rows) this.uncertain.add(row);
       this.queue = rows.concat(this.queue);
       this.lines = lines.concat(this.lines);
       this.options.onStoreError?.(e as Error, this.queue.length);
     }
+  }
+
+  /** The refusals left once a retried row found stored by its own earlier, unacknowledged write is taken out. */
+  private notOwnCommits(rows: LedgerRow[], refused: RejectedRow[]): RejectedRow[] {
+    const retried = new Set<string>();
+    for (const row of rows) if (this.uncertain.has(row)) retried.add(row.requestId);
+    return retried.size === 0 ? refused : refused.filter((r) => !retried.delete(r.requestId));
   }
 
   private keep(rows: LedgerRow[], rejected: RejectedRow[]): void {
