@@ -60,6 +60,31 @@ describe("words", () => {
   });
 });
 
+describe("tokens", () => {
+  test("a line break ends what a relation word governs; a word is never a line break", () => {
+    expect(slots("Go from\nParis")).toEqual(["c:pari@0"]);
+    expect(extractFacets("Cats\ndogs").words).toEqual(new Set(["cats", "dogs"]));
+  });
+
+  test("an apostrophe-s inside a name is part of it; a run of trailing marks goes", () => {
+    expect(extractFacets("Ask O'Sullivan").words).toEqual(new Set(["ask", "o'sullivan"]));
+    expect(extractFacets("Do it well-- now").words).toEqual(new Set(["do", "it", "well", "now"]));
+  });
+
+  test("a word holding digits is a word (its digits counted as a number), not a number", () => {
+    expect(extractFacets("Build for x86 now")).toMatchObject({ numbers: ["86"], literals: ["x86"] });
+  });
+
+  test("a literal leaves a gap where it stood, and only its outer quotes go", () => {
+    expect(extractFacets("Use`x`now").words).toEqual(new Set(["use", "now"]));
+    expect(extractFacets('Run `print("hi")` now').literals).toEqual(['print("hi")']);
+  });
+
+  test("each pole of a direction is counted", () => {
+    expect(extractFacets("increase then decrease").directions).toEqual(new Map([["increase/decrease", "1:1"]]));
+  });
+});
+
 describe("literals", () => {
   test("code, quoted code and inline code, without their quotes or the blanks that end their lines", () => {
     expect(extractFacets("Fix this:\n```\nx = 1   \ny = 2\n```").literals).toEqual(["\nx = 1\ny = 2\n"]);
@@ -77,6 +102,8 @@ describe("numbers", () => {
       ["one million two apples", ["1000002"]],
       ["five and apples", ["5"]],
       ["hundred apples", []],
+      ["two hundred thousand apples", ["200000"]],
+      ["twenty - five apples", ["25"]],
     ];
     for (const [prompt, numbers] of cases) expect([prompt, extractFacets(prompt).numbers]).toEqual([prompt, numbers]);
   });
@@ -92,7 +119,8 @@ describe("numbers", () => {
   test("'times' and 'x' between numbers multiply; elsewhere they do not", () => {
     for (const prompt of ["What is 3 times 4?", "What is 3 x 4?", "three x 4"])
       expect(extractFacets(prompt)).toMatchObject({ operators: ["*"], symbols: ["*"] });
-    for (const prompt of ["three times a day", "Is x times y big?"]) expect(extractFacets(prompt)).toMatchObject({ operators: [], symbols: [] });
+    for (const prompt of ["three times a day", "Is x times y big?", "Do it 3 times"])
+      expect(extractFacets(prompt)).toMatchObject({ operators: [], symbols: [] });
   });
 
   test("brackets alone are an aside, not math; with an operator they group it", () => {
@@ -134,6 +162,11 @@ describe("slots", () => {
     expect(slots("take it from there")).toEqual(["c:take@0", "x:there/from@1"]);
     expect(slots("how to reset it")).toEqual(["c:reset/to?@0"]);
     expect(slots("go to the park")).toEqual(["c:park/to@0"]);
+    expect(slots("Count to 5")).toEqual(["c:count@0", "n:5/to@1"]);
+    expect(slots("Fly to Paris")).toEqual(["c:fly@0", "c:pari/to@1"]);
+    expect(slots("Where to")).toEqual([]);
+    expect(slots("Pick from - the list")).toEqual(["c:pick@0", "c:list/from@1"]);
+    expect(slots("Buy two apples")).toEqual(["c:buy@0", "n:2@1", "c:apple@2"]);
     expect(slots("Ann's brother")).toEqual(slots("the brother of Ann"));
   });
 });
