@@ -67,7 +67,7 @@ describe("tokens", () => {
   });
 
   test("an apostrophe-s inside a name is part of it; a run of trailing marks goes", () => {
-    expect(extractFacets("Ask O'Sullivan").words).toEqual(new Set(["ask", "o'sullivan"]));
+    expect(extractFacets("Draw a cat's-eye now").words).toEqual(new Set(["draw", "a", "cat's-eye", "cat's", "eye", "now"]));
     expect(extractFacets("Do it well-- now").words).toEqual(new Set(["do", "it", "well", "now"]));
   });
 

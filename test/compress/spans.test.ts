@@ -192,3 +192,80 @@ describe("structure and merging", () => {
     ]);
   });
 });
+
+/** Cases each detector's pattern is held to, found by mutation testing (`npm run mutation compression-guards-spans`). */
+describe("edges of the detectors", () => {
+  test("a tilde fence indented by blanks opens and closes as one", () => {
+    expect(spans("x\n  ~~~\ncode\n  ~~~\nafter words")).toEqual(["  ~~~\ncode\n  ~~~"]);
+  });
+
+  test("indented code: at the text's start, a line of one character, a tab, four blanks or more, lines that go on", () => {
+    const cases: [string, string[]][] = [
+      ["    code here\nwords", ["    code here"]],
+      ["text\nmore\n    after it\nwords", []],
+      ["text\n\n    x\nwords", ["    x"]],
+      ["text\n\n\t  x y\nwords", ["\t  x y"]],
+      ["text\n\n    code here\n  plain words\nmore words", ["    code here"]],
+      ["text\n\n    x y\nwords", ["    x y"]],
+      ["text\n\n    ab- x\nwords", ["    ab- x"]],
+      ["text\n\n    12x y\nwords", ["    12x y"]],
+      ["text\n\n    -x code\nwords", ["    -x code"]],
+      // List items are no code: the marker alone is protected, as structure.
+      ["text\n\n    12. item\nwords", ["    12. "]],
+      ["text\n\n      - item\nwords", ["      - "]],
+    ];
+    for (const [text, expected] of cases) expect([text, spans(text)]).toEqual([text, expected]);
+  });
+
+  test("an email's whole local part, a path's two dots, escaped quotations with escapes inside", () => {
+    expect(spans("mail joe@ex.co.uk now")).toEqual(["joe@ex.co.uk"]);
+    expect(spans("open ../x/y now")).toEqual(["../x/y"]);
+    expect(spans('Say \\"the plan is good\\" now')).toEqual(['\\"the plan is good\\"']);
+    expect(spans('Say \\"a\\tb c\\" now')).toEqual(['\\"a\\tb c\\"']);
+  });
+
+  test("a month's abbreviation without its period, at a sentence start where the word is also English", () => {
+    expect(spans("Mar 3 is due")).toEqual(["Mar 3"]);
+  });
+
+  test("identifiers of every length and number of parts; twice and the other number words open numbers", () => {
+    expect(spans("rename userIdx now")).toEqual(["userIdx"]);
+    expect(spans("set max_line_len now")).toEqual(["max_line_len"]);
+    expect(spans("see a.b.c now")).toEqual(["a.b.c"]);
+    expect(spans("do it twice a day")).toEqual(["twice"]);
+  });
+
+  test("an acronym is protected at a sentence start, where its word is English; not after a letter of any script", () => {
+    expect(spans("IT is down.")).toEqual(["IT"]);
+    expect(spans("the éNASA thing")).toEqual([]);
+    expect(spans("NASA\tFBI")).toEqual(["NASA\tFBI"]);
+  });
+
+  test("names: I alone is none; a capital after a letter of any script opens none; a dash is no letter", () => {
+    expect(spans("so I go")).toEqual([]);
+    expect(spans("the caféAcme shop")).toEqual([]);
+    expect(spans("we saw—Paris there")).toEqual(["Paris"]);
+  });
+
+  test("a sentence starts after blanks at the text's start or after a full stop, not after a word", () => {
+    expect(spans(" Then the plan goes on")).toEqual([]);
+    expect(spans("the plan. Then it goes")).toEqual([]);
+    expect(spans("x Then it goes")).toEqual(["Then"]);
+  });
+
+  test("laughter at a sentence start is no name; a word that only begins like it is", () => {
+    for (const text of ["Haha that is good", "Hehehe that is good", "Lolll that is good"]) expect(spans(text)).toEqual([]);
+    expect(spans("Lolcats are fun")).toEqual(["Lolcats"]);
+  });
+
+  test("the greeting's addressee: after blanks, a comma, GPT with or without a version; only at the start", () => {
+    for (const text of ["  Hello ChatGPT, write it", "Hello, ChatGPT write it", "Hello GPT write it", "Hello GPT4o write it", "Hello GPT-4.5-turbo, write it"])
+      expect([text, spans(text)]).toEqual([text, []]);
+    expect(spans("Write 5 lines, then hello Claude")).toEqual(["5 lines", "Claude"]);
+  });
+
+  test("a span before a social sentence is guarded; a quotation inside one is", () => {
+    expect(spans("Do not skip Paris. I hope you are well.")).toEqual(["Do not skip Paris"]);
+    expect(spans('Thanks for reading "the plan"!')).toEqual(['"the plan"']);
+  });
+});
