@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Script, type RedisLink } from "./redis";
-import type { BudgetRow, BudgetSettle, Reservation, RunCharge, RunLimits, SpendRow, SpendStore } from "./spend-store";
+import type { BudgetRow, Reservation, RunLimits, Settle, SpendRow, SpendStore } from "./spend-store";
 
 /** A window's spend lives this long in Redis after its last seed; past it, it is seeded again from the store (up to date by then). */
 const SPEND_TTL_MS = 40 * 86_400_000;
@@ -140,9 +140,13 @@ export class RedisSpendStore implements SpendStore {
     }
   }
 
-  /** The turn's settles (Budgets.settle gathers them): each its own script call here, sent together. */
-  async settleBudgets(settles: readonly BudgetSettle[]): Promise<void> {
-    await Promise.all(settles.map((x) => this.settleBudget(x.requestId, x.budgetId, x.period, x.costMicros)));
+  /** The turn's settles (SettleQueue gathers them): each budget's its own script call here, sent together; the runs' to the store in one transaction. */
+  async settleMany(settles: readonly Settle[]): Promise<void> {
+    const runs = settles.filter((x) => x.kind === "run");
+    await Promise.all([
+      ...settles.flatMap((x) => (x.kind === "budget" ? [this.settleBudget(x.requestId, x.budgetId, x.period, x.costMicros)] : [])),
+      runs.length > 0 ? this.durable.settleMany(runs) : undefined,
+    ]);
   }
 
   // ---- agent runs: in the store ----
@@ -164,10 +168,6 @@ export class RedisSpendStore implements SpendStore {
 
   settleRun(requestId: string, appId: string, id: string, costMicros: number, promptTokens: number, completionTokens: number, now: number) {
     return this.durable.settleRun(requestId, appId, id, costMicros, promptTokens, completionTokens, now);
-  }
-
-  chargeRun(appId: string, id: string, used: RunCharge, now: number) {
-    return this.durable.chargeRun(appId, id, used, now);
   }
 
   putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number) {

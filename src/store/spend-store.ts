@@ -125,6 +125,7 @@ export const SPEND_SQL = {
 
 /** A call's budget reservation replaced by what it cost (0 for a failed call). */
 export interface BudgetSettle {
+  kind: "budget";
   requestId: string;
   budgetId: string;
   period: string;
@@ -137,6 +138,19 @@ export interface RunCharge {
   promptTokens: number;
   completionTokens: number;
 }
+
+/** A call's cost and tokens added to its run, releasing the run's reservation first when the call held one (`reserved`). */
+export interface RunSettle extends RunCharge {
+  kind: "run";
+  requestId: string;
+  appId: string;
+  id: string;
+  reserved: boolean;
+  now: number;
+}
+
+/** What calls that ended leave to write: gathered per event-loop turn and written together (SettleQueue). */
+export type Settle = BudgetSettle | RunSettle;
 
 export type RunAdmission = { ok: true; run: RunRow } | { ok: false; run: RunRow; reason: string };
 
@@ -210,8 +224,8 @@ export interface SpendStore {
   reserveBudget(r: Reservation, owner: string, now: number): Promise<SpendRow | undefined>;
   /** Releases the call's reservation and adds what it cost (0 for a failed call). */
   settleBudget(requestId: string, budgetId: string, period: string, costMicros: number): Maybe<void>;
-  /** settleBudget for several calls in one transaction: one commit for the calls that ended in one event-loop turn. */
-  settleBudgets(settles: readonly BudgetSettle[]): Maybe<void>;
+  /** The settles of the calls that ended in one event-loop turn, budgets' and runs', in one transaction: one commit for them all. */
+  settleMany(settles: readonly Settle[]): Maybe<void>;
   run(appId: string, id: string): Maybe<RunRow | undefined>;
   /** Counts a call into the run (creating it) unless it is not active, would pass its call limit, or repeats too often; those trip it. */
   admitRun(appId: string, id: string, hash: string, limits: RunLimits, now: number): Maybe<RunAdmission>;
@@ -228,8 +242,6 @@ export interface SpendStore {
     completionTokens: number,
     now: number,
   ): Maybe<RunRow | undefined>;
-  /** Adds a call's cost and tokens to a run it reserved nothing on (the run has no cost limit); the run's totals after. */
-  chargeRun(appId: string, id: string, used: RunCharge, now: number): Maybe<RunRow | undefined>;
   putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number): Promise<RunRow>;
   resetRun(appId: string, id: string, now: number): Promise<RunRow | undefined>;
   closeRun(appId: string, id: string, now: number): Promise<RunRow | undefined>;
@@ -260,7 +272,7 @@ export class SqliteSpendStore implements SpendStore, BusyState {
   private readonly q;
   private readonly reserveTx;
   private readonly settleTx;
-  private readonly settleBudgetsTx;
+  private readonly settleManyTx;
   private readonly admitTx;
   private readonly reserveRunTx;
 
@@ -305,8 +317,13 @@ export class SqliteSpendStore implements SpendStore, BusyState {
       const held = q.takeReservation.get(requestId, kind)?.micros ?? 0;
       return apply(held);
     }).immediate;
-    this.settleBudgetsTx = db.transaction((settles: readonly BudgetSettle[]) => {
+    this.settleManyTx = db.transaction((settles: readonly Settle[]) => {
       for (const x of settles) {
+        if (x.kind === "run") {
+          const held = x.reserved ? (q.takeReservation.get(x.requestId, "run")?.micros ?? 0) : 0;
+          q.settleRun.get(x.appId, x.id, held, x.costMicros, x.promptTokens, x.completionTokens, x.now);
+          continue;
+        }
         const held = q.takeReservation.get(x.requestId, "budget")?.micros ?? 0;
         if (held > 0) q.settleBudget.run(x.budgetId, x.period, held, x.costMicros);
         else if (x.costMicros > 0) q.chargeBudget.run(x.budgetId, x.period, x.costMicros);
@@ -367,12 +384,12 @@ export class SqliteSpendStore implements SpendStore, BusyState {
 
   /** Releases the call's reservation and adds what it cost (0 for a failed call). */
   settleBudget(requestId: string, budgetId: string, period: string, costMicros: number): void | Promise<void> {
-    return this.settleBudgets([{ requestId, budgetId, period, costMicros }]);
+    return this.settleMany([{ kind: "budget", requestId, budgetId, period, costMicros }]);
   }
 
   /** Settles several calls in one transaction: one commit for the calls that ended in one event-loop turn. */
-  settleBudgets(settles: readonly BudgetSettle[]): void | Promise<void> {
-    return this.settleNowOrLater(() => this.settleBudgetsTx(settles));
+  settleMany(settles: readonly Settle[]): void | Promise<void> {
+    return this.settleNowOrLater(() => this.settleManyTx(settles));
   }
 
   // ---- agent runs ----
@@ -411,11 +428,6 @@ export class SqliteSpendStore implements SpendStore, BusyState {
     return this.settleNowOrLater(() =>
       this.settleTx(requestId, "run", (held) => this.q.settleRun.get(appId, id, held, costMicros, promptTokens, completionTokens, now) ?? undefined),
     );
-  }
-
-  /** Adds a call's cost and tokens to a run it reserved nothing on (the run has no cost limit): one statement. */
-  chargeRun(appId: string, id: string, used: RunCharge, now: number): RunRow | undefined | Promise<RunRow | undefined> {
-    return this.settleNowOrLater(() => this.q.settleRun.get(appId, id, 0, used.costMicros, used.promptTokens, used.completionTokens, now) ?? undefined);
   }
 
   async putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number): Promise<RunRow> {
