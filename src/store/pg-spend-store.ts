@@ -14,6 +14,7 @@ import {
   type Settle,
   type SpendRow,
   type SpendStore,
+  writeRunParams,
 } from "./spend-store";
 
 type Name = keyof typeof SPEND_SQL;
@@ -173,6 +174,12 @@ export class PgSpendStore implements SpendStore {
 
   closeRun(appId: string, id: string, now: number): Promise<RunRow | undefined> {
     return this.run_(() => this.one<RunRow>("closeRun", [appId, id, now]));
+  }
+
+  async writeRuns(rows: readonly RunRow[]): Promise<void> {
+    await this.tx(async (tx) => {
+      for (const r of rows) await this.q("writeRun", writeRunParams(r), tx);
+    });
   }
 
   // ---- nodes that stopped ----

@@ -121,7 +121,35 @@ export const SPEND_SQL = {
   resetRun: `UPDATE agent_runs SET calls = 0, prompt_tokens = 0, completion_tokens = 0, cost_micros = 0, last_request_hash = NULL, repeat_count = 0,
            status = 'active', trip_reason = NULL, updated_at = ?3 WHERE app_id = ?1 AND id = ?2 RETURNING *`,
   closeRun: "UPDATE agent_runs SET status = 'closed', updated_at = ?3 WHERE app_id = ?1 AND id = ?2 RETURNING *",
+  // A run's snapshot from Redis (RedisRuns), taken only when newer than the row: write-backs in any order keep the newest.
+  writeRun: `INSERT INTO agent_runs (app_id, id, calls, prompt_tokens, completion_tokens, cost_micros, reserved_micros, max_cost_micros, max_calls, max_repeats,
+           last_request_hash, repeat_count, status, trip_reason, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+         ON CONFLICT (app_id, id) DO UPDATE SET calls = excluded.calls, prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
+           cost_micros = excluded.cost_micros, reserved_micros = excluded.reserved_micros, max_cost_micros = excluded.max_cost_micros, max_calls = excluded.max_calls,
+           max_repeats = excluded.max_repeats, last_request_hash = excluded.last_request_hash, repeat_count = excluded.repeat_count, status = excluded.status,
+           trip_reason = excluded.trip_reason, updated_at = excluded.updated_at
+         WHERE agent_runs.updated_at < excluded.updated_at`,
 } as const;
+
+/** writeRun's parameters, in its order. */
+export const writeRunParams = (r: RunRow): (string | number | null)[] => [
+  r.app_id,
+  r.id,
+  r.calls,
+  r.prompt_tokens,
+  r.completion_tokens,
+  r.cost_micros,
+  r.reserved_micros,
+  r.max_cost_micros,
+  r.max_calls,
+  r.max_repeats,
+  r.last_request_hash,
+  r.repeat_count,
+  r.status,
+  r.trip_reason,
+  r.created_at,
+  r.updated_at,
+];
 
 /** A call's budget reservation replaced by what it cost (0 for a failed call). */
 export interface BudgetSettle {
@@ -245,6 +273,8 @@ export interface SpendStore {
   putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number): Promise<RunRow>;
   resetRun(appId: string, id: string, now: number): Promise<RunRow | undefined>;
   closeRun(appId: string, id: string, now: number): Promise<RunRow | undefined>;
+  /** Runs as Redis has them (RedisRuns' write-back), each taken only when newer than the stored row. */
+  writeRuns(rows: readonly RunRow[]): Promise<void>;
   /**
    * Settles the reservations of owners that died mid-call: charged what the ledger recorded for the
    * call when its row made it to the store, else conservatively the whole reservation (the provider
@@ -275,6 +305,7 @@ export class SqliteSpendStore implements SpendStore, BusyState {
   private readonly settleManyTx;
   private readonly admitTx;
   private readonly reserveRunTx;
+  private readonly writeRunsTx;
 
   constructor(dbPath: string) {
     const db = (this.sqlite = counterConnection(dbPath));
@@ -304,6 +335,7 @@ export class SqliteSpendStore implements SpendStore, BusyState {
       putRun: db.prepare<RunRow, [string, string, number | null, number | null, number | null, number]>(SPEND_SQL.putRun),
       resetRun: db.prepare<RunRow, [string, string, number]>(SPEND_SQL.resetRun),
       closeRun: db.prepare<RunRow, [string, string, number]>(SPEND_SQL.closeRun),
+      writeRun: db.prepare<unknown, (string | number | null)[]>(SPEND_SQL.writeRun),
     };
     const q = this.q;
     this.reserveTx = db.transaction((r: Reservation, owner: string, now: number): SpendRow | undefined => {
@@ -336,6 +368,9 @@ export class SqliteSpendStore implements SpendStore, BusyState {
       const { repeats, reason } = admission(run, hash, limits);
       if (reason) return { ok: false, run: q.tripRun.get(appId, id, reason, now) ?? run, reason };
       return { ok: true, run: q.admitRun.get(appId, id, hash, repeats, now)! };
+    }).immediate;
+    this.writeRunsTx = db.transaction((rows: readonly RunRow[]) => {
+      for (const r of rows) q.writeRun.run(...writeRunParams(r));
     }).immediate;
     this.reserveRunTx = db.transaction((r: Reservation, appId: string, id: string, defaultMax: number, owner: string, now: number): RunAdmission => {
       const got = q.reserveRun.get(appId, id, r.micros, defaultMax);
@@ -440,6 +475,10 @@ export class SqliteSpendStore implements SpendStore, BusyState {
 
   async closeRun(appId: string, id: string, now: number): Promise<RunRow | undefined> {
     return retryWhileBusy(this, () => this.q.closeRun.get(appId, id, now) ?? undefined);
+  }
+
+  async writeRuns(rows: readonly RunRow[]): Promise<void> {
+    await retryWhileBusy(this, () => this.writeRunsTx(rows));
   }
 
   // ---- restarts ----
