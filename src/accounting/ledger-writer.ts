@@ -7,7 +7,10 @@ import { bind, COLUMN_NAMES, prepareLedgerInserts, WIDTH, writeBatch, type Ledge
 
 /** Where the ledger's rows go: the store, written off the event loop in the gateway. */
 export interface LedgerWriter {
-  /** Resolves with the rows the store refused; rejects when the store itself failed (nothing written). */
+  /**
+   * Resolves with the rows the store refused; rejects when the store itself failed: nothing written,
+   * or, when only the answer was lost (a PostgreSQL commit whose acknowledgement never came), all of it.
+   */
   write(rows: LedgerRow[]): Promise<RejectedRow[]>;
   /** Rows a crash may have written already: written unless present. */
   replay(rows: LedgerRow[]): Promise<void>;

@@ -25,6 +25,12 @@ export interface LedgerOptions {
  */
 export class Ledger {
   private queue: LedgerRow[] = [];
+  /**
+   * Rows of batches whose write failed without an answer: the store may have committed them before
+   * the failure (PostgreSQL commits, then the connection drops before the acknowledgement). When the
+   * retry finds one of them already stored, that is the failed attempt's own commit, not a second row.
+   */
+  private uncertain = new WeakSet<LedgerRow>();
   private flushing: Promise<void> | undefined;
   private journalError: Error | undefined;
   private storeError: Error | undefined;
@@ -88,15 +94,24 @@ export class Ledger {
     this.queue = [];
     const segment = this.journal?.rotate();
     try {
-      const rejected = await this.writer.write(rows);
+      const refused = await this.writer.write(rows);
       this.storeError = undefined;
+      const rejected = refused.length > 0 ? this.notOwnCommits(rows, refused) : refused;
       if (rejected.length > 0) this.keep(rows, rejected);
       if (segment !== undefined) this.journal!.release(segment);
     } catch (e) {
       this.storeError = e as Error;
+      for (const row of rows) this.uncertain.add(row);
       this.queue = rows.concat(this.queue);
       this.options.onStoreError?.(e as Error, this.queue.length);
     }
+  }
+
+  /** The refusals left once a retried row found stored by its own earlier, unacknowledged write is taken out. */
+  private notOwnCommits(rows: LedgerRow[], refused: RejectedRow[]): RejectedRow[] {
+    const retried = new Set<string>();
+    for (const row of rows) if (this.uncertain.has(row)) retried.add(row.requestId);
+    return retried.size === 0 ? refused : refused.filter((r) => !retried.delete(r.requestId));
   }
 
   private keep(rows: LedgerRow[], rejected: RejectedRow[]): void {

@@ -65,6 +65,12 @@ export interface Call extends CallContext {
   plan?: Plan;
   /** Set by the budget stage: the budget the call is charged on (its svc_options.budget_id, else its key's default). */
   budgetId?: string | undefined;
+  /**
+   * What provider calls svc made on this call's behalf cost in micro-dollars (a conversation's summary
+   * step, made before the budget and the run reserve): charged to the call's budget and agent run with
+   * its answer; when no answer went out, to its budget alone (a run counts only calls that answered).
+   */
+  sideMicros?: number;
   /** The most the call may cost in micro-dollars, once a stage asked (worst-case.ts). */
   worstCase?: number;
   /** Set on a cache miss: the answer is handed back through it at the settle, or it is failed. */

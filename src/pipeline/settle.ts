@@ -1,5 +1,6 @@
 import type { LedgerRow } from "../accounting/ledger";
 import { priceCall, savedTokensBySource, type SavedBySource } from "../accounting/costs";
+import { toMicros } from "../accounting/budgets";
 import { ApiError } from "../core/errors";
 import { UpstreamFailure } from "../providers/call";
 import { ProviderError, type Usage } from "../providers/types";
@@ -130,8 +131,8 @@ export function ledgerRow(call: Call, end: Exclude<CallEnd, { kind: "refused" }>
 /**
  * A provider call svc makes on a call's behalf (a conversation's model-written summary step): a ledger
  * row of its own (request id `<call's id>.<suffix>`), on the call's key, app and conversation, at its
- * model's price. It is usage the app caused, so it is recorded and reported; it is not held against the
- * call's budget or quota, which bound what the client asked for.
+ * model's price, charged with the call to the call's budget and agent run (call.sideMicros). It is not
+ * a call of the client's, so the key's call quota does not count it.
  */
 export function recordSideCall(
   s: Pick<Services, "ledger" | "catalog">,
@@ -142,6 +143,8 @@ export function recordSideCall(
   upstreamMs: number,
 ): LedgerRow {
   const cost = s.catalog.promptCacheCost(served, usage.prompt_tokens, usage.cached_tokens ?? 0, usage.cache_write_tokens ?? 0, usage.completion_tokens) ?? 0;
+  call.sideMicros = (call.sideMicros ?? 0) + toMicros(cost);
+  const o = call.req.svc_options;
   const row: LedgerRow = {
     requestId: `${call.requestId}.${suffix}`,
     keyId: call.key.id,
@@ -162,9 +165,10 @@ export function recordSideCall(
     latencyMs: upstreamMs,
     overheadMs: 0,
     stream: false,
-    budgetId: null,
-    conversationId: call.req.svc_options.conversation_id ?? null,
-    agentRunId: null,
+    // The budget the budget stage will charge (it has not run yet): the named one, else the key's default.
+    budgetId: o.budget_id ?? call.key.budgetId ?? null,
+    conversationId: o.conversation_id ?? null,
+    agentRunId: o.agent_run_id ?? null,
     createdAt: Date.now(),
   };
   s.ledger.record(row);

@@ -31,6 +31,21 @@ async function plainKey(): Promise<Svc> {
   return new Svc({ apiKey: created.key, baseURL: rig.gw.url, maxRetries: 0 });
 }
 
+describe("keys", () => {
+  test("create with defaults → update (left out is kept, null unbinds) → read back in the list", async () => {
+    const svc = admin();
+    const b = await svc.budgets.create({ name: "key default", limit_usd: 3, period: "total" });
+    const created = await svc.keys.create({ name: "bound", app_id: APP, budget_id: b.id, agent_run_limits: { max_calls: 5 } });
+    expect(created).toMatchObject({ budget_id: b.id, agent_run_limits: { max_calls: 5 } });
+    const changed = await svc.keys.update(created.id, { agent_run_limits: { max_calls: null, max_repeats: 4 } });
+    expect(changed).toMatchObject({ budget_id: b.id, agent_run_limits: { max_calls: null, max_repeats: 4 } });
+    expect((await svc.keys.update(created.id, { budget_id: null })).budget_id).toBeNull();
+    expect((await svc.keys.list()).find((k) => k.id === created.id)!.budget_id).toBeNull();
+    expectError(await failure(svc.keys.update(created.id, {})), InvalidRequestError, "VALIDATION_ERROR", 400);
+    expectError(await failure(svc.keys.update("key_doesnotexist", { budget_id: null })), NotFoundError, "NOT_FOUND", 404);
+  });
+});
+
 describe("budgets", () => {
   test("create → list → get → update → spend → delete, each read back", async () => {
     const svc = admin();

@@ -9,6 +9,7 @@ import { closeServices, flushAll, startServices } from "../../src/gateway";
 import { buildApp } from "../../src/http/app";
 import type { Services } from "../../src/pipeline/services";
 import { sqliteOf } from "../../src/store/db";
+import { toMicros } from "../../src/accounting/budgets";
 import { MODEL_SUMMARY_INSTRUCTIONS } from "../../src/pipeline/context/model-summary";
 import { MODEL_SUMMARY_HEADER, SUMMARY_HEADER } from "../../src/pipeline/context/summary";
 import { startOpenAIMock } from "../mocks/openai-mock";
@@ -47,20 +48,25 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function say(conv: string, i: number) {
+async function api(method: string, path: string, body?: unknown) {
   const res = await app.handle(
-    new Request("http://svc.local/v1/complete", {
-      method: "POST",
+    new Request(`http://svc.local${path}`, {
+      method,
       headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        model: "gpt-4o-mini",
-        messages: [{ role: "user", content: `In 1843 Ada Lovelace decided to publish note ${i} about the Analytical Engine. What did note ${i} say?` }],
-        svc_options: { cache: false, route: false, compress: false, conversation_id: conv },
-      }),
+      ...(body !== undefined && { body: JSON.stringify(body) }),
     }),
   );
+  return { res, json: (await res.json()) as Record<string, unknown> };
+}
+
+async function say(conv: string, i: number, options: Record<string, unknown> = {}) {
+  const { res, json } = await api("POST", "/v1/complete", {
+    model: "gpt-4o-mini",
+    messages: [{ role: "user", content: `In 1843 Ada Lovelace decided to publish note ${i} about the Analytical Engine. What did note ${i} say?` }],
+    svc_options: { cache: false, route: false, compress: false, conversation_id: conv, ...options },
+  });
   expect(res.status).toBe(200);
-  return res.headers.get("x-request-id")!;
+  return { id: res.headers.get("x-request-id")!, cost: (json.svc_meta as { cost_actual_usd: number }).cost_actual_usd };
 }
 const summaryCalls = () => openai.requests.filter((r) => (r.body as { messages: Msg[] }).messages[0]?.content === MODEL_SUMMARY_INSTRUCTIONS);
 const upstream = (r: (typeof openai.requests)[number]) => (r.body as { messages: Msg[] }).messages;
@@ -69,7 +75,7 @@ describe("conversation summaries by the cheapest model", () => {
   test("a summary step is one model call, in the ledger; its line is sent byte-identical until the next step", async () => {
     const before = summaryCalls().length;
     const ids: string[] = [];
-    for (let i = 1; i <= 5; i++) ids.push(await say("c-model", i));
+    for (let i = 1; i <= 5; i++) ids.push((await say("c-model", i)).id);
     // The fifth call finds 8 stored turns, 4 to keep and a step of 4: the step takes in turns 1-5.
     expect(summaryCalls().length - before).toBe(1);
     const asked = upstream(summaryCalls().at(-1)!);
@@ -99,6 +105,33 @@ describe("conversation summaries by the cheapest model", () => {
     expect(row.conversation_id).toBe("c-model");
     expect(row.prompt_tokens).toBeGreaterThan(0);
     expect(row.cost_actual_usd).toBeGreaterThan(0);
+  });
+
+  test("a summary step's cost is charged to the call's budget and agent run, and its row names both", async () => {
+    const budget = (await api("POST", "/api/budgets", { name: "convo", limit_usd: 5, period: "total" })).json;
+    const options = { budget_id: budget.id, agent_run_id: "run-summary" };
+    // Each call is charged its cost rounded up to a micro-dollar, as the budget keeps money.
+    const micros = toMicros;
+    let answered = 0;
+    const ids: string[] = [];
+    for (let i = 1; i <= 5; i++) {
+      const r = await say("c-model-budget", i, options);
+      answered += micros(r.cost);
+      ids.push(r.id);
+    }
+    flushAll(services);
+    await services.ledger.flush();
+    await services.budgets.flush();
+    const side = sqliteOf(services.store, "the test")
+      .query("SELECT cost_actual_usd, budget_id, agent_run_id FROM usage_ledger WHERE request_id = ?")
+      .get(`${ids[4]}.summary`) as { cost_actual_usd: number; budget_id: string; agent_run_id: string };
+    expect(side).toMatchObject({ budget_id: budget.id, agent_run_id: "run-summary" });
+    expect(side.cost_actual_usd).toBeGreaterThan(0);
+    const spent = (await api("GET", `/api/budgets/${budget.id}`)).json;
+    expect(micros(spent.spent_usd as number)).toBe(answered + micros(side.cost_actual_usd));
+    expect(spent.reserved_usd).toBe(0);
+    const run = (await api("GET", "/api/agent-runs/run-summary")).json;
+    expect(micros(run.cost_usd as number)).toBe(answered + micros(side.cost_actual_usd));
   });
 
   test("a failing summary model leaves the extractive lines, and the call is answered", async () => {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import OpenAI from "openai";
 import { openStore, type SqliteStore } from "../../src/store/db";
 import { ResponseStore } from "../../src/pipeline/responses/store";
+import { inputItems } from "../../src/pipeline/responses/input-items";
 import { startOpenAIMock } from "../mocks/openai-mock";
 import { call, startGateway, type GatewayProcess, type KeyCreated } from "../support/gateway-process";
 import { readSse, waitForKey } from "../completions/support";
@@ -99,6 +100,57 @@ describe("stored responses across gateway processes", () => {
     });
     expect(res.status).toBe(200);
     expect(sentMessages()[1]).toMatchObject({ role: "assistant", content: r.output_text });
+  });
+});
+
+describe("GET /v1/responses/{id}/input_items", () => {
+  test("the openai client lists a continued response's inputs on the other process, newest first, page by page", async () => {
+    const onA = new OpenAI({ baseURL: `${a.url}/v1`, apiKey: admin.key });
+    const first = await onA.responses.create({ model: "gpt-4o-mini", input: "My name is Grace (items 1)" });
+    const second = await onA.responses.create({ model: "gpt-4o-mini", previous_response_id: first.id, input: "What is my name? (items 2)" });
+    const onB = new OpenAI({ baseURL: `${b.url}/v1`, apiKey: admin.key });
+    const texts = (items: { content?: { text?: string }[] }[]) => items.map((i) => i.content?.[0]?.text);
+    const page = await onB.responses.inputItems.list(second.id);
+    expect(texts(page.data as never)).toEqual(["What is my name? (items 2)", first.output_text, "My name is Grace (items 1)"]);
+    expect(page.data.map((i) => (i as { role: string }).role)).toEqual(["user", "assistant", "user"]);
+    expect(page.has_more).toBe(false);
+    // Pages of one, followed by the client's cursor (after=last_id), come back in the same order.
+    const all: unknown[] = [];
+    for await (const item of onB.responses.inputItems.list(second.id, { limit: 1, order: "asc" })) all.push(item);
+    expect(texts(all as never)).toEqual(["My name is Grace (items 1)", first.output_text, "What is my name? (items 2)"]);
+    const asc = (await (await call(`${b.url}/v1/responses/${second.id}/input_items?order=asc&limit=2`, admin.key)).json()) as {
+      data: { id: string }[];
+      has_more: boolean;
+    };
+    expect(asc.has_more).toBe(true);
+    const before = (await (await call(`${b.url}/v1/responses/${second.id}/input_items?order=asc&before=${asc.data[1]!.id}`, admin.key)).json()) as {
+      data: { id: string }[];
+    };
+    expect(before.data.map((i) => i.id)).toEqual([asc.data[0]!.id]);
+  });
+
+  test("another app's response is 404; a bad limit, order or cursor is 400", async () => {
+    const r = await new OpenAI({ baseURL: `${a.url}/v1`, apiKey: admin.key }).responses.create({ model: "gpt-4o-mini", input: "mine (items 3)" });
+    expect((await call(`${b.url}/v1/responses/${r.id}/input_items`, other.key)).status).toBe(404);
+    for (const q of ["limit=0", "limit=101", "limit=x", "order=up", "after=msg_nope"]) {
+      const res = await call(`${b.url}/v1/responses/${r.id}/input_items?${q}`, admin.key);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("VALIDATION_ERROR");
+    }
+  });
+
+  test("tool calls and their results come back as function_call and function_call_output items", () => {
+    const items = inputItems("resp_x", [
+      { role: "user", content: [{ type: "text", text: "weather?" }] },
+      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Oslo"}' } }] },
+      { role: "tool", tool_call_id: "call_1", content: "4 C" },
+      { role: "assistant", content: "It is 4 C in Oslo." },
+    ]);
+    expect(items.map((i) => i.type)).toEqual(["message", "function_call", "function_call_output"]);
+    expect(items[0]).toMatchObject({ role: "user", content: [{ type: "input_text", text: "weather?" }] });
+    expect(items[1]).toMatchObject({ call_id: "call_1", name: "weather", arguments: '{"city":"Oslo"}' });
+    expect(items[2]).toMatchObject({ call_id: "call_1", output: "4 C" });
+    expect(new Set(items.map((i) => i.id)).size).toBe(3);
   });
 });
 

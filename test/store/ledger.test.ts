@@ -149,6 +149,42 @@ describe("ledger", () => {
     store.close();
   });
 
+  test("a batch the store committed but never acknowledged is not refused when it is retried; a real second row still is", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-ledger-"));
+    const store = openStore(dir);
+    const inner = inlineWriter(store);
+    let dropAck = true;
+    // The commit happens, then the connection drops before its answer: what a lost PostgreSQL ack looks like.
+    const writer = {
+      ...inner,
+      write: async (rows: LedgerRow[]) => {
+        const refused = await inner.write(rows);
+        if (dropAck) {
+          dropAck = false;
+          throw new Error("connection closed before the commit's answer");
+        }
+        return refused;
+      },
+    };
+    const told: { requestId: string; reason: string }[][] = [];
+    const ledger = new Ledger(writer, new LedgerJournal(join(dir, "journal")), { onRejected: (rows) => told.push(rows) });
+    for (let i = 0; i < 4; i++) ledger.record(row(i));
+    ledger.record({ ...row(2), status: 499 });
+    await ledger.flush();
+    expect(ledger.pending).toBe(5);
+    await ledger.flush();
+    expect(ledger.pending).toBe(0);
+    expect(ledger.healthy).toBe(true);
+    // Four stored once; the genuine second row for row 2 is the only refusal, as on a first attempt.
+    expect((store.sqlite.query("SELECT count(*) AS n FROM usage_ledger").get() as { n: number }).n).toBe(4);
+    expect(told.map((t) => t.map((r) => r.requestId))).toEqual([[row(2).requestId]]);
+    const kept = readFileSync(join(dir, "journal", "rejected.jsonl"), "utf8")
+      .trim()
+      .split("\n");
+    expect(kept.map((l) => JSON.parse(l).row.status)).toEqual([499]);
+    store.close();
+  });
+
   test("a journal that cannot be written makes the ledger refuse new calls until it can; the rows are kept in memory", async () => {
     const dir = mkdtempSync(join(tmpdir(), "svc-ledger-"));
     const store = openStore(dir);

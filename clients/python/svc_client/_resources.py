@@ -12,6 +12,7 @@ from .types import (
     CreatedKey,
     DeletedBudget,
     KeyRecord,
+    KeyRunLimits,
     Protocol,
     UsageCsvPage,
     UsageGroup,
@@ -29,6 +30,16 @@ Time = Union[datetime.datetime, str, int]
 def _seg(resource_id: str) -> str:
     """One path segment: an id the caller chose (an agent run's, a conversation's) may hold any character."""
     return urllib.parse.quote(resource_id, safe="")
+
+
+class _Unset:
+    """The default of an argument whose None means something (unbind): "left out" is this, not None."""
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET = _Unset()
 
 
 def _given(**fields: Any) -> Dict[str, Any]:
@@ -52,12 +63,24 @@ class Keys(_Resource):
         type: Optional[str] = None,
         scopes: Optional[List[str]] = None,
         plan: Optional[str] = None,
+        budget_id: Optional[str] = None,
+        agent_run_limits: Optional[KeyRunLimits] = None,
     ) -> CreatedKey:
-        """Creates a key; the answer carries its value (``key``) this once."""
-        return self._svc.json("POST", "/api/keys", _given(name=name, app_id=app_id, type=type, scopes=scopes, plan=plan))
+        """Creates a key; the answer carries its value (``key``) this once. ``budget_id``: the budget its calls
+        that name none are charged on; ``agent_run_limits``: its calls' run limits (a run's own limits win)."""
+        body = _given(name=name, app_id=app_id, type=type, scopes=scopes, plan=plan, budget_id=budget_id, agent_run_limits=agent_run_limits)
+        return self._svc.json("POST", "/api/keys", body)
 
     def list(self) -> List[KeyRecord]:
         return self._svc.json("GET", "/api/keys")["data"]
+
+    def update(self, key_id: str, *, budget_id: Union[str, None, "_Unset"] = UNSET, agent_run_limits: Optional[KeyRunLimits] = None) -> KeyRecord:
+        """Changes a key's defaults: ``budget_id`` (None unbinds it) and/or ``agent_run_limits`` (a limit set
+        to None falls back to the operator's); what is left out is kept."""
+        body: Dict[str, Any] = _given(agent_run_limits=agent_run_limits)
+        if budget_id is not UNSET:
+            body["budget_id"] = budget_id
+        return self._svc.json("PATCH", "/api/keys/" + _seg(key_id), body)
 
     def revoke(self, key_id: str) -> KeyRecord:
         """Revokes a key by its id (``key_…``); calls with it then fail with 401 KEY_REVOKED."""

@@ -258,6 +258,21 @@ class Resources(SvcTestCase):
             svc.budgets.get(b["id"])
         self.assert_error(ctx, NotFoundError, "NOT_FOUND", 404)
 
+    def test_key_defaults(self):
+        svc = self.admin(max_retries=0)
+        b = svc.budgets.create("py key default", 3, "total")
+        created = svc.keys.create("py bound", APP, budget_id=b["id"], agent_run_limits={"max_calls": 5})
+        self.assertEqual((created["budget_id"], created["agent_run_limits"]["max_calls"]), (b["id"], 5))
+        # Left out is kept; a run limit set to None falls back to the operator's.
+        changed = svc.keys.update(created["id"], agent_run_limits={"max_calls": None, "max_repeats": 4})
+        self.assertEqual((changed["budget_id"], changed["agent_run_limits"]["max_calls"], changed["agent_run_limits"]["max_repeats"]), (b["id"], None, 4))
+        self.assertIsNone(svc.keys.update(created["id"], budget_id=None)["budget_id"])
+        listed = {k["id"]: k for k in svc.keys.list()}
+        self.assertIsNone(listed[created["id"]]["budget_id"])
+        with self.assertRaises(SvcError) as ctx:
+            svc.keys.update(created["id"])
+        self.assert_error(ctx, InvalidRequestError, "VALIDATION_ERROR", 400)
+
     def test_budget_exceeded_and_refusals(self):
         svc = self.admin(max_retries=0)
         tiny = svc.budgets.create("one micro-dollar", 0.000001, "total")

@@ -7,6 +7,7 @@ import type {
   CreateBudgetParams,
   CreatedKey,
   CreateKeyParams,
+  UpdateKeyParams,
   DeletedBudget,
   KeyRecord,
   List,
@@ -38,6 +39,11 @@ export class Keys extends Resource {
 
   async list(options?: RequestOptions): Promise<KeyRecord[]> {
     return (await this.svc.json<List<KeyRecord>>("GET", "/api/keys", undefined, options)).data;
+  }
+
+  /** Changes a key's defaults: `budget_id` (null unbinds it) and/or `agent_run_limits`; what is left out is kept. */
+  update(id: string, params: UpdateKeyParams, options?: RequestOptions): Promise<KeyRecord> {
+    return this.svc.json("PATCH", `/api/keys/${seg(id)}`, params, options);
   }
 
   /** Revokes a key by its id (`key_…`); calls with it then fail with 401 KEY_REVOKED. */

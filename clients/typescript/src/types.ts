@@ -256,6 +256,17 @@ export interface CreateKeyParams {
   /** Default `["complete"]`; `admin` manages keys. A key cannot grant scopes it lacks. */
   scopes?: string[];
   plan?: string;
+  /** The budget its calls that name none are charged on. */
+  budget_id?: string;
+  /** Its calls' agent-run limits (null or left out: the operator's); a run's own limits win. */
+  agent_run_limits?: Partial<KeyRecord["agent_run_limits"]>;
+}
+
+/** `keys.update()`: at least one field. */
+export interface UpdateKeyParams {
+  /** null unbinds the key from its default budget. */
+  budget_id?: string | null;
+  agent_run_limits?: Partial<KeyRecord["agent_run_limits"]>;
 }
 
 /** `{object: "list", data}`, the shape of every list endpoint but `/api/usage`. */

@@ -12,11 +12,13 @@ import { itemReferences, toChatRequest } from "../../pipeline/responses/request"
 import { toResponse } from "../../pipeline/responses/response";
 import { toResponseEvents } from "../../pipeline/responses/stream";
 import { newId } from "../../pipeline/responses/ids";
+import { inputItems, itemPage } from "../../pipeline/responses/input-items";
 
 /**
  * POST /v1/responses: the OpenAI Responses API, served by the completion pipeline (optimizer, cache,
  * routing, providers, svc_meta) through a translation to and from Chat Completions. GET and DELETE
- * /v1/responses/{id}: a stored response (store: true, the default) of the key's app.
+ * /v1/responses/{id} and GET /v1/responses/{id}/input_items: a stored response (store: true, the default)
+ * of the key's app.
  */
 export function responseRoutes(gw: PipelineServices & Pick<Services, "keyIndex" | "hash" | "responses" | "log">) {
   const pipeline = new Pipeline(gw);
@@ -28,6 +30,12 @@ export function responseRoutes(gw: PipelineServices & Pick<Services, "keyIndex" 
       const found = await store.response(key.appId, params.id);
       if (!found) throw notFound(params.id);
       return Response.json(found);
+    })
+    .get("/v1/responses/:id/input_items", async ({ request, params, query }) => {
+      const key = keyOf(gw, request);
+      const messages = await store.messages(key.appId, params.id);
+      if (!messages) throw notFound(params.id);
+      return Response.json(itemPage(inputItems(params.id, messages), query));
     })
     .delete("/v1/responses/:id", async ({ request, params }) => {
       const key = keyOf(gw, request);

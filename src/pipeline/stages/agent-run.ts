@@ -33,12 +33,13 @@ export function agentRunStage(s: Pick<Services, "agentRuns" | "catalog">): Stage
         call.fill?.fail();
         call.fill = undefined;
       }
-      const r = hold?.limited ? s.agentRuns.reserve(hold, worstCaseMicros(s.catalog, call, plan)) : undefined;
+      const r = hold?.limited ? s.agentRuns.reserve(hold, worstCaseMicros(s.catalog, call, plan) + (call.sideMicros ?? 0)) : undefined;
       return r?.catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
     },
-    commit(_call, out, hold, priced) {
+    commit(call, out, hold, priced) {
       if (!hold) return;
-      priced.meta.agent_run = s.agentRuns.settle(hold, toMicros(priced.costs.cost_actual_usd), out.usage.prompt_tokens, out.usage.completion_tokens);
+      const micros = toMicros(priced.costs.cost_actual_usd) + (call.sideMicros ?? 0);
+      priced.meta.agent_run = s.agentRuns.settle(hold, micros, out.usage.prompt_tokens, out.usage.completion_tokens);
     },
     rollback(_call, _error, hold) {
       if (hold) s.agentRuns.release(hold);

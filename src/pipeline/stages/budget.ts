@@ -38,12 +38,14 @@ export function budgetStage(s: Pick<Services, "budgets" | "catalog" | "metrics">
     // A call without a budget returns at once, not a promise: an asynchronous hook costs every call a turn of the event loop.
     planned: (call, plan, state) => {
       if (!state) return undefined;
+      // A summary step already made for this call is part of what it costs the budget.
+      const side = call.sideMicros ?? 0;
       const refit = (left: number) => {
-        const fit = fitToBudget(s.catalog, call, plan, left);
+        const fit = fitToBudget(s.catalog, call, plan, left - side);
         if (fit?.moved) state.fit = fit.moved;
-        return fit?.micros;
+        return fit && fit.micros + side;
       };
-      return s.budgets.reserve(call.key.appId, state.id, call.requestId, worstCaseMicros(s.catalog, call, plan), { named: state.named, refit }).then(
+      return s.budgets.reserve(call.key.appId, state.id, call.requestId, worstCaseMicros(s.catalog, call, plan) + side, { named: state.named, refit }).then(
         (hold) => {
           state.hold = hold;
           s.metrics.noteBudget(call.key.appId, state.id);
@@ -55,13 +57,13 @@ export function budgetStage(s: Pick<Services, "budgets" | "catalog" | "metrics">
         },
       );
     },
-    commit(_call, _out, state, priced) {
+    commit(call, _out, state, priced) {
       if (!state?.hold) return;
-      void s.budgets.settle(state.hold, toMicros(priced.costs.cost_actual_usd));
+      void s.budgets.settle(state.hold, toMicros(priced.costs.cost_actual_usd) + (call.sideMicros ?? 0));
       if (state.fit) priced.meta.budget_fit = state.fit;
     },
-    rollback(_call, _error, state) {
-      if (state?.hold) void s.budgets.settle(state.hold, 0);
+    rollback(call, _error, state) {
+      if (state?.hold) void s.budgets.settle(state.hold, call.sideMicros ?? 0);
     },
   };
 }
