@@ -161,7 +161,7 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
       { name: "ledger", flush: () => ledger.flush() },
       { name: "quota", flush: () => quota.flush() },
       ...(redisCounters ? [{ name: "counters' write-back", flush: () => redisCounters.writeBack() }] : []),
-      { name: "budget and agent-run settles", flush: () => settles.flush() },
+      { name: "budget and agent-run settles", flush: () => budgets.flush() },
       { name: "budgets and agent runs", flush: () => spend.flush() },
       { name: "key usage", flush: () => keyIndex.flushUsage() },
     ],

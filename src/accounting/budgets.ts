@@ -160,6 +160,11 @@ export class Budgets {
     return this.settles.add({ kind: "budget", requestId: hold.requestId, budgetId: hold.budgetId, period: hold.window, costMicros });
   }
 
+  /** Writes the settles gathered so far, the agent runs' with them (at a flush or shutdown). */
+  flush(): void | Promise<void> {
+    return this.settles.flush();
+  }
+
   private async owned(appId: string, id: string): Promise<BudgetRow> {
     const b = await this.store.budget(id);
     if (!b || b.app_id !== appId) throw notFound(id);
