@@ -26,7 +26,7 @@ import { postgresWriter, threadWriter } from "./accounting/ledger-writer";
 import { SqliteCounters, type Counters, type DurableCounters } from "./store/counters";
 import { RedisLink } from "./store/redis";
 import { RedisCounters } from "./store/redis-counters";
-import { RedisCachePeers } from "./pipeline/cache/redis-peers";
+import { COALESCE_LEASE_MS, RedisCachePeers } from "./pipeline/cache/redis-peers";
 import { SqliteSpendStore, type SpendStore } from "./store/spend-store";
 import { RedisSpendStore } from "./store/redis-spend";
 import { SettleQueue } from "./accounting/settle-queue";
@@ -202,7 +202,7 @@ export async function startServices(settings: Settings, log: Logger, env: Record
   });
   if (base.redis) {
     await base.redis.ready;
-    await new RedisCachePeers(base.redis, cache, base.redis.node, cache.coalesceTimeoutMs, { warn: (fields, message) => log.warn(fields, message) }).start();
+    await new RedisCachePeers(base.redis, cache, base.redis.node, COALESCE_LEASE_MS, { warn: (fields, message) => log.warn(fields, message) }).start();
   }
   const optimizer = await Optimizer.start(settings, models);
   const protocols = new Protocols(base.store, optimizerCompressor(optimizer, base.catalog.defaultModel.id, settings.qualityFloor));

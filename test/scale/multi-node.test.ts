@@ -265,6 +265,30 @@ for (const dialect of ["sqlite", "postgres"] as const)
       }
     }, 60_000);
 
+    test("a node waiting on a killed node's coalesced miss calls upstream itself once the leader's lease lapses, well before the 30 s timeout", async () => {
+      const victim = c.nodes[2]!;
+      const body = bodyFor("Name the four seasons, comma separated.", { cache: true });
+      const before = c.openai.requests.length;
+      // The leader's upstream call never answers: only its death ends it.
+      c.openai.hang = true;
+      const leaderCall = call(`${victim.url}/v1/complete`, c.admin.key, { body }).catch(() => undefined);
+      for (let i = 0; i < 200 && c.openai.requests.length === before; i++) await Bun.sleep(25);
+      expect(c.openai.requests.length).toBe(before + 1);
+      c.openai.hang = false;
+      const waiter = call(`${node(0).url}/v1/complete`, c.admin.key, { body });
+      // The waiter finds the claim (no upstream call of its own while the leader lives).
+      await Bun.sleep(1_000);
+      expect(c.openai.requests.length).toBe(before + 1);
+      victim.proc.kill("SIGKILL");
+      await victim.finished();
+      await leaderCall;
+      const answered = await Promise.race([waiter.then((r) => r.json() as Promise<any>), Bun.sleep(20_000).then(() => "still waiting" as const)]);
+      expect(answered).toMatchObject({ svc_meta: { cache_hit: false } });
+      expect(c.openai.requests.length).toBe(before + 2);
+      c.nodes[2] = await startGateway(victim.env, { dataDir: victim.dataDir });
+      await waitForKey(c.nodes[2].url, c.admin.key);
+    }, 90_000);
+
     test("a node killed with kill -9 mid-load: no answered call missing from the ledger, no budget overspent", async () => {
       const limitUsd = (CALL_MICROS * 120) / 1e6;
       const b = (await (await call(`${node(0).url}/api/budgets`, c.admin.key, { body: { name: "kill", limit_usd: limitUsd, period: "total" } })).json()) as {
