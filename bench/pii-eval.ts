@@ -7,16 +7,14 @@
  *   bun bench/pii-eval.ts --dev                # the development split inside the training templates (for tuning)
  *   bun bench/pii-eval.ts --adversarial        # the hand-written hard cases of bench/data/pii-adversarial.json (person names)
  *
- * Scoring is per word (runs of letters and digits), as Presidio's own evaluator does: a word counts
- * for type T when it lies in a gold span of T, and as found when it lies in a detected span of T.
- * Gold types we do not mask (LOCATION, ORGANIZATION, DATE_TIME, ...) are words no detector should
- * claim: claiming one is a false positive of the claiming type.
+ * Scoring is per word, as Presidio's own evaluator does (models/pii-ner/score.ts).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectPii, DETECTORS } from "../src/pipeline/pii/detect";
 import type { Detection, PiiType } from "../src/pipeline/pii/types";
 import { developmentSplit, ordinaryPrompts, PRESIDIO_LARGE, PRESIDIO_TYPE, readPresidio, splitPresidio } from "../models/pii-ner/data";
+import { scoreWords } from "../models/pii-ner/score";
 
 const args = process.argv.slice(2);
 
@@ -107,27 +105,7 @@ function baseline(text: string): Detection[] {
   return kept;
 }
 
-type Counts = Record<string, { tp: number; fp: number; fn: number }>;
-
-function score(detect: (text: string) => Detection[]): Counts {
-  const c: Counts = Object.fromEntries(TYPES.map((t) => [t, { tp: 0, fp: 0, fn: 0 }]));
-  for (const s of scored) {
-    const found = detect(s.full_text);
-    for (const m of s.full_text.matchAll(/[\p{L}\p{N}]+/gu)) {
-      const a = m.index!;
-      const b = a + m[0].length;
-      const goldSpan = s.spans.find((x) => a < x.end_position && b > x.start_position);
-      const gold = goldSpan ? PRESIDIO_TYPE[goldSpan.entity_type] : undefined;
-      const got = found.find((d) => a < d.end && b > d.start)?.type;
-      if (gold !== undefined && got === gold) c[gold]!.tp++;
-      else {
-        if (got !== undefined && c[got]) c[got]!.fp++;
-        if (gold !== undefined) c[gold]!.fn++;
-      }
-    }
-  }
-  return c;
-}
+const score = (detect: (text: string) => Detection[]) => scoreWords(scored, TYPES, detect);
 
 const fmt = (x: number) => (Number.isNaN(x) ? "  -  " : x.toFixed(3));
 const ours = score((t) => detectPii(t));

@@ -22,7 +22,7 @@ import {
   type Lexicon,
 } from "../../src/pipeline/pii/tagger/features";
 import { completeAddresses, completeNames, NEVER_PERSON, tableScorer, tagTokens, type Scorer } from "../../src/pipeline/pii/tagger/tagger";
-import { Gap, tokenize, type Token } from "../../src/pipeline/pii/tagger/tokens";
+import { Gap, tokenize, type Tokens } from "../../src/pipeline/pii/tagger/tokens";
 import { arenaHard, awesomeChatgptPrompts, generalEnglish, gsm8k, selfInstruct, vicunaBench } from "../word-stats/corpora";
 import { ordinaryPrompts, readPresidio, splitPresidio, holdoutTemplates, type PresidioSample } from "./data";
 import { Rng } from "../data/rng";
@@ -66,7 +66,7 @@ function caseProfile(): Map<string, CaseClass> {
 
 // --- the tagger ---------------------------------------------------------------------------------
 interface Example {
-  tokens: Token[];
+  tokens: Tokens;
   gold: Label[];
   /** The word lists this example is tagged with: its names come from other folds (see withNames). */
   lex: Lexicon;
@@ -74,7 +74,7 @@ interface Example {
 
 function toExample(s: PresidioSample, lex: Lexicon): Example {
   const tokens = tokenize(s.full_text);
-  const gold = tokens.map((t): Label => {
+  const gold = Array.from(tokens, (t): Label => {
     for (const span of s.spans) {
       if (t.start < span.end_position && t.end > span.start_position) {
         // Titles are labelled PERSON in some templates and PREFIX in others; the tagger never calls them PERSON.
@@ -118,6 +118,19 @@ function withNames(samples: readonly PresidioSample[], cases: CaseProfile, folds
 }
 
 const SLOTS = 1 << FEATURE_BITS;
+/**
+ * The places in features()' output (features.ts) of the word's own spelling, its neighbours' spellings
+ * and the shapes and case classes of the words on either side: what ties a decision to a training
+ * template's own frame. Training drops each with probability DROPOUT, so the tagger also learns from
+ * what carries over to frames it never saw (the name list, the word's shape, case class and suffixes).
+ * Template cross-validation over the training split (CV=5), PERSON after completion: no dropout P 0.927
+ * R 0.772; 0.3 on the spellings alone P 0.912 R 0.801; 0.5 P 0.911 R 0.826; 0.7 P 0.897 R 0.833; 0.5 with
+ * the neighbours' shapes and classes too P 0.921 R 0.834 (ADDRESS P 0.861 R 0.822 -> P 0.852 R 0.859).
+ * The development split's ordinary prompts with a find rose from 35 to 71 of 539, most of them real
+ * people's names in the prompts (Michael, Tony Stark, Justin Roiland; ERRORS=ordinary lists them).
+ */
+const WORD_FEATURES = [1, 8, 9, 10, 11, 12, 13, 14, 15];
+const DROPOUT = Number(process.env.DROPOUT ?? 0.5);
 const N = LABELS.length;
 
 /** An averaged perceptron over the hashed feature slots (dense tables, lazily averaged per weight). */
@@ -127,14 +140,26 @@ class Perceptron implements Scorer {
   private readonly stamp = new Float64Array(SLOTS * N);
   private step = 0;
 
+  constructor(
+    private readonly dropout = 0,
+    private readonly rng = new Rng(13),
+  ) {}
+
   score(slots: Int32Array, count: number, scores: Float64Array): void {
+    // Training drops each word-identity feature with probability `dropout` (the slot becomes -1, skipped by
+    // score and update alike), so the tagger cannot lean on a template's own words alone.
+    if (this.dropout > 0) for (const at of WORD_FEATURES) if (at < count && this.rng.next() < this.dropout) slots[at] = -1;
     scores.fill(0);
-    for (let f = 0; f < count; f++) for (let k = 0; k < N; k++) scores[k]! += this.w[slots[f]! * N + k]!;
+    for (let f = 0; f < count; f++) {
+      if (slots[f]! < 0) continue;
+      for (let k = 0; k < N; k++) scores[k]! += this.w[slots[f]! * N + k]!;
+    }
   }
 
   update(slots: Int32Array, count: number, truth: number, guess: number): void {
     this.step++;
     for (let f = 0; f < count; f++) {
+      if (slots[f]! < 0) continue;
       for (const [k, delta] of [
         [truth, 1],
         [guess, -1],
@@ -172,8 +197,22 @@ function evaluate(p: Scorer, set: Example[]): string {
   return `${evaluateWith(p, set, false)} | completed: ${evaluateWith(p, set, true)}`;
 }
 
+type Counts = Record<"PERSON" | "ADDRESS", { tp: number; fp: number; fn: number }>;
+
 function evaluateWith(p: Scorer, set: Example[], complete: boolean): string {
-  const c: Record<string, { tp: number; fp: number; fn: number }> = { PERSON: { tp: 0, fp: 0, fn: 0 }, ADDRESS: { tp: 0, fp: 0, fn: 0 } };
+  return formatCounts(countErrors(p, set, complete));
+}
+
+function formatCounts(c: Counts): string {
+  return Object.entries(c)
+    .map(([k, v]) => `${k} P ${(v.tp / (v.tp + v.fp)).toFixed(3)} R ${(v.tp / (v.tp + v.fn)).toFixed(3)}`)
+    .join("  ");
+}
+
+/** Word-level counts of `set` tagged by `p`, added into `c`. */
+const emptyCounts = (): Counts => ({ PERSON: { tp: 0, fp: 0, fn: 0 }, ADDRESS: { tp: 0, fp: 0, fn: 0 } });
+
+function countErrors(p: Scorer, set: Example[], complete: boolean, c: Counts = emptyCounts()): Counts {
   for (const ex of set) {
     const got = pass(p, ex);
     if (complete) {
@@ -183,16 +222,14 @@ function evaluateWith(p: Scorer, set: Example[], complete: boolean): string {
     got.forEach((index, i) => {
       const g = LABELS[index]!;
       const t = ex.gold[i]!;
-      if (g !== "O" && g === t) c[g]!.tp++;
+      if (g !== "O" && g === t) c[g].tp++;
       else {
-        if (g !== "O") c[g]!.fp++;
-        if (t !== "O") c[t]!.fn++;
+        if (g !== "O") c[g].fp++;
+        if (t !== "O") c[t].fn++;
       }
     });
   }
-  return Object.entries(c)
-    .map(([k, v]) => `${k} P ${(v.tp / (v.tp + v.fp)).toFixed(3)} R ${(v.tp / (v.tp + v.fn)).toFixed(3)}`)
-    .join("  ");
+  return c;
 }
 
 function falseFinds(p: Scorer, set: Example[]): string {
@@ -239,14 +276,14 @@ const negatives = (lex: Lexicon, keep: (i: number) => boolean) =>
   ordinary.flatMap((text, i) => {
     if (!keep(i)) return [];
     const tokens = tokenize(text);
-    return [{ tokens, gold: tokens.map((): Label => "O"), lex }];
+    return [{ tokens, gold: Array.from(tokens, (): Label => "O"), lex }];
   });
 fit.push(...negatives(fitLex, (i) => i % 4 !== 0));
 const devOrdinary = negatives(fitLex, (i) => i % 4 === 0);
 all.push(...negatives(allLex, () => true));
 
 function trainOn(set: Example[], report?: Example[]): Float32Array {
-  const p = new Perceptron();
+  const p = new Perceptron(DROPOUT);
   const rng = new Rng(7);
   const order = set.slice();
   for (let e = 1; e <= EPOCHS; e++) {
@@ -279,14 +316,13 @@ const fitted = trainOn(fit, dev);
 console.log(
   `with the label offset: dev ${evaluate(fixed(withOffset(fitted, LABEL_OFFSET)), dev)}; false finds ${falseFinds(fixed(withOffset(fitted, LABEL_OFFSET)), devOrdinary)}`,
 );
-if (process.env.ERRORS) {
-  // The development split's person-word errors after completion, one line a sample: [missed] and {wrong}.
-  const scorer = fixed(withOffset(fitted, LABEL_OFFSET));
-  for (const ex of dev) {
+/** The person-word errors of `set` after completion, one line a sample: [missed] and {wrong}. */
+function printErrors(scorer: Scorer, set: Example[]): void {
+  for (const ex of set) {
     const got = pass(scorer, ex);
     completeNames(ex.tokens, got, ex.lex);
     completeAddresses(ex.tokens, got);
-    const marks = ex.tokens.map((t, i) => {
+    const marks = Array.from(ex.tokens, (t, i) => {
       const g = LABELS[got[i]!]!;
       const gold = ex.gold[i]!;
       if (gold === "PERSON" && g !== "PERSON") return `[${t.text}]`;
@@ -295,6 +331,35 @@ if (process.env.ERRORS) {
     });
     if (marks.some((m) => m.startsWith("[") || m.startsWith("{"))) console.log(`ERR ${marks.join(" ")}`);
   }
+}
+if (process.env.ERRORS) printErrors(fixed(withOffset(fitted, LABEL_OFFSET)), process.env.ERRORS === "ordinary" ? devOrdinary : dev);
+if (process.env.CV) {
+  // Template cross-validation over the whole training split (CV=k folds by template): an estimate of
+  // how the tagger does on templates it never saw, steadier than the one development split. Prints
+  // the pooled counts after completion, with the label offset; writes nothing.
+  const k = Number(process.env.CV);
+  const templates = [...new Set(train.map((s) => s.template_id))].sort((a, b) => (Math.imul(a + 3, 2654435761) >>> 0) - (Math.imul(b + 3, 2654435761) >>> 0));
+  const foldOf = new Map(templates.map((t, i) => [t, i % k]));
+  const pooled = emptyCounts();
+  const pooledAt: Record<number, Counts> = {};
+  for (let f = 0; f < k; f++) {
+    const fitP = train.filter((s) => foldOf.get(s.template_id) !== f);
+    const samples = [...fitP, ...written(fitP)];
+    const lex = makeLexicon(profile, namesOf(samples));
+    const set = withNames(samples, profile);
+    set.push(...negatives(lex, () => true));
+    const held = train.filter((s) => foldOf.get(s.template_id) === f).map((s) => toExample(s, lex));
+    const trained = trainOn(set);
+    const scorer = fixed(withOffset(trained, LABEL_OFFSET));
+    const c = countErrors(scorer, held, true);
+    console.log(`fold ${f}: ${held.length} samples: ${formatCounts(c)}`);
+    if (process.env.ERRORS) printErrors(scorer, held);
+    countErrors(scorer, held, true, pooled);
+    for (const dp of [2, 4, 5, 6]) countErrors(fixed(withOffset(trained, [0, dp, LABEL_OFFSET[2]!])), held, true, (pooledAt[dp] ??= emptyCounts()));
+  }
+  console.log(`cross-validated (${k} template folds): ${formatCounts(pooled)}`);
+  for (const [dp, c] of Object.entries(pooledAt)) console.log(`  person offset +${dp}: ${formatCounts(c)}`);
+  process.exit(0);
 }
 if (process.env.GRID) {
   for (const dp of [0, 2, 3, 4, 5, 6])

@@ -99,6 +99,23 @@ describe("each detector alone", () => {
     ).toEqual([]);
   });
 
+  test("secrets: every vendor shape alone in a text (each has an anchor the detector looks for first)", () => {
+    const keys = [
+      "sk-" + "proj-" + "a1B2c3D4e5F6g7H8i9J0kLmN",
+      "AKIA" + "IOSFODNN7EXAMPLE",
+      "ASIA" + "IOSFODNN7EXAMPLE",
+      "ghp_" + "b".repeat(36),
+      "github_pat_" + "c".repeat(50),
+      "xoxb-" + "1234567890-abcdef",
+      "AIza" + "d".repeat(35),
+      "sk_live_" + "e".repeat(16),
+      "svc_live_" + "f".repeat(38),
+      "glpat-" + "g".repeat(20),
+      "eyJ" + "hbGciOiJIUzI1NiJ9" + ".eyJ" + "zdWIiOiIxMjM0NTY3ODkwIn0" + "." + "h".repeat(20),
+    ];
+    for (const key of keys) expect(found(secretDetector, `here it is ${key} thanks`)).toEqual([key]);
+  });
+
   test("person and address: the trained tagger", () => {
     expect(found(personDetector, "Yesterday Margarethe Vandersloot sent the report.")).toEqual(["Margarethe Vandersloot"]);
     const addr = found(addressDetector, "Please ship it to 742 Evergreen Terrace, Apt. 12 before Friday.");

@@ -20,6 +20,10 @@ const SHAPED = new RegExp(
     .join("|"),
   "g",
 );
+// Every shaped key holds one of these (its vendor prefix, or the underscore of "ghp_", "github_pat_",
+// "sk_live_", "svc_test_"): a text without any is not scanned, and most prompts have none. The
+// alternation's scan with its lookbehinds was half the detector's time (CPU profile, bench/pii-speed.ts).
+const SHAPED_ANCHORS = ["sk-", "AKIA", "ASIA", "_", "xox", "AIza", "glpat-", "eyJ"];
 const PEM = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]+?-----END [A-Z ]*PRIVATE KEY-----/g;
 // "password: hunter22", "api_key=abc123...", "Authorization: Bearer xyz": the value after a word that
 // says it is a secret, 8+ characters of the kinds keys are made of. Code that names a secret without
@@ -32,7 +36,9 @@ export const secretDetector: Detector = {
   type: "SECRET",
   detect(text) {
     const found: Detection[] = [];
-    eachMatch(text, SHAPED, (m) => found.push({ type: "SECRET", start: m.index, end: m.index + m[0].length }));
+    if (SHAPED_ANCHORS.some((a) => text.includes(a))) {
+      eachMatch(text, SHAPED, (m) => found.push({ type: "SECRET", start: m.index, end: m.index + m[0].length }));
+    }
     if (text.includes("-----BEGIN")) {
       eachMatch(text, PEM, (m) => found.push({ type: "SECRET", start: m.index, end: m.index + m[0].length }));
     }

@@ -2,6 +2,7 @@ import {
   capitalised,
   features,
   isCandidate,
+  ordinaryCapital,
   writesCapitals,
   LABELS,
   lexCode,
@@ -12,7 +13,7 @@ import {
   type Label,
   type Lexicon,
 } from "./features";
-import { Gap, tokenize, type Token } from "./tokens";
+import { Gap, tokenize, type Token, type Tokens } from "./tokens";
 
 /**
  * Words that are never part of a person's name though they sit next to one: titles (presidio labels
@@ -75,14 +76,16 @@ const ADDRESS = LABELS.indexOf("ADDRESS");
 
 /**
  * One label index per token (LABELS order), chosen left to right (the two labels before are features of
- * the next). Training runs the same loop, with `visit` told each scored token's feature slots and label index.
+ * the next). Training runs the same loop, with `visit` told each scored token's feature slots and label
+ * index; it also scores the ordinary capitalised words that tagging skips (ordinaryCapital).
  */
 export function tagTokens(
   scorer: Scorer,
   lex: Lexicon,
-  tokens: readonly Token[],
+  tokens: Tokens,
   visit?: (slots: Int32Array, count: number, index: number, label: number) => void,
 ): Uint8Array {
+  const skipOrdinary = visit === undefined;
   const labels = new Uint8Array(tokens.length);
   const scores = new Float64Array(LABELS.length);
   const slots = new Int32Array(MAX_FEATURES);
@@ -92,12 +95,20 @@ export function tagTokens(
     const prev2 = i > 1 ? labels[i - 2]! : 0;
     // A token next to a labelled one is scored even if common, so "Rua das Flores" and "van der Berg"
     // keep their small words.
-    if (prev === 0 && !isCandidate(tokens[i]!, lex, cased)) continue;
+    if (prev === 0) {
+      // A lower-case ASCII word of a cased text is no candidate (isCandidate), told without making its Token.
+      const c = tokens.first(i);
+      if (cased && c >= 97 && c <= 122) continue;
+      const t = tokens.at(i);
+      if (!isCandidate(t, lex, cased)) continue;
+      // One before a number is scored: it may start an address line ("Unit 1783 Box 3210").
+      if (skipOrdinary && cased && ordinaryCapital(t, lex) && !(i + 1 < tokens.length && isDigit(tokens.first(i + 1)))) continue;
+    }
     const count = features(tokens, i, prev, prev2, lex, slots);
     scorer.score(slots, count, scores);
     let best = argmax(scores);
     // Looked up only when it would matter (lower-casing every scored word was 5% of the tagger's time).
-    if (best === PERSON && NEVER_PERSON.has(lowerOf(tokens[i]!))) {
+    if (best === PERSON && NEVER_PERSON.has(lowerOf(tokens.at(i)))) {
       scores[PERSON] = -Infinity;
       best = argmax(scores);
     }
@@ -113,6 +124,14 @@ function argmax(scores: Float64Array): number {
   return best;
 }
 
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** Whether token i starts with a capital letter, without making its Token for an ASCII word. */
+function capitalAt(tokens: Tokens, i: number): boolean {
+  const c = tokens.first(i);
+  return c < 128 ? c >= 65 && c <= 90 : capitalised(tokens.at(i));
+}
+
 const TITLES: ReadonlySet<string> = new Set(["mr", "mrs", "ms", "dr", "prof", "mx"]);
 
 /**
@@ -122,7 +141,7 @@ const TITLES: ReadonlySet<string> = new Set(["mr", "mrs", "ms", "dr", "prof", "m
  * writes them in lower case or mostly at a sentence's start ("Yesterday Margarethe"). On the
  * development split (bun models/pii-ner/train.ts): PERSON recall 0.857 -> 0.882, precision 0.918 -> 0.910.
  */
-export function completeNames(tokens: readonly Token[], labels: Uint8Array, lex: Lexicon): void {
+export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   const nameLike = (t: Token) => {
     if (!capitalised(t) || NEVER_PERSON.has(lowerOf(t))) return false;
     const code = lexCode(t, lex);
@@ -132,19 +151,19 @@ export function completeNames(tokens: readonly Token[], labels: Uint8Array, lex:
   for (let i = 0; i < tokens.length; i++) {
     // Only a capitalised word can join (nameLike): tested first, as the title test lower-cases the word
     // before, and most words of prose follow a short word (a tenth of the tagger's time, CPU profile).
-    if (labels[i] !== O || !capitalised(tokens[i]!)) continue;
+    if (labels[i] !== O || !capitalAt(tokens, i)) continue;
     const afterTitle =
       i > 0 &&
-      (tokens[i]!.gap === Gap.Space || tokens[i]!.gap === Gap.Stop) &&
-      tokens[i - 1]!.end - tokens[i - 1]!.start <= 4 &&
-      TITLES.has(lowerOf(tokens[i - 1]!));
-    const beforeName = i + 1 < tokens.length && labels[i + 1] === PERSON && tokens[i + 1]!.gap === Gap.Space;
-    const afterName = i > 0 && labels[i - 1] === PERSON && tokens[i]!.gap === Gap.Space;
-    if ((afterTitle || beforeName || afterName) && nameLike(tokens[i]!)) labels[i] = PERSON;
+      (tokens.gap(i) === Gap.Space || tokens.gap(i) === Gap.Stop) &&
+      tokens.at(i - 1).end - tokens.at(i - 1).start <= 4 &&
+      TITLES.has(lowerOf(tokens.at(i - 1)));
+    const beforeName = i + 1 < tokens.length && labels[i + 1] === PERSON && tokens.gap(i + 1) === Gap.Space;
+    const afterName = i > 0 && labels[i - 1] === PERSON && tokens.gap(i) === Gap.Space;
+    if ((afterTitle || beforeName || afterName) && nameLike(tokens.at(i))) labels[i] = PERSON;
   }
   // A second pass right to left reaches a first name two words before a labelled surname.
   for (let i = tokens.length - 2; i >= 0; i--) {
-    if (labels[i] === O && labels[i + 1] === PERSON && tokens[i + 1]!.gap === Gap.Space && nameLike(tokens[i]!)) labels[i] = PERSON;
+    if (labels[i] === O && labels[i + 1] === PERSON && tokens.gap(i + 1) === Gap.Space && nameLike(tokens.at(i))) labels[i] = PERSON;
   }
 }
 
@@ -160,19 +179,19 @@ const STREET_WORDS: ReadonlySet<string> = new Set(
  * and up to two words on one line between two address words ("Washington, DC 20500") join the address.
  * On the development split: ADDRESS recall 0.807 -> 0.830, precision 0.873 -> 0.874.
  */
-export function completeAddresses(tokens: readonly Token[], labels: Uint8Array): void {
+export function completeAddresses(tokens: Tokens, labels: Uint8Array): void {
   // A house number right before a street ("742" in "742 Evergreen Terrace").
   for (let i = tokens.length - 2; i >= 0; i--) {
-    if (labels[i] === O && labels[i + 1] === ADDRESS && tokens[i + 1]!.gap === Gap.Space && /^\d{1,5}[A-Za-z]?$/.test(tokens[i]!.text)) labels[i] = ADDRESS;
+    if (labels[i] === O && labels[i + 1] === ADDRESS && tokens.gap(i + 1) === Gap.Space && /^\d{1,5}[A-Za-z]?$/.test(tokens.at(i).text)) labels[i] = ADDRESS;
   }
   for (let i = 1; i < tokens.length; i++) {
-    if (labels[i] === O && labels[i - 1] === ADDRESS && STREET_WORDS.has(lowerOf(tokens[i]!)) && tokens[i]!.gap !== Gap.Newline) labels[i] = ADDRESS;
+    if (labels[i] === O && labels[i - 1] === ADDRESS && tokens.gap(i) !== Gap.Newline && STREET_WORDS.has(lowerOf(tokens.at(i)))) labels[i] = ADDRESS;
   }
   for (let i = 1; i < tokens.length; i++) {
     if (labels[i] !== O || labels[i - 1] !== ADDRESS) continue;
     let j = i;
-    while (j < tokens.length && j - i < 2 && labels[j] === O && tokens[j]!.gap !== Gap.Newline) j++;
-    if (j < tokens.length && j > i && labels[j] === ADDRESS && tokens[j]!.gap !== Gap.Newline) for (let k = i; k < j; k++) labels[k] = ADDRESS;
+    while (j < tokens.length && j - i < 2 && labels[j] === O && tokens.gap(j) !== Gap.Newline) j++;
+    if (j < tokens.length && j > i && labels[j] === ADDRESS && tokens.gap(j) !== Gap.Newline) for (let k = i; k < j; k++) labels[k] = ADDRESS;
   }
 }
 
@@ -195,11 +214,11 @@ export function tagSpans(model: TaggerModel, text: string): TaggedSpan[] {
   let open: TaggedSpan | undefined;
   for (let i = 0; i < tokens.length; i++) {
     const label = labels[i]!;
-    const t = tokens[i]!;
     if (label === O) {
       open = undefined;
       continue;
     }
+    const t = tokens.at(i);
     const name = label === PERSON ? "PERSON" : "ADDRESS";
     const joins = open !== undefined && open.label === name && (label === ADDRESS || t.gap === Gap.Space || t.gap === Gap.Other);
     if (joins) open!.end = t.end;

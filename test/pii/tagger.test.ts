@@ -1,0 +1,46 @@
+import { describe, expect, test } from "bun:test";
+import { addressDetector } from "../../src/pipeline/pii/detectors/address";
+import { Gap, tokenize } from "../../src/pipeline/pii/tagger/tokens";
+
+describe("PII tagger tokens", () => {
+  test("words, offsets and gaps, joined by an inner apostrophe or hyphen", () => {
+    const text = "O'Neil met Jean-Luc, at 22-B.\nZoë’s café: ok";
+    const tokens = tokenize(text);
+    expect(Array.from(tokens, (t) => t.text)).toEqual(["O'Neil", "met", "Jean-Luc", "at", "22-B", "Zoë’s", "café", "ok"]);
+    expect(Array.from(tokens, (t) => t.gap)).toEqual([Gap.Start, Gap.Space, Gap.Space, Gap.Comma, Gap.Space, Gap.Newline, Gap.Space, Gap.Stop]);
+    expect(Array.from(tokens, (t) => [t.plain, t.ascii])).toEqual([
+      [true, true],
+      [true, true],
+      [false, true],
+      [true, true],
+      [false, true],
+      [false, false],
+      [false, false],
+      [true, true],
+    ]);
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens.at(i);
+      expect(text.slice(t.start, t.end)).toBe(t.text);
+      expect(tokens.gap(i)).toBe(t.gap);
+      expect(tokens.first(i)).toBe(text.charCodeAt(t.start));
+      // One Token per word, made once: the features cache their lookups on it.
+      expect(tokens.at(i)).toBe(t);
+    }
+    expect(tokens.at(2).before).toBe(32);
+    expect(tokens.at(2).after).toBe(44);
+    expect(tokens.at(tokens.length - 1).after).toBe(0);
+  });
+
+  test("no words, one character, only separators", () => {
+    expect(tokenize("").length).toBe(0);
+    expect(tokenize(" ,. \n").length).toBe(0);
+    expect(Array.from(tokenize("a"), (t) => t.text)).toEqual(["a"]);
+    expect(Array.from(tokenize("a b c d"), (t) => t.text)).toEqual(["a", "b", "c", "d"]);
+  });
+
+  test("an ordinary sentence opener before a number is still read as part of an address", () => {
+    // Tagging skips capitalised openers general English writes in lower case ("Unit" is one) unless a number follows.
+    const text = "Please send it here:\nUnit 1783 Box 3210\nDPO AP 99855";
+    expect(addressDetector.detect(text).map((s) => text.slice(s.start, s.end))).toEqual(["Unit 1783 Box 3210\nDPO AP 99855"]);
+  });
+});
