@@ -294,15 +294,16 @@ export class SemanticCache {
    * Claims the upstream call for `exactKey` across nodes, or waits for the node that holds the claim:
    * its entry, or `stopHold` when this node calls upstream (it holds the claim, renewed until its fill
    * ends; or the other node released it or took longer than the coalescing timeout). When the claim
-   * lapses (its node died), an entry it shared just before is taken, else this node claims it in turn.
+   * lapses (its node died), an entry it shared just before is taken, else this node claims the key in turn.
    */
   private async fromPeer(peers: CachePeers, exactKey: string): Promise<{ entry: Entry } | { stopHold?: () => void }> {
     for (let round = 0; round < MAX_CLAIM_ROUNDS; round++) {
+      // Another node's entry may have arrived while this lookup embedded its prompt.
+      const arrived = this.liveEntry(exactKey);
+      if (arrived) return { entry: arrived };
       if (await peers.lead(exactKey)) return { stopHold: peers.hold(exactKey) };
       const entry = this.liveEntry(exactKey) ?? (await this.arrival(exactKey, peers));
       if (entry !== LAPSED) return entry ? { entry } : {};
-      const shared = this.liveEntry(exactKey);
-      if (shared) return { entry: shared };
     }
     return {};
   }
