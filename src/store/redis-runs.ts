@@ -119,7 +119,7 @@ bump(ARGV[5])
 return {1, ${ROW}}`);
 
 /** ARGV now, then field/value pairs: an operator's change (limits, reset, close). */
-const APPLY = script(`redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+const APPLY = script(`if #ARGV > 1 then redis.call('HSET', KEYS[1], unpack(ARGV, 2)) end
 bump(ARGV[1])
 return {1, ${ROW}}`);
 

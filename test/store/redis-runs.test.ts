@@ -109,6 +109,8 @@ for (const dialect of ["sqlite", "postgres"] as const) {
 
     test("cost reservations racing on three nodes hold exactly what fits; settles add cost and tokens, written back", async () => {
       const id = runId();
+      // A PUT that sets nothing creates the run with the defaults' limits, as the store's does.
+      expect(await nodes[1]!.putRun("app", id, null, null, null, Date.now())).toMatchObject({ calls: 0, max_cost_micros: null, status: "active" });
       await nodes[0]!.putRun("app", id, 1_000, null, null, Date.now());
       expect(await durable.spend.run("app", id)).toMatchObject({ max_cost_micros: 1_000 });
       const tries = Array.from({ length: 30 }, (_, i) => ({ node: nodes[i % 3]!, r: reservation("app", id, 100) }));
