@@ -18,10 +18,11 @@
  * starts must be the same, in order. Distinct, because `dedup` keeps one copy of a sentence said
  * twice; "negations, all kept" also checks that no occurrence of a negation word is lost.
  *
- * The chatty corpus (bench/data/chatty-prompts.json, hand-written for issue 25: real tasks wrapped in
- * social framing) is two corpora here, the part the rules were written against and the hold-out that
- * never was. For its prompts that hand over a text (a task with a colon), "data intact" checks that the
- * text arrives byte for byte in what is sent. The quality score's agreement with the labelled pairs
+ * The chatty corpora (bench/lib/chatty-corpora.ts, hand-written for issue 25: real tasks wrapped in
+ * social framing) are the part of chatty-prompts.json the rules were written against, the framings of
+ * chatty-framings.json (written against too) and chatty-prompts.json's hold-out that never was. For
+ * their prompts that hand over a text (a task with a colon), "data intact" checks that the text arrives
+ * byte for byte in what is sent. The quality score's agreement with the labelled pairs
  * (models/quality-score/pairs.ts, test split: never fitted on) is printed with AUC and accuracy at the
  * floor, and a sample of before/after pairs follows so a reader can judge the output.
  */
@@ -31,26 +32,12 @@ import { countMessageTokens } from "../src/tokens/count";
 import { median, percentile } from "./lib/stats";
 import { asConversation, bestOf, compressionCorpora, SPEED_MIN_TOKENS, TIMED_RUNS } from "./lib/compression-corpora";
 import { addBudgets, EMPTY_BUDGET, tokenBudget } from "./lib/token-budget";
-import chattyFile from "./data/chatty-prompts.json";
+import { chattyCorpora, handedOver } from "./lib/chatty-corpora";
 import { evaluate } from "../models/quality-score/build";
 import { labelledPairs } from "../models/quality-score/pairs";
 
 const LEVELS = [0.25, 0.5, 1.0] as const;
-interface ChattyPrompt {
-  id: string;
-  split: "tune" | "holdout";
-  task: string;
-  text: string;
-}
-const chatty = (chattyFile as { prompts: ChattyPrompt[] }).prompts;
-/** The text a chatty prompt hands over: what follows the colon of its task, if it has one. */
-const handedOver = new Map(chatty.filter((p) => p.task.includes(":")).map((p) => [p.text, p.task.slice(p.task.indexOf(":") + 1).trim()]));
-const chattyCorpus = (split: ChattyPrompt["split"]) => ({
-  name: `chatty (${split === "tune" ? "written against" : "hold-out"})`,
-  kind: "chatty" as const,
-  prompts: chatty.filter((p) => p.split === split).map((p) => ({ id: p.id, turns: [p.text] })),
-});
-const corpora = [chattyCorpus("tune"), chattyCorpus("holdout"), ...compressionCorpora()];
+const corpora = [...chattyCorpora(), ...compressionCorpora()];
 /** Before/after pairs at 0.5 (what is sent), per corpus, for the sample at the end. */
 const samples = new Map<string, { before: string; after: string; score: number }[]>();
 

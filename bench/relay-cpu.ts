@@ -8,6 +8,10 @@
  *
  *   bun bench/relay-cpu.ts [--rounds 7] [--seconds 4] [--c1-seconds 3] [--warm-seconds 8] [--connections 32] [--tree name=/path ...]
  *
+ * `--c1-seconds 0` skips the concurrency-1 phase: on a loaded machine many short rounds (e.g. `--rounds 30
+ * --seconds 1`) pair each target with its neighbours closer in time than a few long ones. With two trees
+ * or more, each later tree's paired difference to the first is printed too (e.g. a branch against main).
+ *
  * Without --tree the gateway of this checkout is measured. To compare commits, give each its own tree:
  *   git archive <commit> | tar -x -C /tmp/old && ln -s "$PWD/node_modules" /tmp/old/node_modules
  *   bun bench/relay-cpu.ts --tree old=/tmp/old --tree new=.
@@ -72,6 +76,7 @@ async function main(): Promise<void> {
     const run = (t: Target, connections: number, seconds: string) =>
       runWrk(wrk, t.spec, { connections, durationS: Number(seconds), cores: cores.client }, work, sentences);
     const connections = Number(flags.connections);
+    const c1 = Number(flags["c1-seconds"]) > 0;
     for (const t of targets) await run(t, connections, flags["warm-seconds"]);
     const rounds = Number(flags.rounds);
     for (let round = 1; round <= rounds; round++) {
@@ -81,23 +86,34 @@ async function main(): Promise<void> {
         if (r.errors > 0) throw new Error(`${t.name}: ${r.errors} errors at ${connections} connections`);
         t.cpuUs.push((cpuUs(t.pid) - before) / r.requests);
         t.rps.push(r.rps);
-        t.p50c1.push((await run(t, 1, flags["c1-seconds"])).latencyUs.p50);
+        if (c1) t.p50c1.push((await run(t, 1, flags["c1-seconds"])).latencyUs.p50);
       }
       console.log(
         `round ${round}/${rounds}: ` +
-          targets.map((t) => `${t.name} ${t.cpuUs.at(-1)!.toFixed(0)} µs/req ${t.rps.at(-1)!.toFixed(0)} req/s p50 ${t.p50c1.at(-1)} µs`).join(" | "),
+          targets
+            .map((t) => `${t.name} ${t.cpuUs.at(-1)!.toFixed(0)} µs/req ${t.rps.at(-1)!.toFixed(0)} req/s${c1 ? ` p50 ${t.p50c1.at(-1)} µs` : ""}`)
+            .join(" | "),
       );
     }
     const floor = targets[0]!;
     const paired = (t: Target, f: (i: number) => number) => median(t.cpuUs.map((_, i) => f(i)));
+    const p50 = (xs: number[]) => (c1 ? median(xs).toFixed(0) : "-");
     console.log(`\n| target | CPU µs/request | req/s at ${connections} conn. | p50 µs at 1 conn. | paired vs proxy: CPU µs | throughput | p50 µs |`);
     console.log(`|---|---|---|---|---|---|---|`);
     for (const t of targets) {
       const dCpu = paired(t, (i) => t.cpuUs[i]! - floor.cpuUs[i]!);
       const ratio = paired(t, (i) => t.rps[i]! / floor.rps[i]!);
-      const dP50 = paired(t, (i) => t.p50c1[i]! - floor.p50c1[i]!);
+      const dP50 = c1 ? `+${paired(t, (i) => t.p50c1[i]! - floor.p50c1[i]!).toFixed(0)}` : "-";
       console.log(
-        `| ${t.name} | ${median(t.cpuUs).toFixed(1)} | ${median(t.rps).toFixed(0)} | ${median(t.p50c1).toFixed(0)} | +${dCpu.toFixed(1)} | ${(ratio * 100).toFixed(0)}% | +${dP50.toFixed(0)} |`,
+        `| ${t.name} | ${median(t.cpuUs).toFixed(1)} | ${median(t.rps).toFixed(0)} | ${p50(t.p50c1)} | +${dCpu.toFixed(1)} | ${(ratio * 100).toFixed(0)}% | ${dP50} |`,
+      );
+    }
+    const [first, ...later] = targets.slice(1);
+    for (const t of later) {
+      const dCpu = paired(t, (i) => t.cpuUs[i]! - first!.cpuUs[i]!);
+      const ratio = paired(t, (i) => t.rps[i]! / first!.rps[i]!);
+      console.log(
+        `\n${t.name} against ${first!.name}, paired per round: CPU ${dCpu >= 0 ? "+" : ""}${dCpu.toFixed(1)} µs/request, throughput ${(ratio * 100).toFixed(0)}%`,
       );
     }
   } finally {

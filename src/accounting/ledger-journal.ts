@@ -65,9 +65,9 @@ export class LedgerJournal {
     appendFileSync(join(this.root, "rejected.jsonl"), JSON.stringify({ reason, row }) + "\n");
   }
 
-  /** Appends one row; throws when the disk refuses (full, read-only), and the caller keeps the row. */
-  append(row: LedgerRow): void {
-    this.write(JSON.stringify(row) + "\n");
+  /** Appends one row, as its JSON; throws when the disk refuses (full, read-only), and the caller keeps the row. */
+  append(json: string): void {
+    this.write(json + "\n");
   }
 
   /** Throws unless a line can be written now (an empty line, which replay skips). */

@@ -25,6 +25,8 @@ export interface LedgerOptions {
  */
 export class Ledger {
   private queue: LedgerRow[] = [];
+  /** Each queued row as JSON, in queue order: made once for the journal and the writer thread alike. */
+  private lines: string[] = [];
   /**
    * Rows of batches whose write failed without an answer: the store may have committed them before
    * the failure (PostgreSQL commits, then the connection drops before the acknowledgement). When the
@@ -57,9 +59,10 @@ export class Ledger {
 
   /** Records a call. Never throws: a call's answer does not hang on its accounting. */
   record(row: LedgerRow): void {
+    const line = JSON.stringify(row);
     if (this.journal) {
       try {
-        this.journal.append(row);
+        this.journal.append(line);
         this.journalError = undefined;
       } catch (e) {
         // The row stays in memory and goes to the store at the next flush; until the journal can be
@@ -68,6 +71,7 @@ export class Ledger {
       }
     }
     this.queue.push(row);
+    this.lines.push(line);
     if (this.queue.length >= this.batchSize) void this.flush();
   }
 
@@ -91,10 +95,12 @@ export class Ledger {
       }
     }
     const rows = this.queue;
+    const lines = this.lines;
     this.queue = [];
+    this.lines = [];
     const segment = this.journal?.rotate();
     try {
-      const refused = await this.writer.write(rows);
+      const refused = await this.writer.write(rows, lines);
       this.storeError = undefined;
       const rejected = refused.length > 0 ? this.notOwnCommits(rows, refused) : refused;
       if (rejected.length > 0) this.keep(rows, rejected);
@@ -103,6 +109,7 @@ export class Ledger {
       this.storeError = e as Error;
       for (const row of rows) this.uncertain.add(row);
       this.queue = rows.concat(this.queue);
+      this.lines = lines.concat(this.lines);
       this.options.onStoreError?.(e as Error, this.queue.length);
     }
   }

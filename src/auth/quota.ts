@@ -158,8 +158,16 @@ export class Quota {
   }
 }
 
+const DAY_MS = 86_400_000;
+/** The UTC day the last call fell in and its two period names: every call asks, the answer changes once a day. */
+let today = { from: 0, to: 0, day: "", month: "" };
+
 /** `d:YYYY-MM-DD` (UTC day) for test keys, `m:YYYY-MM` for live keys. */
 export function periodOf(key: KeyEntry, now: number): string {
-  const iso = new Date(now).toISOString();
-  return key.type === "test" ? `d:${iso.slice(0, 10)}` : `m:${iso.slice(0, 7)}`;
+  if (now < today.from || now >= today.to) {
+    const iso = new Date(now).toISOString();
+    const from = now - (now % DAY_MS);
+    today = { from, to: from + DAY_MS, day: `d:${iso.slice(0, 10)}`, month: `m:${iso.slice(0, 7)}` };
+  }
+  return key.type === "test" ? today.day : today.month;
 }

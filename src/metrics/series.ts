@@ -15,7 +15,9 @@ interface Sample {
  * loaded), on a relay whose whole overhead is about 190 µs of CPU per call.
  */
 abstract class FastMetric<S> {
-  private readonly byKey = new Map<string, { labels: Record<string, string>; s: S }>();
+  /** One level of Maps per label, the last holding the series: no key string is built per update. */
+  private readonly root = new Map<string, unknown>();
+  private readonly all: { labels: Record<string, string>; s: S }[] = [];
 
   constructor(
     readonly name: string,
@@ -26,16 +28,29 @@ abstract class FastMetric<S> {
     registry.registerMetric(this as unknown as Metric);
   }
 
-  /** The series of these label values (in `labelNames` order), made on first use and kept. */
+  /**
+   * The series of these label values (in `labelNames` order), made on first use and kept. Looked up
+   * through nested Maps: joining the values into one key cost 3.6% of the relay's event-loop time under
+   * load (a new string to hash on every update, about ten updates a call).
+   */
   series(...values: string[]): S {
-    const key = values.length === 1 ? values[0]! : values.join("\u0000");
-    let entry = this.byKey.get(key);
-    if (!entry) {
+    let level = this.root;
+    const last = values.length - 1;
+    for (let i = 0; i < last; i++) {
+      let next = level.get(values[i]!) as Map<string, unknown> | undefined;
+      if (!next) level.set(values[i]!, (next = new Map()));
+      level = next;
+    }
+    const leaf = last < 0 ? "" : values[last]!;
+    let s = level.get(leaf) as S | undefined;
+    if (s === undefined) {
       const labels: Record<string, string> = {};
       this.labelNames.forEach((n, i) => (labels[n] = values[i]!));
-      this.byKey.set(key, (entry = { labels, s: this.fresh() }));
+      s = this.fresh();
+      level.set(leaf, s);
+      this.all.push({ labels, s });
     }
-    return entry.s;
+    return s;
   }
 
   protected abstract fresh(): S;
@@ -43,7 +58,7 @@ abstract class FastMetric<S> {
 
   get() {
     const values: Sample[] = [];
-    for (const { labels, s } of this.byKey.values()) values.push(...this.values(labels, s));
+    for (const { labels, s } of this.all) values.push(...this.values(labels, s));
     return { name: this.name, help: this.help, type: this.type, values, aggregator: "sum" };
   }
 

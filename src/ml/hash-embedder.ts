@@ -56,7 +56,7 @@ export class HashEmbedder implements Embedder {
     return new HashEmbedder(session, config);
   }
 
-  private words(text: string): string[] {
+  private words(text: string): readonly string[] {
     const tokens = words(text, this.featurizer.params.maxWordLength);
     return tokens.length > 0 ? tokens : words(EMPTY_TEXT, this.featurizer.params.maxWordLength);
   }
@@ -73,7 +73,7 @@ export class HashEmbedder implements Embedder {
     return this.recent.get(key) ?? this.embedWords(tokens, key);
   }
 
-  private async embedWords(tokens: string[], key: string): Promise<Float32Array> {
+  private async embedWords(tokens: readonly string[], key: string): Promise<Float32Array> {
     this.bag = this.featurizer.featurizeWords(tokens, this.bag);
     const { tensors, release } = this.inputs.take(this.bag);
     try {

@@ -65,6 +65,11 @@ const CASES: [string, string, string[]][] = [
     `${FRAMING}Can you check the spelling in this Spanish text? Hola, espero que estés muy bien. Gracias por todo, de verdad.`,
     ["Hola, espero que estés muy bien. Gracias por todo, de verdad."],
   ],
+  [
+    "a chatty message handed over to proofread, social sentences and courtesy conditions included",
+    `Hey, happy Tuesday! Whenever you get a chance, could you proofread this message:\n\nHi :) Hope things are going well on your side. If it's not too much trouble, could you send me the the slides? TIA!\n\nThanks, much appreciated.`,
+    ["Hi :) Hope things are going well on your side. If it's not too much trouble, could you send me the the slides? TIA!"],
+  ],
 ];
 const LEVELS = [0, 0.1, 0.25, 0.5, 0.75, 1];
 

@@ -66,6 +66,42 @@ describe("pleasantries", () => {
       expect(applyRule(pleasantries, text).text).toBe(text.replace(" Thanks!", ""));
     }
   });
+  test("the framings people use go whole: a greeting with an emoticon, asking how one is, apologies for bothering, sign-offs, praise (issue 25)", () => {
+    const cases: [string, string][] = [
+      ["Hello :) Happy Monday! Summarize this article.", "Summarize this article."],
+      ["Hi again! How's it going? Summarize this article.", "Summarize this article."],
+      ["Hey, I hope I'm not bothering you. Summarize this article.", "Summarize this article."],
+      ["Hello, sorry to bother you again. Summarize this article.", "Summarize this article."],
+      ["Morning! Hope you slept well. Summarize this article.", "Summarize this article."],
+      ["Hi, forgive me if this has been asked before. Summarize this article.", "Summarize this article."],
+      ["Summarize this article. I'd really appreciate any help.", "Summarize this article."],
+      ["Summarize this article. You're amazing, thank you!", "Summarize this article."],
+      ["Summarize this article. Thanks so much, I owe you one!", "Summarize this article."],
+      ["Summarize this article. Take care!", "Summarize this article."],
+      ["Summarize this article. I'm grateful for any help you can give.", "Summarize this article."],
+      ["Hiii, how's your week been? Summarize this article.", "Summarize this article."],
+      ["Hey, it's me again! Summarize this article.", "Summarize this article."],
+      ["Hi! Hope things are going well on your side. Summarize this article.", "Summarize this article."],
+      ["Hi :) Could you summarize this article?", "Could you summarize this article?"],
+      ["Summarize this article. Thank you!! :)", "Summarize this article."],
+      ["Summarize this article. Cheers, mate!", "Summarize this article."],
+      ["Summarize this article. TIA!", "Summarize this article."],
+      ["Summarize this article. Let me know, thanks!", "Summarize this article."],
+      ["Summarize this article. Thanks!!! 🙏", "Summarize this article."],
+    ];
+    for (const [text, expected] of cases) expect(applyRule(pleasantries, text).text).toBe(expected);
+  });
+  test("words that greet or sign off only before a full stop ('Morning, noon and night', 'Take care, ...') and emoji alone are content", () => {
+    for (const text of [
+      "Morning, noon and night the bells ring. Write a poem about it.",
+      "Take care, the API key must stay secret. Write the config loader.",
+      "Let me know, in one line, what this error means.",
+      // Emoji after no social sentence may be what the task is about.
+      "Guess the name of the movie from the emojis.\n\n🧙‍♂️🚪📚🦅⚡",
+    ]) {
+      expect(applyRule(pleasantries, text).text).toBe(text);
+    }
+  });
   test("a sign-off followed by a name is kept: the name may be content", () => {
     const email = "Reply to this email.\nBest regards,\nJohn Smith";
     expect(applyRule(pleasantries, email).text).toBe(email);
@@ -98,8 +134,56 @@ describe("intent", () => {
     expect(applyRule(intent, "Would you mind checking my code?").text).toBe("Would you mind checking my code?");
     expect(applyRule(intent, "You will need to provide several examples.").text).toBe("You will need to provide several examples.");
   });
+  test("a statement of duty is a command only before a task verb: 'You will receive …' describes the input", () => {
+    expect(applyRule(intent, "You should write a haiku about autumn.").text).toBe("Write a haiku about autumn.");
+    expect(applyRule(intent, "Your task is to summarize the report below.").text).toBe("Summarize the report below.");
+    for (const text of [
+      "You will receive a ticket ID. Reply with its status.",
+      "You are going to get a list of names.",
+      "Your job is to stay polite whatever the customer says.",
+      "You should know that the file is large.",
+    ]) {
+      expect(applyRule(intent, text).text).toBe(text);
+    }
+  });
   test("a question about ability is not a task", () => {
     expect(applyRule(intent, "Can you see images?").text).toBe("Can you see images?");
+  });
+  test("more ways of asking: a favour, a chance, a hope, gratitude, a courtesy condition first (issue 25)", () => {
+    const cases: [string, string][] = [
+      ["Could you do me a favor and write a haiku about autumn?", "Write a haiku about autumn."],
+      ["Is there any way you could explain how DNS works?", "Explain how DNS works."],
+      ["Any chance you could explain how DNS works?", "Explain how DNS works."],
+      ["Do you think you could explain how DNS works?", "Explain how DNS works."],
+      ["I was wondering, could you explain how DNS works?", "Explain how DNS works."],
+      ["Could I ask you to explain how DNS works?", "Explain how DNS works."],
+      ["I wanted to ask if you could explain how DNS works.", "Explain how DNS works."],
+      ["I'm hoping you can figure out why the build fails.", "Figure out why the build fails."],
+      ["I was hoping you could help me plan a trip.", "Plan a trip."],
+      ["I'd be grateful if you could explain how DNS works.", "Explain how DNS works."],
+      ["It would be really helpful if you could explain how DNS works.", "Explain how DNS works."],
+      ["Can you help me out and write a haiku?", "Write a haiku."],
+      ["If you have a minute, could you explain how DNS works?", "Explain how DNS works."],
+      ["When you have time, could you explain how DNS works?", "Explain how DNS works."],
+      ["If it's not too much trouble, could you explain how DNS works?", "Explain how DNS works."],
+      ["Whenever you get a chance, could you explain how DNS works?", "Explain how DNS works."],
+      ["Are you able to explain how DNS works?", "Explain how DNS works."],
+      ["Would you be willing to explain how DNS works?", "Explain how DNS works."],
+      ["I wonder if you could explain how DNS works.", "Explain how DNS works."],
+      ["I was wondering if you'd be able to explain how DNS works.", "Explain how DNS works."],
+      ["I was thinking maybe you could explain how DNS works.", "Explain how DNS works."],
+      ["I'd love your help to plan a trip.", "Plan a trip."],
+    ];
+    for (const [text, expected] of cases) expect(applyRule(intent, text).text).toBe(expected);
+  });
+  test("those ways of asking before anything but a task stay questions", () => {
+    for (const text of [
+      "Do you think you could be wrong about this?",
+      "Is there any way you could know my name?",
+      "If you have a minute, could you be my friend?",
+    ]) {
+      expect(applyRule(intent, text).text).toBe(text);
+    }
   });
 });
 

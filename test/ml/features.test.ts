@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { HashFeaturizer } from "../../src/ml/features";
+import { HashFeaturizer, wordBag, words } from "../../src/ml/features";
 import { DEFAULT_MODELS_DIR } from "../../src/ml/load";
 
 describe("HashFeaturizer", () => {
@@ -27,5 +27,23 @@ describe("HashFeaturizer", () => {
     // "<a>" is 3 characters: no 4- or 5-gram, only the word's own bucket with weight 1.
     expect(bag.length).toBe(1);
     expect(bag.weights[0]).toBe(1);
+  });
+});
+
+describe("the shared split of the last text", () => {
+  test("words and the word bag are the same whatever was split before, and the length cut is part of the key", () => {
+    const text = "Supercalifragilisticexpialidocious words, Kubernetes and k8s; the same text twice.";
+    const fresh = wordBag(text, 8192, 24);
+    words(text, 24);
+    const afterSplit = wordBag(text, 8192, 24);
+    expect([...afterSplit.ids]).toEqual([...fresh.ids]);
+    expect([...afterSplit.weights]).toEqual([...fresh.weights]);
+    expect(words(text, 5)[0]).toBe("super");
+    expect(words(text, 24)[0]).toBe("supercalifragilisticexpi");
+    // A featurizer reading words it did not get from `words` hashes them itself.
+    const f = new HashFeaturizer({ buckets: 1024, charNgrams: { min: 3, max: 5 }, charWeight: 1, maxWordLength: 24 });
+    const split = f.featurizeWords(words(text, 24));
+    const copied = f.featurizeWords([...words(text, 24)]);
+    expect([...copied.ids.subarray(0, copied.length)]).toEqual([...split.ids.subarray(0, split.length)]);
   });
 });

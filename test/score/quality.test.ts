@@ -27,6 +27,20 @@ const FILLER_ONLY: [string, string][] = [
     "Hey! Hope your day is going well. Sorry if this is a dumb question, but how do I reverse a list in Python? Thank you so much in advance, really appreciate it! haha",
     "How do I reverse a list in Python?",
   ],
+  // Framings of issue 25's second pass: their words ("possible", "kind", "trouble") are no content, nor is the "not" of a courtesy condition.
+  [
+    "Hello, sorry to bother you. Would it be possible for you to write a cover letter for a junior data analyst job? Best wishes!",
+    "Write a cover letter for a junior data analyst job.",
+  ],
+  [
+    "Hey! How's it going? Would you be so kind as to summarize the causes of the First World War in a few bullet points? I really appreciate it.",
+    "Summarize the causes of the First World War in a few bullet points.",
+  ],
+  [
+    "Hi, hope this finds you well. If it's not too much trouble, could you write a polite email to my landlord? lol thanks",
+    "Write a polite email to my landlord.",
+  ],
+  ["Hello :) Happy Monday! Is there any way you could explain what a p-value means? Take care!", "Explain what a p-value means."],
 ];
 
 const MEANING_CHANGED: [string, string, string][] = [
@@ -49,6 +63,9 @@ const MEANING_CHANGED: [string, string, string][] = [
   ["dropped negation (contraction)", "The patient shouldn't take ibuprofen with this medication.", "The patient should take ibuprofen with this medication."],
   ["changed number word", "Give me three examples of renewable energy sources.", "Give me five examples of renewable energy sources."],
   ["dropped code span", "Run `npm ci --omit=dev` before building the image.", "Run npm before building the image."],
+  // The framing of a request weighs nothing, the request does: a courtesy condition's words go, a real condition's do not.
+  ["dropped condition", "If you have a minute, could you explain how DNS works if the cache is empty?", "Explain how DNS works."],
+  ["dropped task after the framing", "Would it be possible for you to write a cover letter and a CV?", "Write a cover letter."],
 ];
 
 describe("quality score", () => {

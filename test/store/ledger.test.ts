@@ -219,7 +219,7 @@ describe("ledger", () => {
     expect(readdirSync(join(root, "999999")).length).toBe(1);
     // A live neighbour's journal is its own business.
     const neighbour = new LedgerJournal(root, 4242, () => true);
-    neighbour.append(row(5));
+    neighbour.append(JSON.stringify(row(5)));
     const next = new Ledger(inlineWriter(store), new LedgerJournal(root, 1234, (pid) => pid === 4242));
     expect(await next.recover()).toBe(2);
     const ids = (store.sqlite.query("SELECT request_id FROM usage_ledger ORDER BY request_id").all() as { request_id: string }[]).map((r) => r.request_id);
@@ -235,7 +235,7 @@ describe("ledger", () => {
     const store = openStore(dir);
     const root = join(dir, "journal");
     const journal = new LedgerJournal(root, 77, () => false);
-    journal.append(row(1));
+    journal.append(JSON.stringify(row(1)));
     appendFileSync(join(root, "77", readdirSync(join(root, "77"))[0]!), JSON.stringify(row(2)).slice(0, 40));
     expect(await new Ledger(inlineWriter(store), new LedgerJournal(root, 78, () => false)).recover()).toBe(1);
     expect((store.sqlite.query("SELECT count(*) AS n FROM usage_ledger").get() as { n: number }).n).toBe(1);

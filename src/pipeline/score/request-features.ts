@@ -2,6 +2,7 @@ import { dataSpans } from "../compress/protect/data-spans";
 import { isSocialSentence, socialSentenceRanges, withoutSocialClauses } from "../compress/text/social";
 import { cutRanges } from "../compress/text/rewrite";
 import { WORDY_PHRASES } from "../compress/rules/filler";
+import { REQUEST_FRAMING } from "../compress/rules/intent";
 import { selfInformation } from "../compress/word-stats";
 import { CHECK_NAMES, meaningChecks, type LostContent } from "./meaning-checks";
 
@@ -91,8 +92,9 @@ function requestWords(text: string): string[] {
   for (const whole of plainForms(text).match(SENTENCE) ?? []) {
     const trimmed = whole.trim();
     if (isSocialSentence(trimmed)) continue;
-    // A social clause before or after the request ("Sorry if this is a dumb question, but ...") weighs nothing either.
-    const sentence = withoutSocialClauses(trimmed);
+    // A social clause before or after the request ("Sorry if this is a dumb question, but ...") weighs
+    // nothing either, nor does the framing of an indirect request ("Would it be possible for you to").
+    const sentence = withoutSocialClauses(trimmed).replace(REQUEST_FRAMING, "");
     for (const w of sentence.match(WORD) ?? []) words.push(w.toLowerCase().replace("’", "'"));
   }
   return words;

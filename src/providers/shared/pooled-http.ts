@@ -1,13 +1,16 @@
 import type { Socket } from "bun";
 import { HTTPParser } from "http-parser-js";
 import type { Cancellation } from "./deadline";
+import { simpleHead } from "./simple-head";
 
 /**
  * HTTP/1.1 POSTs over keep-alive sockets that the event loop owns, for plain-http upstreams (a model
  * server on the same host or in the same cluster, the benchmark's mock). Bun's fetch hands every call
  * to its HTTP client thread and back; on a loopback upstream that round trip is the largest cost of
  * the relay (fetch 38-52 µs of CPU per call against 26-33 µs here, the same client and mock,
- * interleaved). Framing (content-length, chunked, close-delimited) is parsed by http-parser-js.
+ * interleaved). An answer whose whole head arrives in its first packet with a Content-Length is framed
+ * by `simpleHead` and counted; any other framing (chunked, close-delimited, 1xx, a split head) is parsed
+ * by http-parser-js.
  * https and proxied upstreams stay on fetch: there TLS and the network dwarf these microseconds.
  */
 
@@ -154,6 +157,8 @@ interface Connection {
   keepAlive: boolean;
   /** Request bytes the socket did not take yet (written on drain). */
   unsent: Uint8Array | null;
+  /** Body bytes still to come of an answer `simpleHead` framed; -1 when http-parser-js frames the answer, or none is on its way. */
+  left: number;
 }
 
 class Origin {
@@ -165,7 +170,7 @@ class Origin {
   ) {}
 
   connect(): Promise<Socket<Connection>> {
-    const data: Connection = { origin: this, parser: newParser(), exchange: null, keepAlive: false, unsent: null };
+    const data: Connection = { origin: this, parser: newParser(), exchange: null, keepAlive: false, unsent: null, left: -1 };
     return Bun.connect<Connection>({ hostname: this.hostname, port: this.port, data, socket: HANDLERS });
   }
 
@@ -211,14 +216,32 @@ function attach(socket: Socket<Connection>): void {
   parser[HTTPParser.kOnMessageComplete] = () => {
     const exchange = socket.data.exchange;
     if (!exchange || exchange.status < 200) return;
-    socket.data.exchange = null;
-    exchange.onEnd();
-    // Not kept when the server answered before taking the whole request (the rest would go out ahead of the
-    // next one), or sent bytes past the end of the answer (a short content-length, a second answer: the
-    // parser would read them as the start of the next exchange's answer).
-    if (socket.data.unsent || parser.offset < parser.end) socket.terminate();
-    else socket.data.origin.release(socket);
+    complete(socket, exchange, parser.offset < parser.end);
   };
+}
+
+/** The answer is whole: the exchange ends, and the socket goes back to the pool or is closed. */
+function complete(socket: Socket<Connection>, exchange: Exchange, bytesPastEnd: boolean): void {
+  socket.data.exchange = null;
+  exchange.onEnd();
+  // Not kept when the server answered before taking the whole request (the rest would go out ahead of the
+  // next one), or sent bytes past the end of the answer (a short content-length, a second answer: they
+  // would be read as the start of the next exchange's answer).
+  if (socket.data.unsent || bytesPastEnd) socket.terminate();
+  else socket.data.origin.release(socket);
+}
+
+/** Body bytes of an answer `simpleHead` framed: passed on up to its Content-Length, where the answer ends. */
+function countedBody(socket: Socket<Connection>, exchange: Exchange, bytes: Buffer): void {
+  const left = socket.data.left;
+  const take = Math.min(left, bytes.length);
+  if (take > 0) exchange.onBody(take === bytes.length ? bytes : bytes.subarray(0, take));
+  if (take < left) {
+    socket.data.left = left - take;
+    return;
+  }
+  socket.data.left = -1;
+  complete(socket, exchange, bytes.length > take);
 }
 
 const HANDLERS = {
@@ -232,7 +255,20 @@ const HANDLERS = {
       socket.terminate();
       return;
     }
+    const first = !exchange.answered;
     exchange.answered = true;
+    if (socket.data.left >= 0) {
+      countedBody(socket, exchange, data);
+      return;
+    }
+    const head = first ? simpleHead(data) : undefined;
+    if (head) {
+      socket.data.keepAlive = true;
+      socket.data.left = head.contentLength;
+      exchange.onHead(head.status, head.headers);
+      countedBody(socket, exchange, data.subarray(head.headBytes));
+      return;
+    }
     const parser = socket.data.parser;
     const result = parser.execute(data);
     if (socket.data.exchange !== exchange) {
@@ -259,7 +295,8 @@ const HANDLERS = {
     const exchange = socket.data.exchange;
     if (!exchange || exchange.finished) return;
     // A body without length or chunking ends when the server closes: that is its end, not a failure.
-    if (exchange.answered && exchange.status >= 200) socket.data.parser.finish();
+    // (A counted body cut short is a failure: its parser never saw the answer.)
+    if (exchange.answered && exchange.status >= 200 && socket.data.left < 0) socket.data.parser.finish();
     if (exchange.finished) return;
     const reset = socketError("ECONNRESET", "the server closed the connection before the answer was complete");
     exchange.fail(exchange.answered ? reset : new Unanswered(reset));

@@ -167,6 +167,8 @@ const CONSTRAINT = new RegExp(
  * first capital rather than before it, so that it runs at capitals only, not at every position.
  */
 const ACRONYM = /\p{Lu}(?<![\p{L}\p{N}_]\p{Lu})[\p{Lu}\p{N}&]+(?![\p{L}\p{N}_])/gu;
+/** Acronyms; in a social sentence they are laughter or thanks ("TIA!", "LOL"), no content. */
+const acronyms: Detector = (t) => allMatches(t, ACRONYM);
 /** camelCase, snake_case, word2vec, file.ext, @handle, #tag: identifiers, never prose. Exported for the test that holds identifierSpans to it. */
 export const IDENTIFIER =
   /(?<!\w)[@#$]\w+|\b[A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*\b|\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b|\b[A-Za-z]*\d[A-Za-z0-9]*\b|\b[\w-]+(?:\.[\w-]+)+\b/g;
@@ -233,6 +235,13 @@ const SOCIAL_CAPITALIZED = /^(?:(?:ha){2,}h?|he(?:he)+|lol+|lmao|rofl|thx|tysm|x
 /** "Hello ChatGPT," — the assistant's name in an opening greeting is not content to protect. */
 const GREETING_ADDRESSEE = /^\s*(?:hi|hello|hey|dear|greetings)[ \t,]+(?:chat ?gpt|gpt(?:-?\d[\w.-]*)?|claude|gemini|bard|copilot|assistant|ai)\b/i;
 
+/** Whether text[k] closes a smiley (":)", ";-(", ":D"): the next word opens a sentence ("Hi :) Could you ..."). */
+function endsEmoticon(text: string, k: number): boolean {
+  if (!")(DPp".includes(text[k]!)) return false;
+  const eyes = text[k - 1] === "-" ? k - 2 : k - 1;
+  return text[eyes] === ":" || text[eyes] === ";";
+}
+
 function holdsRightQuote(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) if (text.charCodeAt(i) === 0x2019) return true;
   return false;
@@ -253,7 +262,7 @@ function capitalizedNames(text: string): Span[] {
     if (text.charCodeAt(start) === 0x49 && FIRST_PERSON.test(text.slice(start, end))) return;
     let k = start - 1;
     while (k >= 0 && (text[k] === " " || text[k] === "\t")) k--;
-    const sentenceStart = k < 0 || SENTENCE_BOUNDARIES.includes(text[k]!);
+    const sentenceStart = k < 0 || SENTENCE_BOUNDARIES.includes(text[k]!) || endsEmoticon(text, k);
     // Looked up as written, where it lies: the statistics spell an apostrophe ', so a word with ’ is none of theirs.
     if (sentenceStart && !holdsRightQuote(text, start, end) && isKnownWordAt(text, start, end)) return;
     if (sentenceStart && SOCIAL_CAPITALIZED.test(text.slice(start, end))) return;
@@ -329,7 +338,7 @@ function wordAnchoredSpans(text: string): Span[] {
  * holds a negation, "I hope you're doing well this week" a date, and the sentence goes whole. Data spans
  * are not among them: a pasted letter's "I hope you are well." is part of the letter.
  */
-const CONTENT_DETECTORS = new Set<Detector>([wordAnchoredSpans, capitalizedNames]);
+const CONTENT_DETECTORS = new Set<Detector>([wordAnchoredSpans, capitalizedNames, acronyms]);
 
 const DETECTORS: readonly Detector[] = [
   (t) => (t.includes("```") || t.includes("~~~") ? fencedCode(t) : []),
@@ -344,7 +353,7 @@ const DETECTORS: readonly Detector[] = [
   (t) => (t.includes('\\"') ? allMatches(t, ESCAPED_QUOTED) : []),
   (t) => allMatches(t, SLOT),
   wordAnchoredSpans,
-  (t) => allMatches(t, ACRONYM),
+  acronyms,
   identifierSpans,
   capitalizedNames,
   (t) => allMatches(t, LINE_MARKER),

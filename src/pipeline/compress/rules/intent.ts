@@ -1,40 +1,95 @@
 import type { CompressionRule } from "../types";
 import { PhrasePattern } from "../text/phrase-patterns";
 import { capitalize, rewrite } from "../text/rewrite";
+import { COURTESY_IF } from "../text/social";
 
 /** Verbs that name a task: an indirect request for one of these is a command. */
 const TASK_VERB =
-  "(?:write|explain|help|create|generate|give|provide|tell|show|list|summari[sz]e|translate|describe|make|draft|compose|suggest|recommend|find|fix|rewrite|review|analy[sz]e|compare|calculate|solve|design|build|implement|convert|outline|plan|prepare|edit|check|correct|improve|proofread|answer|produce|come up with|brainstorm|classify|extract|identify|evaluate|debug|refactor|optimi[sz]e|simplify|paraphrase|format|sort|organi[sz]e|act|play|pretend|imagine|respond|reply|define|teach|walk me through|guide me through|name|predict|estimate|determine|convince|persuade|critique|assess|count|continue|quote|rate)";
+  "(?:write|explain|help|create|generate|give|provide|tell|show|list|summari[sz]e|translate|describe|make|draft|compose|suggest|recommend|find|fix|rewrite|review|analy[sz]e|compare|calculate|solve|design|build|implement|convert|outline|plan|prepare|edit|check|correct|improve|proofread|answer|produce|come up with|figure out|work out|brainstorm|classify|extract|identify|evaluate|debug|refactor|optimi[sz]e|simplify|paraphrase|format|sort|organi[sz]e|act|play|pretend|imagine|respond|reply|define|teach|walk me through|guide me through|name|predict|estimate|determine|convince|persuade|critique|assess|count|continue|quote|rate)";
 const POLITE = String.raw`(?:(?:please|possibly|kindly|maybe|perhaps|just|quickly|briefly)[ \t]+)*`;
 const HELP_ME = String.raw`(?:help[ \t]+me[ \t]+(?:to[ \t]+)?(?=${TASK_VERB}\b))?`;
 
 /** Ways of asking for something without saying it: everything up to the verb goes. */
-const INDIRECT = [
-  String.raw`I was (?:just )?wondering (?:if|whether) you (?:could|can|would|might) ${POLITE}`,
-  String.raw`I(?:'m| am) wondering (?:if|whether) you (?:could|can|would) ${POLITE}`,
-  String.raw`(?:would|could|can|will) you ${POLITE}(?:be able to |be so kind as to )?(?=${HELP_ME}${TASK_VERB}\b)`,
+const ASKS = [
+  String.raw`I was (?:just )?wondering (?:if|whether) you(?: could| can| would| might|'d|’d) (?:be able to )?${POLITE}`,
+  String.raw`I(?:'m| am|’m) wondering (?:if|whether) you(?: could| can| would|'d|’d) (?:be able to )?${POLITE}`,
+  // Before the next one, which would leave "Help me out and write ...".
+  String.raw`(?:can|could) you help me out and ${POLITE}(?=${TASK_VERB}\b)`,
+  String.raw`(?:would|could|can|will) you ${POLITE}(?:(?:be able to |be willing to |be so kind as to |be a dear and |go ahead and |do me a (?:favou?r|kindness) and )${POLITE})?(?=${HELP_ME}${TASK_VERB}\b)`,
+  // Ways of asking whether the assistant could, and of saying one would be glad if it did: only before a task verb.
+  String.raw`(?:is there any way|(?:is there )?any chance|do you think) (?:that )?you (?:could|can|would|might) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`I was (?:just )?wondering,? (?:could|can|would) you ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`(?:could|can|may) I ask you to ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`are you able to ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`I wonder (?:if|whether) you (?:could|can|would|might) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`I was thinking (?:maybe |perhaps )?(?:that )?you (?:could|can|might) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`I(?: would|'d|’d) love your help (?:to )?${POLITE}(?=${TASK_VERB}\b)`,
+  String.raw`I (?:wanted|want|would like|(?:'|’)d like) to ask (?:if|whether) you (?:could|can|would) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`(?:I(?:'m| am|’m) )?hoping (?:that )?you (?:can|could|will) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`I was hoping (?:to get|for) your help (?:to )?${POLITE}(?=${TASK_VERB}\b)`,
+  String.raw`do you have (?:the |some )?time to ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`(?:would|do) you mind if I (?:ask|asked) you to ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`I was (?:really )?hoping (?:that )?you (?:could|can|would|might) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`I(?: would|'d|’d) be (?:very |really |so |most )?grateful if you (?:could|would|can) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`it(?: would|'d|’d) be (?:really |very |so |super )?(?:great|helpful|nice|awesome|wonderful|amazing|lovely|fantastic) if you (?:could|would|can) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
   // "Would you mind checking ..." has no command form without rewriting the verb: only "helping me" goes.
   String.raw`(?:would|do) you mind ${POLITE}helping me (?:to )?(?=${TASK_VERB}\b)`,
   String.raw`(?:is|would) it (?:be )?possible (?:for you )?to ${POLITE}`,
-  String.raw`I(?: would|'d|’d) (?:really )?(?:like|love|appreciate it if) (?:for )?you (?:to |could |would )?${POLITE}`,
+  String.raw`I(?: would|'d|’d) (?:really )?(?:like|love|(?:appreciate|love|like) it if) (?:for )?you(?:[ \t]+(?:to|could|would)|['’]d)?[ \t]+${POLITE}`,
   String.raw`I (?:want|need|require) you to ${POLITE}`,
   String.raw`I(?: would|'d|’d) like (?:to ask you|to request(?: that you)?) (?:to )?${POLITE}`,
-  String.raw`(?:your|the) (?:task|job|goal|role|mission|assignment) (?:is|will be) to ${POLITE}`,
   String.raw`(?:please )?help me (?:to )?(?=${TASK_VERB}\b)`,
-  // "You will need to provide" is no "Need to provide": the subject stays before need, be and have.
-  String.raw`you (?:should|will|shall|are (?:going )?to|need to|have to) ${POLITE}(?!be\b|have\b|need\b)`,
+].join("|");
+
+/**
+ * Statements of what the assistant is to do, which intent also makes commands, only before a task
+ * verb. Unlike ASKS they can say more than "please": "You will receive a ticket ID" describes the
+ * input, and became the command "Receive a ticket ID" while any verb could follow. The quality score
+ * does not read them as framing, so such an edit still has to clear the floor on its words.
+ */
+const DUTIES = [
+  String.raw`(?:your|the) (?:task|job|goal|role|mission|assignment) (?:is|will be) to ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`you (?:should|will|shall|are (?:going )?to|need to|have to) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
 ].join("|");
 
 const SENTENCE_START = String.raw`(?<=^|[.!?:][ \t]+|\n[ \t]*)`;
 /** The request up to its closing punctuation; the rest may start with a protected span ("only reply ..."). */
 const REQUEST = new PhrasePattern({
   pattern: new RegExp(
-    String.raw`${SENTENCE_START}(?:${INDIRECT})(?:${HELP_ME})([a-z][^.!?
+    String.raw`${SENTENCE_START}(?:${COURTESY_IF})?(?:${ASKS}|${DUTIES})(?:${HELP_ME})([a-z][^.!?
 ]*)(\?)?`,
     "gim",
   ),
-  words: ["i", "would", "could", "can", "will", "do", "is", "your", "the", "please", "help", "you"],
+  words: [
+    "i",
+    "would",
+    "could",
+    "can",
+    "will",
+    "do",
+    "is",
+    "are",
+    "hoping",
+    "your",
+    "the",
+    "please",
+    "help",
+    "you",
+    "if",
+    "when",
+    "whenever",
+    "any",
+    "it",
+    "may",
+  ],
 });
+
+/**
+ * The framing of an indirect request at a sentence's start, up to the task: what intent removes. The
+ * quality score reads sentences without it, so that "Would it be possible for you to write ..." and
+ * "Write ..." ask for the same thing (its words "possible", "kind", "grateful" are no content).
+ */
+export const REQUEST_FRAMING = new RegExp(String.raw`^(?:${COURTESY_IF})?(?:${ASKS})(?:${HELP_ME})(?=[a-z])`, "i");
 
 /**
  * Indirect requests become commands: "I was wondering if you could possibly help me write a poem?"

@@ -1,7 +1,7 @@
 import type { CompressionRule } from "../types";
 import { capitalize, removeRanges, rewriteAll, type RewriteStep } from "../text/rewrite";
 import { splitSentences } from "../text/sentences";
-import { ADDRESSEE, isSocialSentence, SOCIAL_CLAUSE, SOCIAL_LEAD, SOCIAL_TAIL, SOCIAL_WORD } from "../text/social";
+import { ADDRESSEE, isEmojiOnly, isSocialSentence, SOCIAL_CLAUSE, SOCIAL_TAIL, SOCIAL_WORD, socialLead } from "../text/social";
 
 /** An opening greeting with its punctuation, when more follows it. */
 const GREETING = new RegExp(
@@ -20,16 +20,16 @@ function socialRanges(text: string): { ranges: { start: number; end: number }[];
   for (let i = 0; i < sentences.length; i++) {
     const s = sentences[i]!;
     const sentence = text.slice(s.start, s.end);
-    if (isSocialSentence(sentence)) {
+    const last = ranges[ranges.length - 1];
+    if (isSocialSentence(sentence) || (last?.end === s.start && isEmojiOnly(sentence))) {
       const rest = text.slice(s.next);
       // A sign-off above a short last line may be a pasted letter's: the name is content.
       if (rest.trim() !== "" && !rest.includes("\n\n") && rest.startsWith("\n") && NAME_LINE.test(rest)) continue;
-      const last = ranges[ranges.length - 1];
       if (last && last.end === s.start) last.end = s.next;
       else ranges.push({ start: s.start, end: s.next });
       continue;
     }
-    const lead = SOCIAL_LEAD.exec(sentence);
+    const lead = socialLead(sentence);
     if (lead) {
       ranges.push({ start: s.start, end: s.start + lead[0].length });
       capitalizeAt.push(s.start + lead[0].length);

@@ -1,0 +1,77 @@
+import type { CorpusPrompt } from "../../models/word-stats/corpora";
+import chattyFile from "../data/chatty-prompts.json";
+import framingsFile from "../data/chatty-framings.json";
+
+/**
+ * The chatty corpora of issue 25 (real tasks wrapped in social framing), shared by compress-eval.ts and
+ * chatty-residue.ts:
+ * - bench/data/chatty-prompts.json, its tune split ("written against") and its hold-out, whose framings
+ *   were never used while writing or tuning the rules;
+ * - bench/data/chatty-framings.json, framings written later by the compress helper, wrapped around the
+ *   tune split's tasks and tasks of its own: rules were written against it too.
+ */
+interface ChattyPrompt {
+  id: string;
+  split: "tune" | "holdout";
+  task: string;
+  text: string;
+}
+interface Framings {
+  openers: string[];
+  requests: { text: string; end: string }[];
+  closings: string[];
+  tasks: string[];
+}
+
+export interface ChattyCorpus {
+  name: string;
+  kind: "chatty";
+  /** Whether the rules were written against it: chatty-residue.ts reads only those. */
+  writtenAgainst: boolean;
+  prompts: CorpusPrompt[];
+  /** Each prompt's task without its framing, in the order of `prompts`. */
+  tasks: string[];
+}
+
+const chatty = (chattyFile as { prompts: ChattyPrompt[] }).prompts;
+const framings = framingsFile as Framings;
+
+/** FNV-1a of a string: a fixed pick of framings per task that any change to the lists reshuffles only where it must. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+const pick = <T>(list: readonly T[], key: string): T => list[hash(key) % list.length]!;
+
+/** A task wrapped in an opener, an indirect request and a closing; a task that hands over a text ends its line before the closing. */
+function framed(task: string, variant: number): string {
+  const key = `${variant}:${task}`;
+  const request = pick(framings.requests, `request ${key}`);
+  const handsOver = task.includes(":");
+  const body = `${request.text}${task}${handsOver ? "" : request.end}`;
+  return `${pick(framings.openers, `opener ${key}`)} ${body}${handsOver ? "\n\n" : " "}${pick(framings.closings, `closing ${key}`)}`;
+}
+
+/** Tasks with a colon hand over the text after it: the prompt and the text that must arrive byte for byte. */
+export const handedOver = new Map<string, string>();
+
+function corpusOf(name: string, writtenAgainst: boolean, prompts: { id: string; task: string; text: string }[]): ChattyCorpus {
+  for (const p of prompts) if (p.task.includes(":")) handedOver.set(p.text, p.task.slice(p.task.indexOf(":") + 1).trim());
+  return { name, kind: "chatty", writtenAgainst, prompts: prompts.map((p) => ({ id: p.id, turns: [p.text] })), tasks: prompts.map((p) => p.task) };
+}
+
+export function chattyCorpora(): ChattyCorpus[] {
+  const tune = chatty.filter((p) => p.split === "tune");
+  const tasks = [...new Set([...tune.map((p) => p.task), ...framings.tasks])];
+  const ownFramings = tasks.flatMap((task, i) => [0, 1].map((variant) => ({ id: `framed-${i}-${variant}`, task, text: framed(task, variant) })));
+  return [
+    corpusOf("chatty (written against)", true, tune),
+    corpusOf("chatty, new framings (written against)", true, ownFramings),
+    corpusOf(
+      "chatty (hold-out)",
+      false,
+      chatty.filter((p) => p.split === "holdout"),
+    ),
+  ];
+}

@@ -1,0 +1,94 @@
+/**
+ * The optimizer inline, source trees side by side: every stage on (compression with its quality
+ * back-off, embedding, classification, routing) on a fresh ~300-token prompt per call, as
+ * bench/optimizer-hop.ts's "every stage on, inline" row runs it, each tree's call for a prompt back to
+ * back in roundOrder so a slow spell of the machine hits all trees alike. Also counts the prompts whose
+ * result (messages sent, route, scores) differs between trees. Wall time is what a request waits; this
+ * thread's CPU time (process.threadCpuUsage) is the work alone, which a loaded machine's waits for a core
+ * do not inflate.
+ *
+ *   bun bench/optimizer-trees.ts [--calls 2000] [--tree name=/path ...]
+ *
+ * Without --tree it times this checkout alone. To compare with another commit:
+ *   git archive <commit> | tar -x -C /tmp/old && ln -s "$PWD/node_modules" /tmp/old/node_modules
+ *   bun bench/optimizer-trees.ts --tree old=/tmp/old --tree new=.
+ */
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { OptimizeInput, OptimizeResult } from "../src/pipeline/optimize-types";
+import { roundOrder } from "./lib/measure";
+import { percentile } from "./lib/stats";
+import { loadWorkload, variedPrompt } from "./lib/workload";
+
+const { values: flags } = parseArgs({
+  args: process.argv.slice(2),
+  options: { calls: { type: "string", default: "2000" }, tree: { type: "string", multiple: true, default: [] } },
+});
+const calls = Number(flags.calls);
+
+interface Tree {
+  name: string;
+  run(prompt: string): Promise<OptimizeResult>;
+  us: number[];
+  cpuUs: number[];
+}
+
+/** One tree's optimizer with its own deps, called as the gateway's inline path calls it. */
+async function loadTree(name: string, path: string): Promise<Tree> {
+  const at = (file: string) => import(resolve(path, file));
+  const { loadSettings } = await at("src/config/config.ts");
+  const { parseCompletionRequest } = await at("src/http/validate/completion-request.ts");
+  const { optimizeInputOf } = await at("src/pipeline/analyze.ts");
+  const { RULE_NAMES } = await at("src/pipeline/compress/index.ts");
+  const { optimize } = await at("src/pipeline/optimize.ts");
+  const { loadOptimizerDeps } = await at("src/pipeline/optimizer-deps.ts");
+  const settings = loadSettings({ ...process.env, SVC_DATA_DIR: "/tmp/svc-bench-trees" });
+  const deps = await loadOptimizerDeps(settings);
+  const available = (deps.catalog.models as { id: string }[]).map((m) => m.id);
+  const inputOf = (prompt: string): OptimizeInput =>
+    optimizeInputOf(parseCompletionRequest({ model: "auto", messages: [{ role: "user", content: prompt }] }, RULE_NAMES), available, settings.qualityFloor);
+  return { name, run: (prompt) => optimize(inputOf(prompt), deps), us: [], cpuUs: [] };
+}
+
+const trees: Tree[] = [];
+for (const spec of flags.tree.length > 0 ? flags.tree : ["this=."]) {
+  const [name, path] = spec.split("=") as [string, string | undefined];
+  if (!path) throw new Error(`--tree wants name=/path, got '${spec}'`);
+  trees.push(await loadTree(name, path));
+}
+
+const workload = loadWorkload(300);
+// Warm-up: the JIT, the token memos and the models' scratch of every tree, on prompts not timed.
+for (let i = 0; i < 300; i++) for (const t of trees) await t.run(variedPrompt(workload, 1_000_000 + i));
+
+/** What a call decides: a tree that decides otherwise is not the same optimizer made faster. */
+const decision = (r: OptimizeResult) =>
+  JSON.stringify([r.messages, r.route, r.qualityScore, r.compressedTokens, r.rulesApplied, r.embedding ? Array.from(r.embedding.slice(0, 8)) : null]);
+let differing = 0;
+for (let i = 0; i < calls; i++) {
+  const prompt = variedPrompt(workload, i);
+  const decisions = new Set<string>();
+  for (const t of roundOrder(trees, i)) {
+    const cpu0 = process.threadCpuUsage();
+    const t0 = performance.now();
+    const r = await t.run(prompt);
+    t.us.push((performance.now() - t0) * 1000);
+    const cpu = process.threadCpuUsage(cpu0);
+    t.cpuUs.push(cpu.user + cpu.system);
+    decisions.add(decision(r));
+  }
+  if (decisions.size > 1) differing++;
+}
+
+console.log(`# optimize() inline, every stage on, ${calls} fresh ~300-token prompts (bench/lib/workload), trees interleaved\n`);
+const first = trees[0]!;
+console.log(`| tree | wall p50 µs | p90 | p99 | p50 vs ${first.name} | p99 vs ${first.name} | thread CPU p50 µs | p99 | CPU p50 vs ${first.name} |`);
+console.log("|---|---|---|---|---|---|---|---|---|");
+for (const t of trees) {
+  const q = (xs: number[], p: number) => percentile(xs, p);
+  const ratio = (xs: number[], base: number[], p: number) => (q(xs, p) / q(base, p)).toFixed(2);
+  console.log(
+    `| ${t.name} | ${q(t.us, 50).toFixed(0)} | ${q(t.us, 90).toFixed(0)} | ${q(t.us, 99).toFixed(0)} | ${ratio(t.us, first.us, 50)}x | ${ratio(t.us, first.us, 99)}x | ${q(t.cpuUs, 50).toFixed(0)} | ${q(t.cpuUs, 99).toFixed(0)} | ${ratio(t.cpuUs, first.cpuUs, 50)}x |`,
+  );
+}
+if (trees.length > 1) console.log(`\nPrompts whose result differs between trees: ${differing} of ${calls}.`);
