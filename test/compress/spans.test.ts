@@ -96,6 +96,8 @@ describe("numbers, dates, negations and constraints", () => {
       ["costs $1,200.50 now", "$1,200.50"],
       ["between 2 and 4 hours", "between 2 and 4 hours"],
       ["up to 3 sentences", "up to 3 sentences"],
+      // The two-word unit before its first word: "5 bullet" alone would leave "points" to be pruned.
+      ["in 5 bullet points please", "5 bullet points"],
       ["at 10:30 am", "10:30 am"],
       ["2x faster", "2x"],
       ["page 12 of it", "12"],
