@@ -18,6 +18,7 @@ import { openStore } from "../src/store/db";
 import { SqliteSpendStore } from "../src/store/spend-store";
 import { SqliteCounters } from "../src/store/counters";
 import { Budgets } from "../src/accounting/budgets";
+import { SettleQueue } from "../src/accounting/settle-queue";
 import { AgentRuns } from "../src/accounting/agent-runs";
 import { Quota } from "../src/auth/quota";
 import { Plans } from "../src/auth/plans";
@@ -47,13 +48,14 @@ const db = join(dir, "svc.db");
 const spend = new SqliteSpendStore(db);
 const counters = new SqliteCounters(db);
 const catalog = Catalog.load();
+const settles = new SettleQueue(spend);
 loadVocabularies(["o200k"]);
 const services = {
   catalog,
   // A test key: its daily limit (1e9 here) never binds.
   quota: new Quota(counters, Plans.load(), 1e9),
-  budgets: new Budgets(spend, String(process.pid)),
-  agentRuns: new AgentRuns(spend, { maxCostMicros: 0, maxCalls: 0, maxRepeats: 3 }, String(process.pid)),
+  budgets: new Budgets(spend, String(process.pid), Date.now, settles),
+  agentRuns: new AgentRuns(spend, { maxCostMicros: 0, maxCalls: 0, maxRepeats: 3 }, String(process.pid), 0, Date.now, settles),
   metrics: new Metrics(),
 };
 const stages: Stage[] = [quotaStage(services), agentRunStage(services), budgetStage(services)] as Stage[];

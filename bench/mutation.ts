@@ -7,7 +7,9 @@
  *
  * Stryker runs on Node (its CLI), the tests on Bun. A narrow test command per module keeps a run to
  * minutes on a 2-core machine: a mutant costs one `bun test` start (~0.2 s) plus the module's tests (up to
- * the first failure: --bail).
+ * the first failure: --bail). A module whose tests include a slow one (the compressor's first call loads
+ * its models: 7 s) lists its fast unit tests under `first`: they run alone before the rest, so a mutant
+ * they kill never starts the slow ones (spans.ts: 9.5 s -> ~0.5 s a killed mutant).
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,6 +22,8 @@ const ROOT = join(import.meta.dir, "..");
  */
 interface Module {
   mutate: string[];
+  /** Fast tests run first, in a `bun test` of their own; `tests` run only when these pass. */
+  first?: string[];
   tests: string[];
   sample?: { file: string; block: number; every: number };
   equivalent?: Equivalent[];
@@ -50,6 +54,11 @@ interface Mutant {
   status: string;
   location: { start: { line: number; column: number }; end: { line: number; column: number } };
 }
+/** The part of Stryker's JSON report read here; survivorsRerunAt is this script's, set by --survivors. */
+interface Report {
+  files: Record<string, { source: string; mutants: Mutant[] }>;
+  survivorsRerunAt?: string;
+}
 interface Summary {
   module: string;
   measured_at: string;
@@ -66,13 +75,22 @@ interface Summary {
   score_without_equivalent: number;
   /** Lines mutated, when a sample of the file. */
   scope?: string;
+  /** When the survivors' lines were run again (--survivors) and their verdicts merged into the run's. */
+  survivors_rerun_at?: string;
   survivors: { at: string; mutator: string; replacement: string; equivalent?: string }[];
 }
 
 const names = Object.keys(MODULES).filter((k) => !k.startsWith("_"));
 // --from-report: score the last run's Stryker report again (after the equivalent list changed) without running it.
 const fromReport = process.argv.includes("--from-report");
-const wanted = process.argv.slice(2).filter((a) => a !== "--from-report");
+/**
+ * --survivors: run again only the lines of the last run's surviving mutants (after tests were added for
+ * them) and merge the new verdicts into that run's report. A whole run of spans.ts took ~60 minutes at a
+ * load of 25 on the 2 shared cores; its survivors stand on a few dozen lines. Refused when a mutated
+ * file changed since the run: the mutants would no longer be the same.
+ */
+const survivorsOnly = process.argv.includes("--survivors");
+const wanted = process.argv.slice(2).filter((a) => a !== "--from-report" && a !== "--survivors");
 for (const w of wanted) if (!names.includes(w)) throw new Error(`unknown module '${w}'; known: ${names.join(", ")}`);
 mkdirSync(RESULTS, { recursive: true });
 mkdirSync(WORK, { recursive: true });
@@ -80,9 +98,13 @@ mkdirSync(WORK, { recursive: true });
 for (const name of wanted.length > 0 ? wanted : names) {
   const m = MODULES[name] as Module;
   // --bail: a mutant is killed by its first failing test, and the rest need not run (a surviving one still runs them all).
-  const command = `./node_modules/.bin/bun test --bail --timeout 60000 ${m.tests.join(" ")}`;
-  const mutate = [...m.mutate, ...(m.sample ? sampleRanges(m.sample) : [])];
+  const command = [...(m.first ? [m.first] : []), m.tests]
+    .map((files) => `./node_modules/.bin/bun test --bail --timeout 60000 ${files.join(" ")}`)
+    .join(" && ");
   const reportFile = join(WORK, `${name}.json`);
+  const previous = survivorsOnly ? (JSON.parse(readFileSync(reportFile, "utf8")) as Report) : undefined;
+  const mutate = previous ? survivorLines(previous) : [...m.mutate, ...(m.sample ? sampleRanges(m.sample) : [])];
+  const runReport = previous ? join(WORK, `${name}.survivors.json`) : reportFile;
   const config = {
     $schema: "../../node_modules/@stryker-mutator/core/schema/stryker-schema.json",
     testRunner: "command",
@@ -90,13 +112,16 @@ for (const name of wanted.length > 0 ? wanted : names) {
     coverageAnalysis: "off",
     mutate,
     reporters: ["progress", "clear-text", "json"],
-    jsonReporter: { fileName: reportFile },
+    jsonReporter: { fileName: runReport },
     // The sandbox needs the sources, tests and shipped models; the rest only slows the copy.
     ignorePatterns: ["/bench", "/docs", "/.tmp", "/data", "/reports", "*.log"],
     tempDirName: join(".tmp", `stryker-${name}`),
     cleanTempDir: "always",
     concurrency: Number(process.env.SVC_MUTATION_CONCURRENCY ?? 1),
-    timeoutMS: 20_000,
+    // Past this (plus 1.5 x the unmutated run) a mutant counts as detected (Timeout). At a load of 20 on
+    // the 2 shared cores a surviving spans.ts mutant's slow tests took over the 30 s a 20 s allowance gave,
+    // and would have been counted as detected; an endless loop costs this long once.
+    timeoutMS: Number(process.env.SVC_MUTATION_TIMEOUT_MS ?? 60_000),
   };
   const configFile = join(WORK, `${name}.config.json`);
   writeFileSync(configFile, JSON.stringify(config, null, 2));
@@ -109,15 +134,39 @@ for (const name of wanted.length > 0 ? wanted : names) {
     });
     if (run.exitCode !== 0) throw new Error(`stryker exited with ${run.exitCode} on ${name}`);
   }
-  const summary = summarize(name, command, JSON.parse(readFileSync(reportFile, "utf8")), m.equivalent ?? []);
+  if (previous) writeFileSync(reportFile, JSON.stringify(merged(previous, JSON.parse(readFileSync(runReport, "utf8")) as Report)));
+  const report = JSON.parse(readFileSync(reportFile, "utf8")) as Report;
+  const summary = summarize(name, command, report, m.equivalent ?? []);
   if (fromReport) summary.measured_at = statSync(reportFile).mtime.toISOString();
-  if (m.sample) summary.scope = mutate.join(" ");
+  // A re-run of the survivors keeps the whole run's time; its own is survivors_rerun_at.
+  if (previous) summary.measured_at = (JSON.parse(readFileSync(join(RESULTS, `${name}.json`), "utf8")) as Summary).measured_at;
+  if (m.sample) summary.scope = [...m.mutate, ...sampleRanges(m.sample)].join(" ");
+  if (report.survivorsRerunAt) summary.survivors_rerun_at = report.survivorsRerunAt;
   writeFileSync(join(RESULTS, `${name}.json`), JSON.stringify(summary, null, 2) + "\n");
   console.log(
     `${name}: ${summary.score.toFixed(1)}% killed (${summary.killed + summary.timeout} of ${summary.killed + summary.timeout + summary.survived + summary.no_coverage}); ${summary.score_without_equivalent.toFixed(1)}% without the ${summary.equivalent} listed as equivalent`,
   );
   // After each module, so a run stopped part-way still leaves a table that matches the summaries.
   writeTable();
+}
+
+/** The report's files must be the ones on disk: a mutant is known by its place and its replacement. */
+function survivorLines(report: Report): string[] {
+  const ranges = new Set<string>();
+  for (const [path, f] of Object.entries(report.files)) {
+    if (readFileSync(join(ROOT, path), "utf8") !== f.source) throw new Error(`${path} changed since the last run: run the module whole`);
+    for (const x of f.mutants) if (x.status === "Survived" || x.status === "NoCoverage") ranges.add(`${path}:${x.location.start.line}-${x.location.end.line}`);
+  }
+  return [...ranges];
+}
+
+/** The first run's report with the verdicts of the re-run's mutants (the same file, place, mutator and replacement). */
+function merged(first: Report, rerun: Report): Report {
+  const key = (path: string, x: Mutant) => `${path}:${JSON.stringify(x.location)}:${x.mutatorName}:${x.replacement ?? ""}`;
+  const verdicts = new Map<string, string>();
+  for (const [path, f] of Object.entries(rerun.files)) for (const x of f.mutants) verdicts.set(key(path, x), x.status);
+  for (const [path, f] of Object.entries(first.files)) for (const x of f.mutants) x.status = verdicts.get(key(path, x)) ?? x.status;
+  return { ...first, survivorsRerunAt: new Date().toISOString() };
 }
 
 /** `file:a-b` ranges of every `every`th block of `block` lines, from the first: a systematic sample of the file's lines. */
@@ -148,7 +197,7 @@ function equivalentReason(path: string, x: Mutant, equivalents: Equivalent[]): s
   )?.reason;
 }
 
-function summarize(module: string, command: string, report: { files: Record<string, { mutants: Mutant[] }> }, equivalents: Equivalent[]): Summary {
+function summarize(module: string, command: string, report: Report, equivalents: Equivalent[]): Summary {
   const s: Summary = {
     module,
     measured_at: new Date().toISOString(),
@@ -216,6 +265,8 @@ function writeTable(): void {
     "",
     "Mutants listed as equivalent in modules.json (with the reason each cannot be told apart) are counted in the",
     "survivors and left out of the second score. A sampled module mutated only the lines named under it.",
+    '"survivors re-run": after tests were added, `npm run mutation -- <module> --survivors` ran the lines of',
+    "the whole run's survivors again and its verdicts replaced theirs.",
     "",
     "| module | file | killed | timeout | survived | no coverage | score | of which equivalent | score without them | measured at / test command |",
     "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
@@ -223,11 +274,11 @@ function writeTable(): void {
   for (const r of rows) {
     for (const f of r.files)
       lines.push(
-        `| ${r.module} | ${f.path} | ${f.killed} | ${f.timeout} | ${f.survived} | ${f.no_coverage} | ${f.score.toFixed(1)}% | | | ${r.measured_at.slice(0, 16)}Z |`,
+        `| ${r.module} | ${f.path} | ${f.killed} | ${f.timeout} | ${f.survived} | ${f.no_coverage} | ${f.score.toFixed(1)}% | | | ${r.measured_at.slice(0, 16)}Z${r.survivors_rerun_at ? `, survivors re-run ${r.survivors_rerun_at.slice(11, 16)}Z` : ""} |`,
       );
     const equivalent = r.equivalent ?? 0;
     lines.push(
-      `| **${r.module}** | all | ${r.killed} | ${r.timeout} | ${r.survived} | ${r.no_coverage} | **${r.score.toFixed(1)}%** | ${equivalent} | ${(r.score_without_equivalent ?? r.score).toFixed(1)}% | \`${r.command.replace("./node_modules/.bin/", "")}\` |`,
+      `| **${r.module}** | all | ${r.killed} | ${r.timeout} | ${r.survived} | ${r.no_coverage} | **${r.score.toFixed(1)}%** | ${equivalent} | ${(r.score_without_equivalent ?? r.score).toFixed(1)}% | \`${r.command.replaceAll("./node_modules/.bin/", "")}\` |`,
     );
     if (r.scope) lines.push(`| | sampled lines: ${r.scope.replace(/src\/[^ ]*?:/g, "")} | | | | | | | | |`);
   }

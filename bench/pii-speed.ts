@@ -1,6 +1,6 @@
 /**
  * Speed of PII detection and masking (maskMessages: every detector, the tagger, placeholders), in µs
- * per 1k o200k tokens, p50 and p99 over two workloads:
+ * per 1k o200k tokens, p50 and p99 over two workloads (bench/lib/pii-workloads.ts):
  *   prompts   the corpora's user prompts of 200+ tokens (ordinary text, little PII)
  *   pii-dense presidio-synth-pii texts joined into ~1k-token messages (PII in every sentence)
  * Each message is timed best of 3 (bench/lib/compression-corpora.ts). A floor in the same run: one
@@ -15,32 +15,11 @@ import type { ChatMessage } from "../src/core/messages";
 import { maskMessages } from "../src/pipeline/pii/mask";
 import { PlaceholderMap } from "../src/pipeline/pii/placeholders";
 import { countTokens } from "../src/tokens/count";
-import { readPresidio } from "../models/pii-ner/data";
-import { bestOf, compressionCorpora, SPEED_MIN_TOKENS } from "./lib/compression-corpora";
+import { bestOf } from "./lib/compression-corpora";
+import { piiWorkloads } from "./lib/pii-workloads";
 import { percentile } from "./lib/stats";
 
-function denseMessages(): string[] {
-  const out: string[] = [];
-  let cur = "";
-  for (const s of readPresidio()) {
-    cur += (cur ? "\n\n" : "") + s.full_text;
-    if (countTokens(cur) >= 1000) {
-      out.push(cur);
-      cur = "";
-    }
-  }
-  return out;
-}
-
-const workloads: [string, string[]][] = [
-  [
-    "prompts",
-    compressionCorpora()
-      .flatMap((c) => c.prompts.map((p) => p.turns.join("\n\n")))
-      .filter((t) => countTokens(t) >= SPEED_MIN_TOKENS),
-  ],
-  ["pii-dense", denseMessages()],
-];
+const workloads = piiWorkloads();
 
 const WORD = /\p{L}+/gu;
 const floor = (text: string) => {

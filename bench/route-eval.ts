@@ -4,7 +4,9 @@
  * confidence is calibrated, how it does on a corpus it never saw, and how long a decision takes.
  * Prints markdown tables.
  *
- *   bun bench/route-eval.ts [--no-loso]
+ *   bun bench/route-eval.ts [--no-loso | --loso-only] [--loso-sources=a,b]   (the leave-one-source-out
+ *   part alone, or all but it, or only some of its folds: it trains its own models, so the parts can
+ *   run side by side on a busy machine)
  *
  * Prompt sets (models/task-classifier/split.ts):
  * - hold-out: 3 in 10 of the project's own prompts (models/task-classifier/data), fixed by a hash of
@@ -22,21 +24,14 @@ import { join } from "node:path";
 import { Catalog, TIERS, type ModelInfo, type Tier } from "../src/catalog/catalog";
 import { HashEmbedder } from "../src/ml/hash-embedder";
 import { DEFAULT_MODELS_DIR } from "../src/ml/load";
-import { loadModels } from "../src/pipeline/models";
+import { loadModels, type Models } from "../src/pipeline/models";
 import { toPrediction } from "../src/ml/task-classifier";
 import { TASK_CLASSES, type TaskClass, type TaskPrediction } from "../src/ml/types";
-import {
-  decideRoute,
-  loadCapabilities,
-  promptSignals,
-  REASON_OF_TASK,
-  type CapabilityTable,
-  type PromptSignals,
-  type SignalSource,
-} from "../src/pipeline/route";
+import { decideRoute, loadCapabilities, promptSignals, type CapabilityTable, type PromptSignals, type SignalSource } from "../src/pipeline/route";
 import { countMessageTokens } from "../src/tokens/count";
 import { CLASSIFIER_CONFIG, examples } from "../models/task-classifier/build";
 import { reliability } from "../models/task-classifier/calibrate";
+import { reasonIsRight } from "../models/task-classifier/routing-score";
 import { loadLabelledPrompts, type LabelledPrompt } from "../models/task-classifier/split";
 import { predict, trainClassifier } from "../models/task-classifier/train";
 
@@ -51,7 +46,9 @@ const THRESHOLD_SWEEP = [0.5, 0.6, 0.7, 0.8, 0.9];
 
 const catalog = Catalog.load();
 const capabilities = loadCapabilities();
-const models = await loadModels();
+/** Loaded on first use: --loso-only trains its own models and needs none of the shipped ones. */
+let shippedModels: Promise<Models> | undefined;
+const models = () => (shippedModels ??= loadModels());
 
 function request(prompt: LabelledPrompt): SignalSource {
   return { messages: [{ role: "user", content: prompt.text }], max_tokens: COMPLETION_TOKENS };
@@ -175,14 +172,9 @@ function classTables(outcomes: Outcome[]): string {
   return `${perClass}\n\nConfusion matrix:\n\n${confusion}`;
 }
 
-const TASK_REASONS = new Set<string>(Object.values(REASON_OF_TASK));
-
-/**
- * Share of prompts whose routing_reason is the one their label gives. When a signal sent the prompt up
- * a tier the reason names the signal, not the class; it counts as right when the class routing acted on is the label.
- */
+/** Share of prompts whose routing_reason is the one their label gives (reasonIsRight). */
 function reasonAccuracy(outcomes: Outcome[]): number {
-  return outcomes.filter((o) => (TASK_REASONS.has(o.reason) ? o.reason === REASON_OF_TASK[o.prompt.task] : o.task === o.prompt.task)).length / outcomes.length;
+  return outcomes.filter((o) => reasonIsRight(o.reason, o.task, o.prompt.task)).length / outcomes.length;
 }
 
 function reliabilityTable(outcomes: Outcome[]): string {
@@ -213,7 +205,11 @@ async function leaveOneSourceOut(
 ): Promise<void> {
   const embedder = await HashEmbedder.load(join(DEFAULT_MODELS_DIR, "embedding"));
   const data = await examples(rows, embedder, CLASSIFIER_CONFIG);
-  for (const source of [...new Set(rows.map((r) => r.dataset))]) {
+  const only = process.argv
+    .find((a) => a.startsWith("--loso-sources="))
+    ?.slice("--loso-sources=".length)
+    .split(",");
+  for (const source of [...new Set(rows.map((r) => r.dataset))].filter((s) => !only || only.includes(s))) {
     const trainIdx = rows.map((_, i) => i).filter((i) => rows[i]!.dataset !== source);
     const testIdx = rows.map((_, i) => i).filter((i) => rows[i]!.dataset === source);
     const weights = trainClassifier(
@@ -249,6 +245,7 @@ interface Timings {
 async function timeAll(prompts: LabelledPrompt[]): Promise<Timings> {
   const t: Timings = { tokens: [], signals: [], embed: [], classify: [], decide: [], total: [] };
   const isAvailable = () => true;
+  const m = await models();
   for (let round = 0; round <= ROUNDS; round++) {
     for (const prompt of prompts) {
       const req = request(prompt);
@@ -257,9 +254,9 @@ async function timeAll(prompts: LabelledPrompt[]): Promise<Timings> {
       const t1 = Bun.nanoseconds();
       const signals = promptSignals(req, tokens);
       const t2 = Bun.nanoseconds();
-      const embedding = await models.embed(prompt.text);
+      const embedding = await m.embed(prompt.text);
       const t3 = Bun.nanoseconds();
-      const prediction = await models.classify(prompt.text, embedding);
+      const prediction = await m.classify(prompt.text, embedding);
       const t4 = Bun.nanoseconds();
       decideRoute({ model: "auto", route: true, catalog, capabilities, isAvailable, signals, prediction });
       const t5 = Bun.nanoseconds();
@@ -277,12 +274,13 @@ async function timeAll(prompts: LabelledPrompt[]): Promise<Timings> {
 
 async function main(): Promise<void> {
   const all = loadLabelledPrompts();
+  if (process.argv.includes("--loso-only")) return losoReport(all);
   const sets = { "hold-out": all.filter((p) => p.split === "holdout"), dev: all.filter((p) => p.split === "dev") };
   const shipped = new Map<string, Outcome[]>();
   const byOracle = new Map<string, Outcome[]>();
   for (const [name, prompts] of Object.entries(sets)) {
     const predictions: TaskPrediction[] = [];
-    for (const p of prompts) predictions.push(await models.classify(p.text));
+    for (const p of prompts) predictions.push(await (await models()).classify(p.text));
     shipped.set(name, routeAll(prompts, predictions));
     byOracle.set(name, routeAll(prompts, prompts.map(oracle)));
   }
@@ -399,29 +397,29 @@ async function main(): Promise<void> {
   const p50 = quantile(t.total, 0.5);
   console.log(`\nRouting total p50 is ${(p50 / quantile(t.tokens, 0.5)).toFixed(2)}× the token count's p50; goal under 300 µs p50: ${verdict(p50 < 300_000)}.`);
 
-  if (!process.argv.includes("--no-loso")) {
-    console.log(`\n## Leave one source out (${LOSO_EPOCHS} epochs per model; the hold-out rows are in no fold)\n`);
-    console.log(
-      `| left out | prompts | classes | accuracy | code/math/reasoning → cheapest | faq/chat → above cheapest | ECE |\n|---|---|---|---|---|---|---|`,
-    );
-    const folds: { source: string; s: Summary }[] = [];
-    await leaveOneSourceOut(
-      all.filter((r) => r.split !== "holdout"),
-      (source, rows, predictions) => {
-        const s = summarize(routeAll(rows, predictions));
-        folds.push({ source, s });
-        console.log(
-          `| ${[source, String(rows.length), [...new Set(rows.map((r) => r.task))].join(", "), pct(s.accuracy), pct(s.hardToCheap), pct(s.easyUp), f3(s.ece)].join(" | ")} |`,
-        );
-      },
-    );
-    const accs = folds.map((f) => f.s.accuracy);
-    const worst = folds[accs.indexOf(Math.min(...accs))]!;
-    const hard = folds.map((f) => f.s.hardToCheap).filter((x) => !Number.isNaN(x));
-    console.log(
-      `\nAccuracy on the left-out source: mean ${pct(sum(accs) / accs.length)} over ${accs.length} sources, worst ${pct(worst.s.accuracy)} (${worst.source}). Code/math/reasoning sent to the cheapest tier: mean ${pct(sum(hard) / hard.length)}, worst ${pct(Math.max(...hard))}.`,
-    );
-  }
+  if (!process.argv.includes("--no-loso")) await losoReport(all);
+}
+
+async function losoReport(all: LabelledPrompt[]): Promise<void> {
+  console.log(`\n## Leave one source out (${LOSO_EPOCHS} epochs per model; the hold-out rows are in no fold)\n`);
+  console.log(`| left out | prompts | classes | accuracy | code/math/reasoning → cheapest | faq/chat → above cheapest | ECE |\n|---|---|---|---|---|---|---|`);
+  const folds: { source: string; s: Summary }[] = [];
+  await leaveOneSourceOut(
+    all.filter((r) => r.split !== "holdout"),
+    (source, rows, predictions) => {
+      const s = summarize(routeAll(rows, predictions));
+      folds.push({ source, s });
+      console.log(
+        `| ${[source, String(rows.length), [...new Set(rows.map((r) => r.task))].join(", "), pct(s.accuracy), pct(s.hardToCheap), pct(s.easyUp), f3(s.ece)].join(" | ")} |`,
+      );
+    },
+  );
+  const accs = folds.map((f) => f.s.accuracy);
+  const worst = folds[accs.indexOf(Math.min(...accs))]!;
+  const hard = folds.map((f) => f.s.hardToCheap).filter((x) => !Number.isNaN(x));
+  console.log(
+    `\nAccuracy on the left-out source: mean ${pct(sum(accs) / accs.length)} over ${accs.length} sources, worst ${pct(worst.s.accuracy)} (${worst.source}). Code/math/reasoning sent to the cheapest tier: mean ${pct(sum(hard) / hard.length)}, worst ${pct(Math.max(...hard))}.`,
+  );
 }
 
 await main();

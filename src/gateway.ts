@@ -26,9 +26,10 @@ import { postgresWriter, threadWriter } from "./accounting/ledger-writer";
 import { SqliteCounters, type Counters, type DurableCounters } from "./store/counters";
 import { RedisLink } from "./store/redis";
 import { RedisCounters } from "./store/redis-counters";
-import { RedisCachePeers } from "./pipeline/cache/redis-peers";
+import { COALESCE_LEASE_MS, RedisCachePeers } from "./pipeline/cache/redis-peers";
 import { SqliteSpendStore, type SpendStore } from "./store/spend-store";
 import { RedisSpendStore } from "./store/redis-spend";
+import { SettleQueue } from "./accounting/settle-queue";
 import { Budgets } from "./accounting/budgets";
 import { AgentRuns } from "./accounting/agent-runs";
 import { processAlive } from "./accounting/ledger-journal";
@@ -101,12 +102,15 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
   const durableSpend: SpendStore = store.dialect === "sqlite" ? new SqliteSpendStore(store.path) : new PgSpendStore(store.sql);
   const spend: SpendStore = redis ? new RedisSpendStore(redis, durableSpend, redis.node) : durableSpend;
   const owner = ownerOf(store, settings);
-  const budgets = new Budgets(spend, owner);
+  const settles = new SettleQueue(spend);
+  const budgets = new Budgets(spend, owner, Date.now, settles);
   const agentRuns = new AgentRuns(
     spend,
     { maxCostMicros: Math.round(settings.agentRunMaxCostUsd * 1e6), maxCalls: settings.agentRunMaxCalls, maxRepeats: settings.agentRunMaxRepeats },
     owner,
     settings.agentRunWrapUpAt,
+    Date.now,
+    settles,
   );
   return {
     version: pkg.version,
@@ -157,7 +161,7 @@ export async function openStoreServices(settings: Settings, log: Logger, env: Re
       { name: "ledger", flush: () => ledger.flush() },
       { name: "quota", flush: () => quota.flush() },
       ...(redisCounters ? [{ name: "counters' write-back", flush: () => redisCounters.writeBack() }] : []),
-      { name: "budget settles", flush: () => budgets.flush() },
+      { name: "budget and agent-run settles", flush: () => budgets.flush() },
       { name: "budgets and agent runs", flush: () => spend.flush() },
       { name: "key usage", flush: () => keyIndex.flushUsage() },
     ],
@@ -198,7 +202,7 @@ export async function startServices(settings: Settings, log: Logger, env: Record
   });
   if (base.redis) {
     await base.redis.ready;
-    await new RedisCachePeers(base.redis, cache, base.redis.node, cache.coalesceTimeoutMs, { warn: (fields, message) => log.warn(fields, message) }).start();
+    await new RedisCachePeers(base.redis, cache, base.redis.node, COALESCE_LEASE_MS, { warn: (fields, message) => log.warn(fields, message) }).start();
   }
   const optimizer = await Optimizer.start(settings, models);
   const protocols = new Protocols(base.store, optimizerCompressor(optimizer, base.catalog.defaultModel.id, settings.qualityFloor));

@@ -20,8 +20,8 @@ export const CLASSIFIER_CONFIG: ClassifierTrainConfig = {
   learningRate: 0.002,
   l2: 1e-4,
   classWeightPower: 0.5,
-  classBoost: { code: 2, math: 1.3 },
-  authoredWeight: 4,
+  classBoost: { code: 2, math: 1.3, reasoning: 2 },
+  authoredWeight: 8,
 };
 
 export async function examples(rows: readonly LabelledPrompt[], embedder: HashEmbedder, config: ClassifierTrainConfig): Promise<Example[]> {

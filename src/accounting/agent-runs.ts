@@ -4,6 +4,7 @@ import type { ChatMessage } from "../core/messages";
 import { NO_RUN_LIMITS, type KeyRunLimits } from "../auth/key-record";
 import { RUN_SEP, type RunAdmission, type RunLimits, type RunRow, type SpendStore } from "../store/spend-store";
 import { toUsd } from "./budgets";
+import { SettleQueue } from "./settle-queue";
 
 /** The contract's agent-run record. */
 export interface RunView {
@@ -111,6 +112,8 @@ export class AgentRuns {
     /** SVC_AGENT_RUN_WRAP_UP_AT: the share of a limit from which calls carry WRAP_UP (0: never). */
     private readonly wrapUpAt = 0,
     private readonly now: () => number = Date.now,
+    /** Shared with the budgets: one commit after each turn for both. */
+    private readonly settles = new SettleQueue(store),
   ) {
     this.defaults = { maxCostMicros: defaults.maxCostMicros || UNLIMITED, maxCalls: defaults.maxCalls || UNLIMITED, maxRepeats: defaults.maxRepeats };
   }
@@ -167,15 +170,25 @@ export class AgentRuns {
   }
 
   /**
-   * An answer went out: its cost and tokens join the run. Returns the run's totals after; while the
-   * store is busy (the settle then finishes on timers) the totals at admission plus this call's cost.
+   * An answer went out: its cost and tokens join the run after the event loop's turn, with the turn's
+   * other settles (SettleQueue), so the answer waits for no commit. Returns the run's totals as this
+   * call leaves them: the run at its admission (this call counted) plus this call's cost. Calls of the
+   * run settling meanwhile are in the store's totals, not in this figure; the limits never read it.
    */
   settle(hold: RunHold, costMicros: number, promptTokens: number, completionTokens: number): RunTotals {
-    const r =
-      hold.micros === undefined
-        ? this.store.chargeRun(hold.appId, hold.id, { costMicros, promptTokens, completionTokens }, this.now())
-        : this.store.settleRun(hold.requestId, hold.appId, hold.id, costMicros, promptTokens, completionTokens, this.now());
-    const totals = r instanceof Promise || !r ? { ...hold.admitted, cost_usd: toUsd(Math.round(hold.admitted.cost_usd * 1e6) + costMicros) } : totalsOf(r);
+    const { appId, id, requestId } = hold;
+    void this.settles.add({
+      kind: "run",
+      requestId,
+      appId,
+      id,
+      reserved: hold.micros !== undefined,
+      costMicros,
+      promptTokens,
+      completionTokens,
+      now: this.now(),
+    });
+    const totals = { ...hold.admitted, cost_usd: toUsd(Math.round(hold.admitted.cost_usd * 1e6) + costMicros) };
     return hold.wrapUp ? { ...totals, wrap_up: true } : totals;
   }
 

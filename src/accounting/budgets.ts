@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { ApiError } from "../core/errors";
 import { StoreUnavailableError } from "../store/busy";
-import type { BudgetPeriod, BudgetRow, BudgetSettle, SpendStore } from "../store/spend-store";
+import type { BudgetPeriod, BudgetRow, SpendStore } from "../store/spend-store";
+import { SettleQueue } from "./settle-queue";
 
 export const BUDGET_PERIODS: readonly BudgetPeriod[] = ["daily", "monthly", "total"];
 
@@ -60,14 +61,14 @@ export function storeUnavailable(e: unknown, what: string): unknown {
  */
 export class Budgets {
   private readonly identities = new Map<string, Pick<BudgetRow, "app_id" | "period">>();
-  private pending: BudgetSettle[] = [];
-  private written: Promise<void> | undefined;
 
   constructor(
     private readonly store: SpendStore,
     /** Who holds a reservation: a restart settles the reservations of owners that are gone. */
     private readonly owner: string,
     private readonly now: () => number = Date.now,
+    /** Shared with the agent runs: one commit after each turn for both. */
+    private readonly settles = new SettleQueue(store),
   ) {}
 
   async create(appId: string, name: string, limitMicros: number, period: BudgetPeriod): Promise<BudgetView> {
@@ -152,26 +153,16 @@ export class Budgets {
   }
 
   /**
-   * The call's outcome is known: its reservation is replaced by what it cost (0 for a failed call).
-   * Settles are gathered and written after the event loop's turn, all of that turn's calls in one
-   * transaction, so an answer never waits for its settle (bench/budget-guard.ts: the settle was about
-   * 20 µs of a budgeted call's 56 µs) and concurrent calls share one commit. Until then the call's
-   * reservation stays held, which can only refuse a call early, never let one overspend; a process that
-   * dies first leaves the reservation row, settled at the next start against the call's ledger row.
-   * Resolves once written.
+   * The call's outcome is known: its reservation is replaced by what it cost (0 for a failed call),
+   * after the event loop's turn with the turn's other settles (SettleQueue). Resolves once written.
    */
   settle(hold: BudgetHold, costMicros: number): Promise<void> {
-    this.pending.push({ requestId: hold.requestId, budgetId: hold.budgetId, period: hold.window, costMicros });
-    this.written ??= new Promise((resolve) => setImmediate(() => resolve(this.flush())));
-    return this.written;
+    return this.settles.add({ kind: "budget", requestId: hold.requestId, budgetId: hold.budgetId, period: hold.window, costMicros });
   }
 
-  /** Writes the settles gathered so far (at the end of a turn, and at a flush or shutdown). */
+  /** Writes the settles gathered so far, the agent runs' with them (at a flush or shutdown). */
   flush(): void | Promise<void> {
-    const batch = this.pending;
-    this.pending = [];
-    this.written = undefined;
-    if (batch.length > 0) return this.store.settleBudgets(batch);
+    return this.settles.flush();
   }
 
   private async owned(appId: string, id: string): Promise<BudgetRow> {

@@ -62,7 +62,8 @@ export const SettingsSchema = Type.Object(
     redisUrl: Type.Optional(
       Type.String({
         minLength: 1,
-        description: "Redis shared by every gateway node: quota counters, key-change broadcast, the cache's entries and request coalescing",
+        description:
+          "Redis shared by every gateway node: quota, budget and agent-run counters, key-change broadcast, the cache's entries and request coalescing",
       }),
     ),
     redisPrefix: Type.String({

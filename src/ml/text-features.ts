@@ -1,3 +1,5 @@
+import { hardnessOf } from "../text/hardness";
+
 /**
  * Cheap surface features of a prompt that the embedding blurs: code fences and symbols, digits and
  * operators, length, question form, and the few instruction verbs that name a task outright. The task
@@ -28,6 +30,14 @@ export const TEXT_FEATURE_NAMES = [
   "trade_off_or_plan",
   "document_body",
   "non_latin_letters",
+  "procedural_question",
+  "logic_puzzle",
+  "causal_question",
+  "decision_question",
+  "first_person",
+  "imperative_opening",
+  "constraint_cues",
+  "step_cues",
 ] as const;
 
 export const TEXT_FEATURE_COUNT = TEXT_FEATURE_NAMES.length;
@@ -52,6 +62,26 @@ const TRADE_OFF_OR_PLAN =
   /\b(pros and cons|trade-?offs?|for and against|arguments? (for|against)|which (factors?|matters?)|weigh|compare|comparison|versus|vs\.?|should (i|we)|which (is|would be|should) (better|best|more|i)|better (option|choice)|decide|decision|recommend one|plan (a|the|my|our)|schedule|prioriti[sz]e|what would happen|would have happened|suppose|imagine|consequences?|root cause|what could explain|most likely (reason|cause)|how (would|should) (i|you|we) (decide|choose|approach))\b/i;
 // An instruction followed by material to work on: a colon or blank line, then a long stretch of text.
 const DOCUMENT_BODY = /[:?.]\s*\n\s*\S[\s\S]{80,}|:\s+["“'][^"”']{60,}|^[\s\S]{200,}\n\s*\n\s*\S.{0,200}$/;
+/*
+ * What the prompt asks, whatever its topic (issue 26): the leave-one-source-out evaluation showed the
+ * classifier learning which corpus a prompt came from (numbers read as math, a casual tone as chat).
+ * These say what kind of answer is wanted: a procedure ("how do I..."), a deduction, a cause, a choice;
+ * whether the writer speaks of their own situation; whether it opens with an instruction; and how many
+ * conditions and steps bind the answer (the router's own hardness counts, src/text/hardness.ts).
+ */
+const PROCEDURAL =
+  /(^|[.!?]\s+|\n)\s*(how (do|can|could|should|would) (i|we)|how to|is there a way|is it possible to|what(?:'s| is) the (command|formula|shortcut|syntax|setting|easiest way|best way))\b/i;
+const LOGIC_PUZZLE =
+  /\b(knights?|knaves?|liars?|always (lies|lie|tells? the truth)|exactly one|only one of|each (of them|person|has|have|owns?)|a different|necessarily|does it follow|can (we|you) conclude|who (is|has|owns|sat|sits|finished|is lying|is telling)|labell?ed|riddle|puzzle|in what order|is the order|seating)\b/i;
+const CAUSAL =
+  /\b(why (might|would|could|do you think|did|does my|is my|are my|has|have|was)|what could (explain|be causing|cause|be going on|be happening)|what(?:'s| is) (causing|going on)|(possible|likely|probable|root) (causes?|reasons?|explanations?)|hypothes[ie]s|how would (i|you|we) (figure out|tell|know|check)|rule (each|it|them|one) out|knock-on|second order|chain of (events|consequences))\b/i;
+const DECISION =
+  /\b(should (i|we)|which (is|would be|one is|option is) (better|smarter|cheaper|safer|the better)|is it (worth|smarter|better|cheaper|wiser)|better (deal|value|option|choice|off)|help me (decide|choose|think)|would you rather|or should|(decide|choose|pick) between|worth it|recommend one|what would you (do|pick|choose))\b/i;
+const FIRST_PERSON = /\b(i|i'm|i've|i'd|my|we|we're|our|me|us)\b/i;
+const IMPERATIVE_OPENING =
+  /^\s*(?:(?:please|pls|can you|could you|would you|help me|i need you to|i want you to)\s+)?(write|implement|create|build|make|fix|debug|refactor|convert|design|explain|describe|list|give|tell|compare|plan|calculate|compute|solve|find|prove|show|translate|summari[sz]e|extract|generate|compose|draft|rank|sort|pick|choose|decide|estimate|assign|schedule|propose|recommend|evaluate|analy[sz]e|parse|pull|turn|rewrite|get)\b/i;
+/** Features 24-29, in TEXT_FEATURE_NAMES order. */
+const ASKS = [PROCEDURAL, LOGIC_PUZZLE, CAUSAL, DECISION, FIRST_PERSON, IMPERATIVE_OPENING];
 // "how many" alone is small talk as often as arithmetic ("how many times have you seen it?"); quantity_question pairs it with a number.
 const MATH = /\b(solve|equation|integral|derivative|probability|calculate|sum of|percent|theorem)\b/i;
 const QUANTITY = /\bhow (many|much)\b/i;
@@ -80,6 +110,7 @@ const TECH_WORDS = new Set(
     "directory dir disk filesystem partition boot bios driver drivers binary executable syntax parser parse implement implementation refactor " +
     "unittest pytest testing struct pointer pointers enum interface inheritance constructor exception exceptions stack heap queue hashmap hash " +
     "mutex socket sockets websocket graphql rest crud orm schema migration postgres postgresql mysql sqlite mongodb redis kafka aws azure gcp " +
+    "vlookup xlookup pivot wordpress homebrew crontab bot macros formulas spreadsheets " +
     "terraform ansible jenkins ci cd pipeline webhook cron daemon systemd service localhost plugin plugins extension browser chrome firefox " +
     "webpack vite tsconfig eslint csv matlab latex arduino raspberry firmware microcontroller verilog assembly opengl shader blender godot"
   ).split(" "),
@@ -151,5 +182,10 @@ export function textFeatures(text: string, out: Float32Array = new Float32Array(
   out[21] = TRADE_OFF_OR_PLAN.test(head) ? 1 : 0;
   out[22] = DOCUMENT_BODY.test(head) ? 1 : 0;
   out[23] = Math.min(1, ratio(head, isNonLatinLetter) * 5);
+  for (let k = 0; k < ASKS.length; k++) out[24 + k] = ASKS[k]!.test(head) ? 1 : 0;
+  const hardness = hardnessOf(head);
+  // The router's bundled thresholds (6 constraints, 5 steps) as the scale's top.
+  out[30] = Math.min(1, hardness.constraints / 6);
+  out[31] = Math.min(1, hardness.steps / 5);
   return out;
 }

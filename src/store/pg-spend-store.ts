@@ -7,14 +7,14 @@ import {
   SPEND_SQL,
   stoppedReason,
   type BudgetRow,
-  type BudgetSettle,
   type Reservation,
-  type RunCharge,
   type RunAdmission,
   type RunLimits,
   type RunRow,
+  type Settle,
   type SpendRow,
   type SpendStore,
+  writeRunParams,
 } from "./spend-store";
 
 type Name = keyof typeof SPEND_SQL;
@@ -92,14 +92,19 @@ export class PgSpendStore implements SpendStore {
   }
 
   settleBudget(requestId: string, budgetId: string, period: string, costMicros: number): Promise<void> {
-    return this.settleBudgets([{ requestId, budgetId, period, costMicros }]);
+    return this.settleMany([{ kind: "budget", requestId, budgetId, period, costMicros }]);
   }
 
   /** Several calls' settles in one transaction, each releasing its reservation once (deleted first) and adding its cost. */
-  async settleBudgets(settles: readonly BudgetSettle[]): Promise<void> {
+  async settleMany(settles: readonly Settle[]): Promise<void> {
     await this.settleNowOrLater(() =>
       this.tx(async (tx) => {
         for (const x of settles) {
+          if (x.kind === "run") {
+            const held = x.reserved ? ((await this.one<{ micros: number }>("takeReservation", [x.requestId, "run"], tx))?.micros ?? 0) : 0;
+            await this.q("settleRun", [x.appId, x.id, held, x.costMicros, x.promptTokens, x.completionTokens, x.now], tx);
+            continue;
+          }
           const held = (await this.one<{ micros: number }>("takeReservation", [x.requestId, "budget"], tx))?.micros ?? 0;
           if (held > 0) await this.q("settleBudget", [x.budgetId, x.period, held, x.costMicros], tx);
           else if (x.costMicros > 0) await this.q("chargeBudget", [x.budgetId, x.period, x.costMicros], tx);
@@ -159,13 +164,6 @@ export class PgSpendStore implements SpendStore {
     );
   }
 
-  /** Adds a call's cost and tokens to a run it reserved nothing on (the run has no cost limit): one statement. */
-  chargeRun(appId: string, id: string, used: RunCharge, now: number): Promise<RunRow | undefined> {
-    return this.settleNowOrLater(() =>
-      this.run_(() => this.one<RunRow>("settleRun", [appId, id, 0, used.costMicros, used.promptTokens, used.completionTokens, now])),
-    );
-  }
-
   async putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number): Promise<RunRow> {
     return (await this.run_(() => this.one<RunRow>("putRun", [appId, id, maxCostMicros, maxCalls, maxRepeats, now])))!;
   }
@@ -176,6 +174,12 @@ export class PgSpendStore implements SpendStore {
 
   closeRun(appId: string, id: string, now: number): Promise<RunRow | undefined> {
     return this.run_(() => this.one<RunRow>("closeRun", [appId, id, now]));
+  }
+
+  async writeRuns(rows: readonly RunRow[]): Promise<void> {
+    await this.tx(async (tx) => {
+      for (const r of rows) await this.q("writeRun", writeRunParams(r), tx);
+    });
   }
 
   // ---- nodes that stopped ----

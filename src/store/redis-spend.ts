@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Script, type RedisLink } from "./redis";
-import type { BudgetRow, BudgetSettle, Reservation, RunCharge, RunLimits, SpendRow, SpendStore } from "./spend-store";
+import { RedisRuns, RELEASE, RUN_FIELD } from "./redis-runs";
+import { RUN_SEP, type BudgetRow, type Reservation, type RunLimits, type RunRow, type Settle, type SpendRow, type SpendStore } from "./spend-store";
 
 /** A window's spend lives this long in Redis after its last seed; past it, it is seeded again from the store (up to date by then). */
 const SPEND_TTL_MS = 40 * 86_400_000;
@@ -31,15 +32,9 @@ return {1, spent, reserved}`);
  * call once, whoever gets there. 1, or -1 when Redis has no spend for the window.
  */
 const SETTLE = new Script(`if redis.call('EXISTS', KEYS[2]) == 0 then return ${NOT_SEEDED} end
-local v = redis.call('HGET', KEYS[1], ARGV[1])
-local held = 0
-if v then
-  held = tonumber(string.match(v, '^%d+'))
-  redis.call('HDEL', KEYS[1], ARGV[1])
-end
+${RELEASE}local held = release(KEYS[1], ARGV[1], KEYS[2], 'reserved')
 local cost = tonumber(ARGV[2])
 if ARGV[3] == '1' then cost = held end
-if held > 0 and redis.call('HINCRBY', KEYS[2], 'reserved', -held) < 0 then redis.call('HSET', KEYS[2], 'reserved', 0) end
 if cost > 0 then redis.call('HINCRBY', KEYS[2], 'spent', cost) end
 return cost`);
 
@@ -50,8 +45,9 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1`);
 
 /**
- * Budget reservations in Redis, over the store's SpendStore (SQLite or PostgreSQL), which keeps the
- * budgets themselves, agent runs, and every budget's spend as the source of truth. A reservation and
+ * Budget reservations in Redis, and agent runs' counters and reservations (RedisRuns), over the store's
+ * SpendStore (SQLite or PostgreSQL), which keeps the budgets themselves, every budget's spend and every
+ * run's row as the source a value Redis lacks is seeded from. A reservation and
  * its settle are each one Lua script: spent + reserved + this ≤ the limit is checked and held
  * atomically, so N nodes refuse exactly where one would, without a store commit on the call's path
  * (two per budgeted call on the store alone). The limit is read from the store at every reservation,
@@ -69,16 +65,22 @@ export class RedisSpendStore implements SpendStore {
   private readonly unwritten = new Map<string, number>();
   /** Settles Redis could not take: retried at each flush, never dropped. */
   private owed: { requestId: string; budgetId: string; period: string; costMicros: number }[] = [];
+  /** Run changes (settles, given-back calls) Redis could not take: retried at each flush, never dropped. */
+  private owedRuns: (() => Promise<unknown>)[] = [];
   private lastSweep = 0;
   /** Set once this node's heartbeat is in Redis: never reserve before it (another node would take the reservation for a dead node's). */
   private announced = false;
+  /** Agent runs' counters and reservations, in Redis too. */
+  private readonly runs: RedisRuns;
 
   constructor(
     private readonly redis: RedisLink,
     private readonly durable: SpendStore,
     /** This node's name: its reservations and heartbeat. */
     readonly node: string,
-  ) {}
+  ) {
+    this.runs = new RedisRuns(redis, durable, { reservations: this.reservationsKey(node), nodes: redis.key("spend-nodes"), node });
+  }
 
   get problem(): string | undefined {
     return this.durable.problem;
@@ -140,46 +142,71 @@ export class RedisSpendStore implements SpendStore {
     }
   }
 
-  /** The turn's settles (Budgets.settle gathers them): each its own script call here, sent together. */
-  async settleBudgets(settles: readonly BudgetSettle[]): Promise<void> {
-    await Promise.all(settles.map((x) => this.settleBudget(x.requestId, x.budgetId, x.period, x.costMicros)));
+  /** The turn's settles (SettleQueue gathers them): each its own script call here, sent together. */
+  async settleMany(settles: readonly Settle[]): Promise<void> {
+    await Promise.all(settles.map((x) => (x.kind === "budget" ? this.settleBudget(x.requestId, x.budgetId, x.period, x.costMicros) : this.settleRunOrOwe(x))));
   }
 
-  // ---- agent runs: in the store ----
+  // ---- agent runs: in Redis (RedisRuns) ----
   run(appId: string, id: string) {
-    return this.durable.run(appId, id);
+    return this.runs.run(appId, id);
   }
 
   admitRun(appId: string, id: string, hash: string, limits: RunLimits, now: number) {
-    return this.durable.admitRun(appId, id, hash, limits, now);
+    return this.runs.admit(appId, id, hash, limits, now);
   }
 
-  unadmitRun(appId: string, id: string, hash: string) {
-    return this.durable.unadmitRun(appId, id, hash);
+  /** Never fails a call: what Redis cannot take now is retried at the next flush. */
+  async unadmitRun(appId: string, id: string, hash: string): Promise<void> {
+    const op = () => this.runs.unadmit(appId, id, hash, Date.now());
+    await op().catch(() => this.owedRuns.push(op));
   }
 
-  reserveRun(r: Reservation, appId: string, id: string, defaultMaxMicros: number, owner: string, now: number) {
-    return this.durable.reserveRun(r, appId, id, defaultMaxMicros, owner, now);
+  async reserveRun(r: Reservation, appId: string, id: string, defaultMaxMicros: number, _owner: string, now: number) {
+    if (!this.announced) await this.alive();
+    return this.runs.reserve(r, appId, id, defaultMaxMicros, now);
   }
 
-  settleRun(requestId: string, appId: string, id: string, costMicros: number, promptTokens: number, completionTokens: number, now: number) {
-    return this.durable.settleRun(requestId, appId, id, costMicros, promptTokens, completionTokens, now);
+  async settleRun(requestId: string, appId: string, id: string, costMicros: number, promptTokens: number, completionTokens: number, now: number) {
+    return this.settleRunOrOwe({ kind: "run", requestId, appId, id, costMicros, promptTokens, completionTokens, now, reserved: true });
   }
 
-  chargeRun(appId: string, id: string, used: RunCharge, now: number) {
-    return this.durable.chargeRun(appId, id, used, now);
+  async putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number) {
+    const limits = { max_cost_micros: maxCostMicros, max_calls: maxCalls, max_repeats: maxRepeats };
+    // null keeps the run's own limit, as the store's putRun does.
+    return this.runs.apply(appId, id, Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== null)), now);
   }
 
-  putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number) {
-    return this.durable.putRun(appId, id, maxCostMicros, maxCalls, maxRepeats, now);
+  async resetRun(appId: string, id: string, now: number) {
+    if (!(await this.runs.run(appId, id))) return undefined;
+    const cleared = {
+      calls: 0,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      cost_micros: 0,
+      last_request_hash: null,
+      repeat_count: 0,
+      status: "active",
+      trip_reason: null,
+    };
+    return this.runs.apply(appId, id, cleared, now);
   }
 
-  resetRun(appId: string, id: string, now: number) {
-    return this.durable.resetRun(appId, id, now);
+  async closeRun(appId: string, id: string, now: number) {
+    if (!(await this.runs.run(appId, id))) return undefined;
+    return this.runs.apply(appId, id, { status: "closed" }, now);
   }
 
-  closeRun(appId: string, id: string, now: number) {
-    return this.durable.closeRun(appId, id, now);
+  writeRuns(rows: readonly RunRow[]) {
+    return this.durable.writeRuns(rows);
+  }
+
+  private async settleRunOrOwe(x: Settle & { kind: "run" }): Promise<RunRow | undefined> {
+    const op = () => this.runs.settle(x);
+    return op().catch(() => {
+      this.owedRuns.push(op);
+      return undefined;
+    });
   }
 
   // ---- restarts and write-back ----
@@ -204,8 +231,12 @@ export class RedisSpendStore implements SpendStore {
       const owed = this.owed;
       this.owed = [];
       for (const o of owed) await this.settleBudget(o.requestId, o.budgetId, o.period, o.costMicros);
+      const owedRuns = this.owedRuns;
+      this.owedRuns = [];
+      for (const op of owedRuns) await op().catch(() => this.owedRuns.push(op));
     } finally {
       this.writeBack();
+      await this.runs.writeBack();
     }
     if (now - this.lastSweep >= SWEEP_MS) await this.sweep(now);
   }
@@ -218,6 +249,7 @@ export class RedisSpendStore implements SpendStore {
 
   async close(): Promise<void> {
     this.writeBack();
+    await this.runs.writeBack().catch(() => undefined);
     await this.durable.close();
   }
 
@@ -241,9 +273,13 @@ export class RedisSpendStore implements SpendStore {
       const entries: [string, string][] = Array.isArray(held)
         ? Array.from({ length: held.length / 2 }, (_, i) => [held[2 * i]!, held[2 * i + 1]!])
         : Object.entries(held);
-      for (const [requestId, record] of entries) {
-        const [, budgetId, period] = record.split("|") as [string, string, string];
-        await this.settle(this.reservationsKey(node), requestId, budgetId, period, 0, true);
+      for (const [field, record] of entries) {
+        const [, target, period] = record.split("|") as [string, string, string];
+        if (field.startsWith(RUN_FIELD)) {
+          const [appId, id] = target.split(RUN_SEP) as [string, string];
+          const x = { requestId: field.slice(RUN_FIELD.length), appId, id, costMicros: 0, promptTokens: 0, completionTokens: 0, now, reserved: true };
+          await this.runs.settle(x, this.reservationsKey(node), true);
+        } else await this.settle(this.reservationsKey(node), field, target, period, 0, true);
         settled++;
       }
       await this.redis.send("SREM", [this.redis.key("spend-nodes"), node]);

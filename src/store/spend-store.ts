@@ -121,10 +121,39 @@ export const SPEND_SQL = {
   resetRun: `UPDATE agent_runs SET calls = 0, prompt_tokens = 0, completion_tokens = 0, cost_micros = 0, last_request_hash = NULL, repeat_count = 0,
            status = 'active', trip_reason = NULL, updated_at = ?3 WHERE app_id = ?1 AND id = ?2 RETURNING *`,
   closeRun: "UPDATE agent_runs SET status = 'closed', updated_at = ?3 WHERE app_id = ?1 AND id = ?2 RETURNING *",
+  // A run's snapshot from Redis (RedisRuns), taken only when newer than the row: write-backs in any order keep the newest.
+  writeRun: `INSERT INTO agent_runs (app_id, id, calls, prompt_tokens, completion_tokens, cost_micros, reserved_micros, max_cost_micros, max_calls, max_repeats,
+           last_request_hash, repeat_count, status, trip_reason, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+         ON CONFLICT (app_id, id) DO UPDATE SET calls = excluded.calls, prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
+           cost_micros = excluded.cost_micros, reserved_micros = excluded.reserved_micros, max_cost_micros = excluded.max_cost_micros, max_calls = excluded.max_calls,
+           max_repeats = excluded.max_repeats, last_request_hash = excluded.last_request_hash, repeat_count = excluded.repeat_count, status = excluded.status,
+           trip_reason = excluded.trip_reason, updated_at = excluded.updated_at
+         WHERE agent_runs.updated_at < excluded.updated_at`,
 } as const;
+
+/** writeRun's parameters, in its order. */
+export const writeRunParams = (r: RunRow): (string | number | null)[] => [
+  r.app_id,
+  r.id,
+  r.calls,
+  r.prompt_tokens,
+  r.completion_tokens,
+  r.cost_micros,
+  r.reserved_micros,
+  r.max_cost_micros,
+  r.max_calls,
+  r.max_repeats,
+  r.last_request_hash,
+  r.repeat_count,
+  r.status,
+  r.trip_reason,
+  r.created_at,
+  r.updated_at,
+];
 
 /** A call's budget reservation replaced by what it cost (0 for a failed call). */
 export interface BudgetSettle {
+  kind: "budget";
   requestId: string;
   budgetId: string;
   period: string;
@@ -137,6 +166,19 @@ export interface RunCharge {
   promptTokens: number;
   completionTokens: number;
 }
+
+/** A call's cost and tokens added to its run, releasing the run's reservation first when the call held one (`reserved`). */
+export interface RunSettle extends RunCharge {
+  kind: "run";
+  requestId: string;
+  appId: string;
+  id: string;
+  reserved: boolean;
+  now: number;
+}
+
+/** What calls that ended leave to write: gathered per event-loop turn and written together (SettleQueue). */
+export type Settle = BudgetSettle | RunSettle;
 
 export type RunAdmission = { ok: true; run: RunRow } | { ok: false; run: RunRow; reason: string };
 
@@ -210,8 +252,8 @@ export interface SpendStore {
   reserveBudget(r: Reservation, owner: string, now: number): Promise<SpendRow | undefined>;
   /** Releases the call's reservation and adds what it cost (0 for a failed call). */
   settleBudget(requestId: string, budgetId: string, period: string, costMicros: number): Maybe<void>;
-  /** settleBudget for several calls in one transaction: one commit for the calls that ended in one event-loop turn. */
-  settleBudgets(settles: readonly BudgetSettle[]): Maybe<void>;
+  /** The settles of the calls that ended in one event-loop turn, budgets' and runs', in one transaction: one commit for them all. */
+  settleMany(settles: readonly Settle[]): Maybe<void>;
   run(appId: string, id: string): Maybe<RunRow | undefined>;
   /** Counts a call into the run (creating it) unless it is not active, would pass its call limit, or repeats too often; those trip it. */
   admitRun(appId: string, id: string, hash: string, limits: RunLimits, now: number): Maybe<RunAdmission>;
@@ -228,11 +270,11 @@ export interface SpendStore {
     completionTokens: number,
     now: number,
   ): Maybe<RunRow | undefined>;
-  /** Adds a call's cost and tokens to a run it reserved nothing on (the run has no cost limit); the run's totals after. */
-  chargeRun(appId: string, id: string, used: RunCharge, now: number): Maybe<RunRow | undefined>;
   putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number): Promise<RunRow>;
   resetRun(appId: string, id: string, now: number): Promise<RunRow | undefined>;
   closeRun(appId: string, id: string, now: number): Promise<RunRow | undefined>;
+  /** Runs as Redis has them (RedisRuns' write-back), each taken only when newer than the stored row. */
+  writeRuns(rows: readonly RunRow[]): Promise<void>;
   /**
    * Settles the reservations of owners that died mid-call: charged what the ledger recorded for the
    * call when its row made it to the store, else conservatively the whole reservation (the provider
@@ -260,9 +302,10 @@ export class SqliteSpendStore implements SpendStore, BusyState {
   private readonly q;
   private readonly reserveTx;
   private readonly settleTx;
-  private readonly settleBudgetsTx;
+  private readonly settleManyTx;
   private readonly admitTx;
   private readonly reserveRunTx;
+  private readonly writeRunsTx;
 
   constructor(dbPath: string) {
     const db = (this.sqlite = counterConnection(dbPath));
@@ -292,6 +335,7 @@ export class SqliteSpendStore implements SpendStore, BusyState {
       putRun: db.prepare<RunRow, [string, string, number | null, number | null, number | null, number]>(SPEND_SQL.putRun),
       resetRun: db.prepare<RunRow, [string, string, number]>(SPEND_SQL.resetRun),
       closeRun: db.prepare<RunRow, [string, string, number]>(SPEND_SQL.closeRun),
+      writeRun: db.prepare<unknown, (string | number | null)[]>(SPEND_SQL.writeRun),
     };
     const q = this.q;
     this.reserveTx = db.transaction((r: Reservation, owner: string, now: number): SpendRow | undefined => {
@@ -305,8 +349,13 @@ export class SqliteSpendStore implements SpendStore, BusyState {
       const held = q.takeReservation.get(requestId, kind)?.micros ?? 0;
       return apply(held);
     }).immediate;
-    this.settleBudgetsTx = db.transaction((settles: readonly BudgetSettle[]) => {
+    this.settleManyTx = db.transaction((settles: readonly Settle[]) => {
       for (const x of settles) {
+        if (x.kind === "run") {
+          const held = x.reserved ? (q.takeReservation.get(x.requestId, "run")?.micros ?? 0) : 0;
+          q.settleRun.get(x.appId, x.id, held, x.costMicros, x.promptTokens, x.completionTokens, x.now);
+          continue;
+        }
         const held = q.takeReservation.get(x.requestId, "budget")?.micros ?? 0;
         if (held > 0) q.settleBudget.run(x.budgetId, x.period, held, x.costMicros);
         else if (x.costMicros > 0) q.chargeBudget.run(x.budgetId, x.period, x.costMicros);
@@ -319,6 +368,9 @@ export class SqliteSpendStore implements SpendStore, BusyState {
       const { repeats, reason } = admission(run, hash, limits);
       if (reason) return { ok: false, run: q.tripRun.get(appId, id, reason, now) ?? run, reason };
       return { ok: true, run: q.admitRun.get(appId, id, hash, repeats, now)! };
+    }).immediate;
+    this.writeRunsTx = db.transaction((rows: readonly RunRow[]) => {
+      for (const r of rows) q.writeRun.run(...writeRunParams(r));
     }).immediate;
     this.reserveRunTx = db.transaction((r: Reservation, appId: string, id: string, defaultMax: number, owner: string, now: number): RunAdmission => {
       const got = q.reserveRun.get(appId, id, r.micros, defaultMax);
@@ -367,12 +419,12 @@ export class SqliteSpendStore implements SpendStore, BusyState {
 
   /** Releases the call's reservation and adds what it cost (0 for a failed call). */
   settleBudget(requestId: string, budgetId: string, period: string, costMicros: number): void | Promise<void> {
-    return this.settleBudgets([{ requestId, budgetId, period, costMicros }]);
+    return this.settleMany([{ kind: "budget", requestId, budgetId, period, costMicros }]);
   }
 
   /** Settles several calls in one transaction: one commit for the calls that ended in one event-loop turn. */
-  settleBudgets(settles: readonly BudgetSettle[]): void | Promise<void> {
-    return this.settleNowOrLater(() => this.settleBudgetsTx(settles));
+  settleMany(settles: readonly Settle[]): void | Promise<void> {
+    return this.settleNowOrLater(() => this.settleManyTx(settles));
   }
 
   // ---- agent runs ----
@@ -413,11 +465,6 @@ export class SqliteSpendStore implements SpendStore, BusyState {
     );
   }
 
-  /** Adds a call's cost and tokens to a run it reserved nothing on (the run has no cost limit): one statement. */
-  chargeRun(appId: string, id: string, used: RunCharge, now: number): RunRow | undefined | Promise<RunRow | undefined> {
-    return this.settleNowOrLater(() => this.q.settleRun.get(appId, id, 0, used.costMicros, used.promptTokens, used.completionTokens, now) ?? undefined);
-  }
-
   async putRun(appId: string, id: string, maxCostMicros: number | null, maxCalls: number | null, maxRepeats: number | null, now: number): Promise<RunRow> {
     return retryWhileBusy(this, () => this.q.putRun.get(appId, id, maxCostMicros, maxCalls, maxRepeats, now)!);
   }
@@ -428,6 +475,10 @@ export class SqliteSpendStore implements SpendStore, BusyState {
 
   async closeRun(appId: string, id: string, now: number): Promise<RunRow | undefined> {
     return retryWhileBusy(this, () => this.q.closeRun.get(appId, id, now) ?? undefined);
+  }
+
+  async writeRuns(rows: readonly RunRow[]): Promise<void> {
+    await retryWhileBusy(this, () => this.writeRunsTx(rows));
   }
 
   // ---- restarts ----

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { priceCall, type CostInput } from "../../src/accounting/costs";
-import { Catalog, type RoutableModel } from "../../src/catalog/catalog";
+import { Catalog, type ModelInfo, type RoutableModel } from "../../src/catalog/catalog";
 
 // A catalog of the test's own: every model's output price differs from its input price (and no two
 // models share a price), so pricing the wrong side or the wrong model changes the figure.
@@ -90,6 +90,87 @@ describe("priceCall", () => {
       call({ requested: undefined, served: model("x", 0.1, 0.2), originalPromptTokens: 3_000_000, sentPromptTokens: 1_000_000, completionTokens: 1_000_000 }),
     );
     expect(odd).toMatchObject({ cost_original_usd: 0.5, cost_actual_usd: 0.3, saved_usd: 0.2 });
+  });
+
+  test("each saving in its source, exactly: the summary and compression on the requested model, routing, the provider's prompt cache", () => {
+    // cheap-1 with prompt-cache prices: reads at $0.125/Mtok, writes at $0.625/Mtok.
+    const served: ModelInfo = { ...CHEAP, cached_input_usd_per_mtok: 0.125, cache_write_usd_per_mtok: 0.625 };
+    const c = priceCall(
+      catalog,
+      call({
+        served,
+        originalPromptTokens: 5000,
+        conversationTokens: 2000,
+        sentPromptTokens: 2000,
+        completionTokens: 100,
+        cachedTokens: 800,
+        cacheWriteTokens: 200,
+      }),
+    );
+    expect(c).toEqual({
+      cost_original_usd: 0.0161, // 5000 x 3 + 100 x 11
+      cost_actual_usd: 0.000925, // 1000 x 0.5 + 800 x 0.125 + 200 x 0.625 + 100 x 2
+      saved_usd: 0.015175,
+      saved_by_source: {
+        conversation: 0.006, // 2000 x 3
+        compression: 0.003, // (5000 - 2000 - 2000) x 3
+        routing: 0.0059, // the sent call on mid-1 (2000 x 3 + 100 x 11) less on cheap-1 (2000 x 0.5 + 100 x 2)
+        cache: 0,
+        prompt_cache: 0.000275, // cheap-1 at its full input price (0.0012) less what the cache made it cost
+      },
+    });
+  });
+
+  test("a cache hit: the cache saves the served call, routing what the served model saved on the requested one", () => {
+    const c = priceCall(
+      catalog,
+      call({ requested: MID, served: CHEAP, originalPromptTokens: 1000, sentPromptTokens: 600, completionTokens: 100, cacheHit: true }),
+    );
+    expect(c).toEqual({
+      cost_original_usd: 0.0041, // 1000 x 3 + 100 x 11
+      cost_actual_usd: 0,
+      saved_usd: 0.0041,
+      saved_by_source: {
+        conversation: 0,
+        compression: 0.0012, // 400 x 3
+        routing: 0.0024, // (600 x 3 + 100 x 11) - (600 x 0.5 + 100 x 2)
+        cache: 0.0005, // 600 x 0.5 + 100 x 2
+        prompt_cache: 0,
+      },
+    });
+  });
+
+  // A model served by name without a catalog entry has no price (catalog.ts): its figures are unknown, never guessed.
+  const UNLISTED: ModelInfo = { ...MID, id: "unlisted-1", input_usd_per_mtok: null, output_usd_per_mtok: null, listed: false };
+  const NO_SAVING = { compression: 0, routing: 0, cache: 0, prompt_cache: 0, conversation: 0 };
+
+  test("a requested model without a price: the original is unknown, the actual priced, and no saving is claimed", () => {
+    expect(priceCall(catalog, call({ requested: UNLISTED, served: CHEAP, originalPromptTokens: 3000, sentPromptTokens: 1000 }))).toEqual({
+      cost_original_usd: 0,
+      cost_actual_usd: 0.0007, // 1000 x 0.5 + 100 x 2
+      saved_usd: 0,
+      saved_by_source: NO_SAVING,
+      unknown: { original: true, actual: false },
+    });
+  });
+
+  test("a served model without a price: the actual is unknown, the original priced, and no saving is claimed", () => {
+    expect(priceCall(catalog, call({ requested: MID, served: UNLISTED, originalPromptTokens: 3000, sentPromptTokens: 1000 }))).toEqual({
+      cost_original_usd: 0.0101, // 3000 x 3 + 100 x 11
+      cost_actual_usd: 0,
+      saved_usd: 0,
+      saved_by_source: NO_SAVING,
+      unknown: { original: false, actual: true },
+    });
+  });
+
+  test("a cache hit answered by a model without a price costs nothing: the whole saving is the cache's, priced on the requested model", () => {
+    expect(priceCall(catalog, call({ requested: MID, served: UNLISTED, cacheHit: true }))).toEqual({
+      cost_original_usd: 0.0041,
+      cost_actual_usd: 0,
+      saved_usd: 0.0041,
+      saved_by_source: { ...NO_SAVING, cache: 0.0041 },
+    });
   });
 
   test("property: saved = original - actual, both non-negative, and each side linear in its own token counts", () => {

@@ -6,6 +6,7 @@ import { openStore } from "../../src/store/db";
 import { SqliteSpendStore } from "../../src/store/spend-store";
 import { Budgets } from "../../src/accounting/budgets";
 import { AgentRuns } from "../../src/accounting/agent-runs";
+import { SettleQueue } from "../../src/accounting/settle-queue";
 import type { ApiError } from "../../src/core/errors";
 
 /** A real store in a fresh directory, and budgets on a clock the test moves. */
@@ -14,8 +15,9 @@ function setup(start: string) {
   const store = openStore(dir);
   const spend = new SqliteSpendStore(join(dir, "svc.db"));
   const clock = { now: Date.parse(start) };
-  const budgets = new Budgets(spend, "1", () => clock.now);
-  return { store, spend, clock, budgets };
+  const settles = new SettleQueue(spend);
+  const budgets = new Budgets(spend, "1", () => clock.now, settles);
+  return { store, spend, clock, budgets, settles };
 }
 
 const refusal = async (p: Promise<unknown>) => {
@@ -202,10 +204,34 @@ describe("settles after the turn", () => {
   });
 
   test("a flush writes what is gathered at once (shutdown)", async () => {
-    const { budgets } = setup("2026-11-26T10:00:00Z");
+    const { budgets, settles } = setup("2026-11-26T10:00:00Z");
     const b = await budgets.create("app", "b", 1_000, "total");
     void budgets.settle(await budgets.reserve("app", b.id, "a", 300), 120);
-    await budgets.flush();
+    await settles.flush();
     expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00012, reserved_usd: 0 });
+  });
+
+  test("a run's cost joins the turn's budget settles: written together after the turn; svc_meta's totals are the run at admission plus the call", async () => {
+    const { budgets, settles, spend } = setup("2026-11-26T10:00:00Z");
+    const runs = new AgentRuns(spend, { maxCostMicros: 0, maxCalls: 0, maxRepeats: 3 }, "1", 0, Date.now, settles);
+    const limited = new AgentRuns(spend, { maxCostMicros: 1_000, maxCalls: 0, maxRepeats: 3 }, "1", 0, Date.now, settles);
+    const b = await budgets.create("app", "b", 1_000, "total");
+    const first = await runs.admit("app", "r", "q1", [{ role: "user", content: "one" }]);
+    expect(runs.settle(first, 40, 10, 5)).toEqual({ id: "r", calls: 1, cost_usd: 0.00004, status: "active" });
+    await settles.flush();
+    const hold = await limited.admit("app", "cap", "q2", [{ role: "user", content: "two" }]);
+    await limited.reserve(hold, 600);
+    const second = await runs.admit("app", "r", "q3", [{ role: "user", content: "three" }]);
+    const budgetHold = await budgets.reserve("app", b.id, "q3", 300);
+    limited.settle(hold, 90, 1, 1);
+    expect(runs.settle(second, 60, 10, 5)).toEqual({ id: "r", calls: 2, cost_usd: 0.0001, status: "active" });
+    const written = budgets.settle(budgetHold, 70);
+    // Held until the turn's write: the run's reservation and the budget's.
+    expect(spend.run("app", "cap")).toMatchObject({ reserved_micros: 600, cost_micros: 0 });
+    expect(spend.run("app", "r")).toMatchObject({ calls: 2, cost_micros: 40 });
+    await written;
+    expect(spend.run("app", "r")).toMatchObject({ calls: 2, cost_micros: 100, prompt_tokens: 20, completion_tokens: 10 });
+    expect(spend.run("app", "cap")).toMatchObject({ reserved_micros: 0, cost_micros: 90 });
+    expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00007, reserved_usd: 0 });
   });
 });

@@ -513,6 +513,99 @@ describe("coalescing", () => {
   });
 });
 
+/**
+ * Nodes' caches joined by an in-memory stand-in for RedisCachePeers: one claim per key, renewals
+ * recorded, and `lapse` ending a claim as Redis does when its node stops renewing it.
+ */
+class PeerHub {
+  readonly claims = new Map<string, string>();
+  readonly holding = new Set<string>();
+  private readonly watchers = new Map<string, Set<() => void>>();
+  private readonly caches = new Map<string, SemanticCache>();
+
+  join(node: string, cache: SemanticCache): void {
+    this.caches.set(node, cache);
+    const others = () => [...this.caches].filter(([n]) => n !== node).map(([, c]) => c);
+    const unclaim = (k: string) => this.claims.get(k) === node && this.claims.delete(k);
+    cache.connect({
+      lead: async (k) => !this.claims.has(k) && !!this.claims.set(k, node),
+      hold: (k) => {
+        this.holding.add(`${node} ${k}`);
+        return () => this.holding.delete(`${node} ${k}`);
+      },
+      watch: (k, lapsed) => {
+        const set = this.watchers.get(k) ?? new Set();
+        this.watchers.set(k, set.add(lapsed));
+        return () => set.delete(lapsed);
+      },
+      share: (row) => {
+        unclaim(row.exactKey);
+        for (const c of others()) c.receive(row);
+      },
+      release: (k) => {
+        unclaim(k);
+        for (const c of others()) c.released(k);
+      },
+    });
+  }
+
+  /** Lookups waiting on the claim of `k`. */
+  waiting(k: string): number {
+    return this.watchers.get(k)?.size ?? 0;
+  }
+
+  /** The claim's node died: its lease ran out. */
+  lapse(k: string): void {
+    this.claims.delete(k);
+    for (const w of this.watchers.get(k) ?? []) w();
+  }
+}
+
+describe("coalescing across nodes", () => {
+  test("a waiting node gets the leader's entry; the leader holds its claim only while its call runs", async () => {
+    const hub = new PeerHub();
+    const [a, b] = [(await openCache()).cache, (await openCache()).cache];
+    hub.join("a", a);
+    hub.join("b", b);
+    const req = request("Which planet is largest?");
+    const first = await a.lookup(req);
+    expect(first.kind).toBe("miss");
+    const key = [...hub.claims.keys()][0]!;
+    expect([hub.claims.get(key), [...hub.holding]]).toEqual(["a", [`a ${key}`]]);
+    const waiting = b.lookup(req);
+    while (hub.waiting(key) === 0) await Bun.sleep(1);
+    if (first.kind === "miss") first.fill.complete(await new CountingUpstream().call());
+    expect(await waiting).toMatchObject({ kind: "hit", hit: { layer: "coalesced" } });
+    expect([hub.claims.size, hub.holding.size]).toEqual([0, 0]);
+  });
+
+  test("when the leader's claim lapses (its node died), one waiting node claims the key and calls upstream; the others wait for it", async () => {
+    const hub = new PeerHub();
+    const [a, b, c] = [(await openCache()).cache, (await openCache()).cache, (await openCache()).cache];
+    hub.join("a", a);
+    hub.join("b", b);
+    hub.join("c", c);
+    const req = request("How many moons has Mars?");
+    expect((await a.lookup(req)).kind).toBe("miss");
+    const key = [...hub.claims.keys()][0]!;
+    const onB = b.lookup(req);
+    const onC = c.lookup(req);
+    while (hub.waiting(key) < 2) await Bun.sleep(1);
+    // Node a dies mid-call: it never completes its fill, and its lease runs out.
+    hub.lapse(key);
+    const taken = await Promise.race([onB, onC]);
+    expect(taken.kind).toBe("miss");
+    const claimant = hub.claims.get(key)!;
+    expect(["b", "c"]).toContain(claimant);
+    expect(hub.holding.has(`${claimant} ${key}`)).toBe(true);
+    if (taken.kind === "miss") taken.fill.complete(await new CountingUpstream().call());
+    const [rb, rc] = await Promise.all([onB, onC]);
+    expect([rb, rc].filter((r) => r.kind === "hit" && r.hit.layer === "coalesced")).toHaveLength(1);
+    // Only the dead node's renewal is left (its timer died with it).
+    expect([...hub.holding]).toEqual([`a ${key}`]);
+  });
+});
+
 describe("replay", () => {
   test("stream deltas of a cached answer rebuild its content and end with the finish reason", () => {
     const content = "Paris is the capital of France. It has been the capital since the 10th century, with short interruptions.";

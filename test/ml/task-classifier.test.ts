@@ -42,6 +42,27 @@ describe("task classifier", () => {
       expect(`${(await m.classify(text)).task}: ${text}`).toBe(`code: ${text}`);
   });
 
+  // Issue 26: what the prompt asks, not the corpus it looks like (numbers read as math, a casual tone as chat,
+  // a "why" as a fact to look up, a how-to about a spreadsheet as a general question). Written for this test.
+  const LOOK_ALIKES: [TaskClass, string][] = [
+    [
+      "reasoning",
+      "Gate A opens at 7:10 and gate B at 7:25; the shuttle between them takes 20 minutes. If my connection boards at 7:40 from B, is it safer to wait at A or walk? Reason it out.",
+    ],
+    ["reasoning", "ok so should I take the cheaper gym 25 min away or the pricier one next door? I always skip workouts when it's a hassle"],
+    ["reasoning", "Why might our café sell fewer muffins on the days we bake more of them? Suggest explanations and how to tell them apart."],
+    ["code", "How do I get Google Sheets to turn a cell red when the amount in it goes over the budget in column F?"],
+    ["code", "whenever I run my node script it says 'Cannot find module dotenv' even though it's in package.json, help"],
+    ["faq", "Why do bananas turn brown in the fridge?"],
+    ["math", "Half of a number plus a third of the same number makes twenty-five. Which number is it?"],
+  ];
+  for (const [task, text] of LOOK_ALIKES) {
+    test(`takes what the prompt asks over what it looks like: ${task}`, async () => {
+      const m = await shippedModels();
+      expect(`${(await m.classify(text)).task}: ${text}`).toBe(`${task}: ${text}`);
+    });
+  }
+
   test("does not take small talk with 'how many' for math", async () => {
     const m = await shippedModels();
     for (const text of [

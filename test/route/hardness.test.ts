@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { hardnessOf } from "../../src/pipeline/route/hardness";
+import { hardnessOf } from "../../src/text/hardness";
 
 describe("hardnessOf", () => {
   test("counts the cues that bind an answer, not the ones that set a style", () => {

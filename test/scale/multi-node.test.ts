@@ -156,6 +156,50 @@ for (const dialect of ["sqlite", "postgres"] as const)
       expect(Math.round(after.spent_usd * 1e6)).toBe(ok * CALL_MICROS);
     }, 180_000);
 
+    test("agent runs across the nodes: 120 concurrent calls on a run of max_calls 40 get exactly 40; a run's cost limit holds under concurrency", async () => {
+      const put = (id: string, body: unknown) => call(`${node(1).url}/api/agent-runs/${id}`, c.admin.key, { method: "PUT", body });
+      const counted = `calls-${c.prefix}`;
+      expect((await put(counted, { max_calls: 40 })).status).toBe(200);
+      const results = await Promise.all(
+        Array.from({ length: 120 }, (_, i) =>
+          call(`${node(i).url}/v1/complete`, c.admin.key, { body: bodyFor(six(3000 + i), { agent_run_id: counted }) }).then(
+            async (r) => [r.status, await r.json()] as const,
+          ),
+        ),
+      );
+      expect(results.filter(([s]) => s === 200).length).toBe(40);
+      expect(results.filter(([s, b]) => s === 429 && (b as { error: { code: string } }).error.code === "AGENT_GUARD").length).toBe(80);
+      const run = (await (await call(`${node(2).url}/api/agent-runs/${counted}`, c.admin.key)).json()) as { calls: number; status: string; cost_usd: number };
+      expect(run).toMatchObject({ calls: 40, status: "tripped" });
+      // The cost joins the run after each answer's turn: settled within moments on every node.
+      for (let i = 0; i < 100 && Math.round(run.cost_usd * 1e6) < 40 * CALL_MICROS; i++) {
+        await Bun.sleep(50);
+        Object.assign(run, await (await call(`${node(0).url}/api/agent-runs/${counted}`, c.admin.key)).json());
+      }
+      expect(Math.round(run.cost_usd * 1e6)).toBe(40 * CALL_MICROS);
+
+      const capped = `cost-${c.prefix}`;
+      const maxUsd = (CALL_MICROS * 30) / 1e6;
+      expect((await put(capped, { max_cost_usd: maxUsd })).status).toBe(200);
+      const spent = await Promise.all(
+        Array.from({ length: 150 }, (_, i) =>
+          call(`${node(i).url}/v1/complete`, c.admin.key, { body: bodyFor(six(4000 + i), { agent_run_id: capped }) }).then((r) => r.status),
+        ),
+      );
+      const ok = spent.filter((s) => s === 200).length;
+      expect(spent.filter((s) => s !== 200).every((s) => s === 429)).toBe(true);
+      expect(ok).toBeGreaterThan(0);
+      // Settles and given-back admissions (the calls refused at the cost limit) land within moments of the answers.
+      let after = { cost_usd: 0, calls: -1 };
+      for (let i = 0; i < 100 && (Math.round(after.cost_usd * 1e6) !== ok * CALL_MICROS || after.calls !== ok); i++) {
+        if (i > 0) await Bun.sleep(50);
+        after = (await (await call(`${node(2).url}/api/agent-runs/${capped}`, c.admin.key)).json()) as typeof after;
+      }
+      expect(Math.round(after.cost_usd * 1e6)).toBe(ok * CALL_MICROS);
+      expect(after.cost_usd).toBeLessThanOrEqual(maxUsd);
+      expect(after.calls).toBe(ok);
+    }, 180_000);
+
     test("a key revoked on one node is refused by the others within 1 s", async () => {
       const k = await node(0).cliKey(["--admin"]);
       await Promise.all(c.nodes.map((g) => waitForKey(g.url, k.key)));
@@ -220,6 +264,30 @@ for (const dialect of ["sqlite", "postgres"] as const)
         c.openai.latencyMs = 0;
       }
     }, 60_000);
+
+    test("a node waiting on a killed node's coalesced miss calls upstream itself once the leader's lease lapses, well before the 30 s timeout", async () => {
+      const victim = c.nodes[2]!;
+      const body = bodyFor("Name the four seasons, comma separated.", { cache: true });
+      const before = c.openai.requests.length;
+      // The leader's upstream call never answers: only its death ends it.
+      c.openai.hang = true;
+      const leaderCall = call(`${victim.url}/v1/complete`, c.admin.key, { body }).catch(() => undefined);
+      for (let i = 0; i < 200 && c.openai.requests.length === before; i++) await Bun.sleep(25);
+      expect(c.openai.requests.length).toBe(before + 1);
+      c.openai.hang = false;
+      const waiter = call(`${node(0).url}/v1/complete`, c.admin.key, { body });
+      // The waiter finds the claim (no upstream call of its own while the leader lives).
+      await Bun.sleep(1_000);
+      expect(c.openai.requests.length).toBe(before + 1);
+      victim.proc.kill("SIGKILL");
+      await victim.finished();
+      await leaderCall;
+      const answered = await Promise.race([waiter.then((r) => r.json() as Promise<any>), Bun.sleep(20_000).then(() => "still waiting" as const)]);
+      expect(answered).toMatchObject({ svc_meta: { cache_hit: false } });
+      expect(c.openai.requests.length).toBe(before + 2);
+      c.nodes[2] = await startGateway(victim.env, { dataDir: victim.dataDir });
+      await waitForKey(c.nodes[2].url, c.admin.key);
+    }, 90_000);
 
     test("a node killed with kill -9 mid-load: no answered call missing from the ledger, no budget overspent", async () => {
       const limitUsd = (CALL_MICROS * 120) / 1e6;

@@ -24,7 +24,14 @@ if (!haveRedisServer) console.log("[skip] the Redis-loss test needs redis-server
 const PORT = 42000 + Math.floor(Math.random() * 1000);
 const dir = mkdtempSync(join(tmpdir(), "svc-redis-loss-"));
 
-const body = (i: number) => ({ model: "gpt-4o-2024-05-13", max_tokens: 9, messages: [{ role: "user", content: `alpha beta gamma z${i}` }], svc_options: OFF });
+const body = (i: number, extra: Record<string, unknown> = {}) => ({
+  model: "gpt-4o-2024-05-13",
+  max_tokens: 9,
+  messages: [{ role: "user", content: `alpha beta gamma z${i}` }],
+  svc_options: { ...OFF, ...extra },
+});
+/** A call on an agent run: its counters are in Redis. */
+const onRun = { agent_run_id: "loss-run" };
 
 describe.skipIf(!haveRedis)("a node that loses Redis", () => {
   let openai: MockProvider;
@@ -59,6 +66,7 @@ describe.skipIf(!haveRedis)("a node that loses Redis", () => {
   test("refuses what it cannot make correct with 503 and Retry-After, serves the rest, says so in /health, recovers", async () => {
     expect((await call(`${gw.url}/v1/complete`, testKey.key, { body: body(1) })).status).toBe(200);
     expect((await call(`${gw.url}/v1/complete`, admin.key, { body: body(2) })).status).toBe(200);
+    expect((await call(`${gw.url}/v1/complete`, admin.key, { body: body(20, onRun) })).status).toBe(200);
     expect((await call(`${gw.url}/health`, undefined)).status).toBe(200);
     // The counters reach the store at the next flush (200 ms here) before Redis goes.
     await Bun.sleep(500);
@@ -74,6 +82,10 @@ describe.skipIf(!haveRedis)("a node that loses Redis", () => {
     expect(error.message).toContain("redis");
     // A live key's calls come from the lease this node already took from Redis: still exact.
     expect((await call(`${gw.url}/v1/complete`, admin.key, { body: body(4) })).status).toBe(200);
+    // An agent run's call cannot be counted where the other nodes see it: refused alike.
+    const onRunRefused = await call(`${gw.url}/v1/complete`, admin.key, { body: body(21, onRun) });
+    expect(onRunRefused.status).toBe(503);
+    expect(((await onRunRefused.json()) as any).error).toMatchObject({ code: "STORE_UNAVAILABLE" });
     const health = await call(`${gw.url}/health`, undefined);
     expect(health.status).toBe(503);
     const checks = ((await health.json()) as any).checks;
@@ -91,5 +103,8 @@ describe.skipIf(!haveRedis)("a node that loses Redis", () => {
     } finally {
       redis.close();
     }
+    // The run, written back before the loss, is seeded again from the store: its call before the loss counts.
+    const run = await call(`${gw.url}/v1/complete`, admin.key, { body: body(22, onRun) });
+    expect(((await run.json()) as any).svc_meta.agent_run).toMatchObject({ id: "loss-run", calls: 2 });
   }, 60_000);
 });

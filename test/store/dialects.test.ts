@@ -151,6 +151,21 @@ for (const dialect of ["sqlite", "postgres"] as const) {
       expect(refused.ok).toBe(false);
       const after = await s.settleRun("q1", "app_d", "run_c", 30, 7, 3, 2);
       expect(after && [after.cost_micros, after.reserved_micros, after.prompt_tokens]).toEqual([30, 0, 7]);
+      // A turn's settles in one transaction: a run's with its reservation, a run's without, a budget's.
+      await s.createBudget({ id: "bud_m", app_id: "app_d", name: "m", limit_micros: 1_000, period: "total", created_at: 1 });
+      expect(await s.reserveBudget({ requestId: "q3", kind: "budget", target: "bud_m", period: "", micros: 100 }, "alive", 1)).toBeDefined();
+      await s.putRun("app_d", "run_e", 1_000, null, null, 1);
+      const runE = { requestId: "q3", kind: "run" as const, target: `app_d${RUN_SEP}run_e`, period: "", micros: 50 };
+      expect((await s.reserveRun(runE, "app_d", "run_e", 1_000, "alive", 1)).ok).toBe(true);
+      const onRun = { kind: "run" as const, appId: "app_d", promptTokens: 1, completionTokens: 1, now: 3 };
+      await s.settleMany([
+        { ...onRun, requestId: "q3", id: "run_e", reserved: true, costMicros: 20 },
+        { ...onRun, requestId: "q4", id: "run_d", reserved: false, costMicros: 5 },
+        { kind: "budget", requestId: "q3", budgetId: "bud_m", period: "", costMicros: 20 },
+      ]);
+      expect(await s.run("app_d", "run_e")).toMatchObject({ cost_micros: 20, reserved_micros: 0, prompt_tokens: 1 });
+      expect(await s.run("app_d", "run_d")).toMatchObject({ cost_micros: 5, calls: 5 });
+      expect(await s.spend("bud_m", "")).toEqual({ spent_micros: 20, reserved_micros: 0 });
       expect((await s.resetRun("app_d", "run_d", 3))!.status).toBe("active");
     });
 

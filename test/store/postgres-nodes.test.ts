@@ -110,7 +110,10 @@ describe.skipIf(!havePg)("three gateway processes on one PostgreSQL database", (
     });
     const results = await Promise.all(Array.from({ length: 150 }, (_, i) => call(`${nodes[i % 3]!.url}/v1/complete`, admin.key, { body: budgeted(i) })));
     const ok = results.filter((r) => r.status === 200).length;
-    expect(ok + results.filter((r) => r.status === 402).length).toBe(150);
+    expect(
+      ok + results.filter((r) => r.status === 402).length,
+      JSON.stringify(await Promise.all(results.filter((r) => r.status !== 200 && r.status !== 402).map((r) => r.text()))),
+    ).toBe(150);
     expect(ok).toBeLessThanOrEqual(50);
     expect(ok).toBeGreaterThan(25);
     expect(openai.requests.length - before).toBe(ok);

@@ -25,12 +25,25 @@ const RELEASE = new Script(`if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0`);
 
+/** KEYS[1] lock; ARGV node, lease ms. Extends this node's claim (only its own): 1, or 0 when it is not held by this node. */
+const RENEW = new Script(`if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('PEXPIRE', KEYS[1], ARGV[2])`);
+
+/**
+ * How long a node's claim on a key lasts unless renewed: renewed every third of it while the node's
+ * upstream call runs, so a waiting node finds the claim gone within this (and half of it between its
+ * checks) of the leader's death, rather than after the 30 s coalescing timeout. Long enough to outlast
+ * an event loop held up for a second on a loaded machine (a lapse there only costs a second upstream call).
+ */
+export const COALESCE_LEASE_MS = 3_000;
+
 /**
  * The semantic cache's entries shared by every node through Redis. A node's new entry is added to a
  * capped stream and published in one script; every other node files it in its own memory and usearch
  * index (`SemanticCache.receive`). A node that starts, or gets Redis back, reads the stream from where
- * it was. Identical misses on different nodes: the first claims the key (SET NX, for the coalescing
- * timeout); the others wait for its entry (or its release), then go upstream themselves if none came.
+ * it was. Identical misses on different nodes: the first claims the key (SET NX, a short lease it renews
+ * while its call runs); the others wait for its entry or its release, and when the claim lapses (the
+ * node died) one of them claims the key and calls upstream, the rest waiting for it in turn.
  * Without Redis every node serves from its own entries (and the shared store's at start): fewer hits,
  * never a wrong one.
  */
@@ -68,6 +81,28 @@ export class RedisCachePeers implements CachePeers {
   share(row: CacheRow): void {
     const args = [this.node, JSON.stringify(row), this.redis.key("cache"), STREAM_MAX];
     this.redis.run(SHARE, [this.redis.key("cache-stream"), this.redis.key("coalesce", row.exactKey)], args).catch((e: Error) => this.lost(e));
+  }
+
+  hold(exactKey: string): () => void {
+    const key = this.redis.key("coalesce", exactKey);
+    const timer = setInterval(() => {
+      this.redis.run(RENEW, [key], [this.node, this.leaseMs]).catch((e: Error) => this.lost(e));
+    }, this.leaseMs / 3);
+    timer.unref?.();
+    return () => clearInterval(timer);
+  }
+
+  watch(exactKey: string, lapsed: () => void): () => void {
+    const key = this.redis.key("coalesce", exactKey);
+    const timer = setInterval(() => {
+      // Redis away: the claim cannot be seen, so the waiter keeps waiting (up to the coalescing timeout).
+      this.redis.send("EXISTS", [key]).then(
+        (n) => n === 0 && lapsed(),
+        () => undefined,
+      );
+    }, this.leaseMs / 2);
+    timer.unref?.();
+    return () => clearInterval(timer);
   }
 
   release(exactKey: string): void {

@@ -34,6 +34,10 @@ export interface CacheFill {
 export interface CachePeers {
   /** Claims the upstream call for `exactKey` across nodes: true when this node makes it, false when another node already does. */
   lead(exactKey: string): Promise<boolean>;
+  /** Keeps this node's claim on `exactKey` alive while its call runs; the returned function stops (at the fill's end). */
+  hold(exactKey: string): () => void;
+  /** Calls `lapsed` once the claim on `exactKey` is gone without an entry or a release (its node died); the returned function stops watching. */
+  watch(exactKey: string, lapsed: () => void): () => void;
   /** A new entry of this node, for every other node (it also ends this node's claim on its key). */
   share(row: CacheRow): void;
   /** This node's call for `exactKey` stored nothing: nodes waiting for it go upstream themselves. */
@@ -118,6 +122,11 @@ const consoleLog: CacheLog = { warn: (fields, message) => console.warn(message, 
  * refuses on any difference in numbers, negation, names, operators, units, direction, language or
  * format), per tenant, persisted in the store, with request coalescing.
  */
+/** A wait for another node's entry ended because that node's claim lapsed (it died). */
+const LAPSED = Symbol("lapsed");
+/** Claims that lapse one after another (each claimant dying) before a waiter stops waiting and calls upstream itself. */
+const MAX_CLAIM_ROUNDS = 3;
+
 export class SemanticCache {
   private readonly config: CacheConfig;
   private readonly entries = new Map<string, Entry>();
@@ -139,7 +148,7 @@ export class SemanticCache {
   private readonly wordMemo = new Map<string, Float32Array>();
   private readonly synonyms: SynonymTable | undefined;
   private peers: CachePeers | undefined;
-  /** Lookups waiting for another node's answer to their exact key: resolved by `receive` or `released`. */
+  /** Lookups waiting for another node's answer to their exact key: resolved by `receive`, `released`, or the claim's lapse. */
   private readonly arrivals = new Map<string, ((entry: Entry | undefined) => void)[]>();
 
   private constructor(
@@ -201,17 +210,15 @@ export class SemanticCache {
         this.coalescer.settle(keys.exactKey, hit.hit.answer);
         return hit;
       }
-      if (this.peers && !(await this.peers.lead(keys.exactKey))) {
-        // Another node calls upstream for the same request: wait for its entry, else go upstream too.
-        const entry = this.liveEntry(keys.exactKey) ?? (await this.arrival(keys.exactKey));
-        if (entry) {
-          const answer = JSON.parse(entry.response) as CachedAnswer;
-          this.counters.coalesced++;
-          this.coalescer.settle(keys.exactKey, answer);
-          return { kind: "hit", hit: { layer: "coalesced", answer, similarity: 1, matchedPrompt: entry.prompt, createdAt: entry.createdAt } };
-        }
+      const peer = this.peers && (await this.fromPeer(this.peers, keys.exactKey));
+      if (peer && "entry" in peer) {
+        const { entry } = peer;
+        const answer = JSON.parse(entry.response) as CachedAnswer;
+        this.counters.coalesced++;
+        this.coalescer.settle(keys.exactKey, answer);
+        return { kind: "hit", hit: { layer: "coalesced", answer, similarity: 1, matchedPrompt: entry.prompt, createdAt: entry.createdAt } };
       }
-      return this.miss(req.appId, keys, vector, true);
+      return this.miss(req.appId, keys, vector, true, peer?.stopHold);
     } catch (err) {
       this.coalescer.settle(keys.exactKey, null);
       throw err;
@@ -283,20 +290,48 @@ export class SemanticCache {
     return this.writer.flush();
   }
 
-  private arrival(exactKey: string): Promise<Entry | undefined> {
-    const { promise, resolve } = Promise.withResolvers<Entry | undefined>();
+  /**
+   * Claims the upstream call for `exactKey` across nodes, or waits for the node that holds the claim:
+   * its entry, or `stopHold` when this node calls upstream (it holds the claim, renewed until its fill
+   * ends; or the other node released it or took longer than the coalescing timeout). When the claim
+   * lapses (its node died), an entry it shared just before is taken, else this node claims the key in turn.
+   */
+  private async fromPeer(peers: CachePeers, exactKey: string): Promise<{ entry: Entry } | { stopHold?: () => void }> {
+    for (let round = 0; round < MAX_CLAIM_ROUNDS; round++) {
+      // Another node's entry may have arrived while this lookup embedded its prompt.
+      const arrived = this.liveEntry(exactKey);
+      if (arrived) return { entry: arrived };
+      if (await peers.lead(exactKey)) return { stopHold: peers.hold(exactKey) };
+      const entry = this.liveEntry(exactKey) ?? (await this.arrival(exactKey, peers));
+      if (entry !== LAPSED) return entry ? { entry } : {};
+    }
+    return {};
+  }
+
+  private arrival(exactKey: string, peers: CachePeers): Promise<Entry | undefined | typeof LAPSED> {
+    const { promise, resolve } = Promise.withResolvers<Entry | undefined | typeof LAPSED>();
     const waiting = this.arrivals.get(exactKey) ?? [];
-    const done = (entry: Entry | undefined) => {
+    const leave = () => {
       clearTimeout(timer);
-      resolve(entry);
-    };
-    const timer = setTimeout(() => {
+      unwatch();
       const left = (this.arrivals.get(exactKey) ?? []).filter((w) => w !== done);
       if (left.length > 0) this.arrivals.set(exactKey, left);
       else this.arrivals.delete(exactKey);
+    };
+    const done = (entry: Entry | undefined) => {
+      clearTimeout(timer);
+      unwatch();
+      resolve(entry);
+    };
+    const timer = setTimeout(() => {
+      leave();
       resolve(undefined);
     }, this.config.coalesceTimeoutMs);
     timer.unref?.();
+    const unwatch = peers.watch(exactKey, () => {
+      leave();
+      resolve(LAPSED);
+    });
     waiting.push(done);
     this.arrivals.set(exactKey, waiting);
     return promise;
@@ -404,11 +439,12 @@ export class SemanticCache {
     return { kind: "hit", hit: { layer, answer, similarity, matchedPrompt: entry.prompt, createdAt: entry.createdAt } };
   }
 
-  private miss(appId: string, keys: RequestKeys, vector: Float32Array | null, leader: boolean): CacheLookup {
+  private miss(appId: string, keys: RequestKeys, vector: Float32Array | null, leader: boolean, stopHold?: () => void): CacheLookup {
     this.counters.misses++;
     let open = true;
     const release = (answer: CachedAnswer | null) => {
       open = false;
+      stopHold?.();
       if (leader) this.coalescer.settle(keys.exactKey, answer);
       if (leader && !answer) this.peers?.release(keys.exactKey);
     };

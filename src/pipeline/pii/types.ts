@@ -11,11 +11,13 @@ export interface Detection {
 }
 
 /**
- * Work one detector does for another on the same text within one detectPii call (the tagger's
- * spans, read by the person and the address detector).
+ * Work one detector does for another on the same text within one detectPii call: the tagger's spans,
+ * read by the person and the address detector, and what is known of the text's longest digit run
+ * (detectors/prefilter.ts: at least `atLeast` digits, fewer than `below`), read by the detectors of numbers.
  */
 export interface SharedScan {
   tagged?: { label: "PERSON" | "ADDRESS"; start: number; end: number }[];
+  digitRun?: { atLeast: number; below: number };
 }
 
 /** One detector: pure, stateless, safe to share across requests. */

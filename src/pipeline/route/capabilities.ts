@@ -22,7 +22,7 @@ export interface CapabilityTable {
   tier_confidence_threshold: number;
   /**
    * A prompt the table would send to the cheapest tier goes to balanced when one of these signals of a
-   * hard prompt (hardness.ts) reaches its threshold; 0 turns a signal off.
+   * hard prompt (src/text/hardness.ts) reaches its threshold; 0 turns a signal off.
    */
   hard_prompt: {
     /** Cues that bind the answer ("must", "at most", "unless", "before"...). */

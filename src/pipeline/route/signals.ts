@@ -1,7 +1,7 @@
 import type { ChatMessage } from "../../core/messages";
 import type { PassThroughParams } from "../../providers/types";
 import { countMessageTokens } from "../../tokens/count";
-import { hardnessOf, HARDNESS_SAMPLE_CHARS, type Hardness } from "./hardness";
+import { hardnessOf, HARDNESS_SAMPLE_CHARS, type Hardness } from "../../text/hardness";
 
 /** Writing system of the prompt: a cheap stand-in for its language that needs no model. */
 export type Script = "latin" | "cyrillic" | "greek" | "arabic" | "hebrew" | "devanagari" | "cjk" | "hangul" | "thai" | "other" | "none";
@@ -26,7 +26,7 @@ export interface PromptSignals {
   needsJsonSchema: boolean;
   /** A message holds an image part: only models with the "vision" feature can serve. */
   needsVision: boolean;
-  /** What makes the prompt hard whatever its class (hardness.ts), from the user's text. */
+  /** What makes the prompt hard whatever its class (src/text/hardness.ts), from the user's text. */
   hardness: Hardness;
 }
 

@@ -29,7 +29,8 @@ export const addressDetector: Detector = {
       if (s.label !== "ADDRESS") continue;
       if (!misreadFigures(text, s.start, s.end)) spans.push({ type: "ADDRESS", start: s.start, end: s.end });
     }
-    eachMatch(text, STREET_LINE, (m) => spans.push({ type: "ADDRESS", start: m.index, end: m.index + m[0].length }));
+    // A street line starts with a house number: a text without a digit is not scanned.
+    if (/\d/.test(text)) eachMatch(text, STREET_LINE, (m) => spans.push({ type: "ADDRESS", start: m.index, end: m.index + m[0].length }));
     return union(spans);
   },
 };

@@ -1,5 +1,6 @@
 import { eachMatch } from "../../../text/each-match";
 import type { Detection, Detector } from "../types";
+import { hasDigitRun } from "./prefilter";
 
 // 13-19 digits, bare or in groups split by one space or hyphen ("4111 1111 1111 1111"), not inside a
 // longer run of digits or letters (a hash or an id). Issuers' numbers start with 2-6 (Mastercard's
@@ -23,8 +24,9 @@ const AFTER_ID = /id["'\s:=]{0,3}$/i;
 
 export const cardDetector: Detector = {
   type: "CARD",
-  detect(text) {
+  detect(text, shared = {}) {
     const found: Detection[] = [];
+    if (!hasDigitRun(text, 13, shared)) return found;
     eachMatch(text, CANDIDATE, (m) => {
       const raw = m[0];
       // Mixed separators ("4111-1111 1111") are not how a card is written.

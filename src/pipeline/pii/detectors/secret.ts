@@ -20,10 +20,12 @@ const SHAPED = new RegExp(
     .join("|"),
   "g",
 );
-// Every shaped key holds one of these (its vendor prefix, or the underscore of "ghp_", "github_pat_",
-// "sk_live_", "svc_test_"): a text without any is not scanned, and most prompts have none. The
+// Every shaped key holds one of these (its vendor prefix, or the middle of "sk_live_", "svc_test_"): a
+// text without any is not scanned, and most prompts have none (60 of the corpora's 934). The
 // alternation's scan with its lookbehinds was half the detector's time (CPU profile, bench/pii-speed.ts).
-const SHAPED_ANCHORS = ["sk-", "AKIA", "ASIA", "_", "xox", "AIza", "glpat-", "eyJ"];
+// One plain pass: a lone "_" as the anchor let half the prompts (code) through to that scan, and a
+// String.includes per prefix cost more than this pass (0.7 µs each per 1k tokens, against 6.6 for all).
+const SHAPED_ANCHORS = /_(?:live|test)_|sk-|A(?:KIA|SIA|Iza)|gh[pousr]_|github_pat_|xox|glpat-|eyJ/;
 const PEM = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]+?-----END [A-Z ]*PRIVATE KEY-----/g;
 // "password: hunter22", "api_key=abc123...", "Authorization: Bearer xyz": the value after a word that
 // says it is a secret, 8+ characters of the kinds keys are made of. Code that names a secret without
@@ -31,17 +33,22 @@ const PEM = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]+?-----END [A-Z ]*PRIVATE K
 // match: the word must stand alone and the value must mix letters and digits.
 const ASSIGNED =
   /\b(?:api[_-]?key|apikey|secret(?:[_-]key)?|access[_-]?token|auth[_-]?token|token|password|passwd|pwd)\b["']?\s*(?:[:=]|\sis\s)\s*["']?([A-Za-z0-9_\-+/=.~!@#%^&*]{8,})|\bBearer\s+([A-Za-z0-9_\-+/=.~]{16,})/gi;
+// Each ASSIGNED match holds one of these words (folded the same way, /i without /u: ASCII letters
+// only): a text without any, two prompts in three, is not scanned; this plain alternation costs a
+// fraction of ASSIGNED's scan with its word boundaries.
+const ASSIGNED_WORDS = /key|secret|token|passw|pwd|bearer/i;
 
 export const secretDetector: Detector = {
   type: "SECRET",
   detect(text) {
     const found: Detection[] = [];
-    if (SHAPED_ANCHORS.some((a) => text.includes(a))) {
+    if (SHAPED_ANCHORS.test(text)) {
       eachMatch(text, SHAPED, (m) => found.push({ type: "SECRET", start: m.index, end: m.index + m[0].length }));
     }
     if (text.includes("-----BEGIN")) {
       eachMatch(text, PEM, (m) => found.push({ type: "SECRET", start: m.index, end: m.index + m[0].length }));
     }
+    if (!ASSIGNED_WORDS.test(text)) return found;
     eachMatch(text, ASSIGNED, (m) => {
       const raw = m[1] ?? m[2]!;
       const value = raw.replace(/[.,;!]+$/, "");

@@ -1,5 +1,6 @@
 import { eachMatch } from "../../../text/each-match";
 import type { Detection, Detector } from "../types";
+import { hasDigitRun } from "./prefilter";
 
 // AAA-GG-SSSS with dashes; with spaces or bare only right after a word that names it ("SSN 123 45
 // 6789"): "Suite 680 36 4022" and nine-digit ids are not SSNs.
@@ -16,8 +17,10 @@ export function ssnValid(area: string, group: string, serial: string): boolean {
 
 export const ssnDetector: Detector = {
   type: "SSN",
-  detect(text) {
+  detect(text, shared = {}) {
     const found: Detection[] = [];
+    // Both patterns take nine digits; NAMED's case-insensitive words scanned every prompt otherwise.
+    if (!hasDigitRun(text, 9, shared)) return found;
     eachMatch(text, DASHED, (m) => {
       if (ssnValid(m[1]!, m[2]!, m[3]!)) found.push({ type: "SSN", start: m.index, end: m.index + m[0].length });
     });

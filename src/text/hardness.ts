@@ -3,7 +3,8 @@
  * constraints an answer must satisfy, the steps it must take, and how long an answer it asks for.
  * (The amount of context is the prompt's token count, which the signals already carry.) The router
  * sends a prompt that would go to the cheapest tier one tier up when one of these passes the operator's
- * threshold (capabilities.json `hard_prompt`).
+ * threshold (capabilities.json `hard_prompt`); the task classifier reads the same counts as text features
+ * (src/ml/text-features.ts), since a prompt bound by many conditions is a reasoning task more often than not.
  */
 export interface Hardness {
   /**

@@ -1,0 +1,178 @@
+import { describe, expect, test } from "bun:test";
+import { extractFacets, stem } from "../../src/pipeline/cache/facets";
+
+/**
+ * The facets the cache's verifier compares, read from one prompt at a time with their exact values
+ * (issue 33: mutation testing found each of these readings free to break while test/cache/verify.test.ts,
+ * which compares pairs, still passed). Each table names the reading it holds.
+ */
+const slots = (prompt: string) => extractFacets(prompt).slots.map((s) => `${s.key}${s.rel ? `/${s.rel}` : ""}@${s.rank}`);
+
+describe("roles", () => {
+  test("every form of a person reads as that person", () => {
+    const persons = [
+      ["i", "me", "my", "mine", "myself"],
+      ["you", "your", "yours", "yourself", "yourselves"],
+      ["we", "us", "our", "ours", "ourselves"],
+      ["he", "him", "his", "himself"],
+      ["she", "her", "hers", "herself"],
+      ["it", "its", "itself"],
+      ["they", "them", "their", "theirs", "themselves"],
+    ];
+    for (const forms of persons)
+      for (const form of forms) expect([form, extractFacets(`Ask about ${form} today`).roles]).toEqual([form, new Map([["person", [forms[0]!]]])]);
+  });
+
+  test("modals read as must or can; question words as themselves, whom as who; a role's groups sorted", () => {
+    const cases: [string, [string, string[]][]][] = [
+      ["Must go", [["modal", ["must"]]]],
+      ["Should go", [["modal", ["must"]]]],
+      ["Ought go", [["modal", ["must"]]]],
+      ["Shall go", [["modal", ["must"]]]],
+      ["Can go", [["modal", ["can"]]]],
+      ["Could go", [["modal", ["can"]]]],
+      ["May go", [["modal", ["can"]]]],
+      ["Might go", [["modal", ["can"]]]],
+      ["Whom go", [["wh", ["who"]]]],
+      ["Why, how, when, where, who, whose and which go", [["wh", ["how", "when", "where", "which", "who", "whose", "why"]]]],
+      ["Should or can go", [["modal", ["can", "must"]]]],
+    ];
+    for (const [prompt, roles] of cases) expect([prompt, extractFacets(prompt).roles]).toEqual([prompt, new Map(roles)]);
+  });
+});
+
+describe("questions of quantity and the language Go", () => {
+  test("'how' before a word of quantity asks that quantity, its own question word", () => {
+    for (const w of "much many long often far old big large small fast high tall deep early late soon".split(" "))
+      expect([w, extractFacets(`How ${w} is the box`).roles.get("wh")]).toEqual([w, [`how ${w}`]]);
+    expect(extractFacets("How is the box").roles.get("wh")).toEqual(["how"]);
+  });
+
+  test("a lower-case 'go' is the language beside a code word, not beside a word of motion", () => {
+    for (const m of ["to", "into", "in", "with"]) expect([m, extractFacets(`Then go ${m} it`).languages]).toEqual([m, new Set()]);
+    for (const prompt of ["Then go using it", "Write go code"]) expect(extractFacets(prompt).languages).toEqual(new Set(["go"]));
+  });
+});
+
+describe("words", () => {
+  test("a word without the dots, hyphens, @ and 's that end it", () => {
+    expect(extractFacets("Ann's car. Use C++. Do it well- Bob@ home").words).toEqual(new Set(["ann", "car", "use", "c++", "do", "it", "well", "bob", "home"]));
+  });
+});
+
+describe("tokens", () => {
+  test("a line break ends what a relation word governs; a word is never a line break", () => {
+    expect(slots("Go from\nParis")).toEqual(["c:pari@0"]);
+    expect(extractFacets("Cats\ndogs").words).toEqual(new Set(["cats", "dogs"]));
+  });
+
+  test("an apostrophe-s inside a name is part of it; a run of trailing marks goes", () => {
+    expect(extractFacets("Draw a cat's-eye now").words).toEqual(new Set(["draw", "a", "cat's-eye", "cat's", "eye", "now"]));
+    expect(extractFacets("Do it well-- now").words).toEqual(new Set(["do", "it", "well", "now"]));
+  });
+
+  test("a word holding digits is a word (its digits counted as a number), not a number", () => {
+    expect(extractFacets("Build for x86 now")).toMatchObject({ numbers: ["86"], literals: ["x86"] });
+  });
+
+  test("a literal leaves a gap where it stood, and only its outer quotes go", () => {
+    expect(extractFacets("Use`x`now").words).toEqual(new Set(["use", "now"]));
+    expect(extractFacets('Run `print("hi")` now').literals).toEqual(['print("hi")']);
+  });
+
+  test("each pole of a direction is counted", () => {
+    expect(extractFacets("increase then decrease").directions).toEqual(new Map([["increase/decrease", "1:1"]]));
+  });
+});
+
+describe("literals", () => {
+  test("code, quoted code and inline code, without their quotes or the blanks that end their lines", () => {
+    expect(extractFacets("Fix this:\n```\nx = 1   \ny = 2\n```").literals).toEqual(["\nx = 1\ny = 2\n"]);
+    for (const quoted of ['"x = 1;"', "“x = 1;”", "'x = 1;'"]) expect(extractFacets(`Say ${quoted} now`).literals).toEqual(["x = 1;"]);
+    expect(extractFacets("Use `a  b` here").literals).toEqual(["a  b"]);
+  });
+});
+
+describe("numbers", () => {
+  test("number words spell one number, scales and all; a trailing 'and' or '-' is not part of it", () => {
+    const cases: [string, string[]][] = [
+      ["two thousand three hundred and five apples", ["2305"]],
+      ["three hundred apples", ["300"]],
+      ["twenty-five apples", ["25"]],
+      ["one million two apples", ["1000002"]],
+      ["five and apples", ["5"]],
+      ["hundred apples", []],
+      ["two hundred thousand apples", ["200000"]],
+      ["twenty - five apples", ["25"]],
+    ];
+    for (const [prompt, numbers] of cases) expect([prompt, extractFacets(prompt).numbers]).toEqual([prompt, numbers]);
+  });
+
+  test("'one' after a determiner or before 'of' or a modal is the pronoun, not the number 1", () => {
+    const before = "which this that the every each any no some another other little only right wrong new old same first last next".split(" ");
+    for (const w of before) expect([w, extractFacets(`Take ${w} one home`).numbers.includes("1")]).toEqual([w, false]);
+    const after = "of would could should can must might may ought needs has".split(" ");
+    for (const w of after) expect([w, extractFacets(`Then one ${w} go home`).numbers.includes("1")]).toEqual([w, false]);
+    expect(extractFacets("Take one cat home").numbers).toEqual(["1"]);
+  });
+
+  test("'times' and 'x' between numbers multiply; elsewhere they do not", () => {
+    for (const prompt of ["What is 3 times 4?", "What is 3 x 4?", "three x 4"])
+      expect(extractFacets(prompt)).toMatchObject({ operators: ["*"], symbols: ["*"] });
+    for (const prompt of ["three times a day", "Is x times y big?", "Do it 3 times"])
+      expect(extractFacets(prompt)).toMatchObject({ operators: [], symbols: [] });
+  });
+
+  test("brackets alone are an aside, not math; with an operator they group it", () => {
+    expect(extractFacets("(optional) do it").symbols).toEqual([]);
+    expect(extractFacets("Compute (a + b) / 2").symbols).toEqual(["(", "+", ")", "/"]);
+  });
+});
+
+describe("negations", () => {
+  test("the word each negation applies to, sorted", () => {
+    expect(extractFacets("Never stop. Don't go.").negated).toEqual(["go", "stop"]);
+    expect(extractFacets("It isn't who has it, is it who doesn't need to have it?").negated).toEqual(["have", "who"]);
+  });
+});
+
+describe("slots", () => {
+  test("a one-letter name is a variable; 'a', 'I' and a sentence's opening 'A' are words", () => {
+    expect(slots("Solve for x")).toEqual(["c:solve@0", "v:x/for@1"]);
+    expect(slots("Solve for é")).toEqual(["c:solve@0", "v:é/for@1"]);
+    expect(slots("Take a cab")).toEqual(["c:take@0", "c:cab@1"]);
+    expect(slots("A cat sat")).toEqual(["c:cat@0", "c:sat@1"]);
+    expect(slots("x is big")).toEqual(["v:x@0", "c:big@1"]);
+    expect(extractFacets("Can I go?").slots).toEqual([]);
+  });
+
+  test("the members of a list after a verb that takes one share a rank, a determiner allowed before each", () => {
+    for (const d of ["", "the ", "a ", "an ", "my ", "your ", "our ", "their ", "his ", "her ", "its ", "this ", "that ", "these ", "those ", "some "])
+      expect([d, slots(`Compare apples and ${d}pears`)]).toEqual([d, ["c:compar@0", "c:apple@1", "c:pear@1"]]);
+    expect(slots("Compare apples, pears and plums")).toEqual(["c:compar@0", "c:apple@1", "c:pear@1", "c:plum@1"]);
+  });
+
+  test("numbers and possessives are never reordered as list members", () => {
+    expect(slots("Compare 3 and 5")).toEqual(["c:compar@0", "n:3@1", "n:5@2"]);
+    expect(slots("Compare Ann's and Bob's")).toEqual(["c:compar@0", "c:ann@1", "c:bob@2"]);
+  });
+
+  test("a relation word governs the next word, a pronoun or adverb included; 'to' before a bare word is weak", () => {
+    expect(slots("Ask for them")).toEqual(["c:ask@0", "x:them/for@1"]);
+    expect(slots("take it from there")).toEqual(["c:take@0", "x:there/from@1"]);
+    expect(slots("how to reset it")).toEqual(["c:reset/to?@0"]);
+    expect(slots("go to the park")).toEqual(["c:park/to@0"]);
+    expect(slots("Count to 5")).toEqual(["c:count@0", "n:5/to@1"]);
+    expect(slots("Fly to Paris")).toEqual(["c:fly@0", "c:pari/to@1"]);
+    expect(slots("Where to")).toEqual([]);
+    expect(slots("Pick from - the list")).toEqual(["c:pick@0", "c:list/from@1"]);
+    expect(slots("Buy two apples")).toEqual(["c:buy@0", "n:2@1", "c:apple@2"]);
+    expect(slots("Ann's brother")).toEqual(slots("the brother of Ann"));
+  });
+});
+
+describe("stem", () => {
+  test("British spellings fold into American ones only in words of six letters or more", () => {
+    expect(["hours", "tours", "rise", "colours", "programmes", "organised"].map(stem)).toEqual(["hour", "tour", "rise", "color", "program", "organiz"]);
+  });
+});
