@@ -895,10 +895,10 @@ export function extractFacets(prompt: string): PromptFacets {
     if (!(t.sentenceStart && OPENING_CONNECTIVES.has(t.lower))) addContent(facets.content, t.lower);
     // Digits inside a word ("1人", "x86") are numbers all the same.
     for (const digits of t.text.match(/\d+/g) ?? []) facets.numbers.push(digits);
-    // The parts of "well-known" and of an elision ("l’action", "rock'n'roll") are words too: as one
-    // token no content check saw them ("l’action" swapped for "l’exécution" was served).
+    // The parts of "well-known" and of an elision ("l’action", "rock'n'roll"; not "cat's") are words
+    // too: as one token no content check saw them ("l’action" swapped for "l’exécution" was served).
     if (/[-'’]/.test(t.lower)) {
-      for (const part of t.lower.split(/[-'’]/)) {
+      for (const part of t.lower.split("-").flatMap((p) => (/['’](?!s$)/.test(p) ? p.split(/['’]/) : [p]))) {
         facets.words.add(part);
         addContent(facets.content, part);
         if (NEGATIONS.has(part)) facets.negations++;
