@@ -1,7 +1,7 @@
 /**
  * Hard negatives for the semantic cache that keep every word and change what is asked: real prompts
- * from ../shared/data with two arguments swapped, a relation reversed or changed, or a code or math
- * operator or bracket changed. A cache that reads prompts as bags of words serves each of them the
+ * from ../shared/data with two arguments swapped, a relation reversed or changed, a code or math
+ * operator or bracket changed, or a quantifier changed ("all" / "some"). A cache that reads prompts as bags of words serves each of them the
  * other's answer (issue 24). Used by bench/cache-eval.ts and test/cache/hard-negatives.test.ts.
  *
  * Split by source, so that what the verifier was written against and what it is judged on share no
@@ -206,6 +206,32 @@ function changeBrackets(text: string): string | null {
   return text.slice(0, m.index) + m[1]! + text.slice(m.index + m[0].length);
 }
 
+/** A quantifier for one of another force: "all" / "some", "most" / "few", "everyone" / "someone". */
+const QUANTIFIER_CHANGES: [string, string][] = [
+  ["all", "some"],
+  ["every", "some"],
+  ["each", "some"],
+  ["some", "all"],
+  ["any", "every"],
+  ["most", "few"],
+  ["many", "few"],
+  ["few", "many"],
+  ["several", "all"],
+  ["everyone", "someone"],
+  ["someone", "everyone"],
+  ["everything", "something"],
+  ["something", "everything"],
+  ["anyone", "everyone"],
+];
+
+function changeQuantifier(text: string): string | null {
+  for (const [from, to] of QUANTIFIER_CHANGES) {
+    const m = new RegExp(String.raw`(?<![\w'-])${from}(?![\w'-])`, "i").exec(text);
+    if (m) return text.slice(0, m.index) + (m[0][0] === m[0][0]!.toUpperCase() ? to[0]!.toUpperCase() + to.slice(1) : to) + text.slice(m.index + m[0].length);
+  }
+  return null;
+}
+
 /** Each structural edit by the class it reports under. */
 export function structuralEdits(rng: Rng): Record<string, (text: string) => string | null> {
   return {
@@ -216,6 +242,7 @@ export function structuralEdits(rng: Rng): Record<string, (text: string) => stri
     "changed relation word": changeRelation,
     "changed code/math operator": changeOperator,
     "changed brackets": changeBrackets,
+    "changed quantifier": changeQuantifier,
   };
 }
 

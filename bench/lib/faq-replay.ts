@@ -17,8 +17,12 @@ export interface FaqCorpus {
   unique: string[];
 }
 
-export function loadFaq(): FaqCorpus {
-  return JSON.parse(readFileSync(join(import.meta.dir, "..", "data", "faq-replay.json"), "utf8")) as FaqCorpus;
+/**
+ * `faq-replay.json` is the corpus the verifier's question frames were written against;
+ * `faq-holdout.json` (other domains) was written before the changes it measures and tunes nothing.
+ */
+export function loadFaq(name: "faq-replay" | "faq-holdout" = "faq-replay"): FaqCorpus {
+  return JSON.parse(readFileSync(join(import.meta.dir, "..", "data", `${name}.json`), "utf8")) as FaqCorpus;
 }
 
 export interface ReplayResult {

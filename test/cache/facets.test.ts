@@ -24,18 +24,20 @@ describe("roles", () => {
   });
 
   test("modals read as must or can; question words as themselves, whom as who; a role's groups sorted", () => {
+    // An auxiliary opening a sentence also makes it a yes-or-no question ("Must I go?"); "ought" is no auxiliary there.
+    const YES_NO: [string, string[]] = ["mood", ["yes/no"]];
     const cases: [string, [string, string[]][]][] = [
-      ["Must go", [["modal", ["must"]]]],
-      ["Should go", [["modal", ["must"]]]],
+      ["Must go", [["modal", ["must"]], YES_NO]],
+      ["Should go", [["modal", ["must"]], YES_NO]],
       ["Ought go", [["modal", ["must"]]]],
-      ["Shall go", [["modal", ["must"]]]],
-      ["Can go", [["modal", ["can"]]]],
-      ["Could go", [["modal", ["can"]]]],
-      ["May go", [["modal", ["can"]]]],
-      ["Might go", [["modal", ["can"]]]],
+      ["Shall go", [["modal", ["must"]], YES_NO]],
+      ["Can go", [["modal", ["can"]], YES_NO]],
+      ["Could go", [["modal", ["can"]], YES_NO]],
+      ["May go", [["modal", ["can"]], YES_NO]],
+      ["Might go", [["modal", ["can"]], YES_NO]],
       ["Whom go", [["wh", ["who"]]]],
       ["Why, how, when, where, who, whose and which go", [["wh", ["how", "when", "where", "which", "who", "whose", "why"]]]],
-      ["Should or can go", [["modal", ["can", "must"]]]],
+      ["Should or can go", [["modal", ["can", "must"]], YES_NO]],
     ];
     for (const [prompt, roles] of cases) expect([prompt, extractFacets(prompt).roles]).toEqual([prompt, new Map(roles)]);
   });

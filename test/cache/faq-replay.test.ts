@@ -13,3 +13,12 @@ test("FAQ replay: no wrong hit, and repeats are served", async () => {
   // bun bench/cache-eval.ts gives the figure over five orders; this floor catches a cache that stops serving.
   expect(result.served).toBeGreaterThanOrEqual(20);
 });
+
+// The hold-out corpus (bench/data/faq-holdout.json, other domains, never tuned on): no question gets
+// another intent's answer. Its share of repeats served is a figure of bench/cache-eval.ts, not a goal to tune to.
+test("FAQ hold-out replay: no wrong hit", async () => {
+  const models = await loadModels();
+  const result = await replayFaq(loadFaq("faq-holdout"), models.embedder, await loadSynonyms(), new Rng(1));
+  expect(result.wrongPairs).toEqual([]);
+  expect(result.repeats).toBe(123);
+});

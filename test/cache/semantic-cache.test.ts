@@ -166,6 +166,15 @@ describe("semantic layer", () => {
     ["direction", "How do I convert Celsius to Fahrenheit?", "How do I convert Fahrenheit to Celsius?"],
     ["operator", "Is a != b true when a is 1 and b is '1'?", "Is a !== b true when a is 1 and b is '1'?"],
     ["operator", "Compute (a + b) / 2 for a = 3 and b = 5", "Compute a + b / 2 for a = 3 and b = 5"],
+    ["literal", "What does `ls -a` print?", "What does `ls -l` print?"],
+    ["role", "Why do cats purr?", "How do cats purr?"],
+    ["role", "Which countries use the euro?", "Do countries use the euro?"],
+    ["content", "How do I reset my password?", "How do I reset my username?"],
+    ["order", "Her sister gave her $50 for her to buy the heels.", "Her sister gave her $50 by her to buy the heels."],
+    ["direction", "How do I log in to the app?", "How do I log out of the app?"],
+    ["direction", "How do I switch on roaming?", "How do I turn off roaming?"],
+    ["role", "Can every user see my file?", "Can some user see my file?"],
+    ["role", "Is it legal to grow?", "Yes, it's legal to grow."],
   ];
   for (const [kind, cached, asked] of nearMisses) {
     test(`a near-miss (${kind}) reaches the semantic layer and is not answered from the cache`, async () => {
@@ -180,6 +189,25 @@ describe("semantic layer", () => {
       expect(res.answer.choices[0]!.message.content).toBe("answer #2");
       // The cached prompt was the candidate, and the verifier refused it for this reason.
       expect(cache.stats().refused).toEqual({ [kind]: 1 });
+    });
+  }
+
+  const rewordings: [string, string][] = [
+    ["How do I cancel my plan?", "I want to cancel my plan, how do I do it?"],
+    ["How do I turn off notifications?", "How do I disable notifications?"],
+    ["I can't log in to my account", "I can't sign in to my account"],
+    ["What payment methods do you accept?", "Which payment methods do you accept?"],
+  ];
+  for (const [cached, asked] of rewordings) {
+    test(`a rewording the verifier can prove ("${asked}") is served from the semantic layer`, async () => {
+      const { cache } = await openCache({ config: { similarityThreshold: 0.3 } });
+      const up = new CountingUpstream();
+      await cache.through(request(cached), up.call);
+      await cache.indexed();
+      const res = await cache.through(request(asked), up.call);
+      expect(res.hit?.layer).toBe("semantic");
+      expect(res.hit?.matchedPrompt).toBe(cached);
+      expect(up.calls).toBe(1);
     });
   }
 

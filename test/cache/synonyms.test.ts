@@ -17,7 +17,8 @@ const SYNONYM_SWAPS: [string, string][] = [
   ["Is it okay to freeze cooked rice?", "Is it fine to freeze cooked rice?"],
   ["How do I calculate compound interest on a loan?", "How do I compute compound interest on a loan?"],
   ["Should landlords permit pets in apartments?", "Should landlords allow pets in apartments?"],
-  ["Why do cats jump on tables?", "Why do cats leap on tables?"],
+  // Not "jump" / "leap": their dominant senses are hypernym and hyponym (models/synonyms/MODEL_CARD.md, step 5).
+  ["Should I decline the job offer?", "Should I refuse the job offer?"],
   ["Draw an image of a lighthouse at night", "Draw a picture of a lighthouse at night"],
   // A derivation of the same idea in another part of speech.
   ["Is the outcome dependent on the order of the steps?", "Does the outcome depend on the order of the steps?"],

@@ -121,6 +121,10 @@ const DIRECTION_PAIRS: readonly [string[], string[]][] = [
     ["disable", "deactivate", "deny", "block", "forbid", "reject", "prevent", "blacklist", "blocklist"],
   ],
   [
+    ["login", "logins"],
+    ["logout", "logouts"],
+  ],
+  [
     ["include", "inclusive"],
     ["exclude", "exclusive"],
   ],

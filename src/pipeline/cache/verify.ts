@@ -129,7 +129,13 @@ function roleClash(a: PromptFacets, b: PromptFacets): string | undefined {
     const other = b.roles.get(role);
     if (other && !sameList(groups, other)) return `${role}: ${show(groups)} vs ${show(other)}`;
   }
-  if (a.roles.has("wh") !== b.roles.has("wh")) return `wh: ${show(a.roles.get("wh") ?? [])} vs ${show(b.roles.get("wh") ?? [])}`;
+  if (a.roles.has("wh") !== b.roles.has("wh")) {
+    // "What languages are spoken in Peru?" asks what "languages spoken in Peru" asks; "Are languages
+    // spoken in Peru?" asks yes or no. Any other question word asks what its absence does not.
+    const [asking, other] = a.roles.has("wh") ? [a, b] : [b, a];
+    const picksOne = sameList(asking.roles.get("wh")!, ["which"]);
+    if (!picksOne || other.roles.has("mood")) return `wh: ${show(a.roles.get("wh") ?? [])} vs ${show(b.roles.get("wh") ?? [])}`;
+  }
   return undefined;
 }
 
