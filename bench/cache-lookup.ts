@@ -28,7 +28,7 @@ import { embedderSignature, encodeEmbedding, type CacheRow } from "../src/pipeli
 import type { Embedder } from "../src/ml/types";
 import { openStore, type Store } from "../src/store/db";
 import { cacheEntries } from "../src/store/schema";
-import { loadModels, loadSynonyms } from "../src/pipeline/models";
+import { loadModels } from "../src/pipeline/models";
 import { loadPromptCorpus } from "../models/data/corpus";
 import { dataPath } from "../models/data/paths";
 import { loadSemEval, loadStsBenchmark } from "../models/data/sts";
@@ -44,8 +44,6 @@ const { values: args } = parseArgs({
 const DIMS = Number(args.dims);
 const QUANT = args.quantization as "f32" | "f16" | "i8";
 const QUERIES = Number(args.queries);
-/** The verifier's synonym table, as the gateway gives it to the cache. */
-const synonyms = await loadSynonyms();
 /** Text bytes each entry may take, so the byte bound (512 MiB by default: ~760k of these entries) never evicts before `size`. */
 const ENTRY_BYTES_ROOM = 4096;
 const SIZES = [1_000, 100_000, ...(args.million ? [1_000_000] : [])];
@@ -148,7 +146,6 @@ for (const size of SIZES) {
   const cache = await SemanticCache.open({
     store,
     embedder: tableEmbedder,
-    synonyms,
     config: { maxEntries: size, maxBytes: size * ENTRY_BYTES_ROOM, quantization: QUANT },
   });
   const openS = (performance.now() - openStart) / 1000;
@@ -226,7 +223,7 @@ async function realCache(similarityThreshold: number): Promise<SemanticCache> {
   const dir = mkdtempSync(join(tmpdir(), "svc-cache-bench-real-"));
   const store = openStore(dir);
   realDirs.push({ dir, store });
-  const cache = await SemanticCache.open({ store, embedder: realEmbedder, synonyms, config: { similarityThreshold } });
+  const cache = await SemanticCache.open({ store, embedder: realEmbedder, config: { similarityThreshold } });
   await cache.indexed();
   for (const [i, p] of stored.entries()) {
     const r = await cache.lookup(realReq(p));
@@ -320,7 +317,6 @@ const scaleOpen = performance.now();
 const scaleCache = await SemanticCache.open({
   store: scaleStore,
   embedder: realEmbedder,
-  synonyms,
   config: { maxEntries: kept.length, maxBytes: kept.length * ENTRY_BYTES_ROOM },
 });
 await scaleCache.indexed();

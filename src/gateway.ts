@@ -196,7 +196,7 @@ export async function startServices(settings: Settings, log: Logger, env: Record
   const cache = await SemanticCache.open({
     store: base.store,
     embedder: models?.embedder ?? (await loadEmbedder(modelOptionsOf(settings))),
-    synonyms: await loadSynonyms(),
+    ...(settings.cacheSynonymsFile !== undefined && { synonyms: await loadSynonyms(settings.cacheSynonymsFile) }),
     log: { warn: (fields, message) => log.warn(fields, message) },
     config: { maxEntries: settings.cacheMaxEntries, ttlMs: settings.cacheTtlS * 1000, cacheUnsetTemperature: settings.cacheUnsetTemperature },
   });

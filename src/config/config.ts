@@ -84,6 +84,12 @@ export const SettingsSchema = Type.Object(
     inlineMaxChars: Int(0, 10_000_000, 4000, "requests that need no model and are at most this long run on the event loop, skipping the worker hop"),
     cacheMaxEntries: Int(1, 100_000_000, 100_000, "response cache entries kept; least recently used go first"),
     cacheTtlS: Int(1, 31_536_000, 86_400, "how long a cached answer may be served"),
+    cacheSynonymsFile: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'the operator\'s synonym table for the cache verifier ({ groups: ["couch sofa", ...] }, stems as the verifier writes them); none ships',
+      }),
+    ),
     cacheUnsetTemperature: Type.Boolean({
       default: true,
       description: "cache requests that set no temperature (sampled at the provider's default, 1, which the cache admits when written out)",

@@ -1,13 +1,13 @@
 import { expect, test } from "bun:test";
 import { loadFaq, replayFaq } from "../../bench/lib/faq-replay";
 import { Rng } from "../../models/data/rng";
-import { loadModels, loadSynonyms } from "../../src/pipeline/models";
+import { loadModels } from "../../src/pipeline/models";
 
 // The hand-written FAQ traffic (bench/data/faq-replay.json) through a real cache with the shipped
-// embedding and synonym table: no question gets another intent's answer, and repeats are served.
+// embedding (and no synonym table: none ships): no question gets another intent's answer, and repeats are served.
 test("FAQ replay: no wrong hit, and repeats are served", async () => {
   const models = await loadModels();
-  const result = await replayFaq(loadFaq(), models.embedder, await loadSynonyms(), new Rng(1));
+  const result = await replayFaq(loadFaq(), models.embedder, undefined, new Rng(1));
   expect(result.wrongPairs).toEqual([]);
   expect(result.repeats).toBe(200);
   // bun bench/cache-eval.ts gives the figure over five orders; this floor catches a cache that stops serving.
@@ -18,7 +18,7 @@ test("FAQ replay: no wrong hit, and repeats are served", async () => {
 // another intent's answer. Its share of repeats served is a figure of bench/cache-eval.ts, not a goal to tune to.
 test("FAQ hold-out replay: no wrong hit", async () => {
   const models = await loadModels();
-  const result = await replayFaq(loadFaq("faq-holdout"), models.embedder, await loadSynonyms(), new Rng(1));
+  const result = await replayFaq(loadFaq("faq-holdout"), models.embedder, undefined, new Rng(1));
   expect(result.wrongPairs).toEqual([]);
   expect(result.repeats).toBe(123);
 });

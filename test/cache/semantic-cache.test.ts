@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { loadSynonyms } from "../../src/pipeline/models";
-import { SemanticCache, replayDeltas, type CacheConfig, type CachedAnswer, type CacheLog, type SynonymTable } from "../../src/pipeline/cache";
+import { SemanticCache, replayDeltas, type CacheConfig, type CachedAnswer, type CacheLog, SynonymTable } from "../../src/pipeline/cache";
+import { stem } from "../../src/pipeline/cache/facets";
 import type { SqliteStore } from "../../src/store/db";
 import type { Embedder } from "../../src/ml/types";
 import { CountingUpstream, LexicalEmbedder, request, TempStoreDir } from "./fixtures";
@@ -104,7 +104,9 @@ describe("semantic layer", () => {
 
   test("a word swapped for a synonym hits with the synonym table, without embedding a word; another verb still misses", async () => {
     const embedder = new LexicalEmbedder();
-    const { cache } = await openCache({ embedder, synonyms: await loadSynonyms(), config: { similarityThreshold: 0.5 } });
+    // An operator's table (none ships) that knows "repair" / "fix".
+    const synonyms = new SynonymTable([`${stem("repair")} ${stem("fix")}`]);
+    const { cache } = await openCache({ embedder, synonyms, config: { similarityThreshold: 0.5 } });
     const up = new CountingUpstream();
     await cache.through(request("How do I repair a tent?"), up.call);
     await cache.indexed();

@@ -1,10 +1,30 @@
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { loadSynonyms } from "../../src/pipeline/models";
 import { compareFacets, extractFacets, SynonymTable, type MismatchKind, type WordSimilarity } from "../../src/pipeline/cache";
+import { stem } from "../../src/pipeline/cache/facets";
 
-const shipped = await loadSynonyms();
+/**
+ * svc ships no synonym table (the one it had came from WordNet, which is not data svc may tune on);
+ * an operator may give one (SVC_CACHE_SYNONYMS_FILE). This one is written here, for these tests: words,
+ * stemmed as the verifier stems them.
+ */
+const GROUPS = [
+  ["couch", "sofa"],
+  ["okay", "fine"],
+  ["calculate", "compute"],
+  ["permit", "allow"],
+  ["decline", "refuse"],
+  ["image", "picture"],
+  ["depend", "dependent"],
+].map((g) => g.map(stem).join(" "));
+const file = join(mkdtempSync(join(tmpdir(), "svc-synonyms-")), "synonyms.json");
+writeFileSync(file, JSON.stringify({ description: "written for test/cache/synonyms.test.ts", source: "hand-written", groups: GROUPS }));
+const operators = await loadSynonyms(file);
 /** What the cache passes before any word is embedded: the table alone decides swapped words. */
-const tableOnly: WordSimilarity = { vectors: new Map(), minSimilarity: 0.3, synonyms: shipped };
+const tableOnly: WordSimilarity = { vectors: new Map(), minSimilarity: 0.3, synonyms: operators };
 const noTable: WordSimilarity = { vectors: new Map(), minSimilarity: 0.3 };
 
 function compare(a: string, b: string, words = tableOnly) {
@@ -17,14 +37,13 @@ const SYNONYM_SWAPS: [string, string][] = [
   ["Is it okay to freeze cooked rice?", "Is it fine to freeze cooked rice?"],
   ["How do I calculate compound interest on a loan?", "How do I compute compound interest on a loan?"],
   ["Should landlords permit pets in apartments?", "Should landlords allow pets in apartments?"],
-  // Not "jump" / "leap": their dominant senses are hypernym and hyponym (models/synonyms/MODEL_CARD.md, step 5).
   ["Should I decline the job offer?", "Should I refuse the job offer?"],
   ["Draw an image of a lighthouse at night", "Draw a picture of a lighthouse at night"],
   // A derivation of the same idea in another part of speech.
   ["Is the outcome dependent on the order of the steps?", "Does the outcome depend on the order of the steps?"],
 ];
 
-/** A word swapped for one WordNet relates to it otherwise: antonym, sister term, hypernym, hyponym. */
+/** A word swapped for one related to it otherwise: antonym, sister term, hypernym, hyponym, a rare sense. */
 const RELATED_SWAPS: [relation: string, a: string, b: string][] = [
   ["antonym", "Why is my bread so hard after baking?", "Why is my bread so soft after baking?"],
   ["antonym", "Is it dangerous to swim after eating?", "Is it safe to swim after eating?"],
@@ -61,16 +80,10 @@ describe("synonym table", () => {
     expect(SynonymTable.parse(JSON.stringify({ groups: ["a b"] }), "x.json").areSynonyms("a", "b")).toBe(true);
   });
 
-  test("the shipped table is WordNet-sized and leaves very polysemous verbs their common senses only", () => {
-    expect(shipped.size).toBeGreaterThan(20_000);
-    expect(shipped.areSynonyms("make", "creat")).toBe(true);
-    for (const [a, b] of [
-      ["make", "draw"],
-      ["dog", "chase"],
-      ["cat", "guy"],
-      ["dog", "persist"],
-    ] as const)
-      expect(shipped.areSynonyms(a, b)).toBe(false);
+  test("an operator's file is read as given: its groups pair, nothing else does", () => {
+    expect(operators.size).toBe(GROUPS.length * 2);
+    expect(operators.areSynonyms(stem("sofa"), stem("couch"))).toBe(true);
+    expect(operators.areSynonyms(stem("make"), stem("create"))).toBe(false);
   });
 });
 

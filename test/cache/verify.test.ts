@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { loadSynonyms } from "../../src/pipeline/models";
 import {
   compareFacets,
+  SynonymTable,
   extractFacets,
   substitutionAlignment,
   unmatchedWords,
@@ -11,7 +11,8 @@ import {
 } from "../../src/pipeline/cache";
 import { stem } from "../../src/pipeline/cache/facets";
 
-const synonyms = await loadSynonyms();
+// A table an operator could give (none ships): one group, as the verifier stems its words.
+const synonyms = new SynonymTable([`${stem("couch")} ${stem("sofa")}`]);
 
 function compare(a: string, b: string) {
   return compareFacets(extractFacets(a), extractFacets(b));
@@ -259,9 +260,6 @@ describe("verifier", () => {
       expect(backward.equivalent).toBe(false);
       if (!forward.equivalent) expect(forward.kind).toBe(kind);
       if (!backward.equivalent) expect(backward.kind).toBe(kind);
-      // The synonym table knows none of these swaps as one meaning.
-      const withTable = compareFacets(extractFacets(a), extractFacets(b), { vectors: new Map(), minSimilarity: 0.3, synonyms });
-      expect(withTable).toEqual(forward);
     });
   }
 

@@ -60,7 +60,7 @@ export interface CacheStats {
 export interface SemanticCacheOptions {
   store: Store;
   embedder: Embedder;
-  /** Synonyms the verifier accepts as swapped words (models/synonyms, see `loadSynonyms`); without it only spellings and inflections pair. */
+  /** Synonyms the verifier accepts as swapped words (an operator's SVC_CACHE_SYNONYMS_FILE; none ships); without it only spellings and inflections pair. */
   synonyms?: SynonymTable;
   config?: Partial<CacheConfig>;
   log?: CacheLog;

@@ -1,4 +1,4 @@
-/** Shape of models/synonyms/synonyms.json, written by models/synonyms/build.ts. */
+/** Shape of an operator's synonym file (SVC_CACHE_SYNONYMS_FILE). */
 export interface SynonymFile {
   description: string;
   source: string;

