@@ -114,13 +114,22 @@ export function migrate(sqlite: Database): number[] {
       .map((r) => r.version),
   );
   const applied: number[] = [];
+  const isApplied = sqlite.query<{ version: number }, [number]>("SELECT version FROM schema_migrations WHERE version = ?");
   for (const m of listMigrations()) {
     if (done.has(m.version)) continue;
-    sqlite.transaction(() => {
-      sqlite.run(m.sql);
-      sqlite.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [m.version, m.name, Date.now()]);
-    })();
-    applied.push(m.version);
+    // Processes opening one data directory together migrate together: each takes the write lock first
+    // (BEGIN IMMEDIATE) and reads the version again under it, so a migration another one applied in
+    // the meantime is skipped, not run twice ("table api_keys already exists" killed the second of two
+    // gateways started at once).
+    const ran = sqlite
+      .transaction(() => {
+        if (isApplied.get(m.version)) return false;
+        sqlite.run(m.sql);
+        sqlite.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [m.version, m.name, Date.now()]);
+        return true;
+      })
+      .immediate();
+    if (ran) applied.push(m.version);
   }
   return applied;
 }
@@ -133,9 +142,10 @@ export function openStore(dataDir: string): SqliteStore {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, "svc.db");
   const sqlite = new Database(path, { create: true, strict: true });
+  // The busy timeout first: switching a new file to WAL takes a lock that another process opening it may hold.
+  sqlite.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run("PRAGMA synchronous = NORMAL");
-  sqlite.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.run("PRAGMA foreign_keys = ON");
   migrate(sqlite);
   const db = drizzle({ client: sqlite, schema });
