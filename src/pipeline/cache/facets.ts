@@ -1,3 +1,4 @@
+import { Packr } from "msgpackr";
 import {
   AMBIGUOUS_LANGUAGES,
   CODE_CONTEXT_WORDS,
@@ -987,4 +988,30 @@ export function extractFacets(prompt: string): PromptFacets {
   facets.literals.sort();
   facets.quoted.sort();
   return facets;
+}
+
+/**
+ * Facets as bytes, in which form the cache keeps every entry's. Live, one prompt's facets take about
+ * 6.2 KB of heap (Maps, Sets and a slot object per word; 30k real texts of 130 characters on average),
+ * 620 MB for a full cache of 100k entries; packed they take about 560 bytes, and reading them back
+ * costs a fifth of extracting them again (46 against 231 µs per text, same run, load 10), which is
+ * what the first verification of an entry used to pay on the request's path.
+ * Each pack carries its own record definitions, so bytes packed in one thread (the gateway's
+ * worker) read back in another; maps come back as Maps and sets as Sets (test/cache/facets.test.ts).
+ */
+const facetPackr = new Packr({ moreTypes: true });
+
+/** A prompt's facets, packed, with the prompt they were extracted from. */
+export interface PackedFacets {
+  prompt: string;
+  bytes: Uint8Array;
+}
+
+export function packFacets(prompt: string): PackedFacets {
+  // A copy: msgpackr packs into a buffer it reuses for the next call.
+  return { prompt, bytes: new Uint8Array(facetPackr.pack(extractFacets(prompt))) };
+}
+
+export function unpackFacets(bytes: Uint8Array): PromptFacets {
+  return facetPackr.unpack(bytes) as PromptFacets;
 }
