@@ -1008,8 +1008,12 @@ export interface PackedFacets {
 }
 
 export function packFacets(prompt: string): PackedFacets {
+  return { prompt, bytes: facetBytes(extractFacets(prompt)) };
+}
+
+export function facetBytes(facets: PromptFacets): Uint8Array {
   // A copy: msgpackr packs into a buffer it reuses for the next call.
-  return { prompt, bytes: new Uint8Array(facetPackr.pack(extractFacets(prompt))) };
+  return new Uint8Array(facetPackr.pack(facets));
 }
 
 export function unpackFacets(bytes: Uint8Array): PromptFacets {
