@@ -230,6 +230,7 @@ describe("semantic layer", () => {
 
   const rewordings: [string, string][] = [
     ["How do I cancel my plan?", "I want to cancel my plan, how do I do it?"],
+    ["How do I reset my password?", "I forgot my password, how can I change it?"],
     ["How do I turn off notifications?", "How do I disable notifications?"],
     ["I can't log in to my account", "I can't sign in to my account"],
     ["What payment methods do you accept?", "Which payment methods do you accept?"],
