@@ -307,12 +307,15 @@ describe("verifier", () => {
     });
   });
 
-  test("words are embedded only when both prompts have unmatched words (else nothing can pair)", () => {
+  test("words are embedded only when both prompts have unmatched words (else nothing can pair), four at most", () => {
     const f = (t: string) => extractFacets(t);
     expect(wordsToEmbed(f("How do I make an adjustable desk?"), f("How can I build an adjustable desk?"))).toEqual(["make", "build"]);
     expect(wordsToEmbed(f("Where is the water in the kitchen?"), f("Where is the hot water in the kitchen?"))).toEqual([]);
     expect(wordsToEmbed(f("Where is the hot water in the kitchen?"), f("Where is the water in the kitchen?"))).toEqual([]);
     expect(wordsToEmbed(f("Where is the water?"), f("where is the water"))).toEqual([]);
+    // Two swapped pairs are embedded; three are refused unembedded (no pair of that many was ever accepted).
+    expect(wordsToEmbed(f("How do I make a green desk?"), f("How can I build a red desk?"))).toEqual(["make", "green", "build", "red"]);
+    expect(wordsToEmbed(f("How do I make a green wooden desk?"), f("How can I build a red metal desk?"))).toEqual([]);
   });
 
   test("a synonym from the table pairs without any vector; a word whose vector is missing pairs with nothing", () => {
