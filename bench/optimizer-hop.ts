@@ -13,6 +13,9 @@
  * - The event loop while the workers are saturated: how late a 1 ms timer fires (p50, p99, max), next
  *   to the same timer with the pool idle. Model work on the event loop would show as lateness the size
  *   of a task (milliseconds at p50); on 2 cores, 2 busy workers also compete with it for a core.
+ * - The gateway's Optimizer, which runs a short model task on the event loop while no other is in
+ *   flight and sends the rest to its pool: one call at a time (every call inline), and 8 in flight with
+ *   2 workers, where the timer shows how much model work it kept on the event loop.
  */
 import { availableParallelism } from "node:os";
 import { loadSettings } from "../src/config/config";
@@ -21,6 +24,8 @@ import { optimizeInputOf } from "../src/pipeline/analyze";
 import { RULE_NAMES } from "../src/pipeline/compress";
 import { optimize } from "../src/pipeline/optimize";
 import type { OptimizeInput, OptimizeResult } from "../src/pipeline/optimize-types";
+import { loadModels } from "../src/pipeline/models";
+import { Optimizer } from "../src/pipeline/optimizer";
 import { loadOptimizerDeps } from "../src/pipeline/optimizer-deps";
 import { WorkerPool } from "../workers/pool";
 import { loadWorkload, RELAY_OPTIONS, variedPrompt } from "./lib/workload";
@@ -83,7 +88,7 @@ async function timerLateness(seconds: number) {
 }
 
 /** Tasks per second with `inFlight` tasks outstanding for `seconds`, and how late a 1 ms timer fired meanwhile. */
-async function saturate(pool: WorkerPool<OptimizeInput, OptimizeResult>, inFlight: number, seconds: number, make: (i: number) => OptimizeInput) {
+async function saturate(pool: { run(input: OptimizeInput): Promise<OptimizeResult> }, inFlight: number, seconds: number, make: (i: number) => OptimizeInput) {
   let next = 0;
   let done = 0;
   const probe = latenessProbe();
@@ -124,14 +129,26 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const idle = await timerLateness(seconds);
 throughput.push(`| (pool idle) | 0 | 0 | ${idle.p50.toFixed(0)} | ${idle.p99.toFixed(0)} | ${idle.max.toFixed(0)} |`);
 const everyStage = (i: number) => inputOf(fresh(100_000 + i), {});
-throughput.push(await throughputRow(pool1, 1));
+throughput.push(await throughputRow(pool1, "1"));
 await pool1.close();
 const pool2 = openPool(2);
 await pool2.warm();
-throughput.push(await throughputRow(pool2, 2));
+throughput.push(await throughputRow(pool2, "2"));
 await pool2.close();
 
-async function throughputRow(pool: WorkerPool<OptimizeInput, OptimizeResult>, workers: number): Promise<string> {
+// The gateway's own Optimizer (2 workers, the event loop's models, no memo: every prompt is fresh anyway).
+const optimizer = await Optimizer.start(
+  loadSettings({ ...process.env, SVC_DATA_DIR: "/tmp/svc-bench-hop", SVC_WORKERS: "2", SVC_OPTIMIZE_MEMO_ENTRIES: "0" }),
+  await loadModels(),
+);
+const viaOptimizer = await sequential((i) => optimizer.run(inputOf(fresh(200_000 + i), {})), iterations);
+rows.push(
+  `| every stage on, 300-token prompt | Optimizer.run (event loop while idle, else worker) | ${viaOptimizer.p50.toFixed(0)} | ${viaOptimizer.p99.toFixed(0)} |`,
+);
+throughput.push(await throughputRow(optimizer, "2 + event loop while idle (Optimizer.run)"));
+await optimizer.close();
+
+async function throughputRow(pool: { run(input: OptimizeInput): Promise<OptimizeResult> }, workers: string): Promise<string> {
   await saturate(pool, 8, 1, everyStage);
   const r = await saturate(pool, 8, seconds, everyStage);
   return `| ${workers} | 8 | ${r.perSecond.toFixed(0)} | ${r.lateness.p50.toFixed(0)} | ${r.lateness.p99.toFixed(0)} | ${r.lateness.max.toFixed(0)} |`;
