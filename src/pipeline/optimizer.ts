@@ -99,8 +99,8 @@ export class Optimizer {
    */
   private runsInline(input: OptimizeInput): OptimizerDeps | undefined {
     if (!this.pool) return this.inlineDeps;
-    if (this.inFlight > 0 || promptChars(input) > this.settings.inlineModelMaxChars) return undefined;
-    return this.inlineDeps;
+    const max = this.settings.inlineModelMaxChars;
+    return max > 0 && this.inFlight === 0 && promptChars(input) <= max ? this.inlineDeps : undefined;
   }
 
   /** Tasks waiting for a free worker (none inline). */

@@ -60,6 +60,19 @@ describe("optimizer: model tasks inline while idle", () => {
     expect(pooled()).toBe(before + 1);
   });
 
+  test("inlineModelMaxChars 0 sends every model task to the pool, even an empty prompt while idle", async () => {
+    const off = await Optimizer.start({ ...settings, inlineModelMaxChars: 0 }, await loadModels());
+    try {
+      const completed = () => (JSON.parse(off.health().detail) as { completed: number }).completed;
+      const before = completed();
+      await off.run(inputOf(""));
+      await off.run(inputOf(SHORT));
+      expect(completed()).toBe(before + 2);
+    } finally {
+      await off.close();
+    }
+  });
+
   test("inline and pooled runs of one prompt give the same result", async () => {
     const inline = await optimizer.run(inputOf(OTHER));
     const [, pooledRun] = await Promise.all([optimizer.run(inputOf(SHORT)), optimizer.run(inputOf(OTHER))]);
