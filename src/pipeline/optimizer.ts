@@ -91,10 +91,11 @@ export class Optimizer {
   /**
    * The event loop's models when this model task runs there: always without a pool; with one, when the
    * prompt is short (inlineModelMaxChars) and no other model task is in flight. The hop to a worker
-   * and back cost a cache miss 700 µs of CPU (event loop 660 + workers 1,420 + runtime threads against
-   * 1,600 µs all inline; bun bench/thread-cpu.ts, one request at a time) for ~800 µs of work, and an
-   * idle optimizer has nothing the task would hold up but I/O callbacks, for at most one task's time
-   * (a 2,000-character prompt: about 1 ms). Under load the pool is busy, so tasks go to the workers and
+   * and back is latency a lone request waits for (bun bench/optimizer-hop.ts, interleaved, load 13:
+   * every stage on 1,055 µs p50 inline, 1,645 through a worker; bun bench/miss-trees.ts: a miss added
+   * 0.81x main's time over the bare proxy), and an idle optimizer's event loop has nothing the task would
+   * hold up but I/O callbacks, for at most one task's time (a 2,000-character prompt: about 1 ms).
+   * Under load the pool is busy, so tasks go to the workers (1 of 238 ran inline at 8 in flight) and
    * the event loop stays free (bun bench/optimizer-hop.ts's timer-lateness table).
    */
   private runsInline(input: OptimizeInput): OptimizerDeps | undefined {
