@@ -82,7 +82,7 @@ export function buildApp(gw: Services) {
     // every Response a handler returns when `set.headers` is not empty (about 10 µs per call
     // measured on the relay), and the completion route already sends it on its own Response.
     .onAfterHandle(({ request, response, set, route }) => {
-      answered(request, route, typeof set.status === "number" ? set.status : 200);
+      answered(request, route, response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200);
       const id = factsOf(request)?.id;
       if (!id) return;
       if (response instanceof Response) {
