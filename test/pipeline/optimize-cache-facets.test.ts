@@ -1,33 +1,26 @@
 import { describe, expect, test } from "bun:test";
 import { loadSettings } from "../../src/config/config";
+import { parseCompletionRequest } from "../../src/http/validate/completion-request";
+import { optimizeInputOf } from "../../src/pipeline/analyze";
+import { RULE_NAMES } from "../../src/pipeline/compress";
 import { packFacets, semanticPrompt } from "../../src/pipeline/cache";
 import { optimize } from "../../src/pipeline/optimize";
 import { loadOptimizerDeps } from "../../src/pipeline/optimizer-deps";
 import type { OptimizeInput } from "../../src/pipeline/optimize-types";
 
-const input = (content: string, wantEmbedding: boolean): OptimizeInput => ({
-  messages: [
-    { role: "system", content: "You are a helpful assistant." },
-    { role: "user", content },
-  ],
-  model: "gpt-4o-mini-2024-07-18",
-  options: {
-    compress: false,
-    route: false,
-    cache: wantEmbedding,
-    cache_nondeterministic: false,
-    score: false,
-    mask_pii: false,
-    max_aggressiveness: 0.5,
-    skip_rules: [],
-  },
-  params: {},
-  maxTokens: 1000,
-  availableModels: ["gpt-4o-mini-2024-07-18"],
-  wantEmbedding,
-  countTokens: false,
-  qualityFloor: 85,
-});
+const MODEL = "gpt-4o-mini-2024-07-18";
+/** A request as the gateway parses it, with compression and routing off so that the prompt goes on as written. */
+const input = (content: string, wantEmbedding: boolean): OptimizeInput => {
+  const body = {
+    model: MODEL,
+    messages: [
+      { role: "system", content: "You are a helpful assistant." },
+      { role: "user", content },
+    ],
+    svc_options: { compress: false },
+  };
+  return { ...optimizeInputOf(parseCompletionRequest(body, RULE_NAMES), [MODEL], 85), wantEmbedding, countTokens: false };
+};
 
 describe("the optimizer's work for the semantic cache", () => {
   test("with the embedding it packs the facets of the prompt the cache reads; not when the cache wants nothing, nor past the semantic layer's length", async () => {
