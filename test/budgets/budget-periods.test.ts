@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../../src/store/db";
@@ -209,6 +209,55 @@ describe("settles after the turn", () => {
     void budgets.settle(await budgets.reserve("app", b.id, "a", 300), 120);
     await settles.flush();
     expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00012, reserved_usd: 0 });
+  });
+
+  test("handed to the store, a turn's settles ride in the next reservation's or admission's transaction (no pages of their own), else go alone within 5 ms; reads see them", async () => {
+    const { budgets, settles, spend, store } = setup("2026-11-26T10:00:00Z");
+    const runs = new AgentRuns(spend, { maxCostMicros: 0, maxCalls: 0, maxRepeats: 3 }, "1", 0, Date.now, settles);
+    // Every commit appends the pages it changed to the WAL: what a write costs.
+    const wal = () => statSync(`${store.path}-wal`).size;
+    const b = await budgets.create("app", "b", 1_000, "total");
+    // The window's first reservation makes its spend row; a later one changes it.
+    await budgets.settle(await budgets.reserve("app", b.id, "first", 1), 0);
+    let before = wal();
+    const hold = await budgets.reserve("app", b.id, "a", 900);
+    const reservation = wal() - before;
+    before = wal();
+    const written = budgets.settle(hold, 100);
+    await new Promise((resolve) => setImmediate(resolve));
+    // 900 is held until the settle is written: this reservation fits only because it goes in the same transaction, after it.
+    await budgets.reserve("app", b.id, "b", 800);
+    expect(wal() - before).toBe(reservation);
+    await written;
+    expect(store.sqlite.query("SELECT spent_micros, reserved_micros FROM budget_spend").get()).toEqual({ spent_micros: 100, reserved_micros: 800 });
+
+    // A run's admission takes them too.
+    const run = await runs.admit("app", "r", "c", [{ role: "user", content: "go" }]);
+    const d = await budgets.reserve("app", b.id, "d", 50);
+    before = wal();
+    await runs.admit("app", "r", "e", [{ role: "user", content: "again" }]);
+    const admission = wal() - before;
+    before = wal();
+    void runs.settle(run, 0, 1, 1);
+    void budgets.settle(d, 30);
+    await new Promise((resolve) => setImmediate(resolve));
+    await runs.admit("app", "r", "e", [{ role: "user", content: "again" }]);
+    // The run's settle writes no page of its own: it changes the row the admission changes, in its commit.
+    expect(wal() - before).toBe(admission + reservation);
+    expect(store.sqlite.query("SELECT spent_micros, reserved_micros FROM budget_spend").get()).toEqual({ spent_micros: 130, reserved_micros: 800 });
+
+    // No call comes: written alone, soon.
+    const alone = budgets.settle(await budgets.reserve("app", b.id, "f", 50), 20);
+    const t0 = performance.now();
+    await alone;
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(store.sqlite.query("SELECT spent_micros FROM budget_spend").get()).toEqual({ spent_micros: 150 });
+
+    // A read of this process's store writes what it handed over first.
+    void budgets.settle(await budgets.reserve("app", b.id, "g", 10), 10);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(spend.run("app", "r")).toMatchObject({ prompt_tokens: 1, completion_tokens: 1 });
+    expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00016, reserved_usd: 0.0008 });
   });
 
   test("a run's cost joins the turn's budget settles: written together after the turn; svc_meta's totals are the run at admission plus the call", async () => {
