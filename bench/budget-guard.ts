@@ -58,7 +58,8 @@ const services = {
   agentRuns: new AgentRuns(spend, { maxCostMicros: 0, maxCalls: 0, maxRepeats: 3 }, String(process.pid), 0, Date.now, settles),
   metrics: new Metrics(),
 };
-const stages: Stage[] = [quotaStage(services), agentRunStage(services), budgetStage(services)] as Stage[];
+// In the gateway's order (STAGES): the budget plans before the agent run, and reserves the run's cost limit with its own.
+const stages: Stage[] = [quotaStage(services), budgetStage(services), agentRunStage(services)] as Stage[];
 const key = { id: "key_bench", appId: "app_bench", type: "test", plan: "free", scopes: ["complete"] } as unknown as KeyEntry;
 const budget = await services.budgets.create(key.appId, "bench", 1e15, "total");
 const model = catalog.resolve("gpt-4o");

@@ -177,6 +177,20 @@ export interface RunSettle extends RunCharge {
   now: number;
 }
 
+/** A call's worst case held on its agent run's cost limit too, in the budget reservation's transaction (SpendStore.reserveBudget). */
+export interface RunReservation {
+  r: Reservation;
+  appId: string;
+  id: string;
+  defaultMaxMicros: number;
+}
+
+/** A budget reservation that fit, and the run's answer when one was asked for with it. */
+export interface BudgetReserved {
+  spend: SpendRow;
+  run?: RunAdmission;
+}
+
 /** What calls that ended leave to write: gathered per event-loop turn and written together (SettleQueue). */
 export type Settle = BudgetSettle | RunSettle;
 
@@ -257,8 +271,12 @@ export interface SpendStore {
   createBudget(b: Omit<BudgetRow, "updated_at">): Promise<void>;
   updateBudget(id: string, name: string | null, limitMicros: number | null, now: number): Promise<BudgetRow | undefined>;
   deleteBudget(id: string): Promise<void>;
-  /** The window's spend and reservations after this one, or undefined when it does not fit. */
-  reserveBudget(r: Reservation, owner: string, now: number): Promise<SpendRow | undefined>;
+  /**
+   * The window's spend and reservations after this one, or undefined when it does not fit. With `run`,
+   * once the budget's fits, the run's too, in the same transaction where the store has one: a run that
+   * refuses (and trips) releases the budget's.
+   */
+  reserveBudget(r: Reservation, owner: string, now: number, run?: RunReservation): Promise<BudgetReserved | undefined>;
   /** Releases the call's reservation and adds what it cost (0 for a failed call). */
   settleBudget(requestId: string, budgetId: string, period: string, costMicros: number): Maybe<void>;
   /** The settles of the calls that ended in one event-loop turn, budgets' and runs', in one transaction: one commit for them all. */
@@ -358,10 +376,17 @@ export class SqliteSpendStore implements SpendStore, BusyState {
       writeRun: db.prepare<unknown, (string | number | null)[]>(SPEND_SQL.writeRun),
     };
     const q = this.q;
-    this.reserve = (r: Reservation, owner: string, now: number): SpendRow | undefined => {
-      const got = q.reserveBudget.get(r.target, r.period, r.micros);
-      if (got) q.insertReservation.run(r.requestId, r.kind, r.target, r.period, r.micros, owner, now);
-      return got ?? undefined;
+    this.reserve = (r: Reservation, owner: string, now: number, run: RunReservation | undefined): BudgetReserved | undefined => {
+      const spend = q.reserveBudget.get(r.target, r.period, r.micros);
+      if (!spend) return undefined;
+      q.insertReservation.run(r.requestId, r.kind, r.target, r.period, r.micros, owner, now);
+      if (!run) return { spend };
+      const a = this.reserveRunBody(run.r, run.appId, run.id, run.defaultMaxMicros, owner, now);
+      if (!a.ok) {
+        q.takeReservation.get(r.requestId, r.kind);
+        q.settleBudget.run(r.target, r.period, r.micros, 0);
+      }
+      return { spend, run: a };
     };
     // Deleting the reservation row first makes a settle happen once, whoever gets there (the call, or a
     // restart settling a dead process's calls).
@@ -467,9 +492,13 @@ export class SqliteSpendStore implements SpendStore, BusyState {
     });
   }
 
-  /** The window's spend and reservations after this one, or undefined when it does not fit. */
-  async reserveBudget(r: Reservation, owner: string, now: number): Promise<SpendRow | undefined> {
-    return retryWhileBusy(this, () => this.inTx(() => this.reserve(r, owner, now)));
+  /**
+   * The window's spend and reservations after this one, or undefined when it does not fit; with `run`, the
+   * run's reservation in the same transaction (one commit for both: bench/budget-guard.ts, a run with a
+   * cost limit, 8 µs of the call's 33 for its reservations).
+   */
+  async reserveBudget(r: Reservation, owner: string, now: number, run?: RunReservation): Promise<BudgetReserved | undefined> {
+    return retryWhileBusy(this, () => this.inTx(() => this.reserve(r, owner, now, run)));
   }
 
   /** Releases the call's reservation and adds what it cost (0 for a failed call). */

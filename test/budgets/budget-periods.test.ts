@@ -284,3 +284,67 @@ describe("settles after the turn", () => {
     expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00007, reserved_usd: 0 });
   });
 });
+
+describe("a budget and a run with a cost limit", () => {
+  test("reserve together: one commit for both, the run's reservation made in the budget's transaction", async () => {
+    const { budgets, spend, store } = setup("2026-11-26T10:00:00Z");
+    const runs = new AgentRuns(spend, { maxCostMicros: 10_000, maxCalls: 0, maxRepeats: 3 }, "1");
+    const wal = () => statSync(`${store.path}-wal`).size;
+    const b = await budgets.create("app", "b", 100_000, "total");
+    // Warm: the window's spend row and the run's row exist.
+    const warm = await runs.admit("app", "r", "w", [{ role: "user", content: "warm" }]);
+    await runs.reserve(warm, 1);
+    await budgets.settle(await budgets.reserve("app", b.id, "w", 1), 0);
+    const hold = await runs.admit("app", "r", "q", [{ role: "user", content: "go" }]);
+    let before = wal();
+    await runs.reserve(hold, 700);
+    const runAlone = wal() - before;
+    const second = await runs.admit("app", "r", "q2", [{ role: "user", content: "again" }]);
+    before = wal();
+    await budgets.reserve("app", b.id, "q2", 700, { named: true, run: runs.jointly(second, 700)! });
+    // One commit: the budget's spend row and the run's row, a page each, and one page of the reservations' b-tree for both rows.
+    expect(wal() - before).toBe((runAlone / 2) * 3);
+    expect(second.micros).toBe(700);
+    expect(runs.jointly(second, 700)).toBeUndefined();
+    expect(spend.run("app", "r")).toMatchObject({ reserved_micros: 1 + 700 + 700 });
+    expect(store.sqlite.query("SELECT request_id, kind, micros FROM reservations WHERE request_id = 'q2' ORDER BY kind").all()).toEqual([
+      { request_id: "q2", kind: "budget", micros: 700 },
+      { request_id: "q2", kind: "run", micros: 700 },
+    ]);
+  });
+
+  test("a run that refuses the worst case trips (AGENT_GUARD) and releases the budget's reservation with it; a budget that refuses leaves the run alone", async () => {
+    const { budgets, spend } = setup("2026-11-26T10:00:00Z");
+    const runs = new AgentRuns(spend, { maxCostMicros: 500, maxCalls: 0, maxRepeats: 3 }, "1");
+    const b = await budgets.create("app", "b", 1_000, "total");
+    const small = await budgets.create("app", "small", 100, "total");
+    const hold = await runs.admit("app", "r", "q", [{ role: "user", content: "go" }]);
+    const tooSmall = await refusal(budgets.reserve("app", small.id, "q", 600, { named: true, run: runs.jointly(hold, 600)! }));
+    expect(tooSmall.code).toBe("BUDGET_EXCEEDED");
+    expect(spend.run("app", "r")).toMatchObject({ status: "active", reserved_micros: 0 });
+    expect(hold.micros).toBeUndefined();
+    const e = await refusal(budgets.reserve("app", b.id, "q", 600, { named: true, run: runs.jointly(hold, 600)! }));
+    expect(e.code).toBe("AGENT_GUARD");
+    expect(e.message).toContain("cost limit reached");
+    expect(await budgets.get("app", b.id)).toMatchObject({ reserved_usd: 0, spent_usd: 0 });
+    expect(spend.run("app", "r")).toMatchObject({ status: "tripped", reserved_micros: 0 });
+    expect(hold.micros).toBeUndefined();
+  });
+
+  test("a step's hash is the SHA-256 of its canonical form, as runs already hold it", async () => {
+    const { createHash } = await import("node:crypto");
+    const { stepHash } = await import("../../src/accounting/agent-runs");
+    const step = [
+      { role: "user" as const, content: "find the invoice" },
+      {
+        role: "assistant" as const,
+        content: "",
+        tool_calls: [{ id: "c1", type: "function" as const, function: { name: "search", arguments: '{"q":"invoice"}' } }],
+      },
+      { role: "tool" as const, content: "no results", tool_call_id: "c1", name: "search" },
+    ];
+    const h = createHash("sha256");
+    for (const part of ["assistant", "", 'search({"q":"invoice"})', "", "tool", "no results", "", "search"]) h.update(`${part.length}:${part};`);
+    expect(stepHash(step)).toBe(h.digest("base64url"));
+  });
+});
