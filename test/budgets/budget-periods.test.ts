@@ -211,7 +211,7 @@ describe("settles after the turn", () => {
     expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00012, reserved_usd: 0 });
   });
 
-  test("handed to the store, a turn's settles ride in the next reservation's or admission's transaction (no pages of their own), else go alone within 5 ms; reads see them", async () => {
+  test("handed to the store, a turn's settles ride in the next reservation's transaction (no pages of their own), else go alone within 5 ms; reads see them", async () => {
     const { budgets, settles, spend, store } = setup("2026-11-26T10:00:00Z");
     const runs = new AgentRuns(spend, { maxCostMicros: 0, maxCalls: 0, maxRepeats: 3 }, "1", 0, Date.now, settles);
     // Every commit appends the pages it changed to the WAL: what a write costs.
@@ -231,20 +231,25 @@ describe("settles after the turn", () => {
     await written;
     expect(store.sqlite.query("SELECT spent_micros, reserved_micros FROM budget_spend").get()).toEqual({ spent_micros: 100, reserved_micros: 800 });
 
-    // A run's admission takes them too.
+    // A run's admission leaves them to the next reservation: its commit stays one statement on the run's row.
     const run = await runs.admit("app", "r", "c", [{ role: "user", content: "go" }]);
     const d = await budgets.reserve("app", b.id, "d", 50);
     before = wal();
     await runs.admit("app", "r", "e", [{ role: "user", content: "again" }]);
     const admission = wal() - before;
-    before = wal();
     void runs.settle(run, 0, 1, 1);
     void budgets.settle(d, 30);
     await new Promise((resolve) => setImmediate(resolve));
+    before = wal();
     await runs.admit("app", "r", "e", [{ role: "user", content: "again" }]);
-    // The run's settle writes no page of its own: it changes the row the admission changes, in its commit.
-    expect(wal() - before).toBe(admission + reservation);
-    expect(store.sqlite.query("SELECT spent_micros, reserved_micros FROM budget_spend").get()).toEqual({ spent_micros: 130, reserved_micros: 800 });
+    expect(wal() - before).toBe(admission);
+    expect(store.sqlite.query("SELECT spent_micros, reserved_micros FROM budget_spend").get()).toEqual({ spent_micros: 100, reserved_micros: 850 });
+    // The reservation writes them: the run's row is the one page they add to it.
+    before = wal();
+    const e = await budgets.reserve("app", b.id, "e", 10);
+    expect(wal() - before).toBe(reservation + admission);
+    expect(store.sqlite.query("SELECT spent_micros, reserved_micros FROM budget_spend").get()).toEqual({ spent_micros: 130, reserved_micros: 810 });
+    await budgets.settle(e, 0);
 
     // No call comes: written alone, soon.
     const alone = budgets.settle(await budgets.reserve("app", b.id, "f", 50), 20);
