@@ -527,7 +527,10 @@ export class SqliteSpendStore implements SpendStore, BusyState {
       // One autocommit statement instead of a transaction of three (bench/budget-guard.ts). The riding
       // settles wait for the call's reservation, whose pages they change too (the admission's is the run's
       // row alone): riding here wrote the budget's row and the reservations twice a call, about 5 µs more.
-      const run = this.q.admitFast.get(appId, id, hash, now, limits.maxCalls, limits.maxRepeats);
+      // Unless one is this run's: the totals the admission reads (svc_meta.agent_run) include every call
+      // of the run this process answered, as an agent calling again at once expects.
+      const fast = () => this.q.admitFast.get(appId, id, hash, now, limits.maxCalls, limits.maxRepeats);
+      const run = this.riding.some((x) => x.kind === "run" && x.id === id && x.appId === appId) ? this.inTx(fast) : fast();
       return run ? { ok: true, run } : this.inTx(() => this.admitSlow(appId, id, hash, limits, now));
     });
   }

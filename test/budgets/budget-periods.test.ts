@@ -231,17 +231,18 @@ describe("settles after the turn", () => {
     await written;
     expect(store.sqlite.query("SELECT spent_micros, reserved_micros FROM budget_spend").get()).toEqual({ spent_micros: 100, reserved_micros: 800 });
 
-    // A run's admission leaves them to the next reservation: its commit stays one statement on the run's row.
+    // Another run's admission leaves them to the next reservation: its commit stays one statement on its row.
     const run = await runs.admit("app", "r", "c", [{ role: "user", content: "go" }]);
+    await runs.admit("app", "other", "o", [{ role: "user", content: "first" }]);
     const d = await budgets.reserve("app", b.id, "d", 50);
     before = wal();
-    await runs.admit("app", "r", "e", [{ role: "user", content: "again" }]);
+    await runs.admit("app", "other", "e", [{ role: "user", content: "again" }]);
     const admission = wal() - before;
     void runs.settle(run, 0, 1, 1);
     void budgets.settle(d, 30);
     await new Promise((resolve) => setImmediate(resolve));
     before = wal();
-    await runs.admit("app", "r", "e", [{ role: "user", content: "again" }]);
+    await runs.admit("app", "other", "e2", [{ role: "user", content: "again" }]);
     expect(wal() - before).toBe(admission);
     expect(store.sqlite.query("SELECT spent_micros, reserved_micros FROM budget_spend").get()).toEqual({ spent_micros: 100, reserved_micros: 850 });
     // The reservation writes them: the run's row is the one page they add to it.
@@ -250,6 +251,11 @@ describe("settles after the turn", () => {
     expect(wal() - before).toBe(reservation + admission);
     expect(store.sqlite.query("SELECT spent_micros, reserved_micros FROM budget_spend").get()).toEqual({ spent_micros: 130, reserved_micros: 810 });
     await budgets.settle(e, 0);
+    // Unless one is the admitted run's: its totals then include them.
+    const again = await runs.admit("app", "r", "h", [{ role: "user", content: "once more" }]);
+    void runs.settle(again, 25, 1, 1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await runs.admit("app", "r", "i", [{ role: "user", content: "and again" }])).admitted).toMatchObject({ calls: 3, cost_usd: 0.000025 });
 
     // No call comes: written alone, soon.
     const alone = budgets.settle(await budgets.reserve("app", b.id, "f", 50), 20);
@@ -261,7 +267,7 @@ describe("settles after the turn", () => {
     // A read of this process's store writes what it handed over first.
     void budgets.settle(await budgets.reserve("app", b.id, "g", 10), 10);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(spend.run("app", "r")).toMatchObject({ prompt_tokens: 1, completion_tokens: 1 });
+    expect(spend.run("app", "r")).toMatchObject({ prompt_tokens: 2, completion_tokens: 2 });
     expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00016, reserved_usd: 0.0008 });
   });
 
