@@ -49,12 +49,13 @@ export class PgSpendStore implements SpendStore {
     return (await this.q<T>(name, params, on))[0];
   }
 
-  private run_<T>(op: () => Promise<T>): Promise<T> {
-    return onPostgres(this, op);
+  /** `undo` gives back what the operation took for a call refused because it answered too late (onPostgres). */
+  private run_<T>(op: () => Promise<T>, undo?: (late: T) => Promise<unknown>): Promise<T> {
+    return onPostgres(this, op, undo);
   }
 
-  private tx<T>(fn: (tx: TransactionSql) => Promise<T>): Promise<T> {
-    return this.run_(() => this.sql.begin(fn) as Promise<T>);
+  private tx<T>(fn: (tx: TransactionSql) => Promise<T>, undo?: (late: T) => Promise<unknown>): Promise<T> {
+    return this.run_(() => this.sql.begin(fn) as Promise<T>, undo);
   }
 
   // ---- budgets ----
@@ -86,18 +87,26 @@ export class PgSpendStore implements SpendStore {
   }
 
   reserveBudget(r: Reservation, owner: string, now: number, run?: RunReservation): Promise<BudgetReserved | undefined> {
-    return this.tx(async (tx) => {
-      const spend = await this.one<SpendRow>("reserveBudget", [r.target, r.period, r.micros], tx);
-      if (!spend) return undefined;
-      await this.q("insertReservation", [r.requestId, r.kind, r.target, r.period, r.micros, owner, now], tx);
-      if (!run) return { spend };
-      const a = await this.reserveRunIn(tx, run.r, run.appId, run.id, run.defaultMaxMicros, owner, now);
-      if (!a.ok) {
-        await this.q("takeReservation", [r.requestId, r.kind], tx);
-        await this.q("settleBudget", [r.target, r.period, r.micros, 0], tx);
-      }
-      return { spend, run: a };
-    });
+    return this.tx(
+      async (tx) => {
+        const spend = await this.one<SpendRow>("reserveBudget", [r.target, r.period, r.micros], tx);
+        if (!spend) return undefined;
+        await this.q("insertReservation", [r.requestId, r.kind, r.target, r.period, r.micros, owner, now], tx);
+        if (!run) return { spend };
+        const a = await this.reserveRunIn(tx, run.r, run.appId, run.id, run.defaultMaxMicros, owner, now);
+        if (!a.ok) {
+          await this.q("takeReservation", [r.requestId, r.kind], tx);
+          await this.q("settleBudget", [r.target, r.period, r.micros, 0], tx);
+        }
+        return { spend, run: a };
+      },
+      // Too late: what the transaction holds is given back (a run that refused released the budget's in it).
+      async (late) => {
+        if (!late || late.run?.ok === false) return;
+        await this.settleBudget(r.requestId, r.target, r.period, 0);
+        if (late.run && run) await this.settleRun(run.r.requestId, run.appId, run.id, 0, 0, 0, now);
+      },
+    );
   }
 
   settleBudget(requestId: string, budgetId: string, period: string, costMicros: number): Promise<void> {
@@ -129,16 +138,23 @@ export class PgSpendStore implements SpendStore {
 
   async admitRun(appId: string, id: string, hash: string, limits: RunLimits, now: number): Promise<RunAdmission> {
     // One autocommit statement in the common case, as on SQLite (bench/budget-guard.ts).
-    const run = await this.run_(() => this.one<RunRow>("admitFast", [appId, id, hash, now, limits.maxCalls, limits.maxRepeats]));
+    const unadmit = async (admitted: boolean) => admitted && this.unadmitRun(appId, id, hash);
+    const run = await this.run_(
+      () => this.one<RunRow>("admitFast", [appId, id, hash, now, limits.maxCalls, limits.maxRepeats]),
+      (late) => unadmit(late !== undefined),
+    );
     if (run) return { ok: true, run };
-    return this.tx(async (tx): Promise<RunAdmission> => {
-      await this.q("ensureRun", [appId, id, now], tx);
-      const locked = (await tx.unsafe<RunRow[]>(RUN_FOR_UPDATE, [appId, id]))[0]!;
-      if (locked.status !== "active") return { ok: false, run: locked, reason: stoppedReason(locked) };
-      const { repeats, reason } = admission(locked, hash, limits);
-      if (reason) return { ok: false, run: (await this.one<RunRow>("tripRun", [appId, id, reason, now], tx)) ?? locked, reason };
-      return { ok: true, run: (await this.one<RunRow>("admitRun", [appId, id, hash, repeats, now], tx))! };
-    });
+    return this.tx(
+      async (tx): Promise<RunAdmission> => {
+        await this.q("ensureRun", [appId, id, now], tx);
+        const locked = (await tx.unsafe<RunRow[]>(RUN_FOR_UPDATE, [appId, id]))[0]!;
+        if (locked.status !== "active") return { ok: false, run: locked, reason: stoppedReason(locked) };
+        const { repeats, reason } = admission(locked, hash, limits);
+        if (reason) return { ok: false, run: (await this.one<RunRow>("tripRun", [appId, id, reason, now], tx)) ?? locked, reason };
+        return { ok: true, run: (await this.one<RunRow>("admitRun", [appId, id, hash, repeats, now], tx))! };
+      },
+      (late) => unadmit(late.ok),
+    );
   }
 
   async unadmitRun(appId: string, id: string, hash: string): Promise<void> {
@@ -146,7 +162,10 @@ export class PgSpendStore implements SpendStore {
   }
 
   reserveRun(r: Reservation, appId: string, id: string, defaultMaxMicros: number, owner: string, now: number): Promise<RunAdmission> {
-    return this.tx((tx) => this.reserveRunIn(tx, r, appId, id, defaultMaxMicros, owner, now));
+    return this.tx(
+      (tx) => this.reserveRunIn(tx, r, appId, id, defaultMaxMicros, owner, now),
+      async (late) => late.ok && this.settleRun(r.requestId, appId, id, 0, 0, 0, now),
+    );
   }
 
   private async reserveRunIn(
