@@ -48,7 +48,7 @@ describe("PII tagger tokens", () => {
 describe("PII tagger tokens written into a reused array", () => {
   test("the same tokens as a fresh array, grown when too small; no field of an earlier text is read", () => {
     const texts = ["Call Jean-Luc O'Neil at 22-B Baker St.", "Zoë’s café:\nok, 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16", "a"];
-    let reuse = new Int32Array(2 * STRIDE);
+    let reuse: Int32Array = new Int32Array(2 * STRIDE);
     for (const text of texts) {
       const fresh = tokenize(text);
       const reused = tokenize(text, reuse);
