@@ -54,11 +54,28 @@ export function authoredSplit(text: string): LabelledPrompt["split"] {
 /** The words a writer gave each authored row's difficulty, as the 0..1 the difficulty head learns. */
 const AUTHORED_DIFFICULTY: Record<string, number> = { easy: 0.15, medium: 0.45, hard: 0.8 };
 
-/** Every row of models/task-classifier/data/prompts.jsonl (see its README), with its split. */
+/**
+ * Every row the project wrote for training (data/README.md), with its split: prompts.jsonl by
+ * `authoredSplit`; later-rounds.jsonl, written after prompts.jsonl's hold-out had been read by several
+ * sessions, 1 in 10 dev and the rest train (its never-tuned counterpart is fresh-holdout.jsonl, so
+ * none of it is held out, and prompts.jsonl's hold-out stays the same 501 rows to compare with).
+ */
 export function authoredPrompts(): LabelledPrompt[] {
-  return readJsonl<{ task: TaskClass; difficulty: string; source: string; text: string }>(join(DATA_DIR, "prompts.jsonl")).map((r) => {
+  return [...authoredFile("prompts.jsonl", authoredSplit), ...authoredFile("later-rounds.jsonl", (text) => (hash(text) % 10 === 3 ? "dev" : "train"))];
+}
+
+/**
+ * data/fresh-holdout.jsonl: prompts written for issue 26 before that round changed anything, and never
+ * tuned on (data/README.md). No training or calibration reads them; bench/route-eval.ts reports them.
+ */
+export function freshHoldout(): LabelledPrompt[] {
+  return authoredFile("fresh-holdout.jsonl", () => "holdout");
+}
+
+function authoredFile(name: string, split: (text: string) => LabelledPrompt["split"]): LabelledPrompt[] {
+  return readJsonl<{ task: TaskClass; difficulty: string; source: string; text: string }>(join(DATA_DIR, name)).map((r) => {
     const difficulty = AUTHORED_DIFFICULTY[r.difficulty];
-    if (difficulty === undefined || !TASK_CLASSES.includes(r.task)) throw new Error(`prompts.jsonl: bad row ${JSON.stringify(r)}`);
+    if (difficulty === undefined || !TASK_CLASSES.includes(r.task)) throw new Error(`${name}: bad row ${JSON.stringify(r)}`);
     return {
       id: `${r.source}:${hash(r.text).toString(16)}`,
       text: r.text,
@@ -66,7 +83,7 @@ export function authoredPrompts(): LabelledPrompt[] {
       difficulty,
       dataset: r.source,
       labelSource: "authored",
-      split: authoredSplit(r.text),
+      split: split(r.text),
     };
   });
 }

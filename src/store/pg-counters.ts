@@ -20,7 +20,12 @@ export class PgCounters implements DurableCounters {
   async addWithin(name: string, period: string, by: number, limit: number): Promise<number | undefined> {
     // A first call past a limit below `by` would insert: refuse it here, the upsert cannot.
     if (by > limit) return undefined;
-    const rows = await onPostgres(this, () => this.sql.unsafe<{ calls: number }[]>(ADD, [name, period, by, limit]));
+    const rows = await onPostgres(
+      this,
+      () => this.sql.unsafe<{ calls: number }[]>(ADD, [name, period, by, limit]),
+      // Once, not retried: a subtract that landed unseen and ran again would count a call too few.
+      async (late) => late.length > 0 && this.sql.unsafe(SUBTRACT, [name, period, by]),
+    );
     return rows[0]?.calls;
   }
 

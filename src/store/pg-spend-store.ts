@@ -47,12 +47,13 @@ export class PgSpendStore implements SpendStore {
     return (await this.q<T>(name, params, on))[0];
   }
 
-  private run_<T>(op: () => Promise<T>): Promise<T> {
-    return onPostgres(this, op);
+  /** `undo` gives back what the operation took for a call refused because it answered too late (onPostgres). */
+  private run_<T>(op: () => Promise<T>, undo?: (late: T) => Promise<unknown>): Promise<T> {
+    return onPostgres(this, op, undo);
   }
 
-  private tx<T>(fn: (tx: TransactionSql) => Promise<T>): Promise<T> {
-    return this.run_(() => this.sql.begin(fn) as Promise<T>);
+  private tx<T>(fn: (tx: TransactionSql) => Promise<T>, undo?: (late: T) => Promise<unknown>): Promise<T> {
+    return this.run_(() => this.sql.begin(fn) as Promise<T>, undo);
   }
 
   // ---- budgets ----
@@ -84,11 +85,14 @@ export class PgSpendStore implements SpendStore {
   }
 
   reserveBudget(r: Reservation, owner: string, now: number): Promise<SpendRow | undefined> {
-    return this.tx(async (tx) => {
-      const got = await this.one<SpendRow>("reserveBudget", [r.target, r.period, r.micros], tx);
-      if (got) await this.q("insertReservation", [r.requestId, r.kind, r.target, r.period, r.micros, owner, now], tx);
-      return got;
-    });
+    return this.tx(
+      async (tx) => {
+        const got = await this.one<SpendRow>("reserveBudget", [r.target, r.period, r.micros], tx);
+        if (got) await this.q("insertReservation", [r.requestId, r.kind, r.target, r.period, r.micros, owner, now], tx);
+        return got;
+      },
+      async (got) => got && this.settleBudget(r.requestId, r.target, r.period, 0),
+    );
   }
 
   settleBudget(requestId: string, budgetId: string, period: string, costMicros: number): Promise<void> {
@@ -120,16 +124,23 @@ export class PgSpendStore implements SpendStore {
 
   async admitRun(appId: string, id: string, hash: string, limits: RunLimits, now: number): Promise<RunAdmission> {
     // One autocommit statement in the common case, as on SQLite (bench/budget-guard.ts).
-    const run = await this.run_(() => this.one<RunRow>("admitFast", [appId, id, hash, now, limits.maxCalls, limits.maxRepeats]));
+    const unadmit = async (admitted: boolean) => admitted && this.unadmitRun(appId, id, hash);
+    const run = await this.run_(
+      () => this.one<RunRow>("admitFast", [appId, id, hash, now, limits.maxCalls, limits.maxRepeats]),
+      (late) => unadmit(late !== undefined),
+    );
     if (run) return { ok: true, run };
-    return this.tx(async (tx): Promise<RunAdmission> => {
-      await this.q("ensureRun", [appId, id, now], tx);
-      const locked = (await tx.unsafe<RunRow[]>(RUN_FOR_UPDATE, [appId, id]))[0]!;
-      if (locked.status !== "active") return { ok: false, run: locked, reason: stoppedReason(locked) };
-      const { repeats, reason } = admission(locked, hash, limits);
-      if (reason) return { ok: false, run: (await this.one<RunRow>("tripRun", [appId, id, reason, now], tx)) ?? locked, reason };
-      return { ok: true, run: (await this.one<RunRow>("admitRun", [appId, id, hash, repeats, now], tx))! };
-    });
+    return this.tx(
+      async (tx): Promise<RunAdmission> => {
+        await this.q("ensureRun", [appId, id, now], tx);
+        const locked = (await tx.unsafe<RunRow[]>(RUN_FOR_UPDATE, [appId, id]))[0]!;
+        if (locked.status !== "active") return { ok: false, run: locked, reason: stoppedReason(locked) };
+        const { repeats, reason } = admission(locked, hash, limits);
+        if (reason) return { ok: false, run: (await this.one<RunRow>("tripRun", [appId, id, reason, now], tx)) ?? locked, reason };
+        return { ok: true, run: (await this.one<RunRow>("admitRun", [appId, id, hash, repeats, now], tx))! };
+      },
+      (late) => unadmit(late.ok),
+    );
   }
 
   async unadmitRun(appId: string, id: string, hash: string): Promise<void> {
@@ -137,17 +148,20 @@ export class PgSpendStore implements SpendStore {
   }
 
   reserveRun(r: Reservation, appId: string, id: string, defaultMaxMicros: number, owner: string, now: number): Promise<RunAdmission> {
-    return this.tx(async (tx): Promise<RunAdmission> => {
-      const got = await this.one<RunRow>("reserveRun", [appId, id, r.micros, defaultMaxMicros], tx);
-      if (got) {
-        await this.q("insertReservation", [r.requestId, r.kind, r.target, r.period, r.micros, owner, now], tx);
-        return { ok: true, run: got };
-      }
-      const run = (await this.one<RunRow>("run", [appId, id], tx))!;
-      const reason = costLimitReason(run, r.micros, defaultMaxMicros);
-      const tripped = run.status === "active" ? await this.one<RunRow>("tripRun", [appId, id, reason, now], tx) : undefined;
-      return { ok: false, run: tripped ?? run, reason };
-    });
+    return this.tx(
+      async (tx): Promise<RunAdmission> => {
+        const got = await this.one<RunRow>("reserveRun", [appId, id, r.micros, defaultMaxMicros], tx);
+        if (got) {
+          await this.q("insertReservation", [r.requestId, r.kind, r.target, r.period, r.micros, owner, now], tx);
+          return { ok: true, run: got };
+        }
+        const run = (await this.one<RunRow>("run", [appId, id], tx))!;
+        const reason = costLimitReason(run, r.micros, defaultMaxMicros);
+        const tripped = run.status === "active" ? await this.one<RunRow>("tripRun", [appId, id, reason, now], tx) : undefined;
+        return { ok: false, run: tripped ?? run, reason };
+      },
+      async (late) => late.ok && this.settleRun(r.requestId, appId, id, 0, 0, 0, now),
+    );
   }
 
   settleRun(

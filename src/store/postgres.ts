@@ -94,21 +94,34 @@ export function pgText(text: string): string {
 /**
  * Runs a PostgreSQL operation for a call: a failure (unreachable, timed out, refused) is a
  * StoreUnavailableError the call path answers with 503 and Retry-After, and `state.problem` says why
- * until an operation succeeds again (what /health reports).
+ * until an operation succeeds again (what /health reports). An operation that took something for the
+ * call (a counted call, a reservation) passes `undo`: if it lands after the call was refused for
+ * being slow, `undo` gives back what it took, so a refused call is never left counted.
  */
-export async function onPostgres<T>(state: BusyState, op: () => Promise<T>): Promise<T> {
+export async function onPostgres<T>(state: BusyState, op: () => Promise<T>, undo?: (late: T) => Promise<unknown>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let late = false;
+  const running = op();
   try {
     // With the server gone, postgres.js let the fourth call after the loss wait past 8 s on a pool
     // connection (test/scale/postgres-loss.test.ts); a call is refused after CALL_STORE_TIMEOUT_MS instead.
-    // A write that still lands later only counts a call or a cost that was refused: never one let through.
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${CALL_STORE_TIMEOUT_MS} ms`)), CALL_STORE_TIMEOUT_MS);
+      timer = setTimeout(() => {
+        late = true;
+        reject(new Error(`no answer within ${CALL_STORE_TIMEOUT_MS} ms`));
+      }, CALL_STORE_TIMEOUT_MS);
     });
-    const value = await Promise.race([op(), timedOut]);
+    const value = await Promise.race([running, timedOut]);
     state.problem = undefined;
     return value;
   } catch (e) {
+    if (late)
+      running
+        .then(
+          (value) => undo?.(value),
+          () => undefined,
+        )
+        .catch(() => undefined);
     state.problem = `PostgreSQL failed: ${(e as Error).message}`;
     throw new StoreUnavailableError(state.problem);
   } finally {

@@ -11,6 +11,21 @@ const COMMAND_TIMEOUT_MS = 1000;
 /** How often a lost connection is tried again: a node that lost Redis recovers within this of its return. */
 const RECONNECT_MS = 500;
 
+/** `answer`, or a rejection once COMMAND_TIMEOUT_MS has passed without one. */
+async function bounded<T>(answer: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    // After the event loop's next I/O poll: an event loop held up past the timeout (a loaded machine) runs
+    // timers before it reads the answer that came meanwhile, and would refuse a call Redis did answer.
+    timer = setTimeout(() => setImmediate(() => reject(new Error(`no answer in ${COMMAND_TIMEOUT_MS} ms`))), COMMAND_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([answer, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export type MessageListener = (message: string) => void;
 
 /** A Lua script run by EVALSHA, loaded by EVAL the first time a server (or a restarted one) lacks it. */
@@ -83,14 +98,8 @@ export class RedisLink {
     if (this.connecting) await this.connecting;
     if (!this.client.connected) throw this.failed(this.problem ?? "not connected");
     this.sent++;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      // After the event loop's next I/O poll: an event loop held up past the timeout (a loaded machine) runs
-      // timers before it reads the answer that came meanwhile, and would refuse a call Redis did answer.
-      timer = setTimeout(() => setImmediate(() => reject(new Error(`no answer in ${COMMAND_TIMEOUT_MS} ms`))), COMMAND_TIMEOUT_MS);
-    });
     try {
-      const answer = await Promise.race([this.client.send(command, args), timeout]);
+      const answer = await bounded(this.client.send(command, args));
       // A command that timed out on a connection still up: Redis answers again.
       if (this.problem !== undefined && this.subscriber.connected) this.problem = undefined;
       return answer;
@@ -99,8 +108,6 @@ export class RedisLink {
       // An error reply is about the command, not the connection.
       if (err.code === "ERR_REDIS_SERVER_ERROR") throw e;
       throw this.failed(err.message);
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -129,7 +136,15 @@ export class RedisLink {
   /** Listens to `channel` (under the prefix) now and again after every reconnection. */
   async subscribe(channel: string, listener: MessageListener): Promise<void> {
     this.channels.set(this.key(channel), listener);
-    if (this.subscriber.connected) await this.subscriber.subscribe(this.key(channel), (m) => listener(m));
+    if (!this.subscriber.connected) return;
+    try {
+      await bounded(this.subscriber.subscribe(this.key(channel), (m) => listener(m)));
+    } catch (e) {
+      // The connection dropped or stalled under the request (a node starting as Redis goes away): the
+      // channel is kept, and the reconnect timer subscribes it on a new connection, as after any loss.
+      this.subscriber.close();
+      this.failed((e as Error).message);
+    }
   }
 
   /** Called after a lost connection came back (not after the first): what was published meanwhile is lost. */

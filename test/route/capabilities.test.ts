@@ -79,6 +79,14 @@ describe("an operator's capability file", () => {
     expect(() => parseCapabilities(withoutHard)).toThrow("hard_prompt must be an object");
   });
 
+  test("long_question needs task classes, a whole token count and a threshold from 0 to 1", () => {
+    const long = (over: Record<string, unknown>) => parseCapabilities({ ...bundled, long_question: { ...bundled.long_question, ...over } });
+    expect(long({ tokens_from: 0 }).long_question.tokens_from).toBe(0);
+    expect(() => long({ classes: ["smalltalk"] })).toThrow("long_question.classes[0]");
+    expect(() => long({ tokens_from: 2.5 })).toThrow("long_question.tokens_from");
+    expect(() => long({ tier_confidence_threshold: 2 })).toThrow("long_question.tier_confidence_threshold must be a number from 0 to 1");
+  });
+
   test("that is not JSON names the file", () => {
     const path = fileWith("{ not json");
     expect(() => loadCapabilities(path)).toThrow(path);

@@ -268,6 +268,25 @@ describe("a hard prompt", () => {
     expect(routed({ prediction: faq, signals: signals({ hardness: hard({ constraints: 2 }) }), capabilities: strict }).reason).toBe("many_constraints");
   });
 
+  test("a long prompt taken for faq or chat goes up unless the classifier is all but sure of the cheapest tier", () => {
+    const t = bundledCapabilities.long_question;
+    expect(t.tokens_from).toBeGreaterThan(0);
+    // 0.9 for the cheapest tier: above the general 0.7 threshold, below the long-question one.
+    const fairlySure = (task: "faq" | "chat" | "extract") => prediction(task, 0.9, 0.2, { reasoning: 0.1 });
+    for (const task of ["faq", "chat"] as const) {
+      const long = routed({ prediction: fairlySure(task), signals: signals({ promptTokens: t.tokens_from }) });
+      expect([long.tier, long.reason, long.task]).toEqual(["balanced", "long_question", task]);
+      const short = routed({ prediction: fairlySure(task), signals: signals({ promptTokens: t.tokens_from - 1 }) });
+      expect(short.tier).toBe("cheapest");
+    }
+    const sure = prediction("faq", 0.99, 0.2, { reasoning: 0.01 });
+    expect(routed({ prediction: sure, signals: signals({ promptTokens: 10 * t.tokens_from }) }).reason).toBe("faq_pattern");
+    // Other cheapest-tier classes carry documents: their length says nothing.
+    expect(routed({ prediction: fairlySure("extract"), signals: signals({ promptTokens: 10 * t.tokens_from }) }).reason).toBe("extract_task");
+    const off = parseCapabilities({ ...bundledCapabilities, long_question: { ...t, tokens_from: 0 } });
+    expect(routed({ prediction: fairlySure("faq"), signals: signals({ promptTokens: 10 * t.tokens_from }), capabilities: off }).tier).toBe("cheapest");
+  });
+
   test("an unsure classifier is reported before the prompt's signals", () => {
     const unsure = prediction("faq", 0.45, 0.2, { code: 0.35, math: 0.2 });
     expect(routed({ prediction: unsure, signals: cases[0][1] }).reason).toBe("low_confidence");
@@ -298,7 +317,8 @@ describe("confidence", () => {
   test("the threshold comes from the capability table", () => {
     const lenient = parseCapabilities({ ...bundledCapabilities, tier_confidence_threshold: 0.4 });
     const unsure = prediction("faq", 0.45, 0.2, { code: 0.35, math: 0.2 });
-    expect(routed({ prediction: unsure, capabilities: lenient }).tier).toBe("cheapest");
+    // A short question: a long one would meet long_question's stricter threshold.
+    expect(routed({ prediction: unsure, capabilities: lenient, signals: signals({ promptTokens: 20 }) }).tier).toBe("cheapest");
   });
 
   test("routing up is a wish: with no balanced model available the cheapest tier still serves", () => {

@@ -3,77 +3,99 @@ import { Catalog } from "../../src/catalog/catalog";
 import { TASK_CLASSES, type TaskClass } from "../../src/ml/types";
 import { decideRoute, loadCapabilities, promptSignals } from "../../src/pipeline/route";
 import { reasonIsRight } from "../../models/task-classifier/routing-score";
-import { authoredPrompts } from "../../models/task-classifier/split";
+import { authoredPrompts, freshHoldout, type LabelledPrompt } from "../../models/task-classifier/split";
 import { shippedModels } from "../ml/shipped-models";
 
 /**
- * Issue 26's goals on the never-tuned hold-out (3 in 10 of models/task-classifier/data/prompts.jsonl,
- * by a hash of the text), routed by the shipped classifier and the bundled capability table as the
- * gateway routes `model: "auto"`. bench/route-eval.ts reports the same figures with the rest.
+ * Issue 26's goals on the hold-outs, routed by the shipped classifier and the bundled capability table as
+ * the gateway routes `model: "auto"`: the old one (3 in 10 of models/task-classifier/data/prompts.jsonl,
+ * by a hash of the text; read by several sessions) and the fresh one (data/fresh-holdout.jsonl, read once
+ * at the end of the round that wrote it). bench/route-eval.ts reports the same figures with the rest.
  *
- * Met goals are asserted as goals. The three the shipped model misses (routing_reason right >= 85%,
- * every recall >= 75%, code/math/reasoning on the cheapest tier <= 5%) are held at the shipped model's
- * figures (82.8%, reasoning 0.686, 11.7% on 501 prompts) less two prompts of slack for a retrain on
- * other hardware, so that a change that makes them worse fails; raise them when a model meets the goal.
+ * Met goals are asserted as goals. A missed goal is held at the shipped model's figure less two prompts
+ * of slack for a retrain on other hardware, so that a change that makes it worse fails; raise it when a
+ * model meets the goal.
  */
-describe("auto routing on the never-tuned hold-out", async () => {
-  const models = await shippedModels();
-  const catalog = Catalog.load();
-  const capabilities = loadCapabilities();
-  const outcomes: { label: TaskClass; predicted: TaskClass; tier: string; reasonRight: boolean }[] = [];
-  for (const r of authoredPrompts().filter((p) => p.split === "holdout")) {
-    const prediction = await models.classify(r.text);
-    const d = decideRoute({
-      model: "auto",
-      route: true,
-      catalog,
-      capabilities,
-      isAvailable: () => true,
-      signals: promptSignals({ messages: [{ role: "user", content: r.text }], max_tokens: 350 }),
-      prediction,
-    });
-    if (!d.ok) throw new Error(`no model for a hold-out prompt: ${d.message}`);
-    outcomes.push({ label: r.task, predicted: prediction.task, tier: d.tier!, reasonRight: reasonIsRight(d.reason, d.task!, r.task) });
-  }
-  const share = (of: (o: (typeof outcomes)[number]) => boolean, hit: (o: (typeof outcomes)[number]) => boolean) => {
-    const set = outcomes.filter(of);
-    return set.filter(hit).length / set.length;
-  };
+interface Outcome {
+  label: TaskClass;
+  predicted: TaskClass;
+  tier: string;
+  reasonRight: boolean;
+}
 
-  /** Two prompts of `of` prompts: the slack a retrain on other hardware may move a figure by. */
-  const twoOf = (n: number) => 2 / n;
+/** The shipped figures a missed goal is held at; undefined where the goal is met and asserted as such. */
+interface Held {
+  reason?: number;
+  lowestRecall?: number;
+  hardToCheapest?: number;
+  easyUp?: number;
+}
 
-  test("faq and chat: at most 10% go above the cheapest tier (goal met)", () => {
-    expect(
-      share(
-        (o) => o.label === "faq" || o.label === "chat",
-        (o) => o.tier !== "cheapest",
-      ),
-    ).toBeLessThanOrEqual(0.1);
-  });
-
-  test("routing_reason matches the label: no worse than the shipped 82.8% (goal 85%, not met)", () => {
-    expect(
-      share(
-        () => true,
-        (o) => o.reasonRight,
-      ),
-    ).toBeGreaterThanOrEqual(0.828 - twoOf(outcomes.length));
-  });
-
-  test("lowest class recall: no worse than the shipped 0.686, reasoning (goal 0.75, not met)", () => {
-    for (const c of TASK_CLASSES) {
-      const n = outcomes.filter((o) => o.label === c).length;
-      const recall = share(
-        (o) => o.label === c,
-        (o) => o.predicted === c,
-      );
-      expect(`${c} ${recall >= 0.686 - twoOf(n)}`).toBe(`${c} true`);
+function goals(name: string, rows: () => LabelledPrompt[], held: Held): void {
+  describe(`auto routing on the ${name}`, async () => {
+    const models = await shippedModels();
+    const catalog = Catalog.load();
+    const capabilities = loadCapabilities();
+    const outcomes: Outcome[] = [];
+    for (const r of rows()) {
+      const prediction = await models.classify(r.text);
+      const d = decideRoute({
+        model: "auto",
+        route: true,
+        catalog,
+        capabilities,
+        isAvailable: () => true,
+        signals: promptSignals({ messages: [{ role: "user", content: r.text }], max_tokens: 350 }),
+        prediction,
+      });
+      if (!d.ok) throw new Error(`no model for a hold-out prompt: ${d.message}`);
+      outcomes.push({ label: r.task, predicted: prediction.task, tier: d.tier!, reasonRight: reasonIsRight(d.reason, d.task!, r.task) });
     }
-  });
+    const share = (of: (o: Outcome) => boolean, hit: (o: Outcome) => boolean) => {
+      const set = outcomes.filter(of);
+      return set.filter(hit).length / set.length;
+    };
+    /** Two prompts of `of` prompts: the slack a retrain on other hardware may move a figure by. */
+    const twoOf = (n: number) => 2 / n;
+    const hard = (o: Outcome) => ["code", "math", "reasoning"].includes(o.label);
+    const easy = (o: Outcome) => o.label === "faq" || o.label === "chat";
 
-  test("code, math and reasoning on the cheapest tier: no more than the shipped 11.7% (goal 5%, not met)", () => {
-    const hard = (o: (typeof outcomes)[number]) => ["code", "math", "reasoning"].includes(o.label);
-    expect(share(hard, (o) => o.tier === "cheapest")).toBeLessThanOrEqual(0.117 + twoOf(outcomes.filter(hard).length));
+    test(`routing_reason matches the label: ${held.reason === undefined ? "at least 85% (goal met)" : `no worse than the shipped ${held.reason} (goal 85%, not met)`}`, () => {
+      const floor = held.reason === undefined ? 0.85 : held.reason - twoOf(outcomes.length);
+      expect(
+        share(
+          () => true,
+          (o) => o.reasonRight,
+        ),
+      ).toBeGreaterThanOrEqual(floor);
+    });
+
+    test(`every class's recall: ${held.lowestRecall === undefined ? "at least 0.75 (goal met)" : `no worse than the shipped lowest, ${held.lowestRecall} (goal 0.75, not met)`}`, () => {
+      for (const c of TASK_CLASSES) {
+        const n = outcomes.filter((o) => o.label === c).length;
+        const floor = held.lowestRecall === undefined ? 0.75 : held.lowestRecall - twoOf(n);
+        const recall = share(
+          (o) => o.label === c,
+          (o) => o.predicted === c,
+        );
+        expect(`${c} ${recall >= floor}`).toBe(`${c} true`);
+      }
+    });
+
+    test(`code, math and reasoning on the cheapest tier: ${held.hardToCheapest === undefined ? "at most 5% (goal met)" : `no more than the shipped ${held.hardToCheapest} (goal 5%, not met)`}`, () => {
+      const ceiling = held.hardToCheapest === undefined ? 0.05 : held.hardToCheapest + twoOf(outcomes.filter(hard).length);
+      expect(share(hard, (o) => o.tier === "cheapest")).toBeLessThanOrEqual(ceiling);
+    });
+
+    test(`faq and chat above the cheapest tier: ${held.easyUp === undefined ? "at most 10% (goal met)" : `no more than the shipped ${held.easyUp} (goal 10%, not met)`}`, () => {
+      const ceiling = held.easyUp === undefined ? 0.1 : held.easyUp + twoOf(outcomes.filter(easy).length);
+      expect(share(easy, (o) => o.tier !== "cheapest")).toBeLessThanOrEqual(ceiling);
+    });
   });
-});
+}
+
+// Shipped figures (bench/results/route-eval.md): old hold-out (501) routing_reason right 88.6%, lowest
+// recall 0.805 (code), code/math/reasoning cheapest 7.1%, faq/chat up 6.3%; fresh hold-out (180) 79.4%,
+// 0.50 (faq), 5.0%, 30.0%.
+goals("old hold-out", () => authoredPrompts().filter((p) => p.split === "holdout"), { hardToCheapest: 0.071 });
+goals("fresh hold-out", freshHoldout, { reason: 0.794, lowestRecall: 0.5, easyUp: 0.3 });

@@ -25,6 +25,7 @@ RoutingReason = Literal[
     "multi_step",
     "long_output",
     "large_context",
+    "long_question",
     "budget_fit",
 ]
 

@@ -25,6 +25,7 @@ export type RoutingReason =
   | "multi_step"
   | "long_output"
   | "large_context"
+  | "long_question"
   | "budget_fit";
 
 /** `svc_options` of a completion request (seed 2.2); every field is optional, the server fills defaults. */

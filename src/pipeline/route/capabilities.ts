@@ -34,6 +34,13 @@ export interface CapabilityTable {
     /** Prompt tokens to reason over (all messages). */
     context_tokens_from: number;
   };
+  /**
+   * A stricter tier_confidence_threshold for a long prompt the classifier calls a factual question or
+   * small talk: those are short by nature, and the hard prompts the classifier takes for them are
+   * longer, so there even a small probability of a harder class lifts the prompt (`long_question`).
+   * `tokens_from` 0 turns it off.
+   */
+  long_question: { classes: TaskClass[]; tokens_from: number; tier_confidence_threshold: number };
   /** A `most_capable` entry applies only when the classifier is at least this sure of the class; otherwise balanced. */
   most_capable_min_confidence: number;
   /** Fraction of a context window kept free, since providers A and C count tokens differently from o200k. */
@@ -83,6 +90,14 @@ export function parseCapabilities(raw: unknown, source = "capabilities"): Capabi
     context_tokens_from: count(hard.context_tokens_from, "hard_prompt.context_tokens_from"),
   };
 
+  const long = obj(top.long_question, "long_question");
+  if (!Array.isArray(long.classes)) fail("long_question.classes", "must be an array of task classes");
+  const long_question = {
+    classes: (long.classes as unknown[]).map((c, i) => taskClass(c, `long_question.classes[${i}]`)),
+    tokens_from: count(long.tokens_from, "long_question.tokens_from"),
+    tier_confidence_threshold: unit(long.tier_confidence_threshold, "long_question.tier_confidence_threshold"),
+  };
+
   const fences = top.code_fence_classes;
   if (!Array.isArray(fences)) fail("code_fence_classes", "must be an array of task classes");
   const classesRaw = obj(top.classes, "classes");
@@ -97,6 +112,7 @@ export function parseCapabilities(raw: unknown, source = "capabilities"): Capabi
     difficulty_bands: { medium_from, hard_from },
     tier_confidence_threshold: unit(top.tier_confidence_threshold, "tier_confidence_threshold"),
     hard_prompt,
+    long_question,
     most_capable_min_confidence: unit(top.most_capable_min_confidence, "most_capable_min_confidence"),
     context_headroom: unit(top.context_headroom, "context_headroom"),
     code_fence_classes: (fences as unknown[]).map((c, i) => taskClass(c, `code_fence_classes[${i}]`)),

@@ -99,7 +99,8 @@ function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
     preferred = task === p.task && p.confidence >= table.most_capable_min_confidence ? "most_capable" : "balanced";
   } else if (listed === "cheapest") {
     // Only up to balanced: most_capable is kept for hard reasoning the classifier is sure of.
-    const up = tierConfidence(table, band, p, listed) < table.tier_confidence_threshold ? "low_confidence" : hardPromptSignal(table, s);
+    const confidence = tierConfidence(table, band, p, listed);
+    const up = confidence < table.tier_confidence_threshold ? "low_confidence" : (hardPromptSignal(table, s) ?? longQuestion(table, s, task, confidence));
     if (up) {
       preferred = "balanced";
       reason = up;
@@ -151,6 +152,14 @@ export function hardPromptSignal(table: CapabilityTable, s: PromptSignals): Rout
   if (reached(s.hardness.requestedWords, t.requested_words_from)) return "long_output";
   if (reached(s.promptTokens, t.context_tokens_from)) return "large_context";
   return undefined;
+}
+
+/** `long_question` when a long prompt taken for a short-answer class is not sure enough of the cheapest tier (capabilities.json `long_question`). */
+function longQuestion(table: CapabilityTable, s: PromptSignals, task: TaskClass, confidence: number): RoutingReason | undefined {
+  const t = table.long_question;
+  return t.tokens_from > 0 && s.promptTokens >= t.tokens_from && t.classes.includes(task) && confidence < t.tier_confidence_threshold
+    ? "long_question"
+    : undefined;
 }
 
 /** The catalog's `features` flags a request needs ("tools", "json", "json_schema", "vision"). */
