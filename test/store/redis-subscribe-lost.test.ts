@@ -25,13 +25,19 @@ describe.skipIf(!haveRedisServer)("a Redis subscription asked for as the connect
 
   test("does not throw, and is made once Redis is back", async () => {
     const server = startOwnRedis(PORT, dir);
-    const link = await waitUntil("a first connection", async () => {
-      const l = new RedisLink(server.url, "sub", quiet);
-      await l.ready;
-      if (l.healthy) return l;
-      await l.close();
-      return undefined;
-    });
+    // A daemonised redis-server is still starting when its start command returns; on a loaded machine
+    // that took seconds.
+    const link = await waitUntil(
+      "a first connection",
+      async () => {
+        const l = new RedisLink(server.url, "sub", quiet);
+        await l.ready;
+        if (l.healthy) return l;
+        await l.close();
+        return undefined;
+      },
+      { tries: 300, everyMs: 50 },
+    );
     try {
       const got: string[] = [];
       server.kill();
