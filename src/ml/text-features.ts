@@ -113,7 +113,9 @@ const TECH_WORDS = new FoldedWordTable(
     "vlookup xlookup pivot wordpress homebrew crontab bot macros formulas spreadsheets " +
     "terraform ansible jenkins ci cd pipeline webhook cron daemon systemd service localhost plugin plugins extension browser chrome firefox " +
     "webpack vite tsconfig eslint csv matlab latex arduino raspberry firmware microcontroller verilog assembly opengl shader blender godot"
-  ).split(" ").map((word) => [word, true] as const),
+  )
+    .split(" ")
+    .map((word) => [word, true] as const),
 );
 
 /**
