@@ -1,3 +1,4 @@
+import { AnchoredMatches, type AnchoredPattern } from "./anchored-matches";
 /**
  * What makes a prompt hard whatever its class, read from the user's text without a model: the
  * constraints an answer must satisfy, the steps it must take, and how long an answer it asks for.
@@ -31,6 +32,25 @@ const LENGTH = /\b(\d{1,5}|a few hundred|a thousand|several thousand)[ -](words?
 const WORDS_PER = { word: 1, words: 1, page: 500, pages: 500, paragraph: 120, paragraphs: 120 } as Record<string, number>;
 const AMOUNT: Record<string, number> = { "a few hundred": 300, "a thousand": 1000, "several thousand": 3000 };
 
+/**
+ * Every word a match of CONSTRAINT, STEP and LENGTH can open with (LENGTH also at a digit), for one
+ * scan that runs each pattern only there (see AnchoredMatches) rather than the engine trying each
+ * alternation at every position. Exported for the test that holds the lists to the patterns.
+ */
+export const HARDNESS_PATTERNS: readonly AnchoredPattern[] = [
+  {
+    pattern: CONSTRAINT,
+    words:
+      "must mustn has have need needs can cannot only at no exactly unless except before after between within limit limited maximum minimum budget deadline allergic refuse refuses".split(
+        " ",
+      ),
+  },
+  { pattern: STEP, words: "first firstly second secondly third thirdly then next after afterwards finally lastly step in followed and".split(" ") },
+  { pattern: LENGTH, words: ["a", "several"], units: "0123456789" },
+];
+const hardnessScan = new AnchoredMatches(HARDNESS_PATTERNS);
+const [CONSTRAINT_K, STEP_K, LENGTH_K] = [CONSTRAINT, STEP, LENGTH].map((p) => HARDNESS_PATTERNS.findIndex((h) => h.pattern === p));
+
 /** Only the head of a very long prompt is read: past it the context size itself (promptTokens) speaks. */
 export const HARDNESS_SAMPLE_CHARS = 8000;
 
@@ -51,18 +71,14 @@ export function hardnessOf(userText: string): Readonly<Hardness> {
 
 function scan(userText: string): Hardness {
   const text = userText.length > HARDNESS_SAMPLE_CHARS ? userText.slice(0, HARDNESS_SAMPLE_CHARS) : userText;
-  let requestedWords = 0;
-  LENGTH.lastIndex = 0;
-  for (let m = LENGTH.exec(text); m !== null; m = LENGTH.exec(text)) {
-    const amount = AMOUNT[m[1]!.toLowerCase()] ?? Number(m[1]);
-    requestedWords = Math.max(requestedWords, amount * (WORDS_PER[m[2]!.toLowerCase()] ?? 1));
-  }
-  return { constraints: count(text, CONSTRAINT), steps: count(text, STEP), requestedWords };
-}
-
-function count(text: string, re: RegExp): number {
-  re.lastIndex = 0;
-  let n = 0;
-  while (re.exec(text) !== null) n++;
-  return n;
+  const hardness: Hardness = { constraints: 0, steps: 0, requestedWords: 0 };
+  hardnessScan.each(text, (k, m) => {
+    if (k === CONSTRAINT_K) hardness.constraints++;
+    else if (k === STEP_K) hardness.steps++;
+    else if (k === LENGTH_K) {
+      const amount = AMOUNT[m[1]!.toLowerCase()] ?? Number(m[1]);
+      hardness.requestedWords = Math.max(hardness.requestedWords, amount * (WORDS_PER[m[2]!.toLowerCase()] ?? 1));
+    }
+  });
+  return hardness;
 }

@@ -9,7 +9,7 @@ function folded(code: number): number {
 }
 
 /**
- * Lower-case ASCII words, found where they lie in a text (text[start, end), ASCII case ignored, ’ read
+ * Lower-case ASCII words (digits allowed: "k8s"), found where they lie in a text (text[start, end), ASCII case ignored, ’ read
  * as '): the rules that check every word of a long message spent more on slicing and lower-casing
  * each word than on the lookup. A word with other units outside ASCII is sliced and lower-cased with
  * String.toLowerCase, which there can change its length or land in ASCII (the Kelvin sign is "k").
@@ -38,7 +38,7 @@ export class FoldedWordTable<V> {
 
   constructor(entries: Iterable<readonly [string, V]>) {
     for (const [key, value] of entries) {
-      if (!/^[a-z']+$/.test(key)) throw new Error(`FoldedWordTable: "${key}" is not a lower-case ASCII word`);
+      if (!/^[a-z0-9']+$/.test(key)) throw new Error(`FoldedWordTable: "${key}" is not a lower-case ASCII word`);
       this.byKey.set(key, this.keys.length);
       this.keys.push(key);
       this.values.push(value);

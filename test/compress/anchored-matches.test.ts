@@ -1,9 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { eachMatch } from "../../src/text/each-match";
-import { AnchoredMatches, type AnchoredPattern } from "../../src/pipeline/compress/text/anchored-matches";
+import { AnchoredMatches, type AnchoredPattern } from "../../src/text/anchored-matches";
 import { WORD_ANCHORED } from "../../src/pipeline/compress/protect/spans";
 import { PHRASE_PATTERNS } from "../../src/pipeline/compress/text/phrase-patterns";
+import { WORD_OPENED } from "../../src/ml/text-features";
+import { HARDNESS_PATTERNS } from "../../src/text/hardness";
 // The rules make their phrase patterns when they load.
 import "../../src/pipeline/compress/rules";
 
@@ -91,6 +93,9 @@ describe("AnchoredMatches", () => {
   });
 });
 
+/** A pattern's source with its escapes (\b, \s, \d...) blanked: "\btl" spells the word "tl", not "btl". */
+const withoutEscapes = (source: string) => source.replace(/\\[a-z]/gi, " ");
+
 /**
  * Phrases a pattern may match, read off its source: its letter runs in the order written, some left
  * out, so that one alternative's words come in a row ("(?:is|are) able to" gives "is able to"), after a
@@ -99,12 +104,14 @@ describe("AnchoredMatches", () => {
  * or "spite" out of filler's, "sept" out of the dates' or "nor" out of the negations' fails the test.
  */
 function phrasesOf(source: string) {
-  const runs = (source.match(/[a-z]+/gi) ?? []).map((w) => w.toLowerCase());
-  const walk = fc.tuple(fc.nat(runs.length - 1), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 7 })).map(([from, keep]) =>
+  const runs = (withoutEscapes(source).match(/[a-z]+/gi) ?? []).map((w) => w.toLowerCase());
+  // Mostly spaces between the words, sometimes what an optional character or a joined spelling puts there ("tl;dr", "role-play").
+  const between = fc.constantFrom(" ", " ", " ", " ", "-", ";", "");
+  const walk = fc.tuple(fc.nat(runs.length - 1), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 7 }), between).map(([from, keep, joint]) =>
     runs
       .slice(from, from + keep.length)
       .filter((_, i) => i === 0 || keep[i]! > 2)
-      .join(" "),
+      .join(joint),
   );
   return fc.tuple(fc.constantFrom("", "\n", "x. ", "1 "), walk.chain(anyCase), fc.constantFrom("", " x", ".", " 5 x")).map((parts) => parts.join(""));
 }
@@ -114,7 +121,9 @@ function holdsWordsToPatterns(what: string, patterns: readonly AnchoredPattern[]
   describe(what, () => {
     const scan = new AnchoredMatches(patterns);
     for (const [k, anchored] of patterns.entries()) {
-      const spelled = anchored.pattern.source.match(/[a-z]+/gi) ?? [];
+      // Letter runs as written, and joined across an optional character ("tl;?dr", "stack ?trace", "role-?play").
+      const joined = withoutEscapes(anchored.pattern.source.replace(/(?:\\.|[^a-z()|[\]{}\\])\?/gi, ""));
+      const spelled = [...(withoutEscapes(anchored.pattern.source).match(/[a-z]+/gi) ?? []), ...(joined.match(/[a-z]+/gi) ?? [])];
       // Every prefix of a letter run too: "Sept?" opens with "sep".
       const vocabulary = [...new Set([...spelled.flatMap((w) => [...w].map((_, i) => w.slice(0, i + 1).toLowerCase())), ...anchored.words, "the", "words"])];
       test(`${anchored.pattern.source.slice(0, 40)}…: the scan finds the pattern's matches`, () => {
@@ -131,3 +140,5 @@ function holdsWordsToPatterns(what: string, patterns: readonly AnchoredPattern[]
 
 holdsWordsToPatterns("the guards' word-anchored detectors", WORD_ANCHORED);
 holdsWordsToPatterns("the phrase rules' patterns", PHRASE_PATTERNS);
+holdsWordsToPatterns("the task classifier's word-opened text features", WORD_OPENED);
+holdsWordsToPatterns("the router's hardness counts", HARDNESS_PATTERNS);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { dataSpans } from "../../src/pipeline/compress/protect/data-spans";
 import { opensWithMarker, protectedSpans } from "../../src/pipeline/compress/protect/spans";
 
 /**
@@ -192,6 +193,16 @@ describe("structure and merging", () => {
       { start: 4, end: 13 },
       { start: 18, end: 25 },
     ]);
+  });
+
+  test("merging, which grows spans in place, leaves the data spans of the text read last as they were", () => {
+    // dataSpans keeps the last text's spans for the quality score's read of the same prompt.
+    const text = "Proofread this:\nI has a apple.\n\nAnd this: We is here.";
+    const first = structuredClone(dataSpans(text));
+    protectedSpans(text);
+    for (const span of dataSpans(text)) span.end = 0;
+    expect(dataSpans(text)).toEqual(first);
+    expect(first.length).toBeGreaterThan(1);
   });
 });
 

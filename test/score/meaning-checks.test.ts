@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { meaningChecks } from "../../src/pipeline/score/meaning-checks";
+import fc from "fast-check";
+import { CAPITALIZED, meaningChecks } from "../../src/pipeline/score/meaning-checks";
+import { eachMatch } from "../../src/text/each-match";
 
 describe("meaningChecks", () => {
   test("finds nothing lost when only filler goes", () => {
@@ -55,4 +57,21 @@ describe("meaningChecks", () => {
     const code = "```\nSet the limit to 5 items now.\n```";
     expect(meaningChecks(`${code}\nSet the limit to 5 items now.`, code).numbers).toEqual(["5"]);
   });
+});
+
+test("CAPITALIZED, its lookbehind tested after the first capital, finds what the lookbehind tested first finds", () => {
+  const lookbehindFirst = /(?<![\p{L}\p{N}_])\p{Lu}[\p{L}\p{N}_-]*/gu;
+  const matches = (pattern: RegExp, text: string) => {
+    const found: [number, string][] = [];
+    eachMatch(text, pattern, (m) => found.push([m.index, m[0]]));
+    return found;
+  };
+  // Capitals and small letters in and out of ASCII and the BMP, digits, "_", "-", and what \p{L} does not hold.
+  const unit = fc.constantFrom("A", "b", "Z", "É", "é", "𝐀", "𝐚", "ǅ", "İ", "1", "٣", "_", "-", " ", ".", "\n", "'", "😀", "\u0301");
+  fc.assert(
+    fc.property(fc.string({ unit, maxLength: 20 }), (t) => {
+      expect(matches(CAPITALIZED, t)).toEqual(matches(lookbehindFirst, t));
+    }),
+    { numRuns: 20000 },
+  );
 });

@@ -96,8 +96,20 @@ function dataEnd(text: string): number {
   return last !== "" && sentences.every((s) => isSocialSentence(s.trim())) ? blank : text.length;
 }
 
+/**
+ * The last text read and its spans: one request reads the prompt for its guard (protectedSpans) and
+ * again for the quality score of each compression tried (request-features.ts), the same string for a
+ * one-message prompt. Copies are handed out: protectedSpans grows the spans it is given in place.
+ */
+let last: { text: string; spans: readonly Span[] } | undefined;
+
 /** The data spans of one message's text, unsorted and possibly overlapping (protectedSpans merges them). */
 export function dataSpans(text: string): Span[] {
+  if (last?.text !== text) last = { text, spans: findDataSpans(text) };
+  return last.spans.map(({ start, end }) => ({ start, end }));
+}
+
+function findDataSpans(text: string): Span[] {
   const spans: Span[] = [];
   const closing = dataEnd(text);
   // A text that is nothing but the social paragraph is the text: "Proofread this:\n\nI hope you are well."

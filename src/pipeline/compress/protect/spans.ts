@@ -1,5 +1,5 @@
 import { eachMatch } from "../../../text/each-match";
-import { AnchoredMatches, type AnchoredPattern } from "../text/anchored-matches";
+import { AnchoredMatches, type AnchoredPattern } from "../../../text/anchored-matches";
 import { isKnownWordAt } from "../word-stats";
 import { dataSpans } from "./data-spans";
 import { socialSentenceRanges } from "../text/social";

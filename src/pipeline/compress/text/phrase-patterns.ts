@@ -1,4 +1,4 @@
-import { AnchoredMatches, type AnchoredPattern } from "./anchored-matches";
+import { AnchoredMatches, type AnchoredPattern } from "../../../text/anchored-matches";
 
 /** Every phrase pattern made, in the order made; the shared scan looks for all of them. */
 const anchors: AnchoredPattern[] = [];

@@ -1,4 +1,4 @@
-import { FoldedWordTable } from "../../../text/word-table";
+import { FoldedWordTable } from "./word-table";
 
 /**
  * A global pattern and the places its matches can open: the start of a word that is one of `words`
