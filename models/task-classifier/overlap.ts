@@ -5,9 +5,9 @@
  *
  *   bun models/task-classifier/overlap.ts data/fresh-holdout-2.jsonl
  */
-import { join } from "node:path";
+import { resolve } from "node:path";
 import { readJsonl } from "../data/corpus";
-import { freshHoldout, type LabelledPrompt, loadLabelledPrompts } from "./split";
+import { freshHoldout, freshHoldout2, type LabelledPrompt, loadLabelledPrompts } from "./split";
 
 export const MAX_WORD_OVERLAP = 0.6;
 
@@ -41,9 +41,9 @@ export function nearCopies(candidates: string[], references: { id: string; text:
 if (import.meta.main) {
   const file = process.argv[2];
   if (!file) throw new Error("usage: bun models/task-classifier/overlap.ts <jsonl relative to models/task-classifier>");
-  const path = join(import.meta.dir, file);
+  const path = resolve(import.meta.dir, file);
   const candidates = readJsonl<{ text: string }>(path).map((r) => r.text);
-  const references: LabelledPrompt[] = [...loadLabelledPrompts(), ...freshHoldout()].filter((r) => !candidates.includes(r.text));
+  const references: LabelledPrompt[] = [...loadLabelledPrompts(), ...freshHoldout(), ...freshHoldout2()].filter((r) => !candidates.includes(r.text));
   const found = nearCopies(candidates, references);
   for (const f of found) console.log(`${f.overlap.toFixed(2)}  ${f.id}  ${JSON.stringify(f.text.slice(0, 100))}`);
   console.log(`${found.length} of ${candidates.length} rows overlap a training or hold-out row by more than ${MAX_WORD_OVERLAP * 100}%`);
