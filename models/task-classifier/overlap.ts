@@ -5,7 +5,7 @@
  *
  *   bun models/task-classifier/overlap.ts data/fresh-holdout-2.jsonl
  */
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { readJsonl } from "../data/corpus";
 import { freshHoldout, freshHoldout2, type LabelledPrompt, loadLabelledPrompts } from "./split";
 
@@ -43,7 +43,15 @@ if (import.meta.main) {
   if (!file) throw new Error("usage: bun models/task-classifier/overlap.ts <jsonl relative to models/task-classifier>");
   const path = resolve(import.meta.dir, file);
   const candidates = readJsonl<{ text: string }>(path).map((r) => r.text);
-  const references: LabelledPrompt[] = [...loadLabelledPrompts(), ...freshHoldout(), ...freshHoldout2()].filter((r) => !candidates.includes(r.text));
+  // A file the loaders read is among the references itself: drop one copy of each of its rows, so that
+  // a row is not compared with itself but a second copy elsewhere still counts.
+  const own = new Map<string, number>();
+  if (dirname(path) === join(import.meta.dir, "data")) for (const t of candidates) own.set(t, (own.get(t) ?? 0) + 1);
+  const references: LabelledPrompt[] = [...loadLabelledPrompts(), ...freshHoldout(), ...freshHoldout2()].filter((r) => {
+    const left = own.get(r.text) ?? 0;
+    if (left > 0) own.set(r.text, left - 1);
+    return left === 0;
+  });
   const found = nearCopies(candidates, references);
   for (const f of found) console.log(`${f.overlap.toFixed(2)}  ${f.id}  ${JSON.stringify(f.text.slice(0, 100))}`);
   console.log(`${found.length} of ${candidates.length} rows overlap a training or hold-out row by more than ${MAX_WORD_OVERLAP * 100}%`);
