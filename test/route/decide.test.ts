@@ -271,8 +271,8 @@ describe("a hard prompt", () => {
   test("a long prompt taken for faq or chat goes up unless the classifier is all but sure of the cheapest tier", () => {
     const t = bundledCapabilities.long_question;
     expect(t.tokens_from).toBeGreaterThan(0);
-    // 0.85 for the cheapest tier: above the general 0.7 threshold, below the long-question one.
-    const fairlySure = (task: "faq" | "chat" | "extract") => prediction(task, 0.85, 0.2, { reasoning: 0.15 });
+    // 0.9 for the cheapest tier: above the general 0.7 threshold, below the long-question one.
+    const fairlySure = (task: "faq" | "chat" | "extract") => prediction(task, 0.9, 0.2, { reasoning: 0.1 });
     for (const task of ["faq", "chat"] as const) {
       const long = routed({ prediction: fairlySure(task), signals: signals({ promptTokens: t.tokens_from }) });
       expect([long.tier, long.reason, long.task]).toEqual(["balanced", "long_question", task]);
@@ -281,10 +281,6 @@ describe("a hard prompt", () => {
     }
     const sure = prediction("faq", 0.99, 0.2, { reasoning: 0.01 });
     expect(routed({ prediction: sure, signals: signals({ promptTokens: 10 * t.tokens_from }) }).reason).toBe("faq_pattern");
-    // The bundled long-question threshold is 0.9, not 0.95: on the dev rows 0.95 sent no fewer
-    // code/math/reasoning prompts to the cheapest tier and lifted 30.8% of corpus faq/chat rows against 26.6%.
-    const nineInTen = prediction("chat", 0.92, 0.2, { reasoning: 0.08 });
-    expect(routed({ prediction: nineInTen, signals: signals({ promptTokens: 10 * t.tokens_from }) }).tier).toBe("cheapest");
     // Other cheapest-tier classes carry documents: their length says nothing.
     expect(routed({ prediction: fairlySure("extract"), signals: signals({ promptTokens: 10 * t.tokens_from }) }).reason).toBe("extract_task");
     const off = parseCapabilities({ ...bundledCapabilities, long_question: { ...t, tokens_from: 0 } });
