@@ -18,7 +18,8 @@
  * - fresh hold-out 2: models/task-classifier/data/fresh-holdout-2.jsonl, 180 prompts written before the
  *   fourth round changed anything, never tuned on and read once, at its end. The goals are judged here.
  * - dev: 1 in 5 rows of the public corpora plus 1 in 10 of the project's prompts; settings and the
- *   softmax temperature were chosen on these, so their figures flatter.
+ *   softmax temperature (on their written prompts and the first fresh hold-out) were chosen on these,
+ *   so their figures flatter.
  * - leave one source out: for each source, a classifier trained (LOSO_EPOCHS epochs) on every other
  *   source, tested on all of that source's rows: what it makes of a corpus it never saw.
  * Two predictors route the sets: the shipped classifier (through loadModels, as the gateway does) and
@@ -302,7 +303,9 @@ async function main(): Promise<void> {
   console.log(
     `- fresh hold-out: ${named["fresh hold-out"].length} prompts written for issue 26 before its third round changed anything; tuning data since its fourth round (models/task-classifier/data/fresh-holdout.jsonl)`,
   );
-  console.log(`- dev: ${named.dev.length} rows (1 in 5 of the public corpora, 1 in 10 of the project's prompts); settings and calibration were chosen on them`);
+  console.log(
+    `- dev: ${named.dev.length} rows (1 in 5 of the public corpora, 1 in 10 of the project's prompts); settings were chosen on them, the temperature on their written prompts and the first fresh hold-out`,
+  );
   console.log(`- classifier: models/task-classifier through loadModels(); oracle: the label, confidence 1, the row's difficulty`);
   console.log(`- completion assumed ${COMPLETION_TOKENS} tokens per prompt; prompt tokens counted with o200k; all providers available unless said otherwise`);
   console.log(
