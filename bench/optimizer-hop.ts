@@ -13,6 +13,9 @@
  * - The event loop while the workers are saturated: how late a 1 ms timer fires (p50, p99, max), next
  *   to the same timer with the pool idle. Model work on the event loop would show as lateness the size
  *   of a task (milliseconds at p50); on 2 cores, 2 busy workers also compete with it for a core.
+ * - The gateway's Optimizer, which runs a short model task on the event loop while no other is in
+ *   flight and sends the rest to its pool: one call at a time (every call inline), and 8 in flight with
+ *   2 workers, where the timer shows how much model work it kept on the event loop.
  */
 import { availableParallelism } from "node:os";
 import { loadSettings } from "../src/config/config";
@@ -21,6 +24,8 @@ import { optimizeInputOf } from "../src/pipeline/analyze";
 import { RULE_NAMES } from "../src/pipeline/compress";
 import { optimize } from "../src/pipeline/optimize";
 import type { OptimizeInput, OptimizeResult } from "../src/pipeline/optimize-types";
+import { loadModels } from "../src/pipeline/models";
+import { Optimizer } from "../src/pipeline/optimizer";
 import { loadOptimizerDeps } from "../src/pipeline/optimizer-deps";
 import { WorkerPool } from "../workers/pool";
 import { loadWorkload, RELAY_OPTIONS, variedPrompt } from "./lib/workload";
@@ -42,16 +47,24 @@ function quantiles(us: number[]): { p50: number; p99: number; max: number } {
   return { p50: s[Math.floor(s.length * 0.5)]!, p99: s[Math.floor(s.length * 0.99)]!, max: s[s.length - 1]! };
 }
 
-/** One call at a time; `make` gets the call number so every call can have its own prompt. */
-async function sequential(call: (i: number) => Promise<OptimizeResult>, n: number): Promise<{ p50: number; p99: number }> {
-  for (let i = 0; i < Math.min(50, n); i++) await call(n + i);
-  const us: number[] = [];
+/**
+ * One call at a time, the ways of making it in turn call by call (each round starting with the next
+ * way), so a slow spell of a loaded machine hits all alike. `way(i)` gets a call number of its own, so
+ * no way meets a prompt another one has just read (the thread's token and word memos would favour it).
+ */
+async function interleaved(ways: readonly ((i: number) => Promise<OptimizeResult>)[], n: number): Promise<{ p50: number; p99: number }[]> {
+  const m = ways.length;
+  for (let i = 0; i < Math.min(50, n); i++) for (let j = 0; j < m; j++) await ways[j]!((n + i) * m + j);
+  const us = ways.map(() => [] as number[]);
   for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await call(i);
-    us.push((performance.now() - t0) * 1000);
+    for (let k = 0; k < m; k++) {
+      const j = (i + k) % m;
+      const t0 = performance.now();
+      await ways[j]!(i * m + j);
+      us[j]!.push((performance.now() - t0) * 1000);
+    }
   }
-  return quantiles(us);
+  return us.map(quantiles);
 }
 
 function openPool(threads: number): WorkerPool<OptimizeInput, OptimizeResult> {
@@ -83,7 +96,7 @@ async function timerLateness(seconds: number) {
 }
 
 /** Tasks per second with `inFlight` tasks outstanding for `seconds`, and how late a 1 ms timer fired meanwhile. */
-async function saturate(pool: WorkerPool<OptimizeInput, OptimizeResult>, inFlight: number, seconds: number, make: (i: number) => OptimizeInput) {
+async function saturate(pool: { run(input: OptimizeInput): Promise<OptimizeResult> }, inFlight: number, seconds: number, make: (i: number) => OptimizeInput) {
   let next = 0;
   let done = 0;
   const probe = latenessProbe();
@@ -107,16 +120,26 @@ const fresh = (i: number) => variedPrompt(workload, i);
 const rows: string[] = ["| case | where | p50 µs | p99 µs |", "|---|---|---:|---:|"];
 const pool1 = openPool(1);
 await pool1.warm();
-for (const [name, options] of [
+// The gateway's own Optimizer (2 workers, the event loop's models, no memo: every prompt is fresh anyway).
+const optimizer = await Optimizer.start(
+  loadSettings({ ...process.env, SVC_DATA_DIR: "/tmp/svc-bench-hop", SVC_WORKERS: "2", SVC_OPTIMIZE_MEMO_ENTRIES: "0" }),
+  await loadModels(),
+);
+const cases = [
   ["every stage off: token counts only (no model)", RELAY_OPTIONS],
   ["compression with its quality back-off (quality model)", COMPRESS_ONLY],
   ["every stage on, 300-token prompt", {}],
-] as const) {
-  const make = (i: number) => inputOf(fresh(i), options);
-  const inline = await sequential((i) => optimize(make(i), deps), iterations);
-  const pooled = await sequential((i) => pool1.run(make(i)), iterations);
-  rows.push(`| ${name} | inline (event loop) | ${inline.p50.toFixed(0)} | ${inline.p99.toFixed(0)} |`);
-  rows.push(`| ${name} | worker (hop + work) | ${pooled.p50.toFixed(0)} | ${pooled.p99.toFixed(0)} |`);
+] as const;
+for (const [c, [name, options]] of cases.entries()) {
+  // Prompts of a case's own: a case after another would meet prompts the thread's memos know.
+  const make = (i: number) => inputOf(fresh(c * 10_000_000 + i), options);
+  const ways = [(i: number) => optimize(make(i), deps), (i: number) => pool1.run(make(i))];
+  if (c === cases.length - 1) ways.push((i) => optimizer.run(make(i)));
+  const [inline, pooled, viaOptimizer] = await interleaved(ways, iterations);
+  rows.push(`| ${name} | inline (event loop) | ${inline!.p50.toFixed(0)} | ${inline!.p99.toFixed(0)} |`);
+  rows.push(`| ${name} | worker (hop + work) | ${pooled!.p50.toFixed(0)} | ${pooled!.p99.toFixed(0)} |`);
+  if (viaOptimizer)
+    rows.push(`| ${name} | Optimizer.run (event loop while idle, else worker) | ${viaOptimizer.p50.toFixed(0)} | ${viaOptimizer.p99.toFixed(0)} |`);
 }
 
 const throughput: string[] = ["| workers | tasks in flight | tasks/s | timer lateness p50 µs | p99 µs | max µs |", "|---:|---:|---:|---:|---:|---:|"];
@@ -124,14 +147,17 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const idle = await timerLateness(seconds);
 throughput.push(`| (pool idle) | 0 | 0 | ${idle.p50.toFixed(0)} | ${idle.p99.toFixed(0)} | ${idle.max.toFixed(0)} |`);
 const everyStage = (i: number) => inputOf(fresh(100_000 + i), {});
-throughput.push(await throughputRow(pool1, 1));
+throughput.push(await throughputRow(pool1, "1"));
 await pool1.close();
 const pool2 = openPool(2);
 await pool2.warm();
-throughput.push(await throughputRow(pool2, 2));
+throughput.push(await throughputRow(pool2, "2"));
 await pool2.close();
 
-async function throughputRow(pool: WorkerPool<OptimizeInput, OptimizeResult>, workers: number): Promise<string> {
+throughput.push(await throughputRow(optimizer, "2 + event loop while idle (Optimizer.run)"));
+await optimizer.close();
+
+async function throughputRow(pool: { run(input: OptimizeInput): Promise<OptimizeResult> }, workers: string): Promise<string> {
   await saturate(pool, 8, 1, everyStage);
   const r = await saturate(pool, 8, seconds, everyStage);
   return `| ${workers} | 8 | ${r.perSecond.toFixed(0)} | ${r.lateness.p50.toFixed(0)} | ${r.lateness.p99.toFixed(0)} | ${r.lateness.max.toFixed(0)} |`;
@@ -141,7 +167,7 @@ console.log(
   [
     "# Optimizer: inline or worker, and the pool under load",
     "",
-    `${availableParallelism()} cores; ${iterations} calls per latency row (after 50 warm-up calls), a fresh 300-token prompt per call; throughput over ${seconds} s per row.`,
+    `${availableParallelism()} cores; ${iterations} calls per latency row (after 50 warm-up calls), a fresh 300-token prompt per call, the rows of one case interleaved call by call; throughput over ${seconds} s per row.`,
     "",
     ...rows,
     "",

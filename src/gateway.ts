@@ -191,8 +191,10 @@ export async function startServices(settings: Settings, log: Logger, env: Record
   // Prompt vectors come from the worker task; the event loop keeps an embedder only for the cache's
   // word-level check (a semantic candidate that differs only in swapped words, memoised per word)
   // and its start-up signature check.
-  // With workers the event loop loads the embedding alone; inline it loads all three models once.
-  const models = settings.workers === 0 ? await loadModels(undefined, modelOptionsOf(settings)) : undefined;
+  // The event loop loads all three models when it runs model tasks (every one with no workers, short
+  // ones while the optimizer is idle: Optimizer.runsInline), else the embedding alone.
+  const inlineModels = settings.workers === 0 || settings.inlineModelMaxChars > 0;
+  const models = inlineModels ? await loadModels(undefined, modelOptionsOf(settings)) : undefined;
   const cache = await SemanticCache.open({
     store: base.store,
     embedder: models?.embedder ?? (await loadEmbedder(modelOptionsOf(settings))),

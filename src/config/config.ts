@@ -82,6 +82,12 @@ export const SettingsSchema = Type.Object(
     workers: Int(0, 64, Math.max(1, availableParallelism()), "worker threads for CPU stages (0 = run inline)"),
     workerQueueLimit: Int(1, 1_000_000, 1024, "queued CPU tasks before 503 OVERLOADED"),
     inlineMaxChars: Int(0, 10_000_000, 4000, "requests that need no model and are at most this long run on the event loop, skipping the worker hop"),
+    inlineModelMaxChars: Int(
+      0,
+      10_000_000,
+      2000,
+      "requests that need a model and are at most this long run on the event loop when no other optimizer task is in flight (0 = always the workers)",
+    ),
     cacheMaxEntries: Int(1, 100_000_000, 100_000, "response cache entries kept; least recently used go first"),
     cacheTtlS: Int(1, 31_536_000, 86_400, "how long a cached answer may be served"),
     cacheSynonymsFile: Type.Optional(

@@ -167,23 +167,35 @@ export class HashFeaturizer {
  * a code question written as prose from small talk.
  */
 export function wordBag(text: string, buckets: number, maxWordLength: number): FeatureBag {
-  const counts = new Map<number, number>();
+  // Counted in a per-size scratch array, buckets in order of first occurrence (the order a Map gave
+  // them, which the bag keeps): a Map update per word cost 2.4% of the optimizer's samples (bun
+  // --cpu-prof, fresh ~300-token prompts, every stage on).
+  const counts = bagScratch(buckets);
   const mask = buckets - 1;
   const hashes = wordHashes(words(text, maxWordLength));
+  const order = new Int32Array(hashes.length);
+  let size = 0;
   for (let i = 0; i < hashes.length; i++) {
     const id = hashes[i]! & mask;
-    counts.set(id, (counts.get(id) ?? 0) + 1);
+    if (counts[id] === 0) order[size++] = id;
+    counts[id]!++;
   }
-  const ids = new Int32Array(counts.size);
-  const weights = new Float32Array(counts.size);
-  let i = 0;
+  const ids = order.slice(0, size);
+  const weights = new Float32Array(size);
   let norm = 0;
-  for (const [id, n] of counts) {
-    ids[i] = id;
-    norm += (weights[i] = Math.log1p(n)) ** 2;
-    i++;
+  for (let i = 0; i < size; i++) {
+    norm += (weights[i] = Math.log1p(counts[ids[i]!]!)) ** 2;
+    counts[ids[i]!] = 0;
   }
   const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
   for (let k = 0; k < weights.length; k++) weights[k]! *= scale;
-  return { ids, weights, length: counts.size };
+  return { ids, weights, length: size };
+}
+
+/** wordBag's counts by bucket, all zero between calls; one per bucket count. */
+const bagCounts = new Map<number, Int32Array>();
+function bagScratch(buckets: number): Int32Array {
+  let counts = bagCounts.get(buckets);
+  if (!counts) bagCounts.set(buckets, (counts = new Int32Array(buckets)));
+  return counts;
 }

@@ -10,7 +10,7 @@ const OPTIMIZE_WORKER = new URL("../../workers/optimize.worker.ts", import.meta.
 
 type OptimizerSettings = Pick<
   Settings,
-  "modelsFile" | "capabilitiesFile" | "inlineMaxChars" | "optimizeMemoEntries" | "workers" | "workerQueueLimit" | "workerTaskTimeoutMs"
+  "modelsFile" | "capabilitiesFile" | "inlineMaxChars" | "inlineModelMaxChars" | "optimizeMemoEntries" | "workers" | "workerQueueLimit" | "workerTaskTimeoutMs"
 >;
 
 function promptChars(input: OptimizeInput): number {
@@ -22,11 +22,14 @@ function promptChars(input: OptimizeInput): number {
 /**
  * The CPU stages (compression, scoring, embedding, classification, routing) behind one call: short
  * rule-only requests on the event loop, model work remembered in a memo, else in a worker pool (each
- * worker loads the models once), or with `workers: 0` the same code inline.
+ * worker loads the models once), or with `workers: 0` the same code inline. A short request that needs
+ * the models also runs on the event loop when no other optimizer task is in flight (see `runsInline`).
  */
 export class Optimizer {
   private readonly eventLoopDeps: OptimizerDeps;
   private readonly memo: OptimizeMemo;
+  /** Model tasks started and not finished, here or in the pool. */
+  private inFlight = 0;
 
   private constructor(
     private readonly settings: OptimizerSettings,
@@ -37,9 +40,16 @@ export class Optimizer {
     this.memo = new OptimizeMemo(settings.optimizeMemoEntries);
   }
 
-  /** `models` are the inline path's (settings.workers 0); without them a pool is started and warmed. */
+  /**
+   * `models` are the event loop's: every model task runs on them with settings.workers 0, short ones
+   * while the optimizer is idle otherwise. With workers a pool is started and warmed.
+   */
   static async start(settings: Settings, models: Models | undefined): Promise<Optimizer> {
-    if (models) return new Optimizer(settings, undefined, optimizerDeps(settings, models));
+    const inline = models && optimizerDeps(settings, models);
+    if (settings.workers === 0) {
+      if (!inline) throw new Error("Optimizer.start: with workers 0 every model task runs on the event loop, which needs the models");
+      return new Optimizer(settings, undefined, inline);
+    }
     const pool = new WorkerPool<OptimizeInput, OptimizeResult>({
       filename: OPTIMIZE_WORKER,
       threads: settings.workers,
@@ -48,7 +58,7 @@ export class Optimizer {
       workerData: settings,
     });
     await pool.warm();
-    return new Optimizer(settings, pool, undefined);
+    return new Optimizer(settings, pool, inline);
   }
 
   /**
@@ -60,15 +70,38 @@ export class Optimizer {
     return this.runWithModels(input, signal);
   }
 
-  /** Model work: remembered for repeats (the stages are deterministic), else in a worker (or inline with workers: 0). */
+  /** Model work: remembered for repeats (the stages are deterministic), else in a worker or inline (see runsInline). */
   private async runWithModels(input: OptimizeInput, signal?: AbortSignal): Promise<OptimizeResult> {
     const key = this.memo.enabled ? this.memo.keyOf(input) : undefined;
     const known = key === undefined ? undefined : this.memo.get(key);
     if (known) return known;
-    // The client's signal only keeps a queued task from starting (see WorkerPool.run).
-    const result = this.inlineDeps ? await optimize(input, this.inlineDeps) : await this.pool!.run(input, signal);
+    const inline = this.runsInline(input);
+    this.inFlight++;
+    let result: OptimizeResult;
+    try {
+      // The client's signal only keeps a queued task from starting (see WorkerPool.run).
+      result = inline ? await optimize(input, inline) : await this.pool!.run(input, signal);
+    } finally {
+      this.inFlight--;
+    }
     if (key !== undefined) this.memo.set(key, result);
     return result;
+  }
+
+  /**
+   * The event loop's models when this model task runs there: always without a pool; with one, when the
+   * prompt is short (inlineModelMaxChars) and no other model task is in flight. The hop to a worker
+   * and back is latency a lone request waits for (bun bench/optimizer-hop.ts, interleaved, load 13:
+   * every stage on 1,055 µs p50 inline, 1,645 through a worker; bun bench/miss-trees.ts: a miss added
+   * 0.81x main's time over the bare proxy), and an idle optimizer's event loop has nothing the task would
+   * hold up but I/O callbacks, for at most one task's time (a 2,000-character prompt: about 1 ms).
+   * Under load the pool is busy, so tasks go to the workers (1 of 238 ran inline at 8 in flight) and
+   * the event loop stays free (bun bench/optimizer-hop.ts's timer-lateness table).
+   */
+  private runsInline(input: OptimizeInput): OptimizerDeps | undefined {
+    if (!this.pool) return this.inlineDeps;
+    const max = this.settings.inlineModelMaxChars;
+    return max > 0 && this.inFlight === 0 && promptChars(input) <= max ? this.inlineDeps : undefined;
   }
 
   /** Tasks waiting for a free worker (none inline). */

@@ -115,6 +115,16 @@ describe("GET /metrics, parsed as the Prometheus text format", () => {
     expect(text).not.toContain(rig.admin.key.slice(0, 12));
   });
 
+  test("svc_http_requests_total counts each answer under the status it went out with: a URL over the limit (refused before routing) 414, not 200", async () => {
+    const long = await fetch(`${rig.gw.url}/v1/models?q=${"x".repeat(9000)}`, { headers: { authorization: `Bearer ${rig.admin.key}` } });
+    expect(long.status).toBe(414);
+    expect((await call(`${rig.gw.url}/v1/models`, rig.admin.key)).status).toBe(200);
+    const http = family(await scrape(), "svc_http_requests_total", "COUNTER", ["route", "method", "status"]);
+    expect(total(http, { route: "unmatched", method: "GET", status: "414" })).toBe(1);
+    expect(total(http, { route: "/v1/models", method: "GET", status: "200" })).toBeGreaterThanOrEqual(1);
+    expect(series(http, { route: "unmatched", method: "GET", status: "200" })).toEqual([]);
+  });
+
   test("svc_budget_remaining_usd: one series per budget calls reserved on, equal to what /api/budgets says is left; gone once the budget is", async () => {
     const created = await call(`${rig.gw.url}/api/budgets`, rig.admin.key, { body: { name: "metered", limit_usd: 3, period: "monthly" } });
     expect(created.status).toBe(201);

@@ -27,7 +27,7 @@ export interface PromptSignals {
   /** A message holds an image part: only models with the "vision" feature can serve. */
   needsVision: boolean;
   /** What makes the prompt hard whatever its class (src/text/hardness.ts), from the user's text. */
-  hardness: Hardness;
+  hardness: Readonly<Hardness>;
 }
 
 /** The parts of a completion request the signals are computed from. */
@@ -91,38 +91,52 @@ function countMatches(text: string, re: RegExp): number {
 /** A Han character or Hangul syllable carries about what three alphabetic letters do. */
 const SYLLABIC_WEIGHT = 3;
 
-/** Letters counted by Unicode block; code-unit ranges keep this to a few ns per character. */
+/** The scripts scriptOf tells apart, by index; NO_SCRIPT marks a character that says nothing. */
+const SCRIPTS: readonly Script[] = ["latin", "greek", "cyrillic", "hebrew", "arabic", "devanagari", "thai", "hangul", "cjk", "other"];
+const [LATIN, GREEK, CYRILLIC, HEBREW, ARABIC, DEVANAGARI, THAI, HANGUL, CJK, OTHER] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
+const NO_SCRIPT = -1;
+
+/**
+ * Letters counted by Unicode block; code-unit ranges keep this to a few ns per character. Counted in a
+ * typed array by script index, not a Map keyed by name: a Map update per letter was 1.2% of the
+ * optimizer's samples (bun --cpu-prof, fresh ~300-token prompts, every stage on). Ties go to the script
+ * seen first, as the Map's insertion order gave them.
+ */
 export function dominantScript(text: string): Script {
-  const counts = new Map<Script, number>();
+  const counts = new Int32Array(SCRIPTS.length);
+  const firstSeen: number[] = [];
   for (let i = 0; i < text.length; i++) {
     const s = scriptOf(text.charCodeAt(i));
-    if (s !== undefined) counts.set(s, (counts.get(s) ?? 0) + (s === "cjk" || s === "hangul" ? SYLLABIC_WEIGHT : 1));
+    if (s === NO_SCRIPT) continue;
+    if (counts[s] === 0) firstSeen.push(s);
+    counts[s]! += s === CJK || s === HANGUL ? SYLLABIC_WEIGHT : 1;
   }
   let best: Script = "none";
   let bestN = 0;
-  for (const [s, n] of counts) {
-    if (n > bestN) {
-      best = s;
-      bestN = n;
+  for (const s of firstSeen) {
+    if (counts[s]! > bestN) {
+      best = SCRIPTS[s]!;
+      bestN = counts[s]!;
     }
   }
   return best;
 }
 
-function scriptOf(c: number): Script | undefined {
-  if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) return "latin";
-  if (c < 0xc0) return undefined;
-  if (c <= 0x24f) return c === 0xd7 || c === 0xf7 ? undefined : "latin";
-  if (c >= 0x370 && c <= 0x3ff) return "greek";
-  if (c >= 0x400 && c <= 0x52f) return "cyrillic";
-  if (c >= 0x590 && c <= 0x5ff) return "hebrew";
-  if ((c >= 0x600 && c <= 0x6ff) || (c >= 0x750 && c <= 0x77f)) return "arabic";
-  if (c >= 0x900 && c <= 0x97f) return "devanagari";
-  if (c >= 0xe00 && c <= 0xe7f) return "thai";
-  if ((c >= 0x1100 && c <= 0x11ff) || (c >= 0xac00 && c <= 0xd7af)) return "hangul";
-  if ((c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff)) return "cjk";
-  if (c >= 0x1e00 && c <= 0x1eff) return "latin";
+/** The index in SCRIPTS of the script a UTF-16 code unit belongs to, or NO_SCRIPT. */
+function scriptOf(c: number): number {
+  if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) return LATIN;
+  if (c < 0xc0) return NO_SCRIPT;
+  if (c <= 0x24f) return c === 0xd7 || c === 0xf7 ? NO_SCRIPT : LATIN;
+  if (c >= 0x370 && c <= 0x3ff) return GREEK;
+  if (c >= 0x400 && c <= 0x52f) return CYRILLIC;
+  if (c >= 0x590 && c <= 0x5ff) return HEBREW;
+  if ((c >= 0x600 && c <= 0x6ff) || (c >= 0x750 && c <= 0x77f)) return ARABIC;
+  if (c >= 0x900 && c <= 0x97f) return DEVANAGARI;
+  if (c >= 0xe00 && c <= 0xe7f) return THAI;
+  if ((c >= 0x1100 && c <= 0x11ff) || (c >= 0xac00 && c <= 0xd7af)) return HANGUL;
+  if ((c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff)) return CJK;
+  if (c >= 0x1e00 && c <= 0x1eff) return LATIN;
   // Surrogates, punctuation, symbols and emoji say nothing about the language.
-  if ((c >= 0x2000 && c <= 0x2bff) || (c >= 0xd800 && c <= 0xdfff) || (c >= 0x3000 && c <= 0x303f) || c >= 0xfe00) return undefined;
-  return "other";
+  if ((c >= 0x2000 && c <= 0x2bff) || (c >= 0xd800 && c <= 0xdfff) || (c >= 0x3000 && c <= 0x303f) || c >= 0xfe00) return NO_SCRIPT;
+  return OTHER;
 }

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Catalog } from "../../src/catalog/catalog";
+import { loadSettings } from "../../src/config/config";
+import { parseCompletionRequest } from "../../src/http/validate/completion-request";
+import { optimizeInputOf } from "../../src/pipeline/analyze";
+import { RULE_NAMES } from "../../src/pipeline/compress";
+import { loadModels } from "../../src/pipeline/models";
+import type { OptimizeInput } from "../../src/pipeline/optimize-types";
+import { Optimizer } from "../../src/pipeline/optimizer";
+
+// A model task skips the worker hop when the optimizer is otherwise idle and the prompt is short; it
+// goes to the pool when another task is in flight or the prompt is long. Either way the result is the same.
+const dir = mkdtempSync(join(tmpdir(), "svc-optimizer-inline-"));
+const settings = loadSettings({ SVC_DATA_DIR: dir, SVC_WORKERS: "1", SVC_OPTIMIZE_MEMO_ENTRIES: "0", SVC_INLINE_MODEL_MAX_CHARS: "500" });
+const available = Catalog.load(settings.modelsFile).models.map((m) => m.id);
+let optimizer: Optimizer;
+
+beforeAll(async () => {
+  optimizer = await Optimizer.start(settings, await loadModels());
+});
+afterAll(async () => {
+  await optimizer.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function inputOf(prompt: string): OptimizeInput {
+  const req = parseCompletionRequest({ model: "auto", messages: [{ role: "user", content: prompt }] }, RULE_NAMES);
+  return { ...optimizeInputOf(req, available, settings.qualityFloor), wantEmbedding: true };
+}
+
+/** Tasks the pool has finished so far. */
+const pooled = () => (JSON.parse(optimizer.health().detail) as { completed: number }).completed;
+
+const SHORT = "Hi there! I hope you are doing well. Could you possibly write a haiku about the sea? Thanks in advance!";
+const OTHER = "Explain step by step why the sum of two odd numbers is always even.";
+const LONG = `${"Please summarise the following meeting notes for the team and list every action item with its owner. ".repeat(6)}`;
+
+describe("optimizer: model tasks inline while idle", () => {
+  test("a short prompt with nothing else in flight runs on the event loop, not in the pool", async () => {
+    const before = pooled();
+    const r = await optimizer.run(inputOf(SHORT));
+    expect(pooled()).toBe(before);
+    expect(r.route.ok).toBe(true);
+    expect(r.embedding?.length).toBeGreaterThan(0);
+  });
+
+  test("with a task in flight the next one goes to the pool", async () => {
+    const before = pooled();
+    await Promise.all([optimizer.run(inputOf(SHORT)), optimizer.run(inputOf(OTHER))]);
+    expect(pooled()).toBe(before + 1);
+  });
+
+  test("a prompt longer than inlineModelMaxChars goes to the pool even when idle", async () => {
+    expect(LONG.length).toBeGreaterThan(settings.inlineModelMaxChars);
+    const before = pooled();
+    await optimizer.run(inputOf(LONG));
+    expect(pooled()).toBe(before + 1);
+  });
+
+  test("inlineModelMaxChars 0 sends every model task to the pool, even an empty prompt while idle", async () => {
+    const off = await Optimizer.start({ ...settings, inlineModelMaxChars: 0 }, await loadModels());
+    try {
+      const completed = () => (JSON.parse(off.health().detail) as { completed: number }).completed;
+      const before = completed();
+      await off.run(inputOf(""));
+      await off.run(inputOf(SHORT));
+      expect(completed()).toBe(before + 2);
+    } finally {
+      await off.close();
+    }
+  });
+
+  test("inline and pooled runs of one prompt give the same result", async () => {
+    const inline = await optimizer.run(inputOf(OTHER));
+    const [, pooledRun] = await Promise.all([optimizer.run(inputOf(SHORT)), optimizer.run(inputOf(OTHER))]);
+    expect({ ...pooledRun, embedding: Array.from(pooledRun.embedding ?? []) }).toEqual({ ...inline, embedding: Array.from(inline.embedding ?? []) });
+  });
+});
