@@ -638,8 +638,8 @@ console.log(
   `\nOther natural pairs (SemEval 2012-2015 and STS-B train, ${others.length} pairs), same thresholds: precision ${other.precision.toFixed(4)}, hit rate ${pct(other.hitRate)}, ${other.falseHits} false hits of ${other.hits}.`,
 );
 
-// FAQ replay (bench/data/faq-replay.json and the hold-out faq-holdout.json, hand-written): five orders of the same questions through a real cache.
-for (const name of ["faq-replay", "faq-holdout"] as const) {
+// FAQ replay (bench/data/faq-replay.json and the hold-outs faq-holdout.json and faq-fresh.json, hand-written): five orders of the same questions through a real cache.
+for (const name of ["faq-replay", "faq-holdout", "faq-fresh"] as const) {
   const faq = loadFaq(name);
   const replays: ReplayResult[] = [];
   for (let seed = 1; seed <= 5; seed++)
@@ -647,7 +647,7 @@ for (const name of ["faq-replay", "faq-holdout"] as const) {
   const sum = (f: (r: ReplayResult) => number) => replays.reduce((n, r) => n + f(r), 0);
   const questions = faq.intents.reduce((n, i) => n + i.questions.length, 0) + faq.unique.length;
   console.log(
-    `\nFAQ replay, ${name === "faq-holdout" ? "hold-out (never tuned on)" : "tune"} (bench/data/${name}.json, ${faq.intents.length} intents in ${questions - faq.unique.length} wordings and ${faq.unique.length} unique questions, each order asks all ${questions} once; 5 orders): repeats served ${sum((r) => r.served)} of ${sum((r) => r.repeats)} (${pct(sum((r) => r.served) / sum((r) => r.repeats))}), wrong hits ${sum((r) => r.wrong)}.`,
+    `\nFAQ replay, ${name === "faq-replay" ? "tune" : "hold-out (never tuned on)"} (bench/data/${name}.json, ${faq.intents.length} intents in ${questions - faq.unique.length} wordings and ${faq.unique.length} unique questions, each order asks all ${questions} once; 5 orders): repeats served ${sum((r) => r.served)} of ${sum((r) => r.repeats)} (${pct(sum((r) => r.served) / sum((r) => r.repeats))}), wrong hits ${sum((r) => r.wrong)}.`,
   );
   for (const w of new Set(replays.flatMap((r) => r.wrongPairs))) console.log(`- wrong: ${w}`);
 }

@@ -6,6 +6,7 @@
  * the figures are the cache's own cost, not the model's.
  *
  *   bun bench/cache-lookup.ts [--million] [--dims 256] [--quantization f32|f16|i8 (default: the cache's)]
+ *     [--scale-only] [--tree name=/path ...]
  *
  * Baseline, measured in the same run: an exact linear scan over the same vectors.
  *
@@ -18,12 +19,28 @@
  * Topical-Chat turns) with their shipped-embedder vectors, and times lookups that arrive with their
  * vector as the gateway's do (the worker embeds the prompt): new texts, and rewordings of stored ones, after a
  * warm-up on other texts, with the first round (each stored neighbour verified for the first time) apart.
+ * `--tree` runs that table for several source trees in one process, each lookup of every tree back
+ * to back (in roundOrder), with each lookup's thread CPU time (of the event loop thread, where the
+ * lookup runs; the index build and the embedder's threads are not in it) next to its wall time: on a loaded
+ * machine a wall-clock p99 is mostly waits for a core, CPU time the work. `--scale-only` skips the
+ * other tables. To compare with another commit:
+ *   git archive <commit> | tar -x -C /tmp/old && ln -s "$PWD/node_modules" /tmp/old/node_modules
+ *   bun bench/cache-lookup.ts --scale-only --tree old=/tmp/old --tree new=.
  */
 import { parseArgs } from "node:util";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { DEFAULT_CACHE_CONFIG, embeddingText, requestKeys, SemanticCache, semanticPrompt, type CachedAnswer, type CacheRequest } from "../src/pipeline/cache";
+import { join, resolve } from "node:path";
+import {
+  DEFAULT_CACHE_CONFIG,
+  embeddingText,
+  packFacets,
+  requestKeys,
+  SemanticCache,
+  semanticPrompt,
+  type CachedAnswer,
+  type CacheRequest,
+} from "../src/pipeline/cache";
 import { embedderSignature, encodeEmbedding, type CacheRow } from "../src/pipeline/cache/persistence";
 import type { Embedder } from "../src/ml/types";
 import { openStore, type Store } from "../src/store/db";
@@ -32,6 +49,8 @@ import { loadModels } from "../src/pipeline/models";
 import { loadPromptCorpus } from "../models/data/corpus";
 import { dataPath } from "../models/data/paths";
 import { loadSemEval, loadStsBenchmark } from "../models/data/sts";
+import { roundOrder } from "./lib/measure";
+import { dlopen, FFIType } from "bun:ffi";
 
 const { values: args } = parseArgs({
   options: {
@@ -39,6 +58,8 @@ const { values: args } = parseArgs({
     dims: { type: "string", default: "256" },
     quantization: { type: "string", default: DEFAULT_CACHE_CONFIG.quantization },
     queries: { type: "string", default: "2000" },
+    "scale-only": { type: "boolean", default: false },
+    tree: { type: "string", multiple: true, default: [] },
   },
 });
 const DIMS = Number(args.dims);
@@ -106,7 +127,13 @@ function rssMb(): number {
  * Writes `count` rows as the cache itself stores them (request `requestOf(i)`, its vector from `embedder`), so a
  * table starts full without answering that many requests first.
  */
-async function prefill(store: Store, count: number, requestOf: (i: number) => CacheRequest, embedder: Embedder): Promise<void> {
+async function prefill(
+  store: Store,
+  count: number,
+  requestOf: (i: number) => CacheRequest,
+  embedder: Embedder,
+  vectorOf?: (i: number) => Float32Array,
+): Promise<void> {
   const signature = await embedderSignature(embedder);
   const now = Date.now();
   for (let start = 0; start < count; start += 5_000) {
@@ -121,7 +148,7 @@ async function prefill(store: Store, count: number, requestOf: (i: number) => Ca
         model: "gpt-4o-mini-2024-07-18",
         promptText: keys.prompt!,
         contextHash: keys.contextHash,
-        embedding: encodeEmbedding(signature, await embedder.embed(embeddingText(keys.prompt!))),
+        embedding: encodeEmbedding(signature, vectorOf?.(i) ?? (await embedder.embed(embeddingText(keys.prompt!)))),
         response: JSON.stringify(answer(i)),
         createdAt: now,
         expiresAt: now + 3_600_000,
@@ -135,81 +162,8 @@ async function prefill(store: Store, count: number, requestOf: (i: number) => Ca
   }
 }
 
-const rows: string[] = [];
-for (const size of SIZES) {
-  const dir = mkdtempSync(join(tmpdir(), "svc-cache-bench-"));
-  const store = openStore(dir);
-  await prefill(store, size, (i) => req(i), tableEmbedder);
-
-  const before = rssMb();
-  const openStart = performance.now();
-  const cache = await SemanticCache.open({
-    store,
-    embedder: tableEmbedder,
-    config: { maxEntries: size, maxBytes: size * ENTRY_BYTES_ROOM, quantization: QUANT },
-  });
-  const openS = (performance.now() - openStart) / 1000;
-  await cache.indexed();
-  const buildS = (performance.now() - openStart) / 1000;
-  const perEntry = ((rssMb() - before) * 1e6) / size;
-  if (cache.stats().entries !== size) throw new Error(`expected ${size} entries, loaded ${cache.stats().entries}`);
-
-  const exact = await time(QUERIES, (i) => cache.lookup(req((i * 7919) % size)));
-  // New prompts: embed (table), nearest neighbours, threshold, release: the whole miss path.
-  const semantic = await time(QUERIES, async (i) => {
-    const r = await cache.lookup(req(size + i));
-    if (r.kind === "miss") r.fill.fail();
-  });
-  // A rewording of a stored prompt (same vector): found, verified, served. HNSW may miss a few on
-  // random vectors, which have none of the structure of real embeddings; a miss costs a hit, not precision.
-  let found = 0;
-  const paraphrase = await time(QUERIES, async (i) => {
-    const r = await cache.lookup(req((i * 7919) % size, true));
-    if (r.kind === "hit") found++;
-    else if (r.kind === "miss") r.fill.fail();
-  });
-
-  const scanned = Math.min(size, 100_000);
-  const vectors = Array.from({ length: scanned }, (_, i) => randomUnit(`synthetic prompt number ${i}`));
-  const scan = await time(Math.min(QUERIES, 200), (i) => {
-    const q = randomUnit(`query ${i}`);
-    let best = -2;
-    for (const v of vectors) {
-      let s = 0;
-      for (let d = 0; d < DIMS; d++) s += q[d]! * v[d]!;
-      if (s > best) best = s;
-    }
-    return best;
-  });
-  const scanNote = size > scanned ? " (first 100k)" : "";
-  cache.flush();
-  store.close();
-  rmSync(dir, { recursive: true, force: true });
-
-  const ms = (x: { p50: number; p99: number }) => `${x.p50.toFixed(3)} / ${x.p99.toFixed(3)}`;
-  rows.push(
-    `| ${size.toLocaleString("en")} | ${ms(exact)} | ${ms(semantic)} | ${ms(paraphrase)} | ${ms(scan)}${scanNote} | ${(scan.p50 / semantic.p50).toFixed(0)}x | ${((100 * found) / QUERIES).toFixed(1)}% | ${perEntry.toFixed(0)} | ${openS.toFixed(2)} | ${buildS.toFixed(1)} |`,
-  );
-}
-
-const load = (await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ");
-console.log(`# Semantic cache lookup (${DIMS} dims, ${QUANT} index, ${QUERIES} queries per row, load average ${load})\n`);
-console.log(
-  `| entries | exact hit p50 / p99 ms | semantic miss p50 / p99 ms | semantic hit p50 / p99 ms | linear scan p50 / p99 ms (baseline) | scan / semantic miss at p50 | rewordings found | RSS bytes per entry | open (exact layer ready) s | index built s |`,
-);
-console.log(`|---|---|---|---|---|---|---|---|---|---|`);
-for (const r of rows) console.log(r);
-
-// ---- real prompts through the verifier -----------------------------------------------------------
-
-const REAL_STORED = 3_000;
-const REAL_QUERIES = 1_000;
 const models = await loadModels();
 const realEmbedder: Embedder = { dimensions: models.embedder.dimensions, embed: (t) => models.embed(t) };
-const corpus = [...new Set(loadPromptCorpus().map((p) => p.trim()))].filter((p) => p.length >= 20 && p.length <= 1000);
-const stored = corpus.filter((_, i) => i % 2 === 0).slice(0, REAL_STORED);
-const fresh = corpus.filter((_, i) => i % 2 === 1).slice(0, REAL_QUERIES);
-const reworded = stored.slice(0, REAL_QUERIES).map((p) => `Hi! ${p.toLowerCase()} Thanks.`);
 const realReq = (content: string): CacheRequest => ({
   appId: "bench",
   model: "gpt-4o-mini-2024-07-18",
@@ -217,62 +171,138 @@ const realReq = (content: string): CacheRequest => ({
   maxTokens: 256,
   params: { temperature: 0 },
 });
-
-const realDirs: { dir: string; store: Store }[] = [];
-async function realCache(similarityThreshold: number): Promise<SemanticCache> {
-  const dir = mkdtempSync(join(tmpdir(), "svc-cache-bench-real-"));
-  const store = openStore(dir);
-  realDirs.push({ dir, store });
-  const cache = await SemanticCache.open({ store, embedder: realEmbedder, config: { similarityThreshold } });
-  await cache.indexed();
-  for (const [i, p] of stored.entries()) {
-    const r = await cache.lookup(realReq(p));
-    if (r.kind === "miss") r.fill.complete(answer(i));
-  }
-  await cache.indexed();
-  return cache;
-}
-
-const configs = {
-  "shipped threshold (verifier runs)": await realCache(DEFAULT_CACHE_CONFIG.similarityThreshold),
-  "threshold 1.01 (no candidate, baseline)": await realCache(1.01),
-};
-const real: Record<string, { miss: number[]; hit: number[]; served: number }> = {};
-for (let round = 0; round < 3; round++) {
-  for (const [name, cache] of Object.entries(configs)) {
-    const r = (real[name] ??= { miss: [], hit: [], served: 0 });
-    for (const [list, texts] of [
-      [r.miss, fresh],
-      [r.hit, reworded],
-    ] as const) {
-      for (const text of texts) {
-        const t = performance.now();
-        const out = await cache.lookup(realReq(text));
-        list.push(performance.now() - t);
-        if (out.kind === "miss") out.fill.fail();
-        else if (out.kind === "hit" && list === r.hit) r.served++;
-      }
-    }
-  }
-}
 const pct = (xs: number[], p: number) =>
   percentile(
     [...xs].sort((a, b) => a - b),
     p,
   );
-console.log(
-  `\n## Real prompts through the verifier (${REAL_STORED.toLocaleString("en")} stored, ${REAL_QUERIES.toLocaleString("en")} queries of each kind, 3 interleaved rounds, shipped embedder)\n`,
-);
-console.log(`| cache | new prompt (miss) p50 / p99 ms | rewording ("Hi! <lower case> Thanks.") p50 / p99 ms | rewordings served |`);
-console.log(`|---|---|---|---|`);
-for (const [name, r] of Object.entries(real))
+
+if (!args["scale-only"]) {
+  const rows: string[] = [];
+  for (const size of SIZES) {
+    const dir = mkdtempSync(join(tmpdir(), "svc-cache-bench-"));
+    const store = openStore(dir);
+    await prefill(store, size, (i) => req(i), tableEmbedder);
+
+    const before = rssMb();
+    const openStart = performance.now();
+    const cache = await SemanticCache.open({
+      store,
+      embedder: tableEmbedder,
+      config: { maxEntries: size, maxBytes: size * ENTRY_BYTES_ROOM, quantization: QUANT },
+    });
+    const openS = (performance.now() - openStart) / 1000;
+    await cache.indexed();
+    const buildS = (performance.now() - openStart) / 1000;
+    const perEntry = ((rssMb() - before) * 1e6) / size;
+    if (cache.stats().entries !== size) throw new Error(`expected ${size} entries, loaded ${cache.stats().entries}`);
+
+    const exact = await time(QUERIES, (i) => cache.lookup(req((i * 7919) % size)));
+    // New prompts: embed (table), nearest neighbours, threshold, release: the whole miss path.
+    const semantic = await time(QUERIES, async (i) => {
+      const r = await cache.lookup(req(size + i));
+      if (r.kind === "miss") r.fill.fail();
+    });
+    // A rewording of a stored prompt (same vector): found, verified, served. HNSW may miss a few on
+    // random vectors, which have none of the structure of real embeddings; a miss costs a hit, not precision.
+    let found = 0;
+    const paraphrase = await time(QUERIES, async (i) => {
+      const r = await cache.lookup(req((i * 7919) % size, true));
+      if (r.kind === "hit") found++;
+      else if (r.kind === "miss") r.fill.fail();
+    });
+
+    const scanned = Math.min(size, 100_000);
+    const vectors = Array.from({ length: scanned }, (_, i) => randomUnit(`synthetic prompt number ${i}`));
+    const scan = await time(Math.min(QUERIES, 200), (i) => {
+      const q = randomUnit(`query ${i}`);
+      let best = -2;
+      for (const v of vectors) {
+        let s = 0;
+        for (let d = 0; d < DIMS; d++) s += q[d]! * v[d]!;
+        if (s > best) best = s;
+      }
+      return best;
+    });
+    const scanNote = size > scanned ? " (first 100k)" : "";
+    cache.flush();
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+
+    const ms = (x: { p50: number; p99: number }) => `${x.p50.toFixed(3)} / ${x.p99.toFixed(3)}`;
+    rows.push(
+      `| ${size.toLocaleString("en")} | ${ms(exact)} | ${ms(semantic)} | ${ms(paraphrase)} | ${ms(scan)}${scanNote} | ${(scan.p50 / semantic.p50).toFixed(0)}x | ${((100 * found) / QUERIES).toFixed(1)}% | ${perEntry.toFixed(0)} | ${openS.toFixed(2)} | ${buildS.toFixed(1)} |`,
+    );
+  }
+
+  const load = (await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ");
+  console.log(`# Semantic cache lookup (${DIMS} dims, ${QUANT} index, ${QUERIES} queries per row, load average ${load})\n`);
   console.log(
-    `| ${name} | ${pct(r.miss, 0.5).toFixed(3)} / ${pct(r.miss, 0.99).toFixed(3)} | ${pct(r.hit, 0.5).toFixed(3)} / ${pct(r.hit, 0.99).toFixed(3)} | ${((100 * r.served) / (3 * REAL_QUERIES)).toFixed(1)}% |`,
+    `| entries | exact hit p50 / p99 ms | semantic miss p50 / p99 ms | semantic hit p50 / p99 ms | linear scan p50 / p99 ms (baseline) | scan / semantic miss at p50 | rewordings found | RSS bytes per entry | open (exact layer ready) s | index built s |`,
   );
-for (const cache of Object.values(configs)) cache.flush();
-for (const { dir, store } of realDirs) {
-  store.close();
-  rmSync(dir, { recursive: true, force: true });
+  console.log(`|---|---|---|---|---|---|---|---|---|---|`);
+  for (const r of rows) console.log(r);
+
+  // ---- real prompts through the verifier -----------------------------------------------------------
+
+  const REAL_STORED = 3_000;
+  const REAL_QUERIES = 1_000;
+  const corpus = [...new Set(loadPromptCorpus().map((p) => p.trim()))].filter((p) => p.length >= 20 && p.length <= 1000);
+  const stored = corpus.filter((_, i) => i % 2 === 0).slice(0, REAL_STORED);
+  const fresh = corpus.filter((_, i) => i % 2 === 1).slice(0, REAL_QUERIES);
+  const reworded = stored.slice(0, REAL_QUERIES).map((p) => `Hi! ${p.toLowerCase()} Thanks.`);
+
+  const realDirs: { dir: string; store: Store }[] = [];
+  async function realCache(similarityThreshold: number): Promise<SemanticCache> {
+    const dir = mkdtempSync(join(tmpdir(), "svc-cache-bench-real-"));
+    const store = openStore(dir);
+    realDirs.push({ dir, store });
+    const cache = await SemanticCache.open({ store, embedder: realEmbedder, config: { similarityThreshold } });
+    await cache.indexed();
+    for (const [i, p] of stored.entries()) {
+      const r = await cache.lookup(realReq(p));
+      if (r.kind === "miss") r.fill.complete(answer(i));
+    }
+    await cache.indexed();
+    return cache;
+  }
+
+  const configs = {
+    "shipped threshold (verifier runs)": await realCache(DEFAULT_CACHE_CONFIG.similarityThreshold),
+    "threshold 1.01 (no candidate, baseline)": await realCache(1.01),
+  };
+  const real: Record<string, { miss: number[]; hit: number[]; served: number }> = {};
+  for (let round = 0; round < 3; round++) {
+    for (const [name, cache] of Object.entries(configs)) {
+      const r = (real[name] ??= { miss: [], hit: [], served: 0 });
+      for (const [list, texts] of [
+        [r.miss, fresh],
+        [r.hit, reworded],
+      ] as const) {
+        for (const text of texts) {
+          const t = performance.now();
+          const out = await cache.lookup(realReq(text));
+          list.push(performance.now() - t);
+          if (out.kind === "miss") out.fill.fail();
+          else if (out.kind === "hit" && list === r.hit) r.served++;
+        }
+      }
+    }
+  }
+  console.log(
+    `\n## Real prompts through the verifier (${REAL_STORED.toLocaleString("en")} stored, ${REAL_QUERIES.toLocaleString("en")} queries of each kind, 3 interleaved rounds, shipped embedder)\n`,
+  );
+  console.log(`| cache | new prompt (miss) p50 / p99 ms | rewording ("Hi! <lower case> Thanks.") p50 / p99 ms | rewordings served |`);
+  console.log(`|---|---|---|---|`);
+  for (const [name, r] of Object.entries(real))
+    console.log(
+      `| ${name} | ${pct(r.miss, 0.5).toFixed(3)} / ${pct(r.miss, 0.99).toFixed(3)} | ${pct(r.hit, 0.5).toFixed(3)} / ${pct(r.hit, 0.99).toFixed(3)} | ${((100 * r.served) / (3 * REAL_QUERIES)).toFixed(1)}% |`,
+    );
+  for (const cache of Object.values(configs)) cache.flush();
+  for (const { dir, store } of realDirs) {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 // ---- real texts at 100k ------------------------------------------------------------------------
@@ -303,35 +333,87 @@ function realTexts(): string[] {
   return [...texts];
 }
 
+/**
+ * This thread's CPU time in ms, to the nanosecond (clock_gettime(CLOCK_THREAD_CPUTIME_ID)):
+ * process.threadCpuUsage() counts in 4 ms ticks here, coarser than a lookup.
+ */
+const libc = dlopen("libc.so.6", { clock_gettime: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 } });
+const CLOCK_THREAD_CPUTIME_ID = 3;
+const timespec = new BigInt64Array(2);
+function threadCpuMs(): number {
+  libc.symbols.clock_gettime(CLOCK_THREAD_CPUTIME_ID, timespec);
+  return Number(timespec[0]) * 1e3 + Number(timespec[1]) / 1e6;
+}
+
+/** One source tree's cache, filled with the same rows as every other tree's. */
+interface ScaleTree {
+  name: string;
+  cache: SemanticCache;
+  store: Store;
+  dir: string;
+  buildS: number;
+  /** Per round, wall and thread CPU ms of each lookup, for new texts and rewordings. */
+  wall: { miss: number[][]; hit: number[][] };
+  cpu: { miss: number[][]; hit: number[][] };
+  served: number;
+}
+
 const texts = realTexts();
 // Every 50th text is held out as a new prompt; the stored ones fill the cache up to SCALE_STORED.
 const held = texts.filter((_, i) => i % 50 === 0).slice(0, SCALE_QUERIES);
 const kept = texts.filter((_, i) => i % 50 !== 0).slice(0, SCALE_STORED);
 if (kept.length < SCALE_STORED) console.log(`\n(only ${kept.length.toLocaleString("en")} distinct real texts to store)`);
-const scaleDir = mkdtempSync(join(tmpdir(), "svc-cache-bench-scale-"));
-const scaleStore = openStore(scaleDir);
 const embedStart = performance.now();
-await prefill(scaleStore, kept.length, (i) => realReq(kept[i]!), realEmbedder);
+const keptVectors: Float32Array[] = [];
+for (const t of kept) keptVectors.push(await realEmbedder.embed(embeddingText(semanticPrompt(realReq(t).messages)!)));
 const embedS = (performance.now() - embedStart) / 1000;
-const scaleOpen = performance.now();
-const scaleCache = await SemanticCache.open({
-  store: scaleStore,
-  embedder: realEmbedder,
-  config: { maxEntries: kept.length, maxBytes: kept.length * ENTRY_BYTES_ROOM },
-});
-await scaleCache.indexed();
-const scaleBuildS = (performance.now() - scaleOpen) / 1000;
-/** The request with the vector the gateway's worker would send along: of the prompt as the cache reads it. */
-const withVector = async (text: string): Promise<CacheRequest> => {
+
+const treeSpecs = args.tree.length > 0 ? args.tree : ["this=."];
+const scaleTrees: ScaleTree[] = [];
+for (const spec of treeSpecs) {
+  const [name, path] = spec.split("=") as [string, string | undefined];
+  if (!path) throw new Error(`--tree wants name=/path, got '${spec}'`);
+  const { SemanticCache: TreeCache } = (await import(resolve(path, "src/pipeline/cache/index.ts"))) as { SemanticCache: typeof SemanticCache };
+  const dir = mkdtempSync(join(tmpdir(), "svc-cache-bench-scale-"));
+  const store = openStore(dir);
+  await prefill(
+    store,
+    kept.length,
+    (i) => realReq(kept[i]!),
+    realEmbedder,
+    (i) => keptVectors[i]!,
+  );
+  const open = performance.now();
+  const cache = await TreeCache.open({ store, embedder: realEmbedder, config: { maxEntries: kept.length, maxBytes: kept.length * ENTRY_BYTES_ROOM } });
+  await cache.indexed();
+  const rounds = () => [[], [], []] as number[][];
+  scaleTrees.push({
+    name,
+    cache,
+    store,
+    dir,
+    buildS: (performance.now() - open) / 1000,
+    wall: { miss: rounds(), hit: rounds() },
+    cpu: { miss: rounds(), hit: rounds() },
+    served: 0,
+  });
+}
+
+/**
+ * The request the gateway sends the cache: with the vector and the packed facets its worker computed
+ * (src/pipeline/optimize.ts), of the prompt as the cache reads it. A tree whose cache takes no facets ignores them.
+ */
+const asGatewaySends = async (text: string): Promise<CacheRequest> => {
   const r = realReq(text);
-  return { ...r, embedding: await realEmbedder.embed(embeddingText(semanticPrompt(r.messages)!)) };
+  const prompt = semanticPrompt(r.messages)!;
+  return { ...r, embedding: await realEmbedder.embed(embeddingText(prompt)), facets: packFacets(prompt) };
 };
-const newQueries = await Promise.all(held.map(withVector));
+const newQueries = await Promise.all(held.map(asGatewaySends));
 const rewordQueries = await Promise.all(
   kept
     .filter((_, i) => i % Math.floor(kept.length / SCALE_QUERIES) === 0)
     .slice(0, SCALE_QUERIES)
-    .map((t) => withVector(`Hi! ${t.toLowerCase()} Thanks.`)),
+    .map((t) => asGatewaySends(`Hi! ${t.toLowerCase()} Thanks.`)),
 );
 // The JIT's first compilations (regexes of the verifier, the index's search) land on the first lookups
 // of a fresh process; other held-out texts take them, so the rounds below time a warm gateway.
@@ -339,41 +421,53 @@ const warmQueries = await Promise.all(
   texts
     .filter((_, i) => i % 50 === 0)
     .slice(SCALE_QUERIES, SCALE_QUERIES + 500)
-    .map(withVector),
+    .map(asGatewaySends),
 );
-for (const q of warmQueries) {
-  const out = await scaleCache.lookup(q);
-  if (out.kind === "miss") out.fill.fail();
+for (const t of scaleTrees) {
+  for (const q of warmQueries) {
+    const out = await t.cache.lookup(q);
+    if (out.kind === "miss") out.fill.fail();
+  }
 }
-/** Per round, the latencies of new texts and rewordings. Round 1 reads each stored neighbour's facets for the first time (they are kept after). */
-const scale = { miss: [[], [], []] as number[][], hit: [[], [], []] as number[][], served: 0 };
+// Round 1 verifies each stored neighbour for the first time; rounds 2-3 again.
 for (let round = 0; round < 3; round++) {
-  for (const [list, queries] of [
-    [scale.miss[round]!, newQueries],
-    [scale.hit[round]!, rewordQueries],
-  ] as const) {
-    for (const q of queries) {
-      const t = performance.now();
-      const out = await scaleCache.lookup(q);
-      list.push(performance.now() - t);
-      if (out.kind === "miss") out.fill.fail();
-      else if (out.kind === "hit" && queries === rewordQueries) scale.served++;
+  for (const kind of ["miss", "hit"] as const) {
+    const queries = kind === "miss" ? newQueries : rewordQueries;
+    for (const [qi, q] of queries.entries()) {
+      for (const t of roundOrder(scaleTrees, qi)) {
+        const cpu0 = threadCpuMs();
+        const t0 = performance.now();
+        const out = await t.cache.lookup(q);
+        t.wall[kind][round]!.push(performance.now() - t0);
+        t.cpu[kind][round]!.push(threadCpuMs() - cpu0);
+        if (out.kind === "miss") out.fill.fail();
+        else if (out.kind === "hit" && kind === "hit") t.served++;
+      }
     }
   }
 }
-scaleCache.flush();
-scaleStore.close();
-rmSync(scaleDir, { recursive: true, force: true });
+for (const t of scaleTrees) {
+  t.cache.flush();
+  t.store.close();
+  rmSync(t.dir, { recursive: true, force: true });
+}
+const load = (await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ");
 console.log(
-  `\n## Real texts at scale (${kept.length.toLocaleString("en")} stored, ${SCALE_QUERIES.toLocaleString("en")} queries of each kind, 3 rounds after ${warmQueries.length} warm-up lookups of other texts; queries carry their vector, as the gateway's do)\n`,
+  `\n## Real texts at scale (${kept.length.toLocaleString("en")} stored, ${SCALE_QUERIES.toLocaleString("en")} queries of each kind, 3 rounds after ${warmQueries.length} warm-up lookups of other texts; queries carry their vector and facets, as the gateway's do; load average ${load})\n`,
 );
 console.log(
-  `Round 1 is the first time each stored neighbour is verified: its facets are read then and kept. Rounds 2-3 are what a gateway that has served its cache a while pays.\n`,
+  `Round 1 is the first time each stored neighbour is verified; rounds 2-3 are what a gateway that has served its cache a while pays. Trees' lookups interleaved; CPU is this thread's time per lookup. Stored texts embedded in ${embedS.toFixed(1)} s.\n`,
 );
-console.log(`| rounds | new text (miss) p50 / p99 ms | rewording p50 / p99 ms | rewordings served | stored texts embedded in s | index built s |`);
-console.log(`|---|---|---|---|---|---|`);
+console.log(
+  `| tree | rounds | new text (miss) p50 / p99 ms | rewording p50 / p99 ms | miss CPU p50 / p99 ms | rewording CPU p50 / p99 ms | rewordings served | index built s |`,
+);
+console.log(`|---|---|---|---|---|---|---|---|`);
 const ms = (xs: number[]) => `${pct(xs, 0.5).toFixed(3)} / ${pct(xs, 0.99).toFixed(3)}`;
-const served = `${((100 * scale.served) / (3 * rewordQueries.length)).toFixed(1)}%`;
-console.log(`| all 3 | ${ms(scale.miss.flat())} | ${ms(scale.hit.flat())} | ${served} | ${embedS.toFixed(1)} | ${scaleBuildS.toFixed(1)} |`);
-console.log(`| round 1 | ${ms(scale.miss[0]!)} | ${ms(scale.hit[0]!)} | | | |`);
-console.log(`| rounds 2-3 | ${ms(scale.miss.slice(1).flat())} | ${ms(scale.hit.slice(1).flat())} | | | |`);
+for (const t of scaleTrees) {
+  const served = `${((100 * t.served) / (3 * rewordQueries.length)).toFixed(1)}%`;
+  const row = (label: string, pick: (xs: number[][]) => number[], extra: string) =>
+    console.log(`| ${t.name} | ${label} | ${ms(pick(t.wall.miss))} | ${ms(pick(t.wall.hit))} | ${ms(pick(t.cpu.miss))} | ${ms(pick(t.cpu.hit))} | ${extra}`);
+  row("all 3", (xs) => xs.flat(), `${served} | ${t.buildS.toFixed(1)} |`);
+  row("round 1", (xs) => xs[0]!, " | |");
+  row("rounds 2-3", (xs) => xs.slice(1).flat(), " | |");
+}

@@ -25,6 +25,7 @@ import { corePlan, stopAll, type Service } from "./lib/processes";
 import { median, percentile } from "./lib/stats";
 import { startGateway, startMock, type GatewayService } from "./lib/targets";
 import { startOwnRedis } from "../test/support/redis-server";
+import { freePort } from "../test/support/free-port";
 
 const { values: args } = parseArgs({
   options: {
@@ -158,7 +159,7 @@ function pgTotals(): { commits: number; rows: number } {
 async function main(): Promise<void> {
   const cores = corePlan();
   const work = mkdtempSync(join(tmpdir(), "svc-scale-out-"));
-  const port = 42000 + Math.floor(Math.random() * 1000);
+  const port = freePort();
   const ownRedis = startOwnRedis(port, work);
   const redisUrl = ownRedis.url;
   const redis = new RedisClient(redisUrl);

@@ -31,10 +31,10 @@ export function compressionCorpora(): Corpus[] {
 /** A corpus prompt as the gateway would get it: its turns as user messages. */
 export const asConversation = (p: CorpusPrompt): ChatMessage[] => p.turns.map((content) => ({ role: "user", content }));
 
-/** The fastest of TIMED_RUNS runs, ms: the stage's own cost, with a collection or a preemption left out. */
-export function bestOf(run: () => unknown): number {
+/** The fastest of `runs` (TIMED_RUNS) runs, ms: the stage's own cost, with a collection or a preemption left out. */
+export function bestOf(run: () => unknown, runs = TIMED_RUNS): number {
   let best = Infinity;
-  for (let i = 0; i < TIMED_RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
     run();
     best = Math.min(best, performance.now() - t0);

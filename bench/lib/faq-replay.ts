@@ -19,9 +19,12 @@ export interface FaqCorpus {
 
 /**
  * `faq-replay.json` is the corpus the verifier's question frames were written against;
- * `faq-holdout.json` (other domains) was written before the changes it measures and tunes nothing.
+ * `faq-holdout.json` (other domains) was written before the changes it measures and tunes nothing;
+ * `faq-fresh.json`, a second hold-out in ten more domains, likewise (issue 24's third session).
  */
-export function loadFaq(name: "faq-replay" | "faq-holdout" = "faq-replay"): FaqCorpus {
+export type FaqName = "faq-replay" | "faq-holdout" | "faq-fresh";
+
+export function loadFaq(name: FaqName = "faq-replay"): FaqCorpus {
   return JSON.parse(readFileSync(join(import.meta.dir, "..", "data", `${name}.json`), "utf8")) as FaqCorpus;
 }
 

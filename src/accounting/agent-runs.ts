@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto";
 import { ApiError } from "../core/errors";
 import type { ChatMessage } from "../core/messages";
 import { NO_RUN_LIMITS, type KeyRunLimits } from "../auth/key-record";
-import { RUN_SEP, type RunAdmission, type RunLimits, type RunRow, type SpendStore } from "../store/spend-store";
-import { toUsd } from "./budgets";
+import { RUN_SEP, type RunAdmission, type RunLimits, type RunReservation, type RunRow, type SpendStore } from "../store/spend-store";
+import { toUsd, type JointRun } from "./budgets";
 import { SettleQueue } from "./settle-queue";
 
 /** The contract's agent-run record. */
@@ -71,15 +70,17 @@ export function stepHash(messages: readonly ChatMessage[]): string {
       break;
     }
   }
-  const h = createHash("sha256");
+  let canonical = "";
   for (let i = from; i < messages.length; i++) {
     const m = messages[i]!;
     // Canonical: role, content, tool calls (id dropped: clients mint a fresh one per step) and the
     // answered tool's name, each length-prefixed so no two different steps hash alike.
     const calls = m.tool_calls?.map((c) => `${c.function.name}(${c.function.arguments})`).join("|") ?? "";
-    for (const part of [m.role, m.content, calls, m.name ?? ""]) h.update(`${part.length}:${part};`);
+    for (const part of [m.role, m.content, calls, m.name ?? ""]) canonical += `${part.length}:${part};`;
   }
-  return h.digest("base64url");
+  // The same SHA-256 as node:crypto's createHash fed part by part (the hashes runs hold stay valid), in
+  // one native call: 0.3 µs a step against 3.5-5 (bun, this machine loaded), on every call of a run.
+  return Bun.SHA256.hash(canonical, "base64url");
 }
 
 export function totalsOf(r: RunRow): RunTotals {
@@ -154,19 +155,25 @@ export class AgentRuns {
    * admission and here binds from the next call.
    */
   async reserve(hold: RunHold, micros: number): Promise<void> {
-    if (!hold.limited) return;
-    const target = hold.appId + RUN_SEP + hold.id;
-    refuseUnless(
-      await this.store.reserveRun(
-        { requestId: hold.requestId, kind: "run", target, period: "", micros },
-        hold.appId,
-        hold.id,
-        hold.limits.maxCostMicros,
-        this.owner,
-        this.now(),
-      ),
-    );
+    if (!hold.limited || hold.micros !== undefined) return;
+    const { r, appId, id, defaultMaxMicros } = reservationOf(hold, micros);
+    refuseUnless(await this.store.reserveRun(r, appId, id, defaultMaxMicros, this.owner, this.now()));
     hold.micros = micros;
+  }
+
+  /**
+   * The same reservation for the call's budget to make in its own transaction (Budgets.reserve), when
+   * the run has a cost limit: one commit for both. Undefined when the run holds nothing.
+   */
+  jointly(hold: RunHold, micros: number): JointRun | undefined {
+    if (!hold.limited || hold.micros !== undefined) return undefined;
+    return {
+      reservation: reservationOf(hold, micros),
+      answered: (a) => {
+        refuseUnless(a);
+        hold.micros = micros;
+      },
+    };
   }
 
   /**
@@ -239,6 +246,11 @@ export class AgentRuns {
       trip_reason: r.trip_reason,
     };
   }
+}
+
+function reservationOf(hold: RunHold, micros: number): RunReservation {
+  const r = { requestId: hold.requestId, kind: "run" as const, target: hold.appId + RUN_SEP + hold.id, period: "", micros };
+  return { r, appId: hold.appId, id: hold.id, defaultMaxMicros: hold.limits.maxCostMicros };
 }
 
 function refuseUnless(a: RunAdmission): void {

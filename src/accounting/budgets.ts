@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { ApiError } from "../core/errors";
 import { StoreUnavailableError } from "../store/busy";
-import type { BudgetPeriod, BudgetRow, SpendStore } from "../store/spend-store";
+import type { BudgetPeriod, BudgetRow, RunAdmission, RunReservation, SpendStore } from "../store/spend-store";
 import { SettleQueue } from "./settle-queue";
 
 export const BUDGET_PERIODS: readonly BudgetPeriod[] = ["daily", "monthly", "total"];
@@ -37,6 +37,14 @@ export interface ReserveOptions {
   named: boolean;
   /** Given what the budget has left, a smaller worst case to reserve instead (micro-dollars), if the call can have one. */
   refit?: (leftMicros: number) => number | undefined;
+  /** The call's agent run holds the same worst case on its cost limit (AgentRuns.jointly): reserved with the budget's. */
+  run?: JointRun;
+}
+
+/** A run's reservation made in the budget's transaction, and what the run does with the answer (throws when it refused). */
+export interface JointRun {
+  reservation: RunReservation;
+  answered(a: RunAdmission): void;
 }
 
 /** The window a period's spend is counted in at `now` ('' for total), and when it ends (UTC). */
@@ -120,8 +128,14 @@ export class Budgets {
     const b = this.identities.get(id) ?? (await this.identity(id));
     if (!b || b.app_id !== appId) throw missing(id, opts.named);
     const { window, resetsAt } = windowOf(b.period, this.now());
-    const take = (m: number) => this.store.reserveBudget({ requestId, kind: "budget", target: id, period: window, micros: m }, this.owner, this.now());
-    if (await take(micros)) return { budgetId: id, window, requestId, micros };
+    const take = (m: number, run?: RunReservation) =>
+      this.store.reserveBudget({ requestId, kind: "budget", target: id, period: window, micros: m }, this.owner, this.now(), run);
+    const got = await take(micros, opts.run?.reservation);
+    if (got) {
+      // A run that refused released the budget's reservation with its own: the call is refused (AGENT_GUARD).
+      if (got.run) opts.run!.answered(got.run);
+      return { budgetId: id, window, requestId, micros };
+    }
     const row = await this.store.budget(id);
     if (!row) {
       this.identities.delete(id);

@@ -13,6 +13,7 @@ import type { ConversationPlan } from "./context/conversations";
 import type { Assembled } from "./context/frame";
 import type { RememberedPrefix } from "./context/message-memo";
 import type { Attempt } from "../providers/call";
+import type { RunHold } from "../accounting/agent-runs";
 
 /** Facts about the HTTP call the pipeline needs but does not own. */
 export interface CallContext {
@@ -71,6 +72,8 @@ export interface Call extends CallContext {
    * its answer; when no answer went out, to its budget alone (a run counts only calls that answered).
    */
   sideMicros?: number;
+  /** Set by the agent-run stage: what the call holds on its run, which the budget stage reserves on with its own (AgentRuns.jointly). */
+  runHold?: RunHold;
   /** The most the call may cost in micro-dollars, once a stage asked (worst-case.ts). */
   worstCase?: number;
   /** Set on a cache miss: the answer is handed back through it at the settle, or it is failed. */

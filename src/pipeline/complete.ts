@@ -162,6 +162,7 @@ function cacheRequest(call: Call, plan: Plan): CacheRequest {
     enabled: call.req.svc_options.cache,
     allowNondeterministic: call.req.svc_options.cache_nondeterministic,
     ...(plan.opt.embedding && { embedding: plan.opt.embedding }),
+    ...(plan.opt.cacheFacets && { facets: plan.opt.cacheFacets }),
   };
 }
 

@@ -4,6 +4,7 @@ import type { SvcOptions } from "./request";
 import type { Tier } from "../catalog/catalog";
 import type { TaskClass } from "../ml/types";
 import type { RoutingReason } from "./route";
+import type { PackedFacets } from "./cache";
 
 /**
  * The one message that crosses to a worker thread per request, and the one that comes back: every
@@ -60,6 +61,8 @@ export interface OptimizeResult {
   piiMasked: boolean;
   /** Embedding of `cacheText`, present when asked for and the request ends with a user message. */
   embedding?: Float32Array;
+  /** The semantic cache's packed facets of the last user message, with `embedding` (CacheRequest.facets). */
+  cacheFacets?: PackedFacets;
   /** The last user message as the semantic cache compares it ("" when the request ends otherwise). */
   cacheText: string;
 }

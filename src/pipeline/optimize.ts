@@ -5,7 +5,7 @@ import { compressWithQualityFloor } from "./compress";
 import type { ChatMessage } from "../core/messages";
 import type { OptimizeInput, OptimizeResult, RouteOutcome } from "./optimize-types";
 import { decideRoute, needsClassification, promptSignals, type CapabilityTable } from "./route";
-import { embeddingText, semanticPrompt } from "./cache";
+import { DEFAULT_CACHE_CONFIG, embeddingText, packFacets, semanticPrompt } from "./cache";
 
 /** The three trained models, as the optimizer uses them. */
 export interface OptimizerModels {
@@ -64,6 +64,11 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
   const wantVector = (input.wantEmbedding && cacheText !== "") || classify;
   const embedding = wantVector ? await modelsOf(deps).embed(classifyText) : undefined;
   const prediction = classify ? await modelsOf(deps).classify(classifyText, embedding) : undefined;
+  // The cache verifies a candidate against these facets and files them with the entry a miss makes:
+  // extracted here, not on the event loop (cache-lookup.ts: the first verification of an entry
+  // extracting them set the lookup's p99). Past semanticMaxChars the cache matches exactly only.
+  const cacheFacets =
+    input.wantEmbedding && prompt !== null && cacheText !== "" && prompt.length <= DEFAULT_CACHE_CONFIG.semanticMaxChars ? packFacets(prompt) : undefined;
 
   const available = availableSet(input.availableModels);
   const decision = decideRoute({
@@ -105,6 +110,7 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
     pii: [],
     piiMasked: false,
     ...(input.wantEmbedding && cacheText !== "" && embedding && { embedding }),
+    ...(cacheFacets && { cacheFacets }),
     cacheText,
   };
 }

@@ -97,12 +97,21 @@ export function sqliteOf(store: Store, what: string): Database {
 
 const MIGRATIONS_DIR = join(import.meta.dir, "migrations");
 
-/** Versioned migrations: `NNNN_name.sql`, applied in order, each once, each in its own transaction. */
-export function listMigrations(): { version: number; name: string; sql: string }[] {
-  return readdirSync(MIGRATIONS_DIR)
-    .filter((f) => /^\d{4}_.+\.sql$/.test(f))
+/**
+ * Versioned migrations: `NNNN_name.sql`, applied in order, each once, each in its own transaction. A
+ * `NNNN_name.sqlite.sql` beside one is what SQLite runs instead, where its storage wants other DDL than
+ * the portable form (WITHOUT ROWID).
+ */
+export function listMigrations(dialect?: "sqlite"): { version: number; name: string; sql: string }[] {
+  const files = readdirSync(MIGRATIONS_DIR);
+  return files
+    .filter((f) => /^\d{4}_[^.]+\.sql$/.test(f))
     .sort()
-    .map((f) => ({ version: Number(f.slice(0, 4)), name: f.slice(5, -4), sql: readFileSync(join(MIGRATIONS_DIR, f), "utf8") }));
+    .map((f) => {
+      const own = dialect && `${f.slice(0, -4)}.${dialect}.sql`;
+      const sql = readFileSync(join(MIGRATIONS_DIR, own && files.includes(own) ? own : f), "utf8");
+      return { version: Number(f.slice(0, 4)), name: f.slice(5, -4), sql };
+    });
 }
 
 export function migrate(sqlite: Database): number[] {
@@ -115,7 +124,7 @@ export function migrate(sqlite: Database): number[] {
   );
   const applied: number[] = [];
   const isApplied = sqlite.query<{ version: number }, [number]>("SELECT version FROM schema_migrations WHERE version = ?");
-  for (const m of listMigrations()) {
+  for (const m of listMigrations("sqlite")) {
     if (done.has(m.version)) continue;
     // Processes opening one data directory together migrate together: each takes the write lock first
     // (BEGIN IMMEDIATE) and reads the version again under it, so a migration another one applied in

@@ -6,10 +6,12 @@ import {
   settleEach,
   SPEND_SQL,
   stoppedReason,
+  type BudgetReserved,
   type BudgetRow,
   type Reservation,
   type RunAdmission,
   type RunLimits,
+  type RunReservation,
   type RunRow,
   type Settle,
   type SpendRow,
@@ -84,14 +86,26 @@ export class PgSpendStore implements SpendStore {
     });
   }
 
-  reserveBudget(r: Reservation, owner: string, now: number): Promise<SpendRow | undefined> {
+  reserveBudget(r: Reservation, owner: string, now: number, run?: RunReservation): Promise<BudgetReserved | undefined> {
     return this.tx(
       async (tx) => {
-        const got = await this.one<SpendRow>("reserveBudget", [r.target, r.period, r.micros], tx);
-        if (got) await this.q("insertReservation", [r.requestId, r.kind, r.target, r.period, r.micros, owner, now], tx);
-        return got;
+        const spend = await this.one<SpendRow>("reserveBudget", [r.target, r.period, r.micros], tx);
+        if (!spend) return undefined;
+        await this.q("insertReservation", [r.requestId, r.kind, r.target, r.period, r.micros, owner, now], tx);
+        if (!run) return { spend };
+        const a = await this.reserveRunIn(tx, run.r, run.appId, run.id, run.defaultMaxMicros, owner, now);
+        if (!a.ok) {
+          await this.q("takeReservation", [r.requestId, r.kind], tx);
+          await this.q("settleBudget", [r.target, r.period, r.micros, 0], tx);
+        }
+        return { spend, run: a };
       },
-      async (got) => got && this.settleBudget(r.requestId, r.target, r.period, 0),
+      // Too late: what the transaction holds is given back (a run that refused released the budget's in it).
+      async (late) => {
+        if (!late || late.run?.ok === false) return;
+        await this.settleBudget(r.requestId, r.target, r.period, 0);
+        if (late.run && run) await this.settleRun(run.r.requestId, run.appId, run.id, 0, 0, 0, now);
+      },
     );
   }
 
@@ -149,19 +163,29 @@ export class PgSpendStore implements SpendStore {
 
   reserveRun(r: Reservation, appId: string, id: string, defaultMaxMicros: number, owner: string, now: number): Promise<RunAdmission> {
     return this.tx(
-      async (tx): Promise<RunAdmission> => {
-        const got = await this.one<RunRow>("reserveRun", [appId, id, r.micros, defaultMaxMicros], tx);
-        if (got) {
-          await this.q("insertReservation", [r.requestId, r.kind, r.target, r.period, r.micros, owner, now], tx);
-          return { ok: true, run: got };
-        }
-        const run = (await this.one<RunRow>("run", [appId, id], tx))!;
-        const reason = costLimitReason(run, r.micros, defaultMaxMicros);
-        const tripped = run.status === "active" ? await this.one<RunRow>("tripRun", [appId, id, reason, now], tx) : undefined;
-        return { ok: false, run: tripped ?? run, reason };
-      },
+      (tx) => this.reserveRunIn(tx, r, appId, id, defaultMaxMicros, owner, now),
       async (late) => late.ok && this.settleRun(r.requestId, appId, id, 0, 0, 0, now),
     );
+  }
+
+  private async reserveRunIn(
+    tx: TransactionSql,
+    r: Reservation,
+    appId: string,
+    id: string,
+    defaultMaxMicros: number,
+    owner: string,
+    now: number,
+  ): Promise<RunAdmission> {
+    const got = await this.one<RunRow>("reserveRun", [appId, id, r.micros, defaultMaxMicros], tx);
+    if (got) {
+      await this.q("insertReservation", [r.requestId, r.kind, r.target, r.period, r.micros, owner, now], tx);
+      return { ok: true, run: got };
+    }
+    const run = (await this.one<RunRow>("run", [appId, id], tx))!;
+    const reason = costLimitReason(run, r.micros, defaultMaxMicros);
+    const tripped = run.status === "active" ? await this.one<RunRow>("tripRun", [appId, id, reason, now], tx) : undefined;
+    return { ok: false, run: tripped ?? run, reason };
   }
 
   settleRun(

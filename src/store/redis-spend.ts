@@ -1,7 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { Script, type RedisLink } from "./redis";
 import { RedisRuns, RELEASE, RUN_FIELD } from "./redis-runs";
-import { RUN_SEP, type BudgetRow, type Reservation, type RunLimits, type RunRow, type Settle, type SpendRow, type SpendStore } from "./spend-store";
+import {
+  RUN_SEP,
+  type BudgetReserved,
+  type BudgetRow,
+  type Reservation,
+  type RunLimits,
+  type RunReservation,
+  type RunRow,
+  type Settle,
+  type SpendRow,
+  type SpendStore,
+} from "./spend-store";
 
 /** A window's spend lives this long in Redis after its last seed; past it, it is seeded again from the store (up to date by then). */
 const SPEND_TTL_MS = 40 * 86_400_000;
@@ -119,7 +130,16 @@ export class RedisSpendStore implements SpendStore {
     );
   }
 
-  async reserveBudget(r: Reservation, _owner: string, now: number): Promise<SpendRow | undefined> {
+  /** With `run`, the run's reservation after the budget's: each atomic in Redis, not both in one step; a run that refuses releases the budget's. */
+  async reserveBudget(r: Reservation, owner: string, now: number, run?: RunReservation): Promise<BudgetReserved | undefined> {
+    const spend = await this.reserveSpend(r, now);
+    if (!spend || !run) return spend && { spend };
+    const a = await this.reserveRun(run.r, run.appId, run.id, run.defaultMaxMicros, owner, now);
+    if (!a.ok) await this.settleBudget(r.requestId, r.target, r.period, 0);
+    return { spend, run: a };
+  }
+
+  private async reserveSpend(r: Reservation, now: number): Promise<SpendRow | undefined> {
     const budget = await this.durable.budget(r.target);
     if (!budget || r.micros > budget.limit_micros) return undefined;
     if (!this.announced) await this.alive();

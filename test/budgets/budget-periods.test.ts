@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../../src/store/db";
@@ -211,6 +211,66 @@ describe("settles after the turn", () => {
     expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00012, reserved_usd: 0 });
   });
 
+  test("handed to the store, a turn's settles ride in the next reservation's transaction (no pages of their own), else go alone within 5 ms; reads see them", async () => {
+    const { budgets, settles, spend, store } = setup("2026-11-26T10:00:00Z");
+    const runs = new AgentRuns(spend, { maxCostMicros: 0, maxCalls: 0, maxRepeats: 3 }, "1", 0, Date.now, settles);
+    // Every commit appends the pages it changed to the WAL: what a write costs.
+    const wal = () => statSync(`${store.path}-wal`).size;
+    const b = await budgets.create("app", "b", 1_000, "total");
+    // The window's first reservation makes its spend row; a later one changes it.
+    await budgets.settle(await budgets.reserve("app", b.id, "first", 1), 0);
+    let before = wal();
+    const hold = await budgets.reserve("app", b.id, "a", 900);
+    const reservation = wal() - before;
+    before = wal();
+    const written = budgets.settle(hold, 100);
+    await new Promise((resolve) => setImmediate(resolve));
+    // 900 is held until the settle is written: this reservation fits only because it goes in the same transaction, after it.
+    await budgets.reserve("app", b.id, "b", 800);
+    expect(wal() - before).toBe(reservation);
+    await written;
+    expect(store.sqlite.query("SELECT spent_micros, reserved_micros FROM budget_spend").get()).toEqual({ spent_micros: 100, reserved_micros: 800 });
+
+    // Another run's admission leaves them to the next reservation: its commit stays one statement on its row.
+    const run = await runs.admit("app", "r", "c", [{ role: "user", content: "go" }]);
+    await runs.admit("app", "other", "o", [{ role: "user", content: "first" }]);
+    const d = await budgets.reserve("app", b.id, "d", 50);
+    before = wal();
+    await runs.admit("app", "other", "e", [{ role: "user", content: "again" }]);
+    const admission = wal() - before;
+    void runs.settle(run, 0, 1, 1);
+    void budgets.settle(d, 30);
+    await new Promise((resolve) => setImmediate(resolve));
+    before = wal();
+    await runs.admit("app", "other", "e2", [{ role: "user", content: "again" }]);
+    expect(wal() - before).toBe(admission);
+    expect(store.sqlite.query("SELECT spent_micros, reserved_micros FROM budget_spend").get()).toEqual({ spent_micros: 100, reserved_micros: 850 });
+    // The reservation writes them: the run's row is the one page they add to it.
+    before = wal();
+    const e = await budgets.reserve("app", b.id, "e", 10);
+    expect(wal() - before).toBe(reservation + admission);
+    expect(store.sqlite.query("SELECT spent_micros, reserved_micros FROM budget_spend").get()).toEqual({ spent_micros: 130, reserved_micros: 810 });
+    await budgets.settle(e, 0);
+    // Unless one is the admitted run's: its totals then include them.
+    const again = await runs.admit("app", "r", "h", [{ role: "user", content: "once more" }]);
+    void runs.settle(again, 25, 1, 1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await runs.admit("app", "r", "i", [{ role: "user", content: "and again" }])).admitted).toMatchObject({ calls: 3, cost_usd: 0.000025 });
+
+    // No call comes: written alone, soon.
+    const alone = budgets.settle(await budgets.reserve("app", b.id, "f", 50), 20);
+    const t0 = performance.now();
+    await alone;
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(store.sqlite.query("SELECT spent_micros FROM budget_spend").get()).toEqual({ spent_micros: 150 });
+
+    // A read of this process's store writes what it handed over first.
+    void budgets.settle(await budgets.reserve("app", b.id, "g", 10), 10);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(spend.run("app", "r")).toMatchObject({ prompt_tokens: 2, completion_tokens: 2 });
+    expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00016, reserved_usd: 0.0008 });
+  });
+
   test("a run's cost joins the turn's budget settles: written together after the turn; svc_meta's totals are the run at admission plus the call", async () => {
     const { budgets, settles, spend } = setup("2026-11-26T10:00:00Z");
     const runs = new AgentRuns(spend, { maxCostMicros: 0, maxCalls: 0, maxRepeats: 3 }, "1", 0, Date.now, settles);
@@ -233,5 +293,69 @@ describe("settles after the turn", () => {
     expect(spend.run("app", "r")).toMatchObject({ calls: 2, cost_micros: 100, prompt_tokens: 20, completion_tokens: 10 });
     expect(spend.run("app", "cap")).toMatchObject({ reserved_micros: 0, cost_micros: 90 });
     expect(await budgets.get("app", b.id)).toMatchObject({ spent_usd: 0.00007, reserved_usd: 0 });
+  });
+});
+
+describe("a budget and a run with a cost limit", () => {
+  test("reserve together: one commit for both, the run's reservation made in the budget's transaction", async () => {
+    const { budgets, spend, store } = setup("2026-11-26T10:00:00Z");
+    const runs = new AgentRuns(spend, { maxCostMicros: 10_000, maxCalls: 0, maxRepeats: 3 }, "1");
+    const wal = () => statSync(`${store.path}-wal`).size;
+    const b = await budgets.create("app", "b", 100_000, "total");
+    // Warm: the window's spend row and the run's row exist.
+    const warm = await runs.admit("app", "r", "w", [{ role: "user", content: "warm" }]);
+    await runs.reserve(warm, 1);
+    await budgets.settle(await budgets.reserve("app", b.id, "w", 1), 0);
+    const hold = await runs.admit("app", "r", "q", [{ role: "user", content: "go" }]);
+    let before = wal();
+    await runs.reserve(hold, 700);
+    const runAlone = wal() - before;
+    const second = await runs.admit("app", "r", "q2", [{ role: "user", content: "again" }]);
+    before = wal();
+    await budgets.reserve("app", b.id, "q2", 700, { named: true, run: runs.jointly(second, 700)! });
+    // One commit: the budget's spend row and the run's row, a page each, and one page of the reservations' b-tree for both rows.
+    expect(wal() - before).toBe((runAlone / 2) * 3);
+    expect(second.micros).toBe(700);
+    expect(runs.jointly(second, 700)).toBeUndefined();
+    expect(spend.run("app", "r")).toMatchObject({ reserved_micros: 1 + 700 + 700 });
+    expect(store.sqlite.query("SELECT request_id, kind, micros FROM reservations WHERE request_id = 'q2' ORDER BY kind").all()).toEqual([
+      { request_id: "q2", kind: "budget", micros: 700 },
+      { request_id: "q2", kind: "run", micros: 700 },
+    ]);
+  });
+
+  test("a run that refuses the worst case trips (AGENT_GUARD) and releases the budget's reservation with it; a budget that refuses leaves the run alone", async () => {
+    const { budgets, spend } = setup("2026-11-26T10:00:00Z");
+    const runs = new AgentRuns(spend, { maxCostMicros: 500, maxCalls: 0, maxRepeats: 3 }, "1");
+    const b = await budgets.create("app", "b", 1_000, "total");
+    const small = await budgets.create("app", "small", 100, "total");
+    const hold = await runs.admit("app", "r", "q", [{ role: "user", content: "go" }]);
+    const tooSmall = await refusal(budgets.reserve("app", small.id, "q", 600, { named: true, run: runs.jointly(hold, 600)! }));
+    expect(tooSmall.code).toBe("BUDGET_EXCEEDED");
+    expect(spend.run("app", "r")).toMatchObject({ status: "active", reserved_micros: 0 });
+    expect(hold.micros).toBeUndefined();
+    const e = await refusal(budgets.reserve("app", b.id, "q", 600, { named: true, run: runs.jointly(hold, 600)! }));
+    expect(e.code).toBe("AGENT_GUARD");
+    expect(e.message).toContain("cost limit reached");
+    expect(await budgets.get("app", b.id)).toMatchObject({ reserved_usd: 0, spent_usd: 0 });
+    expect(spend.run("app", "r")).toMatchObject({ status: "tripped", reserved_micros: 0 });
+    expect(hold.micros).toBeUndefined();
+  });
+
+  test("a step's hash is the SHA-256 of its canonical form, as runs already hold it", async () => {
+    const { createHash } = await import("node:crypto");
+    const { stepHash } = await import("../../src/accounting/agent-runs");
+    const step = [
+      { role: "user" as const, content: "find the invoice" },
+      {
+        role: "assistant" as const,
+        content: "",
+        tool_calls: [{ id: "c1", type: "function" as const, function: { name: "search", arguments: '{"q":"invoice"}' } }],
+      },
+      { role: "tool" as const, content: "no results", tool_call_id: "c1", name: "search" },
+    ];
+    const h = createHash("sha256");
+    for (const part of ["assistant", "", 'search({"q":"invoice"})', "", "tool", "no results", "", "search"]) h.update(`${part.length}:${part};`);
+    expect(stepHash(step)).toBe(h.digest("base64url"));
   });
 });

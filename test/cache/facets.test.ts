@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { extractFacets, stem } from "../../src/pipeline/cache/facets";
+import { Packr } from "msgpackr";
+import { extractFacets, packFacets, stem, unpackFacets } from "../../src/pipeline/cache/facets";
 
 /**
  * The facets the cache's verifier compares, read from one prompt at a time with their exact values
@@ -176,5 +177,28 @@ describe("slots", () => {
 describe("stem", () => {
   test("British spellings fold into American ones only in words of six letters or more", () => {
     expect(["hours", "tours", "rise", "colours", "programmes", "organised"].map(stem)).toEqual(["hour", "tour", "rise", "color", "program", "organiz"]);
+  });
+});
+
+describe("packed facets", () => {
+  test("read back equal to the extracted ones, Maps as Maps and Sets as Sets, also when packed by another packer (another thread's)", () => {
+    const prompts = [
+      "How do I convert 5 km to miles in Python?",
+      "Spain beat Italy 2-0: who scored, and why didn't Italy's defence hold?",
+      "Translate 'good morning' from German into French and format it as JSON.",
+      "Is `(a + b) / 2` the same as a + b / 2 when a != b?",
+    ];
+    for (const prompt of prompts) {
+      const packed = packFacets(prompt);
+      expect(packed.prompt).toBe(prompt);
+      const back = unpackFacets(packed.bytes);
+      expect(back).toEqual(extractFacets(prompt));
+      expect(back.roles).toBeInstanceOf(Map);
+      expect(back.words).toBeInstanceOf(Set);
+      // The worker pool's packer (workers/pool.ts) carries the bytes across threads inside its own message.
+      const pool = new Packr({ moreTypes: true });
+      const crossed = pool.unpack(new Uint8Array(pool.pack({ facets: packed }))) as { facets: typeof packed };
+      expect(unpackFacets(crossed.facets.bytes)).toEqual(extractFacets(prompt));
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { SemanticCache, replayDeltas, type CacheConfig, type CachedAnswer, type CacheLog, SynonymTable } from "../../src/pipeline/cache";
+import { SemanticCache, packFacets, replayDeltas, type CacheConfig, type CachedAnswer, type CacheLog, SynonymTable } from "../../src/pipeline/cache";
 import { stem } from "../../src/pipeline/cache/facets";
 import type { SqliteStore } from "../../src/store/db";
 import type { Embedder } from "../../src/ml/types";
@@ -126,6 +126,40 @@ describe("semantic layer", () => {
     expect(plain.stats().refused.content).toBe(1);
   });
 
+  test("the facets a request brings (the gateway's worker packs them) are what its lookup and the entry it fills are verified by; facets of another text are not used", async () => {
+    const dir = tempDir();
+    const store = dir.open();
+    const { cache } = await openCache({ store });
+    const up = new CountingUpstream();
+    // Bytes that do not describe their prompt show whose facets the cache reads: a caller's, not its own.
+    // Another tenant's lookups never meet this one's entries.
+    const misleading = (prompt: string, of: string, appId = "app_a") => ({ appId, facets: { prompt, bytes: packFacets(of).bytes } });
+    const other = { appId: "app_b" };
+    await cache.through(request("What is the capital of France?", misleading("What is the capital of France?", "What is the capital of Germany?")), up.call);
+    await cache.indexed();
+    // Failed rather than filled, so that the entry above stays the only one of France.
+    const refused = await cache.lookup(request("what's the capital of France"));
+    expect(refused.kind).toBe("miss");
+    if (refused.kind === "miss") refused.fill.fail();
+    expect(cache.stats().refused.entity).toBe(1);
+
+    await cache.through(request("What is the capital of Spain?", other), up.call);
+    await cache.indexed();
+    const spain = "what's the capital of Spain";
+    expect((await cache.through(request(spain, misleading(spain, "what's the capital of Italy", "app_b")), up.call)).hit).toBeNull();
+    expect(cache.stats().refused.entity).toBe(2);
+    // Facets of a text other than the request's prompt are ignored: the cache extracts its own.
+    const ignored = await cache.through(request("What's the capital of Spain?", misleading(spain, "what's the capital of Italy", "app_b")), up.call);
+    expect(ignored.hit?.layer).toBe("semantic");
+    cache.flush();
+    store.close();
+
+    // After a restart the entries' facets are extracted again, from their text.
+    const { cache: reopened } = await openCache({ store: dir.open() });
+    await reopened.indexed();
+    expect((await reopened.through(request("what's the capital of France"), up.call)).hit?.matchedPrompt).toBe("What is the capital of France?");
+  });
+
   test("a filled answer's vector is indexed after the call returns: the exact layer serves at once, a paraphrase once it is in", async () => {
     const { cache } = await openCache();
     const up = new CountingUpstream();
@@ -196,6 +230,7 @@ describe("semantic layer", () => {
 
   const rewordings: [string, string][] = [
     ["How do I cancel my plan?", "I want to cancel my plan, how do I do it?"],
+    ["How do I reset my password?", "I forgot my password, how can I change it?"],
     ["How do I turn off notifications?", "How do I disable notifications?"],
     ["I can't log in to my account", "I can't sign in to my account"],
     ["What payment methods do you accept?", "Which payment methods do you accept?"],

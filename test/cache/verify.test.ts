@@ -163,6 +163,10 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   // A wish with a bare "how" asks for the wish's procedure, not another one.
   ["content", "I want to cancel my plan, how do I do it?", "How do I upgrade my plan?"],
   ["content", "I want to cancel, but how do I keep my data?", "How do I cancel?"],
+  // A forgotten secret changed is a reset; a known one changed is not, nor is a forgotten username.
+  ["content", "I forgot my password, how can I change it?", "How do I change my password?"],
+  ["role", "I forgot my username, how can I change it?", "How do I reset my username?"],
+  ["role", "I forgot my password, how can I find it?", "How do I reset my password?"],
 ];
 
 /** Rewordings that must stay equivalent, or the cache would never hit. */
@@ -209,6 +213,9 @@ const PARAPHRASES: [string, string][] = [
   ["I want to cancel my plan, how do I do it?", "How do I cancel my plan?"],
   ["I'd like to open a savings account. How?", "How do I open a savings account?"],
   ["I need to change my PIN, what do I do?", "How do I change my PIN?"],
+  // A forgotten password, PIN or passcode asked to be changed or reset is asked to be reset.
+  ["I forgot my password, how can I change it?", "How do I reset my password?"],
+  ["I've forgotten my card PIN. How do I reset it?", "How can I reset my card PIN?"],
   // Particle verbs in one form: "turn on" / "switch on" / "enable", "log in" / "sign in" / "login".
   ["How do I turn off notifications?", "How can I disable notifications?"],
   ["How do I switch on roaming?", "How do I enable roaming?"],
@@ -300,12 +307,15 @@ describe("verifier", () => {
     });
   });
 
-  test("words are embedded only when both prompts have unmatched words (else nothing can pair)", () => {
+  test("words are embedded only when both prompts have unmatched words (else nothing can pair), four at most", () => {
     const f = (t: string) => extractFacets(t);
     expect(wordsToEmbed(f("How do I make an adjustable desk?"), f("How can I build an adjustable desk?"))).toEqual(["make", "build"]);
     expect(wordsToEmbed(f("Where is the water in the kitchen?"), f("Where is the hot water in the kitchen?"))).toEqual([]);
     expect(wordsToEmbed(f("Where is the hot water in the kitchen?"), f("Where is the water in the kitchen?"))).toEqual([]);
     expect(wordsToEmbed(f("Where is the water?"), f("where is the water"))).toEqual([]);
+    // Two swapped pairs are embedded; three are refused unembedded (no pair of that many was ever accepted).
+    expect(wordsToEmbed(f("How do I make a green desk?"), f("How can I build a red desk?"))).toEqual(["make", "green", "build", "red"]);
+    expect(wordsToEmbed(f("How do I make a green wooden desk?"), f("How can I build a red metal desk?"))).toEqual([]);
   });
 
   test("a synonym from the table pairs without any vector; a word whose vector is missing pairs with nothing", () => {

@@ -10,6 +10,7 @@ import { call, startGateway, type GatewayProcess, type KeyCreated } from "../sup
 import { ownPostgresMissing, startOwnPostgres, type OwnPostgres } from "../support/postgres-server";
 import { waitForKey, waitUntil } from "../support/wait";
 import { OFF } from "../completions/support";
+import { freePort } from "../support/free-port";
 
 /**
  * A node that loses PostgreSQL: a PostgreSQL of this test's own (never the shared one) is shut down
@@ -20,7 +21,7 @@ import { OFF } from "../completions/support";
  */
 if (ownPostgresMissing) console.log(`[skip] the PostgreSQL-loss test: ${ownPostgresMissing}`);
 
-const PORT = 49000 + Math.floor(Math.random() * 1000);
+const PORT = freePort();
 const dir = mkdtempSync(join(tmpdir(), "svc-pg-loss-"));
 const body = (i: number, extra: Record<string, unknown> = {}) => ({
   model: "gpt-4o-2024-05-13",

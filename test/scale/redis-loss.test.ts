@@ -10,6 +10,7 @@ import { requires } from "../support/services";
 import { haveRedisServer, startOwnRedis, type OwnRedis } from "../support/redis-server";
 import { waitForKey, waitUntil } from "../support/wait";
 import { OFF } from "../completions/support";
+import { freePort } from "../support/free-port";
 
 /**
  * A node that loses Redis: a Redis of this test's own (never the shared one) is killed under it and
@@ -21,7 +22,7 @@ import { OFF } from "../completions/support";
 const haveRedis = (await requires("redis")) && haveRedisServer;
 if (!haveRedisServer) console.log("[skip] the Redis-loss test needs redis-server on PATH to start a Redis of its own");
 
-const PORT = 42000 + Math.floor(Math.random() * 1000);
+const PORT = freePort();
 const dir = mkdtempSync(join(tmpdir(), "svc-redis-loss-"));
 
 const body = (i: number, extra: Record<string, unknown> = {}) => ({

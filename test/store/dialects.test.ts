@@ -259,7 +259,7 @@ describe.skipIf(!havePg)("migrations on PostgreSQL", () => {
     const pools = [0, 1, 2].map(() => postgresClient(db.url, { max: 2 }));
     try {
       const applied = await Promise.all(pools.map((p) => migratePostgres(p)));
-      expect(applied.flat().sort()).toEqual(listMigrations().map((m) => m.version));
+      expect(applied.flat().sort((a, b) => a - b)).toEqual(listMigrations().map((m) => m.version));
       const rows = await pools[0]!<{ n: number }[]>`SELECT count(*)::int AS n FROM schema_migrations`;
       expect(rows[0]!.n).toBe(listMigrations().length);
     } finally {

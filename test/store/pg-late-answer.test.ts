@@ -89,4 +89,28 @@ describe.skipIf(!havePg)("a PostgreSQL answer that lands after its call was refu
     expect(await store.sql`SELECT request_id FROM reservations WHERE request_id = 'r1'`).toHaveLength(0);
     expect(await spend.spend("b1", "")).toEqual({ spent_micros: 0, reserved_micros: 1 });
   }, 30_000);
+
+  test("a budget and run reservation made together late are both released again", async () => {
+    const spend = new PgSpendStore(store.sql);
+    await spend.createBudget({ id: "b2", app_id: "app", name: "b", limit_micros: 1_000_000, period: "total", created_at: 0 });
+    await spend.reserveBudget({ requestId: "j0", kind: "budget", target: "b2", period: "", micros: 1 }, "node", 0);
+    await spend.putRun("app", "run2", 1_000_000, null, null, 0);
+    const run = {
+      r: { requestId: "j1", kind: "run" as const, target: "app\u001frun2", period: "", micros: 300_000 },
+      appId: "app",
+      id: "run2",
+      defaultMaxMicros: 1e12,
+    };
+    const refused = await whileLocked("SELECT * FROM budget_spend WHERE budget_id = $1 FOR UPDATE", ["b2"], () =>
+      spend.reserveBudget({ requestId: "j1", kind: "budget", target: "b2", period: "", micros: 300_000 }, "node", 0, run).then(
+        () => "answered",
+        (e) => e,
+      ),
+    );
+    expect(refused).toBeInstanceOf(StoreUnavailableError);
+    await settled();
+    expect(await store.sql`SELECT request_id FROM reservations WHERE request_id = 'j1'`).toHaveLength(0);
+    expect(await spend.spend("b2", "")).toEqual({ spent_micros: 0, reserved_micros: 1 });
+    expect(await spend.run("app", "run2")).toMatchObject({ reserved_micros: 0, cost_micros: 0, status: "active" });
+  }, 30_000);
 });

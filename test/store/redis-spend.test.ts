@@ -66,13 +66,13 @@ describe.skipIf(!haveRedis)("budget reservations in Redis over the store's", () 
     const node = new RedisSpendStore(link, durable, `${prefix}-seed`);
     await node.alive();
     const r = reservation(id, 600);
-    expect(await node.reserveBudget(r, "owner", Date.now())).toEqual({ spent_micros: 0, reserved_micros: 600 });
+    expect(await node.reserveBudget(r, "owner", Date.now())).toEqual({ spend: { spent_micros: 0, reserved_micros: 600 } });
     await node.settleBudget(r.requestId, id, "", 600);
     await node.flushAsync();
     await link.send("DEL", [link.key("spend", id, "")]);
     expect(await node.reserveBudget(reservation(id, 500), "owner", Date.now())).toBeUndefined();
     await durable.updateBudget(id, null, 2000, Date.now());
-    expect(await node.reserveBudget(reservation(id, 500), "owner", Date.now())).toEqual({ spent_micros: 600, reserved_micros: 500 });
+    expect(await node.reserveBudget(reservation(id, 500), "owner", Date.now())).toEqual({ spend: { spent_micros: 600, reserved_micros: 500 } });
   });
 
   test("a node that stops saying it is alive has its reservations settled in full by another, once", async () => {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { RedisLink } from "../../src/store/redis";
 import { haveRedisServer, startOwnRedis } from "../support/redis-server";
 import { waitUntil } from "../support/wait";
+import { freePort } from "../support/free-port";
 
 /**
  * A subscription asked for while the connection drops (a node starting as Redis goes away: the cache's
@@ -16,7 +17,7 @@ import { waitUntil } from "../support/wait";
 if (!haveRedisServer) console.log("[skip] the Redis subscription test needs redis-server on PATH to start a Redis of its own");
 
 const dir = mkdtempSync(join(tmpdir(), "svc-redis-sub-"));
-const PORT = 42000 + Math.floor(Math.random() * 1000);
+const PORT = freePort();
 const quiet = { info() {}, warn() {} };
 
 describe.skipIf(!haveRedisServer)("a Redis subscription asked for as the connection drops", () => {
@@ -24,13 +25,19 @@ describe.skipIf(!haveRedisServer)("a Redis subscription asked for as the connect
 
   test("does not throw, and is made once Redis is back", async () => {
     const server = startOwnRedis(PORT, dir);
-    const link = await waitUntil("a first connection", async () => {
-      const l = new RedisLink(server.url, "sub", quiet);
-      await l.ready;
-      if (l.healthy) return l;
-      await l.close();
-      return undefined;
-    });
+    // A daemonised redis-server is still starting when its start command returns; on a loaded machine
+    // that took seconds.
+    const link = await waitUntil(
+      "a first connection",
+      async () => {
+        const l = new RedisLink(server.url, "sub", quiet);
+        await l.ready;
+        if (l.healthy) return l;
+        await l.close();
+        return undefined;
+      },
+      { tries: 300, everyMs: 50 },
+    );
     try {
       const got: string[] = [];
       server.kill();

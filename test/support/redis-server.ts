@@ -14,7 +14,7 @@ export interface OwnRedis {
 /** `redis-server` on PATH, or undefined with nothing to start. */
 export const haveRedisServer = Bun.which("redis-server") !== null;
 
-/** Starts `redis-server` on `port` (42000-42999 for this project's tests) without persistence, its pid file in `dir`. */
+/** Starts `redis-server` on `port` (a free one: test/support/free-port.ts) without persistence, its pid file in `dir`. */
 export function startOwnRedis(port: number, dir: string): OwnRedis {
   const pidFile = join(dir, `redis-${port}.pid`);
   const start = () => {

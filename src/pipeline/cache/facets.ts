@@ -1,3 +1,4 @@
+import { Packr } from "msgpackr";
 import {
   AMBIGUOUS_LANGUAGES,
   CODE_CONTEXT_WORDS,
@@ -565,6 +566,16 @@ const WISH_THEN_HOW =
   /^\s*i(?: really)?(?: want| wanna| would like| ['’]d like| need)(?: to)? ((?:[^.,;?!\n]|,(?!\s*(?:how|what)\b))+?)\s*[,.;:!-]*\s*(?:so\s+)?(?:how(?: (?:do|can|should) i(?: do (?:it|that|this|so))?)?|what (?:do|should|can) i do(?: to do (?:it|that|this))?)\s*[?.!]*\s*$/i;
 
 /**
+ * A secret the user chose and forgot, asked to be changed or reset, is asked to be reset: "I forgot my
+ * password, how can I change it?" asks what "How do I reset my password?" asks, since a change without
+ * the old secret is a reset. Only passwords, PINs, passcodes and passphrases (a forgotten username is
+ * looked up, not reset), only the whole request, and only "change" or "reset" it: "How do I change my
+ * password?" (the old one known) stays another request.
+ */
+const FORGOTTEN_SECRET =
+  /^\s*i(?:['’]ve| have)? forgot(?:ten)? my ((?:[a-z]+ )?(?:password|pin|passcode|passphrase))\s*[,.;:!-]*\s*(?:so\s+)?how (?:do|can|should) i (?:change|reset) it\s*[?.!]*\s*$/i;
+
+/**
  * Verbs with a particle that many people write as one word or with another verb: "turn on" / "switch
  * on" / "enable", "log in" / "sign in" / "login". Rewritten to one form before the words are read, so
  * the content check sees one word; on and off, in and out keep apart (enable / disable, login /
@@ -602,10 +613,11 @@ function withPlainVerbs(request: string): string {
 /** "Is it possible to cancel my order?" asks what "Can I cancel my order?" asks: whether it can be done. */
 const IS_IT_POSSIBLE_TO = /^\s*is it possible(?: for me)? to\b/i;
 
-/** The request with its question frame read as "how do I" (see HOW_DO_I_FRAME, WISH_THEN_HOW), "can" (IS_IT_POSSIBLE_TO) and "which is the largest N" (see WHICH_N_IS_THE_SUPERLATIVE). */
+/** The request with its question frame read as "how do I" (see HOW_DO_I_FRAME, WISH_THEN_HOW, FORGOTTEN_SECRET), "can" (IS_IT_POSSIBLE_TO) and "which is the largest N" (see WHICH_N_IS_THE_SUPERLATIVE). */
 function withCanonicalFrame(request: string): string {
   return withPlainVerbs(request)
     .replace(WISH_THEN_HOW, "how do I $1")
+    .replace(FORGOTTEN_SECRET, "how do I reset my $1")
     .replace(IS_IT_POSSIBLE_TO, "can")
     .replace(HOW_DO_I_FRAME, "how do I ")
     .replace(WHICH_N_IS_THE_SUPERLATIVE, "$1 $3 the $4 $2");
@@ -987,4 +999,34 @@ export function extractFacets(prompt: string): PromptFacets {
   facets.literals.sort();
   facets.quoted.sort();
   return facets;
+}
+
+/**
+ * Facets as bytes, in which form the cache keeps every entry's. Live, one prompt's facets take about
+ * 6.2 KB of heap (Maps, Sets and a slot object per word; 30k real texts of 130 characters on average),
+ * 620 MB for a full cache of 100k entries; packed they take about 560 bytes, and reading them back
+ * costs a fifth of extracting them again (46 against 231 µs per text, same run, load 10), which is
+ * what the first verification of an entry used to pay on the request's path.
+ * Each pack carries its own record definitions, so bytes packed in one thread (the gateway's
+ * worker) read back in another; maps come back as Maps and sets as Sets (test/cache/facets.test.ts).
+ */
+const facetPackr = new Packr({ moreTypes: true });
+
+/** A prompt's facets, packed, with the prompt they were extracted from. */
+export interface PackedFacets {
+  prompt: string;
+  bytes: Uint8Array;
+}
+
+export function packFacets(prompt: string): PackedFacets {
+  return { prompt, bytes: facetBytes(extractFacets(prompt)) };
+}
+
+export function facetBytes(facets: PromptFacets): Uint8Array {
+  // A copy: msgpackr packs into a buffer it reuses for the next call.
+  return new Uint8Array(facetPackr.pack(facets));
+}
+
+export function unpackFacets(bytes: Uint8Array): PromptFacets {
+  return facetPackr.unpack(bytes) as PromptFacets;
 }

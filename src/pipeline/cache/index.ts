@@ -16,7 +16,7 @@ export {
   type VerifiablePrompt,
   type WordSimilarity,
 } from "./verify";
-export { extractFacets, type PromptFacets } from "./facets";
+export { extractFacets, packFacets, type PackedFacets, type PromptFacets } from "./facets";
 export { SynonymTable } from "./synonyms";
 export { requestKeys, canonicalJson, canonicalContent, semanticPrompt, type RequestKeys } from "./keys";
 export { replayDeltas } from "./replay";

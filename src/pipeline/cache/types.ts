@@ -1,4 +1,5 @@
 import type { ChatMessage } from "../../core/messages";
+import type { PackedFacets } from "./facets";
 import type { Choice, PassThroughParams, Usage } from "../../providers/types";
 
 /** What the cache needs to know of one completion request, after routing picked the model. */
@@ -16,6 +17,12 @@ export interface CacheRequest {
    * gateway does, in the same worker task as the other models, to keep model work off the event loop).
    */
   embedding?: Float32Array;
+  /**
+   * `packFacets(semanticPrompt(messages))`, when the caller computed them (the gateway's worker does,
+   * with `embedding`): then the cache extracts no facets on its thread, neither for the lookup's
+   * verification nor for the entry a miss files. Ignored unless their prompt is the request's.
+   */
+  facets?: PackedFacets;
   /** `svc_options.cache`; absent means enabled. */
   enabled?: boolean;
   /**

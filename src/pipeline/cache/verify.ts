@@ -168,10 +168,22 @@ export function unmatchedWords(a: PromptFacets, b: PromptFacets): { onlyA: strin
   return { onlyA: surplus(a, b), onlyB: surplus(b, a) };
 }
 
-/** Every word whose vector `substitutionAlignment` looks at: the unmatched words, when both sides have some (else nothing can pair). */
+/**
+ * At most this many unmatched words are embedded for a candidate; past it the candidate is refused
+ * unembedded. Of 26,500 pairs that reached the word check (STS-B train and dev, SemEval 2012-2015,
+ * rewordings of the tune sources' prompts), none with four or more unmatched words was accepted (7 with
+ * two, 4 with three), while embedding them set the first-verification p99 of bun bench/cache-lookup.ts:
+ * each word is a model call on the event loop (memoised after).
+ */
+const MAX_WORDS_TO_EMBED = 4;
+
+/**
+ * Every word whose vector `substitutionAlignment` looks at: the unmatched words, when both sides have
+ * some (else nothing can pair) and they are at most MAX_WORDS_TO_EMBED (else they are taken not to pair).
+ */
 export function wordsToEmbed(a: PromptFacets, b: PromptFacets): string[] {
   const { onlyA, onlyB } = unmatchedWords(a, b);
-  return onlyA.length > 0 && onlyB.length > 0 ? [...onlyA, ...onlyB] : [];
+  return onlyA.length > 0 && onlyB.length > 0 && onlyA.length + onlyB.length <= MAX_WORDS_TO_EMBED ? [...onlyA, ...onlyB] : [];
 }
 
 function dot(x: Float32Array, y: Float32Array): number {

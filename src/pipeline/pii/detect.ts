@@ -41,24 +41,45 @@ const TRIMMABLE: ReadonlySet<PiiType> = new Set(["PERSON", "ADDRESS"]);
  * the address keeps "Koontz Lane"; dropping it whole cost 2 points of address recall over the data set).
  */
 export function detectPii(text: string, enabled: ReadonlySet<PiiType> = ALL_TYPES): Detection[] {
+  // Kept in order of start, never overlapping: a new detection's clashes are found by binary search
+  // and it is inserted in place (a filter over every kept span per detection, and a sort at the end,
+  // were a tenth of detectPii's time on the pii-dense workload, ~50 spans a message).
   const kept: Detection[] = [];
   const shared: SharedScan = {};
   for (const detector of DETECTORS) {
     if (!enabled.has(detector.type)) continue;
     for (const d of detector.detect(text, shared)) {
-      const clashes = kept.filter((k) => d.start < k.end && d.end > k.start);
-      if (clashes.length === 0) kept.push(d);
-      else if (TRIMMABLE.has(d.type)) kept.push(...outside(text, d, clashes));
+      // The first kept span ending after d starts; the clashes run from there while they start before d ends.
+      const first = firstEndingAfter(kept, d.start);
+      let last = first;
+      while (last < kept.length && kept[last]!.start < d.end) last++;
+      if (last === first) kept.splice(first, 0, d);
+      else if (TRIMMABLE.has(d.type)) {
+        const pieces = outside(text, d, kept.slice(first, last));
+        for (const piece of pieces) kept.splice(firstEndingAfter(kept, piece.start), 0, piece);
+      }
     }
   }
-  return kept.sort((a, b) => a.start - b.start);
+  return kept;
 }
 
-/** The pieces of `d` outside `taken`, trimmed to start and end on a letter or digit. */
+/** The index of the first span of `kept` (in order, not overlapping) that ends after `at`; kept.length if none. */
+function firstEndingAfter(kept: readonly Detection[], at: number): number {
+  let lo = 0;
+  let hi = kept.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (kept[mid]!.end > at) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** The pieces of `d` outside `taken` (in order of start), trimmed to start and end on a letter or digit. */
 function outside(text: string, d: Detection, taken: readonly Detection[]): Detection[] {
   const pieces: Detection[] = [];
   let at = d.start;
-  for (const t of [...taken].sort((a, b) => a.start - b.start)) {
+  for (const t of taken) {
     if (t.start > at) pieces.push({ type: d.type, start: at, end: t.start });
     at = Math.max(at, t.end);
   }

@@ -19,9 +19,10 @@ export function agentRunStage(s: Pick<Services, "agentRuns" | "catalog">): Stage
       const id = call.req.svc_options.agent_run_id;
       return id === undefined
         ? undefined
-        : s.agentRuns
-            .admit(call.key.appId, id, call.requestId, call.req.messages, call.key.runLimits)
-            .catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
+        : s.agentRuns.admit(call.key.appId, id, call.requestId, call.req.messages, call.key.runLimits).then(
+            (hold) => (call.runHold = hold),
+            (e) => Promise.reject(storeUnavailable(e, "the agent run")),
+          );
     },
     planned: (call, plan, hold) => {
       // An embedding call (max_tokens 0) writes no answer to wrap up: it goes as it came, and svc_meta says nothing.
@@ -33,7 +34,9 @@ export function agentRunStage(s: Pick<Services, "agentRuns" | "catalog">): Stage
         call.fill?.fail();
         call.fill = undefined;
       }
-      const r = hold?.limited ? s.agentRuns.reserve(hold, worstCaseMicros(s.catalog, call, plan) + (call.sideMicros ?? 0)) : undefined;
+      // Reserved already when the budget stage made it with its own; else here.
+      const r =
+        hold?.limited && hold.micros === undefined ? s.agentRuns.reserve(hold, worstCaseMicros(s.catalog, call, plan) + (call.sideMicros ?? 0)) : undefined;
       return r?.catch((e) => Promise.reject(storeUnavailable(e, "the agent run")));
     },
     commit(call, out, hold, priced) {

@@ -25,7 +25,7 @@ interface BudgetState {
  * that produced nothing releases it. With `model: "auto"` a call the budget cannot cover is served by
  * the capable models that fit what is left (fitToBudget) before it is refused.
  */
-export function budgetStage(s: Pick<Services, "budgets" | "catalog" | "metrics">): Stage<BudgetState | undefined> {
+export function budgetStage(s: Pick<Services, "budgets" | "agentRuns" | "catalog" | "metrics">): Stage<BudgetState | undefined> {
   return {
     name: "budget",
     before(call) {
@@ -45,7 +45,10 @@ export function budgetStage(s: Pick<Services, "budgets" | "catalog" | "metrics">
         if (fit?.moved) state.fit = fit.moved;
         return fit && fit.micros + side;
       };
-      return s.budgets.reserve(call.key.appId, state.id, call.requestId, worstCaseMicros(s.catalog, call, plan) + side, { named: state.named, refit }).then(
+      const micros = worstCaseMicros(s.catalog, call, plan) + side;
+      // The call's agent run, when it has a cost limit, reserves the same worst case in this transaction (one commit for both).
+      const run = call.runHold && s.agentRuns.jointly(call.runHold, micros);
+      return s.budgets.reserve(call.key.appId, state.id, call.requestId, micros, { named: state.named, refit, ...(run && { run }) }).then(
         (hold) => {
           state.hold = hold;
           s.metrics.noteBudget(call.key.appId, state.id);

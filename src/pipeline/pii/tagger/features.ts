@@ -1,6 +1,24 @@
 import { FoldedWordTable } from "../../../text/word-table";
 import { COMPANY_WORDS, countryWords } from "./gazetteer";
-import { Gap, type Token, type Tokens, type WordInfo } from "./tokens";
+import {
+  ASCII,
+  CODE,
+  END,
+  Gap,
+  HASH,
+  HAS_CODE,
+  HAS_HASH,
+  HAS_INFO,
+  META,
+  PLAIN,
+  SHAPE,
+  START,
+  STRIDE,
+  SUFFIX2,
+  SUFFIX3,
+  type Token,
+  type Tokens,
+} from "./tokens";
 
 /**
  * How general English writes a word: "l" mostly lower case, "u" mostly capitalised, "s" mostly first in
@@ -45,27 +63,50 @@ export function makeLexicon(cases: CaseProfile, names: Iterable<string>): Lexico
 }
 
 /**
- * The token's lexicon number (0 for a word in neither list), looked up once. A string-keyed map
- * hashed a fresh slice for every word: 16% of the tagger's time on ordinary prompts (CPU profile).
+ * Token i's lexicon number (0 for a word in neither list), looked up once. A string-keyed map hashed a
+ * fresh slice for every word: 16% of the tagger's time on ordinary prompts (CPU profile). A plain word
+ * is found by the hash the features already made of it (wordOf: the same FNV-1a over the same folded
+ * units the table hashes), so its letters are read once.
  */
-export function lexCode(t: Token, lex: Lexicon): number {
-  if (t.code !== undefined) return t.code;
-  if (t.plain) {
-    const entry = lex.ascii.find(t.source, t.start, t.end);
-    return (t.code = entry === -1 ? 0 : lex.ascii.value(entry));
+export function lexCode(tokens: Tokens, i: number, lex: Lexicon): number {
+  const d = tokens.data;
+  const at = i * STRIDE;
+  const meta = d[at + META]!;
+  if ((meta & HAS_CODE) !== 0) return d[at + CODE]!;
+  let code: number;
+  if ((meta & PLAIN) !== 0) {
+    const entry = lex.ascii.findHashed(wordOf(tokens, i), tokens.source, d[at + START]!, d[at + END]!);
+    code = entry === -1 ? 0 : lex.ascii.value(entry);
+  } else {
+    // No word of the lexicon starts with a digit (makeLexicon): numbers need no lookup.
+    const first = tokens.source.charCodeAt(d[at + START]!);
+    code = first >= 48 && first <= 57 ? 0 : (lex.other.get(tokens.lower(i)) ?? 0);
   }
-  // No word of the lexicon starts with a digit (makeLexicon): numbers need no lookup.
-  const first = t.first;
-  if (first >= 48 && first <= 57) return (t.code = 0);
-  return (t.code = lex.other.get(lowerOf(t)) ?? 0);
+  d[at + CODE] = code;
+  d[at + META] = d[at + META]! | HAS_CODE;
+  return code;
 }
 
-/** Whether the token starts with a capital letter (of any script). */
-export function capitalised(t: Token): boolean {
-  const c = t.first;
+/** Whether token i starts with a capital letter (of any script). */
+export function capitalised(tokens: Tokens, i: number): boolean {
+  const c = tokens.first(i);
   if (c < 128) return c >= 65 && c <= 90;
-  return t.text[0] !== lowerOf(t)[0];
+  return firstLower(c) !== c;
 }
+
+/**
+ * The first unit of the unit c lower-cased (String.toLowerCase), remembered per unit. A word's first
+ * unit lower-cases the same alone as at the start of the word (the one rule that reads the context,
+ * Greek final sigma, needs a letter before it): completeNames asks of every word outside ASCII, and
+ * lower-casing each whole word was 7% of the tagger's time on the pii-dense workload.
+ */
+function firstLower(c: number): number {
+  let m = FIRST_LOWER[c]!;
+  if (m === 0) FIRST_LOWER[c] = m = String.fromCharCode(c).toLowerCase().charCodeAt(0);
+  return m;
+}
+/** 0 where not yet known: no unit a word starts with lower-cases to U+0000. */
+const FIRST_LOWER = new Uint16Array(65536);
 
 /** Whether general English writes the word in lower case, or mostly first in a sentence. */
 export const usuallyLower = (code: number) => classOf(code) === L_CLASS;
@@ -136,32 +177,50 @@ export function shapeCode(word: string, from = 0, to = word.length): number {
   return code;
 }
 
+/** The token's spelling lower-cased (String.toLowerCase). */
 export function lowerOf(t: Token): string {
-  return (t.lower ??= t.text.toLowerCase());
+  return t.lower;
 }
 
-/** The hash of the token's lower-case spelling: all the features read of the words two away. */
-function wordOf(t: Token): number {
-  if (t.hash !== undefined) return t.hash;
+/** The hash of token i's lower-case spelling: all the features read of the words two away. */
+function wordOf(tokens: Tokens, i: number): number {
+  const d = tokens.data;
+  const at = i * STRIDE;
+  const meta = d[at + META]!;
+  if ((meta & HAS_HASH) !== 0) return d[at + HASH]!;
   // An ASCII word is hashed as its lower-case spelling in place (toLowerCase was 5-10% of the tagger's time).
-  return (t.hash = t.ascii ? hashAscii(t.source, t.start, t.end) : hashTail(lowerOf(t)));
+  const hash = (meta & ASCII) !== 0 ? hashAscii(tokens.source, d[at + START]!, d[at + END]!) : hashTail(tokens.lower(i));
+  d[at + HASH] = hash;
+  d[at + META] = meta | HAS_HASH;
+  return hash;
 }
 
-function infoOf(t: Token, lex: Lexicon): WordInfo {
-  if (t.info) return t.info;
-  const code = lexCode(t, lex);
-  const lower = t.ascii ? "" : lowerOf(t);
-  const long = (t.ascii ? t.end - t.start : lower.length) > 3;
-  return (t.info = {
-    word: wordOf(t),
-    shape: shapeCode(t.source, t.start, t.end),
-    cls: (classOf(code) << 1) | (code & 1),
-    clsFull: (code >> 1) & 63,
-    flags: flagsOf(code),
-    suffix3: !long ? 0 : t.ascii ? hashAscii(t.source, t.end - 3, t.end) : hashTail(lower, 3),
-    suffix2: !long ? 0 : t.ascii ? hashAscii(t.source, t.end - 2, t.end) : hashTail(lower, 2),
-  });
+/** Fills token i's hash, lexicon number, shape and suffix hashes (the fields features() reads of it and its neighbours). */
+function fillInfo(tokens: Tokens, i: number, lex: Lexicon): void {
+  const d = tokens.data;
+  const at = i * STRIDE;
+  if ((d[at + META]! & HAS_INFO) !== 0) return;
+  wordOf(tokens, i);
+  lexCode(tokens, i, lex);
+  const source = tokens.source;
+  const start = d[at + START]!;
+  const end = d[at + END]!;
+  d[at + SHAPE] = shapeCode(source, start, end);
+  if ((d[at + META]! & ASCII) !== 0) {
+    const long = end - start > 3;
+    d[at + SUFFIX3] = long ? hashAscii(source, end - 3, end) : 0;
+    d[at + SUFFIX2] = long ? hashAscii(source, end - 2, end) : 0;
+  } else {
+    const lower = tokens.lower(i);
+    const long = lower.length > 3;
+    d[at + SUFFIX3] = long ? hashTail(lower, 3) : 0;
+    d[at + SUFFIX2] = long ? hashTail(lower, 2) : 0;
+  }
+  d[at + META] = d[at + META]! | HAS_INFO;
 }
+
+/** A lexicon number as the features read it: case class (0 unseen, 1-4 l/u/s/x) times 2, plus 1 if the word is a known name. */
+const clsOf = (code: number) => (classOf(code) << 1) | (code & 1);
 
 /**
  * Whether the tagger scores a token at all. In a text that writes capitals, a name or an address
@@ -170,13 +229,13 @@ function infoOf(t: Token, lex: Lexicon): WordInfo {
  * scoring; CPU profile of bench/pii-speed.ts). In a lower-cased text ("call dawn jessen") the words
  * general English does not write in lower case are scored.
  */
-export function isCandidate(token: Token, lex: Lexicon, cased: boolean): boolean {
-  const c = token.first;
+export function isCandidate(tokens: Tokens, i: number, lex: Lexicon, cased: boolean): boolean {
+  const c = tokens.first(i);
   if (c < 128) {
     if (!(c >= 97 && c <= 122)) return true; // digit or capital
-  } else if (capitalised(token)) return true;
+  } else if (capitalised(tokens, i)) return true;
   if (cased) return false;
-  const code = lexCode(token, lex);
+  const code = lexCode(tokens, i, lex);
   return !usuallyLower(code) || (code & 1) === 1;
 }
 
@@ -191,15 +250,39 @@ export function isCandidate(token: Token, lex: Lexicon, cased: boolean): boolean
  * 0.942 -> 0.922). Skipped in tagging only (and scored before a number: "Unit 1783 Box 3210"), the
  * spans of the corpora's prompts and of every training text are unchanged.
  */
-export function ordinaryCapital(token: Token, lex: Lexicon): boolean {
-  const g = token.gap;
+export function ordinaryCapital(tokens: Tokens, i: number, lex: Lexicon): boolean {
+  const g = tokens.gap(i);
   const opener = g === Gap.Start || g === Gap.Stop || g === Gap.Newline;
-  const code = lexCode(token, lex);
+  const code = lexCode(tokens, i, lex);
   // Inside a sentence only the commonest words (seen 1,000+ times: "For", "With" in a title): with the
   // words seen 100+ times too, ADDRESS recall fell 0.859 -> 0.856 in the template cross-validation.
   if (!opener && ((code >> 1) & 7) < 3) return false;
   // Not a known name, a country's word or a company's (the gazetteer flags): those openers are scored.
   return classOf(code) === L_CLASS && (code & 1) === 0 && flagsOf(code) === 0;
+}
+
+/**
+ * A set of lower-case ASCII words that a token is tested against without slicing or lower-casing it
+ * (Set.has(lowerOf(token)) for every word after an address word was 5% of the tagger's time on the
+ * pii-dense workload): a plain word by the hash its features use, a word outside ASCII by its
+ * lower-cased spelling, as String.toLowerCase may land it in ASCII.
+ */
+export class TokenWordSet {
+  private readonly table: FoldedWordTable<true>;
+  private readonly words: ReadonlySet<string>;
+
+  constructor(words: Iterable<string>) {
+    this.words = new Set(words);
+    this.table = new FoldedWordTable([...this.words].map((w) => [w, true] as const));
+  }
+
+  has(tokens: Tokens, i: number): boolean {
+    const meta = tokens.data[i * STRIDE + META]!;
+    if ((meta & PLAIN) !== 0) return this.table.findHashed(wordOf(tokens, i), tokens.source, tokens.start(i), tokens.end(i)) !== -1;
+    // An ASCII word that is not plain holds a digit or a hyphen, which no key of the table does.
+    if ((meta & ASCII) !== 0) return false;
+    return this.words.has(tokens.lower(i));
+  }
 }
 
 /** Whether a text writes capitals at all (any word starting with an ASCII capital). */
@@ -222,54 +305,118 @@ const NONE = 0x7fffffff;
 const sentenceStart = (g: Gap) => g === Gap.Start || g === Gap.Stop || g === Gap.Newline;
 
 /**
+ * slot(template, a, b) for every a < as and b < bs, at a * bs + b: the features that read only small
+ * numbers (a case class, a gap, the labels before) take their slot from a table instead of mixing two
+ * hashes (half of features()' slots; its time on the pii-dense workload 0.8x).
+ */
+function slotTable(template: number, as: number, bs = 1): Int32Array {
+  const table = new Int32Array(as * bs);
+  for (let a = 0; a < as; a++) for (let b = 0; b < bs; b++) table[a * bs + b] = slot(template, a, b);
+  return table;
+}
+
+/** mix(template, a) for every a < as: the first half of a slot whose second value is no small number. */
+function mixTable(template: number, as: number): Int32Array {
+  return Int32Array.from({ length: as }, (_, a) => mix(template, a));
+}
+
+/** Case classes with the known-name bit (clsOf: 0-9), gaps (0-5, 9 for none), the labels before (0-2). */
+const CLASSES = 10;
+const GAPS = 10;
+const CLASS_SLOT = slotTable(4, CLASSES);
+const CLASS_SHAPE = mixTable(5, CLASSES);
+const CLASS_FULL_SLOT = slotTable(6, 64, 2);
+const GAP_SLOT = slotTable(7, GAPS);
+const NEXT_GAP_SLOT = slotTable(8, GAPS);
+const PREV_CLASS_SLOT = slotTable(15, CLASSES);
+const NEXT_CLASS_SLOT = slotTable(16, CLASSES);
+const PREV_LABEL_SLOT = slotTable(17, 3);
+const PREV_LABELS_SLOT = slotTable(18, 9);
+const LABEL_GAP_SHAPE = mixTable(19, 3 * 8);
+const LENGTH_SLOT = slotTable(23, 8);
+const FLAGS_SLOT = slotTable(24, 4);
+const FLAGS_AROUND_SLOT = slotTable(25, 4, 16);
+
+/**
  * Writes the feature slots of token i into `out` (given the label indices chosen for the two before
  * it) and returns how many. Each is a template number mixed with the values it reads.
  */
 export function features(tokens: Tokens, i: number, prev: number, prev2: number, lex: Lexicon, out: Int32Array): number {
-  const t = tokens.at(i);
-  const me = infoOf(t, lex);
-  const p1 = i > 0 ? infoOf(tokens.at(i - 1), lex) : undefined;
+  const d = tokens.data;
+  const n = tokens.length;
+  fillInfo(tokens, i, lex);
+  const me = i * STRIDE;
+  const meCode = d[me + CODE]!;
+  const meWord = d[me + HASH]!;
+  const meShape = d[me + SHAPE]!;
+  const meCls = clsOf(meCode);
+  const meFlags = flagsOf(meCode);
+  let p1Word = NONE;
+  let p1Shape = NONE;
+  let p1Cls = NONE;
+  let p1Flags = 0;
+  if (i > 0) {
+    fillInfo(tokens, i - 1, lex);
+    const p1 = me - STRIDE;
+    p1Word = d[p1 + HASH]!;
+    p1Shape = d[p1 + SHAPE]!;
+    p1Cls = clsOf(d[p1 + CODE]!);
+    p1Flags = flagsOf(d[p1 + CODE]!);
+  }
+  let n1Gap = 9;
+  let n1Word = NONE;
+  let n1Shape = NONE;
+  let n1Cls = NONE;
+  let n1Flags = 0;
+  if (i + 1 < n) {
+    fillInfo(tokens, i + 1, lex);
+    const n1 = me + STRIDE;
+    n1Gap = d[n1 + META]! & 7;
+    n1Word = d[n1 + HASH]!;
+    n1Shape = d[n1 + SHAPE]!;
+    n1Cls = clsOf(d[n1 + CODE]!);
+    n1Flags = flagsOf(d[n1 + CODE]!);
+  }
   // Of the words two away only the spelling is read: no lexicon lookup, which was a fifth of the tagger's time.
-  const p2 = i > 1 ? wordOf(tokens.at(i - 2)) : NONE;
-  const n1t = i + 1 < tokens.length ? tokens.at(i + 1) : undefined;
-  const n1 = n1t ? infoOf(n1t, lex) : undefined;
-  const n2 = i + 2 < tokens.length ? wordOf(tokens.at(i + 2)) : NONE;
+  const p2 = i > 1 ? wordOf(tokens, i - 2) : NONE;
+  const n2 = i + 2 < n ? wordOf(tokens, i + 2) : NONE;
   // Each slot: the template number mixed with the values it reads (written out, not through a
   // closure: allocating one per word was measurable at ~150 scored words per 1k tokens). Training drops
   // places 1 and 8-15 at random (WORD_FEATURES in models/pii-ner/train.ts): keep them where they are.
-  const g = t.gap;
-  out[0] = slot(1, 0, 0); // bias
-  out[1] = slot(2, me.word, 0);
-  out[2] = slot(3, me.shape, 0);
-  out[3] = slot(4, me.cls, 0);
-  out[4] = slot(5, me.cls, me.shape);
-  out[5] = slot(6, me.clsFull, sentenceStart(g) ? 1 : 0);
-  out[6] = slot(7, g, 0);
-  out[7] = slot(8, n1t ? n1t.gap : 9, 0);
-  out[8] = slot(9, p1 ? p1.word : NONE, 0);
-  out[9] = slot(10, n1 ? n1.word : NONE, 0);
+  const g: Gap = d[me + META]! & 7;
+  out[0] = BIAS_SLOT;
+  out[1] = slot(2, meWord, 0);
+  out[2] = slot(3, meShape, 0);
+  out[3] = CLASS_SLOT[meCls]!;
+  out[4] = mix(CLASS_SHAPE[meCls]!, meShape) & SLOT_MASK;
+  out[5] = CLASS_FULL_SLOT[((meCode >> 1) & 63) * 2 + (sentenceStart(g) ? 1 : 0)]!;
+  out[6] = GAP_SLOT[g]!;
+  out[7] = NEXT_GAP_SLOT[n1Gap]!;
+  out[8] = slot(9, p1Word, 0);
+  out[9] = slot(10, n1Word, 0);
   out[10] = slot(11, p2, 0);
   out[11] = slot(12, n2, 0);
-  out[12] = slot(13, p1 ? p1.shape : NONE, g);
-  out[13] = slot(14, n1 ? n1.shape : NONE, 0);
-  out[14] = slot(15, p1 ? p1.cls : NONE, 0);
-  out[15] = slot(16, n1 ? n1.cls : NONE, 0);
-  out[16] = slot(17, prev, 0);
-  out[17] = slot(18, prev2 * 3 + prev, 0);
-  out[18] = slot(19, prev * 8 + g, me.shape);
+  out[12] = slot(13, p1Shape, g);
+  out[13] = slot(14, n1Shape, 0);
+  out[14] = p1Cls === NONE ? slot(15, NONE, 0) : PREV_CLASS_SLOT[p1Cls]!;
+  out[15] = n1Cls === NONE ? slot(16, NONE, 0) : NEXT_CLASS_SLOT[n1Cls]!;
+  out[16] = PREV_LABEL_SLOT[prev]!;
+  out[17] = PREV_LABELS_SLOT[prev2 * 3 + prev]!;
+  out[18] = mix(LABEL_GAP_SHAPE[prev * 8 + g]!, meShape) & SLOT_MASK;
   // Punctuation touching the word: "/" and "@" put it in a URL or address, "(" and ":" after a label.
-  out[19] = slot(20, t.before, t.after);
+  out[19] = slot(20, tokens.before(i), tokens.after(i));
   let k = 20;
-  if (me.suffix3 !== 0) {
-    out[k++] = slot(21, me.suffix3, 0);
-    out[k++] = slot(22, me.suffix2, 0);
+  const suffix3 = d[me + SUFFIX3]!;
+  if (suffix3 !== 0) {
+    out[k++] = slot(21, suffix3, 0);
+    out[k++] = slot(22, d[me + SUFFIX2]!, 0);
   }
-  if (me.shape === 1) out[k++] = slot(23, Math.min(t.end - t.start, 7), 0);
+  if (meShape === 1) out[k++] = LENGTH_SLOT[Math.min(d[me + END]! - d[me + START]!, 7)]!;
   // A country's or company's word here or next door ("the Uganda Producer", "Smith Ltd").
-  const around = (p1 ? p1.flags : 0) * 4 + (n1 ? n1.flags : 0);
-  if (me.flags !== 0 || around !== 0) {
-    out[k++] = slot(24, me.flags, 0);
-    out[k++] = slot(25, me.flags, around);
+  const around = p1Flags * 4 + n1Flags;
+  if (meFlags !== 0 || around !== 0) {
+    out[k++] = FLAGS_SLOT[meFlags]!;
+    out[k++] = FLAGS_AROUND_SLOT[meFlags * 16 + around]!;
   }
   return k;
 }

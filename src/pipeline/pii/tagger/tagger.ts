@@ -6,14 +6,14 @@ import {
   writesCapitals,
   LABELS,
   lexCode,
-  lowerOf,
   MAX_FEATURES,
+  TokenWordSet,
   usuallyLower,
   usuallySentenceStart,
   type Label,
   type Lexicon,
 } from "./features";
-import { Gap, tokenize, type Token, type Tokens } from "./tokens";
+import { Gap, STRIDE, tokenize, type Tokens } from "./tokens";
 
 /**
  * Words that are never part of a person's name though they sit next to one: titles (presidio labels
@@ -37,6 +37,7 @@ export const NEVER_PERSON: ReadonlySet<string> = new Set([
   "saturday",
   "sunday",
 ]);
+const NEVER_PERSON_WORDS = new TokenWordSet(NEVER_PERSON);
 const PERSON = LABELS.indexOf("PERSON");
 
 /** Adds the weights of `count` feature slots into `scores` (one per label, LABELS order). */
@@ -96,19 +97,18 @@ export function tagTokens(
     // A token next to a labelled one is scored even if common, so "Rua das Flores" and "van der Berg"
     // keep their small words.
     if (prev === 0) {
-      // A lower-case ASCII word of a cased text is no candidate (isCandidate), told without making its Token.
+      // A lower-case ASCII word of a cased text is no candidate (isCandidate), told without reading more of it.
       const c = tokens.first(i);
       if (cased && c >= 97 && c <= 122) continue;
-      const t = tokens.at(i);
-      if (!isCandidate(t, lex, cased)) continue;
+      if (!isCandidate(tokens, i, lex, cased)) continue;
       // One before a number is scored: it may start an address line ("Unit 1783 Box 3210").
-      if (skipOrdinary && cased && ordinaryCapital(t, lex) && !(i + 1 < tokens.length && isDigit(tokens.first(i + 1)))) continue;
+      if (skipOrdinary && cased && ordinaryCapital(tokens, i, lex) && !(i + 1 < tokens.length && isDigit(tokens.first(i + 1)))) continue;
     }
     const count = features(tokens, i, prev, prev2, lex, slots);
     scorer.score(slots, count, scores);
     let best = argmax(scores);
     // Looked up only when it would matter (lower-casing every scored word was 5% of the tagger's time).
-    if (best === PERSON && NEVER_PERSON.has(lowerOf(tokens.at(i)))) {
+    if (best === PERSON && NEVER_PERSON_WORDS.has(tokens, i)) {
       scores[PERSON] = -Infinity;
       best = argmax(scores);
     }
@@ -126,13 +126,7 @@ function argmax(scores: Float64Array): number {
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
-/** Whether token i starts with a capital letter, without making its Token for an ASCII word. */
-function capitalAt(tokens: Tokens, i: number): boolean {
-  const c = tokens.first(i);
-  return c < 128 ? c >= 65 && c <= 90 : capitalised(tokens.at(i));
-}
-
-const TITLES: ReadonlySet<string> = new Set(["mr", "mrs", "ms", "dr", "prof", "mx"]);
+const TITLES = new TokenWordSet(["mr", "mrs", "ms", "dr", "prof", "mx"]);
 
 /**
  * Completes names the left-to-right pass left half done: a capitalised word right next to a person
@@ -142,36 +136,44 @@ const TITLES: ReadonlySet<string> = new Set(["mr", "mrs", "ms", "dr", "prof", "m
  * development split (bun models/pii-ner/train.ts): PERSON recall 0.857 -> 0.882, precision 0.918 -> 0.910.
  */
 export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
-  const nameLike = (t: Token) => {
-    if (!capitalised(t) || NEVER_PERSON.has(lowerOf(t))) return false;
-    const code = lexCode(t, lex);
+  const nameLike = (i: number) => {
+    if (!capitalised(tokens, i) || NEVER_PERSON_WORDS.has(tokens, i)) return false;
+    const code = lexCode(tokens, i, lex);
     return !usuallyLower(code) && !usuallySentenceStart(code);
   };
   // The cheap neighbour tests first: nameLike's lookups for every capitalised word were 3% of the tagger's time.
   for (let i = 0; i < tokens.length; i++) {
-    // Only a capitalised word can join (nameLike): tested first, as the title test lower-cases the word
-    // before, and most words of prose follow a short word (a tenth of the tagger's time, CPU profile).
-    if (labels[i] !== O || !capitalAt(tokens, i)) continue;
+    // Only a capitalised word can join (nameLike): tested first, as most words of prose are not.
+    if (labels[i] !== O || !capitalised(tokens, i)) continue;
     const afterTitle =
-      i > 0 &&
-      (tokens.gap(i) === Gap.Space || tokens.gap(i) === Gap.Stop) &&
-      tokens.at(i - 1).end - tokens.at(i - 1).start <= 4 &&
-      TITLES.has(lowerOf(tokens.at(i - 1)));
+      i > 0 && (tokens.gap(i) === Gap.Space || tokens.gap(i) === Gap.Stop) && tokens.end(i - 1) - tokens.start(i - 1) <= 4 && TITLES.has(tokens, i - 1);
     const beforeName = i + 1 < tokens.length && labels[i + 1] === PERSON && tokens.gap(i + 1) === Gap.Space;
     const afterName = i > 0 && labels[i - 1] === PERSON && tokens.gap(i) === Gap.Space;
-    if ((afterTitle || beforeName || afterName) && nameLike(tokens.at(i))) labels[i] = PERSON;
+    if ((afterTitle || beforeName || afterName) && nameLike(i)) labels[i] = PERSON;
   }
   // A second pass right to left reaches a first name two words before a labelled surname.
   for (let i = tokens.length - 2; i >= 0; i--) {
-    if (labels[i] === O && labels[i + 1] === PERSON && tokens.gap(i + 1) === Gap.Space && nameLike(tokens.at(i))) labels[i] = PERSON;
+    if (labels[i] === O && labels[i + 1] === PERSON && tokens.gap(i + 1) === Gap.Space && nameLike(i)) labels[i] = PERSON;
   }
 }
 
-const STREET_WORDS: ReadonlySet<string> = new Set(
+const STREET_WORDS = new TokenWordSet(
   "street st avenue ave road rd lane ln drive dr boulevard blvd way court ct parkway pkwy place pl square sq terrace trail circle highway hwy nw ne sw se apt suite unit floor".split(
     " ",
   ),
 );
+
+/** Whether token i is a house number: one to five digits and at most one ASCII letter after them (/^\d{1,5}[A-Za-z]?$/). */
+function houseNumber(tokens: Tokens, i: number): boolean {
+  const source = tokens.source;
+  const start = tokens.start(i);
+  let end = tokens.end(i);
+  const last = source.charCodeAt(end - 1) | 0x20;
+  if (last >= 97 && last <= 122) end--;
+  if (end - start < 1 || end - start > 5) return false;
+  for (let k = start; k < end; k++) if (!isDigit(source.charCodeAt(k))) return false;
+  return true;
+}
 
 /**
  * Completes addresses the same way: a house number right before an address word, a street word right
@@ -182,10 +184,10 @@ const STREET_WORDS: ReadonlySet<string> = new Set(
 export function completeAddresses(tokens: Tokens, labels: Uint8Array): void {
   // A house number right before a street ("742" in "742 Evergreen Terrace").
   for (let i = tokens.length - 2; i >= 0; i--) {
-    if (labels[i] === O && labels[i + 1] === ADDRESS && tokens.gap(i + 1) === Gap.Space && /^\d{1,5}[A-Za-z]?$/.test(tokens.at(i).text)) labels[i] = ADDRESS;
+    if (labels[i] === O && labels[i + 1] === ADDRESS && tokens.gap(i + 1) === Gap.Space && houseNumber(tokens, i)) labels[i] = ADDRESS;
   }
   for (let i = 1; i < tokens.length; i++) {
-    if (labels[i] === O && labels[i - 1] === ADDRESS && tokens.gap(i) !== Gap.Newline && STREET_WORDS.has(lowerOf(tokens.at(i)))) labels[i] = ADDRESS;
+    if (labels[i] === O && labels[i - 1] === ADDRESS && tokens.gap(i) !== Gap.Newline && STREET_WORDS.has(tokens, i)) labels[i] = ADDRESS;
   }
   for (let i = 1; i < tokens.length; i++) {
     if (labels[i] !== O || labels[i - 1] !== ADDRESS) continue;
@@ -202,11 +204,19 @@ export interface TaggedSpan {
 }
 
 /**
+ * The token array tagSpans tokenizes into, kept from call to call (tokenize: `reuse`): tagSpans is done
+ * with a text's tokens before it returns. One grown past MAX_KEPT_BUFFER ints (a 1 MB text) is not kept.
+ */
+let buffer: Int32Array = new Int32Array(1024 * STRIDE);
+const MAX_KEPT_BUFFER = (1 << 18) * STRIDE;
+
+/**
  * Runs of tokens with the same label become one span. A person's name does not run across a line
  * break or a full stop ("... John. Mary ..."); an address does (its lines are one address).
  */
 export function tagSpans(model: TaggerModel, text: string): TaggedSpan[] {
-  const tokens = tokenize(text);
+  const tokens = tokenize(text, buffer);
+  if (tokens.data.length <= MAX_KEPT_BUFFER) buffer = tokens.data;
   const labels = tagTokens(model.scorer, model.lex, tokens);
   completeNames(tokens, labels, model.lex);
   completeAddresses(tokens, labels);
@@ -218,12 +228,12 @@ export function tagSpans(model: TaggerModel, text: string): TaggedSpan[] {
       open = undefined;
       continue;
     }
-    const t = tokens.at(i);
+    const gap = tokens.gap(i);
     const name = label === PERSON ? "PERSON" : "ADDRESS";
-    const joins = open !== undefined && open.label === name && (label === ADDRESS || t.gap === Gap.Space || t.gap === Gap.Other);
-    if (joins) open!.end = t.end;
+    const joins = open !== undefined && open.label === name && (label === ADDRESS || gap === Gap.Space || gap === Gap.Other);
+    if (joins) open!.end = tokens.end(i);
     else {
-      open = { label: name, start: t.start, end: t.end };
+      open = { label: name, start: tokens.start(i), end: tokens.end(i) };
       spans.push(open);
     }
   }

@@ -9,91 +9,143 @@ export enum Gap {
 }
 
 /**
- * A word or number of a text, with what separates it from the one before: made on first use by
- * Tokens.at (most words of ordinary prose are only skipped). Its spelling is sliced from the text on
- * first use too (slicing every word was a tenth of the tagger's time).
+ * Each token is STRIDE ints of one Int32Array: its offsets, a word of flags, and what the features
+ * compute of it on first use (most words of ordinary prose are only skipped). A Token object and a
+ * WordInfo object per scored word and its neighbours were a quarter of the tagger's time on the
+ * pii-dense workload (CPU profile of bench/pii-speed.ts: constructors, property reads, the GC);
+ * a token's fields side by side also put a word's neighbours in the same cache lines.
+ */
+export const STRIDE = 8;
+export const START = 0;
+export const END = 1;
+/** Gap (bits 0-2), PLAIN, ASCII, and which of the fields below are filled (HAS_HASH, HAS_INFO). */
+export const META = 2;
+/** The hash of the lower-case spelling (features.ts: wordOf). */
+export const HASH = 3;
+/** The lexicon number (features.ts: lexCode). */
+export const CODE = 4;
+/** Shape and suffix hashes (features.ts: infoOf). */
+export const SHAPE = 5;
+export const SUFFIX3 = 6;
+export const SUFFIX2 = 7;
+
+const GAP_BITS = 7;
+/** Only ASCII letters and apostrophes: a word the lexicon's folded ASCII table can spell. */
+export const PLAIN = 1 << 3;
+/** Only ASCII characters: lower-cased by folding A-Z alone, so its length stays. */
+export const ASCII = 1 << 4;
+export const HAS_HASH = 1 << 5;
+export const HAS_CODE = 1 << 6;
+export const HAS_INFO = 1 << 7;
+
+/**
+ * A read-only view of one token, for code that is not on the tagger's hot path (training, tests):
+ * the tagger itself reads the typed array through Tokens' methods.
  */
 export class Token {
-  /** Filled on first use by the features (most tokens of ordinary prose never need them). */
-  lower: string | undefined = undefined;
-  code: number | undefined = undefined;
-  hash: number | undefined = undefined;
-  info: WordInfo | undefined = undefined;
-  private spelled: string | undefined = undefined;
-
   constructor(
-    /** The whole text the token is part of. */
-    readonly source: string,
-    readonly start: number,
-    readonly end: number,
-    readonly gap: Gap,
-    /** Only ASCII letters and apostrophes: a word the lexicon's folded ASCII table can spell. */
-    readonly plain: boolean,
-    /** Only ASCII characters: lower-cased by folding A-Z alone, so its length stays. */
-    readonly ascii: boolean,
+    private readonly tokens: Tokens,
+    readonly index: number,
   ) {}
 
-  get text(): string {
-    return (this.spelled ??= this.source.slice(this.start, this.end));
+  get source(): string {
+    return this.tokens.source;
   }
-
+  get start(): number {
+    return this.tokens.start(this.index);
+  }
+  get end(): number {
+    return this.tokens.end(this.index);
+  }
+  get gap(): Gap {
+    return this.tokens.gap(this.index);
+  }
+  get plain(): boolean {
+    return this.tokens.isPlain(this.index);
+  }
+  get ascii(): boolean {
+    return this.tokens.isAscii(this.index);
+  }
+  get text(): string {
+    return this.tokens.text(this.index);
+  }
+  get lower(): string {
+    return this.tokens.lower(this.index);
+  }
   /** The code of its first character. */
   get first(): number {
-    return this.source.charCodeAt(this.start);
+    return this.tokens.first(this.index);
   }
-
   /** The character codes right before and right after the token (0 at the text's ends). */
   get before(): number {
-    return this.start > 0 ? this.source.charCodeAt(this.start - 1) : 0;
+    return this.tokens.before(this.index);
   }
-
   get after(): number {
-    return this.end < this.source.length ? this.source.charCodeAt(this.end) : 0;
+    return this.tokens.after(this.index);
   }
 }
 
-const PLAIN = 1;
-const ASCII = 2;
-
-/**
- * The tokens of a text, as offsets in typed arrays: a Token object is made only for the words the
- * tagger reads (a capitalised word or a number and its neighbours). Making one for every word was a
- * third of the tagger's time on ordinary prose, most of it for lower-case words it only skips.
- */
+/** The tokens of a text: offsets, flags and the features' per-word values, STRIDE ints a token. */
 export class Tokens {
-  readonly length: number;
-  private readonly made: (Token | undefined)[];
+  /** Lower-cased spellings of the words outside ASCII, made on first use (String.toLowerCase). */
+  private lowers: (string | undefined)[] | undefined;
 
   constructor(
     readonly source: string,
-    length: number,
-    private readonly starts: Int32Array,
-    private readonly ends: Int32Array,
-    private readonly gaps: Uint8Array,
-    private readonly kinds: Uint8Array,
-  ) {
-    this.length = length;
-    this.made = new Array(length);
+    readonly length: number,
+    /** STRIDE ints a token (the constants above); the feature fields are filled on first use. */
+    readonly data: Int32Array,
+  ) {}
+
+  start(i: number): number {
+    return this.data[i * STRIDE + START]!;
   }
 
-  at(i: number): Token {
-    return (this.made[i] ??= new Token(
-      this.source,
-      this.starts[i]!,
-      this.ends[i]!,
-      this.gaps[i]!,
-      (this.kinds[i]! & PLAIN) !== 0,
-      (this.kinds[i]! & ASCII) !== 0,
-    ));
+  end(i: number): number {
+    return this.data[i * STRIDE + END]!;
   }
 
   gap(i: number): Gap {
-    return this.gaps[i]!;
+    return this.data[i * STRIDE + META]! & GAP_BITS;
+  }
+
+  isPlain(i: number): boolean {
+    return (this.data[i * STRIDE + META]! & PLAIN) !== 0;
+  }
+
+  isAscii(i: number): boolean {
+    return (this.data[i * STRIDE + META]! & ASCII) !== 0;
   }
 
   /** The code of token i's first character. */
   first(i: number): number {
-    return this.source.charCodeAt(this.starts[i]!);
+    return this.source.charCodeAt(this.data[i * STRIDE + START]!);
+  }
+
+  before(i: number): number {
+    const s = this.data[i * STRIDE + START]!;
+    return s > 0 ? this.source.charCodeAt(s - 1) : 0;
+  }
+
+  after(i: number): number {
+    const e = this.data[i * STRIDE + END]!;
+    return e < this.source.length ? this.source.charCodeAt(e) : 0;
+  }
+
+  text(i: number): string {
+    return this.source.slice(this.data[i * STRIDE + START]!, this.data[i * STRIDE + END]!);
+  }
+
+  /** Token i's spelling lower-cased: for a word outside ASCII, made once and kept. */
+  lower(i: number): string {
+    if (this.isAscii(i)) return this.text(i).toLowerCase();
+    // Sized once: assigning far past the end of an empty array made it a sparse one (4% of the tagger's time on the pii-dense workload).
+    this.lowers ??= new Array(this.length);
+    return (this.lowers[i] ??= this.text(i).toLowerCase());
+  }
+
+  at(i: number): Token {
+    return new Token(this, i);
   }
 
   *[Symbol.iterator](): IterableIterator<Token> {
@@ -101,92 +153,118 @@ export class Tokens {
   }
 }
 
-/** Per-word values the features combine; computed once per scored word and its neighbours. */
-export interface WordInfo {
-  word: number;
-  shape: number;
-  /** Case class (0 unseen, 1-4 l/u/s/x) times 2, plus 1 if the word is a known name. */
-  cls: number;
-  /** Case class with its frequency bucket. */
-  clsFull: number;
-  /** Gazetteer flags: 1 a country's word, 2 a company's. */
-  flags: number;
-  suffix3: number;
-  suffix2: number;
-}
-
 const NON_ASCII_WORD = /[\p{L}\p{M}\p{N}]/u;
 
-function isWordChar(text: string, i: number): boolean {
-  const c = text.charCodeAt(i);
-  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-  return NON_ASCII_WORD.test(text[i]!);
+/** What an ASCII character is to the tokenizer: part of a word (a letter or a digit) or the gap it makes. */
+const LETTER = 1;
+const DIGIT = 2;
+const WORD = LETTER | DIGIT;
+const NEWLINE = 4;
+const STOP = 8;
+const COMMA = 16;
+const BLANK = 32;
+const OTHER = 64;
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  const stop = c === 46 || c === 33 || c === 63 || c === 58 || c === 59; // . ! ? : ;
+  ASCII_CLASS[c] = letter
+    ? LETTER
+    : c >= 48 && c <= 57
+      ? DIGIT
+      : c === 10 || c === 13
+        ? NEWLINE
+        : stop
+          ? STOP
+          : c === 44
+            ? COMMA
+            : c === 32 || c === 9
+              ? BLANK
+              : OTHER;
+}
+
+/** Whether the unit at text[i] (code c) is part of a word. */
+function isWordUnit(text: string, i: number, c: number): boolean {
+  return c < 128 ? (ASCII_CLASS[c]! & WORD) !== 0 : NON_ASCII_WORD.test(text[i]!);
 }
 
 /**
  * Words: letters (any script, with combining marks) and digits, joined by an inner apostrophe or
  * hyphen ("O'Neil", "Jean-Luc", "22-B"); punctuation and spaces are only gaps. A character loop, not
  * a /\p{L}+/u regex: the regex took 0.5-1 µs a word, most of what the tagger then cost.
+ *
+ * `reuse`: an array to write the tokens into (grown into a new one when too small), for a caller that
+ * is done with the last text's tokens before it tokenizes the next. A fresh 30 kB array per 1k-token
+ * text cost as much as the scan itself: the memory is new to the process, and each page's first write
+ * faults (tokenizing: 5.7 -> 2.3 ns a character, pii-dense workload).
  */
-export function tokenize(text: string): Tokens {
+export function tokenize(text: string, reuse?: Int32Array): Tokens {
   const n = text.length;
-  // A word takes at least one character and a gap: no text has more than n/2 + 1 tokens.
-  const room = (n >> 1) + 1;
-  const starts = new Int32Array(room);
-  const ends = new Int32Array(room);
-  const gaps = new Uint8Array(room);
-  const kinds = new Uint8Array(room);
+  // Room for a word every four characters (English averages one every six with its space), doubled when full.
+  let data = reuse ?? new Int32Array(((n >> 2) + 8) * STRIDE);
   let count = 0;
   let gap = Gap.Start;
   let i = 0;
+  // One table read per ASCII character (a class each, ASCII_CLASS): comparing ranges and punctuation in
+  // line took 3.8 ns a character against 2.6 (pii-dense workload, tokens written into a reused array).
   while (i < n) {
-    const c = text.charCodeAt(i);
-    // ASCII tested in line: a call per space and punctuation mark was a tenth of the tokenizer's time.
-    if (c < 128 ? !((c >= 48 && c <= 57) || ((c | 0x20) >= 97 && (c | 0x20) <= 122)) : !NON_ASCII_WORD.test(text[i]!)) {
-      if (c === 10 || c === 13) gap = Gap.Newline;
-      else if (gap !== Gap.Newline) {
-        if (c === 46 || c === 33 || c === 63 || c === 58 || c === 59)
-          gap = Gap.Stop; // . ! ? : ;
-        else if (c === 44 && gap !== Gap.Stop) gap = Gap.Comma;
-        else if (c !== 32 && c !== 9 && gap === Gap.Space) gap = Gap.Other;
+    let c = text.charCodeAt(i);
+    if (c < 128) {
+      const k = ASCII_CLASS[c]!;
+      if ((k & WORD) === 0) {
+        if (k === NEWLINE) gap = Gap.Newline;
+        else if (gap !== Gap.Newline) {
+          if (k === STOP) gap = Gap.Stop;
+          else if (k === COMMA) {
+            if (gap !== Gap.Stop) gap = Gap.Comma;
+          } else if (k === OTHER && gap === Gap.Space) gap = Gap.Other;
+        }
+        i++;
+        continue;
       }
+    } else if (!NON_ASCII_WORD.test(text[i]!)) {
+      if (gap === Gap.Space) gap = Gap.Other;
       i++;
       continue;
     }
     const start = i;
-    // Whether the word is plain is decided in the same scan (a second pass over its letters was 4% of the tagger's time).
-    let plain = true;
+    // Whether the word is plain is decided in the same scan (a second pass over its letters was 4% of the tagger's time):
+    // no digit, no unit outside ASCII, no hyphen after any of its runs.
+    let seen = 0;
     let ascii = true;
+    let hyphen = false;
     for (;;) {
       while (i < n) {
-        const c = text.charCodeAt(i);
+        c = text.charCodeAt(i);
         if (c < 128) {
-          const l = c | 0x20;
-          if (l >= 97 && l <= 122) i++;
-          else if (c >= 48 && c <= 57) {
-            plain = false;
-            i++;
-          } else break;
+          const k = ASCII_CLASS[c]!;
+          if ((k & WORD) === 0) break;
+          seen |= k;
+          i++;
         } else if (NON_ASCII_WORD.test(text[i]!)) {
-          plain = false;
           ascii = false;
           i++;
         } else break;
       }
-      const c = text.charCodeAt(i);
-      if (c === 45) plain = false;
+      if (c === 45) hyphen = true;
       // An inner apostrophe or hyphen joins two runs of letters or digits.
-      if (i + 1 < n && (c === 39 || c === 0x2019 || c === 45) && isWordChar(text, i + 1)) {
-        if (c === 0x2019) plain = ascii = false;
+      if (i + 1 < n && (c === 39 || c === 0x2019 || c === 45) && isWordUnit(text, i + 1, text.charCodeAt(i + 1))) {
+        if (c === 0x2019) ascii = false;
         i++;
       } else break;
     }
-    starts[count] = start;
-    ends[count] = i;
-    gaps[count] = gap;
-    kinds[count] = (plain ? PLAIN : 0) | (ascii ? ASCII : 0);
+    if ((count + 1) * STRIDE > data.length) {
+      const grown = new Int32Array(data.length * 2);
+      grown.set(data);
+      data = grown;
+    }
+    const plain = ascii && !hyphen && (seen & DIGIT) === 0;
+    const at = count * STRIDE;
+    data[at + START] = start;
+    data[at + END] = i;
+    data[at + META] = gap | (plain ? PLAIN : 0) | (ascii ? ASCII : 0);
     count++;
     gap = Gap.Space;
   }
-  return new Tokens(text, count, starts, ends, gaps, kinds);
+  return new Tokens(text, count, data);
 }
