@@ -65,11 +65,21 @@ export function authoredPrompts(): LabelledPrompt[] {
 }
 
 /**
- * data/fresh-holdout.jsonl: prompts written for issue 26 before that round changed anything, and never
- * tuned on (data/README.md). No training or calibration reads them; bench/route-eval.ts reports them.
+ * data/fresh-holdout.jsonl: prompts written for issue 26's third round before it changed anything and
+ * read once at its end; since the fourth round, tuning data (data/README.md): its errors may be read.
+ * bench/route-eval.ts still reports it, beside fresh-holdout-2.jsonl.
  */
 export function freshHoldout(): LabelledPrompt[] {
   return authoredFile("fresh-holdout.jsonl", () => "holdout");
+}
+
+/**
+ * data/fresh-holdout-2.jsonl: prompts written for issue 26's fourth round before it changed anything, and
+ * never tuned on (data/README.md). No training, calibration or setting reads them; bench/route-eval.ts
+ * reports them unless told `--tuning`.
+ */
+export function freshHoldout2(): LabelledPrompt[] {
+  return authoredFile("fresh-holdout-2.jsonl", () => "holdout");
 }
 
 function authoredFile(name: string, split: (text: string) => LabelledPrompt["split"]): LabelledPrompt[] {
