@@ -42,8 +42,8 @@ describe.skipIf(!havePg)("a PostgreSQL answer that lands after its call was refu
     await Bun.sleep(100);
   }
 
-  /** Holds `lockSql`'s rows for 3 s in a transaction of its own, while `during` runs. */
-  async function whileLocked<T>(lockSql: string, params: string[], during: () => Promise<T>): Promise<T> {
+  /** Runs `during` while another transaction holds `lockSql`'s rows for 3 s: the error it ended with, or "answered". */
+  async function whileLocked(lockSql: string, params: string[], during: () => Promise<unknown>): Promise<unknown> {
     let locked!: () => void;
     const isLocked = new Promise<void>((r) => (locked = r));
     const holder = locker.begin(async (tx) => {
@@ -53,7 +53,10 @@ describe.skipIf(!havePg)("a PostgreSQL answer that lands after its call was refu
     });
     await isLocked;
     try {
-      return await during();
+      return await during().then(
+        () => "answered",
+        (e) => e,
+      );
     } finally {
       await holder;
     }
@@ -62,12 +65,7 @@ describe.skipIf(!havePg)("a PostgreSQL answer that lands after its call was refu
   test("a quota call counted late is subtracted again", async () => {
     const counters = new PgCounters(store.sql);
     expect(await counters.addWithin("k1", "m:2026-11", 5, 100)).toBe(5);
-    const refused = await whileLocked("SELECT * FROM usage_counters WHERE key_id = $1 FOR UPDATE", ["k1"], () =>
-      counters.addWithin("k1", "m:2026-11", 3, 100).then(
-        () => "answered",
-        (e) => e,
-      ),
-    );
+    const refused = await whileLocked("SELECT * FROM usage_counters WHERE key_id = $1 FOR UPDATE", ["k1"], () => counters.addWithin("k1", "m:2026-11", 3, 100));
     expect(refused).toBeInstanceOf(StoreUnavailableError);
     // The add lands once the lock is gone (5 + 3), and its undo brings the counter back to 5.
     await settled();
@@ -79,10 +77,7 @@ describe.skipIf(!havePg)("a PostgreSQL answer that lands after its call was refu
     await spend.createBudget({ id: "b1", app_id: "app", name: "b", limit_micros: 1_000_000, period: "total", created_at: 0 });
     await spend.reserveBudget({ requestId: "r0", kind: "budget", target: "b1", period: "", micros: 1 }, "node", 0);
     const refused = await whileLocked("SELECT * FROM budget_spend WHERE budget_id = $1 FOR UPDATE", ["b1"], () =>
-      spend.reserveBudget({ requestId: "r1", kind: "budget", target: "b1", period: "", micros: 400_000 }, "node", 0).then(
-        () => "answered",
-        (e) => e,
-      ),
+      spend.reserveBudget({ requestId: "r1", kind: "budget", target: "b1", period: "", micros: 400_000 }, "node", 0),
     );
     expect(refused).toBeInstanceOf(StoreUnavailableError);
     await settled();
@@ -102,10 +97,7 @@ describe.skipIf(!havePg)("a PostgreSQL answer that lands after its call was refu
       defaultMaxMicros: 1e12,
     };
     const refused = await whileLocked("SELECT * FROM budget_spend WHERE budget_id = $1 FOR UPDATE", ["b2"], () =>
-      spend.reserveBudget({ requestId: "j1", kind: "budget", target: "b2", period: "", micros: 300_000 }, "node", 0, run).then(
-        () => "answered",
-        (e) => e,
-      ),
+      spend.reserveBudget({ requestId: "j1", kind: "budget", target: "b2", period: "", micros: 300_000 }, "node", 0, run),
     );
     expect(refused).toBeInstanceOf(StoreUnavailableError);
     await settled();
