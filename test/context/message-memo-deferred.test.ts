@@ -1,0 +1,50 @@
+import { describe, expect, mock, test } from "bun:test";
+import * as count from "../../src/tokens/count";
+
+/**
+ * The message memo's work (hashing each message, counting its tokens) waits until after the current
+ * task, so it is not done before the answer of the call it comes from goes out; a lookup made before
+ * then still sees it.
+ */
+let counted = 0;
+const real = { ...count };
+mock.module("../../src/tokens/count", () => ({
+  ...real,
+  countTokens: (...args: Parameters<typeof count.countTokens>) => {
+    counted++;
+    return real.countTokens(...args);
+  },
+}));
+const { MessageMemo } = await import("../../src/pipeline/context/message-memo");
+
+const scope = { appId: "a", aggressiveness: 0.5, skipRules: [] as string[] };
+const asked = { role: "user" as const, content: "Hello! Could you please write a haiku about the sea? Thank you so much!" };
+const answer = { role: "assistant" as const, content: "Waves fold into foam" };
+const next = [asked, answer, { role: "user" as const, content: "Now one about the hills." }];
+const turnOf = () => [
+  [asked, answer],
+  [{ role: "user" as const, content: "Write a haiku about the sea." }, answer],
+] as const;
+
+describe("message memo, deferred", () => {
+  test("remember counts no tokens in the caller's task, and does so right after it", async () => {
+    const memo = new MessageMemo(1_000_000);
+    const [originals, sent] = turnOf();
+    counted = 0;
+    memo.remember(scope, originals, sent);
+    expect(counted).toBe(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(counted).toBeGreaterThan(0);
+    expect(memo.prefix(scope, next)?.messages.map((m) => m.content)).toEqual(["Write a haiku about the sea.", answer.content]);
+  });
+
+  test("a lookup made before then sees what was remembered", () => {
+    const memo = new MessageMemo(1_000_000);
+    const [originals, sent] = turnOf();
+    memo.remember(scope, originals, sent);
+    const found = memo.prefix(scope, next);
+    expect(found?.count).toBe(2);
+    expect(found?.messages[0]?.content).toBe("Write a haiku about the sea.");
+    expect(memo.size).toBe(2);
+  });
+});
