@@ -21,10 +21,11 @@ const scope = { appId: "a", aggressiveness: 0.5, skipRules: [] as string[] };
 const asked = { role: "user" as const, content: "Hello! Could you please write a haiku about the sea? Thank you so much!" };
 const answer = { role: "assistant" as const, content: "Waves fold into foam" };
 const next = [asked, answer, { role: "user" as const, content: "Now one about the hills." }];
-const turnOf = () => [
-  [asked, answer],
-  [{ role: "user" as const, content: "Write a haiku about the sea." }, answer],
-] as const;
+const turnOf = () =>
+  [
+    [asked, answer],
+    [{ role: "user" as const, content: "Write a haiku about the sea." }, answer],
+  ] as const;
 
 describe("message memo, deferred", () => {
   test("remember counts no tokens in the caller's task, and does so right after it", async () => {
