@@ -47,7 +47,16 @@ function finalMix(h: number): number {
   return h >>> 0;
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** One word character (a letter or digit, any script) at lastIndex: what `words` takes runs of. */
+const WORD_CHAR_AT = /[\p{L}\p{N}]/uy;
+
+/** Length in UTF-16 units of the word character at `i` of `text` (2 for one outside the BMP), 0 when there is none. */
+function wordCharAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) ? 1 : 0;
+  WORD_CHAR_AT.lastIndex = i;
+  return WORD_CHAR_AT.test(text) ? WORD_CHAR_AT.lastIndex - i : 0;
+}
 
 /**
  * The last text split and its words, with their word hashes once asked for. A request embeds a text and
@@ -60,8 +69,24 @@ let lastWords: { text: string; maxWordLength: number; words: readonly string[]; 
 /** Lower-cased word tokens, the unit every feature is built from. Shared with the next caller: read only. */
 export function words(text: string, maxWordLength: number): readonly string[] {
   if (lastWords?.text === text && lastWords.maxWordLength === maxWordLength) return lastWords.words;
-  const out = text.toLowerCase().match(WORD) ?? [];
-  for (let i = 0; i < out.length; i++) if (out[i]!.length > maxWordLength) out[i] = out[i]!.slice(0, maxWordLength);
+  // Runs of letters and digits (/[\p{L}\p{N}]+/gu) found by a char-code scan, the Unicode classes asked
+  // only of non-ASCII characters, and each word sliced once at its cut: the regex's match took 13-15 µs
+  // on a ~300-token workload prompt, this 8-9 µs (bench/lib/workload, 2,000 prompts, same run).
+  const lower = text.toLowerCase();
+  const out: string[] = [];
+  let start = -1;
+  for (let i = 0; i < lower.length; ) {
+    const width = wordCharAt(lower, i);
+    if (width > 0) {
+      if (start < 0) start = i;
+      i += width;
+      continue;
+    }
+    if (start >= 0) out.push(lower.slice(start, Math.min(i, start + maxWordLength)));
+    start = -1;
+    i++;
+  }
+  if (start >= 0) out.push(lower.slice(start, Math.min(lower.length, start + maxWordLength)));
   lastWords = { text, maxWordLength, words: out };
   return out;
 }
