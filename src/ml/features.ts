@@ -67,9 +67,9 @@ let lastWords: { text: string; maxWordLength: number; words: readonly string[] }
 
 /**
  * The word hashes (fnv1a with the word seed, before any bucket mask) of each split `words` returned,
- * hashed during the split. Keyed by the split, not the text, so that both texts of the quality score's
- * pair keep theirs (the second split replaces lastWords): hashing again took 1.3% of the optimizer's
- * samples (bun --cpu-prof, 2,000 workload prompts, every stage on).
+ * hashed during the split. Keyed by the split, not the text, so that embedPair's first text keeps its
+ * hashes when the second is split (lastWords keeps only the last): hashing the words again was 1.3% of
+ * the optimizer's samples (bun --cpu-prof, 2,000 workload prompts, every stage on).
  */
 const splitHashes = new WeakMap<readonly string[], Uint32Array>();
 const WORD_OFFSET = (FNV_OFFSET ^ SEED_WORD) >>> 0;
