@@ -67,8 +67,8 @@ let lastWords: { text: string; maxWordLength: number; words: readonly string[] }
 
 /**
  * The word hashes (fnv1a with the word seed, before any bucket mask) of each split `words` returned,
- * hashed during the split. Keyed by the split, not the text, so that embedPair's first text keeps its
- * hashes when the second is split (lastWords keeps only the last): hashing the words again was 1.3% of
+ * hashed during the split. Keyed by the split, not the text, so that a split still in use keeps its
+ * hashes when another text is split (lastWords keeps only the last): hashing the words again was 1.3% of
  * the optimizer's samples (bun --cpu-prof, 2,000 workload prompts, every stage on).
  */
 const splitHashes = new WeakMap<readonly string[], Uint32Array>();
