@@ -26,13 +26,11 @@ export class HashEmbedder implements Embedder {
   readonly dimensions: number;
   private readonly featurizer: HashFeaturizer;
   private bag: FeatureBag = { ids: new Int32Array(256), weights: new Float32Array(256), length: 0 };
-  private secondBag: FeatureBag = { ids: new Int32Array(256), weights: new Float32Array(256), length: 0 };
   private readonly inputs = new SparseInputPool();
   /**
    * The last few vectors, keyed by the words they were made from (the features depend on nothing else).
-   * One request embeds the same text more than once: the quality score embeds the compressed prompt, then
-   * the cache and the classifier embed its last user message, which is that prompt with its whitespace
-   * folded.
+   * One request embeds the same text more than once: the cache and the classifier both embed its last
+   * user message.
    */
   private readonly recent = new Map<string, Float32Array>();
 
@@ -81,30 +79,6 @@ export class HashEmbedder implements Embedder {
       const vector = out.length === this.dimensions ? out : out.slice(0, this.dimensions);
       this.remember(key, vector);
       return vector;
-    } finally {
-      release();
-    }
-  }
-
-  /**
-   * Both embeddings in one model call, each equal to what `embed` gives: the quality score compares a
-   * prompt with its compressed version, and the two share most of their features.
-   */
-  async embedPair(a: string, b: string): Promise<[Float32Array, Float32Array]> {
-    const [tokensA, tokensB] = [this.words(a), this.words(b)];
-    const [keyA, keyB] = [tokensA.join(" "), tokensB.join(" ")];
-    const [knownA, knownB] = [this.recent.get(keyA), this.recent.get(keyB)];
-    if (knownA && knownB) return [knownA, knownB];
-    if (knownA || knownB) return [knownA ?? (await this.embedWords(tokensA, keyA)), knownB ?? (await this.embedWords(tokensB, keyB))];
-    this.bag = this.featurizer.featurizeWords(tokensA, this.bag);
-    this.secondBag = this.featurizer.featurizeWords(tokensB, this.secondBag);
-    const { tensors, release } = this.inputs.takePair(this.bag, this.secondBag);
-    try {
-      const out = floatOutput(await this.session.run(tensors), "embedding");
-      const pair: [Float32Array, Float32Array] = [out.slice(0, this.dimensions), out.slice(this.dimensions, 2 * this.dimensions)];
-      this.remember(keyA, pair[0]);
-      this.remember(keyB, pair[1]);
-      return pair;
     } finally {
       release();
     }

@@ -1,6 +1,7 @@
 import type { Catalog } from "../catalog/catalog";
 import type { TaskPrediction } from "../ml/types";
 import { countMessageTokens } from "../tokens/count";
+import { foldWhitespace } from "../text/fold-whitespace";
 import { compressWithQualityFloor } from "./compress";
 import type { ChatMessage } from "../core/messages";
 import type { OptimizeInput, OptimizeResult, RouteOutcome } from "./optimize-types";
@@ -35,7 +36,7 @@ function modelsOf(deps: OptimizerDeps): OptimizerModels {
 /** The last user turn, whitespace folded: what the classifier reads when the request ends otherwise. */
 export function lastUserText(messages: readonly ChatMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
-    if (messages[i]!.role === "user") return messages[i]!.content.replace(/\s+/g, " ").trim();
+    if (messages[i]!.role === "user") return foldWhitespace(messages[i]!.content);
   }
   return "";
 }

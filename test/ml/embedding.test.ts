@@ -1,8 +1,5 @@
 import { describe, expect, test } from "bun:test";
 import { cosineOfUnit } from "../../src/ml/cosine";
-import { join } from "node:path";
-import { HashEmbedder } from "../../src/ml/hash-embedder";
-import { DEFAULT_MODELS_DIR } from "../../src/ml/load";
 import { shippedModels } from "./shipped-models";
 
 function norm(v: Float32Array): number {
@@ -40,26 +37,6 @@ describe("shipped embedding model", () => {
     for (const [a, paraphrase, unrelated] of cases) {
       const [va, vp, vu] = await Promise.all([m.embed(a), m.embed(paraphrase), m.embed(unrelated)]);
       expect(cosineOfUnit(va, vp)).toBeGreaterThan(cosineOfUnit(va, vu) + 0.2);
-    }
-  });
-});
-
-describe("HashEmbedder.embedPair", () => {
-  test("gives each text the vector embed gives it, also when they share no word or one is empty", async () => {
-    // Two instances: each remembers its recent vectors, so singles must come from one that never saw the pair.
-    const embedder = await HashEmbedder.load(join(DEFAULT_MODELS_DIR, "embedding"));
-    const single = await HashEmbedder.load(join(DEFAULT_MODELS_DIR, "embedding"));
-    const pairs: [string, string][] = [
-      ["I was wondering if you could help me write a poem about the sea.", "Write a poem about the sea."],
-      ["Completely different words here", "nothing shared at all"],
-      ["", "hello"],
-      ["x".repeat(3000), "naïve café 東京 😀"],
-    ];
-    for (const [a, b] of pairs) {
-      const [pa, pb] = await embedder.embedPair(a, b);
-      const [ea, eb] = [await single.embed(a), await single.embed(b)];
-      expect(Array.from(pa)).toEqual(Array.from(ea));
-      expect(Array.from(pb)).toEqual(Array.from(eb));
     }
   });
 });

@@ -47,3 +47,19 @@ describe("the shared split of the last text", () => {
     expect([...copied.ids.subarray(0, copied.length)]).toEqual([...split.ids.subarray(0, split.length)]);
   });
 });
+
+describe("words", () => {
+  test("are the runs of letters and digits of any script, lower-cased and cut, as the embedding was trained on", () => {
+    // The definition the shipped weights were trained with, written as the regex it was.
+    const reference = (text: string, max: number) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.slice(0, max));
+    const texts = [
+      "Hello, World! x86_64 don't re-run v2.0",
+      "İstanbul ǅemal ﬁx ß ΣΑΣ 日本語テキスト १२३ a\u0301b",
+      "𝐀𝐁𝐂 𝟙𝟚 😀word \ud800lone \udc00low end𝐀",
+      `${"a".repeat(30)} ${"𝐀".repeat(20)}`,
+      "",
+      " \n\t ",
+    ];
+    for (const text of texts) for (const max of [24, 5]) expect([...words(`${text} `, max)]).toEqual(reference(`${text} `, max));
+  });
+});

@@ -42,3 +42,18 @@ describe("what-the-prompt-asks features", () => {
     }
   });
 });
+
+describe("tech_vocabulary", () => {
+  test("reads words as lower-casing the text would: ASCII capitals, İ and the Kelvin sign", () => {
+    // techShare lower-cases a text only when it holds a character whose lower case is ASCII; these are all of them.
+    const becomeAscii: number[] = [];
+    for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      if (/[\u0000-\u007f]/.test(String.fromCodePoint(cp).toLowerCase())) becomeAscii.push(cp);
+    }
+    expect(becomeAscii).toEqual([0x130, 0x212a]);
+    expect(feature("Install DOCKER on Ubuntu", "tech_vocabulary")).toBe(1);
+    expect(feature("\u212a8s and \u212aubernetes", "tech_vocabulary")).toBe(1);
+    expect(feature("İ love my garden", "tech_vocabulary")).toBe(0);
+  });
+});

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Embedder } from "../../ml/types";
+import { foldWhitespace } from "../../text/fold-whitespace";
 import type { Store } from "../../store/db";
 import { Coalescer } from "./coalescer";
 import { extractFacets, facetBytes, packFacets, unpackFacets, type PromptFacets } from "./facets";
@@ -101,7 +102,7 @@ const REBUILD_BATCH = 256;
 
 /** Whitespace runs mean nothing to an embedding; collapsing them makes "a  b" and "a b" one vector. */
 export function embeddingText(prompt: string): string {
-  return prompt.normalize("NFKC").replace(/\s+/g, " ").trim();
+  return foldWhitespace(prompt.normalize("NFKC"));
 }
 
 /**
