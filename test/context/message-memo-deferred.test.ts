@@ -1,21 +1,14 @@
-import { describe, expect, mock, test } from "bun:test";
+import { afterAll, describe, expect, spyOn, test } from "bun:test";
 import * as count from "../../src/tokens/count";
+import { MessageMemo } from "../../src/pipeline/context/message-memo";
 
 /**
  * The message memo's work (hashing each message, counting its tokens) waits until after the current
  * task, so it is not done before the answer of the call it comes from goes out; a lookup made before
  * then still sees it.
  */
-let counted = 0;
-const real = { ...count };
-mock.module("../../src/tokens/count", () => ({
-  ...real,
-  countTokens: (...args: Parameters<typeof count.countTokens>) => {
-    counted++;
-    return real.countTokens(...args);
-  },
-}));
-const { MessageMemo } = await import("../../src/pipeline/context/message-memo");
+const counting = spyOn(count, "countTokens");
+afterAll(() => counting.mockRestore());
 
 const scope = { appId: "a", aggressiveness: 0.5, skipRules: [] as string[] };
 const asked = { role: "user" as const, content: "Hello! Could you please write a haiku about the sea? Thank you so much!" };
@@ -31,11 +24,11 @@ describe("message memo, deferred", () => {
   test("remember counts no tokens in the caller's task, and does so right after it", async () => {
     const memo = new MessageMemo(1_000_000);
     const [originals, sent] = turnOf();
-    counted = 0;
+    counting.mockClear();
     memo.remember(scope, originals, sent);
-    expect(counted).toBe(0);
+    expect(counting).not.toHaveBeenCalled();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(counted).toBeGreaterThan(0);
+    expect(counting).toHaveBeenCalled();
     expect(memo.prefix(scope, next)?.messages.map((m) => m.content)).toEqual(["Write a haiku about the sea.", answer.content]);
   });
 
