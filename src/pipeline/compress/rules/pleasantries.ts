@@ -46,6 +46,9 @@ function socialRanges(text: string): { ranges: { start: number; end: number }[];
   return { ranges, capitalizeAt };
 }
 
+/** What may close a sentence (splitSentences): its end marks and the quotes and brackets after them. */
+const CLOSING_MARKS = `.!?"'”’)]`;
+
 const PLEASE = /please/i;
 const mentionsPlease = (text: string) => PLEASE.test(text);
 
@@ -79,5 +82,22 @@ export const pleasantries: CompressionRule = {
     }
     const rest = rewriteAll(text, PLEASE_STEPS, ctx);
     return { text: rest.text, saved: saved + rest.saved };
+  },
+  // A sentence of the masked text with no placeholder in it starts a sentence of the original (masking
+  // leaves the punctuation and line breaks that end sentences, and adds none), which it is but for the
+  // closing marks a span may open with ('Hi there!"quoted"'): a social sentence, lead or tail holds no
+  // placeholder, so each is found in the original's sentences, cut back over their closing marks.
+  mayChange(original) {
+    if (mentionsPlease(original) || original.includes(", if") || GREETING.test(original)) return true;
+    return splitSentences(original).some(({ start, end }) => {
+      const sentence = original.slice(start, end);
+      if (socialLead(sentence) !== null) return true;
+      for (let cut = sentence.length; cut > 0; cut--) {
+        const head = cut === sentence.length ? sentence : sentence.slice(0, cut);
+        if (isSocialSentence(head) || SOCIAL_TAIL.test(head)) return true;
+        if (!CLOSING_MARKS.includes(sentence[cut - 1]!)) return false;
+      }
+      return false;
+    });
   },
 };
