@@ -1,5 +1,5 @@
 import { AnchoredMatches, type AnchoredPattern } from "../text/anchored-matches";
-import { hardnessOf } from "../text/hardness";
+import { countHardness, HARDNESS_PATTERNS, noHardness, rememberHardness } from "../text/hardness";
 import { FoldedWordTable } from "../text/word-table";
 
 /**
@@ -54,8 +54,11 @@ const TRANSLATE = new RegExp(
 );
 const SUMMARIZE =
   /\bsumm?ar(y|ize|ise|izing|ising)\b|\btl;?dr\b|\bcondense\b|\bkey (points|takeaways)\b|\bmain (points?|idea)\b|\bsum (it|this|that|these) up\b|\bsum up\b|\bgist\b|\brecap\b|\bboil\b.{0,20}\bdown\b|\bshort(er)? version\b|\bbottom line\b|\boverview\b|\bhighlights\b|\bshorten\b/i;
+// extract_verb: EXTRACT, which opens at a word, or EXTRACT_AT_START (one regex until the word-opened
+// part joined the shared scan below, where it took 15% of textFeatures' samples).
+const EXTRACT_AT_START = /^\s*(from|in|go through|read) (this|these|the following|the below)\b/i;
 const EXTRACT =
-  /\bextract\b|\bpull (out|the)\b|\bparse\b|\bgrab\b|\b(list|identify|find|get|give me) (all|every|each|the|just)\b.*\b(mentioned|from|in (the|this|these)|out of)\b|\b(as|into) (json|a table|a csv|csv)\b|^\s*(from|in|go through|read) (this|these|the following|the below)\b|\b(list|get|give me|tell me|find|pull|what are|which)\b.{0,60}\b(from|in|out of) (this|these|the following|the (text|email|message|log|table|list|document|page|transcript|notes?|below))\b|\bwhich\b.{0,40}\b(are|is) (mentioned|named|in this)\b/i;
+  /\bextract\b|\bpull (out|the)\b|\bparse\b|\bgrab\b|\b(list|identify|find|get|give me) (all|every|each|the|just)\b.*\b(mentioned|from|in (the|this|these)|out of)\b|\b(as|into) (json|a table|a csv|csv)\b|\b(list|get|give me|tell me|find|pull|what are|which)\b.{0,60}\b(from|in|out of) (this|these|the following|the (text|email|message|log|table|list|document|page|transcript|notes?|below))\b|\bwhich\b.{0,40}\b(are|is) (mentioned|named|in this)\b/i;
 const ROLEPLAY = /\b(act as|i want you to act|you are a|pretend (to be|you are)|role-?play)\b/i;
 const CREATIVE = /\b(poem|story|stories|lyrics|song|novel|haiku|essay|screenplay|blog post|slogan|fiction)\b/i;
 const REASONING = /\b(step by step|explain why|riddle|puzzle|logic|deduce|what if|would happen|estimate how many|prove that)\b/i;
@@ -134,6 +137,7 @@ const WORD_OPENED_FLAGS: readonly (readonly [feature: number, pattern: RegExp, w
     SUMMARIZE,
     "summary summarize summarise summarizing summarising sumary sumarize sumarise sumarizing sumarising tl tldr condense key main sum gist recap boil short shorter bottom overview highlights shorten",
   ],
+  [11, EXTRACT, "extract pull parse grab list identify find get give as into tell what which"],
   [12, ROLEPLAY, "act i you pretend role roleplay"],
   [13, CREATIVE, "poem story stories lyrics song novel haiku essay screenplay blog slogan fiction"],
   [14, REASONING, "step explain riddle puzzle logic deduce what would estimate prove"],
@@ -158,7 +162,12 @@ export const WORD_OPENED: readonly AnchoredPattern[] = WORD_OPENED_FLAGS.map(([,
   pattern: new RegExp(pattern.source, `${pattern.flags}g`),
   words: words.split(" "),
 }));
-const wordOpened = new AnchoredMatches(WORD_OPENED);
+/**
+ * The router's hardness counts (src/text/hardness.ts) come from the same scan, after these patterns:
+ * textFeatures reads them of the same text, and routing then finds them remembered. Walking and looking
+ * up the words once rather than twice: hardnessOf's own scan was a fifth of textFeatures' samples.
+ */
+const wordOpened = new AnchoredMatches([...WORD_OPENED, ...HARDNESS_PATTERNS]);
 const QUANTITY_FLAG = WORD_OPENED_FLAGS.findIndex(([feature]) => feature === -1);
 
 /** Character classes counted by charShares, as bits of CHAR_CLASS (ASCII) or by range (non-Latin letters). */
@@ -247,7 +256,6 @@ export function textFeatures(text: string, out: Float32Array = new Float32Array(
   out[6] = Math.log1p(lines) / 5;
   out[7] = text.includes("?") ? 1 : 0;
   out[8] = QUESTION_OPENING.test(text) ? 1 : 0;
-  out[11] = EXTRACT.test(head) ? 1 : 0;
   out[16] = SHELL_OR_PATH.test(head) ? 1 : 0;
   out[17] = CONFIG_SYNTAX.test(head) ? 1 : 0;
   out[19] = techShare(head);
@@ -256,12 +264,16 @@ export function textFeatures(text: string, out: Float32Array = new Float32Array(
   out[24] = PROCEDURAL.test(head) ? 1 : 0;
   out[29] = IMPERATIVE_OPENING.test(head) ? 1 : 0;
   let opened = 0;
-  wordOpened.each(head, (k) => {
-    opened |= 1 << k;
+  const hardness = noHardness();
+  wordOpened.each(head, (k, m) => {
+    if (k < WORD_OPENED.length) opened |= 1 << k;
+    else countHardness(hardness, k - WORD_OPENED.length, m);
   });
+  // head is at most 4,000 characters, within what hardnessOf reads.
+  rememberHardness(head, hardness);
   for (const [k, [feature]] of WORD_OPENED_FLAGS.entries()) if (feature >= 0) out[feature] = (opened >>> k) & 1;
+  if (EXTRACT_AT_START.test(head)) out[11] = 1;
   out[20] = (opened >>> QUANTITY_FLAG) & 1 && out[3] > 0 ? 1 : 0;
-  const hardness = hardnessOf(head);
   // The router's bundled thresholds (6 constraints, 5 steps) as the scale's top.
   out[30] = Math.min(1, hardness.constraints / 6);
   out[31] = Math.min(1, hardness.steps / 5);
