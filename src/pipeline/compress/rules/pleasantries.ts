@@ -1,7 +1,7 @@
 import type { CompressionRule } from "../types";
 import { capitalize, removeRanges, rewriteAll, type RewriteStep } from "../text/rewrite";
 import { splitSentences } from "../text/sentences";
-import { ADDRESSEE, isEmojiOnly, isSocialSentence, SOCIAL_CLAUSE, SOCIAL_TAIL, SOCIAL_WORD, socialLead } from "../text/social";
+import { ADDRESSEE, isEmojiOnly, isSocialSentence, opensSocially, SOCIAL_CLAUSE, SOCIAL_TAIL, SOCIAL_WORD, socialLead } from "../text/social";
 
 /** An opening greeting with its punctuation, when more follows it. */
 const GREETING = new RegExp(
@@ -91,10 +91,13 @@ export const pleasantries: CompressionRule = {
     if (mentionsPlease(original) || original.includes(", if") || GREETING.test(original)) return true;
     return splitSentences(original).some(({ start, end }) => {
       const sentence = original.slice(start, end);
-      if (socialLead(sentence) !== null) return true;
+      // SOCIAL_TAIL opens with a comma; the rest with a social opening word.
+      const opens = opensSocially(sentence);
+      if (!opens && !sentence.includes(",")) return false;
+      if (opens && socialLead(sentence) !== null) return true;
       for (let cut = sentence.length; cut > 0; cut--) {
         const head = cut === sentence.length ? sentence : sentence.slice(0, cut);
-        if (isSocialSentence(head) || SOCIAL_TAIL.test(head)) return true;
+        if ((opens && isSocialSentence(head)) || SOCIAL_TAIL.test(head)) return true;
         if (!CLOSING_MARKS.includes(sentence[cut - 1]!)) return false;
       }
       return false;
