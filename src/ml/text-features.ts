@@ -88,9 +88,16 @@ const IMPERATIVE_OPENING =
 // "how many" alone is small talk as often as arithmetic ("how many times have you seen it?"); quantity_question pairs it with a number.
 const MATH = /\b(solve|equation|integral|derivative|probability|calculate|sum of|percent|theorem)\b/i;
 const QUANTITY = /\bhow (many|much)\b/i;
-// Code work that reads as prose (system administration, set-up, configuration) still names commands, paths and files.
-const SHELL_OR_PATH =
-  /^\$ |\b(sudo|apt-get|apt|yum|dnf|brew|pip3?|npm|npx|yarn|pnpm|cargo|git|docker|kubectl|systemctl|ssh|scp|curl|wget|chmod|chown|grep|sed|awk|bash|zsh|powershell|nixos-rebuild|cmake|gcc|clang)\s|(^|[\s"'`(])(~|\.{1,2})?(\/[\w.@-]+){2,}|\b[A-Z]:\\|\w\.(py|js|mjs|ts|tsx|jsx|java|kt|c|cc|cpp|h|hpp|cs|rs|go|rb|php|sh|ps1|nix|ya?ml|json|toml|ini|conf|cfg|xml|html?|css|scss|sql|lock|env|gradle|csproj|vue|svelte|dll|exe|so)\b/m;
+// Code work that reads as prose (system administration, set-up, configuration) still names commands, paths and files:
+// shell_or_path is SHELL_COMMAND, which opens at a word (in the shared scan below), or SHELL_PATH_OR_FILE,
+// which can match only where SHELL_PATH_MARK does ("$ ", a slash or backslash, a dot before a small
+// letter), so prose without one skips it (one regex till both were split off: 10% of the classifier's
+// JavaScript samples on fresh workload prompts).
+const SHELL_COMMAND =
+  /\b(sudo|apt-get|apt|yum|dnf|brew|pip3?|npm|npx|yarn|pnpm|cargo|git|docker|kubectl|systemctl|ssh|scp|curl|wget|chmod|chown|grep|sed|awk|bash|zsh|powershell|nixos-rebuild|cmake|gcc|clang)\s/;
+const SHELL_PATH_MARK = /\$ |[/\\]|\.[a-z]/;
+const SHELL_PATH_OR_FILE =
+  /^\$ |(^|[\s"'`(])(~|\.{1,2})?(\/[\w.@-]+){2,}|\b[A-Z]:\\|\w\.(py|js|mjs|ts|tsx|jsx|java|kt|c|cc|cpp|h|hpp|cs|rs|go|rb|php|sh|ps1|nix|ya?ml|json|toml|ini|conf|cfg|xml|html?|css|scss|sql|lock|env|gradle|csproj|vue|svelte|dll|exe|so)\b/m;
 const CONFIG_SYNTAX = /^\s*[\w.-]+\s*[:=]\s*\S.*\n\s*[\w.-]+\s*[:=]\s*\S|^\s*\[[\w. -]+\]\s*$|<\/?[a-zA-Z][\w-]*(\s[^>]*)?>/m;
 const ERROR_TRACE =
   /\b(error|exception|traceback|stack ?trace|segfault|segmentation fault|errno|undefined reference|null ?pointer|nullreferenceexception|stderr|exit (code|status)|compil(e|er|ation|ing)|deprecat(ed|ion)|warning:|failed to|cannot find module|not found|permission denied)\b/i;
@@ -130,7 +137,9 @@ const TECH_WORDS = new FoldedWordTable(
  * also needs a digit, so it is set apart (-1). WORD_OPENED is exported for the test that holds the lists
  * to the patterns (test/compress/anchored-matches.test.ts).
  */
-const WORD_OPENED_FLAGS: readonly (readonly [feature: number, pattern: RegExp, words: string])[] = [
+const WORD_OPENED_FLAGS: readonly (readonly [feature: number, pattern: RegExp, words: string, units?: string])[] = [
+  [1, CODE_KEYWORD, "def function class import return const let var public static void select printf console", "#={};"],
+  [16, SHELL_COMMAND, "sudo apt yum dnf brew pip npm npx yarn pnpm cargo git docker kubectl systemctl ssh scp curl wget chmod chown grep sed awk bash zsh powershell nixos cmake gcc clang"],
   [9, TRANSLATE, `translate translation translating in into to from what ${LANGUAGES.replaceAll("|", " ")}`],
   [
     10,
@@ -158,9 +167,10 @@ const WORD_OPENED_FLAGS: readonly (readonly [feature: number, pattern: RegExp, w
   [27, DECISION, "should which is better help would or decide choose pick worth recommend what"],
   [28, FIRST_PERSON, "i my we our me us"],
 ];
-export const WORD_OPENED: readonly AnchoredPattern[] = WORD_OPENED_FLAGS.map(([, pattern, words]) => ({
+export const WORD_OPENED: readonly AnchoredPattern[] = WORD_OPENED_FLAGS.map(([, pattern, words, units]) => ({
   pattern: new RegExp(pattern.source, `${pattern.flags}g`),
   words: words.split(" "),
+  ...(units !== undefined && { units }),
 }));
 /**
  * The router's hardness counts (src/text/hardness.ts) come from the same scan, after these patterns:
@@ -247,7 +257,6 @@ export function textFeatures(text: string, out: Float32Array = new Float32Array(
   let lines = 1;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lines++;
   out[0] = text.includes("```") ? 1 : 0;
-  out[1] = CODE_KEYWORD.test(head) ? 1 : 0;
   const shares = charShares(head);
   out[2] = Math.min(1, shares.symbols * 10);
   out[3] = Math.min(1, shares.digits * 10);
@@ -256,7 +265,6 @@ export function textFeatures(text: string, out: Float32Array = new Float32Array(
   out[6] = Math.log1p(lines) / 5;
   out[7] = text.includes("?") ? 1 : 0;
   out[8] = QUESTION_OPENING.test(text) ? 1 : 0;
-  out[16] = SHELL_OR_PATH.test(head) ? 1 : 0;
   out[17] = CONFIG_SYNTAX.test(head) ? 1 : 0;
   out[19] = techShare(head);
   out[22] = DOCUMENT_BODY.test(head) ? 1 : 0;
@@ -273,6 +281,7 @@ export function textFeatures(text: string, out: Float32Array = new Float32Array(
   rememberHardness(head, hardness);
   for (const [k, [feature]] of WORD_OPENED_FLAGS.entries()) if (feature >= 0) out[feature] = (opened >>> k) & 1;
   if (EXTRACT_AT_START.test(head)) out[11] = 1;
+  if (out[16] === 0 && SHELL_PATH_MARK.test(head) && SHELL_PATH_OR_FILE.test(head)) out[16] = 1;
   out[20] = (opened >>> QUANTITY_FLAG) & 1 && out[3] > 0 ? 1 : 0;
   // The router's bundled thresholds (6 constraints, 5 steps) as the scale's top.
   out[30] = Math.min(1, hardness.constraints / 6);
