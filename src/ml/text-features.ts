@@ -139,7 +139,11 @@ const TECH_WORDS = new FoldedWordTable(
  */
 const WORD_OPENED_FLAGS: readonly (readonly [feature: number, pattern: RegExp, words: string, units?: string])[] = [
   [1, CODE_KEYWORD, "def function class import return const let var public static void select printf console", "#={};"],
-  [16, SHELL_COMMAND, "sudo apt yum dnf brew pip npm npx yarn pnpm cargo git docker kubectl systemctl ssh scp curl wget chmod chown grep sed awk bash zsh powershell nixos cmake gcc clang"],
+  [
+    16,
+    SHELL_COMMAND,
+    "sudo apt yum dnf brew pip npm npx yarn pnpm cargo git docker kubectl systemctl ssh scp curl wget chmod chown grep sed awk bash zsh powershell nixos cmake gcc clang",
+  ],
   [9, TRANSLATE, `translate translation translating in into to from what ${LANGUAGES.replaceAll("|", " ")}`],
   [
     10,
