@@ -15,23 +15,25 @@ import { removeRanges } from "../text/rewrite";
  */
 function mayRepeatSentence(original: string): boolean {
   const sentences = splitSentences(original);
-  const hashes = sentences.map(({ start, end }) => letterHashOf(original, start, end));
-  const firstWith = new Map<number, number[]>();
-  for (let j = 0; j < hashes.length; j++) {
-    const earlier = firstWith.get(hashes[j]!);
-    if (!earlier) {
-      firstWith.set(hashes[j]!, [j]);
+  const n = sentences.length;
+  const hashes = new Int32Array(n);
+  for (let j = 0; j < n; j++) hashes[j] = letterHashOf(original, sentences[j]!.start, sentences[j]!.end);
+  const firstWith = new Map<number, number>();
+  for (let j = 0; j < n; j++) {
+    const first = firstWith.get(hashes[j]!);
+    if (first === undefined) {
+      firstWith.set(hashes[j]!, j);
       continue;
     }
-    for (const i of earlier) {
+    // Hashes repeat rarely: the earlier sentences with this one are found by looking back from the first.
+    for (let i = first; i < j; i++) {
       let words = 0;
-      for (let k = 0; i + k < j && j + k < hashes.length && hashes[i + k] === hashes[j + k]; k++) {
+      for (let k = 0; i + k < j && j + k < n && hashes[i + k] === hashes[j + k]; k++) {
         const s = sentences[i + k]!;
         words += wordsOpeningIn(original, s.start, s.end);
         if (words >= MIN_DUPLICATE_WORDS) return true;
       }
     }
-    earlier.push(j);
   }
   return false;
 }
