@@ -13,7 +13,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { ChatMessage } from "../src/core/messages";
-import { roundOrder } from "./lib/measure";
+import { loadTrees, roundOrder } from "./lib/measure";
 import { percentile } from "./lib/stats";
 import { loadWorkload, variedPrompt } from "./lib/workload";
 
@@ -77,12 +77,7 @@ async function loadTree(name: string, path: string): Promise<Tree> {
   return { name, run, us };
 }
 
-const trees: Tree[] = [];
-for (const spec of flags.tree.length > 0 ? flags.tree : ["this=."]) {
-  const [name, path] = spec.split("=") as [string, string | undefined];
-  if (!path) throw new Error(`--tree wants name=/path, got '${spec}'`);
-  trees.push(await loadTree(name, path));
-}
+const trees: Tree[] = await loadTrees(flags.tree, loadTree);
 
 const workload = loadWorkload(300);
 for (let i = 0; i < 300; i++) for (const t of trees) await t.run(variedPrompt(workload, 1_000_000 + i), false);
