@@ -17,11 +17,12 @@
  * - fresh hold-out: models/task-classifier/data/fresh-holdout.jsonl, 180 prompts written before the
  *   third round of issue 26 changed anything and read once, at its end; tuning data since the fourth.
  * - fresh hold-out 2: models/task-classifier/data/fresh-holdout-2.jsonl, 180 prompts written before the
- *   fourth round changed anything, never tuned on and read once, at its end. The goals are judged here.
+ *   fourth round changed anything and read once, at its end; tuning data since the fifth. The goals are
+ *   judged on a hold-out nobody tuning the model has read, given with --holdout FILE.
  * - round-5 dev: 1 in 4 of data/round-5.jsonl (issue 26's fifth round), kept out of training and
  *   calibration: how that round's changes do on prompts of their kind they did not learn from.
  * - dev: 1 in 5 rows of the public corpora plus 1 in 10 of the project's prompts; settings and the
- *   softmax temperature (on their written prompts and the first fresh hold-out) were chosen on these,
+ *   softmax temperature (on their written prompts and both fresh hold-outs) were chosen on these,
  *   so their figures flatter.
  * - leave one source out: for each source, a classifier trained (LOSO_EPOCHS epochs) on every other
  *   source, tested on all of that source's rows: what it makes of a corpus it never saw.
@@ -312,7 +313,7 @@ async function main(): Promise<void> {
   console.log(`- hold-out: ${named["hold-out"].length} of the project's own prompts (models/task-classifier/data), never used to choose a setting`);
   if (fresh2)
     console.log(
-      `- fresh hold-out 2: ${fresh2.length} prompts written for issue 26 before its fourth round changed anything, never tuned on (models/task-classifier/data/fresh-holdout-2.jsonl)`,
+      `- fresh hold-out 2: ${fresh2.length} prompts written for issue 26 before its fourth round changed anything; tuning data since its fifth round (models/task-classifier/data/fresh-holdout-2.jsonl)`,
     );
   console.log(
     `- fresh hold-out: ${named["fresh hold-out"].length} prompts written for issue 26 before its third round changed anything; tuning data since its fourth round (models/task-classifier/data/fresh-holdout.jsonl)`,
@@ -321,7 +322,7 @@ async function main(): Promise<void> {
     `- round-5 dev: ${named["round-5 dev"].length} of the prompts written in issue 26's fifth round (models/task-classifier/data/round-5.jsonl), 1 in 4 by a hash of the text, never trained on nor used for calibration`,
   );
   console.log(
-    `- dev: ${named.dev.length} rows (1 in 5 of the public corpora, 1 in 10 of the project's prompts); settings were chosen on them, the temperature on their written prompts and the first fresh hold-out`,
+    `- dev: ${named.dev.length} rows (1 in 5 of the public corpora, 1 in 10 of the project's prompts); settings were chosen on them, the temperature on their written prompts and both fresh hold-outs`,
   );
   console.log(`- classifier: models/task-classifier through loadModels(); oracle: the label, confidence 1, the row's difficulty`);
   console.log(`- completion assumed ${COMPLETION_TOKENS} tokens per prompt; prompt tokens counted with o200k; all providers available unless said otherwise`);
