@@ -279,7 +279,7 @@ export function textFeatures(text: string, out: Float32Array = new Float32Array(
   const hardness = noHardness();
   wordOpened.each(head, (k, m) => {
     if (k < WORD_OPENED.length) opened |= 1 << k;
-    else countHardness(hardness, k - WORD_OPENED.length, m);
+    else countHardness(hardness, head, k - WORD_OPENED.length, m);
   });
   // head is at most 4,000 characters, within what hardnessOf reads.
   rememberHardness(head, hardness);
