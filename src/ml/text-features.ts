@@ -67,6 +67,7 @@ const TRADE_OFF_OR_PLAN =
   /\b(pros and cons|trade-?offs?|for and against|arguments? (for|against)|which (factors?|matters?)|weigh|compare|comparison|versus|vs\.?|should (i|we)|which (is|would be|should) (better|best|more|i)|better (option|choice)|decide|decision|recommend one|plan (a|the|my|our)|schedule|prioriti[sz]e|what would happen|would have happened|suppose|imagine|consequences?|root cause|what could explain|most likely (reason|cause)|how (would|should) (i|you|we) (decide|choose|approach))\b/i;
 // An instruction followed by material to work on: a colon or blank line, then a long stretch of text.
 const DOCUMENT_BODY = /[:?.]\s*\n\s*\S[\s\S]{80,}|:\s+["“'][^"”']{60,}|^[\s\S]{200,}\n\s*\n\s*\S.{0,200}$/;
+const COLON_THEN_QUOTE = /:\s+["“']/;
 /*
  * What the prompt asks, whatever its topic (issue 26): the leave-one-source-out evaluation showed the
  * classifier learning which corpus a prompt came from (numbers read as math, a casual tone as chat).
@@ -269,9 +270,11 @@ export function textFeatures(text: string, out: Float32Array = new Float32Array(
   out[6] = Math.log1p(lines) / 5;
   out[7] = text.includes("?") ? 1 : 0;
   out[8] = QUESTION_OPENING.test(text) ? 1 : 0;
-  out[17] = CONFIG_SYNTAX.test(head) ? 1 : 0;
+  // Each alternative of CONFIG_SYNTAX spells a line break, "[" or "<", and of DOCUMENT_BODY a line break
+  // or a colon, blank and quote: one-line prose, most prompts, skips both regexes.
+  out[17] = (head.includes("\n") || head.includes("[") || head.includes("<")) && CONFIG_SYNTAX.test(head) ? 1 : 0;
   out[19] = techShare(head);
-  out[22] = DOCUMENT_BODY.test(head) ? 1 : 0;
+  out[22] = (head.includes("\n") || COLON_THEN_QUOTE.test(head)) && DOCUMENT_BODY.test(head) ? 1 : 0;
   out[23] = Math.min(1, shares.nonLatin * 5);
   out[24] = PROCEDURAL.test(head) ? 1 : 0;
   out[29] = IMPERATIVE_OPENING.test(head) ? 1 : 0;
