@@ -25,7 +25,12 @@ import { loadWorkload, PROMPT_SLOT, requestBody, variedPrompt } from "./lib/work
 
 const { values: flags } = parseArgs({
   args: process.argv.slice(2),
-  options: { requests: { type: "string", default: "2000" }, block: { type: "string", default: "1" }, warm: { type: "string", default: "1500" }, tree: { type: "string", multiple: true, default: [] } },
+  options: {
+    requests: { type: "string", default: "2000" },
+    block: { type: "string", default: "1" },
+    warm: { type: "string", default: "1500" },
+    tree: { type: "string", multiple: true, default: [] },
+  },
 });
 if (flags.tree.length === 0) throw new Error("give at least one --tree name=/path");
 
