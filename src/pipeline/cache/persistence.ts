@@ -8,6 +8,7 @@ import type { Embedder } from "../../ml/types";
 import { conflictTarget, writeAll, type Db, type Dialect, type Statement, type Store } from "../../store/db";
 import * as schema from "../../store/schema";
 import { cacheEntries } from "../../store/schema";
+import { startWriteThread, type ThreadReply } from "../../store/write-thread";
 
 /** Writes kept while the store is locked by another process: a bound, since the cache is an optimisation. */
 const MAX_QUEUED = 100_000;
@@ -99,7 +100,6 @@ const WORKER = new URL("../../../workers/cache-writer.worker.ts", import.meta.ur
 
 type Sent = { op: "write"; json: string } | { op: "close" };
 type ThreadRequest = Sent & { id: number };
-type ThreadReply = { id: number; error?: string; code?: string };
 
 /**
  * Writes the cache's batches on a thread of its own with its own connection to the store's file. On the
@@ -109,36 +109,12 @@ type ThreadReply = { id: number; error?: string; code?: string };
  * whichever request came next. A batch goes as one JSON string, one copy across.
  */
 export function cacheWriteThread(dbPath: string, busyTimeoutMs: number): CacheWriteThread {
-  const worker = new Worker(WORKER, { workerData: { dbPath, busyTimeoutMs } } as WorkerOptions);
-  const waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
-  let next = 0;
-  worker.onmessage = (ev: MessageEvent<ThreadReply>) => {
-    const w = waiting.get(ev.data.id);
-    if (!w) return;
-    waiting.delete(ev.data.id);
-    if (ev.data.error !== undefined) w.reject(Object.assign(new Error(ev.data.error), { code: ev.data.code }));
-    else w.resolve();
-  };
-  worker.onerror = (ev) => {
-    for (const w of waiting.values()) w.reject(new Error(`cache writer failed: ${ev.message}`));
-    waiting.clear();
-  };
-  // An idle writer must not keep the process alive; a pending write does.
-  worker.unref();
-  const send = (request: Sent) =>
-    new Promise<void>((resolve, reject) => {
-      const id = ++next;
-      waiting.set(id, { resolve, reject });
-      worker.ref();
-      worker.postMessage({ ...request, id });
-    }).finally(() => {
-      if (waiting.size === 0) worker.unref();
-    });
+  const thread = startWriteThread<Sent>(WORKER, { dbPath, busyTimeoutMs }, "cache writer");
   return {
-    write: (ops) => send({ op: "write", json: JSON.stringify(ops) }),
+    write: async (ops) => void (await thread.send({ op: "write", json: JSON.stringify(ops) })),
     close: async () => {
-      await send({ op: "close" }).catch(() => undefined);
-      worker.terminate();
+      await thread.send({ op: "close" }).catch(() => undefined);
+      thread.terminate();
     },
   };
 }
