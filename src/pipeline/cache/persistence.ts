@@ -121,8 +121,11 @@ export function cacheWriteThread(dbPath: string, busyTimeoutMs: number): CacheWr
 
 /**
  * The writer thread's side: its own connection, the statements the event loop's writer uses. It runs at
- * a lower priority (nice 10) where the system lets a thread have its own: a cache write can wait, the
- * next request should not. The busy timeout is the store's: waiting for another writer's lock holds up
+ * a lower priority (nice 5) where the system lets a thread have its own: a cache write can wait, the
+ * next request should not. Not lower: under the benchmark's pinning (every server thread on one core)
+ * a saturated gateway keeps the event loop and two optimizer workers runnable, against which nice 10
+ * leaves the writer about 3.5% of the core, short of the ~4% its rows need at ~325 misses a second (the
+ * queue would grow); nice 5 leaves it about 10%. The busy timeout is the store's: waiting for another writer's lock holds up
  * only this thread.
  */
 export function serveCacheWrites(dbPath: string, busyTimeoutMs: number, post: (r: ThreadReply) => void): (msg: ThreadRequest) => void {
@@ -147,7 +150,7 @@ export function serveCacheWrites(dbPath: string, busyTimeoutMs: number, post: (r
 /** Linux gives each thread its own nice value (setpriority on the thread's id); elsewhere the thread keeps the process's. */
 function lowerThisThreadsPriority(): void {
   try {
-    setPriority(Number(readlinkSync("/proc/thread-self").split("/").pop()), 10);
+    setPriority(Number(readlinkSync("/proc/thread-self").split("/").pop()), 5);
   } catch {
     // Not Linux, or not allowed: the writes still run off the event loop.
   }
