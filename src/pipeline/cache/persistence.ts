@@ -124,8 +124,10 @@ export function cacheWriteThread(dbPath: string, busyTimeoutMs: number): CacheWr
  * a lower priority (nice 5) where the system lets a thread have its own: a cache write can wait, the
  * next request should not. Not lower: under the benchmark's pinning (every server thread on one core)
  * a saturated gateway keeps the event loop and two optimizer workers runnable, against which nice 10
- * leaves the writer about 3.5% of the core, short of the ~4% its rows need at ~325 misses a second (the
- * queue would grow); nice 5 leaves it about 10%. The busy timeout is the store's: waiting for another writer's lock holds up
+ * leaves the writer about 3.5% of the core and nice 5 about 10%; alone the thread wrote 13,800 rows a
+ * second (3 KB rows in batches of 10, each evicting one, load 10), so a saturated miss rate of 325-430
+ * a second (bench/run.ts) needs 2.5-3% of the core, too close to nice 10's share for a queue that would
+ * grow while it lags. The busy timeout is the store's: waiting for another writer's lock holds up
  * only this thread.
  */
 export function serveCacheWrites(dbPath: string, busyTimeoutMs: number, post: (r: ThreadReply) => void): (msg: ThreadRequest) => void {
