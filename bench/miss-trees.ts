@@ -15,12 +15,12 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { fromLoadSpec, timeRequests, type ClientTarget } from "./lib/client";
 import { corePlan, stopAll } from "./lib/processes";
 import { percentile } from "./lib/stats";
-import { gatewaySpecs, startBareProxy, startGateway, startMock } from "./lib/targets";
+import { gatewaySpecs, startBareProxy, startGateway, startMock, treeSpec } from "./lib/targets";
 import { loadWorkload, PROMPT_SLOT, requestBody, variedPrompt } from "./lib/workload";
 
 const { values: flags } = parseArgs({
@@ -48,16 +48,8 @@ try {
     },
   ];
   for (const spec of flags.tree) {
-    const [name, rest] = spec.split(/=(.*)/s) as [string, string | undefined];
-    if (!rest) throw new Error(`--tree wants name=/path, got '${spec}'`);
-    const [path, settings] = rest.split(":") as [string, string | undefined];
-    const env = Object.fromEntries(
-      (settings ?? "")
-        .split(",")
-        .filter(Boolean)
-        .map((kv) => kv.split("=") as [string, string]),
-    );
-    const gw = await startGateway(work, cores.servers, mock.url, "warn", `svc-${targets.length}-${name}`, [], resolve(path), { env });
+    const { name, path, env } = treeSpec(spec);
+    const gw = await startGateway(work, cores.servers, mock.url, "warn", `svc-${targets.length}-${name}`, [], path, { env });
     const miss = gatewaySpecs(gw, w, false).miss;
     // Every gateway gets prompts of its own: a prompt one gateway has seen would still be fresh to another, but not to itself.
     const salt = targets.length;

@@ -6,7 +6,7 @@
  * wrk at 1 connection (p50). Figures are medians over rounds, and medians of the per-round differences
  * to the proxy measured in the same round ("paired"), which is what to compare on a noisy machine.
  *
- *   bun bench/relay-cpu.ts [--rounds 7] [--seconds 4] [--c1-seconds 3] [--warm-seconds 8] [--connections 32] [--tree name=/path ...]
+ *   bun bench/relay-cpu.ts [--rounds 7] [--seconds 4] [--c1-seconds 3] [--warm-seconds 8] [--connections 32] [--tree name=/path[:SVC_X=1,...] ...]
  *
  * `--c1-seconds 0` skips the concurrency-1 phase: on a loaded machine many short rounds (e.g. `--rounds 30
  * --seconds 1`) pair each target with its neighbours closer in time than a few long ones. With two trees
@@ -20,12 +20,12 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { corePlan, cpuTimeUs, stopAll } from "./lib/processes";
 import { roundOrder } from "./lib/measure";
 import { median } from "./lib/stats";
-import { gatewaySpecs, startBareProxy, startGateway, startMock } from "./lib/targets";
+import { gatewaySpecs, startBareProxy, startGateway, startMock, treeSpec } from "./lib/targets";
 import { loadWorkload, requestBody, writeWrkInputs } from "./lib/workload";
 import { ensureWrk, runWrk, type LoadSpec } from "./lib/wrk";
 
@@ -68,9 +68,8 @@ async function main(): Promise<void> {
     add("proxy", proxy.pid, { url: `${proxy.url}/v1/chat/completions`, headers: {}, body: JSON.stringify(requestBody("openai", w.fixedPrompt)) });
     const trees = flags.tree.length > 0 ? flags.tree : ["svc=."];
     for (const t of trees) {
-      const [name, path] = t.split("=") as [string, string | undefined];
-      if (!path) throw new Error(`--tree wants name=/path, got '${t}'`);
-      const gw = await startGateway(work, cores.servers, mock.url, "warn", name, [], resolve(path));
+      const { name, path, env } = treeSpec(t);
+      const gw = await startGateway(work, cores.servers, mock.url, "warn", name, [], path, { env });
       add(name, gw.pid, gatewaySpecs(gw, w, false).relay);
     }
     const run = (t: Target, connections: number, seconds: string) =>

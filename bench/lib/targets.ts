@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { answers, jsonLineField, pinned, ROOT, startService, type Service } from "./processes";
 import { PROMPT_SLOT, requestBody, type Workload } from "./workload";
 import type { LoadSpec } from "./wrk";
@@ -163,4 +163,22 @@ export function gatewaySpecs(gw: GatewayService, w: Workload, stream: boolean): 
     miss: { url, headers, body: body("auto", PROMPT_SLOT) },
     hit: { url, headers, body: body("auto", w.fixedPrompt) },
   };
+}
+
+/**
+ * A `--tree` argument of the tree benchmarks: `name=/path`, optionally with settings for that gateway
+ * after a colon (`name=/path:SVC_X=1,MIMALLOC_PURGE_DELAY=1000`), so one tree can run beside itself
+ * with other settings.
+ */
+export function treeSpec(spec: string): { name: string; path: string; env: Record<string, string> } {
+  const [name, rest] = spec.split(/=(.*)/s) as [string, string | undefined];
+  if (!rest) throw new Error(`--tree wants name=/path, got '${spec}'`);
+  const [path, settings] = rest.split(":") as [string, string | undefined];
+  const env = Object.fromEntries(
+    (settings ?? "")
+      .split(",")
+      .filter(Boolean)
+      .map((kv) => kv.split("=") as [string, string]),
+  );
+  return { name, path: resolve(path), env };
 }
