@@ -87,6 +87,16 @@ export function lexCode(tokens: Tokens, i: number, lex: Lexicon): number {
   return code;
 }
 
+/** Whether token i is a possessive ("Alex's", "Jones’s"): a name does not run on past one ("Kevin Lamovec's Cautionary Tales"). */
+export function isPossessive(tokens: Tokens, i: number): boolean {
+  const source = tokens.source;
+  const start = tokens.start(i);
+  const end = tokens.end(i);
+  if (end - start < 3 || (source.charCodeAt(end - 1) | 0x20) !== 115) return false;
+  const quote = source.charCodeAt(end - 2);
+  return quote === 39 || quote === 0x2019;
+}
+
 /** Whether token i starts with a capital letter (of any script). */
 export function capitalised(tokens: Tokens, i: number): boolean {
   const c = tokens.first(i);
