@@ -52,28 +52,8 @@ export interface TaggerModel {
   lex: Lexicon;
 }
 
-/**
- * A scorer over a dense table: slot s's weight for label k at s * LABELS.length + k. Kept compact: a
- * bit per slot saying whether any of its weights is non-zero, a count of the non-zero slots before
- * each 32 of them, and only the non-zero slots' weights (~10k of 2^18: 120 kB and 64 kB against the
- * dense table's 3 MB, which a scored word's ~23 features each read at random). The tagger's time on
- * the pii-dense workload fell to ~0.8x with the same scores: most feature reads had missed the caches.
- */
+/** A scorer over a dense table: slot s's weight for label k at s * LABELS.length + k. */
 export function tableScorer(table: Float32Array): Scorer {
-  const rows = table.length / 3;
-  const present = new Int32Array(Math.ceil(rows / 32));
-  const before = new Int32Array(present.length);
-  let kept = 0;
-  for (let s = 0; s < rows; s++) if (table[s * 3] !== 0 || table[s * 3 + 1] !== 0 || table[s * 3 + 2] !== 0) kept++;
-  const weights = new Float32Array(kept * 3);
-  let at = 0;
-  for (let s = 0; s < rows; s++) {
-    if ((s & 31) === 0) before[s >>> 5] = at;
-    if (table[s * 3] === 0 && table[s * 3 + 1] === 0 && table[s * 3 + 2] === 0) continue;
-    present[s >>> 5]! |= 1 << (s & 31);
-    weights.set(table.subarray(s * 3, s * 3 + 3), at * 3);
-    at++;
-  }
   // Three labels, summed in locals: a loop over the labels, fill() and the typed arrays' length reads cost more than the sums.
   return {
     score(slots, count, scores) {
@@ -81,28 +61,16 @@ export function tableScorer(table: Float32Array): Scorer {
       let person = 0;
       let address = 0;
       for (let f = 0; f < count; f++) {
-        const s = slots[f]!;
-        const bits = present[s >>> 5]!;
-        const bit = 1 << (s & 31);
-        if ((bits & bit) === 0) continue;
-        const row = (before[s >>> 5]! + bitCount(bits & (bit - 1))) * 3;
-        o += weights[row]!;
-        person += weights[row + 1]!;
-        address += weights[row + 2]!;
+        const at = slots[f]! * 3;
+        o += table[at]!;
+        person += table[at + 1]!;
+        address += table[at + 2]!;
       }
       scores[0] = o;
       scores[1] = person;
       scores[2] = address;
     },
   };
-}
-
-/** The number of bits set in a 32-bit integer. */
-function bitCount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
 }
 
 const O = 0;
