@@ -3,6 +3,8 @@ import {
   features,
   isCandidate,
   isPossessive,
+  hashSpan,
+  wordOf,
   ordinaryCapital,
   writesCapitals,
   LABELS,
@@ -167,6 +169,39 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
   // A second pass right to left reaches a first name two words before a labelled surname.
   for (let i = tokens.length - 2; i >= 0; i--) {
     if (labels[i] === O && labels[i + 1] === PERSON && tokens.gap(i + 1) === Gap.Space && !isPossessive(tokens, i) && nameLike(i)) labels[i] = PERSON;
+  }
+  repeatNames(tokens, labels, lex);
+}
+
+/**
+ * A name found once is a name wherever the text writes it again the same way: "Margarethe Vandersloot
+ * called; Vandersloot said ..." masked only at the first mention would hand the surname to the
+ * provider at the second. A capitalised word spelled exactly as a person word of the same text (its
+ * possessive too: "Vandersloot's") becomes one, unless it opens a sentence and general English writes
+ * it in lower case ("Will Smith ... Will you"). A prompt only gains such a word where it already had
+ * a person, so no prompt without a find gets one.
+ */
+function repeatNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
+  let named: Map<number, number> | undefined;
+  for (let i = 0; i < tokens.length; i++) {
+    if (labels[i] !== PERSON || !capitalised(tokens, i) || isPossessive(tokens, i)) continue;
+    named ??= new Map();
+    const hash = wordOf(tokens, i);
+    if (!named.has(hash)) named.set(hash, i);
+  }
+  if (named === undefined) return;
+  const source = tokens.source;
+  for (let i = 0; i < tokens.length; i++) {
+    if (labels[i] !== O || !capitalised(tokens, i)) continue;
+    const possessive = isPossessive(tokens, i);
+    const start = tokens.start(i);
+    const end = tokens.end(i) - (possessive ? 2 : 0);
+    const hash = possessive ? hashSpan(source, start, end) : wordOf(tokens, i);
+    const j = named.get(hash);
+    if (j === undefined || tokens.end(j) - tokens.start(j) !== end - start || !source.startsWith(source.slice(tokens.start(j), tokens.end(j)), start)) continue;
+    const g = tokens.gap(i);
+    if ((g === Gap.Start || g === Gap.Stop || g === Gap.Newline) && usuallyLower(lexCode(tokens, i, lex))) continue;
+    labels[i] = PERSON;
   }
 }
 
