@@ -127,19 +127,23 @@ export function lexCode(tokens: Tokens, i: number, lex: Lexicon): number {
   const first = source.charCodeAt(start);
   if (!(first >= 48 && first <= 57)) {
     const hash = wordOf(tokens, i);
-    let second: number;
-    if ((meta & ASCII) !== 0) second = secondOf(source, start, d[at + END]!, true);
-    else {
-      const lower = tokens.lower(i);
-      second = secondOf(lower, 0, lower.length, false);
-    }
     const plain = (meta & PLAIN) !== 0 ? PLAIN_KEY : 0;
     const slots = lex.slots;
     const mask = (slots.length >> 1) - 1;
+    // The second hash is made only when the first matches: most words not in the lexicon never need it.
+    let second = 1;
     for (let slot = home(hash, mask); ; slot = (slot + 1) & mask) {
       const entry = slots[slot * 2 + 1]!;
       if (entry === 0) break;
-      if (slots[slot * 2] === hash && (entry & SECOND_MASK) === second && (entry & PLAIN_KEY) === plain) {
+      if (slots[slot * 2] !== hash) continue;
+      if (second === 1) {
+        if ((meta & ASCII) !== 0) second = secondOf(source, start, d[at + END]!, true);
+        else {
+          const lower = tokens.lower(i);
+          second = secondOf(lower, 0, lower.length, false);
+        }
+      }
+      if ((entry & SECOND_MASK) === second && (entry & PLAIN_KEY) === plain) {
         code = entry & CODE_MASK;
         break;
       }
