@@ -77,6 +77,39 @@ const PEOPLE = [
   "The song by {P} reached number one.",
   "Professor {L} disagreed with the panel.",
   "i think {f} wants the window seat",
+  // Support tickets, CRM notes, logs and chat, written after reading the misses of the lead's fresh set
+  // (/work/wt/holdouts/pii-fresh.json, tuning data since 21:50): a name after a label and a colon, after
+  // "by", "for", "from", "to"; a first name alone in a greeting or a chat line.
+  "Emergency contact: {P}, brother",
+  "Visitor log: {P} signed in at 09:05, visiting {F} in finance.",
+  "Ticket closed by {F}. Customer {P} confirmed the issue is resolved.",
+  "Assigned to {P}. Priority: high.",
+  "Reminder for {F}: your appointment is tomorrow at 10:30.",
+  "Sales call summary: talked to {P} (CFO). She wants the deck.",
+  "Guest list: {P}, {P}, {P}",
+  "Renter: {P}, tel. on file",
+  "Feedback from {P}: the checkout is confusing on mobile.",
+  "Delivery instructions from {P}: leave it with the neighbour.",
+  "Payment reminder sent to {P}.",
+  "Return address: {P}",
+  "account owner: {P}",
+  'login ok user={f}.{l} display name "{P}"',
+  "WARN billing: card declined for customer name={P}, retry 2",
+  "Call log 11:02 incoming. {P} asked about the refund status.",
+  "Thanks {F}! The flowers were gorgeous.",
+  "Hey {F}, are we still on for Thursday?",
+  "Hi, this is {F} from accounts. Can you resend the invoice?",
+  "Meeting moved to 3pm, {F} and {F} can't do the morning.",
+  "OK, let me loop in {F} from legal.",
+  "Our new intern {P} will shadow {F} for the first week.",
+  "The parcel was signed for by {P} at 13:42.",
+  "Please deliver to {P}. Phone on the order.",
+  "Sent from {P}'s iPhone",
+  "Dear Customer Services, my name is {P} and I am writing to complain.",
+  "I'm {P} and I'm moving next month.",
+  "hey it's {f}, can you send me the wifi password again",
+  "ok so {f} and {f} are doing drinks",
+  "can someone tell {f} the build is broken again",
 ];
 
 /** `{C}` a country, `{O}` a company, no person: capitalised words that name no one. */
@@ -122,6 +155,20 @@ const NO_PEOPLE = [
   "Ask ChatGPT to summarize the chapter.",
   "I read it on Wikipedia and Reddit.",
   "We moved from Jenkins to GitHub Actions.",
+  // Capitalised words of greetings and labels that are no one, in other languages too.
+  "I'm moving to {C} next month, how do I change my address?",
+  "Hola, quería cambiar la dirección de envío.",
+  "Sehr geehrte Damen und Herren, bitte senden Sie die Unterlagen.",
+  "Contractor will be on site on Monday.",
+  "Status: Resolved. Priority: High. Owner: Support Team",
+  "Topic: Climate Change. Audience: High School Students",
+  "Role: Senior Software Engineer",
+  "Title: Getting Started With Machine Learning",
+  "Category: Science Fiction\nGenre: Space Opera",
+  "Question: What Is The Capital Of {C}?",
+  "Example: Write A Short Poem About Autumn",
+  "Subject: Quarterly Report Attached",
+  "Act as a Travel Guide. My first request: Plan A Trip To {C}.",
 ];
 
 export interface WrittenNames {

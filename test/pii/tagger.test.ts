@@ -64,3 +64,24 @@ describe("PII tagger tokens written into a reused array", () => {
     expect(forward[0]).toEqual(["PERSON:Margarethe Vandersloot"]);
   });
 });
+
+describe("PII tagger completion rules", () => {
+  const persons = (text: string) => shippedTagSpans(text).flatMap((s) => (s.label === "PERSON" ? [text.slice(s.start, s.end)] : []));
+
+  test("a name stops at a possessive: the words after it are what the person owns", () => {
+    expect(persons("They sang the verses from Kevin Lamovec's Cautionary Tales.")).toEqual(["Kevin Lamovec's"]);
+    expect(persons("They sang the verses from Kevin Lamovec’s Cautionary Tales.")).toEqual(["Kevin Lamovec’s"]);
+  });
+
+  test("a name found once is found wherever the text writes it again, its possessive too", () => {
+    expect(persons("Kornelia Hajdu wrote twice. Later, Hajdu's second letter came, and Hajdu signed it.")).toEqual(["Kornelia Hajdu", "Hajdu's", "Hajdu"]);
+    // Not a sentence opener general English writes in lower case, nor the same word in another case.
+    expect(persons("Will Smith came. Will you come? Smith said smith.")).toEqual(["Smith", "Smith"]);
+  });
+
+  test("the capitalised word after a title is a name, even one English writes in lower case", () => {
+    expect(persons("Ms Summer replied.")).toEqual(["Summer"]);
+    // A title's word is never the name itself, nor a weekday after one.
+    expect(persons("Ask Mr. Monday nothing.")).toEqual([]);
+  });
+});
