@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadSemEval } from "../models/data/sts";
 import { DEFAULT_CACHE_CONFIG, embeddingText, extractFacets, wordsToEmbed } from "../src/pipeline/cache";
+import { SHIPPED_SYNONYMS } from "../src/pipeline/cache/request-synonyms";
 import { allMismatches } from "../src/pipeline/cache/verify";
 import { loadModels } from "../src/pipeline/models";
 import type { FaqCorpus } from "./lib/faq-replay";
@@ -69,7 +70,7 @@ async function verifierCause(p: Pair): Promise<{ first: string; all: string[] }>
   const fb = extractFacets(p.b);
   const vectors = new Map<string, Float32Array>();
   for (const w of wordsToEmbed(fa, fb)) vectors.set(w, await vec(w));
-  const found = allMismatches(fa, fb, { vectors, minSimilarity: config.minWordSimilarity });
+  const found = allMismatches(fa, fb, { vectors, minSimilarity: config.minWordSimilarity, synonyms: SHIPPED_SYNONYMS });
   const kinds = [...new Set(found.map((m) => m.kind))];
   return { first: kinds[0] ?? "", all: found.map((m) => `${m.kind}: ${m.detail}`) };
 }

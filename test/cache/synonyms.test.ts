@@ -5,11 +5,12 @@ import { join } from "node:path";
 import { loadSynonyms } from "../../src/pipeline/models";
 import { compareFacets, extractFacets, SynonymTable, type MismatchKind, type WordSimilarity } from "../../src/pipeline/cache";
 import { stem } from "../../src/pipeline/cache/facets";
+import { SHIPPED_SYNONYMS } from "../../src/pipeline/cache/request-synonyms";
 
 /**
- * svc ships no synonym table (the one it had came from WordNet, which is not data svc may tune on);
- * an operator may give one (SVC_CACHE_SYNONYMS_FILE). This one is written here, for these tests: words,
- * stemmed as the verifier stems them.
+ * svc ships hand-written request words (src/pipeline/cache/request-synonyms.ts; the table it had
+ * before came from WordNet, which is not data svc may tune on); an operator may add groups
+ * (SVC_CACHE_SYNONYMS_FILE). These are written here, for these tests: words, stemmed as the verifier stems them.
  */
 const GROUPS = [
   ["couch", "sofa"],
@@ -80,10 +81,26 @@ describe("synonym table", () => {
     expect(SynonymTable.parse(JSON.stringify({ groups: ["a b"] }), "x.json").areSynonyms("a", "b")).toBe(true);
   });
 
-  test("an operator's file is read as given: its groups pair, nothing else does", () => {
-    expect(operators.size).toBe(GROUPS.length * 2);
+  test("an operator's file adds its groups to the shipped ones: both pair, nothing else does", () => {
     expect(operators.areSynonyms(stem("sofa"), stem("couch"))).toBe(true);
+    expect(operators.areSynonyms(stem("buy"), stem("purchase"))).toBe(true);
     expect(operators.areSynonyms(stem("make"), stem("create"))).toBe(false);
+    expect(operators.size).toBeGreaterThan(SHIPPED_SYNONYMS.size);
+  });
+
+  test("a group with a context pairs only when both prompts share one of its context stems", () => {
+    const table = new SynonymTable(["chang updat | email password", "item product"]);
+    const has =
+      (...stems: string[]) =>
+      (s: string) =>
+        stems.includes(s);
+    expect(table.areSynonyms("chang", "updat", has("email"))).toBe(true);
+    expect(table.areSynonyms("updat", "chang", has("password", "my"))).toBe(true);
+    expect(table.areSynonyms("chang", "updat", has("app"))).toBe(false);
+    expect(table.areSynonyms("chang", "updat")).toBe(false);
+    expect(table.areSynonyms("item", "product")).toBe(true);
+    expect(SynonymTable.parse(JSON.stringify({ groups: ["a b | c"] }), "x.json").areSynonyms("a", "b", has("c"))).toBe(true);
+    expect(() => SynonymTable.parse(JSON.stringify({ groups: ["a | c"] }), "x.json")).toThrow(/two or more/);
   });
 });
 

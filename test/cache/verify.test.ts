@@ -152,7 +152,6 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["role", "Is it possible to cancel my order?", "Should I cancel my order?"],
   // A modal opening a yes-or-no question still counts as the modal.
   ["role", "Can I cancel my order?", "Should I cancel my order?"],
-  ["role", "Is it possible to cancel my order?", "How do I cancel my order?"],
   // Quantifiers of another force, and a statement for the question it answers.
   ["role", "Do all birds fly?", "Do some birds fly?"],
   ["role", "Can everyone see my file?", "Can someone see my file?"],
@@ -276,6 +275,33 @@ describe("verifier", () => {
       expect(compare(b, a)).toEqual({ equivalent: true });
     });
   }
+
+  test('"How do I X my Y?" (cached) answers "Can I X my Y?" (asked), one way only, and only for actions on what is the user\'s', () => {
+    for (const asked of ["Can I cancel my order?", "Is it possible to cancel my order?", "Could I cancel my order?"]) {
+      expect(compare(asked, "How do I cancel my order?")).toEqual({ equivalent: true });
+      expect(compare("How do I cancel my order?", asked)).toMatchObject({ equivalent: false, kind: "role" });
+    }
+    expect(compare("Can I freeze my debit card?", "How can I freeze my debit card?")).toEqual({ equivalent: true });
+    // Whether it is safe or allowed, which a "how" answer takes for granted; another person; not the user's own.
+    for (const [asked, cached] of [
+      ["Can I eat raw fish?", "How do I eat raw fish?"],
+      ["Can I increase my dose?", "How do I increase my dose?"],
+      ["Can you cancel my order?", "How do I cancel my order?"],
+      ["Can I cancel the order?", "How do I cancel the order?"],
+      ["Can I cancel my order?", "Why do I cancel my order?"],
+      ["Can I cancel my order?", "How do you cancel your order?"],
+    ]) {
+      expect(compare(asked!, cached!)).toMatchObject({ equivalent: false, kind: "role" });
+    }
+  });
+
+  test('"where do I" with an action on the user\'s things asks "how do I"; with a place it does not', () => {
+    for (const verb of ["freeze", "unlock", "activate", "renew", "upgrade", "submit"]) {
+      expect(compare(`Where do I ${verb} my card?`, `How do I ${verb} my card?`)).toEqual({ equivalent: true });
+    }
+    expect(compare("Where can I print on campus?", "How do I print on campus?")).toMatchObject({ equivalent: false, kind: "role" });
+    expect(compare("Where do I live?", "How do I live?")).toMatchObject({ equivalent: false, kind: "role" });
+  });
 
   test("a substituted word needs a near-synonym by the embedder's word vectors", () => {
     const a = extractFacets("How do I make an adjustable desk?");

@@ -545,7 +545,7 @@ function withoutCourtesy(prompt: string): string {
 const HOW_DO_I_FRAME = new RegExp(
   [
     String.raw`^\s*(?:what(?:['’]s| is) the way to|is there (?:a|any) way to|what do i (?:have to |need to )?do to`,
-    String.raw`|where (?:do|can) i (?=(?:reset|change|update|cancel|delete|remove|edit|enter|add|find|download|upload|see|view|check|manage|turn|enable|disable|set|get|redeem|apply|track|unsubscribe|export|import)\b))\s*`,
+    String.raw`|where (?:do|can) i (?=(?:reset|change|update|cancel|delete|remove|edit|enter|add|find|download|upload|see|view|check|manage|turn|enable|disable|set|get|redeem|apply|track|unsubscribe|export|import|freeze|unfreeze|lock|unlock|activate|deactivate|renew|upgrade|downgrade|submit|verify)\b))\s*`,
   ].join(""),
   "i",
 );
@@ -609,6 +609,17 @@ function withPlainVerbs(request: string): string {
   for (const [re, base] of PARTICLE_VERBS) out = out.replace(re, (_m, inflection: string | undefined) => inflect(base, inflection));
   return out;
 }
+
+/**
+ * "Can I cancel my subscription?" asks whether the user can do something to what is theirs; the answer
+ * to "How do I cancel my subscription?" says that too (how, or that it cannot be done), so the second
+ * may answer the first and not the other way round (a "Yes." answers no "how"; see roleClash). Only
+ * at the start, only "can/could I" (or "is it possible to", read as "can") and an action on the
+ * user's own account, order or data, written right before "my": not "Can I eat raw fish?" (asks
+ * whether it is safe, which a "how" answer takes for granted), not "Can I increase my dose?".
+ */
+const ABILITY_QUESTION =
+  /^\s*(?:can|could)(?: i)? (?:reset|change|update|cancel|delete|edit|download|upload|export|import|enable|disable|unsubscribe|redeem|track|renew|transfer|freeze|unfreeze|lock|unlock|upgrade|downgrade|pause|activate|deactivate|extend|return|exchange|modify|close) my\b/i;
 
 /** "Is it possible to cancel my order?" asks what "Can I cancel my order?" asks: whether it can be done. */
 const IS_IT_POSSIBLE_TO = /^\s*is it possible(?: for me)? to\b/i;
@@ -845,7 +856,8 @@ function readSlots(tokens: Token[], titleCase: boolean): Slot[] {
 
 /** Reads the facets of one prompt. Pure; a few tens of microseconds for a paragraph. */
 export function extractFacets(prompt: string): PromptFacets {
-  const { literals, quoted, rest } = extractLiterals(withCanonicalFrame(withoutCourtesy(prompt.normalize("NFKC"))));
+  const request = withCanonicalFrame(withoutCourtesy(prompt.normalize("NFKC")));
+  const { literals, quoted, rest } = extractLiterals(request);
   const tokens = tokenize(normalizeForTokens(rest));
   const titleCase = isTitleCase(tokens);
   const letterVariables = hasLetterVariables(tokens);
@@ -991,6 +1003,7 @@ export function extractFacets(prompt: string): PromptFacets {
   // Brackets group operators; in prose without any they are asides ("(optional)").
   if (!facets.symbols.some((x) => !BRACKETS.has(x))) facets.symbols = [];
   facets.slots = readSlots(tokens, titleCase);
+  if (ABILITY_QUESTION.test(request)) addRole(facets.roles, ["ask", "ability"]);
   facets.numbers.sort();
   facets.negated.sort();
   for (const [role, groups] of facets.roles) if (!ORDERED_ROLES.has(role)) groups.sort();

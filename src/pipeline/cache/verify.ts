@@ -122,7 +122,9 @@ function affixAntonym(a: PromptFacets, b: PromptFacets): string | undefined {
 /**
  * A role both prompts fill with different words ("should" / "can", "why" / "how", "he" / "it"), or a
  * question word only one of them has: "Why did it take place?" asks for a reason, "Did it take place?"
- * for a yes or no.
+ * for a yes or no. One exception, one way only: the answer to "How do I cancel my plan?" (`b`, the
+ * cached prompt) answers "Can I cancel my plan?" (`a`, the query; see ABILITY_QUESTION in facets.ts),
+ * the answer to "Can I ...?" (maybe a bare "Yes.") never "How do I ...?".
  */
 function roleClash(a: PromptFacets, b: PromptFacets): string | undefined {
   for (const [role, groups] of a.roles) {
@@ -133,6 +135,7 @@ function roleClash(a: PromptFacets, b: PromptFacets): string | undefined {
     // "What languages are spoken in Peru?" asks what "languages spoken in Peru" asks; "Are languages
     // spoken in Peru?" asks yes or no. Any other question word asks what its absence does not.
     const [asking, other] = a.roles.has("wh") ? [a, b] : [b, a];
+    if (asking === b && sameList(b.roles.get("wh")!, ["how"]) && sameList(a.roles.get("ask") ?? [], ["ability"])) return undefined;
     const picksOne = sameList(asking.roles.get("wh")!, ["which"]);
     if (!picksOne || other.roles.has("mood")) return `wh: ${show(a.roles.get("wh") ?? [])} vs ${show(b.roles.get("wh") ?? [])}`;
   }
@@ -208,6 +211,8 @@ export function substitutionAlignment(
   synonyms?: SynonymTable,
 ): number {
   const { onlyA, onlyB } = unmatchedWords(a, b);
+  // A conditional synonym group applies when both prompts share one of its context words ("my email").
+  const shared = (s: string) => a.content.has(s) && b.content.has(s);
   let worst = 1;
   for (const [words, other] of [
     [onlyA, onlyB],
@@ -217,7 +222,7 @@ export function substitutionAlignment(
       const v = vectors?.get(w);
       let best = -1;
       for (const o of other) {
-        if (synonyms?.areSynonyms(w, o)) {
+        if (synonyms?.areSynonyms(w, o, shared)) {
           best = 1;
           break;
         }
