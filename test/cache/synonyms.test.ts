@@ -132,3 +132,44 @@ describe("verifier with the synonym table", () => {
     for (const [kind, a, b] of refusals) expect(compare(a, b)).toMatchObject({ equivalent: false, kind });
   });
 });
+
+describe("the shipped request words (src/pipeline/cache/request-synonyms.ts)", () => {
+  const shipped: WordSimilarity = { vectors: new Map(), minSimilarity: 0.3, synonyms: SHIPPED_SYNONYMS };
+  const ACCEPTED: [string, string][] = [
+    ["How do I change my email address?", "How do I update my email address?"],
+    ["How can I modify my password?", "How can I change my password?"],
+    ["How do I delete my account?", "How do I remove my account?"],
+    ["How do I return a product?", "How do I return an item?"],
+    ["Do you ship to Norway?", "Do you deliver to Norway?"],
+    ["How long does shipping take?", "How long does delivery take?"],
+    ["How do I book a table for two?", "How do I reserve a table for two?"],
+    ["Why was my card rejected?", "Why was my card declined?"],
+    ["How do I cancel my plan?", "How do I cancel my subscription?"],
+    ["How do I apply a discount code?", "How do I use a discount code?"],
+    ["How do I make a complaint?", "How do I file a complaint?"],
+  ];
+  // Each word in a sense the group does not mean, or another word that only looks alike.
+  const REFUSED: [string, string][] = [
+    ["How do I update the app?", "How do I change the app?"],
+    ["How do I update my phone?", "How do I change my phone?"],
+    ["How do I change my number?", "How do I update my number?"],
+    ["How do I edit my profile photo?", "How do I change my profile photo?"],
+    ["How do I return a library book?", "How do I return a library reservation?"],
+    ["How do I remove a tattoo?", "How do I delete a tattoo?"],
+    ["How do I cancel my order?", "How do I terminate my order?"],
+    ["How do I order a new card?", "How do I order a replacement card?"],
+    ["How do I reset my password?", "How do I update my password?"],
+  ];
+  for (const [a, b] of ACCEPTED) {
+    test(`accepts: "${a}" vs "${b}"`, () => {
+      expect(compare(a, b, shipped)).toEqual({ equivalent: true });
+      expect(compare(b, a, shipped)).toEqual({ equivalent: true });
+    });
+  }
+  for (const [a, b] of REFUSED) {
+    test(`refuses: "${a}" vs "${b}"`, () => {
+      expect(compare(a, b, shipped)).toMatchObject({ equivalent: false, kind: "content" });
+      expect(compare(b, a, shipped)).toMatchObject({ equivalent: false, kind: "content" });
+    });
+  }
+});

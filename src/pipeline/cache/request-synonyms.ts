@@ -14,8 +14,12 @@ import { SynonymTable } from "./synonyms";
  * / "Sunday") or an antonym never share a group (bench/cache-eval.ts's WordNet classes check the
  * groups against WordNet's antonyms, sister terms, hypernyms and hyponyms: 0 false hits).
  */
+/**
+ * Not "photo" or "profile" (edit a profile photo is retouch, change it is replace), "phone" (update it is new software, change it a new
+ * phone) or "number" (a carrier changes a number; a user updates the one on file).
+ */
 const PERSONAL_DATA =
-  "email address password username name detail details number card profile setting settings plan method information info photo picture pin preference preferences avatar nickname signature phone";
+  "email address password username name detail details card setting settings plan method information info pin preference preferences nickname signature";
 
 export const REQUEST_SYNONYM_WORDS: readonly string[] = [
   `change changed changing update updated updating modify modified edit edited alter | ${PERSONAL_DATA}`,
@@ -42,12 +46,15 @@ export const REQUEST_SYNONYM_WORDS: readonly string[] = [
   "check see view | balance status history statement",
   "submit file make | claim claims complaint complaints",
   "make book | appointment appointments reservation reservations",
-  "new replacement | card cards",
   "luggage baggage",
   "lost missing | luggage baggage bag bags package parcel item order",
   "movie movies film films",
   "watch view | movie movies film films show shows episode episodes video videos",
   "colleague colleagues coworker coworkers",
+  "plan subscription | cancel cancelled canceling cancelling renew renewed upgrade upgraded downgrade downgraded pause paused",
+  "request ask | refund refunds",
+  "option options method methods | payment payments",
+  "user users member members | team teams workspace workspaces group groups",
 ];
 
 function stemGroup(words: string): string {
