@@ -162,6 +162,8 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   // A wish with a bare "how" asks for the wish's procedure, not another one.
   ["content", "I want to cancel my plan, how do I do it?", "How do I upgrade my plan?"],
   ["content", "I want to cancel, but how do I keep my data?", "How do I cancel?"],
+  ["content", "I want to return an item, how does it work?", "How do I exchange an item?"],
+  ["content", "I want to return an item, how does the refund work?", "How do I return an item?"],
   // A forgotten secret changed is a reset; a known one changed is not, nor is a forgotten username.
   ["content", "I forgot my password, how can I change it?", "How do I change my password?"],
   ["role", "I forgot my username, how can I change it?", "How do I reset my username?"],
@@ -212,6 +214,7 @@ const PARAPHRASES: [string, string][] = [
   ["I want to cancel my plan, how do I do it?", "How do I cancel my plan?"],
   ["I'd like to open a savings account. How?", "How do I open a savings account?"],
   ["I need to change my PIN, what do I do?", "How do I change my PIN?"],
+  ["I want to return an item, how does it work?", "How do I return an item?"],
   // A forgotten password, PIN or passcode asked to be changed or reset is asked to be reset.
   ["I forgot my password, how can I change it?", "How do I reset my password?"],
   ["I've forgotten my card PIN. How do I reset it?", "How can I reset my card PIN?"],

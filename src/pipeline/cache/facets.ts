@@ -559,11 +559,12 @@ const WHICH_N_IS_THE_SUPERLATIVE = /^(\s*(?:which|what))\s+([a-z]+)\s+(is|are|wa
 
 /**
  * A wish followed by a bare "how" asks for the procedure of the wish: "I want to cancel my plan, how
- * do I do it?", "I'd like to open an account. How?", "I need to change my PIN, what do I do?" ask what
+ * do I do it?", "I'd like to open an account. How?", "I need to change my PIN, what do I do?", "I want
+ * to send back an item, how does it work?" ask what
  * "how do I cancel my plan" asks. The whole request must be the wish and the question, nothing else.
  */
 const WISH_THEN_HOW =
-  /^\s*i(?: really)?(?: want| wanna| would like| ['’]d like| need)(?: to)? ((?:[^.,;?!\n]|,(?!\s*(?:how|what)\b))+?)\s*[,.;:!-]*\s*(?:so\s+)?(?:how(?: (?:do|can|should) i(?: do (?:it|that|this|so))?)?|what (?:do|should|can) i do(?: to do (?:it|that|this))?)\s*[?.!]*\s*$/i;
+  /^\s*i(?: really)?(?: want| wanna| would like| ['’]d like| need)(?: to)? ((?:[^.,;?!\n]|,(?!\s*(?:how|what)\b))+?)\s*[,.;:!-]*\s*(?:so\s+)?(?:how(?: (?:do|can|should) i(?: do (?:it|that|this|so))?| does (?:it|that|this) work)?|what (?:do|should|can) i do(?: to do (?:it|that|this))?)\s*[?.!]*\s*$/i;
 
 /**
  * A secret the user chose and forgot, asked to be changed or reset, is asked to be reset: "I forgot my
