@@ -119,6 +119,18 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["operator", "What does x << 2 do in C?", "What does x >> 2 do in C?"],
   ["operator", "Compute (a + b) / 2 for a = 3, b = 5", "Compute a + b / 2 for a = 3, b = 5"],
   ["operator", "Simplify [x * (y + 1)]", "Simplify [x * y] + 1"],
+  // Operators between literals (calls, code spans) stay where they stood: a literal cut out of the
+  // text took its operator's operands with it, and "f(x) * g(x)" was served for "f(x) / g(x)".
+  ["operator", "Simplify f(x) * g(x)", "Simplify f(x) / g(x)"],
+  ["operator", "Simplify f(x)*g(x)", "Simplify f(x)/g(x)"],
+  ["operator", "Differentiate sin(x) * cos(x)", "Differentiate sin(x) / cos(x)"],
+  ["operator", "What is len(a) + len(b)?", "What is len(a) - len(b)?"],
+  ["operator", "What does `a` * `b` give?", "What does `a` / `b` give?"],
+  ["operator", "Simplify f(x) / g(x)", "Simplify g(x) / f(x)"],
+  ["operator", "Is foo() < bar() here?", "Is bar() < foo() here?"],
+  // "a" beside an operator is a variable: its place counts.
+  ["order", "Set d - a, then return d", "Set a - d, then return d"],
+  ["order", "Compute x / a for x = 4", "Compute a / x for x = 4"],
   // In a title every longer word is capitalised: a swapped name is a swapped word like any other.
   ["content", "Cheap Flights From Paris To London", "Cheap Flights From Paris To Berlin"],
   // One more item than the cached prompt: the shared ones come first in both lists.
@@ -203,6 +215,9 @@ const PARAPHRASES: [string, string][] = [
   ["What is the capital of France?", "What is France's capital?"],
   ["Give me some recipes for pasta", "Give me some pasta recipes"],
   ["What is 3 × 4?", "What is 3 * 4?"],
+  ["Simplify f(x) * g(x).", "simplify f(x)*g(x)"],
+  ["What does `ls` do?", "what does `ls` do"],
+  ["Is it a good idea to rent?", "Is it a good idea to rent"],
   ["What is 1/2 of 10?", "What is 2/4 of 10?"],
   // Question frames that ask for the same procedure as "how do I".
   ["How do I reset my password?", "What's the way to reset my password?"],

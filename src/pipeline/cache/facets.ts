@@ -279,12 +279,14 @@ function canonicalNumber(raw: string): string {
 }
 
 function isOperand(t: Token | undefined): boolean {
-  return t !== undefined && (t.kind === "number" || (t.kind === "word" && /^[a-zA-Z]$/.test(t.text)) || /^[()[\]{}!]$/.test(t.text));
+  return (
+    t !== undefined && (t.kind === "number" || (t.kind === "word" && /^[a-zA-Z]$/.test(t.text)) || /^[()[\]{}!]$/.test(t.text) || literalMark(t) !== undefined)
+  );
 }
 
 /** Either side of an operator in code, where operands are names of any length: "total/count" is not "total*count". */
 function isCodeOperand(t: Token | undefined): boolean {
-  return t !== undefined && (t.kind === "word" || t.kind === "number" || BRACKETS.has(t.text));
+  return t !== undefined && (t.kind === "word" || t.kind === "number" || BRACKETS.has(t.text) || literalMark(t) !== undefined);
 }
 
 /** Symbols that are operators only next to an operand: "*" not as a bullet, "/" not in "and/or". */
@@ -360,10 +362,26 @@ function numberAt(tokens: readonly Token[], i: number): { value: number; end: nu
  */
 const PLAIN_QUOTE = /^["“']\s*(\p{L}+(?:['’-]\p{L}+)*(?:\s+\p{L}+(?:['’-]\p{L}+)*){0,5})\s*[.,?!]?\s*["”']$/u;
 
+/**
+ * Where a literal stood, it leaves a mark (a private-use character, one per literal: the first
+ * U+E000, the next U+E001...) that the symbol stream reads as an operand and as the literal itself:
+ * "f(x) * g(x)" / "f(x) / g(x)" and "f(x) / g(x)" / "g(x) / f(x)" differ in their operators and their
+ * order, which a literal cut out of the text took with it (the hold-out of issue 24's fourth session
+ * served such a pair). Private-use characters in the prompt itself are read as no mark.
+ */
+const LITERAL_MARK_BASE = 0xe000;
+const LITERAL_MARKS = 0x1900;
+const PRIVATE_USE = /[\ue000-\uf8ff]/g;
+
+function literalMark(t: Token | undefined): number | undefined {
+  const code = t?.kind === "symbol" && t.text.length === 1 ? t.text.charCodeAt(0) - LITERAL_MARK_BASE : -1;
+  return code >= 0 && code < LITERAL_MARKS ? code : undefined;
+}
+
 function extractLiterals(text: string): { literals: string[]; quoted: string[]; rest: string } {
   const literals: string[] = [];
   const quoted: string[] = [];
-  let rest = text;
+  let rest = text.replace(PRIVATE_USE, "\ufffd");
   for (const pattern of LITERAL_PATTERNS) {
     rest = rest.replace(pattern, (m) => {
       const plain = PLAIN_QUOTE.exec(m)?.[1];
@@ -372,7 +390,7 @@ function extractLiterals(text: string): { literals: string[]; quoted: string[]; 
         return ` ${plain} `;
       }
       literals.push(m.replace(/[ \t]+$/gm, "").replace(/^["“'`]+|["”'`]+$/g, ""));
-      return " ";
+      return literals.length <= LITERAL_MARKS ? ` ${String.fromCharCode(LITERAL_MARK_BASE + literals.length - 1)} ` : " ";
     });
   }
   return { literals, quoted, rest };
@@ -636,6 +654,8 @@ function withCanonicalFrame(request: string): string {
 }
 
 const BRACKETS: ReadonlySet<string> = new Set(["(", ")", "[", "]", "{", "}"]);
+/** A literal in the symbol stream ("`f(x)`" between operators) is this prefix and its text. */
+const LITERAL_SYMBOL = "lit:";
 /** "how" before these asks a quantity, its own question word. */
 const HOW_QUANTITY: ReadonlySet<string> = new Set([
   "much",
@@ -770,6 +790,17 @@ function slotKey(t: Token | undefined, titleCase: boolean): string | undefined {
   return undefined;
 }
 
+/**
+ * "a" (or "A", "I") beside an operator is a variable, not a word: "set d - a" / "set a - d" swap two
+ * variables (bench/cache-eval.ts, swapped operands, test split: served before).
+ */
+function articleAsVariable(tokens: readonly Token[], i: number): string | undefined {
+  const t = tokens[i]!;
+  if (t.kind !== "word" || !/^[aAI]$/.test(t.text)) return undefined;
+  const isOperator = (x: Token | undefined) => x?.kind === "symbol" && (OPERATOR_SYMBOLS[x.text] !== undefined || x.text === "=");
+  return isOperator(tokens[i - 1]) || isOperator(tokens[i + 1]) ? `v:${t.text}` : undefined;
+}
+
 type PlacedSlot = Slot & { at: number };
 
 /**
@@ -833,7 +864,7 @@ function readSlots(tokens: Token[], titleCase: boolean): Slot[] {
       continue;
     }
     const number = t.kind === "word" ? numberAt(tokens, i) : undefined;
-    const key = number ? undefined : slotKey(t, titleCase);
+    const key = number ? undefined : (slotKey(t, titleCase) ?? articleAsVariable(tokens, i));
     if (rel !== "" && !number && key === undefined && t.kind === "word" && (!DETERMINERS.has(t.lower) || standsAlone(tokens[i + 1]))) {
       // What a relation word governs may be a pronoun or an adverb ("ask for them" / "ask by them", "take it from there").
       place(`x:${t.lower}`, i, rel);
@@ -898,6 +929,11 @@ export function extractFacets(prompt: string): PromptFacets {
       continue;
     }
     if (t.kind === "symbol") {
+      const mark = literalMark(t);
+      if (mark !== undefined) {
+        facets.symbols.push(`${LITERAL_SYMBOL}${literals[mark]}`);
+        continue;
+      }
       const op = OPERATOR_SYMBOLS[t.text];
       const unit = unitOf(t.lower, afterNumber);
       if (unit && (afterNumber || /^[$€£¥₹]$/.test(t.text))) facets.units.push(unit);
@@ -1001,8 +1037,8 @@ export function extractFacets(prompt: string): PromptFacets {
       }
     }
   }
-  // Brackets group operators; in prose without any they are asides ("(optional)").
-  if (!facets.symbols.some((x) => !BRACKETS.has(x))) facets.symbols = [];
+  // Brackets group operators, and literals are their operands; in prose without any operator they are asides ("(optional)", "`ls`").
+  if (!facets.symbols.some((x) => !BRACKETS.has(x) && !x.startsWith(LITERAL_SYMBOL))) facets.symbols = [];
   facets.slots = readSlots(tokens, titleCase);
   if (ABILITY_QUESTION.test(request)) addRole(facets.roles, ["ask", "ability"]);
   facets.numbers.sort();
