@@ -175,6 +175,13 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["content", "I want to cancel my plan, how do I do it?", "How do I upgrade my plan?"],
   ["content", "I want to cancel, but how do I keep my data?", "How do I cancel?"],
   ["content", "I want to return an item, how does it work?", "How do I exchange an item?"],
+  ["role", "Tell me how you reset it", "How do I reset it?"],
+  ["role", "Explain recursion", "How do I use recursion?"],
+  ["content", "What is the meaning of life?", "What is the definition of life?"],
+  ["content", "What does it mean to be free?", "Define free"],
+  ["content", "What does ephemeral mean?", "What does eternal mean?"],
+  ["content", "What is the price of a passport?", "What is the price of a visa?"],
+  ["role", "How much time does it take to boil an egg?", "How many eggs does it take to boil?"],
   ["content", "I want to return an item, how does the refund work?", "How do I return an item?"],
   // A forgotten secret changed is a reset; a known one changed is not, nor is a forgotten username.
   ["content", "I forgot my password, how can I change it?", "How do I change my password?"],
@@ -230,6 +237,19 @@ const PARAPHRASES: [string, string][] = [
   ["I'd like to open a savings account. How?", "How do I open a savings account?"],
   ["I need to change my PIN, what do I do?", "How do I change my PIN?"],
   ["I want to return an item, how does it work?", "How do I return an item?"],
+  // Asking to be told or shown how, or for the steps, asks how.
+  ["Can you tell me how to reset my password?", "How do I reset my password?"],
+  ["Show me how to export my contacts", "How can I export my contacts?"],
+  ["Explain how to make sourdough bread", "How do I make sourdough bread?"],
+  ["I'd like to know how to renew my passport", "how to renew my passport"],
+  ["What are the steps to renew my passport?", "How do I renew my passport?"],
+  // What a word means, and its definition, in their usual frames; a price and a duration asked otherwise.
+  ["What does ephemeral mean?", "What is the meaning of ephemeral?"],
+  ["ephemeral meaning", "what does 'ephemeral' mean"],
+  ["Define ephemeral", "What's the definition of ephemeral?"],
+  ["What does a passport cost?", "How much does a passport cost?"],
+  ["What is the price of a passport?", "How much does a passport cost?"],
+  ["How much time does it take to boil an egg?", "How long does it take to boil an egg?"],
   // A forgotten password, PIN or passcode asked to be changed or reset is asked to be reset.
   ["I forgot my password, how can I change it?", "How do I reset my password?"],
   ["I've forgotten my card PIN. How do I reset it?", "How can I reset my card PIN?"],

@@ -643,14 +643,69 @@ const ABILITY_QUESTION =
 /** "Is it possible to cancel my order?" asks what "Can I cancel my order?" asks: whether it can be done. */
 const IS_IT_POSSIBLE_TO = /^\s*is it possible(?: for me)? to\b/i;
 
-/** The request with its question frame read as "how do I" (see HOW_DO_I_FRAME, WISH_THEN_HOW, FORGOTTEN_SECRET), "can" (IS_IT_POSSIBLE_TO) and "which is the largest N" (see WHICH_N_IS_THE_SUPERLATIVE). */
+/**
+ * Asking to be told or shown how asks how: "(Can you) tell me how to reset my password", "show me how
+ * to...", "explain how to...", "I'd like to know how to...", "what are the steps to...". Only at the
+ * start of the request and before "to" or "I": "tell me how you reset it" asks about someone else.
+ */
+const TELL_ME_HOW =
+  /^\s*(?:(?:tell|show|teach) me|explain(?: to me)?|i(?:['’]d| would) like to know|i want to know|i need to know|what are the (?:steps|exact steps) (?=to\b))\s*(?:how (?:to|do i|can i|i can)\b|to\b)\s*/i;
+
+/**
+ * A question about what a word or phrase means, in its usual frames: "What does 'ephemeral' mean?",
+ * "What is the meaning of ephemeral?", "meaning of ephemeral", "ephemeral meaning" (read as the
+ * first); and about its definition: "What's the definition of ephemeral?", "ephemeral definition",
+ * "Define ephemeral". Meaning and definition stay apart ("the meaning of life" is not "the definition
+ * of life"). The whole request is the frame and at most four words (three lower-case ones before a
+ * trailing "meaning"); "What does it mean to be free?" or "What does this mean for my taxes?" are no such frame.
+ */
+const MEANING_FRAMES: readonly RegExp[] = [
+  /^\s*what (?:does|do) ([^\s?.!]+(?: [^\s?.!]+){0,3}) mean\s*[?.!]*\s*$/i,
+  /^\s*(?:what(?:['’]s| is) the )?meaning of ([^\s?.!]+(?: [^\s?.!]+){0,3})\s*[?.!]*\s*$/i,
+  /^\s*((?!(?:what|the|its?|a|an)\b)[\p{Ll}'’-]+(?: [\p{Ll}'’-]+){0,2}) meaning\s*[?.!]*\s*$/u,
+];
+const DEFINITION_FRAMES: readonly RegExp[] = [
+  /^\s*(?:what(?:['’]s| is) the )?definition of ([^\s?.!]+(?: [^\s?.!]+){0,3})\s*[?.!]*\s*$/i,
+  /^\s*((?!(?:what|the|its?|a|an)\b)[\p{Ll}'’-]+(?: [\p{Ll}'’-]+){0,2}) definition\s*[?.!]*\s*$/u,
+];
+
+function withDefinitionFrame(request: string): string {
+  for (const frame of MEANING_FRAMES) {
+    const m = frame.exec(request);
+    if (m) return `what does ${m[1]!.trim()} mean`;
+  }
+  for (const frame of DEFINITION_FRAMES) {
+    const m = frame.exec(request);
+    if (m) return `define ${m[1]!.trim()}`;
+  }
+  return request;
+}
+
+/** "What does a passport cost?", "What is the price of a passport?" and "What's the cost of a passport?" ask "How much does a passport cost?". */
+const WHAT_COST = /^\s*what (does|do) (.+?) cost\b/i;
+const PRICE_OF = /^\s*what(?:['’]s| is) the (?:price|cost) of ([^\s?.!,]+(?: [^\s?.!,]+){0,5})\s*([?.!]*)\s*$/i;
+/** "How much time does it take to..." asks "How long does it take to...". */
+const HOW_MUCH_TIME = /^\s*how much time (does|do|will|would) /i;
+
+/**
+ * The request with its question frame read as "how do I" (see HOW_DO_I_FRAME, TELL_ME_HOW,
+ * WISH_THEN_HOW, FORGOTTEN_SECRET), "can" (IS_IT_POSSIBLE_TO), "which is the largest N" (see
+ * WHICH_N_IS_THE_SUPERLATIVE), "what does X mean" and "define X" (MEANING_FRAMES, DEFINITION_FRAMES),
+ * "how much does it cost" and "how long".
+ */
 function withCanonicalFrame(request: string): string {
-  return withPlainVerbs(request)
-    .replace(WISH_THEN_HOW, "how do I $1")
-    .replace(FORGOTTEN_SECRET, "how do I reset my $1")
-    .replace(IS_IT_POSSIBLE_TO, "can")
-    .replace(HOW_DO_I_FRAME, "how do I ")
-    .replace(WHICH_N_IS_THE_SUPERLATIVE, "$1 $3 the $4 $2");
+  return withDefinitionFrame(
+    withPlainVerbs(request)
+      .replace(WISH_THEN_HOW, "how do I $1")
+      .replace(FORGOTTEN_SECRET, "how do I reset my $1")
+      .replace(IS_IT_POSSIBLE_TO, "can")
+      .replace(TELL_ME_HOW, "how do I ")
+      .replace(HOW_DO_I_FRAME, "how do I ")
+      .replace(WHICH_N_IS_THE_SUPERLATIVE, "$1 $3 the $4 $2")
+      .replace(WHAT_COST, "how much $1 $2 cost")
+      .replace(PRICE_OF, "how much does $1 cost$2")
+      .replace(HOW_MUCH_TIME, "how long $1 "),
+  );
 }
 
 const BRACKETS: ReadonlySet<string> = new Set(["(", ")", "[", "]", "{", "}"]);
