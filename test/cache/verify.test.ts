@@ -176,6 +176,8 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["content", "I want to cancel, but how do I keep my data?", "How do I cancel?"],
   ["content", "I want to return an item, how does it work?", "How do I exchange an item?"],
   ["role", "Tell me how you reset it", "How do I reset it?"],
+  ["role", "How would you export contacts?", "How do I export contacts?"],
+  ["role", "Am I able to cancel my order?", "Should I cancel my order?"],
   ["role", "Explain recursion", "How do I use recursion?"],
   ["content", "What is the meaning of life?", "What is the definition of life?"],
   ["content", "What does it mean to be free?", "Define free"],
@@ -250,6 +252,9 @@ const PARAPHRASES: [string, string][] = [
   ["What does a passport cost?", "How much does a passport cost?"],
   ["What is the price of a passport?", "How much does a passport cost?"],
   ["How much time does it take to boil an egg?", "How long does it take to boil an egg?"],
+  ["How does one renew a passport?", "How do I renew a passport?"],
+  ["How would I export my contacts?", "How can I export my contacts?"],
+  ["Am I able to cancel my order?", "Can I cancel my order?"],
   // A forgotten password, PIN or passcode asked to be changed or reset is asked to be reset.
   ["I forgot my password, how can I change it?", "How do I reset my password?"],
   ["I've forgotten my card PIN. How do I reset it?", "How can I reset my card PIN?"],

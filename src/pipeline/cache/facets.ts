@@ -640,8 +640,8 @@ function withPlainVerbs(request: string): string {
 const ABILITY_QUESTION =
   /^\s*(?:can|could)(?: i)? (?:reset|change|update|cancel|delete|edit|download|upload|export|import|enable|disable|unsubscribe|redeem|track|renew|transfer|freeze|unfreeze|lock|unlock|upgrade|downgrade|pause|activate|deactivate|extend|return|exchange|modify|close) my\b/i;
 
-/** "Is it possible to cancel my order?" asks what "Can I cancel my order?" asks: whether it can be done. */
-const IS_IT_POSSIBLE_TO = /^\s*is it possible(?: for me)? to\b/i;
+/** "Is it possible to cancel my order?" and "Am I able to cancel my order?" ask what "Can I cancel my order?" asks: whether it can be done. */
+const IS_IT_POSSIBLE_TO = /^\s*(?:is it possible(?: for me)? to|am i able to)\b/i;
 
 /**
  * Asking to be told or shown how asks how: "(Can you) tell me how to reset my password", "show me how
@@ -650,6 +650,9 @@ const IS_IT_POSSIBLE_TO = /^\s*is it possible(?: for me)? to\b/i;
  */
 const TELL_ME_HOW =
   /^\s*(?:(?:tell|show|teach) me|explain(?: to me)?|i(?:['’]d| would) like to know|i want to know|i need to know|what are the (?:steps|exact steps) (?=to\b))\s*(?:how (?:to|do i|can i|i can)\b|to\b)\s*/i;
+
+/** "How does one renew a passport?" and "How would I renew my passport?" ask "How do I...". */
+const HOW_IMPERSONAL = /^\s*how (?:does one|would i) (?=\S)/i;
 
 /**
  * A question about what a word or phrase means, in its usual frames: "What does 'ephemeral' mean?",
@@ -689,7 +692,7 @@ const HOW_MUCH_TIME = /^\s*how much time (does|do|will|would) /i;
 
 /**
  * The request with its question frame read as "how do I" (see HOW_DO_I_FRAME, TELL_ME_HOW,
- * WISH_THEN_HOW, FORGOTTEN_SECRET), "can" (IS_IT_POSSIBLE_TO), "which is the largest N" (see
+ * WISH_THEN_HOW, FORGOTTEN_SECRET, HOW_IMPERSONAL), "can" (IS_IT_POSSIBLE_TO), "which is the largest N" (see
  * WHICH_N_IS_THE_SUPERLATIVE), "what does X mean" and "define X" (MEANING_FRAMES, DEFINITION_FRAMES),
  * "how much does it cost" and "how long".
  */
@@ -700,6 +703,7 @@ function withCanonicalFrame(request: string): string {
       .replace(FORGOTTEN_SECRET, "how do I reset my $1")
       .replace(IS_IT_POSSIBLE_TO, "can")
       .replace(TELL_ME_HOW, "how do I ")
+      .replace(HOW_IMPERSONAL, "how do I ")
       .replace(HOW_DO_I_FRAME, "how do I ")
       .replace(WHICH_N_IS_THE_SUPERLATIVE, "$1 $3 the $4 $2")
       .replace(WHAT_COST, "how much $1 $2 cost")
