@@ -4,10 +4,11 @@
  * confidence is calibrated, how it does on a corpus it never saw, and how long a decision takes.
  * Prints markdown tables.
  *
- *   bun bench/route-eval.ts [--no-loso | --loso-only] [--loso-sources=a,b] [--tuning]   (the
- *   leave-one-source-out part alone, or all but it, or only some of its folds: it trains its own models,
- *   so the parts can run side by side on a busy machine; --tuning leaves out the never-tuned fresh
- *   hold-out 2, for the runs made while choosing a change)
+ *   bun bench/route-eval.ts [--no-loso | --loso-only] [--loso-sources=a,b] [--tuning] [--holdout FILE]
+ *   (the leave-one-source-out part alone, or all but it, or only some of its folds: it trains its own
+ *   models, so the parts can run side by side on a busy machine; --tuning leaves out the fresh hold-out
+ *   2, for the runs made while choosing a change; --holdout scores the shipped model on FILE too, JSON
+ *   lines in fresh-holdout-2.jsonl's schema, for a hold-out nobody tuning the model has read)
  *
  * Prompt sets (models/task-classifier/split.ts):
  * - hold-out: 3 in 10 of the project's own prompts (models/task-classifier/data/prompts.jsonl), fixed
@@ -16,9 +17,12 @@
  * - fresh hold-out: models/task-classifier/data/fresh-holdout.jsonl, 180 prompts written before the
  *   third round of issue 26 changed anything and read once, at its end; tuning data since the fourth.
  * - fresh hold-out 2: models/task-classifier/data/fresh-holdout-2.jsonl, 180 prompts written before the
- *   fourth round changed anything, never tuned on and read once, at its end. The goals are judged here.
+ *   fourth round changed anything and read once, at its end; tuning data since the fifth. The goals are
+ *   judged on a hold-out nobody tuning the model has read, given with --holdout FILE.
+ * - round-5 dev: 1 in 4 of data/round-5.jsonl (issue 26's fifth round), kept out of training and
+ *   calibration: how that round's changes do on prompts of their kind they did not learn from.
  * - dev: 1 in 5 rows of the public corpora plus 1 in 10 of the project's prompts; settings and the
- *   softmax temperature (on their written prompts and the first fresh hold-out) were chosen on these,
+ *   softmax temperature (on their written prompts and both fresh hold-outs) were chosen on these,
  *   so their figures flatter.
  * - leave one source out: for each source, a classifier trained (LOSO_EPOCHS epochs) on every other
  *   source, tested on all of that source's rows: what it makes of a corpus it never saw.
@@ -26,7 +30,7 @@
  * an oracle that predicts the label with full confidence and the row's difficulty: the routing table
  * alone, so the gap between the two is what classification errors cost.
  */
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { Catalog, TIERS, type ModelInfo, type Tier } from "../src/catalog/catalog";
 import { HashEmbedder } from "../src/ml/hash-embedder";
 import { DEFAULT_MODELS_DIR } from "../src/ml/load";
@@ -38,7 +42,7 @@ import { countMessageTokens } from "../src/tokens/count";
 import { CLASSIFIER_CONFIG, examples } from "../models/task-classifier/build";
 import { reliability } from "../models/task-classifier/calibrate";
 import { reasonIsRight } from "../models/task-classifier/routing-score";
-import { freshHoldout, freshHoldout2, loadLabelledPrompts, type LabelledPrompt } from "../models/task-classifier/split";
+import { freshHoldout, freshHoldout2, holdoutFile, loadLabelledPrompts, round5Dev, type LabelledPrompt } from "../models/task-classifier/split";
 import { predict, trainClassifier } from "../models/task-classifier/train";
 
 /** Assumed completion length of every answer, priced at the model's output price. */
@@ -281,9 +285,18 @@ async function timeAll(prompts: LabelledPrompt[]): Promise<Timings> {
 async function main(): Promise<void> {
   const all = loadLabelledPrompts();
   if (process.argv.includes("--loso-only")) return losoReport(all);
-  const named = { "fresh hold-out": freshHoldout(), "hold-out": all.filter((p) => p.split === "holdout"), dev: all.filter((p) => p.split === "dev") };
+  const named = {
+    "fresh hold-out": freshHoldout(),
+    "round-5 dev": round5Dev(),
+    "hold-out": all.filter((p) => p.split === "holdout"),
+    dev: all.filter((p) => p.split === "dev"),
+  };
   const fresh2 = process.argv.includes("--tuning") ? undefined : freshHoldout2();
-  const sets: Record<string, LabelledPrompt[]> = { ...(fresh2 ? { "fresh hold-out 2": fresh2 } : {}), ...named };
+  const holdoutArg = process.argv.indexOf("--holdout");
+  const extraPath = holdoutArg >= 0 ? process.argv[holdoutArg + 1] : undefined;
+  if (holdoutArg >= 0 && !extraPath) throw new Error("--holdout needs a file (JSON lines: task, difficulty, source, text)");
+  const extra = extraPath ? { [`hold-out file ${basename(extraPath)}`]: holdoutFile(extraPath) } : {};
+  const sets: Record<string, LabelledPrompt[]> = { ...extra, ...(fresh2 ? { "fresh hold-out 2": fresh2 } : {}), ...named };
   const shipped = new Map<string, Outcome[]>();
   const byOracle = new Map<string, Outcome[]>();
   for (const [name, prompts] of Object.entries(sets)) {
@@ -295,16 +308,21 @@ async function main(): Promise<void> {
   const holdout = shipped.get("hold-out")!;
 
   console.log(`# Routing evaluation\n`);
+  if (extraPath)
+    console.log(`- hold-out file ${basename(extraPath)}: ${Object.values(extra)[0]!.length} prompts from ${extraPath}, scored with the shipped model`);
   console.log(`- hold-out: ${named["hold-out"].length} of the project's own prompts (models/task-classifier/data), never used to choose a setting`);
   if (fresh2)
     console.log(
-      `- fresh hold-out 2: ${fresh2.length} prompts written for issue 26 before its fourth round changed anything, never tuned on (models/task-classifier/data/fresh-holdout-2.jsonl)`,
+      `- fresh hold-out 2: ${fresh2.length} prompts written for issue 26 before its fourth round changed anything; tuning data since its fifth round (models/task-classifier/data/fresh-holdout-2.jsonl)`,
     );
   console.log(
     `- fresh hold-out: ${named["fresh hold-out"].length} prompts written for issue 26 before its third round changed anything; tuning data since its fourth round (models/task-classifier/data/fresh-holdout.jsonl)`,
   );
   console.log(
-    `- dev: ${named.dev.length} rows (1 in 5 of the public corpora, 1 in 10 of the project's prompts); settings were chosen on them, the temperature on their written prompts and the first fresh hold-out`,
+    `- round-5 dev: ${named["round-5 dev"].length} of the prompts written in issue 26's fifth round (models/task-classifier/data/round-5.jsonl), 1 in 4 by a hash of the text, never trained on nor used for calibration`,
+  );
+  console.log(
+    `- dev: ${named.dev.length} rows (1 in 5 of the public corpora, 1 in 10 of the project's prompts); settings were chosen on them, the temperature on their written prompts and both fresh hold-outs`,
   );
   console.log(`- classifier: models/task-classifier through loadModels(); oracle: the label, confidence 1, the row's difficulty`);
   console.log(`- completion assumed ${COMPLETION_TOKENS} tokens per prompt; prompt tokens counted with o200k; all providers available unless said otherwise`);

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TASK_CLASSES, type TaskClass } from "../../src/ml/types";
 import { readCsv, readJsonl } from "../data/corpus";
@@ -61,7 +61,22 @@ const AUTHORED_DIFFICULTY: Record<string, number> = { easy: 0.15, medium: 0.45, 
  * none of it is held out, and prompts.jsonl's hold-out stays the same 501 rows to compare with).
  */
 export function authoredPrompts(): LabelledPrompt[] {
-  return [...authoredFile("prompts.jsonl", authoredSplit), ...authoredFile("later-rounds.jsonl", (text) => (hash(text) % 10 === 3 ? "dev" : "train"))];
+  return [
+    ...authoredFile("prompts.jsonl", authoredSplit),
+    ...authoredFile("later-rounds.jsonl", (text) => (hash(text) % 10 === 3 ? "dev" : "train")),
+    ...authoredFile("round-5.jsonl", () => "train").filter((r) => !isRound5Dev(r.text)),
+  ];
+}
+
+/**
+ * data/round-5.jsonl (issue 26's fifth round): 1 row in 4, by a hash of the text, is that round's own dev
+ * split, kept out of training, calibration and every other loader so that its figures say how the round's
+ * changes do on prompts of its kind it did not learn from (bench/route-eval.ts "round-5 dev").
+ */
+const isRound5Dev = (text: string) => hash(text) % 4 === 1;
+
+export function round5Dev(): LabelledPrompt[] {
+  return authoredFile("round-5.jsonl", () => "holdout").filter((r) => isRound5Dev(r.text));
 }
 
 /**
@@ -82,8 +97,21 @@ export function freshHoldout2(): LabelledPrompt[] {
   return authoredFile("fresh-holdout-2.jsonl", () => "holdout");
 }
 
+/**
+ * A hold-out file outside this directory, in the same JSON-lines schema (task, difficulty, source, text):
+ * `bench/route-eval.ts --holdout FILE` scores the shipped model on it without anything else reading it.
+ */
+export function holdoutFile(path: string): LabelledPrompt[] {
+  return labelledRows(path, () => "holdout");
+}
+
 function authoredFile(name: string, split: (text: string) => LabelledPrompt["split"]): LabelledPrompt[] {
-  return readJsonl<{ task: TaskClass; difficulty: string; source: string; text: string }>(join(DATA_DIR, name)).map((r) => {
+  return labelledRows(join(DATA_DIR, name), split);
+}
+
+function labelledRows(path: string, split: (text: string) => LabelledPrompt["split"]): LabelledPrompt[] {
+  const name = basename(path);
+  return readJsonl<{ task: TaskClass; difficulty: string; source: string; text: string }>(path).map((r) => {
     const difficulty = AUTHORED_DIFFICULTY[r.difficulty];
     if (difficulty === undefined || !TASK_CLASSES.includes(r.task)) throw new Error(`${name}: bad row ${JSON.stringify(r)}`);
     return {

@@ -233,12 +233,19 @@ describe("tools and JSON mode", () => {
 
 describe("a hard prompt", () => {
   const t = bundledCapabilities.hard_prompt;
-  const hard = (over: Partial<{ constraints: number; steps: number; requestedWords: number }>) => ({ constraints: 0, steps: 0, requestedWords: 0, ...over });
+  const hard = (over: Partial<{ constraints: number; steps: number; requestedWords: number; deliberation: number }>) => ({
+    constraints: 0,
+    steps: 0,
+    requestedWords: 0,
+    deliberation: 0,
+    ...over,
+  });
   const cases = [
     ["many_constraints", signals({ hardness: hard({ constraints: t.constraints_from }) })],
     ["multi_step", signals({ hardness: hard({ steps: t.steps_from }) })],
     ["long_output", signals({ hardness: hard({ requestedWords: t.requested_words_from }) })],
     ["large_context", signals({ promptTokens: t.context_tokens_from })],
+    ["deliberation", signals({ hardness: hard({ deliberation: t.deliberation_from }) })],
   ] as const;
 
   test("each signal at its threshold sends a cheapest-tier task to balanced and names itself as the reason", () => {
@@ -251,7 +258,14 @@ describe("a hard prompt", () => {
 
   test("one below each threshold stays on the cheapest tier with the task's reason", () => {
     const below = [
-      signals({ hardness: hard({ constraints: t.constraints_from - 1, steps: t.steps_from - 1, requestedWords: t.requested_words_from - 1 }) }),
+      signals({
+        hardness: hard({
+          constraints: t.constraints_from - 1,
+          steps: t.steps_from - 1,
+          requestedWords: t.requested_words_from - 1,
+          deliberation: t.deliberation_from - 1,
+        }),
+      }),
       signals({ promptTokens: t.context_tokens_from - 1 }),
     ];
     for (const s of below)
@@ -261,7 +275,7 @@ describe("a hard prompt", () => {
   test("a threshold of 0 turns its signal off, and the thresholds come from the table", () => {
     const off = parseCapabilities({
       ...bundledCapabilities,
-      hard_prompt: { constraints_from: 0, steps_from: 0, requested_words_from: 0, context_tokens_from: 0 },
+      hard_prompt: { constraints_from: 0, steps_from: 0, requested_words_from: 0, context_tokens_from: 0, deliberation_from: 0 },
     });
     for (const [, s] of cases) expect(routed({ prediction: faq, signals: s, capabilities: off }).tier).toBe("cheapest");
     const strict = parseCapabilities({ ...bundledCapabilities, hard_prompt: { ...t, constraints_from: 2 } });

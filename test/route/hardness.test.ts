@@ -23,6 +23,21 @@ describe("hardnessOf", () => {
     expect(hardnessOf("Give me 5 paragraphs.").requestedWords).toBe(600);
     expect(hardnessOf("Summarize in a few hundred words.").requestedWords).toBe(300);
     expect(hardnessOf("I have 12 apples.").requestedWords).toBe(0);
+    expect(hardnessOf("500 words on the history of tides, please.").requestedWords).toBe(500);
+    expect(hardnessOf("Keep it to at most 200 words.").requestedWords).toBe(200);
+  });
+
+  test("a length the writer reports is context, not output it asks for", () => {
+    expect(hardnessOf("I finally finished my thesis!! 87 pages and I'm so relieved").requestedWords).toBe(0);
+    expect(hardnessOf("Summarize my 40 page report for the board.").requestedWords).toBe(0);
+    expect(hardnessOf("We read 300 pages this week. Now write a 2 page summary.").requestedWords).toBe(1000);
+  });
+
+  test("counts requests to weigh options or argue a judgement, not questions that merely ask what to do", () => {
+    expect(hardnessOf("What are the trade-offs of renting versus buying? Weigh them for someone moving in 3 years.").deliberation).toBe(2);
+    expect(hardnessOf("Is it worth repairing a 12 year old car? Reason it through.").deliberation).toBe(2);
+    expect(hardnessOf("How long should I boil an egg for a soft yolk?").deliberation).toBe(0);
+    expect(hardnessOf("How do cruise ships weighing 200,000 tonnes float?").deliberation).toBe(0);
   });
 
   test("reads only the head of a very long prompt, so its cost stays flat", () => {

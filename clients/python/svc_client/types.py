@@ -26,6 +26,7 @@ RoutingReason = Literal[
     "long_output",
     "large_context",
     "long_question",
+    "deliberation",
     "budget_fit",
 ]
 

@@ -26,6 +26,7 @@ export type RoutingReason =
   | "long_output"
   | "large_context"
   | "long_question"
+  | "deliberation"
   | "budget_fit";
 
 /** `svc_options` of a completion request (seed 2.2); every field is optional, the server fills defaults. */

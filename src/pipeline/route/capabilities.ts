@@ -33,6 +33,8 @@ export interface CapabilityTable {
     requested_words_from: number;
     /** Prompt tokens to reason over (all messages). */
     context_tokens_from: number;
+    /** Requests to weigh options or argue a judgement ("trade-offs", "pros and cons", "is it worth"...). */
+    deliberation_from: number;
   };
   /**
    * A stricter tier_confidence_threshold for a long prompt the classifier calls a factual question or
@@ -88,6 +90,7 @@ export function parseCapabilities(raw: unknown, source = "capabilities"): Capabi
     steps_from: count(hard.steps_from, "hard_prompt.steps_from"),
     requested_words_from: count(hard.requested_words_from, "hard_prompt.requested_words_from"),
     context_tokens_from: count(hard.context_tokens_from, "hard_prompt.context_tokens_from"),
+    deliberation_from: count(hard.deliberation_from, "hard_prompt.deliberation_from"),
   };
 
   const long = obj(top.long_question, "long_question");
