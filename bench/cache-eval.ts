@@ -27,7 +27,7 @@
  * FAQ replay (bench/lib/faq-replay.ts): hand-written support questions, each intent in several
  * wordings, asked through a real cache: the share of repeats served and the wrong hits.
  * `--faq FILE` replays another corpus of that shape (bench/data/faq-fresh.json's) the same way and
- * reports it as a never-tuned hold-out; `--pairs FILE` ({"pairs":[{"a","b","same","class"}]}) scores
+ * reports it apart (a hold-out only if never read while tuning); `--pairs FILE` ({"pairs":[{"a","b","same","class"}]}) scores
  * pairs through the same embedding + verifier decision as the natural-paraphrase figure: the share
  * of same=true pairs served and the false hits per class of same=false pairs. Both repeat.
  * The threshold is tuned on STS-B dev and the edits of the tune sources' prompts; the figures that
@@ -663,7 +663,7 @@ async function replayReport(faq: FaqCorpus, title: string): Promise<void> {
 // FAQ replay (bench/data/*.json, hand-written): five orders of the same questions through a real cache.
 // All three have been read while changing the verifier, so all three are tuning data now.
 for (const name of ["faq-replay", "faq-holdout", "faq-fresh"] as const) await replayReport(loadFaq(name), `tune (bench/data/${name}.json`);
-for (const file of args.faq!) await replayReport(loadFaqFile(file), `never-tuned hold-out (${file}`);
+for (const file of args.faq!) await replayReport(loadFaqFile(file), `--faq, a hold-out if never read while tuning (${file}`);
 
 // --pairs: labelled pairs from elsewhere, decided as the natural paraphrases above are.
 for (const file of args.pairs!) {
@@ -683,7 +683,7 @@ for (const file of args.pairs!) {
   const same = rows.filter((r) => r.label === "same");
   const served = same.filter((r) => isHit(r, threshold, wordSimilarity)).length;
   const wrong = rows.filter((r) => r.label === "different" && isHit(r, threshold, wordSimilarity));
-  console.log(`\n## Pairs, never-tuned hold-out (${file})\n`);
+  console.log(`\n## Pairs given with --pairs, a hold-out if never read while tuning (${file})\n`);
   console.log(
     `same=true: ${served} of ${same.length} served (${pct(served / Math.max(1, same.length))}); same=false: ${wrong.length} false hits of ${rows.length - same.length}; precision ${(served / Math.max(1, served + wrong.length)).toFixed(4)}\n`,
   );
