@@ -182,6 +182,9 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["content", "What is the meaning of life?", "What is the definition of life?"],
   ["content", "What does it mean to be free?", "Define free"],
   ["content", "What does ephemeral mean?", "What does eternal mean?"],
+  ["content", "How is a crocodile different from a lizard?", "What is the difference between a crocodile and an alligator?"],
+  ["order", "How do red apples and pears differ?", "What is the difference between red pears and apples?"],
+  ["role", "How is climate different now?", "What is the difference in climate now?"],
   ["content", "What is the price of a passport?", "What is the price of a visa?"],
   ["role", "How much time does it take to boil an egg?", "How many eggs does it take to boil?"],
   ["content", "I want to return an item, how does the refund work?", "How do I return an item?"],
@@ -253,6 +256,11 @@ const PARAPHRASES: [string, string][] = [
   ["What is the price of a passport?", "How much does a passport cost?"],
   ["How much time does it take to boil an egg?", "How long does it take to boil an egg?"],
   ["How does one renew a passport?", "How do I renew a passport?"],
+  // A difference asked in its usual frames, either way round; "the word", "the phrase" before a meaning asked.
+  ["How is climate different from weather?", "What is the difference between weather and climate?"],
+  ["How do TCP and UDP differ?", "What is the difference between TCP and UDP?"],
+  ["How does a crocodile differ from an alligator?", "What's the difference between an alligator and a crocodile?"],
+  ['What does "ceteris paribus" mean?', "Meaning of the phrase ceteris paribus?"],
   ["How would I export my contacts?", "How can I export my contacts?"],
   ["Am I able to cancel my order?", "Can I cancel my order?"],
   // A forgotten password, PIN or passcode asked to be changed or reset is asked to be reset.

@@ -659,12 +659,13 @@ const HOW_IMPERSONAL = /^\s*how (?:does one|would i) (?=\S)/i;
  * "What is the meaning of ephemeral?", "meaning of ephemeral", "ephemeral meaning" (read as the
  * first); and about its definition: "What's the definition of ephemeral?", "ephemeral definition",
  * "Define ephemeral". Meaning and definition stay apart ("the meaning of life" is not "the definition
- * of life"). The whole request is the frame and at most four words (three lower-case ones before a
- * trailing "meaning"); "What does it mean to be free?" or "What does this mean for my taxes?" are no such frame.
+ * of life"); "the word", "the phrase" before it name what it is. The whole request is the frame and
+ * at most four words (three lower-case ones before a trailing "meaning"); "What does it mean to be
+ * free?" or "What does this mean for my taxes?" are no such frame.
  */
 const MEANING_FRAMES: readonly RegExp[] = [
-  /^\s*what (?:does|do) ([^\s?.!]+(?: [^\s?.!]+){0,3}) mean\s*[?.!]*\s*$/i,
-  /^\s*(?:what(?:['’]s| is) the )?meaning of ([^\s?.!]+(?: [^\s?.!]+){0,3})\s*[?.!]*\s*$/i,
+  /^\s*what (?:does|do) (?:the (?:word|phrase|term|expression) )?([^\s?.!]+(?: [^\s?.!]+){0,3}) mean\s*[?.!]*\s*$/i,
+  /^\s*(?:what(?:['’]s| is) the )?meaning of (?:the (?:word|phrase|term|expression) )?([^\s?.!]+(?: [^\s?.!]+){0,3})\s*[?.!]*\s*$/i,
   /^\s*((?!(?:what|the|its?|a|an)\b)[\p{Ll}'’-]+(?: [\p{Ll}'’-]+){0,2}) meaning\s*[?.!]*\s*$/u,
 ];
 const DEFINITION_FRAMES: readonly RegExp[] = [
@@ -684,6 +685,25 @@ function withDefinitionFrame(request: string): string {
   return request;
 }
 
+/**
+ * "How is climate different from weather?", "How does climate differ from weather?" and "How do
+ * climate and weather differ?" ask "What is the difference between climate and weather?" (whose two
+ * members may come in either order: see coordinate). Only the whole request, each side at most four words.
+ */
+const DIFFERENCE_FRAMES: readonly RegExp[] = [
+  /^\s*how (?:is|are) ([^\s?.!,]+(?: [^\s?.!,]+){0,3}) different (?:from|than) ([^\s?.!,]+(?: [^\s?.!,]+){0,3})\s*[?.!]*\s*$/i,
+  /^\s*how (?:does|do) ([^\s?.!,]+(?: [^\s?.!,]+){0,3}) differ from ([^\s?.!,]+(?: [^\s?.!,]+){0,3})\s*[?.!]*\s*$/i,
+  /^\s*how (?:does|do) ([^\s?.!,]+(?: [^\s?.!,]+){0,3}) and ([^\s?.!,]+(?: [^\s?.!,]+){0,3}) differ\s*[?.!]*\s*$/i,
+];
+
+function withDifferenceFrame(request: string): string {
+  for (const frame of DIFFERENCE_FRAMES) {
+    const m = frame.exec(request);
+    if (m) return `what is the difference between ${m[1]} and ${m[2]}?`;
+  }
+  return request;
+}
+
 /** "What does a passport cost?", "What is the price of a passport?" and "What's the cost of a passport?" ask "How much does a passport cost?". */
 const WHAT_COST = /^\s*what (does|do) (.+?) cost\b/i;
 const PRICE_OF = /^\s*what(?:['’]s| is) the (?:price|cost) of ([^\s?.!,]+(?: [^\s?.!,]+){0,5})\s*([?.!]*)\s*$/i;
@@ -694,21 +714,23 @@ const HOW_MUCH_TIME = /^\s*how much time (does|do|will|would) /i;
  * The request with its question frame read as "how do I" (see HOW_DO_I_FRAME, TELL_ME_HOW,
  * WISH_THEN_HOW, FORGOTTEN_SECRET, HOW_IMPERSONAL), "can" (IS_IT_POSSIBLE_TO), "which is the largest N" (see
  * WHICH_N_IS_THE_SUPERLATIVE), "what does X mean" and "define X" (MEANING_FRAMES, DEFINITION_FRAMES),
- * "how much does it cost" and "how long".
+ * "what is the difference between X and Y" (DIFFERENCE_FRAMES), "how much does it cost" and "how long".
  */
 function withCanonicalFrame(request: string): string {
-  return withDefinitionFrame(
-    withPlainVerbs(request)
-      .replace(WISH_THEN_HOW, "how do I $1")
-      .replace(FORGOTTEN_SECRET, "how do I reset my $1")
-      .replace(IS_IT_POSSIBLE_TO, "can")
-      .replace(TELL_ME_HOW, "how do I ")
-      .replace(HOW_IMPERSONAL, "how do I ")
-      .replace(HOW_DO_I_FRAME, "how do I ")
-      .replace(WHICH_N_IS_THE_SUPERLATIVE, "$1 $3 the $4 $2")
-      .replace(WHAT_COST, "how much $1 $2 cost")
-      .replace(PRICE_OF, "how much does $1 cost$2")
-      .replace(HOW_MUCH_TIME, "how long $1 "),
+  return withDifferenceFrame(
+    withDefinitionFrame(
+      withPlainVerbs(request)
+        .replace(WISH_THEN_HOW, "how do I $1")
+        .replace(FORGOTTEN_SECRET, "how do I reset my $1")
+        .replace(IS_IT_POSSIBLE_TO, "can")
+        .replace(TELL_ME_HOW, "how do I ")
+        .replace(HOW_IMPERSONAL, "how do I ")
+        .replace(HOW_DO_I_FRAME, "how do I ")
+        .replace(WHICH_N_IS_THE_SUPERLATIVE, "$1 $3 the $4 $2")
+        .replace(WHAT_COST, "how much $1 $2 cost")
+        .replace(PRICE_OF, "how much does $1 cost$2")
+        .replace(HOW_MUCH_TIME, "how long $1 "),
+    ),
   );
 }
 
