@@ -18,7 +18,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { OptimizeInput, OptimizeResult } from "../src/pipeline/optimize-types";
-import { roundOrder } from "./lib/measure";
+import { loadTrees, roundOrder } from "./lib/measure";
 import { percentile } from "./lib/stats";
 import { loadWorkload, variedPrompt } from "./lib/workload";
 
@@ -52,12 +52,7 @@ async function loadTree(name: string, path: string): Promise<Tree> {
   return { name, run: (prompt) => optimize(inputOf(prompt), deps), us: [], cpuUs: [] };
 }
 
-const trees: Tree[] = [];
-for (const spec of flags.tree.length > 0 ? flags.tree : ["this=."]) {
-  const [name, path] = spec.split("=") as [string, string | undefined];
-  if (!path) throw new Error(`--tree wants name=/path, got '${spec}'`);
-  trees.push(await loadTree(name, path));
-}
+const trees: Tree[] = await loadTrees(flags.tree, loadTree);
 
 const workload = loadWorkload(300);
 // Warm-up: the JIT, the token memos and the models' scratch of every tree, on prompts not timed.

@@ -3,7 +3,10 @@
  * configuration with wrk at 32 connections, stops the server and lists the functions with the most
  * self time (main thread; worker threads write profiles of their own, summarised alongside).
  *
- *   bun bench/profile.ts [--config relay|miss|hit] [--seconds 10] [--out bench/results] [--raw]
+ *   bun bench/profile.ts [--config relay|miss|hit] [--seconds 10] [--connections 32] [--out bench/results] [--raw]
+ *
+ * `--connections 1` profiles one request at a time, where a miss's optimizer runs on the event loop
+ * (Optimizer.runsInline) and what follows the answer lands on the next request's time.
  *
  * Writes <out>/profile-<config>.md; with --raw also the .cpuprofile files, for call stacks in Chrome DevTools.
  */
@@ -22,6 +25,7 @@ const { values: flags } = parseArgs({
   options: {
     config: { type: "string", default: "miss" },
     seconds: { type: "string", default: "10" },
+    connections: { type: "string", default: "32" },
     out: { type: "string", default: join(ROOT, "bench", "results") },
     raw: { type: "boolean", default: false },
   },
@@ -76,7 +80,7 @@ async function main(): Promise<void> {
     const mock = await startMock(work, cores.servers, { latencyMs: 0, chunkDelayMs: 0 });
     const gw = await startGateway(work, cores.servers, mock.url, "warn", "svc-prof", ["--cpu-prof", `--cpu-prof-dir=${profDir}`]);
     const spec = gatewaySpecs(gw, w, false)[config];
-    const r = await runWrk(wrk, spec, { connections: 32, durationS: Number(flags.seconds), cores: cores.client }, work, {
+    const r = await runWrk(wrk, spec, { connections: Number(flags.connections), durationS: Number(flags.seconds), cores: cores.client }, work, {
       file: sentencesFile,
       perPrompt: w.sentencesPerPrompt,
     });
@@ -86,7 +90,7 @@ async function main(): Promise<void> {
       `# CPU profile of svc under load: ${config}`,
       "",
       `- ${runContext().date}, commit ${runContext().commit}; \`bun bench/profile.ts ${process.argv.slice(2).join(" ")}\``,
-      `- wrk, 32 connections, ${flags.seconds}s: ${r.rps.toFixed(0)} req/s, p50 ${r.latencyUs.p50} µs, p99 ${r.latencyUs.p99} µs, ${r.errors} errors`,
+      `- wrk, ${flags.connections} connections, ${flags.seconds}s: ${r.rps.toFixed(0)} req/s, p50 ${r.latencyUs.p50} µs, p99 ${r.latencyUs.p99} µs, ${r.errors} errors`,
       "",
     ];
     for (const file of readdirSync(profDir).filter((f) => f.endsWith(".cpuprofile"))) {

@@ -36,7 +36,7 @@ import { processAlive } from "./accounting/ledger-journal";
 import { join } from "node:path";
 import { Metrics } from "./metrics/metrics";
 import { startTracing } from "./pipeline/trace";
-import { SemanticCache } from "./pipeline/cache";
+import { cacheWriteThread, SemanticCache } from "./pipeline/cache";
 import { Optimizer } from "./pipeline/optimizer";
 import { loadModels, loadSynonyms } from "./pipeline/models";
 import { loadEmbedder, modelOptionsOf } from "./ml/load";
@@ -197,6 +197,7 @@ export async function startServices(settings: Settings, log: Logger, env: Record
   const models = inlineModels ? await loadModels(undefined, modelOptionsOf(settings)) : undefined;
   const cache = await SemanticCache.open({
     store: base.store,
+    ...(base.store.dialect === "sqlite" && { writeThread: cacheWriteThread(base.store.path, STORE_BUSY_TIMEOUT_MS) }),
     embedder: models?.embedder ?? (await loadEmbedder(modelOptionsOf(settings))),
     ...(settings.cacheSynonymsFile !== undefined && { synonyms: await loadSynonyms(settings.cacheSynonymsFile) }),
     log: { warn: (fields, message) => log.warn(fields, message) },
@@ -283,11 +284,13 @@ export function startBackground(s: Pick<Services, "log" | "settings" | "keyIndex
 }
 
 /** After the server stopped (or a CLI command ended): the pool, a final flush, the store. */
-export async function closeServices(s: StoreServices & Partial<Pick<Services, "optimizer">>): Promise<void> {
+export async function closeServices(s: StoreServices & Partial<Pick<Services, "optimizer" | "cache">>): Promise<void> {
   await s.optimizer?.close();
   // The batch still held is exported before the process ends.
   await s.tracer?.shutdown().catch((e: Error) => s.log.warn({ err: { message: e.message } }, "tracing: the last export failed"));
   guard(s.log, "final flush", () => flushAll(s));
+  // Its write thread closes its connection before the store's checkpoint, like the ledger's.
+  await s.cache?.close().catch((e: Error) => s.log.warn({ err: { message: e.message } }, "semantic cache: the last write failed"));
   await s.ledger.close();
   await s.quota.close();
   await s.counters.close();

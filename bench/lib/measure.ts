@@ -9,6 +9,17 @@ export interface WrkContext {
   sentences: { file: string; perPrompt: number };
 }
 
+/** Each `--tree name=/path` spec loaded by `load`, in order; this checkout alone ("this=.") when there is none. */
+export async function loadTrees<T>(specs: readonly string[], load: (name: string, path: string) => Promise<T>): Promise<T[]> {
+  const trees: T[] = [];
+  for (const spec of specs.length > 0 ? specs : ["this=."]) {
+    const [name, path] = spec.split("=") as [string, string | undefined];
+    if (!path) throw new Error(`--tree wants name=/path, got '${spec}'`);
+    trees.push(await load(name, path));
+  }
+  return trees;
+}
+
 /**
  * The order of `items` in round `round` (0-based), from a balanced Latin square (Williams' design:
  * offsets 0, 1, n-1, 2, n-2... shifted by the round): over n rounds every target runs once in every

@@ -3,6 +3,7 @@ import type { SqliteStore } from "../store/db";
 import type { Sql } from "postgres";
 import { pgText } from "../store/postgres";
 import { ROLLUP_UPSERT_SQL, rollupParams } from "../store/usage-daily";
+import { startWriteThread, type ThreadReply } from "../store/write-thread";
 import { bind, COLUMN_NAMES, prepareLedgerInserts, WIDTH, writeBatch, type LedgerRow, type RejectedRow } from "./ledger-sql";
 
 /** Where the ledger's rows go: the store, written off the event loop in the gateway. */
@@ -30,7 +31,7 @@ export function inlineWriter(store: SqliteStore): LedgerWriter {
 
 const WORKER = new URL("../../workers/ledger-writer.worker.ts", import.meta.url).href;
 
-type Reply = { id: number; rejected?: RejectedRow[]; error?: string; code?: string };
+type Reply = ThreadReply<{ rejected: RejectedRow[] }>;
 
 /**
  * What the writer thread is sent: a batch to write goes as the rows' JSON joined into one string, which
@@ -47,38 +48,15 @@ type Request = Sent & { id: number };
  * every request, `/health` included (issue 23).
  */
 export function threadWriter(dbPath: string, busyTimeoutMs: number): LedgerWriter {
-  const worker = new Worker(WORKER, { workerData: { dbPath, busyTimeoutMs } } as WorkerOptions);
-  const waiting = new Map<number, { resolve: (r: RejectedRow[]) => void; reject: (e: Error) => void }>();
-  let next = 0;
-  worker.onmessage = (ev: MessageEvent<Reply>) => {
-    const w = waiting.get(ev.data.id);
-    if (!w) return;
-    waiting.delete(ev.data.id);
-    if (ev.data.error !== undefined) w.reject(Object.assign(new Error(ev.data.error), { code: ev.data.code }));
-    else w.resolve(ev.data.rejected ?? []);
-  };
-  worker.onerror = (ev) => {
-    for (const w of waiting.values()) w.reject(new Error(`ledger writer failed: ${ev.message}`));
-    waiting.clear();
-  };
-  // An idle writer must not keep the process alive; a pending write does.
-  worker.unref();
-  const send = (request: Sent) =>
-    new Promise<RejectedRow[]>((resolve, reject) => {
-      const id = ++next;
-      waiting.set(id, { resolve, reject });
-      worker.ref();
-      worker.postMessage({ ...request, id });
-    }).finally(() => {
-      if (waiting.size === 0) worker.unref();
-    });
+  const thread = startWriteThread<Sent, { rejected: RejectedRow[] }>(WORKER, { dbPath, busyTimeoutMs }, "ledger writer");
+  const send = async (request: Sent) => (await thread.send(request)).rejected ?? [];
   return {
     write: (rows, json) => send({ op: "write", json: (json ?? rows.map((r) => JSON.stringify(r))).join(",") }),
     replay: async (rows) => void (await send({ op: "replay", rows })),
     // The thread closes its connection first: the last connection to close checkpoints the WAL away.
     close: async () => {
       await send({ op: "close" }).catch(() => undefined);
-      worker.terminate();
+      thread.terminate();
     },
   };
 }

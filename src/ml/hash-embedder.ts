@@ -28,9 +28,9 @@ export class HashEmbedder implements Embedder {
   private bag: FeatureBag = { ids: new Int32Array(256), weights: new Float32Array(256), length: 0 };
   private readonly inputs = new SparseInputPool();
   /**
-   * The last few vectors, keyed by the words they were made from (the features depend on nothing else).
-   * One request embeds the same text more than once: the cache and the classifier both embed its last
-   * user message.
+   * The last few vectors, keyed by their text: one request may embed the same text more than once (the
+   * cache and the classifier both read its last user message). Keyed by the text rather than by its
+   * words joined, which took a string the size of the prompt per call to build and hash.
    */
   private readonly recent = new Map<string, Float32Array>();
 
@@ -66,9 +66,7 @@ export class HashEmbedder implements Embedder {
 
   /** The vector of `text`. Callers must not write to it: a recent vector is shared. */
   async embed(text: string): Promise<Float32Array> {
-    const tokens = this.words(text);
-    const key = tokens.join(" ");
-    return this.recent.get(key) ?? this.embedWords(tokens, key);
+    return this.recent.get(text) ?? this.embedWords(this.words(text), text);
   }
 
   private async embedWords(tokens: readonly string[], key: string): Promise<Float32Array> {

@@ -1,5 +1,5 @@
 import { AnchoredMatches, type AnchoredPattern } from "../text/anchored-matches";
-import { hardnessOf } from "../text/hardness";
+import { countHardness, HARDNESS_PATTERNS, noHardness, rememberHardness } from "../text/hardness";
 import { FoldedWordTable } from "../text/word-table";
 
 /**
@@ -54,8 +54,11 @@ const TRANSLATE = new RegExp(
 );
 const SUMMARIZE =
   /\bsumm?ar(y|ize|ise|izing|ising)\b|\btl;?dr\b|\bcondense\b|\bkey (points|takeaways)\b|\bmain (points?|idea)\b|\bsum (it|this|that|these) up\b|\bsum up\b|\bgist\b|\brecap\b|\bboil\b.{0,20}\bdown\b|\bshort(er)? version\b|\bbottom line\b|\boverview\b|\bhighlights\b|\bshorten\b/i;
+// extract_verb: EXTRACT, which opens at a word, or EXTRACT_AT_START (one regex until the word-opened
+// part joined the shared scan below, where it took 15% of textFeatures' samples).
+const EXTRACT_AT_START = /^\s*(from|in|go through|read) (this|these|the following|the below)\b/i;
 const EXTRACT =
-  /\bextract\b|\bpull (out|the)\b|\bparse\b|\bgrab\b|\b(list|identify|find|get|give me) (all|every|each|the|just)\b.*\b(mentioned|from|in (the|this|these)|out of)\b|\b(as|into) (json|a table|a csv|csv)\b|^\s*(from|in|go through|read) (this|these|the following|the below)\b|\b(list|get|give me|tell me|find|pull|what are|which)\b.{0,60}\b(from|in|out of) (this|these|the following|the (text|email|message|log|table|list|document|page|transcript|notes?|below))\b|\bwhich\b.{0,40}\b(are|is) (mentioned|named|in this)\b/i;
+  /\bextract\b|\bpull (out|the)\b|\bparse\b|\bgrab\b|\b(list|identify|find|get|give me) (all|every|each|the|just)\b.*\b(mentioned|from|in (the|this|these)|out of)\b|\b(as|into) (json|a table|a csv|csv)\b|\b(list|get|give me|tell me|find|pull|what are|which)\b.{0,60}\b(from|in|out of) (this|these|the following|the (text|email|message|log|table|list|document|page|transcript|notes?|below))\b|\bwhich\b.{0,40}\b(are|is) (mentioned|named|in this)\b/i;
 const ROLEPLAY = /\b(act as|i want you to act|you are a|pretend (to be|you are)|role-?play)\b/i;
 const CREATIVE = /\b(poem|story|stories|lyrics|song|novel|haiku|essay|screenplay|blog post|slogan|fiction)\b/i;
 const REASONING = /\b(step by step|explain why|riddle|puzzle|logic|deduce|what if|would happen|estimate how many|prove that)\b/i;
@@ -64,6 +67,7 @@ const TRADE_OFF_OR_PLAN =
   /\b(pros and cons|trade-?offs?|for and against|arguments? (for|against)|which (factors?|matters?)|weigh|compare|comparison|versus|vs\.?|should (i|we)|which (is|would be|should) (better|best|more|i)|better (option|choice)|decide|decision|recommend one|plan (a|the|my|our)|schedule|prioriti[sz]e|what would happen|would have happened|suppose|imagine|consequences?|root cause|what could explain|most likely (reason|cause)|how (would|should) (i|you|we) (decide|choose|approach))\b/i;
 // An instruction followed by material to work on: a colon or blank line, then a long stretch of text.
 const DOCUMENT_BODY = /[:?.]\s*\n\s*\S[\s\S]{80,}|:\s+["“'][^"”']{60,}|^[\s\S]{200,}\n\s*\n\s*\S.{0,200}$/;
+const COLON_THEN_QUOTE = /:\s+["“']/;
 /*
  * What the prompt asks, whatever its topic (issue 26): the leave-one-source-out evaluation showed the
  * classifier learning which corpus a prompt came from (numbers read as math, a casual tone as chat).
@@ -85,9 +89,16 @@ const IMPERATIVE_OPENING =
 // "how many" alone is small talk as often as arithmetic ("how many times have you seen it?"); quantity_question pairs it with a number.
 const MATH = /\b(solve|equation|integral|derivative|probability|calculate|sum of|percent|theorem)\b/i;
 const QUANTITY = /\bhow (many|much)\b/i;
-// Code work that reads as prose (system administration, set-up, configuration) still names commands, paths and files.
-const SHELL_OR_PATH =
-  /^\$ |\b(sudo|apt-get|apt|yum|dnf|brew|pip3?|npm|npx|yarn|pnpm|cargo|git|docker|kubectl|systemctl|ssh|scp|curl|wget|chmod|chown|grep|sed|awk|bash|zsh|powershell|nixos-rebuild|cmake|gcc|clang)\s|(^|[\s"'`(])(~|\.{1,2})?(\/[\w.@-]+){2,}|\b[A-Z]:\\|\w\.(py|js|mjs|ts|tsx|jsx|java|kt|c|cc|cpp|h|hpp|cs|rs|go|rb|php|sh|ps1|nix|ya?ml|json|toml|ini|conf|cfg|xml|html?|css|scss|sql|lock|env|gradle|csproj|vue|svelte|dll|exe|so)\b/m;
+// Code work that reads as prose (system administration, set-up, configuration) still names commands, paths and files:
+// shell_or_path is SHELL_COMMAND, which opens at a word (in the shared scan below), or SHELL_PATH_OR_FILE,
+// which can match only where SHELL_PATH_MARK does ("$ ", a slash or backslash, a dot before a small
+// letter), so prose without one skips it (one regex till both were split off: 10% of the classifier's
+// JavaScript samples on fresh workload prompts).
+const SHELL_COMMAND =
+  /\b(sudo|apt-get|apt|yum|dnf|brew|pip3?|npm|npx|yarn|pnpm|cargo|git|docker|kubectl|systemctl|ssh|scp|curl|wget|chmod|chown|grep|sed|awk|bash|zsh|powershell|nixos-rebuild|cmake|gcc|clang)\s/;
+const SHELL_PATH_MARK = /\$ |[/\\]|\.[a-z]/;
+const SHELL_PATH_OR_FILE =
+  /^\$ |(^|[\s"'`(])(~|\.{1,2})?(\/[\w.@-]+){2,}|\b[A-Z]:\\|\w\.(py|js|mjs|ts|tsx|jsx|java|kt|c|cc|cpp|h|hpp|cs|rs|go|rb|php|sh|ps1|nix|ya?ml|json|toml|ini|conf|cfg|xml|html?|css|scss|sql|lock|env|gradle|csproj|vue|svelte|dll|exe|so)\b/m;
 const CONFIG_SYNTAX = /^\s*[\w.-]+\s*[:=]\s*\S.*\n\s*[\w.-]+\s*[:=]\s*\S|^\s*\[[\w. -]+\]\s*$|<\/?[a-zA-Z][\w-]*(\s[^>]*)?>/m;
 const ERROR_TRACE =
   /\b(error|exception|traceback|stack ?trace|segfault|segmentation fault|errno|undefined reference|null ?pointer|nullreferenceexception|stderr|exit (code|status)|compil(e|er|ation|ing)|deprecat(ed|ion)|warning:|failed to|cannot find module|not found|permission denied)\b/i;
@@ -127,13 +138,20 @@ const TECH_WORDS = new FoldedWordTable(
  * also needs a digit, so it is set apart (-1). WORD_OPENED is exported for the test that holds the lists
  * to the patterns (test/compress/anchored-matches.test.ts).
  */
-const WORD_OPENED_FLAGS: readonly (readonly [feature: number, pattern: RegExp, words: string])[] = [
+const WORD_OPENED_FLAGS: readonly (readonly [feature: number, pattern: RegExp, words: string, units?: string])[] = [
+  [1, CODE_KEYWORD, "def function class import return const let var public static void select printf console", "#={};"],
+  [
+    16,
+    SHELL_COMMAND,
+    "sudo apt yum dnf brew pip npm npx yarn pnpm cargo git docker kubectl systemctl ssh scp curl wget chmod chown grep sed awk bash zsh powershell nixos cmake gcc clang",
+  ],
   [9, TRANSLATE, `translate translation translating in into to from what ${LANGUAGES.replaceAll("|", " ")}`],
   [
     10,
     SUMMARIZE,
     "summary summarize summarise summarizing summarising sumary sumarize sumarise sumarizing sumarising tl tldr condense key main sum gist recap boil short shorter bottom overview highlights shorten",
   ],
+  [11, EXTRACT, "extract pull parse grab list identify find get give as into tell what which"],
   [12, ROLEPLAY, "act i you pretend role roleplay"],
   [13, CREATIVE, "poem story stories lyrics song novel haiku essay screenplay blog slogan fiction"],
   [14, REASONING, "step explain riddle puzzle logic deduce what would estimate prove"],
@@ -154,11 +172,17 @@ const WORD_OPENED_FLAGS: readonly (readonly [feature: number, pattern: RegExp, w
   [27, DECISION, "should which is better help would or decide choose pick worth recommend what"],
   [28, FIRST_PERSON, "i my we our me us"],
 ];
-export const WORD_OPENED: readonly AnchoredPattern[] = WORD_OPENED_FLAGS.map(([, pattern, words]) => ({
+export const WORD_OPENED: readonly AnchoredPattern[] = WORD_OPENED_FLAGS.map(([, pattern, words, units]) => ({
   pattern: new RegExp(pattern.source, `${pattern.flags}g`),
   words: words.split(" "),
+  ...(units !== undefined && { units }),
 }));
-const wordOpened = new AnchoredMatches(WORD_OPENED);
+/**
+ * The router's hardness counts (src/text/hardness.ts) come from the same scan, after these patterns:
+ * textFeatures reads them of the same text, and routing then finds them remembered. Walking and looking
+ * up the words once rather than twice: hardnessOf's own scan was a fifth of textFeatures' samples.
+ */
+const wordOpened = new AnchoredMatches([...WORD_OPENED, ...HARDNESS_PATTERNS]);
 const QUANTITY_FLAG = WORD_OPENED_FLAGS.findIndex(([feature]) => feature === -1);
 
 /** Character classes counted by charShares, as bits of CHAR_CLASS (ASCII) or by range (non-Latin letters). */
@@ -238,7 +262,6 @@ export function textFeatures(text: string, out: Float32Array = new Float32Array(
   let lines = 1;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lines++;
   out[0] = text.includes("```") ? 1 : 0;
-  out[1] = CODE_KEYWORD.test(head) ? 1 : 0;
   const shares = charShares(head);
   out[2] = Math.min(1, shares.symbols * 10);
   out[3] = Math.min(1, shares.digits * 10);
@@ -247,21 +270,26 @@ export function textFeatures(text: string, out: Float32Array = new Float32Array(
   out[6] = Math.log1p(lines) / 5;
   out[7] = text.includes("?") ? 1 : 0;
   out[8] = QUESTION_OPENING.test(text) ? 1 : 0;
-  out[11] = EXTRACT.test(head) ? 1 : 0;
-  out[16] = SHELL_OR_PATH.test(head) ? 1 : 0;
-  out[17] = CONFIG_SYNTAX.test(head) ? 1 : 0;
+  // Each alternative of CONFIG_SYNTAX spells a line break, "[" or "<", and of DOCUMENT_BODY a line break
+  // or a colon, blank and quote: one-line prose, most prompts, skips both regexes.
+  out[17] = (head.includes("\n") || head.includes("[") || head.includes("<")) && CONFIG_SYNTAX.test(head) ? 1 : 0;
   out[19] = techShare(head);
-  out[22] = DOCUMENT_BODY.test(head) ? 1 : 0;
+  out[22] = (head.includes("\n") || COLON_THEN_QUOTE.test(head)) && DOCUMENT_BODY.test(head) ? 1 : 0;
   out[23] = Math.min(1, shares.nonLatin * 5);
   out[24] = PROCEDURAL.test(head) ? 1 : 0;
   out[29] = IMPERATIVE_OPENING.test(head) ? 1 : 0;
   let opened = 0;
-  wordOpened.each(head, (k) => {
-    opened |= 1 << k;
+  const hardness = noHardness();
+  wordOpened.each(head, (k, m) => {
+    if (k < WORD_OPENED.length) opened |= 1 << k;
+    else countHardness(hardness, head, k - WORD_OPENED.length, m);
   });
+  // head is at most 4,000 characters, within what hardnessOf reads.
+  rememberHardness(head, hardness);
   for (const [k, [feature]] of WORD_OPENED_FLAGS.entries()) if (feature >= 0) out[feature] = (opened >>> k) & 1;
+  if (EXTRACT_AT_START.test(head)) out[11] = 1;
+  if (out[16] === 0 && SHELL_PATH_MARK.test(head) && SHELL_PATH_OR_FILE.test(head)) out[16] = 1;
   out[20] = (opened >>> QUANTITY_FLAG) & 1 && out[3] > 0 ? 1 : 0;
-  const hardness = hardnessOf(head);
   // The router's bundled thresholds (6 constraints, 5 steps) as the scale's top.
   out[30] = Math.min(1, hardness.constraints / 6);
   out[31] = Math.min(1, hardness.steps / 5);

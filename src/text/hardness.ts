@@ -106,15 +106,33 @@ export function hardnessOf(userText: string): Readonly<Hardness> {
 
 function scan(userText: string): Hardness {
   const text = userText.length > HARDNESS_SAMPLE_CHARS ? userText.slice(0, HARDNESS_SAMPLE_CHARS) : userText;
-  const hardness: Hardness = { constraints: 0, steps: 0, requestedWords: 0, deliberation: 0 };
-  hardnessScan.each(text, (k, m) => {
-    if (k === CONSTRAINT_K) hardness.constraints++;
-    else if (k === STEP_K) hardness.steps++;
-    else if (k === DELIBERATION_K) hardness.deliberation++;
-    else if (k === LENGTH_K && asksForLength(text, m.index)) {
-      const amount = AMOUNT[m[1]!.toLowerCase()] ?? Number(m[1]);
-      hardness.requestedWords = Math.max(hardness.requestedWords, amount * (WORDS_PER[m[2]!.toLowerCase()] ?? 1));
-    }
-  });
+  const hardness = noHardness();
+  hardnessScan.each(text, (k, m) => countHardness(hardness, text, k, m));
   return hardness;
+}
+
+export const noHardness = (): Hardness => ({ constraints: 0, steps: 0, requestedWords: 0, deliberation: 0 });
+
+/**
+ * Adds match `m` of HARDNESS_PATTERNS[k] in `text` (the text read, at most HARDNESS_SAMPLE_CHARS long)
+ * to `hardness`; in whatever order the matches come, the counts are the same.
+ */
+export function countHardness(hardness: Hardness, text: string, k: number, m: RegExpExecArray): void {
+  if (k === CONSTRAINT_K) hardness.constraints++;
+  else if (k === STEP_K) hardness.steps++;
+  else if (k === DELIBERATION_K) hardness.deliberation++;
+  else if (k === LENGTH_K && asksForLength(text, m.index)) {
+    const amount = AMOUNT[m[1]!.toLowerCase()] ?? Number(m[1]);
+    hardness.requestedWords = Math.max(hardness.requestedWords, amount * (WORDS_PER[m[2]!.toLowerCase()] ?? 1));
+  }
+}
+
+/**
+ * Records `hardness` as that of `userText` (at most HARDNESS_SAMPLE_CHARS long), counted by a caller
+ * that found HARDNESS_PATTERNS' matches in it within a scan of its own (src/ml/text-features.ts), so
+ * that hardnessOf on the same text does not scan it again.
+ */
+export function rememberHardness(userText: string, hardness: Readonly<Hardness>): void {
+  if (userText.length > HARDNESS_SAMPLE_CHARS) throw new RangeError(`rememberHardness: a text of ${userText.length} characters is read only in part`);
+  last = { text: userText, hardness };
 }

@@ -52,6 +52,11 @@ const separator = fc.constantFrom(
   "(",
   "%",
   "\uE000\uE100\uE001",
+  // Where the classifier's code_keyword opens outside a word.
+  "=>",
+  "{",
+  "};",
+  ";\n",
 );
 
 function textOf(words: readonly string[]) {

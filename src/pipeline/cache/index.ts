@@ -20,4 +20,4 @@ export { extractFacets, packFacets, type PackedFacets, type PromptFacets } from 
 export { SynonymTable } from "./synonyms";
 export { requestKeys, canonicalJson, canonicalContent, semanticPrompt, type RequestKeys } from "./keys";
 export { replayDeltas } from "./replay";
-export type { CacheLog } from "./persistence";
+export { cacheWriteThread, type CacheLog, type CacheWriteThread } from "./persistence";

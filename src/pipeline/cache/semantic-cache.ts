@@ -5,7 +5,16 @@ import type { Store } from "../../store/db";
 import { Coalescer } from "./coalescer";
 import { extractFacets, facetBytes, packFacets, unpackFacets, type PromptFacets } from "./facets";
 import { requestKeys, type RequestKeys } from "./keys";
-import { CacheWriter, decodeEmbedding, embedderSignature, encodeEmbedding, loadLiveRows, type CacheLog, type CacheRow } from "./persistence";
+import {
+  CacheWriter,
+  decodeEmbedding,
+  type CacheWriteThread,
+  embedderSignature,
+  encodeEmbedding,
+  loadLiveRows,
+  type CacheLog,
+  type CacheRow,
+} from "./persistence";
 import { DEFAULT_CACHE_CONFIG, type BypassReason, type CacheConfig, type CachedAnswer, type CacheHit, type CacheRequest } from "./types";
 import { SHIPPED_SYNONYMS } from "./request-synonyms";
 import type { SynonymTable } from "./synonyms";
@@ -68,6 +77,8 @@ export interface SemanticCacheOptions {
   log?: CacheLog;
   /** Clock, for tests of expiry. */
   now?: () => number;
+  /** Where a SQLite store's writes go instead of the caller's thread (the gateway's: cacheWriteThread). */
+  writeThread?: CacheWriteThread;
 }
 
 interface Entry {
@@ -172,7 +183,7 @@ export class SemanticCache {
     this.now = options.now ?? Date.now;
     this.log = options.log ?? consoleLog;
     this.synonyms = options.synonyms ?? SHIPPED_SYNONYMS;
-    this.writer = new CacheWriter(store, this.config.flushDelayMs, this.log);
+    this.writer = new CacheWriter(store, this.config.flushDelayMs, this.log, options.writeThread);
   }
 
   /** Opens the cache on a store, rebuilding the in-memory layers from the live rows. */
@@ -298,9 +309,14 @@ export class SemanticCache {
     this.arrived(exactKey, undefined);
   }
 
-  /** Writes queued changes to the store now; call it before closing the store at shutdown. */
+  /** Writes queued changes to the store now. */
   flush(): Promise<void> {
     return this.writer.flush();
+  }
+
+  /** Writes what is queued and stops the write thread; call it before closing the store at shutdown. */
+  close(): Promise<void> {
+    return this.writer.close();
   }
 
   /**

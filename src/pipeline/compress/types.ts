@@ -62,4 +62,23 @@ export interface CompressionRule {
   /** Effective aggressiveness from which the rule runs. */
   readonly minLevel: number;
   apply(masked: string, ctx: RuleContext): RuleOutput;
+  /**
+   * A cheap necessary condition read on a message's original (unmasked) text: false only when `apply`
+   * cannot change that message's masked text at `level`, given that no rule before it changed it. When
+   * it is false for every rule and message, the pipeline sends the prompt as it came without masking it
+   * (protect/mask.ts's detectors were the largest share of a fresh prompt's compression time).
+   * Masking only replaces spans with placeholders (no letter, digit, blank or punctuation), so a match
+   * of a pattern that holds no placeholder is found in the original too; the one kind of match this
+   * misses is a word glued to a protected span with no blank between them ("5hello"), where a
+   * placeholder makes a word boundary the original does not have: such a message is sent uncompressed,
+   * which never changes what it asks.
+   */
+  mayChange(original: string, ctx: MayChangeContext): boolean;
+}
+
+/** What `mayChange` knows of a message. */
+export interface MayChangeContext {
+  level: number;
+  /** As RuleContext.careful. */
+  careful: boolean;
 }

@@ -31,7 +31,7 @@ export interface MemoScope {
  * the characters it holds (SVC_MESSAGE_MEMO_CHARS).
  */
 export class MessageMemo {
-  private readonly entries = new Map<string, StoredTurn>();
+  private readonly entries = new Map<string, Remembered>();
   private chars = 0;
   private pending: { scope: MemoScope; originals: readonly ChatMessage[]; sent: readonly ChatMessage[] }[] = [];
 
@@ -50,8 +50,9 @@ export class MessageMemo {
     for (let i = 0; i < messages.length - 1; i++) {
       const m = messages[i]!;
       if (m.parts !== undefined) break;
-      const hit = this.get(keyOf(scope, m));
-      if (!hit) break;
+      const found = this.get(keyOf(scope, m));
+      if (!found) break;
+      const hit = turnOf(found);
       sent.push(sentMessage(hit));
       originalTokens += hit.tokens + TOKENS_PER_MESSAGE;
       sentTokens += hit.sent_tokens + TOKENS_PER_MESSAGE;
@@ -61,11 +62,12 @@ export class MessageMemo {
 
   /**
    * Remembers each message's sent form (`sent[i]` for `originals[i]`); messages with non-text parts are
-   * not. The work (hashing each message, counting its tokens both ways) is done after the current task,
-   * so after the answer it comes with has gone out, or by the next lookup if that comes first: a
-   * later call sees every earlier call's messages all the same. Done in the call's commit it was 37 µs
-   * p50 of a ~300-token cache miss's answer (a timing split of `bun bench/miss-trees.ts`'s miss, one
-   * request at a time), the largest part of a miss after the optimizer and the upstream call.
+   * not. The work (hashing each message) is done after the current task, so after the answer it comes
+   * with has gone out, or by the next lookup if that comes first: a later call sees every earlier call's
+   * messages all the same. Done in the call's commit it was 37 µs p50 of a ~300-token cache miss's
+   * answer (a timing split of `bun bench/miss-trees.ts`'s miss, one request at a time), the largest part
+   * of a miss after the optimizer and the upstream call. A message's tokens are counted only when a
+   * later call reuses it (see turnOf).
    */
   remember(scope: MemoScope, originals: readonly ChatMessage[], sent: readonly ChatMessage[]): void {
     if (this.pending.length === 0) setImmediate(() => this.settle());
@@ -89,9 +91,9 @@ export class MessageMemo {
         this.get(key);
         continue;
       }
-      const turn = storedTurn(m, form);
-      this.entries.set(key, turn);
-      this.chars += size(turn);
+      const entry: Remembered = { original: m, sent: form };
+      this.entries.set(key, entry);
+      this.chars += size(entry);
       for (const [k, old] of this.entries) {
         if (this.chars <= this.maxChars) break;
         this.entries.delete(k);
@@ -105,7 +107,7 @@ export class MessageMemo {
     return this.entries.size;
   }
 
-  private get(key: string): StoredTurn | undefined {
+  private get(key: string): Remembered | undefined {
     const hit = this.entries.get(key);
     if (hit) {
       this.entries.delete(key);
@@ -115,7 +117,25 @@ export class MessageMemo {
   }
 }
 
-const size = (t: StoredTurn) => t.content.length + t.sent.length;
+/**
+ * A remembered message and its sent form; its stored turn (both forms' token counts) is made the first
+ * time a call reuses it. Counting on every remember tokenised each message of every call two or three
+ * times after its answer (originals, sent forms, the answer), 70 µs of the event loop per ~300-token
+ * cache miss in `bun bench/profile.ts --config miss --connections 1`, for messages most of which no
+ * later call resends.
+ */
+interface Remembered {
+  original: ChatMessage;
+  sent: string;
+  turn?: StoredTurn;
+}
+
+function turnOf(r: Remembered): StoredTurn {
+  r.turn ??= storedTurn(r.original, r.sent);
+  return r.turn;
+}
+
+const size = (r: Remembered) => r.original.content.length + r.sent.length;
 
 function keyOf(scope: MemoScope, m: ChatMessage): string {
   return new FieldHasher().field(scope.appId).field(String(scope.aggressiveness)).field(scope.skipRules.join(",")).message(m, m.content).digest();

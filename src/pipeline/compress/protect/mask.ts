@@ -16,10 +16,12 @@ const LAST_DIGIT_CODE = DIGIT_BASE + RADIX - 1;
 const escaped = (code: number) => `\\u${code.toString(16).toUpperCase().padStart(4, "0")}`;
 /**
  * Regex sources for rules that match around placeholders, from the constants above: a whole
- * placeholder, its closing character, and any character of the alphabet (OPEN to the last digit).
+ * placeholder, its closing character, its opening character, and any character of the alphabet (OPEN
+ * to the last digit).
  */
 export const PLACEHOLDER_SOURCE = `${escaped(OPEN_CODE)}[${escaped(DIGIT_BASE)}-${escaped(LAST_DIGIT_CODE)}]+${escaped(CLOSE_CODE)}`;
 export const PLACEHOLDER_CLOSE_SOURCE = escaped(CLOSE_CODE);
+export const PLACEHOLDER_OPEN_SOURCE = escaped(OPEN_CODE);
 export const PLACEHOLDER_CHAR_SOURCE = `${escaped(OPEN_CODE)}-${escaped(LAST_DIGIT_CODE)}`;
 /** Text that already contains our placeholder alphabet cannot be masked safely. */
 const RESERVED = new RegExp(`[${PLACEHOLDER_CHAR_SOURCE}]`);

@@ -20,6 +20,7 @@ const EMPHASIS = new RegExp(
 export const emphasis: CompressionRule = {
   name: "emphasis",
   minLevel: 0.5,
+  mayChange: (original) => original.includes("**"),
   apply(text, ctx) {
     if (!text.includes("**")) return { text, saved: 0 };
     return rewrite(

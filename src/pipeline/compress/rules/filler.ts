@@ -72,6 +72,8 @@ const HEDGES = droppable(
   "really very just quite simply essentially pretty definitely certainly i",
 );
 
+const HEDGES_MIN_LEVEL = 0.5;
+
 /** Removes filler words, tightens wordy phrases; hedges and intensifiers go from level 0.5. */
 export const filler: CompressionRule = {
   name: "filler",
@@ -81,7 +83,9 @@ export const filler: CompressionRule = {
       [WORDY, shorterForm],
       [EMPTY_PHRASES, dropPhrase],
     ];
-    if (ctx.level >= 0.5) steps.push([HEDGES, dropPhrase]);
+    if (ctx.level >= HEDGES_MIN_LEVEL) steps.push([HEDGES, dropPhrase]);
     return rewriteAll(text, steps, ctx);
   },
+  mayChange: (original, { level }) =>
+    WORDY.matches(original).length > 0 || EMPTY_PHRASES.matches(original).length > 0 || (level >= HEDGES_MIN_LEVEL && HEDGES.matches(original).length > 0),
 };

@@ -2,6 +2,7 @@ import type { CompressionRule } from "../types";
 import { PhrasePattern } from "../text/phrase-patterns";
 import { capitalize, rewrite } from "../text/rewrite";
 import { COURTESY_IF } from "../text/social";
+import { PLACEHOLDER_OPEN_SOURCE } from "../protect/mask";
 
 /** Verbs that name a task: an indirect request for one of these is a command. */
 const TASK_VERB =
@@ -53,36 +54,40 @@ const DUTIES = [
 ].join("|");
 
 const SENTENCE_START = String.raw`(?<=^|[.!?:][ \t]+|\n[ \t]*)`;
+/** A sentence's opening that frames an indirect request, up to the request itself. */
+const FRAMING = String.raw`${SENTENCE_START}(?:${COURTESY_IF})?(?:${ASKS}|${DUTIES})(?:${HELP_ME})`;
+const FRAMING_WORDS = [
+  "i",
+  "would",
+  "could",
+  "can",
+  "will",
+  "do",
+  "is",
+  "are",
+  "hoping",
+  "your",
+  "the",
+  "please",
+  "help",
+  "you",
+  "if",
+  "when",
+  "whenever",
+  "any",
+  "it",
+  "may",
+];
 /** The request up to its closing punctuation; the rest may start with a protected span ("only reply ..."). */
 const REQUEST = new PhrasePattern({
-  pattern: new RegExp(
-    String.raw`${SENTENCE_START}(?:${COURTESY_IF})?(?:${ASKS}|${DUTIES})(?:${HELP_ME})([a-z][^.!?
-]*)(\?)?`,
-    "gim",
-  ),
-  words: [
-    "i",
-    "would",
-    "could",
-    "can",
-    "will",
-    "do",
-    "is",
-    "are",
-    "hoping",
-    "your",
-    "the",
-    "please",
-    "help",
-    "you",
-    "if",
-    "when",
-    "whenever",
-    "any",
-    "it",
-    "may",
-  ],
+  pattern: new RegExp(String.raw`${FRAMING}([a-z${PLACEHOLDER_OPEN_SOURCE}][^.!?\n]*)(\?)?`, "gim"),
+  words: FRAMING_WORDS,
 });
+/**
+ * The framing before any character: in the unmasked text, a request that opens with a protected span
+ * opens with the span's own first character, which may be no letter ("could you $56 ...").
+ */
+const FRAMED = new PhrasePattern({ pattern: new RegExp(String.raw`${FRAMING}(?=[\s\S])`, "gim"), words: FRAMING_WORDS });
 
 /**
  * The framing of an indirect request at a sentence's start, up to the task: what intent removes. The
@@ -102,4 +107,6 @@ export const intent: CompressionRule = {
     // A request turned into a command no longer ends with a question mark.
     return rewrite(text, REQUEST, (_m, request, question) => capitalize(request!) + (question ? "." : ""), ctx);
   },
+  // A match's framing holds no placeholder.
+  mayChange: (original) => FRAMED.matches(original).length > 0,
 };

@@ -53,6 +53,7 @@ function balanced(s: string): boolean {
 export const json: CompressionRule = {
   name: "json",
   minLevel: 0.25,
+  mayChange: (original) => original.includes("{") || original.includes("["),
   apply(text, ctx) {
     if (!text.includes("{") && !text.includes("[")) return { text, saved: 0 };
     return rewriteRanges(

@@ -1,7 +1,7 @@
 import type { CompressionRule } from "../types";
 import { capitalize, removeRanges, rewriteAll, type RewriteStep } from "../text/rewrite";
 import { splitSentences } from "../text/sentences";
-import { ADDRESSEE, isEmojiOnly, isSocialSentence, SOCIAL_CLAUSE, SOCIAL_TAIL, SOCIAL_WORD, socialLead } from "../text/social";
+import { ADDRESSEE, isEmojiOnly, isSocialSentence, opensSocially, SOCIAL_CLAUSE, SOCIAL_TAIL, SOCIAL_WORD, socialLead } from "../text/social";
 
 /** An opening greeting with its punctuation, when more follows it. */
 const GREETING = new RegExp(
@@ -46,6 +46,9 @@ function socialRanges(text: string): { ranges: { start: number; end: number }[];
   return { ranges, capitalizeAt };
 }
 
+/** What may close a sentence (splitSentences): its end marks and the quotes and brackets after them. */
+const CLOSING_MARKS = `.!?"'”’)]`;
+
 const PLEASE = /please/i;
 const mentionsPlease = (text: string) => PLEASE.test(text);
 
@@ -79,5 +82,25 @@ export const pleasantries: CompressionRule = {
     }
     const rest = rewriteAll(text, PLEASE_STEPS, ctx);
     return { text: rest.text, saved: saved + rest.saved };
+  },
+  // A sentence of the masked text with no placeholder in it starts a sentence of the original (masking
+  // leaves the punctuation and line breaks that end sentences, and adds none), which it is but for the
+  // closing marks a span may open with ('Hi there!"quoted"'): a social sentence, lead or tail holds no
+  // placeholder, so each is found in the original's sentences, cut back over their closing marks.
+  mayChange(original) {
+    if (mentionsPlease(original) || original.includes(", if") || GREETING.test(original)) return true;
+    return splitSentences(original).some(({ start, end }) => {
+      const sentence = original.slice(start, end);
+      // SOCIAL_TAIL opens with a comma; the rest with a social opening word.
+      const opens = opensSocially(sentence);
+      if (!opens && !sentence.includes(",")) return false;
+      if (opens && socialLead(sentence) !== null) return true;
+      for (let cut = sentence.length; cut > 0; cut--) {
+        const head = cut === sentence.length ? sentence : sentence.slice(0, cut);
+        if ((opens && isSocialSentence(head)) || SOCIAL_TAIL.test(head)) return true;
+        if (!CLOSING_MARKS.includes(sentence[cut - 1]!)) return false;
+      }
+      return false;
+    });
   },
 };

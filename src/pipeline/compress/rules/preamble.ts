@@ -35,15 +35,15 @@ const LEAD_IN = new PhrasePattern({
   words: ["so", "okay", "ok", "alright", "well", "basically", "my", "the"],
 });
 
+const SUBJECT = "(?:request|question|command|sentence|message|prompt|task|topic|suggestion|query|input|text|word|line|move|statement|scenario|problem)";
 /** "My first request is ..." → "First request: ..." (the ordinal is a protected span, kept as written). */
 const MY_NEXT = new PhrasePattern({
-  pattern: new RegExp(
-    SENTENCE_START +
-      String.raw`my[ \t]+((?:${PLACEHOLDER_SOURCE}[ \t]+)?(?:[a-z]+[ \t]+)?(?:request|question|command|sentence|message|prompt|task|topic|suggestion|query|input|text|word|line|move|statement|scenario|problem))[ \t]+is:?[ \t]+`,
-    "gim",
-  ),
+  pattern: new RegExp(SENTENCE_START + String.raw`my[ \t]+((?:${PLACEHOLDER_SOURCE}[ \t]+)?(?:[a-z]+[ \t]+)?${SUBJECT})[ \t]+is:?[ \t]+`, "gim"),
   words: ["my"],
 });
+/** MY_NEXT's two ends, which hold no placeholder: what mayChange looks for in the unmasked text, where the span between them is spelled out. */
+const MY_AT_SENTENCE_START = new RegExp(SENTENCE_START + String.raw`my[ \t]`, "im");
+const SUBJECT_IS = new RegExp(String.raw`${SUBJECT}[ \t]+is:?[ \t]`, "i");
 
 /** Throat-clearing: sentences that announce a question or ask for help in general, and lead-in words. */
 export const preamble: CompressionRule = {
@@ -60,4 +60,6 @@ export const preamble: CompressionRule = {
       ctx,
     );
   },
+  mayChange: (original) =>
+    ANNOUNCEMENTS.matches(original).length > 0 || LEAD_IN.matches(original).length > 0 || (MY_AT_SENTENCE_START.test(original) && SUBJECT_IS.test(original)),
 };

@@ -2,7 +2,7 @@ import type { CompressionRule } from "../types";
 import { removeRanges } from "../text/rewrite";
 import { splitSentences } from "../text/sentences";
 import { FoldedWordTable } from "../../../text/word-table";
-import { forEachProseWord, wordRanges } from "../text/words";
+import { forEachProseWord, hasWordRun, wordRanges } from "../text/words";
 import { isKnownWordAt, selfInformation } from "../word-stats";
 
 /** Pruning starts here; below, a prompt keeps all its words. */
@@ -38,6 +38,7 @@ const MIN_ENGLISH_SHARE = 0.8;
  */
 const DROPPABLE_FROM: ReadonlyMap<string, number> = new Map(["very", "really", "quite", "simply", "also"].map((w) => [w, 0.5] as const));
 
+const DROPPABLE_WORDS = [...DROPPABLE_FROM.keys()];
 /** DROPPABLE_FROM, looked up where a word lies, with each word's self-information. */
 const DROPPABLE = new FoldedWordTable([...DROPPABLE_FROM].map(([word, level]) => [word, { level, bits: selfInformation(word) }] as const));
 
@@ -142,4 +143,6 @@ export const prune: CompressionRule = {
     }
     return removeRanges(text, merged, ctx);
   },
+  // A candidate is a whole run between blanks of lower-case letters: the same run in the original.
+  mayChange: (original) => DROPPABLE_WORDS.some((word) => hasWordRun(original, word)),
 };

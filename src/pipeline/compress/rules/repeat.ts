@@ -38,6 +38,7 @@ export const repeat: CompressionRule = {
   minLevel: 0.25,
   apply(text, ctx) {
     const role = ctx.conversation[ctx.index]?.role;
+    // isCareful holds every system and developer message.
     if (ctx.careful || role === "system" || role === "developer") return { text, saved: 0 };
     const { lastSaidAt, inSystem } = indexOf(ctx.conversation);
     const drop = repeatedSentences(text, ctx.originals, (sentence) => {
@@ -46,4 +47,5 @@ export const repeat: CompressionRule = {
     });
     return removeRanges(text, drop, ctx);
   },
+  mayChange: (_original, { careful }) => !careful,
 };

@@ -30,4 +30,6 @@ export const whitespace: CompressionRule = {
   apply(text, ctx) {
     return rewriteAll(text, STEPS, ctx);
   },
+  // Each step's guard reads only characters outside protected spans, which masking leaves as they are.
+  mayChange: (original) => STEPS.some(([, , mayMatch]) => mayMatch === undefined || mayMatch(original)),
 };

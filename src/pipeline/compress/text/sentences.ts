@@ -89,11 +89,16 @@ function hashLetters(hash: number, source: string, from: number, to: number): nu
  * with everything else, so sentences with the same key have the same hash.
  */
 export function letterHash(sentence: string): number {
-  return hashLetters(FNV_OFFSET, sentence, 0, sentence.length);
+  return letterHashOf(sentence, 0, sentence.length);
+}
+
+/** letterHash of text[from, to), read where it lies. */
+export function letterHashOf(text: string, from: number, to: number): number {
+  return hashLetters(FNV_OFFSET, text, from, to);
 }
 
 /** Short sentences ("Yes.", "Go on.") repeat for a reason; only longer ones are redundant when repeated. */
-const MIN_DUPLICATE_WORDS = 4;
+export const MIN_DUPLICATE_WORDS = 4;
 
 /**
  * How many words (runs of characters above U+0020) open in source[from, to), `before` being the code of
@@ -108,6 +113,11 @@ function wordsOpening(source: string, from: number, to: number, before: number, 
     inWord = !space;
   }
   return words;
+}
+
+/** The words opening in text[from, to) read on their own (as isRedundantWhenRepeated reads a sentence), counted up to MIN_DUPLICATE_WORDS. */
+export function wordsOpeningIn(text: string, from: number, to: number): number {
+  return wordsOpening(text, from, to, 0x20, MIN_DUPLICATE_WORDS);
 }
 
 /** Whether a sentence is long enough that saying it again adds nothing (the dedup and repeat rules' test). */

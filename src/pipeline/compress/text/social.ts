@@ -90,6 +90,11 @@ export function isSocialSentence(sentence: string): boolean {
   return sentence.length <= MAX_SOCIAL_CHARS && SOCIAL_OPENING.test(sentence) && SOCIAL_SENTENCE.test(sentence);
 }
 
+/** Whether `sentence` opens with a word a social sentence or lead can open with: neither isSocialSentence nor socialLead holds of one that does not. */
+export function opensSocially(sentence: string): boolean {
+  return SOCIAL_OPENING.test(sentence);
+}
+
 // The variation selector and the zero-width joiner stand outside the class: they only join emoji.
 const EMOJI_ONLY = /^(?:[\u{1F300}-\u{1FAFF}\u2600-\u27BF]|\uFE0F|\u200D|[:;]-?[)(DPp]|<3|\s)+$/u;
 /**

@@ -21,6 +21,15 @@ function isBlank(code: number): boolean {
   );
 }
 
+/** Whether `word` stands in `text` as one of the words wordRanges reads (a whole run between blanks). */
+export function hasWordRun(text: string, word: string): boolean {
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    const end = at + word.length;
+    if ((at === 0 || isBlank(text.charCodeAt(at - 1))) && (end === text.length || isBlank(text.charCodeAt(end)))) return true;
+  }
+  return false;
+}
+
 /**
  * The words of text[from, to) as `/\S+/g` reads them: runs of non-blank units, as a flat list of
  * offsets [start0, end0, start1, end1, ...].
