@@ -3,7 +3,7 @@
  * keeps precision at the target.
  *
  *   bun bench/cache-eval.ts [--models DIR] [--target 0.995] [--per-kind 300] [--show GROUP [--show-split tune]] [--seed N]
- *     [--threshold T --words W]
+ *     [--threshold T --words W] [--faq FILE]... [--pairs FILE]...
  *
  * `--show` lists the test pairs the cache gets wrong in groups whose name contains GROUP. `--seed`
  * draws other edits, rewordings and WordNet swaps of the same prompts: pairs nobody has looked at.
@@ -26,11 +26,15 @@
  * make the false-hit table by class.
  * FAQ replay (bench/lib/faq-replay.ts): hand-written support questions, each intent in several
  * wordings, asked through a real cache: the share of repeats served and the wrong hits.
+ * `--faq FILE` replays another corpus of that shape (bench/data/faq-fresh.json's) the same way and
+ * reports it apart (a hold-out only if never read while tuning); `--pairs FILE` ({"pairs":[{"a","b","same","class"}]}) scores
+ * pairs through the same embedding + verifier decision as the natural-paraphrase figure: the share
+ * of same=true pairs served and the false hits per class of same=false pairs. Both repeat.
  * The threshold is tuned on STS-B dev and the edits of the tune sources' prompts; the figures that
  * count are on SemEval 2016 (never seen by the embedding model in training) and the edits of the
  * test sources' prompts (split by source: TUNE_SOURCES / TEST_SOURCES).
- * A hit is what the cache does: cosine >= threshold and the verifier (with no synonym table, as
- * shipped; --synonyms measures an operator's) finds no difference.
+ * A hit is what the cache does: cosine >= threshold and the verifier (with the shipped synonym
+ * groups, src/pipeline/cache/request-synonyms.ts; --synonyms adds an operator's) finds no difference.
  */
 import { parseArgs } from "node:util";
 import { DEFAULT_MODELS_DIR } from "../src/ml/load";
@@ -45,10 +49,12 @@ import {
   type SynonymTable,
 } from "../src/pipeline/cache";
 import { contentStem } from "../src/pipeline/cache/facets";
+import { SHIPPED_SYNONYMS } from "../src/pipeline/cache/request-synonyms";
 import { readWordNet, type WordNet } from "./lib/wordnet";
 import { relatedWords, type NonSynonymy } from "./lib/wordnet-relations";
 import { loadSemEval, loadStsBenchmark, type ScoredPair } from "../models/data/sts";
-import { loadFaq, replayFaq, type ReplayResult } from "./lib/faq-replay";
+import { readFileSync } from "node:fs";
+import { loadFaq, loadFaqFile, replayFaq, type FaqCorpus, type ReplayResult } from "./lib/faq-replay";
 import { editedPairs, promptsBySource, splitPrompts, structuralEdits, TEST_SOURCES, TUNE_SOURCES } from "./lib/cache-hard-negatives";
 import { Rng } from "../models/data/rng";
 
@@ -81,8 +87,11 @@ const { values: args } = parseArgs({
     words: { type: "string" },
     // Another draw of the edits, rewordings and WordNet swaps (0: the pairs the figures in the README are on).
     seed: { type: "string", default: "0" },
-    // An operator's synonym table (SVC_CACHE_SYNONYMS_FILE) to measure with; none ships, and none is the default here.
+    // An operator's synonym file (SVC_CACHE_SYNONYMS_FILE) to measure with, added to the shipped groups.
     synonyms: { type: "string" },
+    // Hold-outs written elsewhere, never tuned on: reported apart from the figures above.
+    faq: { type: "string", multiple: true, default: [] },
+    pairs: { type: "string", multiple: true, default: [] },
   },
 });
 const SEED = Number(args.seed);
@@ -507,7 +516,7 @@ const eligible = (p: LabelledPair) => p.a.length <= MAX_CHARS && p.b.length <= M
 
 const t0 = performance.now();
 const models = await loadModels(args.models);
-const synonyms = args.synonyms === undefined ? undefined : await loadSynonyms(args.synonyms);
+const synonyms = args.synonyms === undefined ? SHIPPED_SYNONYMS : await loadSynonyms(args.synonyms);
 const wordnet = readWordNet();
 const rng = new Rng(7 + 1000 * SEED);
 // Its own generator, so the edits and rewordings above are the same pairs with or without this group.
@@ -638,18 +647,55 @@ console.log(
   `\nOther natural pairs (SemEval 2012-2015 and STS-B train, ${others.length} pairs), same thresholds: precision ${other.precision.toFixed(4)}, hit rate ${pct(other.hitRate)}, ${other.falseHits} false hits of ${other.hits}.`,
 );
 
-// FAQ replay (bench/data/faq-replay.json and the hold-outs faq-holdout.json and faq-fresh.json, hand-written): five orders of the same questions through a real cache.
-for (const name of ["faq-replay", "faq-holdout", "faq-fresh"] as const) {
-  const faq = loadFaq(name);
+/** Five orders of one corpus's questions through a real cache; prints the share of repeats served and every wrong hit. */
+async function replayReport(faq: FaqCorpus, title: string): Promise<void> {
   const replays: ReplayResult[] = [];
   for (let seed = 1; seed <= 5; seed++)
     replays.push(await replayFaq(faq, models.embedder, synonyms, new Rng(seed), { similarityThreshold: threshold, minWordSimilarity: wordSimilarity }));
   const sum = (f: (r: ReplayResult) => number) => replays.reduce((n, r) => n + f(r), 0);
   const questions = faq.intents.reduce((n, i) => n + i.questions.length, 0) + faq.unique.length;
   console.log(
-    `\nFAQ replay, ${name === "faq-replay" ? "tune" : "hold-out (never tuned on)"} (bench/data/${name}.json, ${faq.intents.length} intents in ${questions - faq.unique.length} wordings and ${faq.unique.length} unique questions, each order asks all ${questions} once; 5 orders): repeats served ${sum((r) => r.served)} of ${sum((r) => r.repeats)} (${pct(sum((r) => r.served) / sum((r) => r.repeats))}), wrong hits ${sum((r) => r.wrong)}.`,
+    `\nFAQ replay, ${title}, ${faq.intents.length} intents in ${questions - faq.unique.length} wordings and ${faq.unique.length} unique questions, each order asks all ${questions} once; 5 orders): repeats served ${sum((r) => r.served)} of ${sum((r) => r.repeats)} (${pct(sum((r) => r.served) / sum((r) => r.repeats))}), wrong hits ${sum((r) => r.wrong)}.`,
   );
   for (const w of new Set(replays.flatMap((r) => r.wrongPairs))) console.log(`- wrong: ${w}`);
+}
+
+// FAQ replay (bench/data/*.json, hand-written): five orders of the same questions through a real cache.
+// All three have been read while changing the verifier, so all three are tuning data now.
+for (const name of ["faq-replay", "faq-holdout", "faq-fresh"] as const) await replayReport(loadFaq(name), `tune (bench/data/${name}.json`);
+for (const file of args.faq!) await replayReport(loadFaqFile(file), `--faq, a hold-out if never read while tuning (${file}`);
+
+// --pairs: labelled pairs from elsewhere, decided as the natural paraphrases above are.
+for (const file of args.pairs!) {
+  const { pairs } = JSON.parse(readFileSync(file, "utf8")) as { pairs: { a: string; b: string; same: boolean; class?: string }[] };
+  if (!Array.isArray(pairs)) throw new Error(`${file}: expected { pairs: [{ a, b, same, class }] }`);
+  const labelled: LabelledPair[] = pairs.map((p) => ({
+    a: p.a,
+    b: p.b,
+    label: p.same ? "same" : "different",
+    group: p.class ?? (p.same ? "same" : "different"),
+  }));
+  // A prompt longer than semanticMaxChars gets only the exact layer: such a pair is a miss, counted as one.
+  const rows: ScoredResult[] = [
+    ...(await score(labelled.filter(eligible), embed, synonyms)),
+    ...labelled.filter((p) => !eligible(p)).map((p) => ({ ...p, similarity: -1, facetRefusal: "too long", alignment: -1, spellingAlignment: -1 })),
+  ];
+  const same = rows.filter((r) => r.label === "same");
+  const served = same.filter((r) => isHit(r, threshold, wordSimilarity)).length;
+  const wrong = rows.filter((r) => r.label === "different" && isHit(r, threshold, wordSimilarity));
+  console.log(`\n## Pairs given with --pairs, a hold-out if never read while tuning (${file})\n`);
+  console.log(
+    `same=true: ${served} of ${same.length} served (${pct(served / Math.max(1, same.length))}); same=false: ${wrong.length} false hits of ${rows.length - same.length}; precision ${(served / Math.max(1, served + wrong.length)).toFixed(4)}\n`,
+  );
+  console.log(`| class | same | pairs | served (same=true) / false hits (same=false) |`);
+  console.log(`|---|---|---|---|`);
+  const byClass = new Map<string, ScoredResult[]>();
+  for (const r of rows) byClass.set(`${r.group}\u0000${r.label}`, [...(byClass.get(`${r.group}\u0000${r.label}`) ?? []), r]);
+  for (const [key, of] of [...byClass].sort()) {
+    const [cls, label] = key.split("\u0000");
+    console.log(`| ${cls} | ${label === "same"} | ${of.length} | ${of.filter((r) => isHit(r, threshold, wordSimilarity)).length} |`);
+  }
+  for (const r of wrong) console.log(`- false hit (${r.group}): ${JSON.stringify(r.a.slice(0, 160))} / ${JSON.stringify(r.b.slice(0, 160))}`);
 }
 
 console.log(`\n## By group, test split, at ${threshold.toFixed(2)}\n`);

@@ -25,7 +25,16 @@ export interface FaqCorpus {
 export type FaqName = "faq-replay" | "faq-holdout" | "faq-fresh";
 
 export function loadFaq(name: FaqName = "faq-replay"): FaqCorpus {
-  return JSON.parse(readFileSync(join(import.meta.dir, "..", "data", `${name}.json`), "utf8")) as FaqCorpus;
+  return loadFaqFile(join(import.meta.dir, "..", "data", `${name}.json`));
+}
+
+/** A corpus of the same shape anywhere (bench/cache-eval.ts --faq: a hold-out written elsewhere). */
+export function loadFaqFile(path: string): FaqCorpus {
+  const corpus = JSON.parse(readFileSync(path, "utf8")) as Partial<FaqCorpus>;
+  if (!Array.isArray(corpus.intents) || !corpus.intents.every((i) => typeof i.id === "string" && Array.isArray(i.questions))) {
+    throw new Error(`${path}: expected { intents: [{ id, questions: string[] }], unique: string[] }`);
+  }
+  return { intents: corpus.intents, unique: corpus.unique ?? [] };
 }
 
 export interface ReplayResult {

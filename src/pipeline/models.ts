@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { REQUEST_SYNONYM_GROUPS } from "./cache/request-synonyms";
 import { SynonymTable } from "./cache/synonyms";
 import { loadCalibration } from "./score/calibration";
 import { QualityScorer, type QualityScore } from "./score/quality";
@@ -13,13 +14,14 @@ import type { Embedder, TaskPrediction } from "../ml/types";
 // table, so it lives here: ml/ stays below the pipeline that uses it.
 
 /**
- * An operator's synonym table for the semantic cache verifier (SVC_CACHE_SYNONYMS_FILE), loaded once by
- * the thread that runs the cache. None ships: a table of meanings would come from a lexical database
- * (WordNet gave +1.7 points of natural paraphrases served, 39 against 36 of 177, in bench/cache-eval.ts)
- * that is not among the data svc trains and tunes on.
+ * The semantic cache verifier's synonym table with an operator's groups (SVC_CACHE_SYNONYMS_FILE)
+ * added to the shipped ones (src/pipeline/cache/request-synonyms.ts), loaded once by the thread that
+ * runs the cache. A general table of meanings would come from a lexical database (WordNet gave +1.7
+ * points of natural paraphrases served, 39 against 36 of 177, in bench/cache-eval.ts) that is not
+ * among the data svc trains and tunes on; the shipped groups are hand-written request words.
  */
 export async function loadSynonyms(path: string): Promise<SynonymTable> {
-  return SynonymTable.parse(await readFile(path, "utf8"), path);
+  return new SynonymTable([...REQUEST_SYNONYM_GROUPS, ...SynonymTable.parseGroups(await readFile(path, "utf8"), path)]);
 }
 
 /** The three models, loaded once per thread. Every method is safe to call concurrently. */

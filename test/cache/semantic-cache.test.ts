@@ -119,11 +119,35 @@ describe("semantic layer", () => {
     expect((await cache.through(request("How do I pitch a tent?"), up.call)).hit).toBeNull();
     expect(up.calls).toBe(2);
 
-    const { cache: plain } = await openCache({ config: { similarityThreshold: 0.5 } });
+    const { cache: plain } = await openCache({ synonyms: new SynonymTable([]), config: { similarityThreshold: 0.5 } });
     await plain.through(request("How do I repair a tent?"), up.call);
     await plain.indexed();
     expect((await plain.through(request("How do I fix a tent?"), up.call)).hit).toBeNull();
     expect(plain.stats().refused.content).toBe(1);
+  });
+
+  test("the shipped request words pair by default, a conditional group only where both prompts share its context", async () => {
+    const { cache } = await openCache({ config: { similarityThreshold: 0.5 } });
+    const up = new CountingUpstream();
+    for (const p of ["How do I update my email?", "How do I update the app?", "Do you ship to Norway?"]) await cache.through(request(p), up.call);
+    await cache.indexed();
+    expect((await cache.through(request("How do I change my email?"), up.call)).hit?.matchedPrompt).toBe("How do I update my email?");
+    expect((await cache.through(request("Do you deliver to Norway?"), up.call)).hit?.matchedPrompt).toBe("Do you ship to Norway?");
+    // "change the app" (another app) is no "update the app" (a new version of it).
+    expect((await cache.through(request("How do I change the app?"), up.call)).hit).toBeNull();
+    expect(up.calls).toBe(4);
+  });
+
+  test('"How do I ...?" answers "Can I ...?" for an action on what is the user\'s, never the other way round', async () => {
+    const { cache } = await openCache({ config: { similarityThreshold: 0.5 } });
+    const up = new CountingUpstream();
+    await cache.through(request("How do I cancel my subscription?"), up.call);
+    await cache.through(request("Can I pause my membership?"), up.call);
+    await cache.indexed();
+    expect((await cache.through(request("Can I cancel my subscription?"), up.call)).hit?.matchedPrompt).toBe("How do I cancel my subscription?");
+    // The cached "Can I" answer may be a bare "Yes.": no answer to "how".
+    expect((await cache.through(request("How do I pause my membership?"), up.call)).hit).toBeNull();
+    expect(up.calls).toBe(3);
   });
 
   test("the facets a request brings (the gateway's worker packs them) are what its lookup and the entry it fills are verified by; facets of another text are not used", async () => {

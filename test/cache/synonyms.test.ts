@@ -5,11 +5,12 @@ import { join } from "node:path";
 import { loadSynonyms } from "../../src/pipeline/models";
 import { compareFacets, extractFacets, SynonymTable, type MismatchKind, type WordSimilarity } from "../../src/pipeline/cache";
 import { stem } from "../../src/pipeline/cache/facets";
+import { SHIPPED_SYNONYMS } from "../../src/pipeline/cache/request-synonyms";
 
 /**
- * svc ships no synonym table (the one it had came from WordNet, which is not data svc may tune on);
- * an operator may give one (SVC_CACHE_SYNONYMS_FILE). This one is written here, for these tests: words,
- * stemmed as the verifier stems them.
+ * svc ships hand-written request words (src/pipeline/cache/request-synonyms.ts; the table it had
+ * before came from WordNet, which is not data svc may tune on); an operator may add groups
+ * (SVC_CACHE_SYNONYMS_FILE). These are written here, for these tests: words, stemmed as the verifier stems them.
  */
 const GROUPS = [
   ["couch", "sofa"],
@@ -80,10 +81,26 @@ describe("synonym table", () => {
     expect(SynonymTable.parse(JSON.stringify({ groups: ["a b"] }), "x.json").areSynonyms("a", "b")).toBe(true);
   });
 
-  test("an operator's file is read as given: its groups pair, nothing else does", () => {
-    expect(operators.size).toBe(GROUPS.length * 2);
+  test("an operator's file adds its groups to the shipped ones: both pair, nothing else does", () => {
     expect(operators.areSynonyms(stem("sofa"), stem("couch"))).toBe(true);
+    expect(operators.areSynonyms(stem("buy"), stem("purchase"))).toBe(true);
     expect(operators.areSynonyms(stem("make"), stem("create"))).toBe(false);
+    expect(operators.size).toBeGreaterThan(SHIPPED_SYNONYMS.size);
+  });
+
+  test("a group with a context pairs only when both prompts share one of its context stems", () => {
+    const table = new SynonymTable(["chang updat | email password", "item product"]);
+    const has =
+      (...stems: string[]) =>
+      (s: string) =>
+        stems.includes(s);
+    expect(table.areSynonyms("chang", "updat", has("email"))).toBe(true);
+    expect(table.areSynonyms("updat", "chang", has("password", "my"))).toBe(true);
+    expect(table.areSynonyms("chang", "updat", has("app"))).toBe(false);
+    expect(table.areSynonyms("chang", "updat")).toBe(false);
+    expect(table.areSynonyms("item", "product")).toBe(true);
+    expect(SynonymTable.parse(JSON.stringify({ groups: ["a b | c"] }), "x.json").areSynonyms("a", "b", has("c"))).toBe(true);
+    expect(() => SynonymTable.parse(JSON.stringify({ groups: ["a | c"] }), "x.json")).toThrow(/two or more/);
   });
 });
 
@@ -114,4 +131,45 @@ describe("verifier with the synonym table", () => {
     ];
     for (const [kind, a, b] of refusals) expect(compare(a, b)).toMatchObject({ equivalent: false, kind });
   });
+});
+
+describe("the shipped request words (src/pipeline/cache/request-synonyms.ts)", () => {
+  const shipped: WordSimilarity = { vectors: new Map(), minSimilarity: 0.3, synonyms: SHIPPED_SYNONYMS };
+  const ACCEPTED: [string, string][] = [
+    ["How do I change my email address?", "How do I update my email address?"],
+    ["How can I modify my password?", "How can I change my password?"],
+    ["How do I delete my account?", "How do I remove my account?"],
+    ["How do I return a product?", "How do I return an item?"],
+    ["Do you ship to Norway?", "Do you deliver to Norway?"],
+    ["How long does shipping take?", "How long does delivery take?"],
+    ["How do I book a table for two?", "How do I reserve a table for two?"],
+    ["Why was my card rejected?", "Why was my card declined?"],
+    ["How do I cancel my plan?", "How do I cancel my subscription?"],
+    ["How do I apply a discount code?", "How do I use a discount code?"],
+    ["How do I make a complaint?", "How do I file a complaint?"],
+  ];
+  // Each word in a sense the group does not mean, or another word that only looks alike.
+  const REFUSED: [string, string][] = [
+    ["How do I update the app?", "How do I change the app?"],
+    ["How do I update my phone?", "How do I change my phone?"],
+    ["How do I change my number?", "How do I update my number?"],
+    ["How do I edit my profile photo?", "How do I change my profile photo?"],
+    ["How do I return a library book?", "How do I return a library reservation?"],
+    ["How do I remove a tattoo?", "How do I delete a tattoo?"],
+    ["How do I cancel my order?", "How do I terminate my order?"],
+    ["How do I order a new card?", "How do I order a replacement card?"],
+    ["How do I reset my password?", "How do I update my password?"],
+  ];
+  for (const [a, b] of ACCEPTED) {
+    test(`accepts: "${a}" vs "${b}"`, () => {
+      expect(compare(a, b, shipped)).toEqual({ equivalent: true });
+      expect(compare(b, a, shipped)).toEqual({ equivalent: true });
+    });
+  }
+  for (const [a, b] of REFUSED) {
+    test(`refuses: "${a}" vs "${b}"`, () => {
+      expect(compare(a, b, shipped)).toMatchObject({ equivalent: false, kind: "content" });
+      expect(compare(b, a, shipped)).toMatchObject({ equivalent: false, kind: "content" });
+    });
+  }
 });

@@ -119,6 +119,18 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["operator", "What does x << 2 do in C?", "What does x >> 2 do in C?"],
   ["operator", "Compute (a + b) / 2 for a = 3, b = 5", "Compute a + b / 2 for a = 3, b = 5"],
   ["operator", "Simplify [x * (y + 1)]", "Simplify [x * y] + 1"],
+  // Operators between literals (calls, code spans) stay where they stood: a literal cut out of the
+  // text took its operator's operands with it, and "f(x) * g(x)" was served for "f(x) / g(x)".
+  ["operator", "Simplify f(x) * g(x)", "Simplify f(x) / g(x)"],
+  ["operator", "Simplify f(x)*g(x)", "Simplify f(x)/g(x)"],
+  ["operator", "Differentiate sin(x) * cos(x)", "Differentiate sin(x) / cos(x)"],
+  ["operator", "What is len(a) + len(b)?", "What is len(a) - len(b)?"],
+  ["operator", "What does `a` * `b` give?", "What does `a` / `b` give?"],
+  ["operator", "Simplify f(x) / g(x)", "Simplify g(x) / f(x)"],
+  ["operator", "Is foo() < bar() here?", "Is bar() < foo() here?"],
+  // "a" beside an operator is a variable: its place counts.
+  ["order", "Set d - a, then return d", "Set a - d, then return d"],
+  ["order", "Compute x / a for x = 4", "Compute a / x for x = 4"],
   // In a title every longer word is capitalised: a swapped name is a swapped word like any other.
   ["content", "Cheap Flights From Paris To London", "Cheap Flights From Paris To Berlin"],
   // One more item than the cached prompt: the shared ones come first in both lists.
@@ -152,7 +164,6 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["role", "Is it possible to cancel my order?", "Should I cancel my order?"],
   // A modal opening a yes-or-no question still counts as the modal.
   ["role", "Can I cancel my order?", "Should I cancel my order?"],
-  ["role", "Is it possible to cancel my order?", "How do I cancel my order?"],
   // Quantifiers of another force, and a statement for the question it answers.
   ["role", "Do all birds fly?", "Do some birds fly?"],
   ["role", "Can everyone see my file?", "Can someone see my file?"],
@@ -163,6 +174,20 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   // A wish with a bare "how" asks for the wish's procedure, not another one.
   ["content", "I want to cancel my plan, how do I do it?", "How do I upgrade my plan?"],
   ["content", "I want to cancel, but how do I keep my data?", "How do I cancel?"],
+  ["content", "I want to return an item, how does it work?", "How do I exchange an item?"],
+  ["role", "Tell me how you reset it", "How do I reset it?"],
+  ["role", "How would you export contacts?", "How do I export contacts?"],
+  ["role", "Am I able to cancel my order?", "Should I cancel my order?"],
+  ["role", "Explain recursion", "How do I use recursion?"],
+  ["content", "What is the meaning of life?", "What is the definition of life?"],
+  ["content", "What does it mean to be free?", "Define free"],
+  ["content", "What does ephemeral mean?", "What does eternal mean?"],
+  ["content", "How is a crocodile different from a lizard?", "What is the difference between a crocodile and an alligator?"],
+  ["order", "How do red apples and pears differ?", "What is the difference between red pears and apples?"],
+  ["role", "How is climate different now?", "What is the difference in climate now?"],
+  ["content", "What is the price of a passport?", "What is the price of a visa?"],
+  ["role", "How much time does it take to boil an egg?", "How many eggs does it take to boil?"],
+  ["content", "I want to return an item, how does the refund work?", "How do I return an item?"],
   // A forgotten secret changed is a reset; a known one changed is not, nor is a forgotten username.
   ["content", "I forgot my password, how can I change it?", "How do I change my password?"],
   ["role", "I forgot my username, how can I change it?", "How do I reset my username?"],
@@ -202,6 +227,9 @@ const PARAPHRASES: [string, string][] = [
   ["What is the capital of France?", "What is France's capital?"],
   ["Give me some recipes for pasta", "Give me some pasta recipes"],
   ["What is 3 × 4?", "What is 3 * 4?"],
+  ["Simplify f(x) * g(x).", "simplify f(x)*g(x)"],
+  ["What does `ls` do?", "what does `ls` do"],
+  ["Is it a good idea to rent?", "Is it a good idea to rent"],
   ["What is 1/2 of 10?", "What is 2/4 of 10?"],
   // Question frames that ask for the same procedure as "how do I".
   ["How do I reset my password?", "What's the way to reset my password?"],
@@ -213,6 +241,28 @@ const PARAPHRASES: [string, string][] = [
   ["I want to cancel my plan, how do I do it?", "How do I cancel my plan?"],
   ["I'd like to open a savings account. How?", "How do I open a savings account?"],
   ["I need to change my PIN, what do I do?", "How do I change my PIN?"],
+  ["I want to return an item, how does it work?", "How do I return an item?"],
+  // Asking to be told or shown how, or for the steps, asks how.
+  ["Can you tell me how to reset my password?", "How do I reset my password?"],
+  ["Show me how to export my contacts", "How can I export my contacts?"],
+  ["Explain how to make sourdough bread", "How do I make sourdough bread?"],
+  ["I'd like to know how to renew my passport", "how to renew my passport"],
+  ["What are the steps to renew my passport?", "How do I renew my passport?"],
+  // What a word means, and its definition, in their usual frames; a price and a duration asked otherwise.
+  ["What does ephemeral mean?", "What is the meaning of ephemeral?"],
+  ["ephemeral meaning", "what does 'ephemeral' mean"],
+  ["Define ephemeral", "What's the definition of ephemeral?"],
+  ["What does a passport cost?", "How much does a passport cost?"],
+  ["What is the price of a passport?", "How much does a passport cost?"],
+  ["How much time does it take to boil an egg?", "How long does it take to boil an egg?"],
+  ["How does one renew a passport?", "How do I renew a passport?"],
+  // A difference asked in its usual frames, either way round; "the word", "the phrase" before a meaning asked.
+  ["How is climate different from weather?", "What is the difference between weather and climate?"],
+  ["How do TCP and UDP differ?", "What is the difference between TCP and UDP?"],
+  ["How does a crocodile differ from an alligator?", "What's the difference between an alligator and a crocodile?"],
+  ['What does "ceteris paribus" mean?', "Meaning of the phrase ceteris paribus?"],
+  ["How would I export my contacts?", "How can I export my contacts?"],
+  ["Am I able to cancel my order?", "Can I cancel my order?"],
   // A forgotten password, PIN or passcode asked to be changed or reset is asked to be reset.
   ["I forgot my password, how can I change it?", "How do I reset my password?"],
   ["I've forgotten my card PIN. How do I reset it?", "How can I reset my card PIN?"],
@@ -276,6 +326,33 @@ describe("verifier", () => {
       expect(compare(b, a)).toEqual({ equivalent: true });
     });
   }
+
+  test('"How do I X my Y?" (cached) answers "Can I X my Y?" (asked), one way only, and only for actions on what is the user\'s', () => {
+    for (const asked of ["Can I cancel my order?", "Is it possible to cancel my order?", "Could I cancel my order?"]) {
+      expect(compare(asked, "How do I cancel my order?")).toEqual({ equivalent: true });
+      expect(compare("How do I cancel my order?", asked)).toMatchObject({ equivalent: false, kind: "role" });
+    }
+    expect(compare("Can I freeze my debit card?", "How can I freeze my debit card?")).toEqual({ equivalent: true });
+    // Whether it is safe or allowed, which a "how" answer takes for granted; another person; not the user's own.
+    for (const [asked, cached] of [
+      ["Can I eat raw fish?", "How do I eat raw fish?"],
+      ["Can I increase my dose?", "How do I increase my dose?"],
+      ["Can you cancel my order?", "How do I cancel my order?"],
+      ["Can I cancel the order?", "How do I cancel the order?"],
+      ["Can I cancel my order?", "Why do I cancel my order?"],
+      ["Can I cancel my order?", "How do you cancel your order?"],
+    ]) {
+      expect(compare(asked!, cached!)).toMatchObject({ equivalent: false, kind: "role" });
+    }
+  });
+
+  test('"where do I" with an action on the user\'s things asks "how do I"; with a place it does not', () => {
+    for (const verb of ["freeze", "unlock", "activate", "renew", "upgrade", "submit"]) {
+      expect(compare(`Where do I ${verb} my card?`, `How do I ${verb} my card?`)).toEqual({ equivalent: true });
+    }
+    expect(compare("Where can I print on campus?", "How do I print on campus?")).toMatchObject({ equivalent: false, kind: "role" });
+    expect(compare("Where do I live?", "How do I live?")).toMatchObject({ equivalent: false, kind: "role" });
+  });
 
   test("a substituted word needs a near-synonym by the embedder's word vectors", () => {
     const a = extractFacets("How do I make an adjustable desk?");

@@ -279,12 +279,14 @@ function canonicalNumber(raw: string): string {
 }
 
 function isOperand(t: Token | undefined): boolean {
-  return t !== undefined && (t.kind === "number" || (t.kind === "word" && /^[a-zA-Z]$/.test(t.text)) || /^[()[\]{}!]$/.test(t.text));
+  return (
+    t !== undefined && (t.kind === "number" || (t.kind === "word" && /^[a-zA-Z]$/.test(t.text)) || /^[()[\]{}!]$/.test(t.text) || literalMark(t) !== undefined)
+  );
 }
 
 /** Either side of an operator in code, where operands are names of any length: "total/count" is not "total*count". */
 function isCodeOperand(t: Token | undefined): boolean {
-  return t !== undefined && (t.kind === "word" || t.kind === "number" || BRACKETS.has(t.text));
+  return t !== undefined && (t.kind === "word" || t.kind === "number" || BRACKETS.has(t.text) || literalMark(t) !== undefined);
 }
 
 /** Symbols that are operators only next to an operand: "*" not as a bullet, "/" not in "and/or". */
@@ -360,10 +362,26 @@ function numberAt(tokens: readonly Token[], i: number): { value: number; end: nu
  */
 const PLAIN_QUOTE = /^["“']\s*(\p{L}+(?:['’-]\p{L}+)*(?:\s+\p{L}+(?:['’-]\p{L}+)*){0,5})\s*[.,?!]?\s*["”']$/u;
 
+/**
+ * Where a literal stood, it leaves a mark (a private-use character, one per literal: the first
+ * U+E000, the next U+E001...) that the symbol stream reads as an operand and as the literal itself:
+ * "f(x) * g(x)" / "f(x) / g(x)" and "f(x) / g(x)" / "g(x) / f(x)" differ in their operators and their
+ * order, which a literal cut out of the text took with it (the hold-out of issue 24's fourth session
+ * served such a pair). Private-use characters in the prompt itself are read as no mark.
+ */
+const LITERAL_MARK_BASE = 0xe000;
+const LITERAL_MARKS = 0x1900;
+const PRIVATE_USE = /[\ue000-\uf8ff]/g;
+
+function literalMark(t: Token | undefined): number | undefined {
+  const code = t?.kind === "symbol" && t.text.length === 1 ? t.text.charCodeAt(0) - LITERAL_MARK_BASE : -1;
+  return code >= 0 && code < LITERAL_MARKS ? code : undefined;
+}
+
 function extractLiterals(text: string): { literals: string[]; quoted: string[]; rest: string } {
   const literals: string[] = [];
   const quoted: string[] = [];
-  let rest = text;
+  let rest = text.replace(PRIVATE_USE, "\ufffd");
   for (const pattern of LITERAL_PATTERNS) {
     rest = rest.replace(pattern, (m) => {
       const plain = PLAIN_QUOTE.exec(m)?.[1];
@@ -372,7 +390,7 @@ function extractLiterals(text: string): { literals: string[]; quoted: string[]; 
         return ` ${plain} `;
       }
       literals.push(m.replace(/[ \t]+$/gm, "").replace(/^["“'`]+|["”'`]+$/g, ""));
-      return " ";
+      return literals.length <= LITERAL_MARKS ? ` ${String.fromCharCode(LITERAL_MARK_BASE + literals.length - 1)} ` : " ";
     });
   }
   return { literals, quoted, rest };
@@ -545,7 +563,7 @@ function withoutCourtesy(prompt: string): string {
 const HOW_DO_I_FRAME = new RegExp(
   [
     String.raw`^\s*(?:what(?:['’]s| is) the way to|is there (?:a|any) way to|what do i (?:have to |need to )?do to`,
-    String.raw`|where (?:do|can) i (?=(?:reset|change|update|cancel|delete|remove|edit|enter|add|find|download|upload|see|view|check|manage|turn|enable|disable|set|get|redeem|apply|track|unsubscribe|export|import)\b))\s*`,
+    String.raw`|where (?:do|can) i (?=(?:reset|change|update|cancel|delete|remove|edit|enter|add|find|download|upload|see|view|check|manage|turn|enable|disable|set|get|redeem|apply|track|unsubscribe|export|import|freeze|unfreeze|lock|unlock|activate|deactivate|renew|upgrade|downgrade|submit|verify)\b))\s*`,
   ].join(""),
   "i",
 );
@@ -559,11 +577,12 @@ const WHICH_N_IS_THE_SUPERLATIVE = /^(\s*(?:which|what))\s+([a-z]+)\s+(is|are|wa
 
 /**
  * A wish followed by a bare "how" asks for the procedure of the wish: "I want to cancel my plan, how
- * do I do it?", "I'd like to open an account. How?", "I need to change my PIN, what do I do?" ask what
+ * do I do it?", "I'd like to open an account. How?", "I need to change my PIN, what do I do?", "I want
+ * to send back an item, how does it work?" ask what
  * "how do I cancel my plan" asks. The whole request must be the wish and the question, nothing else.
  */
 const WISH_THEN_HOW =
-  /^\s*i(?: really)?(?: want| wanna| would like| ['’]d like| need)(?: to)? ((?:[^.,;?!\n]|,(?!\s*(?:how|what)\b))+?)\s*[,.;:!-]*\s*(?:so\s+)?(?:how(?: (?:do|can|should) i(?: do (?:it|that|this|so))?)?|what (?:do|should|can) i do(?: to do (?:it|that|this))?)\s*[?.!]*\s*$/i;
+  /^\s*i(?: really)?(?: want| wanna| would like| ['’]d like| need)(?: to)? ((?:[^.,;?!\n]|,(?!\s*(?:how|what)\b))+?)\s*[,.;:!-]*\s*(?:so\s+)?(?:how(?: (?:do|can|should) i(?: do (?:it|that|this|so))?| does (?:it|that|this) work)?|what (?:do|should|can) i do(?: to do (?:it|that|this))?)\s*[?.!]*\s*$/i;
 
 /**
  * A secret the user chose and forgot, asked to be changed or reset, is asked to be reset: "I forgot my
@@ -610,20 +629,114 @@ function withPlainVerbs(request: string): string {
   return out;
 }
 
-/** "Is it possible to cancel my order?" asks what "Can I cancel my order?" asks: whether it can be done. */
-const IS_IT_POSSIBLE_TO = /^\s*is it possible(?: for me)? to\b/i;
+/**
+ * "Can I cancel my subscription?" asks whether the user can do something to what is theirs; the answer
+ * to "How do I cancel my subscription?" says that too (how, or that it cannot be done), so the second
+ * may answer the first and not the other way round (a "Yes." answers no "how"; see roleClash). Only
+ * at the start, only "can/could I" (or "is it possible to", read as "can") and an action on the
+ * user's own account, order or data, written right before "my": not "Can I eat raw fish?" (asks
+ * whether it is safe, which a "how" answer takes for granted), not "Can I increase my dose?".
+ */
+const ABILITY_QUESTION =
+  /^\s*(?:can|could)(?: i)? (?:reset|change|update|cancel|delete|edit|download|upload|export|import|enable|disable|unsubscribe|redeem|track|renew|transfer|freeze|unfreeze|lock|unlock|upgrade|downgrade|pause|activate|deactivate|extend|return|exchange|modify|close) my\b/i;
 
-/** The request with its question frame read as "how do I" (see HOW_DO_I_FRAME, WISH_THEN_HOW, FORGOTTEN_SECRET), "can" (IS_IT_POSSIBLE_TO) and "which is the largest N" (see WHICH_N_IS_THE_SUPERLATIVE). */
+/** "Is it possible to cancel my order?" and "Am I able to cancel my order?" ask what "Can I cancel my order?" asks: whether it can be done. */
+const IS_IT_POSSIBLE_TO = /^\s*(?:is it possible(?: for me)? to|am i able to)\b/i;
+
+/**
+ * Asking to be told or shown how asks how: "(Can you) tell me how to reset my password", "show me how
+ * to...", "explain how to...", "I'd like to know how to...", "what are the steps to...". Only at the
+ * start of the request and before "to" or "I": "tell me how you reset it" asks about someone else.
+ */
+const TELL_ME_HOW =
+  /^\s*(?:(?:tell|show|teach) me|explain(?: to me)?|i(?:['’]d| would) like to know|i want to know|i need to know|what are the (?:steps|exact steps) (?=to\b))\s*(?:how (?:to|do i|can i|i can)\b|to\b)\s*/i;
+
+/** "How does one renew a passport?" and "How would I renew my passport?" ask "How do I...". */
+const HOW_IMPERSONAL = /^\s*how (?:does one|would i) (?=\S)/i;
+
+/**
+ * A question about what a word or phrase means, in its usual frames: "What does 'ephemeral' mean?",
+ * "What is the meaning of ephemeral?", "meaning of ephemeral", "ephemeral meaning" (read as the
+ * first); and about its definition: "What's the definition of ephemeral?", "ephemeral definition",
+ * "Define ephemeral". Meaning and definition stay apart ("the meaning of life" is not "the definition
+ * of life"); "the word", "the phrase" before it name what it is. The whole request is the frame and
+ * at most four words (three lower-case ones before a trailing "meaning"); "What does it mean to be
+ * free?" or "What does this mean for my taxes?" are no such frame.
+ */
+const MEANING_FRAMES: readonly RegExp[] = [
+  /^\s*what (?:does|do) (?:the (?:word|phrase|term|expression) )?([^\s?.!]+(?: [^\s?.!]+){0,3}) mean\s*[?.!]*\s*$/i,
+  /^\s*(?:what(?:['’]s| is) the )?meaning of (?:the (?:word|phrase|term|expression) )?([^\s?.!]+(?: [^\s?.!]+){0,3})\s*[?.!]*\s*$/i,
+  /^\s*((?!(?:what|the|its?|a|an)\b)[\p{Ll}'’-]+(?: [\p{Ll}'’-]+){0,2}) meaning\s*[?.!]*\s*$/u,
+];
+const DEFINITION_FRAMES: readonly RegExp[] = [
+  /^\s*(?:what(?:['’]s| is) the )?definition of ([^\s?.!]+(?: [^\s?.!]+){0,3})\s*[?.!]*\s*$/i,
+  /^\s*((?!(?:what|the|its?|a|an)\b)[\p{Ll}'’-]+(?: [\p{Ll}'’-]+){0,2}) definition\s*[?.!]*\s*$/u,
+];
+
+function withDefinitionFrame(request: string): string {
+  for (const frame of MEANING_FRAMES) {
+    const m = frame.exec(request);
+    if (m) return `what does ${m[1]!.trim()} mean`;
+  }
+  for (const frame of DEFINITION_FRAMES) {
+    const m = frame.exec(request);
+    if (m) return `define ${m[1]!.trim()}`;
+  }
+  return request;
+}
+
+/**
+ * "How is climate different from weather?", "How does climate differ from weather?" and "How do
+ * climate and weather differ?" ask "What is the difference between climate and weather?" (whose two
+ * members may come in either order: see coordinate). Only the whole request, each side at most four words.
+ */
+const DIFFERENCE_FRAMES: readonly RegExp[] = [
+  /^\s*how (?:is|are) ([^\s?.!,]+(?: [^\s?.!,]+){0,3}) different (?:from|than) ([^\s?.!,]+(?: [^\s?.!,]+){0,3})\s*[?.!]*\s*$/i,
+  /^\s*how (?:does|do) ([^\s?.!,]+(?: [^\s?.!,]+){0,3}) differ from ([^\s?.!,]+(?: [^\s?.!,]+){0,3})\s*[?.!]*\s*$/i,
+  /^\s*how (?:does|do) ([^\s?.!,]+(?: [^\s?.!,]+){0,3}) and ([^\s?.!,]+(?: [^\s?.!,]+){0,3}) differ\s*[?.!]*\s*$/i,
+];
+
+function withDifferenceFrame(request: string): string {
+  for (const frame of DIFFERENCE_FRAMES) {
+    const m = frame.exec(request);
+    if (m) return `what is the difference between ${m[1]} and ${m[2]}?`;
+  }
+  return request;
+}
+
+/** "What does a passport cost?", "What is the price of a passport?" and "What's the cost of a passport?" ask "How much does a passport cost?". */
+const WHAT_COST = /^\s*what (does|do) (.+?) cost\b/i;
+const PRICE_OF = /^\s*what(?:['’]s| is) the (?:price|cost) of ([^\s?.!,]+(?: [^\s?.!,]+){0,5})\s*([?.!]*)\s*$/i;
+/** "How much time does it take to..." asks "How long does it take to...". */
+const HOW_MUCH_TIME = /^\s*how much time (does|do|will|would) /i;
+
+/**
+ * The request with its question frame read as "how do I" (see HOW_DO_I_FRAME, TELL_ME_HOW,
+ * WISH_THEN_HOW, FORGOTTEN_SECRET, HOW_IMPERSONAL), "can" (IS_IT_POSSIBLE_TO), "which is the largest N" (see
+ * WHICH_N_IS_THE_SUPERLATIVE), "what does X mean" and "define X" (MEANING_FRAMES, DEFINITION_FRAMES),
+ * "what is the difference between X and Y" (DIFFERENCE_FRAMES), "how much does it cost" and "how long".
+ */
 function withCanonicalFrame(request: string): string {
-  return withPlainVerbs(request)
-    .replace(WISH_THEN_HOW, "how do I $1")
-    .replace(FORGOTTEN_SECRET, "how do I reset my $1")
-    .replace(IS_IT_POSSIBLE_TO, "can")
-    .replace(HOW_DO_I_FRAME, "how do I ")
-    .replace(WHICH_N_IS_THE_SUPERLATIVE, "$1 $3 the $4 $2");
+  return withDifferenceFrame(
+    withDefinitionFrame(
+      withPlainVerbs(request)
+        .replace(WISH_THEN_HOW, "how do I $1")
+        .replace(FORGOTTEN_SECRET, "how do I reset my $1")
+        .replace(IS_IT_POSSIBLE_TO, "can")
+        .replace(TELL_ME_HOW, "how do I ")
+        .replace(HOW_IMPERSONAL, "how do I ")
+        .replace(HOW_DO_I_FRAME, "how do I ")
+        .replace(WHICH_N_IS_THE_SUPERLATIVE, "$1 $3 the $4 $2")
+        .replace(WHAT_COST, "how much $1 $2 cost")
+        .replace(PRICE_OF, "how much does $1 cost$2")
+        .replace(HOW_MUCH_TIME, "how long $1 "),
+    ),
+  );
 }
 
 const BRACKETS: ReadonlySet<string> = new Set(["(", ")", "[", "]", "{", "}"]);
+/** A literal in the symbol stream ("`f(x)`" between operators) is this prefix and its text. */
+const LITERAL_SYMBOL = "lit:";
 /** "how" before these asks a quantity, its own question word. */
 const HOW_QUANTITY: ReadonlySet<string> = new Set([
   "much",
@@ -758,6 +871,17 @@ function slotKey(t: Token | undefined, titleCase: boolean): string | undefined {
   return undefined;
 }
 
+/**
+ * "a" (or "A", "I") beside an operator is a variable, not a word: "set d - a" / "set a - d" swap two
+ * variables (bench/cache-eval.ts, swapped operands, test split: served before).
+ */
+function articleAsVariable(tokens: readonly Token[], i: number): string | undefined {
+  const t = tokens[i]!;
+  if (t.kind !== "word" || !/^[aAI]$/.test(t.text)) return undefined;
+  const isOperator = (x: Token | undefined) => x?.kind === "symbol" && (OPERATOR_SYMBOLS[x.text] !== undefined || x.text === "=");
+  return isOperator(tokens[i - 1]) || isOperator(tokens[i + 1]) ? `v:${t.text}` : undefined;
+}
+
 type PlacedSlot = Slot & { at: number };
 
 /**
@@ -821,7 +945,7 @@ function readSlots(tokens: Token[], titleCase: boolean): Slot[] {
       continue;
     }
     const number = t.kind === "word" ? numberAt(tokens, i) : undefined;
-    const key = number ? undefined : slotKey(t, titleCase);
+    const key = number ? undefined : (slotKey(t, titleCase) ?? articleAsVariable(tokens, i));
     if (rel !== "" && !number && key === undefined && t.kind === "word" && (!DETERMINERS.has(t.lower) || standsAlone(tokens[i + 1]))) {
       // What a relation word governs may be a pronoun or an adverb ("ask for them" / "ask by them", "take it from there").
       place(`x:${t.lower}`, i, rel);
@@ -845,7 +969,8 @@ function readSlots(tokens: Token[], titleCase: boolean): Slot[] {
 
 /** Reads the facets of one prompt. Pure; a few tens of microseconds for a paragraph. */
 export function extractFacets(prompt: string): PromptFacets {
-  const { literals, quoted, rest } = extractLiterals(withCanonicalFrame(withoutCourtesy(prompt.normalize("NFKC"))));
+  const request = withCanonicalFrame(withoutCourtesy(prompt.normalize("NFKC")));
+  const { literals, quoted, rest } = extractLiterals(request);
   const tokens = tokenize(normalizeForTokens(rest));
   const titleCase = isTitleCase(tokens);
   const letterVariables = hasLetterVariables(tokens);
@@ -885,6 +1010,11 @@ export function extractFacets(prompt: string): PromptFacets {
       continue;
     }
     if (t.kind === "symbol") {
+      const mark = literalMark(t);
+      if (mark !== undefined) {
+        facets.symbols.push(`${LITERAL_SYMBOL}${literals[mark]}`);
+        continue;
+      }
       const op = OPERATOR_SYMBOLS[t.text];
       const unit = unitOf(t.lower, afterNumber);
       if (unit && (afterNumber || /^[$€£¥₹]$/.test(t.text))) facets.units.push(unit);
@@ -988,9 +1118,10 @@ export function extractFacets(prompt: string): PromptFacets {
       }
     }
   }
-  // Brackets group operators; in prose without any they are asides ("(optional)").
-  if (!facets.symbols.some((x) => !BRACKETS.has(x))) facets.symbols = [];
+  // Brackets group operators, and literals are their operands; in prose without any operator they are asides ("(optional)", "`ls`").
+  if (!facets.symbols.some((x) => !BRACKETS.has(x) && !x.startsWith(LITERAL_SYMBOL))) facets.symbols = [];
   facets.slots = readSlots(tokens, titleCase);
+  if (ABILITY_QUESTION.test(request)) addRole(facets.roles, ["ask", "ability"]);
   facets.numbers.sort();
   facets.negated.sort();
   for (const [role, groups] of facets.roles) if (!ORDERED_ROLES.has(role)) groups.sort();

@@ -16,6 +16,7 @@ import {
   type CacheRow,
 } from "./persistence";
 import { DEFAULT_CACHE_CONFIG, type BypassReason, type CacheConfig, type CachedAnswer, type CacheHit, type CacheRequest } from "./types";
+import { SHIPPED_SYNONYMS } from "./request-synonyms";
 import type { SynonymTable } from "./synonyms";
 import { VectorSet } from "./vector-set";
 import { verifyEquivalent, wordsToEmbed, type VerifiablePrompt, type WordSimilarity } from "./verify";
@@ -70,7 +71,7 @@ export interface CacheStats {
 export interface SemanticCacheOptions {
   store: Store;
   embedder: Embedder;
-  /** Synonyms the verifier accepts as swapped words (an operator's SVC_CACHE_SYNONYMS_FILE; none ships); without it only spellings and inflections pair. */
+  /** Synonyms the verifier accepts as swapped words; default the shipped request words (request-synonyms.ts), which loadSynonyms extends with an operator's file. */
   synonyms?: SynonymTable;
   config?: Partial<CacheConfig>;
   log?: CacheLog;
@@ -167,7 +168,7 @@ export class SemanticCache {
   private readonly counters = { exact: 0, semantic: 0, coalesced: 0, misses: 0, bypassed: 0 };
   private readonly refused: Record<string, number> = {};
   private readonly wordMemo = new Map<string, Float32Array>();
-  private readonly synonyms: SynonymTable | undefined;
+  private readonly synonyms: SynonymTable;
   private peers: CachePeers | undefined;
   /** Lookups waiting for another node's answer to their exact key: resolved by `receive`, `released`, or the claim's lapse. */
   private readonly arrivals = new Map<string, ((entry: Entry | undefined) => void)[]>();
@@ -181,7 +182,7 @@ export class SemanticCache {
     this.config = { ...DEFAULT_CACHE_CONFIG, ...options.config };
     this.now = options.now ?? Date.now;
     this.log = options.log ?? consoleLog;
-    this.synonyms = options.synonyms;
+    this.synonyms = options.synonyms ?? SHIPPED_SYNONYMS;
     this.writer = new CacheWriter(store, this.config.flushDelayMs, this.log, options.writeThread);
   }
 

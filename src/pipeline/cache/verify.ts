@@ -122,7 +122,9 @@ function affixAntonym(a: PromptFacets, b: PromptFacets): string | undefined {
 /**
  * A role both prompts fill with different words ("should" / "can", "why" / "how", "he" / "it"), or a
  * question word only one of them has: "Why did it take place?" asks for a reason, "Did it take place?"
- * for a yes or no.
+ * for a yes or no. One exception, one way only: the answer to "How do I cancel my plan?" (`b`, the
+ * cached prompt) answers "Can I cancel my plan?" (`a`, the query; see ABILITY_QUESTION in facets.ts),
+ * the answer to "Can I ...?" (maybe a bare "Yes.") never "How do I ...?".
  */
 function roleClash(a: PromptFacets, b: PromptFacets): string | undefined {
   for (const [role, groups] of a.roles) {
@@ -133,6 +135,7 @@ function roleClash(a: PromptFacets, b: PromptFacets): string | undefined {
     // "What languages are spoken in Peru?" asks what "languages spoken in Peru" asks; "Are languages
     // spoken in Peru?" asks yes or no. Any other question word asks what its absence does not.
     const [asking, other] = a.roles.has("wh") ? [a, b] : [b, a];
+    if (asking === b && sameList(b.roles.get("wh")!, ["how"]) && sameList(a.roles.get("ask") ?? [], ["ability"])) return undefined;
     const picksOne = sameList(asking.roles.get("wh")!, ["which"]);
     if (!picksOne || other.roles.has("mood")) return `wh: ${show(a.roles.get("wh") ?? [])} vs ${show(b.roles.get("wh") ?? [])}`;
   }
@@ -208,6 +211,8 @@ export function substitutionAlignment(
   synonyms?: SynonymTable,
 ): number {
   const { onlyA, onlyB } = unmatchedWords(a, b);
+  // A conditional synonym group applies when both prompts share one of its context words ("my email").
+  const shared = (s: string) => a.content.has(s) && b.content.has(s);
   let worst = 1;
   for (const [words, other] of [
     [onlyA, onlyB],
@@ -217,7 +222,7 @@ export function substitutionAlignment(
       const v = vectors?.get(w);
       let best = -1;
       for (const o of other) {
-        if (synonyms?.areSynonyms(w, o)) {
+        if (synonyms?.areSynonyms(w, o, shared)) {
           best = 1;
           break;
         }
@@ -230,34 +235,62 @@ export function substitutionAlignment(
   return worst;
 }
 
-/** Compares the facets of two prompts; the first difference found is the reason to refuse. */
-export function compareFacets(a: PromptFacets, b: PromptFacets, words?: WordSimilarity): Verdict {
-  if (!sameList(a.literals, b.literals)) return mismatch("literal", `${show(a.literals)} vs ${show(b.literals)}`);
-  const quote = quoteClash(a, b);
-  if (quote) return mismatch("literal", quote);
-  if (!sameList(a.numbers, b.numbers)) return mismatch("number", `${show(a.numbers)} vs ${show(b.numbers)}`);
-  if (!sameList(a.operators, b.operators)) return mismatch("operator", `${show(a.operators)} vs ${show(b.operators)}`);
-  if (!sameList(a.symbols, b.symbols)) return mismatch("operator", `${a.symbols.join(" ")} vs ${b.symbols.join(" ")}`);
-  if (!sameList(a.units, b.units)) return mismatch("unit", `${show(a.units)} vs ${show(b.units)}`);
-  if (a.negations !== b.negations) return mismatch("negation", `${a.negations} vs ${b.negations} negations`);
-  if (!sameList(a.negated, b.negated)) return mismatch("negation", `negating ${show(a.negated)} vs ${show(b.negated)}`);
-  const antonym = affixAntonym(a, b);
-  if (antonym) return mismatch("negation", antonym);
-  if (!sameSet(a.languages, b.languages)) return mismatch("language", `${show(a.languages)} vs ${show(b.languages)}`);
-  if (!sameSet(a.formats, b.formats)) return mismatch("format", `${show(a.formats)} vs ${show(b.formats)}`);
-  const direction = directionClash(a, b) ?? targetClash(a, b);
-  if (direction) return mismatch("direction", direction);
-  const entity = missingEntity(a, b);
-  if (entity) return mismatch("entity", entity);
-  const role = roleClash(a, b);
-  if (role) return mismatch("role", role);
-  const order = orderClash(a.slots, b.slots);
-  if (order) return mismatch("order", order);
-  if (substitutionAlignment(a, b, words?.vectors, words?.synonyms) < (words?.minSimilarity ?? 1)) {
+type Check = (a: PromptFacets, b: PromptFacets, words?: WordSimilarity) => Verdict | undefined;
+
+/** The checks in the order compareFacets runs them: the cheap, structural ones first, the word vectors last. */
+const CHECKS: readonly Check[] = [
+  (a, b) => (sameList(a.literals, b.literals) ? undefined : mismatch("literal", `${show(a.literals)} vs ${show(b.literals)}`)),
+  (a, b) => {
+    const quote = quoteClash(a, b);
+    return quote ? mismatch("literal", quote) : undefined;
+  },
+  (a, b) => (sameList(a.numbers, b.numbers) ? undefined : mismatch("number", `${show(a.numbers)} vs ${show(b.numbers)}`)),
+  (a, b) => (sameList(a.operators, b.operators) ? undefined : mismatch("operator", `${show(a.operators)} vs ${show(b.operators)}`)),
+  (a, b) => (sameList(a.symbols, b.symbols) ? undefined : mismatch("operator", `${a.symbols.join(" ")} vs ${b.symbols.join(" ")}`)),
+  (a, b) => (sameList(a.units, b.units) ? undefined : mismatch("unit", `${show(a.units)} vs ${show(b.units)}`)),
+  (a, b) => (a.negations === b.negations ? undefined : mismatch("negation", `${a.negations} vs ${b.negations} negations`)),
+  (a, b) => (sameList(a.negated, b.negated) ? undefined : mismatch("negation", `negating ${show(a.negated)} vs ${show(b.negated)}`)),
+  (a, b) => {
+    const antonym = affixAntonym(a, b);
+    return antonym ? mismatch("negation", antonym) : undefined;
+  },
+  (a, b) => (sameSet(a.languages, b.languages) ? undefined : mismatch("language", `${show(a.languages)} vs ${show(b.languages)}`)),
+  (a, b) => (sameSet(a.formats, b.formats) ? undefined : mismatch("format", `${show(a.formats)} vs ${show(b.formats)}`)),
+  (a, b) => {
+    const direction = directionClash(a, b) ?? targetClash(a, b);
+    return direction ? mismatch("direction", direction) : undefined;
+  },
+  (a, b) => {
+    const entity = missingEntity(a, b);
+    return entity ? mismatch("entity", entity) : undefined;
+  },
+  (a, b) => {
+    const role = roleClash(a, b);
+    return role ? mismatch("role", role) : undefined;
+  },
+  (a, b) => {
+    const order = orderClash(a.slots, b.slots);
+    return order ? mismatch("order", order) : undefined;
+  },
+  (a, b, words) => {
+    if (substitutionAlignment(a, b, words?.vectors, words?.synonyms) >= (words?.minSimilarity ?? 1)) return undefined;
     const { onlyA, onlyB } = unmatchedWords(a, b);
     return mismatch("content", `${show(onlyA)} vs ${show(onlyB)}`);
+  },
+];
+
+/** Compares the facets of two prompts; the first difference found is the reason to refuse. */
+export function compareFacets(a: PromptFacets, b: PromptFacets, words?: WordSimilarity): Verdict {
+  for (const check of CHECKS) {
+    const verdict = check(a, b, words);
+    if (verdict) return verdict;
   }
   return EQUIVALENT;
+}
+
+/** Every difference the checks find, not only the first: where recall is lost (bench/cache-misses.ts). */
+export function allMismatches(a: PromptFacets, b: PromptFacets, words?: WordSimilarity): (Verdict & { equivalent: false })[] {
+  return CHECKS.map((check) => check(a, b, words)).filter((v): v is Verdict & { equivalent: false } => v !== undefined && !v.equivalent);
 }
 
 /**
