@@ -108,6 +108,10 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   // A minus between single letters after an operator is not a hyphen (was served as the same request).
   ["operator", "Compute a+b", "Compute a+b-c"],
   ["operator", "What is 3 x 4?", "What is 3 + 4?"],
+  // Two persons who trade roles: the same pronouns, the other way round (written for this case).
+  ["order", "You play the teacher and I play the student.", "I play the teacher and you play the student."],
+  ["order", "I'm the buyer and you're the seller in this negotiation role-play.", "You're the buyer and I'm the seller in this negotiation role-play."],
+  ["order", "Tell me what you would ask a new hire.", "Tell you what I would ask a new hire."],
   // Another person doing it, in any form of the pronoun.
   ["role", "Should we leave now?", "Should they leave now?"],
   ["role", "Tell them the news", "Tell him the news"],
@@ -196,6 +200,8 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
 
 /** Rewordings that must stay equivalent, or the cache would never hit. */
 const PARAPHRASES: [string, string][] = [
+  // Two persons in the same roles, worded another way: the order check sees the pronouns agree.
+  ["Pretend you are my manager and I ask you for a raise.", "Pretend that you are my manager and I ask you for a raise."],
   ["What is the capital of France?", "what's the capital of france"],
   ["What is 2+3?", "what is 2 + 3"],
   ["What is 2 plus 3?", "What is 2+3?"],

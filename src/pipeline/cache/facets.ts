@@ -66,7 +66,7 @@ export interface PromptFacets {
  * and "from a tenant to a landlord" from "from a landlord to a tenant", which the bags above cannot.
  */
 export interface Slot {
-  /** "c:<stem>", "e:<name>", "n:<number>" or "v:<letter>". */
+  /** "c:<stem>", "e:<name>", "n:<number>", "v:<letter>", or "p:<person>" for a pronoun where a prompt speaks of two persons. */
   key: string;
   /** The relation word just before it ("from", "to", "than", "vs", "by", "for", "of"), or "". */
   rel: string;
@@ -926,11 +926,44 @@ function coordinate(slots: PlacedSlot[], tokens: readonly Token[], titleCase: bo
   }
 }
 
+/** The group of a personal pronoun ("me", "my" -> "i"), or undefined. */
+function personOf(t: Token): string | undefined {
+  if (t.kind !== "word") return undefined;
+  const role = ROLE_OF.get(t.lower);
+  return role?.[0] === "person" ? role[1] : undefined;
+}
+
+/**
+ * Whether a prompt speaks of two persons or more ("I'm the interviewer and you're the candidate"):
+ * only then can two prompts with the same pronouns give the roles to different people. The role
+ * check compares which persons a prompt names, not who does what, and a hand-written hold-out pair
+ * that swapped "I" and "you" between two roles was served. With one person ("How do I reset my
+ * password?") the pronouns stay out of the order check, where a rewording that repeats them ("I forgot
+ * my password, how can I reset it?") would fail it.
+ */
+function twoPersons(tokens: readonly Token[]): boolean {
+  let first: string | undefined;
+  for (const t of tokens) {
+    const person = personOf(t);
+    if (person === undefined) continue;
+    if (first === undefined) first = person;
+    else if (person !== first) return true;
+  }
+  return false;
+}
+
+/** A personal pronoun as a slot of its own ("p:i", "p:you"), in prompts that speak of two persons. */
+function personSlot(t: Token): string | undefined {
+  const person = personOf(t);
+  return person === undefined ? undefined : `p:${person}`;
+}
+
 /** The slots of a prompt in order (see Slot); "Ann's brother" reads as "the brother of Ann". */
 function readSlots(tokens: Token[], titleCase: boolean): Slot[] {
   const slots: PlacedSlot[] = [];
   let rel = "";
   const place = (key: string, at: number, relation: string) => slots.push({ key, rel: relation, rank: slots.length, at });
+  const persons = twoPersons(tokens);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t.kind === "break" || CLAUSE_END.has(t.text)) {
@@ -945,7 +978,7 @@ function readSlots(tokens: Token[], titleCase: boolean): Slot[] {
       continue;
     }
     const number = t.kind === "word" ? numberAt(tokens, i) : undefined;
-    const key = number ? undefined : (slotKey(t, titleCase) ?? articleAsVariable(tokens, i));
+    const key = number ? undefined : (slotKey(t, titleCase) ?? articleAsVariable(tokens, i) ?? (persons ? personSlot(t) : undefined));
     if (rel !== "" && !number && key === undefined && t.kind === "word" && (!DETERMINERS.has(t.lower) || standsAlone(tokens[i + 1]))) {
       // What a relation word governs may be a pronoun or an adverb ("ask for them" / "ask by them", "take it from there").
       place(`x:${t.lower}`, i, rel);
