@@ -16,6 +16,16 @@ export function startWriteThread<S extends object, R = object>(url: string, work
   const worker = new Worker(url, { workerData } as WorkerOptions);
   const waiting = new Map<number, { resolve: (r: ThreadReply<R>) => void; reject: (e: Error) => void }>();
   let next = 0;
+  // Once the thread has died or been stopped, a request posted to it would never be answered: the
+  // cache writer's chain of batches would wait forever and its queue grow with every miss, and
+  // shutdown would wait on it before closing the ledger. Every later request fails at once instead.
+  let dead: string | undefined;
+  const die = (why: string) => {
+    dead ??= why;
+    for (const w of waiting.values()) w.reject(new Error(dead));
+    waiting.clear();
+    worker.unref();
+  };
   worker.onmessage = (ev: MessageEvent<ThreadReply<R>>) => {
     const w = waiting.get(ev.data.id);
     if (!w) return;
@@ -23,21 +33,24 @@ export function startWriteThread<S extends object, R = object>(url: string, work
     if (ev.data.error !== undefined) w.reject(Object.assign(new Error(ev.data.error), { code: ev.data.code }));
     else w.resolve(ev.data);
   };
-  worker.onerror = (ev) => {
-    for (const w of waiting.values()) w.reject(new Error(`${name} failed: ${ev.message}`));
-    waiting.clear();
-  };
+  worker.onerror = (ev) => die(`${name} failed: ${ev.message}`);
+  worker.addEventListener("close", () => die(`${name} stopped`));
   worker.unref();
   return {
-    send: (request) =>
-      new Promise<ThreadReply<R>>((resolve, reject) => {
+    send: (request) => {
+      if (dead !== undefined) return Promise.reject(new Error(dead));
+      return new Promise<ThreadReply<R>>((resolve, reject) => {
         const id = ++next;
         waiting.set(id, { resolve, reject });
         worker.ref();
         worker.postMessage({ ...request, id });
       }).finally(() => {
         if (waiting.size === 0) worker.unref();
-      }),
-    terminate: () => void worker.terminate(),
+      });
+    },
+    terminate: () => {
+      die(`${name} stopped`);
+      void worker.terminate();
+    },
   };
 }

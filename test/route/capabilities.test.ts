@@ -57,6 +57,12 @@ describe("an operator's capability file", () => {
     expect(() => loadCapabilities(fileWith(JSON.stringify(edited)))).toThrow("classes.math.hard must be one of cheapest, balanced, most_capable");
   });
 
+  test("copied before the deliberation signal existed still loads, with the shipped value", () => {
+    const { deliberation_from: _d, ...older } = bundled.hard_prompt;
+    expect(parseCapabilities({ ...bundled, hard_prompt: older }).hard_prompt.deliberation_from).toBe(1);
+    expect(() => parseCapabilities({ ...bundled, hard_prompt: { ...older, deliberation_from: -1 } })).toThrow("hard_prompt.deliberation_from");
+  });
+
   test("missing a class, or naming an unknown one, is refused", () => {
     const { faq: _faq, ...rest } = bundled.classes;
     expect(() => parseCapabilities({ ...bundled, classes: rest })).toThrow("classes.faq must be an object");

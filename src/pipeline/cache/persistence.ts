@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { readlinkSync } from "node:fs";
-import { setPriority } from "node:os";
+import { getPriority, setPriority } from "node:os";
 import { isBusy, isUnreachable, withoutWaiting } from "../../store/no-wait";
 import { asc, eq, getTableColumns, gt, inArray, lte, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
@@ -158,7 +158,9 @@ export function serveCacheWrites(dbPath: string, busyTimeoutMs: number, post: (r
 /** Linux gives each thread its own nice value (setpriority on the thread's id); elsewhere the thread keeps the process's. */
 function lowerThisThreadsPriority(): void {
   try {
-    setPriority(Number(readlinkSync("/proc/thread-self").split("/").pop()), 5);
+    // Five below the process's own: a gateway already started under nice 10 keeps the order.
+    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    setPriority(tid, Math.min(19, getPriority(tid) + 5));
   } catch {
     // Not Linux, or not allowed: the writes still run off the event loop.
   }
@@ -207,7 +209,7 @@ export class CacheWriter {
    * Writes everything queued now, without waiting for another process's write lock: a locked store (or
    * an unreachable PostgreSQL) keeps the batch for the next flush (up to MAX_QUEUED writes, the oldest
    * dropped past that). Any other failure is logged and the batch dropped: the cache is an
-   * optimisation, never a reason to fail a call. On SQLite the batch is written before this returns.
+   * optimisation, never a reason to fail a call. On SQLite without a write thread the batch is written before this returns; otherwise the promise says when.
    */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);

@@ -90,7 +90,8 @@ export function parseCapabilities(raw: unknown, source = "capabilities"): Capabi
     steps_from: count(hard.steps_from, "hard_prompt.steps_from"),
     requested_words_from: count(hard.requested_words_from, "hard_prompt.requested_words_from"),
     context_tokens_from: count(hard.context_tokens_from, "hard_prompt.context_tokens_from"),
-    deliberation_from: count(hard.deliberation_from, "hard_prompt.deliberation_from"),
+    // Added in issue 26's fifth round: an operator's copy made before it still loads, with the shipped value.
+    deliberation_from: hard.deliberation_from === undefined ? 1 : count(hard.deliberation_from, "hard_prompt.deliberation_from"),
   };
 
   const long = obj(top.long_question, "long_question");
