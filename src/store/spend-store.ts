@@ -335,6 +335,8 @@ export class SqliteSpendStore implements SpendStore, BusyState {
   private riding: Settle[] = [];
   private rode: PromiseWithResolvers<void> | undefined;
   private rideTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The last riding write the store was too busy to take at once, until it is written (reads wait for it). */
+  private stillRiding: Promise<void> | undefined;
   private readonly sqlite: Database;
   private readonly q;
   /** One write transaction: the riding settles, then the body. */
@@ -449,6 +451,17 @@ export class SqliteSpendStore implements SpendStore, BusyState {
   }
 
   /** Writes the riding settles now, alone (RIDE_MS passed, a read, a flush): kept for a later flush when the store refuses them. */
+  /**
+   * Reads once the riding settles are written. When another connection holds the write lock (the
+   * ledger's writer thread writes the same file) they are written on the busy timers, and a read that
+   * did not wait for them missed the cost of calls already answered: a run's GET right after five
+   * concurrent calls showed one call's cost (test/budgets/agent-runs-http.test.ts: once in a whole-suite run under unshare -n).
+   */
+  private afterRiding<T>(read: () => T): Maybe<T> {
+    const written = this.writeRiding() ?? this.stillRiding;
+    return written instanceof Promise ? written.then(read) : read();
+  }
+
   private writeRiding(): void | Promise<void> {
     if (this.riding.length === 0) return;
     const settles = this.riding;
@@ -459,7 +472,12 @@ export class SqliteSpendStore implements SpendStore, BusyState {
     this.rideTimer = undefined;
     const written = this.settleNowOrLater(() => void this.tx(settles, noop));
     if (!(written instanceof Promise)) return rode?.resolve();
-    return written.then(() => rode?.resolve());
+    const done = written.then(() => {
+      rode?.resolve();
+      if (this.stillRiding === done) this.stillRiding = undefined;
+    });
+    this.stillRiding = done;
+    return done;
   }
 
   // ---- budgets ----
@@ -471,10 +489,9 @@ export class SqliteSpendStore implements SpendStore, BusyState {
     return this.q.budgets.all(appId);
   }
 
-  /** What this process settled is read back: the riding settles are written first (when the store is free). */
-  spend(budgetId: string, period: string): SpendRow {
-    void this.writeRiding();
-    return this.q.spend.get(budgetId, period) ?? { spent_micros: 0, reserved_micros: 0 };
+  /** What this process settled is read back: the riding settles are written first. */
+  spend(budgetId: string, period: string): Maybe<SpendRow> {
+    return this.afterRiding(() => this.q.spend.get(budgetId, period) ?? { spent_micros: 0, reserved_micros: 0 });
   }
 
   async createBudget(b: Omit<BudgetRow, "updated_at">): Promise<void> {
@@ -515,10 +532,9 @@ export class SqliteSpendStore implements SpendStore, BusyState {
   }
 
   // ---- agent runs ----
-  /** What this process settled is read back: the riding settles are written first (when the store is free). */
-  run(appId: string, id: string): RunRow | undefined {
-    void this.writeRiding();
-    return this.q.run.get(appId, id) ?? undefined;
+  /** What this process settled is read back: the riding settles are written first. */
+  run(appId: string, id: string): Maybe<RunRow | undefined> {
+    return this.afterRiding(() => this.q.run.get(appId, id) ?? undefined);
   }
 
   /** Counts a call into the run (creating it) unless it is not active, would pass its call limit, or repeats too often; those trip it. */
