@@ -1,9 +1,8 @@
-import { Database } from "bun:sqlite";
 import type { SqliteStore } from "../store/db";
 import type { Sql } from "postgres";
 import { pgText } from "../store/postgres";
 import { ROLLUP_UPSERT_SQL, rollupParams } from "../store/usage-daily";
-import { startWriteThread, type ThreadReply } from "../store/write-thread";
+import { answerById, openWriterConnection, startWriteThread, type ThreadReply } from "../store/write-thread";
 import { bind, COLUMN_NAMES, prepareLedgerInserts, WIDTH, writeBatch, type LedgerRow, type RejectedRow } from "./ledger-sql";
 
 /** Where the ledger's rows go: the store, written off the event loop in the gateway. */
@@ -63,25 +62,15 @@ export function threadWriter(dbPath: string, busyTimeoutMs: number): LedgerWrite
 
 /** The writer thread's side: one connection, the same statements as the inline writer. */
 export function serveLedgerWrites(dbPath: string, busyTimeoutMs: number, post: (r: Reply) => void) {
-  const sqlite = new Database(dbPath, { strict: true });
-  sqlite.run(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-  // Per connection, like the store's own (synchronous FULL would fsync every batch): the journal, not
-  // this commit, is what makes a row survive a killed process.
-  sqlite.run("PRAGMA synchronous = NORMAL");
+  // The journal, not this connection's commit, is what makes a row survive a killed process.
+  const sqlite = openWriterConnection(dbPath, busyTimeoutMs);
   const inserts = prepareLedgerInserts(sqlite);
-  return (msg: Request) => {
-    try {
-      if (msg.op === "close") {
-        sqlite.close();
-        post({ id: msg.id });
-      } else if (msg.op === "replay") {
-        inserts.replay(msg.rows);
-        post({ id: msg.id });
-      } else post({ id: msg.id, rejected: writeBatch(inserts, JSON.parse(`[${msg.json}]`) as LedgerRow[]) });
-    } catch (e) {
-      post({ id: msg.id, error: (e as Error).message, code: (e as { code?: string }).code });
-    }
-  };
+  return answerById<Request, { rejected: RejectedRow[] }>(post, (msg) => {
+    if (msg.op === "close") sqlite.close();
+    else if (msg.op === "replay") inserts.replay(msg.rows);
+    else return { rejected: writeBatch(inserts, JSON.parse(`[${msg.json}]`) as LedgerRow[]) };
+    return undefined;
+  });
 }
 
 /** Rows per PostgreSQL statement: 500 rows of 27 parameters stay far under its limit of 65,535 parameters. */

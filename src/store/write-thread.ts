@@ -1,3 +1,5 @@
+import { Database } from "bun:sqlite";
+
 /** What a write thread answers each request with: its id, and the error it failed with, if any (SQLite's `code` kept). */
 export type ThreadReply<R = object> = { id: number; error?: string; code?: string } & Partial<R>;
 
@@ -52,5 +54,28 @@ export function startWriteThread<S extends object, R = object>(url: string, work
       die(`${name} stopped`);
       void worker.terminate();
     },
+  };
+}
+
+/**
+ * A writer thread's own connection to the store's file: the store's busy timeout (waiting for another
+ * writer's lock holds up only this thread), and synchronous NORMAL per connection like the store's own
+ * (in WAL mode it survives a killed process; FULL would fsync every batch).
+ */
+export function openWriterConnection(dbPath: string, busyTimeoutMs: number): Database {
+  const sqlite = new Database(dbPath, { strict: true });
+  sqlite.run(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+  sqlite.run("PRAGMA synchronous = NORMAL");
+  return sqlite;
+}
+
+/** The thread's side of startWriteThread: answers each request by its id with what `handle` returns, or with its error (SQLite's `code` kept). */
+export function answerById<Q extends { id: number }, R = object>(post: (r: ThreadReply<R>) => void, handle: (msg: Q) => Partial<R> | undefined) {
+  return (msg: Q): void => {
+    try {
+      post({ ...handle(msg), id: msg.id } as ThreadReply<R>);
+    } catch (e) {
+      post({ id: msg.id, error: (e as Error).message, code: (e as { code?: string }).code } as ThreadReply<R>);
+    }
   };
 }

@@ -1,4 +1,3 @@
-import { Database } from "bun:sqlite";
 import { readlinkSync } from "node:fs";
 import { getPriority, setPriority } from "node:os";
 import { isBusy, isUnreachable, withoutWaiting } from "../../store/no-wait";
@@ -8,7 +7,7 @@ import type { Embedder } from "../../ml/types";
 import { conflictTarget, writeAll, type Db, type Dialect, type Statement, type Store } from "../../store/db";
 import * as schema from "../../store/schema";
 import { cacheEntries } from "../../store/schema";
-import { startWriteThread, type ThreadReply } from "../../store/write-thread";
+import { answerById, openWriterConnection, startWriteThread, type ThreadReply } from "../../store/write-thread";
 
 /** Writes kept while the store is locked by another process: a bound, since the cache is an optimisation. */
 const MAX_QUEUED = 100_000;
@@ -138,21 +137,14 @@ export function cacheWriteThread(dbPath: string, busyTimeoutMs: number): CacheWr
  */
 export function serveCacheWrites(dbPath: string, busyTimeoutMs: number, post: (r: ThreadReply) => void): (msg: ThreadRequest) => void {
   lowerThisThreadsPriority();
-  const sqlite = new Database(dbPath, { strict: true });
-  sqlite.run(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-  // Per connection, like the store's own: in WAL mode NORMAL survives a killed process.
-  sqlite.run("PRAGMA synchronous = NORMAL");
+  const sqlite = openWriterConnection(dbPath, busyTimeoutMs);
   const db = drizzle({ client: sqlite, schema }) as unknown as Db;
   const statements = preparedWrites(db);
-  return (msg) => {
-    try {
-      if (msg.op === "close") sqlite.close();
-      else applyOps("sqlite", db, statements, JSON.parse(msg.json) as WriteOp[]);
-      post({ id: msg.id });
-    } catch (e) {
-      post({ id: msg.id, error: (e as Error).message, code: (e as { code?: string }).code });
-    }
-  };
+  return answerById<ThreadRequest>(post, (msg) => {
+    if (msg.op === "close") sqlite.close();
+    else applyOps("sqlite", db, statements, JSON.parse(msg.json) as WriteOp[]);
+    return undefined;
+  });
 }
 
 /** Linux gives each thread its own nice value (setpriority on the thread's id); elsewhere the thread keeps the process's. */
