@@ -208,6 +208,10 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["content", "How do I fix my printer?", "How do I fix my print?"],
   ["content", "Where is the department?", "Where do I depart?"],
   ["content", "Who is the president of the club?", "Who will preside of the club?"],
+  // A place ("in", "on", "at") is a role: both words after it swapped, or another relation before it.
+  ["order", "Can I put the box in the bag?", "Can I put the bag in the box?"],
+  ["order", "Put the milk in the fridge", "Put the fridge in the milk"],
+  ["order", "Is there a gym in my hotel?", "Is there a gym for my hotel?"],
 ];
 
 /** Rewordings that must stay equivalent, or the cache would never hit. */
@@ -244,6 +248,11 @@ const PARAPHRASES: [string, string][] = [
   ["Name the capitals of France, Spain and Italy.", "Name the capitals of Italy, France and Spain."],
   ["What is the capital of France?", "What is France's capital?"],
   ["Give me some recipes for pasta", "Give me some pasta recipes"],
+  // A place after "in", "on", "at" names what a compound names before its noun; the three are one role.
+  ["How do I free up storage on my phone?", "How do I free up my phone storage?"],
+  ["How do I cancel my appointment at the dentist?", "How do I cancel my dentist appointment?"],
+  ["hotels in Paris", "Paris hotels"],
+  ["Can I see my balance in the app?", "Can I see my balance on the app?"],
   ["What is 3 × 4?", "What is 3 * 4?"],
   ["Simplify f(x) * g(x).", "simplify f(x)*g(x)"],
   ["What does `ls` do?", "what does `ls` do"],
