@@ -6,7 +6,7 @@ import { compressWithQualityFloor } from "./compress";
 import type { ChatMessage } from "../core/messages";
 import type { OptimizeInput, OptimizeResult, RouteOutcome } from "./optimize-types";
 import { decideRoute, needsClassification, promptSignals, type CapabilityTable } from "./route";
-import { DEFAULT_CACHE_CONFIG, embeddingText, packFacets, semanticPrompt } from "./cache";
+import { DEFAULT_CACHE_CONFIG, embeddingText, foldedText, packFacets, semanticPrompt } from "./cache";
 
 /** The three trained models, as the optimizer uses them. */
 export interface OptimizerModels {
@@ -58,13 +58,15 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
     : unchanged(input.messages, input.countTokens || classify);
 
   // The semantic cache compares the last user message as it goes upstream, canonicalised as the cache
-  // does it; embedding it here keeps model work off the event loop. The classifier reads the same text.
+  // does it; embedding it here keeps model work off the event loop. The classifier reads the message
+  // as written (folded), the cache its canonical request (embeddingText): one vector serves both
+  // unless a courtesy or a question frame made them differ.
   const prompt = input.wantEmbedding || classify ? semanticPrompt(compressed.messages) : null;
-  const cacheText = prompt === null ? "" : embeddingText(prompt);
-  const classifyText = classify ? cacheText || lastUserText(compressed.messages) : cacheText;
-  const wantVector = (input.wantEmbedding && cacheText !== "") || classify;
-  const embedding = wantVector ? await modelsOf(deps).embed(classifyText) : undefined;
-  const prediction = classify ? await modelsOf(deps).classify(classifyText, embedding) : undefined;
+  const cacheText = prompt === null || !input.wantEmbedding ? "" : embeddingText(prompt);
+  const classifyText = classify ? (prompt === null ? "" : foldedText(prompt)) || lastUserText(compressed.messages) : "";
+  const classifyVector = classify ? await modelsOf(deps).embed(classifyText) : undefined;
+  const embedding = cacheText === "" ? undefined : cacheText === classifyText && classifyVector ? classifyVector : await modelsOf(deps).embed(cacheText);
+  const prediction = classify ? await modelsOf(deps).classify(classifyText, classifyVector) : undefined;
   // The cache verifies a candidate against these facets and files them with the entry a miss makes:
   // extracted here, not on the event loop (cache-lookup.ts: the first verification of an entry
   // extracting them set the lookup's p99). Past semanticMaxChars the cache matches exactly only.
@@ -110,7 +112,7 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
     route,
     pii: [],
     piiMasked: false,
-    ...(input.wantEmbedding && cacheText !== "" && embedding && { embedding }),
+    ...(embedding && { embedding }),
     ...(cacheFacets && { cacheFacets }),
     cacheText,
   };

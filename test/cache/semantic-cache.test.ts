@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { SemanticCache, packFacets, replayDeltas, type CacheConfig, type CachedAnswer, type CacheLog, SynonymTable } from "../../src/pipeline/cache";
+import {
+  SemanticCache,
+  embeddingText,
+  packFacets,
+  replayDeltas,
+  type CacheConfig,
+  type CachedAnswer,
+  type CacheLog,
+  SynonymTable,
+} from "../../src/pipeline/cache";
 import { stem } from "../../src/pipeline/cache/facets";
 import type { SqliteStore } from "../../src/store/db";
 import type { Embedder } from "../../src/ml/types";
@@ -682,5 +691,25 @@ describe("replay", () => {
     expect(deltas.map((d) => d.delta.content ?? "").join("")).toBe(content);
     expect(deltas.length).toBeGreaterThan(4);
     expect(deltas.at(-1)).toEqual({ index: 0, delta: {}, finish_reason: "stop" });
+  });
+});
+
+describe("embeddingText", () => {
+  test("wordings of one question frame embed as one text; another question word does not", () => {
+    const how = embeddingText("How do I reset my password?");
+    expect(how).toBe("how reset my password?");
+    for (const p of [
+      "What's the way to reset my password?",
+      "Hi! How can I reset my password? Thanks",
+      "how to   reset my password?",
+      "Is there a way to reset my password?",
+    ])
+      expect(embeddingText(p)).toBe(how);
+    expect(embeddingText("Why do I reset my password?")).not.toBe(how);
+    expect(embeddingText("How did I reset my password?")).not.toBe(how);
+  });
+  test("a prompt past the semantic layer's length is only folded", () => {
+    const long = `What's the way to ${"reset my  password ".repeat(60)}?`;
+    expect(embeddingText(long)).toBe(long.replace(/\s+/g, " ").trim());
   });
 });

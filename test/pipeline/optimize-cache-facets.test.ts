@@ -3,7 +3,7 @@ import { loadSettings } from "../../src/config/config";
 import { parseCompletionRequest } from "../../src/http/validate/completion-request";
 import { optimizeInputOf } from "../../src/pipeline/analyze";
 import { RULE_NAMES } from "../../src/pipeline/compress";
-import { packFacets, semanticPrompt } from "../../src/pipeline/cache";
+import { embeddingText, foldedText, packFacets, semanticPrompt } from "../../src/pipeline/cache";
 import { optimize } from "../../src/pipeline/optimize";
 import { loadOptimizerDeps } from "../../src/pipeline/optimizer-deps";
 import type { OptimizeInput } from "../../src/pipeline/optimize-types";
@@ -32,5 +32,15 @@ describe("the optimizer's work for the semantic cache", () => {
     expect(out.cacheFacets).toEqual(packFacets(cachePrompt));
     expect((await optimize(input(prompt, false), deps)).cacheFacets).toBeUndefined();
     expect((await optimize(input("why? ".repeat(300), true), deps)).cacheFacets).toBeUndefined();
+  });
+
+  test("the cache's vector is of the canonical request (courtesy off, one question frame), not of the prompt as written", async () => {
+    const deps = await loadOptimizerDeps(loadSettings({ ...process.env, SVC_DATA_DIR: "/tmp/svc-test-optimize-facets" }));
+    const prompt = "Hi! What's the way to reset my password? Thanks";
+    const out = await optimize(input(prompt, true), deps);
+    const cachePrompt = semanticPrompt(out.messages)!;
+    expect(embeddingText(cachePrompt)).toBe("how reset my password?");
+    expect(Array.from(out.embedding!)).toEqual(Array.from(await deps.models!.embed(embeddingText(cachePrompt))));
+    expect(Array.from(out.embedding!)).not.toEqual(Array.from(await deps.models!.embed(foldedText(cachePrompt))));
   });
 });

@@ -1013,9 +1013,17 @@ function readSlots(tokens: Token[], titleCase: boolean): Slot[] {
   return slots.map(({ key, rel, rank }) => ({ key, rel, rank }));
 }
 
+/**
+ * The request the facets are read from: the prompt without its courtesy, its question frame in one
+ * form ("What's the way to X", "Is there a way to X", "What steps do I take to X" read "how do I X").
+ */
+export function canonicalRequest(prompt: string): string {
+  return withCanonicalFrame(withoutCourtesy(prompt.normalize("NFKC")));
+}
+
 /** Reads the facets of one prompt. Pure; a few tens of microseconds for a paragraph. */
 export function extractFacets(prompt: string): PromptFacets {
-  const request = withCanonicalFrame(withoutCourtesy(prompt.normalize("NFKC")));
+  const request = canonicalRequest(prompt);
   const { literals, quoted, rest } = extractLiterals(request);
   const tokens = tokenize(normalizeForTokens(rest));
   const titleCase = isTitleCase(tokens);

@@ -3,7 +3,7 @@
  * process on the store; per request call `lookup`, then on a miss `fill.complete(answer)` or
  * `fill.fail()`. `replayDeltas` turns a hit into stream deltas for `stream: true` requests.
  */
-export { SemanticCache, embeddingText, type CacheFill, type CacheLookup, type CacheStats, type SemanticCacheOptions } from "./semantic-cache";
+export { SemanticCache, embeddingText, foldedText, type CacheFill, type CacheLookup, type CacheStats, type SemanticCacheOptions } from "./semantic-cache";
 export { DEFAULT_CACHE_CONFIG, type BypassReason, type CacheConfig, type CachedAnswer, type CacheHit, type CacheRequest, type HitLayer } from "./types";
 export {
   verifyEquivalent,
