@@ -529,7 +529,7 @@ describe("verifier", () => {
 
 describe("isDerivation", () => {
   test("pairs a stem with its meaning-keeping derivation, either way round", () => {
-    for (const [x, y] of [
+    for (const [x, y] of <[string, string][]>[
       ["adopt", "adoption"],
       ["renew", "renewal"],
       ["depend", "dependent"],
@@ -540,7 +540,7 @@ describe("isDerivation", () => {
       expect([isDerivation(stem(x), stem(y)), isDerivation(stem(y), stem(x))]).toEqual([true, true]);
   });
   test("not an agent, a short base, another suffix or a false friend", () => {
-    for (const [x, y] of [
+    for (const [x, y] of <[string, string][]>[
       ["print", "printer"],
       ["port", "portion"],
       ["edit", "edition"],
