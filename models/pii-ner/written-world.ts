@@ -323,6 +323,20 @@ export const WORLD_FRAMES = [
   "Describe the history of {T} in 100 words.",
   "Compare {B} and {B} for a student.",
   "Order 44812 ships to {T} on Friday.",
+  // Cities alone where the frames above put a person ("to", "and", "from", "with"): the chat frames
+  // had taught the tagger that a capitalised word after them is a name ("ships to Norwich and Ottawa").
+  "The update ships to {T} and {T} first.",
+  "Trains from {T} to {T} are delayed.",
+  "She moved from {T} to {T} in 2019.",
+  "We have offices in {T}, {T} and {T}.",
+  "Is {T} or {T} cheaper for a weekend?",
+  "The conference moves to {T} next year.",
+  "Send the samples to the {T} lab.",
+  "He was born in {T} and grew up near {T}.",
+  "{T} won against {T} last night.",
+  "Weather in {T} today: rain.",
+  "Ask the team in {T} about it.",
+  "Flights to {T} and {T} are cancelled.",
   "The {T} branch opens at 9.",
 ];
 
