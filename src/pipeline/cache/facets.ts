@@ -735,7 +735,11 @@ function withCanonicalFrame(request: string): string {
 }
 
 const BRACKETS: ReadonlySet<string> = new Set(["(", ")", "[", "]", "{", "}"]);
-/** A literal in the symbol stream ("`f(x)`" between operators) is this prefix and its text. */
+/**
+ * A literal in the symbol stream ("`f(x)`" between operators) is this prefix and, once the facets are
+ * read, its place in the sorted `literals`: a hit needs equal `literals`, so the place names the same
+ * text in both prompts, and a large code literal is kept once, not twice.
+ */
 const LITERAL_SYMBOL = "lit:";
 /** "how" before these asks a quantity, its own question word. */
 const HOW_QUANTITY: ReadonlySet<string> = new Set([
@@ -1161,6 +1165,10 @@ export function extractFacets(prompt: string): PromptFacets {
   facets.operators.sort();
   facets.units.sort();
   facets.literals.sort();
+  // indexOf finds the first of equal texts, so a literal written twice is named alike both times.
+  facets.symbols = facets.symbols.map((x) =>
+    x.startsWith(LITERAL_SYMBOL) ? `${LITERAL_SYMBOL}${facets.literals.indexOf(x.slice(LITERAL_SYMBOL.length))}` : x,
+  );
   facets.quoted.sort();
   return facets;
 }
