@@ -132,6 +132,20 @@ describe("numbers", () => {
     expect(extractFacets("Compute (a + b) / 2").symbols).toEqual(["(", "+", ")", "/"]);
   });
 
+  test("increment and decrement are operators, before or after their name", () => {
+    const refused = [
+      ["What does i++ do in C?", "What does i-- do in C?"],
+      ["What does x++ return?", "What does ++x return?"],
+      ["Why is --n faster here?", "Why is ++n faster here?"],
+    ];
+    for (const [a, b] of refused) expect([a, compareFacets(extractFacets(a!), extractFacets(b!)).equivalent]).toEqual([a, false]);
+    const accepted = [
+      ["explain x++ in java", "Explain x++ in Java, please."],
+      ["what is c++ used for", "What is C++ used for?"],
+    ];
+    for (const [a, b] of accepted) expect([a, compareFacets(extractFacets(a!), extractFacets(b!)).equivalent]).toEqual([a, true]);
+  });
+
   test("a literal between operators is named by its place in the sorted literals, kept once", () => {
     const big = `\`${"x".repeat(2000)}\``;
     const facets = extractFacets(`Is ${big} - \`b\` the same as \`b\` - ${big}?`);
