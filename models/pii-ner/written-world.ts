@@ -15,14 +15,17 @@ import type { Rng } from "../data/rng";
 
 /** Given names, by culture. */
 const FIRST: Record<string, string[]> = {
-  yoruba: "Adebola Ayodele Bolaji Damilola Funmilayo Kehinde Olamide Oluwadamilare Temitope Titilayo Yetunde Abimbola Oyinkansola Femi Segun Wale Bisi".split(" "),
+  yoruba: "Adebola Ayodele Bolaji Damilola Funmilayo Kehinde Olamide Oluwadamilare Temitope Titilayo Yetunde Abimbola Oyinkansola Femi Segun Wale Bisi".split(
+    " ",
+  ),
   igbo: "Chiamaka Chinedu Chioma Ebuka Ikenna Nnamdi Obiageli Uchenna Amarachi Kelechi Somtochukwu Nkechi Chinonso Ugochi".split(" "),
   hausa: "Aminu Bashir Halima Hauwa Musa Sani Zainab Abubakar Garba Maryam Nasiru Usman".split(" "),
   ghana: "Kofi Akosua Ama Kwabena Yaw Efua Abena Kwaku Esi Kojo".split(" "),
   eastAfrica: "Wanjiru Kamau Otieno Achieng Baraka Njeri Mwangi Zawadi Tendai Rudo".split(" "),
-  india: "Aarav Aditi Anil Ananya Deepak Divya Gaurav Harish Ishaan Kavya Meera Neha Pooja Rahul Ravi Sanjay Shreya Sneha Suresh Vivek Lalitha Karthik Srinivas Manpreet Gurpreet Harpreet Balaji Venkatesh Padma".split(
-    " ",
-  ),
+  india:
+    "Aarav Aditi Anil Ananya Deepak Divya Gaurav Harish Ishaan Kavya Meera Neha Pooja Rahul Ravi Sanjay Shreya Sneha Suresh Vivek Lalitha Karthik Srinivas Manpreet Gurpreet Harpreet Balaji Venkatesh Padma".split(
+      " ",
+    ),
   china: "Xiaoming Jing Hui Lei Ming Na Qiang Tao Xin Yan Ying Yong Zhen Jun Hao Bo Xiu".split(" "),
   vietnam: "Anh Binh Dung Hieu Huong Khanh Linh Long Nam Phuong Quang Son Thao Trang Tuan Thuy Hung".split(" "),
   arabic: "Ahmed Ali Amira Hassan Hussein Layla Mariam Nadia Omar Rania Samir Tariq Yasmin Zaid Karim Noura Salma Faisal".split(" "),
@@ -33,22 +36,25 @@ const FIRST: Record<string, string[]> = {
   slavic: "Aleksandr Ekaterina Irina Katarzyna Magdalena Natalia Pavel Tomasz Vladimir Agnieszka Bogdan".split(" "),
   latin: "Alejandro Camila Diego Gabriela Javier Lucía Mateo Valentina Joaquín Ximena Thiago Beatriz".split(" "),
   // Given names that are also English words: a tagger must read them from context.
-  wordlike: "Amber Autumn Brook Chase Faith Frank Heather Holly Iris Ivy Jade June Lily Miles Pearl Ruby Sky Violet Wade Ray Rich Jack Sunny Sandy Penny Ginger".split(
-    " ",
-  ),
+  wordlike:
+    "Amber Autumn Brook Chase Faith Frank Heather Holly Iris Ivy Jade June Lily Miles Pearl Ruby Sky Violet Wade Ray Rich Jack Sunny Sandy Penny Ginger".split(
+      " ",
+    ),
   english: "Aaron Becky Callum Danny Ellie Freddie Gemma Harry Isla Jamie Kirsty Liam Molly Niall Owen Poppy Rhys Shannon Tyler Zoe".split(" "),
 };
 
 /** Family names, by culture (a Chinese, Vietnamese or Korean one usually written first). */
 const LAST: Record<string, string[]> = {
-  nigeria: "Adewale Afolabi Akinola Babatunde Bamidele Ogunleye Olaniyan Oyelaran Adeyinka Obi Okeke Onyekachi Uzoma Nwankwo Igwe Anyanwu Ibekwe Ezeh Danjuma Abdullahi Yakubu Lawal".split(
-    " ",
-  ),
+  nigeria:
+    "Adewale Afolabi Akinola Babatunde Bamidele Ogunleye Olaniyan Oyelaran Adeyinka Obi Okeke Onyekachi Uzoma Nwankwo Igwe Anyanwu Ibekwe Ezeh Danjuma Abdullahi Yakubu Lawal".split(
+      " ",
+    ),
   ghana: "Asante Boateng Owusu Ofori Appiah Darko Agyeman Ansah".split(" "),
   eastAfrica: "Kariuki Odhiambo Njoroge Wambui Mutua Moyo Chikwanha".split(" "),
-  india: "Agarwal Bhatt Chatterjee Desai Ghosh Gupta Joshi Kapoor Krishnan Kulkarni Menon Mishra Patel Pillai Reddy Sharma Srinivasan Subramanian Verma Chaudhary Banerjee Mukherjee Gill Sandhu Naidu".split(
-    " ",
-  ),
+  india:
+    "Agarwal Bhatt Chatterjee Desai Ghosh Gupta Joshi Kapoor Krishnan Kulkarni Menon Mishra Patel Pillai Reddy Sharma Srinivasan Subramanian Verma Chaudhary Banerjee Mukherjee Gill Sandhu Naidu".split(
+      " ",
+    ),
   china: "Huang Zhao Zhou Wu Xu Sun Ma Zhu Hu Guo He Lin Gao Luo Zheng Liang Xie Tang Han Feng".split(" "),
   vietnam: "Le Hoang Huynh Phan Vu Vo Dang Do Ho Ngo Duong Ly Trinh Dinh".split(" "),
   arabic: "Abdelrahman Al-Farsi Al-Mansouri Haddad Khalil Mahmoud Mansour Nasser Qureshi Saleh Al-Sayed Barakat Hamdan El-Amin".split(" "),
@@ -68,11 +74,13 @@ export const WORLD_FIRST = Object.values(FIRST).flat();
 export const WORLD_LAST = Object.values(LAST).flat();
 
 // --- addresses ----------------------------------------------------------------------------------
-const STREET_NAMES = "Church Station Victoria Albion Highfield Mill Park Elm Cedar Maple Willow Ash Birch Chestnut Meadow Orchard Kingsway Queens Windsor Stanley Clifton Beaconsfield Hawthorn Greenwood Fairview Lakeview Hillcrest Pine Spruce Laurel".split(
-  " ",
-);
+const STREET_NAMES =
+  "Church Station Victoria Albion Highfield Mill Park Elm Cedar Maple Willow Ash Birch Chestnut Meadow Orchard Kingsway Queens Windsor Stanley Clifton Beaconsfield Hawthorn Greenwood Fairview Lakeview Hillcrest Pine Spruce Laurel".split(
+    " ",
+  );
 const UK_TYPES = "Road Street Lane Close Crescent Gardens Grove Avenue Way Terrace Drive Place Mews Row".split(" ");
-const UK_TOWNS = "Bristol Sheffield Nottingham Leicester Brighton Reading Norwich York Exeter Glasgow Edinburgh Swansea Belfast Derby Bath Luton Coventry Plymouth".split(" ");
+const UK_TOWNS =
+  "Bristol Sheffield Nottingham Leicester Brighton Reading Norwich York Exeter Glasgow Edinburgh Swansea Belfast Derby Bath Luton Coventry Plymouth".split(" ");
 const CA_TYPES = "Street Avenue Boulevard Drive Road Crescent Way Trail".split(" ");
 const CA_CITIES: [string, string][] = [
   ["Calgary", "AB"],
@@ -108,9 +116,10 @@ const AU_SUBURBS: [string, string][] = [
 const DE_STEMS = "Linden Garten Schiller Goethe Kirch Berg Wald Mühlen Rosen Schul Park Feld Bach Ring Hafen Markt Sonnen Eichen Birken".split(" ");
 const DE_TYPES = ["straße", "weg", "gasse", "allee", "platz", "str."];
 const DE_CITIES = "Hamburg Köln Frankfurt Stuttgart Düsseldorf Dortmund Essen Bremen Dresden Hannover Nürnberg Bonn Mannheim Freiburg Kiel".split(" ");
-const IN_AREAS = "Koramangala Whitefield Jayanagar Powai Bandra West Andheri Salt Lake Banjara Hills Gachibowli Adyar Velachery Kothrud Aundh Vaishali Nagar Dwarka Rohini Saket".split(
-  " ",
-);
+const IN_AREAS =
+  "Koramangala Whitefield Jayanagar Powai Bandra West Andheri Salt Lake Banjara Hills Gachibowli Adyar Velachery Kothrud Aundh Vaishali Nagar Dwarka Rohini Saket".split(
+    " ",
+  );
 const IN_CITIES: [string, string][] = [
   ["Hyderabad", "Telangana"],
   ["Chennai", "Tamil Nadu"],
@@ -192,10 +201,18 @@ function streetAlone(rng: Rng): string {
   return `${STREET_NAMES[rng.int(STREET_NAMES.length)]!} ${UK_TYPES[rng.int(UK_TYPES.length)]!}`;
 }
 
-const CITIES = [...UK_TOWNS, ...DE_CITIES, ...CA_CITIES.map((c) => c[0]), ...AU_SUBURBS.map((c) => c[0]), ...IN_CITIES.map((c) => c[0]), ...US_CITIES.map((c) => c[0])];
-const BRANDS = "Honda Civic|Nissan Leaf|Samsung Galaxy|Google Pixel|Nike Air Max|Adobe Photoshop|Netflix|Spotify|Zoom|Canva|Notion|Airbnb|Uber Eats|Tesco|Aldi|Lidl|Woolworths|Flipkart|Alibaba|Huawei|Xiaomi|Hyundai|Kia Sportage|Tata Motors|Infosys".split(
-  "|",
-);
+const CITIES = [
+  ...UK_TOWNS,
+  ...DE_CITIES,
+  ...CA_CITIES.map((c) => c[0]),
+  ...AU_SUBURBS.map((c) => c[0]),
+  ...IN_CITIES.map((c) => c[0]),
+  ...US_CITIES.map((c) => c[0]),
+];
+const BRANDS =
+  "Honda Civic|Nissan Leaf|Samsung Galaxy|Google Pixel|Nike Air Max|Adobe Photoshop|Netflix|Spotify|Zoom|Canva|Notion|Airbnb|Uber Eats|Tesco|Aldi|Lidl|Woolworths|Flipkart|Alibaba|Huawei|Xiaomi|Hyundai|Kia Sportage|Tata Motors|Infosys".split(
+    "|",
+  );
 
 /**
  * `{P}` full name, `{F}` given name, `{L}` family name (a PERSON each); `{A}` an address (ADDRESS);
