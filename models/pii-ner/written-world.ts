@@ -209,6 +209,10 @@ const CITIES = [
   ...IN_CITIES.map((c) => c[0]),
   ...US_CITIES.map((c) => c[0]),
 ];
+const HYPHENATED =
+  "Self-hosted Read-only Built-in Follow-up Long-term Real-time Open-source Well-known Pre-order Check-in Sign-up Opt-out Non-blocking Cross-platform Multi-tenant High-level Low-latency Thread-safe Zero-copy Case-insensitive Write-ahead Auto-scaling Double-checked Re-indexed Half-open".split(
+    " ",
+  );
 const BRANDS =
   "Honda Civic|Nissan Leaf|Samsung Galaxy|Google Pixel|Nike Air Max|Adobe Photoshop|Netflix|Spotify|Zoom|Canva|Notion|Airbnb|Uber Eats|Tesco|Aldi|Lidl|Woolworths|Flipkart|Alibaba|Huawei|Xiaomi|Hyundai|Kia Sportage|Tata Motors|Infosys".split(
     "|",
@@ -216,7 +220,8 @@ const BRANDS =
 
 /**
  * `{P}` full name, `{F}` given name, `{L}` family name (a PERSON each); `{A}` an address (ADDRESS);
- * `{S}` a street name without a number, `{T}` a city, `{B}` a brand or product (no span). A frame
+ * `{S}` a street name without a number, `{T}` a city, `{B}` a brand or product, `{H}` a capitalised
+ * compound with a hyphen (no span). A frame
  * with a lower-case slot (`{f}`, `{p}`, `{a}` ...) is lower-cased whole.
  */
 export const WORLD_FRAMES = [
@@ -354,6 +359,16 @@ export const WORLD_FRAMES = [
   "Weather in {T} today: rain.",
   "Ask the team in {T} about it.",
   "Flights to {T} and {T} are cancelled.",
+  // Capitalised compounds with a hyphen, which the hyphenated given names above ("Min-ho", "Al-Farsi")
+  // had made look like names (test/pii/mask-restore.test.ts's "Card-like but Luhn-invalid:").
+  "{H} mode is on by default.",
+  "Note: {H} settings apply to every user.",
+  "{H}: yes\n{H}: no",
+  "Feature: {H} backups",
+  "It is {H} but slow.",
+  "Supports {H} and {H} builds.",
+  "Status: {H}",
+  "Fast and {H}: the new parser.",
   "The {T} branch opens at 9.",
 ];
 
@@ -384,6 +399,8 @@ export function worldFiller(kind: string, names: WorldNames, rng: Rng): string {
       return streetAlone(rng);
     case "T":
       return pick(CITIES);
+    case "H":
+      return pick(HYPHENATED);
     default:
       return pick(BRANDS);
   }

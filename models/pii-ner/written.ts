@@ -228,7 +228,7 @@ export function writtenSamples(namesFor: (template: number) => WrittenNames, rng
       let text = "";
       const spans: PresidioSample["spans"] = [];
       let at = 0;
-      for (const m of frame.matchAll(/\{([PFLACOSTBpfla])\}/g)) {
+      for (const m of frame.matchAll(/\{([PFLACOSTBHpfla])\}/g)) {
         text += frame.slice(at, m.index);
         const kind = m[1]!.toUpperCase();
         const value =
