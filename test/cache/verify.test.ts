@@ -212,6 +212,9 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["order", "Can I put the box in the bag?", "Can I put the bag in the box?"],
   ["order", "Put the milk in the fridge", "Put the fridge in the milk"],
   ["order", "Is there a gym in my hotel?", "Is there a gym for my hotel?"],
+  // Without a determiner after it, "in" names no place: "a man in black" is no "black man".
+  ["order", "Who is the man in black?", "Who is the black man?"],
+  ["order", "Call the person in charge", "Call the charge person"],
 ];
 
 /** Rewordings that must stay equivalent, or the cache would never hit. */
@@ -251,7 +254,8 @@ const PARAPHRASES: [string, string][] = [
   // A place after "in", "on", "at" names what a compound names before its noun; the three are one role.
   ["How do I free up storage on my phone?", "How do I free up my phone storage?"],
   ["How do I cancel my appointment at the dentist?", "How do I cancel my dentist appointment?"],
-  ["hotels in Paris", "Paris hotels"],
+  ["How do I clean the filter in the dishwasher?", "How do I clean the dishwasher filter?"],
+  ["How do I sort a list in Python?", "How do I sort a Python list?"],
   ["Can I see my balance in the app?", "Can I see my balance on the app?"],
   ["What is 3 × 4?", "What is 3 * 4?"],
   ["Simplify f(x) * g(x).", "simplify f(x)*g(x)"],

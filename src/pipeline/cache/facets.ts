@@ -854,13 +854,15 @@ const RELATIONS: Readonly<Record<string, string>> = {
   for: "for",
   of: "of",
   // Where something is: "the storage on my phone", "an appointment at the dentist", "the tire in my
-  // bike". One role for the three, since users write them for one another ("in / on my account"),
+  // bike" (only before a determiner or a name, see readSlots). One role for the three, since users write them for one another ("in / on my account"),
   // and like "of" a place that one prompt names after it and the other before its noun ("phone
   // storage") is the same (see isCompoundSwap in order.ts).
   in: "at",
   on: "at",
   at: "at",
 };
+/** The role "in", "on" and "at" give the word after them (see RELATIONS). */
+const PLACE = "at";
 export const STRICT_RELATIONS: ReadonlySet<string> = new Set(["from", "to", "than", "vs", "by"]);
 /** "to" before a bare word ("to reset", "to miles"): an infinitive or a preposition; it agrees with "to" and with no relation word. */
 export const WEAK_TO = "to?";
@@ -1005,6 +1007,11 @@ function readSlots(tokens: Token[], titleCase: boolean): Slot[] {
     if (relation !== undefined) {
       // "to" before a bare word may mark an infinitive ("how to reset"): a weak "to".
       const next = tokens[i + 1];
+      // A place only before a determiner or a name ("on my phone", "at the dentist", "in Python"): "a
+      // man in black", "the person in charge", "a house on fire" name no place, and "a black man" is
+      // another man.
+      const named = next?.kind === "word" && next.text !== next.lower && !titleCase;
+      if (relation === PLACE && !DETERMINERS.has(next?.lower ?? "") && !named) continue;
       rel = t.lower === "to" && next?.kind === "word" && next.text === next.lower && !DETERMINERS.has(next.lower) ? WEAK_TO : relation;
       continue;
     }
