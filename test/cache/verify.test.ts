@@ -208,6 +208,8 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["content", "How do I fix my printer?", "How do I fix my print?"],
   ["content", "Where is the department?", "Where do I depart?"],
   ["content", "Who is the president of the club?", "Who will preside of the club?"],
+  ["content", "What is the best treat for a puppy?", "What is the best treatment for a puppy?"],
+  ["content", "What is a tradition?", "What is traditional?"],
   // A place ("in", "on", "at") is a role: both words after it swapped, or another relation before it.
   ["order", "Can I put the box in the bag?", "Can I put the bag in the box?"],
   ["order", "Put the milk in the fridge", "Put the fridge in the milk"],
@@ -539,7 +541,8 @@ describe("isDerivation", () => {
       ["depend", "dependent"],
       ["enroll", "enrollment"],
       ["cancel", "cancellation"],
-      ["accept", "acceptanc"],
+      ["accept", "acceptance"],
+      ["arrive", "arrival"],
     ])
       expect([isDerivation(stem(x), stem(y)), isDerivation(stem(y), stem(x))]).toEqual([true, true]);
   });
@@ -554,7 +557,11 @@ describe("isDerivation", () => {
       ["quest", "question"],
       ["vacate", "vacation"],
       ["office", "official"],
-      ["adopt", "adopted"],
+      ["treat", "treatment"],
+      ["nation", "national"],
+      ["tradition", "traditional"],
+      ["resident", "residential"],
+      ["clear", "clearance"],
     ])
       expect(isDerivation(stem(x), stem(y))).toBe(false);
   });
