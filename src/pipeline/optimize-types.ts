@@ -63,6 +63,6 @@ export interface OptimizeResult {
   embedding?: Float32Array;
   /** The semantic cache's packed facets of the last user message, with `embedding` (CacheRequest.facets). */
   cacheFacets?: PackedFacets;
-  /** The last user message as the semantic cache compares it ("" when the request ends otherwise). */
+  /** The last user message as the semantic cache embeds it (embeddingText; "" when the request ends otherwise or the cache wants no vector). */
   cacheText: string;
 }
