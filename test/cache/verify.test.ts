@@ -217,6 +217,8 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   // Without a determiner after it, "in" names no place: "a man in black" is no "black man".
   ["order", "Who is the man in black?", "Who is the black man?"],
   ["order", "Call the person in charge", "Call the charge person"],
+  // Nor, without one on the other side, a compound: "Monday on cookies" is no "Monday cookies".
+  ["order", "She ate 5 cookies on Monday", "She ate 5 Monday on cookies"],
 ];
 
 /** Rewordings that must stay equivalent, or the cache would never hit. */
