@@ -217,6 +217,8 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   // Without a determiner after it, "in" names no place: "a man in black" is no "black man".
   ["order", "Who is the man in black?", "Who is the black man?"],
   ["order", "Call the person in charge", "Call the charge person"],
+  // A literal is an argument with a place, like a word (outside a coordinated list).
+  ["order", "Why does `setup()` run before the test body (`teardown()`)?", "Why does `teardown()` run before the test body (`setup()`)?"],
   // Nor, without one on the other side, a compound: "Monday on cookies" is no "Monday cookies".
   ["order", "She ate 5 cookies on Monday", "She ate 5 Monday on cookies"],
 ];
@@ -264,6 +266,7 @@ const PARAPHRASES: [string, string][] = [
   ["What is 3 × 4?", "What is 3 * 4?"],
   ["Simplify f(x) * g(x).", "simplify f(x)*g(x)"],
   ["What does `ls` do?", "what does `ls` do"],
+  ["Compare `map` and `filter` in JavaScript", "Compare `filter` and `map` in JavaScript"],
   ["Is it a good idea to rent?", "Is it a good idea to rent"],
   ["What is 1/2 of 10?", "What is 2/4 of 10?"],
   // Question frames that ask for the same procedure as "how do I".

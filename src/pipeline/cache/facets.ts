@@ -66,7 +66,7 @@ export interface PromptFacets {
  * and "from a tenant to a landlord" from "from a landlord to a tenant", which the bags above cannot.
  */
 export interface Slot {
-  /** "c:<stem>", "e:<name>", "n:<number>", "v:<letter>", or "p:<person>" for a pronoun where a prompt speaks of two persons. */
+  /** "c:<stem>", "e:<name>", "n:<number>", "v:<letter>", "l:<place in the sorted literals>", or "p:<person>" for a pronoun where a prompt speaks of two persons. */
   key: string;
   /** The relation word just before it ("from", "to", "than", "vs", "by", "for", "of"), or "". */
   rel: string;
@@ -761,6 +761,8 @@ const BRACKETS: ReadonlySet<string> = new Set(["(", ")", "[", "]", "{", "}"]);
  * text in both prompts, and a large code literal is kept once, not twice.
  */
 const LITERAL_SYMBOL = "lit:";
+/** A literal's slot (see readSlots): this prefix and, once the facets are read, its place in the sorted `literals`. */
+const LITERAL_SLOT = "l:";
 /** "how" before these asks a quantity, its own question word. */
 const HOW_QUANTITY: ReadonlySet<string> = new Set([
   "much",
@@ -999,7 +1001,7 @@ function personSlot(t: Token): string | undefined {
 }
 
 /** The slots of a prompt in order (see Slot); "Ann's brother" reads as "the brother of Ann". */
-function readSlots(tokens: Token[], titleCase: boolean): Slot[] {
+function readSlots(tokens: Token[], titleCase: boolean, literals: readonly string[]): Slot[] {
   const slots: PlacedSlot[] = [];
   let rel = "";
   const place = (key: string, at: number, relation: string) => slots.push({ key, rel: relation, rank: slots.length, at });
@@ -1023,6 +1025,16 @@ function readSlots(tokens: Token[], titleCase: boolean): Slot[] {
         continue;
       }
       rel = t.lower === "to" && next?.kind === "word" && next.text === next.lower && !DETERMINERS.has(next.lower) ? WEAK_TO : relation;
+      continue;
+    }
+    const mark = literalMark(t);
+    if (mark !== undefined) {
+      // A literal is an argument like a word: "add `\printbibliography` to the table of contents
+      // (`\tableofcontents`)" is not the same with the two exchanged (bun bench/cache-eval.ts --seed 1 served it as
+      // swapped content words: the literals, compared as a sorted list, had no place). Named by its
+      // text here, by its place in the sorted literals once they are sorted (extractFacets).
+      place(`${LITERAL_SLOT}${literals[mark]}`, i, rel);
+      rel = "";
       continue;
     }
     const number = t.kind === "word" ? numberAt(tokens, i) : undefined;
@@ -1213,7 +1225,7 @@ export function extractFacets(prompt: string): PromptFacets {
   }
   // Brackets group operators, and literals are their operands; in prose without any operator they are asides ("(optional)", "`ls`").
   if (!facets.symbols.some((x) => !BRACKETS.has(x) && !x.startsWith(LITERAL_SYMBOL))) facets.symbols = [];
-  facets.slots = readSlots(tokens, titleCase);
+  facets.slots = readSlots(tokens, titleCase, literals);
   if (ABILITY_QUESTION.test(request)) addRole(facets.roles, ["ask", "ability"]);
   facets.numbers.sort();
   facets.negated.sort();
@@ -1225,6 +1237,8 @@ export function extractFacets(prompt: string): PromptFacets {
   facets.symbols = facets.symbols.map((x) =>
     x.startsWith(LITERAL_SYMBOL) ? `${LITERAL_SYMBOL}${facets.literals.indexOf(x.slice(LITERAL_SYMBOL.length))}` : x,
   );
+  for (const slot of facets.slots)
+    if (slot.key.startsWith(LITERAL_SLOT)) slot.key = `${LITERAL_SLOT}${facets.literals.indexOf(slot.key.slice(LITERAL_SLOT.length))}`;
   facets.quoted.sort();
   return facets;
 }
