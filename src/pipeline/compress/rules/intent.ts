@@ -16,7 +16,7 @@ const ASKS = [
   String.raw`I(?:'m| am|’m) wondering (?:if|whether) you(?: could| can| would|'d|’d) (?:be able to )?${POLITE}`,
   // Before the next one, which would leave "Help me out and write ...".
   String.raw`(?:can|could) you help me out and ${POLITE}(?=${TASK_VERB}\b)`,
-  String.raw`(?:would|could|can|will) you ${POLITE}(?:(?:be able to |be willing to |be so kind as to |be a dear and |go ahead and |do me a (?:favou?r|kindness) and )${POLITE})?(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`(?:would|could|can|will) (?:you|u) ${POLITE}(?:(?:be able to |be willing to |be so kind as to |be a dear and |go ahead and |do me a (?:favou?r|kindness) and )${POLITE})?(?=${HELP_ME}${TASK_VERB}\b)`,
   // Ways of asking whether the assistant could, and of saying one would be glad if it did: only before a task verb.
   String.raw`(?:is there any way|(?:is there )?any chance|do you think) (?:that )?you (?:could|can|would|might) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
   String.raw`I was (?:just )?wondering,? (?:could|can|would) you ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
@@ -53,7 +53,9 @@ const DUTIES = [
   String.raw`you (?:should|will|shall|are (?:going )?to|need to|have to) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
 ].join("|");
 
-const SENTENCE_START = String.raw`(?<=^|[.!?:][ \t]+|\n[ \t]*)`;
+// An emoji ends a sentence as a full stop does: "I'm panicking 😭 can you explain ...". The pattern has no u
+// flag (the phrase scan reads words as \b does without it): an emoji above U+FFFF ends in a low surrogate.
+const SENTENCE_START = String.raw`(?<=^|[.!?:][ \t]+|\n[ \t]*|[\u2600-\u27BF\uFE0F\uDC00-\uDFFF][ \t]+)`;
 /** A sentence's opening that frames an indirect request, up to the request itself. */
 const FRAMING = String.raw`${SENTENCE_START}(?:${COURTESY_IF})?(?:${ASKS}|${DUTIES})(?:${HELP_ME})`;
 const FRAMING_WORDS = [
