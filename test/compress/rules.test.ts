@@ -143,6 +143,10 @@ describe("pleasantries", () => {
       "Give me a riddle. A simple one.",
       "Write a story. A long one.",
       "Quick, list five fruits.",
+      // What is said of a thing, or of how one feels, is no apology for asking.
+      "Cut the sugar in this recipe. It's too much.",
+      "The output should be sorted. It's random. Why?",
+      "My dog died last week. I feel terrible. What should I say to my kids?",
     ]) {
       expect(applyRule(pleasantries, text).text).toBe(text);
     }
