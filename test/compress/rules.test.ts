@@ -204,6 +204,10 @@ describe("intent", () => {
     expect(applyRule(intent, "We got a new puppy 🐶 Could u suggest names?").text).toBe("We got a new puppy 🐶 Suggest names.");
     expect(applyRule(intent, "Explain what ✔ could you mean here?").text).toBe("Explain what ✔ could you mean here?");
   });
+  test("verbs of rewriting with re- name a task as 'rewrite' does", () => {
+    expect(applyRule(intent, "Could you reformat this address into one line?").text).toBe("Reformat this address into one line.");
+    expect(applyRule(intent, "Can you restructure the plan into three phases?").text).toBe("Restructure the plan into three phases.");
+  });
   test("a negated request is not turned into its opposite", () => {
     const text = "I don't want you to write the tests. I do not want you to act as a lawyer.";
     expect(applyRule(intent, text).text).toBe(text);

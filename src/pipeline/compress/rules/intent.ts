@@ -6,7 +6,7 @@ import { PLACEHOLDER_OPEN_SOURCE } from "../protect/mask";
 
 /** Verbs that name a task: an indirect request for one of these is a command. */
 const TASK_VERB =
-  "(?:write|explain|help|create|generate|give|provide|tell|show|list|summari[sz]e|translate|describe|make|draft|compose|suggest|recommend|find|fix|rewrite|review|analy[sz]e|compare|calculate|solve|design|build|implement|convert|outline|plan|prepare|edit|check|correct|improve|proofread|answer|produce|come up with|figure out|work out|brainstorm|classify|extract|identify|evaluate|debug|refactor|optimi[sz]e|simplify|paraphrase|format|sort|organi[sz]e|act|play|pretend|imagine|respond|reply|define|teach|walk me through|guide me through|name|predict|estimate|determine|convince|persuade|critique|assess|count|continue|quote|rate)";
+  "(?:write|explain|help|create|generate|give|provide|tell|show|list|summari[sz]e|translate|describe|make|draft|compose|suggest|recommend|find|fix|rewrite|review|analy[sz]e|compare|calculate|solve|design|build|implement|convert|outline|plan|prepare|edit|check|correct|improve|proofread|answer|produce|come up with|figure out|work out|brainstorm|classify|extract|identify|evaluate|debug|refactor|optimi[sz]e|simplify|paraphrase|format|reformat|rephrase|reword|restructure|reorgani[sz]e|sort|organi[sz]e|act|play|pretend|imagine|respond|reply|define|teach|walk me through|guide me through|name|predict|estimate|determine|convince|persuade|critique|assess|count|continue|quote|rate)";
 const POLITE = String.raw`(?:(?:please|possibly|kindly|maybe|perhaps|just|quickly|briefly)[ \t]+)*`;
 const HELP_ME = String.raw`(?:help[ \t]+me[ \t]+(?:to[ \t]+)?(?=${TASK_VERB}\b))?`;
 
