@@ -59,7 +59,10 @@ describe("shipped embedding model", () => {
     let seed = 7;
     const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8;
     for (let t = 0; t < 60; t++) {
-      const text = Array.from({ length: 1 + (next() % (t < 30 ? 40 : 900)) }, () => `${words[next() % words.length]}${next() % 3 === 0 ? next() % 1000 : ""}`).join(" ");
+      const text = Array.from(
+        { length: 1 + (next() % (t < 30 ? 40 : 900)) },
+        () => `${words[next() % words.length]}${next() % 3 === 0 ? next() % 1000 : ""}`,
+      ).join(" ");
       const { tensors, release } = pool.take(featurizer.featurize(text));
       const inOrder = Array.from(floatOutput(await session.run(tensors), "embedding"));
       release();
