@@ -9,8 +9,8 @@
  *
  *   bun bench/miss-blocks.ts [--tree .] [--burst-s 4] [--warm 0] [--requests 600] [--block 50]
  *
- * bench/run.ts --quick times 100 warm-up and 200 timed misses per round after its wrk warm-up: the
- * blocks here show where on this curve those fall.
+ * bench/run.ts times concurrency 1 after its wrk warm-up and 1,000 requests one at a time per target
+ * (it timed after 100 until the blocks here showed that those fall in the cold part of this curve).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
