@@ -99,15 +99,16 @@ function goals(name: string, rows: () => LabelledPrompt[], held: Held): void {
   });
 }
 
-// Shipped figures (bench/results/route-eval.md, issue 26's fifth round): fresh hold-out 2 (180, tuning
-// data since the fifth round) routing_reason right 91.7%, lowest recall 0.80 (faq), code/math/reasoning
-// cheapest 0.0%, faq/chat up 10.0%; first fresh hold-out (180, tuning data since the fourth round) 87.2%,
-// 0.65 (faq), 1.7%, 15.0%; round-5 dev (58, never trained on) 86.2%, 0.77 (faq), 0.0%, 15.9%; old
-// hold-out (501) 87.4%, 0.779 (code), 6.7%, 4.0%. Round-7 dev (70, issue 26's seventh round, never
-// trained on; the shipped model predates it): 71.4%, 0.375 (faq; summarize and extract have one or two
-// prompts, 0 right, whose floor the two-prompt slack puts below 0), 2.7%, 27.6%.
+// Shipped figures (bench/results/route-eval.md, issue 26's seventh round; the fifth round's in brackets
+// where they differ): fresh hold-out 2 (180, tuning data) routing_reason right 93.3% (91.7%), lowest
+// recall 0.80 (summarize; faq), code/math/reasoning cheapest 0.0%, faq/chat up 10.0%; first fresh hold-out
+// (180, tuning data) 86.1% (87.2%), 0.70 (0.65, faq), 3.3% (1.7%), 17.5% (15.0%: held at 15.0%, which
+// the two-prompt slack still lets this model pass); round-5 dev (58, never trained on) 86.2%, 0.81
+// (0.77, faq), 0.0%, 13.6% (15.9%); round-7 dev (70, never trained on) 81.4%, 0.625 (faq; summarize and
+// extract have one or two prompts, 0 right, whose floor the slack puts below 0), 2.7%, 10.3%; old
+// hold-out (501) 88.6% (87.4%), 0.792 (0.779, code), 6.7%, 4.8% (4.0%).
 goals("fresh hold-out 2 (tuning data)", freshHoldout2, {});
-goals("fresh hold-out (tuning data)", freshHoldout, { lowestRecall: 0.65, easyUp: 0.15 });
-goals("round-5 dev split", round5Dev, { easyUp: 0.159 });
-goals("round-7 dev split", round7Dev, { reason: 0.714, lowestRecall: 0.375, easyUp: 0.276 });
+goals("fresh hold-out (tuning data)", freshHoldout, { lowestRecall: 0.7, easyUp: 0.15 });
+goals("round-5 dev split", round5Dev, { easyUp: 0.136 });
+goals("round-7 dev split", round7Dev, { reason: 0.814, lowestRecall: 0.625, easyUp: 0.103 });
 goals("old hold-out", () => authoredPrompts().filter((p) => p.split === "holdout"), { hardToCheapest: 0.067 });
