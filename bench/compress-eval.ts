@@ -3,6 +3,7 @@
  * of protected spans, and speed. Prints markdown tables.
  *
  *   bun bench/compress-eval.ts            (gsm8k limited to its first 1,000 questions)
+ *   bun bench/compress-eval.ts --chatty FILE   (also a chatty corpus written elsewhere: { prompts: [{ id, task, text }] })
  *
  * Prompts come from ../shared/data; each is sent as the last user turn of a one-message conversation.
  *
@@ -32,12 +33,14 @@ import { countMessageTokens } from "../src/tokens/count";
 import { median, percentile } from "./lib/stats";
 import { asConversation, bestOf, compressionCorpora, SPEED_MIN_TOKENS, TIMED_RUNS } from "./lib/compression-corpora";
 import { addBudgets, EMPTY_BUDGET, tokenBudget } from "./lib/token-budget";
-import { chattyCorpora, handedOver } from "./lib/chatty-corpora";
+import { parseArgs } from "node:util";
+import { chattyCorpora, chattyCorpusFile, handedOver } from "./lib/chatty-corpora";
 import { evaluate } from "../models/quality-score/build";
 import { labelledPairs } from "../models/quality-score/pairs";
 
 const LEVELS = [0.25, 0.5, 1.0] as const;
-const corpora = [...chattyCorpora(), ...compressionCorpora()];
+const { values: flags } = parseArgs({ args: process.argv.slice(2), options: { chatty: { type: "string", multiple: true, default: [] } } });
+const corpora = [...chattyCorpora(), ...flags.chatty.map(chattyCorpusFile), ...compressionCorpora()];
 /** Before/after pairs at 0.5 (what is sent), per corpus, for the sample at the end. */
 const samples = new Map<string, { before: string; after: string; score: number }[]>();
 

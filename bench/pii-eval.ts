@@ -6,6 +6,8 @@
  *   bun bench/pii-eval.ts --data FILE --all    # every sample of another file of the same shape
  *   bun bench/pii-eval.ts --dev                # the development split inside the training templates (for tuning)
  *   bun bench/pii-eval.ts --adversarial        # the hand-written hard cases of bench/data/pii-adversarial.json (person names)
+ *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-dev.txt   # the new-style development set (chat, forms,
+ *                                              # names of many cultures, non-US addresses; marked-up text, readMarked)
  *
  * Scoring is per word, as Presidio's own evaluator does (models/pii-ner/score.ts).
  *

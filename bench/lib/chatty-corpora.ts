@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import type { CorpusPrompt } from "../../models/word-stats/corpora";
 import chattyFile from "../data/chatty-prompts.json";
 import framingsFile from "../data/chatty-framings.json";
@@ -74,4 +76,16 @@ export function chattyCorpora(): ChattyCorpus[] {
       chatty.filter((p) => p.split === "holdout"),
     ),
   ];
+}
+
+/**
+ * A chatty corpus of the same shape written elsewhere (bench/compress-eval.ts --chatty FILE): a hold-out
+ * only if nobody writing or tuning the rules has read it.
+ */
+export function chattyCorpusFile(path: string): ChattyCorpus {
+  const file = JSON.parse(readFileSync(path, "utf8")) as { prompts?: { id: string; task: string; text: string }[] };
+  if (!Array.isArray(file.prompts) || !file.prompts.every((p) => typeof p.id === "string" && typeof p.task === "string" && typeof p.text === "string")) {
+    throw new Error(`${path}: expected { prompts: [{ id, task, text }] }`);
+  }
+  return corpusOf(`chatty (${basename(path)})`, false, file.prompts);
 }

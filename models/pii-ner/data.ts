@@ -23,8 +23,37 @@ export interface PresidioSample {
 
 export const PRESIDIO_LARGE = dataPath("presidio-synth-pii", "generated_large.json");
 
+/** A presidio-shaped JSON file, or a marked-up text file (readMarked) when the path ends in .txt. */
 export function readPresidio(path = PRESIDIO_LARGE): PresidioSample[] {
-  return JSON.parse(readFileSync(path, "utf8")) as PresidioSample[];
+  const text = readFileSync(path, "utf8");
+  return path.endsWith(".txt") ? readMarked(text) : (JSON.parse(text) as PresidioSample[]);
+}
+
+const MARK_TYPE: Record<string, string> = { P: "PERSON", A: "ADDRESS", L: "LOCATION", O: "ORGANIZATION" };
+
+/**
+ * Samples written one a line with their spans marked in place: [[P:...]] a person, [[A:...]] an
+ * address, [[L:...]] a place, [[O:...]] an organisation; "\n" is a line break, and lines starting
+ * with "#" are comments (bench/data/pii-newstyle-dev.txt). Each line is its own template.
+ */
+export function readMarked(text: string): PresidioSample[] {
+  const samples: PresidioSample[] = [];
+  for (const line of text.split("\n")) {
+    if (line.trim() === "" || line.startsWith("#")) continue;
+    const source = line.replaceAll("\\n", "\n");
+    let full = "";
+    let at = 0;
+    const spans: PresidioSpan[] = [];
+    for (const m of source.matchAll(/\[\[([PALO]):([^\]]+)\]\]/g)) {
+      full += source.slice(at, m.index);
+      spans.push({ entity_type: MARK_TYPE[m[1]!]!, entity_value: m[2]!, start_position: full.length, end_position: full.length + m[2]!.length });
+      full += m[2]!;
+      at = m.index + m[0].length;
+    }
+    full += source.slice(at);
+    samples.push({ full_text: full, spans, template_id: samples.length });
+  }
+  return samples;
 }
 
 const hash = (id: number) => Math.imul(id + 1, 2654435761) >>> 0;

@@ -8,6 +8,7 @@
  */
 import type { Rng } from "../data/rng";
 import type { PresidioSample } from "./data";
+import { WORLD_FRAMES, worldFiller } from "./written-world";
 
 /** `{P}` a full name, `{F}` a first name, `{L}` a last name: each becomes a PERSON span. */
 const PEOPLE = [
@@ -211,21 +212,23 @@ export function placesAndCompaniesFrom(samples: readonly PresidioSample[]): Pick
 export const writtenTemplate = (f: number) => 100_000 + f;
 
 /**
- * `perFrame` texts from every frame, as presidio-shaped samples; one in six lower-cased whole, as some
- * presidio texts are. `namesFor` gives each frame (by template id) the names to fill it with.
+ * `perFrame` texts from every frame (those above and written-world.ts's), as presidio-shaped samples;
+ * one in six lower-cased whole, as some presidio texts are. `namesFor` gives each frame (by template
+ * id) the names to fill it with; addresses, streets, cities and brands are made up per text
+ * (written-world.ts).
  */
 export function writtenSamples(namesFor: (template: number) => WrittenNames, rng: Rng, perFrame = 12): PresidioSample[] {
   const pick = (list: string[]) => list[rng.int(list.length)]!;
   const out: PresidioSample[] = [];
-  const frames = [...PEOPLE, ...NO_PEOPLE];
+  const frames = [...PEOPLE, ...NO_PEOPLE, ...WORLD_FRAMES];
   frames.forEach((frame, f) => {
     const names = namesFor(writtenTemplate(f));
     for (let k = 0; k < perFrame; k++) {
-      const lowerIt = rng.next() < 1 / 6 || /\{[fl]\}/.test(frame);
+      const lowerIt = rng.next() < 1 / 6 || /\{[a-z]\}/.test(frame);
       let text = "";
       const spans: PresidioSample["spans"] = [];
       let at = 0;
-      for (const m of frame.matchAll(/\{([PFLflCO])\}/g)) {
+      for (const m of frame.matchAll(/\{([PFLACOSTBHpfla])\}/g)) {
         text += frame.slice(at, m.index);
         const kind = m[1]!.toUpperCase();
         const value =
@@ -237,9 +240,11 @@ export function writtenSamples(namesFor: (template: number) => WrittenNames, rng
                 ? pick(names.last)
                 : kind === "C"
                   ? pick(names.countries)
-                  : pick(names.companies);
-        if (kind === "P" || kind === "F" || kind === "L")
-          spans.push({ entity_type: "PERSON", entity_value: value, start_position: text.length, end_position: text.length + value.length });
+                  : kind === "O"
+                    ? pick(names.companies)
+                    : worldFiller(kind, names, rng);
+        const type = kind === "P" || kind === "F" || kind === "L" ? "PERSON" : kind === "A" ? "ADDRESS" : undefined;
+        if (type) spans.push({ entity_type: type, entity_value: value, start_position: text.length, end_position: text.length + value.length });
         text += value;
         at = m.index + m[0].length;
       }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Packr } from "msgpackr";
 import { extractFacets, packFacets, stem, unpackFacets } from "../../src/pipeline/cache/facets";
+import { compareFacets } from "../../src/pipeline/cache/verify";
 
 /**
  * The facets the cache's verifier compares, read from one prompt at a time with their exact values
@@ -129,6 +130,32 @@ describe("numbers", () => {
   test("brackets alone are an aside, not math; with an operator they group it", () => {
     expect(extractFacets("(optional) do it").symbols).toEqual([]);
     expect(extractFacets("Compute (a + b) / 2").symbols).toEqual(["(", "+", ")", "/"]);
+  });
+
+  test("increment and decrement are operators, before or after their name", () => {
+    const refused = [
+      ["What does i++ do in C?", "What does i-- do in C?"],
+      ["What does x++ return?", "What does ++x return?"],
+      ["Why is --n faster here?", "Why is ++n faster here?"],
+    ];
+    for (const [a, b] of refused) expect([a, compareFacets(extractFacets(a!), extractFacets(b!)).equivalent]).toEqual([a, false]);
+    const accepted = [
+      ["explain x++ in java", "Explain x++ in Java, please."],
+      ["what is c++ used for", "What is C++ used for?"],
+    ];
+    for (const [a, b] of accepted) expect([a, compareFacets(extractFacets(a!), extractFacets(b!)).equivalent]).toEqual([a, true]);
+  });
+
+  test("a literal between operators is named by its place in the sorted literals, kept once", () => {
+    const big = `\`${"x".repeat(2000)}\``;
+    const facets = extractFacets(`Is ${big} - \`b\` the same as \`b\` - ${big}?`);
+    expect(facets.symbols.join(" ").length).toBeLessThan(100);
+    expect(facets.symbols).toEqual(["lit:2", "-", "lit:0", "lit:0", "-", "lit:2"]);
+    // The same literals around the operator in the other order are another request.
+    const a = extractFacets("Compute `foo(x)` - `bar(y)`");
+    const b = extractFacets("Compute `bar(y)` - `foo(x)`");
+    expect(a.literals).toEqual(b.literals);
+    expect(compareFacets(a, b)).toMatchObject({ equivalent: false });
   });
 });
 

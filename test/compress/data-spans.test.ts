@@ -70,6 +70,16 @@ const CASES: [string, string, string[]][] = [
     `Hey, happy Tuesday! Whenever you get a chance, could you proofread this message:\n\nHi :) Hope things are going well on your side. If it's not too much trouble, could you send me the the slides? TIA!\n\nThanks, much appreciated.`,
     ["Hi :) Hope things are going well on your side. If it's not too much trouble, could you send me the the slides? TIA!"],
   ],
+  [
+    "a text after a request line that points at it, no colon (a question mark, then the text)",
+    `Hey, hope you're well! Could you classify this support ticket as billing or technical?\n\nHi there, I was charged twice this month. Can you please refund it? Thanks, Maria\nThank you!`,
+    ["Hi there, I was charged twice this month. Can you please refund it? Thanks, Maria"],
+  ],
+  [
+    "a transcript after a request line, no colon",
+    `Sorry, long day haha. Could you summarise this chat log?\nSam: Thanks for joining. We basically moved the launch to May.\nLee: I really think that is fine.`,
+    ["Sam: Thanks for joining. We basically moved the launch to May.\nLee: I really think that is fine."],
+  ],
 ];
 const LEVELS = [0, 0.1, 0.25, 0.5, 0.75, 1];
 

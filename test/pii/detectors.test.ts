@@ -43,6 +43,10 @@ describe("each detector alone", () => {
       "ISBN 978-3-16-148410-0",
       "Suite 680 36 4022 Oakridge Lane",
       "My driver's license number is 425700624",
+      "Ship to Koramangala, Pune 411014. Contact me if the gate is shut.",
+      "Entrega em Curitiba - PR, 80010-120, por favor",
+      "Invoice from Harbour Tiles Pty Ltd, ABN 12 345 678 901, due Friday",
+      '10.1.4.22 - - [03/Mar/2025:08:12:44 +0000] "POST /login HTTP/1.1" 302 4410 "-" "curl/8.1"',
     ]) {
       expect(found(phone, t)).toEqual([]);
     }
@@ -78,6 +82,12 @@ describe("each detector alone", () => {
       "203.0.113.7",
     ]);
     expect(found(ipDetector, "version 1.2.3.4, v10.0.0.1, 1.2.3.4.5, 10.0.0.0/16, 0.0.0.0, 127.0.0.1, 12:30:45, std::vector, 999.1.1.1")).toEqual([]);
+    // A sentence about upgrades or releases names versions, unless it also speaks of networks.
+    expect(found(ipDetector, "We went from 2.4.0.1 to 2.5.0.3 in the last release. Patch 4.1.0.2 is out.")).toEqual([]);
+    expect(found(ipDetector, "Update the firewall to allow 198.51.100.23. After the upgrade, ping 203.0.113.9 again.")).toEqual([
+      "198.51.100.23",
+      "203.0.113.9",
+    ]);
   });
 
   test("URL credentials: the user:password part", () => {

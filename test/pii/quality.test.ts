@@ -10,7 +10,11 @@ const haveShared = await requires("shared");
  * The shipped detectors on the hold-out templates of presidio-synth-pii, scored per word as
  * bench/pii-eval.ts scores them: a retrain or a rule change that loses what the model card publishes
  * fails here. The floors are the published figures (models/pii-ner/MODEL_CARD.md) less 0.005; the
- * validated types keep the issue's 0.99.
+ * validated types keep the issue's 0.99. PERSON and ADDRESS moved with the retrain on the texts of
+ * models/pii-ner/written-world.ts (issue 30's fresh-set misses): PERSON from P 0.847 R 0.832 to P 0.829
+ * R 0.871 (published 0.848 / 0.840 -> 0.834 / 0.876), ADDRESS from P 0.947 R 0.839 to P 0.942 R 0.830
+ * (0.958 / 0.842 -> 0.947 / 0.835), for PERSON 0.823 / 0.712 -> 0.971 / 0.892 and ADDRESS 0.928 / 0.481
+ * -> 1.000 / 0.947 on the new-style development set (test/pii/newstyle.test.ts).
  */
 const FLOORS: Record<string, [number, number]> = {
   EMAIL: [0.99, 0.99],
@@ -19,8 +23,8 @@ const FLOORS: Record<string, [number, number]> = {
   SSN: [0.99, 0.99],
   IP: [0.99, 0.99],
   PHONE: [0.98, 0.99],
-  PERSON: [0.847, 0.832],
-  ADDRESS: [0.947, 0.839],
+  PERSON: [0.829, 0.871],
+  ADDRESS: [0.942, 0.83],
 };
 
 describe.skipIf(!haveShared)("PII detection quality on the hold-out templates (../shared/data)", () => {

@@ -101,10 +101,11 @@ export function compressMessages(messages: readonly ChatMessage[], opts: Compres
 }
 
 /**
- * The rules in the order their mayChange is asked, cheapest first (µs on a ~300-token workload prompt,
- * load 9): a prompt the rules change is mostly changed by whitespace (3) or prune (2), and the phrase
- * scan that filler, preamble and intent share (19), pleasantries' social sentences (9) and dedup's
- * sentence hashes (6) are then never read. Rules missing from the list are asked first.
+ * The rules in the order their mayChange is asked, cheapest first (µs p50 on a fresh ~300-token workload
+ * prompt, `bun bench/compress-may-change.ts`, 1,350 prompts, load 2.5): a prompt the rules change is
+ * mostly changed by whitespace (1.0 µs, true for 9.5% of prompts) or prune (1.1, 28%), and the phrase
+ * scan that filler, preamble and intent share (9-12), dedup's sentence hashes (6.8) and pleasantries'
+ * social sentences (6.4) are then never read. Rules missing from the list are asked first.
  */
 const MAY_CHANGE_ORDER = ["whitespace", "prune", "json", "emphasis", "repeat", "filler", "preamble", "intent", "dedup", "pleasantries"];
 const BY_MAY_CHANGE_COST = [...RULES].sort((a, b) => MAY_CHANGE_ORDER.indexOf(a.name) - MAY_CHANGE_ORDER.indexOf(b.name));

@@ -11,6 +11,24 @@ const V4 = /(?<![\w.])(?<!\bv|version |build )\d{1,3}(?:\.\d{1,3}){3}(?![\w]|\.\
 // Hex groups and colons with at least two colons; node:net rejects times ("12:30:45") and the like.
 const V6 = /(?<![\w:.])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]{3,39}(?:%\w+)?(?![\w:])/g;
 
+// A quad in a sentence about upgrades or releases is a version ("upgrading from 1.10.2.4 to 1.11.0.0"),
+// unless the sentence also speaks of networks ("update the firewall to allow 203.0.113.7").
+const VERSION_WORDS = /\b(?:upgrad\w*|updat\w*|downgrad\w*|releases?|versions?|firmware|patch\w*|bump\w*)\b/i;
+const NETWORK_WORDS =
+  /\b(?:ips?|address\w*|addr|hosts?|servers?|ping\w*|subnets?|gateways?|dns|routers?|nodes?|clients?|prox\w*|firewalls?|nat|vpn|ssh|connect\w*|allow\w*|block\w*|whitelist\w*|allowlist\w*)\b/i;
+// A sentence ends at ".", "!" or "?" before a blank (not at a quad's dots) and at a line break.
+const SENTENCE_END = /[.!?](?=\s)|\n/g;
+
+function isVersion(text: string, start: number): boolean {
+  const from = Math.max(0, start - 80);
+  let sentenceStart = from;
+  for (const m of text.slice(from, start).matchAll(SENTENCE_END)) sentenceStart = from + m.index + 1;
+  const rest = text.slice(start, start + 80);
+  const end = rest.search(/[.!?](?=\s|$)|\n/);
+  const sentence = text.slice(sentenceStart, start) + (end < 0 ? rest : rest.slice(0, end));
+  return VERSION_WORDS.test(sentence) && !NETWORK_WORDS.test(sentence);
+}
+
 // Addresses that name no host: the unspecified, loopback and broadcast addresses, and netmasks.
 const NO_HOST = /^(?:0\.0\.0\.0|127\.|255\.)/;
 
@@ -22,7 +40,7 @@ export const ipDetector: Detector = {
       eachMatch(text, V4, (m) => {
         const end = m.index + m[0].length;
         // "10.0.0.0/16" is a network, which a model needs to see to reason about subnets.
-        if (!isIPv4(m[0]) || NO_HOST.test(m[0]) || /^\/\d/.test(text.slice(end, end + 2))) return;
+        if (!isIPv4(m[0]) || NO_HOST.test(m[0]) || /^\/\d/.test(text.slice(end, end + 2)) || isVersion(text, m.index)) return;
         found.push({ type: "IP", start: m.index, end });
       });
     }

@@ -12,7 +12,7 @@ const CANDIDATE =
 const PHONE_WORDS = /\b(?:phone|tel|telephone|mobile|cell|fax|office|call|calling|reach|dial|text|whatsapp|contact|answering|number|ph|mob|home|work)\b/i;
 // Words that say it is something else.
 const OTHER_WORDS =
-  /\b(?:order|invoice|ticket|ref|reference|tracking|case|confirmation|receipt|sku|serial|part|model|version|isbn|id|no|account|acct|routing|zip|postcode|postal|license|licence|passport|suite|ste|apt|apartment|unit|box|floor|room|building|bldg)\b(?:\W+\w+){0,2}\W*$/i;
+  /\b(?:order|invoice|ticket|ref|reference|tracking|case|confirmation|receipt|sku|serial|part|model|version|isbn|id|no|account|acct|routing|zip|postcode|postal|pin|abn|acn|ein|vat|gst|tax|license|licence|passport|suite|ste|apt|apartment|unit|box|floor|room|building|bldg)\b(?:\W+\w+){0,2}\W*$/i;
 // A street word within the next two words: the number is a house number ("58 2347 lauzon parkway").
 const STREET_AFTER =
   /^[ \t]+(?:[\p{L}'.-]+[ \t]+){0,2}(?:street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|way|court|ct|parkway|pkwy|place|pl|square|sq|highway|hwy|terrace|trail|circle|crescent|rue|via|calle|strasse|straße|weg)\b/iu;
@@ -20,7 +20,10 @@ const STREET_AFTER =
 const AFTER_NAME = /\p{Lu}[\p{L}'.]*[ \t]$/u;
 const DATE = /^(?:\d{4}[-. ]\d{1,2}[-. ]\d{1,2}|\d{1,2}[-. ]\d{1,2}[-. ]\d{4})$/;
 const YEAR_RANGE = /^(?:1[89]|20)\d\d ?- ?(?:1[89]|20)\d\d$/;
-const ZIP_PLUS_4 = /^\d{5}-\d{4}$/;
+// ZIP+4 (US) and CEP (Brazil) postcodes.
+const POSTCODE = /^\d{5}-\d{3,4}$/;
+// A web server's access log: the status and the size after the request line ('"GET / HTTP/1.1" 200 1532').
+const AFTER_REQUEST_LINE = /HTTP\/[\d.]+"[ \t]$/;
 const SSN_SHAPE = /^\d{3}-\d{2}-\d{4}$/;
 const DECIMAL = /^\d+\.\d+$/;
 
@@ -35,7 +38,8 @@ export interface PhoneOptions {
  * "(03) 5327 5996", "02.27.96.63.08") cannot be told apart by a validator without knowing their
  * country, so a run of 7+ digits in two or more groups counts as a phone number, and 6+ digits or an
  * unseparated run only next to a word like "call" or "fax". Dates, year ranges, ZIP+4 codes, decimals,
- * SSN and card shapes, and numbers after "order", "invoice", "#" and the like are not phones.
+ * SSN and card shapes, postcodes, an access log's status and size, and numbers after "order", "invoice",
+ * "ABN", "#" and the like are not phones.
  */
 export function phoneDetector(options: PhoneOptions = { defaultCountry: "US" }): Detector {
   return {
@@ -87,15 +91,16 @@ function isPhone(text: string, raw: string, start: number, end: number, country:
   const main = raw.replace(/ ?(?:x|ext\.?) ?\d+$/i, "");
   const digits = digitCount(main);
   if (digits < 6 || digits > 15) return false;
-  if (DATE.test(main) || YEAR_RANGE.test(main) || ZIP_PLUS_4.test(main) || SSN_SHAPE.test(main) || DECIMAL.test(main)) return false;
+  if (DATE.test(main) || YEAR_RANGE.test(main) || POSTCODE.test(main) || SSN_SHAPE.test(main) || DECIMAL.test(main)) return false;
   const groups = main.split(/[ .()-]+/).filter((g) => g.length > 0);
   if (!raw.startsWith("+") && !plausibleGrouping(main, groups)) return false;
   // Three or more groups of four digits are how cards are written, never phones.
   if (groups.filter((g) => g.length === 4).length >= 3 && digits >= 12) return false;
   const before = text.slice(Math.max(0, start - 24), start);
-  if (OTHER_WORDS.test(before)) return false;
+  if (OTHER_WORDS.test(before) || AFTER_REQUEST_LINE.test(before)) return false;
   if (raw.startsWith("+")) return parsePhoneNumberFromString(raw)?.isPossible() === true;
-  const near = PHONE_WORDS.test(before) || PHONE_WORDS.test(text.slice(end, end + 12));
+  // A word after the number counts in its own sentence only: "Bengaluru 560038. Contact ..." is a postcode.
+  const near = PHONE_WORDS.test(before) || PHONE_WORDS.test(text.slice(end, end + 12).split(/[.!?\n]/)[0]!);
   if (groups.length === 1) return near || parsePhoneNumberFromString(raw, country)?.isValid() === true;
   // A short grouped number straight after a name or place is a house number and postcode, not a phone.
   if (!near && digits < 10 && (AFTER_NAME.test(before) || STREET_AFTER.test(text.slice(end, end + 40)))) return false;

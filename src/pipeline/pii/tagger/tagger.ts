@@ -211,6 +211,8 @@ const STREET_WORDS = new TokenWordSet(
   ),
 );
 
+const UNIT_WORDS = new TokenWordSet(["flat", "house", "unit", "apartment", "apt", "suite", "shop", "plot", "door"]);
+
 /** Whether token i is a house number: one to five digits and at most one ASCII letter after them (/^\d{1,5}[A-Za-z]?$/). */
 function houseNumber(tokens: Tokens, i: number): boolean {
   const source = tokens.source;
@@ -230,9 +232,13 @@ function houseNumber(tokens: Tokens, i: number): boolean {
  * On the development split: ADDRESS recall 0.807 -> 0.830, precision 0.873 -> 0.874.
  */
 export function completeAddresses(tokens: Tokens, labels: Uint8Array): void {
-  // A house number right before a street ("742" in "742 Evergreen Terrace").
+  // A house number right before a street ("742" in "742 Evergreen Terrace"), and a unit word right
+  // before an address ("Flat" in "Flat No. 401, 5th Main ...": tagging skips it as an ordinary
+  // capital opening a line, as no number follows it).
   for (let i = tokens.length - 2; i >= 0; i--) {
-    if (labels[i] === O && labels[i + 1] === ADDRESS && tokens.gap(i + 1) === Gap.Space && houseNumber(tokens, i)) labels[i] = ADDRESS;
+    if (labels[i] !== O || labels[i + 1] !== ADDRESS) continue;
+    const gap = tokens.gap(i + 1);
+    if ((gap === Gap.Space && houseNumber(tokens, i)) || ((gap === Gap.Space || gap === Gap.Stop) && UNIT_WORDS.has(tokens, i))) labels[i] = ADDRESS;
   }
   for (let i = 1; i < tokens.length; i++) {
     if (labels[i] === O && labels[i - 1] === ADDRESS && tokens.gap(i) !== Gap.Newline && STREET_WORDS.has(tokens, i)) labels[i] = ADDRESS;
