@@ -55,6 +55,14 @@ const SWEEP_S = quick ? 1 : 2;
 const SOAK_S = Number(flags["soak-s"] ?? (quick ? 30 : 180));
 const P99_BOUND_MS = Number(flags["p99-bound-ms"]);
 const C1_PER_ROUND = quick ? 100 : 300;
+/**
+ * Requests one at a time to each target before concurrency 1 is timed. The wrk warm-up runs 8
+ * connections, whose misses' model tasks go to the worker pool; a lone short miss runs on the event
+ * loop's own optimizer, which that warm-up leaves cold: after 100 lone misses, blocks of 50 took
+ * 2.0-2.3 ms p50 over the bare proxy and settled near 0.9 ms only after about 500
+ * (`bun bench/miss-blocks.ts`). A gateway serving one request at a time is warmed by those requests.
+ */
+const C1_WARM = 1000;
 const TTFT_PER_ROUND = quick ? 10 : 25;
 const SWEEP_LEVELS = [1, 4, 16, 32, 64, 128];
 const STREAM_LEVELS = quick ? [64, 256] : [64, 256, 1024];
@@ -377,7 +385,7 @@ async function main(): Promise<void> {
   await section(`warm-up: ${WARM_S}s of wrk load per target`, p1, s1, w, () => warmUp(ctx, Object.values(s1), warmRun(8)));
 
   await section("concurrency-1 latency (interleaved rounds)", p1, s1, w, async () => {
-    const c1 = await interleavedLatency(clientTargets(s1, w, 0) as Record<TargetName, ClientTarget>, ROUNDS, C1_PER_ROUND, 100);
+    const c1 = await interleavedLatency(clientTargets(s1, w, 0) as Record<TargetName, ClientTarget>, ROUNDS, C1_PER_ROUND, C1_WARM);
     for (const [name, rounds] of Object.entries(c1) as [TargetName, number[][]][]) results.latency[name] = summarizeLatency(rounds);
   });
 

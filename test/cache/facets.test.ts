@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Packr } from "msgpackr";
-import { extractFacets, packFacets, stem, unpackFacets } from "../../src/pipeline/cache/facets";
+import { contentStem, extractFacets, packFacets, stem, unpackFacets } from "../../src/pipeline/cache/facets";
+import { NEGATIONS, NUMBER_SCALES, NUMBER_WORDS, OPERATOR_WORDS, ORDINAL_WORDS } from "../../src/pipeline/cache/lexicon";
 import { compareFacets } from "../../src/pipeline/cache/verify";
 
 /**
@@ -227,5 +228,14 @@ describe("packed facets", () => {
       const crossed = pool.unpack(new Uint8Array(pool.pack({ facets: packed }))) as { facets: typeof packed };
       expect(unpackFacets(crossed.facets.bytes)).toEqual(extractFacets(prompt));
     }
+  });
+});
+
+describe("content words", () => {
+  test("leave out every word another facet compares (numbers, scales, ordinals, operators, negations) and what a property read finds on any object", () => {
+    // As the property reads the word set replaced: `NUMBER_WORDS[word] !== undefined` held for "constructor" too.
+    const facetWords = [...[NUMBER_WORDS, NUMBER_SCALES, ORDINAL_WORDS, OPERATOR_WORDS].flatMap((t) => Object.keys(t)), ...NEGATIONS, "constructor"];
+    for (const word of facetWords.filter((w) => /^\p{Ll}{3,}$/u.test(w))) expect(contentStem(word)).toBeUndefined();
+    for (const word of ["reverse", "linked", "tostring", "hasownproperty", "proto"]) expect(contentStem(word)).toBe(stem(word));
   });
 });

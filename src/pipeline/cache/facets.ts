@@ -211,15 +211,25 @@ export function stem(word: string): string {
   return s.length >= 6 && s.endsWith("e") && !isVowel(s.at(-2)) ? s.slice(0, -1) : s;
 }
 
+/**
+ * isFacetWord's words: the number, scale, ordinal and operator tables' keys, the negations, and what a
+ * property read finds on any object (Object.prototype's names, "constructor" among the lower-case words
+ * that come here), which the reads `TABLE[word] !== undefined` this Set replaced found as well. One Set
+ * lookup per word rather than four property reads, each of which makes the word a property key:
+ * packFacets 650-728 -> 610-682 µs p50 on ~890-character workload prompts (3 runs interleaved with main,
+ * load 13), the same facets on every string of ../shared/data up to 1,000 characters (221,802).
+ */
+const FACET_WORDS: ReadonlySet<string> = new Set([
+  ...[NUMBER_WORDS, NUMBER_SCALES, ORDINAL_WORDS, OPERATOR_WORDS].flatMap((table: Readonly<Record<string, unknown>>) =>
+    Object.keys(table).filter((word) => table[word] !== undefined),
+  ),
+  ...Object.getOwnPropertyNames(Object.prototype),
+  ...NEGATIONS,
+]);
+
 /** Words that other facets already compare exactly: numbers, operators, negations. */
 function isFacetWord(word: string): boolean {
-  return (
-    NUMBER_WORDS[word] !== undefined ||
-    NUMBER_SCALES[word] !== undefined ||
-    ORDINAL_WORDS[word] !== undefined ||
-    OPERATOR_WORDS[word] !== undefined ||
-    NEGATIONS.has(word)
-  );
+  return FACET_WORDS.has(word);
 }
 
 /** The stem by which `content` counts a lower-case word; undefined for what it leaves out (function words, numbers, short words). */
