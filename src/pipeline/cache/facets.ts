@@ -1183,8 +1183,9 @@ export function extractFacets(prompt: string): PromptFacets {
     const pole = directionPole(t.lower);
     if (pole) addDirection(facets.directions, pole);
     const opposite = oppositeParticle(t.lower);
-    const verbNearby = [1, 2, 3].some((back) => PHRASAL_VERBS.has(tokens[i - back]?.lower ?? ""));
-    if (opposite && verbNearby) addDirection(facets.directions, `${[t.lower, opposite].sort().join("/")}${t.lower < opposite ? "a" : "b"}`);
+    // The verbs are looked for only around a particle: most words are none.
+    if (opposite && [1, 2, 3].some((back) => PHRASAL_VERBS.has(tokens[i - back]?.lower ?? "")))
+      addDirection(facets.directions, `${[t.lower, opposite].sort().join("/")}${t.lower < opposite ? "a" : "b"}`);
 
     const language = languageOf(tokens, i, letterVariables);
     if (language) facets.languages.add(language);
