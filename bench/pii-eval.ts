@@ -8,6 +8,8 @@
  *   bun bench/pii-eval.ts --adversarial        # the hand-written hard cases of bench/data/pii-adversarial.json (person names)
  *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-dev.txt   # the new-style development set (chat, forms,
  *                                              # names of many cultures, non-US addresses; marked-up text, readMarked)
+ *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-dev2.txt  # a second one (chat exports, headers, minutes,
+ *                                              # word-like given names, people-named brands and terms)
  *
  * Scoring is per word, as Presidio's own evaluator does (models/pii-ner/score.ts).
  *

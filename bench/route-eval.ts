@@ -21,6 +21,7 @@
  *   judged on a hold-out nobody tuning the model has read, given with --holdout FILE.
  * - round-5 dev: 1 in 4 of data/round-5.jsonl (issue 26's fifth round), kept out of training and
  *   calibration: how that round's changes do on prompts of their kind they did not learn from.
+ * - round-7 dev: 1 in 4 of data/round-7.jsonl (issue 26's seventh round), kept out the same way.
  * - dev: 1 in 5 rows of the public corpora plus 1 in 10 of the project's prompts; settings and the
  *   softmax temperature (on their written prompts and both fresh hold-outs) were chosen on these,
  *   so their figures flatter.
@@ -42,7 +43,7 @@ import { countMessageTokens } from "../src/tokens/count";
 import { CLASSIFIER_CONFIG, examples } from "../models/task-classifier/build";
 import { reliability } from "../models/task-classifier/calibrate";
 import { reasonIsRight } from "../models/task-classifier/routing-score";
-import { freshHoldout, freshHoldout2, holdoutFile, loadLabelledPrompts, round5Dev, type LabelledPrompt } from "../models/task-classifier/split";
+import { freshHoldout, freshHoldout2, holdoutFile, loadLabelledPrompts, round5Dev, round7Dev, type LabelledPrompt } from "../models/task-classifier/split";
 import { predict, trainClassifier } from "../models/task-classifier/train";
 
 /** Assumed completion length of every answer, priced at the model's output price. */
@@ -288,6 +289,7 @@ async function main(): Promise<void> {
   const named = {
     "fresh hold-out": freshHoldout(),
     "round-5 dev": round5Dev(),
+    "round-7 dev": round7Dev(),
     "hold-out": all.filter((p) => p.split === "holdout"),
     dev: all.filter((p) => p.split === "dev"),
   };
@@ -320,6 +322,9 @@ async function main(): Promise<void> {
   );
   console.log(
     `- round-5 dev: ${named["round-5 dev"].length} of the prompts written in issue 26's fifth round (models/task-classifier/data/round-5.jsonl), 1 in 4 by a hash of the text, never trained on nor used for calibration`,
+  );
+  console.log(
+    `- round-7 dev: ${named["round-7 dev"].length} of the prompts written in issue 26's seventh round (models/task-classifier/data/round-7.jsonl), 1 in 4 by a hash of the text, never trained on nor used for calibration`,
   );
   console.log(
     `- dev: ${named.dev.length} rows (1 in 5 of the public corpora, 1 in 10 of the project's prompts); settings were chosen on them, the temperature on their written prompts and both fresh hold-outs`,

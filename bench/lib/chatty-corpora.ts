@@ -3,6 +3,8 @@ import { basename } from "node:path";
 import type { CorpusPrompt } from "../../models/word-stats/corpora";
 import chattyFile from "../data/chatty-prompts.json";
 import framingsFile from "../data/chatty-framings.json";
+import devFile from "../data/chatty-dev-6.json";
+import blindFile from "../data/chatty-blind-7.json";
 
 /**
  * The chatty corpora of issue 25 (real tasks wrapped in social framing), shared by compress-eval.ts and
@@ -10,7 +12,12 @@ import framingsFile from "../data/chatty-framings.json";
  * - bench/data/chatty-prompts.json, its tune split ("written against") and its hold-out, whose framings
  *   were never used while writing or tuning the rules;
  * - bench/data/chatty-framings.json, framings written later by the compress helper, wrapped around the
- *   tune split's tasks and tasks of its own: rules were written against it too.
+ *   tune split's tasks and tasks of its own: rules were written against it too;
+ * - bench/data/chatty-dev-6.json, whole prompts in styles none of those use (workplace chat, texting,
+ *   non-native and elderly formal, forum, anxious, shouty), written with the rules for a new author's
+ *   corpus (chatty-5) and written against;
+ * - bench/data/chatty-blind-7.json, prompts in yet other styles written after those rules, measured once
+ *   and never written against.
  */
 interface ChattyPrompt {
   id: string;
@@ -75,6 +82,8 @@ export function chattyCorpora(): ChattyCorpus[] {
       false,
       chatty.filter((p) => p.split === "holdout"),
     ),
+    corpusOf("chatty, dev-6 styles (written against)", true, (devFile as { prompts: ChattyPrompt[] }).prompts),
+    corpusOf("chatty, blind-7 styles (never written against)", false, (blindFile as { prompts: ChattyPrompt[] }).prompts),
   ];
 }
 

@@ -40,6 +40,12 @@ const FIRST: Record<string, string[]> = {
     "Amber Autumn Brook Chase Faith Frank Heather Holly Iris Ivy Jade June Lily Miles Pearl Ruby Sky Violet Wade Ray Rich Jack Sunny Sandy Penny Ginger".split(
       " ",
     ),
+  // More given names that are English words (issue 30, helper "pii2"), for the {W} frames below; none is
+  // a name of bench/data/pii-newstyle-dev.txt or pii-newstyle-dev2.txt.
+  wordlike2:
+    "Pepper Clay Dale Gene Glen Reed Rusty Misty Robin Sage Melody Harmony Honor Patience Prudence Trinity Cliff Drew Duke Earl Art Ace Carol Crystal Coral Jewel Merry River Rocky Scout Sonny Wren Winter Forest Berry Candy Daisy Basil Jasmine Heath Moss".split(
+      " ",
+    ),
   english: "Aaron Becky Callum Danny Ellie Freddie Gemma Harry Isla Jamie Kirsty Liam Molly Niall Owen Poppy Rhys Shannon Tyler Zoe".split(" "),
 };
 
@@ -213,15 +219,35 @@ const HYPHENATED =
   "Self-hosted Read-only Built-in Follow-up Long-term Real-time Open-source Well-known Pre-order Check-in Sign-up Opt-out Non-blocking Cross-platform Multi-tenant High-level Low-latency Thread-safe Zero-copy Case-insensitive Write-ahead Auto-scaling Double-checked Re-indexed Half-open".split(
     " ",
   );
+/** Given names that are also English words (the {W} frames). */
+const WORDLIKE = new Set([...FIRST.wordlike!, ...FIRST.wordlike2!]);
+/** The small words between a given and a family name in many cultures (the {Q} frames). */
+const PARTICLES = ["de", "da", "dos", "de la", "del", "van", "van den", "von", "bin", "binti", "al", "ibn", "ter"];
+/** Brands and terms named after people (capitalised words that are no one), written for this project (helper "pii2"); none is in either development set. */
+const EPONYMS =
+  "Porsche|Ferrari|Lamborghini|Chrysler|Chevrolet|Peugeot|Renault|Citroën|Boeing|Cessna|Siemens|Philips|Bosch|Gillette|Colgate|Heinz|Cadbury|Nestlé|Disney|Chanel|Gucci|Prada|Versace|Marriott|Hilton|Grafana|Django|Hadoop|Gradle|Bluetooth|Alzheimer's disease|Huntington's disease|Hodgkin's lymphoma|Tourette's syndrome|Bell's palsy|Ohm's law|Hooke's law|Moore's law|Boyle's law|Occam's razor|Halley's Comet|Pascal's triangle|Euler's formula|Fermat's last theorem|Kepler's laws|Avogadro's number|Planck's constant|the Fibonacci sequence|the Doppler effect|a Bunsen burner|the Richter scale|the Kelvin scale|a Petri dish|the Heimlich manoeuvre|the Turing test".split(
+    "|",
+  );
+/**
+ * Capitalised words of feature names, headings and product lines, joined two at a time into phrases
+ * that are no one ({K}: "Playlist Shuffle:", "Vitamin Glow Serum"): the chat-export and minutes frames
+ * above put a name before a colon, and without these a heading's words before one became names in
+ * the development prompts (train.ts ERRORS=ordinary).
+ */
+const TITLE_WORDS =
+  "Quick Smart Batch Macro Micro Auto Dark Light Deep Power Flex Ultra Prime Core Cloud Data Sync Stream Shift Glow Boost Guard Focus Pulse Spark Swift Vision Pixel Matrix Vector Signal Filter Export Import Toggle Layer Preview Playlist Queue Timer Scanner Planner Tracker Builder Studio Engine Module Panel Widget Portal Bridge Anchor Summit Orbit Nova Echo Zen Velvet Hydra Barrier Radiance Repair Balance Fusion Vault Ledger Beacon Compass".split(
+    " ",
+  );
 const BRANDS =
   "Honda Civic|Nissan Leaf|Samsung Galaxy|Google Pixel|Nike Air Max|Adobe Photoshop|Netflix|Spotify|Zoom|Canva|Notion|Airbnb|Uber Eats|Tesco|Aldi|Lidl|Woolworths|Flipkart|Alibaba|Huawei|Xiaomi|Hyundai|Kia Sportage|Tata Motors|Infosys".split(
     "|",
   );
 
 /**
- * `{P}` full name, `{F}` given name, `{L}` family name (a PERSON each); `{A}` an address (ADDRESS);
+ * `{P}` full name, `{F}` given name, `{L}` family name, `{W}` a given name that is an English word,
+ * `{Q}` a full name with a particle ("de la", "bin") (a PERSON each); `{A}` an address (ADDRESS);
  * `{S}` a street name without a number, `{T}` a city, `{B}` a brand or product, `{H}` a capitalised
- * compound with a hyphen (no span). A frame
+ * compound with a hyphen, `{E}` a brand or term named after a person, `{K}` a two-word heading (no span). A frame
  * with a lower-case slot (`{f}`, `{p}`, `{a}` ...) is lower-cased whole.
  */
 export const WORLD_FRAMES = [
@@ -370,6 +396,59 @@ export const WORLD_FRAMES = [
   "Status: {H}",
   "Fast and {H}: the new parser.",
   "The {T} branch opens at 9.",
+  // Written by the helper "pii2" (issue 30, 2026-11-27), after bench/data/pii-newstyle-dev2.txt and
+  // kept apart from it (no sentence, name, brand or label of it): names in chat exports, mail headers,
+  // minutes, transcripts, commit trailers and table rows; given names that are English words as the
+  // subject or object of a sentence ({W}); names with particles ({Q}); and words that are no one:
+  // brands and terms named after people ({E}), headings and product lines ({K}). Frames of field labels in
+  // other languages, languages and feasts were tried and left out: with them the new-style development
+  // set's PERSON recall fell 0.883 -> 0.838 (six seeds each).
+  "[09:12] {f}: anyone free for lunch?",
+  "[16:58] {f}: ok heading out",
+  "[11:03] {P}: deployed to staging, please test",
+  "From: {P} <office@example.net>\nTo: {P}\nSubject: invoice 2231",
+  "On Wed, {P} wrote:\n> works for me",
+  "Cc: {P}, {P}",
+  "Present: {P}, {P}, {P}\nApologies: {P}",
+  "Action: {F} to book the room.",
+  "Chair: {P}. Notes: {P}.",
+  "Agent: Thanks, {F}. Let me check that for you.",
+  "Customer: hi, this is {P}, I have a question about my bill",
+  "Signed-off-by: {P} <dev@example.org>",
+  "Tested-by: {P}",
+  "4411,{P},{T},active",
+  "| 12 | {P} | in review |",
+  "{W} is off sick today.",
+  "{W} is out until Monday.",
+  "Can {W} cover my shift on Friday?",
+  "Could {W} check the figures again?",
+  "Did {W} sign the form?",
+  "{W} sorted it out in five minutes.",
+  "{W} fixed the printer this morning.",
+  "Thanks to {W} for the quick reply.",
+  "{W} from support called back.",
+  "{W} at reception was really kind.",
+  "I asked {W} and {W} to join the call.",
+  "{W} {L} will lead the review.",
+  "{W} and I are going to the game.",
+  "{F} {Q} approved the contract.",
+  "Witness: {Q}",
+  "Account holder: {Q}",
+  "{K}: clears the queue and starts again.",
+  "**{K}:** on by default",
+  "- {K}: not available on mobile",
+  "Feature {K} is in beta.",
+  "Try the {K} setting first.",
+  "Our {K} serum sold out in a day.",
+  "[{K}: notes for the team]",
+  "Step 3 - {K}: check the output.",
+  "Our {E} arrived yesterday.",
+  "We serviced the {E} last week.",
+  "The {E} update broke the build.",
+  "Is {E} worth the price?",
+  "{E} is explained in chapter 4.",
+  "What is {E} in simple words?",
+  "Explain {E} to a ten-year-old.",
 ];
 
 /** The parts a world frame is filled with: a fold's names, plus every address, street, city and brand. */
@@ -399,6 +478,16 @@ export function worldFiller(kind: string, names: WorldNames, rng: Rng): string {
       return streetAlone(rng);
     case "T":
       return pick(CITIES);
+    case "W": {
+      const own = names.first.filter((w) => WORDLIKE.has(w));
+      return pick(own.length > 0 ? own : [...WORDLIKE]);
+    }
+    case "Q":
+      return `${pick(names.first)} ${pick(PARTICLES)} ${pick(names.last)}`;
+    case "E":
+      return pick(EPONYMS);
+    case "K":
+      return `${pick(TITLE_WORDS)} ${pick(TITLE_WORDS)}`;
     case "H":
       return pick(HYPHENATED);
     default:

@@ -228,7 +228,7 @@ export function writtenSamples(namesFor: (template: number) => WrittenNames, rng
       let text = "";
       const spans: PresidioSample["spans"] = [];
       let at = 0;
-      for (const m of frame.matchAll(/\{([PFLACOSTBHpfla])\}/g)) {
+      for (const m of frame.matchAll(/\{([PFLACOSTBHWQEKpflawq])\}/g)) {
         text += frame.slice(at, m.index);
         const kind = m[1]!.toUpperCase();
         const value =
@@ -243,7 +243,7 @@ export function writtenSamples(namesFor: (template: number) => WrittenNames, rng
                   : kind === "O"
                     ? pick(names.companies)
                     : worldFiller(kind, names, rng);
-        const type = kind === "P" || kind === "F" || kind === "L" ? "PERSON" : kind === "A" ? "ADDRESS" : undefined;
+        const type = kind === "P" || kind === "F" || kind === "L" || kind === "W" || kind === "Q" ? "PERSON" : kind === "A" ? "ADDRESS" : undefined;
         if (type) spans.push({ entity_type: type, entity_value: value, start_position: text.length, end_position: text.length + value.length });
         text += value;
         at = m.index + m[0].length;

@@ -64,19 +64,25 @@ export function authoredPrompts(): LabelledPrompt[] {
   return [
     ...authoredFile("prompts.jsonl", authoredSplit),
     ...authoredFile("later-rounds.jsonl", (text) => (hash(text) % 10 === 3 ? "dev" : "train")),
-    ...authoredFile("round-5.jsonl", () => "train").filter((r) => !isRound5Dev(r.text)),
+    ...authoredFile("round-5.jsonl", () => "train").filter((r) => !isRoundDev(r.text)),
+    ...authoredFile("round-7.jsonl", () => "train").filter((r) => !isRoundDev(r.text)),
   ];
 }
 
 /**
- * data/round-5.jsonl (issue 26's fifth round): 1 row in 4, by a hash of the text, is that round's own dev
- * split, kept out of training, calibration and every other loader so that its figures say how the round's
- * changes do on prompts of its kind it did not learn from (bench/route-eval.ts "round-5 dev").
+ * data/round-5.jsonl and data/round-7.jsonl (issue 26's fifth and seventh rounds): 1 row in 4, by a hash
+ * of the text, is that round's own dev split, kept out of training, calibration and every other loader so
+ * that its figures say how the round's changes do on prompts of its kind it did not learn from
+ * (bench/route-eval.ts "round-5 dev", "round-7 dev").
  */
-const isRound5Dev = (text: string) => hash(text) % 4 === 1;
+const isRoundDev = (text: string) => hash(text) % 4 === 1;
 
 export function round5Dev(): LabelledPrompt[] {
-  return authoredFile("round-5.jsonl", () => "holdout").filter((r) => isRound5Dev(r.text));
+  return authoredFile("round-5.jsonl", () => "holdout").filter((r) => isRoundDev(r.text));
+}
+
+export function round7Dev(): LabelledPrompt[] {
+  return authoredFile("round-7.jsonl", () => "holdout").filter((r) => isRoundDev(r.text));
 }
 
 /**

@@ -102,6 +102,81 @@ describe("pleasantries", () => {
       expect(applyRule(pleasantries, text).text).toBe(text);
     }
   });
+  // A new author's corpus (chatty-5, issue 25) showed four classes the rules missed; these cases are our own
+  // sentences of each class, not its strings.
+  test("well-wishing in the words people type goes whole, after a greeting and an emoji too", () => {
+    for (const text of [
+      "Hope you're smashing it this week. Summarize this article.",
+      "hope u r ok!! Summarize this article.",
+      "Hope all's fine on your side. Summarize this article.",
+      "Hope everything's good with you. Summarize this article.",
+      "I trust you are keeping well. Summarize this article.",
+      "Hope you're enjoying the sunshine 😎 Summarize this article.",
+      "Hey! 🌞 hope you're keeping well. Summarize this article.",
+      "Hiya 👋 hope life's treating you well! Summarize this article.",
+    ]) {
+      expect(applyRule(pleasantries, text).text).toBe("Summarize this article.");
+    }
+  });
+  test("well-wishing that is the content, or part of a statement, stays", () => {
+    for (const text of ["Hope you're doing well is a common opener. Explain why.", "Write a card saying I hope you're feeling better soon."]) {
+      expect(applyRule(pleasantries, text).text).toBe(text);
+    }
+  });
+  test("apologies and a question played down go whole, as a sentence or as a clause joined by 'but'", () => {
+    const cases: [string, string][] = [
+      ["Sorry if this is a really dumb question but how do magnets work?", "How do magnets work?"],
+      ["Probably a silly question haha but what is a mortgage?", "What is a mortgage?"],
+      ["Kinda silly q but what is a mortgage?", "What is a mortgage?"],
+      ["sorry to pester u!! What is a mortgage?", "What is a mortgage?"],
+      ["I must apologise for asking something like this, I'm not sure where else to turn. What is a mortgage?", "What is a mortgage?"],
+      ["Apologies for the rush. Summarize this article.", "Summarize this article."],
+      ["sorry quick one, what is a mortgage?", "What is a mortgage?"],
+      ["This is random but could you write a poem about socks?", "Could you write a poem about socks?"],
+    ];
+    for (const [text, expected] of cases) expect(applyRule(pleasantries, text).text).toBe(expected);
+  });
+  test("an apology or a size that is content stays: handed over, talked about, or a constraint on the answer", () => {
+    for (const text of [
+      "Write a short apology: sorry for the delay.",
+      "Explain why people say sorry to bother you.",
+      "Give me a riddle. A simple one.",
+      "Write a story. A long one.",
+      "Quick, list five fruits.",
+      // What is said of a thing, or of how one feels, is no apology for asking.
+      "Cut the sugar in this recipe. It's too much.",
+      "The output should be sorted. It's random. Why?",
+      "My dog died last week. I feel terrible. What should I say to my kids?",
+    ]) {
+      expect(applyRule(pleasantries, text).text).toBe(text);
+    }
+  });
+  test("laughter inside a sentence that stays goes, the sentence stays", () => {
+    expect(applyRule(pleasantries, "My code keeps crashing lol. Explain segfaults.").text).toBe("My code keeps crashing. Explain segfaults.");
+    expect(applyRule(pleasantries, "I'm new to this haha 😅 What is a mortgage?").text).toBe("I'm new to this 😅 What is a mortgage?");
+  });
+  test("laughter that is the word asked about, a name, or in a handed-over text stays", () => {
+    for (const text of [
+      "What does lol mean?",
+      "How do you write haha in Korean?",
+      "I play LoL every day. Suggest a schedule.",
+      "Translate this:\n\nI'm so tired lol",
+    ]) {
+      expect(applyRule(pleasantries, text).text).toBe(text);
+    }
+  });
+  test("an emoji inside a sentence ends no social clause: 'Thanks 🙏 for the help with the draft' is a sentence", () => {
+    const text = "Thanks 🙏 for the help with the draft, now shorten it.";
+    expect(applyRule(pleasantries, text).text).toBe(text);
+  });
+  // The name under a sign-off is kept (a letter the model writes may be signed with it), and so is the
+  // courtesy word: alone, "Jordan" after the request reads as an addressee or a stray word, and "Cheers" or
+  // "Best" is what says the name is the writer's (and the register a letter signed with it should keep).
+  test("a sign-off with a name is kept whole", () => {
+    for (const text of ["Write a poem. Thanks, Jordan", "Write a poem. Best, Maya", "Write a poem. Cheers, Sam x"]) {
+      expect(applyRule(pleasantries, text).text).toBe(text);
+    }
+  });
   test("a sign-off followed by a name is kept: the name may be content", () => {
     const email = "Reply to this email.\nBest regards,\nJohn Smith";
     expect(applyRule(pleasantries, email).text).toBe(email);
@@ -123,6 +198,15 @@ describe("intent", () => {
     expect(applyRule(intent, "I was wondering if you could possibly help me write a haiku about autumn?").text).toBe("Write a haiku about autumn.");
     expect(applyRule(intent, "I want you to act as a linux terminal.").text).toBe("Act as a linux terminal.");
     expect(applyRule(intent, "Could you please explain how DNS works?").text).toBe("Explain how DNS works.");
+  });
+  test("a request after a sentence that ends with an emoji, not a full stop, is a request too (issue 25)", () => {
+    expect(applyRule(intent, "My phone is dying 😭 could you list ways to save battery?").text).toBe("My phone is dying 😭 List ways to save battery.");
+    expect(applyRule(intent, "We got a new puppy 🐶 Could u suggest names?").text).toBe("We got a new puppy 🐶 Suggest names.");
+    expect(applyRule(intent, "Explain what ✔ could you mean here?").text).toBe("Explain what ✔ could you mean here?");
+  });
+  test("verbs of rewriting with re- name a task as 'rewrite' does", () => {
+    expect(applyRule(intent, "Could you reformat this address into one line?").text).toBe("Reformat this address into one line.");
+    expect(applyRule(intent, "Can you restructure the plan into three phases?").text).toBe("Restructure the plan into three phases.");
   });
   test("a negated request is not turned into its opposite", () => {
     const text = "I don't want you to write the tests. I do not want you to act as a lawyer.";

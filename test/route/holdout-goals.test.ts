@@ -3,7 +3,7 @@ import { Catalog } from "../../src/catalog/catalog";
 import { TASK_CLASSES, type TaskClass } from "../../src/ml/types";
 import { decideRoute, loadCapabilities, promptSignals } from "../../src/pipeline/route";
 import { reasonIsRight } from "../../models/task-classifier/routing-score";
-import { authoredPrompts, freshHoldout, freshHoldout2, type LabelledPrompt, round5Dev } from "../../models/task-classifier/split";
+import { authoredPrompts, freshHoldout, freshHoldout2, type LabelledPrompt, round5Dev, round7Dev } from "../../models/task-classifier/split";
 import { shippedModels } from "../ml/shipped-models";
 
 /**
@@ -11,8 +11,9 @@ import { shippedModels } from "../ml/shipped-models";
  * the gateway routes `model: "auto"`: the old one (3 in 10 of models/task-classifier/data/prompts.jsonl,
  * by a hash of the text; read by several sessions), the first fresh one (data/fresh-holdout.jsonl, read
  * once at the end of the round that wrote it, tuning data since), the second (data/fresh-holdout-2.jsonl,
- * read once at the end of issue 26's fourth round, tuning data since the fifth) and the fifth round's own
- * dev split (1 in 4 of data/round-5.jsonl, never trained on). bench/route-eval.ts reports the same figures
+ * read once at the end of issue 26's fourth round, tuning data since the fifth) and the fifth and seventh
+ * rounds' own dev splits (1 in 4 of data/round-5.jsonl and data/round-7.jsonl, never trained on).
+ * bench/route-eval.ts reports the same figures
  * with the rest; a never-read hold-out is scored with its --holdout FILE.
  *
  * Met goals are asserted as goals. A missed goal is held at the shipped model's figure less two prompts
@@ -76,7 +77,7 @@ function goals(name: string, rows: () => LabelledPrompt[], held: Held): void {
     test(`every class's recall: ${held.lowestRecall === undefined ? "at least 0.75 (goal met)" : `no worse than the shipped lowest, ${held.lowestRecall} (goal 0.75, not met)`}`, () => {
       for (const c of TASK_CLASSES) {
         const n = outcomes.filter((o) => o.label === c).length;
-        if (n === 0) continue; // the round-5 dev split has no summarize, extract or translate prompt
+        if (n === 0) continue; // the round-5 dev split has no summarize, extract or translate prompt, round-7's no translate prompt
         const floor = held.lowestRecall === undefined ? 0.75 : held.lowestRecall - twoOf(n);
         const recall = share(
           (o) => o.label === c,
@@ -98,12 +99,16 @@ function goals(name: string, rows: () => LabelledPrompt[], held: Held): void {
   });
 }
 
-// Shipped figures (bench/results/route-eval.md, issue 26's fifth round): fresh hold-out 2 (180, tuning
-// data since the fifth round) routing_reason right 91.7%, lowest recall 0.80 (faq), code/math/reasoning
-// cheapest 0.0%, faq/chat up 10.0%; first fresh hold-out (180, tuning data since the fourth round) 87.2%,
-// 0.65 (faq), 1.7%, 15.0%; round-5 dev (58, never trained on) 86.2%, 0.77 (faq), 0.0%, 15.9%; old
-// hold-out (501) 87.4%, 0.779 (code), 6.7%, 4.0%.
+// Shipped figures (bench/results/route-eval.md, issue 26's seventh round; the fifth round's in brackets
+// where they differ): fresh hold-out 2 (180, tuning data) routing_reason right 93.3% (91.7%), lowest
+// recall 0.80 (summarize; faq), code/math/reasoning cheapest 0.0%, faq/chat up 10.0%; first fresh hold-out
+// (180, tuning data) 86.1% (87.2%), 0.70 (0.65, faq), 3.3% (1.7%), 17.5% (15.0%: held at 15.0%, which
+// the two-prompt slack still lets this model pass); round-5 dev (58, never trained on) 86.2%, 0.81
+// (0.77, faq), 0.0%, 13.6% (15.9%); round-7 dev (70, never trained on) 81.4%, 0.625 (faq; summarize and
+// extract have one or two prompts, 0 right, whose floor the slack puts below 0), 2.7%, 10.3%; old
+// hold-out (501) 88.6% (87.4%), 0.792 (0.779, code), 6.7%, 4.8% (4.0%).
 goals("fresh hold-out 2 (tuning data)", freshHoldout2, {});
-goals("fresh hold-out (tuning data)", freshHoldout, { lowestRecall: 0.65, easyUp: 0.15 });
-goals("round-5 dev split", round5Dev, { easyUp: 0.159 });
+goals("fresh hold-out (tuning data)", freshHoldout, { lowestRecall: 0.7, easyUp: 0.15 });
+goals("round-5 dev split", round5Dev, { easyUp: 0.136 });
+goals("round-7 dev split", round7Dev, { reason: 0.814, lowestRecall: 0.625, easyUp: 0.103 });
 goals("old hold-out", () => authoredPrompts().filter((p) => p.split === "holdout"), { hardToCheapest: 0.067 });

@@ -41,6 +41,11 @@ const FILLER_ONLY: [string, string][] = [
     "Write a polite email to my landlord.",
   ],
   ["Hello :) Happy Monday! Is there any way you could explain what a p-value means? Take care!", "Explain what a p-value means."],
+  // A new author's framings (issue 25, chatty-5's classes in our own words): well-wishing after an emoji, an
+  // apology joined by "but", laughter inside a sentence that stays, a request after an emoji.
+  ["Hey! 🌞 hope u r keeping well. Sorry if this is a really dumb question but how do magnets work?", "How do magnets work?"],
+  ["Hope you're well 🐝 Sorry, my garden is a mess lol. Could you list plants that attract bees?", "My garden is a mess. List plants that attract bees."],
+  ["Hi, I must apologise for asking, I'm not sure where else to turn. What is a mortgage?", "What is a mortgage?"],
 ];
 
 const MEANING_CHANGED: [string, string, string][] = [
@@ -66,6 +71,9 @@ const MEANING_CHANGED: [string, string, string][] = [
   // The framing of a request weighs nothing, the request does: a courtesy condition's words go, a real condition's do not.
   ["dropped condition", "If you have a minute, could you explain how DNS works if the cache is empty?", "Explain how DNS works."],
   ["dropped task after the framing", "Would it be possible for you to write a cover letter and a CV?", "Write a cover letter."],
+  // A social clause weighs nothing, what follows it does; laughter is content where it is the word asked about.
+  ["dropped request after a social clause", "Sorry if this is a dumb question but how do magnets and compasses work?", "How do magnets work?"],
+  ["the word asked about dropped", "What does lol mean in a text message?", "What does mean in a text message?"],
 ];
 
 describe("quality score", () => {

@@ -74,7 +74,9 @@ function entities(text: string): string[] {
     if (COMMON_CAPITALIZED.has(word)) return;
     const start = m.index;
     const before = text.slice(Math.max(0, start - 3), start);
-    const sentenceStart = start === 0 || /[.!?:\n]\s*$/.test(before) || /^\s*$/.test(text.slice(0, start));
+    // An emoji ends a sentence in chatty text ("Hope you're well 💸 Sorry, ..."), as the compressor reads it
+    // (protect/spans.ts): U+2600-27BF, a variation selector, or the low surrogate ending one above U+FFFF.
+    const sentenceStart = start === 0 || /(?:[.!?:\n\u2600-\u27BF\uDC00-\uDFFF]|\uFE0F)\s*$/.test(before) || /^\s*$/.test(text.slice(0, start));
     const marked = word.length > 1 && (word === word.toUpperCase() || /\p{Lu}/u.test(word.slice(1)) || /\d/.test(word));
     if (sentenceStart && !marked) return;
     out.push(word);

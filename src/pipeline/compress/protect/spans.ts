@@ -242,6 +242,15 @@ function endsEmoticon(text: string, k: number): boolean {
   return text[eyes] === ":" || text[eyes] === ";";
 }
 
+/**
+ * Whether text[k] ends an emoji (U+2600-27BF, a variation selector, or a character above U+FFFF, whose
+ * low surrogate ends it): chatty text ends sentences with them ("I'm terrified 😬 Could you write ...").
+ */
+function endsEmoji(text: string, k: number): boolean {
+  const code = text.charCodeAt(k);
+  return (code >= 0x2600 && code <= 0x27bf) || code === 0xfe0f || (code >= 0xdc00 && code <= 0xdfff);
+}
+
 function holdsRightQuote(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) if (text.charCodeAt(i) === 0x2019) return true;
   return false;
@@ -262,7 +271,7 @@ function capitalizedNames(text: string): Span[] {
     if (text.charCodeAt(start) === 0x49 && FIRST_PERSON.test(text.slice(start, end))) return;
     let k = start - 1;
     while (k >= 0 && (text[k] === " " || text[k] === "\t")) k--;
-    const sentenceStart = k < 0 || SENTENCE_BOUNDARIES.includes(text[k]!) || endsEmoticon(text, k);
+    const sentenceStart = k < 0 || SENTENCE_BOUNDARIES.includes(text[k]!) || endsEmoticon(text, k) || endsEmoji(text, k);
     // Looked up as written, where it lies: the statistics spell an apostrophe ', so a word with ’ is none of theirs.
     if (sentenceStart && !holdsRightQuote(text, start, end) && isKnownWordAt(text, start, end)) return;
     if (sentenceStart && SOCIAL_CAPITALIZED.test(text.slice(start, end))) return;

@@ -6,7 +6,7 @@ import { PLACEHOLDER_OPEN_SOURCE } from "../protect/mask";
 
 /** Verbs that name a task: an indirect request for one of these is a command. */
 const TASK_VERB =
-  "(?:write|explain|help|create|generate|give|provide|tell|show|list|summari[sz]e|translate|describe|make|draft|compose|suggest|recommend|find|fix|rewrite|review|analy[sz]e|compare|calculate|solve|design|build|implement|convert|outline|plan|prepare|edit|check|correct|improve|proofread|answer|produce|come up with|figure out|work out|brainstorm|classify|extract|identify|evaluate|debug|refactor|optimi[sz]e|simplify|paraphrase|format|sort|organi[sz]e|act|play|pretend|imagine|respond|reply|define|teach|walk me through|guide me through|name|predict|estimate|determine|convince|persuade|critique|assess|count|continue|quote|rate)";
+  "(?:write|explain|help|create|generate|give|provide|tell|show|list|summari[sz]e|translate|describe|make|draft|compose|suggest|recommend|find|fix|rewrite|review|analy[sz]e|compare|calculate|solve|design|build|implement|convert|outline|plan|prepare|edit|check|correct|improve|proofread|answer|produce|come up with|figure out|work out|brainstorm|classify|extract|identify|evaluate|debug|refactor|optimi[sz]e|simplify|paraphrase|format|reformat|rephrase|reword|restructure|reorgani[sz]e|sort|organi[sz]e|act|play|pretend|imagine|respond|reply|define|teach|walk me through|guide me through|name|predict|estimate|determine|convince|persuade|critique|assess|count|continue|quote|rate)";
 const POLITE = String.raw`(?:(?:please|possibly|kindly|maybe|perhaps|just|quickly|briefly)[ \t]+)*`;
 const HELP_ME = String.raw`(?:help[ \t]+me[ \t]+(?:to[ \t]+)?(?=${TASK_VERB}\b))?`;
 
@@ -16,7 +16,7 @@ const ASKS = [
   String.raw`I(?:'m| am|’m) wondering (?:if|whether) you(?: could| can| would|'d|’d) (?:be able to )?${POLITE}`,
   // Before the next one, which would leave "Help me out and write ...".
   String.raw`(?:can|could) you help me out and ${POLITE}(?=${TASK_VERB}\b)`,
-  String.raw`(?:would|could|can|will) you ${POLITE}(?:(?:be able to |be willing to |be so kind as to |be a dear and |go ahead and |do me a (?:favou?r|kindness) and )${POLITE})?(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`(?:would|could|can|will) (?:you|u) ${POLITE}(?:(?:be able to |be willing to |be so kind as to |be a dear and |go ahead and |do me a (?:favou?r|kindness) and )${POLITE})?(?=${HELP_ME}${TASK_VERB}\b)`,
   // Ways of asking whether the assistant could, and of saying one would be glad if it did: only before a task verb.
   String.raw`(?:is there any way|(?:is there )?any chance|do you think) (?:that )?you (?:could|can|would|might) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
   String.raw`I was (?:just )?wondering,? (?:could|can|would) you ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
@@ -53,7 +53,9 @@ const DUTIES = [
   String.raw`you (?:should|will|shall|are (?:going )?to|need to|have to) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
 ].join("|");
 
-const SENTENCE_START = String.raw`(?<=^|[.!?:][ \t]+|\n[ \t]*)`;
+// An emoji ends a sentence as a full stop does: "I'm panicking 😭 can you explain ...". The pattern has no u
+// flag (the phrase scan reads words as \b does without it): an emoji above U+FFFF ends in a low surrogate.
+const SENTENCE_START = String.raw`(?<=^|[.!?:][ \t]+|\n[ \t]*|[\u2600-\u27BF\uFE0F\uDC00-\uDFFF][ \t]+)`;
 /** A sentence's opening that frames an indirect request, up to the request itself. */
 const FRAMING = String.raw`${SENTENCE_START}(?:${COURTESY_IF})?(?:${ASKS}|${DUTIES})(?:${HELP_ME})`;
 const FRAMING_WORDS = [

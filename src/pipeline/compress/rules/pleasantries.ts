@@ -1,7 +1,17 @@
 import type { CompressionRule } from "../types";
 import { capitalize, removeRanges, rewriteAll, type RewriteStep } from "../text/rewrite";
 import { splitSentences } from "../text/sentences";
-import { ADDRESSEE, isEmojiOnly, isSocialSentence, opensSocially, SOCIAL_CLAUSE, SOCIAL_TAIL, SOCIAL_WORD, socialLead } from "../text/social";
+import {
+  ADDRESSEE,
+  isEmojiOnly,
+  isSocialSentence,
+  laughterRanges,
+  opensSocially,
+  SOCIAL_CLAUSE,
+  SOCIAL_TAIL,
+  SOCIAL_WORD,
+  socialLeadLength,
+} from "../text/social";
 
 /** An opening greeting with its punctuation, when more follows it. */
 const GREETING = new RegExp(
@@ -29,10 +39,10 @@ function socialRanges(text: string): { ranges: { start: number; end: number }[];
       else ranges.push({ start: s.start, end: s.next });
       continue;
     }
-    const lead = socialLead(sentence);
-    if (lead) {
-      ranges.push({ start: s.start, end: s.start + lead[0].length });
-      capitalizeAt.push(s.start + lead[0].length);
+    const lead = socialLeadLength(sentence);
+    if (lead > 0) {
+      ranges.push({ start: s.start, end: s.start + lead });
+      capitalizeAt.push(s.start + lead);
     }
     const tail = SOCIAL_TAIL.exec(sentence);
     if (tail) ranges.push({ start: s.start + tail.index, end: s.start + tail.index + tail[0].length });
@@ -67,6 +77,13 @@ export const pleasantries: CompressionRule = {
   minLevel: 0.1,
   apply(text, ctx) {
     let saved = 0;
+    // Laughter inside a sentence goes first: what is left of "This is a fun one haha." is a social sentence.
+    const laughter = laughterRanges(text);
+    if (laughter.length > 0) {
+      const out = removeRanges(text, laughter, ctx);
+      text = out.text;
+      saved += out.saved;
+    }
     if (SOCIAL_WORD.test(text)) {
       const { ranges, capitalizeAt } = socialRanges(text);
       if (ranges.length > 0) {
@@ -88,13 +105,13 @@ export const pleasantries: CompressionRule = {
   // closing marks a span may open with ('Hi there!"quoted"'): a social sentence, lead or tail holds no
   // placeholder, so each is found in the original's sentences, cut back over their closing marks.
   mayChange(original) {
-    if (mentionsPlease(original) || original.includes(", if") || GREETING.test(original)) return true;
+    if (mentionsPlease(original) || original.includes(", if") || GREETING.test(original) || laughterRanges(original).length > 0) return true;
     return splitSentences(original).some(({ start, end }) => {
       const sentence = original.slice(start, end);
       // SOCIAL_TAIL opens with a comma; the rest with a social opening word.
       const opens = opensSocially(sentence);
       if (!opens && !sentence.includes(",")) return false;
-      if (opens && socialLead(sentence) !== null) return true;
+      if (opens && socialLeadLength(sentence) > 0) return true;
       for (let cut = sentence.length; cut > 0; cut--) {
         const head = cut === sentence.length ? sentence : sentence.slice(0, cut);
         if ((opens && isSocialSentence(head)) || SOCIAL_TAIL.test(head)) return true;

@@ -1,16 +1,69 @@
+import { PhrasePattern } from "./phrase-patterns";
+import { cutRanges } from "./rewrite";
+
 /**
  * Social content: greetings, well-wishing, thanks, apologies for asking, self-deprecation about the
  * question, laughter, sign-offs (issue 25). The pleasantries rule removes it whole; the data guard ends a
  * handed-over text before a closing paragraph of it; the quality score weighs none of it.
  */
-export const ADDRESSEE = String.raw`(?:[ \t]+(?:dear[ \t]+)?(?:to you|there|all|everyone|team|friend|folks|guys|buddy|mate|pal|again|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot))?`;
+export const ADDRESSEE = String.raw`(?:[ \t]+(?:dear[ \t]+)?(?:to you|there|all|everyone|team|friend|folks|guys|buddy|mate|pal|again|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot|bestie|fam|y['’]all|yall|hi+|sir|madam))?`;
 
 const EMOTICON = String.raw`[:;]-?[)(dp]|<3`;
+/**
+ * An emoji (U+2600-27BF, or above U+FFFF as a surrogate pair) with its variation selector, or a joiner:
+ * spelled for patterns without the u flag, which JavaScriptCore runs with the i flag several times faster.
+ */
+const EMOJI = String.raw`(?:(?:[\u2600-\u27BF]|[\uD83C-\uD83E][\uDC00-\uDFFF])\uFE0F?|\u200D)`;
+/** Laughter as a social unit (case-insensitive patterns): "lol", "hahaha", "lmao", "xD". */
+const LAUGH = String.raw`(?:a?(?:ha){2,}h?|he(?:he)+|lo+l+z?|lmf?ao+|rofl|xd+)`;
 /** Adjectives and times of well-wishing: "Hope you're having a chill Sunday." */
 const NICE = "good|great|nice|lovely|wonderful|productive|relaxing|fantastic|awesome|amazing|brilliant|chill|beautiful|fabulous";
 const PERIOD = "day|week|weekend|morning|afternoon|evening|holiday|break|monday|tuesday|wednesday|thursday|friday|saturday|sunday";
 /** The unit before it ends its sentence: only closing punctuation, emoticons or blanks follow. */
 const ENDS_HERE = String.raw`(?=[ \t]*[.!]|[ \t]*$)`;
+
+// Word classes of the framings (issue 25, chatty-5 and bench/data/chatty-dev-6.json): the units below are
+// built from them, so that a new spelling of a class ("hope you're surviving the week", "hope ur ok",
+// "sorry to bug u") is the same unit, not a new string.
+/** The addressee as people type it. */
+const YOU = String.raw`(?:you|u|ya|y['’]all|yall)`;
+const YOU_ARE = String.raw`(?:you(?:['’]re| are|re| r)|u(?:['’]re| are| r|r)|ur|y['’]all are|everyone(?:['’]s| is)|everybody(?:['’]s| is))`;
+const YOUR = String.raw`(?:your|ur|yr|the)`;
+/** How one is, when it is well. */
+const WELL = String.raw`(?:(?:really |very |so )?(?:well|good|great|fine|okay|ok|alright|all right|amazing|awesome|fantastic|safe|healthy|grand|swell|thriving|smashing it|crushing it|killing it)|in good health|hanging in there)`;
+/** Gerunds of how one's day goes: "having", "surviving", "enjoying" ... a few light words. */
+const GOING = String.raw`(?:having|enjoying|surviving|crushing|smashing|killing|rocking|keeping|staying|holding up|hanging in|getting on|doing|feeling|thriving)`;
+/** What may follow GOING: articles, times, weather and nice words, never a verb of a request. */
+const DAY_WORD = String.raw`(?:the|a|an|it|this|that|your|some|up|in|there|out|on|well|fun|one|time|today|tonight|so far|sun|sunshine|weather|break|holidays?|summer|winter|spring|autumn|fall|lately|warm|cool|dry|sane|busy|safe|healthy|best|better|than|me|mine|week|weekend|day|morning|afternoon|evening|${NICE}|${PERIOD})`;
+/** How a day, a week or things are going, when well. */
+const GOING_WELL = String.raw`(?:(?:going |been |off to )?(?:well|great|good|fine|ok|okay|alright|smooth|smoothly|nice|a (?:good|great|nice|flying) start)|(?:treating|been treating) you (?:well|kindly|ok|okay|right)|(?:been )?kind to you)`;
+/** Where "your end" is. */
+const YOUR_SIDE = String.raw`(?: with you| (?:on|at)? ?(?:your|ur) (?:end|side)| over there| where you are)`;
+/** What a question is called, and what people call it when they play it down. */
+const QUESTION = String.raw`(?:question|questions|q|qn|query|request|ask)`;
+const QUALIFIER = String.raw`(?:a bit|a little|kind of|kinda|sort of|sorta|quite|really|super|very|pretty|so|such a|too|totally|lowkey|probably|maybe|possibly|likely)`;
+/** Words that play a question down; said of a thing ("a simple recipe", "a long one") some are constraints, so they need a QUESTION noun. */
+const PLAYED_DOWN = String.raw`(?:dumb|stupid|silly|basic|newbie|noob|beginner|random|weird|odd|obvious|simple|easy|trivial|naive|vague|tedious|personal|awkward|annoying|strange|tricky|embarrassing|lazy|quick|small|little|off[- ]topic|newb)`;
+/**
+ * The few that are said of the question, so they go without the noun after "this": "This is random but
+ * ...". After "it" they may describe what the prompt is about ("The output should be sorted. It's random."),
+ * and "too much" or "a lot" a thing ("Cut the sugar. It's too much."): those only in an apology.
+ */
+const SELF_DEPRECATING = String.raw`(?:dumb|stupid|silly|random|weird|odd|obvious|basic|trivial|naive|embarrassing|awkward|tedious|off[- ]topic)`;
+/** What asking may be, in an apology: "Sorry if this is too much". */
+const BURDEN = String.raw`(?:a lot|too much|a pain|a bother)`;
+/** "this is", "this might be", "this might sound": said of the question. */
+const THIS_IS = String.raw`(?:(?:i know |i reali[sz]e )?this(?:['’]s| is| was)|(?:this )?(?:might|may|could|will) (?:be|sound|seem)(?: like)?|this (?:sounds|seems)(?: like)?)`;
+/** What one apologises for: the asking, the message, the hurry. */
+const SORRY_FOR = String.raw`(?:${QUESTION}|one|message|post|text|essay|wall of text|ramble|rambling|rush|hurry|bother|trouble|intrusion|interruption|inconvenience|spam|barrage of questions|delay|wait|late reply|short notice|late notice|typos|english|grammar|formatting)`;
+/** "Sorry", "apologies", "forgive me" and their spellings. */
+const SORRY = String.raw`(?:(?:i['’]m |i am )?(?:so+ |really |very |terribly |awfully |truly )?(?:sorry(?:[ ,]+sorry)*|soz|sry)|(?:my )?apologies|(?:i )?(?:do |must )?apologi[sz]e|(?:please )?(?:forgive|excuse|pardon) me)`;
+/** "this is", "it might be", "this might sound": a clause that says what the question is. */
+const IT_IS = String.raw`(?:(?:i know |i reali[sz]e )?(?:this|it|that)(?:['’]s| is| was)|(?:(?:this|it|that) )?(?:might|may|could|will) (?:be|sound|seem)(?: like)?|(?:this|it|that) (?:sounds|seems)(?: like)?)`;
+/** The question played down: "probably a weird question", "bit of a newbie question here", "quick one", "this is random". */
+const PLAY_DOWN = String.raw`(?:${IT_IS} )?(?:(?:probably|maybe|perhaps|prob|likely) )?(?:${QUALIFIER} )?(?:an? |one )?(?:(?:bit|kind|sort) of an? )?(?:${QUALIFIER} )?(?:${PLAYED_DOWN}(?: [a-z]+)? ${QUESTION}(?: here)?|quick one|(?<=(?:probably|maybe|perhaps|bit of|kind of|sort of|this is|it['’]s|it is|be) (?:an? )?(?:${QUALIFIER} )?)(?:${PLAYED_DOWN}|fun|hard|tough|long) one)|${THIS_IS} (?:(?:probably|maybe|likely) )?(?:${QUALIFIER} )?${SELF_DEPRECATING}|${QUALIFIER} (?:dumb|stupid|silly|random|weird|odd|obvious|basic|embarrassing|awkward)|another(?: [a-z-]+)? (?:${QUESTION}|one)|${IT_IS} (?:an? )?(?:big|huge) ask|(?:i know )?(?:this|it) (?:gets|has been|['’]s been|is) asked (?:a lot|all the time|(?:a (?:million|thousand|hundred)|many) times)(?: (?:before|already))?`;
+/** An apology for asking, for bothering, for the message, or if the question is a poor one. */
+const APOLOGY = String.raw`${SORRY}(?: in advance)?(?: (?:to|for) (?:bother|bothering|trouble|troubling|disturb|disturbing|bug|bugging|pester|pestering|interrupt|interrupting|spam|spamming)(?: ${YOU})?(?: again| with (?:this|that|another (?:one|question)|more questions|all (?:this|these questions)))?| to (?:ask|be (?:a|such a) (?:pain|nuisance|bother|pest)|dump this on you)(?: (?:again|this|something so (?:basic|simple|silly|obvious)))?| for (?:asking|rambling)(?: (?:something like this|this|that|again|so much))?| (?:for|about) (?:the |my |this |such an? |all the |an? |another )?(?:(?:${PLAYED_DOWN}|long|lengthy|late|last[- ]minute) )?(?:${SORRY_FOR}|[a-z-]+ ${QUESTION})| if (?:this|it)(?:['’]s| is) (?:the )?wrong (?:place|sub|forum|chat)(?: (?:to ask|for this))?| if (?:you['’]ve|you have) (?:heard|been asked) (?:this|that)(?: (?:a lot|before|already|a (?:million|thousand|hundred) times|many times))?| if (?:this|it|that|my question|this question|the question|i['’]m)(?:['’]s| is| was| sounds| seems| comes across as| might be| may be)? (?:${QUALIFIER} )?(?:an? )?(?:(?:bit|kind|sort) of an? )?(?:${QUALIFIER} )?(?:(?:${PLAYED_DOWN}|long|lengthy|rambling)(?:(?: [a-z]+)? (?:${QUESTION}|one|post|message))?|${SELF_DEPRECATING}|${BURDEN}|asking too much)| if (?:i['’]ve|i have) asked (?:this|that)(?: before| already)?| if (?:this|it) (?:has been|['’]s been) (?:asked|covered|answered)(?: (?:before|already|a (?:million|thousand|hundred) times|many times))?)?|(?:please )?(?:forgive|excuse|pardon) (?:my|the|this) (?:(?:${PLAYED_DOWN}) )?(?:ignorance|intrusion|interruption|${QUESTION}|bother)(?: in (?:these|such) matters)?`;
 
 /**
  * Sentences and clauses that ask for nothing: greetings, well-wishing, thanks, apologies for asking,
@@ -20,7 +73,7 @@ const ENDS_HERE = String.raw`(?=[ \t]*[.!]|[ \t]*$)`;
  */
 const SOCIAL_UNITS = [
   // greetings
-  String.raw`(?:hi+|hello+|hey+|heya|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening|day))${ADDRESSEE}|(?:it['’]s )?me again|i['’]m new here|(?:(?:it['’]s |i['’]m )?(?:so )?(?:good|nice|great|happy) to (?:see|meet|talk to|be chatting with|be talking to) you(?: again)?)`,
+  String.raw`(?:hi+|hello+|hey+|heya|hiya|howdy|yo|greetings(?: of the day)?|good (?:morning|afternoon|evening|day)|hola|bonjour|ciao|hallo|hoi|salut|aloha|g['’]day)${ADDRESSEE}|dear (?:sir|madam|sir or madam|assistant|friend|chat ?gpt|gpt|claude|gemini|ai|bot)|(?:it['’]s )?me again|i['’]m new here|(?:(?:it['’]s |i['’]m )?(?:so )?(?:good|nice|great|happy) to (?:see|meet|talk to|be chatting with|be talking to) you(?: again)?)`,
   // An announcement of the request, not the request: "Quick favour to ask."
   String.raw`(?:i have )?(?:a |one )?(?:quick|small|little) (?:favou?r|question)(?: to ask(?: you)?| for you)?`,
   // Units that also open requests or warnings ("Morning, noon and night ...", "Take care, the API ...") count only before a full stop or "!".
@@ -30,41 +83,52 @@ const SOCIAL_UNITS = [
   // An emoticon between social units: "Hello :) Happy Monday!".
   EMOTICON,
   // well-wishing
-  String.raw`(?:i )?(?:really |truly |do )?hope (?:you(?:'re| are|’re) (?:doing |having |keeping )?(?:well|great|good|fine|okay|ok|amazing|awesome|fantastic|an? (?:${NICE}) (?:${PERIOD}))(?: today| this (?:week|morning|afternoon|evening))?|you (?:had|have had|['’]ve had|have|get) an? (?:${NICE}) (?:${PERIOD})|you slept well|(?:your|the) (?:${PERIOD}) (?:is|has been) (?:going )?(?:well|great|good|nice|okay|ok)|(?:your|the) (?:${PERIOD}) is (?:off to a (?:good|great|nice) start|treating you well)|(?:all|everything|things) (?:is|are|['’]s) (?:going )?(?:well|good|great|fine)(?: with you| on your (?:end|side)| over there)?|all['’]s (?:well|good)(?: with you| on your end)?|this (?:message |email |note )?finds you well|everything is (?:going )?well(?: with you)?|(?:that|this) makes sense|you can help(?: me)?(?: out| with this)?|someone can help|this is (?:clear|okay|ok|fine)|i['’]m not (?:bothering|disturbing) you|i am not (?:bothering|disturbing) you|to hear from you soon)`,
+  String.raw`(?:i )?(?:really |truly |do )?(?:hope|trust) (?:that )?(?:${YOU_ARE} (?:(?:doing|keeping|feeling|staying) )?(?:${WELL}(?: and (?:(?:doing|keeping|feeling|staying) )?(?:${WELL}|warm|sane|dry))?|an? (?:${NICE}) (?:${PERIOD}))(?: today| this (?:week|morning|afternoon|evening)| lately)?|${YOU_ARE} ${GOING}(?: ${DAY_WORD}){0,5}(?: and ${GOING}(?: ${DAY_WORD}){0,3})?|${YOU} (?:had|have had|['’]ve had|have|get) an? (?:${NICE}) (?:${PERIOD})|${YOU} slept well|${YOUR} (?:${PERIOD})(?:['’]s| is| has)? ${GOING_WELL}|(?:all|everything|things|life|everyone|everybody|all of you|the family)(?: is| are|['’]s|['’]re| has| have)? (?:doing )?(?:${GOING_WELL}|well)${YOUR_SIDE}?|all['’]s (?:well|good|fine|ok)${YOUR_SIDE}?|this (?:message |email |note )?finds you (?:well|in good health)|(?:that|this|it)(?: makes sense|['’]s (?:clear|okay|ok|fine|alright)| is (?:clear|okay|ok|fine|alright))|${YOU} can help(?: me)?(?: out| with this)?|someone can help|${YOU} (?:don['’]t|do not) mind(?: (?:me|my) asking)?|i['’]m not (?:bothering|disturbing) ${YOU}|i am not (?:bothering|disturbing) ${YOU}|to hear from you soon|(?:this|it|that) (?:isn['’]t|is not|won['’]t be|doesn['’]t sound) (?:${QUALIFIER} )?(?:an? )?(?:${PLAYED_DOWN}(?: [a-z]+)? ${QUESTION}|${SELF_DEPRECATING}|${BURDEN}|(?:too )?(?:much to ask|weird|annoying|awkward)))`,
   String.raw`how are you(?: doing)?(?: today)?|how(?:['’]s| is| are) (?:it going|everything|things|life|your (?:day|week|weekend)(?: going)?)|how(?:['’]s| has) your (?:day|week|weekend) been|how have you been|what['’]s up|long time no (?:see|talk)`,
   String.raw`happy (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|new year|holidays)`,
   String.raw`have a (?:great|good|nice|lovely|wonderful) (?:day|one|week|weekend|evening)|best wishes`,
   // thanks
-  String.raw`(?:thanks|thank you|thank u|thx|ty|tysm|tia|many thanks|cheers)(?: (?:so|very)(?: so)? much| a (?:lot|ton|bunch|million)| heaps| again| kindly)?(?: in advance)?(?: for (?:everything|taking the time to read this|being (?:so )?(?:helpful|patient|awesome|great)(?: lately)?|(?:your|the|any|all (?:your|the)|reading|looking|taking (?:a|the) (?:look|time))(?: (?:help|time|assistance|support|patience|input|advice|suggestions))?(?: (?:you can|on this|with this)(?: give| provide| offer)?| so far| earlier)?))?`,
-  String.raw`(?:i(?:['’]d| would)? )?(?:really |truly |greatly |would )?appreciate (?:it|this|that|you|your help(?: with this)?|any help|the help|any (?:advice|input|tips|suggestions|guidance))(?: (?:so|very) much| a lot)?`,
+  String.raw`(?:thanks+|thank (?:you+|u+)|thankyou|thx|ty(?: ?sm)?(?: ty)?|tysm|tia|many thanks|much thanks|thanking you|cheers|ta)(?:,? (?:so|very|ever so)(?:,? so)? much| a (?:lot|ton|bunch|million)| heaps| loads| muchly| again| kindly| and regards)?(?: in advance)?(?: (?:legend|bro|mate|man|dude|buddy|pal|fam|bestie|hun|friend|y['’]all|yall|guys|folks|x+))?(?: for (?:everything|listening|taking the time to read this|being (?:so )?(?:helpful|patient|awesome|great)(?: lately)?|(?:your|the|any|all (?:your|the)|reading|looking|taking (?:a|the) (?:look|time))(?: (?:help|time|assistance|support|patience|input|advice|suggestions))?(?: (?:you can|on this|with this)(?: give| provide| offer)?| so far| earlier)?))?`,
+  String.raw`(?:i(?:['’]d| would)? )?(?:really |truly |greatly |would )?appreciate (?:it|this|that|you|ya|u|your (?:help|time)(?: with this)?|any help|the help|any (?:advice|input|tips|suggestions|guidance))(?: (?:so|very) much| a lot)?`,
+  // Affection as a sign-off: "luv u", "ily".
+  String.raw`(?:i )?(?:love|luv) (?:you|u|ya)(?: (?:so much|lots))?|ily(?:sm)?`,
   String.raw`(?:i['’]m |i am )?(?:so |really |very )?grateful for (?:any|your|all (?:your|the)|the) (?:help|advice|input|suggestions)(?: you can (?:give|offer|provide))?|i owe you (?:one|big time)|(?:i['’]m )?much obliged|(?:your help|this) means a lot(?: to me)?`,
-  String.raw`(?:any|your) (?:help|advice|input|tips|suggestions|guidance|thoughts) (?:would be|is|are|will be) (?:really |greatly |much |very much |hugely )?(?:appreciated|welcome)`,
+  String.raw`(?:any|your) (?:help|advice|input|tips|suggestions|guidance|thoughts|ideas) (?:would be|is|are|will be) (?:really |greatly |much |very much |hugely |so )?(?:appreciated|welcome|amazing|great|wonderful|brilliant|a lifesaver)`,
   String.raw`(?:much|greatly|really) appreciated`,
-  String.raw`you(?:'re|’re| are) (?:the best|awesome|amazing|a (?:lifesaver|life saver|star|legend|gem|hero))|you rock`,
+  String.raw`you(?:'re|’re| are) (?:the best|awesome|amazing|great|brilliant|a (?:lifesaver|life saver|star|legend|gem|hero|genius))|you rock`,
   String.raw`looking forward to (?:your|hearing|the) (?:reply|response|answer|help|thoughts|ideas)(?: from you)?`,
   String.raw`no rush(?: at all)?`,
   // apologies and self-deprecation about the question
-  String.raw`(?:i['’]m |i am )?(?:so |really )?sorry(?: in advance)?(?: (?:if|for) (?:this is |this |my |the |asking )?(?:a |such a |a bit of a |kind of a )?(?:dumb|stupid|silly|basic|newbie|noob|long|random|weird|obvious|simple|vague|lengthy|rambling)(?: question| post| message| one)?| for (?:the |my )?(?:long|lengthy|rambling|late) (?:message|post|text|question)| (?:for (?:bothering|troubling|disturbing)|to (?:bother|trouble|disturb|bug)) you(?: again| with this)?| for (?:bothering|asking|rambling)| if this has been asked before| if i['’]m asking too much)?`,
-  String.raw`(?:apologies|i apologi[sz]e)(?: in advance)?(?: (?:if|for) (?:this is |the |my )?(?:a )?(?:dumb|stupid|silly|basic|long|lengthy|rambling|obvious)(?: question| post| message)?| for (?:bothering|troubling|disturbing) you(?: again| with this)?)?`,
-  String.raw`forgive me if (?:this has been asked before|this is (?:a )?(?:dumb|stupid|silly|basic|obvious)(?: question)?)`,
-  String.raw`(?:i )?hope (?:this|it|that) (?:isn't|is not|isn’t) (?:a )?(?:dumb|stupid|silly|basic|weird|obvious)(?: question)?`,
-  String.raw`(?:this|it) (?:might|may|could) be (?:a )?(?:dumb|stupid|silly|basic|obvious|weird)(?: question)?`,
-  String.raw`(?:this is )?probably (?:a )?(?:dumb|stupid|silly|basic|obvious)(?: question)?`,
+  APOLOGY,
+  PLAY_DOWN,
+  // Feeling silly for asking, not knowing whom else to ask: about the asking, not the task.
+  String.raw`i (?:feel|felt) (?:${QUALIFIER} )?(?:silly|stupid|dumb|bad|awful|terrible|embarrassed) (?:even |for )?asking(?: this| you)?|(?:i['’]m |i am )?not sure (?:who|where) else to (?:ask|turn|go)`,
   // laughter and sign-offs
-  String.raw`(?:ha){2,}h?|he(?:he)+|lol+|lmao|rofl|xd`,
+  LAUGH,
   String.raw`(?:best|kind|warm) regards|regards|cheers|best|xoxo|ttyl`,
 ].join("|");
 /** A sentence made only of social units, joined by commas, dashes or "and", with its closing punctuation and emoticons. */
+/** Social units one after another, joined by commas, dashes, "and" or emoji ("Hiya 😊 hope you're well"). */
+const SOCIAL_RUN = String.raw`(?:${SOCIAL_UNITS})(?:(?:[ \t]*(?:[,;]|-+|—|–|and|\.\.\.|!+|${EMOJI}))*[ \t]*(?:(?:i )?(?:really |truly )?(?:${SOCIAL_UNITS})))*`;
+/** Emoji opening a sentence, as after a greeting: "Hey! 🥾 hope you're good." */
+const EMOJI_FIRST = String.raw`(?:${EMOJI}[ \t]*)*`;
 const SOCIAL_SENTENCE = new RegExp(
-  String.raw`^(?:so |oh |and |but |anyway,? |again,? |also,? )?(?:${SOCIAL_UNITS})(?:[ \t]*(?:[,;]|-+|—|–|and|\.\.\.|!+)?[ \t]*(?:(?:i )?(?:really |truly )?(?:${SOCIAL_UNITS})))*[ \t]*[.!?,~:;)(*^_\-\u2026\u{1F300}-\u{1FAFF}\u2600-\u27BF\uFE0F]*$`,
-  "iu",
-);
-/** A social clause opening a sentence that goes on with the request: "Sorry if this is a dumb question, but how ...". */
-// An emoticon ends a lead as a comma does: "Hi :) Could you ...".
-const SOCIAL_LEAD = new RegExp(
-  String.raw`^(?:(?:${SOCIAL_UNITS})[ \t]*(?:,|—|-)|(?:(?:${SOCIAL_UNITS})[ \t]*)?(?:${EMOTICON})(?=[ \t]))[ \t]*(?:but |so |and )?(?=[a-z])`,
+  String.raw`^${EMOJI_FIRST}(?:so |oh |and |but |anyway,? |again,? |also,? )?${SOCIAL_RUN}(?:[ \t]*(?:[.!?,~:;)(*^_\-\u2026]|${EMOJI}))*[ \t]*$`,
   "i",
 );
+/** A social clause opening a sentence that goes on with the request: "Sorry if this is a dumb question, but how ...". */
+// An emoticon or emoji ends a lead as a comma does ("Hi :) Could you ...", "Hey hope you're well 🐕 I'm
+// terrible at names"), and so does "but" before the request ("Sorry if this is a basic question but what ...").
+const SOCIAL_LEAD = new RegExp(
+  String.raw`^${EMOJI_FIRST}${SOCIAL_RUN}(?:[ \t]*(?:,|—|-)|(?<emoji>[ \t]*(?:${EMOJI}|${EMOTICON})(?:[ \t]*(?:${EMOJI}|${EMOTICON}))*)(?=[ \t])|(?<=${EMOTICON})(?=[ \t])|,?(?=[ \t]+but[ \t]))[ \t]*(?:but |so |and )?(?=[a-z])`,
+  "i",
+);
+/**
+ * What may follow a lead that an emoji ends, when it opens in lower case: a word that starts a sentence.
+ * An emoji inside a sentence ("Thanks 🙏 for the help with the draft") ends no lead.
+ */
+const STARTS_SENTENCE =
+  /^(?:i|i['’]m|i['’]ve|i['’]d|i['’]ll|im|could|can|would|will|how|what|what['’]s|why|when|where|which|who|is|are|do|does|did|please|so|my|we|it['’]s|this|any|just|new|first|need)\b/;
 /** A closing clause after the request: "Write a poem, thanks!". */
 export const SOCIAL_TAIL = /,[ \t]*(?:thanks|thank you|thx|ty|cheers)(?: (?:so|very) much| a lot)?(?: in advance)?[ \t]*(?=[.!]*$)/i;
 
@@ -72,9 +136,58 @@ export const SOCIAL_TAIL = /,[ \t]*(?:thanks|thank you|thx|ty|cheers)(?: (?:so|v
 export const SOCIAL_CLAUSE =
   /,[ \t]*(?:if (?:it's|it is|that's|that is|it’s|that’s) not too much (?:trouble|bother|to ask)|if you don't mind|if you do not mind|if you don’t mind|if possible|if you can)[ \t]*(?=[,.!?]|$)/gim;
 
+/** Laughter as typed, lower-case or shouted ("lol", "LOL", "hahaha", "lmao", "xD"); "LoL" (a game's name) is neither. */
+const LAUGH_TOKEN = String.raw`(?:a?(?:ha){2,}h?|A?(?:HA){2,}H?|Ha(?:ha)+|he(?:he)+|HE(?:HE)+|lo{1,3}lz?|LO{1,3}LZ?|lmf?ao{1,3}|LMF?AO{1,3}|rofl|ROFL|x[dD]{1,3}|X[dD]{1,3})`;
+/** Words after which laughter is what is talked about ("what does lol mean", "the word haha", "write haha in Japanese"). */
+const NAMES_A_WORD =
+  "of|the|a|an|does|did|do|is|was|word|words|term|say|says|said|saying|write|writes|wrote|writing|type|types|typed|typing|use|uses|used|using|mean|means|like|as|about|called|spell|spelled|spelt|than|or|and|to|from|with|by|in|for|when|not";
+/** The laughter words a LAUGH_TOKEN can be of eight letters or fewer; longer ones ("hahahahaha") are read by their shape. */
+const LAUGH_WORDS = [
+  ...[2, 3, 4].flatMap((n) => ["ha".repeat(n), `${"ha".repeat(n)}h`, `a${"ha".repeat(n)}`, `a${"ha".repeat(n)}h`, "he".repeat(n)]),
+  ...["lol", "lool", "loool"].flatMap((w) => [w, `${w}z`]),
+  ...["lmao", "lmaoo", "lmaooo", "lmfao", "lmfaoo", "lmfaooo", "rofl", "xd", "xdd", "xddd"],
+].filter((w) => w.length <= 8);
+const LONG_LAUGH = /^(?:a?(?:ha){2,}h?|(?:he){2,})$/i;
+/**
+ * Laughter inside a sentence that says something ("I'm so nervous about sending it lol", "blunt lol 😅
+ * Could you", "lol ok this is ..."): the word alone, at the end of a clause (before its punctuation, an
+ * emoji or the line's end) or opening a sentence, never after a word that would make it the thing talked
+ * about; nor after a Private Use Area character, a protected span's placeholder (protect/mask.ts, which
+ * imports this module), that may end with such a word ("at least 200 words haha"). A phrase pattern: found by the scan the phrase rules share, which a regex scan of each text for
+ * laughter would have cost a third of the social sentence scan's time (the public corpora's prompts of
+ * 200+ tokens, bench/compress-speed.ts's). Its matches open at the word; the blanks before it go too.
+ */
+const LAUGHTER_IN_SENTENCE = new PhrasePattern({
+  pattern: new RegExp(
+    String.raw`(?<=[^\s][ \t]+)(?<!(?:\b(?:${NAMES_A_WORD})|[\uE000-\uF8FF])[ \t]+)${LAUGH_TOKEN}(?=[ \t]*(?:[.,!?;:)\u2026]|${EMOJI}|\n|$))|(?<=^|[.!?][ \t]+|\n)${LAUGH_TOKEN}(?:[ \t]*,)?[ \t]+(?=[a-z])`,
+    "g",
+  ),
+  words: LAUGH_WORDS,
+  opensWord: (text, start, end) => end - start > 8 && LONG_LAUGH.test(text.slice(start, end)),
+});
+
+/** The [start, end) ranges of the laughter inside the sentences of `text`, with the blanks before it, in order. */
+export function laughterRanges(text: string): { start: number; end: number }[] {
+  const matches = LAUGHTER_IN_SENTENCE.matches(text);
+  if (matches.length === 0) return [];
+  return matches.map((m) => {
+    let start = m.index;
+    while (start > 0 && (text[start - 1] === " " || text[start - 1] === "\t")) start--;
+    // Opening a sentence, the laughter goes with the blanks after it, not those before.
+    return text[m.index + m[0].length - 1] === " " || text[m.index + m[0].length - 1] === "\t" || text[m.index + m[0].length - 1] === ","
+      ? { start: m.index, end: m.index + m[0].length }
+      : { start, end: m.index + m[0].length };
+  });
+}
+
+/** `text` without the laughter inside its sentences. */
+export function withoutLaughter(text: string): string {
+  return cutRanges(text, laughterRanges(text)).kept;
+}
+
 /** Candidate words, to skip the sentence scan in texts that hold none of them. */
 export const SOCIAL_WORD =
-  /\b(?:hi|hello|hey|hiya|howdy|yo|greetings|good|morning|afternoon|evening|hope|how|have|happy|what|long|take|all|talk|speak|thanks|thank|thx|ty|tysm|many|cheers|appreciate|appreciated|grateful|any|your|much|greatly|really|you|looking|no|sorry|apologies|forgive|this|probably|ha|he|lol|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl|apologi|owe|tia|let|mate|buddy|pal|dude|me|quick|small|little|nice|great|obliged|means)/i;
+  /\b(?:hi|hello|hey|hiya|howdy|yo|greetings|good|morning|afternoon|evening|hope|how|have|happy|what|long|take|all|talk|speak|thanks|thank|thx|ty|tysm|many|cheers|appreciate|appreciated|grateful|any|your|much|greatly|really|you|looking|no|sorry|apologies|forgive|this|probably|ha|he|lol|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl|apologi|owe|tia|let|mate|buddy|pal|dude|me|quick|small|little|nice|great|obliged|means|trust|soz|sry|excuse|pardon|kinda|sorta|lowkey|super|bit|random|silly|dumb|stupid|weird|odd|basic|might|may|could|i|ily|luv|love|hola|bonjour|ciao|hallo|hoi|salut|aloha|ta|everyone|everybody|things|life|ur|the|a|lmf|x|u|dear)/i;
 
 /** A sentence of one line with its closing punctuation and emoticons. */
 // The variation selector (U+FE0F) stands outside the class: it only ever follows an emoji.
@@ -82,15 +195,19 @@ const SENTENCE = /[^\n.!?]+[.!?]*[ \t]*(?:[)(:;*^_~\-\u{1F300}-\u{1FAFF}\u2600-\
 
 const MAX_SOCIAL_CHARS = 240;
 /** Words a SOCIAL_SENTENCE can open with, as its first word. */
-const SOCIAL_OPENING =
-  /^\s*(?:[:;]-?[)(dp]|<3|(?:so|oh|and|but|anyway|again|also|hi+|hello|hey|hiya|howdy|yo|greetings|good|morning|afternoon|evening|hope|how|have|what['’]s|thanks|thank|thx|ty|tysm|tia|many|cheers|really|truly|greatly|would|appreciate|grateful|much|looking|sorry|apologies|forgive|probably|ha\w*|he\w*|lol\w*|lmao|rofl|xd|best|kind|warm|regards|xoxo|ttyl|mate|buddy|pal|dude|me)\b|(?:all(?: the best|['’]s| is| are)|long time|take care|talk soon|speak soon|let me know|no rush|(?:a |one )?(?:quick|small|little) (?:favou?r|question)|(?:nice|great|happy) to|happy (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|new|holidays))\b|i(?:['’][md]\b|[ \t]+(?:hope|really|truly|do|have|would|appreciate|am|owe|apologi[sz]e)\b)|it(?:['’]s\b|[ \t]+(?:might|may|could)\b)|this[ \t]+(?:might|may|could|is[ \t]+probably|means)\b|you(?:['’]re\b|[ \t]+(?:are|rock)\b)|(?:your|any)[ \t]+(?:help|advice|input|tips|suggestions|guidance|thoughts)\b)/i;
+// Without the u flag: with it (and i) JavaScriptCore tried this at every sentence 4x slower (bench/compress-speed.ts);
+// an emoji above U+FFFF is its surrogate pair.
+const SOCIAL_OPENING = new RegExp(
+  String.raw`^\s*(?:${EMOJI}|[:;]-?[)(dp]|<3|(?:so|oh|and|but|anyway|again|also|hi+|hello+|hey+|hiya|heya|howdy|yo|greetings|good|morning|afternoon|evening|hope|trust|how|have|what['’]s|thanks+|thank|thankyou|thanking|thx|ty|tysm|tia|ta|many|much|cheers|really|truly|greatly|would|appreciate|grateful|looking|sorry|soz|sry|apologies|forgive|excuse|pardon|probably|maybe|perhaps|prob|likely|kinda|sorta|lowkey|super|quite|pretty|totally|bit|kind|sort|quick|small|little|random|silly|dumb|stupid|weird|odd|basic|newbie|noob|simple|easy|obvious|tricky|a?ha\w*|he\w*|lo+l\w*|lmf?ao\w*|rofl|xd\w*|best|warm|regards|xoxo|ttyl|mate|buddy|pal|dude|me|love|luv|ily\w*|hola|bonjour|ciao|hallo|hoi|salut|aloha|g['’]day|dear)\b|(?:all(?: the best|['’]s| is| are)|long time|take care|talk soon|speak soon|let me know|no rush|(?:a|an|one)[ \t]+(?:bit|kind|sort|quick|small|little|silly|dumb|stupid|weird|odd|random|basic|newbie|noob|simple|easy|obvious|tricky|super|really|quite)|(?:nice|great|happy) to|happy (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|new|holidays)|(?:might|may|could|will)[ \t]+(?:be|sound|seem)|my[ \t]+apologies|please[ \t]+(?:forgive|excuse|pardon)|(?:things|life|everything|everyone|everybody)(?:['’]s|[ \t]+(?:is|are|has|have))|(?:your|ur|the)[ \t]+(?:${PERIOD}))\b|i(?:['’][md]\b|[ \t]+(?:hope|trust|really|truly|do|have|would|appreciate|am|owe|apologi[sz]e|know|reali[sz]e|feel|felt|love|must)\b)|it(?:['’]s\b|[ \t]+(?:is|was|might|may|could|sounds|seems)\b)|this[ \t]+(?:might|may|could|is|was|sounds|seems|means)\b|this['’]s\b|that(?:['’]s|[ \t]+(?:is|was|might|may|could|sounds|seems))\b|you(?:['’]re\b|[ \t]+(?:are|rock)\b)|(?:your|any)[ \t]+(?:help|advice|input|tips|suggestions|guidance|thoughts)\b)`,
+  "i",
+);
 
 /** Whether a trimmed sentence is SOCIAL_SENTENCE, deciding most sentences by their length or first word. */
 export function isSocialSentence(sentence: string): boolean {
   return sentence.length <= MAX_SOCIAL_CHARS && SOCIAL_OPENING.test(sentence) && SOCIAL_SENTENCE.test(sentence);
 }
 
-/** Whether `sentence` opens with a word a social sentence or lead can open with: neither isSocialSentence nor socialLead holds of one that does not. */
+/** Whether `sentence` opens with a word a social sentence or lead can open with: neither isSocialSentence nor socialLeadLength holds of one that does not. */
 export function opensSocially(sentence: string): boolean {
   return SOCIAL_OPENING.test(sentence);
 }
@@ -105,19 +222,30 @@ export function isEmojiOnly(sentence: string): boolean {
   return EMOJI_ONLY.test(sentence);
 }
 
+/** The length of the social clause a sentence opens with ("Sorry if this is a dumb question, but "), or 0. */
+function oneSocialLead(sentence: string): number {
+  const lead = SOCIAL_OPENING.test(sentence) ? SOCIAL_LEAD.exec(sentence) : null;
+  if (lead === null) return 0;
+  if (lead.groups?.emoji === undefined) return lead[0].length;
+  const rest = sentence.slice(lead[0].length);
+  return rest[0] !== rest[0]!.toLowerCase() || STARTS_SENTENCE.test(rest) ? lead[0].length : 0;
+}
+
 /**
- * The social clause a sentence opens with ("Sorry if this is a dumb question, but "), or null. Only
- * sentences opening with a social word are tried: SOCIAL_LEAD tries its hundred alternatives at the start
- * of every other sentence too, which took more than a percent of the optimizer's samples.
+ * The length of the social clauses a sentence opens with, one after another ("Hope you're well 💸 Sorry, "),
+ * or 0. Only sentences opening with a social word are tried: SOCIAL_LEAD tries its hundred alternatives at
+ * the start of every other sentence too, which took more than a percent of the optimizer's samples.
  */
-export function socialLead(sentence: string): RegExpExecArray | null {
-  return SOCIAL_OPENING.test(sentence) ? SOCIAL_LEAD.exec(sentence) : null;
+export function socialLeadLength(sentence: string): number {
+  let length = 0;
+  for (let next = oneSocialLead(sentence); next > 0; next = oneSocialLead(sentence.slice(length))) length += next;
+  return length;
 }
 
 /** A sentence opening with a social clause, "Sorry if this is a dumb question, but ...", without it. */
 export function withoutSocialClauses(sentence: string): string {
-  const lead = socialLead(sentence);
-  let out = lead ? sentence.slice(lead[0].length) : sentence;
+  sentence = withoutLaughter(sentence);
+  let out = sentence.slice(socialLeadLength(sentence));
   if (out.includes(",")) out = out.replace(SOCIAL_TAIL, "").replace(SOCIAL_CLAUSE, "");
   return out;
 }
@@ -127,10 +255,13 @@ export const COURTESY_IF = String.raw`(?:if (?:it(?:'s| is|’s)|that(?:'s| is|�
 const COURTESY_CONDITION = new RegExp(String.raw`\b${COURTESY_IF}`, "gi");
 
 /**
- * The [start, end) ranges of the whole sentences of `text` that are social, and of the courtesy
- * conditions inside other sentences, in order. A condition's words are no content: protected, the "not"
- * of "If it's not too much trouble" and the capital of "Whenever" (no word the statistics know, so read
- * as a name) kept intent from removing the condition with the request's framing.
+ * The [start, end) ranges of the whole sentences of `text` that are social, of the social clauses other
+ * sentences open with and of the courtesy conditions, in order. Their words are no content: protected,
+ * the "not" of "If it's not too much trouble", the capital of "Whenever" (no word the statistics know, so
+ * read as a name), the "one" of "hope you're having a good one 😊 I'm ..." and the "isn't" of "I hope
+ * this isn't too much to ask, but ..." kept the rules from removing them. Laughter inside a sentence is
+ * not among them: looking for it here cost a second phrase scan of every prompt masked (1.15x main's
+ * compressMessages p50, bench/compress-speed.ts), and only a shouted "LOL" would be protected (an acronym).
  */
 export function socialSentenceRanges(text: string): { start: number; end: number }[] {
   const ranges: { start: number; end: number }[] = [];
@@ -139,9 +270,14 @@ export function socialSentenceRanges(text: string): { start: number; end: number
   SENTENCE.lastIndex = 0;
   for (let m = SENTENCE.exec(text); m !== null; m = SENTENCE.exec(text)) {
     // Social sentences are short and open with one of a few words: most sentences are never matched.
-    if (!isSocialSentence(m[0].trim())) continue;
-    const lead = m[0].length - m[0].trimStart().length;
-    ranges.push({ start: m.index + lead, end: m.index + m[0].trimEnd().length });
+    const sentence = m[0].trim();
+    if (!SOCIAL_OPENING.test(sentence)) continue;
+    const start = m.index + m[0].length - m[0].trimStart().length;
+    if (sentence.length <= MAX_SOCIAL_CHARS && SOCIAL_SENTENCE.test(sentence)) ranges.push({ start, end: m.index + m[0].trimEnd().length });
+    else {
+      const lead = socialLeadLength(sentence);
+      if (lead > 0) ranges.push({ start, end: start + lead });
+    }
   }
   // No social unit holds such a condition, so the ranges never overlap; they go in text order.
   return ranges.length > 1 ? ranges.sort((a, b) => a.start - b.start) : ranges;

@@ -364,7 +364,8 @@ export class TokenWordSet {
 
   constructor(words: Iterable<string>) {
     this.words = new Set(words);
-    this.table = new FoldedWordTable([...this.words].map((w) => [w, true] as const));
+    // The table spells ASCII words only; a word outside ASCII ("señor") is found by has()'s lower-cased spelling.
+    this.table = new FoldedWordTable([...this.words].filter((w) => /^[a-z0-9']+$/.test(w)).map((w) => [w, true] as const));
   }
 
   has(tokens: Tokens, i: number): boolean {

@@ -19,6 +19,15 @@ import {
 import { Gap, STRIDE, tokenize, type Tokens } from "./tokens";
 
 /**
+ * Titles of other languages ("Herr Schmidt", "Señor, your table is ready."): no one's name, and no
+ * address either (the tagger, kept from PERSON, made "Frau" of "Frau Köhler" an address); the word after
+ * one is a name as after "Mr" (completeNames). Added in issue 30's second round: the tagger had taken
+ * "Herr" and "Madame" into the names after them.
+ */
+const FOREIGN_TITLES = ["herr", "frau", "señor", "señora", "monsieur", "madame", "mme", "signor", "signora"];
+const FOREIGN_TITLE_WORDS = new TokenWordSet(FOREIGN_TITLES);
+
+/**
  * Words that are never part of a person's name though they sit next to one: titles (presidio labels
  * them PREFIX, not PERSON; they identify nobody) and days of the week.
  */
@@ -32,6 +41,7 @@ export const NEVER_PERSON: ReadonlySet<string> = new Set([
   "sir",
   "madam",
   "mx",
+  ...FOREIGN_TITLES,
   "monday",
   "tuesday",
   "wednesday",
@@ -115,6 +125,7 @@ export function tagTokens(
       scores[PERSON] = -Infinity;
       best = argmax(scores);
     }
+    if (best !== O && FOREIGN_TITLE_WORDS.has(tokens, i)) best = O;
     labels[i] = best;
     visit?.(slots, count, i, best);
   }
@@ -129,7 +140,7 @@ function argmax(scores: Float64Array): number {
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
-const TITLES = new TokenWordSet(["mr", "mrs", "ms", "dr", "prof", "mx"]);
+const TITLES = new TokenWordSet(["mr", "mrs", "ms", "dr", "prof", "mx", ...FOREIGN_TITLES]);
 
 /**
  * Completes names the left-to-right pass left half done: a capitalised word right next to a person
@@ -155,8 +166,8 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
     // Only a capitalised word can join (nameLike): tested first, as most words of prose are not.
     if (labels[i] !== O || !capitalised(tokens, i)) continue;
     const afterTitle =
-      i > 0 && (tokens.gap(i) === Gap.Space || tokens.gap(i) === Gap.Stop) && tokens.end(i - 1) - tokens.start(i - 1) <= 4 && TITLES.has(tokens, i - 1);
-    // After a title any capitalised word is a name, also one English writes in lower case ("Mr. Young", "Dr. Fields").
+      i > 0 && (tokens.gap(i) === Gap.Space || tokens.gap(i) === Gap.Stop) && tokens.end(i - 1) - tokens.start(i - 1) <= 8 && TITLES.has(tokens, i - 1);
+    // After a title (eight letters at most: "monsieur") any capitalised word is a name, also one English writes in lower case ("Mr. Young", "Dr. Fields").
     if (afterTitle && !NEVER_PERSON_WORDS.has(tokens, i)) {
       labels[i] = PERSON;
       continue;
