@@ -21,6 +21,16 @@ export interface OptimizerDeps {
   capabilities: CapabilityTable;
   /** Absent on the event loop, where only requests that need no model run (see needsModels). */
   models?: OptimizerModels;
+  /**
+   * Whether optimize() extracts the semantic cache's facets of the prompt (OptimizeResult.cacheFacets):
+   * in a worker, so that the cache extracts none on the event loop. The event loop's own optimizer
+   * leaves them to the cache, which reads a query's facets only once a neighbour is close enough to
+   * verify, and a new entry's between requests after its answer (SemanticCache.drainUnindexed): the
+   * same thread either way, and a miss without a close neighbour no longer waits for them before going
+   * upstream: bun bench/miss-facets.ts (600 prompts of 200-1,000 characters, interleaved with main, load
+   * 8-10): optimize() and the lookup 1,346 -> 1,147 µs p50, the work after the answer 103 -> 352 µs.
+   */
+  extractsFacets?: boolean;
 }
 
 /** Whether a request needs any of the three models, or only token counting and routing rules. */
@@ -68,10 +78,12 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
   const embedding = cacheText === "" ? undefined : cacheText === classifyText && classifyVector ? classifyVector : await modelsOf(deps).embed(cacheText);
   const prediction = classify ? await modelsOf(deps).classify(classifyText, classifyVector) : undefined;
   // The cache verifies a candidate against these facets and files them with the entry a miss makes:
-  // extracted here, not on the event loop (cache-lookup.ts: the first verification of an entry
-  // extracting them set the lookup's p99). Past semanticMaxChars the cache matches exactly only.
+  // a worker extracts them here, not on the event loop (cache-lookup.ts: the first verification of an
+  // entry extracting them set the lookup's p99). Past semanticMaxChars the cache matches exactly only.
   const cacheFacets =
-    input.wantEmbedding && prompt !== null && cacheText !== "" && prompt.length <= DEFAULT_CACHE_CONFIG.semanticMaxChars ? packFacets(prompt) : undefined;
+    deps.extractsFacets && input.wantEmbedding && prompt !== null && cacheText !== "" && prompt.length <= DEFAULT_CACHE_CONFIG.semanticMaxChars
+      ? packFacets(prompt)
+      : undefined;
 
   const available = availableSet(input.availableModels);
   const decision = decideRoute({

@@ -13,14 +13,15 @@ export function ruleDeps(settings: Pick<Settings, "modelsFile" | "capabilitiesFi
 
 /**
  * Everything the optimizer needs, the three models and the o200k vocabulary included (the optimizer
- * counts in o200k whatever the provider; see svc_meta's token fields); loaded once per worker thread.
+ * counts in o200k whatever the provider; see svc_meta's token fields); loaded once per worker thread,
+ * which also extracts the cache's facets (see OptimizerDeps.extractsFacets).
  */
 export async function loadOptimizerDeps(settings: Pick<Settings, "modelsFile" | "capabilitiesFile" | "embeddingModelDir">): Promise<OptimizerDeps> {
   loadVocabularies(["o200k"]);
-  return optimizerDeps(settings, await loadModels(undefined, modelOptionsOf(settings)));
+  return { ...optimizerDeps(settings, await loadModels(undefined, modelOptionsOf(settings))), extractsFacets: true };
 }
 
-/** The optimizer's needs around models already loaded. */
+/** The optimizer's needs around models already loaded: the event loop's, which leave the cache's facets to the cache. */
 export function optimizerDeps(settings: Pick<Settings, "modelsFile" | "capabilitiesFile">, models: Models): OptimizerDeps {
   return {
     ...ruleDeps(settings),

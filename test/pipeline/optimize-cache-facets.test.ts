@@ -5,7 +5,9 @@ import { optimizeInputOf } from "../../src/pipeline/analyze";
 import { RULE_NAMES } from "../../src/pipeline/compress";
 import { embeddingText, foldedText, packFacets, semanticPrompt } from "../../src/pipeline/cache";
 import { optimize } from "../../src/pipeline/optimize";
-import { loadOptimizerDeps } from "../../src/pipeline/optimizer-deps";
+import { loadOptimizerDeps, optimizerDeps } from "../../src/pipeline/optimizer-deps";
+import { loadModels } from "../../src/pipeline/models";
+import { modelOptionsOf } from "../../src/ml/load";
 import type { OptimizeInput } from "../../src/pipeline/optimize-types";
 
 const MODEL = "gpt-4o-mini-2024-07-18";
@@ -42,5 +44,13 @@ describe("the optimizer's work for the semantic cache", () => {
     expect(embeddingText(cachePrompt)).toBe("how reset my password?");
     expect(Array.from(out.embedding!)).toEqual(Array.from(await deps.models!.embed(embeddingText(cachePrompt))));
     expect(Array.from(out.embedding!)).not.toEqual(Array.from(await deps.models!.embed(foldedText(cachePrompt))));
+  });
+
+  test("the event loop's optimizer leaves the facets to the cache: a miss does not wait for them before going upstream", async () => {
+    const settings = loadSettings({ ...process.env, SVC_DATA_DIR: "/tmp/svc-test-optimize-facets" });
+    const deps = optimizerDeps(settings, await loadModels(undefined, modelOptionsOf(settings)));
+    const out = await optimize(input("How do I convert 5 km to miles?", true), deps);
+    expect(out.embedding).toBeDefined();
+    expect(out.cacheFacets).toBeUndefined();
   });
 });

@@ -73,9 +73,13 @@ describe("optimizer: model tasks inline while idle", () => {
     }
   });
 
-  test("inline and pooled runs of one prompt give the same result", async () => {
+  test("inline and pooled runs of one prompt give the same result; only the worker extracts the cache's facets", async () => {
     const inline = await optimizer.run(inputOf(OTHER));
     const [, pooledRun] = await Promise.all([optimizer.run(inputOf(SHORT)), optimizer.run(inputOf(OTHER))]);
-    expect({ ...pooledRun, embedding: Array.from(pooledRun.embedding ?? []) }).toEqual({ ...inline, embedding: Array.from(inline.embedding ?? []) });
+    // On the event loop the cache extracts them when it needs them (see OptimizerDeps.extractsFacets).
+    expect(inline.cacheFacets).toBeUndefined();
+    expect(pooledRun.cacheFacets?.prompt).toBe(OTHER);
+    const { cacheFacets: _, ...pooledRest } = pooledRun;
+    expect({ ...pooledRest, embedding: Array.from(pooledRun.embedding ?? []) }).toEqual({ ...inline, embedding: Array.from(inline.embedding ?? []) });
   });
 });

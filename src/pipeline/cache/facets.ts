@@ -232,6 +232,16 @@ function isFacetWord(word: string): boolean {
   return FACET_WORDS.has(word);
 }
 
+/**
+ * `table[word]` for the number, scale, ordinal and operator tables: read only for a facet word, as
+ * what the read finds for any other word is undefined (FACET_WORDS holds every key it finds something
+ * at). Most words are no facet word, and the property read makes each a property key: numberAt's read
+ * alone held 4.4% of packFacets' samples (bun --cpu-prof, workload prompts).
+ */
+function tableValue<T>(table: Readonly<Record<string, T>>, word: string): T | undefined {
+  return isFacetWord(word) ? table[word] : undefined;
+}
+
 /** The stem by which `content` counts a lower-case word; undefined for what it leaves out (function words, numbers, short words). */
 export function contentStem(word: string): string | undefined {
   if (!/^\p{Ll}{3,}$/u.test(word) || FUNCTION_WORDS.has(word) || DISCOURSE_WORDS.has(word) || isFacetWord(word)) return undefined;
@@ -352,8 +362,8 @@ function numberWordsValue(tokens: readonly Token[], i: number): { value: number;
   let seen = false;
   while (j < tokens.length) {
     const t = tokens[j]!;
-    const unit = NUMBER_WORDS[t.lower];
-    const scale = NUMBER_SCALES[t.lower];
+    const unit = tableValue(NUMBER_WORDS, t.lower);
+    const scale = tableValue(NUMBER_SCALES, t.lower);
     if (unit !== undefined) {
       current += unit;
       seen = true;
@@ -375,7 +385,7 @@ function numberWordsValue(tokens: readonly Token[], i: number): { value: number;
 /** The number that number words from `i` on spell ("twenty-five"), unless "one" is the pronoun there. */
 function numberAt(tokens: readonly Token[], i: number): { value: number; end: number } | undefined {
   const t = tokens[i];
-  if (t === undefined || NUMBER_WORDS[t.lower] === undefined) return undefined;
+  if (t === undefined || tableValue(NUMBER_WORDS, t.lower) === undefined) return undefined;
   if (t.lower === "one" && (ONE_AS_PRONOUN_BEFORE.has(tokens[i - 1]?.lower ?? "") || ONE_AS_PRONOUN_AFTER.has(tokens[i + 1]?.lower ?? ""))) return undefined;
   return numberWordsValue(tokens, i);
 }
@@ -514,13 +524,19 @@ const EVERYDAY_OPERATOR_WORDS: ReadonlySet<string> = new Set([
 
 function operatorWordAt(tokens: readonly Token[], i: number): string | undefined {
   const t = tokens[i]!;
-  const op = OPERATOR_WORDS[t.lower];
+  const op = tableValue(OPERATOR_WORDS, t.lower);
   if (op === undefined || !EVERYDAY_OPERATOR_WORDS.has(t.lower)) return op;
   if (tokens[i + 1]?.lower === "of" && t.lower !== "difference") return op;
   for (let j = Math.max(0, i - 3); j <= Math.min(tokens.length - 1, i + 3); j++) {
     const u = tokens[j]!;
     if (j === i) continue;
-    if (u.kind === "number" || NUMBER_WORDS[u.lower] !== undefined || isVariable(u) || BRACKETS.has(u.text) || OPERATOR_SYMBOLS[u.text] !== undefined)
+    if (
+      u.kind === "number" ||
+      tableValue(NUMBER_WORDS, u.lower) !== undefined ||
+      isVariable(u) ||
+      BRACKETS.has(u.text) ||
+      OPERATOR_SYMBOLS[u.text] !== undefined
+    )
       return op;
   }
   return undefined;
@@ -914,9 +930,9 @@ function slotKey(t: Token | undefined, titleCase: boolean): string | undefined {
   const s = contentStem(t.lower);
   if (s !== undefined) return `c:${s}`;
   if (/^\p{Ll}+(?:-\p{Ll}+)+$/u.test(t.lower)) return `c:${t.lower}`;
-  const op = OPERATOR_WORDS[t.lower];
+  const op = tableValue(OPERATOR_WORDS, t.lower);
   if (op !== undefined) return `o:${op}`;
-  const ordinal = ORDINAL_WORDS[t.lower];
+  const ordinal = tableValue(ORDINAL_WORDS, t.lower);
   if (ordinal !== undefined) return `n:#${ordinal}`;
   if (isEntity(t, titleCase)) return `e:${t.lower}`;
   if (isVariable(t)) return `v:${t.text}`;
@@ -1078,6 +1094,9 @@ export function canonicalRequest(prompt: string): string {
   return withCanonicalFrame(withoutCourtesy(prompt.normalize("NFKC")));
 }
 
+/** Whether a word holds digits for `/\d+/g` to find. */
+const ASCII_DIGIT = /\d/;
+
 /** Reads the facets of one prompt. Pure; a few tens of microseconds for a paragraph. */
 export function extractFacets(prompt: string): PromptFacets {
   const request = canonicalRequest(prompt);
@@ -1109,7 +1128,7 @@ export function extractFacets(prompt: string): PromptFacets {
     const t = tokens[i]!;
     const prev = tokens[i - 1];
     const next = tokens[i + 1];
-    const afterNumber = prev?.kind === "number" || (prev !== undefined && NUMBER_WORDS[prev.lower] !== undefined);
+    const afterNumber = prev?.kind === "number" || (prev !== undefined && tableValue(NUMBER_WORDS, prev.lower) !== undefined);
 
     if (t.kind === "number") {
       // "-5" (a sign, not a subtraction: nothing to subtract from) is another number than "5".
@@ -1150,8 +1169,9 @@ export function extractFacets(prompt: string): PromptFacets {
       continue;
     }
     if (!(t.sentenceStart && OPENING_CONNECTIVES.has(t.lower))) addContent(facets.content, t.lower);
-    // Digits inside a word ("1人", "x86") are numbers all the same.
-    for (const digits of t.text.match(/\d+/g) ?? []) facets.numbers.push(digits);
+    // Digits inside a word ("1人", "x86") are numbers all the same. Most words have none: the test skips
+    // the match's allocation for them (the match held 2.5% of packFacets' samples).
+    if (ASCII_DIGIT.test(t.text)) for (const digits of t.text.match(/\d+/g)!) facets.numbers.push(digits);
     // The parts of "well-known" and of an elision ("l’action", "rock'n'roll"; not "cat's") are words
     // too: as one token no content check saw them ("l’action" swapped for "l’exécution" was served).
     if (/[-'’]/.test(t.lower)) {
@@ -1170,7 +1190,7 @@ export function extractFacets(prompt: string): PromptFacets {
       i = numberWords.end - 1;
       continue;
     }
-    const ordinal = ORDINAL_WORDS[t.lower];
+    const ordinal = tableValue(ORDINAL_WORDS, t.lower);
     if (ordinal !== undefined && !(t.lower === "second" && afterNumber)) facets.numbers.push(`#${ordinal}`);
 
     // "How much storage do I get?" asks an amount, "How do I get more storage?" a procedure.
@@ -1192,7 +1212,8 @@ export function extractFacets(prompt: string): PromptFacets {
     }
     const opWord = operatorWordAt(tokens, i);
     // "The product I received is broken": an operator word outside math is a word like any other.
-    if (opWord === undefined && OPERATOR_WORDS[t.lower] !== undefined) facets.content.set(stem(t.lower), (facets.content.get(stem(t.lower)) ?? 0) + 1);
+    if (opWord === undefined && tableValue(OPERATOR_WORDS, t.lower) !== undefined)
+      facets.content.set(stem(t.lower), (facets.content.get(stem(t.lower)) ?? 0) + 1);
     if (opWord) {
       facets.operators.push(opWord);
       // Where it stands among brackets and symbols: "2 plus 3" is "2+3".
@@ -1203,15 +1224,18 @@ export function extractFacets(prompt: string): PromptFacets {
       facets.symbols.push("*");
     }
 
-    // "5-year-old" and "10-minute" carry their unit in the first part.
-    const unit = unitOf(t.lower, afterNumber) ?? unitOf(t.lower.split("-")[0]!, afterNumber);
+    // "5-year-old" and "10-minute" carry their unit in the first part; a word without a hyphen is its
+    // own first part, already looked up (its split held 6% of packFacets' samples).
+    const hyphen = t.lower.indexOf("-");
+    const unit = unitOf(t.lower, afterNumber) ?? (hyphen < 0 ? undefined : unitOf(t.lower.slice(0, hyphen), afterNumber));
     if (unit) facets.units.push(unit);
 
     const pole = directionPole(t.lower);
     if (pole) addDirection(facets.directions, pole);
     const opposite = oppositeParticle(t.lower);
-    const verbNearby = [1, 2, 3].some((back) => PHRASAL_VERBS.has(tokens[i - back]?.lower ?? ""));
-    if (opposite && verbNearby) addDirection(facets.directions, `${[t.lower, opposite].sort().join("/")}${t.lower < opposite ? "a" : "b"}`);
+    // The verbs are looked for only around a particle: most words are none.
+    if (opposite && [1, 2, 3].some((back) => PHRASAL_VERBS.has(tokens[i - back]?.lower ?? "")))
+      addDirection(facets.directions, `${[t.lower, opposite].sort().join("/")}${t.lower < opposite ? "a" : "b"}`);
 
     const language = languageOf(tokens, i, letterVariables);
     if (language) facets.languages.add(language);

@@ -274,8 +274,15 @@ export const PHRASAL_VERBS: ReadonlySet<string> = new Set(
   ].flatMap(inflections),
 );
 
+/**
+ * The words a read of OPPOSITE_PARTICLE finds something for: its keys and, on any object,
+ * Object.prototype's names. One Set lookup rather than the property read, which makes every word of
+ * every prompt a property key (5.7% of extractFacets' samples, bun --cpu-prof on workload prompts).
+ */
+const OPPOSITE_KEYS: ReadonlySet<string> = new Set([...Object.keys(OPPOSITE_PARTICLE), ...Object.getOwnPropertyNames(Object.prototype)]);
+
 export function oppositeParticle(word: string): string | undefined {
-  return OPPOSITE_PARTICLE[word];
+  return OPPOSITE_KEYS.has(word) ? OPPOSITE_PARTICLE[word] : undefined;
 }
 
 function buildPoles(): Map<string, string> {

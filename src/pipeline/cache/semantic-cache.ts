@@ -91,10 +91,11 @@ interface Entry {
   partition: string | null;
   prompt: string;
   /**
-   * The prompt's facets, packed (see packFacets): the request that filled the entry brings them (the
-   * gateway's worker extracts them with the embedding); an entry loaded from the store or received
-   * from a peer gets them in drainUnindexed, after the vectors, or on its first verification if that
-   * comes first. Then its first verification costs what every later one does.
+   * The prompt's facets, packed (see packFacets): the request that filled the entry brings them when
+   * the gateway's worker extracted them with the embedding; an entry filled without them (the event
+   * loop's optimizer leaves them to the cache), loaded from the store or received from a peer gets them
+   * in drainUnindexed, after the vectors, or on its first verification if that comes first. Then its
+   * first verification costs what every later one does.
    */
   facets: Uint8Array | null;
   /** The answer as JSON: every hit parses a fresh copy that the caller may change freely. */
@@ -659,7 +660,7 @@ export class SemanticCache {
       for (const { entry, vector } of batch) {
         // Evicted or replaced while waiting: its label is gone.
         if (this.byLabel.get(entry.label) !== entry) continue;
-        // Loaded from the store or received from a peer; a fill brings its own (see Entry.facets).
+        // Loaded from the store, received from a peer, or filled without them (see Entry.facets).
         if (!entry.facets) this.unfaceted.push(entry);
         const group = byPartition.get(entry.partition!) ?? { labels: [], vectors: [] };
         group.labels.push(entry.label);

@@ -20,7 +20,9 @@ export interface CacheRequest {
   /**
    * `packFacets(semanticPrompt(messages))`, when the caller computed them (the gateway's worker does,
    * with `embedding`): then the cache extracts no facets on its thread, neither for the lookup's
-   * verification nor for the entry a miss files. Ignored unless their prompt is the request's.
+   * verification nor for the entry a miss files. Without them it extracts the query's only when a
+   * neighbour is close enough to verify, and the entry's after the answer (drainUnindexed). Ignored
+   * unless their prompt is the request's.
    */
   facets?: PackedFacets;
   /** `svc_options.cache`; absent means enabled. */
