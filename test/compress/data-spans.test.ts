@@ -80,6 +80,16 @@ const CASES: [string, string, string[]][] = [
     `Sorry, long day haha. Could you summarise this chat log?\nSam: Thanks for joining. We basically moved the launch to May.\nLee: I really think that is fine.`,
     ["Sam: Thanks for joining. We basically moved the launch to May.\nLee: I really think that is fine."],
   ],
+  [
+    "a text after a line whose earlier sentence points at it (the request's last sentence does not)",
+    `Hello! I got this note from my landlord and I'm a bit confused lol. What does he want me to do?\n\nHi Sam,\nJust a reminder that the boiler check is basically due. Please leave the key with Ray.\nBest,\nDev\nThanks so much!`,
+    ["Hi Sam,\nJust a reminder that the boiler check is basically due. Please leave the key with Ray.\nBest,\nDev"],
+  ],
+  [
+    "a story to continue, named only by 'it'",
+    `Hi! Hope you're well. I started a short story for my class. Could you continue it?\n\nSo the door opened, and really nobody was there. Mira just laughed.`,
+    ["So the door opened, and really nobody was there. Mira just laughed."],
+  ],
 ];
 const LEVELS = [0, 0.1, 0.25, 0.5, 0.75, 1];
 

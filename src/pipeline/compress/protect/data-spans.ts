@@ -35,19 +35,19 @@ function inlineIntroducerEnd(text: string): number {
 }
 
 /**
- * A line that ends a request pointing at a text ("Could you summarise this meeting transcript?",
- * "Classify this support ticket as billing or account.") hands over the lines after it, as a colon
- * would: a new author's prompts put the text there without one, and 5 of 60 such texts were edited.
- * Stricter than POINTER: a determiner that points ("this", "my", "the following") and a noun for a text
- * within three words of it, since "Write a poem.\n" or "Hope this finds you well!\n" hand nothing over.
+ * A line that points at a text ("Could you summarise this meeting transcript?", "I got this email from
+ * my manager. Could you describe the tone?") hands over the lines after it, as a colon would: new
+ * authors' prompts put the text there without one (5 of 60 such texts were edited in chatty-5; 3 of 50
+ * in chatty-6 when only a line's last sentence was read). Stricter than POINTER: a determiner that
+ * points ("this", "my", "the following") and a noun for a text within three words of it, since
+ * "Write a poem.\n" or "Hope this finds you well!\n" hand nothing over.
  */
 const POINTED_TEXT =
-  /\b(?:this|these|that|those|the following|following|my|our|his|her|their|the attached|attached)\s+(?:[\w'-]+\s+){0,3}?(?:text|e-?mails?|messages?|paragraphs?|passages?|sentences?|essay|letter|draft|document|article|post|transcript|log|logs|story|poem|lyrics|review|tweet|caption|list|data|input|examples?|quote|phrase|title|summary|abstract|bio|paper|report|notes?|reply|response|ticket|complaint|chat|conversation|thread|code|snippet|script|function|query|table|csv|json|recipe|resume|cv|contract|clause|description|comments?|feedback|survey|answers?|questions?|statement|speech|announcement|memo|minutes|copy|page|section|chapter|verse|song|instructions|output|error|stack ?trace|excerpt|content|writing|words)\b[^.!?\n:]*$/i;
+  /\b(?:this|these|that|those|the following|following|my|our|his|her|their|the attached|attached)\s+(?:[\w'-]+\s+){0,3}?(?:text|e-?mails?|messages?|paragraphs?|passages?|sentences?|essay|letter|draft|document|article|post|transcript|log|logs|story|poem|lyrics|review|tweet|caption|list|data|input|examples?|quote|phrase|title|summary|abstract|bio|paper|report|notes?|reply|response|ticket|complaint|chat|conversation|thread|code|snippet|script|function|query|table|csv|json|recipe|resume|cv|contract|clause|description|comments?|feedback|survey|answers?|questions?|statement|speech|announcement|memo|minutes|copy|page|section|chapter|verse|song|instructions|output|error|stack ?trace|excerpt|content|writing|words)\b/i;
 
 function lineBreakIntroducerEnd(text: string): number {
   for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) {
-    const line = text.slice(Math.max(0, text.lastIndexOf("\n", at - 1) + 1, at - INLINE_REACH), at).replace(/[\s?.!]+$/, "");
-    if (line !== "" && POINTED_TEXT.test(line)) {
+    if (POINTED_TEXT.test(text.slice(text.lastIndexOf("\n", at - 1) + 1, at))) {
       const next = text.slice(at).search(/\S/);
       return next < 0 ? -1 : at + next;
     }
@@ -72,7 +72,7 @@ const QUOTE_BLOCK = /^[ \t]*>[^\n]*/gm;
  * before the one that names the task.
  */
 const SURFACE_TASK =
-  /\b(?:proof-?read(?:ing)?|grammar|grammatical(?:ly)?|spelling|spell-?check|typos?|punctuation|verbatim|word for word|exact (?:wording|words|text)|word count|how many (?:times|words|letters|characters|sentences|lines|paragraphs|vowels|consonants|syllables|commas|occurrences)|count (?:the|how|each|every|all)|transl(?:ate|ated|ating|ation)|rewrit(?:e|ing)|rephras(?:e|ing)|paraphras(?:e|ing)|reword(?:ing)?|edit(?:ing)? (?:this|my|the|it|these|our)|copy-?edit|polish|improve (?:the|my|this|our) (?:writing|wording|text|essay|email|paragraph|draft|letter|prose|flow)|formatting|continue (?:this|the|my|writing)|finish (?:this|the|my) (?:story|sentence|text|paragraph|poem)|match (?:the|my|this) (?:tone|style|register|voice)|same (?:tone|style|register|voice|format)|(?:tone|style|register) of (?:this|the following|my))/gi;
+  /\b(?:proof-?read(?:ing)?|grammar|grammatical(?:ly)?|spelling|spell-?check|typos?|punctuation|verbatim|word for word|exact (?:wording|words|text)|word count|how many (?:times|words|letters|characters|sentences|lines|paragraphs|vowels|consonants|syllables|commas|occurrences)|count (?:the|how|each|every|all)|transl(?:ate|ated|ating|ation)|rewrit(?:e|ing)|rephras(?:e|ing)|paraphras(?:e|ing)|reword(?:ing)?|edit(?:ing)? (?:this|my|the|it|these|our)|copy-?edit|polish|improve (?:the|my|this|our) (?:writing|wording|text|essay|email|paragraph|draft|letter|prose|flow)|formatting|continue (?:it|this|the|my|writing)|finish (?:this|the|my) (?:story|sentence|text|paragraph|poem)|match (?:the|my|this) (?:tone|style|register|voice)|same (?:tone|style|register|voice|format)|(?:tone|style|register) of (?:this|the following|my))/gi;
 
 /** Talk about formatting: bold, italics and headings written in such a prompt are examples of the instruction. */
 const FORMAT_TALK = /\b(?:bold|italics?|markdown|asterisks?|emphasi[sz]e|emphasis|highlight|headings?|headers?|formatt?(?:ed|ing)?)\b/i;
