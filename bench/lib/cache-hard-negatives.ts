@@ -149,28 +149,6 @@ function reverseRelation(text: string): string | null {
   return null;
 }
 
-/**
- * The two words around a place word exchanged: "the vowels in the string" / "the string in the
- * vowels", "the icons on the toolbar" / "the toolbar on the icons". The verifier reads "X in|on|at
- * the Y" as the compound "Y X" (order.ts, isCompoundSwap), never as "the Y in the X".
- */
-const PARTICLE_VERB = /^(?:sign|log|turn|switch)/i;
-
-function reversePlace(text: string): string | null {
-  const re = new RegExp(String.raw`\b${WORD} (?:in|on|at) ${DET}${WORD}`, "giu");
-  for (const m of text.matchAll(re)) {
-    const [x, y] = [contentStem(m[1]!.toLowerCase()), contentStem(m[2]!.toLowerCase())];
-    if (x === undefined || y === undefined || x === y || STOP.has(m[1]!.toLowerCase()) || STOP.has(m[2]!.toLowerCase())) continue;
-    // A verb with its particle ("sign in", "turn on") is one word to the verifier, no place: moved before the particle it makes another verb.
-    if (PARTICLE_VERB.test(m[1]!) || PARTICLE_VERB.test(m[2]!)) continue;
-    const first = m.index! + m[0].indexOf(m[1]!);
-    const second = m.index! + m[0].lastIndexOf(m[2]!);
-    if (second <= first + m[1]!.length) continue;
-    return exchange(text, { start: first, end: first + m[1]!.length, text: m[1]! }, { start: second, end: second + m[2]!.length, text: m[2]! });
-  }
-  return null;
-}
-
 /** A relation word for another, before a noun phrase: "a letter from the landlord" / "a letter to the landlord", "written for children" / "written by children". */
 function changeRelation(text: string): string | null {
   const swaps: [RegExp, (w: string) => string][] = [
@@ -287,7 +265,6 @@ export function structuralEdits(rng: Rng): Record<string, (text: string) => stri
     "swapped numbers": (t) => swapPair(t, NUMBER, rng),
     "swapped content words": (t) => swapContentWords(t, rng),
     "reversed relation": reverseRelation,
-    "reversed place": reversePlace,
     "changed relation word": changeRelation,
     "changed code/math operator": changeOperator,
     "changed operator beside a call or code": changeOperatorBesideLiteral,

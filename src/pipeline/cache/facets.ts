@@ -882,25 +882,16 @@ const RELATIONS: Readonly<Record<string, string>> = {
   for: "for",
   of: "of",
   // Where something is: "the storage on my phone", "an appointment at the dentist", "the tire in my
-  // bike" (only before a determiner or a name, see readSlots). One role for the three, since users write them for one another ("in / on my account"),
+  // bike". One role for the three, since users write them for one another ("in / on my account"),
   // and like "of" a place that one prompt names after it and the other before its noun ("phone
   // storage") is the same (see isCompoundSwap in order.ts).
   in: "at",
   on: "at",
   at: "at",
 };
-/** The role "in", "on" and "at" give the word after them (see RELATIONS). */
-const PLACE = "at";
 export const STRICT_RELATIONS: ReadonlySet<string> = new Set(["from", "to", "than", "vs", "by"]);
 /** "to" before a bare word ("to reset", "to miles"): an infinitive or a preposition; it agrees with "to" and with no relation word. */
 export const WEAK_TO = "to?";
-/**
- * "in", "on", "at" before neither a determiner nor a name ("a man in black", "5 cookies on Monday" /
- * "5 Monday on cookies"): no place, but no compound either. It agrees with no relation word as the
- * word "in" did before it was one, and keeps the two words around it from reading as a compound "Y X"
- * (see isCompoundSwap in order.ts).
- */
-export const WEAK_PLACE = "at?";
 const CLAUSE_END: ReadonlySet<string> = new Set([".", "!", "?", ";", ":"]);
 /** May stand between a conjunction and its conjunct ("the apples and the pears"). */
 const DETERMINERS: ReadonlySet<string> = new Set([
@@ -1042,14 +1033,6 @@ function readSlots(tokens: Token[], titleCase: boolean, literals: readonly strin
     if (relation !== undefined) {
       // "to" before a bare word may mark an infinitive ("how to reset"): a weak "to".
       const next = tokens[i + 1];
-      // A place only before a determiner or a name ("on my phone", "at the dentist", "in Python"): "a
-      // man in black", "the person in charge", "a house on fire" name no place, and "a black man" is
-      // another man.
-      const named = next?.kind === "word" && next.text !== next.lower && !titleCase;
-      if (relation === PLACE && !DETERMINERS.has(next?.lower ?? "") && !named) {
-        rel = WEAK_PLACE;
-        continue;
-      }
       rel = t.lower === "to" && next?.kind === "word" && next.text === next.lower && !DETERMINERS.has(next.lower) ? WEAK_TO : relation;
       continue;
     }
@@ -1065,7 +1048,7 @@ function readSlots(tokens: Token[], titleCase: boolean, literals: readonly strin
     }
     const number = t.kind === "word" ? numberAt(tokens, i) : undefined;
     const key = number ? undefined : (slotKey(t, titleCase) ?? articleAsVariable(tokens, i) ?? (persons ? personSlot(t) : undefined));
-    if (rel !== "" && rel !== WEAK_PLACE && !number && key === undefined && t.kind === "word" && (!DETERMINERS.has(t.lower) || standsAlone(tokens[i + 1]))) {
+    if (rel !== "" && !number && key === undefined && t.kind === "word" && (!DETERMINERS.has(t.lower) || standsAlone(tokens[i + 1]))) {
       // What a relation word governs may be a pronoun or an adverb ("ask for them" / "ask by them", "take it from there").
       place(`x:${t.lower}`, i, rel);
     } else if (number) {

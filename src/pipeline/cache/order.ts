@@ -1,4 +1,4 @@
-import { STRICT_RELATIONS, WEAK_PLACE, WEAK_TO, type Slot } from "./facets";
+import { STRICT_RELATIONS, WEAK_TO, type Slot } from "./facets";
 
 /** Each slot with its key and occurrence ("c:cat#2"): the second "cat" of one prompt aligns with the second of the other. */
 function occurrences(slots: readonly Slot[]): [string, Slot][] {
@@ -39,9 +39,8 @@ export function orderClash(a: readonly Slot[], b: readonly Slot[]): string | und
   return undefined;
 }
 
-/** Whether two relation words give a word different roles (see STRICT_RELATIONS, WEAK_TO and WEAK_PLACE in facets.ts). */
-function relationClash(rx: string, ry: string): boolean {
-  const [x, y] = [rx === WEAK_PLACE ? "" : rx, ry === WEAK_PLACE ? "" : ry];
+/** Whether two relation words give a word different roles (see STRICT_RELATIONS and WEAK_TO in facets.ts). */
+function relationClash(x: string, y: string): boolean {
   if (x === y) return false;
   if (x === WEAK_TO || y === WEAK_TO) return !["", "to", WEAK_TO].includes(x === WEAK_TO ? y : x);
   return (x !== "" && y !== "") || STRICT_RELATIONS.has(x || y);
