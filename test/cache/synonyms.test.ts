@@ -19,7 +19,7 @@ const GROUPS = [
   ["permit", "allow"],
   ["decline", "refuse"],
   ["image", "picture"],
-  ["begin", "start"],
+  ["depend", "dependent"],
 ].map((g) => g.map(stem).join(" "));
 const file = join(mkdtempSync(join(tmpdir(), "svc-synonyms-")), "synonyms.json");
 writeFileSync(file, JSON.stringify({ description: "written for test/cache/synonyms.test.ts", source: "hand-written", groups: GROUPS }));
@@ -40,7 +40,8 @@ const SYNONYM_SWAPS: [string, string][] = [
   ["Should landlords permit pets in apartments?", "Should landlords allow pets in apartments?"],
   ["Should I decline the job offer?", "Should I refuse the job offer?"],
   ["Draw an image of a lighthouse at night", "Draw a picture of a lighthouse at night"],
-  ["When does the concert begin?", "When does the concert start?"],
+  // A derivation of the same idea in another part of speech.
+  ["Is the outcome dependent on the order of the steps?", "Does the outcome depend on the order of the steps?"],
 ];
 
 /** A word swapped for one related to it otherwise: antonym, sister term, hypernym, hyponym, a rare sense. */

@@ -865,7 +865,7 @@ const TYPESET_MATH: ReadonlySet<string> = new Set(["×", "·", "÷", "−"]);
  * Relation words, each with the role it gives the word after it ("into", "onto", "toward(s)" are "to").
  * A word both prompts share must follow the same relation word in both ("from a tenant" / "to a
  * tenant"). Where only one prompt has one, that refuses only for STRICT_RELATIONS: "for" and "of"
- * (and "in", "on", "at") also build what a compound says ("recipes for pasta" / "pasta recipes", which the order check then
+ * also build what a compound says ("recipes for pasta" / "pasta recipes", which the order check then
  * decides), and a "to" before a bare word may mark an infinitive (WEAK_TO: "how to reset" / "how do I reset").
  */
 const RELATIONS: Readonly<Record<string, string>> = {
@@ -881,13 +881,6 @@ const RELATIONS: Readonly<Record<string, string>> = {
   by: "by",
   for: "for",
   of: "of",
-  // Where something is: "the storage on my phone", "an appointment at the dentist", "the tire in my
-  // bike". One role for the three, since users write them for one another ("in / on my account"),
-  // and like "of" a place that one prompt names after it and the other before its noun ("phone
-  // storage") is the same (see isCompoundSwap in order.ts).
-  in: "at",
-  on: "at",
-  at: "at",
 };
 export const STRICT_RELATIONS: ReadonlySet<string> = new Set(["from", "to", "than", "vs", "by"]);
 /** "to" before a bare word ("to reset", "to miles"): an infinitive or a preposition; it agrees with "to" and with no relation word. */

@@ -46,15 +46,12 @@ function relationClash(x: string, y: string): boolean {
   return (x !== "" && y !== "") || STRICT_RELATIONS.has(x || y);
 }
 
-/** "of", "for" and the place relation of "in", "on", "at" (see RELATIONS in facets.ts). */
-const OF_FOR = new Set(["of", "for", "at"]);
+const OF_FOR = new Set(["of", "for"]);
 
 /**
  * "the population of the Philippines" / "the Philippine population", "recipes for pasta" / "pasta
- * recipes", "the storage on my phone" / "my phone storage", "an appointment at the dentist" / "a
- * dentist appointment": two neighbouring words, the second after "of", "for", "in", "on" or "at" in
- * one prompt, side by side the other way round in the other. Not for numbers ("3 of 10" / "10 3").
- * Both words after the relation ("the cat on the mat" / "the mat on the cat") stay refused.
+ * recipes": two neighbouring words, the second after "of" or "for" in one prompt, side by side the
+ * other way round in the other. Not for numbers ("3 of 10" / "10 3").
  */
 function isCompoundSwap(first: [string, Slot, Slot], second: [string, Slot, Slot]): boolean {
   const [k1, a1, b1] = first;

@@ -215,9 +215,7 @@ const MIN_DERIVATION_BASE = 5;
  * the verifier writes them).
  */
 const FALSE_DERIVATIONS: ReadonlySet<string> = new Set(
-  "depart apart appoint consist critic origin excel content process present convent person ration access vacat direct gener object product posit profess express quest medic physic classic economic practic commerc offic presid intent".split(
-    " ",
-  ),
+  "depart apart appoint consist critic origin excel content process present convent person ration access vacat direct gener object product posit profess express quest medic physic classic economic practic commerc offic presid intent".split(" "),
 );
 
 /**
