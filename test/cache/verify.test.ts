@@ -10,7 +10,6 @@ import {
   type MismatchKind,
 } from "../../src/pipeline/cache";
 import { stem } from "../../src/pipeline/cache/facets";
-import { isDerivation } from "../../src/pipeline/cache/verify";
 
 // A table an operator could give (none ships): one group, as the verifier stems its words.
 const synonyms = new SynonymTable([`${stem("couch")} ${stem("sofa")}`]);
@@ -105,7 +104,6 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["role", "How do I get more storage?", "How much storage do I get?"],
   ["role", "Where do I live?", "How do I live?"],
   ["role", "What is the best way to learn French?", "How do I learn French?"],
-  ["role", "Any tips for writing a cover letter?", "How do I write a cover letter?"],
   ["operator", "What is the product of 6 and 7?", "What is the sum of 6 and 7?"],
   // A minus between single letters after an operator is not a hyphen (was served as the same request).
   ["operator", "Compute a+b", "Compute a+b-c"],
@@ -273,15 +271,6 @@ const PARAPHRASES: [string, string][] = [
   ["Explain how to make sourdough bread", "How do I make sourdough bread?"],
   ["I'd like to know how to renew my passport", "how to renew my passport"],
   ["What are the steps to renew my passport?", "How do I renew my passport?"],
-  ["What's the process for adopting a dog?", "How do I adopt a dog?"],
-  ["What should I do to renew my passport?", "How do I renew my passport?"],
-  ["What steps should I take to file a tax extension?", "How do I file a tax extension?"],
-  ["How do I go about enrolling my child in school?", "How do I enroll my child in school?"],
-  ["I want to adopt a dog, what do I need to do?", "How do I adopt a dog?"],
-  // A derivation by a suffix that keeps the meaning.
-  ["The definition of term is dependent on the application.", "The definition of term depends on the application."],
-  ["Is there a fee to cancel?", "Is there a cancellation fee?"],
-  ["How long does the installation take?", "How long does it take to install?"],
   // What a word means, and its definition, in their usual frames; a price and a duration asked otherwise.
   ["What does ephemeral mean?", "What is the meaning of ephemeral?"],
   ["ephemeral meaning", "what does 'ephemeral' mean"],
@@ -522,34 +511,5 @@ describe("verifier", () => {
     ]) {
       expect(() => extractFacets(text)).not.toThrow();
     }
-  });
-});
-
-describe("isDerivation", () => {
-  test("pairs a stem with its meaning-keeping derivation, either way round", () => {
-    for (const [x, y] of [
-      ["adopt", "adoption"],
-      ["renew", "renewal"],
-      ["depend", "dependent"],
-      ["enroll", "enrollment"],
-      ["cancel", "cancellation"],
-      ["accept", "acceptanc"],
-    ])
-      expect([isDerivation(stem(x), stem(y)), isDerivation(stem(y), stem(x))]).toEqual([true, true]);
-  });
-  test("not an agent, a short base, another suffix or a false friend", () => {
-    for (const [x, y] of [
-      ["print", "printer"],
-      ["port", "portion"],
-      ["edit", "edition"],
-      ["afford", "affordable"],
-      ["depart", "department"],
-      ["apart", "apartment"],
-      ["quest", "question"],
-      ["vacate", "vacation"],
-      ["office", "official"],
-      ["adopt", "adopted"],
-    ])
-      expect(isDerivation(stem(x), stem(y))).toBe(false);
   });
 });

@@ -596,19 +596,13 @@ function withoutCourtesy(prompt: string): string {
  * Ways to open a question that ask for the same procedure as "how do I": "what's the way to reset my
  * password", "is there a way to reset my password", "where do I reset my password" (where with an
  * action on something the user has: reset, change, cancel, download...; "where do I live" is no
- * "how do I live"). Only at the start of the request, followed by the action itself. Since issue 24's
- * fifth session also the process ("what's the process / procedure to", "... for adopting"), the steps
- * ("what steps do I take to"), "what should I do to" and "how do I go about": each asks for the
- * procedure (on a new-author FAQ of ours, bench/data/faq-dev3.json, such pairs were refused on the
- * question word alone). Not "the best way" (asks for a ranking; bench/data/cache-dev-pairs.json has it
- * as a near miss), nor the fastest or cheapest way, tips (advice), "is it possible to" (may ask
- * whether at all), "how should I" (advice), "how do you" (then "your" is not "my").
+ * "how do I live"). Only at the start of the request, followed by the action itself. Not "the best
+ * way" (asks for a ranking), "is it possible to" (may ask whether at all), "how should I" (advice),
+ * "how do you" (then "your" is not "my").
  */
 const HOW_DO_I_FRAME = new RegExp(
   [
     String.raw`^\s*(?:what(?:['’]s| is) the way to|is there (?:a|any) way to|what do i (?:have to |need to )?do to`,
-    String.raw`|what should i do to|what(?:['’]s| is| are) the (?:process|procedure|steps) (?:to|for(?= \w+ing\b))|what steps (?:do|should) i (?:take|follow) to`,
-    String.raw`|how (?:do|can) i go about(?= \w+ing\b)`,
     String.raw`|where (?:do|can) i (?=(?:reset|change|update|cancel|delete|remove|edit|enter|add|find|download|upload|see|view|check|manage|turn|enable|disable|set|get|redeem|apply|track|unsubscribe|export|import|freeze|unfreeze|lock|unlock|activate|deactivate|renew|upgrade|downgrade|submit|verify)\b))\s*`,
   ].join(""),
   "i",
@@ -628,7 +622,7 @@ const WHICH_N_IS_THE_SUPERLATIVE = /^(\s*(?:which|what))\s+([a-z]+)\s+(is|are|wa
  * "how do I cancel my plan" asks. The whole request must be the wish and the question, nothing else.
  */
 const WISH_THEN_HOW =
-  /^\s*i(?: really)?(?: want| wanna| would like| ['’]d like| need)(?: to)? ((?:[^.,;?!\n]|,(?!\s*(?:how|what)\b))+?)\s*[,.;:!-]*\s*(?:so\s+)?(?:how(?: (?:do|can|should) i(?: do (?:it|that|this|so))?| does (?:it|that|this) work)?|what (?:do|should|can) i (?:need to |have to )?do(?: to do (?:it|that|this))?)\s*[?.!]*\s*$/i;
+  /^\s*i(?: really)?(?: want| wanna| would like| ['’]d like| need)(?: to)? ((?:[^.,;?!\n]|,(?!\s*(?:how|what)\b))+?)\s*[,.;:!-]*\s*(?:so\s+)?(?:how(?: (?:do|can|should) i(?: do (?:it|that|this|so))?| does (?:it|that|this) work)?|what (?:do|should|can) i do(?: to do (?:it|that|this))?)\s*[?.!]*\s*$/i;
 
 /**
  * A secret the user chose and forgot, asked to be changed or reset, is asked to be reset: "I forgot my

@@ -196,44 +196,9 @@ function dot(x: Float32Array, y: Float32Array): number {
 }
 
 /**
- * Noun and adjective suffixes that keep the verb's or noun's meaning: "adopt" / "adoption", "renew" /
- * "renewal", "depend" / "dependent", "enroll" / "enrollment", "resident" / "residential". Not agent
- * or ability suffixes ("print" / "printer", "teach" / "teacher", "afford" / "affordable"): those name
- * another thing. On SemEval 2016 and bench/data/faq-dev3.json (written before this rule) the
- * character n-gram vectors left such pairs below minWordSimilarity ("dependent" / "depend").
- */
-/** "ance" and "ence" as the stems write them too ("acceptanc"). */
-const DERIVATION_SUFFIXES: readonly string[] = ["ation", "ition", "ion", "ment", "ial", "al", "ance", "anc", "ence", "enc", "ent"];
-/** Bases shorter than this are too short to tell a derivation from a longer unrelated word ("port" / "portion", "stat" / "station", "edit" / "edition"). */
-const MIN_DERIVATION_BASE = 5;
-/**
- * Words five letters or longer that a suffix above turns into an unrelated word: "depart" /
- * "department", "apart" / "apartment", "appoint" / "appointment", "consist" / "consistent", "critic"
- * / "critical", "origin" / "original", "excel" / "excellent", "content" / "contention", "process" /
- * "procession", "present" / "presentation", "person" / "personal", "question" / "quest", "office" /
- * "official", "preside" / "president", "vacate" / "vacation", "product" / "production"... (stems as
- * the verifier writes them).
- */
-const FALSE_DERIVATIONS: ReadonlySet<string> = new Set(
-  "depart apart appoint consist critic origin excel content process present convent person ration access vacat direct gener object product posit profess express quest medic physic classic economic practic commerc offic presid intent".split(" "),
-);
-
-/**
- * Whether one stem is the other with a meaning-keeping suffix ("adopt" / "adoption", "cancel" /
- * "cancellation" with the consonant doubled, "evacuat" / "evacuation"); see DERIVATION_SUFFIXES.
- */
-export function isDerivation(x: string, y: string): boolean {
-  const [base, long] = x.length < y.length ? [x, y] : [y, x];
-  if (base.length < MIN_DERIVATION_BASE || FALSE_DERIVATIONS.has(base) || !long.startsWith(base)) return false;
-  const rest = long.slice(base.length);
-  const suffix = rest[0] === base.at(-1) && rest.length > 1 && !"aeiou".includes(rest[0]!) ? rest.slice(1) : rest;
-  return DERIVATION_SUFFIXES.includes(suffix) || (base.endsWith("e") && DERIVATION_SUFFIXES.includes(`e${suffix}`));
-}
-
-/**
  * How well the content words one prompt adds or swaps in are explained by the other prompt: for
  * every unmatched word, the cosine of its nearest unmatched word on the other side (1 for a synonym
- * in `synonyms` or a derivation, see isDerivation), and of those the worst. "reset my password" / "reset my username" scores low,
+ * in `synonyms`), and of those the worst. "reset my password" / "reset my username" scores low,
  * "make a desk" / "build a desk" high.
  * A word only pairs with the other side's unmatched words: one the other prompt also uses elsewhere
  * still leaves a gap where it was swapped out ("visits 20 houses" / "visits 20 already ... every house").
@@ -257,7 +222,7 @@ export function substitutionAlignment(
       const v = vectors?.get(w);
       let best = -1;
       for (const o of other) {
-        if (synonyms?.areSynonyms(w, o, shared) || isDerivation(w, o)) {
+        if (synonyms?.areSynonyms(w, o, shared)) {
           best = 1;
           break;
         }
