@@ -29,6 +29,12 @@ describe("each detector alone", () => {
     expect(found(phone, "2546712361")).toEqual(["2546712361"]);
   });
 
+  test("phone: a tax or PIN word further before the number does not make it something else", () => {
+    const phone = phoneDetector();
+    expect(found(phone, "Call the tax office on 02 9876 5432 tomorrow.")).toEqual(["02 9876 5432"]);
+    expect(found(phone, "Ring the PIN reset line, 0412 345 678")).toEqual(["0412 345 678"]);
+  });
+
   test("phone: numbers that are something else", () => {
     const phone = phoneDetector();
     for (const t of [
@@ -84,6 +90,13 @@ describe("each detector alone", () => {
     expect(found(ipDetector, "version 1.2.3.4, v10.0.0.1, 1.2.3.4.5, 10.0.0.0/16, 0.0.0.0, 127.0.0.1, 12:30:45, std::vector, 999.1.1.1")).toEqual([]);
     // A sentence about upgrades or releases names versions, unless it also speaks of networks.
     expect(found(ipDetector, "We went from 2.4.0.1 to 2.5.0.3 in the last release. Patch 4.1.0.2 is out.")).toEqual([]);
+    // Only right after a version cue: an address in a sentence that merely mentions an update stays one.
+    for (const t of [
+      "Since the firmware update, 81.2.69.160 keeps dropping my calls",
+      "Patch Tuesday broke 81.2.69.160 for me",
+      "Please update the record for john: 81.2.69.160",
+    ])
+      expect([t, found(ipDetector, t)]).toEqual([t, ["81.2.69.160"]]);
     expect(found(ipDetector, "Update the firewall to allow 198.51.100.23. After the upgrade, ping 203.0.113.9 again.")).toEqual([
       "198.51.100.23",
       "203.0.113.9",

@@ -16,6 +16,7 @@ const V6 = /(?<![\w:.])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]{3,39}(?:%\w+)
 const VERSION_WORDS = /\b(?:upgrad\w*|updat\w*|downgrad\w*|releases?|versions?|firmware|patch\w*|bump\w*)\b/i;
 const NETWORK_WORDS =
   /\b(?:ips?|address\w*|addr|hosts?|servers?|ping\w*|subnets?|gateways?|dns|routers?|nodes?|clients?|prox\w*|firewalls?|nat|vpn|ssh|connect\w*|allow\w*|block\w*|whitelist\w*|allowlist\w*)\b/i;
+const VERSION_CUE = /\b(?:from|to|v|version|release|build|patch|upgraded|updated|downgraded)[ \t:]*$/i;
 // A sentence ends at ".", "!" or "?" before a blank (not at a quad's dots) and at a line break.
 const SENTENCE_END = /[.!?](?=\s)|\n/g;
 
@@ -26,7 +27,8 @@ function isVersion(text: string, start: number): boolean {
   const rest = text.slice(start, start + 80);
   const end = rest.search(/[.!?](?=\s|$)|\n/);
   const sentence = text.slice(sentenceStart, start) + (end < 0 ? rest : rest.slice(0, end));
-  return VERSION_WORDS.test(sentence) && !NETWORK_WORDS.test(sentence);
+  // And a version cue right before the quad: "the firmware update, 81.2.69.160 keeps dropping" is an address.
+  return VERSION_CUE.test(text.slice(Math.max(0, start - 14), start)) && VERSION_WORDS.test(sentence) && !NETWORK_WORDS.test(sentence);
 }
 
 // Addresses that name no host: the unspecified, loopback and broadcast addresses, and netmasks.

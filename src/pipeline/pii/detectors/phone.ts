@@ -11,8 +11,10 @@ const CANDIDATE =
 // Words that say a number nearby is a phone number (looked for just before or after it).
 const PHONE_WORDS = /\b(?:phone|tel|telephone|mobile|cell|fax|office|call|calling|reach|dial|text|whatsapp|contact|answering|number|ph|mob|home|work)\b/i;
 // Words that say it is something else.
+// Tax and business numbers, right before the number only: "the tax office on 02 9876 5432" is a phone.
+const TAX_ID_BEFORE = /\b(?:pin|abn|acn|ein|vat|gst|tax)(?:[ \t]*(?:no\.?|number|id|#))?[\W_]*$/i;
 const OTHER_WORDS =
-  /\b(?:order|invoice|ticket|ref|reference|tracking|case|confirmation|receipt|sku|serial|part|model|version|isbn|id|no|account|acct|routing|zip|postcode|postal|pin|abn|acn|ein|vat|gst|tax|license|licence|passport|suite|ste|apt|apartment|unit|box|floor|room|building|bldg)\b(?:\W+\w+){0,2}\W*$/i;
+  /\b(?:order|invoice|ticket|ref|reference|tracking|case|confirmation|receipt|sku|serial|part|model|version|isbn|id|no|account|acct|routing|zip|postcode|postal|license|licence|passport|suite|ste|apt|apartment|unit|box|floor|room|building|bldg)\b(?:\W+\w+){0,2}\W*$/i;
 // A street word within the next two words: the number is a house number ("58 2347 lauzon parkway").
 const STREET_AFTER =
   /^[ \t]+(?:[\p{L}'.-]+[ \t]+){0,2}(?:street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|way|court|ct|parkway|pkwy|place|pl|square|sq|highway|hwy|terrace|trail|circle|crescent|rue|via|calle|strasse|straße|weg)\b/iu;
@@ -97,7 +99,7 @@ function isPhone(text: string, raw: string, start: number, end: number, country:
   // Three or more groups of four digits are how cards are written, never phones.
   if (groups.filter((g) => g.length === 4).length >= 3 && digits >= 12) return false;
   const before = text.slice(Math.max(0, start - 24), start);
-  if (OTHER_WORDS.test(before) || AFTER_REQUEST_LINE.test(before)) return false;
+  if (OTHER_WORDS.test(before) || TAX_ID_BEFORE.test(before) || AFTER_REQUEST_LINE.test(before)) return false;
   if (raw.startsWith("+")) return parsePhoneNumberFromString(raw)?.isPossible() === true;
   // A word after the number counts in its own sentence only: "Bengaluru 560038. Contact ..." is a postcode.
   const near = PHONE_WORDS.test(before) || PHONE_WORDS.test(text.slice(end, end + 12).split(/[.!?\n]/)[0]!);
