@@ -43,7 +43,7 @@ function inlineIntroducerEnd(text: string): number {
  * "Write a poem.\n" or "Hope this finds you well!\n" hand nothing over.
  */
 const POINTED_TEXT =
-  /\b(?:this|these|that|those|the following|following|my|our|his|her|their|the attached|attached)\s+(?:[\w'-]+\s+){0,3}?(?:text|e-?mails?|messages?|paragraphs?|passages?|sentences?|essay|letter|draft|document|article|post|transcript|log|logs|story|poem|lyrics|review|tweet|caption|list|data|input|examples?|quote|phrase|title|summary|abstract|bio|paper|report|notes?|reply|response|ticket|complaint|chat|conversation|thread|code|snippet|script|function|query|table|csv|json|recipe|resume|cv|contract|clause|description|comments?|feedback|survey|answers?|questions?|statement|speech|announcement|memo|minutes|copy|page|section|chapter|verse|song|instructions|output|error|stack ?trace|excerpt|content|writing|words)\b/i;
+  /\b(?:this|these|that|those|the following|following|my|our|his|her|their|the attached|attached)\s+(?:[\w'-]+\s+){0,3}?(?:text|e-?mails?|messages?|paragraphs?|passages?|sentences?|essay|letter|draft|document|article|post|transcript|log|logs|story|poem|lyrics|review|tweet|caption|list|data|input|examples?|quote|phrase|title|summary|abstract|bio|paper|report|notes?|reply|response|ticket|complaint|chat|conversation|thread|code|snippet|script|function|query|table|csv|json|recipe|resume|cv|contract|clause|description|comments?|feedback|survey|statement|speech|announcement|memo|minutes|copy|page|section|chapter|verse|song|instructions|output|error|stack ?trace|excerpt|content|writing)\b/i;
 
 function lineBreakIntroducerEnd(text: string): number {
   for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) {
