@@ -46,6 +46,47 @@ describe("whitespace", () => {
 });
 
 describe("pleasantries", () => {
+  test("after a request for text to be written, or a role to play, social sentences are its content and stay", () => {
+    for (const text of [
+      "Write a message to the parents of my class. Hope everyone's well after the storm.",
+      "Draft a text to my boss. Sorry for the short notice, but I need Friday off.",
+      "Write a thank-you card. Thank you for everything.",
+      "Write the end of a podcast episode. Thanks for listening, and have a great week!",
+      "Simulate a polite butler. Sorry to bother you, sir. Tea is served.",
+      "Write a Python script that prints lol. It should print lol ten times.",
+    ])
+      expect(applyRule(pleasantries, text).text).toBe(text);
+  });
+  test("after the request only closings and apologies for the asking go: other social words there are part of it", () => {
+    for (const text of [
+      "I need a dessert recipe. A quick one.",
+      "The output should be sorted. This is random.",
+      "Describe the movie in one sentence. It's a weird one.",
+    ])
+      expect(applyRule(pleasantries, text).text).toBe(text);
+    expect(applyRule(pleasantries, "Explain sorting. I hope this isn't a silly question. Thanks!").text).toBe("Explain sorting.");
+  });
+  test("laughter talked about stays: defined, explained as an acronym, said by someone", () => {
+    for (const text of [
+      "Define lmao in one line.",
+      "Explain the acronym rofl.",
+      "Santa says hohoho. What does the Grinch say? hehehe",
+      "Run xdd on the disk, then check it.",
+    ])
+      expect(applyRule(pleasantries, text).text).toBe(text);
+  });
+  test("runs of separators and abutting laughter are read in linear time", () => {
+    const started = performance.now();
+    for (const text of [
+      `Thanks ${"-".repeat(40)} Original Message ${"-".repeat(40)}\nFrom: Bob\nSummarise it.`,
+      `${"haha".repeat(60)} zzz`,
+      `${"sorry, ".repeat(60)}zzz`,
+      `hi ${"!".repeat(60)} zzz`,
+    ])
+      applyRule(pleasantries, text);
+    // Exponential backtracking took 14-44 s on such texts; linear reading takes milliseconds.
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
   test("drops greeting, well-wishing, please and thanks", () => {
     const out = applyRule(pleasantries, "Hello ChatGPT, I hope you are doing well. Please summarize this article. Thanks in advance!");
     expect(out.text).toBe("Summarize this article.");
@@ -62,7 +103,7 @@ describe("pleasantries", () => {
     expect(out).toBe("How do I reverse a list?");
   });
   test("a request that only mentions thanks or hope is no social sentence", () => {
-    for (const text of ["Write a thank-you note to my teacher. Thanks!", "Explain why I hope this works. Thanks!"]) {
+    for (const text of ["Explain why I hope this works. Thanks!"]) {
       expect(applyRule(pleasantries, text).text).toBe(text.replace(" Thanks!", ""));
     }
   });

@@ -2,15 +2,20 @@ import type { CompressionRule } from "../types";
 import { capitalize, removeRanges, rewriteAll, type RewriteStep } from "../text/rewrite";
 import { splitSentences } from "../text/sentences";
 import {
+  ABOUT_THE_ASKING,
   ADDRESSEE,
+  CLOSING_SENTENCE,
+  COMPOSES_TEXT,
   isEmojiOnly,
   isSocialSentence,
+  LAUGHTER_ONLY,
   laughterRanges,
   opensSocially,
   SOCIAL_CLAUSE,
   SOCIAL_TAIL,
   SOCIAL_WORD,
   socialLeadLength,
+  TALKS_ABOUT_WORDS,
 } from "../text/social";
 
 /** An opening greeting with its punctuation, when more follows it. */
@@ -27,11 +32,25 @@ function socialRanges(text: string): { ranges: { start: number; end: number }[];
   const ranges: { start: number; end: number }[] = [];
   const capitalizeAt: number[] = [];
   const sentences = splitSentences(text);
+  // Where a request for text to be written starts: social sentences and leads after it are its content.
+  const composes = COMPOSES_TEXT.exec(text);
+  const contentFrom = composes === null ? text.length : composes.index;
+  let afterRequest = false;
+  const keepsLaughter = composes !== null || TALKS_ABOUT_WORDS.test(text);
   for (let i = 0; i < sentences.length; i++) {
     const s = sentences[i]!;
     const sentence = text.slice(s.start, s.end);
+    if (s.start >= contentFrom) break;
     const last = ranges[ranges.length - 1];
-    if (isSocialSentence(sentence) || (last?.end === s.start && isEmojiOnly(sentence))) {
+    const social = isSocialSentence(sentence);
+    // After the request only a closing goes: "A quick one, please." or "This is random." there is part of it.
+    if (
+      social &&
+      ((afterRequest && !CLOSING_SENTENCE.test(sentence) && !ABOUT_THE_ASKING.test(sentence) && !isEmojiOnly(sentence)) ||
+        (keepsLaughter && LAUGHTER_ONLY.test(sentence)))
+    )
+      continue;
+    if (social || (last?.end === s.start && isEmojiOnly(sentence))) {
       const rest = text.slice(s.next);
       // A sign-off above a short last line may be a pasted letter's: the name is content.
       if (rest.trim() !== "" && !rest.includes("\n\n") && rest.startsWith("\n") && NAME_LINE.test(rest)) continue;
@@ -40,12 +59,14 @@ function socialRanges(text: string): { ranges: { start: number; end: number }[];
       continue;
     }
     const lead = socialLeadLength(sentence);
-    if (lead > 0) {
+    // After the request a lead goes only before a sentence of its own: "A quick one, please." is part of it.
+    if (lead > 0 && (!afterRequest || sentence.slice(lead).trim().split(/\s+/).length >= 3)) {
       ranges.push({ start: s.start, end: s.start + lead });
       capitalizeAt.push(s.start + lead);
     }
     const tail = SOCIAL_TAIL.exec(sentence);
     if (tail) ranges.push({ start: s.start + tail.index, end: s.start + tail.index + tail[0].length });
+    if (!isEmojiOnly(sentence)) afterRequest = true;
   }
   // A removal that ends its line takes the blanks before it: "Summarize it. Thanks!" -> "Summarize it."
   for (let k = 0; k < ranges.length; k++) {
@@ -78,7 +99,7 @@ export const pleasantries: CompressionRule = {
   apply(text, ctx) {
     let saved = 0;
     // Laughter inside a sentence goes first: what is left of "This is a fun one haha." is a social sentence.
-    const laughter = laughterRanges(text);
+    const laughter = COMPOSES_TEXT.test(text) || TALKS_ABOUT_WORDS.test(text) ? [] : laughterRanges(text);
     if (laughter.length > 0) {
       const out = removeRanges(text, laughter, ctx);
       text = out.text;

@@ -61,7 +61,7 @@ const SORRY = String.raw`(?:(?:i['’]m |i am )?(?:so+ |really |very |terribly |
 /** "this is", "it might be", "this might sound": a clause that says what the question is. */
 const IT_IS = String.raw`(?:(?:i know |i reali[sz]e )?(?:this|it|that)(?:['’]s| is| was)|(?:(?:this|it|that) )?(?:might|may|could|will) (?:be|sound|seem)(?: like)?|(?:this|it|that) (?:sounds|seems)(?: like)?)`;
 /** The question played down: "probably a weird question", "bit of a newbie question here", "quick one", "this is random". */
-const PLAY_DOWN = String.raw`(?:${IT_IS} )?(?:(?:probably|maybe|perhaps|prob|likely) )?(?:${QUALIFIER} )?(?:an? |one )?(?:(?:bit|kind|sort) of an? )?(?:${QUALIFIER} )?(?:${PLAYED_DOWN}(?: [a-z]+)? ${QUESTION}(?: here)?|quick one|(?<=(?:probably|maybe|perhaps|bit of|kind of|sort of|this is|it['’]s|it is|be) (?:an? )?(?:${QUALIFIER} )?)(?:${PLAYED_DOWN}|fun|hard|tough|long) one)|${THIS_IS} (?:(?:probably|maybe|likely) )?(?:${QUALIFIER} )?${SELF_DEPRECATING}|${QUALIFIER} (?:dumb|stupid|silly|random|weird|odd|obvious|basic|embarrassing|awkward)|another(?: [a-z-]+)? (?:${QUESTION}|one)|${IT_IS} (?:an? )?(?:big|huge) ask|(?:i know )?(?:this|it) (?:gets|has been|['’]s been|is) asked (?:a lot|all the time|(?:a (?:million|thousand|hundred)|many) times)(?: (?:before|already))?`;
+const PLAY_DOWN = String.raw`(?:${IT_IS} )?(?:(?:probably|maybe|perhaps|prob|likely) )?(?:${QUALIFIER} )?(?:an? |one )?(?:(?:bit|kind|sort) of an? )?(?:${QUALIFIER} )?(?:${PLAYED_DOWN}(?: [a-z]+)? ${QUESTION}(?: here)?|quick one(?![\w-])|(?<=(?:probably|maybe|perhaps|bit of|kind of|sort of|this is|it['’]s|it is|be) (?:an? )?(?:${QUALIFIER} )?)(?:${PLAYED_DOWN}|fun|hard|tough|long) one(?![\w-]))|${THIS_IS} (?:(?:probably|maybe|likely) )?(?:${QUALIFIER} )?${SELF_DEPRECATING}|${QUALIFIER} (?:dumb|stupid|silly|random|weird|odd|obvious|basic|embarrassing|awkward)|another(?: [a-z-]+)? (?:${QUESTION}|one)|${IT_IS} (?:an? )?(?:big|huge) ask|(?:i know )?(?:this|it) (?:gets|has been|['’]s been|is) asked (?:a lot|all the time|(?:a (?:million|thousand|hundred)|many) times)(?: (?:before|already))?`;
 /** An apology for asking, for bothering, for the message, or if the question is a poor one. */
 const APOLOGY = String.raw`${SORRY}(?: in advance)?(?: (?:to|for) (?:bother|bothering|trouble|troubling|disturb|disturbing|bug|bugging|pester|pestering|interrupt|interrupting|spam|spamming)(?: ${YOU})?(?: again| with (?:this|that|another (?:one|question)|more questions|all (?:this|these questions)))?| to (?:ask|be (?:a|such a) (?:pain|nuisance|bother|pest)|dump this on you)(?: (?:again|this|something so (?:basic|simple|silly|obvious)))?| for (?:asking|rambling)(?: (?:something like this|this|that|again|so much))?| (?:for|about) (?:the |my |this |such an? |all the |an? |another )?(?:(?:${PLAYED_DOWN}|long|lengthy|late|last[- ]minute) )?(?:${SORRY_FOR}|[a-z-]+ ${QUESTION})| if (?:this|it)(?:['’]s| is) (?:the )?wrong (?:place|sub|forum|chat)(?: (?:to ask|for this))?| if (?:you['’]ve|you have) (?:heard|been asked) (?:this|that)(?: (?:a lot|before|already|a (?:million|thousand|hundred) times|many times))?| if (?:this|it|that|my question|this question|the question|i['’]m)(?:['’]s| is| was| sounds| seems| comes across as| might be| may be)? (?:${QUALIFIER} )?(?:an? )?(?:(?:bit|kind|sort) of an? )?(?:${QUALIFIER} )?(?:(?:${PLAYED_DOWN}|long|lengthy|rambling)(?:(?: [a-z]+)? (?:${QUESTION}|one|post|message))?|${SELF_DEPRECATING}|${BURDEN}|asking too much)| if (?:i['’]ve|i have) asked (?:this|that)(?: before| already)?| if (?:this|it) (?:has been|['’]s been) (?:asked|covered|answered)(?: (?:before|already|a (?:million|thousand|hundred) times|many times))?)?|(?:please )?(?:forgive|excuse|pardon) (?:my|the|this) (?:(?:${PLAYED_DOWN}) )?(?:ignorance|intrusion|interruption|${QUESTION}|bother)(?: in (?:these|such) matters)?`;
 
@@ -187,6 +187,35 @@ export function laughterRanges(text: string): { start: number; end: number }[] {
 export function withoutLaughter(text: string): string {
   return cutRanges(text, laughterRanges(text)).kept;
 }
+
+/**
+ * A request for words someone else will read, or a role to play ("Write a message to the parents.",
+ * "Draft a text to my boss.", "Simulate a polite butler.", "Greet every customer with ..."): a social
+ * sentence after it is likely what is to be written, so it stays. An adversarial probe of 245 prompts
+ * (wishes, apologies and thanks that are the content) had 42 meaning changes without this guard.
+ */
+export const COMPOSES_TEXT =
+  /\b(?:write|writing|draft|compose|create|craft|prepare|reply|respond|answer|greet|say|says|simulate|role-?play|pretend|act as|you are|you're|start|end|open|close|sign)\b[^.!?\n]*?\b(?:message|messages|card|note|text|reply|response|email|e-mail|letter|greeting|voicemail|newsletter|slide|speech|toast|dialogue|dialog|script|template|macro|chorus|verse|song|lyrics|line|lines|caption|post|tweet|announcement|bio|out-of-office|memo|invitation|invite|banner|poem|story|episode|podcast|outro|intro|ending|end|segment|farewell|vows|eulogy|blurb|ad|advert|slogan|with|saying|customer|customers|user|users|character|butler|barista|receptionist|assistant|bot|agent|host|guest|guests|client|clients|team|boss|friend|neighbou?r|landlord|parents|colleague|manager|tom|mom|mum|dad)\b/i;
+
+/**
+ * Talk about words, where laughter may be the word talked about ("Define lmao", "Explain the acronym
+ * rofl", "sprinkle in some lol", dialogue with "hahaha" in it): the laughter stays.
+ */
+export const TALKS_ABOUT_WORDS =
+  /\b(?:acronyms?|abbreviations?|slang|defin\w*|mean|means|meaning|stands? for|say|says|said|laugh\w*|sprinkle|add (?:a|an|some|in)|insert|dialogue|dialog|script|words?|terms?|phrases?|difference|spell\w*|significa|signifie|bedeutet)\b/i;
+
+/** Laughter alone as a sentence ("hehehe"): kept where the text talks about words or asks for text to be written. */
+export const LAUGHTER_ONLY = /^\W*(?:lo+l\w*|a?(?:ha)+h?|(?:he)+|lmf?ao\w*|rofl|xd\w*)\W*$/i;
+
+/**
+ * What goes after the request too: thanks, appreciation, a sign-off, laughter, and an apology or
+ * self-deprecation about the asking itself ("I hope this isn't a silly question.", "Apologies for the
+ * rush."). Other social sentences there may be part of it ("I need a recipe. A quick one, please.",
+ * "The output should be sorted. This is random.").
+ */
+export const ABOUT_THE_ASKING = /\b(?:questions?|ask|asking|bother|bothering|bug|bugging|rush|hurry|trouble|ramble|rambling|typos|wall of text)\b/i;
+export const CLOSING_SENTENCE =
+  /^\W*(?:thanks|thank|thx|ty|tysm|tia|ta|cheers|many thanks|much appreciated|appreciate|appreciated|really appreciate|i (?:really |truly )?appreciate|i(?:['’]d| would) (?:really |truly |greatly )?appreciate|(?:any|your) help|(?:i['’]m |i am )?(?:so |really |very |truly )?(?:grateful|thankful)|best|regards|kind regards|warm regards|all the best|take care|let me know|no rush|talk soon|speak soon|xoxo|ttyl|you(?:['’]re| are) (?:so |really |truly )?(?:amazing|awesome|brilliant|great|wonderful|fantastic|incredible|the best|a star|a legend|a lifesaver|a gem|a hero|a saint|so helpful|too kind|very kind)|i owe you|you rock|legend|lifesaver|lo+l\w*|a?(?:ha)+h?|(?:he)+|lmf?ao\w*|rofl|xd\w*)\b/i;
 
 /** Candidate words, to skip the sentence scan in texts that hold none of them. */
 export const SOCIAL_WORD =
