@@ -282,18 +282,29 @@ const SIGNATURE_TOLERANCE = 6;
 
 const SIGNATURE_PROBE = "semantic cache signature probe: how do I reset my password?";
 
-/** The signature of the embedder's model, read from its vector of a fixed probe sentence. */
+/**
+ * What text a prompt's vector is of (semantic-cache.ts embeddingText): the prompt as written until
+ * 2026-11-27, its canonical request since. Vectors of the other text never meet: they would still be
+ * the same model's, and the probe alone cannot tell them apart.
+ */
+const EMBEDDED_TEXT = "t2";
+
+/** The signature of the embedder's model, read from its vector of a fixed probe sentence, and of the text it embeds. */
 export async function embedderSignature(embedder: Embedder): Promise<string> {
   const probe = await embedder.embed(SIGNATURE_PROBE);
   const bits = Math.min(SIGNATURE_BITS, probe.length);
   const bytes = new Uint8Array(Math.ceil(bits / 8));
   for (let i = 0; i < bits; i++) if (probe[i]! > 0) bytes[i >> 3]! |= 1 << (i & 7);
-  return Buffer.from(bytes).toString("base64url");
+  return `${EMBEDDED_TEXT}.${Buffer.from(bytes).toString("base64url")}`;
 }
 
 function sameEmbedder(a: string, b: string): boolean {
-  const x = Buffer.from(a, "base64url");
-  const y = Buffer.from(b, "base64url");
+  // base64url has no "."; a signature written before EMBEDDED_TEXT has no tag and matches none.
+  const [textA, bitsA] = a.split(".");
+  const [textB, bitsB] = b.split(".");
+  if (textA !== textB || bitsA === undefined || bitsB === undefined) return false;
+  const x = Buffer.from(bitsA, "base64url");
+  const y = Buffer.from(bitsB, "base64url");
   if (x.length !== y.length) return false;
   let differing = 0;
   for (let i = 0; i < x.length; i++) for (let v = x[i]! ^ y[i]!; v; v &= v - 1) differing++;
