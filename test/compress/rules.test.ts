@@ -66,6 +66,15 @@ describe("pleasantries", () => {
       expect(applyRule(pleasantries, text).text).toBe(text);
     expect(applyRule(pleasantries, "Explain sorting. I hope this isn't a silly question. Thanks!").text).toBe("Explain sorting.");
   });
+  test("a social sentence a later sentence points back at, a statement that only sounds played down, and laughter after a colon stay", () => {
+    for (const text of [
+      "Hope you're crushing it.\nUse that as the subject line and write a motivational email to the sales team.",
+      "This is random. Is it uniformly distributed?",
+      "Explain: lmao",
+    ])
+      expect(applyRule(pleasantries, text).text).toBe(text);
+    expect(applyRule(pleasantries, "Hi! This is random but would you name three rivers?").text).toBe("Would you name three rivers?");
+  });
   test("laughter talked about stays: defined, explained as an acronym, said by someone", () => {
     for (const text of [
       "Define lmao in one line.",

@@ -24,6 +24,13 @@ const GREETING = new RegExp(
   "i",
 );
 
+/**
+ * A sentence that opens with a verb on "it", or on "that" / "this" standing alone ("Use that as the
+ * subject line", not "Summarize this article"): the sentence before is its object.
+ */
+const POINTS_BACK =
+  /^\s*[a-z]+[ \t]+(?:it\b|(?:that|this|these|those)(?=[ \t]*(?:[.,;:!?]|$|(?:as|for|in|into|to|with|on|and|please|again|up|out|so|but|or)\b)))/i;
+
 /** A line of at most three words closing the message: a name under a sign-off ("Best regards,\nJohn Smith"), maybe content. */
 const NAME_LINE = /^\s*\S+(?:[ \t]+\S+){0,2}\s*$/;
 
@@ -44,6 +51,9 @@ function socialRanges(text: string): { ranges: { start: number; end: number }[];
     const last = ranges[ranges.length - 1];
     const social = isSocialSentence(sentence);
     // After the request only a closing goes: "A quick one, please." or "This is random." there is part of it.
+    // Before a sentence that points back at it ("Hope you're crushing it.\nUse that as the subject line"), it is what is pointed at.
+    const next = sentences[i + 1];
+    if (social && next !== undefined && POINTS_BACK.test(text.slice(next.start, next.end))) continue;
     if (
       social &&
       ((afterRequest && !CLOSING_SENTENCE.test(sentence) && !ABOUT_THE_ASKING.test(sentence) && !isEmojiOnly(sentence)) ||
