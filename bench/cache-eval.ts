@@ -57,6 +57,7 @@ import { readFileSync } from "node:fs";
 import { loadFaq, loadFaqFile, replayFaq, type FaqCorpus, type ReplayResult } from "./lib/faq-replay";
 import { editedPairs, promptsBySource, splitPrompts, structuralEdits, TEST_SOURCES, TUNE_SOURCES } from "./lib/cache-hard-negatives";
 import { Rng } from "../models/data/rng";
+import { dot } from "./lib/vectors";
 
 type Label = "same" | "different" | "gray";
 interface LabelledPair {
@@ -416,12 +417,6 @@ function promptRewordings(prompts: readonly string[], rng: Rng): LabelledPair[] 
 }
 
 // ---- scoring -----------------------------------------------------------------------------------
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-}
 
 async function score(pairs: LabelledPair[], embed: (t: string) => Promise<Float32Array>, synonyms: SynonymTable | undefined): Promise<ScoredResult[]> {
   const memo = new Map<string, Promise<Float32Array>>();

@@ -21,6 +21,7 @@ import { SHIPPED_SYNONYMS } from "../src/pipeline/cache/request-synonyms";
 import { allMismatches } from "../src/pipeline/cache/verify";
 import { loadModels } from "../src/pipeline/models";
 import type { FaqCorpus } from "./lib/faq-replay";
+import { dot, memoEmbed } from "./lib/vectors";
 
 const { values: args } = parseArgs({
   options: {
@@ -32,13 +33,7 @@ const { values: args } = parseArgs({
 
 const models = await loadModels();
 const config = DEFAULT_CACHE_CONFIG;
-const memo = new Map<string, Float32Array>();
-async function vec(text: string): Promise<Float32Array> {
-  let v = memo.get(text);
-  if (!v) memo.set(text, (v = await models.embed(text)));
-  return v;
-}
-const dot = (x: Float32Array, y: Float32Array) => x.reduce((s, xi, i) => s + xi * y[i]!, 0);
+const vec = memoEmbed((text) => models.embed(text));
 
 interface Pair {
   a: string;

@@ -38,17 +38,12 @@ import { SHIPPED_SYNONYMS } from "../src/pipeline/cache/request-synonyms";
 import { loadModels } from "../src/pipeline/models";
 import { Rng } from "../models/data/rng";
 import { loadSemEval, loadStsBenchmark } from "../models/data/sts";
+import { dot, memoEmbed } from "./lib/vectors";
 
 const { values: args } = parseArgs({ options: { show: { type: "boolean", default: false } } });
 const config = DEFAULT_CACHE_CONFIG;
 const models = await loadModels();
-const memo = new Map<string, Float32Array>();
-async function vec(text: string): Promise<Float32Array> {
-  let v = memo.get(text);
-  if (!v) memo.set(text, (v = await models.embed(text)));
-  return v;
-}
-const dot = (x: Float32Array, y: Float32Array) => x.reduce((s, xi, i) => s + xi * y[i]!, 0);
+const vec = memoEmbed((text) => models.embed(text));
 
 interface Pair {
   a: string;

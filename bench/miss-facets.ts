@@ -16,12 +16,13 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { OptimizeInput } from "../src/pipeline/optimize-types";
 import { loadPromptCorpus } from "../models/data/corpus";
 import { loadTrees, roundOrder } from "./lib/measure";
 import { percentile } from "./lib/stats";
+import { treeOptimizer } from "./lib/tree-optimizer";
 
 const { values: flags } = parseArgs({
   args: process.argv.slice(2),
@@ -45,19 +46,13 @@ const ANSWER = {
 };
 
 async function loadTree(name: string, path: string): Promise<Tree> {
-  const at = (file: string) => import(resolve(path, file));
-  const { loadSettings } = await at("src/config/config.ts");
-  const { parseCompletionRequest } = await at("src/http/validate/completion-request.ts");
-  const { optimizeInputOf } = await at("src/pipeline/analyze.ts");
-  const { RULE_NAMES } = await at("src/pipeline/compress/index.ts");
-  const { optimize } = await at("src/pipeline/optimize.ts");
+  const { at, settings, optimize, inputOf: optimizeInput } = await treeOptimizer(path, "/tmp/svc-bench-miss-facets");
   const { optimizerDeps } = await at("src/pipeline/optimizer-deps.ts");
   const { loadModels } = await at("src/pipeline/models.ts");
   const { modelOptionsOf } = await at("src/ml/load.ts");
   const { loadVocabularies } = await at("src/tokens/count.ts");
   const { SemanticCache } = await at("src/pipeline/cache/index.ts");
   const { openStore } = await at("src/store/db.ts");
-  const settings = loadSettings({ ...process.env, SVC_DATA_DIR: "/tmp/svc-bench-miss-facets" });
   loadVocabularies(["o200k"]);
   const models = await loadModels(undefined, modelOptionsOf(settings));
   // The event loop's deps, as Optimizer.start makes them for the inline path.
@@ -66,10 +61,7 @@ async function loadTree(name: string, path: string): Promise<Tree> {
   const dir = mkdtempSync(join(tmpdir(), "svc-bench-miss-facets-"));
   const store = openStore(dir);
   const cache = await SemanticCache.open({ store, embedder: models.embedder, config: {} });
-  const inputOf = (prompt: string): OptimizeInput => ({
-    ...optimizeInputOf(parseCompletionRequest({ model: "auto", messages: [{ role: "user", content: prompt }] }, RULE_NAMES), available, settings.qualityFloor),
-    wantEmbedding: true,
-  });
+  const inputOf = (prompt: string): OptimizeInput => ({ ...optimizeInput(prompt, available), wantEmbedding: true });
   const run = async (prompt: string) => {
     const t0 = performance.now();
     const opt = await optimize(inputOf(prompt), deps);

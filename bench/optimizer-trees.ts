@@ -15,11 +15,11 @@
  *   git archive <commit> | tar -x -C /tmp/old && ln -s "$PWD/node_modules" /tmp/old/node_modules
  *   bun bench/optimizer-trees.ts --tree old=/tmp/old --tree new=.
  */
-import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import type { OptimizeInput, OptimizeResult } from "../src/pipeline/optimize-types";
+import type { OptimizeResult } from "../src/pipeline/optimize-types";
 import { loadTrees, roundOrder } from "./lib/measure";
 import { percentile } from "./lib/stats";
+import { treeOptimizer } from "./lib/tree-optimizer";
 import { loadWorkload, variedPrompt } from "./lib/workload";
 
 const { values: flags } = parseArgs({
@@ -37,19 +37,11 @@ interface Tree {
 
 /** One tree's optimizer with its own deps, called as the gateway's inline path calls it. */
 async function loadTree(name: string, path: string): Promise<Tree> {
-  const at = (file: string) => import(resolve(path, file));
-  const { loadSettings } = await at("src/config/config.ts");
-  const { parseCompletionRequest } = await at("src/http/validate/completion-request.ts");
-  const { optimizeInputOf } = await at("src/pipeline/analyze.ts");
-  const { RULE_NAMES } = await at("src/pipeline/compress/index.ts");
-  const { optimize } = await at("src/pipeline/optimize.ts");
+  const { at, settings, optimize, inputOf } = await treeOptimizer(path, "/tmp/svc-bench-trees");
   const { loadOptimizerDeps } = await at("src/pipeline/optimizer-deps.ts");
-  const settings = loadSettings({ ...process.env, SVC_DATA_DIR: "/tmp/svc-bench-trees" });
   const deps = await loadOptimizerDeps(settings);
   const available = (deps.catalog.models as { id: string }[]).map((m) => m.id);
-  const inputOf = (prompt: string): OptimizeInput =>
-    optimizeInputOf(parseCompletionRequest({ model: "auto", messages: [{ role: "user", content: prompt }] }, RULE_NAMES), available, settings.qualityFloor);
-  return { name, run: (prompt) => optimize(inputOf(prompt), deps), us: [], cpuUs: [] };
+  return { name, run: (prompt) => optimize(inputOf(prompt, available), deps), us: [], cpuUs: [] };
 }
 
 const trees: Tree[] = await loadTrees(flags.tree, loadTree);
