@@ -34,16 +34,29 @@ const POINTS_BACK =
 /** A line of at most three words closing the message: a name under a sign-off ("Best regards,\nJohn Smith"), maybe content. */
 const NAME_LINE = /^\s*\S+(?:[ \t]+\S+){0,2}\s*$/;
 
+/**
+ * What of a message may be content though it reads as social: everything from a request for text to be
+ * written on ("Write a thank-you card. Thank you for everything."), and laughter where text is asked
+ * for or words are talked about ("Define lmao"). Read once per message, before laughter goes (which it
+ * does only where none of this holds, so the offset stays valid).
+ */
+interface ContentReading {
+  contentFrom: number;
+  keepsLaughter: boolean;
+}
+
+function readContent(text: string): ContentReading {
+  const composes = COMPOSES_TEXT.exec(text);
+  return { contentFrom: composes === null ? text.length : composes.index, keepsLaughter: composes !== null || TALKS_ABOUT_WORDS.test(text) };
+}
+
 /** Social sentences and clauses, found sentence by sentence in the masked text (data is masked and never read). */
-function socialRanges(text: string): { ranges: { start: number; end: number }[]; capitalizeAt: number[] } {
+function socialRanges(text: string, content: ContentReading): { ranges: { start: number; end: number }[]; capitalizeAt: number[] } {
   const ranges: { start: number; end: number }[] = [];
   const capitalizeAt: number[] = [];
   const sentences = splitSentences(text);
-  // Where a request for text to be written starts: social sentences and leads after it are its content.
-  const composes = COMPOSES_TEXT.exec(text);
-  const contentFrom = composes === null ? text.length : composes.index;
+  const { contentFrom, keepsLaughter } = content;
   let afterRequest = false;
-  const keepsLaughter = composes !== null || TALKS_ABOUT_WORDS.test(text);
   for (let i = 0; i < sentences.length; i++) {
     const s = sentences[i]!;
     const sentence = text.slice(s.start, s.end);
@@ -109,14 +122,15 @@ export const pleasantries: CompressionRule = {
   apply(text, ctx) {
     let saved = 0;
     // Laughter inside a sentence goes first: what is left of "This is a fun one haha." is a social sentence.
-    const laughter = COMPOSES_TEXT.test(text) || TALKS_ABOUT_WORDS.test(text) ? [] : laughterRanges(text);
+    const content = readContent(text);
+    const laughter = content.keepsLaughter ? [] : laughterRanges(text);
     if (laughter.length > 0) {
       const out = removeRanges(text, laughter, ctx);
       text = out.text;
       saved += out.saved;
     }
     if (SOCIAL_WORD.test(text)) {
-      const { ranges, capitalizeAt } = socialRanges(text);
+      const { ranges, capitalizeAt } = socialRanges(text, content);
       if (ranges.length > 0) {
         let capitalized = text;
         for (const at of capitalizeAt) capitalized = capitalized.slice(0, at) + capitalized[at]!.toUpperCase() + capitalized.slice(at + 1);

@@ -205,7 +205,7 @@ export const TALKS_ABOUT_WORDS =
   /\b(?:acronyms?|abbreviations?|slang|defin\w*|mean|means|meaning|stands? for|say|says|said|laugh\w*|sprinkle|add (?:a|an|some|in)|insert|dialogue|dialog|script|words?|terms?|phrases?|difference|spell\w*|significa|signifie|bedeutet)\b/i;
 
 /** Laughter alone as a sentence ("hehehe"): kept where the text talks about words or asks for text to be written. */
-export const LAUGHTER_ONLY = /^\W*(?:lo+l\w*|a?(?:ha)+h?|(?:he)+|lmf?ao\w*|rofl|xd\w*)\W*$/i;
+export const LAUGHTER_ONLY = new RegExp(String.raw`^\W*${LAUGH}\W*$`, "i");
 
 /**
  * What goes after the request too: thanks, appreciation, a sign-off, laughter, and an apology or
@@ -214,8 +214,10 @@ export const LAUGHTER_ONLY = /^\W*(?:lo+l\w*|a?(?:ha)+h?|(?:he)+|lmf?ao\w*|rofl|
  * "The output should be sorted. This is random.").
  */
 export const ABOUT_THE_ASKING = /\b(?:questions?|ask|asking|bother|bothering|bug|bugging|rush|hurry|trouble|ramble|rambling|typos|wall of text)\b/i;
-export const CLOSING_SENTENCE =
-  /^\W*(?:thanks|thank|thx|ty|tysm|tia|ta|cheers|many thanks|much appreciated|appreciate|appreciated|really appreciate|i (?:really |truly )?appreciate|i(?:['’]d| would) (?:really |truly |greatly )?appreciate|(?:any|your) help|(?:i['’]m |i am )?(?:so |really |very |truly )?(?:grateful|thankful)|best|regards|kind regards|warm regards|all the best|take care|let me know|no rush|talk soon|speak soon|xoxo|ttyl|you(?:['’]re| are) (?:so |really |truly )?(?:amazing|awesome|brilliant|great|wonderful|fantastic|incredible|the best|a star|a legend|a lifesaver|a gem|a hero|a saint|so helpful|too kind|very kind)|i owe you|you rock|legend|lifesaver|lo+l\w*|a?(?:ha)+h?|(?:he)+|lmf?ao\w*|rofl|xd\w*)\b/i;
+export const CLOSING_SENTENCE = new RegExp(
+  String.raw`^\W*(?:thanks|thank|thx|ty|tysm|tia|ta|cheers|many thanks|much appreciated|appreciate|appreciated|really appreciate|i (?:really |truly )?appreciate|i(?:['’]d| would) (?:really |truly |greatly )?appreciate|(?:any|your) help|(?:i['’]m |i am )?(?:so |really |very |truly )?(?:grateful|thankful)|best|regards|kind regards|warm regards|all the best|take care|let me know|no rush|talk soon|speak soon|xoxo|ttyl|you(?:['’]re| are) (?:so |really |truly )?(?:amazing|awesome|brilliant|great|wonderful|fantastic|incredible|the best|a star|a legend|a lifesaver|a gem|a hero|a saint|so helpful|too kind|very kind)|i owe you|you rock|legend|lifesaver|${LAUGH})\b`,
+  "i",
+);
 
 /** Candidate words, to skip the sentence scan in texts that hold none of them. */
 export const SOCIAL_WORD =
