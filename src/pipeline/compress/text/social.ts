@@ -156,13 +156,15 @@ const LONG_LAUGH = /^(?:a?(?:ha){2,}h?|(?:he){2,})$/i;
  * Could you", "lol ok this is ..."): the word alone, at the end of a clause (before its punctuation, an
  * emoji or the line's end) or opening a sentence, never after a word that would make it the thing talked
  * about; nor after a Private Use Area character, a protected span's placeholder (protect/mask.ts, which
- * imports this module), that may end with such a word ("at least 200 words haha"). A phrase pattern: found by the scan the phrase rules share, which a regex scan of each text for
+ * imports this module), that may end with such a word ("at least 200 words haha"); nor in a list of
+ * laughter words, which are then the words talked about ("Rank lol, lmao, rofl, and 'haha'", a blind
+ * probe's prompt, lost three of them). A phrase pattern: found by the scan the phrase rules share, which a regex scan of each text for
  * laughter would have cost a third of the social sentence scan's time (the public corpora's prompts of
  * 200+ tokens, bench/compress-speed.ts's). Its matches open at the word; the blanks before it go too.
  */
 const LAUGHTER_IN_SENTENCE = new PhrasePattern({
   pattern: new RegExp(
-    String.raw`(?<=[^\s:][ \t]+)(?<!(?:\b(?:${NAMES_A_WORD})|[\uE000-\uF8FF])[ \t]+)${LAUGH_TOKEN}(?=[ \t]*(?:[.,!?;:)\u2026]|${EMOJI}|\n|$))|(?<=^|[.!?][ \t]+|\n)${LAUGH_TOKEN}(?:[ \t]*,)?[ \t]+(?=[a-z])`,
+    String.raw`(?<=[^\s:][ \t]+)(?<!(?:\b(?:${NAMES_A_WORD})|[\uE000-\uF8FF]|${LAUGH_TOKEN},)[ \t]+)${LAUGH_TOKEN}(?![ \t]*,[ \t]*(?:(?:and|or)[ \t]+)?["'“‘]?${LAUGH_TOKEN})(?=[ \t]*(?:[.,!?;:)\u2026]|${EMOJI}|\n|$))|(?<=^|[.!?][ \t]+|\n)${LAUGH_TOKEN}(?:[ \t]*,)?[ \t]+(?=[a-z])`,
     "g",
   ),
   words: LAUGH_WORDS,
