@@ -109,6 +109,11 @@ const LITERAL_PATTERNS: readonly RegExp[] = [
 /** Identifiers and codes: snake_case, camelCase, dotted.names, file.ext, letters mixed with digits. */
 const IDENTIFIER = /^(?:\w*_\w+|[a-z]+[A-Z]\w*|\w+(?:\.\w+)+|(?=\w*\d)(?=\w*[A-Za-z])\w{2,})$/;
 
+/** A word that is an identifier or a code, a literal of its own ("python3" names a language instead). */
+function isIdentifier(t: Token): boolean {
+  return IDENTIFIER.test(t.text) && !PROGRAMMING_LANGUAGES[t.lower];
+}
+
 const TOKEN =
   /\n|\d+(?:[.,]\d+)*(?:\/\d+)?|\.\d+|[\p{L}_][\p{L}\p{N}_'’.@-]*(?:\+\+|#)?|===|!==|\*\*|\/\/|==|!=|<=|>=|&&|\|\||<<|>>|(?:\+\+|--)(?=[\p{L}_])|[^\s\p{L}\p{N}]/gu;
 /**
@@ -226,9 +231,7 @@ export function stem(word: string): string {
  * load 13), the same facets on every string of ../shared/data up to 1,000 characters (221,802).
  */
 const FACET_WORDS: ReadonlySet<string> = new Set([
-  ...[NUMBER_WORDS, NUMBER_SCALES, ORDINAL_WORDS, OPERATOR_WORDS].flatMap((table: Readonly<Record<string, unknown>>) =>
-    Object.keys(table).filter((word) => table[word] !== undefined),
-  ),
+  ...[NUMBER_WORDS, NUMBER_SCALES, ORDINAL_WORDS, OPERATOR_WORDS].flatMap((table) => Object.keys(table)),
   ...NEGATIONS,
 ]);
 
@@ -924,7 +927,7 @@ function slotKey(t: Token | undefined, titleCase: boolean): string | undefined {
   if (isVariable(t)) return `v:${t.text}`;
   // An identifier is an argument in its place, as a literal is: "a foreign key from orders.customer_id
   // referencing customers.id" is another key with the two exchanged (pairs-4, written blind, served it).
-  if (IDENTIFIER.test(t.text) && !PROGRAMMING_LANGUAGES[t.lower]) return `${LITERAL_SLOT}${t.text}`;
+  if (isIdentifier(t)) return `${LITERAL_SLOT}${t.text}`;
   return undefined;
 }
 
@@ -1084,7 +1087,7 @@ const FRAME_PREPOSITIONS: ReadonlySet<string> = new Set(
 );
 const QUESTION_WORDS: ReadonlySet<string> = new Set(["how", "what", "where", "when", "why", "who", "which"]);
 /** The auxiliary after an opening question word, with those that ask the same thing ("how do I" / "how can I") as one. */
-const QUESTION_AUXILIARY: Readonly<Record<string, string>> = Object.assign(Object.create(null), {
+const QUESTION_AUXILIARY = wordTable<string>({
   do: "do",
   does: "do",
   can: "do",
@@ -1141,8 +1144,13 @@ export function extractFacets(prompt: string): PromptFacets {
       const signed = prev?.text === "-" && !isOperand(tokens[i - 2]);
       // "3rd" is the ordinal "third", as ORDINAL_WORDS reads it, not the count 3.
       const ordinal = next !== undefined && /^(st|nd|rd|th)$/.test(next.lower);
-      facets.numbers.push((ordinal ? "#" : signed ? "-" : "") + canonicalNumber(t.text));
-      if (ordinal) i++;
+      // A clock time carries its half of the day: "from 9am to 5pm" is not "from 9pm to 5am" (a blind
+      // probe served "open at 8am" / "at 8pm"); "I'm 25 am I eligible" has no time in it.
+      const half = next?.kind === "word" && /^[ap]m$/.test(next.lower) && (prev?.text === ":" || /^(?:[1-9]|1[0-2])$/.test(t.text)) ? next.lower : "";
+      facets.numbers.push((ordinal ? "#" : signed ? "-" : "") + canonicalNumber(t.text) + half);
+      // Beside a slice's colon a number's side counts: "a[1:]" is not "a[:1]" (a review served it).
+      if (squareDepth > 0 && (prev?.text === ":" || next?.text === ":")) facets.symbols.push("#");
+      if (ordinal || half) i++;
       continue;
     }
     if (t.kind === "symbol") {
@@ -1192,7 +1200,7 @@ export function extractFacets(prompt: string): PromptFacets {
         if (NEGATIONS.has(part)) facets.negations++;
       }
     }
-    if (IDENTIFIER.test(t.text) && !PROGRAMMING_LANGUAGES[t.lower]) facets.literals.push(t.text);
+    if (isIdentifier(t)) facets.literals.push(t.text);
 
     const numberWords = numberAt(tokens, i);
     if (numberWords) {
@@ -1279,12 +1287,12 @@ export function extractFacets(prompt: string): PromptFacets {
   facets.units.sort();
   facets.literals.sort();
   facets.frame.sort();
-  // indexOf finds the first of equal texts, so a literal written twice is named alike both times.
-  facets.symbols = facets.symbols.map((x) =>
-    x.startsWith(LITERAL_SYMBOL) ? `${LITERAL_SYMBOL}${facets.literals.indexOf(x.slice(LITERAL_SYMBOL.length))}` : x,
-  );
-  for (const slot of facets.slots)
-    if (slot.key.startsWith(LITERAL_SLOT)) slot.key = `${LITERAL_SLOT}${facets.literals.indexOf(slot.key.slice(LITERAL_SLOT.length))}`;
+  // The first place of equal texts, so a literal written twice is named alike both times; a map, as
+  // indexOf per slot grew with the square of the identifiers ("x.y " x 20,000: 3.0 s, a review).
+  const placeOf = new Map<string, number>();
+  facets.literals.forEach((text, i) => placeOf.has(text) || placeOf.set(text, i));
+  facets.symbols = facets.symbols.map((x) => (x.startsWith(LITERAL_SYMBOL) ? `${LITERAL_SYMBOL}${placeOf.get(x.slice(LITERAL_SYMBOL.length))}` : x));
+  for (const slot of facets.slots) if (slot.key.startsWith(LITERAL_SLOT)) slot.key = `${LITERAL_SLOT}${placeOf.get(slot.key.slice(LITERAL_SLOT.length))}`;
   // `quoted` stays in the order written: "x is 'hello' and y is 'he'" is not "x is 'he' and y is 'hello'".
   return facets;
 }
