@@ -86,6 +86,11 @@ describe("PII tagger completion rules", () => {
     expect(persons("She joined the U.S. Army in May.")).toEqual([]);
   });
 
+  test("a person span of a city's, state's or region's words alone is the place", () => {
+    expect(persons("I want to visit Lisbon, Porto and the Algarve in June.")).toEqual([]);
+    expect(persons("Plan a trip from Chicago to Denver through Nebraska.")).toEqual([]);
+  });
+
   test("a lone possessive before a law, a disease or a theorem is no one", () => {
     expect(persons("Newton's second law relates force and mass.")).toEqual([]);
     expect(persons("Parkinson's disease affects movement.")).toEqual([]);
