@@ -146,15 +146,25 @@ const TOKEN =
 const MAX_UNIT_CHARS = 200;
 
 /** Lower-cased words of `text`, or null when it holds anything but words, blanks, punctuation and emoji. */
+// Ends at the first word that neither opens a unit nor may stand before the word that does (classOfWords
+// would refuse the unit there): most sentences are read no further than their first word, which kept the
+// optimizer's cost on fresh workload prompts where it was (bench/optimizer-trees.ts).
 function socialWords(text: string): string[] | null {
   if (text.length > MAX_UNIT_CHARS) return null;
   const lower = text.toLowerCase();
   const out: string[] = [];
+  let opened = false;
   TOKEN.lastIndex = 0;
   while (TOKEN.lastIndex < lower.length) {
     const m = TOKEN.exec(lower);
     if (m === null || m[2] !== undefined) return null;
-    if (m[1] !== undefined) out.push(m[1].replace("’", "'"));
+    if (m[1] === undefined) continue;
+    const word = m[1].replace("’", "'");
+    if (!opened) {
+      if (OPENERS.has(word)) opened = true;
+      else if (!LEAD_WORDS.has(word)) return null;
+    }
+    out.push(word);
   }
   return out;
 }
@@ -218,6 +228,14 @@ export function vocabSocialClass(sentence: string): SocialClass | null {
 }
 
 const PLACEHOLDER_FIRST = /^[\uE000-\uF8FF]/;
+/** A sentence's first word, after any emoji or punctuation. */
+const FIRST_WORD = /^[^a-z\uE000-\uF8FF]{0,20}([a-z]+(?:['’][a-z]+)*)/i;
+
+/** Whether a unit of the closed vocabulary may open `sentence`: its first word opens one or may stand before the word that does. */
+export function mayOpenUnit(sentence: string): boolean {
+  const first = FIRST_WORD.exec(sentence)?.[1]?.toLowerCase().replace("’", "'");
+  return first !== undefined && (OPENERS.has(first) || LEAD_WORDS.has(first));
+}
 /** Where the clauses of a sentence may part: a comma, a dash, "but", or emoji. */
 const CLAUSE_END = /[ \t]*(?:,|;|[ \t][—–-][ \t]|(?:[\u2600-\u27BF]|[\uD83C-\uD83E][\uDC00-\uDFFF]|\uFE0F|\u200D)+)[ \t]*|[ \t]+(?=but[ \t])/g;
 /** What joins a dropped clause to the rest: "and" before another social clause, "but" / "so" before the request. */
@@ -238,6 +256,7 @@ const STARTS_SENTENCE =
  */
 export function vocabLeadLength(sentence: string, loose = false): number {
   if (sentence.length > 600) return 0;
+  if (!mayOpenUnit(sentence)) return 0;
   let lead = 0;
   let from = 0;
   // Thanks or a sign-off before a name is a signature ("Many thanks, Bernard (aged 84)"), not a lead.
@@ -270,12 +289,23 @@ const TAIL_CHARS = 160;
 const NAME = String.raw`(?:[A-Z][A-Za-z'’-]*\.?)(?:[ \t]+[A-Z][A-Za-z'’-]*\.?){0,2}`;
 const SIGNED = new RegExp(String.raw`(?:^|(?<=[.!?\n][ \t]*))([^\n.!?]{1,80}?)(?:[ \t]*[,.!]+[ \t]*|[ \t]+[—–-][ \t]*)(${NAME})[ \t]*[.!]?\s*$`);
 
+/** Whether the last word of `text` (before a full stop or "!") opens with a capital: SIGNED is tried only then. */
+function endsWithName(text: string): boolean {
+  let end = text.length;
+  while (end > 0 && /[\s.!]/.test(text[end - 1]!)) end--;
+  let start = end;
+  while (start > 0 && !/[\s,.!?]/.test(text[start - 1]!)) start--;
+  const c = text.charCodeAt(start);
+  return end > start && c >= 0x41 && c <= 0x5a;
+}
+
 /**
  * Where a sign-off or thanks with the sender's name that ends `text` starts ("... Kind regards, Jonathan",
  * "... Thank you most sincerely. Geoffrey Hale"), or -1. The name goes with the sign-off: without it a
  * name would dangle ("Explain it. Bernard"). A name on a line of its own stays (a pasted letter's).
  */
 export function signedTailStart(text: string): number {
+  if (!endsWithName(text)) return -1;
   const from = Math.max(0, text.length - TAIL_CHARS);
   const m = SIGNED.exec(from === 0 ? text : text.slice(from));
   if (m === null || (from > 0 && m.index === 0)) return -1;

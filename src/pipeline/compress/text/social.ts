@@ -1,6 +1,6 @@
 import { PhrasePattern } from "./phrase-patterns";
 import { cutRanges } from "./rewrite";
-import { signedTailStart, vocabLeadLength, vocabSocialClass } from "./social-vocab";
+import { mayOpenUnit, signedTailStart, vocabLeadLength, vocabSocialClass } from "./social-vocab";
 
 /**
  * Social content: greetings, well-wishing, thanks, apologies for asking, self-deprecation about the
@@ -241,12 +241,12 @@ const SOCIAL_OPENING = new RegExp(
 /** Whether a trimmed sentence is SOCIAL_SENTENCE, deciding most sentences by their length or first word. */
 export function isSocialSentence(sentence: string): boolean {
   if (sentence.length > MAX_SOCIAL_CHARS) return false;
-  return (SOCIAL_OPENING.test(sentence) && SOCIAL_SENTENCE.test(sentence)) || vocabSocialClass(sentence) !== null;
+  return (SOCIAL_OPENING.test(sentence) && SOCIAL_SENTENCE.test(sentence)) || (mayOpenUnit(sentence) && vocabSocialClass(sentence) !== null);
 }
 
 /** Whether `sentence` opens with a word a social sentence or lead can open with: neither isSocialSentence nor socialLeadLength holds of one that does not. */
 export function opensSocially(sentence: string): boolean {
-  return SOCIAL_OPENING.test(sentence) || vocabLeadLength(sentence) > 0 || vocabSocialClass(sentence) !== null;
+  return SOCIAL_OPENING.test(sentence) || (mayOpenUnit(sentence) && (vocabLeadLength(sentence) > 0 || vocabSocialClass(sentence) !== null));
 }
 
 // The variation selector and the zero-width joiner stand outside the class: they only join emoji.
@@ -319,6 +319,7 @@ export function socialSentenceRanges(text: string): { start: number; end: number
     const sentence = m[0].trim();
     const start = m.index + m[0].length - m[0].trimStart().length;
     if (!SOCIAL_OPENING.test(sentence)) {
+      if (!mayOpenUnit(sentence)) continue;
       if (vocabSocialClass(sentence) !== null) ranges.push({ start, end: m.index + m[0].trimEnd().length });
       else {
         const lead = vocabLeadLength(sentence);
