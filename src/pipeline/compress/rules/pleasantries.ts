@@ -27,10 +27,11 @@ const GREETING = new RegExp(
 
 /**
  * A sentence that opens with a verb on "it", or on "that" / "this" standing alone ("Use that as the
- * subject line", not "Summarize this article"): the sentence before is its object.
+ * subject line", not "Summarize this article"): the sentence before is its object. Not an auxiliary on "it":
+ * "Hope your week is off to a good start. Would it be possible to list ..." points back at nothing.
  */
 const POINTS_BACK =
-  /^\s*[a-z]+[ \t]+(?:it\b|(?:that|this|these|those)(?=[ \t]*(?:[.,;:!?]|$|(?:as|for|in|into|to|with|on|and|please|again|up|out|so|but|or)\b)))/i;
+  /^\s*(?!(?:would|could|can|will|is|was|does|did|do|should|might|may|must|has|have|had|are|were)\b)[a-z]+[ \t]+(?:it\b|(?:that|this|these|those)(?=[ \t]*(?:[.,;:!?]|$|(?:as|for|in|into|to|with|on|and|please|again|up|out|so|but|or)\b)))/i;
 
 /** A line of at most three words closing the message: a name under a sign-off ("Best regards,\nJohn Smith"), maybe content. */
 const NAME_LINE = /^\s*\S+(?:[ \t]+\S+){0,2}\s*$/;

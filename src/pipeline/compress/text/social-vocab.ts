@@ -22,7 +22,7 @@ honestly seriously literally genuinely sincerely deeply truly most ever always a
 oh ah ahh ooh wow omg gosh okay ok okk alright well um hmm right yes yeah yep haha hahaha hehe lol lmao lmaoo lmaooo rofl xd
 fr ngl tbh tho though like kinda sorta lowkey highkey deadass bro bruh bestie fam dude mate pal buddy man friend friends babe hun dear dearest
 sir madam madame maam ma'am folks guys everyone everybody team all there assistant bot ai chatgpt gpt claude gemini
-x xx xxx xo xoxo cheers will would be do does did as greatly please pls plz kindly`;
+x xx xxx xo xoxo cheers will would be do does did as greatly please pls plz kindly today`;
 
 /** Each class: the words that may open a unit of it (one or two words), and the words of its kind. */
 const CLASSES: Record<SocialClass, { opens: string; words: string }> = {
@@ -214,6 +214,8 @@ function classOfWords(ws: readonly string[]): SocialClass | null {
   }
   if (first === null) return null;
   const classes = [...present];
+  // "I" opens a state only when nothing else does: "I hope ..." is a wish, "I really appreciate it" thanks.
+  if (first === "state" && classes.length > 1) first = classes.find((c) => c !== "state")!;
   for (const w of ws) if (!known(w, classes)) return null;
   const keyed = ws.some((w) => KEY_WORDS.has(w) || KEY_WORDS.has(w.replace(STRETCHED, "$1")) || LAUGHTER.test(w)) || hasKeyPhrase(ws);
   if (keyed) return first;
@@ -283,6 +285,8 @@ export function vocabLeadLength(sentence: string, loose = false): number {
   return STARTS_SENTENCE.test(rest) && rest.trim().split(/\s+/).length >= 3 ? lead : 0;
 }
 
+/** Sign-offs of one common word, social only before a name: "Best, K.", "Love, Mum". */
+const BARE_SIGN_OFF = words(`best love warmly yours sincerely respectfully cheers thanks regards`);
 /** The last characters of a message, where a sign-off with a name is looked for: no scan of a long text. */
 const TAIL_CHARS = 160;
 /** A name as signed: capitalised words and initials, one to three ("Jonathan", "D. Mensah", "Mrs. P. Whitfield", "HR"). */
@@ -309,7 +313,7 @@ export function signedTailStart(text: string): number {
   const from = Math.max(0, text.length - TAIL_CHARS);
   const m = SIGNED.exec(from === 0 ? text : text.slice(from));
   if (m === null || (from > 0 && m.index === 0)) return -1;
-  const cls = vocabSocialClass(m[1]!);
+  const cls = BARE_SIGN_OFF.has(m[1]!.trim().toLowerCase()) ? "signoff" : vocabSocialClass(m[1]!);
   return cls === "thanks" || cls === "signoff" ? from + m.index : -1;
 }
 
