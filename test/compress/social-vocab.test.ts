@@ -87,6 +87,10 @@ describe("social clauses leading a sentence", () => {
     const text = "You are so good at this, seriously, the best brainstorming partner ever. Suggest ten names for a bakery.";
     expect(applyRule(pleasantries, text).text).toContain("You are so good at this, seriously, the best brainstorming partner ever.");
   });
+  test("stay when what follows may point back into them", () => {
+    const text = "Please excuse my English, it is not my first language. Write an email to my landlord.";
+    expect(applyRule(pleasantries, text).text).toContain("xcuse my English, it is not my first language.");
+  });
   test("thanks before a name is a signature, not a lead", () => {
     const text = "Explain Bitcoin in plain English. Many thanks and kind regards, Bernard (aged 84)";
     expect(applyRule(pleasantries, text).text).toContain("Bernard (aged 84)");

@@ -247,10 +247,11 @@ const JOINER = /^(?:(?:and|but|so)[ \t]+)+/i;
  * What a sentence left after a social lead may open with: a subject, a question word, an auxiliary, a
  * courtesy word, a verb of a request, or a protected span (a placeholder: a name, "My" read as one). Not
  * "the" or an adjective: "You are so good at this, seriously, the best partner ever." is one unit whose
- * second half is no sentence.
+ * second half is no sentence; nor "it" or "this", which may point into the lead ("Please excuse my
+ * English, it is not my first language." lost its referent).
  */
 const STARTS_SENTENCE =
-  /^(?:[\uE000-\uF8FF]|(?:you|your|i|i['’]m|i['’]ve|i['’]d|i['’]ll|im|my|we|we['’]re|our|me|it|it['’]s|this|that|these|there|here|what|what['’]s|how|how['’]s|why|when|where|which|who|whose|can|could|would|will|should|is|are|am|do|does|did|was|were|have|has|please|pls|plz|kindly|now|also|if|any|write|explain|give|tell|show|list|suggest|recommend|help|make|create|draft|summari[sz]e|translate|describe|find|fix|rewrite|review|check|correct|compare|calculate|solve|plan|name|define|convert|proofread|edit|generate|come)\b)/i;
+  /^(?:[\uE000-\uF8FF]|(?:you|your|i|i['’]m|i['’]ve|i['’]d|i['’]ll|im|my|we|we['’]re|our|me|there|here|what|what['’]s|how|how['’]s|why|when|where|which|who|whose|can|could|would|will|should|is|are|am|do|does|did|was|were|have|has|please|pls|plz|kindly|now|also|if|any|write|explain|give|tell|show|list|suggest|recommend|help|make|create|draft|summari[sz]e|translate|describe|find|fix|rewrite|review|check|correct|compare|calculate|solve|plan|name|define|convert|proofread|edit|generate|come)\b)/i;
 
 /**
  * The length of the social clauses, of the closed vocabulary, that a sentence opens with when a sentence
