@@ -1,12 +1,13 @@
 import { PhrasePattern } from "./phrase-patterns";
 import { cutRanges } from "./rewrite";
+import { mayOpenUnit, signedTailStart, vocabLeadLength, vocabSocialClass } from "./social-vocab";
 
 /**
  * Social content: greetings, well-wishing, thanks, apologies for asking, self-deprecation about the
  * question, laughter, sign-offs (issue 25). The pleasantries rule removes it whole; the data guard ends a
  * handed-over text before a closing paragraph of it; the quality score weighs none of it.
  */
-export const ADDRESSEE = String.raw`(?:[ \t]+(?:dear[ \t]+)?(?:to you|there|all|everyone|team|friend|folks|guys|buddy|mate|pal|again|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot|bestie|fam|y['’]all|yall|hi+|sir|madam))?`;
+export const ADDRESSEE = String.raw`(?:[ \t]+(?:dear[ \t]+)?(?:to you|there|all|everyone|team|friend|folks|guys|buddy|mate|pal|again|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot|bestie|fam|y['’]all|yall|sir|madam))?`;
 
 const EMOTICON = String.raw`[:;]-?[)(dp]|<3`;
 /**
@@ -103,9 +104,10 @@ const SOCIAL_UNITS = [
   PLAY_DOWN,
   // Feeling silly for asking, not knowing whom else to ask: about the asking, not the task.
   String.raw`i (?:feel|felt) (?:${QUALIFIER} )?(?:silly|stupid|dumb|bad|awful|terrible|embarrassed) (?:even |for )?asking(?: this| you)?|(?:i['’]m |i am )?not sure (?:who|where) else to (?:ask|turn|go)`,
-  // laughter and sign-offs
+  // laughter and sign-offs ("cheers" is a thanks above: a unit two alternatives match made a run of them
+  // exponential, 40 s for twenty "cheers " before a question, bench/compress-dev's long inputs)
   LAUGH,
-  String.raw`(?:best|kind|warm) regards|regards|cheers|best|xoxo|ttyl`,
+  String.raw`(?:best|kind|warm) regards|regards|best|xoxo|ttyl`,
 ].join("|");
 /** A sentence made only of social units, joined by commas, dashes or "and", with its closing punctuation and emoticons. */
 /** Social units one after another, joined by commas, dashes, "and" or emoji ("Hiya 😊 hope you're well"). */
@@ -244,12 +246,13 @@ const SOCIAL_OPENING = new RegExp(
 
 /** Whether a trimmed sentence is SOCIAL_SENTENCE, deciding most sentences by their length or first word. */
 export function isSocialSentence(sentence: string): boolean {
-  return sentence.length <= MAX_SOCIAL_CHARS && SOCIAL_OPENING.test(sentence) && SOCIAL_SENTENCE.test(sentence);
+  if (sentence.length > MAX_SOCIAL_CHARS) return false;
+  return (SOCIAL_OPENING.test(sentence) && SOCIAL_SENTENCE.test(sentence)) || (mayOpenUnit(sentence) && vocabSocialClass(sentence) !== null);
 }
 
 /** Whether `sentence` opens with a word a social sentence or lead can open with: neither isSocialSentence nor socialLeadLength holds of one that does not. */
 export function opensSocially(sentence: string): boolean {
-  return SOCIAL_OPENING.test(sentence);
+  return SOCIAL_OPENING.test(sentence) || (mayOpenUnit(sentence) && (vocabLeadLength(sentence) > 0 || vocabSocialClass(sentence) !== null));
 }
 
 // The variation selector and the zero-width joiner stand outside the class: they only join emoji.
@@ -261,6 +264,9 @@ const EMOJI_ONLY = /^(?:[\u{1F300}-\u{1FAFF}\u2600-\u27BF]|\uFE0F|\u200D|[:;]-?[
 export function isEmojiOnly(sentence: string): boolean {
   return EMOJI_ONLY.test(sentence);
 }
+
+/** The most of a sentence that social leads may take, as much as a social sentence. */
+const MAX_LEAD_CHARS = MAX_SOCIAL_CHARS;
 
 /** The length of the social clause a sentence opens with ("Sorry if this is a dumb question, but "), or 0. */
 function oneSocialLead(sentence: string): number {
@@ -277,8 +283,12 @@ function oneSocialLead(sentence: string): number {
  * the start of every other sentence too, which took more than a percent of the optimizer's samples.
  */
 export function socialLeadLength(sentence: string): number {
+  // Leads are short: read only the sentence's head. SOCIAL_LEAD tried on a whole sentence of 21,000
+  // characters ("thanks " again and again) took 3.5 s, a 100,000-character one about a minute.
+  if (sentence.length > MAX_LEAD_CHARS) sentence = sentence.slice(0, MAX_LEAD_CHARS);
   let length = 0;
-  for (let next = oneSocialLead(sentence); next > 0; next = oneSocialLead(sentence.slice(length))) length += next;
+  const leadAt = (rest: string) => oneSocialLead(rest) || vocabLeadLength(rest);
+  for (let next = leadAt(sentence); next > 0; next = leadAt(sentence.slice(length))) length += next;
   return length;
 }
 
@@ -310,18 +320,29 @@ export function socialSentenceRanges(text: string): { start: number; end: number
   const ranges: { start: number; end: number }[] = [];
   if (!SOCIAL_WORD.test(text)) return ranges;
   for (const m of text.matchAll(COURTESY_CONDITION)) ranges.push({ start: m.index, end: m.index + m[0].trimEnd().length });
+  const signed = signedTailStart(text);
   SENTENCE.lastIndex = 0;
   for (let m = SENTENCE.exec(text); m !== null; m = SENTENCE.exec(text)) {
+    if (signed >= 0 && m.index >= signed) break;
     // Social sentences are short and open with one of a few words: most sentences are never matched.
     const sentence = m[0].trim();
-    if (!SOCIAL_OPENING.test(sentence)) continue;
     const start = m.index + m[0].length - m[0].trimStart().length;
-    if (sentence.length <= MAX_SOCIAL_CHARS && SOCIAL_SENTENCE.test(sentence)) ranges.push({ start, end: m.index + m[0].trimEnd().length });
+    if (!SOCIAL_OPENING.test(sentence)) {
+      if (!mayOpenUnit(sentence)) continue;
+      if (vocabSocialClass(sentence) !== null) ranges.push({ start, end: m.index + m[0].trimEnd().length });
+      else {
+        const lead = vocabLeadLength(sentence);
+        if (lead > 0) ranges.push({ start, end: start + lead });
+      }
+      continue;
+    }
+    if (isSocialSentence(sentence)) ranges.push({ start, end: m.index + m[0].trimEnd().length });
     else {
       const lead = socialLeadLength(sentence);
       if (lead > 0) ranges.push({ start, end: start + lead });
     }
   }
+  if (signed >= 0) ranges.push({ start: signed, end: text.length });
   // No social unit holds such a condition, so the ranges never overlap; they go in text order.
   return ranges.length > 1 ? ranges.sort((a, b) => a.start - b.start) : ranges;
 }
