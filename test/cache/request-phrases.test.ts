@@ -63,6 +63,11 @@ const SERVED: [string, string][] = [
   ["How do I cancel my ride?", "How do I cancel my trip?"],
   ["When are my dog's shots due?", "When are my dog's vaccinations due?"],
   ["How do I file my tax return?", "How do I submit my tax return?"],
+  ["How do I rate my driver?", "How do I leave a rating for my driver?"],
+  ["How do I create a playlist?", "How do I make a playlist?"],
+  ["How do I apply for a parking permit?", "How do I get a parking permit?"],
+  ["Where do I choose my seat?", "How do I choose my seat?"],
+  ["How do I pause my membership?", "How do I freeze my membership?"],
 ];
 
 /** "Can I ...?" is served by the answer to "How do I ...?" (query first), not the other way round. */
@@ -129,6 +134,16 @@ const REFUSED: [string, string][] = [
   ["How do I cancel my trip?", "How do I plan my trip?"],
   ["How do I file my tax return?", "How do I file a complaint?"],
   ["When are my dog's shots due?", "When are my cat's shots due?"],
+  ["How do I leave a rating for my driver?", "How do I leave a tip for my driver?"],
+  ["How do I make an account?", "How do I make a payment?"],
+  ["How do I apply for a parking permit?", "How do I apply for a job?"],
+  ["How do I apply for a card?", "How do I apply a card to my order?"],
+  ["How do I freeze my card?", "How do I pause my card?"],
+  ["How do I pause my membership?", "How do I resume my membership?"],
+  // "where do I" is a place for what happens somewhere: dropping off, picking up, withdrawing cash, printing.
+  ["Where do I drop off my package?", "How do I drop off my package?"],
+  ["Where can I pick up my order?", "How do I pick up my order?"],
+  ["Where can I withdraw cash?", "How do I withdraw cash?"],
   ["How do I refill my dog's prescription?", "How do I refill my cat's prescription?"],
 ];
 

@@ -138,6 +138,13 @@ const RULES: readonly Rule[] = [
     /\b(delet(?:e|es|ed|ing)|remov(?:e|es|ed|ing)|clos(?:e|es|ed|ing))\s+((?:my|the|this|our)\s+(?:account|profile|data))\s+for\s+good\b/giu,
     (_m, v, what) => `permanently ${v} ${what}`,
   ],
+  // "leave / give a rating for my driver" -> "rate my driver".
+  [/\b(?:leav(?:e|es|ing)|giv(?:e|es|ing)|submit(?:s|ting)?)\s+(?:a\s+)?rating\s+(?:for|to|of)\s+/giu, () => "rate "],
+  // "apply for a parking permit" -> "get a parking permit": what one applies for is what one asks how to get.
+  [
+    new RegExp(String.raw`\bapply(?:ing)?\s+for\s+${OBJECT_LEAD}((?:permit|pass|licen[cs]e|visa|passport|card)s?)${PHRASE_END}`, "giu"),
+    (_m, lead, obj) => `get ${lead}${obj}`,
+  ],
   // "get my money back" -> "get a refund".
   [new RegExp(String.raw`\bget(?:s|ting)?\s+(?:my|the)\s+money\s+back${PHRASE_END}`, "giu"), () => "get a refund"],
   // "stop getting / receiving the newsletter" -> "unsubscribe from the newsletter".
@@ -151,7 +158,7 @@ const RULES: readonly Rule[] = [
 
 /** Whether a rule can apply at all: most prompts have none of these words. */
 const HINT =
-  /stop|end|termin|quit|discontin|call|put|reload|recharg|money|fund|credit|sign|regist|enrol|join|recover|retriev|back|send|tak|reach|touch|talk|speak|hold|past|previous|drop|withdr|leav|left|rid|good/i;
+  /stop|end|termin|quit|discontin|call|put|reload|recharg|money|fund|credit|sign|regist|enrol|join|recover|retriev|back|send|tak|reach|touch|talk|speak|hold|past|previous|drop|withdr|leav|left|rid|good|rating|apply/i;
 
 /** The request with the phrases above in one wording. */
 export function withRequestPhrases(request: string): string {

@@ -100,6 +100,8 @@ export const REQUEST_SYNONYM_WORDS: readonly string[] = [
   "pause paused freeze froze frozen | membership memberships subscription subscriptions plan plans",
   "raise raised increase increased | limit limits",
   "charge charges transaction transactions | dispute disputed unknown unrecognized unrecognised refund",
+  "create created make made | account accounts playlist playlists profile profiles folder folders",
+  "appointment appointments visit visits | book booked schedule scheduled make cancel cancelled reschedule rescheduled",
   "option options method methods | payment payments",
   "user users member members | team teams workspace workspaces group groups",
 ];
