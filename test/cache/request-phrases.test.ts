@@ -51,6 +51,10 @@ const SERVED: [string, string][] = [
   ["I forgot my password and can't log in", "How do I reset my password?"],
   ["I can't remember my password", "How do I reset my password?"],
   ["I forgot my PIN", "How do I reset my PIN?"],
+  ["What should I do if I forgot my password?", "How do I reset my password?"],
+  ["Help me cancel my subscription", "How do I cancel my subscription?"],
+  ["Can you help me reset my PIN?", "How do I reset my PIN?"],
+  ["steps to delete my account", "How do I delete my account?"],
   // "Do you offer" / "are there any" ask "is there".
   ["Do you offer a student discount?", "Is there a student discount?"],
   ["Are there any student discounts?", "Is there a student discount?"],
@@ -119,6 +123,10 @@ const REFUSED: [string, string][] = [
   ["I forgot my password hint", "How do I reset my password?"],
   ["I can't change my password", "How do I reset my password?"],
   ["I can't log in", "How do I reset my password?"],
+  ["What should I do if I forgot my username?", "How do I reset my password?"],
+  ["Help me cancel my subscription", "Should I cancel my subscription?"],
+  ["Help me choose a plan", "How do I choose a plan?"],
+  ["Help me delete my account", "Help me recover my account"],
   // "Do you offer" asks the service, not someone else, and is no "how".
   ["Do you offer a student discount?", "Do they offer a student discount?"],
   ["Do you offer a student discount?", "Do you offer a senior discount?"],

@@ -673,6 +673,11 @@ const STATED_WISH = new RegExp(
   String.raw`^\s*i(?: really)?(?: want| wanna| would like|['’]d like| need| wish)(?: to)? ((?:${WISH_ACTIONS})\b[^.?!\n]*?)\s*[.!]*\s*$`,
   "i",
 );
+/** "Help me cancel my subscription", "Please help me reset my PIN" and "Steps to cancel my subscription" ask how (the same support actions, the whole request). */
+const HELP_ME = new RegExp(String.raw`^\s*(?:(?:please\s+)?help me(?: to)?|steps (?:to|for))\s+((?:${WISH_ACTIONS})\b[^.?!\n]*?)\s*[.!?]*\s*$`, "i");
+/** "What should I do if I forgot my password?" asks for the reset too (see FORGOTTEN_SECRET_STATEMENT). */
+const IF_FORGOTTEN_SECRET =
+  /^\s*what (?:should|do|can) i do if i(?:['’]ve| have)? (?:forgot(?:ten)?|forget|can(?:no|['’])?t remember|can not remember) my ((?:[a-z]+ )?(?:password|pin|passcode|passphrase))\s*[?.!]*\s*$/i;
 /** "I need help cancelling my subscription" asks "how do I cancel my subscription" (the verifier's stems read the gerund as the verb). */
 const NEED_HELP_WITH = new RegExp(
   String.raw`^\s*i need help (?:with )?((?:${WISH_ACTIONS.split("|")
@@ -824,6 +829,8 @@ function withCanonicalFrame(request: string): string {
         .replace(FORGOTTEN_SECRET_STATEMENT, "how do I reset my $1")
         .replace(STATED_WISH, "how do I $1")
         .replace(NEED_HELP_WITH, "how do I $1")
+        .replace(HELP_ME, "how do I $1")
+        .replace(IF_FORGOTTEN_SECRET, "how do I reset my $1")
         .replace(IS_IT_POSSIBLE_TO, "can")
         .replace(TELL_ME_HOW, "how do I ")
         .replace(HOW_IMPERSONAL, "how do I ")
