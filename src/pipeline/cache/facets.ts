@@ -43,7 +43,7 @@ export interface PromptFacets {
   entities: Set<string>;
   /** Text that must match byte for byte: quoted strings, code, URLs, identifiers, alphanumeric codes. */
   literals: string[];
-  /** Quoted plain words, lower-cased and sorted ("will 'respond' if"): their words stay in the prompt too. */
+  /** Quoted plain words, lower-cased, in the order written ("will 'respond' if"): their words stay in the prompt too. */
   quoted: string[];
   /** "to:<x>" and "from:<x>" for the target of a conversion or trip ("to French", "from Celsius"). */
   targets: Set<string>;
@@ -985,6 +985,9 @@ function slotKey(t: Token | undefined, titleCase: boolean): string | undefined {
   if (ordinal !== undefined) return `n:#${ordinal}`;
   if (isEntity(t, titleCase)) return `e:${t.lower}`;
   if (isVariable(t)) return `v:${t.text}`;
+  // An identifier is an argument in its place, as a literal is: "a foreign key from orders.customer_id
+  // referencing customers.id" is another key with the two exchanged (pairs-4, written blind, served it).
+  if (IDENTIFIER.test(t.text) && !PROGRAMMING_LANGUAGES[t.lower]) return `${LITERAL_SLOT}${t.text}`;
   return undefined;
 }
 
@@ -1189,6 +1192,7 @@ export function extractFacets(prompt: string): PromptFacets {
 
   const asked = QUESTION_AUXILIARY[tokens[1]?.lower ?? ""];
   if (asked !== undefined && QUESTION_WORDS.has(tokens[0]?.lower ?? "")) facets.frame.push(`m:${asked}`);
+  let squareDepth = 0;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const prev = tokens[i - 1];
@@ -1222,6 +1226,10 @@ export function extractFacets(prompt: string): PromptFacets {
         // Typeset math ("3 × 4", "6 ÷ 2") is what the keyboard writes "*" and "/"; code operators stay as typed ("!=" / "!==").
         facets.symbols.push(TYPESET_MATH.has(t.text) ? op : t.text);
       } else if (BRACKETS.has(t.text) || (op && isCodeOperand(prev) && isCodeOperand(next))) facets.symbols.push(t.text);
+      // A colon inside square brackets slices: "a[1:3]" is not "a[1::3]" (pairs-4, written blind, served it).
+      else if (t.text === ":" && squareDepth > 0) facets.symbols.push(t.text);
+      if (t.text === "[") squareDepth++;
+      else if (t.text === "]" && squareDepth > 0) squareDepth--;
       continue;
     }
     if (t.kind !== "word") continue;
@@ -1340,7 +1348,7 @@ export function extractFacets(prompt: string): PromptFacets {
   );
   for (const slot of facets.slots)
     if (slot.key.startsWith(LITERAL_SLOT)) slot.key = `${LITERAL_SLOT}${facets.literals.indexOf(slot.key.slice(LITERAL_SLOT.length))}`;
-  facets.quoted.sort();
+  // `quoted` stays in the order written: "x is 'hello' and y is 'he'" is not "x is 'he' and y is 'hello'".
   return facets;
 }
 
