@@ -22,6 +22,8 @@
  * - round-5 dev: 1 in 4 of data/round-5.jsonl (issue 26's fifth round), kept out of training and
  *   calibration: how that round's changes do on prompts of their kind they did not learn from.
  * - round-7 dev: 1 in 4 of data/round-7.jsonl (issue 26's seventh round), kept out the same way.
+ * - round-9 dev: data/round-9-dev.jsonl, 190 prompts written before issue 26's ninth round changed
+ *   anything, never trained on nor in the calibration set.
  * - dev: 1 in 5 rows of the public corpora plus 1 in 10 of the project's prompts; settings and the
  *   softmax temperature (on their written prompts and both fresh hold-outs) were chosen on these,
  *   so their figures flatter.
@@ -43,7 +45,16 @@ import { countMessageTokens } from "../src/tokens/count";
 import { CLASSIFIER_CONFIG, examples } from "../models/task-classifier/build";
 import { reliability } from "../models/task-classifier/calibrate";
 import { reasonIsRight } from "../models/task-classifier/routing-score";
-import { freshHoldout, freshHoldout2, holdoutFile, loadLabelledPrompts, round5Dev, round7Dev, type LabelledPrompt } from "../models/task-classifier/split";
+import {
+  freshHoldout,
+  freshHoldout2,
+  holdoutFile,
+  loadLabelledPrompts,
+  round5Dev,
+  round7Dev,
+  round9Dev,
+  type LabelledPrompt,
+} from "../models/task-classifier/split";
 import { predict, trainClassifier } from "../models/task-classifier/train";
 
 /** Assumed completion length of every answer, priced at the model's output price. */
@@ -290,6 +301,7 @@ async function main(): Promise<void> {
     "fresh hold-out": freshHoldout(),
     "round-5 dev": round5Dev(),
     "round-7 dev": round7Dev(),
+    "round-9 dev": round9Dev(),
     "hold-out": all.filter((p) => p.split === "holdout"),
     dev: all.filter((p) => p.split === "dev"),
   };
@@ -325,6 +337,9 @@ async function main(): Promise<void> {
   );
   console.log(
     `- round-7 dev: ${named["round-7 dev"].length} of the prompts written in issue 26's seventh round (models/task-classifier/data/round-7.jsonl), 1 in 4 by a hash of the text, never trained on nor used for calibration`,
+  );
+  console.log(
+    `- round-9 dev: ${named["round-9 dev"].length} prompts written in issue 26's ninth round before it changed anything (models/task-classifier/data/round-9-dev.jsonl), never trained on nor used for calibration; read while choosing that round's changes`,
   );
   console.log(
     `- dev: ${named.dev.length} rows (1 in 5 of the public corpora, 1 in 10 of the project's prompts); settings were chosen on them, the temperature on their written prompts and both fresh hold-outs`,

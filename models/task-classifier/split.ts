@@ -86,6 +86,16 @@ export function round7Dev(): LabelledPrompt[] {
 }
 
 /**
+ * data/round-9-dev.jsonl: 190 prompts written for issue 26's ninth round before it changed anything (faq
+ * and chat with numbers, long casual chats, short hard code and math): never trained on nor in the
+ * calibration set; read while choosing that round's changes, so a tuning set (bench/route-eval.ts
+ * "round-9 dev").
+ */
+export function round9Dev(): LabelledPrompt[] {
+  return authoredFile("round-9-dev.jsonl", () => "holdout");
+}
+
+/**
  * data/fresh-holdout.jsonl: prompts written for issue 26's third round before it changed anything and
  * read once at its end; since the fourth round, tuning data (data/README.md): its errors may be read.
  * bench/route-eval.ts still reports it, beside fresh-holdout-2.jsonl.

@@ -83,6 +83,16 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["content", "List all colours but red.", "List all colours."],
   ["content", "How do I reset my password?", "How do I reset my username?"],
   ["content", "How do I cook rice?", "How do I cook pasta?"],
+  // Served until a blind set (pairs-4) showed them: identifiers in each other's places, quotations in
+  // each other's places, a compound's word exchanged with a word alone, a slice's colons.
+  ["order", "Create an index on users.email referencing accounts.owner_email", "Create an index on accounts.owner_email referencing users.email"],
+  ["literal", "Does s.endsWith(t) hold when s is 'cat' and t is 'at'?", "Does s.endsWith(t) hold when s is 'at' and t is 'cat'?"],
+  ["order", "How do I turn class-based React components into hooks?", "How do I turn hook-based React components into classes?"],
+  ["operator", "What does s[2:5] give for s = 'abcdefg'?", "What does s[2::5] give for s = 'abcdefg'?"],
+  ["unit", "Is the pharmacy open at 9am on Saturday?", "Is the pharmacy open at 9pm on Saturday?"],
+  ["unit", "Book the call for 7 a.m. tomorrow", "Book the call for 7 p.m. tomorrow"],
+  // "constructor" is an ordinary word (it once read as a number, Object.prototype's property).
+  ["content", "What is a constructor in Java?", "What is a destructor in Java?"],
   // The same words in another order or role (issue 24): the bags above cannot tell these apart.
   ["order", "Spain beat Italy 2-0 in the final", "Italy beat Spain 2-0 in the final"],
   ["order", "Ann lent Bob $50 last week", "Bob lent Ann $50 last week"],
@@ -215,6 +225,12 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
 
 /** Rewordings that must stay equivalent, or the cache would never hit. */
 const PARAPHRASES: [string, string][] = [
+  // A compound on one side only is no exchange; quotations and slices in the same order are the same.
+  ["What is the check-in time?", "What time can I check in?"],
+  ["Is the pharmacy open at 9am on Saturday?", "is the pharmacy open at 9 a.m. on saturday"],
+  ["I am 30, am I too old to learn piano?", "I'm 30, am I too old to learn piano?"],
+  ["Does s.endsWith(t) hold when s is 'cat' and t is 'at'?", "does s.endsWith(t) hold when s is 'cat' and t is 'at'"],
+  ["What does s[2:5] give for s = 'abcdefg'?", "what does s[2:5] give for s = 'abcdefg'"],
   // Two persons in the same roles, worded another way: the order check sees the pronouns agree.
   ["Pretend you are my manager and I ask you for a raise.", "Pretend that you are my manager and I ask you for a raise."],
   ["What is the capital of France?", "what's the capital of france"],
@@ -492,6 +508,14 @@ describe("verifier", () => {
     expect([...f.units]).toEqual(["min"]);
     // "turn off" reads as "disable" (one form for particle verbs).
     expect(f.directions.get("enable/disable")).toBe("0:1");
+  });
+
+  test("Object.prototype's names are words, not numbers or operators", () => {
+    for (const word of ["constructor", "valueOf", "toString", "hasOwnProperty", "__proto__"]) {
+      const f = extractFacets(`Explain the ${word} of a class in 2 lines`);
+      expect(f.numbers).toEqual(["2"]);
+      expect(f.operators).toEqual([]);
+    }
   });
 
   // ". ".repeat(150_000) took minutes while the courtesy tail was one pattern (quadratic on the run).

@@ -81,8 +81,11 @@ describe("pleasantries", () => {
       "Explain the acronym rofl.",
       "Santa says hohoho. What does the Grinch say? hehehe",
       "Run xdd on the disk, then check it.",
+      "Rank lol, lmao, rofl, and 'haha' by how funny each sounds.",
+      "Which is ruder in a work chat: lol, or lmao?",
     ])
       expect(applyRule(pleasantries, text).text).toBe(text);
+    expect(applyRule(pleasantries, "This one is so funny lol, can you write a joke about cats?").text).not.toContain("lol");
   });
   test("runs of separators and abutting laughter are read in linear time", () => {
     const started = performance.now();
@@ -333,6 +336,12 @@ describe("filler", () => {
     // Of two hedges in a row the first goes; the second stays rather than leave a gap.
     expect(applyRule(filler, "It is really very simple.", { level: 0.6 }).text).toBe("It is very simple.");
     expect(applyRule(filler, "Thank you very much for the help.", { level: 0.6 }).text).toBe("Thank you very much for the help.");
+  });
+  test('"I feel like" goes as a hedge of a clause, and stays where what follows is what is felt', () => {
+    expect(applyRule(filler, "I feel like it should be faster.", { level: 0.6 }).text).toBe("It should be faster.");
+    for (const text of ["I feel like a fraud when people thank me.", "I feel like pizza tonight.", "Honestly? I feel like it."])
+      expect(applyRule(filler, text, { level: 1 }).text).not.toMatch(/^(?:A fraud|Pizza|It\.)/);
+    expect(applyRule(filler, "I feel like a fraud when people thank me.", { level: 1 }).text).toBe("I feel like a fraud when people thank me.");
   });
   test("wordy phrases with an exact shorter form", () => {
     const text =

@@ -63,6 +63,13 @@ describe("an operator's capability file", () => {
     expect(() => parseCapabilities({ ...bundled, hard_prompt: { ...older, deliberation_from: -1 } })).toThrow("hard_prompt.deliberation_from");
   });
 
+  test("copied before the calculation signal existed still loads, with the shipped values", () => {
+    const { calculation_from: _c, calculation_below_tokens: _b, ...older } = bundled.hard_prompt;
+    const parsed = parseCapabilities({ ...bundled, hard_prompt: older }).hard_prompt;
+    expect([parsed.calculation_from, parsed.calculation_below_tokens]).toEqual([1, 80]);
+    expect(() => parseCapabilities({ ...bundled, hard_prompt: { ...older, calculation_below_tokens: 2.5 } })).toThrow("hard_prompt.calculation_below_tokens");
+  });
+
   test("missing a class, or naming an unknown one, is refused", () => {
     const { faq: _faq, ...rest } = bundled.classes;
     expect(() => parseCapabilities({ ...bundled, classes: rest })).toThrow("classes.faq must be an object");

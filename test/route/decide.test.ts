@@ -233,11 +233,12 @@ describe("tools and JSON mode", () => {
 
 describe("a hard prompt", () => {
   const t = bundledCapabilities.hard_prompt;
-  const hard = (over: Partial<{ constraints: number; steps: number; requestedWords: number; deliberation: number }>) => ({
+  const hard = (over: Partial<{ constraints: number; steps: number; requestedWords: number; deliberation: number; calculation: number }>) => ({
     constraints: 0,
     steps: 0,
     requestedWords: 0,
     deliberation: 0,
+    calculation: 0,
     ...over,
   });
   const cases = [
@@ -246,6 +247,7 @@ describe("a hard prompt", () => {
     ["long_output", signals({ hardness: hard({ requestedWords: t.requested_words_from }) })],
     ["large_context", signals({ promptTokens: t.context_tokens_from })],
     ["deliberation", signals({ hardness: hard({ deliberation: t.deliberation_from }) })],
+    ["calculation", signals({ promptTokens: t.calculation_below_tokens - 1, hardness: hard({ calculation: t.calculation_from }) })],
   ] as const;
 
   test("each signal at its threshold sends a cheapest-tier task to balanced and names itself as the reason", () => {
@@ -264,9 +266,12 @@ describe("a hard prompt", () => {
           steps: t.steps_from - 1,
           requestedWords: t.requested_words_from - 1,
           deliberation: t.deliberation_from - 1,
+          calculation: t.calculation_from - 1,
         }),
       }),
       signals({ promptTokens: t.context_tokens_from - 1 }),
+      // A long set-up that mentions an equation in passing is no request for one.
+      signals({ promptTokens: t.calculation_below_tokens, hardness: hard({ calculation: t.calculation_from }) }),
     ];
     for (const s of below)
       expect([routed({ prediction: faq, signals: s }).tier, routed({ prediction: faq, signals: s }).reason]).toEqual(["cheapest", "faq_pattern"]);
@@ -275,7 +280,7 @@ describe("a hard prompt", () => {
   test("a threshold of 0 turns its signal off, and the thresholds come from the table", () => {
     const off = parseCapabilities({
       ...bundledCapabilities,
-      hard_prompt: { constraints_from: 0, steps_from: 0, requested_words_from: 0, context_tokens_from: 0, deliberation_from: 0 },
+      hard_prompt: { ...t, constraints_from: 0, steps_from: 0, requested_words_from: 0, context_tokens_from: 0, deliberation_from: 0, calculation_from: 0 },
     });
     for (const [, s] of cases) expect(routed({ prediction: faq, signals: s, capabilities: off }).tier).toBe("cheapest");
     const strict = parseCapabilities({ ...bundledCapabilities, hard_prompt: { ...t, constraints_from: 2 } });

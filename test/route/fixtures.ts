@@ -24,7 +24,7 @@ export function signals(over: Partial<PromptSignals> = {}): PromptSignals {
     needsJson: false,
     needsJsonSchema: false,
     needsVision: false,
-    hardness: { constraints: 0, steps: 0, requestedWords: 0, deliberation: 0 },
+    hardness: { constraints: 0, steps: 0, requestedWords: 0, deliberation: 0, calculation: 0 },
     ...over,
   };
 }

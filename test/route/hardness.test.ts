@@ -40,6 +40,23 @@ describe("hardnessOf", () => {
     expect(hardnessOf("How do cruise ships weighing 200,000 tonnes float?").deliberation).toBe(0);
   });
 
+  test("counts names of a calculation to carry out, not the everyday words that share them", () => {
+    const asks = [
+      "what's 7 factorial",
+      "What's eleven squared?",
+      "Find the number of positive divisors of 10! and their sum.",
+      "which whole number multiplied by itself gives one hundred sixty nine",
+      "In how many ways can 5 books be arranged on a shelf?",
+    ];
+    const mentions = [
+      "The remainder of the year was quiet, 3 trips and 2 weddings.",
+      "What are financial derivatives and why did they matter in 2008?",
+      "How many teaspoons go in 2 tablespoons?",
+    ];
+    expect(asks.map((t) => hardnessOf(t).calculation)).toEqual(asks.map(() => 1));
+    expect(mentions.map((t) => hardnessOf(t).calculation)).toEqual(mentions.map(() => 0));
+  });
+
   test("reads only the head of a very long prompt, so its cost stays flat", () => {
     const long = `${"word ".repeat(2000)}must must must`;
     expect(hardnessOf(long).constraints).toBe(0);

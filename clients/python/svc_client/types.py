@@ -27,6 +27,7 @@ RoutingReason = Literal[
     "large_context",
     "long_question",
     "deliberation",
+    "calculation",
     "budget_fit",
 ]
 

@@ -27,6 +27,7 @@ export type RoutingReason =
   | "large_context"
   | "long_question"
   | "deliberation"
+  | "calculation"
   | "budget_fit";
 
 /** `svc_options` of a completion request (seed 2.2); every field is optional, the server fills defaults. */

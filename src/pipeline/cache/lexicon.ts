@@ -3,6 +3,15 @@
  * barely moving a sentence embedding ("turn on" / "turn off", "C" / "C++", "JSON" / "YAML").
  */
 
+/**
+ * A table read with a word as its key: no prototype, so a word that names one of Object.prototype's
+ * properties ("constructor") finds nothing, as any other word outside the table. With a plain object,
+ * "What is a constructor in Java?" read "constructor" as a number and a language.
+ */
+export function wordTable<T>(entries: Record<string, T>): Readonly<Record<string, T>> {
+  return Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries));
+}
+
 /** Every surface form a word takes in a prompt, so one entry covers "encrypt", "encrypts", "encrypted", "encryption". */
 export function inflections(base: string): string[] {
   const stem = base.endsWith("e") ? base.slice(0, -1) : base;
@@ -236,7 +245,7 @@ const DIRECTION_PAIRS: readonly [string[], string[]][] = [
 ];
 
 /** Particles that are directions only right after a phrasal verb ("turn on", "log out", "scale up"), not in "on Monday". */
-const OPPOSITE_PARTICLE: Record<string, string> = { on: "off", off: "on", in: "out", out: "in", up: "down", down: "up" };
+const OPPOSITE_PARTICLE = wordTable<string>({ on: "off", off: "on", in: "out", out: "in", up: "down", down: "up" });
 export const PHRASAL_VERBS: ReadonlySet<string> = new Set(
   [
     "turn",
@@ -336,7 +345,7 @@ export const NEGATIONS: ReadonlySet<string> = new Set([
 /** Prefixes and suffixes that make an antonym of a word: safe/unsafe, legal/illegal, useful/useless. */
 export const NEGATING_PREFIXES: readonly string[] = ["un", "in", "im", "il", "ir", "dis", "non", "anti", "a", "de", "mis"];
 
-export const NUMBER_WORDS: Readonly<Record<string, number>> = {
+export const NUMBER_WORDS = wordTable<number>({
   zero: 0,
   one: 1,
   two: 2,
@@ -373,9 +382,9 @@ export const NUMBER_WORDS: Readonly<Record<string, number>> = {
   triple: 3,
   thrice: 3,
   quadruple: 4,
-};
-export const NUMBER_SCALES: Readonly<Record<string, number>> = { hundred: 100, thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
-export const ORDINAL_WORDS: Readonly<Record<string, number>> = {
+});
+export const NUMBER_SCALES = wordTable<number>({ hundred: 100, thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 });
+export const ORDINAL_WORDS = wordTable<number>({
   second: 2,
   third: 3,
   fourth: 4,
@@ -389,10 +398,10 @@ export const ORDINAL_WORDS: Readonly<Record<string, number>> = {
   twelfth: 12,
   twentieth: 20,
   hundredth: 100,
-};
+});
 
 /** Arithmetic and comparison operators by their symbol and their words, each mapped to one canonical operator. */
-export const OPERATOR_SYMBOLS: Readonly<Record<string, string>> = {
+export const OPERATOR_SYMBOLS = wordTable<string>({
   "+": "+",
   "-": "-",
   "−": "-",
@@ -425,8 +434,8 @@ export const OPERATOR_SYMBOLS: Readonly<Record<string, string>> = {
   "<<": "<<",
   ">>": ">>",
   "√": "sqrt",
-};
-export const OPERATOR_WORDS: Readonly<Record<string, string>> = {
+});
+export const OPERATOR_WORDS = wordTable<string>({
   plus: "+",
   added: "+",
   sum: "+",
@@ -459,7 +468,7 @@ export const OPERATOR_WORDS: Readonly<Record<string, string>> = {
   integrate: "integral",
   equals: "=",
   equal: "=",
-};
+});
 
 /** Units and currencies, each form mapped to one canonical unit. Single letters count only after a number. */
 const UNIT_GROUPS: Readonly<Record<string, string[]>> = {
@@ -494,6 +503,9 @@ const UNIT_GROUPS: Readonly<Record<string, string[]>> = {
   s: ["s", "sec", "secs", "second", "seconds"],
   min: ["mins", "minute", "minutes"],
   h: ["h", "hr", "hrs", "hour", "hours"],
+  // The half of the day after a time: "8am" / "8pm" (a blind probe's one false hit, probe-cache).
+  am: ["am"],
+  pm: ["pm"],
   day: ["day", "days"],
   week: ["week", "weeks", "wk"],
   month: ["month", "months"],
@@ -537,6 +549,8 @@ const UNIT_GROUPS: Readonly<Record<string, string[]>> = {
 };
 /** Unit words that are also ordinary words; they are units only right after a number ("5 m", "2 days"). */
 const UNIT_NEEDS_NUMBER: ReadonlySet<string> = new Set([
+  "am",
+  "pm",
   "m",
   "g",
   "s",
@@ -581,7 +595,7 @@ export function unitOf(word: string, afterNumber: boolean): string | undefined {
 }
 
 /** Programming and markup languages, keyed by every spelling users write. Ambiguous ones are handled in facets.ts. */
-export const PROGRAMMING_LANGUAGES: Readonly<Record<string, string>> = {
+export const PROGRAMMING_LANGUAGES = wordTable<string>({
   python: "python",
   python3: "python",
   py: "python",
@@ -674,9 +688,9 @@ export const PROGRAMMING_LANGUAGES: Readonly<Record<string, string>> = {
   jquery: "jquery",
   pandas: "pandas",
   numpy: "numpy",
-};
+});
 /** Names that are languages only in code context ("in C", "using R", "Go code"), since they are also letters and verbs. */
-export const AMBIGUOUS_LANGUAGES: Readonly<Record<string, string>> = { c: "c", r: "r", go: "go", d: "d" };
+export const AMBIGUOUS_LANGUAGES = wordTable<string>({ c: "c", r: "r", go: "go", d: "d" });
 export const CODE_CONTEXT_WORDS: ReadonlySet<string> = new Set([
   "in",
   "using",
@@ -770,7 +784,7 @@ export const NATURAL_LANGUAGES: ReadonlySet<string> = new Set([
 ]);
 
 /** Output shapes. Two prompts asking for different shapes ("as JSON" / "as YAML", "a haiku" / "a limerick") want different answers. */
-export const OUTPUT_FORMATS: Readonly<Record<string, string>> = {
+export const OUTPUT_FORMATS = wordTable<string>({
   json: "json",
   jsonl: "jsonl",
   ndjson: "jsonl",
@@ -855,7 +869,7 @@ export const OUTPUT_FORMATS: Readonly<Record<string, string>> = {
   chars: "characters",
   page: "page",
   pages: "page",
-};
+});
 
 /**
  * Words left out of the named-entity test even when capitalised mid-sentence (the pronoun "I" and

@@ -70,9 +70,13 @@ function surplus(x: readonly string[], y: readonly string[]): string[] {
  */
 function quoteClash(a: PromptFacets, b: PromptFacets): string | undefined {
   if (a.quoted.length === 0 && b.quoted.length === 0) return undefined;
-  const onlyA = surplus(a.quoted, b.quoted);
-  const onlyB = surplus(b.quoted, a.quoted);
+  const [sortedA, sortedB] = [[...a.quoted].sort(), [...b.quoted].sort()];
+  const onlyA = surplus(sortedA, sortedB);
+  const onlyB = surplus(sortedB, sortedA);
   if (onlyA.length > 0 && onlyB.length > 0) return `${show(onlyA)} vs ${show(onlyB)}`;
+  // The same quotations in another order are other arguments ("x is 'hello' and y is 'he'"), which the
+  // words alone may not show: "he" is no content word, and "'hello' and y" reads as a list.
+  if (onlyA.length === 0 && onlyB.length === 0 && !sameList(a.quoted, b.quoted)) return `${show(a.quoted)} vs ${show(b.quoted)} in another order`;
   const [extra, other] = onlyA.length > 0 ? [onlyA, b] : [onlyB, a];
   for (const quote of extra) for (const word of quote.split(/[\s-]+/)) if (!other.words.has(word)) return `'${quote}' unquoted nowhere`;
   return undefined;

@@ -35,6 +35,14 @@ export interface CapabilityTable {
     context_tokens_from: number;
     /** Requests to weigh options or argue a judgement ("trade-offs", "pros and cons", "is it worth"...). */
     deliberation_from: number;
+    /** Names of a mathematical operation ("factorial", "squared", "divisors of", "probability of"...). */
+    calculation_from: number;
+    /**
+     * `calculation_from` applies only to prompts under this many tokens: a long role-play or system
+     * set-up mentions "equations" in passing (awesome-chatgpt-prompts' rows did), a short prompt that
+     * names one asks for it.
+     */
+    calculation_below_tokens: number;
   };
   /**
    * A stricter tier_confidence_threshold for a long prompt the classifier calls a factual question or
@@ -92,6 +100,9 @@ export function parseCapabilities(raw: unknown, source = "capabilities"): Capabi
     context_tokens_from: count(hard.context_tokens_from, "hard_prompt.context_tokens_from"),
     // Added in issue 26's fifth round: an operator's copy made before it still loads, with the shipped value.
     deliberation_from: hard.deliberation_from === undefined ? 1 : count(hard.deliberation_from, "hard_prompt.deliberation_from"),
+    // Added in issue 26's ninth round, the same way.
+    calculation_from: hard.calculation_from === undefined ? 1 : count(hard.calculation_from, "hard_prompt.calculation_from"),
+    calculation_below_tokens: hard.calculation_below_tokens === undefined ? 80 : count(hard.calculation_below_tokens, "hard_prompt.calculation_below_tokens"),
   };
 
   const long = obj(top.long_question, "long_question");

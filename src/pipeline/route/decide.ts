@@ -152,6 +152,7 @@ export function hardPromptSignal(table: CapabilityTable, s: PromptSignals): Rout
   if (reached(s.hardness.requestedWords, t.requested_words_from)) return "long_output";
   if (reached(s.promptTokens, t.context_tokens_from)) return "large_context";
   if (reached(s.hardness.deliberation, t.deliberation_from)) return "deliberation";
+  if (reached(s.hardness.calculation, t.calculation_from) && s.promptTokens < t.calculation_below_tokens) return "calculation";
   return undefined;
 }
 

@@ -67,8 +67,10 @@ const EMPTY_PHRASES = droppable(
 
 /** Intensifiers and hedges: they shade tone, not content, so they go only at higher levels. */
 // "very much" after "thank" is one phrase: "Thank very much" without "very" is no thanks.
+// "I feel like" hedges a clause ("I feel like it should be faster"); before anything else it is what
+// is said: "I feel like a fraud when people thank me" lost it (a blind probe, probe-compress).
 const HEDGES = droppable(
-  String.raw`really|very(?! much)|just|quite|simply|essentially|pretty much|definitely|certainly|I think that|I believe that|I guess|I feel like`,
+  String.raw`really|very(?! much)|just|quite|simply|essentially|pretty much|definitely|certainly|I think that|I believe that|I guess|I feel like(?= (?:we|you|I|it|they|he|she|there)(?:'\w+)? [A-Za-z])`,
   "really very just quite simply essentially pretty definitely certainly i",
 );
 

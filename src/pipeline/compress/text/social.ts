@@ -135,9 +135,13 @@ const STARTS_SENTENCE =
 /** A closing clause after the request: "Write a poem, thanks!". */
 export const SOCIAL_TAIL = /,[ \t]*(?:thanks|thank you|thx|ty|cheers)(?: (?:so|very) much| a lot)?(?: in advance)?[ \t]*(?=[.!]*$)/i;
 
-/** Courtesy clauses inside a request, between commas or before its end: "Can you list them, if you don't mind?". */
+/**
+ * Courtesy clauses inside a request, between commas or before its end: "Can you list them, if you don't
+ * mind?". Not "if possible" or "if you can" there: they make what they follow optional ("cite papers, if
+ * you can, but don't invent any" asked for citations only where they exist; a blind probe, probe-compress).
+ */
 export const SOCIAL_CLAUSE =
-  /,[ \t]*(?:if (?:it's|it is|that's|that is|it’s|that’s) not too much (?:trouble|bother|to ask)|if you don't mind|if you do not mind|if you don’t mind|if possible|if you can)[ \t]*(?=[,.!?]|$)/gim;
+  /,[ \t]*(?:if (?:it's|it is|that's|that is|it’s|that’s) not too much (?:trouble|bother|to ask)|if you don't mind|if you do not mind|if you don’t mind)[ \t]*(?=[,.!?]|$)/gim;
 
 /** Laughter as typed, lower-case or shouted ("lol", "LOL", "hahaha", "lmao", "xD"); "LoL" (a game's name) is neither. */
 const LAUGH_TOKEN = String.raw`(?:a?(?:ha){2,}h?|A?(?:HA){2,}H?|Ha(?:ha)+|he(?:he)+|HE(?:HE)+|lo{1,3}lz?|LO{1,3}LZ?|lmf?ao{1,3}|LMF?AO{1,3}|rofl|ROFL|xD{1,3}|XD{1,3}|Xd)`; // not "xd", "xdd": a tool (xdd) or an identifier as often as a laugh
@@ -156,13 +160,15 @@ const LONG_LAUGH = /^(?:a?(?:ha){2,}h?|(?:he){2,})$/i;
  * Could you", "lol ok this is ..."): the word alone, at the end of a clause (before its punctuation, an
  * emoji or the line's end) or opening a sentence, never after a word that would make it the thing talked
  * about; nor after a Private Use Area character, a protected span's placeholder (protect/mask.ts, which
- * imports this module), that may end with such a word ("at least 200 words haha"). A phrase pattern: found by the scan the phrase rules share, which a regex scan of each text for
+ * imports this module), that may end with such a word ("at least 200 words haha"); nor in a list of
+ * laughter words, which are then the words talked about ("Rank lol, lmao, rofl, and 'haha'", a blind
+ * probe's prompt, lost three of them). A phrase pattern: found by the scan the phrase rules share, which a regex scan of each text for
  * laughter would have cost a third of the social sentence scan's time (the public corpora's prompts of
  * 200+ tokens, bench/compress-speed.ts's). Its matches open at the word; the blanks before it go too.
  */
 const LAUGHTER_IN_SENTENCE = new PhrasePattern({
   pattern: new RegExp(
-    String.raw`(?<=[^\s:][ \t]+)(?<!(?:\b(?:${NAMES_A_WORD})|[\uE000-\uF8FF])[ \t]+)${LAUGH_TOKEN}(?=[ \t]*(?:[.,!?;:)\u2026]|${EMOJI}|\n|$))|(?<=^|[.!?][ \t]+|\n)${LAUGH_TOKEN}(?:[ \t]*,)?[ \t]+(?=[a-z])`,
+    String.raw`(?<=[^\s:][ \t]+)(?<!(?:\b(?:${NAMES_A_WORD})|[\uE000-\uF8FF]|${LAUGH_TOKEN},)[ \t]+)${LAUGH_TOKEN}(?![ \t]*,[ \t]*(?:(?:and|or)[ \t]+)?["'“‘]?${LAUGH_TOKEN})(?=[ \t]*(?:[.,!?;:)\u2026]|${EMOJI}|\n|$))|(?<=^|[.!?][ \t]+|\n)${LAUGH_TOKEN}(?:[ \t]*,)?[ \t]+(?=[a-z])`,
     "g",
   ),
   words: LAUGH_WORDS,
@@ -285,8 +291,11 @@ export function withoutSocialClauses(sentence: string): string {
 }
 
 /** "If you have a minute, could you ...": a courtesy condition, which intent removes with the request's framing. */
-export const COURTESY_IF = String.raw`(?:if (?:it(?:'s| is|’s)|that(?:'s| is|’s)) not too much (?:trouble|bother|to ask)|if you (?:have|get|got) (?:a )?(?:minute|moment|sec(?:ond)?|chance|spare minute)|when(?:ever)? you (?:have|get) (?:a )?(?:minute|moment|chance|time|sec(?:ond)?)|if you can|if possible),?[ \t]+`;
-const COURTESY_CONDITION = new RegExp(String.raw`\b${COURTESY_IF}`, "gi");
+const COURTESY_IF_POLITE = String.raw`if (?:it(?:'s| is|’s)|that(?:'s| is|’s)) not too much (?:trouble|bother|to ask)|if you (?:have|get|got) (?:a )?(?:minute|moment|sec(?:ond)?|chance|spare minute)|when(?:ever)? you (?:have|get) (?:a )?(?:minute|moment|chance|time|sec(?:ond)?)`;
+/** Opening the request, "if you can" and "if possible" frame the asking itself ("If possible, could you ..."). */
+export const COURTESY_IF = String.raw`(?:${COURTESY_IF_POLITE}|if you can|if possible),?[ \t]+`;
+/** Anywhere else only the polite ones go: "and, if you can, cite papers" makes the citing optional (see SOCIAL_CLAUSE). */
+const COURTESY_CONDITION = new RegExp(String.raw`\b(?:${COURTESY_IF_POLITE}),?[ \t]+`, "gi");
 
 /**
  * The [start, end) ranges of the whole sentences of `text` that are social, of the social clauses other
