@@ -426,6 +426,12 @@ async function score(pairs: LabelledPair[], embed: (t: string) => Promise<Float3
     if (!v) memo.set(key, (v = embed(key)));
     return v;
   };
+  const words = new Map<string, Promise<Float32Array>>();
+  const word = (w: string) => {
+    let v = words.get(w);
+    if (!v) words.set(w, (v = embed(w)));
+    return v;
+  };
   const out: ScoredResult[] = [];
   for (const p of pairs) {
     const fa = extractFacets(p.a);
@@ -433,7 +439,8 @@ async function score(pairs: LabelledPair[], embed: (t: string) => Promise<Float3
     // With every substitution allowed, what is left to refuse is a facet difference.
     const verdict = compareFacets(fa, fb, { vectors: new Map(), minSimilarity: -Infinity });
     const vectors = new Map<string, Float32Array>();
-    for (const w of wordsToEmbed(fa, fb)) vectors.set(w, await vec(w));
+    // A word as the cache embeds it (semantic-cache.ts): as it is, not as embeddingText would rewrite a prompt.
+    for (const w of wordsToEmbed(fa, fb)) vectors.set(w, await word(w));
     out.push({
       ...p,
       similarity: dot(await vec(p.a), await vec(p.b)),

@@ -133,8 +133,9 @@ async function prefill(
   requestOf: (i: number) => CacheRequest,
   embedder: Embedder,
   vectorOf?: (i: number) => Float32Array,
+  tree: Pick<TreeText, "encodeEmbedding" | "embedderSignature"> = { encodeEmbedding, embedderSignature },
 ): Promise<void> {
-  const signature = await embedderSignature(embedder);
+  const signature = await tree.embedderSignature(embedder);
   const now = Date.now();
   for (let start = 0; start < count; start += 5_000) {
     const batch: CacheRow[] = [];
@@ -148,7 +149,7 @@ async function prefill(
         model: "gpt-4o-mini-2024-07-18",
         promptText: keys.prompt!,
         contextHash: keys.contextHash,
-        embedding: encodeEmbedding(signature, vectorOf?.(i) ?? (await embedder.embed(embeddingText(keys.prompt!)))),
+        embedding: tree.encodeEmbedding(signature, vectorOf?.(i) ?? (await embedder.embed(embeddingText(keys.prompt!)))),
         response: JSON.stringify(answer(i)),
         createdAt: now,
         expiresAt: now + 3_600_000,
@@ -348,6 +349,8 @@ function threadCpuMs(): number {
 /** One source tree's cache, filled with the same rows as every other tree's. */
 interface ScaleTree {
   name: string;
+  /** The tree's own embedded text, facets and vector encoding (see TreeText). */
+  tree: TreeText;
   cache: SemanticCache;
   store: Store;
   dir: string;
@@ -364,8 +367,25 @@ const held = texts.filter((_, i) => i % 50 === 0).slice(0, SCALE_QUERIES);
 const kept = texts.filter((_, i) => i % 50 !== 0).slice(0, SCALE_STORED);
 if (kept.length < SCALE_STORED) console.log(`\n(only ${kept.length.toLocaleString("en")} distinct real texts to store)`);
 const embedStart = performance.now();
-const keptVectors: Float32Array[] = [];
-for (const t of kept) keptVectors.push(await realEmbedder.embed(embeddingText(semanticPrompt(realReq(t).messages)!)));
+/**
+ * Each tree's cache reads its stored rows and its queries as that tree's gateway makes them: the
+ * vector of its own embedded text under its own tag (a row of another tag is never indexed) and its
+ * own packed facets. Vectors are memoised by the embedded text, which most texts share across trees.
+ */
+const vectorMemo = new Map<string, Float32Array>();
+async function embedOnce(text: string): Promise<Float32Array> {
+  let v = vectorMemo.get(text);
+  if (!v) vectorMemo.set(text, (v = await realEmbedder.embed(text)));
+  return v;
+}
+interface TreeText {
+  embeddingText: typeof embeddingText;
+  packFacets: typeof packFacets;
+  encodeEmbedding: typeof encodeEmbedding;
+  embedderSignature: typeof embedderSignature;
+}
+const thisTree: TreeText = { embeddingText, packFacets, encodeEmbedding, embedderSignature };
+for (const t of kept) await embedOnce(embeddingText(semanticPrompt(realReq(t).messages)!));
 const embedS = (performance.now() - embedStart) / 1000;
 
 const treeSpecs = args.tree.length > 0 ? args.tree : ["this=."];
@@ -373,7 +393,12 @@ const scaleTrees: ScaleTree[] = [];
 for (const spec of treeSpecs) {
   const [name, path] = spec.split("=") as [string, string | undefined];
   if (!path) throw new Error(`--tree wants name=/path, got '${spec}'`);
-  const { SemanticCache: TreeCache } = (await import(resolve(path, "src/pipeline/cache/index.ts"))) as { SemanticCache: typeof SemanticCache };
+  const cacheModule = await import(resolve(path, "src/pipeline/cache/index.ts"));
+  const { SemanticCache: TreeCache } = cacheModule as { SemanticCache: typeof SemanticCache };
+  const persistence = (await import(resolve(path, "src/pipeline/cache/persistence.ts"))) as Pick<TreeText, "encodeEmbedding" | "embedderSignature">;
+  const tree: TreeText = { ...thisTree, ...(cacheModule as Partial<TreeText>), ...persistence };
+  const vectors: Float32Array[] = [];
+  for (const t of kept) vectors.push(await embedOnce(tree.embeddingText(semanticPrompt(realReq(t).messages)!)));
   const dir = mkdtempSync(join(tmpdir(), "svc-cache-bench-scale-"));
   const store = openStore(dir);
   await prefill(
@@ -381,7 +406,8 @@ for (const spec of treeSpecs) {
     kept.length,
     (i) => realReq(kept[i]!),
     realEmbedder,
-    (i) => keptVectors[i]!,
+    (i) => vectors[i]!,
+    tree,
   );
   const open = performance.now();
   const cache = await TreeCache.open({ store, embedder: realEmbedder, config: { maxEntries: kept.length, maxBytes: kept.length * ENTRY_BYTES_ROOM } });
@@ -389,6 +415,7 @@ for (const spec of treeSpecs) {
   const rounds = () => [[], [], []] as number[][];
   scaleTrees.push({
     name,
+    tree,
     cache,
     store,
     dir,
@@ -403,25 +430,29 @@ for (const spec of treeSpecs) {
  * The request the gateway sends the cache: with the vector and the packed facets its worker computed
  * (src/pipeline/optimize.ts), of the prompt as the cache reads it. A tree whose cache takes no facets ignores them.
  */
-const asGatewaySends = async (text: string): Promise<CacheRequest> => {
+const asGatewaySends = async (text: string, tree: TreeText): Promise<CacheRequest> => {
   const r = realReq(text);
   const prompt = semanticPrompt(r.messages)!;
-  return { ...r, embedding: await realEmbedder.embed(embeddingText(prompt)), facets: packFacets(prompt) };
+  return { ...r, embedding: await embedOnce(tree.embeddingText(prompt)), facets: tree.packFacets(prompt) };
 };
-const newQueries = await Promise.all(held.map(asGatewaySends));
-const rewordQueries = await Promise.all(
-  kept
-    .filter((_, i) => i % Math.floor(kept.length / SCALE_QUERIES) === 0)
-    .slice(0, SCALE_QUERIES)
-    .map((t) => asGatewaySends(`Hi! ${t.toLowerCase()} Thanks.`)),
-);
+const rewordTexts = kept
+  .filter((_, i) => i % Math.floor(kept.length / SCALE_QUERIES) === 0)
+  .slice(0, SCALE_QUERIES)
+  .map((t) => `Hi! ${t.toLowerCase()} Thanks.`);
+/** Each tree's queries, in the same order for every tree. */
+const newQueries = new Map<ScaleTree, CacheRequest[]>();
+const rewordQueries = new Map<ScaleTree, CacheRequest[]>();
+for (const t of scaleTrees) {
+  newQueries.set(t, await Promise.all(held.map((q) => asGatewaySends(q, t.tree))));
+  rewordQueries.set(t, await Promise.all(rewordTexts.map((q) => asGatewaySends(q, t.tree))));
+}
 // The JIT's first compilations (regexes of the verifier, the index's search) land on the first lookups
 // of a fresh process; other held-out texts take them, so the rounds below time a warm gateway.
 const warmQueries = await Promise.all(
   texts
     .filter((_, i) => i % 50 === 0)
     .slice(SCALE_QUERIES, SCALE_QUERIES + 500)
-    .map(asGatewaySends),
+    .map((q) => asGatewaySends(q, thisTree)),
 );
 for (const t of scaleTrees) {
   for (const q of warmQueries) {
@@ -433,8 +464,9 @@ for (const t of scaleTrees) {
 for (let round = 0; round < 3; round++) {
   for (const kind of ["miss", "hit"] as const) {
     const queries = kind === "miss" ? newQueries : rewordQueries;
-    for (const [qi, q] of queries.entries()) {
+    for (let qi = 0; qi < queries.get(scaleTrees[0]!)!.length; qi++) {
       for (const t of roundOrder(scaleTrees, qi)) {
+        const q = queries.get(t)![qi]!;
         const cpu0 = threadCpuMs();
         const t0 = performance.now();
         const out = await t.cache.lookup(q);
@@ -464,7 +496,7 @@ console.log(
 console.log(`|---|---|---|---|---|---|---|---|`);
 const ms = (xs: number[]) => `${pct(xs, 0.5).toFixed(3)} / ${pct(xs, 0.99).toFixed(3)}`;
 for (const t of scaleTrees) {
-  const served = `${((100 * t.served) / (3 * rewordQueries.length)).toFixed(1)}%`;
+  const served = `${((100 * t.served) / (3 * rewordTexts.length)).toFixed(1)}%`;
   const row = (label: string, pick: (xs: number[][]) => number[], extra: string) =>
     console.log(`| ${t.name} | ${label} | ${ms(pick(t.wall.miss))} | ${ms(pick(t.wall.hit))} | ${ms(pick(t.cpu.miss))} | ${ms(pick(t.cpu.hit))} | ${extra}`);
   row("all 3", (xs) => xs.flat(), `${served} | ${t.buildS.toFixed(1)} |`);

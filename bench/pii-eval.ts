@@ -10,6 +10,9 @@
  *                                              # names of many cultures, non-US addresses; marked-up text, readMarked)
  *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-dev2.txt  # a second one (chat exports, headers, minutes,
  *                                              # word-like given names, people-named brands and terms)
+ *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-dev3.txt  # a third (prompts naming a person, JSON, signatures,
+ *                                              # logs, lower-case chat; place, drug, team and program distractors)
+ *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-check.txt # a check set by the same author (totals only read)
  *
  * Scoring is per word, as Presidio's own evaluator does (models/pii-ner/score.ts).
  *

@@ -7,12 +7,24 @@ import type { Services } from "./pipeline/services";
 import { buildApp } from "./http/app";
 import { Elysia } from "elysia";
 import { metricsRoutes } from "./http/routes/metrics";
+import { parseCompletionRequest } from "./http/validate/completion-request";
+import { optimizeInputOf } from "./pipeline/analyze";
+import { RULE_NAMES } from "./pipeline/compress";
+import type { OptimizeInput } from "./pipeline/optimize-types";
+import { WARM_PROMPTS } from "./pipeline/warm-prompts";
 
 export interface RunningServer {
   services: Services;
   url: string;
   /** Stops accepting, lets in-flight requests finish (up to the grace period), flushes and closes the store. */
   shutdown(): Promise<void>;
+}
+
+/** Run `run` of the optimizer's warm-up: a built-in prompt as the gateway's inline path gives a request with `model: "auto"` and every stage on. */
+function warmInput(services: Services, run: number): OptimizeInput {
+  const prompt = WARM_PROMPTS[run % WARM_PROMPTS.length]!.replaceAll("{n}", String(run + 1));
+  const req = parseCompletionRequest({ model: "auto", messages: [{ role: "user", content: prompt }] }, RULE_NAMES);
+  return { ...optimizeInputOf(req, services.servableModels, services.settings.qualityFloor), wantEmbedding: req.svc_options.cache, countTokens: false };
 }
 
 export async function startServer(settings: Settings, log: Logger = createLogger(settings.logLevel)): Promise<RunningServer> {
@@ -38,6 +50,15 @@ export async function startServer(settings: Settings, log: Logger = createLogger
   app.listen({ hostname: settings.host, port: settings.port });
   const server = app.server as Server<unknown>;
   const stopBackground = startBackground(services);
+  if (settings.optimizerWarmRuns > 0) {
+    const t0 = performance.now();
+    services.optimizer
+      .warm(settings.optimizerWarmRuns, (run) => warmInput(services, run))
+      .then(
+        (runs) => log.info({ runs, ms: Math.round(performance.now() - t0) }, "optimizer warmed"),
+        (e: Error) => log.warn({ err: { message: e.message } }, "optimizer warm-up failed; requests warm it instead"),
+      );
+  }
   // A separate listener lets Prometheus scrape without a key, on an address the operator keeps private.
   const metricsServer = settings.metricsHost
     ? new Elysia().use(metricsRoutes(services, true)).listen({ hostname: settings.metricsHost, port: settings.metricsPort })

@@ -80,6 +80,10 @@ export async function startGateway(
     OPENAI_BASE_URL: mockUrl,
     // The soak reads the heap after full collections (GET /debug/heap); no other phase calls it.
     SVC_DEBUG_HEAP: "true",
+    // What `npm start` and the `svc` command set (see MIMALLOC_PURGE_HOLES in the README): a gateway run
+    // without it spent 2-3x the CPU per relayed call in the allocator's hole purging and the page
+    // faults after it (bun bench/relay-cpu.ts, same tree with and without, 10 rounds).
+    MIMALLOC_PURGE_HOLES: process.env.MIMALLOC_PURGE_HOLES ?? "0",
     ...extra.env,
   };
   const cli = join(root, "src", "cli", "main.ts");

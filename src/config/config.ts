@@ -88,6 +88,12 @@ export const SettingsSchema = Type.Object(
       2000,
       "requests that need a model and are at most this long run on the event loop when no other optimizer task is in flight (0 = always the workers)",
     ),
+    optimizerWarmRuns: Int(
+      0,
+      100_000,
+      500,
+      "runs of the event loop's optimizer on built-in prompts after start, so the first lone requests do not wait for the JIT (0 = none)",
+    ),
     cacheMaxEntries: Int(1, 100_000_000, 100_000, "response cache entries kept; least recently used go first"),
     cacheTtlS: Int(1, 31_536_000, 86_400, "how long a cached answer may be served"),
     cacheSynonymsFile: Type.Optional(

@@ -54,6 +54,17 @@ const DELIBERATION =
 // "financial derivatives", "integrate Slack with my calendar".
 const CALCULATION =
   /\b(factorials?|squared|cubed|(?:square|cube) roots? of|(?:positive |prime )?divisors of|multiplied by|divided by|prime factori[sz]ation|prime factors of|probability (?:of|that)|integral of|antiderivative|derivative of|differentiate|solve (?:for|the equation)|equations?|remainder when|gcd|lcm|modulo|eigenvalues?|determinant of|logarithm|how many ways)\b/gi;
+/**
+ * A calculation needs something to calculate with: a digit, a number word, an operator or a one-letter
+ * variable. Without one the words ask about the idea or about everyday things: "What is a logarithm?",
+ * "How many ways are there to say hello in Spanish?", "the probability of rain tomorrow", "How do I
+ * differentiate between a cold and the flu?", "a team divided by the new policy" (a review of the
+ * ninth round's signal lifted each to the balanced tier).
+ */
+const QUANTITY =
+  /\d|[=^+*/×÷]|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|half|dozen)\b/i;
+/** A one-letter variable ("solve for x"), not "a", "I" or the "s" of "what's". */
+const VARIABLE = /(?<![A-Za-z'’])[b-hj-z](?![A-Za-z'’])/;
 const LENGTH = /\b(\d{1,5}|a few hundred|a thousand|several thousand)[ -](words?|pages?|paragraphs?)\b/gi;
 const WORDS_PER = { word: 1, words: 1, page: 500, pages: 500, paragraph: 120, paragraphs: 120 } as Record<string, number>;
 const AMOUNT: Record<string, number> = { "a few hundred": 300, "a thousand": 1000, "several thousand": 3000 };
@@ -141,7 +152,7 @@ export function countHardness(hardness: Hardness, text: string, k: number, m: Re
   if (k === CONSTRAINT_K) hardness.constraints++;
   else if (k === STEP_K) hardness.steps++;
   else if (k === DELIBERATION_K) hardness.deliberation++;
-  else if (k === CALCULATION_K) hardness.calculation++;
+  else if (k === CALCULATION_K && (QUANTITY.test(text) || VARIABLE.test(text))) hardness.calculation++;
   else if (k === LENGTH_K && asksForLength(text, m.index)) {
     const amount = AMOUNT[m[1]!.toLowerCase()] ?? Number(m[1]);
     hardness.requestedWords = Math.max(hardness.requestedWords, amount * (WORDS_PER[m[2]!.toLowerCase()] ?? 1));

@@ -89,8 +89,10 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["literal", "Does s.endsWith(t) hold when s is 'cat' and t is 'at'?", "Does s.endsWith(t) hold when s is 'at' and t is 'cat'?"],
   ["order", "How do I turn class-based React components into hooks?", "How do I turn hook-based React components into classes?"],
   ["operator", "What does s[2:5] give for s = 'abcdefg'?", "What does s[2::5] give for s = 'abcdefg'?"],
-  ["unit", "Is the pharmacy open at 9am on Saturday?", "Is the pharmacy open at 9pm on Saturday?"],
-  ["unit", "Book the call for 7 a.m. tomorrow", "Book the call for 7 p.m. tomorrow"],
+  ["number", "Is the pharmacy open at 9am on Saturday?", "Is the pharmacy open at 9pm on Saturday?"],
+  ["number", "Book the call for 7 a.m. tomorrow", "Book the call for 7 p.m. tomorrow"],
+  ["number", "Is the gym open from 6am to 10pm?", "Is the gym open from 6pm to 10am?"],
+  ["operator", "What does s[2:] give?", "What does s[:2] give?"],
   // "constructor" is an ordinary word (it once read as a number, Object.prototype's property).
   ["content", "What is a constructor in Java?", "What is a destructor in Java?"],
   // The same words in another order or role (issue 24): the bags above cannot tell these apart.
@@ -229,6 +231,9 @@ const PARAPHRASES: [string, string][] = [
   ["What is the check-in time?", "What time can I check in?"],
   ["Is the pharmacy open at 9am on Saturday?", "is the pharmacy open at 9 a.m. on saturday"],
   ["I am 30, am I too old to learn piano?", "I'm 30, am I too old to learn piano?"],
+  ["If I'm 25 am I eligible for the discount?", "If I'm 25, am I eligible for the discount?"],
+  // Two compounds that share no part are no exchange.
+  ["What is the time complexity of quick-sort in the worst case?", "What's the worst-case time complexity of quick-sort?"],
   ["Does s.endsWith(t) hold when s is 'cat' and t is 'at'?", "does s.endsWith(t) hold when s is 'cat' and t is 'at'"],
   ["What does s[2:5] give for s = 'abcdefg'?", "what does s[2:5] give for s = 'abcdefg'"],
   // Two persons in the same roles, worded another way: the order check sees the pronouns agree.

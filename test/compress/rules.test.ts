@@ -81,8 +81,11 @@ describe("pleasantries", () => {
       "Explain the acronym rofl.",
       "Santa says hohoho. What does the Grinch say? hehehe",
       "Run xdd on the disk, then check it.",
+      "Rank lol, lmao, rofl, and 'haha' by how funny each sounds.",
+      "Which is ruder in a work chat: lol, or lmao?",
     ])
       expect(applyRule(pleasantries, text).text).toBe(text);
+    expect(applyRule(pleasantries, "This one is so funny lol, can you write a joke about cats?").text).not.toContain("lol");
   });
   test("runs of separators and abutting laughter are read in linear time", () => {
     const started = performance.now();
@@ -333,6 +336,17 @@ describe("filler", () => {
     // Of two hedges in a row the first goes; the second stays rather than leave a gap.
     expect(applyRule(filler, "It is really very simple.", { level: 0.6 }).text).toBe("It is very simple.");
     expect(applyRule(filler, "Thank you very much for the help.", { level: 0.6 }).text).toBe("Thank you very much for the help.");
+  });
+  test("what the user feels or is unsure of stays: a feeling without it reads as a fact", () => {
+    for (const text of [
+      "I feel like a fraud when people thank me.",
+      "I feel like I'm a fraud at work.",
+      "I feel like it's my fault.",
+      "I guess the number is seven.",
+      "I think that the bug is in the parser.",
+      "I believe that she is right.",
+    ])
+      expect(applyRule(filler, text, { level: 1 }).text).toBe(text);
   });
   test("wordy phrases with an exact shorter form", () => {
     const text =

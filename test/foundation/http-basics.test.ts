@@ -4,7 +4,8 @@ import { waitForKey, waitUntil } from "../support/wait";
 
 let gw: GatewayProcess;
 beforeAll(async () => {
-  gw = await startGateway({ SVC_MAX_BODY_BYTES: "2048" });
+  // This gateway warms its optimizer (the test helper turns that off) while the tests below call it.
+  gw = await startGateway({ SVC_MAX_BODY_BYTES: "2048", SVC_OPTIMIZER_WARM_RUNS: "40" });
 }, 60_000);
 afterAll(async () => {
   await gw.stop();
@@ -26,6 +27,11 @@ async function expectError(res: Response, status: number, code: string) {
 }
 
 describe("http basics", () => {
+  test("the optimizer's warm-up runs after the start, as many times as set, and logs it", async () => {
+    const line = await waitUntil("the warm-up's log line", () => gw.logs().find((l) => l.includes('"optimizer warmed"')), { tries: 3000 });
+    expect(JSON.parse(line)).toMatchObject({ level: "info", runs: 40, msg: "optimizer warmed" });
+  });
+
   test("GET /health answers without a key, with the contract's fields", async () => {
     const res = await fetch(`${gw.url}/health`);
     expect(res.status).toBe(200);

@@ -69,14 +69,50 @@ describe("PII tagger completion rules", () => {
   const persons = (text: string) => shippedTagSpans(text).flatMap((s) => (s.label === "PERSON" ? [text.slice(s.start, s.end)] : []));
 
   test("a name stops at a possessive: the words after it are what the person owns", () => {
-    expect(persons("They sang the verses from Kevin Lamovec's Cautionary Tales.")).toEqual(["Kevin Lamovec's"]);
-    expect(persons("They sang the verses from Kevin Lamovec’s Cautionary Tales.")).toEqual(["Kevin Lamovec’s"]);
+    // The "'s" stays out of the span (issue 30's third round): masked as "[PERSON_1]'s Cautionary Tales".
+    expect(persons("They sang the verses from Kevin Lamovec's Cautionary Tales.")).toEqual(["Kevin Lamovec"]);
+    expect(persons("They sang the verses from Kevin Lamovec’s Cautionary Tales.")).toEqual(["Kevin Lamovec"]);
   });
 
   test("a name found once is found wherever the text writes it again, its possessive too", () => {
-    expect(persons("Kornelia Hajdu wrote twice. Later, Hajdu's second letter came, and Hajdu signed it.")).toEqual(["Kornelia Hajdu", "Hajdu's", "Hajdu"]);
+    expect(persons("Kornelia Hajdu wrote twice. Later, Hajdu's second letter came, and Hajdu signed it.")).toEqual(["Kornelia Hajdu", "Hajdu", "Hajdu"]);
     // Not a sentence opener general English writes in lower case, nor the same word in another case.
     expect(persons("Will Smith came. Will you come? Smith said smith.")).toEqual(["Smith", "Smith"]);
+  });
+
+  test("initials join the surname after them; a letter opening a line is a list's label", () => {
+    expect(persons("The deed was witnessed by J. R. Mwansa and E. L. Dufresne.")).toEqual(["J. R. Mwansa", "E. L. Dufresne"]);
+    expect(persons("A. Situational awareness\nB. Planning")).toEqual([]);
+    expect(persons("She joined the U.S. Army in May.")).toEqual([]);
+  });
+
+  test("a person span of a city's, state's or region's words alone is the place", () => {
+    expect(persons("I want to visit Lisbon, Porto and the Algarve in June.")).toEqual([]);
+    expect(persons("Plan a trip from Chicago to Denver through Nebraska.")).toEqual([]);
+  });
+
+  test("a lone possessive before a law, a disease or a theorem is no one", () => {
+    expect(persons("Newton's second law relates force and mass.")).toEqual([]);
+    expect(persons("Parkinson's disease affects movement.")).toEqual([]);
+  });
+
+  test("greetings, the speaker, roles and relatives are no part of a name", () => {
+    expect(persons("Dear Siosaia Fifita,\nYour subscription renews on 1 December.")).toEqual(["Siosaia Fifita"]);
+    expect(persons("Hi there, I'm Marguerite from billing.")).toEqual(["Marguerite"]);
+  });
+
+  test("the one word a greeting addresses is a name, unless it is a group or an assistant", () => {
+    expect(persons("Hey Summer, quick question about the invoice.")).toEqual(["Summer"]);
+    expect(persons("Thanks Hope, that fixed it!")).toEqual(["Hope"]);
+    expect(persons("Hi all, thanks again!")).toEqual([]);
+    expect(persons("Thanks ChatGPT, now write the next part.")).toEqual([]);
+  });
+
+  test("an action item's owner and the word after a role title are names", () => {
+    expect(persons("Ruth noted the budget is tight. Felix to check with finance.")).toContain("Felix");
+    expect(persons("Click to open the file. Resistant to change.")).toEqual([]);
+    expect(persons("Left a voicemail for Chief Adekunle; no answer.")).toEqual(["Adekunle"]);
+    expect(persons("The Chief Executive said no.")).toEqual([]);
   });
 
   test("the capitalised word after a title is a name, even one English writes in lower case", () => {

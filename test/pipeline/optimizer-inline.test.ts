@@ -7,7 +7,7 @@ import { loadSettings } from "../../src/config/config";
 import { parseCompletionRequest } from "../../src/http/validate/completion-request";
 import { optimizeInputOf } from "../../src/pipeline/analyze";
 import { RULE_NAMES } from "../../src/pipeline/compress";
-import { loadModels } from "../../src/pipeline/models";
+import { loadModels, type Models } from "../../src/pipeline/models";
 import type { OptimizeInput } from "../../src/pipeline/optimize-types";
 import { Optimizer } from "../../src/pipeline/optimizer";
 
@@ -17,9 +17,11 @@ const dir = mkdtempSync(join(tmpdir(), "svc-optimizer-inline-"));
 const settings = loadSettings({ SVC_DATA_DIR: dir, SVC_WORKERS: "1", SVC_OPTIMIZE_MEMO_ENTRIES: "0", SVC_INLINE_MODEL_MAX_CHARS: "500" });
 const available = Catalog.load(settings.modelsFile).models.map((m) => m.id);
 let optimizer: Optimizer;
+let models: Models;
 
 beforeAll(async () => {
-  optimizer = await Optimizer.start(settings, await loadModels());
+  models = await loadModels();
+  optimizer = await Optimizer.start(settings, models);
 });
 afterAll(async () => {
   await optimizer.close();
@@ -81,5 +83,47 @@ describe("optimizer: model tasks inline while idle", () => {
     expect(pooledRun.cacheFacets?.prompt).toBe(OTHER);
     const { cacheFacets: _, ...pooledRest } = pooledRun;
     expect({ ...pooledRest, embedding: Array.from(pooledRun.embedding ?? []) }).toEqual({ ...inline, embedding: Array.from(inline.embedding ?? []) });
+  });
+});
+
+describe("optimizer: warm-up of the event loop's stages", () => {
+  test("runs on the event loop, never in the pool, and resolves with the runs made", async () => {
+    const before = pooled();
+    const prompts: string[] = [];
+    const runs = await optimizer.warm(5, (run) => {
+      prompts.push(`${SHORT} ${run}`);
+      return inputOf(prompts.at(-1)!);
+    });
+    expect(runs).toBe(5);
+    expect(prompts).toHaveLength(5);
+    expect(new Set(prompts).size).toBe(5);
+    expect(pooled()).toBe(before);
+  });
+
+  test("makes no run while a model task is in flight, and the task still goes where it would", async () => {
+    const before = pooled();
+    const order: string[] = [];
+    const task = optimizer.run(inputOf(LONG)).then(() => order.push("task"));
+    const warm = optimizer.warm(2, () => {
+      order.push("warm");
+      return inputOf(OTHER);
+    });
+    await Promise.all([task, warm]);
+    expect(order).toEqual(["task", "warm", "warm"]);
+    expect(pooled()).toBe(before + 1);
+  });
+
+  test("stops when the optimizer closes; without the event loop's models it is a no-op", async () => {
+    const own = await Optimizer.start({ ...settings, workers: 0 }, models);
+    const warming = own.warm(1_000_000, () => inputOf(SHORT));
+    await Bun.sleep(50);
+    await own.close();
+    expect(await warming).toBeLessThan(1_000_000);
+    const poolOnly = await Optimizer.start(settings, undefined);
+    try {
+      expect(await poolOnly.warm(10, () => inputOf(SHORT))).toBe(0);
+    } finally {
+      await poolOnly.close();
+    }
   });
 });

@@ -47,11 +47,20 @@ describe("hardnessOf", () => {
       "Find the number of positive divisors of 10! and their sum.",
       "which whole number multiplied by itself gives one hundred sixty nine",
       "In how many ways can 5 books be arranged on a shelf?",
+      "solve for x: 3x + 5 = 20",
+      "What's the probability of rolling two sixes?",
     ];
     const mentions = [
       "The remainder of the year was quiet, 3 trips and 2 weddings.",
       "What are financial derivatives and why did they matter in 2008?",
       "How many teaspoons go in 2 tablespoons?",
+      // Nothing to calculate with: the words ask about an idea or an everyday thing.
+      "How do I differentiate between a cold and the flu?",
+      "How many ways are there to say hello in Spanish?",
+      "What's the probability of rain tomorrow in Seattle?",
+      "Who came up with the Drake equation?",
+      "My team feels divided by the new policy, any advice?",
+      "What is a logarithm?",
     ];
     expect(asks.map((t) => hardnessOf(t).calculation)).toEqual(asks.map(() => 1));
     expect(mentions.map((t) => hardnessOf(t).calculation)).toEqual(mentions.map(() => 0));

@@ -73,6 +73,8 @@ export async function startGateway(env: Record<string, string> = {}, opts: { dat
     SVC_LOG_LEVEL: "info",
     SVC_KEY_SYNC_MS: "100",
     SVC_FLUSH_MS: "200",
+    // Tests start many gateways; the warm-up's CPU would be spent in each (it has tests of its own).
+    SVC_OPTIMIZER_WARM_RUNS: "0",
     ...env,
   };
   const proc = Bun.spawn([process.execPath, PARSER_FLAG, CLI, "serve"], {

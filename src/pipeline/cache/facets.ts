@@ -1,4 +1,5 @@
 import { Packr } from "msgpackr";
+import { withRequestPhrases } from "./request-phrases";
 import {
   AMBIGUOUS_LANGUAGES,
   CODE_CONTEXT_WORDS,
@@ -109,6 +110,11 @@ const LITERAL_PATTERNS: readonly RegExp[] = [
 /** Identifiers and codes: snake_case, camelCase, dotted.names, file.ext, letters mixed with digits. */
 const IDENTIFIER = /^(?:\w*_\w+|[a-z]+[A-Z]\w*|\w+(?:\.\w+)+|(?=\w*\d)(?=\w*[A-Za-z])\w{2,})$/;
 
+/** A word that is an identifier or a code, a literal of its own ("python3" names a language instead). */
+function isIdentifier(t: Token): boolean {
+  return IDENTIFIER.test(t.text) && !PROGRAMMING_LANGUAGES[t.lower];
+}
+
 const TOKEN =
   /\n|\d+(?:[.,]\d+)*(?:\/\d+)?|\.\d+|[\p{L}_][\p{L}\p{N}_'’.@-]*(?:\+\+|#)?|===|!==|\*\*|\/\/|==|!=|<=|>=|&&|\|\||<<|>>|(?:\+\+|--)(?=[\p{L}_])|[^\s\p{L}\p{N}]/gu;
 /**
@@ -192,6 +198,9 @@ function hasVowel(s: string): boolean {
  * "notes" / "not", "hoping" / "hopping" keep apart. String tests rather than regular expressions where
  * they will do: every content word of every lookup comes through here.
  */
+/** Verbs that end in "-ell" themselves, whose "-ing" and "-ed" keep both letters. */
+const ELL_WORDS = /(?:spell|tell|sell|dwell|smell|shell|swell|quell|yell|fell|well|jell|knell)$/;
+
 export function stem(word: string): string {
   let s =
     word.length < 6
@@ -207,6 +216,10 @@ export function stem(word: string): string {
     s = base;
     const last = s.at(-1)!;
     if (s.length > 3 && last === s.at(-2) && !isVowel(last) && !"lsfz".includes(last)) s = s.slice(0, -1);
+    // British doubling of an "-el" verb: "cancelling" / "cancelled" meet "cancel", "travelled" "travel" (issue 24,
+    // sixth session: "I need help cancelling my plan" / "How do I cancel my plan?"); not words that end in
+    // "-ell" themselves ("spelled", "misspelling", "foretelling").
+    else if (s.length >= 6 && s.endsWith("ell") && !ELL_WORDS.test(s)) s = s.slice(0, -1);
     else if (SHORT_STEM.test(s) || (s.length <= 2 && last === "i")) s += "e";
   } else if (s.endsWith("es") && /(?:ss|x|zz|ch|sh)es$/.test(s)) s = s.slice(0, -2);
   else if (s.endsWith("oes") && s.length >= 6) s = s.slice(0, -2);
@@ -226,9 +239,7 @@ export function stem(word: string): string {
  * load 13), the same facets on every string of ../shared/data up to 1,000 characters (221,802).
  */
 const FACET_WORDS: ReadonlySet<string> = new Set([
-  ...[NUMBER_WORDS, NUMBER_SCALES, ORDINAL_WORDS, OPERATOR_WORDS].flatMap((table: Readonly<Record<string, unknown>>) =>
-    Object.keys(table).filter((word) => table[word] !== undefined),
-  ),
+  ...[NUMBER_WORDS, NUMBER_SCALES, ORDINAL_WORDS, OPERATOR_WORDS].flatMap((table) => Object.keys(table)),
   ...NEGATIONS,
 ]);
 
@@ -610,8 +621,8 @@ function withoutCourtesy(prompt: string): string {
  */
 const HOW_DO_I_FRAME = new RegExp(
   [
-    String.raw`^\s*(?:what(?:['’]s| is) the way to|is there (?:a|any) way to|what do i (?:have to |need to )?do to`,
-    String.raw`|where (?:do|can) i (?=(?:reset|change|update|cancel|delete|remove|edit|enter|add|find|download|upload|see|view|check|manage|turn|enable|disable|set|get|redeem|apply|track|unsubscribe|export|import|freeze|unfreeze|lock|unlock|activate|deactivate|renew|upgrade|downgrade|submit|verify)\b))\s*`,
+    String.raw`^\s*(?:what(?:['’]s| is) the way to|is there (?:a|any) way (?:to|for me to|(?:that )?i can)|how (?:do|can) i go about (?=[a-z]+ing\b)|what do i (?:have to |need to )?do to`,
+    String.raw`|where (?:do|can) i (?=(?:reset|change|update|cancel|delete|remove|edit|enter|add|find|download|upload|see|view|check|manage|turn|enable|disable|set|get|redeem|apply|track|unsubscribe|export|import|freeze|unfreeze|lock|unlock|activate|deactivate|renew|upgrade|downgrade|submit|verify|choose|select|drop (?=(?:a|my|the) (?:course|class))|skip|hide|unhide|block|unblock|rate|tip|pause|resume|share|unshare|restore|unenroll)\b))\s*`,
   ].join(""),
   "i",
 );
@@ -641,6 +652,43 @@ const WISH_THEN_HOW =
  */
 const FORGOTTEN_SECRET =
   /^\s*i(?:['’]ve| have)? forgot(?:ten)? my ((?:[a-z]+ )?(?:password|pin|passcode|passphrase))\s*[,.;:!-]*\s*(?:so\s+)?how (?:do|can|should) i (?:change|reset) it\s*[?.!]*\s*$/i;
+
+/**
+ * The same forgotten secret said without a question, as people write to support: "I forgot my password",
+ * "I can't remember my PIN", "I forgot my password and can't log in" ask for the reset (issue 24,
+ * sixth session). Only the whole request and only a password, PIN, passcode or passphrase: "I forgot my
+ * username", "I forgot my password hint", "I can't change my password" stay what they are.
+ * (withPlainVerbs has made "log in" "login" by then.)
+ */
+const FORGOTTEN_SECRET_STATEMENT =
+  /^\s*i(?:['’]ve| have)? (?:forgot(?:ten)?|can(?:no|['’])?t remember|can not remember|do(?: not|n['’]t) remember) my ((?:[a-z]+ )?(?:password|pin|passcode|passphrase))(?:\s*(?:,|and|so)\s*(?:now\s+)?(?:i\s+)?(?:can(?:no|['’])?t|can not|am unable to|(?:['’]m|am) not able to)\s+(?:login|get in|access my account|get into my account))?\s*[.!]*\s*$/i;
+
+/**
+ * Support actions a stated wish asks the procedure of: "I want to cancel my subscription", "I'd like to
+ * delete my account", "I need to change my email address" ask what "How do I ...?" asks (issue 24, sixth
+ * session). Only these verbs (not "I want to learn Python", "I need to lose weight", "I want to die"),
+ * only the whole request, one sentence with no question word and nothing negated before the verb;
+ * the answer to "Should I change my email?" or "Can I ...?" is another (see roleClash).
+ */
+const WISH_ACTIONS =
+  "cancel|change|update|reset|delete|remove|unsubscribe|upgrade|downgrade|renew|pause|freeze|unfreeze|lock|unlock|block|unblock|reserve|reschedule|return|exchange|track|transfer|enroll|unenroll|download|upload|restore|redeem|top up|contact|activate|deactivate|verify|edit|hide|unhide|skip|dispute|appeal|replace|enable|disable|extend|link|unlink|export|import|report|get a refund|request a refund|file a claim|submit a claim|make a claim";
+const STATED_WISH = new RegExp(
+  String.raw`^\s*i(?: really)?(?: want| wanna| would like|['’]d like| need| wish)(?: to)? ((?:${WISH_ACTIONS})\b[^.?!\n]*?)\s*[.!]*\s*$`,
+  "i",
+);
+/** "Help me cancel my subscription", "Please help me reset my PIN" and "Steps to cancel my subscription" ask how (the same support actions, the whole request). */
+const HELP_ME = new RegExp(String.raw`^\s*(?:(?:please\s+)?help me(?: to)?|steps (?:to|for))\s+((?:${WISH_ACTIONS})\b[^.?!\n]*?)\s*[.!?]*\s*$`, "i");
+/** "What should I do if I forgot my password?" asks for the reset too (see FORGOTTEN_SECRET_STATEMENT). */
+const IF_FORGOTTEN_SECRET =
+  /^\s*what (?:should|do|can) i do if i(?:['’]ve| have)? (?:forgot(?:ten)?|forget|can(?:no|['’])?t remember|can not remember) my ((?:[a-z]+ )?(?:password|pin|passcode|passphrase))\s*[?.!]*\s*$/i;
+/** "I need help cancelling my subscription" asks "how do I cancel my subscription" (the verifier's stems read the gerund as the verb). */
+const NEED_HELP_WITH = new RegExp(
+  String.raw`^\s*i need help (?:with )?((?:${WISH_ACTIONS.split("|")
+    .filter((a) => !a.includes(" "))
+    .map((a) => `${a.replace(/e$/, "")}[a-z]?ing`)
+    .join("|")})\b[^.?!\n]*?)\s*[.!]*\s*$`,
+  "i",
+);
 
 /**
  * Verbs with a particle that many people write as one word or with another verb: "turn on" / "switch
@@ -681,12 +729,14 @@ function withPlainVerbs(request: string): string {
  * "Can I cancel my subscription?" asks whether the user can do something to what is theirs; the answer
  * to "How do I cancel my subscription?" says that too (how, or that it cannot be done), so the second
  * may answer the first and not the other way round (a "Yes." answers no "how"; see roleClash). Only
- * at the start, only "can/could I" (or "is it possible to", read as "can") and an action on the
+ * at the start, only "can/could I" (or "is it possible to", read as "can") and a support action on the
  * user's own account, order or data, written right before "my": not "Can I eat raw fish?" (asks
- * whether it is safe, which a "how" answer takes for granted), not "Can I increase my dose?".
+ * whether it is safe, which a "how" answer takes for granted), not "Can I increase my dose?", not "Can
+ * I cancel the order?" (whose order?). Issue 24's sixth session added actions (reschedule, skip, hide,
+ * block, restore, share, remove, add, top up...); "a" and "the" as well served no more of faq-dev4.
  */
 const ABILITY_QUESTION =
-  /^\s*(?:can|could)(?: i)? (?:reset|change|update|cancel|delete|edit|download|upload|export|import|enable|disable|unsubscribe|redeem|track|renew|transfer|freeze|unfreeze|lock|unlock|upgrade|downgrade|pause|activate|deactivate|extend|return|exchange|modify|close) my\b/i;
+  /^\s*(?:can|could)(?: i)? (?:reset|change|update|cancel|delete|edit|download|upload|export|import|enable|disable|unsubscribe|redeem|track|renew|transfer|freeze|unfreeze|lock|unlock|upgrade|downgrade|pause|activate|deactivate|extend|return|exchange|modify|close|reschedule|skip|hide|unhide|block|unblock|restore|share|unshare|remove|add|top up|enroll|unenroll|refund|replace) my\b/i;
 
 /** "Is it possible to cancel my order?" and "Am I able to cancel my order?" ask what "Can I cancel my order?" asks: whether it can be done. */
 const IS_IT_POSSIBLE_TO = /^\s*(?:is it possible(?: for me)? to|am i able to)\b/i;
@@ -698,6 +748,15 @@ const IS_IT_POSSIBLE_TO = /^\s*(?:is it possible(?: for me)? to|am i able to)\b/
  */
 const TELL_ME_HOW =
   /^\s*(?:(?:tell|show|teach) me|explain(?: to me)?|i(?:['’]d| would) like to know|i want to know|i need to know|what are the (?:steps|exact steps) (?=to\b))\s*(?:how (?:to|do i|can i|i can)\b|to\b)\s*/i;
+
+/**
+ * "Do you offer a student discount?", "Do you have parking?" and "Are there any student discounts?" ask
+ * what "Is there a student discount?" asks (issue 24, sixth session): whether the service has it. Only
+ * at the start and only "you" (the service asked): "Do they have parking?" asks about someone else.
+ */
+const DO_YOU_OFFER =
+  /^\s*(?:do you(?: guys)?|does your (?:app|service|company|team|office|hotel|clinic|store|shop|site|website|platform)) (?:offer|have|provide)(?: any)?\b/i;
+const ARE_THERE_ANY = /^\s*are there(?: any)?\b|^\s*is there any\b/i;
 
 /** "How does one renew a passport?" and "How would I renew my passport?" ask "How do I...". */
 const HOW_IMPERSONAL = /^\s*how (?:does one|would i) (?=\S)/i;
@@ -767,9 +826,14 @@ const HOW_MUCH_TIME = /^\s*how much time (does|do|will|would) /i;
 function withCanonicalFrame(request: string): string {
   return withDifferenceFrame(
     withDefinitionFrame(
-      withPlainVerbs(request)
+      withRequestPhrases(withPlainVerbs(request))
         .replace(WISH_THEN_HOW, "how do I $1")
         .replace(FORGOTTEN_SECRET, "how do I reset my $1")
+        .replace(FORGOTTEN_SECRET_STATEMENT, "how do I reset my $1")
+        .replace(STATED_WISH, "how do I $1")
+        .replace(NEED_HELP_WITH, "how do I $1")
+        .replace(HELP_ME, "how do I $1")
+        .replace(IF_FORGOTTEN_SECRET, "how do I reset my $1")
         .replace(IS_IT_POSSIBLE_TO, "can")
         .replace(TELL_ME_HOW, "how do I ")
         .replace(HOW_IMPERSONAL, "how do I ")
@@ -777,7 +841,9 @@ function withCanonicalFrame(request: string): string {
         .replace(WHICH_N_IS_THE_SUPERLATIVE, "$1 $3 the $4 $2")
         .replace(WHAT_COST, "how much $1 $2 cost")
         .replace(PRICE_OF, "how much does $1 cost$2")
-        .replace(HOW_MUCH_TIME, "how long $1 "),
+        .replace(HOW_MUCH_TIME, "how long $1 ")
+        .replace(DO_YOU_OFFER, "is there")
+        .replace(ARE_THERE_ANY, "is there"),
     ),
   );
 }
@@ -924,7 +990,7 @@ function slotKey(t: Token | undefined, titleCase: boolean): string | undefined {
   if (isVariable(t)) return `v:${t.text}`;
   // An identifier is an argument in its place, as a literal is: "a foreign key from orders.customer_id
   // referencing customers.id" is another key with the two exchanged (pairs-4, written blind, served it).
-  if (IDENTIFIER.test(t.text) && !PROGRAMMING_LANGUAGES[t.lower]) return `${LITERAL_SLOT}${t.text}`;
+  if (isIdentifier(t)) return `${LITERAL_SLOT}${t.text}`;
   return undefined;
 }
 
@@ -1084,7 +1150,7 @@ const FRAME_PREPOSITIONS: ReadonlySet<string> = new Set(
 );
 const QUESTION_WORDS: ReadonlySet<string> = new Set(["how", "what", "where", "when", "why", "who", "which"]);
 /** The auxiliary after an opening question word, with those that ask the same thing ("how do I" / "how can I") as one. */
-const QUESTION_AUXILIARY: Readonly<Record<string, string>> = Object.assign(Object.create(null), {
+const QUESTION_AUXILIARY = wordTable<string>({
   do: "do",
   does: "do",
   can: "do",
@@ -1141,8 +1207,13 @@ export function extractFacets(prompt: string): PromptFacets {
       const signed = prev?.text === "-" && !isOperand(tokens[i - 2]);
       // "3rd" is the ordinal "third", as ORDINAL_WORDS reads it, not the count 3.
       const ordinal = next !== undefined && /^(st|nd|rd|th)$/.test(next.lower);
-      facets.numbers.push((ordinal ? "#" : signed ? "-" : "") + canonicalNumber(t.text));
-      if (ordinal) i++;
+      // A clock time carries its half of the day: "from 9am to 5pm" is not "from 9pm to 5am" (a blind
+      // probe served "open at 8am" / "at 8pm"); "I'm 25 am I eligible" has no time in it.
+      const half = next?.kind === "word" && /^[ap]m$/.test(next.lower) && (prev?.text === ":" || /^(?:[1-9]|1[0-2])$/.test(t.text)) ? next.lower : "";
+      facets.numbers.push((ordinal ? "#" : signed ? "-" : "") + canonicalNumber(t.text) + half);
+      // Beside a slice's colon a number's side counts: "a[1:]" is not "a[:1]" (a review served it).
+      if (squareDepth > 0 && (prev?.text === ":" || next?.text === ":")) facets.symbols.push("#");
+      if (ordinal || half) i++;
       continue;
     }
     if (t.kind === "symbol") {
@@ -1192,7 +1263,7 @@ export function extractFacets(prompt: string): PromptFacets {
         if (NEGATIONS.has(part)) facets.negations++;
       }
     }
-    if (IDENTIFIER.test(t.text) && !PROGRAMMING_LANGUAGES[t.lower]) facets.literals.push(t.text);
+    if (isIdentifier(t)) facets.literals.push(t.text);
 
     const numberWords = numberAt(tokens, i);
     if (numberWords) {
@@ -1279,12 +1350,12 @@ export function extractFacets(prompt: string): PromptFacets {
   facets.units.sort();
   facets.literals.sort();
   facets.frame.sort();
-  // indexOf finds the first of equal texts, so a literal written twice is named alike both times.
-  facets.symbols = facets.symbols.map((x) =>
-    x.startsWith(LITERAL_SYMBOL) ? `${LITERAL_SYMBOL}${facets.literals.indexOf(x.slice(LITERAL_SYMBOL.length))}` : x,
-  );
-  for (const slot of facets.slots)
-    if (slot.key.startsWith(LITERAL_SLOT)) slot.key = `${LITERAL_SLOT}${facets.literals.indexOf(slot.key.slice(LITERAL_SLOT.length))}`;
+  // The first place of equal texts, so a literal written twice is named alike both times; a map, as
+  // indexOf per slot grew with the square of the identifiers ("x.y " x 20,000: 3.0 s, a review).
+  const placeOf = new Map<string, number>();
+  facets.literals.forEach((text, i) => placeOf.has(text) || placeOf.set(text, i));
+  facets.symbols = facets.symbols.map((x) => (x.startsWith(LITERAL_SYMBOL) ? `${LITERAL_SYMBOL}${placeOf.get(x.slice(LITERAL_SYMBOL.length))}` : x));
+  for (const slot of facets.slots) if (slot.key.startsWith(LITERAL_SLOT)) slot.key = `${LITERAL_SLOT}${placeOf.get(slot.key.slice(LITERAL_SLOT.length))}`;
   // `quoted` stays in the order written: "x is 'hello' and y is 'he'" is not "x is 'he' and y is 'hello'".
   return facets;
 }

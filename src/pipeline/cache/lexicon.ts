@@ -503,9 +503,6 @@ const UNIT_GROUPS: Readonly<Record<string, string[]>> = {
   s: ["s", "sec", "secs", "second", "seconds"],
   min: ["mins", "minute", "minutes"],
   h: ["h", "hr", "hrs", "hour", "hours"],
-  // The half of the day after a time: "8am" / "8pm" (a blind probe's one false hit, probe-cache).
-  am: ["am"],
-  pm: ["pm"],
   day: ["day", "days"],
   week: ["week", "weeks", "wk"],
   month: ["month", "months"],
@@ -549,8 +546,6 @@ const UNIT_GROUPS: Readonly<Record<string, string[]>> = {
 };
 /** Unit words that are also ordinary words; they are units only right after a number ("5 m", "2 days"). */
 const UNIT_NEEDS_NUMBER: ReadonlySet<string> = new Set([
-  "am",
-  "pm",
   "m",
   "g",
   "s",

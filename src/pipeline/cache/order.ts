@@ -76,7 +76,8 @@ function compoundParts(key: string): string[] | undefined {
  * callback-based code to promises" / "convert promise-based code to callbacks" (pairs-4, written blind,
  * served it: each compound is one slot, aligned with nothing, while the content words are the same).
  * A compound on one side only is no swap: "the check-in time" / "what time can I check in" is one
- * question (splitting every compound into ordered parts refused 4 such pairs of faq-5's repeats).
+ * question (splitting every compound into ordered parts refused 4 such pairs of faq-5's repeats); nor
+ * are two compounds that share no part.
  */
 function compoundPartSwap(a: readonly Slot[], b: readonly Slot[]): string | undefined {
   const keysA = new Set(a.map((s) => s.key));
@@ -85,6 +86,9 @@ function compoundPartSwap(a: readonly Slot[], b: readonly Slot[]): string | unde
     new Set(slots.filter((s) => !other.has(s.key)).flatMap((s) => compoundParts(s.key) ?? []));
   const partsA = ownParts(a, keysB);
   const partsB = ownParts(b, keysA);
+  // The two compounds must share a part ("-based"): "quick-sort ... in the worst case" / "worst-case ...
+  // quick sort" has two compounds of their own, each read apart in the other prompt (a review found it refused).
+  if (![...partsA].some((p) => partsB.has(p))) return undefined;
   const movedFromA = [...partsA].find((p) => !partsB.has(p) && keysB.has(`c:${p}`));
   const movedFromB = [...partsB].find((p) => !partsA.has(p) && keysA.has(`c:${p}`));
   return movedFromA !== undefined && movedFromB !== undefined ? `'${movedFromA}' and '${movedFromB}' exchanged between a compound and a word` : undefined;

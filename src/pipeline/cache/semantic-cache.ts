@@ -3,7 +3,7 @@ import type { Embedder } from "../../ml/types";
 import { foldWhitespace } from "../../text/fold-whitespace";
 import type { Store } from "../../store/db";
 import { Coalescer } from "./coalescer";
-import { canonicalRequest, extractFacets, facetBytes, packFacets, unpackFacets, type PromptFacets } from "./facets";
+import { canonicalRequest, extractFacets, facetBytes, packFacets, stem, unpackFacets, type PromptFacets } from "./facets";
 import { requestKeys, type RequestKeys } from "./keys";
 import {
   CacheWriter,
@@ -16,7 +16,7 @@ import {
   type CacheRow,
 } from "./persistence";
 import { DEFAULT_CACHE_CONFIG, type BypassReason, type CacheConfig, type CachedAnswer, type CacheHit, type CacheRequest } from "./types";
-import { SHIPPED_SYNONYMS } from "./request-synonyms";
+import { EMBEDDED_SYNONYM, SHIPPED_SYNONYMS } from "./request-synonyms";
 import type { SynonymTable } from "./synonyms";
 import { VectorSet } from "./vector-set";
 import { verifyEquivalent, wordsToEmbed, type VerifiablePrompt, type WordSimilarity } from "./verify";
@@ -132,7 +132,14 @@ const HOW_FRAME = /^\s*how (?:do|can|could|would) i\b|^\s*how to\b/i;
  * text is only folded.
  */
 export function embeddingText(prompt: string, maxChars: number = DEFAULT_CACHE_CONFIG.semanticMaxChars): string {
-  return prompt.length > maxChars ? foldedText(prompt) : foldWhitespace(canonicalRequest(prompt).replace(HOW_FRAME, "how"));
+  return prompt.length > maxChars ? foldedText(prompt) : foldWhitespace(withEmbeddedSynonyms(canonicalRequest(prompt).replace(HOW_FRAME, "how")));
+}
+
+const LOWER_WORD = /\p{L}+/gu;
+
+/** Every word of a shipped synonym group as its group's first stem (see EMBEDDED_SYNONYM); other words as written. */
+function withEmbeddedSynonyms(text: string): string {
+  return text.replace(LOWER_WORD, (w) => EMBEDDED_SYNONYM.get(stem(w.toLowerCase())) ?? w);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { dataSpans } from "../compress/protect/data-spans";
 import { isSocialSentence, socialSentenceRanges, withoutSocialClauses } from "../compress/text/social";
+import { signedTailStart } from "../compress/text/social-vocab";
 import { cutRanges } from "../compress/text/rewrite";
 import { WORDY_PHRASES } from "../compress/rules/filler";
 import { REQUEST_FRAMING } from "../compress/rules/intent";
@@ -55,7 +56,7 @@ const LIGHT = new Set(
     "up down out off upon within via per than like " +
     "and or but so yet if then because while although though whether " +
     "is are was were be been being am do does did have has had will would shall should can could may might " +
-    "also just very really quite even too please there here well " +
+    "also just very really quite even too please pls plz there here well " +
     "i'm i've i'll i'd you're you've you'll you'd it's we're that's there's let's " +
     "wondering wonder mind possibly perhaps maybe kindly help helping able want wanted wanting need needed like love appreciate hoping hope " +
     "basically literally actually honestly obviously totally simply essentially definitely certainly pretty think believe guess feel " +
@@ -89,7 +90,11 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 /** The words of `text` outside its social sentences, lower-cased, in order. */
 function requestWords(text: string): string[] {
   const words: string[] = [];
-  for (const whole of plainForms(text).match(SENTENCE) ?? []) {
+  let plain = plainForms(text);
+  // A sign-off with the sender's name ending the text ("Kind regards, Jonathan") is social, name and all.
+  const signed = signedTailStart(plain);
+  if (signed >= 0) plain = plain.slice(0, signed);
+  for (const whole of plain.match(SENTENCE) ?? []) {
     const trimmed = whole.trim();
     if (isSocialSentence(trimmed)) continue;
     // A social clause before or after the request ("Sorry if this is a dumb question, but ...") weighs

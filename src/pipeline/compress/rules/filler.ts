@@ -67,9 +67,12 @@ const EMPTY_PHRASES = droppable(
 
 /** Intensifiers and hedges: they shade tone, not content, so they go only at higher levels. */
 // "very much" after "thank" is one phrase: "Thank very much" without "very" is no thanks.
+// Not "I feel like", "I guess", "I think that" or "I believe that": they say what the user feels or is
+// unsure of, and without them a feeling reads as a fact ("I feel like I'm a fraud at work" -> "I'm a
+// fraud at work", "I feel like it's my fault" -> "It's my fault"; a blind probe and a review).
 const HEDGES = droppable(
-  String.raw`really|very(?! much)|just|quite|simply|essentially|pretty much|definitely|certainly|I think that|I believe that|I guess|I feel like`,
-  "really very just quite simply essentially pretty definitely certainly i",
+  String.raw`really|very(?! much)|just|quite|simply|essentially|pretty much|definitely|certainly`,
+  "really very just quite simply essentially pretty definitely certainly",
 );
 
 const HEDGES_MIN_LEVEL = 0.5;

@@ -17,6 +17,7 @@ import {
   socialLeadLength,
   TALKS_ABOUT_WORDS,
 } from "../text/social";
+import { isBareClosing, signedTailStart, SOCIAL_GENRE, vocabLeadLength, vocabSocialClass } from "../text/social-vocab";
 
 /** An opening greeting with its punctuation, when more follows it. */
 const GREETING = new RegExp(
@@ -26,10 +27,11 @@ const GREETING = new RegExp(
 
 /**
  * A sentence that opens with a verb on "it", or on "that" / "this" standing alone ("Use that as the
- * subject line", not "Summarize this article"): the sentence before is its object.
+ * subject line", not "Summarize this article"): the sentence before is its object. Not an auxiliary on "it":
+ * "Hope your week is off to a good start. Would it be possible to list ..." points back at nothing.
  */
 const POINTS_BACK =
-  /^\s*[a-z]+[ \t]+(?:it\b|(?:that|this|these|those)(?=[ \t]*(?:[.,;:!?]|$|(?:as|for|in|into|to|with|on|and|please|again|up|out|so|but|or)\b)))/i;
+  /^\s*(?!(?:would|could|can|will|is|was|does|did|do|should|might|may|must|has|have|had|are|were)\b)[a-z]+[ \t]+(?:it\b|(?:that|this|these|those)(?=[ \t]*(?:[.,;:!?]|$|(?:as|for|in|into|to|with|on|and|please|again|up|out|so|but|or)\b)))/i;
 
 /** A line of at most three words closing the message: a name under a sign-off ("Best regards,\nJohn Smith"), maybe content. */
 const NAME_LINE = /^\s*\S+(?:[ \t]+\S+){0,2}\s*$/;
@@ -46,9 +48,15 @@ interface ContentReading {
 }
 
 function readContent(text: string): ContentReading {
+  // Greetings or thanks listed to be worked on ("Hi\nHello\nHey\nSort these greetings") are all content.
+  if (LISTS_SOCIAL.test(text)) return { contentFrom: 0, keepsLaughter: true };
   const composes = COMPOSES_TEXT.exec(text);
   return { contentFrom: composes === null ? text.length : composes.index, keepsLaughter: composes !== null || TALKS_ABOUT_WORDS.test(text) };
 }
+
+/** A message that talks about greetings, sign-offs or phrases as things: "Sort these greetings", "Rank the following sign-offs". */
+const LISTS_SOCIAL =
+  /\b(?:these|those|the above|the following|above|following|each of (?:these|those|the))[ \t]+(?:\w+[ \t]+)?(?:greetings|salutations|sign-?offs|closings|openers|phrases|expressions|lines|messages|replies|apologies|compliments|words)\b/i;
 
 /** Social sentences and clauses, found sentence by sentence in the masked text (data is masked and never read). */
 function socialRanges(text: string, content: ContentReading): { ranges: { start: number; end: number }[]; capitalizeAt: number[] } {
@@ -56,11 +64,14 @@ function socialRanges(text: string, content: ContentReading): { ranges: { start:
   const capitalizeAt: number[] = [];
   const sentences = splitSentences(text);
   const { contentFrom, keepsLaughter } = content;
+  // A sign-off with the sender's name ends the message ("Kind regards, Jonathan"): it goes with the name.
+  const signed = contentFrom === text.length ? signedTailStart(text) : -1;
+  const stop = signed >= 0 ? signed : contentFrom;
   let afterRequest = false;
   for (let i = 0; i < sentences.length; i++) {
     const s = sentences[i]!;
     const sentence = text.slice(s.start, s.end);
-    if (s.start >= contentFrom) break;
+    if (s.start >= stop) break;
     const last = ranges[ranges.length - 1];
     const social = isSocialSentence(sentence);
     // After the request only a closing goes: "A quick one, please." or "This is random." there is part of it.
@@ -69,7 +80,11 @@ function socialRanges(text: string, content: ContentReading): { ranges: { start:
     if (social && next !== undefined && POINTS_BACK.test(text.slice(next.start, next.end))) continue;
     if (
       social &&
-      ((afterRequest && !CLOSING_SENTENCE.test(sentence) && !ABOUT_THE_ASKING.test(sentence) && !isEmojiOnly(sentence)) ||
+      ((afterRequest &&
+        !CLOSING_SENTENCE.test(sentence) &&
+        !ABOUT_THE_ASKING.test(sentence) &&
+        !isEmojiOnly(sentence) &&
+        vocabSocialClass(sentence) === null) ||
         (keepsLaughter && LAUGHTER_ONLY.test(sentence)))
     )
       continue;
@@ -91,6 +106,22 @@ function socialRanges(text: string, content: ContentReading): { ranges: { start:
     if (tail) ranges.push({ start: s.start + tail.index, end: s.start + tail.index + tail[0].length });
     if (!isEmojiOnly(sentence)) afterRequest = true;
   }
+  // After a request to write something, only a bare closing ending the message goes, and only when
+  // what is asked for is no genre that holds such lines ("Write a short bio. Thanks!!").
+  if (contentFrom < text.length && signed < 0) {
+    let from = text.length;
+    for (let i = sentences.length - 1; i >= 0; i--) {
+      const s = sentences[i]!;
+      if (s.start <= contentFrom || !isBareClosing(text.slice(s.start, s.end))) break;
+      from = s.start;
+    }
+    if (from < text.length && !SOCIAL_GENRE.test(text.slice(0, from))) ranges.push({ start: from, end: text.length });
+  }
+  if (signed >= 0) {
+    const last = ranges[ranges.length - 1];
+    if (last !== undefined && last.end >= signed) last.end = text.length;
+    else ranges.push({ start: signed, end: text.length });
+  }
   // A removal that ends its line takes the blanks before it: "Summarize it. Thanks!" -> "Summarize it."
   for (let k = 0; k < ranges.length; k++) {
     const r = ranges[k]!;
@@ -103,16 +134,18 @@ function socialRanges(text: string, content: ContentReading): { ranges: { start:
 /** What may close a sentence (splitSentences): its end marks and the quotes and brackets after them. */
 const CLOSING_MARKS = `.!?"'”’)]`;
 
-const PLEASE = /please/i;
+const PLEASE = /please|kindly|pls|plz/i;
 const mentionsPlease = (text: string) => PLEASE.test(text);
 
 const PLEASE_STEPS: readonly RewriteStep[] = [
   [GREETING, () => ""],
   [SOCIAL_CLAUSE, () => "", (text) => text.includes(", if")],
   // "Please" as a courtesy before a request or at its end.
-  [/(?<=^|[.!?:][ \t]+|\n[ \t]*)please,?[ \t]+([a-z])/gim, (_, first) => capitalize(first!), mentionsPlease],
-  [/(?<=[a-z])[ \t]+please(?=[ \t]+[a-z])/g, () => "", mentionsPlease],
-  [/,?[ \t]+please(?=[.!?]|$)/gim, () => "", mentionsPlease],
+  [/(?<=^|[.!?:][ \t]+|\n[ \t]*)(?:please|kindly|pls|plz),?[ \t]+([a-z])/gim, (_, first) => capitalize(first!), mentionsPlease],
+  [/(?<=[a-z])[ \t]+(?:please|pls|plz)(?=[ \t]+[a-z])/g, () => "", mentionsPlease],
+  [/,?[ \t]+(?:please|pls|plz)(?=[.!?]|$)/gim, () => "", mentionsPlease],
+  // What is left of "please please please" after a question: "Explain it?? Please".
+  [/(?<=[.!?])[ \t]+please[.!]*[ \t]*$/gim, () => "", mentionsPlease],
 ];
 
 /** Greetings, well-wishing, thanks, apologies, laughter, sign-offs and "please": courtesy the model does not need. */
@@ -142,7 +175,7 @@ export const pleasantries: CompressionRule = {
         }
       }
     }
-    const rest = rewriteAll(text, PLEASE_STEPS, ctx);
+    const rest = rewriteAll(text, content.contentFrom === 0 ? PLEASE_STEPS.slice(1) : PLEASE_STEPS, ctx);
     return { text: rest.text, saved: saved + rest.saved };
   },
   // A sentence of the masked text with no placeholder in it starts a sentence of the original (masking
@@ -156,7 +189,7 @@ export const pleasantries: CompressionRule = {
       // SOCIAL_TAIL opens with a comma; the rest with a social opening word.
       const opens = opensSocially(sentence);
       if (!opens && !sentence.includes(",")) return false;
-      if (opens && socialLeadLength(sentence) > 0) return true;
+      if (opens && (socialLeadLength(sentence) > 0 || vocabLeadLength(sentence, true) > 0)) return true;
       for (let cut = sentence.length; cut > 0; cut--) {
         const head = cut === sentence.length ? sentence : sentence.slice(0, cut);
         if ((opens && isSocialSentence(head)) || SOCIAL_TAIL.test(head)) return true;

@@ -1,12 +1,13 @@
 import { PhrasePattern } from "./phrase-patterns";
 import { cutRanges } from "./rewrite";
+import { mayOpenUnit, signedTailStart, vocabLeadLength, vocabSocialClass } from "./social-vocab";
 
 /**
  * Social content: greetings, well-wishing, thanks, apologies for asking, self-deprecation about the
  * question, laughter, sign-offs (issue 25). The pleasantries rule removes it whole; the data guard ends a
  * handed-over text before a closing paragraph of it; the quality score weighs none of it.
  */
-export const ADDRESSEE = String.raw`(?:[ \t]+(?:dear[ \t]+)?(?:to you|there|all|everyone|team|friend|folks|guys|buddy|mate|pal|again|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot|bestie|fam|y['’]all|yall|hi+|sir|madam))?`;
+export const ADDRESSEE = String.raw`(?:[ \t]+(?:dear[ \t]+)?(?:to you|there|all|everyone|team|friend|folks|guys|buddy|mate|pal|again|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot|bestie|fam|y['’]all|yall|sir|madam))?`;
 
 const EMOTICON = String.raw`[:;]-?[)(dp]|<3`;
 /**
@@ -103,9 +104,10 @@ const SOCIAL_UNITS = [
   PLAY_DOWN,
   // Feeling silly for asking, not knowing whom else to ask: about the asking, not the task.
   String.raw`i (?:feel|felt) (?:${QUALIFIER} )?(?:silly|stupid|dumb|bad|awful|terrible|embarrassed) (?:even |for )?asking(?: this| you)?|(?:i['’]m |i am )?not sure (?:who|where) else to (?:ask|turn|go)`,
-  // laughter and sign-offs
+  // laughter and sign-offs ("cheers" is a thanks above: a unit two alternatives match made a run of them
+  // exponential, 40 s for twenty "cheers " before a question, bench/compress-dev's long inputs)
   LAUGH,
-  String.raw`(?:best|kind|warm) regards|regards|cheers|best|xoxo|ttyl`,
+  String.raw`(?:best|kind|warm) regards|regards|best|xoxo|ttyl`,
 ].join("|");
 /** A sentence made only of social units, joined by commas, dashes or "and", with its closing punctuation and emoticons. */
 /** Social units one after another, joined by commas, dashes, "and" or emoji ("Hiya 😊 hope you're well"). */
@@ -135,9 +137,13 @@ const STARTS_SENTENCE =
 /** A closing clause after the request: "Write a poem, thanks!". */
 export const SOCIAL_TAIL = /,[ \t]*(?:thanks|thank you|thx|ty|cheers)(?: (?:so|very) much| a lot)?(?: in advance)?[ \t]*(?=[.!]*$)/i;
 
-/** Courtesy clauses inside a request, between commas or before its end: "Can you list them, if you don't mind?". */
+/**
+ * Courtesy clauses inside a request, between commas or before its end: "Can you list them, if you don't
+ * mind?". Not "if possible" or "if you can" there: they make what they follow optional ("cite papers, if
+ * you can, but don't invent any" asked for citations only where they exist; a blind probe, probe-compress).
+ */
 export const SOCIAL_CLAUSE =
-  /,[ \t]*(?:if (?:it's|it is|that's|that is|it’s|that’s) not too much (?:trouble|bother|to ask)|if you don't mind|if you do not mind|if you don’t mind|if possible|if you can)[ \t]*(?=[,.!?]|$)/gim;
+  /,[ \t]*(?:if (?:it's|it is|that's|that is|it’s|that’s) not too much (?:trouble|bother|to ask)|if you don't mind|if you do not mind|if you don’t mind)[ \t]*(?=[,.!?]|$)/gim;
 
 /** Laughter as typed, lower-case or shouted ("lol", "LOL", "hahaha", "lmao", "xD"); "LoL" (a game's name) is neither. */
 const LAUGH_TOKEN = String.raw`(?:a?(?:ha){2,}h?|A?(?:HA){2,}H?|Ha(?:ha)+|he(?:he)+|HE(?:HE)+|lo{1,3}lz?|LO{1,3}LZ?|lmf?ao{1,3}|LMF?AO{1,3}|rofl|ROFL|xD{1,3}|XD{1,3}|Xd)`; // not "xd", "xdd": a tool (xdd) or an identifier as often as a laugh
@@ -156,13 +162,15 @@ const LONG_LAUGH = /^(?:a?(?:ha){2,}h?|(?:he){2,})$/i;
  * Could you", "lol ok this is ..."): the word alone, at the end of a clause (before its punctuation, an
  * emoji or the line's end) or opening a sentence, never after a word that would make it the thing talked
  * about; nor after a Private Use Area character, a protected span's placeholder (protect/mask.ts, which
- * imports this module), that may end with such a word ("at least 200 words haha"). A phrase pattern: found by the scan the phrase rules share, which a regex scan of each text for
+ * imports this module), that may end with such a word ("at least 200 words haha"); nor in a list of
+ * laughter words, which are then the words talked about ("Rank lol, lmao, rofl, and 'haha'", a blind
+ * probe's prompt, lost three of them). A phrase pattern: found by the scan the phrase rules share, which a regex scan of each text for
  * laughter would have cost a third of the social sentence scan's time (the public corpora's prompts of
  * 200+ tokens, bench/compress-speed.ts's). Its matches open at the word; the blanks before it go too.
  */
 const LAUGHTER_IN_SENTENCE = new PhrasePattern({
   pattern: new RegExp(
-    String.raw`(?<=[^\s:][ \t]+)(?<!(?:\b(?:${NAMES_A_WORD})|[\uE000-\uF8FF])[ \t]+)${LAUGH_TOKEN}(?=[ \t]*(?:[.,!?;:)\u2026]|${EMOJI}|\n|$))|(?<=^|[.!?][ \t]+|\n)${LAUGH_TOKEN}(?:[ \t]*,)?[ \t]+(?=[a-z])`,
+    String.raw`(?<=[^\s:][ \t]+)(?<!(?:\b(?:${NAMES_A_WORD})|[\uE000-\uF8FF]|${LAUGH_TOKEN},)[ \t]+)${LAUGH_TOKEN}(?![ \t]*,[ \t]*(?:(?:and|or)[ \t]+)?["'“‘]?${LAUGH_TOKEN})(?=[ \t]*(?:[.,!?;:)\u2026]|${EMOJI}|\n|$))|(?<=^|[.!?][ \t]+|\n)${LAUGH_TOKEN}(?:[ \t]*,)?[ \t]+(?=[a-z])`,
     "g",
   ),
   words: LAUGH_WORDS,
@@ -238,12 +246,13 @@ const SOCIAL_OPENING = new RegExp(
 
 /** Whether a trimmed sentence is SOCIAL_SENTENCE, deciding most sentences by their length or first word. */
 export function isSocialSentence(sentence: string): boolean {
-  return sentence.length <= MAX_SOCIAL_CHARS && SOCIAL_OPENING.test(sentence) && SOCIAL_SENTENCE.test(sentence);
+  if (sentence.length > MAX_SOCIAL_CHARS) return false;
+  return (SOCIAL_OPENING.test(sentence) && SOCIAL_SENTENCE.test(sentence)) || (mayOpenUnit(sentence) && vocabSocialClass(sentence) !== null);
 }
 
 /** Whether `sentence` opens with a word a social sentence or lead can open with: neither isSocialSentence nor socialLeadLength holds of one that does not. */
 export function opensSocially(sentence: string): boolean {
-  return SOCIAL_OPENING.test(sentence);
+  return SOCIAL_OPENING.test(sentence) || (mayOpenUnit(sentence) && (vocabLeadLength(sentence) > 0 || vocabSocialClass(sentence) !== null));
 }
 
 // The variation selector and the zero-width joiner stand outside the class: they only join emoji.
@@ -255,6 +264,9 @@ const EMOJI_ONLY = /^(?:[\u{1F300}-\u{1FAFF}\u2600-\u27BF]|\uFE0F|\u200D|[:;]-?[
 export function isEmojiOnly(sentence: string): boolean {
   return EMOJI_ONLY.test(sentence);
 }
+
+/** The most of a sentence that social leads may take, as much as a social sentence. */
+const MAX_LEAD_CHARS = MAX_SOCIAL_CHARS;
 
 /** The length of the social clause a sentence opens with ("Sorry if this is a dumb question, but "), or 0. */
 function oneSocialLead(sentence: string): number {
@@ -271,8 +283,12 @@ function oneSocialLead(sentence: string): number {
  * the start of every other sentence too, which took more than a percent of the optimizer's samples.
  */
 export function socialLeadLength(sentence: string): number {
+  // Leads are short: read only the sentence's head. SOCIAL_LEAD tried on a whole sentence of 21,000
+  // characters ("thanks " again and again) took 3.5 s, a 100,000-character one about a minute.
+  if (sentence.length > MAX_LEAD_CHARS) sentence = sentence.slice(0, MAX_LEAD_CHARS);
   let length = 0;
-  for (let next = oneSocialLead(sentence); next > 0; next = oneSocialLead(sentence.slice(length))) length += next;
+  const leadAt = (rest: string) => oneSocialLead(rest) || vocabLeadLength(rest);
+  for (let next = leadAt(sentence); next > 0; next = leadAt(sentence.slice(length))) length += next;
   return length;
 }
 
@@ -285,8 +301,11 @@ export function withoutSocialClauses(sentence: string): string {
 }
 
 /** "If you have a minute, could you ...": a courtesy condition, which intent removes with the request's framing. */
-export const COURTESY_IF = String.raw`(?:if (?:it(?:'s| is|’s)|that(?:'s| is|’s)) not too much (?:trouble|bother|to ask)|if you (?:have|get|got) (?:a )?(?:minute|moment|sec(?:ond)?|chance|spare minute)|when(?:ever)? you (?:have|get) (?:a )?(?:minute|moment|chance|time|sec(?:ond)?)|if you can|if possible),?[ \t]+`;
-const COURTESY_CONDITION = new RegExp(String.raw`\b${COURTESY_IF}`, "gi");
+const COURTESY_IF_POLITE = String.raw`if (?:it(?:'s| is|’s)|that(?:'s| is|’s)) not too much (?:trouble|bother|to ask)|if you (?:have|get|got) (?:a )?(?:minute|moment|sec(?:ond)?|chance|spare minute)|when(?:ever)? you (?:have|get) (?:a )?(?:minute|moment|chance|time|sec(?:ond)?)`;
+/** Opening the request, "if you can" and "if possible" frame the asking itself ("If possible, could you ..."). */
+export const COURTESY_IF = String.raw`(?:${COURTESY_IF_POLITE}|if you can|if possible),?[ \t]+`;
+/** Anywhere else only the polite ones go: "and, if you can, cite papers" makes the citing optional (see SOCIAL_CLAUSE). */
+const COURTESY_CONDITION = new RegExp(String.raw`\b(?:${COURTESY_IF_POLITE}),?[ \t]+`, "gi");
 
 /**
  * The [start, end) ranges of the whole sentences of `text` that are social, of the social clauses other
@@ -301,18 +320,29 @@ export function socialSentenceRanges(text: string): { start: number; end: number
   const ranges: { start: number; end: number }[] = [];
   if (!SOCIAL_WORD.test(text)) return ranges;
   for (const m of text.matchAll(COURTESY_CONDITION)) ranges.push({ start: m.index, end: m.index + m[0].trimEnd().length });
+  const signed = signedTailStart(text);
   SENTENCE.lastIndex = 0;
   for (let m = SENTENCE.exec(text); m !== null; m = SENTENCE.exec(text)) {
+    if (signed >= 0 && m.index >= signed) break;
     // Social sentences are short and open with one of a few words: most sentences are never matched.
     const sentence = m[0].trim();
-    if (!SOCIAL_OPENING.test(sentence)) continue;
     const start = m.index + m[0].length - m[0].trimStart().length;
-    if (sentence.length <= MAX_SOCIAL_CHARS && SOCIAL_SENTENCE.test(sentence)) ranges.push({ start, end: m.index + m[0].trimEnd().length });
+    if (!SOCIAL_OPENING.test(sentence)) {
+      if (!mayOpenUnit(sentence)) continue;
+      if (vocabSocialClass(sentence) !== null) ranges.push({ start, end: m.index + m[0].trimEnd().length });
+      else {
+        const lead = vocabLeadLength(sentence);
+        if (lead > 0) ranges.push({ start, end: start + lead });
+      }
+      continue;
+    }
+    if (isSocialSentence(sentence)) ranges.push({ start, end: m.index + m[0].trimEnd().length });
     else {
       const lead = socialLeadLength(sentence);
       if (lead > 0) ranges.push({ start, end: start + lead });
     }
   }
+  if (signed >= 0) ranges.push({ start: signed, end: text.length });
   // No social unit holds such a condition, so the ranges never overlap; they go in text order.
   return ranges.length > 1 ? ranges.sort((a, b) => a.start - b.start) : ranges;
 }

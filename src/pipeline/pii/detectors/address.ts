@@ -15,6 +15,9 @@ const FIGURES_AND_SMALL_WORDS = /^(?:[\d\s.,#/-]|\b(?:and|or|the|of|to|at|in|on|
 function misreadFigures(text: string, start: number, end: number): boolean {
   const value = text.slice(start, end);
   if (!FIGURES_AND_SMALL_WORDS.test(value)) return false;
+  // Two or more numbers and no word: a row of a table or a list of figures ("4   8  13  19", "001, 002,
+  // 003", "190, 200": a third of the address finds in the development prompts), no street address.
+  if (/\d\D+\d/.test(value) && !/\p{L}/u.test(value)) return true;
   // Part of a dotted number ("10" of "10.15.7") counts as a decimal or version too.
   const dotted = /\d\.\d/.test(text.slice(Math.max(0, start - 2), end + 2));
   return dotted || value.replace(/\D/g, "").length > 10;

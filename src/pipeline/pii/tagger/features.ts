@@ -65,7 +65,7 @@ const SECOND_MASK = ~((PLAIN_KEY << 1) - 1);
 /** The class bits (0 unseen, 1-4 l/u/s/x) of a lexicon number. */
 const classOf = (code: number) => (code >> 4) & 7;
 /** The gazetteer flags of a lexicon number: 0-3. */
-const flagsOf = (code: number) => code >> 7;
+export const flagsOf = (code: number) => code >> 7;
 
 /** FNV-1a over a lower-cased spelling's units (what wordOf computes of a token). */
 function hashWord(word: string): number {

@@ -1,0 +1,162 @@
+import { describe, expect, test } from "bun:test";
+import { compressMessages } from "../../src/pipeline/compress";
+import { pleasantries } from "../../src/pipeline/compress/rules/pleasantries";
+import { socialLeadLength, socialSentenceRanges } from "../../src/pipeline/compress/text/social";
+import { signedTailStart, vocabSocialClass } from "../../src/pipeline/compress/text/social-vocab";
+import { applyRule } from "./apply-rule";
+
+// Issue 25, 5th batch: social framing recognised by class (an opening word and a closed vocabulary), not
+// by the phrasings of our own corpora. Each class has sentences that go and look-alikes that stay.
+describe("social units of the closed vocabulary", () => {
+  const removed: [string, string][] = [
+    ["greeting", "Hello sir, good day to you."],
+    ["greeting", "Dear friend, I am greeting you."],
+    ["greeting", "Respected sir/madam, hope you are fine."],
+    ["wish", "I trust you are keeping well."],
+    ["wish", "Heya 👋 hope u having a chill day!!"],
+    ["wish", "I hope you're keeping well and staying in good spirits."],
+    ["thanks", "Thanks heaps, legend 🙌"],
+    ["thanks", "Thanking you kindly."],
+    ["thanks", "I remain most grateful."],
+    ["thanks", "Sorry again and thank you for your patience!"],
+    ["praise", "You're a treasure!"],
+    ["praise", "you're the GOAT honestly."],
+    ["praise", "You're seriously the smartest, I'm always amazed."],
+    ["apology", "Ugh sorry, this is such a silly one."],
+    ["apology", "Please excuse my English."],
+    ["apology", "Many thanks, and please excuse an old man's ignorance."],
+    ["signoff", "God bless"],
+    ["signoff", "Peace out ✌️"],
+    ["signoff", "All the best"],
+    ["interjection", "Hmm, let me think."],
+    ["interjection", "Okay, thinking out loud here."],
+    ["state", "ok I'm literally freaking out"],
+  ];
+  for (const [cls, sentence] of removed) {
+    test(`${cls}: ${sentence}`, () => {
+      expect(vocabSocialClass(sentence)).not.toBeNull();
+      expect(applyRule(pleasantries, `${sentence}\nHow do I boil an egg?`).text.trim()).toBe("How do I boil an egg?");
+    });
+  }
+
+  const kept = [
+    // a constraint, a number, a name or a negation in it
+    "Thanks, keep it short.",
+    "Sorry, no bullet points.",
+    "Thanks for the help with the spreadsheet formula.",
+    "Hi Tom, hope you're well.",
+    "You never disappoint!",
+    "Sorry for the 3 questions.",
+    // a role, not praise
+    "You are a helpful assistant.",
+    "You are the best assistant.",
+    // common words that open a class elsewhere
+    "Take it.",
+    "All of it.",
+    "So it is.",
+    "Is it okay?",
+    "It's too much.",
+    "Have it.",
+    "Let's see it.",
+    // a feeling the question may be about
+    "I feel terrible.",
+    "I'm so anxious.",
+    "I'm so stressed.",
+  ];
+  for (const sentence of kept) {
+    test(`not a unit: ${sentence}`, () => {
+      expect(vocabSocialClass(sentence)).toBeNull();
+    });
+  }
+  test("a feeling stays where the question is about it", () => {
+    const text = "My dog died last week. I feel terrible. What should I say to my kids?";
+    expect(applyRule(pleasantries, text).text).toBe(text);
+  });
+});
+
+describe("social clauses leading a sentence", () => {
+  test("go when a sentence follows them", () => {
+    expect(applyRule(pleasantries, "So sorry to ask again, I asked something similar yesterday but I lost the chat.").text).toBe(
+      "I asked something similar yesterday but I lost the chat.",
+    );
+    expect(applyRule(pleasantries, "Sorry to be a pain, and sorry for probably asking this wrong, but what is a p-value, in plain words?").text).toBe(
+      "What is a p-value, in plain words?",
+    );
+  });
+  test("stay when what follows is no sentence of its own", () => {
+    const text = "You are so good at this, seriously, the best brainstorming partner ever. Suggest ten names for a bakery.";
+    expect(applyRule(pleasantries, text).text).toContain("You are so good at this, seriously, the best brainstorming partner ever.");
+  });
+  test("stay when what follows may point back into them", () => {
+    const text = "Please excuse my English, it is not my first language. Write an email to my landlord.";
+    expect(applyRule(pleasantries, text).text).toContain("xcuse my English, it is not my first language.");
+  });
+  test("thanks before a name is a signature, not a lead", () => {
+    const text = "Explain Bitcoin in plain English. Many thanks and kind regards, Bernard (aged 84)";
+    expect(applyRule(pleasantries, text).text).toContain("Bernard (aged 84)");
+  });
+});
+
+describe("sign-offs with the sender's name", () => {
+  test("go with the name at the end of a message that asks for no text to be written", () => {
+    for (const [text, out] of [
+      ["Could you explain what a SOC 2 report is? Yours faithfully, D. Mensah", "Could you explain what a SOC 2 report is?"],
+      ["Explain compound interest. Kind regards, Jonathan", "Explain compound interest."],
+      ["Explain it, step by step. Thank you most sincerely. Geoffrey Hale", "Explain it, step by step."],
+    ]) {
+      expect(signedTailStart(text!)).toBeGreaterThan(0);
+      expect(applyRule(pleasantries, text!).text).toBe(out!);
+    }
+  });
+  test("stay where text is to be written (the name may sign it) or the name is on a line of its own", () => {
+    for (const text of ["Write a LinkedIn post announcing my promotion. Best wishes, Aisha", "Reply to this email.\nBest regards,\nJohn Smith"]) {
+      expect(applyRule(pleasantries, text).text).toBe(text);
+    }
+  });
+});
+
+describe("a bare closing after a request for text", () => {
+  test("goes when what is written holds no thanks", () => {
+    expect(applyRule(pleasantries, "Write a short bio in third person, under 80 words. Thanks!!").text).toBe(
+      "Write a short bio in third person, under 80 words.",
+    );
+    expect(applyRule(pleasantries, "Draft a polite reminder about invoice 4471. Many thanks for your time and consideration. Warm regards").text).toBe(
+      "Draft a polite reminder about invoice 4471.",
+    );
+  });
+  test("stays when it may be a line of what is written, or thanks for something", () => {
+    for (const text of [
+      "Write a toast for my brother's wedding. Thank you thank you!",
+      "Write a thank-you note to my neighbour. Thank you so much!",
+      "Write a reply to him. Thank you so much, you're a lifesaver!",
+      "Write an email to my landlord. Thanks for fixing the heater!",
+    ]) {
+      expect(applyRule(pleasantries, text).text).toBe(text);
+    }
+  });
+});
+
+describe("greetings listed as the data", () => {
+  test("stay", () => {
+    const text = "Hi\nHello\nHey\nSort these greetings alphabetically.";
+    expect(applyRule(pleasantries, text).text).toBe(text);
+  });
+});
+
+describe("long inputs of social words", () => {
+  // A unit two alternatives of SOCIAL_UNITS matched ("cheers") made a run of them exponential: twenty
+  // "cheers " before a question took 40 s; "hi " forty times 110 s (ADDRESSEE matched "hi" too).
+  test("a run of social words is read in bounded time", () => {
+    for (const unit of ["cheers ", "hi ", "thanks ", "sorry, ", "hope you are well and ", "you're amazing, ", "lol ", "🙏", "Best, K. "]) {
+      const short = `${unit.repeat(40)}what is this?`;
+      let t = performance.now();
+      socialLeadLength(short);
+      socialSentenceRanges(short);
+      expect(performance.now() - t).toBeLessThan(2000);
+      const long = `${unit.repeat(Math.ceil(20_000 / unit.length))} Explain recursion. Thanks, Bob`;
+      t = performance.now();
+      compressMessages([{ role: "user", content: long }], { aggressiveness: 1, skipRules: [] });
+      expect(performance.now() - t).toBeLessThan(10_000);
+    }
+  });
+});
