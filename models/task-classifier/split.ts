@@ -66,8 +66,16 @@ export function authoredPrompts(): LabelledPrompt[] {
     ...authoredFile("later-rounds.jsonl", (text) => (hash(text) % 10 === 3 ? "dev" : "train")),
     ...authoredFile("round-5.jsonl", () => "train").filter((r) => !isRoundDev(r.text)),
     ...authoredFile("round-7.jsonl", () => "train").filter((r) => !isRoundDev(r.text)),
+    // Issue 26's tenth round: three writers, each a source of its own, so that leave-one-source-out
+    // holds each writer out in turn (data/README.md). Loaded only when asked (SVC_ROUTE_WRITERS=1): the
+    // model trained with them sent more faq/chat above the cheapest tier on 5 of 6 written sets
+    // (MODEL_CARD.md, tenth round), so the shipped model is not trained on them.
+    ...(process.env.SVC_ROUTE_WRITERS === "1" ? WRITER_FILES.flatMap((name) => authoredFile(name, () => "train")) : []),
   ];
 }
+
+/** Training prompts of three independent writers (issue 26's tenth round), one `source` each. */
+export const WRITER_FILES = ["writer-a.jsonl", "writer-b.jsonl", "writer-c.jsonl"];
 
 /**
  * data/round-5.jsonl and data/round-7.jsonl (issue 26's fifth and seventh rounds): 1 row in 4, by a hash

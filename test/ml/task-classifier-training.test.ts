@@ -6,7 +6,7 @@ import { DEFAULT_MODELS_DIR } from "../../src/ml/load";
 import { CLASSIFIER_CONFIG, examples } from "../../models/task-classifier/build";
 import { classifierGraph } from "../../models/task-classifier/export";
 import { authoredPrompts } from "../../models/task-classifier/split";
-import { trainClassifier, type ClassifierTrainConfig } from "../../models/task-classifier/train";
+import { combineTrainings, predict, trainClassifier, type ClassifierTrainConfig } from "../../models/task-classifier/train";
 import { shippedModels } from "./shipped-models";
 import metrics from "../../models/metrics.json";
 
@@ -32,6 +32,27 @@ describe("task classifier training", () => {
     const a = await trainedBytes(small);
     expect(Buffer.from(await trainedBytes(small)).equals(Buffer.from(a))).toBe(true);
     expect(Buffer.from(await trainedBytes({ ...small, seed: small.seed + 1 })).equals(Buffer.from(a))).toBe(false);
+  });
+
+  test("several seeds as one network give the softmax of the members' mean logits", async () => {
+    const embedder = await HashEmbedder.load(join(DEFAULT_MODELS_DIR, "embedding"));
+    const rows = authoredPrompts()
+      .filter((r) => r.split === "train")
+      .slice(0, 120);
+    const data = await examples(rows, embedder, small);
+    const members = [7, 11, 13].map((seed) => trainClassifier({ ...small, seed }, data, () => {}));
+    const combined = combineTrainings(members);
+    expect(combined.hidden).toBe(3 * small.hidden);
+    expect(combineTrainings(members.slice(0, 1))).toBe(members[0]!);
+    for (const e of data.slice(0, 20)) {
+      // The members' log-probabilities differ from their logits by a constant per member, so their mean,
+      // renormalised, is the combined network's distribution.
+      const logs = members.map((m) => [...predict(m, e.x, e.bag).probs].map(Math.log));
+      const mean = logs[0]!.map((_, k) => logs.reduce((a, l) => a + l[k]!, 0) / logs.length);
+      const z = mean.reduce((a, v) => a + Math.exp(v), 0);
+      const got = predict(combined, e.x, e.bag).probs;
+      mean.forEach((v, k) => expect(got[k]!).toBeCloseTo(Math.exp(v) / z, 5));
+    }
   });
 
   test("the shipped classifier holds its published accuracy on the never-tuned hold-out", async () => {
