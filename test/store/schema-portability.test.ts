@@ -82,7 +82,10 @@ async function recordStatements(fn: () => Promise<void>): Promise<Recorded[]> {
   const log: Recorded[] = [];
   const proto = Database.prototype as unknown as { prepare: (text: string) => Statement };
   const prepare = proto.prepare;
-  const params = (p: unknown[]) => (p.length === 1 && typeof p[0] === "object" && p[0] !== null && !Array.isArray(p[0]) ? Object.values(p[0]) : p);
+  // bun:sqlite takes the bindings spread, as one array or as one object of names. The ledger writer hands
+  // one array it fills again for the next row: copied here, or every row recorded would be the last.
+  const params = (p: unknown[]) =>
+    p.length === 1 && Array.isArray(p[0]) ? [...p[0]] : p.length === 1 && typeof p[0] === "object" && p[0] !== null ? Object.values(p[0]) : p;
   proto.prepare = function (this: Database, text: string) {
     const stmt = prepare.call(this, text);
     const run = stmt.run.bind(stmt);
