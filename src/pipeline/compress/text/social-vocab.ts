@@ -230,8 +230,12 @@ export function vocabSocialClass(sentence: string): SocialClass | null {
 }
 
 const PLACEHOLDER_FIRST = /^[\uE000-\uF8FF]/;
-/** A sentence's first word, after any emoji or punctuation. */
-const FIRST_WORD = /^[^a-z\uE000-\uF8FF]{0,20}([a-z]+(?:['’][a-z]+)*)/i;
+/**
+ * A sentence's first word, after any emoji or punctuation but a quotation mark: a sentence that opens a
+ * quotation is quoted text, whose social words are data (the property test of mayChange found
+ * '"Sorry if this is a dumb question, butI ...' losing its opening quote with the apology).
+ */
+const FIRST_WORD = /^[^a-z\uE000-\uF8FF"“”'‘’«»]{0,20}([a-z]+(?:['’][a-z]+)*)/i;
 
 /** Whether a unit of the closed vocabulary may open `sentence`: its first word opens one or may stand before the word that does. */
 export function mayOpenUnit(sentence: string): boolean {
