@@ -83,7 +83,9 @@ const CASES: [string, string, string[]][] = [
   [
     "a transcript after a request that names it with 'the', speakers' lines with words that pruning would take",
     `Hi, apologies, I missed the call. Could you summarise the transcript in bullet points? Thanks so much.\n\nMaria: Okay, we are basically 8% over. Can we really cut back?\nTom: Yes, just one contractor after the 10th.\nMaria: Good, flag that to the client today please.`,
-    ["Maria: Okay, we are basically 8% over. Can we really cut back?\nTom: Yes, just one contractor after the 10th.\nMaria: Good, flag that to the client today please."],
+    [
+      "Maria: Okay, we are basically 8% over. Can we really cut back?\nTom: Yes, just one contractor after the 10th.\nMaria: Good, flag that to the client today please.",
+    ],
   ],
   [
     "a text after a line whose earlier sentence points at it (the request's last sentence does not)",
