@@ -160,3 +160,65 @@ describe("long inputs of social words", () => {
     }
   });
 });
+
+// Issue 25, 6th batch (bench/data/chatty-dev-9.json, dev split): words of the classes that its styles use
+// (Slack, elderly formal, over-apologetic, passive-aggressive). Each goes as a unit; the same words as
+// content, or with content in the sentence, stay.
+describe("the 6th batch's vocabulary", () => {
+  const removed: [string, string][] = [
+    ["greeting", "sup!"],
+    ["greeting", "OMG hiii!!"],
+    ["greeting + apology", "Evening all 👋 sorry for the late ping!"],
+    ["wish", "Hope you're well by the way!"],
+    ["wish", "I hope your week is going wonderfully."],
+    ["wish", "I trust you are keeping well in this cold weather."],
+    ["wish", "Hope ur day's going better than mine lol 😩"],
+    ["wish", "Team — hope everyone had a restful long weekend!"],
+    ["thanks", "Thanks for your patience with all my questions today, I really do appreciate it."],
+    ["thanks", "Thanks for listening to me ramble!"],
+    ["thanks", "Thank you for being so helpful."],
+    ["thanks", "Thank you so much sir, waiting for your kind reply."],
+    ["thanks", "Thanks, I guess."],
+    ["thanks", "thx in advance, owe you a coffee ☕"],
+    ["thanks", "I should be most grateful for your guidance."],
+    ["thanks", "Thanks in advance, legends 🙌"],
+    ["apology", "Sorry for the novel!"],
+    ["apology", "Sorry for wasting your time with this and thank you."],
+    ["apology", "I'm sorry if this is too much information."],
+    ["apology", "Sorry if this is a common question."],
+    ["apology", "Kindly forgive the intrusion."],
+    ["apology", "Sorry, one more favour today 🙈"],
+    ["apology", "I do hope you will forgive an old woman for troubling you."],
+  ];
+  for (const [cls, sentence] of removed) {
+    test(`${cls}: ${sentence}`, () => {
+      expect(applyRule(pleasantries, `${sentence}\nHow do I boil an egg?`).text.trim()).toBe("How do I boil an egg?");
+    });
+  }
+
+  // [sentence, what of it must stay]: a leading "Sorry," may go, the content after it stays.
+  const kept: [string, string][] = [
+    ["Hope to ask the team by the way.", "Hope to ask the team by the way."],
+    ["The weather is cold and long.", "The weather is cold and long."],
+    ["Thanks to the new law, rents went down.", "Thanks to the new law, rents went down."],
+    ["Sorry, dump the log to a file.", "ump the log to a file."],
+    ["Thanks for the coffee machine recommendation.", "Thanks for the coffee machine recommendation."],
+    ["I guess the answer is 4.", "I guess the answer is 4."],
+    ["Team, ship the release today.", "Team, ship the release today."],
+    ["Sorry, the common case is slow.", "he common case is slow."],
+    ["I should be grateful if the report were shorter.", "I should be grateful if the report were shorter."],
+  ];
+  for (const [sentence, stays] of kept) {
+    test(`not a unit: ${sentence}`, () => {
+      expect(applyRule(pleasantries, `${sentence}\nHow do I boil an egg?`).text).toContain(stays);
+    });
+  }
+
+  test("sorry, thanks and wishes inside a text to translate or proofread stay", () => {
+    const data = "Sorry, we are closed on Sundays. Thank you for your understanding! Hope you're well by the way!";
+    for (const text of [`hi!! could u translate this into German for a sign in my shop?\n\n${data}\n\ntysm!!`, `Proofread this:\n\n${data}`]) {
+      const sent = compressMessages([{ role: "user", content: text }], { aggressiveness: 1, skipRules: [] }).messages[0]!.content;
+      expect(sent).toContain(data);
+    }
+  });
+});
