@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { compressMessages } from "../../src/pipeline/compress";
+import { compressMessages, compressWithQualityFloor } from "../../src/pipeline/compress";
+import { shippedModels } from "../ml/shipped-models";
 import { pleasantries } from "../../src/pipeline/compress/rules/pleasantries";
 import { socialLeadLength, socialSentenceRanges } from "../../src/pipeline/compress/text/social";
 import { signedTailStart, vocabSocialClass } from "../../src/pipeline/compress/text/social-vocab";
@@ -213,6 +214,36 @@ describe("the 6th batch's vocabulary", () => {
       expect(applyRule(pleasantries, `${sentence}\nHow do I boil an egg?`).text).toContain(stays);
     });
   }
+
+  test("laughter goes from sentences that do not talk about words, though others in the message do", () => {
+    expect(applyRule(pleasantries, "I got a raise (finally, after two years of asking lol). My dad says pay off debt first. What should I do?").text).toBe(
+      "I got a raise (finally, after two years of asking). My dad says pay off debt first. What should I do?",
+    );
+    expect(applyRule(pleasantries, "What's the difference between useMemo and useCallback? I keep mixing them up lmao.").text).toBe(
+      "What's the difference between useMemo and useCallback? I keep mixing them up.",
+    );
+    // Before a request to write a story the laughter is the user's; after it, it may be the story's.
+    expect(applyRule(pleasantries, "She loves dragons, everything haha. Write a story about a dragon.").text).toBe(
+      "She loves dragons, everything. Write a story about a dragon.",
+    );
+    for (const kept of ["Define lmao, I keep seeing it lol.", "Write a story about a dragon. He says hi lol."]) {
+      expect(applyRule(pleasantries, kept).text).toContain("lol");
+    }
+    expect(applyRule(pleasantries, "Define lmao, I keep seeing it.").text).toContain("lmao");
+  });
+
+  test("the quality score weighs an interjection lost with laughter as framing, not content", async () => {
+    const m = await shippedModels();
+    const content =
+      "Haha ok this is going to sound silly, but hear me out. A coworker comes to my desk every morning and talks for 30 minutes. How do I politely end a conversation with a talkative coworker? Cheers!";
+    const out = await compressWithQualityFloor(
+      [{ role: "user", content }],
+      { aggressiveness: 0.5, skipRules: [] },
+      async (a, b) => (await m.quality(a, b)).score,
+    );
+    expect(out.rulesUndone).toEqual([]);
+    expect(out.messages[0]!.content).not.toContain("Haha ok");
+  });
 
   test("sorry, thanks and wishes inside a text to translate or proofread stay", () => {
     const data = "Sorry, we are closed on Sundays. Thank you for your understanding! Hope you're well by the way!";

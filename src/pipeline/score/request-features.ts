@@ -59,7 +59,10 @@ const LIGHT = new Set(
     "i'm i've i'll i'd you're you've you'll you'd it's we're that's there's let's " +
     "wondering wonder mind possibly perhaps maybe kindly help helping able want wanted wanting need needed like love appreciate hoping hope " +
     "basically literally actually honestly obviously totally simply essentially definitely certainly pretty think believe guess feel " +
-    "question request task favor favour quick small little get got go going know"
+    "question request task favor favour quick small little get got go going know " +
+    // Interjections: "Haha ok this is going to sound silly" lost "haha ok", "ok" weighed as content, and the
+    // back-off undid every social edit of the prompt (score 40, bench/data/chatty-dev-9.json, dev split).
+    "ok okay alright anyway anyways oh um hmm yeah yep"
   ).split(" "),
 );
 
