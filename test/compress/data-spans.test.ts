@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { compressMessages, compressWithQualityFloor } from "../../src/pipeline/compress";
 import type { ChatMessage } from "../../src/core/messages";
 import { shippedModels } from "../ml/shipped-models";
+import { hardChecks } from "../../src/pipeline/score/request-features";
 
 /**
  * Issue 25's must-not-change suite: text the prompt hands the model to work on arrives byte for byte at
@@ -172,6 +173,15 @@ describe("data spans arrive byte for byte at every level", () => {
     expect(out.messages[0]!.content).toBe(
       "Summarise this email in two sentences.\n\nHi all, the movers are booked for Saturday 12 October. Please have your desks packed by Thursday. Thanks, Mark",
     );
+  });
+
+  test("the hard checks do not read a pasted letter's signed sign-off, once it ends the compressed prompt, as lost names", () => {
+    const original =
+      "Good afternoon. Could you check the letter below for mistakes:\n\nDear Sir, the bins is overflowing since weeks. Yours faithfully, Anna Smith\n\nThanking you in anticipation. Kind regards, Anna";
+    const compressed = "Check the letter below for mistakes:\n\nDear Sir, the bins is overflowing since weeks. Yours faithfully, Anna Smith";
+    expect(hardChecks(original, compressed).entities).toEqual([]);
+    // The letter's own sign-off lost is a lost name.
+    expect(hardChecks(original, "Check the letter below for mistakes:\n\nDear Sir, the bins is overflowing since weeks.").entities).not.toEqual([]);
   });
 
   test("social paragraphs before a surface task go only when the text is handed over after it", () => {
