@@ -251,6 +251,10 @@ describe("intent", () => {
     expect(applyRule(intent, "I was wondering if you could possibly help me write a haiku about autumn?").text).toBe("Write a haiku about autumn.");
     expect(applyRule(intent, "I want you to act as a linux terminal.").text).toBe("Act as a linux terminal.");
     expect(applyRule(intent, "Could you please explain how DNS works?").text).toBe("Explain how DNS works.");
+    // Every question mark of the request goes (bench/data/chatty-dev-9.json: "... for the opening.? Something fun").
+    expect(applyRule(intent, "Can you write an Instagram caption for the opening?? Something fun!").text).toBe(
+      "Write an Instagram caption for the opening. Something fun!",
+    );
   });
   test("a request after a sentence that ends with an emoji, not a full stop, is a request too (issue 25)", () => {
     expect(applyRule(intent, "My phone is dying 😭 could you list ways to save battery?").text).toBe("My phone is dying 😭 List ways to save battery.");
