@@ -379,8 +379,8 @@ export function frameNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): vo
     }
     // Most words are let past on what is already read: a word that no "." or "_" joins to the next and no
     // key's quote, colon or equals sign follows, in lower case inside a clause after a word no name
-    // follows, or opening a clause before a word no person's verb has the shape of, or a number (56% of
-    // the prompts workload's words). The rules still cost: masking 1.26-1.35x the start tree's time on
+    // follows, or opening a clause before a word no person's verb has the shape of; a capitalised word
+    // neither after such a word nor before such a verb nor after "@"; a number. The rules still cost: masking 1.26-1.35x the start tree's time on
     // that workload (bun bench/pii-speed.ts --workload prompts --tree start=DIR --tree now=.), of which
     // about 0.09 is this loop's reads alone; the lookups after these tests made no measurable part.
     const gap = meta & GAP_MASK;
@@ -388,7 +388,7 @@ export function frameNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): vo
     if (!special) {
       if (isLowerAscii(c)) {
         if (gap === Gap.Space ? !after : gap === Gap.Stop || (gap !== Gap.Other && source.charCodeAt(start - 1) !== 64 && !beforeVerb(tokens, i))) continue;
-      } else if (!isUpperAscii(c)) continue;
+      } else if (!isUpperAscii(c) || !(after || source.charCodeAt(start - 1) === 64 || beforeVerb(tokens, i))) continue;
     }
     if (frameWord(tokens, labels, i, lex, after) === 2) {
       i++;
