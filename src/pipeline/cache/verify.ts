@@ -141,6 +141,20 @@ function roleClash(a: PromptFacets, b: PromptFacets): string | undefined {
     const other = b.roles.get(role);
     if (other && !sameList(groups, other)) return `${role}: ${show(groups)} vs ${show(other)}`;
   }
+  // A question with a modal ("Should I cancel my subscription?", "Can I cancel my subscription?", "May
+  // I ...?") against a text with no mood, no question word and no modal (a command or a fragment:
+  // "cancel my subscription", also what "Can you cancel my subscription?" is once its courtesy is gone):
+  // advice or permission is asked of the one, an action of the other; both were served (issue 24,
+  // seventh session; bench/data/cache-probe5.json). Without a modal ("Do you ship to Canada?" /
+  // "ship to Canada?", "Is there a free trial?" / "free trial?") the fragment asks the same, as before.
+  for (const [x, y] of [
+    [a, b],
+    [b, a],
+  ] as const) {
+    if (x.roles.has("modal") && x.roles.has("mood") && !y.roles.has("mood") && !y.roles.has("wh") && !y.roles.has("modal") && !x.roles.has("wh")) {
+      return `modal: ${show(a.roles.get("modal") ?? [])} vs ${show(b.roles.get("modal") ?? [])}`;
+    }
+  }
   if (a.roles.has("wh") !== b.roles.has("wh")) {
     // "What languages are spoken in Peru?" asks what "languages spoken in Peru" asks; "Are languages
     // spoken in Peru?" asks yes or no. Any other question word asks what its absence does not.
