@@ -223,6 +223,8 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["role", "Did my payment go through?", "Will my payment go through?"],
   ["role", "Was my refund processed?", "Will my refund be processed?"],
   ["role", "Has my prescription been refilled?", "Will my prescription be refilled?"],
+  // A final "s" that is no plural: "https" is another word than "http", so the two stand in an order.
+  ["order", "Redirect http to https on my site", "Redirect https to http on my site"],
   ["role", "Does the Fed raise interest rates?", "Did the Fed raise interest rates?"],
   // A place ("in", "on", "at") is a role: both words after it swapped, or another relation before it.
   ["order", "Can I put the box in the bag?", "Can I put the bag in the box?"],

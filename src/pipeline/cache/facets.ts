@@ -209,6 +209,12 @@ function hasVowel(s: string): boolean {
 /** Verbs that end in "-ell" themselves, whose "-ing" and "-ed" keep both letters. */
 const ELL_WORDS = /(?:spell|tell|sell|dwell|smell|shell|swell|quell|yell|fell|well|jell|knell)$/;
 
+/**
+ * Words whose final "s" is no plural: "https" is not "http" ("Redirect http to https" / "https to http"
+ * was served, the two words read as one: probe-cache-2), "news" not "new", "Windows" not "window".
+ */
+const NO_PLURAL: ReadonlySet<string> = new Set(["https", "news", "lens", "windows", "macos", "always", "perhaps", "series", "species", "whereas"]);
+
 export function stem(word: string): string {
   let s =
     word.length < 6
@@ -233,7 +239,7 @@ export function stem(word: string): string {
   else if (s.endsWith("oes") && s.length >= 6) s = s.slice(0, -2);
   else if (s.endsWith("ies") && s.length >= 6) s = s.slice(0, -3) + "i";
   // Not the "s" of "class", "status", "analysis", "axis" or "tennis", nor of words too short to tell.
-  else if (s.endsWith("s") && s.length >= 4 && s.at(-2) !== "s" && s.at(-2) !== "u" && !/[sxnt]is$/.test(s)) s = s.slice(0, -1);
+  else if (s.endsWith("s") && s.length >= 4 && s.at(-2) !== "s" && s.at(-2) !== "u" && !/[sxnt]is$/.test(s) && !NO_PLURAL.has(s)) s = s.slice(0, -1);
   else if (s.endsWith("ly") && s.length >= 6) s = s.slice(0, -2);
   if (s.length >= 4 && s.endsWith("y") && !isVowel(s.at(-2))) s = s.slice(0, -1) + "i";
   // A final silent "e" goes too in longer words, so "compute" meets "computed" and "computing".
