@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { answers, jsonLineField, pinned, ROOT, startService, type Service } from "./processes";
 import { PROMPT_SLOT, requestBody, type Workload } from "./workload";
 import type { LoadSpec } from "./wrk";
-import { PARSER_FLAG } from "../../src/config/config";
+import { ALLOCATOR_ENV, PARSER_FLAG } from "../../src/config/config";
 
 const BUN = process.execPath;
 
@@ -80,10 +80,10 @@ export async function startGateway(
     OPENAI_BASE_URL: mockUrl,
     // The soak reads the heap after full collections (GET /debug/heap); no other phase calls it.
     SVC_DEBUG_HEAP: "true",
-    // What `npm start` and the `svc` command set (see MIMALLOC_PURGE_HOLES in the README): a gateway run
-    // without it spent 2-3x the CPU per relayed call in the allocator's hole purging and the page
-    // faults after it (bun bench/relay-cpu.ts, same tree with and without, 10 rounds).
-    MIMALLOC_PURGE_HOLES: process.env.MIMALLOC_PURGE_HOLES ?? "0",
+    // What `npm start` and the `svc` command set (ALLOCATOR_ENV; MIMALLOC_PURGE_HOLES in the README): a
+    // gateway run without them spent 2-3x the CPU per relayed call in the allocator's purging and the
+    // page faults after it (bun bench/relay-cpu.ts, same tree with and without). The caller's environment wins.
+    ...Object.fromEntries(Object.entries(ALLOCATOR_ENV).map(([name, value]) => [name, process.env[name] ?? value])),
     ...extra.env,
   };
   const cli = join(root, "src", "cli", "main.ts");

@@ -22,6 +22,21 @@ export const PARSER_HEADER_BYTES = 1024 * 1024;
 /** The Bun flag that raises the parser's limit, for whatever spawns `svc serve`. */
 export const PARSER_FLAG = `--max-http-header-size=${PARSER_HEADER_BYTES}`;
 
+/**
+ * Settings of Bun's allocator (its mimalloc fork) that `npm start`, `npm run svc`, the `svc` shebang and
+ * the benchmark's gateways launch with; mimalloc reads them at start, so the process cannot set them for
+ * itself. `MIMALLOC_PURGE_HOLES=0`: no purging of the free blocks inside pages still in use, which the
+ * relay faulted straight back in (README, "The allocator"). `MIMALLOC_PURGE_DELAY=10000`: a page left
+ * wholly free goes back to the operating system after 10 s rather than mimalloc's 10 ms. The relay frees
+ * and reuses such pages continually (the garbage collector's blocks, bodies, socket reads), and at 10 ms
+ * they were decommitted and faulted in again between two uses: paired against the default delay, -40 and
+ * -82 µs of CPU per relayed call in two runs of `bun bench/relay-cpu.ts --tree base=<main> --tree
+ * d10000=<main>:MIMALLOC_PURGE_DELAY=10000 ...` (load 15-21), for a gateway RSS under load of 406 MB
+ * against 357 (peak 464 against 410). Never purging (-1) saved a little more (-59, -102) but keeps every
+ * page a burst ever used; with 10 s a burst's memory still goes back (test/cli/launch-settings.test.ts).
+ */
+export const ALLOCATOR_ENV = { MIMALLOC_PURGE_HOLES: "0", MIMALLOC_PURGE_DELAY: "10000" } as const;
+
 const Int = (min: number, max: number, def: number, description: string) => Type.Integer({ minimum: min, maximum: max, default: def, description });
 const Num = (min: number, max: number, def: number, description: string) => Type.Number({ minimum: min, maximum: max, default: def, description });
 
