@@ -122,6 +122,17 @@ export function freshHoldout2(): LabelledPrompt[] {
 }
 
 /**
+ * The three writers' files (issue 26's tenth round) as dev sets, one per writer, while the shipped model
+ * is not trained on them (SVC_ROUTE_WRITERS unset): prompts of three registers no training row was
+ * written in, for choosing a routing rule (bench/route-rules.ts, bench/route-eval.ts "writer A/B/C").
+ * Empty when they are loaded for training.
+ */
+export function writerDev(): Record<string, LabelledPrompt[]> {
+  if (process.env.SVC_ROUTE_WRITERS === "1") return {};
+  return Object.fromEntries(WRITER_FILES.map((name) => [`writer ${name.slice(7, 8).toUpperCase()}`, authoredFile(name, () => "holdout")]));
+}
+
+/**
  * A hold-out file outside this directory, in the same JSON-lines schema (task, difficulty, source, text):
  * `bench/route-eval.ts --holdout FILE` scores the shipped model on it without anything else reading it.
  */
