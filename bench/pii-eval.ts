@@ -13,6 +13,9 @@
  *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-dev3.txt  # a third (prompts naming a person, JSON, signatures,
  *                                              # logs, lower-case chat; place, drug, team and program distractors)
  *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-check.txt # a check set by the same author (totals only read)
+ *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-dev4.txt  # a fourth (lower-case names in chat, usernames in logs,
+ *                                              # word-like given names, JSON/CSV/XML/SQL fields; brand, eponym and place distractors)
+ *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-check2.txt # its check set (scored once, at the end of round four)
  *
  * Scoring is per word, as Presidio's own evaluator does (models/pii-ner/score.ts).
  *

@@ -5,6 +5,7 @@ import chattyFile from "../data/chatty-prompts.json";
 import framingsFile from "../data/chatty-framings.json";
 import devFile from "../data/chatty-dev-6.json";
 import blindFile from "../data/chatty-blind-7.json";
+import dev9File from "../data/chatty-dev-9.json";
 
 /**
  * The chatty corpora of issue 25 (real tasks wrapped in social framing), shared by compress-eval.ts and
@@ -17,11 +18,14 @@ import blindFile from "../data/chatty-blind-7.json";
  *   non-native and elderly formal, forum, anxious, shouty), written with the rules for a new author's
  *   corpus (chatty-5) and written against;
  * - bench/data/chatty-blind-7.json, prompts in yet other styles written after those rules, measured once
- *   and never written against.
+ *   and never written against;
+ * - bench/data/chatty-dev-9.json, long and varied prompts (rambling backstory, polite emails with a pasted
+ *   text, Slack, passive-aggressive ...), its dev split written against, its hold-out split written at the
+ *   same time and scored once, at the end of the batch that wrote rules against the dev split.
  */
 interface ChattyPrompt {
   id: string;
-  split: "tune" | "holdout";
+  split: "tune" | "dev" | "holdout";
   task: string;
   text: string;
 }
@@ -44,6 +48,7 @@ export interface ChattyCorpus {
 
 const chatty = (chattyFile as { prompts: ChattyPrompt[] }).prompts;
 const framings = framingsFile as Framings;
+const dev9 = (dev9File as { prompts: ChattyPrompt[] }).prompts;
 
 /** FNV-1a of a string: a fixed pick of framings per task that any change to the lists reshuffles only where it must. */
 function hash(text: string): number {
@@ -84,6 +89,16 @@ export function chattyCorpora(): ChattyCorpus[] {
     ),
     corpusOf("chatty, dev-6 styles (written against)", true, (devFile as { prompts: ChattyPrompt[] }).prompts),
     corpusOf("chatty, blind-7 styles (never written against)", false, (blindFile as { prompts: ChattyPrompt[] }).prompts),
+    corpusOf(
+      "chatty, dev-9 (written against)",
+      true,
+      dev9.filter((p) => p.split !== "holdout"),
+    ),
+    corpusOf(
+      "chatty, dev-9 hold-out (scored once)",
+      false,
+      dev9.filter((p) => p.split === "holdout"),
+    ),
   ];
 }
 

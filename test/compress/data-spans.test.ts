@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { compressMessages, compressWithQualityFloor } from "../../src/pipeline/compress";
 import type { ChatMessage } from "../../src/core/messages";
 import { shippedModels } from "../ml/shipped-models";
+import { hardChecks } from "../../src/pipeline/score/request-features";
 
 /**
  * Issue 25's must-not-change suite: text the prompt hands the model to work on arrives byte for byte at
@@ -93,6 +94,16 @@ const CASES: [string, string, string[]][] = [
     ["Hi Sam,\nJust a reminder that the boiler check is basically due. Please leave the key with Ray.\nBest,\nDev"],
   ],
   [
+    'a numbered list after a line that points at it in the plural ("these customer reviews")',
+    `Hello, I hope your day is going well. Could you classify these customer reviews as positive or negative?\n\n1. Arrived fast, works really great.\n2. Thank you for the quick refund, very happy!`,
+    ["1. Arrived fast, works really great.\n2. Thank you for the quick refund, very happy!"],
+  ],
+  [
+    "a pasted email with its own greeting and sign-off, under a letter to the assistant signed with a name",
+    `Hi there,\n\nHope you're doing well! Could you please summarise this email in two sentences for me?\n\nHi all, the movers are basically booked for Saturday. Please have your desks packed. Thanks, Mark\n\nThanks a lot, have a great day!\nSophie`,
+    ["Hi all, the movers are basically booked for Saturday. Please have your desks packed. Thanks, Mark"],
+  ],
+  [
     "a story to continue, named only by 'it'",
     `Hi! Hope you're well. I started a short story for my class. Could you continue it?\n\nSo the door opened, and really nobody was there. Mira just laughed.`,
     ["So the door opened, and really nobody was there. Mira just laughed."],
@@ -125,6 +136,62 @@ describe("data spans arrive byte for byte at every level", () => {
     );
     const letter = `Summarize this letter:\n\n${ESSAY}\n\nThanks so much!\nAna`;
     expect(compressMessages([{ role: "user", content: letter }], { aggressiveness: 1, skipRules: [] }).messages[0]!.content).toBe(letter);
+  });
+
+  // Issue 25, 6th batch (bench/data/chatty-dev-9.json, dev split): polite emails that hand a text over.
+  test("a letter to the assistant loses its salutation, wishes, thanks and signed closing around the text; the text stays", () => {
+    const content = `Dear Assistant,\n\nI hope this email finds you well. I would be most grateful if you could proofread the following paragraph:\n\n${ESSAY}\n\nThank you very much in advance for your help.\n\nKind regards,\nPeter`;
+    const sent = compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+    expect(sent).toBe(`Proofread the following paragraph:\n\n${ESSAY}`);
+    const translate = `Hello,\n\nI hope you are having a pleasant week. Would you be so kind as to translate the text below into French?\n\nDear Madame Dubois, thank you for your kind invitation. Best regards, Thomas\n\nMany thanks for your trouble.\n\nWarm regards,\nThomas`;
+    expect(compressMessages([{ role: "user", content: translate }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content).toBe(
+      "Translate the text below into French?\n\nDear Madame Dubois, thank you for your kind invitation. Best regards, Thomas",
+    );
+  });
+
+  test("a signed closing after a text that opens as a letter with no sign-off of its own, or in a message that does not open as one, stays", () => {
+    for (const content of [
+      `Hello,\n\nCould you proofread this email:\n\nDear Tom, the the report is late.\n\nKind regards,\nPeter`,
+      `Could you proofread this email:\n\n${ESSAY}\n\nKind regards,\nPeter`,
+    ]) {
+      for (const level of LEVELS) {
+        const sent = compressMessages([{ role: "user", content }], { aggressiveness: level, skipRules: [] }).messages[0]!.content;
+        expect(sent).toContain("Kind regards,\nPeter");
+      }
+    }
+  });
+
+  test("the quality score does not read a pasted email's sign-off, once it ends the compressed prompt, as lost content", async () => {
+    const m = await shippedModels();
+    const content = `Hi there,\n\nHope you're doing well! Could you summarise this email in two sentences?\n\nHi all, the movers are booked for Saturday 12 October. Please have your desks packed by Thursday. Thanks, Mark\n\nThanks a lot, have a great day!\nSophie`;
+    const out = await compressWithQualityFloor(
+      [{ role: "user", content }],
+      { aggressiveness: 0.5, skipRules: [] },
+      async (a, b) => (await m.quality(a, b)).score,
+    );
+    expect(out.rulesUndone).toEqual([]);
+    expect(out.messages[0]!.content).toBe(
+      "Summarise this email in two sentences.\n\nHi all, the movers are booked for Saturday 12 October. Please have your desks packed by Thursday. Thanks, Mark",
+    );
+  });
+
+  test("the hard checks do not read a pasted letter's signed sign-off, once it ends the compressed prompt, as lost names", () => {
+    const original =
+      "Good afternoon. Could you check the letter below for mistakes:\n\nDear Sir, the bins is overflowing since weeks. Yours faithfully, Anna Smith\n\nThanking you in anticipation. Kind regards, Anna";
+    const compressed = "Check the letter below for mistakes:\n\nDear Sir, the bins is overflowing since weeks. Yours faithfully, Anna Smith";
+    expect(hardChecks(original, compressed).entities).toEqual([]);
+    // The letter's own sign-off lost is a lost name.
+    expect(hardChecks(original, "Check the letter below for mistakes:\n\nDear Sir, the bins is overflowing since weeks.").entities).not.toEqual([]);
+  });
+
+  test("social paragraphs before a surface task go only when the text is handed over after it", () => {
+    const after = `Hello,\n\nCould you check the grammar of the text below?\n\n${ESSAY}`;
+    expect(compressMessages([{ role: "user", content: after }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content).not.toContain("Hello,");
+    const before = `Hi,\n\nThanks so much!\n\n${ESSAY}\n\nCan you check the grammar of the email above?`;
+    for (const level of LEVELS) {
+      const sent = compressMessages([{ role: "user", content: before }], { aggressiveness: level, skipRules: [] }).messages[0]!.content;
+      expect(sent).toContain(`Hi,\n\nThanks so much!\n\n${ESSAY}`);
+    }
   });
 
   test("assistant turns (few-shot answers) pass through as written", () => {

@@ -251,6 +251,10 @@ describe("intent", () => {
     expect(applyRule(intent, "I was wondering if you could possibly help me write a haiku about autumn?").text).toBe("Write a haiku about autumn.");
     expect(applyRule(intent, "I want you to act as a linux terminal.").text).toBe("Act as a linux terminal.");
     expect(applyRule(intent, "Could you please explain how DNS works?").text).toBe("Explain how DNS works.");
+    // Every question mark of the request goes (bench/data/chatty-dev-9.json: "... for the opening.? Something fun").
+    expect(applyRule(intent, "Can you write an Instagram caption for the opening?? Something fun!").text).toBe(
+      "Write an Instagram caption for the opening. Something fun!",
+    );
   });
   test("a request after a sentence that ends with an emoji, not a full stop, is a request too (issue 25)", () => {
     expect(applyRule(intent, "My phone is dying 😭 could you list ways to save battery?").text).toBe("My phone is dying 😭 List ways to save battery.");
@@ -332,10 +336,23 @@ describe("filler", () => {
   });
   test("hedges go only from level 0.5", () => {
     expect(applyRule(filler, "It is really very simple.", { level: 0.3 }).text).toBe("It is really very simple.");
-    expect(applyRule(filler, "It is really simple.", { level: 0.6 }).text).toBe("It is simple.");
+    expect(applyRule(filler, "It is really useful.", { level: 0.6 }).text).toBe("It is useful.");
     // Of two hedges in a row the first goes; the second stays rather than leave a gap.
     expect(applyRule(filler, "It is really very simple.", { level: 0.6 }).text).toBe("It is very simple.");
     expect(applyRule(filler, "Thank you very much for the help.", { level: 0.6 }).text).toBe("Thank you very much for the help.");
+  });
+  test("what sets the answer stays: 'just'/'simply' as 'only', an intensifier of a degree, an adverb that ends its clause", () => {
+    for (const text of [
+      "Just the code, no explanation.",
+      "Reply with simply one word.",
+      "I just moved to Berlin.",
+      "Summarize this really short, under 50 words.",
+      "Keep it very formal.",
+      "Translate it literally.",
+      "Answer honestly, then suggest a fix.",
+    ])
+      expect(applyRule(filler, text, { level: 1 }).text).toBe(text);
+    expect(applyRule(filler, "Basically, I really need help and it is actually broken.", { level: 1 }).text).toBe("I need help and it is broken.");
   });
   test("what the user feels or is unsure of stays: a feeling without it reads as a fact", () => {
     for (const text of [

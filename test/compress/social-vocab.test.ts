@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { compressMessages } from "../../src/pipeline/compress";
+import { compressMessages, compressWithQualityFloor } from "../../src/pipeline/compress";
+import { shippedModels } from "../ml/shipped-models";
 import { pleasantries } from "../../src/pipeline/compress/rules/pleasantries";
 import { socialLeadLength, socialSentenceRanges } from "../../src/pipeline/compress/text/social";
 import { signedTailStart, vocabSocialClass } from "../../src/pipeline/compress/text/social-vocab";
@@ -157,6 +158,98 @@ describe("long inputs of social words", () => {
       t = performance.now();
       compressMessages([{ role: "user", content: long }], { aggressiveness: 1, skipRules: [] });
       expect(performance.now() - t).toBeLessThan(10_000);
+    }
+  });
+});
+
+// Issue 25, 6th batch (bench/data/chatty-dev-9.json, dev split): words of the classes that its styles use
+// (Slack, elderly formal, over-apologetic, passive-aggressive). Each goes as a unit; the same words as
+// content, or with content in the sentence, stay.
+describe("the 6th batch's vocabulary", () => {
+  const removed: [string, string][] = [
+    ["greeting", "sup!"],
+    ["greeting", "OMG hiii!!"],
+    ["greeting + apology", "Evening all 👋 sorry for the late ping!"],
+    ["wish", "Hope you're well by the way!"],
+    ["wish", "I hope your week is going wonderfully."],
+    ["wish", "I trust you are keeping well in this cold weather."],
+    ["wish", "Hope ur day's going better than mine lol 😩"],
+    ["wish", "Team — hope everyone had a restful long weekend!"],
+    ["thanks", "Thanks for your patience with all my questions today, I really do appreciate it."],
+    ["thanks", "Thanks for listening to me ramble!"],
+    ["thanks", "Thank you for being so helpful."],
+    ["thanks", "Thank you so much sir, waiting for your kind reply."],
+    ["thanks", "Thanks, I guess."],
+    ["thanks", "thx in advance, owe you a coffee ☕"],
+    ["thanks", "I should be most grateful for your guidance."],
+    ["thanks", "Thanks in advance, legends 🙌"],
+    ["apology", "Sorry for the novel!"],
+    ["apology", "Sorry for wasting your time with this and thank you."],
+    ["apology", "I'm sorry if this is too much information."],
+    ["apology", "Sorry if this is a common question."],
+    ["apology", "Kindly forgive the intrusion."],
+    ["apology", "Sorry, one more favour today 🙈"],
+    ["apology", "I do hope you will forgive an old woman for troubling you."],
+  ];
+  for (const [cls, sentence] of removed) {
+    test(`${cls}: ${sentence}`, () => {
+      expect(applyRule(pleasantries, `${sentence}\nHow do I boil an egg?`).text.trim()).toBe("How do I boil an egg?");
+    });
+  }
+
+  // [sentence, what of it must stay]: a leading "Sorry," may go, the content after it stays.
+  const kept: [string, string][] = [
+    ["Hope to ask the team by the way.", "Hope to ask the team by the way."],
+    ["The weather is cold and long.", "The weather is cold and long."],
+    ["Thanks to the new law, rents went down.", "Thanks to the new law, rents went down."],
+    ["Sorry, dump the log to a file.", "ump the log to a file."],
+    ["Thanks for the coffee machine recommendation.", "Thanks for the coffee machine recommendation."],
+    ["I guess the answer is 4.", "I guess the answer is 4."],
+    ["Team, ship the release today.", "Team, ship the release today."],
+    ["Sorry, the common case is slow.", "he common case is slow."],
+    ["I should be grateful if the report were shorter.", "I should be grateful if the report were shorter."],
+  ];
+  for (const [sentence, stays] of kept) {
+    test(`not a unit: ${sentence}`, () => {
+      expect(applyRule(pleasantries, `${sentence}\nHow do I boil an egg?`).text).toContain(stays);
+    });
+  }
+
+  test("laughter goes from sentences that do not talk about words, though others in the message do", () => {
+    expect(applyRule(pleasantries, "I got a raise (finally, after two years of asking lol). My dad says pay off debt first. What should I do?").text).toBe(
+      "I got a raise (finally, after two years of asking). My dad says pay off debt first. What should I do?",
+    );
+    expect(applyRule(pleasantries, "What's the difference between useMemo and useCallback? I keep mixing them up lmao.").text).toBe(
+      "What's the difference between useMemo and useCallback? I keep mixing them up.",
+    );
+    // Before a request to write a story the laughter is the user's; after it, it may be the story's.
+    expect(applyRule(pleasantries, "She loves dragons, everything haha. Write a story about a dragon.").text).toBe(
+      "She loves dragons, everything. Write a story about a dragon.",
+    );
+    for (const kept of ["Define lmao, I keep seeing it lol.", "Write a story about a dragon. He says hi lol."]) {
+      expect(applyRule(pleasantries, kept).text).toContain("lol");
+    }
+    expect(applyRule(pleasantries, "Define lmao, I keep seeing it.").text).toContain("lmao");
+  });
+
+  test("the quality score weighs an interjection lost with laughter as framing, not content", async () => {
+    const m = await shippedModels();
+    const content =
+      "Haha ok this is going to sound silly, but hear me out. A coworker comes to my desk every morning and talks for 30 minutes. How do I politely end a conversation with a talkative coworker? Cheers!";
+    const out = await compressWithQualityFloor(
+      [{ role: "user", content }],
+      { aggressiveness: 0.5, skipRules: [] },
+      async (a, b) => (await m.quality(a, b)).score,
+    );
+    expect(out.rulesUndone).toEqual([]);
+    expect(out.messages[0]!.content).not.toContain("Haha ok");
+  });
+
+  test("sorry, thanks and wishes inside a text to translate or proofread stay", () => {
+    const data = "Sorry, we are closed on Sundays. Thank you for your understanding! Hope you're well by the way!";
+    for (const text of [`hi!! could u translate this into German for a sign in my shop?\n\n${data}\n\ntysm!!`, `Proofread this:\n\n${data}`]) {
+      const sent = compressMessages([{ role: "user", content: text }], { aggressiveness: 1, skipRules: [] }).messages[0]!.content;
+      expect(sent).toContain(data);
     }
   });
 });

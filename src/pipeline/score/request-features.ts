@@ -1,6 +1,5 @@
 import { dataSpans } from "../compress/protect/data-spans";
-import { isSocialSentence, socialSentenceRanges, withoutSocialClauses } from "../compress/text/social";
-import { signedTailStart } from "../compress/text/social-vocab";
+import { isSocialSentence, signedClosingStart, socialSentenceRanges, withoutSocialClauses } from "../compress/text/social";
 import { cutRanges } from "../compress/text/rewrite";
 import { WORDY_PHRASES } from "../compress/rules/filler";
 import { REQUEST_FRAMING } from "../compress/rules/intent";
@@ -60,7 +59,10 @@ const LIGHT = new Set(
     "i'm i've i'll i'd you're you've you'll you'd it's we're that's there's let's " +
     "wondering wonder mind possibly perhaps maybe kindly help helping able want wanted wanting need needed like love appreciate hoping hope " +
     "basically literally actually honestly obviously totally simply essentially definitely certainly pretty think believe guess feel " +
-    "question request task favor favour quick small little get got go going know"
+    "question request task favor favour quick small little get got go going know " +
+    // Interjections: "Haha ok this is going to sound silly" lost "haha ok", "ok" weighed as content, and the
+    // back-off undid every social edit of the prompt (score 40, bench/data/chatty-dev-9.json, dev split).
+    "ok okay alright anyway anyways oh um hmm yeah yep"
   ).split(" "),
 );
 
@@ -87,13 +89,20 @@ function plainForms(text: string): string {
 const SENTENCE = /[^\n.!?]+[.!?]*["'”’)\]]*/g;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 
-/** The words of `text` outside its social sentences, lower-cased, in order. */
-function requestWords(text: string): string[] {
+/**
+ * The words of `text` outside its social sentences, lower-cased, in order. A sign-off with the sender's
+ * name ending the text ("Kind regards, Jonathan", "Kind regards,\nPeter" under a letter to the assistant)
+ * is social, name and all, unless `closing` is given and differs from it: the compressed text's closing
+ * is cut only when it is the original's. A pasted email's "Thanks, Mark" ends the compressed text once the
+ * sender's "Thanks a lot!\nSophie" after it is gone, and read as a signature there, "mark" counted as lost
+ * content (score 40 for a compression that only removed social sentences, bench/data/chatty-dev-9.json).
+ */
+function requestWords(text: string, closing?: string): { words: string[]; closing: string } {
   const words: string[] = [];
   let plain = plainForms(text);
-  // A sign-off with the sender's name ending the text ("Kind regards, Jonathan") is social, name and all.
-  const signed = signedTailStart(plain);
-  if (signed >= 0) plain = plain.slice(0, signed);
+  const signed = signedClosingStart(plain);
+  const tail = signed >= 0 ? plain.slice(signed) : "";
+  if (signed >= 0 && (closing === undefined || closing === tail)) plain = plain.slice(0, signed);
   for (const whole of plain.match(SENTENCE) ?? []) {
     const trimmed = whole.trim();
     if (isSocialSentence(trimmed)) continue;
@@ -102,7 +111,7 @@ function requestWords(text: string): string[] {
     const sentence = withoutSocialClauses(trimmed).replace(REQUEST_FRAMING, "");
     for (const w of sentence.match(WORD) ?? []) words.push(w.toLowerCase().replace("’", "'"));
   }
-  return words;
+  return { words, closing: tail };
 }
 
 function counted(words: readonly string[]): Map<string, number> {
@@ -153,9 +162,20 @@ function changedMiddles(a: string, b: string): [string, string] {
   return [a.slice(head, a.length - tail), b.slice(head, b.length - tail)];
 }
 
-/** `text` without its social sentences. */
-export function withoutSocialSentences(text: string): string {
-  return cutRanges(text, socialSentenceRanges(text)).kept;
+/**
+ * `text` without its social sentences. With `closing`, the original's closing (see requestWords), a signed
+ * closing that ends `text` and is not that one stays: a pasted letter's "Yours faithfully, George Bell" ends
+ * the compressed text once the sender's "Kind regards, George" after it is gone, and read as a signature
+ * there its names were lost entities (a hold-out prompt of bench/data/chatty-dev-9.json, found after it
+ * was scored).
+ */
+export function withoutSocialSentences(text: string, closing?: string): string {
+  let ranges = socialSentenceRanges(text);
+  if (closing !== undefined) {
+    const own = closingOf(text);
+    if (own !== "" && own !== closing) ranges = ranges.filter((r) => !(r.end === text.length && r.start === text.length - own.length));
+  }
+  return cutRanges(text, ranges).kept;
 }
 
 /** Quotations and code, which a cut at a sentence start could split: texts with them are checked whole. */
@@ -169,7 +189,13 @@ const SPLITTABLE = /[`"“‘«]|(?<![\p{L}\p{N}])'/u;
  */
 export function hardChecks(original: string, compressed: string): LostContent {
   const [a, b] = SPLITTABLE.test(original) ? [original, compressed] : changedMiddles(original, compressed);
-  return meaningChecks(withoutSocialSentences(a), withoutSocialSentences(b));
+  return meaningChecks(withoutSocialSentences(a), withoutSocialSentences(b, closingOf(a)));
+}
+
+/** The sender's closing that ends `text` ("Kind regards, George"), or "". */
+function closingOf(text: string): string {
+  const signed = signedClosingStart(text);
+  return signed >= 0 ? text.slice(signed) : "";
 }
 
 export function requestFeatures(original: string, compressed: string, lost: LostContent = hardChecks(original, compressed)): RequestFeatures {
@@ -181,8 +207,8 @@ export function requestFeatures(original: string, compressed: string, lost: Lost
     if (!compressed.includes(text) && dataSentences(text).some((s) => !compressed.includes(s))) f.dataLost++;
   }
   const [changedBefore, changedAfter] = changedMiddles(original, compressed);
-  const beforeWords = requestWords(changedBefore);
-  const afterWords = requestWords(changedAfter);
+  const { words: beforeWords, closing } = requestWords(changedBefore);
+  const afterWords = requestWords(changedAfter, closing).words;
   const before = counted(beforeWords);
   const after = counted(afterWords);
   for (const [word, n] of before) {

@@ -1,5 +1,6 @@
 import { eachMatch } from "../../../text/each-match";
-import { isSocialSentence } from "../text/social";
+import { isSocialSentence, signedClosingStart } from "../text/social";
+import { signedTailStart } from "../text/social-vocab";
 import type { Span } from "./spans";
 
 /**
@@ -40,10 +41,15 @@ function inlineIntroducerEnd(text: string): number {
  * authors' prompts put the text there without one (5 of 60 such texts were edited in chatty-5; 3 of 50
  * in chatty-6 when only a line's last sentence was read). Stricter than POINTER: a determiner that
  * points ("this", "my", "the following") and a noun for a text within three words of it, since
- * "Write a poem.\n" or "Hope this finds you well!\n" hand nothing over.
+ * "Write a poem.\n" or "Hope this finds you well!\n" hand nothing over. Plurals too: "Could you classify these
+ * customer reviews?" above a numbered list of reviews let prune edit one (bench/data/chatty-dev-9.json); and
+ * "the text below".
  */
-const POINTED_TEXT =
-  /\b(?:this|these|that|those|the following|following|my|our|his|her|their|the attached|attached)\s+(?:[\w'-]+\s+){0,3}?(?:text|e-?mails?|messages?|paragraphs?|passages?|sentences?|essay|letter|draft|document|article|post|transcript|log|logs|story|poem|lyrics|review|tweet|caption|list|data|input|examples?|quote|phrase|title|summary|abstract|bio|paper|report|notes?|reply|response|ticket|complaint|chat|conversation|thread|code|snippet|script|function|query|table|csv|json|recipe|resume|cv|contract|clause|description|comments?|feedback|survey|statement|speech|announcement|memo|minutes|copy|page|section|chapter|verse|song|instructions|output|error|stack ?trace|excerpt|content|writing)\b/i;
+const TEXT_NOUN = String.raw`(?:(?:text|e-?mail|message|paragraph|passage|sentence|essay|letter|draft|document|article|post|transcript|log|story|storie|poem|review|tweet|caption|list|input|example|quote|phrase|title|summar(?:y|ie)|abstract|bio|paper|report|note|repl(?:y|ie)|response|ticket|complaint|chat|conversation|thread|snippet|script|function|quer(?:y|ie)|table|recipe|resume|cv|contract|clause|description|comment|statement|speech|announcement|memo|page|section|chapter|verse|song|output|error|stack ?trace|excerpt|headline|entr(?:y|ie)|item|invoice|receipt|record|row)s?|lyrics|data|code|csv|json|feedback|survey|minutes|copy|instructions|content|writing)`;
+const POINTED_TEXT = new RegExp(
+  String.raw`\b(?:(?:this|these|that|those|the following|following|my|our|his|her|their|the attached|attached)\s+(?:[\w'-]+\s+){0,3}?${TEXT_NOUN}|the\s+(?:[\w'-]+\s+)?${TEXT_NOUN}\s+(?:below|underneath))\b`,
+  "i",
+);
 
 function lineBreakIntroducerEnd(text: string): number {
   for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) {
@@ -127,17 +133,51 @@ export function surfaceTaskEnd(text: string): number {
 /** A sentence with its closing punctuation, for reading a paragraph sentence by sentence. */
 const SENTENCE = /[^\n.!?]+[.!?]*/g;
 
+/** Whether every sentence of a paragraph is social ("Thanks so much!", "Dear Assistant,"). */
+function isSocialParagraph(paragraph: string): boolean {
+  const sentences = paragraph.match(SENTENCE) ?? [];
+  return paragraph.trim() !== "" && sentences.every((s) => s.trim() === "" || isSocialSentence(s.trim()));
+}
+
+/** A name on a line of its own: one to three capitalised words or initials ("Peter", "Mrs. Pauline Everett"). */
+const NAME_LINE = /^(?:[A-Z][A-Za-z'’-]*\.?)(?:[ \t]+[A-Z][A-Za-z'’-]*\.?){0,2}$/;
+
+/** At most this many closing paragraphs are read back from the end: "Thanks in advance.\n\nKind regards,\nPeter". */
+const MAX_CLOSING_PARAGRAPHS = 3;
+
 /**
- * Where a handed-over text that runs to the end of the message ends: before a last paragraph that is
- * nothing but social sentences ("\n\nThanks so much!"), which is the user's closing, not the text's. A
- * paragraph with a name or anything else in it stays with the text (a pasted letter's sign-off).
+ * Where a handed-over text that runs to the end of the message ends: before last paragraphs that are
+ * nothing but social sentences ("\n\nThanks so much!"), which are the user's closing, not the text's. A
+ * paragraph with a name or anything else in it stays with the text (a pasted letter's sign-off), except,
+ * with `signed`, the sender's closing with a name (signedClosingStart; see findDataSpans for when it is the user's).
  */
-function dataEnd(text: string): number {
-  const blank = text.lastIndexOf("\n\n");
-  if (blank < 0) return text.length;
-  const last = text.slice(blank + 2).trim();
-  const sentences = last.match(SENTENCE) ?? [];
-  return last !== "" && sentences.every((s) => isSocialSentence(s.trim())) ? blank : text.length;
+function dataEnd(text: string, signed: boolean): number {
+  const closing = signed ? signedClosingStart(text) : -1;
+  let end = closing > 0 ? closing : text.length;
+  for (let k = 0; k < MAX_CLOSING_PARAGRAPHS; k++) {
+    const blank = text.lastIndexOf("\n\n", end - 1);
+    if (blank < 0) break;
+    const paragraph = text.slice(blank + 2, end);
+    if (paragraph.trim() !== "" && !isSocialParagraph(paragraph)) break;
+    end = blank;
+  }
+  return end;
+}
+
+/** A text that opens as a letter does: "Dear Madame Dubois,", "Hi all,", "Hello, I ordered ...". */
+const SALUTATION = /^\s*(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|greetings|to whom)\b/i;
+
+/**
+ * Where the social paragraphs that open the message end (0 when it opens with none): "Dear Assistant,\n\nI
+ * hope this email finds you well.\n\n" above a request is the user's letter, not text handed over.
+ */
+function socialOpeningEnd(text: string, before: number): number {
+  let end = 0;
+  for (const m of text.slice(0, before).matchAll(/\n[ \t]*\n\s*/g)) {
+    if (!isSocialParagraph(text.slice(end, m.index))) break;
+    end = m.index + m[0].length;
+  }
+  return end;
 }
 
 /**
@@ -155,9 +195,23 @@ export function dataSpans(text: string): Span[] {
 
 function findDataSpans(text: string): Span[] {
   const spans: Span[] = [];
-  const closing = dataEnd(text);
+  const closing = dataEnd(text, false);
+  // A message that opens as a letter to the assistant ("Dear Assistant,", "Hello,") is signed by its
+  // sender: a last paragraph "Kind regards,\nPeter" after the text handed over is the sender's, unless the
+  // text opens as a letter too and has no sign-off of its own (then the signature may be the text's). The
+  // polite emails of bench/data/chatty-dev-9.json (dev split) kept 7 such closings with the text.
+  const opensAsLetter = text.includes("\n\n") && isSocialSentence(text.slice(0, text.search(/[\n.!?]|$/) + 1).trim());
+  const signedClosing = opensAsLetter ? dataEnd(text, true) : closing;
+  const closingOf = (start: number) => {
+    if (signedClosing === closing || !SALUTATION.test(text.slice(start, start + 40))) return signedClosing;
+    const body = text.slice(start, signedClosing).trimEnd();
+    return signedTailStart(body) >= 0 || NAME_LINE.test(body.slice(body.lastIndexOf("\n") + 1).trim()) ? signedClosing : closing;
+  };
   // A text that is nothing but the social paragraph is the text: "Proofread this:\n\nI hope you are well."
-  const endOf = (start: number) => (start < closing && text.slice(start, closing).trim() !== "" ? closing : text.length);
+  const endOf = (start: number) => {
+    const end = closingOf(start);
+    return start < end && text.slice(start, end).trim() !== "" ? end : text.length;
+  };
   if (text.includes(":")) {
     // The first introducer hands over the rest: later ones are inside the data.
     INTRODUCER.lastIndex = 0;
@@ -177,7 +231,12 @@ function findDataSpans(text: string): Span[] {
   const task = surfaceTaskEnd(text);
   if (task >= 0) {
     const paragraph = paragraphStart(text, task);
-    if (paragraph > 0) spans.push({ start: 0, end: paragraph });
+    // The paragraphs before the task's are the text it refers to, but for social ones opening the message
+    // when the text is handed over after the task ("Hello,\n\nI hope you are well.\n\nCould you proofread
+    // the following:\n\n..."): those are the user's letter (bench/data/chatty-dev-9.json, dev split).
+    const handedAfter = spans.some((s) => s.start > paragraph);
+    const from = handedAfter && paragraph > 0 ? socialOpeningEnd(text, paragraph) : 0;
+    if (paragraph > from) spans.push({ start: from, end: paragraph });
     spans.push({ start: task, end: endOf(task) });
   }
   // Marks first: most prompts have no *, _ or #, and the word test reads the whole text.

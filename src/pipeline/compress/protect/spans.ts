@@ -243,12 +243,12 @@ function endsEmoticon(text: string, k: number): boolean {
 }
 
 /**
- * Whether text[k] ends an emoji (U+2600-27BF, a variation selector, or a character above U+FFFF, whose
+ * Whether text[k] ends an emoji (U+2600-27BF, U+2B00-2BFF, a variation selector, or a character above U+FFFF, whose
  * low surrogate ends it): chatty text ends sentences with them ("I'm terrified 😬 Could you write ...").
  */
 function endsEmoji(text: string, k: number): boolean {
   const code = text.charCodeAt(k);
-  return (code >= 0x2600 && code <= 0x27bf) || code === 0xfe0f || (code >= 0xdc00 && code <= 0xdfff);
+  return (code >= 0x2600 && code <= 0x27bf) || (code >= 0x2b00 && code <= 0x2bff) || code === 0xfe0f || (code >= 0xdc00 && code <= 0xdfff);
 }
 
 function holdsRightQuote(text: string, start: number, end: number): boolean {

@@ -55,7 +55,7 @@ const DUTIES = [
 
 // An emoji ends a sentence as a full stop does: "I'm panicking 😭 can you explain ...". The pattern has no u
 // flag (the phrase scan reads words as \b does without it): an emoji above U+FFFF ends in a low surrogate.
-const SENTENCE_START = String.raw`(?<=^|[.!?:][ \t]+|\n[ \t]*|[\u2600-\u27BF\uFE0F\uDC00-\uDFFF][ \t]+)`;
+const SENTENCE_START = String.raw`(?<=^|[.!?:][ \t]+|\n[ \t]*|[\u2600-\u27BF\u2B00-\u2BFF\uFE0F\uDC00-\uDFFF][ \t]+)`;
 /** A sentence's opening that frames an indirect request, up to the request itself. */
 const FRAMING = String.raw`${SENTENCE_START}(?:${COURTESY_IF})?(?:${ASKS}|${DUTIES})(?:${HELP_ME})`;
 const FRAMING_WORDS = [
@@ -80,9 +80,13 @@ const FRAMING_WORDS = [
   "it",
   "may",
 ];
-/** The request up to its closing punctuation; the rest may start with a protected span ("only reply ..."). */
+/**
+ * The request up to its closing punctuation, every question mark of it ("Can you write a caption for the
+ * opening?? Something fun" became "Write a caption for the opening.?"); the rest may start with a
+ * protected span ("only reply ...").
+ */
 const REQUEST = new PhrasePattern({
-  pattern: new RegExp(String.raw`${FRAMING}([a-z${PLACEHOLDER_OPEN_SOURCE}][^.!?\n]*)(\?)?`, "gim"),
+  pattern: new RegExp(String.raw`${FRAMING}([a-z${PLACEHOLDER_OPEN_SOURCE}][^.!?\n]*)(\?+)?`, "gim"),
   words: FRAMING_WORDS,
 });
 /**

@@ -51,6 +51,7 @@ export interface Lexicon {
 const CLASS_ID: Record<string, number> = { l: 1, u: 2, s: 3, x: 4 };
 const L_CLASS = 1;
 const S_CLASS = 3;
+const X_CLASS = 4;
 
 /** Flags above the class (gazetteer.ts): a word of a country's name, a company's legal form. */
 const COUNTRY_FLAG = 1 << 7;
@@ -188,6 +189,8 @@ const FIRST_LOWER = new Uint16Array(65536);
 /** Whether general English writes the word in lower case, or mostly first in a sentence. */
 export const usuallyLower = (code: number) => classOf(code) === L_CLASS;
 export const usuallySentenceStart = (code: number) => classOf(code) === S_CLASS;
+/** Whether general English writes the word in lower case at least as often as capitalised (class l or x: "will", "grace", "bill"). */
+export const oftenLower = (code: number) => classOf(code) === L_CLASS || classOf(code) === X_CLASS;
 
 /** The labels the tagger gives a token. */
 export const LABELS = ["O", "PERSON", "ADDRESS"] as const;

@@ -17,6 +17,7 @@ import {
   type Label,
   type Lexicon,
 } from "./features";
+import { frameNames } from "./frames";
 import { PLACE_WORDS } from "./places";
 import { Gap, STRIDE, tokenize, type Tokens } from "./tokens";
 
@@ -277,6 +278,7 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
   for (let i = tokens.length - 2; i >= 0; i--) {
     if (labels[i] === O && labels[i + 1] === PERSON && tokens.gap(i + 1) === Gap.Space && !isPossessive(tokens, i) && nameLike(i)) labels[i] = PERSON;
   }
+  frameNames(tokens, labels, lex);
   repeatNames(tokens, labels, lex);
   dropPlaces(tokens, labels);
 }
@@ -445,6 +447,44 @@ function houseNumber(tokens: Tokens, i: number): boolean {
   return true;
 }
 
+/** Words that open a street's name written before its number: "Calle de Alcalá 120", "Av. Insurgentes Sur 1602", "ul. Marszałkowska 87", "Am Markt 3". */
+const STREET_PREFIXES = new TokenWordSet(
+  "calle carrer carrera avenida avda av rua via viale corso piazza strada rue ul ulica aleja al am an jalan jl paseo plaza largo travessa calea".split(" "),
+);
+/** The small words inside such a name ("Calle de Alcalá", "Rua dos Andradas"). */
+const STREET_PARTICLES = new TokenWordSet("de la del das dos da do di der den van von le les des".split(" "));
+/** Endings of a one-word street name written before its number: "Keizersgracht 455", "Storgatan 14B", "Strandvejen 100", "Hauptstraße 41". */
+const STREET_SUFFIX =
+  /(?:straße|strasse|str|gracht|straat|weg|laan|plein|kade|dijk|singel|gatan|gata|gate|gade|vej|vejen|veien|vegen|allee|platz|damm|ufer|gasse|katu|utca|vägen|väg)$/;
+
+/**
+ * A street's name written before its number, as most of continental Europe and Latin America write
+ * it: the tagger labels the number and what follows ("455, 1017 DK Amsterdam") but leaves out, or takes
+ * for a person, the name before it ("Keizersgracht", "Calle de Alcalá", "Av" of "Av. Insurgentes Sur",
+ * "Marszałkowska" of "ul. Marszałkowska 87/12": the new-style development sets' address misses). Up to
+ * four capitalised words or particles on the same line before an address that opens with a house
+ * number join it when the word next to the number has a street's ending or the first is a street's
+ * opening word.
+ */
+function streetBeforeNumber(tokens: Tokens, labels: Uint8Array): void {
+  for (let i = 1; i < tokens.length; i++) {
+    if (labels[i] !== ADDRESS || labels[i - 1] === ADDRESS || tokens.gap(i) !== Gap.Space || !houseNumber(tokens, i)) continue;
+    let from = -1;
+    if (capitalised(tokens, i - 1) && STREET_SUFFIX.test(tokens.lower(i - 1))) from = i - 1;
+    for (let k = i - 1; k >= 0 && k >= i - 4; k--) {
+      if (STREET_PREFIXES.has(tokens, k)) {
+        from = k;
+        break;
+      }
+      const g = tokens.gap(k);
+      if (!(capitalised(tokens, k) || STREET_PARTICLES.has(tokens, k)) || !(g === Gap.Space || g === Gap.Stop)) break;
+      // A full stop ends a sentence unless it follows a street's abbreviation ("Av.", "ul.").
+      if (g === Gap.Stop && !(k > 0 && STREET_PREFIXES.has(tokens, k - 1))) break;
+    }
+    if (from >= 0) for (let k = from; k < i; k++) labels[k] = ADDRESS;
+  }
+}
+
 /**
  * Completes addresses the same way: a house number right before an address word, a street word right
  * after one ("221B Baker Street")
@@ -452,6 +492,7 @@ function houseNumber(tokens: Tokens, i: number): boolean {
  * On the development split: ADDRESS recall 0.807 -> 0.830, precision 0.873 -> 0.874.
  */
 export function completeAddresses(tokens: Tokens, labels: Uint8Array): void {
+  streetBeforeNumber(tokens, labels);
   // A house number right before a street ("742" in "742 Evergreen Terrace"), and a unit word right
   // before an address ("Flat" in "Flat No. 401, 5th Main ...": tagging skips it as an ordinary
   // capital opening a line, as no number follows it).
@@ -470,6 +511,9 @@ export function completeAddresses(tokens: Tokens, labels: Uint8Array): void {
     if (j < tokens.length && j > i && labels[j] === ADDRESS && tokens.gap(j) !== Gap.Newline) for (let k = i; k < j; k++) labels[k] = ADDRESS;
   }
 }
+
+/** Whether token i follows the one before after a single "." and nothing else: a username's halves ("anna.kowalski", frames.ts) are one name. */
+const dotJoined = (tokens: Tokens, i: number) => tokens.start(i) === tokens.end(i - 1) + 1 && tokens.source.charCodeAt(tokens.end(i - 1)) === 46;
 
 export interface TaggedSpan {
   label: Exclude<Label, "O">;
@@ -504,11 +548,14 @@ export function tagSpans(model: TaggerModel, text: string): TaggedSpan[] {
     }
     const gap = tokens.gap(i);
     const name = label === PERSON ? "PERSON" : "ADDRESS";
-    // A name runs on past an initial's full stop ("J. R. Mwansa").
+    // A name runs on past an initial's full stop ("J. R. Mwansa") and a username's dot ("anna.kowalski"), not into the next "@" mention ("@diego @hamid": two people).
     const joins =
       open !== undefined &&
       open.label === name &&
-      (label === ADDRESS || gap === Gap.Space || gap === Gap.Other || (gap === Gap.Stop && isInitial(tokens, i - 1)));
+      (label === ADDRESS ||
+        gap === Gap.Space ||
+        (gap === Gap.Other && tokens.before(i) !== 64) ||
+        (gap === Gap.Stop && (isInitial(tokens, i - 1) || dotJoined(tokens, i))));
     // A person's possessive "'s" is no part of the name ("Kalani's wedding" masks to "[PERSON_1]'s
     // wedding"): presidio's spans and ours end before it, and the "s" had counted as a false person word.
     const end = label === PERSON && isPossessive(tokens, i) ? tokens.end(i) - 2 : tokens.end(i);

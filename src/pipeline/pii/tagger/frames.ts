@@ -1,0 +1,447 @@
+import { flagsOf, isPossessive, type Lexicon, lexCode, LABELS, oftenLower, TokenWordSet, usuallyLower } from "./features";
+import { GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
+import { PLACE_WORDS } from "./places";
+import { END, Gap, META, PLAIN, START, STRIDE, type Tokens } from "./tokens";
+
+/** The gap bits of a token's META word (tokens.ts). */
+const GAP_MASK = 7;
+
+/**
+ * Context rules for names the tagger leaves out (issue 30, fourth round): a lower-case given name in
+ * chat ("ask dave if", "tell priya", "@noor"), a first.last or first_last username ("password reset
+ * for anna.kowalski", "user=arjun_mehta"), a given name that is an English word in a name's place ("I
+ * asked Will to send", "whether Hope signed") and the value of a name field ("first_name": "Alejandro").
+ * The tagger scores no lower-case word of a text that writes capitals (features.ts: isCandidate) and
+ * reads "Will" mid-sentence as the word; retrains that taught it these frames cost the presidio
+ * hold-out's PERSON precision (0.83-0.85), so they are rules after tagging, each on a known given name
+ * (given-names.ts) or a labelled field. They add person words, and take out only an assistant the
+ * tagger took for one ("Ask Siri to set a timer").
+ *
+ * Measured with bun bench/pii-eval.ts (presidio hold-out, ordinary prompts) and --data on the new-style
+ * sets: see the commit that added this file and bench/results/pii-latest.md.
+ */
+
+const PERSON = LABELS.indexOf("PERSON");
+const ADDRESS = LABELS.indexOf("ADDRESS");
+const O = 0;
+
+const ADDRESSING_WORDS =
+  "ask asked asking tell told telling ping pinged cc bcc remind reminded dm text texted message messaged msg thank thanks thx ty call called email emailed tag tagged hey hi yo hiya".split(
+    " ",
+  );
+/** Words before a person being addressed or spoken of: "ask dave if", "cc tariq", "thx lucia", "told Sky". */
+const ADDRESSING = new TokenWordSet(ADDRESSING_WORDS);
+const BESIDE_WORDS = "with from by via and or whether if when for to".split(" ");
+/** Weaker words before a person: enough for a given name that is no English word ("with rahel", "from brenda", "if lorenzo"). */
+const BESIDE = new TokenWordSet(BESIDE_WORDS);
+/** The joining words before a capitalised word-name: "whether Hope signed", "waiting on Bill to approve" (not "for", "to": "in May", "to Mark the day"; not "and": "Science, and Art."). */
+const BESIDE_CAPITAL = new TokenWordSet("with from by via whether if when on".split(" "));
+/** Given names that are also places, taken only after an addressing word ("fly to austin", "ask austin"). */
+const PLACE_NAMES = new TokenWordSet(
+  "austin charlotte georgia jordan madison sydney victoria florence eugene santiago dallas phoenix orlando kingston adelaide paris chelsea devon".split(" "),
+);
+const DOING_WORDS =
+  "said says say asked asks told tells wants wanted thinks thought is was will would has had just already still finished sent called texted replied left can can't cant could won't didn't doesn't isn't wasn't got went signed booked emailed approved".split(
+    " ",
+  );
+/** What follows a person who does or says something at a clause's start: "zainab says", ", kasia is covering". */
+const DOING = new TokenWordSet(DOING_WORDS);
+const SPEECH_WORDS = "said says asked told thinks wants replied texted emailed called signed".split(" ");
+/** Speech verbs after a given name that is a word, opening a sentence: "Will said the meeting is off." */
+const SPEECH = new TokenWordSet(SPEECH_WORDS);
+/** What follows a name after an addressing word: "ask will if", "tell grace to", "ask june about". */
+const AFTER_ADDRESSED = new TokenWordSet("if to about whether that for".split(" "));
+const AUXILIARY_WORDS = "did does has is was can could would will".split(" ");
+/** Auxiliaries before a name and its verb: "did will say", "has mark sent". */
+const AUXILIARY = new TokenWordSet(AUXILIARY_WORDS);
+
+/**
+ * The (length, first letter, last letter) of every word a name inside a clause may follow (ADDRESSING,
+ * BESIDE, AUXILIARY, and "on" of BESIDE_CAPITAL), one byte each: a word of prose is let past without
+ * hashing it or the word after it unless its shape is one of theirs. With every lower-case word looked
+ * up among the given names, masking took 1.43x the start tree's time on the prompts workload (bun
+ * bench/pii-speed.ts --tree start=DIR --tree now=.).
+ */
+const FOLLOWED_SHAPES = new Uint8Array(16 * 26 * 26);
+const shapeIndex = (length: number, first: number, last: number) => (Math.min(length, 15) * 26 + ((first | 32) - 97)) * 26 + ((last | 32) - 97);
+for (const w of [...ADDRESSING_WORDS, ...BESIDE_WORDS, ...AUXILIARY_WORDS, "on"])
+  FOLLOWED_SHAPES[shapeIndex(w.length, w.charCodeAt(0), w.charCodeAt(w.length - 1))] = 1;
+/** The same for the verbs a name opening a clause comes before (DOING, SPEECH). */
+const VERB_SHAPES = new Uint8Array(16 * 26 * 26);
+for (const w of [...DOING_WORDS, ...SPEECH_WORDS]) VERB_SHAPES[shapeIndex(w.length, w.charCodeAt(0), w.charCodeAt(w.length - 1))] = 1;
+
+/** Whether token i is a possessive or the word after it has the shape of a person's verb (VERB_SHAPES): lowerFramed's test at a clause's start, told without a lookup. */
+function beforeVerb(tokens: Tokens, i: number): boolean {
+  if (isPossessive(tokens, i)) return true;
+  if (i + 1 >= tokens.length || tokens.gap(i + 1) !== Gap.Space) return false;
+  const start = tokens.start(i + 1);
+  const end = tokens.end(i + 1);
+  const first = tokens.source.charCodeAt(start);
+  const last = tokens.source.charCodeAt(end - 1);
+  return isLowerAscii(first) && isLowerAscii(last) && end - start <= 15 && VERB_SHAPES[shapeIndex(end - start, first, last)] === 1;
+}
+
+/** Verbs in their plain form after "did X": "did will say anything". */
+const PLAIN_VERB = new TokenWordSet("say send call text reply sign book bring email come go ask tell know".split(" "));
+/** Months and days: "in May", "ask june" is a name only after an addressing word. */
+const CALENDAR = new TokenWordSet("january february march april may june july august".split(" "));
+const ASSISTANT_NAMES = "siri alexa cortana chatgpt gpt claude gemini copilot bard bixby".split(" ");
+/** Assistants one asks or tells to do something ("Ask Siri to set a timer"): no one to mask, also when the tagger took one. */
+const ASSISTANTS = new TokenWordSet(ASSISTANT_NAMES);
+/** Assistants and mention groups: "ask siri to", "@here", "@channel". */
+const NOT_A_PERSON = new TokenWordSet([...ASSISTANT_NAMES, ..."here channel everyone all team".split(" ")]);
+/** Words before a username: "for user keisha_brown", "Author: mthembu.sipho", "user=arjun_mehta" (not "from", "of": "from autogluon.tabular import"). */
+const USER_CONTEXT = new TokenWordSet("user username login account author reviewer assignee owner reporter member follower requester approver uid".split(" "));
+
+/** Keys whose value is a person's name: "first_name", "assignee", "reporter" (the word before "_name" too). */
+const NAME_KEYS = new TokenWordSet(
+  "firstname lastname fullname surname givenname familyname author assignee reporter owner reviewer requester manager approver".split(" "),
+);
+const NAME_KEY_PARTS = new TokenWordSet("first last full given family sur customer contact employee patient user display".split(" "));
+const NAME = new TokenWordSet(["name"]);
+const NAME_WORD = /^\p{Lu}\p{Ll}/u;
+
+const isLowerAscii = (c: number) => c >= 97 && c <= 122;
+const isUpperAscii = (c: number) => c >= 65 && c <= 90;
+const isWordChar = (c: number) => (c >= 48 && c <= 57) || isUpperAscii(c) || isLowerAscii(c) || c === 95;
+
+/** Whether token i is a given name that is also an English word ("will", "grace", "bill", "dawn"). */
+const wordName = (tokens: Tokens, i: number, lex: Lexicon) => WORDLIKE_NAME_WORDS.has(tokens, i) || oftenLower(lexCode(tokens, i, lex));
+
+/** Whether token i is a given name general English does not write as a word ("priya", not "will"). */
+function plainName(tokens: Tokens, i: number, lex: Lexicon): boolean {
+  return GIVEN_NAME_WORDS.has(tokens, i) && !wordName(tokens, i, lex);
+}
+
+/** Whether token j exists, follows j-1 after a space and is in `set`. */
+const spacedIn = (tokens: Tokens, j: number, set: TokenWordSet) => j >= 0 && j < tokens.length && tokens.gap(j) === Gap.Space && set.has(tokens, j);
+
+/** Whether code goes on right after token i: a call, a member or an assignment ("call alice.send(x)", "bob_key ="). */
+function codeAfter(tokens: Tokens, i: number): boolean {
+  const source = tokens.source;
+  const end = tokens.end(i);
+  const c = source.charCodeAt(end);
+  if (c === 40 || c === 95 || c === 61 || c === 91) return true;
+  return c === 46 && end + 1 < source.length && isWordChar(source.charCodeAt(end + 1));
+}
+
+/** What ends the addressed name: a comma, stop, line break or the end ("thx lucia!", "ask dave, he knows"). */
+function endsAfter(tokens: Tokens, i: number): boolean {
+  if (i + 1 >= tokens.length) return true;
+  const g = tokens.gap(i + 1);
+  return g === Gap.Comma || g === Gap.Stop || g === Gap.Newline;
+}
+
+/**
+ * A lower-case given name in a frame: after an addressing word ("ask dave if", "remind yusuf to") or
+ * before a verb ("zainab says hi", "kasia is covering"); one that is an English word ("will", "mark",
+ * "hope") only between an addressing word and "if"/"to"/the end ("ask hope if", "tell grace to"), or
+ * after an auxiliary with a plain verb after it ("did will say"), or opening a clause before a speech
+ * verb ("grace said she'd bring the snacks").
+ */
+function lowerFramed(tokens: Tokens, i: number, lex: Lexicon): boolean {
+  const g = tokens.gap(i);
+  if (g === Gap.Other || g === Gap.Stop || codeAfter(tokens, i)) return false;
+  if (!GIVEN_NAME_WORDS.has(tokens, i) || NOT_A_PERSON.has(tokens, i)) return false;
+  const spaced = i > 0 && g === Gap.Space;
+  const addressed = spaced && ADDRESSING.has(tokens, i - 1);
+  if (wordName(tokens, i, lex) || CALENDAR.has(tokens, i)) {
+    if (addressed && (endsAfter(tokens, i) || spacedIn(tokens, i + 1, AFTER_ADDRESSED))) return true;
+    if (g !== Gap.Space && spacedIn(tokens, i + 1, SPEECH)) return true;
+    return spaced && AUXILIARY.has(tokens, i - 1) && spacedIn(tokens, i + 1, PLAIN_VERB);
+  }
+  if (addressed) return true;
+  if (PLACE_NAMES.has(tokens, i) || PLACE_WORDS.has(tokens, i)) return false;
+  if (spaced && BESIDE.has(tokens, i - 1)) return true;
+  // Before a verb or as an owner only where a clause starts ("kasia is covering"; not "a monster hunter is").
+  return g !== Gap.Space && (spacedIn(tokens, i + 1, DOING) || isPossessive(tokens, i));
+}
+
+/**
+ * A capitalised given name that English also writes as a word, inside a sentence of lower-case words
+ * ("I asked Will to send", "waiting on Bill to approve", "I told Sky the meeting moved"): after an
+ * addressing word, or after a joining word with a lower-case word or a stop after it. Opening a
+ * sentence, only before a speech verb ("Will said the meeting is off"). The tagger takes most other
+ * capitalised names; a title-case heading ("Amazing Grace", "the Rose Bowl") has a capital beside it.
+ */
+function capitalWordName(tokens: Tokens, i: number, lex: Lexicon): boolean {
+  const g = tokens.gap(i);
+  const opens = g === Gap.Start || g === Gap.Newline || g === Gap.Stop;
+  // The neighbours first (no lookup): a lower-case word after it (or, inside a sentence, a stop), and inside a sentence a lower-case word before.
+  const nextLower = i + 1 < tokens.length && tokens.gap(i + 1) === Gap.Space && isLowerAscii(tokens.first(i + 1));
+  if (opens) {
+    if (!nextLower) return false;
+  } else if (g !== Gap.Space || i === 0 || !isLowerAscii(tokens.first(i - 1)) || !(nextLower || endsAfter(tokens, i))) return false;
+  if (!wordName(tokens, i, lex) || flagsOf(lexCode(tokens, i, lex)) !== 0 || !GIVEN_NAME_WORDS.has(tokens, i) || NOT_A_PERSON.has(tokens, i)) return false;
+  if (opens) return SPEECH.has(tokens, i + 1);
+  if (ADDRESSING.has(tokens, i - 1)) return true;
+  if (CALENDAR.has(tokens, i)) return false;
+  return BESIDE_CAPITAL.has(tokens, i - 1) || AUXILIARY.has(tokens, i - 1) || spacedIn(tokens, i + 1, DOING);
+}
+
+/**
+ * A chat line's speaker: a given name right before a colon after a timestamp's bracket ("[10:42] grace:
+ * did anyone restart"), or a lower-case one opening a line ("priya: sounds good") that is no English
+ * word. A capitalised one opening a line is left to the tagger: the ordinary prompts' scripts ("Mario:
+ * Let's see", "John: propose new idea") gained finds with it (development prompts 119 -> 122 of 2,153).
+ */
+function speaker(tokens: Tokens, i: number, lex: Lexicon): boolean {
+  const source = tokens.source;
+  if (source.charCodeAt(tokens.end(i)) !== 58 || source.charCodeAt(tokens.end(i) + 1) !== 32) return false;
+  const start = tokens.start(i);
+  const bracketed = start >= 2 && source.charCodeAt(start - 1) === 32 && source.charCodeAt(start - 2) === 93;
+  const opens = start === 0 || source.charCodeAt(start - 1) === 10;
+  if (!(bracketed || opens) || !GIVEN_NAME_WORDS.has(tokens, i) || NOT_A_PERSON.has(tokens, i)) return false;
+  return bracketed || (isLowerAscii(tokens.first(i)) && !wordName(tokens, i, lex));
+}
+
+/**
+ * A username of two words joined by one "." or "_" and nothing else around them ("anna.kowalski",
+ * "keisha_brown"; not "os.path.join", "user.name", "a.b@c", "alice.send("): a given name and a word
+ * English does not write in lower case, or any two such words after a user's context word ("Author:
+ * mthembu.sipho", "user=arjun_mehta").
+ */
+function username(tokens: Tokens, i: number, lex: Lexicon): boolean {
+  const source = tokens.source;
+  const start = tokens.start(i);
+  const sep = source.charCodeAt(tokens.end(i));
+  if (i + 1 >= tokens.length || tokens.start(i + 1) !== tokens.end(i) + 1 || (sep !== 46 && sep !== 95)) return false;
+  if (!lowerWord(tokens, i) || !lowerWord(tokens, i + 1)) return false;
+  const before = start > 0 ? source.charCodeAt(start - 1) : 32;
+  if (isWordChar(before) || before === 46 || before === 47 || before === 64 || before === 45) return false;
+  const endAt = tokens.end(i + 1);
+  const after = endAt < source.length ? source.charCodeAt(endAt) : 32;
+  // "." ends the sentence only if no word follows it; "@", "/", "(" and "_" make it an address, a path or code.
+  if (after === 64 || after === 47 || after === 40 || after === 95 || after === 45) return false;
+  if ((after === 46 || after === 95) && endAt + 1 < source.length && isWordChar(source.charCodeAt(endAt + 1))) return false;
+  const secondWord = usuallyLower(lexCode(tokens, i + 1, lex));
+  const given = plainName(tokens, i, lex);
+  if (given && !secondWord) return true;
+  let context = false;
+  for (let k = i - 1; k >= 0 && k >= i - 2 && !context; k--) context = USER_CONTEXT.has(tokens, k);
+  // After a user's context word: a given name and any word ("user keisha_brown"), or two words English does not write in lower case.
+  return context && (given || (!usuallyLower(lexCode(tokens, i, lex)) && !secondWord)) && !NOT_A_PERSON.has(tokens, i);
+}
+
+/** Whether token i is three or more lower-case ASCII letters: a username's half ("anna", "kowalski"; not "React", "authedUser", "id"). */
+function lowerWord(tokens: Tokens, i: number): boolean {
+  const source = tokens.source;
+  const end = tokens.end(i);
+  if (end - tokens.start(i) < 3) return false;
+  for (let k = tokens.start(i); k < end; k++) if (!isLowerAscii(source.charCodeAt(k))) return false;
+  return true;
+}
+
+/** Whether `text[from]` opens a field's value after its key: optional quote, then ":" or "=", then optional quote and spaces. */
+function valueStart(source: string, from: number): number {
+  let k = from;
+  if (source.charCodeAt(k) === 34 || source.charCodeAt(k) === 39) k++;
+  while (source.charCodeAt(k) === 32) k++;
+  const c = source.charCodeAt(k);
+  if (c !== 58 && c !== 61) return -1;
+  k++;
+  while (source.charCodeAt(k) === 32) k++;
+  if (source.charCodeAt(k) === 34 || source.charCodeAt(k) === 39) k++;
+  return k;
+}
+
+/**
+ * The value of a name field: `"first_name": "Alejandro"`, `assignee: Zofia Wrona`, `full_name=Lwazi
+ * Ndlovu`. Its words (one to four, on one line, spaces between) must be capitalised and none a word
+ * English writes in lower case nor a country's or company's; a bare "name" key (a product's, a
+ * project's, a story's character: "name": "Natalia") needs two such words, the first a given name.
+ */
+function fieldValue(tokens: Tokens, labels: Uint8Array, i: number, lex: Lexicon): void {
+  const source = tokens.source;
+  // A key in lower case, as data writes it ("assignee", "first_name"); a form's label ("Author: Scott M") is the tagger's.
+  if (!isLowerAscii(tokens.first(i))) return;
+  // The value's place first (characters only): a capital right after the colon or equals sign and a quote or spaces.
+  const at = valueStart(source, tokens.end(i));
+  if (at < 0 || !isUpperAscii(source.charCodeAt(at)) || i + 1 >= tokens.length || tokens.start(i + 1) !== at) return;
+  let strong = NAME_KEYS.has(tokens, i);
+  if (!strong && NAME.has(tokens, i)) strong = i > 0 && tokens.end(i - 1) + 1 === tokens.start(i) && NAME_KEY_PARTS.has(tokens, i - 1);
+  else if (!strong) return;
+  let j = i + 1;
+  const first = j;
+  for (; j < tokens.length && j - first < 4; j++) {
+    if (j > first && tokens.gap(j) !== Gap.Space) break;
+    const code = lexCode(tokens, j, lex);
+    // A capital, then a lower-case letter: "Zofia", "Øvrebø"; not "Q3", "API", "iOS".
+    if (!NAME_WORD.test(source.slice(tokens.start(j), tokens.start(j) + 2)) || usuallyLower(code) || flagsOf(code) !== 0) return;
+  }
+  // The value ends with its line, a quote, a comma or a tag: a longer run is prose.
+  const end = tokens.end(j - 1);
+  const stop = end < source.length ? source.charCodeAt(end) : 10;
+  if (!(stop === 10 || stop === 13 || stop === 34 || stop === 39 || stop === 44 || stop === 60 || stop === 38 || stop === 125)) return;
+  if (!strong && (j - first < 2 || !GIVEN_NAME_WORDS.has(tokens, first))) return;
+  for (let k = first; k < j; k++) if (labels[k] === O) labels[k] = PERSON;
+}
+
+/** Column names whose cells are people's names in a CSV header ("id,name,plan", "name,role,start_date"). */
+const NAME_COLUMNS = new Set([
+  "name",
+  "full_name",
+  "fullname",
+  "customer",
+  "customer_name",
+  "contact_name",
+  "employee",
+  "employee_name",
+  "first_name",
+  "last_name",
+  "author",
+  "assignee",
+  "owner",
+]);
+/**
+ * Whether source[from, to) is a CSV header: two or more lower-case identifiers between commas
+ * (/^[a-z][a-z_]*(?:,[a-z][a-z_]*)+$/, a trailing "\r" allowed), told by a scan that stops at a line's
+ * first space (a line of prose), with no slice of the line.
+ */
+function headerAt(source: string, from: number, to: number): boolean {
+  if (to > from && source.charCodeAt(to - 1) === 13) to--;
+  let commas = 0;
+  let previous = 44;
+  for (let k = from; k < to; k++) {
+    const c = source.charCodeAt(k);
+    if (c === 44) {
+      if (previous === 44) return false;
+      commas++;
+    } else if (!(isLowerAscii(c) || (c === 95 && previous !== 44))) return false;
+    previous = c;
+  }
+  return commas > 0 && previous !== 44;
+}
+
+/**
+ * The cells of a CSV's name column ("id,name,plan\n1042,Ilona Kertész,free"): the tagger reads a row's
+ * commas as an address's ("1042,Ilona Kertész" was one). A cell is a name if its words are capitalised
+ * and none is a word English writes in lower case nor a country's or company's; its words become person
+ * words, also those the tagger gave another label. Only a text with a header line is read.
+ */
+function csvNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
+  const source = tokens.source;
+  let lineStart = 0;
+  let column = -1;
+  let t = 0;
+  while (lineStart < source.length) {
+    let lineEnd = source.indexOf("\n", lineStart);
+    if (lineEnd < 0) lineEnd = source.length;
+    if (headerAt(source, lineStart, lineEnd))
+      column = source
+        .slice(lineStart, lineEnd)
+        .trimEnd()
+        .split(",")
+        .findIndex((c) => NAME_COLUMNS.has(c));
+    else if (column >= 0 && source.slice(lineStart, lineEnd).includes(",")) {
+      const cells = source.slice(lineStart, lineEnd).trimEnd().split(",");
+      if (column < cells.length) {
+        let from = lineStart;
+        for (let k = 0; k < column; k++) from += cells[k]!.length + 1;
+        const to = from + cells[column]!.length;
+        while (t < tokens.length && tokens.start(t) < from) t++;
+        let ok = t < tokens.length && tokens.start(t) === from;
+        let j = t;
+        for (; ok && j < tokens.length && tokens.end(j) <= to; j++) {
+          const code = lexCode(tokens, j, lex);
+          ok = NAME_WORD.test(source.slice(tokens.start(j), tokens.start(j) + 2)) && !usuallyLower(code) && flagsOf(code) === 0;
+        }
+        if (ok && j > t && tokens.end(j - 1) === to) for (let k = t; k < j; k++) labels[k] = PERSON;
+      }
+    } else column = -1;
+    lineStart = lineEnd + 1;
+  }
+}
+
+/** Applies the rules above to the words the tagger left unlabelled (labels[i] === O); removes only an assistant's name the tagger took after an addressing word ("Ask Siri to"). */
+export function frameNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
+  const source = tokens.source;
+  const n = tokens.length;
+  const d = tokens.data;
+  // A CSV header is a line of lower-case words and commas ending in a line break: one indexOf finds whether any line could be.
+  if (source.indexOf(",") >= 0 && source.indexOf("\n") >= 0) csvNames(tokens, labels, lex);
+  // Whether the word before has the shape of one a name may follow (FOLLOWED_SHAPES), carried from word to word.
+  let followed = false;
+  for (let i = 0; i < n; i++) {
+    const at = i * STRIDE;
+    const start = d[at + START]!;
+    const end = d[at + END]!;
+    const meta = d[at + META]!;
+    const c = source.charCodeAt(start);
+    const sep = source.charCodeAt(end);
+    const after = followed;
+    const letter = c | 32;
+    followed = false;
+    if ((meta & PLAIN) !== 0 && letter >= 97 && letter <= 122 && end - start <= 15) {
+      // An apostrophe last ("dogs'") has no shape: the table is read within its bounds only (a read past them is slow).
+      const last = source.charCodeAt(end - 1) | 32;
+      followed = last >= 97 && last <= 122 && FOLLOWED_SHAPES[shapeIndex(end - start, c, last)] === 1;
+    }
+    // Most words are let past on what is already read: a word that no "." or "_" joins to the next and no
+    // key's quote, colon or equals sign follows, in lower case inside a clause after a word no name
+    // follows, or opening a clause before a word no person's verb has the shape of; a capitalised word
+    // neither after such a word nor before such a verb nor after "@"; a number. The rules still cost: masking 1.26-1.35x the start tree's time on
+    // that workload (bun bench/pii-speed.ts --workload prompts --tree start=DIR --tree now=.), of which
+    // about 0.09 is this loop's reads alone; the lookups after these tests made no measurable part.
+    const gap = meta & GAP_MASK;
+    const special = sep === 34 || sep === 39 || sep === 58 || sep === 61 || ((sep === 46 || sep === 95) && isLowerAscii(source.charCodeAt(end + 1)));
+    if (!special) {
+      if (isLowerAscii(c)) {
+        if (gap === Gap.Space ? !after : gap === Gap.Stop || (gap !== Gap.Other && source.charCodeAt(start - 1) !== 64 && !beforeVerb(tokens, i))) continue;
+      } else if (!isUpperAscii(c) || !(after || source.charCodeAt(start - 1) === 64 || beforeVerb(tokens, i))) continue;
+    }
+    if (frameWord(tokens, labels, i, lex, after) === 2) {
+      i++;
+      followed = false;
+    }
+  }
+}
+
+/** The rules for word i, past frameNames' first tests; 2 when it took word i + 1 too (a username's second half). */
+function frameWord(tokens: Tokens, labels: Uint8Array, i: number, lex: Lexicon, after: boolean): number {
+  const source = tokens.source;
+  const start = tokens.start(i);
+  const end = tokens.end(i);
+  const c = source.charCodeAt(start);
+  const sep = source.charCodeAt(end);
+  const gap = tokens.gap(i);
+  const n = tokens.length;
+  const label = labels[i]!;
+  if (label === PERSON && after && gap === Gap.Space && ASSISTANTS.has(tokens, i) && ADDRESSING.has(tokens, i - 1)) {
+    labels[i] = O;
+    return 1;
+  }
+  // A username's first half may already be a person word ("nadia" of "nadia_rahimi").
+  if ((sep === 46 || sep === 95) && label !== ADDRESS && i + 1 < n && tokens.start(i + 1) === end + 1) {
+    if (labels[i + 1] === O && username(tokens, i, lex)) {
+      labels[i] = PERSON;
+      labels[i + 1] = PERSON;
+      return 2;
+    }
+  }
+  if (label !== O) return 1;
+  if (sep === 34 || sep === 39 || sep === 58 || sep === 61) {
+    fieldValue(tokens, labels, i, lex);
+    if (sep === 58 && speaker(tokens, i, lex)) {
+      labels[i] = PERSON;
+      return 1;
+    }
+  }
+  if (isLowerAscii(c)) {
+    if (tokens.before(i) === 64) {
+      if ((start < 2 || !isWordChar(source.charCodeAt(start - 2))) && plainName(tokens, i, lex) && !NOT_A_PERSON.has(tokens, i)) labels[i] = PERSON;
+      return 1;
+    }
+    // Inside a clause only after a word of the right shape; at a clause's start before a verb.
+    if ((gap === Gap.Space && !after) || gap === Gap.Other || gap === Gap.Stop) return 1;
+    if (end - start >= 2 && tokens.isPlain(i) && lowerFramed(tokens, i, lex)) labels[i] = PERSON;
+  } else if (isUpperAscii(c)) {
+    if (tokens.before(i) === 64) {
+      if (GIVEN_NAME_WORDS.has(tokens, i) && !NOT_A_PERSON.has(tokens, i)) labels[i] = PERSON;
+      return 1;
+    }
+    // Looked up only after a word of the right shape or before a verb's (capitalWordName reads the words themselves).
+    if ((after || beforeVerb(tokens, i)) && capitalWordName(tokens, i, lex)) labels[i] = PERSON;
+  }
+  return 1;
+}
