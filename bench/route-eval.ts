@@ -24,6 +24,9 @@
  * - round-7 dev: 1 in 4 of data/round-7.jsonl (issue 26's seventh round), kept out the same way.
  * - round-9 dev: data/round-9-dev.jsonl, 190 prompts written before issue 26's ninth round changed
  *   anything, never trained on nor in the calibration set.
+ * - writer A, B, C: the three tenth-round writers' files (data/writer-*.jsonl), while no training reads
+ *   them (SVC_ROUTE_WRITERS unset): prompts in registers no training row was written in; their faq, chat
+ *   and creative errors were read in issue 26's eleventh round.
  * - dev: 1 in 5 rows of the public corpora plus 1 in 10 of the project's prompts; settings and the
  *   softmax temperature (on their written prompts and both fresh hold-outs) were chosen on these,
  *   so their figures flatter.
@@ -54,6 +57,7 @@ import {
   round7Dev,
   round9Dev,
   type LabelledPrompt,
+  writerDev,
 } from "../models/task-classifier/split";
 import { predict, trainClassifier } from "../models/task-classifier/train";
 
@@ -302,6 +306,7 @@ async function main(): Promise<void> {
     "round-5 dev": round5Dev(),
     "round-7 dev": round7Dev(),
     "round-9 dev": round9Dev(),
+    ...writerDev(),
     "hold-out": all.filter((p) => p.split === "holdout"),
     dev: all.filter((p) => p.split === "dev"),
   };
@@ -341,6 +346,10 @@ async function main(): Promise<void> {
   console.log(
     `- round-9 dev: ${named["round-9 dev"].length} prompts written in issue 26's ninth round before it changed anything (models/task-classifier/data/round-9-dev.jsonl), never trained on nor used for calibration; read while choosing that round's changes`,
   );
+  for (const [name, rows] of Object.entries(writerDev()))
+    console.log(
+      `- ${name}: ${rows.length} prompts of one of issue 26's tenth-round writers (models/task-classifier/data/writer-*.jsonl), not trained on (SVC_ROUTE_WRITERS unset); their faq, chat and creative errors were read in its eleventh round`,
+    );
   console.log(
     `- dev: ${named.dev.length} rows (1 in 5 of the public corpora, 1 in 10 of the project's prompts); settings were chosen on them, the temperature on their written prompts and both fresh hold-outs`,
   );

@@ -22,7 +22,16 @@ import { loadModels } from "../src/pipeline/models";
 import { decideRoute, difficultyBand, loadCapabilities, parseCapabilities, promptSignals, tierConfidence } from "../src/pipeline/route";
 import { countMessageTokens } from "../src/tokens/count";
 import { reasonIsRight } from "../models/task-classifier/routing-score";
-import { freshHoldout, freshHoldout2, type LabelledPrompt, loadLabelledPrompts, round5Dev, round7Dev, round9Dev } from "../models/task-classifier/split";
+import {
+  freshHoldout,
+  freshHoldout2,
+  type LabelledPrompt,
+  loadLabelledPrompts,
+  round5Dev,
+  round7Dev,
+  round9Dev,
+  writerDev,
+} from "../models/task-classifier/split";
 
 const [losoFile, overrides] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 if (!losoFile) throw new Error("usage: bun bench/route-rules.ts LOSO.json ['<capability overrides as JSON>'] [--folds]");
@@ -88,6 +97,7 @@ const sets: Record<string, LabelledPrompt[]> = {
   "round-5 dev": round5Dev(),
   "round-7 dev": round7Dev(),
   "old hold-out": loadLabelledPrompts().filter((p) => p.split === "holdout"),
+  ...writerDev(),
 };
 console.log("| set | prompts | reasons right | code/math/reasoning → cheapest | faq/chat → above cheapest |\n|---|---|---|---|---|");
 for (const [name, prompts] of Object.entries(sets)) {

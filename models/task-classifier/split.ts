@@ -66,6 +66,9 @@ export function authoredPrompts(): LabelledPrompt[] {
     ...authoredFile("later-rounds.jsonl", (text) => (hash(text) % 10 === 3 ? "dev" : "train")),
     ...authoredFile("round-5.jsonl", () => "train").filter((r) => !isRoundDev(r.text)),
     ...authoredFile("round-7.jsonl", () => "train").filter((r) => !isRoundDev(r.text)),
+    // Issue 26's eleventh round (data/README.md): long formal faq and chat, with formal reasoning, code and
+    // math beside them, and casual creative requests; all train, the writers' files are its dev sets.
+    ...(process.env.SVC_ROUTE_ROUND11 === "0" ? [] : authoredFile("round-11.jsonl", () => "train")),
     // Issue 26's tenth round: three writers, each a source of its own, so that leave-one-source-out
     // holds each writer out in turn (data/README.md). Loaded only when asked (SVC_ROUTE_WRITERS=1): the
     // model trained with them sent more faq/chat above the cheapest tier on 5 of 6 written sets
@@ -119,6 +122,17 @@ export function freshHoldout(): LabelledPrompt[] {
  */
 export function freshHoldout2(): LabelledPrompt[] {
   return authoredFile("fresh-holdout-2.jsonl", () => "holdout");
+}
+
+/**
+ * The three writers' files (issue 26's tenth round) as dev sets, one per writer, while the shipped model
+ * is not trained on them (SVC_ROUTE_WRITERS unset): prompts of three registers no training row was
+ * written in, for choosing a routing rule (bench/route-rules.ts, bench/route-eval.ts "writer A/B/C").
+ * Empty when they are loaded for training.
+ */
+export function writerDev(): Record<string, LabelledPrompt[]> {
+  if (process.env.SVC_ROUTE_WRITERS === "1") return {};
+  return Object.fromEntries(WRITER_FILES.map((name) => [`writer ${name.slice(7, 8).toUpperCase()}`, authoredFile(name, () => "holdout")]));
 }
 
 /**

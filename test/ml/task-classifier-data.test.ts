@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { readJsonl } from "../../models/data/corpus";
+import { nearCopies } from "../../models/task-classifier/overlap";
+import { authoredPrompts, freshHoldout, freshHoldout2, loadLabelledPrompts, round9Dev, writerDev } from "../../models/task-classifier/split";
+
+const DATA = join(import.meta.dir, "../../models/task-classifier/data");
+const round11 = () => readJsonl<{ task: string; source: string; text: string }>(join(DATA, "round-11.jsonl"));
+
+/**
+ * Issue 26's eleventh round: its training rows (data/round-11.jsonl) and the dev sets they are judged on
+ * (the three writers' files, which the shipped model is not trained on). A dev set a training row nearly
+ * copies would flatter the figures the model card reports on it.
+ */
+describe("task classifier data, eleventh round", () => {
+  const saved = { round11: process.env.SVC_ROUTE_ROUND11, writers: process.env.SVC_ROUTE_WRITERS };
+  afterEach(() => {
+    for (const [key, value] of [
+      ["SVC_ROUTE_ROUND11", saved.round11],
+      ["SVC_ROUTE_WRITERS", saved.writers],
+    ] as const)
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+  });
+
+  test("round-11 rows are all training rows of the project's source, and SVC_ROUTE_ROUND11=0 leaves them out", () => {
+    delete process.env.SVC_ROUTE_ROUND11;
+    const texts = new Set(round11().map((r) => r.text));
+    expect(round11().every((r) => r.source === "svc-authored")).toBe(true);
+    const loaded = authoredPrompts().filter((r) => texts.has(r.text));
+    expect(loaded.length).toBe(texts.size);
+    expect(loaded.every((r) => r.split === "train" && r.dataset === "svc-authored")).toBe(true);
+    process.env.SVC_ROUTE_ROUND11 = "0";
+    expect(authoredPrompts().filter((r) => texts.has(r.text))).toEqual([]);
+  });
+
+  test("no round-11 row is a near-copy of a hold-out, a dev set or an earlier written row", () => {
+    delete process.env.SVC_ROUTE_ROUND11;
+    const texts = round11().map((r) => r.text);
+    const own = new Set(texts);
+    const writers = Object.values(writerDev()).flat();
+    const references = [...authoredPrompts().filter((r) => !own.has(r.text)), ...freshHoldout(), ...freshHoldout2(), ...round9Dev(), ...writers];
+    expect(writers.length).toBeGreaterThan(700);
+    expect(nearCopies(texts, references)).toEqual([]);
+  });
+
+  test("the writers' files are dev sets, one per writer, only while no training reads them", () => {
+    delete process.env.SVC_ROUTE_WRITERS;
+    const sets = writerDev();
+    expect(Object.keys(sets)).toEqual(["writer A", "writer B", "writer C"]);
+    const trained = new Set(loadLabelledPrompts().map((r) => r.text));
+    for (const rows of Object.values(sets)) {
+      expect(rows.length).toBeGreaterThan(200);
+      expect(rows.some((r) => trained.has(r.text))).toBe(false);
+    }
+    process.env.SVC_ROUTE_WRITERS = "1";
+    expect(writerDev()).toEqual({});
+  });
+});
