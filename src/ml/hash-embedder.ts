@@ -1,8 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type * as ort from "onnxruntime-node";
 import { HashFeaturizer, words, type FeatureBag, type HashFeatureParams } from "./features";
-import { floatOutput, openSession } from "./onnx-session";
+import { floatOutput, type OnnxSession, openSession } from "./onnx-session";
 import { SparseInputPool } from "./sparse-input";
 import type { Embedder } from "./types";
 
@@ -39,7 +38,7 @@ export class HashEmbedder implements Embedder {
   private readonly recent = new Map<string, Float32Array>();
 
   private constructor(
-    private readonly session: ort.InferenceSession,
+    private readonly session: OnnxSession,
     config: HashEmbeddingConfig,
   ) {
     this.dimensions = config.dims;
@@ -56,8 +55,7 @@ export class HashEmbedder implements Embedder {
   /** Load `model.onnx` and `features.json` from a model directory (models/embedding). */
   static async load(dir: string): Promise<HashEmbedder> {
     const config = JSON.parse(await readFile(join(dir, "features.json"), "utf8")) as HashEmbeddingConfig;
-    const session = await openSession(join(dir, "model.onnx"));
-    return new HashEmbedder(session, config);
+    return new HashEmbedder(openSession(join(dir, "model.onnx")), config);
   }
 
   private words(text: string): readonly string[] {
@@ -115,7 +113,7 @@ export class HashEmbedder implements Embedder {
     this.bag = this.featurizer.featurizeWords(tokens, this.bag);
     const { tensors, release } = this.inputs.take(this.inBucketOrder(this.bag));
     try {
-      const out = floatOutput(await this.session.run(tensors), "embedding");
+      const out = floatOutput(this.session.run(tensors), "embedding");
       const vector = out.length === this.dimensions ? out : out.slice(0, this.dimensions);
       this.remember(key, vector);
       return vector;

@@ -52,7 +52,7 @@ describe("shipped embedding model", () => {
     const dir = join(DEFAULT_MODELS_DIR, "embedding");
     const config = (await Bun.file(join(dir, "features.json")).json()) as HashEmbeddingConfig;
     const featurizer = new HashFeaturizer(config.features);
-    const session = await openSession(join(dir, "model.onnx"));
+    const session = openSession(join(dir, "model.onnx"));
     const pool = new SparseInputPool();
     const embedder = await HashEmbedder.load(dir);
     const words = "the quick brown fox jumps over a lazy dog while Kubernetes pods restart 42 times naïve café 東京 x9 don't".split(" ");
@@ -64,7 +64,7 @@ describe("shipped embedding model", () => {
         () => `${words[next() % words.length]}${next() % 3 === 0 ? next() % 1000 : ""}`,
       ).join(" ");
       const { tensors, release } = pool.take(featurizer.featurize(text));
-      const inOrder = Array.from(floatOutput(await session.run(tensors), "embedding"));
+      const inOrder = Array.from(floatOutput(session.run(tensors), "embedding"));
       release();
       expect(Array.from(await embedder.embed(text))).toEqual(inOrder);
     }
