@@ -1,7 +1,8 @@
 /**
  * Whether this tree's optimizer gives what another checkout's gives, prompt by prompt: for a change
  * meant to make optimize() faster and nothing else. Each prompt goes through both trees' optimize()
- * with every stage on, as the gateway's inline path calls it (model "auto", the defaults), and through
+ * with every stage on, as the gateway's inline path calls it (model "auto", the defaults), once with
+ * the cache off and once on (the cache's vector and facets then made too), and through
  * both trees' models directly; compared are the messages sent, token counts, compression ratio, rules
  * applied, quality score, route (model, reason, tier, task, candidates), cache text and facets exactly,
  * and the cache vector, the class probabilities and the difficulty within 1e-6 (the largest difference
@@ -32,7 +33,8 @@ if (!flags.baseline) throw new Error("usage: bun bench/optimizer-same.ts --basel
 const TOLERANCE = 1e-6;
 
 interface Tree {
-  optimize(prompt: string): Promise<OptimizeResult>;
+  /** With the cache on (`wantEmbedding`, as the gateway asks when svc_options.cache is on, its default) or off. */
+  optimize(prompt: string, cache: boolean): Promise<OptimizeResult>;
   embed(text: string): Promise<Float32Array>;
   classify(text: string): Promise<TaskPrediction>;
 }
@@ -43,7 +45,7 @@ async function loadTree(path: string, dataDir: string): Promise<Tree> {
   const deps = await loadOptimizerDeps(settings);
   const available = (deps.catalog.models as { id: string }[]).map((m) => m.id);
   return {
-    optimize: (prompt) => optimize(inputOf(prompt, available), deps),
+    optimize: (prompt, cache) => optimize({ ...inputOf(prompt, available), wantEmbedding: cache }, deps),
     embed: (text) => deps.models.embed(text),
     classify: (text) => deps.models.classify(text),
   };
@@ -91,20 +93,24 @@ let differing = 0;
 let worstVector = 0;
 let worstProbs = 0;
 for (const prompt of all) {
-  const [a, b] = [await mine.optimize(prompt), await theirs.optimize(prompt)];
-  const text = lastUserText(a.messages);
-  const [pa, pb] = [await mine.classify(text), await theirs.classify(text)];
-  const vector = Math.max(maxDiff(a.embedding, b.embedding), maxDiff(await mine.embed(text), await theirs.embed(text)));
-  const probs = pa.task === pb.task ? maxDiff(probsOf(pa), probsOf(pb)) : Infinity;
-  worstVector = Math.max(worstVector, vector);
-  worstProbs = Math.max(worstProbs, probs);
-  const fields = differingFields(a, b);
-  if (fields.length > 0 || vector > TOLERANCE || probs > TOLERANCE) {
-    if (differing++ < 5)
-      console.log(`differs: ${JSON.stringify(prompt.slice(0, 80))}: fields [${fields.join(", ")}], vector by ${vector}, probabilities by ${probs}`);
+  for (const cache of [false, true]) {
+    const [a, b] = [await mine.optimize(prompt, cache), await theirs.optimize(prompt, cache)];
+    const text = lastUserText(a.messages);
+    const [pa, pb] = [await mine.classify(text), await theirs.classify(text)];
+    const vector = Math.max(maxDiff(a.embedding, b.embedding), maxDiff(await mine.embed(text), await theirs.embed(text)));
+    const probs = pa.task === pb.task ? maxDiff(probsOf(pa), probsOf(pb)) : Infinity;
+    worstVector = Math.max(worstVector, vector);
+    worstProbs = Math.max(worstProbs, probs);
+    const fields = differingFields(a, b);
+    if (fields.length > 0 || vector > TOLERANCE || probs > TOLERANCE) {
+      if (differing++ < 5)
+        console.log(
+          `differs (cache ${cache ? "on" : "off"}): ${JSON.stringify(prompt.slice(0, 80))}: fields [${fields.join(", ")}], vector by ${vector}, probabilities by ${probs}`,
+        );
+    }
   }
 }
 console.log(
-  `${all.length} prompts: ${differing} differ; largest difference of the cache vector ${worstVector}, of the class probabilities and difficulty ${worstProbs} (tolerance ${TOLERANCE}).`,
+  `${all.length} prompts, each with the cache off and on: ${differing} results differ; largest difference of the cache vector ${worstVector}, of the class probabilities and difficulty ${worstProbs} (tolerance ${TOLERANCE}).`,
 );
 if (differing > 0) process.exit(1);
