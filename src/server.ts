@@ -20,11 +20,16 @@ export interface RunningServer {
   shutdown(): Promise<void>;
 }
 
-/** Run `run` of the optimizer's warm-up: a built-in prompt as the gateway's inline path gives a request with `model: "auto"` and every stage on. */
+/** The optimizer's input for `prompt` sent as one user message with `model: "auto"`, as the gateway's inline path gives it. */
+export function userPromptInput(prompt: string, availableModels: string[], qualityFloor: number): OptimizeInput {
+  return optimizeInputOf(parseCompletionRequest({ model: "auto", messages: [{ role: "user", content: prompt }] }, RULE_NAMES), availableModels, qualityFloor);
+}
+
+/** Run `run` of the optimizer's warm-up: a built-in prompt with every stage on. */
 function warmInput(services: Services, run: number): OptimizeInput {
   const prompt = WARM_PROMPTS[run % WARM_PROMPTS.length]!.replaceAll("{n}", String(run + 1));
-  const req = parseCompletionRequest({ model: "auto", messages: [{ role: "user", content: prompt }] }, RULE_NAMES);
-  return { ...optimizeInputOf(req, services.servableModels, services.settings.qualityFloor), wantEmbedding: req.svc_options.cache, countTokens: false };
+  const input = userPromptInput(prompt, services.servableModels, services.settings.qualityFloor);
+  return { ...input, wantEmbedding: input.options.cache, countTokens: false };
 }
 
 export async function startServer(settings: Settings, log: Logger = createLogger(settings.logLevel)): Promise<RunningServer> {

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MIMALLOC_PURGE_HOLES=0 bun --max-http-header-size=1048576
+#!/usr/bin/env -S sh -c 'MIMALLOC_PURGE_HOLES="${MIMALLOC_PURGE_HOLES:-0}" exec bun --max-http-header-size=1048576 "$0" "$@"'
 import { parseArgs } from "node:util";
 import pino from "pino";
 import { loadSettings, ConfigError, type Settings } from "../config/config";

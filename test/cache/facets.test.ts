@@ -96,6 +96,27 @@ describe("literals", () => {
     for (const quoted of ['"x = 1;"', "“x = 1;”", "'x = 1;'"]) expect(extractFacets(`Say ${quoted} now`).literals).toEqual(["x = 1;"]);
     expect(extractFacets("Use `a  b` here").literals).toEqual(["a  b"]);
   });
+
+  test("two-letter words that are not grammar, units or numbers are literals, and decide a pair", () => {
+    expect(extractFacets("Set the CSS margin to 2em.").literals).toEqual(["em"]);
+    expect(extractFacets("Write a bash condition checking if $a -eq $b.").literals).toEqual(["eq"]);
+    // Grammar, a unit and an operator word are no literals.
+    expect(extractFacets("Is it ok to go up 5 km by car or on foot?").literals).toEqual([]);
+    const same = (a: string, b: string) => compareFacets(extractFacets(a), extractFacets(b)).equivalent;
+    expect(same("Set the CSS margin to 2em.", "Set the CSS margin to 2px.")).toBe(false);
+    expect(same("Write a bash condition checking if $a -eq $b.", "Write a bash condition checking if $a -ne $b.")).toBe(false);
+    expect(same("Set the CSS margin to 2em.", "Please set the CSS margin to 2em")).toBe(true);
+  });
+});
+
+describe("factorials", () => {
+  test("marks right after a number are an operator, counted; elsewhere an exclamation mark says nothing", () => {
+    const same = (a: string, b: string) => compareFacets(extractFacets(a), extractFacets(b)).equivalent;
+    expect(extractFacets("What is the value of 5!! ?").symbols).toEqual(["!!"]);
+    expect(same("What is the value of 5! ?", "What is the value of 5!! ?")).toBe(false);
+    expect(same("What is the value of 5!?", "what is the value of 5!")).toBe(true);
+    expect(same("Explain the rules of chess!", "Explain the rules of chess")).toBe(true);
+  });
 });
 
 describe("numbers", () => {

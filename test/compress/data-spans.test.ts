@@ -81,6 +81,13 @@ const CASES: [string, string, string[]][] = [
     ["Sam: Thanks for joining. We basically moved the launch to May.\nLee: I really think that is fine."],
   ],
   [
+    "a transcript after a request that names it with 'the', speakers' lines with words that pruning would take",
+    `Hi, apologies, I missed the call. Could you summarise the transcript in bullet points? Thanks so much.\n\nMaria: Okay, we are basically 8% over. Can we really cut back?\nTom: Yes, just one contractor after the 10th.\nMaria: Good, flag that to the client today please.`,
+    [
+      "Maria: Okay, we are basically 8% over. Can we really cut back?\nTom: Yes, just one contractor after the 10th.\nMaria: Good, flag that to the client today please.",
+    ],
+  ],
+  [
     "a text after a line whose earlier sentence points at it (the request's last sentence does not)",
     `Hello! I got this note from my landlord and I'm a bit confused lol. What does he want me to do?\n\nHi Sam,\nJust a reminder that the boiler check is basically due. Please leave the key with Ray.\nBest,\nDev\nThanks so much!`,
     ["Hi Sam,\nJust a reminder that the boiler check is basically due. Please leave the key with Ray.\nBest,\nDev"],

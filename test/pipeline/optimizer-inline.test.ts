@@ -4,12 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Catalog } from "../../src/catalog/catalog";
 import { loadSettings } from "../../src/config/config";
-import { parseCompletionRequest } from "../../src/http/validate/completion-request";
-import { optimizeInputOf } from "../../src/pipeline/analyze";
-import { RULE_NAMES } from "../../src/pipeline/compress";
 import { loadModels, type Models } from "../../src/pipeline/models";
 import type { OptimizeInput } from "../../src/pipeline/optimize-types";
 import { Optimizer } from "../../src/pipeline/optimizer";
+import { userPromptInput } from "../../src/server";
 
 // A model task skips the worker hop when the optimizer is otherwise idle and the prompt is short; it
 // goes to the pool when another task is in flight or the prompt is long. Either way the result is the same.
@@ -29,8 +27,7 @@ afterAll(async () => {
 });
 
 function inputOf(prompt: string): OptimizeInput {
-  const req = parseCompletionRequest({ model: "auto", messages: [{ role: "user", content: prompt }] }, RULE_NAMES);
-  return { ...optimizeInputOf(req, available, settings.qualityFloor), wantEmbedding: true };
+  return { ...userPromptInput(prompt, available, settings.qualityFloor), wantEmbedding: true };
 }
 
 /** Tasks the pool has finished so far. */

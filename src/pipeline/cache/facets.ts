@@ -269,6 +269,19 @@ function addContent(content: Map<string, number>, word: string): void {
   if (s !== undefined) content.set(s, (content.get(s) ?? 0) + 1);
 }
 
+/**
+ * Two-letter words that are not grammar ("px" / "em", "$a -eq $b" / "-ne", "ui" / "ux") are too short
+ * for `content` (contentStem reads three letters or more), so nothing compared them: a blind author's
+ * "Set the CSS margin to 2em." / "2px." and the bash "-eq" / "-ne" pair were served (pairs-5, 2 of its 3
+ * false hits, `bun bench/cache-eval.ts --pairs pairs-5.json`). They are compared exactly, as literals;
+ * units, numbers and operators among them have facets of their own.
+ */
+const TWO_LETTER_GRAMMAR: ReadonlySet<string> = new Set("of to in it is be as at so we he by or on do if me my up an am us go no ok oh hi vs".split(" "));
+
+function isShortCode(lower: string): boolean {
+  return lower.length === 2 && /^\p{Ll}{2}$/u.test(lower) && !TWO_LETTER_GRAMMAR.has(lower) && !isFacetWord(lower) && unitOf(lower, true) === undefined;
+}
+
 /** "five-year-old" and "twenty-five" hold numbers; the hyphen would hide them inside one word. */
 const NUMBER_WORD_HYPHEN = new RegExp(`\\b(${Object.keys({ ...NUMBER_WORDS, ...NUMBER_SCALES }).join("|")})-(?=\\p{L})`, "giu");
 
@@ -1222,6 +1235,15 @@ export function extractFacets(prompt: string): PromptFacets {
         facets.symbols.push(`${LITERAL_SYMBOL}${literals[mark]}`);
         continue;
       }
+      // "5!" is five factorial and "5!!" its double factorial (pairs-5 served one for the other): marks
+      // right after a number are an operator, counted; "I need 5!" / "I need 5" is refused, which costs a hit at most.
+      if (t.text === "!" && prev?.kind === "number") {
+        let end = i;
+        while (tokens[end + 1]?.text === "!") end++;
+        facets.symbols.push("!".repeat(end - i + 1));
+        i = end;
+        continue;
+      }
       if (STEP_OPERATORS.has(t.text)) {
         facets.symbols.push(t.postfix ? `x${t.text}` : `${t.text}x`);
         continue;
@@ -1264,6 +1286,7 @@ export function extractFacets(prompt: string): PromptFacets {
       }
     }
     if (isIdentifier(t)) facets.literals.push(t.text);
+    else if (isShortCode(t.lower)) facets.literals.push(t.lower);
 
     const numberWords = numberAt(tokens, i);
     if (numberWords) {
