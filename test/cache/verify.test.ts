@@ -217,7 +217,13 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   // A derivation keeps the meaning only by a suffix that does ("adopt" / "adoption"), not an agent's or a false friend's.
   ["content", "How do I fix my printer?", "How do I fix my print?"],
   ["content", "Where is the department?", "Where do I depart?"],
-  ["content", "Who is the president of the club?", "Who will preside of the club?"],
+  ["content", "Who is the president of the club?", "Who is to preside of the club?"],
+  // The time an auxiliary puts the question in: "is" / "was" too ("the president" changes).
+  ["role", "Who is the president of France?", "Who was the president of France?"],
+  ["role", "Did my payment go through?", "Will my payment go through?"],
+  ["role", "Was my refund processed?", "Will my refund be processed?"],
+  ["role", "Has my prescription been refilled?", "Will my prescription be refilled?"],
+  ["role", "Does the Fed raise interest rates?", "Did the Fed raise interest rates?"],
   // A place ("in", "on", "at") is a role: both words after it swapped, or another relation before it.
   ["order", "Can I put the box in the bag?", "Can I put the bag in the box?"],
   ["order", "Put the milk in the fridge", "Put the fridge in the milk"],
@@ -249,7 +255,9 @@ const PARAPHRASES: [string, string][] = [
   ["I don't like coffee, what else can I drink?", "I do not like coffee, what else can I drink?"],
   ["Translate hello to French", "Translate hello into French"],
   ["How To Train Your Dragon: summary", "how to train your dragon summary"],
-  ["Who Is The Author Of The Hobbit?", "Who was the author of The Hobbit?"],
+  ["Who Is The Author Of The Hobbit?", "who is the author of the hobbit?"],
+  // Only one of them puts the question in a time: "How can I ...?" says nothing against "How do I ...?".
+  ["How can I cancel my plan online?", "How do I cancel my plan online?"],
   ["What is the population of the Philippines?", "What is the Philippine population?"],
   ["What is the difference between a stock and a bond?", "What is the difference between a bond and a stock?"],
   ["Explain recursion to a 5 year old", "Explain recursion to a five-year-old"],

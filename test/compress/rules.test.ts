@@ -332,10 +332,23 @@ describe("filler", () => {
   });
   test("hedges go only from level 0.5", () => {
     expect(applyRule(filler, "It is really very simple.", { level: 0.3 }).text).toBe("It is really very simple.");
-    expect(applyRule(filler, "It is really simple.", { level: 0.6 }).text).toBe("It is simple.");
+    expect(applyRule(filler, "It is really useful.", { level: 0.6 }).text).toBe("It is useful.");
     // Of two hedges in a row the first goes; the second stays rather than leave a gap.
     expect(applyRule(filler, "It is really very simple.", { level: 0.6 }).text).toBe("It is very simple.");
     expect(applyRule(filler, "Thank you very much for the help.", { level: 0.6 }).text).toBe("Thank you very much for the help.");
+  });
+  test("what sets the answer stays: 'just'/'simply' as 'only', an intensifier of a degree, an adverb that ends its clause", () => {
+    for (const text of [
+      "Just the code, no explanation.",
+      "Reply with simply one word.",
+      "I just moved to Berlin.",
+      "Summarize this really short, under 50 words.",
+      "Keep it very formal.",
+      "Translate it literally.",
+      "Answer honestly, then suggest a fix.",
+    ])
+      expect(applyRule(filler, text, { level: 1 }).text).toBe(text);
+    expect(applyRule(filler, "Basically, I really need help and it is actually broken.", { level: 1 }).text).toBe("I need help and it is broken.");
   });
   test("what the user feels or is unsure of stays: a feeling without it reads as a fact", () => {
     for (const text of [

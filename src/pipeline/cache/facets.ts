@@ -142,6 +142,14 @@ const ROLE_OF: ReadonlyMap<string, Role> = new Map<string, Role>([
   ...["must", "should", "ought", "shall"].map((w) => [w, ["modal", "must"]] as const),
   ...["can", "could", "may", "might"].map((w) => [w, ["modal", "can"]] as const),
   ...["why", "how", "when", "where", "who", "whom", "whose", "which"].map((w) => [w, ["wh", w === "whom" ? "who" : w]] as const),
+  // The time an auxiliary puts a question in: "Did my payment go through?" asks what happened, "Will
+  // my payment go through?" what will. A blind probe had 18 such pairs of 23 served (probe-cache-2,
+  // past-vs-future; `bun bench/cache-eval.ts --pairs probe-cache-2.json`). A prompt without an
+  // auxiliary says nothing ("How can I ...?"); "has"/"have" are left out, a perfect asks what a past does.
+  ...["did", "was", "were"].map((w) => [w, ["tense", "past"]] as const),
+  ...["do", "does", "is", "are", "am"].map((w) => [w, ["tense", "present"]] as const),
+  // Not "would": "I'd like to ..." is a polite request, not a future.
+  ["will", ["tense", "future"]],
   ...[
     ["i", "me", "my", "mine", "myself"],
     ["you", "your", "yours", "yourself", "yourselves"],

@@ -130,7 +130,13 @@ function affixAntonym(a: PromptFacets, b: PromptFacets): string | undefined {
  * cached prompt) answers "Can I cancel my plan?" (`a`, the query; see ABILITY_QUESTION in facets.ts),
  * the answer to "Can I ...?" (maybe a bare "Yes.") never "How do I ...?".
  */
+const asksFuture = (f: PromptFacets) => f.roles.get("tense")?.includes("future") === true;
+
 function roleClash(a: PromptFacets, b: PromptFacets): string | undefined {
+  // "will" on one side only: "Has my prescription been refilled?" and "What happened after the trial
+  // ended?" have no auxiliary the tense role reads, and still ask about another time than "Will my
+  // prescription be refilled?" (probe-cache-2, 2 of its past-vs-future pairs after the tense role).
+  if (asksFuture(a) !== asksFuture(b)) return "tense: future on one side";
   for (const [role, groups] of a.roles) {
     const other = b.roles.get(role);
     if (other && !sameList(groups, other)) return `${role}: ${show(groups)} vs ${show(other)}`;

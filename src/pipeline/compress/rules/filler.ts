@@ -60,19 +60,30 @@ function shorterForm(match: string, ...groups: string[]): string {
 }
 
 /** Words and phrases that add nothing to a request, safe at any level where the rule runs. */
+// An adverb that ends its clause after a word says how to do what the verb before it asks: "Translate it
+// literally.", "Answer honestly, then ..." are instructions, not filler; "Basically, ..." opening a sentence is.
+const CLAUSE_ADVERBS = "basically|literally|actually|honestly|obviously|totally";
 const EMPTY_PHRASES = droppable(
-  String.raw`basically|literally|actually|honestly|obviously|totally|to be honest|needless to say|as you (?:may )?know|it (?:is|'s) (?:important|worth) (?:to note|noting) that|please note that`,
+  String.raw`(?:${CLAUSE_ADVERBS})(?![ \t]*(?:[.;:!?)](?!\S)|$))(?!,(?<=\S[ \t]+(?:${CLAUSE_ADVERBS}),))|to be honest|needless to say|as you (?:may )?know|it (?:is|'s) (?:important|worth) (?:to note|noting) that|please note that`,
   "basically literally actually honestly obviously totally to needless as it please",
 );
+
+/** Words an intensifier before them makes a constraint of degree: how long, formal, simple or hard the answer is. */
+const DEGREE_WORDS = String.raw`(?:short|brief|long|concise|detailed|thorough|simple|basic|formal|informal|casual|polite|strict|small|large|big|high|low|few|little|quick|fast|slow|careful|clear|easy|hard|difficult|cheap|expensive|specific|precise|exact|friendly|professional|funny|serious|gentle|technical|beginner|advanced|light|heavy|close|early|late)`;
 
 /** Intensifiers and hedges: they shade tone, not content, so they go only at higher levels. */
 // "very much" after "thank" is one phrase: "Thank very much" without "very" is no thanks.
 // Not "I feel like", "I guess", "I think that" or "I believe that": they say what the user feels or is
 // unsure of, and without them a feeling reads as a fact ("I feel like I'm a fraud at work" -> "I'm a
 // fraud at work", "I feel like it's my fault" -> "It's my fault"; a blind probe and a review).
+// Not "just" or "simply": they mostly mean "only" in a request ("just the code, no explanation", "simply
+// one word"), or "recently" ("I just moved"). Not an intensifier before a word that sets how long, how
+// formal or how hard the answer is: "really short, under 50 words" is a constraint ("Summarize this
+// really short" lost it to "Summarize this short"). A blind probe (probe-compress-2, 300 prompts whose
+// social words are content) lost such a span in 9 of them: `bun bench/compress-keep.ts probe-compress-2.json`.
 const HEDGES = droppable(
-  String.raw`really|very(?! much)|just|quite|simply|essentially|pretty much|definitely|certainly`,
-  "really very just quite simply essentially pretty definitely certainly",
+  String.raw`(?:really|very(?! much)|quite)(?![ \t]+${DEGREE_WORDS}\b)|essentially|pretty much|definitely|certainly`,
+  "really very quite essentially pretty definitely certainly",
 );
 
 const HEDGES_MIN_LEVEL = 0.5;
