@@ -1,8 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type * as ort from "onnxruntime-node";
 import { HashFeaturizer, words, type FeatureBag, type HashFeatureParams } from "./features";
-import { floatOutput, openSession } from "./onnx-session";
+import { floatOutput, type OnnxSession, openSession } from "./onnx-session";
 import { SparseInputPool } from "./sparse-input";
 import type { Embedder } from "./types";
 
@@ -26,9 +25,8 @@ export class HashEmbedder implements Embedder {
   readonly dimensions: number;
   private readonly featurizer: HashFeaturizer;
   private bag: FeatureBag = { ids: new Int32Array(256), weights: new Float32Array(256), length: 0 };
-  /** The bag in bucket order (see inBucketOrder), and its scratch: a weight and a presence bit per bucket. */
-  private sorted: FeatureBag = { ids: new Int32Array(256), weights: new Float32Array(256), length: 0 };
-  private readonly weightOf: Float32Array;
+  /** pool's scratch: per row of a run, a weight per bucket, and a presence bit per bucket of any row. */
+  private readonly weightOf: Float32Array[] = [];
   private readonly present: Int32Array;
   private readonly inputs = new SparseInputPool();
   /**
@@ -39,12 +37,11 @@ export class HashEmbedder implements Embedder {
   private readonly recent = new Map<string, Float32Array>();
 
   private constructor(
-    private readonly session: ort.InferenceSession,
+    private readonly session: OnnxSession,
     config: HashEmbeddingConfig,
   ) {
     this.dimensions = config.dims;
     this.featurizer = new HashFeaturizer(config.features);
-    this.weightOf = new Float32Array(config.features.buckets);
     this.present = new Int32Array(Math.ceil(config.features.buckets / 32));
   }
 
@@ -56,8 +53,7 @@ export class HashEmbedder implements Embedder {
   /** Load `model.onnx` and `features.json` from a model directory (models/embedding). */
   static async load(dir: string): Promise<HashEmbedder> {
     const config = JSON.parse(await readFile(join(dir, "features.json"), "utf8")) as HashEmbeddingConfig;
-    const session = await openSession(join(dir, "model.onnx"));
-    return new HashEmbedder(session, config);
+    return new HashEmbedder(openSession(join(dir, "model.onnx")), config);
   }
 
   private words(text: string): readonly string[] {
@@ -70,57 +66,94 @@ export class HashEmbedder implements Embedder {
     this.recent.set(key, vector);
   }
 
+  /** Row `r`'s weight per bucket, all zero between calls (pool reads each weight back and clears it). */
+  private rowWeights(r: number): Float32Array {
+    while (this.weightOf.length <= r) this.weightOf.push(new Float32Array(this.featurizer.params.buckets));
+    return this.weightOf[r]!;
+  }
+
   /**
-   * `bag`'s pairs sorted by bucket, in `sorted`: the graph gathers the table's rows in the order of the
-   * ids, and in bucket order it reads the 8 MB table front to back, which took its run from 77 to 49 µs
-   * p50 on the bags of 2,500 fresh ~300-token prompts (interleaved, load 10). The vector is the same to
-   * the bit (no vector of those prompts differed): the graph's output depends on the pairs, not their
-   * order. The row scales are gathered and multiplied pair by pair, their maximum and the 8-bit
-   * quantization are order-free, and the pooling (MatMulInteger) sums integers exactly, in any order.
-   * A bag's ids are distinct (HashFeaturizer merges duplicates), so one weight per bucket holds it; the
-   * buckets come out of a bitmap of the ids, lowest bit first.
+   * The vectors of `texts` (distinct, none of them recent) from one run of the graph: each text's bag
+   * is one row of weights over the union of the bags' ids, the ids in bucket order.
+   *
+   * Bucket order: the graph gathers the table's rows in the order of the ids, and in bucket order it
+   * reads the 8 MB table front to back, which took its run from 77 to 49 µs p50 on the bags of 2,500
+   * fresh ~300-token prompts (interleaved, load 10). The vector is the same to the bit (no vector of
+   * those prompts differed): the graph's output depends on the pairs, not their order. The row scales
+   * are gathered and multiplied pair by pair, their maximum and the 8-bit quantization are order-free,
+   * and the pooling (MatMulInteger) sums integers exactly, in any order. A bag's ids are distinct
+   * (HashFeaturizer merges duplicates), so one weight per bucket holds a row; the buckets come out of a
+   * bitmap of the ids, lowest bit first.
+   *
+   * Several rows: the graph divides each row by its own maximum before the 8-bit quantization, whose
+   * range is then 0..1 whatever the rows (models/embedding/export.ts), and an id a row lacks weighs 0
+   * there, which adds 0 to its integer sum: each text gets the vector it gets alone, to the bit
+   * (test/ml/embedding.test.ts). The optimizer embeds two texts of one prompt, the classifier's and the
+   * cache's, whenever they differ (a courtesy, a question frame or a synonym; 37-81% of the prompts of
+   * each compression corpus and of bench/data's chatty and FAQ files with the cache on): they share
+   * most ids, and their two runs, whose gather of the table's rows is most of their time, become one.
    */
-  private inBucketOrder(bag: FeatureBag): FeatureBag {
-    const { weightOf, present } = this;
-    const n = bag.length;
-    for (let i = 0; i < n; i++) {
-      const id = bag.ids[i]!;
-      weightOf[id] = bag.weights[i]!;
-      present[id >>> 5]! |= 1 << (id & 31);
-    }
-    if (this.sorted.ids.length < n) this.sorted = { ids: new Int32Array(bag.ids.length), weights: new Float32Array(bag.ids.length), length: 0 };
-    const { ids, weights } = this.sorted;
-    let k = 0;
-    for (let word = 0; word < present.length && k < n; word++) {
-      let bits = present[word]!;
-      if (bits === 0) continue;
-      present[word] = 0;
-      while (bits !== 0) {
-        const id = (word << 5) | (31 - Math.clz32(bits & -bits));
-        ids[k] = id;
-        weights[k++] = weightOf[id]!;
-        bits &= bits - 1;
+  private pool(texts: readonly string[]): Float32Array[] {
+    const present = this.present;
+    let n = 0;
+    texts.forEach((text, r) => {
+      const bag = (this.bag = this.featurizer.featurizeWords(this.words(text), this.bag));
+      const weightOf = this.rowWeights(r);
+      for (let i = 0; i < bag.length; i++) {
+        const id = bag.ids[i]!;
+        weightOf[id] = bag.weights[i]!;
+        const bit = 1 << (id & 31);
+        if ((present[id >>> 5]! & bit) === 0) {
+          present[id >>> 5]! |= bit;
+          n++;
+        }
       }
+    });
+    const rows = texts.length;
+    const { tensors, release } = this.inputs.takeRows(n, rows, (ids, weights, size) => {
+      let k = 0;
+      for (let word = 0; word < present.length && k < n; word++) {
+        let bits = present[word]!;
+        if (bits === 0) continue;
+        present[word] = 0;
+        while (bits !== 0) {
+          const id = (word << 5) | (31 - Math.clz32(bits & -bits));
+          ids[k] = id;
+          for (let r = 0; r < rows; r++) {
+            const weightOf = this.weightOf[r]!;
+            weights[r * size + k] = weightOf[id]!;
+            weightOf[id] = 0;
+          }
+          k++;
+          bits &= bits - 1;
+        }
+      }
+    });
+    try {
+      const out = floatOutput(this.session.run(tensors), "embedding");
+      const dims = this.dimensions;
+      return texts.map((_, r) => (rows === 1 && out.length === dims ? out : out.slice(r * dims, (r + 1) * dims)));
+    } finally {
+      release();
     }
-    this.sorted.length = n;
-    return this.sorted;
   }
 
   /** The vector of `text`. Callers must not write to it: a recent vector is shared. */
   async embed(text: string): Promise<Float32Array> {
-    return this.recent.get(text) ?? this.embedWords(this.words(text), text);
+    return this.recent.get(text) ?? this.embedFresh([text])[0]!;
   }
 
-  private async embedWords(tokens: readonly string[], key: string): Promise<Float32Array> {
-    this.bag = this.featurizer.featurizeWords(tokens, this.bag);
-    const { tensors, release } = this.inputs.take(this.inBucketOrder(this.bag));
-    try {
-      const out = floatOutput(await this.session.run(tensors), "embedding");
-      const vector = out.length === this.dimensions ? out : out.slice(0, this.dimensions);
-      this.remember(key, vector);
-      return vector;
-    } finally {
-      release();
-    }
+  /** The vector of each of `texts`, those not recent from one run of the graph (see pool). Callers must not write to them. */
+  async embedBatch(texts: readonly string[]): Promise<Float32Array[]> {
+    const known = texts.map((t) => this.recent.get(t));
+    const fresh = [...new Set(texts.filter((_, i) => known[i] === undefined))];
+    const made = new Map(fresh.length > 0 ? this.embedFresh(fresh).map((v, i) => [fresh[i]!, v] as const) : []);
+    return texts.map((t, i) => known[i] ?? made.get(t)!);
+  }
+
+  private embedFresh(texts: readonly string[]): Float32Array[] {
+    const vectors = this.pool(texts);
+    vectors.forEach((v, i) => this.remember(texts[i]!, v));
+    return vectors;
   }
 }

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Tokenizer } from "@huggingface/tokenizers";
 import * as ort from "onnxruntime-node";
-import { openSession } from "./onnx-session";
+import { type OnnxSession, openSession } from "./onnx-session";
 import type { Embedder } from "./types";
 
 interface TokenizerConfig {
@@ -106,14 +106,14 @@ function findModelFile(dir: string): string {
  */
 export class SentenceTransformerEmbedder implements Embedder {
   private constructor(
-    private readonly session: ort.InferenceSession,
+    private readonly session: OnnxSession,
     readonly tokenizer: WordPieceTokenizer,
     readonly dimensions: number,
   ) {}
 
   static async load(dir: string): Promise<SentenceTransformerEmbedder> {
     const tokenizer = await WordPieceTokenizer.load(dir);
-    const session = await openSession(findModelFile(dir));
+    const session = openSession(findModelFile(dir));
     for (const name of ["input_ids", "attention_mask"]) if (!session.inputNames.includes(name)) throw new Error(`${dir}: model has no input ${name}`);
     // The width of the hidden state is only known once the model has run.
     const probe = await new SentenceTransformerEmbedder(session, tokenizer, 0).embedBatch(["dimension probe"]);
@@ -140,8 +140,8 @@ export class SentenceTransformerEmbedder implements Embedder {
     );
     const feeds: Record<string, ort.Tensor> = { input_ids: new ort.Tensor("int64", ids, [n, len]), attention_mask: new ort.Tensor("int64", mask, [n, len]) };
     if (this.session.inputNames.includes("token_type_ids")) feeds.token_type_ids = new ort.Tensor("int64", new BigInt64Array(n * len), [n, len]);
-    const result = await this.session.run(feeds);
-    const out = result.last_hidden_state ?? result[this.session.outputNames[0]!]!;
+    const result = this.session.run(feeds);
+    const out = (result.last_hidden_state ?? result[this.session.outputNames[0]!]!) as ort.Tensor;
     const hidden = out.data as Float32Array;
     const width = out.dims[out.dims.length - 1]!;
     return encoded.map((e, row) => {

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as ort from "onnxruntime-node";
 import { wordBag } from "./features";
-import { floatOutput, openSession } from "./onnx-session";
+import { floatOutput, type OnnxSession, openSession } from "./onnx-session";
 import { SparseInputPool } from "./sparse-input";
 import { TEXT_FEATURE_COUNT, TEXT_FEATURE_NAMES, textFeatures } from "./text-features";
 import { TASK_CLASSES, type Embedder, type TaskClass, type TaskPrediction } from "./types";
@@ -28,7 +28,7 @@ export class TaskClassifier {
   private readonly words = new SparseInputPool();
 
   private constructor(
-    private readonly session: ort.InferenceSession,
+    private readonly session: OnnxSession,
     private readonly embedder: Embedder,
     private readonly config: TaskClassifierConfig,
   ) {}
@@ -40,7 +40,7 @@ export class TaskClassifier {
     if (config.featureNames.join() !== TEXT_FEATURE_NAMES.join()) throw new Error("task classifier was trained on other text features; retrain it");
     if (config.dims !== embedder.dimensions) throw new Error(`task classifier expects ${config.dims}-d embeddings, embedder gives ${embedder.dimensions}`);
     if (!config.wordBag) throw new Error("task classifier config has no word bag (a model from before the word bag); retrain it");
-    return new TaskClassifier(await openSession(join(dir, "model.onnx")), embedder, config);
+    return new TaskClassifier(openSession(join(dir, "model.onnx")), embedder, config);
   }
 
   private takeScratch(): Scratch {
@@ -65,7 +65,7 @@ export class TaskClassifier {
     try {
       scratch.embedding.set(vector);
       textFeatures(text, scratch.features);
-      const result = await this.session.run({ ...scratch.feeds, word_ids: words.tensors.ids, word_weights: words.tensors.weights });
+      const result = this.session.run({ ...scratch.feeds, word_ids: words.tensors.ids, word_weights: words.tensors.weights });
       return toPrediction(floatOutput(result, "probs"), floatOutput(result, "difficulty")[0]!);
     } finally {
       this.free.push(scratch);

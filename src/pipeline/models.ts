@@ -29,6 +29,8 @@ export interface Models {
   /** The embedding behind `embed`. */
   readonly embedder: Embedder;
   embed(text: string): Promise<Float32Array>;
+  /** The vector of each text, as `embed` gives it: the shipped embedding makes them in one run of its graph (HashEmbedder.embedBatch). */
+  embedBatch(texts: readonly string[]): Promise<Float32Array[]>;
   /** `embedding` is reused when it comes from the shipped embedding model (same width), else recomputed. */
   classify(text: string, embedding?: Float32Array): Promise<TaskPrediction>;
   quality(original: string, compressed: string): Promise<QualityScore>;
@@ -46,6 +48,7 @@ export async function loadModels(dir: string = DEFAULT_MODELS_DIR, options: Load
   return {
     embedder,
     embed: (text) => embedder.embed(text),
+    embedBatch: (texts) => (external ? Promise.all(texts.map((t) => external.embed(t))) : own.embedBatch(texts)),
     classify: (text, embedding) => classifier.classify(text, embedding && embedding.length === own.dimensions && embedder === own ? embedding : undefined),
     quality: async (original, compressed) => scorer.score(original, compressed),
   };

@@ -27,6 +27,7 @@ export function optimizerDeps(settings: Pick<Settings, "modelsFile" | "capabilit
     ...ruleDeps(settings),
     models: {
       embed: (text) => models.embed(text),
+      embedBatch: (texts) => models.embedBatch(texts),
       classify: (text, embedding) => models.classify(text, embedding),
       quality: async (original, compressed) => (await models.quality(original, compressed)).score,
     },

@@ -52,7 +52,7 @@ describe("shipped embedding model", () => {
     const dir = join(DEFAULT_MODELS_DIR, "embedding");
     const config = (await Bun.file(join(dir, "features.json")).json()) as HashEmbeddingConfig;
     const featurizer = new HashFeaturizer(config.features);
-    const session = await openSession(join(dir, "model.onnx"));
+    const session = openSession(join(dir, "model.onnx"));
     const pool = new SparseInputPool();
     const embedder = await HashEmbedder.load(dir);
     const words = "the quick brown fox jumps over a lazy dog while Kubernetes pods restart 42 times naïve café 東京 x9 don't".split(" ");
@@ -64,9 +64,45 @@ describe("shipped embedding model", () => {
         () => `${words[next() % words.length]}${next() % 3 === 0 ? next() % 1000 : ""}`,
       ).join(" ");
       const { tensors, release } = pool.take(featurizer.featurize(text));
-      const inOrder = Array.from(floatOutput(await session.run(tensors), "embedding"));
+      const inOrder = Array.from(floatOutput(session.run(tensors), "embedding"));
       release();
       expect(Array.from(await embedder.embed(text))).toEqual(inOrder);
+    }
+  });
+
+  test("embeds a batch of texts as it embeds each alone, to the bit, in one run", async () => {
+    // optimize() embeds the cache's and the classifier's texts of a prompt together (HashEmbedder.pool):
+    // the graph normalises each row by its own maximum, so a row's quantization and sum must not depend
+    // on the rows beside it. Pairs that share most words (as those two texts do), share none, repeat a
+    // text, or hold an empty one; a fresh embedder for each side, so no vector comes from the other's memo.
+    const dir = join(DEFAULT_MODELS_DIR, "embedding");
+    const words = "how do I reset my password please thanks the quick brown fox 42 naïve café 東京 kubernetes pod restart".split(" ");
+    let seed = 3;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8;
+    const text = (n: number) => Array.from({ length: n }, () => words[next() % words.length]).join(" ");
+    const batches: string[][] = [
+      ["", "x"],
+      ["same text", "same text"],
+      ["Hi! How do I reset my password?", "how reset password"],
+    ];
+    for (let t = 0; t < 40; t++) {
+      const a = text(1 + (next() % (t < 20 ? 30 : 600)));
+      batches.push(t % 3 === 0 ? [a, text(1 + (next() % 50))] : [a, `${a} ${text(1 + (next() % 5))}`], [a, text(3), text(200)]);
+    }
+    const batched = await HashEmbedder.load(dir);
+    const single = await HashEmbedder.load(dir);
+    let runs = 0;
+    const run = (batched as unknown as { session: { run: (f: unknown) => unknown } }).session;
+    const original = run.run.bind(run);
+    run.run = (f) => {
+      runs++;
+      return original(f);
+    };
+    for (const batch of batches) {
+      const before = runs;
+      const vectors = await batched.embedBatch(batch);
+      expect(runs - before).toBeLessThanOrEqual(1);
+      for (const [i, t] of batch.entries()) expect(Array.from(vectors[i]!)).toEqual(Array.from(await single.embed(t)));
     }
   });
 });
