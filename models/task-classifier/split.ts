@@ -68,7 +68,9 @@ export function authoredPrompts(): LabelledPrompt[] {
     ...authoredFile("round-7.jsonl", () => "train").filter((r) => !isRoundDev(r.text)),
     // Issue 26's eleventh round (data/README.md): long formal faq and chat, with formal reasoning, code and
     // math beside them, and casual creative requests; all train, the writers' files are its dev sets.
-    ...(process.env.SVC_ROUTE_ROUND11 === "0" ? [] : authoredFile("round-11.jsonl", () => "train")),
+    // Loaded only when asked (SVC_ROUTE_ROUND11=1): on a blind set (route-holdout-7) the model trained
+    // with them sent 5 of 90 code/math/reasoning prompts to the cheapest tier, against 2 of 90 (MODEL_CARD.md).
+    ...(process.env.SVC_ROUTE_ROUND11 === "1" ? authoredFile("round-11.jsonl", () => "train") : []),
     // Issue 26's tenth round: three writers, each a source of its own, so that leave-one-source-out
     // holds each writer out in turn (data/README.md). Loaded only when asked (SVC_ROUTE_WRITERS=1): the
     // model trained with them sent more faq/chat above the cheapest tier on 5 of 6 written sets

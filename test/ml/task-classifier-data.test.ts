@@ -23,19 +23,19 @@ describe("task classifier data, eleventh round", () => {
       else process.env[key] = value;
   });
 
-  test("round-11 rows are all training rows of the project's source, and SVC_ROUTE_ROUND11=0 leaves them out", () => {
-    delete process.env.SVC_ROUTE_ROUND11;
+  test("round-11 rows are all training rows of the project's source, loaded only with SVC_ROUTE_ROUND11=1", () => {
+    process.env.SVC_ROUTE_ROUND11 = "1";
     const texts = new Set(round11().map((r) => r.text));
     expect(round11().every((r) => r.source === "svc-authored")).toBe(true);
     const loaded = authoredPrompts().filter((r) => texts.has(r.text));
     expect(loaded.length).toBe(texts.size);
     expect(loaded.every((r) => r.split === "train" && r.dataset === "svc-authored")).toBe(true);
-    process.env.SVC_ROUTE_ROUND11 = "0";
+    delete process.env.SVC_ROUTE_ROUND11;
     expect(authoredPrompts().filter((r) => texts.has(r.text))).toEqual([]);
   });
 
   test("no round-11 row is a near-copy of a hold-out, a dev set or an earlier written row", () => {
-    delete process.env.SVC_ROUTE_ROUND11;
+    process.env.SVC_ROUTE_ROUND11 = "1";
     const texts = round11().map((r) => r.text);
     const own = new Set(texts);
     const writers = Object.values(writerDev()).flat();

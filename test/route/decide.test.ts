@@ -101,9 +101,7 @@ describe("auto routing by task", () => {
     ["summarize", "summarize_task"],
     ["creative", "creative_task"],
   ] as const)("confident %s goes to the cheapest model of the cheapest tier", (task, reason) => {
-    // 0.95 and the rest spread: 0.98 for the cheapest tier, above long_question's threshold at the
-    // fixture's 200 tokens.
-    const d = routed({ prediction: prediction(task, 0.95, 0.2) });
+    const d = routed({ prediction: prediction(task, 0.9, 0.2) });
     expect(d.tier).toBe("cheapest");
     expect(d.model.id).toBe("gemini-1.5-flash-002");
     expect(d.reason).toBe(reason);
@@ -300,12 +298,6 @@ describe("a hard prompt", () => {
       const short = routed({ prediction: fairlySure(task), signals: signals({ promptTokens: t.tokens_from - 1 }) });
       expect(short.tier).toBe("cheapest");
     }
-    // 0.96 lifted nothing before issue 26's eleventh round (threshold 0.95); its training rows made
-    // left-out arena-hard code and math prompts read as chat a little more surely, and 0.97 sends as many
-    // of them to the cheapest tier as before (models/task-classifier/MODEL_CARD.md, eleventh round).
-    expect(routed({ prediction: prediction("chat", 0.96, 0.2, { code: 0.04 }), signals: signals({ promptTokens: t.tokens_from }) }).reason).toBe(
-      "long_question",
-    );
     const sure = prediction("faq", 0.99, 0.2, { reasoning: 0.01 });
     expect(routed({ prediction: sure, signals: signals({ promptTokens: 10 * t.tokens_from }) }).reason).toBe("faq_pattern");
     // Other cheapest-tier classes carry documents: their length says nothing.

@@ -3,16 +3,7 @@ import { Catalog } from "../../src/catalog/catalog";
 import { TASK_CLASSES, type TaskClass } from "../../src/ml/types";
 import { decideRoute, loadCapabilities, promptSignals } from "../../src/pipeline/route";
 import { reasonIsRight } from "../../models/task-classifier/routing-score";
-import {
-  authoredPrompts,
-  freshHoldout,
-  freshHoldout2,
-  type LabelledPrompt,
-  round5Dev,
-  round7Dev,
-  round9Dev,
-  writerDev,
-} from "../../models/task-classifier/split";
+import { authoredPrompts, freshHoldout, freshHoldout2, type LabelledPrompt, round5Dev, round7Dev, round9Dev } from "../../models/task-classifier/split";
 import { shippedModels } from "../ml/shipped-models";
 
 /**
@@ -109,28 +100,19 @@ function goals(name: string, rows: () => LabelledPrompt[], held: Held): void {
   });
 }
 
-// Shipped figures (issue 26's eleventh round, `bun bench/route-eval.ts --no-loso`; the ninth round's in
-// brackets where they differ): fresh hold-out 2 (180, tuning data) routing_reason right 93.3%, lowest
-// recall 0.80 (summarize), code/math/reasoning cheapest 0.0%, faq/chat up 5.0% (10.0%); first fresh
-// hold-out (180, tuning data) 88.3% (86.1%), 0.75 (0.70, faq), 0.0% (1.7%), 7.5% (17.5%); round-5 dev
-// (58, never trained on) 87.9% (86.2%), 0.84 (0.81, faq), 0.0%, 13.6%; round-7 dev (70, never trained on)
-// 74.3% (81.4%: over three seeds 77.2% against 79.5%, and the prompts whose reason changed mostly kept
-// their tier; MODEL_CARD.md, eleventh round), 0.625 (faq; summarize and extract have one or two prompts,
-// 0 right, whose floor the slack puts below 0), 2.7%, 13.8% (10.3%); old hold-out (501) 88.8% (88.6%),
-// 0.818 (0.792, code), 5.4% (6.3%), 6.3% (4.8%).
+// Shipped figures (bench/results/route-eval.md, issue 26's seventh round; the fifth round's in brackets
+// where they differ): fresh hold-out 2 (180, tuning data) routing_reason right 93.3% (91.7%), lowest
+// recall 0.80 (summarize; faq), code/math/reasoning cheapest 0.0%, faq/chat up 10.0%; first fresh hold-out
+// (180, tuning data) 86.1% (87.2%), 0.70 (0.65, faq), 3.3% (1.7%), 17.5% (15.0%: held at 15.0%, which
+// the two-prompt slack still lets this model pass); round-5 dev (58, never trained on) 86.2%, 0.81
+// (0.77, faq), 0.0%, 13.6% (15.9%); round-7 dev (70, never trained on) 81.4%, 0.625 (faq; summarize and
+// extract have one or two prompts, 0 right, whose floor the slack puts below 0), 2.7%, 10.3%; old
+// hold-out (501) 88.6% (87.4%), 0.792 (0.779, code), 6.3% (6.7% before the ninth round's calculation signal), 4.8% (4.0%).
 goals("fresh hold-out 2 (tuning data)", freshHoldout2, {});
-goals("fresh hold-out (tuning data)", freshHoldout, {});
+goals("fresh hold-out (tuning data)", freshHoldout, { lowestRecall: 0.7, easyUp: 0.15 });
 goals("round-5 dev split", round5Dev, { easyUp: 0.136 });
-goals("round-7 dev split", round7Dev, { reason: 0.743, lowestRecall: 0.625, easyUp: 0.138 });
-// Round-9 dev (190, issue 26's ninth round, written before it changed anything; tuning data): 76.8%
-// (77.4%), 0.50 (0.528, faq), 0.0%, 25.7% (32.9%).
-goals("round-9 dev set", round9Dev, { reason: 0.768, lowestRecall: 0.5, easyUp: 0.257 });
-goals("old hold-out", () => authoredPrompts().filter((p) => p.split === "holdout"), { hardToCheapest: 0.054 });
-// The three tenth-round writers' files, not trained on (their faq, chat and creative errors were read in
-// the eleventh round): writer A 77.6% (75.6%), 0.577 (math; creative 0.552 before), 9.5%, 14.6% (10.4%);
-// writer B 86.7% (79.3%), 0.80 (0.333, faq), 1.1%, 53.3% (73.3%); writer C 88.6% (87.3%), 0.667 (0.733,
-// faq), 1.3%, 34.1%.
-const writers = writerDev();
-if (writers["writer A"]) goals("writer A set", () => writers["writer A"]!, { reason: 0.776, lowestRecall: 0.577, hardToCheapest: 0.095, easyUp: 0.146 });
-if (writers["writer B"]) goals("writer B set", () => writers["writer B"]!, { easyUp: 0.533 });
-if (writers["writer C"]) goals("writer C set", () => writers["writer C"]!, { lowestRecall: 0.667, easyUp: 0.341 });
+goals("round-7 dev split", round7Dev, { reason: 0.814, lowestRecall: 0.625, easyUp: 0.103 });
+// Round-9 dev (190, issue 26's ninth round, written before it changed anything; tuning data): 77.4%,
+// 0.528 (faq), 0.0% (3.3% before the calculation signal), 32.9%.
+goals("round-9 dev set", round9Dev, { reason: 0.774, lowestRecall: 0.528, easyUp: 0.329 });
+goals("old hold-out", () => authoredPrompts().filter((p) => p.split === "holdout"), { hardToCheapest: 0.063 });
