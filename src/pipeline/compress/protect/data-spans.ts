@@ -1,6 +1,6 @@
 import { eachMatch } from "../../../text/each-match";
 import { isSocialSentence, signedClosingStart } from "../text/social";
-import { signedTailStart } from "../text/social-vocab";
+import { isSignedName, signedTailStart } from "../text/social-vocab";
 import type { Span } from "./spans";
 
 /**
@@ -139,9 +139,6 @@ function isSocialParagraph(paragraph: string): boolean {
   return paragraph.trim() !== "" && sentences.every((s) => s.trim() === "" || isSocialSentence(s.trim()));
 }
 
-/** A name on a line of its own: one to three capitalised words or initials ("Peter", "Mrs. Pauline Everett"). */
-const NAME_LINE = /^(?:[A-Z][A-Za-z'’-]*\.?)(?:[ \t]+[A-Z][A-Za-z'’-]*\.?){0,2}$/;
-
 /** At most this many closing paragraphs are read back from the end: "Thanks in advance.\n\nKind regards,\nPeter". */
 const MAX_CLOSING_PARAGRAPHS = 3;
 
@@ -205,7 +202,7 @@ function findDataSpans(text: string): Span[] {
   const closingOf = (start: number) => {
     if (signedClosing === closing || !SALUTATION.test(text.slice(start, start + 40))) return signedClosing;
     const body = text.slice(start, signedClosing).trimEnd();
-    return signedTailStart(body) >= 0 || NAME_LINE.test(body.slice(body.lastIndexOf("\n") + 1).trim()) ? signedClosing : closing;
+    return signedTailStart(body) >= 0 || isSignedName(body.slice(body.lastIndexOf("\n") + 1).trim()) ? signedClosing : closing;
   };
   // A text that is nothing but the social paragraph is the text: "Proofread this:\n\nI hope you are well."
   const endOf = (start: number) => {

@@ -305,6 +305,12 @@ const BARE_SIGN_OFF = words(`best love warmly yours sincerely respectfully cheer
 const TAIL_CHARS = 160;
 /** A name as signed: capitalised words and initials, one to three ("Jonathan", "D. Mensah", "Mrs. P. Whitfield", "HR"). */
 const NAME = String.raw`(?:[A-Z][A-Za-z'’-]*\.?)(?:[ \t]+[A-Z][A-Za-z'’-]*\.?){0,2}`;
+const NAME_ONLY = new RegExp(`^${NAME}$`);
+
+/** Whether `line` is nothing but a name as signed ("Peter", "Mrs. Pauline Everett"). */
+export function isSignedName(line: string): boolean {
+  return NAME_ONLY.test(line);
+}
 const SIGNED = new RegExp(String.raw`(?:^|(?<=[.!?\n][ \t]*))([^\n.!?]{1,80}?)(?:[ \t]*[,.!]+[ \t]*|[ \t]+[—–-][ \t]*)(${NAME})[ \t]*[.!]?\s*$`);
 
 /** Whether the last word of `text` (before a full stop or "!") opens with a capital: SIGNED is tried only then. */
