@@ -135,11 +135,15 @@ describe("numbers", () => {
   });
 
   test("'one' after a determiner or before 'of' or a modal is the pronoun, not the number 1", () => {
-    const before = "which this that the every each any no some another other little only right wrong new old same first last next".split(" ");
+    const before = "which this that the every each any no some another other little right wrong new old same first last next".split(" ");
     for (const w of before) expect([w, extractFacets(`Take ${w} one home`).numbers.includes("1")]).toEqual([w, false]);
     const after = "of would could should can must might may ought needs has".split(" ");
     for (const w of after) expect([w, extractFacets(`Then one ${w} go home`).numbers.includes("1")]).toEqual([w, false]);
     expect(extractFacets("Take one cat home").numbers).toEqual(["1"]);
+    expect(extractFacets("How do I stage only one changed file in git?").numbers).toEqual(["1"]);
+    expect(
+      compareFacets(extractFacets("How do I stage all changed files in git?"), extractFacets("How do I stage only one changed file in git?")),
+    ).toMatchObject({ equivalent: false, kind: "number" });
   });
 
   test("'times' and 'x' between numbers multiply; elsewhere they do not", () => {

@@ -371,7 +371,11 @@ const NEEDS_OPERAND = new Set(["*", "/", "%", "&", "|", "~", "<", ">", "<<", ">>
 /** Dashes need an operand on both sides: "5 - 3", not "- item" or "Paris - London". */
 const NEEDS_OPERANDS = new Set(["-", "−"]);
 
-/** "which one", "the one", "one of": a pronoun, not the number 1. */
+/**
+ * "which one", "the one", "one of": a pronoun, not the number 1. Not after "only": "stage only one
+ * changed file" counts, and read as the pronoun it served "stage all changed files" (an outside
+ * writer's pairs, 2026-11-27); "the only one" refused as a number is a miss, not a wrong answer.
+ */
 const ONE_AS_PRONOUN_BEFORE = new Set([
   "which",
   "this",
@@ -385,7 +389,6 @@ const ONE_AS_PRONOUN_BEFORE = new Set([
   "another",
   "other",
   "little",
-  "only",
   "right",
   "wrong",
   "new",
