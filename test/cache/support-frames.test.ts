@@ -1,0 +1,141 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { compareFacets, extractFacets, type WordSimilarity } from "../../src/pipeline/cache";
+import { canonicalRequest } from "../../src/pipeline/cache/facets";
+import { SHIPPED_SYNONYMS } from "../../src/pipeline/cache/request-synonyms";
+
+/**
+ * Issue 24, session 6 of 2026-11-27: support requests framed as not knowing how ("I can't find how to X",
+ * "I don't know how to X", "not sure how to X"), as a try ("I'm trying to X"), as "I need a way to X", a
+ * cry for help before the request ("Help, I need to X"), more support actions after a stated wish,
+ * "where do I" and "Can I", and "Am I allowed to" / "Is it OK if I" read as "Can I". Both sides: every
+ * pair of bench/data/cache-frame-pairs.json (written before the code, against exactly these
+ * relaxations), decided by the verifier with the shipped table and no word vectors. `a` is the query,
+ * `b` the cached prompt.
+ */
+const words: WordSimilarity = { vectors: new Map(), minSimilarity: 0.3, synonyms: SHIPPED_SYNONYMS };
+
+function serves(query: string, cached: string): boolean {
+  return compareFacets(extractFacets(query), extractFacets(cached), words).equivalent;
+}
+
+interface Pair {
+  a: string;
+  b: string;
+  same: boolean;
+  class: string;
+}
+
+const pairs = (JSON.parse(readFileSync(join(import.meta.dir, "..", "..", "bench", "data", "cache-frame-pairs.json"), "utf8")) as { pairs: Pair[] }).pairs;
+
+/** Pairs whose reverse is served: "Can I X?" asked is answered by a cached "How do I X?", never the other way round. */
+const ONE_WAY = new Set(["permission cached, procedure asked", "frame: permission asked, procedure cached"]);
+
+describe("bench/data/cache-frame-pairs.json through the verifier", () => {
+  test("has at least 200 near misses and the framings it promises", () => {
+    expect(pairs.filter((p) => !p.same).length).toBeGreaterThanOrEqual(200);
+    expect(pairs.filter((p) => p.same).length).toBeGreaterThanOrEqual(70);
+  });
+  // One framing is left refused on purpose: "Where do I transfer my booking?" (transfer has a place: where to change trains).
+  const refusedOnPurpose = new Set(["Where do I transfer my booking?"]);
+  for (const p of pairs) {
+    const expected = p.same && !refusedOnPurpose.has(p.a);
+    test(`${expected ? "serves" : "refuses"} (${p.class}): "${p.a}" / "${p.b}"`, () => {
+      expect(serves(p.a, p.b)).toBe(expected);
+      // A near miss is refused both ways; a framing served both ways, but for "Can I X?" cached, which answers no "How do I X?".
+      // (A cached "How do I X?" answers "Can I X?" only for the actions of ABILITY_QUESTION: that side is in the tests below.)
+      if (refusedOnPurpose.has(p.a) || (ONE_WAY.has(p.class) && !p.same)) return;
+      expect(serves(p.b, p.a)).toBe(ONE_WAY.has(p.class) ? false : p.same);
+    });
+  }
+});
+
+describe("the frames themselves", () => {
+  test("not knowing how to do something reads as how to do it; the action failing does not", () => {
+    expect(canonicalRequest("I can't find how to cancel my booking")).toBe("how do I cancel my booking");
+    expect(canonicalRequest("I couldn't figure out how to pair my phone")).toBe("how do I pair my phone");
+    expect(canonicalRequest("I don't know how I can export my data")).toBe("how do I export my data");
+    expect(canonicalRequest("I'm not sure how to renew my permit")).toBe("how do I renew my permit");
+    expect(canonicalRequest("I can't find where to cancel my plan")).toBe("how do I cancel my plan");
+    // Where-to with no support action names a place; no "how" at all is the action failing.
+    expect(canonicalRequest("I can't find where to buy milk")).toBe("I can't find where to buy milk");
+    expect(canonicalRequest("I can't cancel my booking")).toBe("I can't cancel my booking");
+    expect(canonicalRequest("I can't find my booking")).toBe("I can't find my booking");
+    expect(canonicalRequest("I don't know whether to cancel my booking")).toBe("I don't know whether to cancel my booking");
+    // Only before a support action: a feeling or a way with people is no procedure of a service.
+    expect(canonicalRequest("I don't know how to say no to my boss")).toBe("I don't know how to say no to my boss");
+    expect(canonicalRequest("I'm not sure how to feel about my booking")).toBe("I'm not sure how to feel about my booking");
+  });
+  test("not knowing how still refuses a negated action, another object or a qualifier", () => {
+    expect(serves("I don't know how to not get charged", "How do I get charged?")).toBe(false);
+    expect(serves("I can't find how to cancel my booking online", "How do I cancel my booking?")).toBe(false);
+    expect(serves("I can't find how to cancel my order", "How do I cancel my booking?")).toBe(false);
+    expect(serves("I can't figure out how to cancel my booking", "How do I cancel my booking?")).toBe(true);
+  });
+  test("a try or a cry for help before the request frames it; a try that failed or is over does not", () => {
+    expect(serves("I'm trying to pay my rent, how do I do it?", "How do I pay my rent?")).toBe(true);
+    expect(serves("I am trying to pay my rent", "How do I pay my rent?")).toBe(true);
+    expect(serves("Help, I need to pay my rent", "How do I pay my rent?")).toBe(true);
+    expect(serves("I'm trying to pay my rent but it keeps failing", "How do I pay my rent?")).toBe(false);
+    expect(serves("I was trying to pay my rent", "How do I pay my rent?")).toBe(false);
+    expect(serves("Help! I can't pay my rent", "How do I pay my rent?")).toBe(false);
+  });
+  test("'Am I allowed to' and 'Is it OK if I' ask what 'Can I' asks, and are still no 'how'", () => {
+    expect(serves("Am I allowed to donate blood if I have a tattoo?", "Can I donate blood if I have a tattoo?")).toBe(true);
+    expect(serves("Is it OK if I donate blood if I have a tattoo?", "Can I donate blood if I have a tattoo?")).toBe(true);
+    expect(serves("Am I allowed to donate blood if I have a cold?", "Can I donate blood if I have a tattoo?")).toBe(false);
+    expect(serves("How do I cancel my booking?", "Am I allowed to cancel my booking?")).toBe(false);
+  });
+  test("'Can I' before a support action on a/an is answered by 'How do I', not the other way round", () => {
+    expect(serves("Can I cancel a driving lesson?", "How do I cancel a driving lesson?")).toBe(true);
+    expect(serves("How do I cancel a driving lesson?", "Can I cancel a driving lesson?")).toBe(false);
+    expect(serves("Can I cancel a lot of lessons?", "How do I cancel a lot of lessons?")).toBe(false);
+    expect(serves("Can I get a refund for registration?", "How do I get a refund for registration?")).toBe(true);
+    expect(serves("Can I get a discount?", "How do I get a discount?")).toBe(false);
+  });
+  test("more support actions after a stated wish and 'where do I'; a place stays a place", () => {
+    expect(serves("I want to submit a manuscript", "How do I submit a manuscript?")).toBe(true);
+    expect(serves("I'd like to book a ski lesson", "How do I book a ski lesson?")).toBe(true);
+    expect(serves("Where do I adjust the volume on my hearing aids?", "How do I adjust the volume on my hearing aids?")).toBe(true);
+    expect(serves("I want to write a poem about my cat", "How do I write a poem about my cat?")).toBe(false);
+    expect(serves("Where can I buy a season pass?", "How do I buy a season pass?")).toBe(false);
+    expect(serves("Where do I pay my rent?", "How do I pay my rent?")).toBe(false);
+  });
+});
+
+describe("more ways to ask how", () => {
+  test("the process, what to do, the option: read as how; a ranking, advice or a place: not", () => {
+    expect(serves("What's the process for cancelling my subscription?", "How do I cancel my subscription?")).toBe(true);
+    expect(serves("What is the procedure to withdraw my submission?", "How do I withdraw my submission?")).toBe(true);
+    expect(serves("What should I do to reset my PIN?", "How do I reset my PIN?")).toBe(true);
+    expect(serves("Where's the option to hide my phone number?", "How do I hide my phone number?")).toBe(true);
+    expect(serves("What's the process for a refund?", "How do I get a refund?")).toBe(false);
+    expect(serves("What's the best way to cancel my subscription?", "How do I cancel my subscription?")).toBe(false);
+    expect(serves("Should I cancel my subscription?", "How do I cancel my subscription?")).toBe(false);
+    expect(serves("Where's the option to hide my phone number from recruiters?", "How do I hide my phone number?")).toBe(false);
+  });
+  test("a wish without its 'I' is still the wish; a wish negated or in the past is not", () => {
+    expect(serves("need to withdraw my earnings", "How do I withdraw my earnings?")).toBe(true);
+    expect(serves("trying to pair my hearing aids with my phone", "How do I pair my hearing aids with my phone?")).toBe(true);
+    expect(serves("don't need to withdraw my earnings", "How do I withdraw my earnings?")).toBe(false);
+    expect(serves("I needed to withdraw my earnings", "How do I withdraw my earnings?")).toBe(false);
+    expect(serves("I don't want to withdraw my earnings", "I want to withdraw my earnings")).toBe(false);
+  });
+});
+
+describe("a thing needed, then how to get one; a closing 'can you help?'", () => {
+  test("the pronoun reads as the thing; another number, owner or thing refuses", () => {
+    expect(serves("I need a guest pass, how do I get one?", "How do I get a guest pass?")).toBe(true);
+    expect(serves("I'd like a new recycling bin. How can I request one?", "How do I request a new recycling bin?")).toBe(true);
+    expect(serves("I need two guest passes, how do I get them?", "How do I get a guest pass?")).toBe(false);
+    expect(serves("I need a guest pass, how do I get one for my son?", "How do I get a guest pass?")).toBe(false);
+    expect(serves("I need a parking pass, how do I get one?", "How do I get a guest pass?")).toBe(false);
+    expect(serves("I have a guest pass, how do I use it?", "How do I use a guest pass?")).toBe(false);
+  });
+  test("'can you help?' after a request is courtesy; after a problem the problem stays", () => {
+    expect(serves("I want to cancel my ferry booking, can you help?", "How do I cancel my ferry booking?")).toBe(true);
+    expect(serves("I can't cancel my ferry booking, can you help me?", "How do I cancel my ferry booking?")).toBe(false);
+    expect(serves("Can you help?", "How do I cancel my ferry booking?")).toBe(false);
+  });
+});
