@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { loadFaq, replayFaq } from "../../bench/lib/faq-replay";
+import { join } from "node:path";
+import { loadFaq, loadFaqFile, replayFaq } from "../../bench/lib/faq-replay";
 import { Rng } from "../../models/data/rng";
 import { loadModels } from "../../src/pipeline/models";
 
@@ -30,4 +31,21 @@ test("second FAQ hold-out replay: no wrong hit", async () => {
   const result = await replayFaq(loadFaq("faq-fresh"), models.embedder, undefined, new Rng(1));
   expect(result.wrongPairs).toEqual([]);
   expect(result.repeats).toBe(138);
+});
+
+// The support-frame dev corpus (bench/data/faq-frames-dev.json, issue 24, session 6 of 2026-11-27: problem
+// statements, wishes, "I can't find how to", "Can I" in fifteen more domains, 60 near misses asked once):
+// no question gets another intent's answer.
+test("support-frame FAQ replay: no wrong hit", async () => {
+  const models = await loadModels();
+  const result = await replayFaq(
+    loadFaqFile(join(import.meta.dir, "..", "..", "bench", "data", "faq-frames-dev.json")),
+    models.embedder,
+    undefined,
+    new Rng(1),
+  );
+  expect(result.wrongPairs).toEqual([]);
+  expect(result.repeats).toBe(176);
+  // This order serves 111 with the frames and 90 without them (main f1a5ce1): the floor catches losing them.
+  expect(result.served).toBeGreaterThanOrEqual(100);
 });
