@@ -9,6 +9,18 @@ describe("canonical request keys", () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: undefined } })).toBe(canonicalJson({ a: { d: [1, { x: 1, y: 2 }] }, b: 1 }));
   });
 
+  test("a request that offers tools is matched exactly only: it has no semantic prompt; the same request without them has one", () => {
+    const tool = { type: "function", function: { name: "book_table", parameters: { type: "object", properties: {} } } };
+    expect(requestKeys(request("I want to book a table for Friday", { params: { tools: [tool] } })).prompt).toBeNull();
+    expect(requestKeys(request("I want to book a table for Friday", { params: { extra: { functions: [tool.function] } } })).prompt).toBeNull();
+    expect(requestKeys(request("I want to book a table for Friday", { params: { tools: [] } })).prompt).not.toBeNull();
+    expect(requestKeys(request("I want to book a table for Friday")).prompt).not.toBeNull();
+    // The exact layer still serves a repeat of the same tool request.
+    const a = requestKeys(request("I want to book a table for Friday", { params: { tools: [tool] } }));
+    expect(requestKeys(request("I want to book a table for Friday", { params: { tools: [tool] } })).exactKey).toBe(a.exactKey);
+    expect(requestKeys(request("I want to book a table for Saturday", { params: { tools: [tool] } })).exactKey).not.toBe(a.exactKey);
+  });
+
   test("what cannot change the answer does not change the exact key", () => {
     const base = requestKeys(request("What is 2+2?", { params: { temperature: 0, stop: ["\n"], user: "alice" } }));
     const same = [

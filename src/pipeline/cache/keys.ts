@@ -96,9 +96,19 @@ export class FieldHasher {
   }
 }
 
+/**
+ * A request that offers tools (or the legacy `functions`) is matched exactly only: with tools the model
+ * acts on what is asked, so a rewording the verifier accepts for a question ("I want to book a table for
+ * Friday" / "How do I book a table for Friday?", issue 24's support frames) may need another tool call
+ * with other arguments, where a plain answer would serve both.
+ */
+function offersTools(params: PassThroughParams): boolean {
+  return (params.tools?.length ?? 0) > 0 || params.extra?.functions !== undefined;
+}
+
 export function requestKeys(req: CacheRequest): RequestKeys {
   const scopeKey = sha256(canonicalJson({ v: KEY_VERSION, app: req.appId, model: req.model, max_tokens: req.maxTokens, params: canonicalParams(req.params) }));
-  const prompt = semanticPrompt(req.messages);
+  const prompt = offersTools(req.params) ? null : semanticPrompt(req.messages);
   // The context is every turn but the semantic prompt; the exact key adds that prompt to it.
   const contextTurns = prompt !== null ? req.messages.length - 1 : req.messages.length;
   const context = new FieldHasher();
