@@ -56,6 +56,30 @@ const AUXILIARY_WORDS = "did does has is was can could would will".split(" ");
 const AUXILIARY = new TokenWordSet(AUXILIARY_WORDS);
 
 /**
+ * Words before a person and no thing, for a lower-case word general English never writes (issue 30,
+ * fifth round: "yo kealoha", "sorry ruairi,", "gonna meet saoirse at", "who invited kristof"). Not
+ * "call", "email", "text", "ping", "tag" (one calls a function, pings a host) nor BESIDE's "to", "for",
+ * "with" ("switched to vscode"): program and tool names are the unseen words of ordinary prompts; nor
+ * "yo", Spanish for "I" ("que yo vea dónde": a development prompt's find).
+ */
+const ADDRESSING_ONLY_WORDS =
+  "ask asked asking tell told telling remind reminded cc bcc dm thank thanks thx ty hey hi hiya sorry meet met meeting invite invited".split(" ");
+const ADDRESSING_ONLY = new TokenWordSet(ADDRESSING_ONLY_WORDS);
+/**
+ * What a person opening a clause does, for such an unseen word: not "is", "was", "will", "has" ("kubectl
+ * is broken", "pytest was slow"), which a program's name takes too. "pls" for an addressee ("sachini pls
+ * send the deck").
+ */
+const HUMAN_DOING_WORDS =
+  "said says asked told thinks thought wants wanted replied texted emailed called signed can't cant won't didn't doesn't isn't wasn't just already still got went left finished sent booked approved pls plz please".split(
+    " ",
+  );
+const HUMAN_DOING = new TokenWordSet(HUMAN_DOING_WORDS);
+/** Joining two people opening a clause ("batbayar n temuulen are both out"), and the verbs after the pair. */
+const PAIR_JOIN = new TokenWordSet(["and", "n"]);
+const PAIR_DOING = new TokenWordSet("are were have had both will can can't cant won't".split(" "));
+
+/**
  * The (length, first letter, last letter) of every word a name inside a clause may follow (ADDRESSING,
  * BESIDE, AUXILIARY, and "on" of BESIDE_CAPITAL), one byte each: a word of prose is let past without
  * hashing it or the word after it unless its shape is one of theirs. With every lower-case word looked
@@ -64,11 +88,12 @@ const AUXILIARY = new TokenWordSet(AUXILIARY_WORDS);
  */
 const FOLLOWED_SHAPES = new Uint8Array(16 * 26 * 26);
 const shapeIndex = (length: number, first: number, last: number) => (Math.min(length, 15) * 26 + ((first | 32) - 97)) * 26 + ((last | 32) - 97);
-for (const w of [...ADDRESSING_WORDS, ...BESIDE_WORDS, ...AUXILIARY_WORDS, "on"])
+for (const w of [...ADDRESSING_WORDS, ...ADDRESSING_ONLY_WORDS, ...BESIDE_WORDS, ...AUXILIARY_WORDS, "on", "n"])
   FOLLOWED_SHAPES[shapeIndex(w.length, w.charCodeAt(0), w.charCodeAt(w.length - 1))] = 1;
 /** The same for the verbs a name opening a clause comes before (DOING, SPEECH). */
 const VERB_SHAPES = new Uint8Array(16 * 26 * 26);
-for (const w of [...DOING_WORDS, ...SPEECH_WORDS]) VERB_SHAPES[shapeIndex(w.length, w.charCodeAt(0), w.charCodeAt(w.length - 1))] = 1;
+for (const w of [...DOING_WORDS, ...SPEECH_WORDS, ...HUMAN_DOING_WORDS, "n", "and"])
+  VERB_SHAPES[shapeIndex(w.length, w.charCodeAt(0), w.charCodeAt(w.length - 1))] = 1;
 
 /** Whether token i is a possessive or the word after it has the shape of a person's verb (VERB_SHAPES): lowerFramed's test at a clause's start, told without a lookup. */
 function beforeVerb(tokens: Tokens, i: number): boolean {
@@ -142,7 +167,8 @@ function endsAfter(tokens: Tokens, i: number): boolean {
 function lowerFramed(tokens: Tokens, i: number, lex: Lexicon): boolean {
   const g = tokens.gap(i);
   if (g === Gap.Other || g === Gap.Stop || codeAfter(tokens, i)) return false;
-  if (!GIVEN_NAME_WORDS.has(tokens, i) || NOT_A_PERSON.has(tokens, i)) return false;
+  if (NOT_A_PERSON.has(tokens, i)) return false;
+  if (!GIVEN_NAME_WORDS.has(tokens, i)) return unseenFramed(tokens, i, lex);
   const spaced = i > 0 && g === Gap.Space;
   const addressed = spaced && ADDRESSING.has(tokens, i - 1);
   if (wordName(tokens, i, lex) || CALENDAR.has(tokens, i)) {
@@ -155,6 +181,43 @@ function lowerFramed(tokens: Tokens, i: number, lex: Lexicon): boolean {
   if (spaced && BESIDE.has(tokens, i - 1)) return true;
   // Before a verb or as an owner only where a clause starts ("kasia is covering"; not "a monster hunter is").
   return g !== Gap.Space && (spacedIn(tokens, i + 1, DOING) || isPossessive(tokens, i));
+}
+
+/**
+ * Whether token i, a lower-case word of three or more letters with a vowel that general English never
+ * writes (unseen in the case profile, no country's or company's word), is a name by its frame: after a
+ * word one says only to or of a person ("yo kealoha", "who invited kristof"), or opening a clause before
+ * a person's verb ("mihai can't make it", "sachini pls send") or as the first of two people before a
+ * verb ("batbayar n temuulen are"). Given names of every culture cannot all be listed (given-names.ts);
+ * chat shorthand the profile lacks has no vowel or fewer letters ("tmrw", "lmk", "ur").
+ */
+function unseenFramed(tokens: Tokens, i: number, lex: Lexicon): boolean {
+  if (!unseenNameShape(tokens, i, lex)) return false;
+  const g = tokens.gap(i);
+  if (g === Gap.Space) {
+    if (i > 0 && ADDRESSING_ONLY.has(tokens, i - 1)) return true;
+    // The second of a pair opening a clause: "batbayar n temuulen are".
+    if (i < 2 || !PAIR_JOIN.has(tokens, i - 1) || tokens.gap(i - 1) !== Gap.Space || !spacedIn(tokens, i + 1, PAIR_DOING)) return false;
+    const g2 = tokens.gap(i - 2);
+    return g2 !== Gap.Space && g2 !== Gap.Other && (GIVEN_NAME_WORDS.has(tokens, i - 2) || unseenNameShape(tokens, i - 2, lex));
+  }
+  if (spacedIn(tokens, i + 1, HUMAN_DOING)) return true;
+  // The first of a pair: "X n Y are"; the second is taken by the rule after the joining word (BESIDE's "and").
+  return spacedIn(tokens, i + 1, PAIR_JOIN) && i + 2 < tokens.length && unseenNameShape(tokens, i + 2, lex) && spacedIn(tokens, i + 3, PAIR_DOING);
+}
+
+/** Endings of English adverbs, participles and nouns the case profile may not hold ("asked eagerly": a development prompt's find). */
+const ENGLISH_WORD_ENDING = /(?:ly|ed|ing|ness|ment|tion|sion|able|ible|ful|less|ous)$/;
+
+/** Whether token i is three or more lower-case ASCII letters with a vowel, unseen in the case profile, no country's or company's word and no English word's ending. */
+function unseenNameShape(tokens: Tokens, i: number, lex: Lexicon): boolean {
+  if (!lowerWord(tokens, i) || lexCode(tokens, i, lex) >> 1 !== 0 || ENGLISH_WORD_ENDING.test(tokens.lower(i))) return false;
+  const source = tokens.source;
+  for (let k = tokens.start(i); k < tokens.end(i); k++) {
+    const c = source.charCodeAt(k);
+    if (c === 97 || c === 101 || c === 105 || c === 111 || c === 117 || c === 121) return true;
+  }
+  return false;
 }
 
 /**
