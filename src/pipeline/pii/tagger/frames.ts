@@ -120,10 +120,15 @@ const USER_CONTEXT = new TokenWordSet("user username login account author review
 
 /** Keys whose value is a person's name: "first_name", "assignee", "reporter" (the word before "_name" too). */
 const NAME_KEYS = new TokenWordSet(
-  "firstname lastname fullname surname givenname familyname author assignee reporter owner reviewer requester manager approver".split(" "),
+  "firstname lastname fullname surname givenname familyname author assignee reporter owner reviewer requester manager approver recipient patient driver beneficiary passenger attendee tenant guest sender signatory witness".split(
+    " ",
+  ),
 );
-const NAME_KEY_PARTS = new TokenWordSet("first last full given family sur customer contact employee patient user display".split(" "));
-const NAME = new TokenWordSet(["name"]);
+const NAME_KEY_PART_WORDS = "first last full given family sur customer contact employee patient user display recipient owner sender".split(" ");
+const NAME_KEY_PARTS = new TokenWordSet(NAME_KEY_PART_WORDS);
+/** The same parts before "Name" in a camelCase key ("displayName", "contactName": the fifth new-style set's miss). */
+const CAMEL_NAME_PARTS = new Set(NAME_KEY_PART_WORDS);
+const NAME = new TokenWordSet(["name", "person"]);
 const NAME_WORD = /^\p{Lu}\p{Ll}/u;
 
 const isLowerAscii = (c: number) => c >= 97 && c <= 122;
@@ -308,6 +313,11 @@ function valueStart(source: string, from: number): number {
   return k;
 }
 
+/** Whether source[start, end) is a camelCase key of a name ("displayName", "customerName", "firstName"). */
+function camelNameKey(source: string, start: number, end: number): boolean {
+  return end - start > 4 && source.startsWith("Name", end - 4) && CAMEL_NAME_PARTS.has(source.slice(start, end - 4));
+}
+
 /**
  * The value of a name field: `"first_name": "Alejandro"`, `assignee: Zofia Wrona`, `full_name=Lwazi
  * Ndlovu`. Its words (one to four, on one line, spaces between) must be capitalised and none a word
@@ -321,7 +331,7 @@ function fieldValue(tokens: Tokens, labels: Uint8Array, i: number, lex: Lexicon)
   // The value's place first (characters only): a capital right after the colon or equals sign and a quote or spaces.
   const at = valueStart(source, tokens.end(i));
   if (at < 0 || !isUpperAscii(source.charCodeAt(at)) || i + 1 >= tokens.length || tokens.start(i + 1) !== at) return;
-  let strong = NAME_KEYS.has(tokens, i);
+  let strong = NAME_KEYS.has(tokens, i) || camelNameKey(source, tokens.start(i), tokens.end(i));
   if (!strong && NAME.has(tokens, i)) strong = i > 0 && tokens.end(i - 1) + 1 === tokens.start(i) && NAME_KEY_PARTS.has(tokens, i - 1);
   else if (!strong) return;
   let j = i + 1;
@@ -357,23 +367,27 @@ const NAME_COLUMNS = new Set([
   "owner",
 ]);
 /**
- * Whether source[from, to) is a CSV header: two or more lower-case identifiers between commas
- * (/^[a-z][a-z_]*(?:,[a-z][a-z_]*)+$/, a trailing "\r" allowed), told by a scan that stops at a line's
- * first space (a line of prose), with no slice of the line.
+ * The delimiter of a CSV header at source[from, to): two or more lower-case identifiers between commas,
+ * semicolons or tabs, one of them throughout (/^[a-z][a-z_]*(?:,[a-z][a-z_]*)+$/, a trailing "\r"
+ * allowed), told by a scan that stops at a line's first space (a line of prose), with no slice of the
+ * line; 0 if it is none. Semicolons and tabs since issue 30's fifth round ("full_name;email;role", as
+ * European spreadsheets export: the fifth new-style development set's miss).
  */
-function headerAt(source: string, from: number, to: number): boolean {
+function headerAt(source: string, from: number, to: number): number {
   if (to > from && source.charCodeAt(to - 1) === 13) to--;
-  let commas = 0;
+  let delimiter = 0;
+  let count = 0;
   let previous = 44;
   for (let k = from; k < to; k++) {
     const c = source.charCodeAt(k);
-    if (c === 44) {
-      if (previous === 44) return false;
-      commas++;
-    } else if (!(isLowerAscii(c) || (c === 95 && previous !== 44))) return false;
+    if (c === 44 || c === 59 || c === 9) {
+      if (previous === delimiter || previous === 44 || (delimiter !== 0 && c !== delimiter)) return 0;
+      delimiter = c;
+      count++;
+    } else if (!(isLowerAscii(c) || (c === 95 && previous !== delimiter && previous !== 44))) return 0;
     previous = c;
   }
-  return commas > 0 && previous !== 44;
+  return count > 0 && previous !== delimiter ? delimiter : 0;
 }
 
 /**
@@ -386,18 +400,21 @@ function csvNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   const source = tokens.source;
   let lineStart = 0;
   let column = -1;
+  let delimiter = ",";
   let t = 0;
   while (lineStart < source.length) {
     let lineEnd = source.indexOf("\n", lineStart);
     if (lineEnd < 0) lineEnd = source.length;
-    if (headerAt(source, lineStart, lineEnd))
+    const header = headerAt(source, lineStart, lineEnd);
+    if (header !== 0) {
+      delimiter = String.fromCharCode(header);
       column = source
         .slice(lineStart, lineEnd)
         .trimEnd()
-        .split(",")
+        .split(delimiter)
         .findIndex((c) => NAME_COLUMNS.has(c));
-    else if (column >= 0 && source.slice(lineStart, lineEnd).includes(",")) {
-      const cells = source.slice(lineStart, lineEnd).trimEnd().split(",");
+    } else if (column >= 0 && source.slice(lineStart, lineEnd).includes(delimiter)) {
+      const cells = source.slice(lineStart, lineEnd).trimEnd().split(delimiter);
       if (column < cells.length) {
         let from = lineStart;
         for (let k = 0; k < column; k++) from += cells[k]!.length + 1;
@@ -416,13 +433,86 @@ function csvNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   }
 }
 
+/** The words of a letter's or e-mail's closing line ("Kind regards,", "Many thanks", "All the best", "Thanks again,", "ttyl"). */
+const SIGN_OFF_WORDS = new TokenWordSet(
+  "best kind warm warmest many thanks thank you regards cheers sincerely wishes yours truly faithfully again thx ttyl all the with love respectfully cordially".split(
+    " ",
+  ),
+);
+/** The words a closing line must have one of (not "All the", "With love" alone). */
+const SIGN_OFF_CORE = new TokenWordSet("best regards thanks cheers sincerely wishes yours faithfully thx ttyl".split(" "));
+/** Titles a signature's name line may open with ("Dr. Chaminda Jayasuriya"). */
+const SIGNATURE_TITLES = new TokenWordSet("dr mr mrs ms mx prof".split(" "));
+
+/**
+ * A signature: the line after a closing line ("Best,\nKagiso Molefe", "Many thanks\nDong-hyun Kim",
+ * "ttyl\n-njeri") is a name if it is one to four name-like words (a capital then small letters, a part
+ * after a hyphen, an initial; or one lower-case word general English never writes), none a word English
+ * writes in lower case nor a country's or company's; a title before them stays out. The line after that
+ * name is its role ("Accounts Payable", "Consultant Cardiologist"): the person words the tagger gave its
+ * English words are taken back. Issue 30, fifth round: the fifth new-style development set's signatures
+ * lost hyphenated and lower-case names and had their role lines masked.
+ */
+function signatures(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
+  const n = tokens.length;
+  let lineStart = 0;
+  let closing = false;
+  for (let i = 0; i < n; i++) {
+    const lineEnd = i + 1 >= n || tokens.gap(i + 1) === Gap.Newline;
+    if (!lineEnd) continue;
+    const from = lineStart;
+    lineStart = i + 1;
+    if (closing) {
+      closing = false;
+      if (signatureName(tokens, labels, from, i, lex) && i + 1 < n) roleLine(tokens, labels, i + 1, lex);
+      continue;
+    }
+    if (i - from > 2 || (!SIGN_OFF_CORE.has(tokens, i) && !(i > from && SIGN_OFF_CORE.has(tokens, i - 1)))) continue;
+    closing = true;
+    for (let k = from; k <= i && closing; k++) closing = SIGN_OFF_WORDS.has(tokens, k);
+  }
+}
+
+/** Labels tokens [from, to] a person if they are a signature's name line (signatures); whether they were. */
+function signatureName(tokens: Tokens, labels: Uint8Array, from: number, to: number, lex: Lexicon): boolean {
+  const source = tokens.source;
+  let first = from;
+  if (SIGNATURE_TITLES.has(tokens, first) && first < to) first++;
+  if (to - first > 3) return false;
+  for (let k = first; k <= to; k++) {
+    const start = tokens.start(k);
+    const hyphened = k > first && source.charCodeAt(start - 1) === 45 && start - 1 === tokens.end(k - 1);
+    const code = lexCode(tokens, k, lex);
+    if (flagsOf(code) !== 0) return false;
+    if (hyphened) continue;
+    if (NAME_WORD.test(source.slice(start, start + 2))) {
+      if (usuallyLower(code)) return false;
+    } else if (!(tokens.end(k) - start === 1 && isUpperAscii(tokens.first(k))) && !(first === to && unseenNameShape(tokens, k, lex))) return false;
+  }
+  for (let k = first; k <= to; k++) labels[k] = PERSON;
+  return true;
+}
+
+/** Endings of the words of a role ("Consultant", "Cardiologist", "Payable", "Director", "Engineer"). */
+const ROLE_ENDING = /(?:ant|ent|ist|ian|er|or|ble|ary|ive|ing|ment|tion|ness|ship)$/;
+
+/** The role line after a signature's name: its person words that general English writes in lower case, or that are no known name and end as a role's words do, are no name. */
+function roleLine(tokens: Tokens, labels: Uint8Array, from: number, lex: Lexicon): void {
+  for (let k = from; k < tokens.length && (k === from || tokens.gap(k) !== Gap.Newline); k++) {
+    if (labels[k] !== PERSON) continue;
+    const code = lexCode(tokens, k, lex);
+    if (oftenLower(code) || ((code & 1) === 0 && ROLE_ENDING.test(tokens.lower(k)))) labels[k] = O;
+  }
+}
+
 /** Applies the rules above to the words the tagger left unlabelled (labels[i] === O); removes only an assistant's name the tagger took after an addressing word ("Ask Siri to"). */
 export function frameNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   const source = tokens.source;
   const n = tokens.length;
   const d = tokens.data;
-  // A CSV header is a line of lower-case words and commas ending in a line break: one indexOf finds whether any line could be.
-  if (source.indexOf(",") >= 0 && source.indexOf("\n") >= 0) csvNames(tokens, labels, lex);
+  // A CSV header is a line of lower-case words and delimiters ending in a line break: indexOf finds whether any line could be.
+  if ((source.indexOf(",") >= 0 || source.indexOf(";") >= 0 || source.indexOf("\t") >= 0) && source.indexOf("\n") >= 0) csvNames(tokens, labels, lex);
+  if (source.indexOf("\n") >= 0) signatures(tokens, labels, lex);
   // Whether the word before has the shape of one a name may follow (FOLLOWED_SHAPES), carried from word to word.
   let followed = false;
   for (let i = 0; i < n; i++) {
