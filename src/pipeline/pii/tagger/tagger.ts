@@ -534,7 +534,9 @@ function streetBeforeNumber(tokens: Tokens, labels: Uint8Array): void {
       // A street word written apart ("Mariahilfer Straße", "Lange Gasse") takes the capitalised word before it.
       if (STREET_SUFFIX_WORDS.has(tokens, named) && named > 0 && tokens.gap(named) === Gap.Space && capitalised(tokens, named - 1)) from = named - 1;
     }
-    for (let k = first - 1; k >= 0 && k >= first - 4; k--) {
+    // Such a name is whole: no opening word is looked for before it ("Lieferung an Lange Gasse 14": "an" is no part).
+    if (from >= 0 && from < named) first = -1;
+    for (let k = first - 1; first > 0 && k >= 0 && k >= first - 4; k--) {
       if (STREET_PREFIXES.has(tokens, k)) {
         from = k;
         break;
