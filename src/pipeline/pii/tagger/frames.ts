@@ -451,26 +451,16 @@ const SIGNATURE_TITLES = new TokenWordSet("dr mr mrs ms mx prof".split(" "));
  * writes in lower case nor a country's or company's; a title before them stays out. The line after that
  * name is its role ("Accounts Payable", "Consultant Cardiologist"): the person words the tagger gave its
  * English words are taken back. Issue 30, fifth round: the fifth new-style development set's signatures
- * lost hyphenated and lower-case names and had their role lines masked.
+ * lost hyphenated and lower-case names and had their role lines masked. Called by frameNames at each
+ * line's first word with the line before it, when that line has at most three words (most have more).
  */
-function signatures(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
-  const n = tokens.length;
-  let lineStart = 0;
-  let closing = false;
-  for (let i = 0; i < n; i++) {
-    const lineEnd = i + 1 >= n || tokens.gap(i + 1) === Gap.Newline;
-    if (!lineEnd) continue;
-    const from = lineStart;
-    lineStart = i + 1;
-    if (closing) {
-      closing = false;
-      if (signatureName(tokens, labels, from, i, lex) && i + 1 < n) roleLine(tokens, labels, i + 1, lex);
-      continue;
-    }
-    if (i - from > 2 || (!SIGN_OFF_CORE.has(tokens, i) && !(i > from && SIGN_OFF_CORE.has(tokens, i - 1)))) continue;
-    closing = true;
-    for (let k = from; k <= i && closing; k++) closing = SIGN_OFF_WORDS.has(tokens, k);
-  }
+function signatureAt(tokens: Tokens, labels: Uint8Array, from: number, to: number, lex: Lexicon): void {
+  // The closing line [from, to]: one to three words, one of them a closing's core word, every one a closing's.
+  if (!SIGN_OFF_CORE.has(tokens, to) && !(to > from && SIGN_OFF_CORE.has(tokens, to - 1))) return;
+  for (let k = from; k <= to; k++) if (!SIGN_OFF_WORDS.has(tokens, k)) return;
+  let end = to + 1;
+  while (end + 1 < tokens.length && tokens.gap(end + 1) !== Gap.Newline) end++;
+  if (end < tokens.length && signatureName(tokens, labels, to + 1, end, lex) && end + 1 < tokens.length) roleLine(tokens, labels, end + 1, lex);
 }
 
 /** Labels tokens [from, to] a person if they are a signature's name line (signatures); whether they were. */
@@ -512,14 +502,19 @@ export function frameNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): vo
   const d = tokens.data;
   // A CSV header is a line of lower-case words and delimiters ending in a line break: indexOf finds whether any line could be.
   if ((source.indexOf(",") >= 0 || source.indexOf(";") >= 0 || source.indexOf("\t") >= 0) && source.indexOf("\n") >= 0) csvNames(tokens, labels, lex);
-  if (source.indexOf("\n") >= 0) signatures(tokens, labels, lex);
   // Whether the word before has the shape of one a name may follow (FOLLOWED_SHAPES), carried from word to word.
   let followed = false;
+  // The first word of the current line: a line of at most three words before a line break may be a closing (signatureAt).
+  let lineStart = 0;
   for (let i = 0; i < n; i++) {
     const at = i * STRIDE;
     const start = d[at + START]!;
     const end = d[at + END]!;
     const meta = d[at + META]!;
+    if ((meta & GAP_MASK) === Gap.Newline) {
+      if (i > lineStart && i - lineStart <= 3) signatureAt(tokens, labels, lineStart, i - 1, lex);
+      lineStart = i;
+    }
     const c = source.charCodeAt(start);
     const sep = source.charCodeAt(end);
     const after = followed;
