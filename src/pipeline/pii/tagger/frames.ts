@@ -1,7 +1,23 @@
 import { flagsOf, isPossessive, type Lexicon, lexCode, LABELS, oftenLower, TokenWordSet, usuallyLower } from "./features";
 import { GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
 import { PLACE_WORDS } from "./places";
-import { END, Gap, META, PLAIN, START, STRIDE, type Tokens } from "./tokens";
+import {
+  AT_BEFORE,
+  FOLLOWED,
+  FOLLOWED_SHAPE,
+  FRAME_SHAPES,
+  frameShapeIndex,
+  Gap,
+  LOWER_FIRST,
+  META,
+  POSSESSIVE,
+  SPECIAL,
+  STRIDE,
+  type Tokens,
+  UPPER_FIRST,
+  VERB,
+  VERB_SHAPE,
+} from "./tokens";
 
 /** The gap bits of a token's META word (tokens.ts). */
 const GAP_MASK = 7;
@@ -79,31 +95,22 @@ const HUMAN_DOING = new TokenWordSet(HUMAN_DOING_WORDS);
 const PAIR_JOIN = new TokenWordSet(["and", "n"]);
 const PAIR_DOING = new TokenWordSet("are were have had both will can can't cant won't".split(" "));
 
-/**
- * The (length, first letter, last letter) of every word a name inside a clause may follow (ADDRESSING,
- * BESIDE, AUXILIARY, and "on" of BESIDE_CAPITAL), one byte each: a word of prose is let past without
- * hashing it or the word after it unless its shape is one of theirs. With every lower-case word looked
- * up among the given names, masking took 1.43x the start tree's time on the prompts workload (bun
- * bench/pii-speed.ts --tree start=DIR --tree now=.).
- */
-const FOLLOWED_SHAPES = new Uint8Array(16 * 26 * 26);
-const shapeIndex = (length: number, first: number, last: number) => (Math.min(length, 15) * 26 + ((first | 32) - 97)) * 26 + ((last | 32) - 97);
+// The shapes (length, first letter, last letter) of the words a name inside a clause may follow
+// (ADDRESSING, ADDRESSING_ONLY, BESIDE, AUXILIARY, "on", "n") and of the verbs a person opening a clause
+// comes before (DOING, SPEECH, HUMAN_DOING, and the pair's "and", "n"): tokenize marks each word with
+// their bits (tokens.ts: FOLLOWED, VERB), so frameNames lets a word of prose past without reading it or
+// the word after it. With every lower-case word looked up among the given names, masking took 1.43x the
+// start tree's time on the prompts workload (bun bench/pii-speed.ts --tree start=DIR --tree now=.).
 for (const w of [...ADDRESSING_WORDS, ...ADDRESSING_ONLY_WORDS, ...BESIDE_WORDS, ...AUXILIARY_WORDS, "on", "n"])
-  FOLLOWED_SHAPES[shapeIndex(w.length, w.charCodeAt(0), w.charCodeAt(w.length - 1))] = 1;
-/** The same for the verbs a name opening a clause comes before (DOING, SPEECH). */
-const VERB_SHAPES = new Uint8Array(16 * 26 * 26);
+  FRAME_SHAPES[frameShapeIndex(w.length, w.charCodeAt(0), w.charCodeAt(w.length - 1))]! |= FOLLOWED_SHAPE;
 for (const w of [...DOING_WORDS, ...SPEECH_WORDS, ...HUMAN_DOING_WORDS, "n", "and"])
-  VERB_SHAPES[shapeIndex(w.length, w.charCodeAt(0), w.charCodeAt(w.length - 1))] = 1;
+  FRAME_SHAPES[frameShapeIndex(w.length, w.charCodeAt(0), w.charCodeAt(w.length - 1))]! |= VERB_SHAPE;
 
-/** Whether token i is a possessive or the word after it has the shape of a person's verb (VERB_SHAPES): lowerFramed's test at a clause's start, told without a lookup. */
+/** Whether token i is a possessive or the word after it, after a space, has the shape of a person's verb (tokens.ts: POSSESSIVE, VERB): lowerFramed's test at a clause's start, told from the tokens' bits. */
 function beforeVerb(tokens: Tokens, i: number): boolean {
-  if (isPossessive(tokens, i)) return true;
-  if (i + 1 >= tokens.length || tokens.gap(i + 1) !== Gap.Space) return false;
-  const start = tokens.start(i + 1);
-  const end = tokens.end(i + 1);
-  const first = tokens.source.charCodeAt(start);
-  const last = tokens.source.charCodeAt(end - 1);
-  return isLowerAscii(first) && isLowerAscii(last) && end - start <= 15 && VERB_SHAPES[shapeIndex(end - start, first, last)] === 1;
+  const d = tokens.data;
+  if ((d[i * STRIDE + META]! & POSSESSIVE) !== 0) return true;
+  return i + 1 < tokens.length && (d[(i + 1) * STRIDE + META]! & (GAP_MASK | VERB)) === (Gap.Space | VERB);
 }
 
 /** Verbs in their plain form after "did X": "did will say anything". */
@@ -502,41 +509,28 @@ export function frameNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): vo
   const d = tokens.data;
   // A CSV header is a line of lower-case words and delimiters ending in a line break: indexOf finds whether any line could be.
   if ((source.indexOf(",") >= 0 || source.indexOf(";") >= 0 || source.indexOf("\t") >= 0) && source.indexOf("\n") >= 0) csvNames(tokens, labels, lex);
-  // Whether the word before has the shape of one a name may follow (FOLLOWED_SHAPES), carried from word to word.
+  // Whether the word before has the shape of one a name may follow (tokens.ts: FOLLOWED), carried from word to word.
   let followed = false;
   // The first word of the current line: a line of at most three words before a line break may be a closing (signatureAt).
   let lineStart = 0;
   for (let i = 0; i < n; i++) {
-    const at = i * STRIDE;
-    const start = d[at + START]!;
-    const end = d[at + END]!;
-    const meta = d[at + META]!;
-    if ((meta & GAP_MASK) === Gap.Newline) {
+    const meta = d[i * STRIDE + META]!;
+    const gap = meta & GAP_MASK;
+    if (gap === Gap.Newline) {
       if (i > lineStart && i - lineStart <= 3) signatureAt(tokens, labels, lineStart, i - 1, lex);
       lineStart = i;
     }
-    const c = source.charCodeAt(start);
-    const sep = source.charCodeAt(end);
     const after = followed;
-    const letter = c | 32;
-    followed = false;
-    if ((meta & PLAIN) !== 0 && letter >= 97 && letter <= 122 && end - start <= 15) {
-      // An apostrophe last ("dogs'") has no shape: the table is read within its bounds only (a read past them is slow).
-      const last = source.charCodeAt(end - 1) | 32;
-      followed = last >= 97 && last <= 122 && FOLLOWED_SHAPES[shapeIndex(end - start, c, last)] === 1;
-    }
-    // Most words are let past on what is already read: a word that no "." or "_" joins to the next and no
-    // key's quote, colon or equals sign follows, in lower case inside a clause after a word no name
+    followed = (meta & FOLLOWED) !== 0;
+    // Most words are let past on their bits alone (tokens.ts): a word that no "." or "_" joins to the next
+    // and no key's quote, colon or equals sign follows, in lower case inside a clause after a word no name
     // follows, or opening a clause before a word no person's verb has the shape of; a capitalised word
-    // neither after such a word nor before such a verb nor after "@"; a number. The rules still cost: masking 1.26-1.35x the start tree's time on
-    // that workload (bun bench/pii-speed.ts --workload prompts --tree start=DIR --tree now=.), of which
-    // about 0.09 is this loop's reads alone; the lookups after these tests made no measurable part.
-    const gap = meta & GAP_MASK;
-    const special = sep === 34 || sep === 39 || sep === 58 || sep === 61 || ((sep === 46 || sep === 95) && isLowerAscii(source.charCodeAt(end + 1)));
-    if (!special) {
-      if (isLowerAscii(c)) {
-        if (gap === Gap.Space ? !after : gap === Gap.Stop || (gap !== Gap.Other && source.charCodeAt(start - 1) !== 64 && !beforeVerb(tokens, i))) continue;
-      } else if (!isUpperAscii(c) || !(after || source.charCodeAt(start - 1) === 64 || beforeVerb(tokens, i))) continue;
+    // neither after such a word nor before such a verb nor after "@"; a number. Reading each word's
+    // characters here instead was about 0.09 of masking's time on the prompts workload (round four).
+    if ((meta & SPECIAL) === 0) {
+      if ((meta & LOWER_FIRST) !== 0) {
+        if (gap === Gap.Space ? !after : gap === Gap.Stop || (gap !== Gap.Other && (meta & AT_BEFORE) === 0 && !beforeVerb(tokens, i))) continue;
+      } else if ((meta & UPPER_FIRST) === 0 || !(after || (meta & AT_BEFORE) !== 0 || beforeVerb(tokens, i))) continue;
     }
     if (frameWord(tokens, labels, i, lex, after) === 2) {
       i++;
