@@ -56,6 +56,18 @@ describe("PII rules of issue 30's fifth round: people", () => {
   });
 });
 
+describe("PII rules of issue 30's fifth round: initials", () => {
+  test("initials before a surname the tagger found, and an initial.surname username after a user's word", () => {
+    expect(found("The parcel was signed for by K. Mwangi at the gate.", "PERSON")).toEqual(["K. Mwangi"]);
+    expect(found("2026-11-02 login ok: t.oyelaran (2FA)", "PERSON")).toEqual(["t.oyelaran"]);
+  });
+
+  test("no username of an initial and a word, nor one without a user's word", () => {
+    expect(found("Call np.array and d.values in the loop.", "PERSON")).toEqual([]);
+    expect(found("Status: t.oyelaran (2FA)", "PERSON")).toEqual([]);
+  });
+});
+
 describe("PII rules of issue 30's fifth round: addresses", () => {
   test("PO boxes, 'No.', 'Block' and 'Villa' before the number", () => {
     expect(found("Please post it to PO Box 4410, Gaborone.", "ADDRESS")).toEqual(["PO Box 4410, Gaborone"]);

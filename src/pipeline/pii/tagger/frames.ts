@@ -274,14 +274,17 @@ function speaker(tokens: Tokens, i: number, lex: Lexicon): boolean {
  * A username of two words joined by one "." or "_" and nothing else around them ("anna.kowalski",
  * "keisha_brown"; not "os.path.join", "user.name", "a.b@c", "alice.send("): a given name and a word
  * English does not write in lower case, or any two such words after a user's context word ("Author:
- * mthembu.sipho", "user=arjun_mehta").
+ * mthembu.sipho", "user=arjun_mehta"); after one, also an initial and an unseen word or a known name
+ * ("login ok: m.achterberg": issue 30's fifth new-style development set).
  */
 function username(tokens: Tokens, i: number, lex: Lexicon): boolean {
   const source = tokens.source;
   const start = tokens.start(i);
   const sep = source.charCodeAt(tokens.end(i));
   if (i + 1 >= tokens.length || tokens.start(i + 1) !== tokens.end(i) + 1 || (sep !== 46 && sep !== 95)) return false;
-  if (!lowerWord(tokens, i) || !lowerWord(tokens, i + 1)) return false;
+  // An initial and a surname ("m.achterberg") only after a user's context word (below).
+  const initial = tokens.end(i) - start === 1 && isLowerAscii(source.charCodeAt(start));
+  if (!(initial || lowerWord(tokens, i)) || !lowerWord(tokens, i + 1)) return false;
   const before = start > 0 ? source.charCodeAt(start - 1) : 32;
   if (isWordChar(before) || before === 46 || before === 47 || before === 64 || before === 45) return false;
   const endAt = tokens.end(i + 1);
@@ -290,10 +293,12 @@ function username(tokens: Tokens, i: number, lex: Lexicon): boolean {
   if (after === 64 || after === 47 || after === 40 || after === 95 || after === 45) return false;
   if ((after === 46 || after === 95) && endAt + 1 < source.length && isWordChar(source.charCodeAt(endAt + 1))) return false;
   const secondWord = usuallyLower(lexCode(tokens, i + 1, lex));
-  const given = plainName(tokens, i, lex);
+  const given = !initial && plainName(tokens, i, lex);
   if (given && !secondWord) return true;
   let context = false;
   for (let k = i - 1; k >= 0 && k >= i - 2 && !context; k--) context = USER_CONTEXT.has(tokens, k);
+  // "login ok: m.achterberg", "user=j.okafor": a surname the case profile never saw, or a known name.
+  if (initial) return context && (unseenNameShape(tokens, i + 1, lex) || (lexCode(tokens, i + 1, lex) & 1) === 1);
   // After a user's context word: a given name and any word ("user keisha_brown"), or two words English does not write in lower case.
   return context && (given || (!usuallyLower(lexCode(tokens, i, lex)) && !secondWord)) && !NOT_A_PERSON.has(tokens, i);
 }
@@ -553,9 +558,9 @@ function frameWord(tokens: Tokens, labels: Uint8Array, i: number, lex: Lexicon, 
     labels[i] = O;
     return 1;
   }
-  // A username's first half may already be a person word ("nadia" of "nadia_rahimi").
+  // A username's first half may already be a person word ("nadia" of "nadia_rahimi"), or its second ("oyelaran" of "t.oyelaran").
   if ((sep === 46 || sep === 95) && label !== ADDRESS && i + 1 < n && tokens.start(i + 1) === end + 1) {
-    if (labels[i + 1] === O && username(tokens, i, lex)) {
+    if ((labels[i + 1] === O || labels[i + 1] === PERSON) && username(tokens, i, lex)) {
       labels[i] = PERSON;
       labels[i + 1] = PERSON;
       return 2;

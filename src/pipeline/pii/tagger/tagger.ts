@@ -269,6 +269,8 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
   }
   // The cheap neighbour tests first: nameLike's lookups for every capitalised word were 3% of the tagger's time.
   for (let i = 0; i < tokens.length; i++) {
+    // Initials before a surname the tagger found are part of the name ("signed for by J. Oduya": the fifth new-style set's miss).
+    if (labels[i] === PERSON && tokens.gap(i) === Gap.Stop && labels[i - 1] === O) initialled(tokens, labels, i, lex);
     // Only a capitalised word can join (nameLike): tested first, as most words of prose are not.
     if (labels[i] !== O || !capitalised(tokens, i)) continue;
     const afterTitle =
