@@ -186,6 +186,19 @@ describe("PII rules of issue 30's fifth round: people", () => {
   });
 });
 
+describe("PII rules of issue 30's fifth round: an unseen name after a word said to a person, pronouns in brackets", () => {
+  test("found", () => {
+    expect(found("Can you remind Tsholofelo tomorrow?", "PERSON")).toEqual(["Tsholofelo"]);
+    expect(found("Notes by Kiri Tawhai (she/her), sent on Monday", "PERSON")).toEqual(["Kiri Tawhai"]);
+    expect(found("— Oyelowo (they/them)", "PERSON")).toEqual(["Oyelowo"]);
+  });
+
+  test("not a licence after 'cc', nor a setting before pronouns", () => {
+    expect(found("Licensed cc BY-NC, see the notes.", "PERSON")).toEqual([]);
+    expect(found("Pick the Default (he/him) option in the form.", "PERSON")).toEqual([]);
+  });
+});
+
 describe("PII rules of issue 30's fifth round: initials", () => {
   test("initials before a surname the tagger found, and an initial.surname username after a user's word", () => {
     expect(found("The parcel was signed for by K. Mwangi at the gate.", "PERSON")).toEqual(["K. Mwangi"]);

@@ -1,4 +1,4 @@
-import { flagsOf, isPossessive, type Lexicon, lexCode, LABELS, oftenLower, TokenWordSet, usuallyLower } from "./features";
+import { capitalised, flagsOf, isPossessive, type Lexicon, lexCode, LABELS, oftenLower, TokenWordSet, usuallyLower } from "./features";
 import { GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
 import { PLACE_WORDS } from "./places";
 import {
@@ -252,6 +252,41 @@ function capitalWordName(tokens: Tokens, i: number, lex: Lexicon): boolean {
   if (ADDRESSING.has(tokens, i - 1)) return true;
   if (CALENDAR.has(tokens, i)) return false;
   return BESIDE_CAPITAL.has(tokens, i - 1) || AUXILIARY.has(tokens, i - 1) || spacedIn(tokens, i + 1, DOING);
+}
+
+/**
+ * A capitalised word the case profile never saw, inside a sentence right after a word said only to or
+ * of a person ("Translate this note for Makoa" is not; "ask Makoa", "thanks Tsegaye", "cc Oyelowo" are):
+ * issue 30's fifth round, where the tagger passed over such given names of less common cultures.
+ */
+function addressedUnseen(tokens: Tokens, i: number, lex: Lexicon): boolean {
+  if (tokens.gap(i) !== Gap.Space || !ADDRESSING_ONLY.has(tokens, i - 1) || tokens.end(i) - tokens.start(i) < 3) return false;
+  // One word alone: before another capitalised word it is a title or a first name the tagger reads with the rest ("ask Frau Köhler").
+  if (i + 1 < tokens.length && tokens.gap(i + 1) === Gap.Space && capitalised(tokens, i + 1)) return false;
+  // A capital, then small letters only ("Tsegaye"; not "BY-NC" of "cc BY-NC", a development prompt's find).
+  const source = tokens.source;
+  for (let k = tokens.start(i) + 1; k < tokens.end(i); k++) if (!isLowerAscii(source.charCodeAt(k))) return false;
+  return lexCode(tokens, i, lex) >> 1 === 0 && !NOT_A_PERSON.has(tokens, i);
+}
+
+const PRONOUNS = new TokenWordSet("she her he him they them xe ze".split(" "));
+
+/**
+ * Pronouns in brackets after a name ("Soraya (she/her)", "Alex Chen (they/them)", as signatures and
+ * chat profiles write them: issue 30's fifth new-style set): token i is the first pronoun, after "(";
+ * the one or two name-like capitalised words right before the bracket are a person.
+ */
+function pronounsAfter(tokens: Tokens, labels: Uint8Array, i: number, lex: Lexicon): void {
+  const source = tokens.source;
+  if (i === 0 || i + 1 >= tokens.length || !PRONOUNS.has(tokens, i) || !PRONOUNS.has(tokens, i + 1) || source.charCodeAt(tokens.end(i + 1)) !== 41) return;
+  // One space between the name and the bracket.
+  if (tokens.start(i) - tokens.end(i - 1) !== 2 || source.charCodeAt(tokens.end(i - 1)) !== 32) return;
+  for (let k = i - 1, words = 0; k >= 0 && words < 2; k--, words++) {
+    const code = lexCode(tokens, k, lex);
+    if (!NAME_WORD.test(source.slice(tokens.start(k), tokens.start(k) + 2)) || usuallyLower(code) || flagsOf(code) !== 0) return;
+    labels[k] = PERSON;
+    if (tokens.gap(k) !== Gap.Space || k === 0 || !capitalised(tokens, k - 1)) return;
+  }
 }
 
 /**
@@ -579,6 +614,10 @@ function frameWord(tokens: Tokens, labels: Uint8Array, i: number, lex: Lexicon, 
       if ((start < 2 || !isWordChar(source.charCodeAt(start - 2))) && plainName(tokens, i, lex) && !NOT_A_PERSON.has(tokens, i)) labels[i] = PERSON;
       return 1;
     }
+    if (tokens.before(i) === 40 && sep === 47) {
+      pronounsAfter(tokens, labels, i, lex);
+      return 1;
+    }
     // Inside a clause only after a word of the right shape; at a clause's start before a verb.
     if ((gap === Gap.Space && !after) || gap === Gap.Other || gap === Gap.Stop) return 1;
     if (end - start >= 2 && tokens.isPlain(i) && lowerFramed(tokens, i, lex)) labels[i] = PERSON;
@@ -588,7 +627,7 @@ function frameWord(tokens: Tokens, labels: Uint8Array, i: number, lex: Lexicon, 
       return 1;
     }
     // Looked up only after a word of the right shape or before a verb's (capitalWordName reads the words themselves).
-    if ((after || beforeVerb(tokens, i)) && capitalWordName(tokens, i, lex)) labels[i] = PERSON;
+    if ((after || beforeVerb(tokens, i)) && (capitalWordName(tokens, i, lex) || (after && addressedUnseen(tokens, i, lex)))) labels[i] = PERSON;
   }
   return 1;
 }
