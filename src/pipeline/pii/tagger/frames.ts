@@ -73,7 +73,7 @@ const AUXILIARY = new TokenWordSet(AUXILIARY_WORDS);
 
 /**
  * Words before a person and no thing, for a lower-case word general English never writes (issue 30,
- * fifth round: "yo kealoha", "sorry ruairi,", "gonna meet saoirse at", "who invited kristof"). Not
+ * fifth round: "hey kealoha", "sorry ruairi,", "gonna meet saoirse at", "who invited kristof"). Not
  * "call", "email", "text", "ping", "tag" (one calls a function, pings a host) nor BESIDE's "to", "for",
  * "with" ("switched to vscode"): program and tool names are the unseen words of ordinary prompts; nor
  * "yo", Spanish for "I" ("que yo vea dónde": a development prompt's find).
@@ -196,12 +196,12 @@ function lowerFramed(tokens: Tokens, i: number, lex: Lexicon): boolean {
 }
 
 /**
- * Whether token i, a lower-case word of three or more letters with a vowel that general English never
+ * Whether token i, a lower-case word of three or more letters with two vowels that general English never
  * writes (unseen in the case profile, no country's or company's word), is a name by its frame: after a
- * word one says only to or of a person ("yo kealoha", "who invited kristof"), or opening a clause before
+ * word one says only to or of a person ("hey kealoha", "who invited kristof"), or opening a clause before
  * a person's verb ("mihai can't make it", "sachini pls send") or as the first of two people before a
  * verb ("batbayar n temuulen are"). Given names of every culture cannot all be listed (given-names.ts);
- * chat shorthand the profile lacks has no vowel or fewer letters ("tmrw", "lmk", "ur").
+ * chat shorthand the profile lacks has fewer letters or vowels ("tmrw", "lmk", "ur", "abt").
  */
 function unseenFramed(tokens: Tokens, i: number, lex: Lexicon): boolean {
   if (!unseenNameShape(tokens, i, lex)) return false;
@@ -221,15 +221,20 @@ function unseenFramed(tokens: Tokens, i: number, lex: Lexicon): boolean {
 /** Endings of English adverbs, participles and nouns the case profile may not hold ("asked eagerly": a development prompt's find). */
 const ENGLISH_WORD_ENDING = /(?:ly|ed|ing|ness|ment|tion|sion|able|ible|ful|less|ous)$/;
 
-/** Whether token i is three or more lower-case ASCII letters with a vowel, unseen in the case profile, no country's or company's word and no English word's ending. */
+/**
+ * Whether token i is three or more lower-case ASCII letters with two vowels (a, e, i, o, u), unseen in the
+ * case profile, no country's or company's word and no English word's ending. One vowel let chat shorthand
+ * and programs through ("hey yall", "sorry abt", "systemd can't": sentences written to probe the rule).
+ */
 function unseenNameShape(tokens: Tokens, i: number, lex: Lexicon): boolean {
   if (!lowerWord(tokens, i) || lexCode(tokens, i, lex) >> 1 !== 0 || ENGLISH_WORD_ENDING.test(tokens.lower(i))) return false;
   const source = tokens.source;
+  let vowels = 0;
   for (let k = tokens.start(i); k < tokens.end(i); k++) {
     const c = source.charCodeAt(k);
-    if (c === 97 || c === 101 || c === 105 || c === 111 || c === 117 || c === 121) return true;
+    if (c === 97 || c === 101 || c === 105 || c === 111 || c === 117) vowels++;
   }
-  return false;
+  return vowels >= 2;
 }
 
 /**
