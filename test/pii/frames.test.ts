@@ -184,6 +184,7 @@ describe("PII rules of issue 30's fifth round: people", () => {
   test("no signature in a line after a closing line that is prose or a heading", () => {
     expect(found("Best regards,\nSee the attached invoice for details.", "PERSON")).toEqual([]);
     expect(found("Thanks!\nRelease Notes", "PERSON")).toEqual([]);
+    expect(found("Best,\nDevOps", "PERSON")).toEqual([]);
   });
 });
 

@@ -528,7 +528,8 @@ function signatureName(tokens: Tokens, labels: Uint8Array, from: number, to: num
     if (flagsOf(code) !== 0) return false;
     if (hyphened) continue;
     if (NAME_WORD.test(source.slice(start, start + 2))) {
-      if (usuallyLower(code)) return false;
+      // A capital inside is a product's or team's ("DevOps", "GitHub"), and a word English writes in lower case no name.
+      if (usuallyLower(code) || innerCapital(source, start + 1, tokens.end(k))) return false;
     } else if (!(tokens.end(k) - start === 1 && isUpperAscii(tokens.first(k))) && !(first === to && unseenNameShape(tokens, k, lex))) return false;
   }
   for (let k = first; k <= to; k++) labels[k] = PERSON;
@@ -537,6 +538,12 @@ function signatureName(tokens: Tokens, labels: Uint8Array, from: number, to: num
 
 /** Endings of the words of a role ("Consultant", "Cardiologist", "Payable", "Director", "Engineer"). */
 const ROLE_ENDING = /(?:ant|ent|ist|ian|er|or|ble|ary|ive|ing|ment|tion|ness|ship)$/;
+
+/** Whether source[from, to) holds an ASCII capital. */
+function innerCapital(source: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (isUpperAscii(source.charCodeAt(k))) return true;
+  return false;
+}
 
 /** The role line after a signature's name: its person words that general English writes in lower case, or that are no known name and end as a role's words do, are no name. */
 function roleLine(tokens: Tokens, labels: Uint8Array, from: number, lex: Lexicon): void {
