@@ -16,6 +16,10 @@
  *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-dev4.txt  # a fourth (lower-case names in chat, usernames in logs,
  *                                              # word-like given names, JSON/CSV/XML/SQL fields; brand, eponym and place distractors)
  *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-check2.txt # its check set (scored once, at the end of round four)
+ *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-dev5.txt  # a fifth (lower-case names of many cultures, offices before
+ *                                              # surnames, name fields and CSV columns, signatures, 30 countries' addresses with
+ *                                              # apartments and PO boxes; 40 capitalised distractors)
+ *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-check3.txt # its check set (only its totals read, at the end of round five)
  *
  * Scoring is per word, as Presidio's own evaluator does (models/pii-ner/score.ts).
  *

@@ -38,6 +38,37 @@ export const HAS_HASH = 1 << 5;
 export const HAS_CODE = 1 << 6;
 export const HAS_INFO = 1 << 7;
 
+/*
+ * What frames.ts's loop over every word reads of a token, told while tokenize has its characters at hand
+ * (issue 30, fifth round): that loop read each token's first, last and following characters itself, about
+ * a tenth of masking's time on ordinary prompts (bench/results/pii-helper-2026-11-27-round4.md).
+ */
+/** The first character is a-z. */
+export const LOWER_FIRST = 1 << 8;
+/** The first character is A-Z. */
+export const UPPER_FIRST = 1 << 9;
+/** A plain word of at most 15 letters whose (length, first, last letter) is one of FRAME_SHAPES' FOLLOWED_SHAPE words (case folded). */
+export const FOLLOWED = 1 << 10;
+/** A word of at most 15 characters, first and last a-z, whose shape is one of FRAME_SHAPES' VERB_SHAPE words. */
+export const VERB = 1 << 11;
+/** Followed by a quote, a colon or an equals sign, or by "." or "_" and a-z (a key, a username, code). */
+export const SPECIAL = 1 << 12;
+/** Right after "@". */
+export const AT_BEFORE = 1 << 13;
+/** Three or more characters ending in "'s" or "’s". */
+export const POSSESSIVE = 1 << 14;
+
+/** FRAME_SHAPES' bits. */
+export const FOLLOWED_SHAPE = 1;
+export const VERB_SHAPE = 2;
+/**
+ * Per (length up to 15, first letter, last letter), case folded: FOLLOWED_SHAPE for the words a name in a
+ * clause may follow, VERB_SHAPE for the verbs a person opening a clause comes before. frames.ts fills it
+ * from its word lists when it loads (the tagger imports it before any text is tagged).
+ */
+export const FRAME_SHAPES = new Uint8Array(16 * 26 * 26);
+export const frameShapeIndex = (length: number, first: number, last: number) => (Math.min(length, 15) * 26 + ((first | 32) - 97)) * 26 + ((last | 32) - 97);
+
 /**
  * A read-only view of one token, for code that is not on the tagger's hot path (training, tests):
  * the tagger itself reads the typed array through Tokens' methods.
@@ -201,6 +232,36 @@ function isWordUnit(c: number): boolean {
   return c < 128 ? (ASCII_CLASS[c]! & WORD) !== 0 : nonAsciiWord(c);
 }
 
+/** The frame bits (LOWER_FIRST ... POSSESSIVE) of the word text[start, end), whose first character is `first`, which `before` precedes and which is PLAIN or not. */
+function frameBits(text: string, start: number, end: number, first: number, before: number, plain: boolean): number {
+  let bits = before === 64 ? AT_BEFORE : 0;
+  const length = end - start;
+  const last = text.charCodeAt(end - 1);
+  if (length >= 3 && (last | 32) === 115) {
+    const quote = text.charCodeAt(end - 2);
+    if (quote === 39 || quote === 0x2019) bits |= POSSESSIVE;
+  }
+  if (end < text.length) {
+    const sep = text.charCodeAt(end);
+    if (sep === 34 || sep === 39 || sep === 58 || sep === 61) bits |= SPECIAL;
+    else if (sep === 46 || sep === 95) {
+      const next = text.charCodeAt(end + 1);
+      if (next >= 97 && next <= 122) bits |= SPECIAL;
+    }
+  }
+  const lower = first >= 97 && first <= 122;
+  if (lower) bits |= LOWER_FIRST;
+  else if (first >= 65 && first <= 90) bits |= UPPER_FIRST;
+  else return bits;
+  if (length > 15) return bits;
+  const lastFolded = last | 32;
+  if (lastFolded < 97 || lastFolded > 122) return bits;
+  const shape = FRAME_SHAPES[frameShapeIndex(length, first, last)]!;
+  if ((shape & FOLLOWED_SHAPE) !== 0 && plain) bits |= FOLLOWED;
+  if ((shape & VERB_SHAPE) !== 0 && lower && last >= 97 && last <= 122) bits |= VERB;
+  return bits;
+}
+
 /**
  * Words: letters (any script, with combining marks) and digits, joined by an inner apostrophe or
  * hyphen ("O'Neil", "Jean-Luc", "22-B"); punctuation and spaces are only gaps. A character loop, not
@@ -218,6 +279,8 @@ export function tokenize(text: string, reuse?: Int32Array): Tokens {
   let count = 0;
   let gap = Gap.Start;
   let i = 0;
+  // The character before the next word: the last one the gap branch passed over.
+  let before = 0;
   // One table read per ASCII character (a class each, ASCII_CLASS): comparing ranges and punctuation in
   // line took 3.8 ns a character against 2.6 (pii-dense workload, tokens written into a reused array).
   while (i < n) {
@@ -232,15 +295,18 @@ export function tokenize(text: string, reuse?: Int32Array): Tokens {
             if (gap !== Gap.Stop) gap = Gap.Comma;
           } else if (k === OTHER && gap === Gap.Space) gap = Gap.Other;
         }
+        before = c;
         i++;
         continue;
       }
     } else if (!nonAsciiWord(c)) {
       if (gap === Gap.Space) gap = Gap.Other;
+      before = c;
       i++;
       continue;
     }
     const start = i;
+    const first = c;
     // Whether the word is plain is decided in the same scan (a second pass over its letters was 4% of the tagger's time):
     // no digit, no unit outside ASCII, no hyphen after any of its runs.
     let seen = 0;
@@ -275,9 +341,10 @@ export function tokenize(text: string, reuse?: Int32Array): Tokens {
     const at = count * STRIDE;
     data[at + START] = start;
     data[at + END] = i;
-    data[at + META] = gap | (plain ? PLAIN : 0) | (ascii ? ASCII : 0);
+    data[at + META] = gap | (plain ? PLAIN : 0) | (ascii ? ASCII : 0) | frameBits(text, start, i, first, before, plain);
     count++;
     gap = Gap.Space;
+    before = 0;
   }
   return new Tokens(text, count, data);
 }
