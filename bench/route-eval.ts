@@ -56,6 +56,7 @@ import {
   round5Dev,
   round7Dev,
   round9Dev,
+  round12Dev,
   type LabelledPrompt,
   writerDev,
 } from "../models/task-classifier/split";
@@ -306,6 +307,7 @@ async function main(): Promise<void> {
     "round-5 dev": round5Dev(),
     "round-7 dev": round7Dev(),
     "round-9 dev": round9Dev(),
+    "round-12 dev": round12Dev(),
     ...writerDev(),
     "hold-out": all.filter((p) => p.split === "holdout"),
     dev: all.filter((p) => p.split === "dev"),
