@@ -2,7 +2,17 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { readJsonl } from "../../models/data/corpus";
 import { nearCopies } from "../../models/task-classifier/overlap";
-import { authoredPrompts, freshHoldout, freshHoldout2, loadLabelledPrompts, round5Dev, round7Dev, round9Dev, round12Dev, writerDev } from "../../models/task-classifier/split";
+import {
+  authoredPrompts,
+  freshHoldout,
+  freshHoldout2,
+  loadLabelledPrompts,
+  round5Dev,
+  round7Dev,
+  round9Dev,
+  round12Dev,
+  writerDev,
+} from "../../models/task-classifier/split";
 import { requires } from "../support/services";
 
 const DATA = join(import.meta.dir, "../../models/task-classifier/data");
