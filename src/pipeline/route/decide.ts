@@ -162,10 +162,8 @@ export function hardPromptSignal(table: CapabilityTable, s: PromptSignals): Rout
  */
 function longQuestion(table: CapabilityTable, s: PromptSignals, task: TaskClass, confidence: number): RoutingReason | undefined {
   const t = table.long_question;
-  if (t.spare_small_talk && s.smallTalk) return undefined;
-  return t.tokens_from > 0 && s.promptTokens >= t.tokens_from && t.classes.includes(task) && confidence < t.tier_confidence_threshold
-    ? "long_question"
-    : undefined;
+  const long = t.tokens_from > 0 && s.promptTokens >= t.tokens_from && t.classes.includes(task) && confidence < t.tier_confidence_threshold;
+  return long && !(t.spare_small_talk && s.smallTalk) ? "long_question" : undefined;
 }
 
 /** The catalog's `features` flags a request needs ("tools", "json", "json_schema", "vision"). */

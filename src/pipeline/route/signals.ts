@@ -31,9 +31,9 @@ export interface PromptSignals {
   /**
    * The user's text asks the assistant about itself the way small talk does ("have you ever...", "how's
    * your day", "what's your favourite..."): a long prompt with it is conversation, not a hard question
-   * (capabilities.json `long_question.spare_small_talk`).
+   * (capabilities.json `long_question.spare_small_talk`). Computed when read.
    */
-  smallTalk: boolean;
+  readonly smallTalk: boolean;
 }
 
 /** The parts of a completion request the signals are computed from. */
@@ -90,7 +90,11 @@ export function promptSignals(req: SignalSource, promptTokens?: number): PromptS
     needsJsonSchema: format === "json_schema",
     needsVision: images,
     hardness: hardnessOf(userText),
-    smallTalk: SMALL_TALK.test(userText),
+    // Read only when long_question would lift the prompt: the pattern costs 1-2 µs a prompt (hold-out
+    // prompts, loaded machine), a fifth of promptSignals' p50, and almost no request needs it.
+    get smallTalk() {
+      return SMALL_TALK.test(userText);
+    },
   };
 }
 
