@@ -43,7 +43,16 @@ import { DEFAULT_MODELS_DIR } from "../src/ml/load";
 import { loadModels, type Models } from "../src/pipeline/models";
 import { toPrediction } from "../src/ml/task-classifier";
 import { TASK_CLASSES, type TaskClass, type TaskPrediction } from "../src/ml/types";
-import { decideRoute, loadCapabilities, promptSignals, type CapabilityTable, type PromptSignals, type SignalSource } from "../src/pipeline/route";
+import {
+  decideRoute,
+  difficultyBand,
+  loadCapabilities,
+  promptSignals,
+  tierConfidence,
+  type CapabilityTable,
+  type PromptSignals,
+  type SignalSource,
+} from "../src/pipeline/route";
 import { countMessageTokens } from "../src/tokens/count";
 import { CLASSIFIER_CONFIG, examples } from "../models/task-classifier/build";
 import { reliability } from "../models/task-classifier/calibrate";
@@ -135,6 +144,11 @@ interface Summary {
   /** Share of faq and chat prompts sent above the cheapest tier. */
   easyUp: number;
   ece: number;
+  /**
+   * Calibration of what the tier decision reads: the probability that the cheapest tier will do (the
+   * summed probability of the cheapest-tier classes) against whether the label's class is one.
+   */
+  tierEce: number;
 }
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -156,6 +170,10 @@ function summarize(outcomes: Outcome[]): Summary {
     ece: reliability(
       outcomes.map((o) => o.prediction.confidence),
       outcomes.map((o) => o.prediction.task === o.prompt.task),
+    ).ece,
+    tierEce: reliability(
+      outcomes.map((o) => tierConfidence(capabilities, difficultyBand(capabilities, o.prediction.difficulty), o.prediction, "cheapest")),
+      outcomes.map((o) => capabilities.classes[o.prompt.task][difficultyBand(capabilities, o.prediction.difficulty)] === "cheapest"),
     ).ece,
   };
 }
@@ -392,6 +410,7 @@ async function main(): Promise<void> {
       ["saved against the baseline, class-balanced mix", "≥ 60%", `${pct(s.balancedSaving)} ${verdict(s.balancedSaving >= 0.6)}`, pct(o.balancedSaving)],
       ["saved against the baseline, prompts as they come", "", pct(s.sampledSaving), pct(o.sampledSaving)],
       ["expected calibration error", "", f3(s.ece), ""],
+      ["expected calibration error of P(the cheapest tier will do), what the tier decision reads", "", f3(s.tierEce), ""],
     ];
   };
   for (const name of Object.keys(sets)) {
@@ -468,7 +487,9 @@ async function main(): Promise<void> {
 
 async function losoReport(all: LabelledPrompt[]): Promise<void> {
   console.log(`\n## Leave one source out (${LOSO_EPOCHS} epochs per model; the hold-out rows are in no fold)\n`);
-  console.log(`| left out | prompts | classes | accuracy | code/math/reasoning → cheapest | faq/chat → above cheapest | ECE |\n|---|---|---|---|---|---|---|`);
+  console.log(
+    `| left out | prompts | classes | accuracy | code/math/reasoning → cheapest | faq/chat → above cheapest | ECE | tier ECE |\n|---|---|---|---|---|---|---|---|`,
+  );
   const folds: { source: string; s: Summary }[] = [];
   await leaveOneSourceOut(
     all.filter((r) => r.split !== "holdout"),
@@ -476,7 +497,7 @@ async function losoReport(all: LabelledPrompt[]): Promise<void> {
       const s = summarize(routeAll(rows, predictions));
       folds.push({ source, s });
       console.log(
-        `| ${[source, String(rows.length), [...new Set(rows.map((r) => r.task))].join(", "), pct(s.accuracy), pct(s.hardToCheap), pct(s.easyUp), f3(s.ece)].join(" | ")} |`,
+        `| ${[source, String(rows.length), [...new Set(rows.map((r) => r.task))].join(", "), pct(s.accuracy), pct(s.hardToCheap), pct(s.easyUp), f3(s.ece), f3(s.tierEce)].join(" | ")} |`,
       );
     },
   );
