@@ -24,6 +24,9 @@
  * - round-7 dev: 1 in 4 of data/round-7.jsonl (issue 26's seventh round), kept out the same way.
  * - round-9 dev: data/round-9-dev.jsonl, 190 prompts written before issue 26's ninth round changed
  *   anything, never trained on nor in the calibration set.
+ * - round-12 dev: data/round-12-dev.jsonl, 150 prompts written before issue 26's twelfth round changed
+ *   anything (faq/chat that look hard, code/math/reasoning that look easy), never trained on nor in the
+ *   calibration set; read while choosing that round's rule.
  * - writer A, B, C: the three tenth-round writers' files (data/writer-*.jsonl), while no training reads
  *   them (SVC_ROUTE_WRITERS unset): prompts in registers no training row was written in; their faq, chat
  *   and creative errors were read in issue 26's eleventh round.
