@@ -24,6 +24,9 @@
  * - round-7 dev: 1 in 4 of data/round-7.jsonl (issue 26's seventh round), kept out the same way.
  * - round-9 dev: data/round-9-dev.jsonl, 190 prompts written before issue 26's ninth round changed
  *   anything, never trained on nor in the calibration set.
+ * - round-12 dev: data/round-12-dev.jsonl, 150 prompts written before issue 26's twelfth round changed
+ *   anything (faq/chat that look hard, code/math/reasoning that look easy), never trained on nor in the
+ *   calibration set; read while choosing that round's rule.
  * - writer A, B, C: the three tenth-round writers' files (data/writer-*.jsonl), while no training reads
  *   them (SVC_ROUTE_WRITERS unset): prompts in registers no training row was written in; their faq, chat
  *   and creative errors were read in issue 26's eleventh round.
@@ -43,7 +46,16 @@ import { DEFAULT_MODELS_DIR } from "../src/ml/load";
 import { loadModels, type Models } from "../src/pipeline/models";
 import { toPrediction } from "../src/ml/task-classifier";
 import { TASK_CLASSES, type TaskClass, type TaskPrediction } from "../src/ml/types";
-import { decideRoute, loadCapabilities, promptSignals, type CapabilityTable, type PromptSignals, type SignalSource } from "../src/pipeline/route";
+import {
+  decideRoute,
+  difficultyBand,
+  loadCapabilities,
+  promptSignals,
+  tierConfidence,
+  type CapabilityTable,
+  type PromptSignals,
+  type SignalSource,
+} from "../src/pipeline/route";
 import { countMessageTokens } from "../src/tokens/count";
 import { CLASSIFIER_CONFIG, examples } from "../models/task-classifier/build";
 import { reliability } from "../models/task-classifier/calibrate";
@@ -56,6 +68,7 @@ import {
   round5Dev,
   round7Dev,
   round9Dev,
+  round12Dev,
   type LabelledPrompt,
   writerDev,
 } from "../models/task-classifier/split";
@@ -134,6 +147,11 @@ interface Summary {
   /** Share of faq and chat prompts sent above the cheapest tier. */
   easyUp: number;
   ece: number;
+  /**
+   * Calibration of what the tier decision reads: the probability that the cheapest tier will do (the
+   * summed probability of the cheapest-tier classes) against whether the label's class is one.
+   */
+  tierEce: number;
 }
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -155,6 +173,10 @@ function summarize(outcomes: Outcome[]): Summary {
     ece: reliability(
       outcomes.map((o) => o.prediction.confidence),
       outcomes.map((o) => o.prediction.task === o.prompt.task),
+    ).ece,
+    tierEce: reliability(
+      outcomes.map((o) => tierConfidence(capabilities, difficultyBand(capabilities, o.prediction.difficulty), o.prediction, "cheapest")),
+      outcomes.map((o) => capabilities.classes[o.prompt.task][difficultyBand(capabilities, o.prediction.difficulty)] === "cheapest"),
     ).ece,
   };
 }
@@ -306,6 +328,7 @@ async function main(): Promise<void> {
     "round-5 dev": round5Dev(),
     "round-7 dev": round7Dev(),
     "round-9 dev": round9Dev(),
+    "round-12 dev": round12Dev(),
     ...writerDev(),
     "hold-out": all.filter((p) => p.split === "holdout"),
     dev: all.filter((p) => p.split === "dev"),
@@ -390,6 +413,7 @@ async function main(): Promise<void> {
       ["saved against the baseline, class-balanced mix", "≥ 60%", `${pct(s.balancedSaving)} ${verdict(s.balancedSaving >= 0.6)}`, pct(o.balancedSaving)],
       ["saved against the baseline, prompts as they come", "", pct(s.sampledSaving), pct(o.sampledSaving)],
       ["expected calibration error", "", f3(s.ece), ""],
+      ["expected calibration error of P(the cheapest tier will do), what the tier decision reads", "", f3(s.tierEce), ""],
     ];
   };
   for (const name of Object.keys(sets)) {
@@ -466,7 +490,9 @@ async function main(): Promise<void> {
 
 async function losoReport(all: LabelledPrompt[]): Promise<void> {
   console.log(`\n## Leave one source out (${LOSO_EPOCHS} epochs per model; the hold-out rows are in no fold)\n`);
-  console.log(`| left out | prompts | classes | accuracy | code/math/reasoning → cheapest | faq/chat → above cheapest | ECE |\n|---|---|---|---|---|---|---|`);
+  console.log(
+    `| left out | prompts | classes | accuracy | code/math/reasoning → cheapest | faq/chat → above cheapest | ECE | tier ECE |\n|---|---|---|---|---|---|---|---|`,
+  );
   const folds: { source: string; s: Summary }[] = [];
   await leaveOneSourceOut(
     all.filter((r) => r.split !== "holdout"),
@@ -474,7 +500,7 @@ async function losoReport(all: LabelledPrompt[]): Promise<void> {
       const s = summarize(routeAll(rows, predictions));
       folds.push({ source, s });
       console.log(
-        `| ${[source, String(rows.length), [...new Set(rows.map((r) => r.task))].join(", "), pct(s.accuracy), pct(s.hardToCheap), pct(s.easyUp), f3(s.ece)].join(" | ")} |`,
+        `| ${[source, String(rows.length), [...new Set(rows.map((r) => r.task))].join(", "), pct(s.accuracy), pct(s.hardToCheap), pct(s.easyUp), f3(s.ece), f3(s.tierEce)].join(" | ")} |`,
       );
     },
   );

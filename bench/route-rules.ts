@@ -30,6 +30,7 @@ import {
   round5Dev,
   round7Dev,
   round9Dev,
+  round12Dev,
   writerDev,
 } from "../models/task-classifier/split";
 
@@ -91,6 +92,7 @@ const pct = (n: number, d: number) => (d === 0 ? "n/a" : `${((100 * n) / d).toFi
 
 const models = await loadModels();
 const sets: Record<string, LabelledPrompt[]> = {
+  "round-12 dev": round12Dev(),
   "round-9 dev": round9Dev(),
   "fresh hold-out 2": freshHoldout2(),
   "fresh hold-out": freshHoldout(),

@@ -7,7 +7,7 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { readJsonl } from "../data/corpus";
-import { freshHoldout, freshHoldout2, type LabelledPrompt, loadLabelledPrompts, round5Dev, round7Dev, round9Dev } from "./split";
+import { freshHoldout, freshHoldout2, type LabelledPrompt, loadLabelledPrompts, round5Dev, round7Dev, round9Dev, round12Dev } from "./split";
 
 export const MAX_WORD_OVERLAP = 0.6;
 
@@ -47,13 +47,19 @@ if (import.meta.main) {
   // a row is not compared with itself but a second copy elsewhere still counts.
   const own = new Map<string, number>();
   if (dirname(path) === join(import.meta.dir, "data")) for (const t of candidates) own.set(t, (own.get(t) ?? 0) + 1);
-  const references: LabelledPrompt[] = [...loadLabelledPrompts(), ...freshHoldout(), ...freshHoldout2(), ...round5Dev(), ...round7Dev(), ...round9Dev()].filter(
-    (r) => {
-      const left = own.get(r.text) ?? 0;
-      if (left > 0) own.set(r.text, left - 1);
-      return left === 0;
-    },
-  );
+  const references: LabelledPrompt[] = [
+    ...loadLabelledPrompts(),
+    ...freshHoldout(),
+    ...freshHoldout2(),
+    ...round5Dev(),
+    ...round7Dev(),
+    ...round9Dev(),
+    ...round12Dev(),
+  ].filter((r) => {
+    const left = own.get(r.text) ?? 0;
+    if (left > 0) own.set(r.text, left - 1);
+    return left === 0;
+  });
   const found = nearCopies(candidates, references);
   for (const f of found) console.log(`${f.overlap.toFixed(2)}  ${f.id}  ${JSON.stringify(f.text.slice(0, 100))}`);
   console.log(`${found.length} of ${candidates.length} rows overlap a training or hold-out row by more than ${MAX_WORD_OVERLAP * 100}%`);

@@ -109,6 +109,16 @@ export function round9Dev(): LabelledPrompt[] {
 }
 
 /**
+ * data/round-12-dev.jsonl: 150 prompts written for issue 26's twelfth round before it changed anything:
+ * faq and chat that look hard (long, numbers, several parts, "why", formal) and code, math and reasoning
+ * that look easy (short, casual), with a few of each other class. Never trained on nor in the calibration
+ * set; the tier decision of that round was chosen on them, so a tuning set (bench/route-eval.ts "round-12 dev").
+ */
+export function round12Dev(): LabelledPrompt[] {
+  return authoredFile("round-12-dev.jsonl", () => "holdout");
+}
+
+/**
  * data/fresh-holdout.jsonl: prompts written for issue 26's third round before it changed anything and
  * read once at its end; since the fourth round, tuning data (data/README.md): its errors may be read.
  * bench/route-eval.ts still reports it, beside fresh-holdout-2.jsonl.

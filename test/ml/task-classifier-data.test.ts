@@ -2,7 +2,17 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { readJsonl } from "../../models/data/corpus";
 import { nearCopies } from "../../models/task-classifier/overlap";
-import { authoredPrompts, freshHoldout, freshHoldout2, loadLabelledPrompts, round9Dev, writerDev } from "../../models/task-classifier/split";
+import {
+  authoredPrompts,
+  freshHoldout,
+  freshHoldout2,
+  loadLabelledPrompts,
+  round5Dev,
+  round7Dev,
+  round9Dev,
+  round12Dev,
+  writerDev,
+} from "../../models/task-classifier/split";
 import { requires } from "../support/services";
 
 const DATA = join(import.meta.dir, "../../models/task-classifier/data");
@@ -58,5 +68,37 @@ describe("task classifier data, eleventh round", () => {
     }
     process.env.SVC_ROUTE_WRITERS = "1";
     expect(writerDev()).toEqual({});
+  });
+});
+
+/**
+ * Issue 26's twelfth round chose its tier rule on data/round-12-dev.jsonl: a training row that nearly
+ * copies one of its prompts, or a loader that trains on it, would flatter the figures reported on it.
+ */
+describe("task classifier data, twelfth round", () => {
+  const saved = process.env.SVC_ROUTE_ROUND11;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.SVC_ROUTE_ROUND11;
+    else process.env.SVC_ROUTE_ROUND11 = saved;
+  });
+
+  test("round-12 dev is 150 prompts no loader trains on, none a near-copy of a written row, a dev set or a hold-out", () => {
+    process.env.SVC_ROUTE_ROUND11 = "1";
+    const dev = round12Dev();
+    expect(dev.length).toBe(150);
+    expect(dev.every((r) => r.split === "holdout")).toBe(true);
+    const texts = new Set(dev.map((r) => r.text));
+    expect(authoredPrompts().some((r) => texts.has(r.text))).toBe(false);
+    const references = [
+      ...authoredPrompts(),
+      ...round11(),
+      ...freshHoldout(),
+      ...freshHoldout2(),
+      ...round5Dev(),
+      ...round7Dev(),
+      ...round9Dev(),
+      ...Object.values(writerDev()).flat(),
+    ].map((r, i) => ({ id: String(i), text: r.text }));
+    expect(nearCopies([...texts], references)).toEqual([]);
   });
 });

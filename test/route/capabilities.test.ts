@@ -70,6 +70,15 @@ describe("an operator's capability file", () => {
     expect(() => parseCapabilities({ ...bundled, hard_prompt: { ...older, calculation_below_tokens: 2.5 } })).toThrow("hard_prompt.calculation_below_tokens");
   });
 
+  test("copied before long_question could spare small talk still loads, sparing it as shipped", () => {
+    const { spare_small_talk: _s, ...older } = bundled.long_question;
+    expect(parseCapabilities({ ...bundled, long_question: older }).long_question.spare_small_talk).toBe(true);
+    expect(parseCapabilities({ ...bundled, long_question: { ...older, spare_small_talk: false } }).long_question.spare_small_talk).toBe(false);
+    expect(() => parseCapabilities({ ...bundled, long_question: { ...older, spare_small_talk: "yes" } })).toThrow(
+      "long_question.spare_small_talk must be true or false",
+    );
+  });
+
   test("missing a class, or naming an unknown one, is refused", () => {
     const { faq: _faq, ...rest } = bundled.classes;
     expect(() => parseCapabilities({ ...bundled, classes: rest })).toThrow("classes.faq must be an object");

@@ -306,6 +306,19 @@ describe("a hard prompt", () => {
     expect(routed({ prediction: fairlySure("faq"), signals: signals({ promptTokens: 10 * t.tokens_from }), capabilities: off }).tier).toBe("cheapest");
   });
 
+  test("long small talk that asks the assistant about itself stays on the cheapest tier, unless the table says otherwise", () => {
+    const t = bundledCapabilities.long_question;
+    expect(t.spare_small_talk).toBe(true);
+    const chat = prediction("chat", 0.8, 0.2, { reasoning: 0.2 });
+    const long = signals({ promptTokens: 2 * t.tokens_from, smallTalk: true });
+    expect([routed({ prediction: chat, signals: long }).tier, routed({ prediction: chat, signals: long }).reason]).toEqual(["cheapest", "chat_default"]);
+    const strict = parseCapabilities({ ...bundledCapabilities, long_question: { ...t, spare_small_talk: false } });
+    expect(routed({ prediction: chat, signals: long, capabilities: strict }).reason).toBe("long_question");
+    // Only long_question spares it: an unsure classifier or a hard-prompt signal still lifts it.
+    expect(routed({ prediction: prediction("chat", 0.6, 0.2, { reasoning: 0.4 }), signals: long }).reason).toBe("low_confidence");
+    expect(routed({ prediction: chat, signals: signals({ ...long, hardness: hard({ deliberation: 1 }) }) }).reason).toBe("deliberation");
+  });
+
   test("an unsure classifier is reported before the prompt's signals", () => {
     const unsure = prediction("faq", 0.45, 0.2, { code: 0.35, math: 0.2 });
     expect(routed({ prediction: unsure, signals: cases[0][1] }).reason).toBe("low_confidence");

@@ -25,6 +25,7 @@ export function signals(over: Partial<PromptSignals> = {}): PromptSignals {
     needsJsonSchema: false,
     needsVision: false,
     hardness: { constraints: 0, steps: 0, requestedWords: 0, deliberation: 0, calculation: 0 },
+    smallTalk: false,
     ...over,
   };
 }

@@ -24,6 +24,29 @@ describe("promptSignals", () => {
     expect(promptSignals({ messages: [user("use `git status` and ``x``")] }).codeFences).toBe(0);
   });
 
+  test("small talk asks the assistant about itself; a question that only says 'you' or 'your' is none", () => {
+    const smallTalk = (text: string) => promptSignals({ messages: [user(text)] }).smallTalk;
+    for (const text of [
+      "Finally finished the 1,000-piece puzzle after 5 weekends. Have you ever done one that big?",
+      "Just got promoted after 6 years at the firm! How's your week been?",
+      "Rainy Sunday here, nothing planned. What's your ideal lazy day?",
+      "My team lost 2-1 in extra time. Do you follow any sport?",
+    ])
+      expect(smallTalk(text)).toBe(true);
+    // Forms that code and reasoning rows use (issue 26's twelfth round), and the assistant's own words.
+    for (const text of [
+      "What's the best way to store passwords in a database?",
+      "The coffee machine breaks every Monday. What's your best guess as to why?",
+      "If you could only keep three of these in a week-long blackout, which and why?",
+      "Would you rather have a dog or a cat if you work 10 hour days? Think it through.",
+      "Do you have any idea why my build fails?",
+    ])
+      expect(smallTalk(text)).toBe(false);
+    expect(promptSignals({ messages: [{ role: "assistant", content: "How's your day going?" } as ChatMessage, user("sort a list in python")] }).smallTalk).toBe(
+      false,
+    );
+  });
+
   test("counts the user's turns", () => {
     const chat: ChatMessage[] = [{ role: "system", content: "be nice" }, user("hello"), { role: "assistant", content: "hi!" }, user("how are you?")];
     expect(promptSignals({ messages: chat }).userTurns).toBe(2);

@@ -50,7 +50,16 @@ export interface CapabilityTable {
    * longer, so there even a small probability of a harder class lifts the prompt (`long_question`).
    * `tokens_from` 0 turns it off.
    */
-  long_question: { classes: TaskClass[]; tokens_from: number; tier_confidence_threshold: number };
+  long_question: {
+    classes: TaskClass[];
+    tokens_from: number;
+    tier_confidence_threshold: number;
+    /**
+     * A prompt that asks the assistant about itself as small talk does (`PromptSignals.smallTalk`) is not
+     * lifted by its length: long personal news ending in "how's your week been?" is conversation.
+     */
+    spare_small_talk: boolean;
+  };
   /** A `most_capable` entry applies only when the classifier is at least this sure of the class; otherwise balanced. */
   most_capable_min_confidence: number;
   /** Fraction of a context window kept free, since providers A and C count tokens differently from o200k. */
@@ -90,6 +99,7 @@ export function parseCapabilities(raw: unknown, source = "capabilities"): Capabi
   const hard_from = unit(bands.hard_from, "difficulty_bands.hard_from");
   if (hard_from < medium_from) fail("difficulty_bands.hard_from", "must not be below medium_from");
 
+  const flag = (v: unknown, field: string): boolean => (typeof v === "boolean" ? v : fail(field, "must be true or false"));
   const count = (v: unknown, field: string): number =>
     typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : fail(field, "must be a whole number, 0 or more (0 turns the signal off)");
   const hard = obj(top.hard_prompt, "hard_prompt");
@@ -111,6 +121,8 @@ export function parseCapabilities(raw: unknown, source = "capabilities"): Capabi
     classes: (long.classes as unknown[]).map((c, i) => taskClass(c, `long_question.classes[${i}]`)),
     tokens_from: count(long.tokens_from, "long_question.tokens_from"),
     tier_confidence_threshold: unit(long.tier_confidence_threshold, "long_question.tier_confidence_threshold"),
+    // Added in issue 26's twelfth round: an operator's copy made before it still loads, with the shipped value.
+    spare_small_talk: long.spare_small_talk === undefined ? true : flag(long.spare_small_talk, "long_question.spare_small_talk"),
   };
 
   const fences = top.code_fence_classes;

@@ -156,12 +156,14 @@ export function hardPromptSignal(table: CapabilityTable, s: PromptSignals): Rout
   return undefined;
 }
 
-/** `long_question` when a long prompt taken for a short-answer class is not sure enough of the cheapest tier (capabilities.json `long_question`). */
+/**
+ * `long_question` when a long prompt taken for a short-answer class is not sure enough of the cheapest tier
+ * (capabilities.json `long_question`), unless it is small talk that asks the assistant about itself.
+ */
 function longQuestion(table: CapabilityTable, s: PromptSignals, task: TaskClass, confidence: number): RoutingReason | undefined {
   const t = table.long_question;
-  return t.tokens_from > 0 && s.promptTokens >= t.tokens_from && t.classes.includes(task) && confidence < t.tier_confidence_threshold
-    ? "long_question"
-    : undefined;
+  const long = t.tokens_from > 0 && s.promptTokens >= t.tokens_from && t.classes.includes(task) && confidence < t.tier_confidence_threshold;
+  return long && !(t.spare_small_talk && s.smallTalk) ? "long_question" : undefined;
 }
 
 /** The catalog's `features` flags a request needs ("tools", "json", "json_schema", "vision"). */
