@@ -1,0 +1,107 @@
+import type { CompressionRule } from "../types";
+import { removeRanges } from "../text/rewrite";
+import { splitSentences, type Sentence } from "../text/sentences";
+import { isConfidentSmalltalk, socialProbability } from "../text/social-model";
+import { POINTS_BACK, readContent } from "./pleasantries";
+
+/**
+ * The least probability the model must give a sentence at a level: at 0.5 and below only what it is
+ * nearly sure of, more from 1.0 (bench/compress-dev.ts on bench/data/chatty-dev-10.json, see the commit).
+ */
+export function smalltalkThreshold(level: number): number {
+  return level >= 1 ? SMALLTALK_THRESHOLDS.high : SMALLTALK_THRESHOLDS.default;
+}
+export const SMALLTALK_THRESHOLDS = { default: 0.95, high: 0.9 } as const;
+
+const CLOSING_MARKS = /["'”’)\]]+$/;
+
+/** Below this the model reads a sentence as content: a message keeps at least one such sentence, its request. */
+const CONTENT = 0.5;
+
+/** A run of emoji and the blanks after it: chatty writers end a sentence with one instead of a full stop. */
+const EMOJI_BREAK = /(?:(?:[\u2600-\u27BF\u2B00-\u2BFF]|[\uD83C-\uD83E][\uDC00-\uDFFF])[\uFE0F\u200D]?)+[ \t]+(?=\S)/g;
+
+/**
+ * The sentences of `text` (splitSentences), each also cut after a run of emoji inside it: "Hiii beautiful
+ * soul ✨ sending you the warmest vibes today 🌸 Could you help me ...?" is two pieces of framing and a
+ * request, which read as one sentence kept all three (bench/data/chatty-dev-10.json).
+ */
+function framingUnits(text: string): Sentence[] {
+  const units: Sentence[] = [];
+  for (const s of splitSentences(text)) {
+    let start = s.start;
+    EMOJI_BREAK.lastIndex = start;
+    for (let m = EMOJI_BREAK.exec(text); m !== null && m.index < s.end; m = EMOJI_BREAK.exec(text)) {
+      const end = m.index + m[0].trimEnd().length;
+      if (end >= s.end) break;
+      units.push({ start, end, next: m.index + m[0].length, wholeLine: false });
+      start = m.index + m[0].length;
+    }
+    units.push(start === s.start ? s : { start, end: s.end, next: s.next, wholeLine: false });
+  }
+  return units;
+}
+
+/** The pieces of one sentence that framingUnits cuts it into, as the quality score reads them. */
+export function framingPieces(sentence: string): string[] {
+  return framingUnits(sentence).map((u) => sentence.slice(u.start, u.end));
+}
+
+/**
+ * Whole sentences of a user's message the social-sentence model is confident are framing, where no guard
+ * vetoes. After the request, a new paragraph may be a pasted text (an email to rewrite ending "Thank you
+ * for your time,", a chat transcript's "I've heard they have great coffee there.", self-instruct): of the
+ * paragraphs after the one the request is in, only a last one that is nothing but framing goes.
+ */
+function smalltalkRanges(text: string, threshold: number): { start: number; end: number }[] {
+  const { contentFrom } = readContent(text);
+  const sentences = framingUnits(text);
+  const ranges: { start: number; end: number }[] = [];
+  let keepsRequest = false;
+  let lastParagraph: { start: number; end: number }[] | null = null;
+  for (let i = 0; i < sentences.length; i++) {
+    const s = sentences[i]!;
+    const sentence = text.slice(s.start, s.end);
+    // What is asked to be written, and what follows its request, may be made of social sentences.
+    if (s.start >= contentFrom) {
+      keepsRequest = true;
+      break;
+    }
+    if (keepsRequest && i > 0 && text.slice(sentences[i - 1]!.end, s.start).includes("\n\n")) lastParagraph = [];
+    const next = sentences[i + 1];
+    const pointedAt = next !== undefined && POINTS_BACK.test(text.slice(next.start, next.end));
+    const social = !pointedAt && isConfidentSmalltalk(sentence, threshold);
+    if (lastParagraph !== null) {
+      if (social) lastParagraph.push({ start: s.start, end: s.next });
+      else lastParagraph = null;
+      // Once a later paragraph holds content, no later sentence is read: the rest may be a pasted text.
+      if (lastParagraph === null) break;
+      continue;
+    }
+    if (social) ranges.push({ start: s.start, end: s.next });
+    else if (!keepsRequest && socialProbability(sentence) < CONTENT) keepsRequest = true;
+  }
+  if (!keepsRequest) return [];
+  return lastParagraph === null ? ranges : [...ranges, ...lastParagraph];
+}
+
+/**
+ * Social sentences in phrasings the pleasantries rule's patterns do not know ("I've had three cups of tea
+ * and I'm still none the wiser.", "My cat is literally sitting on the keyboard right now."), found by a
+ * linear model (text/social-model.ts). Only user turns: a system prompt's sentences set up the model.
+ */
+export const smalltalk: CompressionRule = {
+  name: "smalltalk",
+  minLevel: 0.5,
+  apply(text, ctx) {
+    if (ctx.conversation[ctx.index]?.role !== "user") return { text, saved: 0 };
+    const ranges = smalltalkRanges(text, smalltalkThreshold(ctx.level));
+    return ranges.length === 0 ? { text, saved: 0 } : removeRanges(text, ranges, ctx);
+  },
+  mayChange(original, ctx) {
+    const threshold = smalltalkThreshold(ctx.level);
+    // A sentence of the original may end with the closing marks a protected span opens with
+    // ('Thanks so much in advance!"quoted"'), where the masked text's sentence ends before the placeholder.
+    return framingUnits(original).some((s) => isConfidentSmalltalk(original.slice(s.start, s.end).replace(CLOSING_MARKS, ""), threshold));
+  },
+};
