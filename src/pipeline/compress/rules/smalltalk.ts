@@ -11,12 +11,14 @@ import { POINTS_BACK, readContent } from "./pleasantries";
 export function smalltalkThreshold(level: number): number {
   return level >= 1 ? SMALLTALK_THRESHOLDS.high : SMALLTALK_THRESHOLDS.default;
 }
-export const SMALLTALK_THRESHOLDS = { default: 0.95, high: 0.9 } as const;
+export const SMALLTALK_THRESHOLDS = { default: 0.9, high: 0.75 } as const;
 
 const CLOSING_MARKS = /["'”’)\]]+$/;
 
 /** Below this the model reads a sentence as content: a message keeps at least one such sentence, its request. */
 const CONTENT = 0.5;
+
+const HAS_EMOJI = /[\u2600-\u27BF\u2B00-\u2BFF\uD83C-\uD83E]/;
 
 /** A run of emoji and the blanks after it: chatty writers end a sentence with one instead of a full stop. */
 const EMOJI_BREAK = /(?:(?:[\u2600-\u27BF\u2B00-\u2BFF]|[\uD83C-\uD83E][\uDC00-\uDFFF])[\uFE0F\u200D]?)+[ \t]+(?=\S)/g;
@@ -29,13 +31,15 @@ const EMOJI_BREAK = /(?:(?:[\u2600-\u27BF\u2B00-\u2BFF]|[\uD83C-\uD83E][\uDC00-\
 function framingUnits(text: string): Sentence[] {
   const units: Sentence[] = [];
   for (const s of splitSentences(text)) {
+    const sentence = text.slice(s.start, s.end);
+    if (!HAS_EMOJI.test(sentence)) {
+      units.push(s);
+      continue;
+    }
     let start = s.start;
-    EMOJI_BREAK.lastIndex = start;
-    for (let m = EMOJI_BREAK.exec(text); m !== null && m.index < s.end; m = EMOJI_BREAK.exec(text)) {
-      const end = m.index + m[0].trimEnd().length;
-      if (end >= s.end) break;
-      units.push({ start, end, next: m.index + m[0].length, wholeLine: false });
-      start = m.index + m[0].length;
+    for (const m of sentence.matchAll(EMOJI_BREAK)) {
+      units.push({ start, end: s.start + m.index + m[0].trimEnd().length, next: s.start + m.index + m[0].length, wholeLine: false });
+      start = s.start + m.index + m[0].length;
     }
     units.push(start === s.start ? s : { start, end: s.end, next: s.next, wholeLine: false });
   }
@@ -44,8 +48,12 @@ function framingUnits(text: string): Sentence[] {
 
 /** The pieces of one sentence that framingUnits cuts it into, as the quality score reads them. */
 export function framingPieces(sentence: string): string[] {
+  if (!HAS_EMOJI.test(sentence)) return [sentence];
   return framingUnits(sentence).map((u) => sentence.slice(u.start, u.end));
 }
+
+/** Whether a sentence ends with no blank after it, glued to the next: a full stop inside a word or a name. */
+const glued = (text: string, s: Sentence) => s.next === s.end && s.end < text.length && text[s.end] !== "\n";
 
 /**
  * Whole sentences of a user's message the social-sentence model is confident are framing, where no guard
@@ -70,7 +78,10 @@ function smalltalkRanges(text: string, threshold: number): { start: number; end:
     if (keepsRequest && i > 0 && text.slice(sentences[i - 1]!.end, s.start).includes("\n\n")) lastParagraph = [];
     const next = sentences[i + 1];
     const pointedAt = next !== undefined && POINTS_BACK.test(text.slice(next.start, next.end));
-    const social = !pointedAt && isConfidentSmalltalk(sentence, threshold);
+    // A full stop inside a word is no sentence end: "I use ironpython on .NET Framework." read as "I use
+    // ironpython on ." and "NET Framework." (arena-hard).
+    const fragment = glued(text, s) || (i > 0 && glued(text, sentences[i - 1]!));
+    const social = !pointedAt && !fragment && isConfidentSmalltalk(sentence, threshold);
     if (lastParagraph !== null) {
       if (social) lastParagraph.push({ start: s.start, end: s.next });
       else lastParagraph = null;
