@@ -92,6 +92,17 @@ describe("smalltalk must not change", () => {
       "Hey! I have chicken and rice only at home, please suggest me one recipe.",
       "I have chicken and rice only at home, please suggest me one recipe.",
     ],
+    [
+      "context that shares a word with the request",
+      "My daughter is really into dinosaurs right now. Plan a birthday party for my daughter.",
+      "dinosaurs right now. Plan a birthday party for my daughter.",
+    ],
+    [
+      "a relationship to coach on",
+      "I'm struggling with my relationship and unsure if I should stay or leave. Act as a relationship coach and give me advice.",
+      "I'm struggling with my relationship and unsure if I should stay or leave.",
+    ],
+    ["a constraint in a chatty sentence", "I'm on a tight budget this month. Plan a weekend trip to the coast.", "I'm on a tight budget this month."],
     ["a message that is only framing", "My coffee went cold an hour ago and I'm still at it.", "My coffee went cold an hour ago and I'm still at it."],
   ];
   for (const [what, text, keep] of KEEP)

@@ -1,5 +1,5 @@
 import type { CompressionRule } from "../types";
-import { removeRanges } from "../text/rewrite";
+import { cutRanges, removeRanges } from "../text/rewrite";
 import { splitSentences, type Sentence } from "../text/sentences";
 import { isConfidentSmalltalk, socialProbability } from "../text/social-model";
 import { POINTS_BACK, readContent } from "./pleasantries";
@@ -11,7 +11,7 @@ import { POINTS_BACK, readContent } from "./pleasantries";
 export function smalltalkThreshold(level: number): number {
   return level >= 1 ? SMALLTALK_THRESHOLDS.high : SMALLTALK_THRESHOLDS.default;
 }
-export const SMALLTALK_THRESHOLDS = { default: 0.9, high: 0.75 } as const;
+export const SMALLTALK_THRESHOLDS = { default: 0.9, high: 0.8 } as const;
 
 const CLOSING_MARKS = /["'”’)\]]+$/;
 
@@ -93,7 +93,29 @@ function smalltalkRanges(text: string, threshold: number): { start: number; end:
     else if (!keepsRequest && socialProbability(sentence) < CONTENT) keepsRequest = true;
   }
   if (!keepsRequest) return [];
-  return lastParagraph === null ? ranges : [...ranges, ...lastParagraph];
+  const found = lastParagraph === null ? ranges : [...ranges, ...lastParagraph];
+  if (found.length === 0) return found;
+  // A sentence that shares a word with what stays is context for it, not framing: "My daughter is really
+  // into dinosaurs right now." before a request to plan her party, "I'm struggling with my relationship
+  // and unsure if I should stay or leave." before one to act as a relationship coach (both p >= 0.9, the
+  // model's kept-back sentences).
+  const kept = topicWords(cutRanges(text, found).kept);
+  return found.filter((r) => !topicWords(text.slice(r.start, r.end)).some((w) => kept.includes(w)));
+}
+
+/** Words of four letters or more that name what a text is about: not function words or framing's own. */
+const FRAMING_WORDS = new Set(
+  (
+    "this that these those with have from your yours about what when where which while just really very been being they them their there here " +
+    "would could should will into some than then only also much many more most like know want need make take help please thanks thank hope " +
+    "time today week weekend morning evening night good great well still back going doing getting again always ever sure right okay " +
+    "thing things stuff something anything everything someone anyone everyone does done"
+  ).split(" "),
+);
+
+function topicWords(text: string): string[] {
+  const words = text.toLowerCase().match(/[a-z]{4,}/g) ?? [];
+  return words.filter((w) => !FRAMING_WORDS.has(w)).map((w) => (w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w));
 }
 
 /**

@@ -110,11 +110,12 @@ export function socialProbability(sentence: string): number {
 const VETO =
   /[\uE000-\uF8FF\d?+"“”«»`<>{}[\]()/\\=*#_|@$%&]|:(?!-?[)(DPp])|\b(?:not|no|never|none|nothing|nobody|neither|nor|without|cannot|nowhere)\b|n['’]t\b/i;
 /**
- * A request or its hedge: what the prompt asks stays, however chatty its sentence ("I have chicken and rice
- * only at home, please suggest me one recipe.", p 0.8 in the model's kept-back prompts).
+ * A request or its hedge, or a constraint's word: what the prompt asks stays, however chatty its sentence
+ * ("I have chicken and rice only at home, please suggest me one recipe.", p 0.8 in the model's kept-back
+ * prompts; "I'm on a tight budget this month." before a request to plan a trip, p 0.8).
  */
 const REQUEST =
-  /\b(?:could you|can you|would you|will you|help me|i need|i want|i'd like|i would like|suggest|recommend|write|explain|tell me|give me|show me|list|describe|summari[sz]e|translate|create|draft|compare|find|answer)\b/i;
+  /\b(?:budget|afford\w*|cheap\w*|allerg\w*|intoleran\w*|vegetarian|vegan|diet\w*|beginner|deadline|limited|could you|can you|would you|will you|help me|i need|i want|i'd like|i would like|suggest|recommend|write|explain|tell me|give me|show me|list|describe|summari[sz]e|translate|create|draft|compare|find|answer)\b/i;
 /** A capital after the first word that is no "I" or day of the week: a name, an acronym, a title the sentence may be about. */
 const NAMED = /\s(?!I(?:['’](?:m|ve|d|ll))?\b|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b)[^\s\p{Ll}\p{N}\p{P}\p{S}]/u;
 
