@@ -102,6 +102,12 @@ describe("smalltalk must not change", () => {
       "I'm struggling with my relationship and unsure if I should stay or leave. Act as a relationship coach and give me advice.",
       "I'm struggling with my relationship and unsure if I should stay or leave.",
     ],
+    ["whom a pronoun means", "My son is obsessed with trains right now. Suggest a theme for his birthday party.", "My son is obsessed with trains right now."],
+    [
+      "an event the request is about",
+      "I'm so nervous about my driving test tomorrow. Give me tips to stay calm.",
+      "I'm so nervous about my driving test tomorrow.",
+    ],
     ["a constraint in a chatty sentence", "I'm on a tight budget this month. Plan a weekend trip to the coast.", "I'm on a tight budget this month."],
     ["a message that is only framing", "My coffee went cold an hour ago and I'm still at it.", "My coffee went cold an hour ago and I'm still at it."],
   ];

@@ -114,11 +114,13 @@ function requestWords(text: string, closing?: string, smalltalk: Set<string>[] =
     // out), though its guards keep numbers, names and negations out of them.
     const pieces = framingPieces(trimmed);
     const kept = pieces.filter((piece) => {
-      const own = piece.toLowerCase().match(WORD) ?? [];
+      const wordsOf = () => piece.toLowerCase().match(WORD) ?? [];
       if (isConfidentSmalltalk(piece, SMALLTALK_THRESHOLDS.high)) {
-        skipped.push(new Set(own));
+        skipped.push(new Set(wordsOf()));
         return false;
       }
+      if (smalltalk.length === 0) return true;
+      const own = wordsOf();
       // So does what is left of such a sentence of the original once a social lead or a word is gone ("Hey
       // hey, just got back from rehearsal." -> "Just got back from rehearsal."), every word of it one of that
       // sentence: read as content only in the compressed text, its words were "added", and 29 of the 67

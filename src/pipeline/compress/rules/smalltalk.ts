@@ -1,7 +1,7 @@
 import type { CompressionRule } from "../types";
 import { cutRanges, removeRanges } from "../text/rewrite";
 import { splitSentences, type Sentence } from "../text/sentences";
-import { isConfidentSmalltalk, socialProbability } from "../text/social-model";
+import { framingCueOffsets, isConfidentSmalltalk, socialProbability } from "../text/social-model";
 import { POINTS_BACK, readContent } from "./pleasantries";
 
 /**
@@ -56,20 +56,50 @@ export function framingPieces(sentence: string): string[] {
 const glued = (text: string, s: Sentence) => s.next === s.end && s.end < text.length && text[s.end] !== "\n";
 
 /**
+ * Which units of `text` the model calls framing where no guard of the sentence itself vetoes, or null when
+ * none: only units with a cue are read (framingCueOffsets), and a message with no candidate costs nothing
+ * more. `original` marks the unmasked text, whose sentences may end with a protected span's closing marks.
+ */
+function candidates(text: string, units: readonly Sentence[], threshold: number, original = false): boolean[] | null {
+  const cues = framingCueOffsets(text);
+  if (cues.length === 0) return null;
+  let found: boolean[] | null = null;
+  let k = 0;
+  for (let i = 0; i < units.length; i++) {
+    const s = units[i]!;
+    while (k < cues.length && cues[k]! < s.start) k++;
+    if (k === cues.length) break;
+    if (cues[k]! >= s.end) continue;
+    // A full stop inside a word is no sentence end: "I use ironpython on .NET Framework." read as "I use
+    // ironpython on ." and "NET Framework." (arena-hard).
+    if (glued(text, s) || (i > 0 && glued(text, units[i - 1]!))) continue;
+    let sentence = text.slice(s.start, s.end);
+    // A sentence of the original may end with the closing marks a protected span opens with
+    // ('Thanks so much in advance!"quoted"'), where the masked text's sentence ends before the placeholder.
+    if (original) sentence = sentence.replace(CLOSING_MARKS, "");
+    if (!isConfidentSmalltalk(sentence, threshold)) continue;
+    found ??= new Array<boolean>(units.length).fill(false);
+    found[i] = true;
+  }
+  return found;
+}
+
+/**
  * Whole sentences of a user's message the social-sentence model is confident are framing, where no guard
  * vetoes. After the request, a new paragraph may be a pasted text (an email to rewrite ending "Thank you
  * for your time,", a chat transcript's "I've heard they have great coffee there.", self-instruct): of the
  * paragraphs after the one the request is in, only a last one that is nothing but framing goes.
  */
 function smalltalkRanges(text: string, threshold: number): { start: number; end: number }[] {
-  const { contentFrom } = readContent(text);
   const sentences = framingUnits(text);
+  const social = candidates(text, sentences, threshold);
+  if (social === null) return [];
+  const { contentFrom } = readContent(text);
   const ranges: { start: number; end: number }[] = [];
   let keepsRequest = false;
   let lastParagraph: { start: number; end: number }[] | null = null;
   for (let i = 0; i < sentences.length; i++) {
     const s = sentences[i]!;
-    const sentence = text.slice(s.start, s.end);
     // What is asked to be written, and what follows its request, may be made of social sentences.
     if (s.start >= contentFrom) {
       keepsRequest = true;
@@ -78,19 +108,16 @@ function smalltalkRanges(text: string, threshold: number): { start: number; end:
     if (keepsRequest && i > 0 && text.slice(sentences[i - 1]!.end, s.start).includes("\n\n")) lastParagraph = [];
     const next = sentences[i + 1];
     const pointedAt = next !== undefined && POINTS_BACK.test(text.slice(next.start, next.end));
-    // A full stop inside a word is no sentence end: "I use ironpython on .NET Framework." read as "I use
-    // ironpython on ." and "NET Framework." (arena-hard).
-    const fragment = glued(text, s) || (i > 0 && glued(text, sentences[i - 1]!));
-    const social = !pointedAt && !fragment && isConfidentSmalltalk(sentence, threshold);
+    const framing = social[i]! && !pointedAt;
     if (lastParagraph !== null) {
-      if (social) lastParagraph.push({ start: s.start, end: s.next });
+      if (framing) lastParagraph.push({ start: s.start, end: s.next });
       else lastParagraph = null;
       // Once a later paragraph holds content, no later sentence is read: the rest may be a pasted text.
       if (lastParagraph === null) break;
       continue;
     }
-    if (social) ranges.push({ start: s.start, end: s.next });
-    else if (!keepsRequest && socialProbability(sentence) < CONTENT) keepsRequest = true;
+    if (framing) ranges.push({ start: s.start, end: s.next });
+    else if (!keepsRequest && socialProbability(text.slice(s.start, s.end)) < CONTENT) keepsRequest = true;
   }
   if (!keepsRequest) return [];
   const found = lastParagraph === null ? ranges : [...ranges, ...lastParagraph];
@@ -99,9 +126,19 @@ function smalltalkRanges(text: string, threshold: number): { start: number; end:
   // into dinosaurs right now." before a request to plan her party, "I'm struggling with my relationship
   // and unsure if I should stay or leave." before one to act as a relationship coach (both p >= 0.9, the
   // model's kept-back sentences).
-  const kept = topicWords(cutRanges(text, found).kept);
-  return found.filter((r) => !topicWords(text.slice(r.start, r.end)).some((w) => kept.includes(w)));
+  const keptText = cutRanges(text, found).kept;
+  const kept = topicWords(keptText);
+  // Nor does one that names whom a pronoun of what stays may mean: "My son is obsessed with trains right
+  // now." before "Suggest a theme for his birthday party." (bench/data/compress-keep-10.json).
+  const refersBack = THIRD_PERSON.test(keptText);
+  return found.filter((r) => {
+    const sentence = text.slice(r.start, r.end);
+    return !(refersBack && OWNED.test(sentence)) && !topicWords(sentence).some((w) => kept.includes(w));
+  });
 }
+
+const THIRD_PERSON = /\b(?:he|she|him|his|her|hers|they|them|their|theirs)\b/i;
+const OWNED = /\b(?:my|our)[ \t]+[a-z]/i;
 
 /** Words of four letters or more that name what a text is about: not function words or framing's own. */
 const FRAMING_WORDS = new Set(
@@ -132,9 +169,7 @@ export const smalltalk: CompressionRule = {
     return ranges.length === 0 ? { text, saved: 0 } : removeRanges(text, ranges, ctx);
   },
   mayChange(original, ctx) {
-    const threshold = smalltalkThreshold(ctx.level);
-    // A sentence of the original may end with the closing marks a protected span opens with
-    // ('Thanks so much in advance!"quoted"'), where the masked text's sentence ends before the placeholder.
-    return framingUnits(original).some((s) => isConfidentSmalltalk(original.slice(s.start, s.end).replace(CLOSING_MARKS, ""), threshold));
+    const units = HAS_EMOJI.test(original) ? framingUnits(original) : splitSentences(original);
+    return candidates(original, units, smalltalkThreshold(ctx.level), true) !== null;
   },
 };

@@ -112,10 +112,12 @@ const VETO =
 /**
  * A request or its hedge, or a constraint's word: what the prompt asks stays, however chatty its sentence
  * ("I have chicken and rice only at home, please suggest me one recipe.", p 0.8 in the model's kept-back
- * prompts; "I'm on a tight budget this month." before a request to plan a trip, p 0.8).
+ * prompts; "I'm on a tight budget this month." before a request to plan a trip, p 0.8), or an event the
+ * request is about ("I'm so nervous about my driving test tomorrow." before "Give me tips to stay calm.",
+ * bench/data/compress-keep-10.json).
  */
 const REQUEST =
-  /\b(?:budget|afford\w*|cheap\w*|allerg\w*|intoleran\w*|vegetarian|vegan|diet\w*|beginner|deadline|limited|could you|can you|would you|will you|help me|i need|i want|i'd like|i would like|suggest|recommend|write|explain|tell me|give me|show me|list|describe|summari[sz]e|translate|create|draft|compare|find|answer)\b/i;
+  /\b(?:budget|afford\w*|cheap\w*|allerg\w*|intoleran\w*|vegetarian|vegan|diet\w*|beginner|deadline|limited|tomorrow|tonight|exams?|tests?|interview|wedding|surgery|trip|presentation|could you|can you|would you|will you|help me|i need|i want|i'd like|i would like|suggest|recommend|write|explain|tell me|give me|show me|list|describe|summari[sz]e|translate|create|draft|compare|find|answer)\b/i;
 /** A capital after the first word that is no "I" or day of the week: a name, an acronym, a title the sentence may be about. */
 const NAMED = /\s(?!I(?:['’](?:m|ve|d|ll))?\b|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b)[^\s\p{Ll}\p{N}\p{P}\p{S}]/u;
 
@@ -131,12 +133,58 @@ const FOUR_WORDS = /[a-z]+\W+[a-z]+\W+[a-z]+\W+[a-z]/i;
  * What a framing sentence speaks in: the writer or the assistant in person, an exclamation, an emoji or an
  * emoticon. Read before the model, so that the model reads few sentences of a prompt that has none (most
  * sentences of prose, data and instructions): without it, the optimizer inline spent 1.10x main's CPU time
- * (bench/optimizer-trees.ts, 2,000 workload prompts, same run).
+ * (bench/optimizer-trees.ts, 2,000 workload prompts, same run). A scan of the characters: as a regex
+ * (/\b(?:i|i'm|...|let's)\b|!|emoji|emoticon/i) it took 22-45 µs over a ~300-token workload prompt.
  */
-const CUE = /\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|myself|you|you're|your|yours|u|ur|ya|we|us|our|let's)\b|!|[\u2600-\u27BF\uD83C-\uD83E]|[:;]-?[)(DPp]/i;
+/** A word's letters, lower-cased, and a straight apostrophe, as one number: no string is built per word. */
+const wordCode = (h: number, c: number) => Math.imul(h, 31) + (isApostrophe(c) ? 0x27 : c | 0x20);
+const CUE_WORDS = new Set(
+  "i i'm i've i'd i'll im me my mine myself you you're your yours u ur ya we us our let's".split(" ").map((w) => {
+    let h = 0;
+    for (let i = 0; i < w.length; i++) h = wordCode(h, w.charCodeAt(i));
+    return h;
+  }),
+);
+const LONGEST_CUE_WORD = 6;
+
+/** Calls `visit` with the offset of each cue of `text`, in order, until it returns true; whether one did. */
+function scanCues(text: string, visit: (offset: number) => boolean): boolean {
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    const c = text.charCodeAt(i);
+    if (isLetter(c)) {
+      const start = i;
+      let h = 0;
+      for (; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (!isLetter(d) && !(isApostrophe(d) && i + 1 < n && isLetter(text.charCodeAt(i + 1)))) break;
+        h = wordCode(h, d);
+      }
+      if (i - start <= LONGEST_CUE_WORD && CUE_WORDS.has(h) && visit(start)) return true;
+      continue;
+    }
+    const emoticon = (c === 0x3a || c === 0x3b) && /^-?[)(DPp]/.test(text.slice(i + 1, i + 3));
+    if ((c === 0x21 || isEmoji(c) || emoticon) && visit(i)) return true;
+    i++;
+  }
+  return false;
+}
+
+/**
+ * Where `text` has what a sentence the model may read needs (the first or second person, "!", an emoji),
+ * in order: a sentence with none of them is never read. One scan of a message, not one per sentence.
+ */
+export function framingCueOffsets(text: string): number[] {
+  const offsets: number[] = [];
+  scanCues(text, (at) => {
+    offsets.push(at);
+    return false;
+  });
+  return offsets;
+}
 
 /** Whether the model calls `sentence` social with at least `threshold` and no guard vetoes it. */
 export function isConfidentSmalltalk(sentence: string, threshold: number): boolean {
-  if (!FOUR_WORDS.test(sentence) || !CUE.test(sentence) || VETO.test(sentence) || NAMED.test(sentence) || REQUEST.test(sentence)) return false;
+  if (!scanCues(sentence, () => true) || !FOUR_WORDS.test(sentence) || VETO.test(sentence) || NAMED.test(sentence) || REQUEST.test(sentence)) return false;
   return socialProbability(sentence) >= threshold;
 }
