@@ -338,36 +338,23 @@ export function buildSocialSentenceModel(outDir: string, log: (line: string) => 
     },
   };
   const thresholds = [0.5, 0.75, 0.9, 0.95, 0.98];
-  metrics.keptBack = Object.fromEntries(
-    thresholds.map((t) => {
-      const flagged = testRows.filter((r) => predict(model, r.features) >= t);
-      const tp = flagged.filter((r) => r.social).length;
-      return [
-        t,
-        {
-          precision: +(tp / Math.max(1, flagged.length)).toFixed(4),
-          recall: +(tp / testRows.filter((r) => r.social).length).toFixed(4),
-          contentFlagged: flagged.length - tp,
-        },
-      ];
-    }),
-  );
+  const socialKeptBack = testRows.filter((r) => r.social).length;
+  /** Precision and recall over the kept-back sentences among `rows` at each threshold. */
+  const byThreshold = (rows: typeof testRows) =>
+    Object.fromEntries(
+      thresholds.map((t) => {
+        const flagged = rows.filter((r) => predict(model, r.features) >= t);
+        const tp = flagged.filter((r) => r.social).length;
+        return [
+          t,
+          { precision: +(tp / Math.max(1, flagged.length)).toFixed(4), recall: +(tp / socialKeptBack).toFixed(4), contentFlagged: flagged.length - tp },
+        ];
+      }),
+    );
+  metrics.keptBack = byThreshold(testRows);
   // As the smalltalk rule uses it: only sentences its guards let through (threshold 0: the guards alone).
   const guarded = testRows.filter((r) => isConfidentSmalltalk(r.sentence, 0));
-  metrics.keptBackGuarded = Object.fromEntries(
-    thresholds.map((t) => {
-      const flagged = guarded.filter((r) => predict(model, r.features) >= t);
-      const tp = flagged.filter((r) => r.social).length;
-      return [
-        t,
-        {
-          precision: +(tp / Math.max(1, flagged.length)).toFixed(4),
-          recall: +(tp / testRows.filter((r) => r.social).length).toFixed(4),
-          contentFlagged: flagged.length - tp,
-        },
-      ];
-    }),
-  );
+  metrics.keptBackGuarded = byThreshold(guarded);
   const weights = [...model.weights]
     .filter(([, w]) => Math.abs(w) >= 0.1)
     .sort(([a], [b]) => a - b)
