@@ -139,13 +139,17 @@ const FOUR_WORDS = /[a-z]+\W+[a-z]+\W+[a-z]+\W+[a-z]/i;
 /** A word's letters, lower-cased, and a straight apostrophe, as one number: no string is built per word. */
 const wordCode = (h: number, c: number) => Math.imul(h, 31) + (isApostrophe(c) ? 0x27 : c | 0x20);
 const CUE_WORDS = new Set(
-  "i i'm i've i'd i'll im me my mine myself you you're your yours u ur ya we us our let's".split(" ").map((w) => {
-    let h = 0;
-    for (let i = 0; i < w.length; i++) h = wordCode(h, w.charCodeAt(i));
-    return h;
-  }),
+  // The persons, and the words of thanks, apology, well-wishing, blessing and laughter ("Belly rubs to all."
+  // has none and stays; "sorry the dog is barking in the background" now reaches the model).
+  "i i'm i've i'd i'll im me my mine myself you you're your yours u ur ya we us our let's sorry thanks thank thx hope hoping cheers bless blessed blessings lol haha hugs apologies"
+    .split(" ")
+    .map((w) => {
+      let h = 0;
+      for (let i = 0; i < w.length; i++) h = wordCode(h, w.charCodeAt(i));
+      return h;
+    }),
 );
-const LONGEST_CUE_WORD = 6;
+const LONGEST_CUE_WORD = 9;
 
 /** Calls `visit` with the offset of each cue of `text`, in order, until it returns true; whether one did. */
 function scanCues(text: string, visit: (offset: number) => boolean): boolean {
