@@ -8,10 +8,11 @@ import { pleasantries } from "./pleasantries";
 import { preamble } from "./preamble";
 import { prune } from "./prune";
 import { repeat } from "./repeat";
+import { smalltalk } from "./smalltalk";
 import { whitespace } from "./whitespace";
 
 /**
  * The pipeline, in the order it runs. Sentence-level rules run before word-level ones, so pruning
  * sees what the others left; whitespace runs first and again at the end to tidy up.
  */
-export const RULES: readonly CompressionRule[] = [whitespace, pleasantries, preamble, intent, filler, dedup, repeat, json, emphasis, prune];
+export const RULES: readonly CompressionRule[] = [whitespace, pleasantries, smalltalk, preamble, intent, filler, dedup, repeat, json, emphasis, prune];

@@ -7,7 +7,7 @@ import { PLACEHOLDER_OPEN_SOURCE } from "../protect/mask";
 /** Verbs that name a task: an indirect request for one of these is a command. */
 const TASK_VERB =
   "(?:write|explain|help|create|generate|give|provide|tell|show|list|summari[sz]e|translate|describe|make|draft|compose|suggest|recommend|find|fix|rewrite|review|analy[sz]e|compare|calculate|solve|design|build|implement|convert|outline|plan|prepare|edit|check|correct|improve|proofread|answer|produce|come up with|figure out|work out|brainstorm|classify|extract|identify|evaluate|debug|refactor|optimi[sz]e|simplify|paraphrase|format|reformat|rephrase|reword|restructure|reorgani[sz]e|sort|organi[sz]e|act|play|pretend|imagine|respond|reply|define|teach|walk me through|guide me through|name|predict|estimate|determine|convince|persuade|critique|assess|count|continue|quote|rate)";
-const POLITE = String.raw`(?:(?:please|possibly|kindly|maybe|perhaps|just|quickly|briefly)[ \t]+)*`;
+const POLITE = String.raw`(?:(?:please|possibly|kindly|maybe|perhaps|just|quickly|briefly|like)[ \t]+)*`;
 const HELP_ME = String.raw`(?:help[ \t]+me[ \t]+(?:to[ \t]+)?(?=${TASK_VERB}\b))?`;
 
 /** Ways of asking for something without saying it: everything up to the verb goes. */
@@ -16,7 +16,15 @@ const ASKS = [
   String.raw`I(?:'m| am|’m) wondering (?:if|whether) you(?: could| can| would|'d|’d) (?:be able to )?${POLITE}`,
   // Before the next one, which would leave "Help me out and write ...".
   String.raw`(?:can|could) you help me out and ${POLITE}(?=${TASK_VERB}\b)`,
-  String.raw`(?:would|could|can|will) (?:you|u) ${POLITE}(?:(?:be able to |be willing to |be so kind as to |be a dear and |go ahead and |do me a (?:favou?r|kindness) and )${POLITE})?(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`(?:would|could|can|will|might) (?:you|u) ${POLITE}(?:(?:be able to |be willing to |be so kind as to |be good enough to |be a dear and |go ahead and |do me a (?:favou?r|kindness) and )${POLITE})?(?=${HELP_ME}${TASK_VERB}\b)`,
+  // Hedges of chatty-dev-10's styles (issue 25, 7th batch): "think u could", "lowkey need you to", "I humbly
+  // ask if you could", "Would it be okay if you could", "what I need is for you to", "what I'm asking is can you".
+  String.raw`(?:do you )?think (?:you|u) (?:could|can|would) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`(?:I )?(?:(?:really|lowkey|kinda|just|so) )*(?:need|want) (?:you|u) to ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`I (?:humbly |would |'d |’d )?ask (?:if|that|whether) you (?:could|would|can|might) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`would it be (?:okay|ok|alright|all right|fine) if you (?:could|would|can) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`(?:so )?what I (?:need|want) is for you to ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`(?:I guess )?what I(?:'m| am|’m) asking is (?:(?:can|could|would) you |for you to )${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
   // Ways of asking whether the assistant could, and of saying one would be glad if it did: only before a task verb.
   String.raw`(?:is there any way|(?:is there )?any chance|do you think) (?:that )?you (?:could|can|would|might) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
   String.raw`I was (?:just )?wondering,? (?:could|can|would) you ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
@@ -29,10 +37,10 @@ const ASKS = [
   String.raw`(?:I(?:'m| am|’m) )?hoping (?:that )?you (?:can|could|will) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
   String.raw`I was hoping (?:to get|for) your help (?:to )?${POLITE}(?=${TASK_VERB}\b)`,
   String.raw`do you have (?:the |some )?time to ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
-  String.raw`(?:would|do) you mind if I (?:ask|asked) you to ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`(?:would|do) you mind (?:awfully |terribly )?if I (?:ask|asked) you to ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
   String.raw`I was (?:really )?hoping (?:that )?you (?:could|can|would|might) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
-  String.raw`I(?: would|'d|’d) be (?:very |really |so |most )?grateful if you (?:could|would|can) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
-  String.raw`it(?: would|'d|’d) be (?:really |very |so |super )?(?:great|helpful|nice|awesome|wonderful|amazing|lovely|fantastic) if you (?:could|would|can) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`I(?: would|'d|’d| should) be (?:very |really |so |most )?grateful if you (?:could|would|can) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`it(?: would|'d|’d) be (?:really |very |so |super |enormously |incredibly |extremely |hugely )?(?:great|helpful|nice|awesome|wonderful|amazing|lovely|fantastic) if you (?:could|would|can) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
   // "Would you mind checking ..." has no command form without rewriting the verb: only "helping me" goes.
   String.raw`(?:would|do) you mind ${POLITE}helping me (?:to )?(?=${TASK_VERB}\b)`,
   String.raw`(?:is|would) it (?:be )?possible (?:for you )?to ${POLITE}`,
@@ -79,6 +87,16 @@ const FRAMING_WORDS = [
   "any",
   "it",
   "may",
+  "might",
+  "think",
+  "need",
+  "want",
+  "really",
+  "lowkey",
+  "kinda",
+  "just",
+  "so",
+  "what",
 ];
 /**
  * The request up to its closing punctuation, every question mark of it ("Can you write a caption for the

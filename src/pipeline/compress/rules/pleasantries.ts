@@ -31,7 +31,7 @@ const GREETING = new RegExp(
  * subject line", not "Summarize this article"): the sentence before is its object. Not an auxiliary on "it":
  * "Hope your week is off to a good start. Would it be possible to list ..." points back at nothing.
  */
-const POINTS_BACK =
+export const POINTS_BACK =
   /^\s*(?!(?:would|could|can|will|is|was|does|did|do|should|might|may|must|has|have|had|are|were)\b)[a-z]+[ \t]+(?:it\b|(?:that|this|these|those)(?=[ \t]*(?:[.,;:!?]|$|(?:as|for|in|into|to|with|on|and|please|again|up|out|so|but|or)\b)))/i;
 
 /** A line of at most three words closing the message: a name under a sign-off ("Best regards,\nJohn Smith"), maybe content. */
@@ -43,12 +43,12 @@ const NAME_LINE = /^\s*\S+(?:[ \t]+\S+){0,2}\s*$/;
  * for or words are talked about ("Define lmao"). Read once per message, before laughter goes (which it
  * does only where none of this holds, so the offset stays valid).
  */
-interface ContentReading {
+export interface ContentReading {
   contentFrom: number;
   keepsLaughter: boolean;
 }
 
-function readContent(text: string): ContentReading {
+export function readContent(text: string): ContentReading {
   // Greetings or thanks listed to be worked on ("Hi\nHello\nHey\nSort these greetings") are all content.
   if (LISTS_SOCIAL.test(text)) return { contentFrom: 0, keepsLaughter: true };
   const composes = COMPOSES_TEXT.exec(text);

@@ -1,0 +1,194 @@
+import weightsFile from "../../../../models/social-sentence/weights.json";
+
+/**
+ * A linear model of whether a whole sentence is social framing (well-wishing, backstory, apology,
+ * self-deprecation, thanks, laughter, a sign-off) or content (issue 25, 7th batch). The phrase patterns
+ * and closed vocabulary of social.ts and social-vocab.ts fit the framings of the writers they were
+ * written against (34-38% of tokens removed on our chatty corpora) and missed other writers' (12.4% on
+ * the lead's blind set of an outside writer, 13.2% on bench/data/chatty-dev-10.json): a sentence in a new
+ * phrasing ("I've had three cups of tea and I'm still none the wiser.") is no unit of theirs. Trained by
+ * models/social-sentence/train.ts; see its MODEL_CARD.md. The model only proposes: the `smalltalk` rule
+ * removes a sentence only where it is confident and no guard vetoes.
+ */
+interface SocialWeights {
+  bias: number;
+  /** Sparse weights: [bucket, weight] pairs, buckets of socialFeatures' hashed features. */
+  weights: [number, number][];
+}
+
+/** Hashed feature buckets: 2^18, few enough to hold as one array, many enough that few features share one. */
+export const FEATURE_BITS = 18;
+const { bias, weights: pairs } = weightsFile as SocialWeights;
+const WEIGHTS = new Float32Array(1 << FEATURE_BITS);
+for (const [bucket, weight] of pairs) WEIGHTS[bucket] = weight;
+
+// Token classes and feature kinds, as hash seeds.
+const NUM = 0x1000001;
+const EMO = 0x1000002;
+const SPAN = 0x1000003;
+const KIND = { start: 0x51, end: 0x52, length: 0x53, startPair: 0x54, word: 0x55, pair: 0x56 } as const;
+const mix = (a: number, b: number) => Math.imul(a ^ Math.imul(b, 0x85ebca6b), 0x9e3779b1) ^ (a >>> 13);
+const bucket = (h: number) => mix(h, 0x27d4eb2d) >>> (32 - FEATURE_BITS);
+
+const isLetter = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const isApostrophe = (c: number) => c === 0x27 || c === 0x2019 || c === 0x2018;
+const isEmoji = (c: number) => (c >= 0x2600 && c <= 0x27bf) || (c >= 0x2b00 && c <= 0x2bff) || (c >= 0xd83c && c <= 0xd83e);
+
+/**
+ * Calls `visit` with the bucket of each feature of a sentence: its words (lower-cased, an inner apostrophe
+ * kept, straight or curly), word pairs, first word, first pair, last token and length in fours; a number is
+ * one token, so is an emoji, an emoticon or a protected span's placeholder, and "!" and "?" are tokens.
+ * One pass over the characters, no strings built: a version that built feature strings cost 6 µs a
+ * sentence and the optimizer 1.10x main's CPU (bench/optimizer-trees.ts, same run).
+ */
+export function socialFeatures(sentence: string, visit: (bucket: number) => void): void {
+  let first = 0;
+  let second = 0;
+  let previous = 0;
+  let count = 0;
+  const n = sentence.length;
+  const emit = (token: number) => {
+    if (count === 0) first = token;
+    else {
+      if (count === 1) second = token;
+      visit(bucket(mix(mix(previous, token), KIND.pair)));
+    }
+    visit(bucket(mix(token, KIND.word)));
+    previous = token;
+    count++;
+  };
+  for (let i = 0; i < n; ) {
+    const c = sentence.charCodeAt(i);
+    if (isLetter(c)) {
+      let h = 0x811c9dc5;
+      while (i < n) {
+        const d = sentence.charCodeAt(i);
+        if (isLetter(d)) h = Math.imul(h ^ (d | 0x20), 0x01000193);
+        else if (isApostrophe(d) && i + 1 < n && isLetter(sentence.charCodeAt(i + 1))) h = Math.imul(h ^ 0x27, 0x01000193);
+        else break;
+        i++;
+      }
+      emit(h);
+    } else if (isDigit(c)) {
+      while (i < n && isDigit(sentence.charCodeAt(i))) i++;
+      emit(NUM);
+    } else if (c >= 0xe000 && c <= 0xf8ff) {
+      while (i < n && sentence.charCodeAt(i) >= 0xe000 && sentence.charCodeAt(i) <= 0xf8ff) i++;
+      emit(SPAN);
+    } else if (isEmoji(c)) {
+      i += c >= 0xd83c ? 2 : 1;
+      emit(EMO);
+    } else if ((c === 0x3a || c === 0x3b) && /^-?[)(dpDP]/.test(sentence.slice(i + 1, i + 3))) {
+      i += sentence[i + 1] === "-" ? 3 : 2;
+      emit(EMO);
+    } else if (c === 0x21 || c === 0x3f) {
+      i++;
+      emit(c);
+    } else i++;
+  }
+  if (count === 0) return;
+  visit(bucket(mix(first, KIND.start)));
+  visit(bucket(mix(previous, KIND.end)));
+  visit(bucket(mix(Math.min(count, 30) >> 2, KIND.length)));
+  if (count > 1) visit(bucket(mix(mix(first, second), KIND.startPair)));
+}
+
+/** The model's probability that `sentence` is social framing, 0-1. */
+export function socialProbability(sentence: string): number {
+  let z = bias;
+  socialFeatures(sentence, (b) => {
+    z += WEIGHTS[b]!;
+  });
+  return 1 / (1 + Math.exp(-z));
+}
+
+/**
+ * What no sentence the model may call social holds: a protected span's placeholder, a digit, a question,
+ * quotation, code or markup, a colon that hands something over (not an emoticon's), a negation.
+ */
+const VETO =
+  /[\uE000-\uF8FF\d?+"“”«»`<>{}[\]()/\\=*#_|@$%&]|:(?!-?[)(DPp])|\b(?:not|no|never|none|nothing|nobody|neither|nor|without|cannot|nowhere)\b|n['’]t\b/i;
+/**
+ * A request or its hedge, or a constraint's word: what the prompt asks stays, however chatty its sentence
+ * ("I have chicken and rice only at home, please suggest me one recipe.", p 0.8 in the model's kept-back
+ * prompts; "I'm on a tight budget this month." before a request to plan a trip, p 0.8), or an event the
+ * request is about ("I'm so nervous about my driving test tomorrow." before "Give me tips to stay calm.",
+ * bench/data/compress-keep-10.json).
+ */
+const REQUEST =
+  /\b(?:budget|afford\w*|cheap\w*|allerg\w*|intoleran\w*|vegetarian|vegan|diet\w*|beginner|deadline|limited|tomorrow|tonight|exams?|tests?|interview|wedding|surgery|trip|presentation|could you|can you|would you|will you|help me|i need|i want|i'd like|i would like|suggest|recommend|write|explain|tell me|give me|show me|list|describe|summari[sz]e|translate|create|draft|compare|find|answer)\b/i;
+/** A capital after the first word that is no "I" or day of the week: a name, an acronym, a title the sentence may be about. */
+const NAMED = /\s(?!I(?:['’](?:m|ve|d|ll))?\b|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b)[^\s\p{Ll}\p{N}\p{P}\p{S}]/u;
+
+/**
+ * A sentence of under four words ("Sure!", "!!!", "Warm regards,", "I do now.") is left to the pleasantries
+ * rule's closed vocabulary: alone, such a line is as likely a pasted reply's (arena-hard: "Response A\nSure!
+ * Here's ...") or a story's (awesome-chatgpt-prompts: "I did not understand it then. I do now."). A
+ * contraction counts as two words.
+ */
+const FOUR_WORDS = /[a-z]+\W+[a-z]+\W+[a-z]+\W+[a-z]/i;
+
+/**
+ * What a framing sentence speaks in: the writer or the assistant in person, an exclamation, an emoji or an
+ * emoticon. Read before the model, so that the model reads few sentences of a prompt that has none (most
+ * sentences of prose, data and instructions): without it, the optimizer inline spent 1.10x main's CPU time
+ * (bench/optimizer-trees.ts, 2,000 workload prompts, same run). A scan of the characters: as a regex
+ * (/\b(?:i|i'm|...|let's)\b|!|emoji|emoticon/i) it took 22-45 µs over a ~300-token workload prompt.
+ */
+/** A word's letters, lower-cased, and a straight apostrophe, as one number: no string is built per word. */
+const wordCode = (h: number, c: number) => Math.imul(h, 31) + (isApostrophe(c) ? 0x27 : c | 0x20);
+const CUE_WORDS = new Set(
+  // The persons, and the words of thanks, apology, well-wishing, blessing and laughter ("Belly rubs to all."
+  // has none and stays; "sorry the dog is barking in the background" now reaches the model).
+  "i i'm i've i'd i'll im me my mine myself you you're your yours u ur ya we us our let's sorry thanks thank thx hope hoping cheers bless blessed blessings lol haha hugs apologies"
+    .split(" ")
+    .map((w) => {
+      let h = 0;
+      for (let i = 0; i < w.length; i++) h = wordCode(h, w.charCodeAt(i));
+      return h;
+    }),
+);
+const LONGEST_CUE_WORD = 9;
+
+/** Calls `visit` with the offset of each cue of `text`, in order, until it returns true; whether one did. */
+function scanCues(text: string, visit: (offset: number) => boolean): boolean {
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    const c = text.charCodeAt(i);
+    if (isLetter(c)) {
+      const start = i;
+      let h = 0;
+      for (; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (!isLetter(d) && !(isApostrophe(d) && i + 1 < n && isLetter(text.charCodeAt(i + 1)))) break;
+        h = wordCode(h, d);
+      }
+      if (i - start <= LONGEST_CUE_WORD && CUE_WORDS.has(h) && visit(start)) return true;
+      continue;
+    }
+    const emoticon = (c === 0x3a || c === 0x3b) && /^-?[)(DPp]/.test(text.slice(i + 1, i + 3));
+    if ((c === 0x21 || isEmoji(c) || emoticon) && visit(i)) return true;
+    i++;
+  }
+  return false;
+}
+
+/**
+ * Where `text` has what a sentence the model may read needs (the first or second person, "!", an emoji),
+ * in order: a sentence with none of them is never read. One scan of a message, not one per sentence.
+ */
+export function framingCueOffsets(text: string): number[] {
+  const offsets: number[] = [];
+  scanCues(text, (at) => {
+    offsets.push(at);
+    return false;
+  });
+  return offsets;
+}
+
+/** Whether the model calls `sentence` social with at least `threshold` and no guard vetoes it. */
+export function isConfidentSmalltalk(sentence: string, threshold: number): boolean {
+  if (!scanCues(sentence, () => true) || !FOUR_WORDS.test(sentence) || VETO.test(sentence) || NAMED.test(sentence) || REQUEST.test(sentence)) return false;
+  return socialProbability(sentence) >= threshold;
+}

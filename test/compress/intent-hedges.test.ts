@@ -1,0 +1,32 @@
+import { describe, expect, test } from "bun:test";
+import { intent } from "../../src/pipeline/compress/rules/intent";
+import { applyRule } from "./apply-rule";
+
+/** Hedged requests of bench/data/chatty-dev-10.json's styles (issue 25, 7th batch), and what must stay. */
+describe("intent: hedges of other writers", () => {
+  test.each([
+    "Would you mind awfully if I asked you to explain the rules of cricket?",
+    "It would be enormously helpful if you could explain the rules of cricket.",
+    "could you like explain the rules of cricket.",
+    "think u could explain the rules of cricket?",
+    "I humbly ask if you could explain the rules of cricket.",
+    "Would it be okay if you could explain the rules of cricket?",
+    "I really need you to explain the rules of cricket.",
+    "So what i need is for you to explain the rules of cricket.",
+    "i guess what i'm asking is can you explain the rules of cricket.",
+    "I should be grateful if you would explain the rules of cricket.",
+    "Would you be good enough to explain the rules of cricket?",
+    "Might you explain the rules of cricket?",
+  ])("%s -> a command", (text) => {
+    expect(applyRule(intent, text, { level: 0.5 }).text).toBe("Explain the rules of cricket.");
+  });
+
+  test.each([
+    "I just need you to know that I tried.",
+    "Would you like to write it yourself?",
+    "Do you think you could be wrong?",
+    "I think you could be right.",
+  ])("%s stays: no task verb follows", (text) => {
+    expect(applyRule(intent, text, { level: 1 }).text).toBe(text);
+  });
+});

@@ -1,0 +1,132 @@
+import { describe, expect, test } from "bun:test";
+import { compressMessages } from "../../src/pipeline/compress";
+import { smalltalk } from "../../src/pipeline/compress/rules/smalltalk";
+import { isConfidentSmalltalk, socialProbability } from "../../src/pipeline/compress/text/social-model";
+import { shippedModels } from "../ml/shipped-models";
+import { applyRule } from "./apply-rule";
+
+const LEVELS = [0.25, 0.5, 1] as const;
+const send = (content: string, level: number) => compressMessages([{ role: "user", content }], { aggressiveness: level, skipRules: [] }).messages[0]!.content;
+
+describe("social-sentence model guards", () => {
+  // Threshold 0: only the guards decide. Each sentence reads as framing to a person, and each holds
+  // something a removal could lose.
+  test.each([
+    ["a number", "I've been at this for 3 hours and my brain is fried."],
+    ["a negation", "Please don't judge me too harshly, I'm new at this."],
+    ["a contraction's negation", "I probably shouldn't be this anxious about it."],
+    ["a name", "My friend Jenna says you are the best at this."],
+    ["a question", "Does that make sense to you at all?"],
+    ["a request", "I have chicken and rice only at home, please suggest me one recipe."],
+    ["a hedged request", "I would be so grateful if you could help me with this."],
+    ["a quotation", 'My boss always says "good enough is good enough" to me.'],
+    ["under four words", "I do now."],
+    ["a protected span's placeholder", "My team and I love \uE000 so much!"],
+    ["no person, exclamation or emoji in it", "The weather has been awful all week long."],
+  ])("%s vetoes the model", (_, sentence) => {
+    expect(isConfidentSmalltalk(sentence, 0)).toBe(false);
+  });
+
+  test("a sentence no guard vetoes is the model's to judge", () => {
+    const sentence = "My coffee went cold an hour ago and I'm still at it.";
+    expect(isConfidentSmalltalk(sentence, 0)).toBe(true);
+    expect(socialProbability(sentence)).toBeGreaterThan(0.9);
+    expect(socialProbability("Explain how vaccines train the immune system.")).toBeLessThan(0.1);
+  });
+});
+
+describe("smalltalk removes framing in phrasings the patterns do not know", () => {
+  test("a backstory sentence with no constraint goes whole; the request stays as written", () => {
+    for (const level of [0.5, 1])
+      expect(send("My coffee went cold an hour ago and I'm still at it. Explain how vaccines train the immune system.", level)).toBe(
+        "Explain how vaccines train the immune system.",
+      );
+  });
+
+  test("below 0.5 it does not run", () => {
+    const text = "My coffee went cold an hour ago and I'm still at it. Explain how vaccines train the immune system.";
+    expect(send(text, 0.25)).toBe(text);
+  });
+
+  test("the quality score weighs the removed sentence as nothing, and a removed request as everything", async () => {
+    const m = await shippedModels();
+    const original = "My coffee went cold an hour ago and I'm still at it. Explain how vaccines train the immune system.";
+    expect((await m.quality(original, "Explain how vaccines train the immune system.")).score).toBeGreaterThanOrEqual(85);
+    expect((await m.quality(original, "My coffee went cold an hour ago and I'm still at it.")).score).toBeLessThan(70);
+  });
+});
+
+describe("smalltalk must not change", () => {
+  // Each prompt with the text that must arrive byte for byte at every level: social words that are the
+  // content (what is to be written, translated or worked on), pasted text, and a request in chatty words.
+  const KEEP: [string, string, string][] = [
+    [
+      "a letter to write, its message social",
+      "Write a letter to my team for the end of the year. I'm so grateful to work with you all and I hope you have a lovely holiday.",
+      "I'm so grateful to work with you all and I hope you have a lovely holiday.",
+    ],
+    [
+      "an apology to draft",
+      "Draft an apology to my neighbour about the party. I'm so sorry about the noise last night, we got carried away.",
+      "I'm so sorry about the noise last night, we got carried away.",
+    ],
+    [
+      "a greeting to translate",
+      'Translate "Hope you are having a lovely week, thanks so much for everything!" into French.',
+      "Hope you are having a lovely week, thanks so much for everything!",
+    ],
+    [
+      "a chat transcript after the request",
+      "Summarise this chat in one line.\n\nAnna: I'm so happy to see you again, it's been ages!\nBen: I know, I've missed you so much.",
+      "Anna: I'm so happy to see you again, it's been ages!\nBen: I know, I've missed you so much.",
+    ],
+    [
+      "a pasted paragraph after the request",
+      "Too blunt?\n\nWe moved the launch to next week.\n\nMy coffee went cold an hour ago and I'm still at it.",
+      "My coffee went cold an hour ago and I'm still at it.",
+    ],
+    ["a story to continue", "Continue this story: I saw what happened. I did not understand it then. I do now.", "I did not understand it then. I do now."],
+    ["a full stop inside a name", "My code runs too slow. I use ironpython on .NET Framework. How do I speed it up?", "I use ironpython on .NET Framework."],
+    [
+      "a request in chatty words",
+      "Hey! I have chicken and rice only at home, please suggest me one recipe.",
+      "I have chicken and rice only at home, please suggest me one recipe.",
+    ],
+    [
+      "context that shares a word with the request",
+      "My daughter is really into dinosaurs right now. Plan a birthday party for my daughter.",
+      "dinosaurs right now. Plan a birthday party for my daughter.",
+    ],
+    [
+      "a relationship to coach on",
+      "I'm struggling with my relationship and unsure if I should stay or leave. Act as a relationship coach and give me advice.",
+      "I'm struggling with my relationship and unsure if I should stay or leave.",
+    ],
+    ["whom a pronoun means", "My son is obsessed with trains right now. Suggest a theme for his birthday party.", "My son is obsessed with trains right now."],
+    [
+      "an event the request is about",
+      "I'm so nervous about my driving test tomorrow. Give me tips to stay calm.",
+      "I'm so nervous about my driving test tomorrow.",
+    ],
+    ["a constraint in a chatty sentence", "I'm on a tight budget this month. Plan a weekend trip to the coast.", "I'm on a tight budget this month."],
+    ["a message that is only framing", "My coffee went cold an hour ago and I'm still at it.", "My coffee went cold an hour ago and I'm still at it."],
+  ];
+  for (const [what, text, keep] of KEEP)
+    test(`${what}: arrives byte for byte at every level`, () => {
+      for (const level of LEVELS) expect(send(text, level)).toContain(keep);
+    });
+
+  test("a system prompt is never read", () => {
+    const system = "You are a cheerful concierge. My coffee went cold an hour ago and I'm still at it. Greet every guest warmly.";
+    const messages = [
+      { role: "system" as const, content: system },
+      { role: "user" as const, content: "Hello" },
+    ];
+    expect(applyRule(smalltalk, messages, { level: 1, index: 0 }).text).toBe(system);
+  });
+
+  test("mayChange is false on prose with no framing", () => {
+    const prose = "A man is playing a guitar on the stage. The council voted to close the library on Sundays to save money.";
+    for (const level of [0.5, 1]) expect(smalltalk.mayChange(prose, { level, careful: true })).toBe(false);
+  });
+});
