@@ -23,12 +23,17 @@ describe("social-sentence model guards", () => {
     ["under four words", "I do now."],
     ["a protected span's placeholder", "My team and I love \uE000 so much!"],
     ["no person, exclamation or emoji in it", "The weather has been awful all week long."],
+    // The writer's own facts, not turned to the assistant or the asking: what the answer is for.
+    ["a fact of the writer's health", "I'm in a wheelchair."],
+    ["a fact of the writer's family", "My wife passed in the spring and the house feels so quiet."],
+    ["a fact of the writer's tastes", "Loud places really overwhelm me these days."],
+    ["a fact of the writer's history", "I've been crying a lot since my divorce was finalized."],
   ])("%s vetoes the model", (_, sentence) => {
     expect(isConfidentSmalltalk(sentence, 0)).toBe(false);
   });
 
   test("a sentence no guard vetoes is the model's to judge", () => {
-    const sentence = "My coffee went cold an hour ago and I'm still at it.";
+    const sentence = "I've been meaning to ask you this for ages and finally got round to it.";
     expect(isConfidentSmalltalk(sentence, 0)).toBe(true);
     expect(socialProbability(sentence)).toBeGreaterThan(0.9);
     expect(socialProbability("Explain how vaccines train the immune system.")).toBeLessThan(0.1);
@@ -38,21 +43,21 @@ describe("social-sentence model guards", () => {
 describe("smalltalk removes framing in phrasings the patterns do not know", () => {
   test("a backstory sentence with no constraint goes whole; the request stays as written", () => {
     for (const level of [0.5, 1])
-      expect(send("My coffee went cold an hour ago and I'm still at it. Explain how vaccines train the immune system.", level)).toBe(
+      expect(send("I've been meaning to ask you this for ages and finally got round to it. Explain how vaccines train the immune system.", level)).toBe(
         "Explain how vaccines train the immune system.",
       );
   });
 
   test("below 0.5 it does not run", () => {
-    const text = "My coffee went cold an hour ago and I'm still at it. Explain how vaccines train the immune system.";
+    const text = "I've been meaning to ask you this for ages and finally got round to it. Explain how vaccines train the immune system.";
     expect(send(text, 0.25)).toBe(text);
   });
 
   test("the quality score weighs the removed sentence as nothing, and a removed request as everything", async () => {
     const m = await shippedModels();
-    const original = "My coffee went cold an hour ago and I'm still at it. Explain how vaccines train the immune system.";
+    const original = "I've been meaning to ask you this for ages and finally got round to it. Explain how vaccines train the immune system.";
     expect((await m.quality(original, "Explain how vaccines train the immune system.")).score).toBeGreaterThanOrEqual(85);
-    expect((await m.quality(original, "My coffee went cold an hour ago and I'm still at it.")).score).toBeLessThan(70);
+    expect((await m.quality(original, "I've been meaning to ask you this for ages and finally got round to it.")).score).toBeLessThan(70);
   });
 });
 
@@ -82,8 +87,8 @@ describe("smalltalk must not change", () => {
     ],
     [
       "a pasted paragraph after the request",
-      "Too blunt?\n\nWe moved the launch to next week.\n\nMy coffee went cold an hour ago and I'm still at it.",
-      "My coffee went cold an hour ago and I'm still at it.",
+      "Too blunt?\n\nWe moved the launch to next week.\n\nI've been meaning to ask you this for ages and finally got round to it.",
+      "I've been meaning to ask you this for ages and finally got round to it.",
     ],
     ["a story to continue", "Continue this story: I saw what happened. I did not understand it then. I do now.", "I did not understand it then. I do now."],
     ["a full stop inside a name", "My code runs too slow. I use ironpython on .NET Framework. How do I speed it up?", "I use ironpython on .NET Framework."],
@@ -109,7 +114,7 @@ describe("smalltalk must not change", () => {
       "I'm so nervous about my driving test tomorrow.",
     ],
     ["a constraint in a chatty sentence", "I'm on a tight budget this month. Plan a weekend trip to the coast.", "I'm on a tight budget this month."],
-    ["a message that is only framing", "My coffee went cold an hour ago and I'm still at it.", "My coffee went cold an hour ago and I'm still at it."],
+    ["a message that is only framing", "I've been meaning to ask you this for ages and finally got round to it.", "I've been meaning to ask you this for ages and finally got round to it."],
   ];
   for (const [what, text, keep] of KEEP)
     test(`${what}: arrives byte for byte at every level`, () => {
@@ -117,7 +122,7 @@ describe("smalltalk must not change", () => {
     });
 
   test("a system prompt is never read", () => {
-    const system = "You are a cheerful concierge. My coffee went cold an hour ago and I'm still at it. Greet every guest warmly.";
+    const system = "You are a cheerful concierge. I've been meaning to ask you this for ages and finally got round to it. Greet every guest warmly.";
     const messages = [
       { role: "system" as const, content: system },
       { role: "user" as const, content: "Hello" },
