@@ -54,6 +54,8 @@ export async function startServer(settings: Settings, log: Logger = createLogger
   const app = buildApp(services);
   app.listen({ hostname: settings.host, port: settings.port });
   const server = app.server as Server<unknown>;
+  // Rows wait for the end of their turn to be journaled together only while other requests are in flight (Ledger.record).
+  services.ledger.groupWhile(() => server.pendingRequests > 1);
   const stopBackground = startBackground(services);
   if (settings.optimizerWarmRuns > 0) {
     const t0 = performance.now();

@@ -33,6 +33,11 @@ export class Ledger {
    * retry finds one of them already stored, that is the failed attempt's own commit, not a second row.
    */
   private uncertain = new WeakSet<LedgerRow>();
+  /** Rows recorded in this turn of the event loop, as JSON, that the journal has not been given yet. */
+  private unjournaled: string[] = [];
+  /** Resolves once `unjournaled` is in the journal (at the end of the turn). */
+  private journaled: Promise<void> | undefined;
+  private grouping: () => boolean = () => true;
   private flushing: Promise<void> | undefined;
   private journalError: Error | undefined;
   private storeError: Error | undefined;
@@ -57,22 +62,55 @@ export class Ledger {
     return rows.length;
   }
 
-  /** Records a call. Never throws: a call's answer does not hang on its accounting. */
-  record(row: LedgerRow): void {
+  /**
+   * Records a call. Never throws: a call's answer does not hang on its accounting. With a journal, the
+   * row is appended at the end of the event-loop turn together with every other row recorded in it (one
+   * write(2) for all: group commit), and the promise returned resolves once that write is done; the
+   * caller releases the call's answer only after it, so the row is durable before the answer is final.
+   * A write(2) per row cost the pure relay 3.5 µs of CPU per call (knocked out, paired, 10 rounds of
+   * 2 s at 32 connections, load 10-13: `bun bench/relay-cpu.ts`); at 32 connections about 13 rows end
+   * in one turn (strace: 836 journal writes for 11,236 calls). While `grouping` says no other call is
+   * in flight, nothing would join the row in its turn and waiting for the turn's end is only latency
+   * (a setImmediate: +16 µs at p50 with one connection, two paired runs), so it is written at once.
+   */
+  record(row: LedgerRow): Promise<void> | undefined {
     const line = JSON.stringify(row);
-    if (this.journal) {
-      try {
-        this.journal.append(line);
-        this.journalError = undefined;
-      } catch (e) {
-        // The row stays in memory and goes to the store at the next flush; until the journal can be
-        // written again the ledger is unhealthy and no new billable call is admitted.
-        this.journalError = e as Error;
-      }
-    }
     this.queue.push(row);
     this.lines.push(line);
     if (this.queue.length >= this.batchSize) void this.flush();
+    if (!this.journal) return undefined;
+    this.unjournaled.push(line);
+    if (!this.grouping()) {
+      this.writeJournal();
+      return undefined;
+    }
+    return (this.journaled ??= new Promise((resolve) =>
+      setImmediate(() => {
+        this.writeJournal();
+        resolve();
+      }),
+    ));
+  }
+
+  /** Sets what says whether other calls are in flight, whose rows may end in the same turn (the server's pending requests). */
+  groupWhile(othersInFlight: () => boolean): void {
+    this.grouping = othersInFlight;
+  }
+
+  /** Appends the rows recorded since the last append, in one write. */
+  private writeJournal(): void {
+    const lines = this.unjournaled;
+    this.unjournaled = [];
+    this.journaled = undefined;
+    if (lines.length === 0) return;
+    try {
+      this.journal!.append(lines.join("\n"));
+      this.journalError = undefined;
+    } catch (e) {
+      // The rows stay in memory and go to the store at the next flush; until the journal can be
+      // written again the ledger is unhealthy and no new billable call is admitted.
+      this.journalError = e as Error;
+    }
   }
 
   /** Hands every queued row to the store. One flush at a time; a flush asked for meanwhile runs after it. */
@@ -152,6 +190,7 @@ export class Ledger {
   }
 
   async close(): Promise<void> {
+    this.writeJournal();
     await this.drain();
     this.journal?.close();
     await this.writer.close();

@@ -51,7 +51,7 @@ export class Pipeline {
       const cached = await this.s.cache.lookup(cacheRequest(call, plan));
       call.marks.lookedUp = performance.now();
       this.s.metrics.countCacheLookup(cached.kind, cached.kind === "hit" ? cached.hit.layer : "none");
-      if (cached.kind === "hit") return this.fromCache(call, plan, cached.hit);
+      if (cached.kind === "hit") return await this.fromCache(call, plan, cached.hit);
       if (cached.kind === "miss") call.fill = cached.fill;
       const reserving = planned(call, plan);
       if (reserving) await reserving;
@@ -59,10 +59,11 @@ export class Pipeline {
       const out = await this.upstream(call, plan);
       const priced = price(this.s, call, plan, out);
       const body = completionBody(call, { ...out, choices: forClient(call, out.choices) }, priced.meta);
-      settle(this.s, call, { kind: "answered", path: "json", outcome: out, priced });
+      await settle(this.s, call, { kind: "answered", path: "json", outcome: out, priced });
       return { kind: "json", body };
     } catch (e) {
-      settle(this.s, call, { kind: "failed", error: e });
+      // The error answer too waits for the call's row to be journaled.
+      await settle(this.s, call, { kind: "failed", error: e });
       throw e;
     }
   }
@@ -95,7 +96,7 @@ export class Pipeline {
   }
 
   /** A cache hit: no provider call, cost 0, the model that produced the answer, replayed as SSE when asked. */
-  private fromCache(call: Call, plan: Plan, hit: CacheHit): CompletionResult {
+  private async fromCache(call: Call, plan: Plan, hit: CacheHit): Promise<CompletionResult> {
     const out: Outcome = {
       served: this.s.catalog.find(hit.answer.model) ?? plan.candidates[0]!,
       choices: hit.answer.choices,
@@ -108,7 +109,7 @@ export class Pipeline {
     };
     const priced = price(this.s, call, plan, out);
     // Settled before rendering: the commit completes svc_meta (an agent run's totals).
-    settle(this.s, call, { kind: "answered", path: "cache", outcome: out, priced });
+    await settle(this.s, call, { kind: "answered", path: "cache", outcome: out, priced });
     const choices = forClient(call, out.choices);
     return call.req.stream
       ? { kind: "sse", stream: replayFrames(call, out, { ...hit.answer, choices }, priced.meta) }
@@ -141,8 +142,7 @@ export class Pipeline {
       {
         answered: (outcome) => {
           const priced = price(this.s, call, plan, outcome);
-          settle(this.s, call, { kind: "answered", path: "stream", outcome, priced });
-          return priced.meta;
+          return { meta: priced.meta, journaled: settle(this.s, call, { kind: "answered", path: "stream", outcome, priced }) };
         },
         partial: (error, outcome) => settle(this.s, call, { kind: "partial", error, outcome, priced: price(this.s, call, plan, outcome) }),
         failed: (error) => settle(this.s, call, { kind: "failed", error }),

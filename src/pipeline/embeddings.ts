@@ -107,10 +107,11 @@ export class Embeddings {
         simulated: ownModel && s.providers.simulatedOnly,
         cacheable: false,
       };
-      settle(s, call, { kind: "answered", path: "json", outcome, priced: price(s, call, plan, outcome) });
+      await settle(s, call, { kind: "answered", path: "json", outcome, priced: price(s, call, plan, outcome) });
       return body;
     } catch (e) {
-      settle(s, call, { kind: "failed", error: e });
+      // The error answer too waits for the call's row to be journaled (Ledger.record).
+      await settle(s, call, { kind: "failed", error: e });
       throw e;
     }
   }

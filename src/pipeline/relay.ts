@@ -7,14 +7,17 @@ import type { SvcMeta } from "./meta";
 import { chunkFramer, closingFrames, includeUsage } from "./render";
 import { estimateUsage } from "./usage";
 
-/** How the relay ends a call: the runner prices and settles it. */
+/**
+ * How the relay ends a call: the runner prices and settles it. Each returns, when the call's ledger row
+ * went to a journal, the promise that it is written there (settle): the stream's last frames wait for it.
+ */
 export interface RelayEnds {
   /** The provider's stream ended with a whole answer; returns the closing chunk's svc_meta. */
-  answered(out: Outcome): SvcMeta;
+  answered(out: Outcome): { meta: SvcMeta; journaled: Promise<void> | undefined };
   /** The stream failed, the client went away or the gateway stopped, after part of an answer went out: what went out. */
-  partial(error: unknown, out: Outcome): void;
+  partial(error: unknown, out: Outcome): Promise<void> | undefined;
   /** The same before any chunk went out. */
-  failed(error: unknown): void;
+  failed(error: unknown): Promise<void> | undefined;
 }
 
 function readableOf<T>(events: AsyncIterable<T>): ReadableStream<T> {
@@ -98,12 +101,14 @@ export function relay(call: Call, r: StreamResult, ends: RelayEnds, stopping?: A
           return;
         }
         const out = outcome(!toolCalls);
-        const meta = ends.answered(out);
+        const { meta, journaled } = ends.answered(out);
+        if (journaled) await journaled;
         for (const frame of closingFrames(chunk, [held ?? { index: 0, finish_reason: finish }], out.usage, meta, includeUsage(call))) controller.enqueue(frame);
         controller.enqueue(SSE_DONE);
         controller.close();
       } catch (e) {
-        end(e);
+        const journaled = end(e);
+        if (journaled) await journaled;
         const err = e instanceof ApiError ? e : new ApiError("UPSTREAM_ERROR", "the provider failed while streaming");
         if (!(e instanceof ProviderError && e.kind === "aborted")) controller.enqueue(sseData(err.body(call.requestId)));
         controller.close();
@@ -112,7 +117,7 @@ export function relay(call: Call, r: StreamResult, ends: RelayEnds, stopping?: A
     async cancel() {
       // The client went away mid-answer, or the gateway's shutdown grace ran out: stop the upstream call,
       // cache nothing, and charge what was delivered.
-      end(new ProviderError("aborted", "client closed the stream"));
+      void end(new ProviderError("aborted", "client closed the stream"));
       await iterator.return?.();
     },
   });
@@ -137,10 +142,9 @@ export function relay(call: Call, r: StreamResult, ends: RelayEnds, stopping?: A
     };
   }
 
-  function end(e: unknown): void {
+  function end(e: unknown): Promise<void> | undefined {
     // Cutting the connections aborts the client's signal too, so the gateway's stop is asked first.
     const why = stopping?.aborted ? new ApiError("SHUTTING_DOWN", "the gateway stopped while the stream was open") : e;
-    if (delivered > 0) ends.partial(why, outcome(false));
-    else ends.failed(why);
+    return delivered > 0 ? ends.partial(why, outcome(false)) : ends.failed(why);
   }
 }

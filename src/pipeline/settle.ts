@@ -171,7 +171,9 @@ export function recordSideCall(
     agentRunId: o.agent_run_id ?? null,
     createdAt: Date.now(),
   };
-  s.ledger.record(row);
+  // Not waited for here: the call's own row, recorded after it, is journaled in the same write or a
+  // later one, and the call's answer waits for that.
+  void s.ledger.record(row);
   return row;
 }
 
@@ -190,23 +192,26 @@ const NOTHING_SAVED = savedColumns({ compression: 0, routing: 0, cache: 0, promp
 /**
  * Settles a call exactly once, whichever path reaches here first (the client going away after the
  * last chunk, or after a failure, finds it settled): the stages commit in order or roll back in
- * reverse order, then the call is recorded (ledger row, metrics).
+ * reverse order, then the call is recorded (ledger row, metrics). Returns, when a row was recorded
+ * into a journal, the promise that it is written there (Ledger.record): the call's answer, or its
+ * error, goes out only after it.
  */
-export function settle(s: Pick<Services, "ledger" | "metrics" | "tracer">, call: Call, end: CallEnd): void {
-  if (call.settled) return;
+export function settle(s: Pick<Services, "ledger" | "metrics" | "tracer">, call: Call, end: CallEnd): Promise<void> | undefined {
+  if (call.settled) return undefined;
   call.settled = true;
   const start = performance.now();
   if (end.kind === "failed" || end.kind === "refused") {
     rollback(call, end.error);
-    if (end.kind === "refused") return;
+    if (end.kind === "refused") return undefined;
   } else {
     // A partial stream commits too: what was delivered was paid for (the quota keeps the call; the
     // cache fill refuses the outcome, which is never cacheable).
     commit(call, end.outcome, end.priced);
   }
   const row = ledgerRow(call, end);
-  s.ledger.record(row);
+  const journaled = s.ledger.record(row);
   observeCall(s, call, end, row);
   s.metrics.observeStage("settle", (performance.now() - start) / 1000);
   s.tracer?.record(call, end, row, start);
+  return journaled;
 }

@@ -254,7 +254,7 @@ describe("stream hook", () => {
     const result = { model, provider: { simulated: false }, fallback: false, attempts: [], events: events(), upstreamMs: 1 } as unknown as StreamResult;
     let answered: Outcome | undefined;
     const body = relay(call, result, {
-      answered: (o) => ((answered = o), {} as Priced["meta"]),
+      answered: (o) => ((answered = o), { meta: {} as Priced["meta"], journaled: undefined }),
       partial: () => expect.unreachable(),
       failed: () => expect.unreachable(),
     });
@@ -264,6 +264,31 @@ describe("stream hook", () => {
     expect(text.endsWith("data: [DONE]\n\n")).toBe(true);
     expect(answered?.choices[0]?.message.content).toBe("HELLO");
     expect(answered?.usage).toEqual({ prompt_tokens: 4, completion_tokens: 2 });
+  });
+
+  test("the stream's closing frames wait for the call's row to be journaled", async () => {
+    const call = newCall(true);
+    await admit(call, [upper]);
+    call.plan = { opt: { messages: request().messages } as never, candidates: [model], requested: model, reason: "explicit_model" };
+    const result = { model, provider: { simulated: false }, fallback: false, attempts: [], events: events(), upstreamMs: 1 } as unknown as StreamResult;
+    let journal!: () => void;
+    const journaled = new Promise<void>((resolve) => (journal = resolve));
+    const reader = relay(call, result, {
+      answered: () => ({ meta: {} as Priced["meta"], journaled }),
+      partial: () => expect.unreachable(),
+      failed: () => expect.unreachable(),
+    }).getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    for (let i = 0; i < 2; i++) text += decoder.decode((await reader.read()).value);
+    expect(text).toContain('"content":"LO"');
+    const next = reader.read();
+    // The provider's stream has ended; the last frames are held while the journal write is pending.
+    expect(await Promise.race([next.then(() => "frame"), Bun.sleep(30).then(() => "held")])).toBe("held");
+    journal();
+    text += decoder.decode((await next).value);
+    for (let r = await reader.read(); !r.done; r = await reader.read()) text += decoder.decode(r.value);
+    expect(text.endsWith("data: [DONE]\n\n")).toBe(true);
   });
 
   test("the client going away mid-stream ends the call once, as partial, with what was delivered", async () => {

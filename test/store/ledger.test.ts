@@ -41,6 +41,12 @@ function row(i: number): LedgerRow {
   };
 }
 
+/** A fresh store and the journal folder beside it. */
+function storeWithJournal() {
+  const dir = mkdtempSync(join(tmpdir(), "svc-ledger-"));
+  return { store: openStore(dir), root: join(dir, "journal") };
+}
+
 describe("ledger", () => {
   // 123 rows: two full multi-row statements and 23 written one by one, all in one flush.
   test("a flush writes every queued row, column for column, booleans as 0/1 and absent values as NULL", async () => {
@@ -191,7 +197,7 @@ describe("ledger", () => {
     // A file where the journal's folder should be: every append fails, as on a full or read-only disk.
     writeFileSync(join(dir, "journal"), "");
     const ledger = new Ledger(inlineWriter(store), new LedgerJournal(join(dir, "journal")));
-    ledger.record(row(1));
+    await ledger.record(row(1));
     expect(ledger.problem).toContain("usage journal cannot be written");
     expect(ledger.healthy).toBe(false);
     await ledger.flush();
@@ -200,22 +206,20 @@ describe("ledger", () => {
     // The next flush finds the journal writable again, with no call needed to find out.
     await ledger.flush();
     expect(ledger.problem).toBeUndefined();
-    ledger.record(row(2));
+    await ledger.record(row(2));
     expect(ledger.problem).toBeUndefined();
     store.close();
   });
 
   test("rows journaled by a process that died are written at the next start, once, and its journal is removed", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "svc-ledger-"));
-    const store = openStore(dir);
-    const root = join(dir, "journal");
+    const { store, root } = storeWithJournal();
     // A process (pid 999999, not alive) journaled 4 rows and stored the first 2 before it was killed.
     const dead = new Ledger(inlineWriter(store), new LedgerJournal(root, 999_999, () => false));
     dead.record(row(1));
-    dead.record(row(2));
+    await dead.record(row(2));
     await dead.flush();
     dead.record(row(3));
-    dead.record(row(4));
+    await dead.record(row(4));
     expect(readdirSync(join(root, "999999")).length).toBe(1);
     // A live neighbour's journal is its own business.
     const neighbour = new LedgerJournal(root, 4242, () => true);
@@ -230,10 +234,52 @@ describe("ledger", () => {
     store.close();
   });
 
+  test("the rows recorded in one turn are journaled in one write, before the promise each record returns resolves", async () => {
+    const { store, root } = storeWithJournal();
+    const journal = new LedgerJournal(root, 55, () => false);
+    const writes: string[] = [];
+    const append = journal.append.bind(journal);
+    journal.append = (json) => {
+      writes.push(json);
+      append(json);
+    };
+    const ledger = new Ledger(inlineWriter(store), journal);
+    const journaled = [1, 2, 3].map((i) => ledger.record(row(i)));
+    expect(writes).toEqual([]);
+    await journaled[0];
+    expect(writes).toHaveLength(1);
+    const segment = join(root, "55", readdirSync(join(root, "55"))[0]!);
+    expect(
+      readFileSync(segment, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).requestId),
+    ).toEqual([1, 2, 3].map((i) => row(i).requestId));
+    await Promise.all(journaled);
+    expect(writes).toHaveLength(1);
+    // A process killed now leaves the three rows for the next start.
+    expect(await new Ledger(inlineWriter(store), new LedgerJournal(root, 56, () => false)).recover()).toBe(3);
+    store.close();
+  });
+
+  test("with no other call in flight a row is journaled at once, with any row of its turn still waiting", async () => {
+    const { store, root } = storeWithJournal();
+    const ledger = new Ledger(inlineWriter(store), new LedgerJournal(root, 57, () => false));
+    let others = true;
+    ledger.groupWhile(() => others);
+    const first = ledger.record(row(1));
+    expect(first).toBeInstanceOf(Promise);
+    others = false;
+    expect(ledger.record(row(2))).toBeUndefined();
+    const segment = join(root, "57", readdirSync(join(root, "57"))[0]!);
+    expect(readFileSync(segment, "utf8").trim().split("\n")).toHaveLength(2);
+    await first;
+    expect(readFileSync(segment, "utf8").trim().split("\n")).toHaveLength(2);
+    store.close();
+  });
+
   test("a journal line cut by the crash is skipped; the lines before it are replayed", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "svc-ledger-"));
-    const store = openStore(dir);
-    const root = join(dir, "journal");
+    const { store, root } = storeWithJournal();
     const journal = new LedgerJournal(root, 77, () => false);
     journal.append(JSON.stringify(row(1)));
     appendFileSync(join(root, "77", readdirSync(join(root, "77"))[0]!), JSON.stringify(row(2)).slice(0, 40));
