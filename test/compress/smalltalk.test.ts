@@ -114,7 +114,11 @@ describe("smalltalk must not change", () => {
       "I'm so nervous about my driving test tomorrow.",
     ],
     ["a constraint in a chatty sentence", "I'm on a tight budget this month. Plan a weekend trip to the coast.", "I'm on a tight budget this month."],
-    ["a message that is only framing", "I've been meaning to ask you this for ages and finally got round to it.", "I've been meaning to ask you this for ages and finally got round to it."],
+    [
+      "a message that is only framing",
+      "I've been meaning to ask you this for ages and finally got round to it.",
+      "I've been meaning to ask you this for ages and finally got round to it.",
+    ],
   ];
   for (const [what, text, keep] of KEEP)
     test(`${what}: arrives byte for byte at every level`, () => {

@@ -198,7 +198,8 @@ export function framingCueOffsets(text: string): number[] {
  * turns to the assistant or the question and may still go.
  */
 const FIRST_PERSON = /\b(?:i|i['’](?:m|ve|d|ll)|im|me|my|mine|myself|we|we['’](?:re|ve)|us|our|ours)\b/i;
-const TURNED_TO_ASKING = /\b(?:you|you['’](?:re|ve|ll|d)|your|yours|u|ur|ya|ask\w*|question\w*|help\w*|thanks?|thank\w*|sorry|apolog\w*|hope|appreciat\w*|bother\w*)\b/i;
+const TURNED_TO_ASKING =
+  /\b(?:you|you['’](?:re|ve|ll|d)|your|yours|u|ur|ya|ask\w*|question\w*|help\w*|thanks?|thank\w*|sorry|apolog\w*|hope|appreciat\w*|bother\w*)\b/i;
 const selfDisclosure = (sentence: string) => FIRST_PERSON.test(sentence) && !TURNED_TO_ASKING.test(sentence);
 
 /** Whether the model calls `sentence` social with at least `threshold` and no guard vetoes it. */
