@@ -336,9 +336,30 @@ describe("filler", () => {
   });
   test("hedges go only from level 0.5", () => {
     expect(applyRule(filler, "It is really very simple.", { level: 0.3 }).text).toBe("It is really very simple.");
-    expect(applyRule(filler, "It is really useful.", { level: 0.6 }).text).toBe("It is useful.");
-    // Of two hedges in a row the first goes; the second stays rather than leave a gap.
-    expect(applyRule(filler, "It is really very simple.", { level: 0.6 }).text).toBe("It is very simple.");
+    expect(applyRule(filler, "I really need it.", { level: 0.3 }).text).toBe("I really need it.");
+    expect(applyRule(filler, "I really need it.", { level: 0.6 }).text).toBe("I need it.");
+  });
+  test("an intensifier goes only where it stresses a verb, never where it says how much of a quality", () => {
+    const at = (text: string) => applyRule(filler, text, { level: 1 }).text;
+    for (const [text, out] of [
+      ["I'd really appreciate it.", "I'd appreciate it."],
+      ["You should really try it.", "You should try it."],
+      ["I'm really hoping to finish today.", "I'm hoping to finish today."],
+      ["We quite like it.", "We like it."],
+    ])
+      expect(at(text!)).toBe(out!);
+    for (const text of [
+      "It is really useful.",
+      "Summarize this really short.",
+      "My client is a first-time buyer who's very nervous.",
+      "I like my coffee really strong.",
+      "I'm really angry at my sister.",
+      "Make it very formal.",
+      "Thank you very much.",
+    ])
+      expect(at(text)).toBe(text);
+    // Two intensifiers of a quality both stay.
+    expect(applyRule(filler, "It is really very simple.", { level: 0.6 }).text).toBe("It is really very simple.");
     expect(applyRule(filler, "Thank you very much for the help.", { level: 0.6 }).text).toBe("Thank you very much for the help.");
   });
   test("what sets the answer stays: 'just'/'simply' as 'only', an intensifier of a degree, an adverb that ends its clause", () => {
@@ -479,8 +500,11 @@ describe("prune", () => {
   test("drops intensifiers and 'also' in a long passage from 0.5, and nothing below", () => {
     const text = repeat16("The team is also really happy with the very good plan for the launch.");
     expect(first(text, 0.25)).toBe("The team is also really happy with the very good plan for the launch");
-    expect(first(text, 0.5)).toBe("The team is happy with the very good plan for the launch");
-    expect(first(text, 1)).toBe("The team is happy with the good plan for the launch");
+    // "also" goes; "really happy" and "very good" say how much, and stay (text/intensifiers.ts).
+    expect(first(text, 0.5)).toBe("The team is really happy with the very good plan for the launch");
+    const verbs = repeat16("We really want the new plan and they would really like it for the launch.");
+    expect(first(verbs, 0.5)).toBe("We want the new plan and they would like it for the launch");
+    expect(first(text, 1)).toBe("The team is really happy with the very good plan for the launch");
   });
   test("articles, copulas, demonstratives, possessives, a list's 'and' and constraints stay (issue 25)", () => {
     const sentences = [

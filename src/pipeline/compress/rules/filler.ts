@@ -1,4 +1,5 @@
 import type { CompressionRule } from "../types";
+import { INTENSIFIER_ON_A_VERB } from "../text/intensifiers";
 import { PhrasePattern } from "../text/phrase-patterns";
 import { rewriteAll, type RewriteStep } from "../text/rewrite";
 
@@ -68,21 +69,15 @@ const EMPTY_PHRASES = droppable(
   "basically literally actually honestly obviously totally to needless as it please",
 );
 
-/** Words an intensifier before them makes a constraint of degree: how long, formal, simple or hard the answer is. */
-const DEGREE_WORDS = String.raw`(?:short|brief|long|concise|detailed|thorough|simple|basic|formal|informal|casual|polite|strict|small|large|big|high|low|few|little|quick|fast|slow|careful|clear|easy|hard|difficult|cheap|expensive|specific|precise|exact|friendly|professional|funny|serious|gentle|technical|beginner|advanced|light|heavy|close|early|late)`;
-
 /** Intensifiers and hedges: they shade tone, not content, so they go only at higher levels. */
 // "very much" after "thank" is one phrase: "Thank very much" without "very" is no thanks.
 // Not "I feel like", "I guess", "I think that" or "I believe that": they say what the user feels or is
 // unsure of, and without them a feeling reads as a fact ("I feel like I'm a fraud at work" -> "I'm a
 // fraud at work", "I feel like it's my fault" -> "It's my fault"; a blind probe and a review).
 // Not "just" or "simply": they mostly mean "only" in a request ("just the code, no explanation", "simply
-// one word"), or "recently" ("I just moved"). Not an intensifier before a word that sets how long, how
-// formal or how hard the answer is: "really short, under 50 words" is a constraint ("Summarize this
-// really short" lost it to "Summarize this short"). A blind probe (probe-compress-2, 300 prompts whose
-// social words are content) lost such a span in 9 of them: `bun bench/compress-keep.ts probe-compress-2.json`.
+// one word"), or "recently" ("I just moved"). Intensifiers only where they stress a verb (text/intensifiers.ts).
 const HEDGES = droppable(
-  String.raw`(?:really|very(?! much)|quite)(?![ \t]+${DEGREE_WORDS}\b)|essentially|pretty much|definitely|certainly`,
+  String.raw`${INTENSIFIER_ON_A_VERB}|essentially|pretty much|definitely|certainly`,
   "really very quite essentially pretty definitely certainly",
 );
 

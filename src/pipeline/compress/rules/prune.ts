@@ -1,4 +1,5 @@
 import type { CompressionRule } from "../types";
+import { intensifierOnAVerb, isIntensifier } from "../text/intensifiers";
 import { removeRanges } from "../text/rewrite";
 import { splitSentences } from "../text/sentences";
 import { FoldedWordTable } from "../../../text/word-table";
@@ -36,11 +37,18 @@ const MIN_ENGLISH_SHARE = 0.8;
  * "two weekends in a row" and "Jira, Linear, and Asana" are constraints the user wrote as they are.
  * Never: subjects, determiners, auxiliaries, prepositions, logic and modal words.
  */
-const DROPPABLE_FROM: ReadonlyMap<string, number> = new Map(["very", "really", "quite", "simply", "also"].map((w) => [w, 0.5] as const));
+// Not "simply", which mostly means "only" in a request ("simply one word"; filler keeps it for that), and
+// an intensifier only where it stresses a verb (text/intensifiers.ts): "a buyer who's very nervous".
+const DROPPABLE_FROM: ReadonlyMap<string, number> = new Map(["very", "really", "quite", "also"].map((w) => [w, 0.5] as const));
 
 const DROPPABLE_WORDS = [...DROPPABLE_FROM.keys()];
 /** DROPPABLE_FROM, looked up where a word lies, with each word's self-information. */
 const DROPPABLE = new FoldedWordTable([...DROPPABLE_FROM].map(([word, level]) => [word, { level, bits: selfInformation(word) }] as const));
+
+/** Word i of a sentence's wordRanges, lower case, or undefined past its ends. */
+function wordAt(text: string, words: readonly number[], i: number): string | undefined {
+  return i < 0 || 2 * i + 1 >= words.length ? undefined : text.slice(words[2 * i]!, words[2 * i + 1]!).toLowerCase();
+}
 
 /** Where `level` sits between PRUNE_MIN_LEVEL (0) and 1.0 (1). */
 function strength(level: number): number {
@@ -120,6 +128,8 @@ export const prune: CompressionRule = {
         if (letterCase !== 1 || i === 0) continue;
         const { level, bits } = DROPPABLE.value(entry);
         if (ctx.level < level) continue;
+        const word = text.slice(start, stop).toLowerCase();
+        if (isIntensifier(word) && !intensifierOnAVerb(word, wordAt(text, words, i - 1), wordAt(text, words, i + 1))) continue;
         candidates.push({ bits, at: i });
       }
       // Each sentence is checked on its own: an English request may quote a passage in another language.
