@@ -11,7 +11,7 @@ import { relay } from "./relay";
 import { estimateUsage } from "./usage";
 import { optimizeInputOf } from "./analyze";
 import { AUTO_MODEL, noProviderError } from "./route";
-import type { CacheHit, CacheRequest } from "./cache";
+import { offersTools, type CacheHit, type CacheRequest } from "./cache";
 import { cacheBreakpoints, frameOf } from "./context/frame";
 
 export type PipelineServices = Pick<
@@ -76,7 +76,13 @@ export class Pipeline {
     // With a protocol, a conversation or remembered messages the optimizer sees only the call's new content; the stored part is counted already.
     const input = optimizeInputOf(frame ? { ...req, messages: frame.toOptimize } : req, s.servableModels, s.settings.qualityFloor);
     const ran = await s.optimizer.run(
-      { ...input, wantEmbedding: req.svc_options.cache, countTokens: frame !== undefined, ...(frame && { prefixTokens: frame.sentTokens }) },
+      // A request with tools is matched exactly only (offersTools): no vector of its prompt is needed.
+      {
+        ...input,
+        wantEmbedding: req.svc_options.cache && !offersTools(req.params),
+        countTokens: frame !== undefined,
+        ...(frame && { prefixTokens: frame.sentTokens }),
+      },
       call.signal,
     );
     // The optimizer's result may be a remembered one shared with other calls: copied, not changed.

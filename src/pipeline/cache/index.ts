@@ -18,6 +18,6 @@ export {
 } from "./verify";
 export { extractFacets, packFacets, type PackedFacets, type PromptFacets } from "./facets";
 export { SynonymTable } from "./synonyms";
-export { requestKeys, canonicalJson, canonicalContent, semanticPrompt, type RequestKeys } from "./keys";
+export { requestKeys, canonicalJson, canonicalContent, offersTools, semanticPrompt, type RequestKeys } from "./keys";
 export { replayDeltas } from "./replay";
 export { cacheWriteThread, type CacheLog, type CacheWriteThread } from "./persistence";

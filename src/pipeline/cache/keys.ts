@@ -102,7 +102,7 @@ export class FieldHasher {
  * Friday" / "How do I book a table for Friday?", issue 24's support frames) may need another tool call
  * with other arguments, where a plain answer would serve both.
  */
-function offersTools(params: PassThroughParams): boolean {
+export function offersTools(params: PassThroughParams): boolean {
   return (params.tools?.length ?? 0) > 0 || params.extra?.functions !== undefined;
 }
 
