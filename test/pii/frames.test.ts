@@ -186,6 +186,11 @@ describe("PII rules of issue 30's fifth round: people", () => {
     expect(found("Thanks!\nRelease Notes", "PERSON")).toEqual([]);
     expect(found("Best,\nDevOps", "PERSON")).toEqual([]);
   });
+
+  test("initials alone after a closing line are no name; initials with a surname are", () => {
+    for (const text of ["Thanks\nM", "Thanks!\nI", "Thanks\nN/A", "Regards,\nC", "Thanks\nA. B. C."]) expect([text, found(text, "PERSON")]).toEqual([text, []]);
+    expect(found("Regards,\nT. K. Mensah", "PERSON")).toEqual(["T. K. Mensah"]);
+  });
 });
 
 describe("PII rules of issue 30's fifth round: an unseen name after a word said to a person, pronouns in brackets", () => {

@@ -521,6 +521,8 @@ function signatureName(tokens: Tokens, labels: Uint8Array, from: number, to: num
   let first = from;
   if (SIGNATURE_TITLES.has(tokens, first) && first < to) first++;
   if (to - first > 3) return false;
+  // Initials alone are no name: "Thanks\nM", "Regards,\nC", "Thanks\nA. B. C." (a review of this rule).
+  let named = false;
   for (let k = first; k <= to; k++) {
     const start = tokens.start(k);
     const hyphened = k > first && source.charCodeAt(start - 1) === 45 && start - 1 === tokens.end(k - 1);
@@ -530,8 +532,11 @@ function signatureName(tokens: Tokens, labels: Uint8Array, from: number, to: num
     if (NAME_WORD.test(source.slice(start, start + 2))) {
       // A capital inside is a product's or team's ("DevOps", "GitHub"), and a word English writes in lower case no name.
       if (usuallyLower(code) || innerCapital(source, start + 1, tokens.end(k))) return false;
-    } else if (!(tokens.end(k) - start === 1 && isUpperAscii(tokens.first(k))) && !(first === to && unseenNameShape(tokens, k, lex))) return false;
+      named = true;
+    } else if (first === to && unseenNameShape(tokens, k, lex)) named = true;
+    else if (!(tokens.end(k) - start === 1 && isUpperAscii(tokens.first(k)))) return false;
   }
+  if (!named) return false;
   for (let k = first; k <= to; k++) labels[k] = PERSON;
   return true;
 }
