@@ -23,7 +23,7 @@ describe("levels", () => {
   });
 
   test("the system prompt and the last user turn are compressed at the requested level, like history", () => {
-    const long = Array.from({ length: 8 }, () => "The report is very important, and the managers will really read it in the spring.").join(" ");
+    const long = Array.from({ length: 8 }, () => "The report is very important, and we will really read it in the spring.").join(" ");
     const messages: ChatMessage[] = [
       { role: "system", content: long },
       { role: "user", content: long },

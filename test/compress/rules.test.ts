@@ -344,7 +344,6 @@ describe("filler", () => {
     for (const [text, out] of [
       ["I'd really appreciate it.", "I'd appreciate it."],
       ["You should really try it.", "You should try it."],
-      ["I'm really hoping to finish today.", "I'm hoping to finish today."],
       ["We quite like it.", "We like it."],
     ])
       expect(at(text!)).toBe(out!);
@@ -356,6 +355,12 @@ describe("filler", () => {
       "I'm really angry at my sister.",
       "Make it very formal.",
       "Thank you very much.",
+      "I very much hope so.",
+      "I'm really hoping to finish today.",
+      "Would very short sentences work better for kids?",
+      "Can really small companies afford a 401k plan?",
+      "Do really long passwords matter?",
+      "The movie is really annoying.",
     ])
       expect(at(text)).toBe(text);
     // Two intensifiers of a quality both stay.

@@ -28,6 +28,8 @@ describe("social-sentence model guards", () => {
     ["a fact of the writer's family", "My wife passed in the spring and the house feels so quiet."],
     ["a fact of the writer's tastes", "Loud places really overwhelm me these days."],
     ["a fact of the writer's history", "I've been crying a lot since my divorce was finalized."],
+    ["a fact with a word of courtesy", "I'm really bad at math, sorry."],
+    ["a fact with 'help' as a verb", "I help run a small bakery with my mom."],
   ])("%s vetoes the model", (_, sentence) => {
     expect(isConfidentSmalltalk(sentence, 0)).toBe(false);
   });

@@ -129,7 +129,7 @@ export const prune: CompressionRule = {
         const { level, bits } = DROPPABLE.value(entry);
         if (ctx.level < level) continue;
         const word = text.slice(start, stop).toLowerCase();
-        if (isIntensifier(word) && !intensifierOnAVerb(word, wordAt(text, words, i - 1), wordAt(text, words, i + 1))) continue;
+        if (isIntensifier(word) && !intensifierOnAVerb(word, wordAt(text, words, i - 1), wordAt(text, words, i - 2))) continue;
         candidates.push({ bits, at: i });
       }
       // Each sentence is checked on its own: an English request may quote a passage in another language.

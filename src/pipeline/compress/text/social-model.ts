@@ -195,11 +195,12 @@ export function framingCueOffsets(text: string): number[] {
  * (health, family, work, tastes; main lost 2) and 3 more of 250 in another, for 1.3 points of a blind chatty
  * set's 13.5% (the lead's probe-compress-3/-4 and chatty-10, 2026-11-27). Framing about the asking itself
  * ("I've been meaning to ask you this for weeks", "I know you probably get a million of these questions")
- * turns to the assistant or the question and may still go.
+ * turns to the assistant or the question and may still go. Words of courtesy do not turn a fact: "I'm
+ * really bad at math, sorry." and "I help run a small bakery with my mom." went with "sorry" and "help" in
+ * the list (a review; the blind chatty set lost 0.2 points to their leaving it).
  */
 const FIRST_PERSON = /\b(?:i|i['’](?:m|ve|d|ll)|im|me|my|mine|myself|we|we['’](?:re|ve)|us|our|ours)\b/i;
-const TURNED_TO_ASKING =
-  /\b(?:you|you['’](?:re|ve|ll|d)|your|yours|u|ur|ya|ask\w*|question\w*|help\w*|thanks?|thank\w*|sorry|apolog\w*|hope|appreciat\w*|bother\w*)\b/i;
+const TURNED_TO_ASKING = /\b(?:you|you['’](?:re|ve|ll|d)|your|yours|u|ur|ya|ask\w*|question\w*)\b/i;
 const selfDisclosure = (sentence: string) => FIRST_PERSON.test(sentence) && !TURNED_TO_ASKING.test(sentence);
 
 /** Whether the model calls `sentence` social with at least `threshold` and no guard vetoes it. */
