@@ -9,7 +9,7 @@ import { SHIPPED_SYNONYMS } from "../../src/pipeline/cache/request-synonyms";
  * Issue 24, session 6 of 2026-11-27: support requests framed as not knowing how ("I can't find how to X",
  * "I don't know how to X", "not sure how to X"), as a try ("I'm trying to X"), as "I need a way to X", a
  * cry for help before the request ("Help, I need to X"), more support actions after a stated wish,
- * "where do I" and "Can I", and "Am I allowed to" / "Is it OK if I" read as "Can I". Both sides: every
+ * "where do I" and "Can I", and "Am I allowed to" / "Is it OK if I" read as "May I" (what "Can I" asks, never answered by a "How do I"). Both sides: every
  * pair of bench/data/cache-frame-pairs.json (written before the code, against exactly these
  * relaxations), decided by the verifier with the shipped table and no word vectors. `a` is the query,
  * `b` the cached prompt.
@@ -105,7 +105,12 @@ const DECISIONS: readonly [string, readonly [string, string, boolean][]][] = [
       ["Can I cancel a driving lesson?", "How do I cancel a driving lesson?", true],
       ["How do I cancel a driving lesson?", "Can I cancel a driving lesson?", false],
       ["Can I cancel a lot of lessons?", "How do I cancel a lot of lessons?", false],
-      ["Can I get a refund for registration?", "How do I get a refund for registration?", true],
+      // Whether the user may: the steps of "How do I ..." take that for granted.
+      ["Can I get a refund for registration?", "How do I get a refund for registration?", false],
+      ["Can I withdraw my money?", "How do I withdraw my money?", false],
+      ["Am I allowed to cancel my order?", "How do I cancel my order?", false],
+      ["Is it OK if I cancel my order?", "How do I cancel my order?", false],
+      ["Am I allowed to cancel my order?", "Can I cancel my order?", true],
       ["Can I get a discount?", "How do I get a discount?", false],
     ],
   ],

@@ -815,17 +815,20 @@ function withPlainVerbs(request: string): string {
  * The seventh added booking something new: "Can I book / reserve / schedule / add a ...?" (a new room,
  * slot or driver is nobody else's; "the" stays out), which "How do I book a meeting room?" answers
  * (bench/data/faq-dev5.json: "can i reserve a conference room" / "How do I book a meeting room?").
+ * Not "withdraw" nor "get a refund": "Can I withdraw my money?" and "Can I get a refund?" ask whether the
+ * user may, which the steps of "How do I ..." take for granted (a review, 2026-11-27).
  */
 const ABILITY_QUESTION =
-  /^\s*(?:can|could)(?: i)? (?:(?:reset|change|update|cancel|delete|edit|download|upload|export|import|enable|disable|unsubscribe|redeem|track|renew|transfer|freeze|unfreeze|lock|unlock|upgrade|downgrade|pause|activate|deactivate|extend|return|exchange|modify|close|reschedule|skip|hide|unhide|block|unblock|restore|share|unshare|remove|add|top up|enroll|unenroll|refund|replace|book|reserve|schedule|pay|submit|withdraw|pair|link|unlink|verify) (?:my|(?:a|an)(?! (?:lot|few|bit|little)\b))|get a refund)\b/i;
+  /^\s*(?:can|could)(?: i)? (?:(?:reset|change|update|cancel|delete|edit|download|upload|export|import|enable|disable|unsubscribe|redeem|track|renew|transfer|freeze|unfreeze|lock|unlock|upgrade|downgrade|pause|activate|deactivate|extend|return|exchange|modify|close|reschedule|skip|hide|unhide|block|unblock|restore|share|unshare|remove|add|top up|enroll|unenroll|refund|replace|book|reserve|schedule|pay|submit|pair|link|unlink|verify) (?:my|(?:a|an)(?! (?:lot|few|bit|little)\b)))\b/i;
 
 /** "Is it possible to cancel my order?" and "Am I able to cancel my order?" ask what "Can I cancel my order?" asks: whether it can be done. */
 const IS_IT_POSSIBLE_TO = /^\s*(?:is it possible(?: for me)? to|am i able to)\b/i;
 /**
  * "Am I allowed to X?" and "Is it OK if I X?" ask what "Can I X?" asks: a yes or no on whether the user
  * may (issue 24, session 6 of 2026-11-27: bench/data/faq-frames-dev.json's "Am I allowed to donate blood
- * if I have a tattoo?" / "Can I donate blood if I have a tattoo?"). Both sides stay yes/no questions, so
- * a "how do I" is still not served from them (see roleClash).
+ * if I have a tattoo?" / "Can I donate blood if I have a tattoo?"). Read as "may I" (the modal role's
+ * group of "can"), not "can I": a permission is never answered by the steps of a cached "How do I ..."
+ * (ABILITY_QUESTION), and a "how do I" is not served from them either (see roleClash).
  */
 const MAY_I = /^\s*(?:am i allowed to|is it (?:ok|okay|alright|all right) (?:for me to|if i))\b/i;
 
@@ -925,7 +928,7 @@ function withCanonicalFrame(request: string): string {
         .replace(DONT_KNOW_HOW, "how do I ")
         .replace(IF_FORGOTTEN_SECRET, "how do I reset my $1")
         .replace(IS_IT_POSSIBLE_TO, "can")
-        .replace(MAY_I, "can I")
+        .replace(MAY_I, "may I")
         .replace(TELL_ME_HOW, "how do I ")
         .replace(HOW_IMPERSONAL, "how do I ")
         .replace(HOW_DO_I_FRAME, "how do I ")
