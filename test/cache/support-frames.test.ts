@@ -129,7 +129,12 @@ const DECISIONS: readonly [string, readonly [string, string, boolean][]][] = [
     "the process, what to do, the option: read as how; a ranking, advice or a place: not",
     [
       ["What's the process for cancelling my subscription?", "How do I cancel my subscription?", true],
-      ["What is the procedure to withdraw my submission?", "How do I withdraw my submission?", true],
+      ["What is the procedure to reset my PIN?", "How do I reset my PIN?", true],
+      // Before an action that is not a support action the process may be the company's.
+      ["What is the procedure to withdraw my submission?", "How do I withdraw my submission?", false],
+      ["What is the process for approving a loan?", "How do I approve a loan?", false],
+      ["What's the process for shipping to Canada?", "How do I ship to Canada?", false],
+      ["What's the process for changing my address?", "How do I change my address?", true],
       ["What should I do to reset my PIN?", "How do I reset my PIN?", true],
       ["Where's the option to hide my phone number?", "How do I hide my phone number?", true],
       ["What's the process for a refund?", "How do I get a refund?", false],

@@ -658,13 +658,24 @@ const WHERE_ACTIONS =
  * "how do you" (then "your" is not "my"). Issue 24's seventh session added booking and setting up
  * (book, reserve, schedule, reschedule, configure, request): "Where do I book the meeting rooms?" asks
  * the procedure (bench/data/faq-dev5.json); "where can I print" or "where do I return it" name a place
- * and stay out. "I need a way to X", "What's the process to X" (or "for X-ing"), "What should I do to X"
+ * and stay out. "I need a way to X", "What's the process to X" (or "for X-ing", X a support action), "What should I do to X"
  * and "Where's the option to X" ask it too (issue 24, session 6 of 2026-11-27; test/cache/support-frames.test.ts).
  */
+/**
+ * The one-word support actions as their "-ing" forms begin ("cancel" + "ling", "chang" + "ing", "set" +
+ * "ting"): "What's the process for cancelling my subscription?" asks the user's steps. Before any other
+ * action the process may be the company's ("the process for approving a loan", "for shipping to Canada":
+ * a review served them "How do I approve a loan?" and "How do I ship to Canada?").
+ */
+const WHERE_GERUND_STEMS = WHERE_ACTIONS.split("|")
+  .filter((action) => /^[a-z]+$/.test(action))
+  .map((action) => action.replace(/e$/, ""))
+  .join("|");
+
 const HOW_DO_I_FRAME = new RegExp(
   [
     String.raw`^\s*(?:what(?:['’]s| is) the way to|is there (?:a|any) way (?:to|for me to|(?:that )?i can)|how (?:do|can) i go about (?=[a-z]+ing\b)|what (?:do|should) i (?:have to |need to )?do to`,
-    String.raw`|what(?:['’]s| is) the (?:process|procedure) (?:to|for (?=[a-z]+ing\b))|i need a way to`,
+    String.raw`|what(?:['’]s| is) the (?:process|procedure) (?:to (?=(?:${WHERE_ACTIONS})\b)|for (?=(?:${WHERE_GERUND_STEMS})[a-z]?ing\b))|i need a way to`,
     String.raw`|(?:where (?:do|can) i|where(?:['’]s| is) the (?:option|setting|button|link) to) (?=(?:${WHERE_ACTIONS})\b))\s*`,
   ].join(""),
   "i",
