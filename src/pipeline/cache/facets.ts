@@ -1271,11 +1271,23 @@ function readSlots(tokens: Token[], titleCase: boolean, literals: readonly strin
 }
 
 /**
+ * Words written with a hyphen or without one, the same word either way: "Wi-Fi" / "wifi", "e-mail" /
+ * "email", "e-book" / "ebook", "to-do", "on-site", "co-worker" (issue 24, eighth session: "connect my
+ * thermostat to Wi-Fi" / "... to wifi" was refused as another name). Joined, a one-letter prefix also
+ * stays in the word: read as parts, its letter was no content word, so main served "How do I rent an
+ * e-scooter?" for "How do I rent a scooter?", "t-shirt" for "shirt", "u-turn" for "turn", "e-book" for
+ * "book" (bench/data/cache-frame-pairs8.json). Only before a word of two letters or more, not after an
+ * apostrophe ("a cat's-eye"), and outside an expression ("x-ab(c)", "=a-bc" may subtract); "re-sign" /
+ * "resign" and "re-cover" / "recover" are other words and stay apart.
+ */
+const HYPHENATED_WORD = /(?<![-=+*/^(.'’])\b(wi|[a-z]|to|on|co)-(fi|[a-z]{2,})(s?)\b(?!\()/giu;
+
+/**
  * The request the facets are read from: the prompt without its courtesy, its question frame in one
  * form ("What's the way to X", "Is there a way to X", "What steps do I take to X" read "how do I X").
  */
 export function canonicalRequest(prompt: string): string {
-  return withCanonicalFrame(withoutCourtesy(prompt.normalize("NFKC")));
+  return withCanonicalFrame(withoutCourtesy(prompt.normalize("NFKC").replace(HYPHENATED_WORD, "$1$2$3")));
 }
 
 /** Whether a word holds digits for `/\d+/g` to find. */
@@ -1407,6 +1419,10 @@ export function extractFacets(prompt: string): PromptFacets {
         facets.words.add(part);
         addContent(facets.content, part);
         if (NEGATIONS.has(part)) facets.negations++;
+        // A two-letter part that is no grammar is compared as the word alone is (isShortCode): too short for
+        // `content`, it vanished, and main served "my ex-wife" for "my wife" and "lo-fi music" for "music"
+        // (issue 24, eighth session; bench/data/cache-frame-pairs8.json).
+        if (isShortCode(part)) facets.literals.push(part);
       }
     }
     if (isIdentifier(t)) facets.literals.push(t.text);
