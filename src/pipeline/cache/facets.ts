@@ -173,12 +173,14 @@ const ROLE_OF: ReadonlyMap<string, Role> = new Map<string, Role>([
 
 /**
  * Intensifiers and discourse markers: they colour a sentence, not what it asks ("It makes absolutely
- * no difference" / "It makes no difference"). Not "pretty", "well" or "right": those are also
+ * no difference" / "It makes no difference"). "Currently" is the "now" of the present tense, which the
+ * tense role keeps apart from another time ("What plan am I currently on?" / "What plan was I on?";
+ * issue 24, eighth session: bench/data/cache-frame-pairs8.json). Not "pretty", "well" or "right": those are also
  * adjectives and adverbs that change an answer; not "but" or "besides", which also exclude ("all
  * colours but red", "animals besides cats").
  */
 const DISCOURSE_WORDS: ReadonlySet<string> = new Set(
-  "really actually already definitely absolutely basically certainly surely totally truly indeed anyway anyways whatsoever therefore thus hence however nevertheless nonetheless moreover furthermore additionally yes yeah now guys".split(
+  "really actually already definitely absolutely basically certainly surely totally truly indeed anyway anyways whatsoever therefore thus hence however nevertheless nonetheless moreover furthermore additionally yes yeah now currently guys".split(
     " ",
   ),
 );
@@ -826,11 +828,12 @@ function withPlainVerbs(request: string): string {
  * The seventh added booking something new: "Can I book / reserve / schedule / add a ...?" (a new room,
  * slot or driver is nobody else's; "the" stays out), which "How do I book a meeting room?" answers
  * (bench/data/faq-dev5.json: "can i reserve a conference room" / "How do I book a meeting room?").
+ * The eighth: "another" as "a" ("Can I add another user to my account?"), a new one of a kind.
  * Not "withdraw" nor "get a refund": "Can I withdraw my money?" and "Can I get a refund?" ask whether the
  * user may, which the steps of "How do I ..." take for granted (a review, 2026-11-27).
  */
 const ABILITY_QUESTION =
-  /^\s*(?:can|could)(?: i)? (?:(?:reset|change|update|cancel|delete|edit|download|upload|export|import|enable|disable|unsubscribe|redeem|track|renew|transfer|freeze|unfreeze|lock|unlock|upgrade|downgrade|pause|activate|deactivate|extend|return|exchange|modify|close|reschedule|skip|hide|unhide|block|unblock|restore|share|unshare|remove|add|top up|enroll|unenroll|refund|replace|book|reserve|schedule|pay|submit|pair|link|unlink|verify) (?:my|(?:a|an)(?! (?:lot|few|bit|little)\b)))\b/i;
+  /^\s*(?:can|could)(?: i)? (?:(?:reset|change|update|cancel|delete|edit|download|upload|export|import|enable|disable|unsubscribe|redeem|track|renew|transfer|freeze|unfreeze|lock|unlock|upgrade|downgrade|pause|activate|deactivate|extend|return|exchange|modify|close|reschedule|skip|hide|unhide|block|unblock|restore|share|unshare|remove|add|top up|enroll|unenroll|refund|replace|book|reserve|schedule|pay|submit|pair|link|unlink|verify) (?:my|(?:a|an|another)(?! (?:lot|few|bit|little)\b)))\b/i;
 
 /** "Is it possible to cancel my order?" and "Am I able to cancel my order?" ask what "Can I cancel my order?" asks: whether it can be done. */
 const IS_IT_POSSIBLE_TO = /^\s*(?:is it possible(?: for me)? to|am i able to)\b/i;
@@ -859,6 +862,25 @@ const TELL_ME_HOW =
 const DO_YOU_OFFER =
   /^\s*(?:do you(?: guys)?|does your (?:app|service|company|team|office|hotel|clinic|store|shop|site|website|platform)) (?:offer|have|provide)(?: any)?\b/i;
 const ARE_THERE_ANY = /^\s*are there(?: any)?\b|^\s*is there any\b/i;
+/**
+ * "Do you allow dogs on the ferry?" and "Do you accept credit cards?" ask what "Are dogs allowed on the
+ * ferry?" and "Are credit cards accepted?" ask (issue 24, eighth session: bench/data/faq-replay.json's
+ * ferry pair, refused on order). Only "you" (the service) at the start and a plural noun of at most
+ * three words: "Do you allow me to ...?" or "Do you accept a cheque?" stay as written.
+ */
+const DO_YOU_ALLOW = /^\s*do you (allow|accept|permit) ((?:[a-z]+ ){0,2}[a-z]+s)\b(?! (?:to|me|us|him|her|them)\b)/i;
+const PASSIVE_OF: Readonly<Record<string, string>> = { allow: "allowed", accept: "accepted", permit: "permitted" };
+/**
+ * "Is same-day delivery available?" and "Are gift cards available?" ask what "Is there same-day
+ * delivery?" asks (issue 24, eighth session: bench/data/faq-dev6.json, "Is same-day delivery available?" /
+ * "Do you offer same-day delivery?" refused on "available").
+ * Only the whole request, "available" last, and a kind of thing, not a particular one: "Is the pool
+ * available?" (free now) and "Is Dr. Lee available?" (a person's time) are no "is there"; a name after
+ * "is" stays a name, which "Is there Dr. Lee?" would have to share. "available on Sundays" or "in my
+ * area" adds a detail and stays as written.
+ */
+const IS_AVAILABLE =
+  /^\s*(?:is|are) (?!(?:the|my|your|our|his|her|their|its|this|that|these|those|it|he|she|they|there|you|i|we)\b)([a-z][^?.!,;:\n]*?) available\s*([?.!]*)\s*$/i;
 
 /** "How does one renew a passport?" and "How would I renew my passport?" ask "How do I...". */
 const HOW_IMPERSONAL = /^\s*how (?:does one|would i) (?=\S)/i;
@@ -916,6 +938,12 @@ function withDifferenceFrame(request: string): string {
 /** "What does a passport cost?", "What is the price of a passport?" and "What's the cost of a passport?" ask "How much does a passport cost?". */
 const WHAT_COST = /^\s*what (does|do) (.+?) cost\b/i;
 const PRICE_OF = /^\s*what(?:['’]s| is) the (?:price|cost) of ([^\s?.!,]+(?: [^\s?.!,]+){0,5})\s*([?.!]*)\s*$/i;
+/**
+ * "How much is the annual pass?" asks "How much does the annual pass cost?" (issue 24, eighth session:
+ * bench/data/faq-dev6.json). Only the whole request and a thing named with an article: "How much is
+ * left?" or "How much is 5 times 3?" are no price.
+ */
+const HOW_MUCH_IS = /^\s*how much (?:is|are) ((?:the|a|an) [^\s?.!,]+(?: [^\s?.!,]+){0,4})\s*([?.!]*)\s*$/i;
 /** "How much time does it take to..." asks "How long does it take to...". */
 const HOW_MUCH_TIME = /^\s*how much time (does|do|will|would) /i;
 
@@ -923,7 +951,8 @@ const HOW_MUCH_TIME = /^\s*how much time (does|do|will|would) /i;
  * The request with its question frame read as "how do I" (see HOW_DO_I_FRAME, TELL_ME_HOW,
  * WISH_THEN_HOW, FORGOTTEN_SECRET, HOW_IMPERSONAL), "can" (IS_IT_POSSIBLE_TO), "which is the largest N" (see
  * WHICH_N_IS_THE_SUPERLATIVE), "what does X mean" and "define X" (MEANING_FRAMES, DEFINITION_FRAMES),
- * "what is the difference between X and Y" (DIFFERENCE_FRAMES), "how much does it cost" and "how long".
+ * "what is the difference between X and Y" (DIFFERENCE_FRAMES), "how much does it cost" (WHAT_COST, PRICE_OF,
+ * HOW_MUCH_IS), "how long", "is there" (IS_AVAILABLE, DO_YOU_OFFER) and "are X allowed" (DO_YOU_ALLOW).
  */
 function withCanonicalFrame(request: string): string {
   return withDifferenceFrame(
@@ -946,7 +975,10 @@ function withCanonicalFrame(request: string): string {
         .replace(WHICH_N_IS_THE_SUPERLATIVE, "$1 $3 the $4 $2")
         .replace(WHAT_COST, "how much $1 $2 cost")
         .replace(PRICE_OF, "how much does $1 cost$2")
+        .replace(HOW_MUCH_IS, "how much does $1 cost$2")
         .replace(HOW_MUCH_TIME, "how long $1 ")
+        .replace(IS_AVAILABLE, "is there $1$2")
+        .replace(DO_YOU_ALLOW, (_m, verb: string, what: string) => `are ${what} ${PASSIVE_OF[verb.toLowerCase()]}`)
         .replace(DO_YOU_OFFER, "is there")
         .replace(ARE_THERE_ANY, "is there"),
     ),
@@ -1239,11 +1271,23 @@ function readSlots(tokens: Token[], titleCase: boolean, literals: readonly strin
 }
 
 /**
+ * Words written with a hyphen or without one, the same word either way: "Wi-Fi" / "wifi", "e-mail" /
+ * "email", "e-book" / "ebook", "to-do", "on-site", "co-worker" (issue 24, eighth session: "connect my
+ * thermostat to Wi-Fi" / "... to wifi" was refused as another name). Joined, a one-letter prefix also
+ * stays in the word: read as parts, its letter was no content word, so main served "How do I rent an
+ * e-scooter?" for "How do I rent a scooter?", "t-shirt" for "shirt", "u-turn" for "turn", "e-book" for
+ * "book" (bench/data/cache-frame-pairs8.json). Only before a word of two letters or more, not after an
+ * apostrophe ("a cat's-eye"), and outside an expression ("x-ab(c)", "=a-bc" may subtract); "re-sign" /
+ * "resign" and "re-cover" / "recover" are other words and stay apart.
+ */
+const HYPHENATED_WORD = /(?<![-=+*/^(.'’])\b(wi|[a-z]|to|on|co)-(fi|[a-z]{2,})(s?)\b(?!\()/giu;
+
+/**
  * The request the facets are read from: the prompt without its courtesy, its question frame in one
  * form ("What's the way to X", "Is there a way to X", "What steps do I take to X" read "how do I X").
  */
 export function canonicalRequest(prompt: string): string {
-  return withCanonicalFrame(withoutCourtesy(prompt.normalize("NFKC")));
+  return withCanonicalFrame(withoutCourtesy(prompt.normalize("NFKC").replace(HYPHENATED_WORD, "$1$2$3")));
 }
 
 /** Whether a word holds digits for `/\d+/g` to find. */
@@ -1375,6 +1419,10 @@ export function extractFacets(prompt: string): PromptFacets {
         facets.words.add(part);
         addContent(facets.content, part);
         if (NEGATIONS.has(part)) facets.negations++;
+        // A two-letter part that is no grammar is compared as the word alone is (isShortCode): too short for
+        // `content`, it vanished, and main served "my ex-wife" for "my wife" and "lo-fi music" for "music"
+        // (issue 24, eighth session; bench/data/cache-frame-pairs8.json).
+        if (isShortCode(part)) facets.literals.push(part);
       }
     }
     if (isIdentifier(t)) facets.literals.push(t.text);
