@@ -82,13 +82,16 @@ describe("the rewrites themselves", () => {
   test("a hyphenated word of the list is one word, its one-letter prefix kept; other hyphens and expressions stay", () => {
     expect(canonicalRequest("How do I connect to Wi-Fi?")).toBe("How do I connect to WiFi?");
     expect(canonicalRequest("rent an e-scooter")).toBe("rent an escooter");
-    for (const kept of ["re-sign the contract", "y = x-abs(x)", "a-b", "self-service"]) expect(canonicalRequest(kept)).toBe(kept);
+    for (const kept of ["re-sign the contract", "y = x-abs(x)", "a-b", "self-service", "clean the co-op"]) expect(canonicalRequest(kept)).toBe(kept);
   });
 
   test('"a file that I deleted" is "a deleted file"; a statement or who did it is not', () => {
     expect(withRequestPhrases("How do I restore a file that I deleted?")).toBe("How do I restore a deleted file?");
     expect(withRequestPhrases("a lesson I missed")).toBe("a missed lesson");
     for (const kept of ["My card is blocked", "a user who blocked me", "a file that was deleted by an admin"]) expect(withRequestPhrases(kept)).toBe(kept);
+    // "I" as the doer stays where who did it changes the answer (a refund, an insurer, an airline).
+    expect(withRequestPhrases("a car that is damaged")).toBe("a damaged car");
+    for (const kept of ["a bike that I damaged", "an item I damaged", "a flight I cancelled", "a bag I lost"]) expect(withRequestPhrases(kept)).toBe(kept);
   });
 
   test('"add / create / set up a new X" loses "new"; buying a new thing keeps it', () => {

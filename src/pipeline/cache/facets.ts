@@ -1272,15 +1272,16 @@ function readSlots(tokens: Token[], titleCase: boolean, literals: readonly strin
 
 /**
  * Words written with a hyphen or without one, the same word either way: "Wi-Fi" / "wifi", "e-mail" /
- * "email", "e-book" / "ebook", "to-do", "on-site", "co-worker" (issue 24, eighth session: "connect my
+ * "email", "e-book" / "ebook", "to-do", "on-site" (issue 24, eighth session: "connect my
  * thermostat to Wi-Fi" / "... to wifi" was refused as another name). Joined, a one-letter prefix also
  * stays in the word: read as parts, its letter was no content word, so main served "How do I rent an
  * e-scooter?" for "How do I rent a scooter?", "t-shirt" for "shirt", "u-turn" for "turn", "e-book" for
  * "book" (bench/data/cache-frame-pairs8.json). Only before a word of two letters or more, not after an
  * apostrophe ("a cat's-eye"), and outside an expression ("x-ab(c)", "=a-bc" may subtract); "re-sign" /
- * "resign" and "re-cover" / "recover" are other words and stay apart.
+ * "resign" and "re-cover" / "recover" are other words and stay apart, as are "co-op" / "coop" (a chicken's:
+ * served on a blind probe, probe-cache-4), its two-letter parts compared as literals.
  */
-const HYPHENATED_WORD = /(?<![-=+*/^(.'’])\b(wi|[a-z]|to|on|co)-(fi|[a-z]{2,})(s?)\b(?!\()/giu;
+const HYPHENATED_WORD = /(?<![-=+*/^(.'’])\b(wi|[a-z]|to|on)-(fi|[a-z]{2,})(s?)\b(?!\()/giu;
 
 /**
  * The request the facets are read from: the prompt without its courtesy, its question frame in one
