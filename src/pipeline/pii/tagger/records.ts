@@ -1,0 +1,135 @@
+import { capitalised, flagsOf, lexCode, type Lexicon, LABELS, TokenWordSet, usuallyLower, usuallySentenceStart } from "./features";
+import { GIVEN_NAME_WORDS } from "./given-names";
+import { PLACE_WORDS } from "./places";
+import { Gap, isInitial, tokenFrom, type Tokens } from "./tokens";
+
+/**
+ * Names as records write them, which the tagger, trained on prose, leaves out (issue 30, sixth round:
+ * the sixth new-style development set, bench/data/pii-newstyle-dev6.txt): an airline record's
+ * "SURNAME/GIVEN MR", a roster's or clinic's "Surname, Given", and the name beside an e-mail address
+ * that spells it ("Joy Ekwueme (joy.e@example.com)", "Reply-To: Hollis Quarterman <hq@...>").
+ */
+
+const PERSON = LABELS.indexOf("PERSON");
+
+function labelRange(tokens: Tokens, labels: Uint8Array, from: number, to: number): void {
+  for (let i = tokenFrom(tokens, from); i < tokens.length && tokens.start(i) < to; i++) labels[i] = PERSON;
+}
+
+/** "NAKAMURA/KENJI MR", "DESROCHERS/AMELIE MRS": a passenger's name as airlines and hotels write it, known by the title after it. */
+const SLASH_NAME = /(?<![\p{L}\d/])\p{Lu}{2,}(?:[ '-]\p{Lu}{2,})?\/\p{Lu}{2,}(?: \p{Lu}{2,})?(?= +(?:MR|MRS|MS|MISS|MSTR|DR|CHD|INF)\b)/gu;
+
+const isCapital = (c: number) => c >= 65 && c <= 90;
+
+function slashNames(tokens: Tokens, labels: Uint8Array): void {
+  const source = tokens.source;
+  // A "/" between two capitals, found by indexOf: a regex with \p{Lu} tried at every position cost more.
+  let at = source.indexOf("/");
+  while (at > 0 && !(isCapital(source.charCodeAt(at - 1)) && isCapital(source.charCodeAt(at + 1)))) at = source.indexOf("/", at + 1);
+  if (at <= 0) return;
+  SLASH_NAME.lastIndex = 0;
+  for (let m = SLASH_NAME.exec(source); m !== null; m = SLASH_NAME.exec(source)) labelRange(tokens, labels, m.index, m.index + m[0].length);
+}
+
+/** Whether token i, capitalised, may be a surname or given name of a record: no English word a sentence or text writes, no place or company. */
+function recordWord(tokens: Tokens, i: number, lex: Lexicon): boolean {
+  if (!capitalised(tokens, i) || PLACE_WORDS.has(tokens, i)) return false;
+  const code = lexCode(tokens, i, lex);
+  return flagsOf(code) === 0 && ((code & 1) === 1 || GIVEN_NAME_WORDS.has(tokens, i) || !(usuallyLower(code) || usuallySentenceStart(code)));
+}
+
+/** What a record's field may open after: the text's or a line's start, a label's colon, a list's ";" or a cell's "|" or ">". */
+function opensField(tokens: Tokens, i: number): boolean {
+  const source = tokens.source;
+  let k = tokens.start(i) - 1;
+  while (k >= 0 && (source[k] === " " || source[k] === "\t")) k--;
+  return k < 0 || ":;|>\n".includes(source[k]!);
+}
+
+/** What ends a record's field: the text's or line's end, ";", "(", "|", "<", a tab or two spaces, or " - ". */
+function endsField(tokens: Tokens, i: number): boolean {
+  const source = tokens.source;
+  const end = tokens.end(i);
+  if (end >= source.length) return true;
+  const c = source[end]!;
+  if ("\n;(|<\t".includes(c)) return true;
+  if (c !== " ") return false;
+  const next = source[end + 1];
+  return next === undefined || next === " " || "\n;(|<-–".includes(next);
+}
+
+/**
+ * "Castellanos, Rafael (DOB ...)", "Roster: Abernathy, Cole; Birungi, Esther", "MCALLISTER, DONALD J.":
+ * a surname of up to three words opening a field, a comma, and a given name (one the lists know, one
+ * the tagger took, or a name-like word after a surname it took) that ends the field, with its initial. Not a place ("Lyon, France;") nor an English
+ * word ("Summary, Notes").
+ */
+function commaNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
+  const source = tokens.source;
+  // Comma by comma (indexOf), not token by token: most tokens follow none.
+  for (let at = source.indexOf(","); at > 0; at = source.indexOf(",", at + 1)) {
+    const g = tokenFrom(tokens, at);
+    // The cheap tests first: the surname right before the comma, a capital after it, the field's end.
+    if (g === 0 || g >= tokens.length || tokens.end(g - 1) !== at || tokens.gap(g) !== Gap.Comma || !capitalised(tokens, g)) continue;
+    let last = g;
+    if (!endsField(tokens, g)) {
+      if (!(g + 1 < tokens.length && tokens.gap(g + 1) === Gap.Space && isInitial(tokens, g + 1))) continue;
+      last = g + 1;
+      if (!endsField(tokens, last) && source.charCodeAt(tokens.end(last)) !== 46) continue;
+    }
+    let first = g - 1;
+    while (first > 0 && g - first < 3 && tokens.gap(first) === Gap.Space && capitalised(tokens, first - 1)) first--;
+    if (!opensField(tokens, first)) continue;
+    // A given name the lists know, or a name-like word after a surname the tagger took ("Oduya, Felix").
+    const given =
+      labels[g] === PERSON ||
+      GIVEN_NAME_WORDS.has(tokens, g) ||
+      (lexCode(tokens, g, lex) & 1) === 1 ||
+      (labels[g - 1] === PERSON && recordWord(tokens, g, lex));
+    if (!given || PLACE_WORDS.has(tokens, g)) continue;
+    let surname = labels[g - 1] === PERSON || recordWord(tokens, g - 1, lex);
+    for (let k = first; k < g - 1 && surname; k++) surname = capitalised(tokens, k);
+    if (surname) for (let k = first; k <= last; k++) labels[k] = PERSON;
+  }
+}
+
+/** A character of an e-mail address's local part. */
+const LOCAL = /[\p{L}\d._%+-]/u;
+const TITLES = new TokenWordSet(["mr", "mrs", "ms", "dr", "prof", "mx"]);
+
+/**
+ * Up to three capitalised words right before an e-mail address (after a space, "<", "(", a quote, "|"
+ * or a line break) are a name when the address spells one of them or their initials ("Signe Rasmussen
+ * <signe@...>", "Priyanka Venkataraman" <pv@...>"). One word alone only if it is a given name ("Annika
+ * <annika@...>", not "Support <support@...>").
+ */
+function emailNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
+  const source = tokens.source;
+  // From each "@" back over the local part (a regex for the whole address tried at every word cost more).
+  for (let at = source.indexOf("@"); at > 0; at = source.indexOf("@", at + 1)) {
+    let from = at;
+    while (from > 0 && LOCAL.test(source[from - 1]!)) from--;
+    if (from === at || !/^[\p{L}\d-]+\.\p{L}/u.test(source.slice(at + 1, at + 64))) continue;
+    const local = source.slice(from, at).toLowerCase();
+    let k = from - 1;
+    while (k >= 0 && from - k <= 4 && ` \t\n<("'|“`.includes(source[k]!)) k--;
+    const j = tokenFrom(tokens, k + 1) - 1;
+    if (j < 0 || tokens.end(j) !== k + 1 || from - k > 5) continue;
+    let first = j;
+    while (first > 0 && j - first < 2 && tokens.gap(first) === Gap.Space && recordWord(tokens, first - 1, lex) && !TITLES.has(tokens, first - 1)) first--;
+    if (!recordWord(tokens, j, lex)) continue;
+    const words: string[] = [];
+    for (let i = first; i <= j; i++) words.push(tokens.lower(i));
+    const spelled =
+      words.some((w) => w.length >= 3 && local.includes(w)) || (words.length > 1 && local.replace(/[^a-z]/g, "") === words.map((w) => w[0]).join(""));
+    if (!spelled || (words.length === 1 && !GIVEN_NAME_WORDS.has(tokens, j))) continue;
+    for (let i = first; i <= j; i++) labels[i] = PERSON;
+  }
+}
+
+/** Record-style names (slashNames, commaNames, emailNames), after the tagger and its completion rules. */
+export function recordNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
+  slashNames(tokens, labels);
+  commaNames(tokens, labels, lex);
+  emailNames(tokens, labels, lex);
+}
