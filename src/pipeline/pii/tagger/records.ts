@@ -11,6 +11,8 @@ import { Gap, isInitial, tokenFrom, type Tokens } from "./tokens";
  */
 
 const PERSON = LABELS.indexOf("PERSON");
+const ADDRESS = LABELS.indexOf("ADDRESS");
+const O = 0;
 
 function labelRange(tokens: Tokens, labels: Uint8Array, from: number, to: number): void {
   for (let i = tokenFrom(tokens, from); i < tokens.length && tokens.start(i) < to; i++) labels[i] = PERSON;
@@ -127,9 +129,59 @@ function emailNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   }
 }
 
-/** Record-style names (slashNames, commaNames, emailNames), after the tagger and its completion rules. */
+/** The labels of a shipping label or a call log whose value is a person: "SHIP TO:", "CALLER:", "Care of", "c/o", "Attn:". */
+const NAME_LABEL = /(?:^|\n)[ \t]*(?:ship to|bill to|sold to|deliver to|caller|attn|attention|c\/o|care of)\b[ \t]*:?[ \t]*\n?[ \t]*/gi;
+const isUpper = (c: number) => (c >= 65 && c <= 90) || c === 39 || c === 45;
+/** A capitalised word after such a label, unless English writes it in lower case or it is a place's or company's. */
+function labelWord(tokens: Tokens, i: number, lex: Lexicon): boolean {
+  const code = lexCode(tokens, i, lex);
+  return capitalised(tokens, i) && !PLACE_WORDS.has(tokens, i) && !usuallyLower(code) && flagsOf(code) === 0;
+}
+
+/**
+ * The name that opens a shipping label's or a call log's value: "SHIP TO: RAYMOND TULL\n2201 COUNTY ROAD
+ * 40", "CALLER: GLORIA MENDES  CALLBACK: NO", "c/o Linnea Aaltonen, 88 Harbour Road". Two or three words,
+ * all capitals or each capitalised and name-like, ending the line, a comma or a double space. The tagger
+ * read the capitals as an address or nothing (the sixth new-style development set).
+ */
+function labelledNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
+  const source = tokens.source;
+  NAME_LABEL.lastIndex = 0;
+  for (let m = NAME_LABEL.exec(source); m !== null; m = NAME_LABEL.exec(source)) {
+    const first = tokenFrom(tokens, m.index + m[0].length);
+    if (first >= tokens.length || tokens.start(first) !== m.index + m[0].length) continue;
+    let last = first;
+    while (last + 1 < tokens.length && last - first < 2 && tokens.gap(last + 1) === Gap.Space && source[tokens.start(last + 1) - 2] !== " ") last++;
+    if (last === first || (!endsField(tokens, last) && source[tokens.end(last)] !== ",")) continue;
+    let capitals = true;
+    for (let k = first; k <= last && capitals; k++) for (let c = tokens.start(k); c < tokens.end(k) && capitals; c++) capitals = isUpper(source.charCodeAt(c));
+    let names = true;
+    for (let k = first; k <= last && names; k++)
+      // After such a label a capitalised word is a name unless English writes it in lower case: "Henri", which the
+      // case profile saw mostly opening sentences, is one.
+      names = !TITLES.has(tokens, k) && (capitals ? tokens.end(k) - tokens.start(k) > 1 : labelWord(tokens, k, lex));
+    if (names) for (let k = first; k <= last; k++) labels[k] = PERSON;
+  }
+}
+
+/** Record-style names (slashNames, commaNames, emailNames, labelledNames), after the tagger and its completion rules. */
 export function recordNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   slashNames(tokens, labels);
   commaNames(tokens, labels, lex);
   emailNames(tokens, labels, lex);
+  labelledNames(tokens, labels, lex);
+}
+
+/**
+ * A word opening a line before a colon and an address is the address's label, no person:
+ * "Versandadresse: Ahornweg 12b", "Morada: Rua do Ouro 120", "Consegna: Corso Buenos Aires 33" (the
+ * tagger took such labels of other languages for names on the sixth new-style development set).
+ */
+export function addressLabels(tokens: Tokens, labels: Uint8Array): void {
+  const source = tokens.source;
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    if (labels[i] !== PERSON || labels[i + 1] !== ADDRESS) continue;
+    const g = tokens.gap(i);
+    if ((g === Gap.Start || g === Gap.Newline) && source.charCodeAt(tokens.end(i)) === 58 && labels[i + 1] === ADDRESS) labels[i] = O;
+  }
 }

@@ -20,7 +20,7 @@ import {
 import { frameNames } from "./frames";
 import { PLACE_WORDS } from "./places";
 import { introducedNames } from "./introductions";
-import { recordNames } from "./records";
+import { addressLabels, recordNames } from "./records";
 import { wordNames } from "./word-names";
 import { Gap, isInitial, STRIDE, tokenize, type Tokens } from "./tokens";
 
@@ -685,6 +685,7 @@ export function tagSpans(model: TaggerModel, text: string): TaggedSpan[] {
   const labels = tagTokens(model.scorer, model.lex, tokens);
   completeNames(tokens, labels, model.lex);
   completeAddresses(tokens, labels);
+  addressLabels(tokens, labels);
   const spans: TaggedSpan[] = [];
   let open: TaggedSpan | undefined;
   for (let i = 0; i < tokens.length; i++) {
