@@ -31,11 +31,13 @@ describe("PII names after a shipping label's or call log's label", () => {
     expect(found("SHIP TO:\nMARISA DELGADO\n18 ELM ST", "PERSON")).toEqual(["MARISA DELGADO"]);
     expect(found("CALLER: TOVE LINDAHL  LINE 2", "PERSON")).toEqual(["TOVE LINDAHL"]);
     expect(found("c/o Anselm Birkett, 4 Quarry Lane, Frome", "PERSON")).toEqual(["Anselm Birkett"]);
+    expect(found("BEGIN:VCARD\nFN:Ilse Vandermeer\nEND:VCARD", "PERSON")).toEqual(["Ilse Vandermeer"]);
   });
 
   test("not the address, a company or words of the line", () => {
     expect(found("SHIP TO:\n18 ELM ST\nDOVER DE 19901", "PERSON")).toEqual([]);
     expect(found("c/o Front Desk, 4 Quarry Lane, Frome", "PERSON")).toEqual([]);
+    expect(found("fn Parse Input(text: &str) -> Vec<u8>", "PERSON")).toEqual([]);
   });
 });
 
@@ -54,6 +56,11 @@ describe("PII callers naming themselves", () => {
   test("after a greeting: 'hi this is X calling', 'hey it's X again'", () => {
     expect(found("hi this is grace calling about the boiler service", "PERSON")).toEqual(["grace"]);
     expect(found("hello it's hope from the pharmacy", "PERSON")).toEqual(["hope"]);
+  });
+
+  test("a surname after a title in lower case", () => {
+    expect(found("good afternoon mrs haugland your car is ready", "PERSON")).toEqual(["haugland"]);
+    expect(found("open it in ms word and ask dr google", "PERSON")).toEqual([]);
   });
 
   test("not 'it's me', 'it's raining' or a line with no greeting", () => {

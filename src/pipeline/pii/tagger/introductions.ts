@@ -65,3 +65,22 @@ export function introducedNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon
     if (ends) labels[name] = PERSON;
   }
 }
+
+const LOWER_TITLE = /(?<![\p{L}\d])(?:mr|mrs|ms|dr)\.? [a-z]/gu;
+
+/**
+ * A title written in lower case before a surname in lower case, as speech-to-text writes it: "good
+ * morning mrs lindqvist your car is ready", "hello mr okafor this is the bank" (the sixth new-style
+ * development set's miss; the title rule of completeNames reads capitals only). The surname must be a
+ * word the case profile never saw or a known name: "ms word", "mr clean" stay words.
+ */
+export function lowerTitleNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
+  const source = tokens.source;
+  LOWER_TITLE.lastIndex = 0;
+  for (let m = LOWER_TITLE.exec(source); m !== null; m = LOWER_TITLE.exec(source)) {
+    const name = tokenFrom(tokens, m.index + m[0].length - 1);
+    if (name >= tokens.length || labels[name] !== 0) continue;
+    const code = lexCode(tokens, name, lex);
+    if ((code === 0 || (code & 1) === 1) && /^\p{Ll}{2,}$/u.test(source.slice(tokens.start(name), tokens.end(name)))) labels[name] = PERSON;
+  }
+}

@@ -129,8 +129,8 @@ function emailNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   }
 }
 
-/** The labels of a shipping label or a call log whose value is a person: "SHIP TO:", "CALLER:", "Care of", "c/o", "Attn:". */
-const NAME_LABEL = /(?:^|\n)[ \t]*(?:ship to|bill to|sold to|deliver to|caller|attn|attention|c\/o|care of)\b[ \t]*:?[ \t]*\n?[ \t]*/gi;
+/** The labels of a shipping label, a call log or a vCard whose value is a person: "SHIP TO:", "CALLER:", "Care of", "c/o", "Attn:", "FN:". */
+const NAME_LABEL = /(?:^|\n)[ \t]*(?:ship to|bill to|sold to|deliver to|caller|attn|attention|c\/o|care of|fn(?=:))\b[ \t]*:?[ \t]*\n?[ \t]*/gi;
 const isUpper = (c: number) => (c >= 65 && c <= 90) || c === 39 || c === 45;
 /** A capitalised word after such a label, unless English writes it in lower case or it is a place's or company's. */
 function labelWord(tokens: Tokens, i: number, lex: Lexicon): boolean {

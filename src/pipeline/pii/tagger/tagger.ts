@@ -19,7 +19,7 @@ import {
 } from "./features";
 import { frameNames } from "./frames";
 import { PLACE_WORDS } from "./places";
-import { introducedNames } from "./introductions";
+import { introducedNames, lowerTitleNames } from "./introductions";
 import { addressLabels, recordNames } from "./records";
 import { wordNames } from "./word-names";
 import { Gap, isInitial, STRIDE, tokenize, type Tokens } from "./tokens";
@@ -322,6 +322,7 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
   frameNames(tokens, labels, lex);
   recordNames(tokens, labels, lex);
   introducedNames(tokens, labels, lex);
+  lowerTitleNames(tokens, labels, lex);
   wordNames(tokens, labels, lex);
   repeatNames(tokens, labels, lex);
   dropPlaces(tokens, labels);
