@@ -52,8 +52,9 @@ const EUROPEAN_LINE = new RegExp(
   "gu",
 );
 
-/** The tails the patterns end with, found first: a state and ZIP ("NY 10011", "or 97211"), a postcode and city after a comma. */
-const STATE_ZIP = new RegExp(String.raw`(?<![\p{L}\d])(?:${US_STATES}|${US_STATES.toLowerCase()})[ \t]+\d{5}(?![\p{L}\d])`, "gu");
+/** The tails the patterns end with: a ZIP ("NY 10011", "or 97211": the state is checked before it), a postcode and city after a comma. */
+const ZIP = /(?<!\d)\d{5}(?!\d)/g;
+const STATE_BEFORE = new RegExp(String.raw`(?:^|[^\p{L}\d])(?:${US_STATES}|${US_STATES.toLowerCase()})[ \t]+$`, "u");
 const POSTCODE_TAIL = /,[ \t]*\d{4}(?:[ \t]?[A-Za-z]{2}|-\d{3}|\d)?[ \t]+\p{L}/gu;
 /** How far before its tail a line may start: the longest line of the development sets is 64 characters. */
 const REACH = 120;
@@ -63,10 +64,10 @@ const REACH = 120;
  * characters before it to 40 after): run on the whole text, the line patterns cost a fifth of
  * detectPii's time on ordinary prompts, most of it trying every word as a street's start.
  */
-function nearTails(text: string, tail: RegExp, pattern: RegExp, visit: (start: number, end: number) => void): void {
+function nearTails(text: string, tail: RegExp, pattern: RegExp, visit: (start: number, end: number) => void, before?: RegExp): void {
   let done = 0;
   eachMatch(text, tail, (t) => {
-    if (t.index + t[0].length <= done) return;
+    if (t.index + t[0].length <= done || (before !== undefined && !before.test(text.slice(Math.max(0, t.index - 5), t.index)))) return;
     let from = Math.max(0, t.index - REACH);
     while (from > 0 && !/\s/.test(text[from - 1]!)) from--;
     const to = Math.min(text.length, t.index + t[0].length + 40);
@@ -76,8 +77,10 @@ function nearTails(text: string, tail: RegExp, pattern: RegExp, visit: (start: n
   });
 }
 
-/** What each pattern needs somewhere in the text, found in one scan: a box, a ZIP's five digits, a comma before a postcode. */
-const NEEDS = /box|BOX|pmb|PMB|\d{5}|,[ \t]*\d{4}/g;
+/** What each pattern needs somewhere in the text, found in one scan: a box's number, a ZIP's five digits, a comma before a postcode. */
+const NEEDS = /(?:box|BOX|Box|pmb|PMB)[ \t]*#?\d|\d{5}|,[ \t]*\d{4}/g;
+/** A box's number: what a box line is found near ("checkbox", "sandbox" in a prompt have none). */
+const BOX_NUMBER = /(?:box|BOX|Box|pmb|PMB)[ \t]*#?\d/g;
 
 /** The spans of every such line in `text`. */
 export function addressLines(text: string, visit: (start: number, end: number) => void): void {
@@ -90,7 +93,8 @@ export function addressLines(text: string, visit: (start: number, end: number) =
     else if (c >= 48 && c <= 57) zip = true;
     else box = true;
   });
-  if (box) eachMatch(text, BOX_LINE, (m) => visit(m.index, m.index + m[0].length));
-  if (zip) nearTails(text, STATE_ZIP, US_LINE, visit);
+  if (box) nearTails(text, BOX_NUMBER, BOX_LINE, visit);
+  // Five digits found first, then the state before them: the state's alternatives tried at every position cost more.
+  if (zip) nearTails(text, ZIP, US_LINE, visit, STATE_BEFORE);
   if (postcode) nearTails(text, POSTCODE_TAIL, EUROPEAN_LINE, visit);
 }

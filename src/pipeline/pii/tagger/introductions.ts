@@ -1,4 +1,4 @@
-import { lexCode, type Lexicon, LABELS, TokenWordSet } from "./features";
+import { LABELS, type Lexicon, lexCode, TokenWordSet, writesCapitals } from "./features";
 import { GIVEN_NAME_WORDS } from "./given-names";
 import { Gap, tokenFrom, type Tokens } from "./tokens";
 
@@ -23,21 +23,9 @@ const AFTER = new TokenWordSet("calling from again here returning with at um uh 
 /** Labels the caller's name of "hi this is NAME calling ..." (see above). */
 export function introducedNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   const source = tokens.source;
-  // Most texts have neither "this is" nor "it's" (a few native scans; a loop over the lines cost 5% of
-  // bench/pii-speed.ts's prompts time).
-  if (
-    !(
-      source.includes("this is") ||
-      source.includes("its ") ||
-      source.includes("it’s ") ||
-      source.includes("it's ") ||
-      source.includes("This is") ||
-      source.includes("Its ") ||
-      source.includes("It's ") ||
-      source.includes("It’s ")
-    )
-  )
-    return;
+  // Speech-to-text writes no capitals; a text that does is not scanned (eight scans for "this is" and
+  // "it's" cost 5% of bench/pii-speed.ts's prompts time).
+  if (writesCapitals(tokens)) return;
   // Line by line (indexOf), not token by token.
   for (let line = 0; line >= 0 && line < source.length; line = source.indexOf("\n", line) + 1 || -1) {
     // The first word of a line: up to three openers, one a greeting, then "this is" or "it's".
@@ -75,6 +63,9 @@ const LOWER_TITLE = /(?<![\p{L}\d])(?:mr|mrs|ms|dr)\.? [a-z]/gu;
  * word the case profile never saw or a known name: "ms word", "mr clean" stay words.
  */
 export function lowerTitleNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
+  // Only in a text without capitals: the pattern tried at every position of every text cost 5% of
+  // bench/pii-speed.ts's prompts time, and a text that writes capitals capitalises the title too.
+  if (writesCapitals(tokens)) return;
   const source = tokens.source;
   LOWER_TITLE.lastIndex = 0;
   for (let m = LOWER_TITLE.exec(source); m !== null; m = LOWER_TITLE.exec(source)) {
