@@ -20,6 +20,10 @@
  *                                              # surnames, name fields and CSV columns, signatures, 30 countries' addresses with
  *                                              # apartments and PO boxes; 40 capitalised distractors)
  *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-check3.txt # its check set (only its totals read, at the end of round five)
+ *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-dev6.txt  # a sixth (voicemail transcripts, capitals labels, SURNAME/GIVEN
+ *                                              # and "Surname, Given" records, names beside e-mails; lower-case US, rural-route,
+ *                                              # PO box and continental street-then-number addresses)
+ *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-check4.txt # its check set (written first; only its totals read)
  *
  * Scoring is per word, as Presidio's own evaluator does (models/pii-ner/score.ts).
  *

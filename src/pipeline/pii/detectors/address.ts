@@ -1,5 +1,6 @@
 import { eachMatch } from "../../../text/each-match";
 import { shippedTagSpans } from "../tagger/model";
+import { addressLines } from "./address-lines";
 import type { Detection, Detector } from "../types";
 
 // The street line English writes ("742 Evergreen Terrace", "221B Baker St., Apt. 4"): a house number,
@@ -35,7 +36,10 @@ export const addressDetector: Detector = {
       if (!misreadFigures(text, s.start, s.end)) spans.push({ type: "ADDRESS", start: s.start, end: s.end });
     }
     // A street line starts with a house number: a text without a digit is not scanned.
-    if (/\d/.test(text)) eachMatch(text, STREET_LINE, (m) => spans.push({ type: "ADDRESS", start: m.index, end: m.index + m[0].length }));
+    if (/\d/.test(text)) {
+      eachMatch(text, STREET_LINE, (m) => spans.push({ type: "ADDRESS", start: m.index, end: m.index + m[0].length }));
+      addressLines(text, (start, end) => spans.push({ type: "ADDRESS", start, end }));
+    }
     return union(spans);
   },
 };

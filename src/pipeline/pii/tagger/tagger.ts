@@ -19,7 +19,10 @@ import {
 } from "./features";
 import { frameNames } from "./frames";
 import { PLACE_WORDS } from "./places";
-import { Gap, STRIDE, tokenize, type Tokens } from "./tokens";
+import { introducedNames, lowerTitleNames } from "./introductions";
+import { addressLabels, recordNames } from "./records";
+import { wordNames } from "./word-names";
+import { Gap, isInitial, STRIDE, tokenize, type Tokens } from "./tokens";
 
 /**
  * Titles of other languages ("Herr Schmidt", "Señor, your table is ready."): no one's name, and no
@@ -90,6 +93,17 @@ const GREETING_AND_ROLE_WORDS = [
   "aunt",
   "auntie",
   "uncle",
+  // Parties of a case or a consignment ("Defendant Lorraine P. Whitacre", "Consignee: Fr. Ursula Brenner"):
+  // the tagger took them into the names after them on the sixth new-style development set (issue 30, sixth round).
+  "defendant",
+  "plaintiff",
+  "claimant",
+  "petitioner",
+  "respondent",
+  "appellant",
+  "witness",
+  "consignee",
+  "fr",
   ...OFFICES,
 ];
 
@@ -306,6 +320,10 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
     if (labels[i] === O && labels[i + 1] === PERSON && tokens.gap(i + 1) === Gap.Space && !isPossessive(tokens, i) && nameLike(i)) labels[i] = PERSON;
   }
   frameNames(tokens, labels, lex);
+  recordNames(tokens, labels, lex);
+  introducedNames(tokens, labels, lex);
+  lowerTitleNames(tokens, labels, lex);
+  wordNames(tokens, labels, lex);
   repeatNames(tokens, labels, lex);
   dropPlaces(tokens, labels);
 }
@@ -374,12 +392,6 @@ function actionOwner(tokens: Tokens, i: number, lex: Lexicon): boolean {
 
 /** Endings of English adjectives, participles and nouns of ideas. */
 const ENGLISH_ENDING = /(?:ing|ed|ive|ate|ant|ent|ous|ful|ble|ial|ary|ory|ism|ist|ity|ness|less|ment|tion|sion|ize|ise|ship|ward|ly)$/;
-
-/** Whether token i is one capital ASCII letter followed by a full stop: an initial ("J." of "J. R. Mwansa"). */
-function isInitial(tokens: Tokens, i: number): boolean {
-  const c = tokens.first(i);
-  return tokens.end(i) - tokens.start(i) === 1 && c >= 65 && c <= 90 && tokens.source.charCodeAt(tokens.end(i)) === 46;
-}
 
 /**
  * A capitalised word after initials is a surname, and the initials are part of the name ("witnessed by
@@ -674,6 +686,7 @@ export function tagSpans(model: TaggerModel, text: string): TaggedSpan[] {
   const labels = tagTokens(model.scorer, model.lex, tokens);
   completeNames(tokens, labels, model.lex);
   completeAddresses(tokens, labels);
+  addressLabels(tokens, labels);
   const spans: TaggedSpan[] = [];
   let open: TaggedSpan | undefined;
   for (let i = 0; i < tokens.length; i++) {

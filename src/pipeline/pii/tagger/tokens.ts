@@ -348,3 +348,21 @@ export function tokenize(text: string, reuse?: Int32Array): Tokens {
   }
   return new Tokens(text, count, data);
 }
+
+/** The index of the token starting at or after `at` (tokens.length if none). */
+export function tokenFrom(tokens: Tokens, at: number): number {
+  let lo = 0;
+  let hi = tokens.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (tokens.start(mid) < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Whether token i is one capital ASCII letter followed by a full stop: an initial ("J." of "J. R. Mwansa"). */
+export function isInitial(tokens: Tokens, i: number): boolean {
+  const c = tokens.first(i);
+  return tokens.end(i) - tokens.start(i) === 1 && c >= 65 && c <= 90 && tokens.source.charCodeAt(tokens.end(i)) === 46;
+}
