@@ -104,3 +104,13 @@ describe("PII address lines anchored by a ZIP, a box or a postcode", () => {
     expect(found("Via Cavour is busy at 17:00 on weekdays.", "ADDRESS")).toEqual([]);
   });
 });
+
+describe("PII address lines in linear time", () => {
+  test("100 KB without whitespace, a box number every four characters", () => {
+    const text = "box1".repeat(25_000);
+    const t = performance.now();
+    detectPii(text);
+    // 6,002 ms on lead 658c292 (the walk back to a space over the whole text per box number); about 10 ms now.
+    expect(performance.now() - t).toBeLessThan(1_000);
+  });
+});
