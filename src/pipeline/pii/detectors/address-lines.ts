@@ -22,7 +22,7 @@ const CITY_STATE_ZIP = String.raw`,?\s+(?:[\p{L}.'-]+[ \t]+){0,3}?[\p{L}.'-]+,?[
  * taken: "ran 5 miles down the rd".
  */
 const US_LINE = new RegExp(
-  String.raw`(?<![\p{L}\d.])(?:[NSEWnsew]\d{3,5}|\d{1,6}[A-Za-z]?)(?:[ \t]+[\p{L}\d'.-]+){0,4}?[ \t]+(?:street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|way|court|ct|parkway|pkwy|place|pl|terrace|ter|circle|cir|trail|trl|highway|hwy|STREET|ST|AVENUE|AVE|ROAD|RD|LANE|LN|DRIVE|DR|BLVD|WAY|COURT|CT|HIGHWAY|HWY|Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Court|Ct|Parkway|Pkwy|Place|Pl|Terrace|Circle|Trail|Highway|Hwy)\.?(?:[ \t]+(?:\d{1,4}[A-Za-z]?|[A-Za-z])(?![\p{L}\d]))?(?:[ \t]+(?:[NSns][EWew]?|[EWew])(?![\p{L}\d]))?(?:,?[ \t]+(?:apt|unit|ste|suite|Apt|Unit|Ste|Suite|APT|UNIT|#)\.?[ \t]*#?[A-Za-z\d-]{1,5})?${CITY_STATE_ZIP}`,
+  String.raw`(?<![\p{L}\d.])(?:[NSEWnsew]\d{3,5}|\d{1,6}[A-Za-z]?)(?:[ \t]+[\p{L}\d'.-]+){1,4}?[ \t]+(?:street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|way|court|ct|parkway|pkwy|place|pl|terrace|ter|circle|cir|trail|trl|highway|hwy|STREET|ST|AVENUE|AVE|ROAD|RD|LANE|LN|DRIVE|DR|BLVD|WAY|COURT|CT|HIGHWAY|HWY|Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Court|Ct|Parkway|Pkwy|Place|Pl|Terrace|Circle|Trail|Highway|Hwy)\.?(?:[ \t]+(?:\d{1,4}[A-Za-z]?|[A-Za-z])(?![\p{L}\d]))?(?:[ \t]+(?:[NSns][EWew]?|[EWew])(?![\p{L}\d]))?(?:,?[ \t]+(?:apt|unit|ste|suite|Apt|Unit|Ste|Suite|APT|UNIT|#)\.?[ \t]*#?[A-Za-z\d-]{1,5})?${CITY_STATE_ZIP}`,
   "gu",
 );
 
@@ -91,6 +91,23 @@ function nearTails(text: string, tail: RegExp, pattern: RegExp, visit: (start: n
 /** A box's number: what a box line is found near ("checkbox", "sandbox" in a prompt have none). */
 const BOX_NUMBER = /(?:box|BOX|Box|pmb|PMB)[ \t]*#?\d/g;
 
+/**
+ * A state in lower case before the ZIP ("austin tx 78701") is taken only in a line written in lower case
+ * from the house number on, and where the line has capitals before it ("Deliver to 3310 county rd 7,
+ * fort morgan co 80701") only if the ZIP ends the line or a field; a city in lower case after the
+ * postcode ("1015 dl amsterdam") only in a line written in lower case from the street on. Otherwise they were a sentence's words: "I upgraded via
+ * Python 3, 2000 tests failed", "Oura Ring 4, 2024 version" (review7 of the sixth round).
+ */
+const LOWER_STATE_ZIP = /(?<![\p{L}\d])\p{Ll}{2}[ \t]+\d{5}(?:-\d{4})?$/u;
+const LOWER_CITY = /\d(?:[ \t]?\p{L}{2})?[ \t]+\p{Ll}[\p{L}'-]*(?:[ \t]+\p{Lu}[\p{L}'-]+)?$/u;
+const CAPITAL = /\p{Lu}/u;
+const FIELD_END = /^[ \t]*(?:$|[\r\n.,;:!?)\]"'])/;
+function lowerUsLine(text: string, start: number, end: number): boolean {
+  if (CAPITAL.test(text.slice(start, end))) return false;
+  const lineEnd = text.indexOf("\n", end);
+  return !CAPITAL.test(text.slice(text.lastIndexOf("\n", start) + 1, lineEnd < 0 ? text.length : lineEnd)) || FIELD_END.test(text.slice(end, end + 8));
+}
+
 const FIVE_DIGITS = /\d{5}/;
 const COMMA_DIGITS = /,[ \t]*\d{4}/;
 
@@ -104,6 +121,18 @@ export function addressLines(text: string, visit: (start: number, end: number) =
   const postcode = COMMA_DIGITS.test(text);
   if (box) nearTails(text, BOX_NUMBER, BOX_LINE, visit);
   // Five digits found first, then the state before them: the state's alternatives tried at every position cost more.
-  if (zip) nearTails(text, ZIP, US_LINE, visit, STATE_BEFORE);
-  if (postcode) nearTails(text, POSTCODE_TAIL, EUROPEAN_LINE, visit);
+  if (zip)
+    nearTails(
+      text,
+      ZIP,
+      US_LINE,
+      (start, end) => {
+        if (!LOWER_STATE_ZIP.test(text.slice(start, end)) || lowerUsLine(text, start, end)) visit(start, end);
+      },
+      STATE_BEFORE,
+    );
+  if (postcode)
+    nearTails(text, POSTCODE_TAIL, EUROPEAN_LINE, (start, end) => {
+      if (!LOWER_CITY.test(text.slice(start, end)) || !CAPITAL.test(text.slice(start, end))) visit(start, end);
+    });
 }
