@@ -1,4 +1,5 @@
 import { eachMatch } from "../../../text/each-match";
+import { STREET_WORDS_ANY_CASE } from "./street-words";
 
 /**
  * Address lines the tagger misses in other authors' styles, each anchored by what only an address ends
@@ -22,7 +23,7 @@ const CITY_STATE_ZIP = String.raw`,?\s+(?:[\p{L}.'-]+[ \t]+){0,3}?[\p{L}.'-]+,?[
  * taken: "ran 5 miles down the rd".
  */
 const US_LINE = new RegExp(
-  String.raw`(?<![\p{L}\d.])(?:[NSEWnsew]\d{3,5}|\d{1,6}[A-Za-z]?)(?:[ \t]+[\p{L}\d'.-]+){1,4}?[ \t]+(?:street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|way|court|ct|parkway|pkwy|place|pl|terrace|ter|circle|cir|trail|trl|highway|hwy|STREET|ST|AVENUE|AVE|ROAD|RD|LANE|LN|DRIVE|DR|BLVD|WAY|COURT|CT|HIGHWAY|HWY|Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Court|Ct|Parkway|Pkwy|Place|Pl|Terrace|Circle|Trail|Highway|Hwy)\.?(?:[ \t]+(?:\d{1,4}[A-Za-z]?|[A-Za-z])(?![\p{L}\d]))?(?:[ \t]+(?:[NSns][EWew]?|[EWew])(?![\p{L}\d]))?(?:,?[ \t]+(?:apt|unit|ste|suite|Apt|Unit|Ste|Suite|APT|UNIT|#)\.?[ \t]*#?[A-Za-z\d-]{1,5})?${CITY_STATE_ZIP}`,
+  String.raw`(?<![\p{L}\d.])(?:[NSEWnsew]\d{3,5}|\d{1,6}[A-Za-z]?)(?:[ \t]+[\p{L}\d'.-]+){1,4}?[ \t]+(?:${STREET_WORDS_ANY_CASE})\.?(?:[ \t]+(?:\d{1,4}[A-Za-z]?|[A-Za-z])(?![\p{L}\d]))?(?:[ \t]+(?:[NSns][EWew]?|[EWew])(?![\p{L}\d]))?(?:,?[ \t]+(?:apt|unit|ste|suite|Apt|Unit|Ste|Suite|APT|UNIT|#)\.?[ \t]*#?[A-Za-z\d-]{1,5})?${CITY_STATE_ZIP}`,
   "gu",
 );
 

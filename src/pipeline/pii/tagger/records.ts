@@ -1,6 +1,8 @@
-import { capitalised, flagsOf, lexCode, type Lexicon, LABELS, oftenLower, TokenWordSet, usuallyLower, usuallySentenceStart } from "./features";
+import { capitalised, flagsOf, lexCode, type Lexicon, LABELS, oftenLower, usuallyLower, usuallySentenceStart } from "./features";
 import { GIVEN_NAME_WORDS } from "./given-names";
+import { eachLine } from "../../../text/each-line";
 import { PLACE_WORDS } from "./places";
+import { TITLES } from "./titles";
 import { Gap, isInitial, tokenFrom, type Tokens } from "./tokens";
 
 /**
@@ -130,7 +132,6 @@ function commaNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
 
 /** A character of an e-mail address's local part. */
 const LOCAL = /[\p{L}\d._%+-]/u;
-const TITLES = new TokenWordSet(["mr", "mrs", "ms", "dr", "prof", "mx"]);
 
 /**
  * Up to three capitalised words right before an e-mail address (after a space, "<", "(", a quote, "|"
@@ -190,29 +191,28 @@ function labelledNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   const source = tokens.source;
   // Line by line (indexOf), the label tried only at a line's start: the pattern run over the whole text
   // cost 4% of bench/pii-speed.ts's prompts time.
-  for (let line = 0; line >= 0 && line < source.length; line = source.indexOf("\n", line) + 1 || -1) {
+  eachLine(source, (line) => {
     let at = line;
     while (source.charCodeAt(at) === 32 || source.charCodeAt(at) === 9) at++;
-    if (!LABEL_STARTS.has(source.slice(at, at + 2).toLowerCase())) continue;
+    if (!LABEL_STARTS.has(source.slice(at, at + 2).toLowerCase())) return;
     NAME_LABEL.lastIndex = at;
     const m = NAME_LABEL.exec(source);
-    if (m === null) continue;
+    if (m === null) return;
     const first = tokenFrom(tokens, m.index + m[0].length);
-    if (first >= tokens.length || tokens.start(first) !== m.index + m[0].length) continue;
+    if (first >= tokens.length || tokens.start(first) !== m.index + m[0].length) return;
     let last = first;
     while (last + 1 < tokens.length && last - first < 2 && tokens.gap(last + 1) === Gap.Space && source[tokens.start(last + 1) - 2] !== " ") last++;
-    if (last === first || (!endsField(tokens, last) && source[tokens.end(last)] !== ",")) continue;
+    if (last === first || (!endsField(tokens, last) && source[tokens.end(last)] !== ",")) return;
     let capitals = true;
     for (let k = first; k <= last && capitals; k++) for (let c = tokens.start(k); c < tokens.end(k) && capitals; c++) capitals = isUpper(source.charCodeAt(c));
     let names = true;
     for (let k = first; k <= last && names; k++)
-      // After such a label a capitalised word is a name unless English writes it in lower case: "Henri", which the
-      // case profile saw mostly opening sentences, is one.
-      // In capitals too the word must be no word English writes in lower case: "SAME AS BILLING", "FRONT
-      // DESK", "ACME CORP" (review7 of the sixth round).
+      // After such a label a word is a name unless English writes it in lower case ("Henri", which the case
+      // profile saw mostly opening sentences, is one), in capitals too: "SAME AS BILLING", "FRONT DESK",
+      // "ACME CORP" are no names (review7 of the sixth round).
       names = !TITLES.has(tokens, k) && (capitals ? tokens.end(k) - tokens.start(k) > 1 && lexiconName(tokens, k, lex) : labelWord(tokens, k, lex));
     if (names) for (let k = first; k <= last; k++) labels[k] = PERSON;
-  }
+  });
 }
 
 /** Record-style names (slashNames, commaNames, emailNames, labelledNames), after the tagger and its completion rules. */
