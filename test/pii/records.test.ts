@@ -178,5 +178,6 @@ describe("PII record rules: what they must not take", () => {
       expect(found(text, "ADDRESS")).toEqual([]);
     expect(found("i live at 87 w 12th st apt 5 new york ny 10011 ring twice", "ADDRESS")).toEqual(["87 w 12th st apt 5 new york ny 10011"]);
     expect(found("Lieferung: Kärntner Ring 5, 1010 Wien", "ADDRESS")).toEqual(["Kärntner Ring 5, 1010 Wien"]);
+    expect(found("Morada: Rua Augusta 274, 1100-053 Lisboa", "ADDRESS")).toEqual(["Rua Augusta 274, 1100-053 Lisboa"]);
   });
 });
