@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { HashFeaturizer, words, type HashFeatureParams } from "./features";
+import { HashFeaturizer, type HashFeatureParams, splitWords, type WordSplit } from "./features";
 import { floatOutput, type OnnxSession, openSession } from "./onnx-session";
 import { SparseInputPool } from "./sparse-input";
 import type { Embedder } from "./types";
@@ -60,9 +60,9 @@ export class HashEmbedder implements Embedder {
     return new HashEmbedder(openSession(join(dir, "model.onnx")), config);
   }
 
-  private words(text: string): readonly string[] {
-    const tokens = words(text, this.featurizer.params.maxWordLength);
-    return tokens.length > 0 ? tokens : words(EMPTY_TEXT, this.featurizer.params.maxWordLength);
+  private split(text: string): WordSplit {
+    const split = splitWords(text, this.featurizer.params.maxWordLength);
+    return split.count > 0 ? split : splitWords(EMPTY_TEXT, this.featurizer.params.maxWordLength);
   }
 
   private remember(key: string, vector: Float32Array): void {
@@ -105,7 +105,7 @@ export class HashEmbedder implements Embedder {
       // The bag accumulates in the row's weights, where the input tensors are read from, not in the
       // featurizer's scratch, copied out as a bag and scattered back here: two passes over its ~2,100
       // ids on a ~300-token prompt. Each weight is the same sum, added in the same order.
-      const found = this.featurizer.addWords(this.words(texts[r]!), this.rowWeights(r), touched);
+      const found = this.featurizer.addWords(this.split(texts[r]!), this.rowWeights(r), touched);
       for (let i = 0; i < found; i++) {
         const id = touched[i]!;
         const bit = 1 << (id & 31);
