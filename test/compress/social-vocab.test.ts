@@ -163,6 +163,24 @@ describe("a bare closing after a question asking for text (chatty-dev-12)", () =
   });
 });
 
+describe("emoji closing the writer's clause (chatty-dev-12)", () => {
+  test("go", () => {
+    expect(applyRule(pleasantries, "I'm drowning in stats 😵‍💫. What is a p-value?").text).toBe("I'm drowning in stats. What is a p-value?");
+    expect(applyRule(pleasantries, "Write a C function. I forgot how pointers work 😅").text).toBe("Write a C function. I forgot how pointers work");
+  });
+  test("stay where they are a noun, the talk is of emoji, or text is asked for", () => {
+    for (const text of [
+      "My favourite is 🍕. Suggest a similar dish.",
+      "What does 🙃 mean at the end of a text?",
+      "Which emoji fits best, 🎉 or 🥳?",
+      "Write a caption for my bakery, something cheeky 😉.",
+      "Guess the movie:\n\n🧙‍♂️🚪📚",
+    ]) {
+      expect(applyRule(pleasantries, text).text).toBe(text);
+    }
+  });
+});
+
 describe("thanks in other languages (chatty-dev-12)", () => {
   test("a closing of thanks goes", () => {
     for (const closing of ["Gracias!!", "Muchas gracias!", "Merci beaucoup!", "Grazie mille!", "Arigatou in advance 😊", "danke!"]) {

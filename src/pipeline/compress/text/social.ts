@@ -14,7 +14,7 @@ const EMOTICON = String.raw`[:;]-?[)(dp]|<3`;
  * An emoji (U+2600-27BF, U+2B00-2BFF ("⭐", "⬆️": "You're a star ⭐" was read as no social sentence), or above U+FFFF as a surrogate pair) with its variation selector, or a joiner:
  * spelled for patterns without the u flag, which JavaScriptCore runs with the i flag several times faster.
  */
-const EMOJI = String.raw`(?:(?:[\u2600-\u27BF\u2B00-\u2BFF]|[\uD83C-\uD83E][\uDC00-\uDFFF])\uFE0F?|\u200D)`;
+export const EMOJI = String.raw`(?:(?:[\u2600-\u27BF\u2B00-\u2BFF]|[\uD83C-\uD83E][\uDC00-\uDFFF])\uFE0F?|\u200D)`;
 /** Laughter as a social unit (case-insensitive patterns): "lol", "hahaha", "lmao", "xD". */
 const LAUGH = String.raw`(?:a?(?:ha){2,}h?|he(?:he)+|lo+l+z?|lmf?ao+|rofl|xd+)`;
 /** Adjectives and times of well-wishing: "Hope you're having a chill Sunday." */
