@@ -175,6 +175,8 @@ describe("emoji closing the writer's clause (chatty-dev-12)", () => {
       "Which emoji fits best, 🎉 or 🥳?",
       "Write a caption for my bakery, something cheeky 😉.",
       "Guess the movie:\n\n🧙‍♂️🚪📚",
+      // The social-sentence model reads the emoji of a sentence it may take whole.
+      "Write a debounce function in JavaScript. ggs, you're goated 🐐",
     ]) {
       expect(applyRule(pleasantries, text).text).toBe(text);
     }

@@ -22,6 +22,7 @@ import {
 } from "../text/social";
 import { isBareClosing, SOCIAL_GENRE, vocabLeadLength, vocabSocialClass } from "../text/social-vocab";
 import { PLACEHOLDER_SOURCE } from "../protect/mask";
+import { isConfidentSmalltalk } from "../text/social-model";
 
 /** An opening greeting with its punctuation, when more follows it. */
 const GREETING = new RegExp(
@@ -99,6 +100,8 @@ const EMOJI_AS_NOUN = new Set(
     " ",
   ),
 );
+/** Below the smalltalk rule's thresholds (0.8-0.9): an emoji stays wherever its sentence may go whole. */
+const EMOJI_SENTENCE_THRESHOLD = 0.5;
 const TALKS_ABOUT_EMOJI = /\b(?:emoji\w*|emoticons?|icons?|symbols?|mean\w*|stands? for|reaction\w*)\b/i;
 
 function closingEmojiRanges(text: string, contentFrom: number): { start: number; end: number }[] {
@@ -106,7 +109,12 @@ function closingEmojiRanges(text: string, contentFrom: number): { start: number;
   const ranges: { start: number; end: number }[] = [];
   for (const m of text.matchAll(CLOSING_EMOJI)) {
     if (m.index >= contentFrom) break;
-    if (!EMOJI_AS_NOUN.has(m[1]!.toLowerCase())) ranges.push({ start: m.index, end: m.index + m[0].length });
+    if (EMOJI_AS_NOUN.has(m[1]!.toLowerCase())) continue;
+    // A sentence the social-sentence model may take whole keeps its emoji, which it reads: "ggs, you're goated 🐐"
+    // went whole (smalltalk) and without it stayed (bench/data/chatty-dev-10.json).
+    const end = m.index + m[0].length;
+    const sentence = text.slice(Math.max(text.lastIndexOf("\n", m.index), ...[".", "!", "?"].map((c) => text.lastIndexOf(c, m.index))) + 1, end);
+    if (!isConfidentSmalltalk(sentence.trim(), EMOJI_SENTENCE_THRESHOLD)) ranges.push({ start: m.index, end });
   }
   return ranges;
 }
