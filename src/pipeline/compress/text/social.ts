@@ -262,6 +262,7 @@ const QUOTE_CLOSED = /["”][ \t]+(?=\S)/g;
  * went out with the text it followed.
  */
 export function closingAfterQuotation(text: string): number {
+  if (!text.includes('"') && !text.includes("”")) return -1;
   let at = -1;
   for (const m of text.matchAll(QUOTE_CLOSED)) at = m.index + m[0].length;
   if (at < 0 || text.length - at > MAX_SOCIAL_CHARS) return -1;
