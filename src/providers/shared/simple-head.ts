@@ -29,9 +29,16 @@ function lineEnd(text: string, from: number): number {
   return end < 0 ? text.length : end;
 }
 
-/** Whether the header line at `from` with its colon at `colon` is named `lower` (lower case), in any case. */
+/** Whether the header line at `from` with its colon at `colon` is named `lower` (lower case), in any case; compared in place. */
 function named(text: string, from: number, colon: number, lower: string): boolean {
-  return colon - from === lower.length && text.slice(from, colon).toLowerCase() === lower;
+  if (colon - from !== lower.length) return false;
+  for (let i = 0; i < lower.length; i++) {
+    const c = text.charCodeAt(from + i);
+    const l = lower.charCodeAt(i);
+    // Only a letter has another case (a-z is 97-122, A-Z 32 below).
+    if (c !== l && !(l >= 97 && l <= 122 && c === l - 32)) return false;
+  }
+  return true;
 }
 
 /**
