@@ -39,7 +39,8 @@ export class Pipeline {
     // Only a traced call times each stage's `before`.
     if (this.s.tracer) call.befores = [];
     try {
-      await admit(call, this.stages);
+      const admitting = admit(call, this.stages);
+      if (admitting) await admitting;
       call.marks.admitted = performance.now();
     } catch (e) {
       settle(this.s, call, { kind: "refused", error: e });
