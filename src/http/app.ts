@@ -6,7 +6,7 @@ import { headerLimitError } from "./header-limits";
 import { StoreUnavailableError } from "../store/busy";
 import { healthRoutes } from "./routes/health";
 import { keyRoutes } from "./routes/keys";
-import { COMPLETION_ROUTES, completionHandler, completionRoutes, type CompletionRoute } from "./routes/completions";
+import { completionRoutes } from "./routes/completions";
 import { embeddingRoutes } from "./routes/embeddings";
 import { responseRoutes } from "./routes/responses";
 import { playgroundRoutes } from "./routes/playground";
@@ -70,67 +70,14 @@ export function buildApp(gw: Services) {
     const path = url.slice(url.indexOf("/", url.indexOf("//") + 2)).split("?")[0];
     gw.log.info({ request_id: f.id, method: request.method, path, status, ms: +ms.toFixed(3) }, "request");
   };
-  /** Every request's first step: its id and clock, then the URL and header limits (an answer when it is over one). */
-  const begin = (request: Request): Response | undefined => {
-    startRequest(request);
-    const tooLarge = headerLimitError(request, gw.settings);
-    if (!tooLarge) return undefined;
-    answered(request, "", tooLarge.status);
-    return errorResponse(tooLarge, requestIdOf(request));
-  };
-  /** The contract's error answer for whatever a request failed with; `code` is Elysia's name for the failure. */
-  const failed = (error: unknown, code: unknown, request: Request, route: string): Response => {
-    const rid = requestIdOf(request);
-    let err: ApiError;
-    let headers: Record<string, string> | undefined;
-    if (error instanceof ApiError) err = error;
-    // A store that failed under a path that did not say what it was checking: still the client's 503 to retry, not a 500.
-    else if (error instanceof StoreUnavailableError)
-      err = new ApiError("STORE_UNAVAILABLE", `the store cannot be reached now (${error.message}); retry shortly`, { retryAfterS: 2 });
-    else if (clientGone(error, request)) {
-      // Nobody is left to read an answer; this is the client's choice, not a server fault.
-      gw.log.debug({ request_id: rid }, "client closed the connection");
-      err = new ApiError("CLIENT_CLOSED", "the client closed the connection");
-    } else if (code === "NOT_FOUND") {
-      const path = new URL(request.url).pathname;
-      const methods = (allowed ??= methodTable(app.routes)).find(([re]) => re.test(path))?.[1];
-      if (methods) {
-        err = new ApiError("METHOD_NOT_ALLOWED", `${request.method} is not allowed on ${path}; allowed: ${methods.join(", ")}`);
-        headers = { allow: methods.join(", ") };
-      } else err = new ApiError("NOT_FOUND", `no route ${request.method} ${path}`);
-    } else if (code === "PARSE") err = new ApiError("VALIDATION_ERROR", "body: malformed JSON", { param: "body" });
-    else if (code === "VALIDATION") err = new ApiError("VALIDATION_ERROR", `request: ${(error as Error).message.slice(0, 300)}`);
-    else {
-      gw.log.error({ request_id: rid, err: { message: (error as Error)?.message, stack: (error as Error)?.stack } }, "unhandled error");
-      err = new ApiError("INTERNAL_ERROR", "internal error; the request id identifies it in the server log");
-    }
-    answered(request, route, err.status);
-    return errorResponse(err, rid, headers);
-  };
-  const complete = completionHandler(gw);
-  // The completion routes are Bun's own routes (config.serve.routes, which take the place of the ones
-  // Elysia derives from its table) with the steps of the hooks below done in line: begin, the handler
-  // (whose answer carries its id), answered, failed. Elysia's per-request context, hook loops and
-  // response mapping cost the relay about 2% of its event-loop samples under load (bun --cpu-prof, 32
-  // connections); its handler for the same route took 1.5 us more than this in a loop (median, load 6+).
-  // Elysia keeps the routes in its table, for app.handle and the 405 answers of other methods.
-  const bare = (route: CompletionRoute) => ({
-    POST: async (request: Request): Promise<Response> => {
-      const early = begin(request);
-      if (early) return early;
-      try {
-        const response = await complete(request, route);
-        answered(request, route, response.status);
-        return response;
-      } catch (error) {
-        // The code Elysia's onError would be given.
-        return failed(error, (error as { code?: unknown } | null)?.code ?? "UNKNOWN", request, route);
-      }
-    },
-  });
-  const bunRoutes = Object.fromEntries(COMPLETION_ROUTES.map((route) => [route, bare(route)]));
-  const app = new Elysia({ serve: { maxRequestBodySize: Number.MAX_SAFE_INTEGER, routes: bunRoutes } })
-    .onRequest(({ request }) => begin(request))
+  const app = new Elysia({ serve: { maxRequestBodySize: Number.MAX_SAFE_INTEGER } })
+    .onRequest(({ request }) => {
+      startRequest(request);
+      const tooLarge = headerLimitError(request, gw.settings);
+      if (!tooLarge) return;
+      answered(request, "", tooLarge.status);
+      return errorResponse(tooLarge, requestIdOf(request));
+    })
     // The id goes onto the answer itself rather than into `set.headers` up front: Elysia rebuilds
     // every Response a handler returns when `set.headers` is not empty (about 10 µs per call
     // measured on the relay), and the completion route already sends it on its own Response.
@@ -143,15 +90,39 @@ export function buildApp(gw: Services) {
       } else set.headers["x-request-id"] = id;
     })
     .onError(({ code, error, request, set, route }) => {
-      const response = failed(error, code, request, route);
-      set.status = response.status;
-      return response;
+      const rid = requestIdOf(request);
+      let err: ApiError;
+      let headers: Record<string, string> | undefined;
+      if (error instanceof ApiError) err = error;
+      // A store that failed under a path that did not say what it was checking: still the client's 503 to retry, not a 500.
+      else if (error instanceof StoreUnavailableError)
+        err = new ApiError("STORE_UNAVAILABLE", `the store cannot be reached now (${error.message}); retry shortly`, { retryAfterS: 2 });
+      else if (clientGone(error, request)) {
+        // Nobody is left to read an answer; this is the client's choice, not a server fault.
+        gw.log.debug({ request_id: rid }, "client closed the connection");
+        err = new ApiError("CLIENT_CLOSED", "the client closed the connection");
+      } else if (code === "NOT_FOUND") {
+        const path = new URL(request.url).pathname;
+        const methods = (allowed ??= methodTable(app.routes)).find(([re]) => re.test(path))?.[1];
+        if (methods) {
+          err = new ApiError("METHOD_NOT_ALLOWED", `${request.method} is not allowed on ${path}; allowed: ${methods.join(", ")}`);
+          headers = { allow: methods.join(", ") };
+        } else err = new ApiError("NOT_FOUND", `no route ${request.method} ${path}`);
+      } else if (code === "PARSE") err = new ApiError("VALIDATION_ERROR", "body: malformed JSON", { param: "body" });
+      else if (code === "VALIDATION") err = new ApiError("VALIDATION_ERROR", `request: ${(error as Error).message.slice(0, 300)}`);
+      else {
+        gw.log.error({ request_id: rid, err: { message: (error as Error)?.message, stack: (error as Error)?.stack } }, "unhandled error");
+        err = new ApiError("INTERNAL_ERROR", "internal error; the request id identifies it in the server log");
+      }
+      set.status = err.status;
+      answered(request, route, err.status);
+      return errorResponse(err, rid, headers);
     });
   const routes = app
     .use(healthRoutes(gw))
     .use(dashboardRoutes())
     .use(keyRoutes(gw))
-    .use(completionRoutes(gw, complete))
+    .use(completionRoutes(gw))
     .use(embeddingRoutes(gw))
     .use(responseRoutes(gw))
     .use(playgroundRoutes(gw))

@@ -8,31 +8,22 @@ import { parseCompletionRequest } from "../validate/completion-request";
 import { Pipeline, type PipelineServices } from "../../pipeline/complete";
 import { RULE_NAMES } from "../../pipeline/compress";
 
-export type CompletionServices = PipelineServices & Pick<Services, "keyIndex" | "hash">;
-
-/** The completion routes: POST /v1/complete and its OpenAI-named twin. */
-export const COMPLETION_ROUTES = ["/v1/complete", "/v1/chat/completions"] as const;
-export type CompletionRoute = (typeof COMPLETION_ROUTES)[number];
-
-/** One handler (one pipeline) for both completion routes; `route` is the metrics label. Its answers carry their request id. */
-export function completionHandler(gw: CompletionServices): (request: Request, route: CompletionRoute) => Promise<Response> {
-  const pipeline = new Pipeline(gw);
-  return async (request, route) => {
-    const key = keyOf(gw, request);
-    const req = parseCompletionRequest(await readJsonBody(request, gw.settings.maxBodyBytes), RULE_NAMES);
-    const { id, t0 } = requestStartOf(request);
-    const result = await pipeline.complete(key, req, { requestId: id, t0, signal: request.signal, route });
-    if (result.kind === "json") return Response.json(result.body, { headers: { "x-request-id": id } });
-    return new Response(result.stream, { headers: { ...SSE_HEADERS, "x-request-id": id } });
-  };
-}
-
 /**
  * POST /v1/complete and its OpenAI-named twin POST /v1/chat/completions (one handler, so the OpenAI
- * SDKs work with only the base URL and key changed), and GET /v1/models. A listening server answers
- * the completion routes around Elysia (app.ts, completionServeRoutes), with the same handler.
+ * SDKs work with only the base URL and key changed), and GET /v1/models.
  */
-export function completionRoutes(gw: CompletionServices, complete = completionHandler(gw)) {
+export function completionRoutes(gw: PipelineServices & Pick<Services, "keyIndex" | "hash">) {
+  const pipeline = new Pipeline(gw);
+  const handlerOf =
+    (route: string) =>
+    async ({ request }: { request: Request }) => {
+      const key = keyOf(gw, request);
+      const req = parseCompletionRequest(await readJsonBody(request, gw.settings.maxBodyBytes), RULE_NAMES);
+      const { id, t0 } = requestStartOf(request);
+      const result = await pipeline.complete(key, req, { requestId: id, t0, signal: request.signal, route });
+      if (result.kind === "json") return Response.json(result.body, { headers: { "x-request-id": id } });
+      return new Response(result.stream, { headers: { ...SSE_HEADERS, "x-request-id": id } });
+    };
   const modelObject = (m: (typeof gw.catalog.models)[number]) => ({
     id: m.id,
     object: "model",
@@ -50,8 +41,8 @@ export function completionRoutes(gw: CompletionServices, complete = completionHa
     available: gw.providers.isAvailable(m),
   });
   return new Elysia()
-    .post("/v1/complete", ({ request }) => complete(request, "/v1/complete"), { parse: "none" })
-    .post("/v1/chat/completions", ({ request }) => complete(request, "/v1/chat/completions"), { parse: "none" })
+    .post("/v1/complete", handlerOf("/v1/complete"), { parse: "none" })
+    .post("/v1/chat/completions", handlerOf("/v1/chat/completions"), { parse: "none" })
     .get("/v1/models", ({ request }) => {
       keyOf(gw, request);
       return { object: "list", data: [{ id: "auto", object: "model", created: 0, owned_by: "svc", tier: "auto" }, ...gw.catalog.models.map(modelObject)] };
