@@ -1,6 +1,7 @@
 import { eachMatch } from "../../../text/each-match";
 import { shippedTagSpans } from "../tagger/model";
 import { addressLines } from "./address-lines";
+import { STREET_WORDS_CAPITALISED } from "./street-words";
 import type { Detection, Detector } from "../types";
 
 // The street line English writes ("742 Evergreen Terrace", "221B Baker St., Apt. 4"): a house number,
@@ -8,8 +9,10 @@ import type { Detection, Detector } from "../types";
 // trained on Faker's many-country addresses, misses in plain US and UK prose. Issue 30, fifth round: a
 // unit written "#4R" and a US city, state and ZIP code on the same line ("1830 W Grand Ave #4R, Chicago
 // IL 60622": the fifth new-style development set's miss) belong to it.
-const STREET_LINE =
-  /(?<![\w.])\d{1,5}[A-Za-z]?\s+(?:\p{Lu}[\p{L}'.-]*\s+){0,4}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Court|Ct|Parkway|Pkwy|Place|Pl|Square|Sq|Terrace|Trail|Circle|Highway|Hwy)\b\.?(?:,?\s+(?:(?:Apt|Suite|Unit|Ste)\.?\s*#?|#)\d{1,5}[A-Za-z]?)?(?:,?[ \t]+(?:\p{Lu}[\p{L}'.-]*[ \t]+){0,2}\p{Lu}[\p{L}'.-]*,?[ \t]+[A-Z]{2}[ \t]+\d{5}(?:-\d{4})?\b)?/gu;
+const STREET_LINE = new RegExp(
+  String.raw`(?<![\w.])\d{1,5}[A-Za-z]?\s+(?:\p{Lu}[\p{L}'.-]*\s+){0,4}(?:${STREET_WORDS_CAPITALISED})\b\.?(?:,?\s+(?:(?:Apt|Suite|Unit|Ste)\.?\s*#?|#)\d{1,5}[A-Za-z]?)?(?:,?[ \t]+(?:\p{Lu}[\p{L}'.-]*[ \t]+){0,2}\p{Lu}[\p{L}'.-]*,?[ \t]+[A-Z]{2}[ \t]+\d{5}(?:-\d{4})?\b)?`,
+  "gu",
+);
 // Spans of figures and small words alone: the tagger keeps a lone postcode or house number ("my zip
 // code is 98547"), but a decimal or version ("10.15") or a long digit run ("4111 1111 1111 1112 and")
 // is it misreading figures. Dropping every span without a name word instead cost 4.6 points of

@@ -24,6 +24,10 @@ const DATE = /^(?:\d{4}[-. ]\d{1,2}[-. ]\d{1,2}|\d{1,2}[-. ]\d{1,2}[-. ]\d{4})$/
 const YEAR_RANGE = /^(?:1[89]|20)\d\d ?- ?(?:1[89]|20)\d\d$/;
 // ZIP+4 (US) and CEP (Brazil) postcodes.
 const POSTCODE = /^\d{5}-\d{3,4}$/;
+// A Portuguese postcode before its city ("Rua Augusta 274, 1100-053 Lisboa": review7 of issue 30's
+// sixth round found the address cut in three by a phone).
+const PT_POSTCODE = /^\d{4}-\d{3}$/;
+const CITY_AFTER = /^[ \t]+\p{Lu}\p{Ll}/u;
 // A web server's access log: the status and the size after the request line ('"GET / HTTP/1.1" 200 1532').
 const AFTER_REQUEST_LINE = /HTTP\/[\d.]+"[ \t]$/;
 const SSN_SHAPE = /^\d{3}-\d{2}-\d{4}$/;
@@ -94,6 +98,7 @@ function isPhone(text: string, raw: string, start: number, end: number, country:
   const digits = digitCount(main);
   if (digits < 6 || digits > 15) return false;
   if (DATE.test(main) || YEAR_RANGE.test(main) || POSTCODE.test(main) || SSN_SHAPE.test(main) || DECIMAL.test(main)) return false;
+  if (PT_POSTCODE.test(main) && CITY_AFTER.test(text.slice(end, end + 4))) return false;
   const groups = main.split(/[ .()-]+/).filter((g) => g.length > 0);
   if (!raw.startsWith("+") && !plausibleGrouping(main, groups)) return false;
   // Three or more groups of four digits are how cards are written, never phones.

@@ -1,3 +1,4 @@
+import { eachLine } from "../../../text/each-line";
 import { LABELS, type Lexicon, lexCode, TokenWordSet, writesCapitals } from "./features";
 import { GIVEN_NAME_WORDS } from "./given-names";
 import { Gap, tokenFrom, type Tokens } from "./tokens";
@@ -27,31 +28,31 @@ export function introducedNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon
   // "it's" cost 5% of bench/pii-speed.ts's prompts time).
   if (writesCapitals(tokens)) return;
   // Line by line (indexOf), not token by token.
-  for (let line = 0; line >= 0 && line < source.length; line = source.indexOf("\n", line) + 1 || -1) {
+  eachLine(source, (line) => {
     // The first word of a line: up to three openers, one a greeting, then "this is" or "it's".
     const i = tokenFrom(tokens, line);
-    if (i >= tokens.length) break;
+    if (i >= tokens.length) return false;
     const g = tokens.gap(i);
-    if (!(g === Gap.Start || g === Gap.Newline) || !OPENERS.has(tokens, i)) continue;
+    if (!(g === Gap.Start || g === Gap.Newline) || !OPENERS.has(tokens, i)) return;
     let k = i;
     let greeted = false;
     while (k < tokens.length && k - i < 3 && OPENERS.has(tokens, k) && (k === i || tokens.gap(k) === Gap.Space || tokens.gap(k) === Gap.Comma)) {
       greeted ||= GREETINGS.has(tokens, k);
       k++;
     }
-    if (!greeted || k >= tokens.length) continue;
+    if (!greeted || k >= tokens.length) return;
     let name = -1;
     if (THIS.has(tokens, k) && k + 2 < tokens.length && IS.has(tokens, k + 1)) name = k + 2;
     else if (ITS.has(tokens, k)) name = k + 1;
-    if (name < 0 || name >= tokens.length || tokens.gap(name) !== Gap.Space) continue;
+    if (name < 0 || name >= tokens.length || tokens.gap(name) !== Gap.Space) return;
     // A given name, or a word no list holds ("hi its adaeze here"); not a word like "me", "just", "raining".
     const code = lexCode(tokens, name, lex);
     if (!(GIVEN_NAME_WORDS.has(tokens, name) || (code & 1) === 1 || code === 0) || !/^\p{L}{2,}$/u.test(source.slice(tokens.start(name), tokens.end(name))))
-      continue;
+      return;
     const next = name + 1;
     const ends = next >= tokens.length || tokens.gap(next) !== Gap.Space || AFTER.has(tokens, next);
     if (ends) labels[name] = PERSON;
-  }
+  });
 }
 
 const LOWER_TITLE = /(?<![\p{L}\d])(?:mr|mrs|ms|dr)\.? [a-z]/gu;

@@ -1,6 +1,8 @@
-import { capitalised, flagsOf, lexCode, type Lexicon, LABELS, TokenWordSet, usuallyLower, usuallySentenceStart } from "./features";
+import { capitalised, flagsOf, lexCode, type Lexicon, LABELS, oftenLower, usuallyLower, usuallySentenceStart } from "./features";
 import { GIVEN_NAME_WORDS } from "./given-names";
+import { eachLine } from "../../../text/each-line";
 import { PLACE_WORDS } from "./places";
+import { TITLES } from "./titles";
 import { Gap, isInitial, tokenFrom, type Tokens } from "./tokens";
 
 /**
@@ -18,10 +20,18 @@ function labelRange(tokens: Tokens, labels: Uint8Array, from: number, to: number
   for (let i = tokenFrom(tokens, from); i < tokens.length && tokens.start(i) < to; i++) labels[i] = PERSON;
 }
 
-/** "NAKAMURA/KENJI MR", "DESROCHERS/AMELIE MRS": a passenger's name as airlines and hotels write it, known by the title after it. */
-const SLASH_NAME = /(?<![\p{L}\d/])\p{Lu}{2,}(?:[ '-]\p{Lu}{2,})?\/\p{Lu}{2,}(?: \p{Lu}{2,})?(?= +(?:MR|MRS|MS|MISS|MSTR|DR|CHD|INF)\b)/uy;
+/**
+ * "NAKAMURA/KENJI MR", "O'BRIEN/SEAN MR", "MÜLLER/JÖRG MRS  SEAT 2C": a passenger's name as airlines and
+ * hotels write it, known by the title after it, which ends the field (the line, a comma, two spaces, a
+ * seat's or passenger's number). A title before a word is an acronym: "AWS/AZURE DR strategy", "HTN/DM
+ * CHD risk", "FLOAT/DOUBLE INF values" (review7 of the sixth round).
+ */
+const SLASH_NAME =
+  /(?<![\p{L}\d/])\p{Lu}(?:\p{Lu}|['-]\p{Lu})+(?: \p{Lu}{2,})?\/\p{Lu}{2,}(?: \p{Lu}{2,})?(?= +(?:MR|MRS|MS|MISS|MSTR|DR|CHD|INF)(?:$|[\r\n,;\t]| {2}| \d))/uy;
 
-const isCapital = (c: number) => c >= 65 && c <= 90;
+const UPPER = /\p{Lu}/u;
+/** A capital letter, also one outside ASCII ("Ü", "Ø"). */
+const isCapital = (c: number) => (c >= 65 && c <= 90) || (c >= 192 && UPPER.test(String.fromCharCode(c)));
 
 function slashNames(tokens: Tokens, labels: Uint8Array): void {
   const source = tokens.source;
@@ -50,6 +60,9 @@ function recordWord(tokens: Tokens, i: number, lex: Lexicon): boolean {
   const code = lexCode(tokens, i, lex);
   return flagsOf(code) === 0 && ((code & 1) === 1 || GIVEN_NAME_WORDS.has(tokens, i) || !(usuallyLower(code) || usuallySentenceStart(code)));
 }
+
+/** A word of the lexicon no name list holds that the case profile saw more than seldom ("Python", "Amazon", "Cheers"). */
+const commonWord = (code: number) => (code & 1) === 0 && ((code >> 1) & 7) > 0;
 
 /** What a record's field may open after: the text's or a line's start, a label's colon, a list's ";" or a cell's "|" or ">". */
 function opensField(tokens: Tokens, i: number): boolean {
@@ -105,7 +118,13 @@ function commaNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
       (lexCode(tokens, g, lex) & 1) === 1 ||
       (labels[g - 1] === PERSON && recordWord(tokens, g, lex));
     if (!given || PLACE_WORDS.has(tokens, g)) continue;
-    let surname = labels[g - 1] === PERSON || recordWord(tokens, g - 1, lex);
+    // A surname the tagger did not take must be no word English writes often ("Python, Ruby", "Amazon,
+    // Alexa", "Cheers, Mark", "Colors: Olive, Amber"), and before a given name that is a word ("Grace",
+    // "Will") the tagger must have taken it: "Sincerely, Grace" is a sign-off (review7 of the sixth round).
+    const surnameCode = lexCode(tokens, g - 1, lex);
+    let surname =
+      labels[g - 1] === PERSON ||
+      (recordWord(tokens, g - 1, lex) && !commonWord(surnameCode) && !(oftenLower(lexCode(tokens, g, lex)) && !GIVEN_NAME_WORDS.has(tokens, g - 1)));
     for (let k = first; k < g - 1 && surname; k++) surname = capitalised(tokens, k);
     if (surname) for (let k = first; k <= last; k++) labels[k] = PERSON;
   }
@@ -113,7 +132,6 @@ function commaNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
 
 /** A character of an e-mail address's local part. */
 const LOCAL = /[\p{L}\d._%+-]/u;
-const TITLES = new TokenWordSet(["mr", "mrs", "ms", "dr", "prof", "mx"]);
 
 /**
  * Up to three capitalised words right before an e-mail address (after a space, "<", "(", a quote, "|"
@@ -132,7 +150,7 @@ function emailNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
     let k = from - 1;
     while (k >= 0 && from - k <= 4 && ` \t\n<("'|“`.includes(source[k]!)) k--;
     const j = tokenFrom(tokens, k + 1) - 1;
-    if (j < 0 || tokens.end(j) !== k + 1 || from - k > 5) continue;
+    if (j < 0 || tokens.end(j) !== k + 1) continue;
     let first = j;
     while (first > 0 && j - first < 2 && tokens.gap(first) === Gap.Space && recordWord(tokens, first - 1, lex) && !TITLES.has(tokens, first - 1)) first--;
     if (!recordWord(tokens, j, lex)) continue;
@@ -140,21 +158,28 @@ function emailNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
     for (let i = first; i <= j; i++) words.push(tokens.lower(i));
     const spelled =
       words.some((w) => w.length >= 3 && local.includes(w)) || (words.length > 1 && local.replace(/[^a-z]/g, "") === words.map((w) => w[0]).join(""));
-    if (!spelled || (words.length === 1 && !GIVEN_NAME_WORDS.has(tokens, j))) continue;
+    // One word, or two or three none of which is a given name, only if it is a given name or the address
+    // spells them all: "Github Copilot <copilot@github.com>" is a product (review7 of the sixth round).
+    let givenName = false;
+    for (let i = first; i <= j && !givenName; i++) givenName = GIVEN_NAME_WORDS.has(tokens, i);
+    const spelledAll = words.length > 1 && (words.every((w) => local.includes(w)) || local.replace(/[^a-z]/g, "") === words.map((w) => w[0]).join(""));
+    if (!spelled || !(givenName || spelledAll)) continue;
     for (let i = first; i <= j; i++) labels[i] = PERSON;
   }
 }
 
 /** The labels of a shipping label, a call log or a vCard whose value is a person: "SHIP TO:", "CALLER:", "Care of", "c/o", "Attn:", "FN:". */
-const NAME_LABEL = /(?:ship to|bill to|sold to|deliver to|caller|attn|attention|c\/o|care of|fn(?=:))\b[ \t]*:?[ \t]*\n?[ \t]*/iy;
+const NAME_LABEL = /(?:ship to|bill to|sold to|deliver to|caller|attn|attention(?=[ \t]*:)|c\/o|care of|fn(?=:))\b[ \t]*:?[ \t]*\n?[ \t]*/iy;
 /** The labels' first two letters, lower-cased. */
 const LABEL_STARTS = new Set(["sh", "bi", "so", "de", "ca", "at", "c/", "fn"]);
 const isUpper = (c: number) => (c >= 65 && c <= 90) || c === 39 || c === 45;
-/** A capitalised word after such a label, unless English writes it in lower case or it is a place's or company's. */
-function labelWord(tokens: Tokens, i: number, lex: Lexicon): boolean {
+/** A word after such a label, unless English writes it in lower case or it is a place's or company's. */
+function lexiconName(tokens: Tokens, i: number, lex: Lexicon): boolean {
   const code = lexCode(tokens, i, lex);
-  return capitalised(tokens, i) && !PLACE_WORDS.has(tokens, i) && !usuallyLower(code) && flagsOf(code) === 0;
+  return !PLACE_WORDS.has(tokens, i) && !usuallyLower(code) && flagsOf(code) === 0;
 }
+/** A capitalised word after such a label that may be a name. */
+const labelWord = (tokens: Tokens, i: number, lex: Lexicon) => capitalised(tokens, i) && lexiconName(tokens, i, lex);
 
 /**
  * The name that opens a shipping label's or a call log's value: "SHIP TO: RAYMOND TULL\n2201 COUNTY ROAD
@@ -166,27 +191,28 @@ function labelledNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   const source = tokens.source;
   // Line by line (indexOf), the label tried only at a line's start: the pattern run over the whole text
   // cost 4% of bench/pii-speed.ts's prompts time.
-  for (let line = 0; line >= 0 && line < source.length; line = source.indexOf("\n", line) + 1 || -1) {
+  eachLine(source, (line) => {
     let at = line;
     while (source.charCodeAt(at) === 32 || source.charCodeAt(at) === 9) at++;
-    if (!LABEL_STARTS.has(source.slice(at, at + 2).toLowerCase())) continue;
+    if (!LABEL_STARTS.has(source.slice(at, at + 2).toLowerCase())) return;
     NAME_LABEL.lastIndex = at;
     const m = NAME_LABEL.exec(source);
-    if (m === null) continue;
+    if (m === null) return;
     const first = tokenFrom(tokens, m.index + m[0].length);
-    if (first >= tokens.length || tokens.start(first) !== m.index + m[0].length) continue;
+    if (first >= tokens.length || tokens.start(first) !== m.index + m[0].length) return;
     let last = first;
     while (last + 1 < tokens.length && last - first < 2 && tokens.gap(last + 1) === Gap.Space && source[tokens.start(last + 1) - 2] !== " ") last++;
-    if (last === first || (!endsField(tokens, last) && source[tokens.end(last)] !== ",")) continue;
+    if (last === first || (!endsField(tokens, last) && source[tokens.end(last)] !== ",")) return;
     let capitals = true;
     for (let k = first; k <= last && capitals; k++) for (let c = tokens.start(k); c < tokens.end(k) && capitals; c++) capitals = isUpper(source.charCodeAt(c));
     let names = true;
     for (let k = first; k <= last && names; k++)
-      // After such a label a capitalised word is a name unless English writes it in lower case: "Henri", which the
-      // case profile saw mostly opening sentences, is one.
-      names = !TITLES.has(tokens, k) && (capitals ? tokens.end(k) - tokens.start(k) > 1 : labelWord(tokens, k, lex));
+      // After such a label a word is a name unless English writes it in lower case ("Henri", which the case
+      // profile saw mostly opening sentences, is one), in capitals too: "SAME AS BILLING", "FRONT DESK",
+      // "ACME CORP" are no names (review7 of the sixth round).
+      names = !TITLES.has(tokens, k) && (capitals ? tokens.end(k) - tokens.start(k) > 1 && lexiconName(tokens, k, lex) : labelWord(tokens, k, lex));
     if (names) for (let k = first; k <= last; k++) labels[k] = PERSON;
-  }
+  });
 }
 
 /** Record-style names (slashNames, commaNames, emailNames, labelledNames), after the tagger and its completion rules. */
@@ -207,6 +233,6 @@ export function addressLabels(tokens: Tokens, labels: Uint8Array): void {
   for (let i = 0; i + 1 < tokens.length; i++) {
     if (labels[i] !== PERSON || labels[i + 1] !== ADDRESS) continue;
     const g = tokens.gap(i);
-    if ((g === Gap.Start || g === Gap.Newline) && source.charCodeAt(tokens.end(i)) === 58 && labels[i + 1] === ADDRESS) labels[i] = O;
+    if ((g === Gap.Start || g === Gap.Newline) && source.charCodeAt(tokens.end(i)) === 58) labels[i] = O;
   }
 }

@@ -21,16 +21,10 @@ import { frameNames } from "./frames";
 import { PLACE_WORDS } from "./places";
 import { introducedNames, lowerTitleNames } from "./introductions";
 import { addressLabels, recordNames } from "./records";
+import { FOREIGN_TITLES, TITLES } from "./titles";
 import { wordNames } from "./word-names";
 import { Gap, isInitial, STRIDE, tokenize, type Tokens } from "./tokens";
 
-/**
- * Titles of other languages ("Herr Schmidt", "Señor, your table is ready."): no one's name, and no
- * address either (the tagger, kept from PERSON, made "Frau" of "Frau Köhler" an address); the word after
- * one is a name as after "Mr" (completeNames). Added in issue 30's second round: the tagger had taken
- * "Herr" and "Madame" into the names after them.
- */
-const FOREIGN_TITLES = ["herr", "frau", "señor", "señora", "monsieur", "madame", "mme", "signor", "signora"];
 const FOREIGN_TITLE_WORDS = new TokenWordSet(FOREIGN_TITLES);
 
 /**
@@ -231,7 +225,6 @@ function argmax(scores: Float64Array): number {
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
-const TITLES = new TokenWordSet(["mr", "mrs", "ms", "dr", "prof", "mx", ...FOREIGN_TITLES]);
 /** Titles that are also words of a role ("Chief Executive", "Rev. Counter"): the word after one is a name only if it is name-like ("Chief Adekunle"). */
 const ROLE_TITLES = new TokenWordSet(["chief", "hon", "rev", "sgt", "capt", "fr", "lt", "col", "insp", "det", "cllr", ...OFFICES]);
 /** Words a line may open with before the name of the one addressed ("Hey Summer,", "Thanks Hope, that fixed it!"). */

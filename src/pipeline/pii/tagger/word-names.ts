@@ -15,7 +15,8 @@ import { Gap, type Tokens } from "./tokens";
 
 const PERSON = LABELS.indexOf("PERSON");
 const ADDRESS = LABELS.indexOf("ADDRESS");
-const MODAL = /^(?:will|may|can|mark|bill|pat|sue|frank)$/i;
+// "Chase" opens a card's or bank's name as often as a request ("Chase Sapphire vs Amex Gold": review7 of the sixth round).
+const MODAL = /^(?:will|may|can|mark|bill|pat|sue|frank|chase)$/i;
 
 export function wordNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   const source = tokens.source;

@@ -1,0 +1,12 @@
+import { TokenWordSet } from "./features";
+
+/**
+ * Titles of other languages ("Herr Schmidt", "Señor, your table is ready."): no one's name, and no
+ * address either (the tagger, kept from PERSON, made "Frau" of "Frau Köhler" an address); the word after
+ * one is a name as after "Mr" (completeNames). Added in issue 30's second round: the tagger had taken
+ * "Herr" and "Madame" into the names after them.
+ */
+export const FOREIGN_TITLES = ["herr", "frau", "señor", "señora", "monsieur", "madame", "mme", "signor", "signora"];
+
+/** The titles before a name, in English and the languages above: the word after one is a name (completeNames), none is one itself (records.ts). */
+export const TITLES = new TokenWordSet(["mr", "mrs", "ms", "dr", "prof", "mx", ...FOREIGN_TITLES]);
