@@ -21,6 +21,7 @@ import { frameNames } from "./frames";
 import { PLACE_WORDS } from "./places";
 import { introducedNames, lowerTitleNames } from "./introductions";
 import { addressLabels, recordNames } from "./records";
+import { dropThings } from "./things";
 import { wordNames } from "./word-names";
 import { Gap, isInitial, STRIDE, tokenize, type Tokens } from "./tokens";
 
@@ -324,6 +325,7 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
   introducedNames(tokens, labels, lex);
   lowerTitleNames(tokens, labels, lex);
   wordNames(tokens, labels, lex);
+  dropThings(tokens, labels, lex);
   repeatNames(tokens, labels, lex);
   dropPlaces(tokens, labels);
 }
