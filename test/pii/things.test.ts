@@ -41,4 +41,29 @@ describe("PII person spans that name a thing", () => {
     expect(persons("Dawn called about the invoice.")).toEqual(["Dawn"]);
     expect(persons("Call Tamsin 2 times if needed.")).toEqual(["Tamsin"]);
   });
+
+  test("a colour after a name is a shade's", () => {
+    expect(persons("Newsletter: Hunter green cushions are back.")).toEqual([]);
+    expect(persons("Hunter Okoro joined the team.")).toEqual(["Hunter Okoro"]);
+  });
+
+  test("a lower-case common word ending a span is no part of it, unless a surname follows", () => {
+    expect(persons("Dawn broke over the harbour.")).toEqual([]);
+    expect(persons("Dawn Okafor broke the record.")).toEqual(["Dawn Okafor"]);
+    expect(persons("Directed by Charles van Beers.")).toEqual(["Charles van"]);
+  });
+
+  test("a thing's name repeated after a determiner is dropped there too", () => {
+    expect(persons("Customer: Quillon. We returned the Quillon.")).toEqual(["Quillon"]);
+    expect(persons("Thanks Ellery Vance, Vance will call.")).toEqual(["Ellery Vance", "Vance"]);
+  });
+});
+
+describe("PII parties and interjections beside a name", () => {
+  test("are no part of it", () => {
+    expect(persons("Adjuster Nolan Pryce inspected the roof.")).toEqual(["Nolan Pryce"]);
+    expect(persons("Policyholder Ingrid Solberg reports a leak.")).toEqual(["Ingrid Solberg"]);
+    expect(persons("I will be out Friday. Thx, Devon")).toEqual(["Devon"]);
+    expect(persons("Loved the colour, but the strap broke. Meh.")).toEqual([]);
+  });
 });

@@ -105,6 +105,25 @@ const GREETING_AND_ROLE_WORDS = [
   "witness",
   "consignee",
   "fr",
+  // Parties of a policy, a lease or a meeting ("Policyholder Mr Wendell Ashby", "Adjuster Hunter
+  // Breckinridge", "Attendee list") and chat's interjections ("Meh.", "Thx, Devon"): taken for names or
+  // into them on the outside development set (bench/data/pii-outside-dev.txt, issue 30, seventh round).
+  "policyholder",
+  "insured",
+  "applicant",
+  "tenant",
+  "landlord",
+  "attendee",
+  "adjuster",
+  "beneficiary",
+  "guarantor",
+  "thx",
+  "meh",
+  "ugh",
+  "lol",
+  "omg",
+  "btw",
+  "fyi",
   ...OFFICES,
 ];
 
@@ -325,8 +344,8 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
   introducedNames(tokens, labels, lex);
   lowerTitleNames(tokens, labels, lex);
   wordNames(tokens, labels, lex);
-  dropThings(tokens, labels, lex);
   repeatNames(tokens, labels, lex);
+  dropThings(tokens, labels, lex);
   dropPlaces(tokens, labels);
 }
 

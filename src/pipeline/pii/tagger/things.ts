@@ -1,4 +1,4 @@
-import { capitalised, isPossessive, LABELS, type Lexicon, lexCode, oftenLower, TokenWordSet } from "./features";
+import { capitalised, isPossessive, LABELS, type Lexicon, lexCode, oftenLower, TokenWordSet, usuallyLower, writesCapitals } from "./features";
 import { GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
 import { Gap, type Tokens } from "./tokens";
 
@@ -38,6 +38,11 @@ const THING_WORDS = new TokenWordSet(
   ).split(" "),
 );
 
+/** A colour after one word: a shade's name ("Hunter green", "Dawn grey", "Rose gold"), not a person's. */
+const COLOURS = new TokenWordSet(
+  "red orange yellow green blue purple violet pink brown black white grey gray gold silver beige navy teal ivory cream".split(" "),
+);
+
 /** "Day" after a "Jr."/"Sr." or a possessive: a holiday named after someone ("Martin Luther King Jr. Day", "St. Patrick's Day"). */
 const DAY = new TokenWordSet(["day"]);
 const SUFFIXES = new TokenWordSet(["jr", "sr"]);
@@ -68,11 +73,18 @@ const PERSON_NEXT = new TokenWordSet(
 );
 
 export function dropThings(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
+  let cased: boolean | undefined;
   for (let i = 0; i < tokens.length; i++) {
     if (labels[i] !== PERSON) continue;
-    // The span: person words on one line joined by spaces, or by an initial's or a suffix's stop.
+    // The span: person words on one line joined by spaces.
     let j = i;
     while (j + 1 < tokens.length && labels[j + 1] === PERSON && tokens.gap(j + 1) === Gap.Space) j++;
+    // In a text that writes capitals, a lower-case common word ending the span is the tagger's run-on
+    // past the name, not part of it ("Broadway medley", "Dawn broke"): it leaves the span, and the
+    // rules below read it as the word after.
+    // A particle before a surname the tagger left out stays ("Charles van Beers": presidio's hold-out).
+    const particle = j + 1 < tokens.length && tokens.gap(j + 1) === Gap.Space && capitalised(tokens, j + 1);
+    while (!particle && j > i && isLowerAscii(tokens.first(j)) && usuallyLower(lexCode(tokens, j, lex)) && (cased ??= writesCapitals(tokens))) labels[j--] = O;
     if (thing(tokens, labels, i, j, lex)) for (let k = i; k <= j; k++) labels[k] = O;
     i = j;
   }
@@ -88,6 +100,7 @@ function thing(tokens: Tokens, labels: Uint8Array, i: number, j: number, lex: Le
   if (gap !== Gap.Space) return false;
   if (isPossessive(tokens, j)) return DAY.has(tokens, n) && capitalised(tokens, n);
   if (capitalised(tokens, n)) return THING_WORDS.has(tokens, n);
+  if (i === j && COLOURS.has(tokens, n)) return true;
   return i === j && wordBeforeNoun(tokens, i, lex);
 }
 
@@ -108,8 +121,9 @@ function wordBeforeNoun(tokens: Tokens, i: number, lex: Lexicon): boolean {
   // today", "with Hunter first") the name keeps its person.
   if (tokens.gap(i) === Gap.Space && !JOINING.has(tokens, i - 1)) return false;
   const n = i + 1;
-  const c = tokens.first(n);
-  if (!(c >= 97 && c <= 122) || PERSON_NEXT.has(tokens, n)) return false;
+  if (!isLowerAscii(tokens.first(n)) || PERSON_NEXT.has(tokens, n)) return false;
   const next = tokens.lower(n);
   return !/(?:s|ed|ing)$/.test(next);
 }
+
+const isLowerAscii = (c: number) => c >= 97 && c <= 122;
