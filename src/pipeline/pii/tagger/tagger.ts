@@ -22,6 +22,7 @@ import { PLACE_WORDS } from "./places";
 import { introducedNames, lowerTitleNames } from "./introductions";
 import { addressLabels, recordNames } from "./records";
 import { dropThings } from "./things";
+import { greetedNames } from "./greeted-names";
 import { wordNames } from "./word-names";
 import { Gap, isInitial, STRIDE, tokenize, type Tokens } from "./tokens";
 
@@ -344,6 +345,7 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
   introducedNames(tokens, labels, lex);
   lowerTitleNames(tokens, labels, lex);
   wordNames(tokens, labels, lex);
+  greetedNames(tokens, labels);
   repeatNames(tokens, labels, lex);
   dropThings(tokens, labels, lex);
   dropPlaces(tokens, labels);
