@@ -23,6 +23,7 @@ import { introducedNames, lowerTitleNames } from "./introductions";
 import { addressLabels, recordNames } from "./records";
 import { dropThings } from "./things";
 import { greetedNames } from "./greeted-names";
+import { speakerNames } from "./speakers";
 import { wordNames } from "./word-names";
 import { Gap, isInitial, STRIDE, tokenize, type Tokens } from "./tokens";
 
@@ -346,6 +347,7 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
   lowerTitleNames(tokens, labels, lex);
   wordNames(tokens, labels, lex);
   greetedNames(tokens, labels);
+  speakerNames(tokens, labels);
   repeatNames(tokens, labels, lex);
   dropThings(tokens, labels, lex);
   dropPlaces(tokens, labels);
