@@ -26,7 +26,9 @@
  *   anything, never trained on nor in the calibration set.
  * - round-12 dev: data/round-12-dev.jsonl, 150 prompts written before issue 26's twelfth round changed
  *   anything (faq/chat that look hard, code/math/reasoning that look easy), never trained on nor in the
- *   calibration set; read while choosing that round's rule.
+ *   calibration set; read while choosing that round's rule. Trained on with SVC_ROUTE_ROUND13=1 (then empty).
+ * - round-13 check: data/round-13-check.jsonl, 120 prompts written before issue 26's thirteenth round wrote
+ *   any training row (faq/chat that look hard, code/math/reasoning that look easy); only totals read.
  * - writer A, B, C: the three tenth-round writers' files (data/writer-*.jsonl), while no training reads
  *   them (SVC_ROUTE_WRITERS unset): prompts in registers no training row was written in; their faq, chat
  *   and creative errors were read in issue 26's eleventh round.
@@ -69,6 +71,7 @@ import {
   round7Dev,
   round9Dev,
   round12Dev,
+  round13Check,
   type LabelledPrompt,
   writerDev,
 } from "../models/task-classifier/split";
@@ -329,6 +332,7 @@ async function main(): Promise<void> {
     "round-7 dev": round7Dev(),
     "round-9 dev": round9Dev(),
     "round-12 dev": round12Dev(),
+    "round-13 check": round13Check(),
     ...writerDev(),
     "hold-out": all.filter((p) => p.split === "holdout"),
     dev: all.filter((p) => p.split === "dev"),
@@ -338,7 +342,10 @@ async function main(): Promise<void> {
   const extraPath = holdoutArg >= 0 ? process.argv[holdoutArg + 1] : undefined;
   if (holdoutArg >= 0 && !extraPath) throw new Error("--holdout needs a file (JSON lines: task, difficulty, source, text)");
   const extra = extraPath ? { [`hold-out file ${basename(extraPath)}`]: holdoutFile(extraPath) } : {};
-  const sets: Record<string, LabelledPrompt[]> = { ...extra, ...(fresh2 ? { "fresh hold-out 2": fresh2 } : {}), ...named };
+  // A set the training read is empty (round-12 dev with SVC_ROUTE_ROUND13=1): nothing to score.
+  const sets: Record<string, LabelledPrompt[]> = Object.fromEntries(
+    Object.entries({ ...extra, ...(fresh2 ? { "fresh hold-out 2": fresh2 } : {}), ...named }).filter(([, rows]) => rows.length > 0),
+  );
   const shipped = new Map<string, Outcome[]>();
   const byOracle = new Map<string, Outcome[]>();
   for (const [name, prompts] of Object.entries(sets)) {
@@ -368,6 +375,9 @@ async function main(): Promise<void> {
   );
   console.log(
     `- round-9 dev: ${named["round-9 dev"].length} prompts written in issue 26's ninth round before it changed anything (models/task-classifier/data/round-9-dev.jsonl), never trained on nor used for calibration; read while choosing that round's changes`,
+  );
+  console.log(
+    `- round-13 check: ${named["round-13 check"].length} prompts written in issue 26's thirteenth round before any of its training rows (models/task-classifier/data/round-13-check.jsonl), never trained on nor used for calibration; only totals read`,
   );
   for (const [name, rows] of Object.entries(writerDev()))
     console.log(

@@ -31,6 +31,7 @@ import {
   round7Dev,
   round9Dev,
   round12Dev,
+  round13Check,
   writerDev,
 } from "../models/task-classifier/split";
 
@@ -93,6 +94,7 @@ const pct = (n: number, d: number) => (d === 0 ? "n/a" : `${((100 * n) / d).toFi
 const models = await loadModels();
 const sets: Record<string, LabelledPrompt[]> = {
   "round-12 dev": round12Dev(),
+  "round-13 check": round13Check(),
   "round-9 dev": round9Dev(),
   "fresh hold-out 2": freshHoldout2(),
   "fresh hold-out": freshHoldout(),
@@ -103,6 +105,7 @@ const sets: Record<string, LabelledPrompt[]> = {
 };
 console.log("| set | prompts | reasons right | code/math/reasoning → cheapest | faq/chat → above cheapest |\n|---|---|---|---|---|");
 for (const [name, prompts] of Object.entries(sets)) {
+  if (prompts.length === 0) continue; // a set the training read (round-12 dev with SVC_ROUTE_ROUND13=1)
   const rs: Routed[] = [];
   for (const p of prompts) {
     const pr = await models.classify(p.text);

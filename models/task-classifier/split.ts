@@ -61,6 +61,7 @@ const AUTHORED_DIFFICULTY: Record<string, number> = { easy: 0.15, medium: 0.45, 
  * none of it is held out, and prompts.jsonl's hold-out stays the same 501 rows to compare with).
  */
 export function authoredPrompts(): LabelledPrompt[] {
+  const round13 = process.env.SVC_ROUTE_ROUND13 === "1";
   return [
     ...authoredFile("prompts.jsonl", authoredSplit),
     ...authoredFile("later-rounds.jsonl", (text) => (hash(text) % 10 === 3 ? "dev" : "train")),
@@ -70,7 +71,12 @@ export function authoredPrompts(): LabelledPrompt[] {
     // math beside them, and casual creative requests; all train, the writers' files are its dev sets.
     // Loaded only when asked (SVC_ROUTE_ROUND11=1): on a blind set (route-holdout-7) the model trained
     // with them sent 5 of 90 code/math/reasoning prompts to the cheapest tier, against 2 of 90 (MODEL_CARD.md).
-    ...(process.env.SVC_ROUTE_ROUND11 === "1" ? authoredFile("round-11.jsonl", () => "train") : []),
+    ...(process.env.SVC_ROUTE_ROUND11 === "1" || round13 ? authoredFile("round-11.jsonl", () => "train") : []),
+    // Issue 26's thirteenth round (data/README.md): faq "why / how / what happens if" questions and chat with
+    // numbers, advice-seeking and venting, beside reasoning that looks like faq; trained together with the
+    // eleventh round's rows and the twelfth round's dev set (which then stops being a dev set). Loaded only
+    // when asked (SVC_ROUTE_ROUND13=1): MODEL_CARD.md, thirteenth round.
+    ...(round13 ? ["round-12-dev.jsonl", "round-13.jsonl"].flatMap((name) => authoredFile(name, () => "train")) : []),
     // Issue 26's tenth round: three writers, each a source of its own, so that leave-one-source-out
     // holds each writer out in turn (data/README.md). Loaded only when asked (SVC_ROUTE_WRITERS=1): the
     // model trained with them sent more faq/chat above the cheapest tier on 5 of 6 written sets
@@ -115,7 +121,16 @@ export function round9Dev(): LabelledPrompt[] {
  * set; the tier decision of that round was chosen on them, so a tuning set (bench/route-eval.ts "round-12 dev").
  */
 export function round12Dev(): LabelledPrompt[] {
-  return authoredFile("round-12-dev.jsonl", () => "holdout");
+  return process.env.SVC_ROUTE_ROUND13 === "1" ? [] : authoredFile("round-12-dev.jsonl", () => "holdout");
+}
+
+/**
+ * data/round-13-check.jsonl: 120 prompts written for issue 26's thirteenth round before any of its training
+ * rows (faq 40 and chat 30 that look hard, code 15, math 15 and reasoning 20 that look easy). Never trained
+ * on nor in the calibration set, and only its totals were read (bench/route-eval.ts "round-13 check").
+ */
+export function round13Check(): LabelledPrompt[] {
+  return authoredFile("round-13-check.jsonl", () => "holdout");
 }
 
 /**

@@ -57,9 +57,24 @@ export class Quota {
     private readonly leaseIdleMs = 1000,
   ) {}
 
-  async consume(key: KeyEntry, now: number): Promise<QuotaTicket> {
+  /**
+   * Takes one call. Answered at once, not as a promise, while this process holds a lease with calls
+   * left, which is nearly every call: an asynchronous stage hook costs every call a turn of the event
+   * loop (async consume was 0.65% of the relay's event-loop samples under load, bun --cpu-prof).
+   */
+  consume(key: KeyEntry, now: number): QuotaTicket | Promise<QuotaTicket> {
     const period = periodOf(key, now);
     const slot = `${key.id}|${period}`;
+    const lease = this.leases.get(slot);
+    if (lease && lease.left > 0) {
+      lease.left--;
+      lease.usedAt = now;
+      return { keyId: key.id, period };
+    }
+    return this.consumeFromStore(key, now, period, slot);
+  }
+
+  private async consumeFromStore(key: KeyEntry, now: number, period: string, slot: string): Promise<QuotaTicket> {
     for (;;) {
       const lease = this.leases.get(slot);
       if (lease && lease.left > 0) {

@@ -31,12 +31,6 @@ const CHAR_OFFSET = (FNV_OFFSET ^ SEED_CHAR) >>> 0;
 const WRAP_OPEN = "<".charCodeAt(0);
 const WRAP_CLOSE = ">".charCodeAt(0);
 
-function fnv1a(text: string, start: number, end: number, seed: number): number {
-  let h = (FNV_OFFSET ^ seed) >>> 0;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
-  return finalMix(h);
-}
-
 /** Avalanche step (murmur3 fmix32) so that low bits, which pick the bucket, depend on every input bit. */
 function finalMix(h: number): number {
   h ^= h >>> 16;
@@ -47,7 +41,19 @@ function finalMix(h: number): number {
   return h >>> 0;
 }
 
-/** One word character (a letter or digit, any script) at lastIndex: what `words` takes runs of. */
+/**
+ * finalMix's bits as a signed 32-bit integer, for the bucket (its low bits): without finalMix's closing
+ * `>>> 0`, whose result above 2^31 JavaScriptCore holds as a double.
+ */
+function mixedBits(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+/** One word character (a letter or digit, any script) at lastIndex: what splitWords takes runs of. */
 const WORD_CHAR_AT = /[\p{L}\p{N}]/uy;
 
 /** Length in UTF-16 units of the word character at `i` of `text` (2 for one outside the BMP), 0 when there is none. */
@@ -59,40 +65,42 @@ function wordCharAt(text: string, i: number): number {
 }
 
 /**
- * The last text split and its words. A request embeds a text and then classifies the same text, whose
- * word bag splits and hashes the same words: 8.8% of the optimizer's samples went to splitting and
- * hashing words, each done twice (bun --cpu-prof over 3,000 fresh ~300-token prompts, every stage on).
+ * A text's words (runs of letters and digits, lower-cased, cut at maxWordLength), held as places in the
+ * lower-cased text with their hashes rather than as strings: the embedding's features and the
+ * classifier's word bag read the characters and hashes, never a word as a string, and slicing the ~230
+ * words of a ~300-token prompt took words() from 14.1 to 17.9 µs p50 (4,000 workload prompts,
+ * interleaved, load 15).
  */
-let lastWords: { text: string; maxWordLength: number; words: readonly string[] } | undefined;
+export interface WordSplit {
+  /** The text lower-cased: word i is lower.slice(starts[i], starts[i] + lengths[i]). */
+  readonly lower: string;
+  readonly count: number;
+  readonly starts: Int32Array;
+  readonly lengths: Int32Array;
+  /** Each word's hash (FNV-1a with the word seed, finalMix, before any bucket mask), hashed during the split. */
+  readonly hashes: Uint32Array;
+}
 
 /**
- * The word hashes (fnv1a with the word seed, before any bucket mask) of each split `words` returned,
- * hashed during the split. Keyed by the split, not the text, so that a split still in use keeps its
- * hashes when another text is split (lastWords keeps only the last): hashing the words again was 1.3% of
- * the optimizer's samples (bun --cpu-prof, 2,000 workload prompts, every stage on).
+ * The last text split. A request embeds a text and then classifies the same text, whose word bag
+ * splits and hashes the same words: 8.8% of the optimizer's samples went to splitting and hashing
+ * words, each done twice (bun --cpu-prof over 3,000 fresh ~300-token prompts, every stage on).
  */
-const splitHashes = new WeakMap<readonly string[], Uint32Array>();
-/**
- * Where each word of a split `words` returned starts in the lower-cased text it was sliced from, which
- * featurizeWords reads the words' characters from: a slice is a substring that JavaScriptCore resolves
- * (allocates) when its characters are first read, and the featurizer was the first to read them
- * (featurizeWords took 33.1 µs p50 on a fresh split and 25.6 on the same split again, ~300-token
- * workload prompts, 5,000 each, load 10).
- */
-const splitStarts = new WeakMap<readonly string[], { lower: string; starts: Int32Array }>();
+let lastSplit: { text: string; maxWordLength: number; split: WordSplit } | undefined;
 const WORD_OFFSET = (FNV_OFFSET ^ SEED_WORD) >>> 0;
-/** The hashes and starts of the split in progress, copied out at its end. */
+/** The hashes, starts and lengths of the split in progress, copied out at its end. */
 let hashScratch = new Uint32Array(256);
 let startScratch = new Int32Array(256);
+let lengthScratch = new Int32Array(256);
 
-/** Lower-cased word tokens, the unit every feature is built from. Shared with the next caller: read only. */
-export function words(text: string, maxWordLength: number): readonly string[] {
-  if (lastWords?.text === text && lastWords.maxWordLength === maxWordLength) return lastWords.words;
+/** The words of `text`, the unit every feature is built from. Shared with the next caller: read only. */
+export function splitWords(text: string, maxWordLength: number): WordSplit {
+  if (lastSplit?.text === text && lastSplit.maxWordLength === maxWordLength) return lastSplit.split;
   // Runs of letters and digits (/[\p{L}\p{N}]+/gu) found by a char-code scan, the Unicode classes asked
-  // only of non-ASCII characters, and each word sliced once at its cut: the regex's match took 13-15 µs
-  // on a ~300-token workload prompt, this 8-9 µs (bench/lib/workload, 2,000 prompts, same run).
+  // only of non-ASCII characters: the regex's match took 13-15 µs on a ~300-token workload prompt, this
+  // 8-9 µs (bench/lib/workload, 2,000 prompts, same run).
   const lower = text.toLowerCase();
-  const out: string[] = [];
+  let count = 0;
   let start = -1;
   let h = 0;
   for (let i = 0; i <= lower.length; ) {
@@ -102,40 +110,46 @@ export function words(text: string, maxWordLength: number): readonly string[] {
         start = i;
         h = WORD_OFFSET;
       }
-      // Each UTF-16 unit of the word up to its cut, as fnv1a reads the word.
+      // Each UTF-16 unit of the word up to its cut.
       for (let k = i; k < i + width && k - start < maxWordLength; k++) h = Math.imul(h ^ lower.charCodeAt(k), FNV_PRIME);
       i += width;
       continue;
     }
     if (start >= 0) {
-      if (out.length === hashScratch.length) {
-        const grown = new Uint32Array(2 * out.length);
-        grown.set(hashScratch);
-        hashScratch = grown;
-        const grownStarts = new Int32Array(2 * out.length);
-        grownStarts.set(startScratch);
-        startScratch = grownStarts;
+      if (count === hashScratch.length) {
+        hashScratch = grown(hashScratch, new Uint32Array(2 * count));
+        startScratch = grown(startScratch, new Int32Array(2 * count));
+        lengthScratch = grown(lengthScratch, new Int32Array(2 * count));
       }
-      hashScratch[out.length] = finalMix(h);
-      startScratch[out.length] = start;
-      out.push(lower.slice(start, Math.min(i, start + maxWordLength)));
+      hashScratch[count] = finalMix(h);
+      startScratch[count] = start;
+      lengthScratch[count] = Math.min(i - start, maxWordLength);
+      count++;
     }
     start = -1;
     i++;
   }
-  splitHashes.set(out, hashScratch.slice(0, out.length));
-  splitStarts.set(out, { lower, starts: startScratch.slice(0, out.length) });
-  lastWords = { text, maxWordLength, words: out };
-  return out;
+  const split = {
+    lower,
+    count,
+    starts: startScratch.slice(0, count),
+    lengths: lengthScratch.slice(0, count),
+    hashes: hashScratch.slice(0, count),
+  };
+  lastSplit = { text, maxWordLength, split };
+  return split;
 }
 
-/** Each word's hash (fnv1a with the word seed, before any bucket mask): hashed by `words` when the words are a split it returned. */
-function wordHashes(tokens: readonly string[]): Uint32Array {
-  const known = splitHashes.get(tokens);
-  if (known) return known;
-  const hashes = new Uint32Array(tokens.length);
-  for (let i = 0; i < tokens.length; i++) hashes[i] = fnv1a(tokens[i]!, 0, tokens[i]!.length, SEED_WORD);
-  return hashes;
+/** `into` holding `from` at its start. */
+function grown<T extends Uint32Array | Int32Array>(from: T, into: T): T {
+  into.set(from);
+  return into;
+}
+
+/** The words of `text` (splitWords) as strings. */
+export function words(text: string, maxWordLength: number): string[] {
+  const { lower, count, starts, lengths } = splitWords(text, maxWordLength);
+  return Array.from({ length: count }, (_, i) => lower.slice(starts[i]!, starts[i]! + lengths[i]!));
 }
 
 /**
@@ -148,6 +162,8 @@ export class HashFeaturizer {
   private readonly mask: number;
   /** One word's n-gram buckets, by start position then size. */
   private readonly gramScratch: Int32Array;
+  /** One word's units wrapped as `<word>`. */
+  private readonly codeScratch: Int32Array;
 
   constructor(readonly params: HashFeatureParams) {
     if (params.buckets <= 0 || (params.buckets & (params.buckets - 1)) !== 0) throw new Error(`buckets must be a power of two, got ${params.buckets}`);
@@ -155,6 +171,7 @@ export class HashFeaturizer {
     this.accumulator = new Float32Array(params.buckets);
     this.touched = new Int32Array(params.buckets);
     this.gramScratch = new Int32Array((params.maxWordLength + 2) * (params.charNgrams.max - params.charNgrams.min + 1));
+    this.codeScratch = new Int32Array(params.maxWordLength + 2);
   }
 
   /**
@@ -164,57 +181,9 @@ export class HashFeaturizer {
    * only their ratios matter.
    */
   featurize(text: string, out?: FeatureBag): FeatureBag {
-    return this.featurizeWords(words(text, this.params.maxWordLength), out);
-  }
-
-  /** featurize for text already split by `words` (with this featurizer's maxWordLength). */
-  featurizeWords(tokens: readonly string[], out?: FeatureBag): FeatureBag {
     const acc = this.accumulator;
     const touched = this.touched;
-    const mask = this.mask;
-    const { min, max } = this.params.charNgrams;
-    let n = 0;
-    // Hashing the n-grams again beats memoising them per word: a Map lookup per word costs more than
-    // the dozen short hashes, and this one flat loop runs for every word of every prompt. The n-grams
-    // starting at one position share their prefix, so one running FNV hash per start yields every
-    // size (FNV is sequential), read from the word as if wrapped in "<" and ">" without building that
-    // string. They are added size by size, as they always were: the order fixes the bag's order, which
-    // training (models/embedding) depends on to reproduce the shipped weights byte for byte.
-    const sizes = max - min + 1;
-    const grams = this.gramScratch;
-    const hashes = wordHashes(tokens);
-    // Each word's characters: in the lower-cased text from its start when `words` made this split, else
-    // in the word itself; read at offset + i for position i of `<word>`.
-    const source = splitStarts.get(tokens);
-    for (let w = 0; w < tokens.length; w++) {
-      const word = tokens[w]!;
-      const chars = source ? source.lower : word;
-      const offset = source ? source.starts[w]! - 1 : -1;
-      let id = hashes[w]! & mask;
-      if (acc[id] === 0) touched[n++] = id;
-      acc[id]! += 1;
-      const wrappedLength = word.length + 2;
-      let count = 0;
-      for (let size = min; size <= max; size++) count += Math.max(0, wrappedLength - size + 1);
-      if (count === 0) continue;
-      const each = Math.fround(this.params.charWeight / count);
-      for (let start = 0; start + min <= wrappedLength; start++) {
-        let h = CHAR_OFFSET;
-        const end = Math.min(start + max, wrappedLength);
-        for (let i = start; i < end; i++) {
-          h = Math.imul(h ^ (i === 0 ? WRAP_OPEN : i === wrappedLength - 1 ? WRAP_CLOSE : chars.charCodeAt(offset + i)), FNV_PRIME);
-          const size = i - start + 1;
-          if (size >= min) grams[start * sizes + size - min] = finalMix(h) & mask;
-        }
-      }
-      for (let size = min; size <= max; size++) {
-        for (let start = 0; start + size <= wrappedLength; start++) {
-          id = grams[start * sizes + size - min]!;
-          if (acc[id] === 0) touched[n++] = id;
-          acc[id]! += each;
-        }
-      }
-    }
+    const n = this.addWords(splitWords(text, this.params.maxWordLength), acc, touched);
     let bag = out;
     if (!bag || bag.ids.length < n) bag = { ids: new Int32Array(Math.max(n, 16)), weights: new Float32Array(Math.max(n, 16)), length: 0 };
     for (let i = 0; i < n; i++) {
@@ -225,6 +194,66 @@ export class HashFeaturizer {
     }
     bag.length = n;
     return bag;
+  }
+
+  /**
+   * Adds the features of `split` (splitWords with this featurizer's maxWordLength) to `acc`, a weight
+   * per bucket, and writes each bucket it finds at zero to `touched` in order of first addition: returns
+   * how many it wrote. With `acc` all zero this is featurize's bag, left in place: HashEmbedder pools it
+   * from there rather than from a bag it would copy out and scatter back (see HashEmbedder.pool).
+   */
+  addWords(split: WordSplit, acc: Float32Array, touched: Int32Array): number {
+    const mask = this.mask;
+    const { min, max } = this.params.charNgrams;
+    let n = 0;
+    // Hashing the n-grams again beats memoising them per word: a Map lookup per word costs more than
+    // the dozen short hashes, and so did a direct-mapped memo of 4,096 words in typed arrays, keyed by
+    // the word's hash and checked against its characters (71% hits on fresh ~300-token workload prompts,
+    // yet 48.7 against 43.1 µs p50, interleaved). The n-grams
+    // starting at one position share their prefix, so one running FNV hash per start yields every
+    // size (FNV is sequential), read from the word as if wrapped in "<" and ">" without building that
+    // string. They are added size by size, as they always were: the order fixes the bag's order, which
+    // training (models/embedding) depends on to reproduce the shipped weights byte for byte.
+    const sizes = max - min + 1;
+    const grams = this.gramScratch;
+    const codes = this.codeScratch;
+    // Each word's characters, read from the lower-cased text at offset + i for position i of `<word>`.
+    const { lower: chars, count: wordCount, starts, lengths, hashes } = split;
+    for (let w = 0; w < wordCount; w++) {
+      const offset = starts[w]! - 1;
+      let id = hashes[w]! & mask;
+      if (acc[id] === 0) touched[n++] = id;
+      acc[id]! += 1;
+      const wrappedLength = lengths[w]! + 2;
+      let count = 0;
+      for (let size = min; size <= max; size++) count += Math.max(0, wrappedLength - size + 1);
+      if (count === 0) continue;
+      const each = Math.fround(this.params.charWeight / count);
+      // `<word>`'s units, read once each rather than once per n-gram holding them, and each bucket from
+      // mixedBits: the featurizer 40.3 -> 38.2 and 39.7 -> 37.7 µs p50 in two runs (3,500 fresh ~300-token
+      // workload prompts, old and new interleaved, load 15), the same bags on 296,030 strings (every line
+      // and JSON string of ../shared/data and 4,000 workload prompts, twice over).
+      codes[0] = WRAP_OPEN;
+      for (let i = 1; i < wrappedLength - 1; i++) codes[i] = chars.charCodeAt(offset + i);
+      codes[wrappedLength - 1] = WRAP_CLOSE;
+      for (let start = 0; start + min <= wrappedLength; start++) {
+        let h = CHAR_OFFSET;
+        const end = Math.min(start + max, wrappedLength);
+        for (let i = start; i < end; i++) {
+          h = Math.imul(h ^ codes[i]!, FNV_PRIME);
+          const size = i - start + 1;
+          if (size >= min) grams[start * sizes + size - min] = mixedBits(h) & mask;
+        }
+      }
+      for (let size = min; size <= max; size++) {
+        for (let start = 0; start + size <= wrappedLength; start++) {
+          id = grams[start * sizes + size - min]!;
+          if (acc[id] === 0) touched[n++] = id;
+          acc[id]! += each;
+        }
+      }
+    }
+    return n;
   }
 }
 
@@ -240,10 +269,10 @@ export function wordBag(text: string, buckets: number, maxWordLength: number): F
   // --cpu-prof, fresh ~300-token prompts, every stage on).
   const counts = bagScratch(buckets);
   const mask = buckets - 1;
-  const hashes = wordHashes(words(text, maxWordLength));
-  const order = new Int32Array(hashes.length);
+  const { hashes, count } = splitWords(text, maxWordLength);
+  const order = new Int32Array(count);
   let size = 0;
-  for (let i = 0; i < hashes.length; i++) {
+  for (let i = 0; i < count; i++) {
     const id = hashes[i]! & mask;
     if (counts[id] === 0) order[size++] = id;
     counts[id]!++;

@@ -39,7 +39,8 @@ export class Pipeline {
     // Only a traced call times each stage's `before`.
     if (this.s.tracer) call.befores = [];
     try {
-      await admit(call, this.stages);
+      const admitting = admit(call, this.stages);
+      if (admitting) await admitting;
       call.marks.admitted = performance.now();
     } catch (e) {
       settle(this.s, call, { kind: "refused", error: e });
@@ -58,7 +59,7 @@ export class Pipeline {
       if (req.stream) return { kind: "sse", stream: await this.stream(call, plan) };
       const out = await this.upstream(call, plan);
       const priced = price(this.s, call, plan, out);
-      const body = completionBody(call, { ...out, choices: forClient(call, out.choices) }, priced.meta);
+      const body = completionBody(call, out, forClient(call, out.choices), priced.meta);
       await settle(this.s, call, { kind: "answered", path: "json", outcome: out, priced });
       return { kind: "json", body };
     } catch (e) {
@@ -74,17 +75,13 @@ export class Pipeline {
     const requested = req.model === AUTO_MODEL ? undefined : s.catalog.resolve(req.model);
     const frame = frameOf(req.messages, call.protocol, call.conversation, call.remembered);
     // With a protocol, a conversation or remembered messages the optimizer sees only the call's new content; the stored part is counted already.
+    // A fresh object, completed in place rather than copied into another one per call.
     const input = optimizeInputOf(frame ? { ...req, messages: frame.toOptimize } : req, s.servableModels, s.settings.qualityFloor);
-    const ran = await s.optimizer.run(
-      // A request with tools is matched exactly only (offersTools): no vector of its prompt is needed.
-      {
-        ...input,
-        wantEmbedding: req.svc_options.cache && !offersTools(req.params),
-        countTokens: frame !== undefined,
-        ...(frame && { prefixTokens: frame.sentTokens }),
-      },
-      call.signal,
-    );
+    // A request with tools is matched exactly only (offersTools): no vector of its prompt is needed.
+    input.wantEmbedding = req.svc_options.cache && !offersTools(req.params);
+    input.countTokens = frame !== undefined;
+    if (frame) input.prefixTokens = frame.sentTokens;
+    const ran = await s.optimizer.run(input, call.signal);
     // The optimizer's result may be a remembered one shared with other calls: copied, not changed.
     const fresh = call.pii ? { ...ran, pii: call.pii.found, piiMasked: call.pii.masked } : ran;
     if (!fresh.route.ok) throw noProviderError(fresh.route);
@@ -119,14 +116,14 @@ export class Pipeline {
     const choices = forClient(call, out.choices);
     return call.req.stream
       ? { kind: "sse", stream: replayFrames(call, out, { ...hit.answer, choices }, priced.meta) }
-      : { kind: "json", body: completionBody(call, { ...out, choices }, priced.meta) };
+      : { kind: "json", body: completionBody(call, out, choices, priced.meta) };
   }
 
   private async upstream(call: Call, plan: Plan): Promise<Outcome> {
     const r = await completeWithFallback(this.s.providers, upstreamRequest(call, plan, this.s.settings.anthropicCacheControl), this.s.callPolicy);
     call.attempts = r.attempts;
     const usage = r.response.usage ?? estimateUsage(plan.opt.messages, r.model, r.response.choices.map((c) => c.message.content).join(""));
-    return {
+    const out: Outcome = {
       served: r.model,
       choices: r.response.choices,
       usage,
@@ -135,8 +132,9 @@ export class Pipeline {
       upstreamMs: r.upstreamMs,
       simulated: r.provider.simulated,
       cacheable: true,
-      ...(r.response.extra && { extra: r.response.extra }),
     };
+    if (r.response.extra) out.extra = r.response.extra;
+    return out;
   }
 
   private async stream(call: Call, plan: Plan): Promise<ReadableStream<Uint8Array>> {
@@ -159,7 +157,7 @@ export class Pipeline {
 }
 
 function cacheRequest(call: Call, plan: Plan): CacheRequest {
-  return {
+  const req: CacheRequest = {
     appId: call.key.appId,
     model: plan.candidates[0]!.id,
     messages: plan.opt.messages,
@@ -167,9 +165,11 @@ function cacheRequest(call: Call, plan: Plan): CacheRequest {
     params: call.req.params,
     enabled: call.req.svc_options.cache,
     allowNondeterministic: call.req.svc_options.cache_nondeterministic,
-    ...(plan.opt.embedding && { embedding: plan.opt.embedding }),
-    ...(plan.opt.cacheFacets && { facets: plan.opt.cacheFacets }),
   };
+  // Set, not spread in: every call makes one (see completion-request.ts on conditional spreads).
+  if (plan.opt.embedding) req.embedding = plan.opt.embedding;
+  if (plan.opt.cacheFacets) req.facets = plan.opt.cacheFacets;
+  return req;
 }
 
 function upstreamRequest(call: Call, plan: Plan, cacheControl: boolean): UpstreamRequest {

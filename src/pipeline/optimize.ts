@@ -5,7 +5,7 @@ import { foldWhitespace } from "../text/fold-whitespace";
 import { compressWithQualityFloor } from "./compress";
 import type { ChatMessage } from "../core/messages";
 import type { OptimizeInput, OptimizeResult, RouteOutcome } from "./optimize-types";
-import { decideRoute, needsClassification, promptSignals, type CapabilityTable } from "./route";
+import { decideRoute, needsClassification, promptSignals, type CapabilityTable, type RouteDecision } from "./route";
 import { DEFAULT_CACHE_CONFIG, embeddingText, foldedText, packFacets, semanticPrompt } from "./cache";
 
 /** The three trained models, as the optimizer uses them. */
@@ -102,33 +102,36 @@ export async function optimize(input: OptimizeInput, deps: OptimizerDeps): Promi
     // A model the catalog does not list is available when its provider serves some listed model now.
     isAvailable: (m) => available.has(m.id) || (m.listed === false && input.availableModels.some((id) => deps.catalog.find(id)?.provider === m.provider)),
   });
-  const route: RouteOutcome = decision.ok
-    ? {
-        ok: true,
-        model: decision.model.id,
-        reason: decision.reason,
-        ...(decision.tier && { tier: decision.tier }),
-        candidates: decision.candidates.map((m) => m.id),
-        ...(decision.task && { task: decision.task }),
-        ...(decision.capable && { capable: decision.capable.map((m) => m.id) }),
-      }
-    : { ok: false, reason: decision.reason, message: decision.message, ...(decision.tooLong && { tooLong: true }) };
-
-  return {
+  const result: OptimizeResult = {
     messages: compressed.messages,
     originalTokens: compressed.originalTokens,
     compressedTokens: compressed.compressedTokens,
     compressionRatio: compressed.compressionRatio,
     rulesApplied: compressed.rulesApplied,
-    // svc_meta.quality_score is an integer (seed 2.3).
-    ...(o.score && { qualityScore: Math.round(compressed.qualityScore) }),
-    route,
+    route: routeOutcome(decision),
     pii: [],
     piiMasked: false,
-    ...(embedding && { embedding }),
-    ...(cacheFacets && { cacheFacets }),
     cacheText,
   };
+  // Set, not spread in: this runs on the event loop for every relayed call (see completion-request.ts on conditional spreads).
+  // svc_meta.quality_score is an integer (seed 2.3).
+  if (o.score) result.qualityScore = Math.round(compressed.qualityScore);
+  if (embedding) result.embedding = embedding;
+  if (cacheFacets) result.cacheFacets = cacheFacets;
+  return result;
+}
+
+/** The route as the optimizer's result carries it: model ids, which cross to and from the workers. */
+function routeOutcome(decision: RouteDecision): RouteOutcome {
+  if (!decision.ok)
+    return decision.tooLong
+      ? { ok: false, reason: decision.reason, message: decision.message, tooLong: true }
+      : { ok: false, reason: decision.reason, message: decision.message };
+  const route: RouteOutcome = { ok: true, model: decision.model.id, reason: decision.reason, candidates: decision.candidates.map((m) => m.id) };
+  if (decision.tier) route.tier = decision.tier;
+  if (decision.task) route.task = decision.task;
+  if (decision.capable) route.capable = decision.capable.map((m) => m.id);
+  return route;
 }
 
 /**

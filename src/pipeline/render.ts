@@ -1,5 +1,5 @@
 import { SSE_DONE, sseData } from "../core/sse";
-import type { FinishReason, Usage } from "../providers/types";
+import type { Choice, FinishReason, Usage } from "../providers/types";
 import type { CachedAnswer } from "./cache";
 import { replayDeltas } from "./cache";
 import type { Call, Outcome } from "./call";
@@ -18,13 +18,14 @@ function usageOf(u: Usage) {
   return usage;
 }
 
-export function completionBody(call: Call, out: Outcome, meta: SvcMeta) {
+/** The JSON answer: `choices` as the client gets them (the stages' `answer`, see forClient), the rest from the outcome. */
+export function completionBody(call: Call, out: Outcome, choices: Choice[], meta: SvcMeta) {
   return {
     id: call.requestId,
     object: "chat.completion" as const,
     created: Math.floor(Date.now() / 1000),
     model: out.served.id,
-    choices: out.choices,
+    choices,
     usage: usageOf(out.usage),
     ...out.extra,
     svc_meta: meta,

@@ -1,5 +1,5 @@
 import type { LedgerRow } from "../accounting/ledger";
-import { priceCall, savedTokensBySource, type SavedBySource } from "../accounting/costs";
+import { priceCall, savedTokensBySource, type CostInput, type SavedBySource } from "../accounting/costs";
 import { toMicros } from "../accounting/budgets";
 import { ApiError } from "../core/errors";
 import { UpstreamFailure } from "../providers/call";
@@ -22,7 +22,7 @@ export function price(s: Pick<Services, "catalog">, call: Call, plan: Plan, out:
   const scale = ours !== undefined && oursSent ? sent / oursSent : 1;
   const originalPromptTokens = ours !== undefined && oursSent ? Math.round(ours * scale) : sent;
   const conversationTokensSaved = Math.round((plan.context?.conversationSavedTokens ?? 0) * scale);
-  const input = {
+  const input: CostInput = {
     requested: plan.requested,
     served: out.served,
     originalPromptTokens,
@@ -30,9 +30,10 @@ export function price(s: Pick<Services, "catalog">, call: Call, plan: Plan, out:
     completionTokens: out.usage.completion_tokens,
     cacheHit: out.cacheHit,
     conversationTokens: conversationTokensSaved,
-    ...(out.usage.cached_tokens !== undefined && { cachedTokens: out.usage.cached_tokens }),
-    ...(out.usage.cache_write_tokens !== undefined && { cacheWriteTokens: out.usage.cache_write_tokens }),
   };
+  // Set, not spread in: see completion-request.ts on conditional spreads in the per-call path.
+  if (out.usage.cached_tokens !== undefined) input.cachedTokens = out.usage.cached_tokens;
+  if (out.usage.cache_write_tokens !== undefined) input.cacheWriteTokens = out.usage.cache_write_tokens;
   const costs = priceCall(s.catalog, input);
   const totalMs = performance.now() - call.t0;
   const overheadMs = totalMs - out.upstreamMs;

@@ -275,8 +275,9 @@ async function firstSuccess<T>(
       timeoutMs: policy.timeoutMs,
       deadlineAt,
       maxAnswerBytes: policy.maxAnswerBytes,
-      ...(req.cacheBreakpoints && { cacheBreakpoints: req.cacheBreakpoints }),
     };
+    // Set, not spread in: one request per candidate of every call (see completion-request.ts on conditional spreads).
+    if (req.cacheBreakpoints) providerReq.cacheBreakpoints = req.cacheBreakpoints;
     for (let retry = 0; ; retry++) {
       if (req.signal.aborted) throw new ProviderError("aborted", "call aborted by the caller");
       if (performance.now() >= deadlineAt) throw pastDeadline();

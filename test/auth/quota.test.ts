@@ -57,7 +57,7 @@ afterEach(() => {
 
 const at = (iso: string) => Date.parse(iso);
 
-async function refusal(p: Promise<unknown>): Promise<ApiError> {
+async function refusal(p: unknown): Promise<ApiError> {
   try {
     await p;
   } catch (e) {

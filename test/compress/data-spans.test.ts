@@ -129,6 +129,30 @@ describe("data spans arrive byte for byte at every level", () => {
     }
   });
 
+  test("a quoted text ends at its closing quotation mark: the thanks after it goes, the text arrives byte for byte (chatty-dev-12)", () => {
+    const quoted = `"${ESSAY}"`;
+    for (const [content, sent] of [
+      [`Could you proofread this paragraph? Here it is: ${quoted} Thank you very much for your help!`, `Proofread this paragraph? Here it is: ${quoted}`],
+      [`Summarise it in 2 sentences, here: ${quoted} thank youuu`, `Summarise it in 2 sentences, here: ${quoted}`],
+      [`Translate this into French: ${quoted} Merci beaucoup!`, `Translate this into French: ${quoted}`],
+    ]) {
+      expect(compressMessages([{ role: "user", content: content! }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content).toBe(sent!);
+    }
+  });
+
+  test("after a quotation, what is not all social stays with it; an unclosed quotation runs on; listed greetings stay", () => {
+    for (const content of [
+      `Proofread this: "${ESSAY}" Thanks, and keep my spelling of colour.`,
+      `Proofread this: "${ESSAY} Thanks so much!`,
+      `Sort these greetings alphabetically: "Hi", "Hello", "Hey" Thanks!`,
+    ]) {
+      for (const level of LEVELS) {
+        const sent = compressMessages([{ role: "user", content }], { aggressiveness: level, skipRules: [] }).messages[0]!.content;
+        expect(sent).toContain(content.includes("colour") ? "Thanks, and keep my spelling of colour." : content.slice(content.indexOf('"')));
+      }
+    }
+  });
+
   test("a handed-over text ends before a closing paragraph of thanks, which goes; a letter's own sign-off with a name stays", () => {
     const content = `${FRAMING}Can you proofread this for me?\n\n${ESSAY}\n\nThanks so much!`;
     expect(compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content).toBe(

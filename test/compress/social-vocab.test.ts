@@ -137,6 +137,69 @@ describe("a bare closing after a request for text", () => {
   });
 });
 
+describe("a bare closing after a question asking for text (chatty-dev-12)", () => {
+  test("goes when the user asked the assistant for a story, a poem or a speech", () => {
+    expect(applyRule(pleasantries, "Could you write a bedtime story about a shy dragon? Around 300 words. Thank you so much!").text).toBe(
+      "Could you write a bedtime story about a shy dragon? Around 300 words.",
+    );
+    expect(applyRule(pleasantries, "Can you write a short welcome speech for the meeting? Friendly and brief. Thank you!").text).toBe(
+      "Can you write a short welcome speech for the meeting? Friendly and brief.",
+    );
+    // "says ... story" reads as a request for text; the question after it asks for an explanation.
+    expect(applyRule(pleasantries, "My teacher says that's not the whole story. Can u explain the causes? thank u so much").text).toBe(
+      "My teacher says that's not the whole story. Can u explain the causes?",
+    );
+  });
+  test("stays when what is asked for is thanks, a toast or a reply, or the request is no question", () => {
+    for (const text of [
+      "Could you write a thank-you card for my nurse? Thanks!",
+      "Can you write a toast for my sister's wedding? Thank you thank you!",
+      "Write a toast for my sister. Can you make it funny? Thank you thank you!",
+      "Could you write a reply to him? Thank you so much!",
+      "Write a bedtime story about a dragon. Thank you so much!",
+    ]) {
+      expect(applyRule(pleasantries, text).text).toBe(text);
+    }
+  });
+});
+
+describe("emoji closing the writer's clause (chatty-dev-12)", () => {
+  test("go", () => {
+    expect(applyRule(pleasantries, "I'm drowning in stats 😵‍💫. What is a p-value?").text).toBe("I'm drowning in stats. What is a p-value?");
+    expect(applyRule(pleasantries, "Write a C function. I forgot how pointers work 😅").text).toBe("Write a C function. I forgot how pointers work");
+  });
+  test("stay where they are a noun, the talk is of emoji, or text is asked for", () => {
+    for (const text of [
+      "My favourite is 🍕. Suggest a similar dish.",
+      "What does 🙃 mean at the end of a text?",
+      "Which emoji fits best, 🎉 or 🥳?",
+      "Write a caption for my bakery, something cheeky 😉.",
+      "Guess the movie:\n\n🧙‍♂️🚪📚",
+      // The social-sentence model reads the emoji of a sentence it may take whole.
+      "Write a debounce function in JavaScript. ggs, you're goated 🐐",
+    ]) {
+      expect(applyRule(pleasantries, text).text).toBe(text);
+    }
+  });
+});
+
+describe("thanks in other languages (chatty-dev-12)", () => {
+  test("a closing of thanks goes", () => {
+    for (const closing of ["Gracias!!", "Muchas gracias!", "Merci beaucoup!", "Grazie mille!", "Arigatou in advance 😊", "danke!"]) {
+      expect(
+        compressMessages([{ role: "user", content: `Explain how tides work. ${closing}` }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content,
+      ).toBe("Explain how tides work.");
+    }
+  });
+  test("the words as content stay", () => {
+    for (const text of ["Translate gracias into French.", "What does merci beaucoup mean?", "My dog is called Merci. Explain how tides work."]) {
+      expect(compressMessages([{ role: "user", content: text }], { aggressiveness: 1, skipRules: [] }).messages[0]!.content).toContain(
+        text.includes("Merci.") ? "Merci" : text.slice(0, -1).split(" ").slice(-3).join(" "),
+      );
+    }
+  });
+});
+
 describe("greetings listed as the data", () => {
   test("stay", () => {
     const text = "Hi\nHello\nHey\nSort these greetings alphabetically.";

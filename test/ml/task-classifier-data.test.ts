@@ -11,6 +11,7 @@ import {
   round7Dev,
   round9Dev,
   round12Dev,
+  round13Check,
   writerDev,
 } from "../../models/task-classifier/split";
 import { requires } from "../support/services";
@@ -100,5 +101,70 @@ describe("task classifier data, twelfth round", () => {
       ...Object.values(writerDev()).flat(),
     ].map((r, i) => ({ id: String(i), text: r.text }));
     expect(nearCopies([...texts], references)).toEqual([]);
+  });
+});
+
+/**
+ * Issue 26's thirteenth round: a check set written before any of its training rows, of which only totals
+ * were read, and training rows (data/round-13.jsonl) loaded with the eleventh round's and the twelfth
+ * round's dev set only when asked. A check prompt a training row nearly copies, or a loader that trains on
+ * one, would flatter the figures the model card reports on it.
+ */
+describe("task classifier data, thirteenth round", () => {
+  const saved = process.env.SVC_ROUTE_ROUND13;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.SVC_ROUTE_ROUND13;
+    else process.env.SVC_ROUTE_ROUND13 = saved;
+  });
+  const round13 = () => readJsonl<{ text: string }>(join(DATA, "round-13.jsonl")).map((r) => r.text);
+
+  test("round-13 rows and round-12 dev are training rows only with SVC_ROUTE_ROUND13=1, and round-12 dev is then no dev set", () => {
+    const texts = new Set([...round13(), ...round12Dev().map((r) => r.text)]);
+    delete process.env.SVC_ROUTE_ROUND13;
+    expect(authoredPrompts().some((r) => texts.has(r.text))).toBe(false);
+    process.env.SVC_ROUTE_ROUND13 = "1";
+    const loaded = authoredPrompts().filter((r) => texts.has(r.text));
+    expect(loaded.length).toBe(texts.size);
+    expect(loaded.every((r) => r.split === "train")).toBe(true);
+    expect(round12Dev()).toEqual([]);
+  });
+
+  test("the check set is 120 prompts no loader trains on, none a near-copy of a written row, a dev set or a hold-out", () => {
+    process.env.SVC_ROUTE_ROUND13 = "1";
+    const check = round13Check();
+    expect(check.length).toBe(120);
+    expect(check.every((r) => r.split === "holdout")).toBe(true);
+    const texts = new Set(check.map((r) => r.text));
+    const references = [
+      ...authoredPrompts(),
+      ...freshHoldout(),
+      ...freshHoldout2(),
+      ...round5Dev(),
+      ...round7Dev(),
+      ...round9Dev(),
+      ...Object.values(writerDev()).flat(),
+    ];
+    expect(references.some((r) => texts.has(r.text))).toBe(false);
+    expect(
+      nearCopies(
+        [...texts],
+        references.map((r, i) => ({ id: String(i), text: r.text })),
+      ),
+    ).toEqual([]);
+  });
+
+  test("no round-13 row is a near-copy of another written row, a dev set or a hold-out", () => {
+    process.env.SVC_ROUTE_ROUND13 = "1";
+    const own = new Set(round13());
+    const references = [
+      ...authoredPrompts().filter((r) => !own.has(r.text)),
+      ...freshHoldout(),
+      ...freshHoldout2(),
+      ...round5Dev(),
+      ...round7Dev(),
+      ...round9Dev(),
+      ...Object.values(writerDev()).flat(),
+    ].map((r, i) => ({ id: String(i), text: r.text }));
+    expect(nearCopies([...own], references)).toEqual([]);
   });
 });

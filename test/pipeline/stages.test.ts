@@ -97,7 +97,8 @@ describe("usage-recordable stage", () => {
     const stage = usageRecordableStage({ ledger: ledger as never }) as Stage;
     await admit(newCall(), [stage]);
     ledger.problem = "the usage journal cannot be written (ENOSPC)";
-    const e = await admit(newCall(), [stage]).then(
+    // A refusal throws where the hooks answered at once, and rejects once one went asynchronous: caught either way.
+    const e = await (async () => admit(newCall(), [stage]))().then(
       () => undefined,
       (x: unknown) => x as ApiError,
     );
@@ -174,6 +175,44 @@ describe("cache fill stage", () => {
   });
 });
 
+describe("admit", () => {
+  const later = (log: string[], name: string, refuse = false): Stage<string> => ({
+    name,
+    before: async () => {
+      await Bun.sleep(1);
+      if (refuse) throw new ApiError("QUOTA_EXCEEDED", `${name} refuses`);
+      log.push(`before ${name}`);
+      return `${name}-state`;
+    },
+  });
+
+  test("answers at once while every hook does, and holds each stage with its state in list order across an asynchronous one", async () => {
+    const log: string[] = [];
+    const call = newCall();
+    expect(admit(call, [logged(log, "a"), logged(log, "b")])).toBeUndefined();
+    const mixed = newCall();
+    const admitting = admit(mixed, [logged(log, "c"), later(log, "d"), logged(log, "e")]);
+    expect(admitting).toBeInstanceOf(Promise);
+    expect(mixed.held.map((h) => h.state)).toEqual(["c-state"]);
+    await admitting;
+    expect(mixed.held.map((h) => [h.stage.name, h.state])).toEqual([
+      ["c", "c-state"],
+      ["d", "d-state"],
+      ["e", "e-state"],
+    ]);
+    expect(log).toEqual(["before a", "before b", "before c", "before d", "before e"]);
+  });
+
+  test("an asynchronous refusal rejects, holding only the stages admitted before it", async () => {
+    const log: string[] = [];
+    const call = newCall();
+    const refusal = await Promise.resolve(admit(call, [logged(log, "a"), later(log, "b", true), logged(log, "c")])).catch((e) => e);
+    expect(refusal).toBeInstanceOf(ApiError);
+    expect(call.held.map((h) => h.stage.name)).toEqual(["a"]);
+    expect(log).toEqual(["before a"]);
+  });
+});
+
 describe("settle", () => {
   test("commits in list order and writes one row, however often it is reached", async () => {
     const log: string[] = [];
@@ -219,7 +258,7 @@ describe("settle", () => {
     const log: string[] = [];
     const { rows, services } = recorder();
     const call = newCall();
-    const refusal = await admit(call, [logged(log, "a"), logged(log, "b", true), logged(log, "c")]).catch((e) => e);
+    const refusal = await (async () => admit(call, [logged(log, "a"), logged(log, "b", true), logged(log, "c")]))().catch((e) => e);
     expect(refusal).toBeInstanceOf(ApiError);
     settle(services, call, { kind: "refused", error: refusal });
     expect(log).toEqual(["before a", "rollback a-state"]);

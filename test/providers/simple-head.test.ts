@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { simpleHead } from "../../src/providers/shared/simple-head";
+import { headerOf, simpleHead } from "../../src/providers/shared/simple-head";
 
 /** The fast path for an answer's head: only the common case is read; everything else is left to http-parser-js. */
 
@@ -10,13 +10,24 @@ describe("simpleHead", () => {
     const c = chunk("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nx-request-id:  abc \r\ncontent-length: 7\r\nConnection: keep-alive", '{"a":1}');
     const head = simpleHead(c)!;
     expect(head.status).toBe(200);
-    expect(head.headers).toEqual(["Content-Type", "application/json", "x-request-id", "abc", "content-length", "7", "Connection", "keep-alive"]);
+    const read = (name: string) => headerOf(head.text, name);
+    expect(["content-type", "X-Request-Id", "Content-Length", "connection", "retry-after", "content", "x-request-idx"].map(read)).toEqual([
+      "application/json",
+      "abc",
+      "7",
+      "keep-alive",
+      null,
+      null,
+      null,
+    ]);
     expect(head.contentLength).toBe(7);
     expect(c.subarray(head.headBytes).toString()).toBe('{"a":1}');
   });
 
   test("an error status with a body is read like any other; a reason phrase is optional", () => {
     expect(simpleHead(chunk("HTTP/1.1 429\r\ncontent-length: 0"))).toMatchObject({ status: 429, contentLength: 0 });
+    const limited = simpleHead(chunk("HTTP/1.1 429 Too Many Requests\r\nRetry-After: 3\r\ncontent-length: 0\r\nretry-after: 9"))!;
+    expect(headerOf(limited.text, "retry-after")).toBe("3");
   });
 
   test.each([
@@ -28,6 +39,10 @@ describe("simpleHead", () => {
     ["a length that is not a number", chunk("HTTP/1.1 200 OK\r\ncontent-length: 2x")],
     ["a negative length", chunk("HTTP/1.1 200 OK\r\ncontent-length: -1")],
     ["Connection: close", chunk("HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close")],
+    ["Connection: close in capitals", chunk("HTTP/1.1 200 OK\r\ncontent-length: 2\r\nCONNECTION:Close")],
+    ["Transfer-Encoding in capitals", chunk("HTTP/1.1 200 OK\r\ncontent-length: 2\r\nTRANSFER-ENCODING: identity")],
+    ["a status line without headers", chunk("HTTP/1.1 200 OK")],
+    ["a status code run into its reason", chunk("HTTP/1.1 200OK\r\ncontent-length: 2")],
     ["HTTP/1.0", chunk("HTTP/1.0 200 OK\r\ncontent-length: 2")],
     ["an interim 1xx", chunk("HTTP/1.1 100 Continue")],
     ["a 204", chunk("HTTP/1.1 204 No Content\r\ncontent-length: 5")],

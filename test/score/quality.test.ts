@@ -46,6 +46,11 @@ const FILLER_ONLY: [string, string][] = [
   ["Hey! 🌞 hope u r keeping well. Sorry if this is a really dumb question but how do magnets work?", "How do magnets work?"],
   ["Hope you're well 🐝 Sorry, my garden is a mess lol. Could you list plants that attract bees?", "My garden is a mess. List plants that attract bees."],
   ["Hi, I must apologise for asking, I'm not sure where else to turn. What is a mortgage?", "What is a mortgage?"],
+  // The user's closing after a quoted text (chatty-dev-12): the quotation arrives whole, the thanks goes.
+  [
+    'Translate it into French? "Dear Sir, I would like a double room from 12 to 15 May. Kind regards, Helen Brooks" Merci beaucoup!',
+    'Translate it into French? "Dear Sir, I would like a double room from 12 to 15 May. Kind regards, Helen Brooks"',
+  ],
 ];
 
 const MEANING_CHANGED: [string, string, string][] = [
@@ -74,6 +79,11 @@ const MEANING_CHANGED: [string, string, string][] = [
   // A social clause weighs nothing, what follows it does; laughter is content where it is the word asked about.
   ["dropped request after a social clause", "Sorry if this is a dumb question but how do magnets and compasses work?", "How do magnets work?"],
   ["the word asked about dropped", "What does lol mean in a text message?", "What does mean in a text message?"],
+  [
+    "a quoted text's own closing",
+    'Translate it into French? "Dear Sir, I would like a double room from 12 to 15 May. Kind regards, Helen Brooks" Merci beaucoup!',
+    'Translate it into French? "Dear Sir, I would like a double room from 12 to 15 May." Merci beaucoup!',
+  ],
 ];
 
 describe("quality score", () => {

@@ -828,12 +828,14 @@ function withPlainVerbs(request: string): string {
  * The seventh added booking something new: "Can I book / reserve / schedule / add a ...?" (a new room,
  * slot or driver is nobody else's; "the" stays out), which "How do I book a meeting room?" answers
  * (bench/data/faq-dev5.json: "can i reserve a conference room" / "How do I book a meeting room?").
- * The eighth: "another" as "a" ("Can I add another user to my account?"), a new one of a kind.
+ * The eighth: "another" as "a" ("Can I add another user to my account?"), a new one of a kind, only
+ * after adding or booking and before a noun: "Can I skip another delivery?" or "return another item"
+ * asks about a limit, which the steps of "How do I skip another delivery?" do not answer (a review).
  * Not "withdraw" nor "get a refund": "Can I withdraw my money?" and "Can I get a refund?" ask whether the
  * user may, which the steps of "How do I ..." take for granted (a review, 2026-11-27).
  */
 const ABILITY_QUESTION =
-  /^\s*(?:can|could)(?: i)? (?:(?:reset|change|update|cancel|delete|edit|download|upload|export|import|enable|disable|unsubscribe|redeem|track|renew|transfer|freeze|unfreeze|lock|unlock|upgrade|downgrade|pause|activate|deactivate|extend|return|exchange|modify|close|reschedule|skip|hide|unhide|block|unblock|restore|share|unshare|remove|add|top up|enroll|unenroll|refund|replace|book|reserve|schedule|pay|submit|pair|link|unlink|verify) (?:my|(?:a|an|another)(?! (?:lot|few|bit|little)\b)))\b/i;
+  /^\s*(?:can|could)(?: i)? (?:(?:reset|change|update|cancel|delete|edit|download|upload|export|import|enable|disable|unsubscribe|redeem|track|renew|transfer|freeze|unfreeze|lock|unlock|upgrade|downgrade|pause|activate|deactivate|extend|return|exchange|modify|close|reschedule|skip|hide|unhide|block|unblock|restore|share|unshare|remove|add|top up|enroll|unenroll|refund|replace|book|reserve|schedule|pay|submit|pair|link|unlink|verify) (?:my|(?:a|an)(?! (?:lot|few|bit|little)\b))|(?:add|book|reserve|schedule) another(?= [a-z]))\b/i;
 
 /** "Is it possible to cancel my order?" and "Am I able to cancel my order?" ask what "Can I cancel my order?" asks: whether it can be done. */
 const IS_IT_POSSIBLE_TO = /^\s*(?:is it possible(?: for me)? to|am i able to)\b/i;
@@ -877,10 +879,12 @@ const PASSIVE_OF: Readonly<Record<string, string>> = { allow: "allowed", accept:
  * Only the whole request, "available" last, and a kind of thing, not a particular one: "Is the pool
  * available?" (free now) and "Is Dr. Lee available?" (a person's time) are no "is there"; a name after
  * "is" stays a name, which "Is there Dr. Lee?" would have to share. "available on Sundays" or "in my
- * area" adds a detail and stays as written.
+ * area" adds a detail and stays as written. Nor one of a kind or a quantity ("Is a doctor available?" is
+ * someone on duty now, "Do you have a doctor?" one on the staff; "Is every seat available?"), nor a
+ * capital ("Is Dr Patel available?"): the match is case-sensitive, "Is"/"Are" aside (a review).
  */
 const IS_AVAILABLE =
-  /^\s*(?:is|are) (?!(?:the|my|your|our|his|her|their|its|this|that|these|those|it|he|she|they|there|you|i|we)\b)([a-z][^?.!,;:\n]*?) available\s*([?.!]*)\s*$/i;
+  /^\s*(?:[Ii]s|[Aa]re) (?!(?:the|my|your|our|his|her|their|its|this|that|these|those|it|he|she|they|there|you|i|we|a|an|any|every|each|all|both|few|many|some|several|no|dr|mr|mrs|ms)\b)([a-z][^?.!,;:\n]*?) available\s*([?.!]*)\s*$/;
 
 /** "How does one renew a passport?" and "How would I renew my passport?" ask "How do I...". */
 const HOW_IMPERSONAL = /^\s*how (?:does one|would i) (?=\S)/i;
@@ -1279,16 +1283,18 @@ function readSlots(tokens: Token[], titleCase: boolean, literals: readonly strin
  * "book" (bench/data/cache-frame-pairs8.json). Only before a word of two letters or more, not after an
  * apostrophe ("a cat's-eye"), and outside an expression ("x-ab(c)", "=a-bc" may subtract); "re-sign" /
  * "resign" and "re-cover" / "recover" are other words and stay apart, as are "co-op" / "coop" (a chicken's:
- * served on a blind probe, probe-cache-4), its two-letter parts compared as literals.
+ * served on a blind probe, probe-cache-4), its two-letter parts compared as literals. The one-letter prefixes
+ * of words (e-, t-, u-, k-) before three letters or more, not any letter: "Simplify x-yz" (x minus yz) was
+ * served for "Simplify xyz", "to-go" for "Togo", "on-set" for "onset" (a review).
  */
-const HYPHENATED_WORD = /(?<![-=+*/^(.'’])\b(wi|[a-z]|to|on)-(fi|[a-z]{2,})(s?)\b(?!\()/giu;
+const HYPHENATED_WORD = /(?<![-=+*/^(.'’])\b([etuk]-[a-z]{3,}|wi-fi|to-do|on-site)\b(?!\()/giu;
 
 /**
  * The request the facets are read from: the prompt without its courtesy, its question frame in one
  * form ("What's the way to X", "Is there a way to X", "What steps do I take to X" read "how do I X").
  */
 export function canonicalRequest(prompt: string): string {
-  return withCanonicalFrame(withoutCourtesy(prompt.normalize("NFKC").replace(HYPHENATED_WORD, "$1$2$3")));
+  return withCanonicalFrame(withoutCourtesy(prompt.normalize("NFKC").replace(HYPHENATED_WORD, (word: string) => word.replace("-", ""))));
 }
 
 /** Whether a word holds digits for `/\d+/g` to find. */
@@ -1416,14 +1422,17 @@ export function extractFacets(prompt: string): PromptFacets {
     // The parts of "well-known" and of an elision ("l’action", "rock'n'roll"; not "cat's") are words
     // too: as one token no content check saw them ("l’action" swapped for "l’exécution" was served).
     if (/[-'’]/.test(t.lower)) {
-      for (const part of t.lower.split("-").flatMap((p) => (/['’](?!s$)/.test(p) ? p.split(/['’]/) : [p]))) {
+      const hyphenParts = t.lower.split("-");
+      for (const part of hyphenParts.flatMap((p) => (/['’](?!s$)/.test(p) ? p.split(/['’]/) : [p]))) {
         facets.words.add(part);
         addContent(facets.content, part);
         if (NEGATIONS.has(part)) facets.negations++;
         // A two-letter part that is no grammar is compared as the word alone is (isShortCode): too short for
         // `content`, it vanished, and main served "my ex-wife" for "my wife" and "lo-fi music" for "music"
-        // (issue 24, eighth session; bench/data/cache-frame-pairs8.json).
-        if (isShortCode(part)) facets.literals.push(part);
+        // (issue 24, eighth session; bench/data/cache-frame-pairs8.json). So is a one-letter part of a hyphen
+        // that canonicalRequest did not join: "an x-ray" was served for "Ray" (blind probe-cache-4), as
+        // "a c-section" would be for "a section". Not the letter of an elision ("don't", "l’action").
+        if (isShortCode(part) || (part.length === 1 && hyphenParts.includes(part) && /\p{Ll}/u.test(part))) facets.literals.push(part);
       }
     }
     if (isIdentifier(t)) facets.literals.push(t.text);

@@ -79,7 +79,10 @@ export function decideRoute(input: RouteInput): RouteDecision {
 /** A model the client or the operator named is served as named, or not at all. */
 function asked(model: ModelInfo, reason: RoutingReason, isAvailable: (m: ModelInfo) => boolean): RouteDecision {
   if (!isAvailable(model)) return noProvider(reason, model.tier, `no configured provider can serve model '${model.id}' (provider ${model.provider})`);
-  return { ok: true, model, reason, ...(model.tier && { tier: model.tier }), candidates: [model] };
+  const routed: Routed = { ok: true, model, reason, candidates: [model] };
+  // Set, not spread in: every call naming its model comes here (see completion-request.ts on conditional spreads).
+  if (model.tier) routed.tier = model.tier;
+  return routed;
 }
 
 function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {

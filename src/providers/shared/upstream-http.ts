@@ -118,11 +118,19 @@ function pooledTarget(url: string): URL | null {
 }
 
 const JSON_HEADERS = { "content-type": "application/json" };
+/** A provider's headers with the JSON content type, made once per headers object (pooled-http keeps the head it writes per object). */
+const withJsonType = new WeakMap<object, Readonly<Record<string, string>>>();
+
+function jsonHeaders(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  let merged = withJsonType.get(headers);
+  if (!merged) withJsonType.set(headers, (merged = { ...JSON_HEADERS, ...headers }));
+  return merged;
+}
 
 async function open(post: UpstreamPost, deadline: Deadline): Promise<UpstreamResponse> {
   let res: UpstreamResponse;
   try {
-    const headers = { ...JSON_HEADERS, ...post.headers };
+    const headers = jsonHeaders(post.headers);
     const body = JSON.stringify(post.body);
     const target = pooledTarget(post.url);
     res = target ? await pooledPost(target, headers, body, deadline) : await fetch(post.url, { method: "POST", headers, body, signal: deadline.signal });

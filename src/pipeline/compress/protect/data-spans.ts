@@ -1,5 +1,5 @@
 import { eachMatch } from "../../../text/each-match";
-import { isSocialSentence, signedClosingStart } from "../text/social";
+import { closingAfterQuotation, isSocialSentence, signedClosingStart } from "../text/social";
 import { isSignedName, signedTailStart } from "../text/social-vocab";
 import type { Span } from "./spans";
 
@@ -144,7 +144,8 @@ const MAX_CLOSING_PARAGRAPHS = 3;
 
 /**
  * Where a handed-over text that runs to the end of the message ends: before last paragraphs that are
- * nothing but social sentences ("\n\nThanks so much!"), which are the user's closing, not the text's. A
+ * nothing but social sentences ("\n\nThanks so much!"), which are the user's closing, not the text's, and
+ * before social sentences after the closing quotation mark of a quoted text (closingAfterQuotation). A
  * paragraph with a name or anything else in it stays with the text (a pasted letter's sign-off), except,
  * with `signed`, the sender's closing with a name (signedClosingStart; see findDataSpans for when it is the user's).
  */
@@ -158,7 +159,9 @@ function dataEnd(text: string, signed: boolean): number {
     if (paragraph.trim() !== "" && !isSocialParagraph(paragraph)) break;
     end = blank;
   }
-  return end;
+  // A quoted text closed on the last line, with the user's closing after it: '... your team." Thanks a lot!'.
+  const quoted = closingAfterQuotation(end === text.length ? text : text.slice(0, end));
+  return quoted > 0 ? text.slice(0, quoted).trimEnd().length : end;
 }
 
 /** A text that opens as a letter does: "Dear Madame Dubois,", "Hi all,", "Hello, I ordered ...". */

@@ -46,13 +46,17 @@ const CLASSES: Record<SocialClass, { opens: string; words: string }> = {
       monday tuesday wednesday thursday friday saturday sunday`,
   },
   thanks: {
-    opens: `thanks thank thankyou thanku thx thnx thanx ty tysm tyvm tia ta many cheers appreciate appreciated grateful thankful obliged thanking with owe`,
+    // Thanks in the languages people sign off in ("Arigatou in advance 😊", "Grazie mille!", "gracias!!": 7 of
+    // the 150 prompts of bench/data/chatty-dev-12.json closed so): alone, no English word of a request.
+    opens: `thanks thank thankyou thanku thx thnx thanx ty tysm tyvm tia ta many cheers appreciate appreciated grateful thankful obliged thanking with owe
+      muchas gracias merci grazie danke arigatou arigato obrigado obrigada dankjewel`,
     words: `thanks thank thankyou thanku thx thnx thanx ty tysm tyvm tia ta many much lot lots ton tons bunch heaps loads million sm soo sooo
       appreciate appreciated appreciating appreciation grateful gratitude thankful thanking owe one big time
       advance anticipation help helping time patience kindness kind kindly assistance support consideration attention effort efforts everything
       remain remains obliged matter look looking forward response reply replies answer hearing hear trouble
       love luv ily ilysm ilu hugs legend legends champ star gem hero lifesaver sincere sincerest warmest heartfelt best regards
-      questions listening ramble rambling helpful guidance waiting awaiting guess suppose coffee beer`,
+      questions listening ramble rambling helpful guidance waiting awaiting guess suppose coffee beer
+      gracias muchas merci beaucoup grazie mille danke sehr schoen arigatou arigato gozaimasu obrigado obrigada dankjewel`,
   },
   praise: {
     opens: `you you're youre ur your love luv adore ily ilysm ilu`,
@@ -100,6 +104,7 @@ const CLASSES: Record<SocialClass, { opens: string; words: string }> = {
 const KEYS = `hi hii hiii hello helloo hey heyy heyyy heya hiya howdy yo greetings salutations morning afternoon evening gday g'day hola namaste salaam
   hope hoping trust trusting wish wishing hopefully
   thanks thank thankyou thanku thx thnx thanx ty tysm tyvm tia ta cheers appreciate appreciated grateful thankful obliged thanking gratitude
+  gracias merci grazie danke arigatou arigato obrigado obrigada dankjewel
   sorry soz sry apologies apology apologize apologise apologizing apologising forgive excuse pardon
   regards sincerely respectfully faithfully cordially bless blessings xoxo ttyl bye goodbye cya care hugs
   hmm hmmm hmmmm um umm uh uhh dunno idk story wondering dear sir madam maam ma'am greeting wishes yours sup wassup`;
