@@ -28,10 +28,13 @@ const givenWord = (tokens: Tokens, i: number) => i < tokens.length && capitalise
 
 export function greetedNames(tokens: Tokens, labels: Uint8Array): void {
   for (let i = 0; i + 1 < tokens.length; i++) {
-    const greeting = GREETING.has(tokens, i);
-    if (!greeting && !PAIRED.has(tokens, i)) continue;
+    // The cheap test first: a capital after the word (a lookup of every word cost the prompts' time).
+    const c = tokens.first(i + 1);
+    if (c < 65 || c > 90) continue;
     const g = tokens.gap(i);
-    if (greeting && !(g === Gap.Start || g === Gap.Newline || g === Gap.Stop)) continue;
+    const greeting = (g === Gap.Start || g === Gap.Newline || g === Gap.Stop) && GREETING.has(tokens, i);
+    const length = tokens.end(i) - tokens.start(i);
+    if (!greeting && !((length === 3 || length === 4) && PAIRED.has(tokens, i))) continue;
     let k = i + 1;
     const gk = tokens.gap(k);
     if (!(gk === Gap.Space || (greeting && gk === Gap.Comma))) continue;

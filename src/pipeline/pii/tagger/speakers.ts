@@ -22,6 +22,8 @@ function speaks(tokens: Tokens, i: number): boolean {
 }
 
 export function speakerNames(tokens: Tokens, labels: Uint8Array): void {
+  // Two lines at the least (one native scan: most prompts are one line).
+  if (tokens.source.indexOf("\n") < 0) return;
   let seen: Map<number, number> | undefined;
   for (let i = 0; i < tokens.length; i++) {
     if (!speaks(tokens, i) || !GIVEN_NAME_WORDS.has(tokens, i)) continue;
