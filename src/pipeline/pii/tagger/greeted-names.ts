@@ -7,8 +7,8 @@ import { Gap, type Tokens } from "./tokens";
  * "Dear Aunt Rose,", "Dear Bill and Summer,") or paired after "with" or "for" ("Dinner with Grace &
  * Mark", "Ask for Will or Rose at"): the tagger reads "Hope", "Summer", "Grace" as the words, and the
  * greeting rule (tagger.ts: greeted) takes one word right after the greeting only. On the outside
- * development set (bench/data/pii-outside-dev.txt, issue 30, seventh round) these were 12 of the 46
- * missed person words (the rule found 12 of them and no false person on any set). A name here must be
+ * development set (bench/data/pii-outside-dev.txt, issue 30, seventh round) the rule found 8 of the 46
+ * missed person words, and no false person on any set. A name here must be
  * a given name (given-names.ts) and no month ("with May or June"); after "with" or "for" only a pair
  * ("with Grace" alone is as often the word).
  */
