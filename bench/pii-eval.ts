@@ -24,6 +24,9 @@
  *                                              # and "Surname, Given" records, names beside e-mails; lower-case US, rural-route,
  *                                              # PO box and continental street-then-number addresses)
  *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-check4.txt # its check set (written first; only its totals read)
+ *   bun bench/pii-eval.ts --data bench/data/pii-outside-dev.txt     # an outside writer's set (tickets, reviews, SMS, SQL, logs;
+ *                                              # word-like given names, brand, product and holiday distractors): tuning data of round seven
+ *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-check5.txt # a distractor-heavy check set written before it (totals only)
  *
  * Scoring is per word, as Presidio's own evaluator does (models/pii-ner/score.ts).
  *

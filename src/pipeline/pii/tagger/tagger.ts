@@ -22,6 +22,9 @@ import { PLACE_WORDS } from "./places";
 import { introducedNames, lowerTitleNames } from "./introductions";
 import { addressLabels, recordNames } from "./records";
 import { FOREIGN_TITLES, TITLES } from "./titles";
+import { dropThings } from "./things";
+import { greetedNames } from "./greeted-names";
+import { speakerNames } from "./speakers";
 import { wordNames } from "./word-names";
 import { Gap, isInitial, STRIDE, tokenize, type Tokens } from "./tokens";
 
@@ -98,6 +101,25 @@ const GREETING_AND_ROLE_WORDS = [
   "witness",
   "consignee",
   "fr",
+  // Parties of a policy, a lease or a meeting ("Policyholder Mr Wendell Ashby", "Adjuster Hunter
+  // Breckinridge", "Attendee list") and chat's interjections ("Meh.", "Thx, Devon"): taken for names or
+  // into them on the outside development set (bench/data/pii-outside-dev.txt, issue 30, seventh round).
+  "policyholder",
+  "insured",
+  "applicant",
+  "tenant",
+  "landlord",
+  "attendee",
+  "adjuster",
+  "beneficiary",
+  "guarantor",
+  "thx",
+  "meh",
+  "ugh",
+  "lol",
+  "omg",
+  "btw",
+  "fyi",
   ...OFFICES,
 ];
 
@@ -317,7 +339,10 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
   introducedNames(tokens, labels, lex);
   lowerTitleNames(tokens, labels, lex);
   wordNames(tokens, labels, lex);
+  greetedNames(tokens, labels);
+  speakerNames(tokens, labels);
   repeatNames(tokens, labels, lex);
+  dropThings(tokens, labels, lex);
   dropPlaces(tokens, labels);
 }
 
