@@ -85,7 +85,8 @@ describe("PII tagger on text in the new style (issue 30's fresh-set misses; sent
   test("the outside development set's and check5's figures (bench/pii-eval.ts --data bench/data/pii-outside-dev.txt, pii-newstyle-check5.txt) hold", () => {
     // Issue 30's seventh round, the figures less 0.005: lead aee135a scored the outside set PERSON P 0.798 R 0.801, ADDRESS P 0.949
     // R 0.920, now 0.930 / 0.839, the same; check5 (totals only read) PERSON 0.568 / 0.719 -> 0.597 / 0.719, ADDRESS 0.821 / 0.939.
-    expectFigures("pii-outside-dev.txt", [0.925, 0.834, 0.944, 0.915]);
+    // Merged with the review's fixes of round six's record rules (a stricter "Surname, Given"): outside set PERSON 0.929 / 0.832.
+    expectFigures("pii-outside-dev.txt", [0.924, 0.827, 0.944, 0.915]);
     expectFigures("pii-newstyle-check5.txt", [0.592, 0.714, 0.816, 0.934]);
   });
 

@@ -144,7 +144,8 @@ describe("PII record rules: what they must not take", () => {
   });
 
   test("a sign-off, a list of languages, products or colours is no 'Surname, Given'", () => {
-    expect(found("Sincerely, Grace", "PERSON")).toEqual([]);
+    // "Sincerely, Grace" signs a letter: Grace is the writer's name (greeted-names.ts finds it, as it should).
+    expect(found("Sincerely, Grace", "PERSON")).not.toContain("Sincerely");
     expect(found("Cheers, Mark", "PERSON")).not.toContain("Cheers");
     expect(found("Languages: Python, Ruby", "PERSON")).not.toContain("Python");
     expect(found("Skills: Java, Ruby", "PERSON")).not.toContain("Java");
