@@ -163,8 +163,9 @@ function wordBeforeNoun(tokens: Tokens, i: number, lex: Lexicon): boolean {
   const n = i + 1;
   if (!isLowerAscii(tokens.first(n)) || PERSON_NEXT.has(tokens, n)) return false;
   const next = tokens.lower(n);
-  // A verb's "-s", "-ed", "-ing", or an adverb's "-ly" ("Frank finally called", "Ruby quickly fixed it").
-  return !/(?:s|ed|ing|ly)$/.test(next);
+  // A verb's "-s", "-ed", "-ing", or after a given name an adverb's "-ly" ("Frank finally called", "Ruby
+  // quickly fixed it"; not "We use Python, and Pyspark extensively").
+  return !(/(?:s|ed|ing)$/.test(next) || (next.endsWith("ly") && GIVEN_NAME_WORDS.has(tokens, i)));
 }
 
 const isLowerAscii = (c: number) => c >= 97 && c <= 122;
