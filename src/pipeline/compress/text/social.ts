@@ -255,8 +255,7 @@ export function isSocialSentence(sentence: string): boolean {
  * "..."", "Proofread this:"), the request's question mark ('Translate it into French? "..."', in
  * test/score/quality.test.ts), or the request verb or "this" ('Translate "..."', 'Proofread this "..."').
  */
-const OPENS_QUOTATION =
-  /(?:^|[:：?]|\b(?:this|translate|proofread|rewrite|paraphrase|summari[sz]e|correct|edit|polish|shorten|improve|check|fix))\s*$/i;
+const OPENS_QUOTATION = /(?:^|[:：?]|\b(?:this|translate|proofread|rewrite|paraphrase|summari[sz]e|correct|edit|polish|shorten|improve|check|fix))\s*$/i;
 /**
  * A request about the quoted words' tone or sentiment, or to go on with or answer them: a "Thanks a lot."
  * after '"Fine, do what you want"' may be part of what is judged, continued or answered (review8 finding 2).
