@@ -84,6 +84,18 @@ const MEANING_CHANGED: [string, string, string][] = [
     'Translate it into French? "Dear Sir, I would like a double room from 12 to 15 May. Kind regards, Helen Brooks" Merci beaucoup!',
     'Translate it into French? "Dear Sir, I would like a double room from 12 to 15 May." Merci beaucoup!',
   ],
+  // Review 2026-11-27 finding 3: a closing after a quotation that does not open the handed-over text, or
+  // after one whose tone is asked about, is counted as lost.
+  [
+    "the end of an unquoted text to translate",
+    'Translate into Spanish: The guide said "watch your step" Thanks for listening!',
+    'Translate into Spanish: The guide said "watch your step"',
+  ],
+  [
+    "words after a quotation whose tone is asked about",
+    'Is this message passive-aggressive? "Fine, do what you want" Thanks a lot.',
+    'Is this message passive-aggressive? "Fine, do what you want"',
+  ],
 ];
 
 describe("quality score", () => {

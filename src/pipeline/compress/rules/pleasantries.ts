@@ -89,14 +89,18 @@ function keepsLaughterAt(text: string, at: number, content: ContentReading): boo
 
 /**
  * Emoji that close the writer's clause ("I'm drowning in stats 😵‍💫.", "I've forgotten how pointers work 😅"):
- * after a word, before the clause's punctuation or the line's end. After a word that makes the emoji a noun
- * ("My favourite is 🍕.", "a cake like 🎂") they stay, as everywhere in a message that talks about emoji or
- * what one means, and in what a request to write text is about (a caption "something cheeky 😉"). 40 emoji
- * were left in the outputs of bench/data/chatty-dev-12.json's 150 prompts.
+ * a face or gesture that says the writer's mood, after a word, before the clause's punctuation or the line's
+ * end. Object and symbol emoji may carry the sentence's meaning ("I am allergic 🥜.", "failed ❌", "rain 🌧️")
+ * and stay (review8 finding 1). After a word that makes the emoji a noun or the sentence's complement ("My
+ * favourite is 🍕.", "Today I feel 😢.", "it's ☔") they stay, as everywhere in a message that talks about
+ * emoji or what one means, and in what a request to write text is about (a caption "something cheeky 😉").
+ * 40 emoji were left in the outputs of bench/data/chatty-dev-12.json's 150 prompts.
  */
-const CLOSING_EMOJI = new RegExp(String.raw`(?<=\b([a-z]+))[ \t]+(?:${EMOJI})+(?=[ \t]*(?:[.!?,;)]|\n|$))`, "gi");
+// U+1F600-1F64F (faces, 🙏), U+1F910-1F92F (🤔🤣🤦), U+1F970-1F976 and U+1F979-1F97A (🥰🥲🥺), with skin tones and ZWJ sequences (😵‍💫).
+const MOOD_EMOJI = String.raw`(?:\uD83D[\uDE00-\uDE4F]|\uD83E[\uDD10-\uDD2F\uDD70-\uDD76\uDD79\uDD7A])(?:\uD83C[\uDFFB-\uDFFF]|\uFE0F|\u200D${EMOJI})*`;
+const CLOSING_EMOJI = new RegExp(String.raw`(?<=\b([a-z'’]+))[ \t]+(?:${MOOD_EMOJI})+(?=[ \t]*(?:[.!?,;)]|\n|$))`, "gi");
 const EMOJI_AS_NOUN = new Set(
-  "a an the this that these those my your our his her their its is are was were be am like as than of to for with from about in on at by and or but it send use add put what which".split(
+  "a an the this that these those my your our his her their its is are was were be am feel feels felt seem seems seemed look looks looked says so very too like as than of to for with from about in on at by and or but it send use add put what which".split(
     " ",
   ),
 );
@@ -112,7 +116,9 @@ function closingEmojiRanges(text: string, contentFrom: number): { start: number;
   const ranges: { start: number; end: number }[] = [];
   for (const m of text.matchAll(CLOSING_EMOJI)) {
     if (m.index >= contentFrom) break;
-    if (EMOJI_AS_NOUN.has(m[1]!.toLowerCase())) continue;
+    // "I'm 😢", "it's ☔": the contraction is a linking verb.
+    const word = m[1]!.toLowerCase();
+    if (EMOJI_AS_NOUN.has(word) || /['’][ms]$/.test(word)) continue;
     // A sentence the social-sentence model may take whole keeps its emoji, which it reads: "ggs, you're goated 🐐"
     // went whole (smalltalk) and without it stayed (bench/data/chatty-dev-10.json).
     const end = m.index + m[0].length;
@@ -130,17 +136,18 @@ const PLACEHOLDER = new RegExp(PLACEHOLDER_SOURCE, "g");
 
 /**
  * Where the user's closing after a quoted text that ends the masked `text` starts, or -1: the quotation is
- * the last protected span, read on its original (closingAfterQuotation), so '<span> Thank you so much!!'
- * loses its thanks, which no sentence of the masked text shows apart from the span.
+ * the last protected span, and the message is read on its original (closingAfterQuotation), so '<span>
+ * Thank you so much!!' loses its thanks, which no sentence of the masked text shows apart from the span.
  */
 function closingAfterQuotedSpan(text: string, unmask: (fragment: string) => string): number {
   let last: RegExpExecArray | undefined;
   for (const m of text.matchAll(PLACEHOLDER)) last = m;
   if (last === undefined) return -1;
-  const original = unmask(last[0]);
-  const end = last.index + last[0].length;
-  const at = closingAfterQuotation(original + text.slice(end));
-  return at >= original.length ? end + at - original.length : -1;
+  const original = unmask(text);
+  const at = closingAfterQuotation(original);
+  // The text after the last span is the same in both.
+  const from = at < 0 ? -1 : text.length - (original.length - at);
+  return from >= last.index + last[0].length ? from : -1;
 }
 
 /** A request asked of the assistant as a question: "Could you write a short welcome speech, about a minute long?" */

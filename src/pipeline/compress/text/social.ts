@@ -250,6 +250,28 @@ export function isSocialSentence(sentence: string): boolean {
   return (SOCIAL_OPENING.test(sentence) && SOCIAL_SENTENCE.test(sentence)) || (mayOpenUnit(sentence) && vocabSocialClass(sentence) !== null);
 }
 
+/**
+ * What may come before the quotation that is the handed-over text: nothing, a colon ("Translate into French:
+ * "..."", "Proofread this:"), the request's question mark ('Translate it into French? "..."', in
+ * test/score/quality.test.ts), or the request verb or "this" ('Translate "..."', 'Proofread this "..."').
+ */
+const OPENS_QUOTATION = /(?:^|[:：?]|\b(?:this|translate|proofread|rewrite|paraphrase|summari[sz]e|correct|edit|polish|shorten|improve|check|fix))\s*$/i;
+/**
+ * A request about the quoted words' tone or sentiment, or to go on with or answer them: a "Thanks a lot."
+ * after '"Fine, do what you want"' may be part of what is judged, continued or answered (review8 finding 2).
+ */
+const ASKS_ABOUT_THE_QUOTATION =
+  /\b(?:tone|sentiment|mood|passive[- ]aggressive|sarcas\w*|rude|polite|offensive|continue|continues|go on|reply|replies|respond|response|answer)\b/i;
+
+/**
+ * Whether the first quotation of `text` opens the text handed over: in 'Translate into Spanish: The guide
+ * said "watch your step" Thanks for listening!' the text runs unquoted to its end, its last sentence with it.
+ */
+function quotationOpensText(text: string): boolean {
+  const open = text.search(/["“]/);
+  return open >= 0 && OPENS_QUOTATION.test(text.slice(0, open));
+}
+
 /** A closing quotation mark and the blanks after it, before more text. */
 const QUOTE_CLOSED = /["”][ \t]+(?=\S)/g;
 
@@ -263,6 +285,7 @@ const QUOTE_CLOSED = /["”][ \t]+(?=\S)/g;
  */
 export function closingAfterQuotation(text: string): number {
   if (!text.includes('"') && !text.includes("”")) return -1;
+  if (!quotationOpensText(text) || ASKS_ABOUT_THE_QUOTATION.test(text)) return -1;
   let at = -1;
   for (const m of text.matchAll(QUOTE_CLOSED)) at = m.index + m[0].length;
   if (at < 0 || text.length - at > MAX_SOCIAL_CHARS) return -1;
