@@ -19,4 +19,8 @@ describe("PII word-like given names addressed, signed or paired", () => {
     expect(persons("Flights with May or June dates")).toEqual([]);
     expect(persons("for Will and Testament templates")).toEqual([]);
   });
+  test("a pair after with or for before the noun it qualifies is no names (the eighth review's over-masking)", () => {
+    expect(persons("Scents for Rose or Lily lovers")).toEqual([]);
+    expect(persons("Choose a gift for Amber or Ruby fans.")).toEqual([]);
+  });
 });

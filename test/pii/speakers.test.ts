@@ -15,4 +15,9 @@ describe("PII a chat thread's speakers", () => {
     expect(persons("Note: the gate code changed.\nNote: bring ID.")).toEqual([]);
     expect(persons("Grace: 5 votes\nHope: 3 votes")).toEqual([]);
   });
+  test("lists of seasons, marks, pros and cons are no chat (the eighth review's over-masking)", () => {
+    expect(persons("Summer: hot and sunny\nWinter: cold\nSummer: long days too")).toEqual([]);
+    expect(persons("Pros: cheap\nHope: it lasts\nCons: slow\nHope: they fix it")).toEqual([]);
+    expect(persons("Mark: 85\nGrade: B\nMark: 90")).toEqual([]);
+  });
 });

@@ -67,3 +67,32 @@ describe("PII parties and interjections beside a name", () => {
     expect(persons("Loved the colour, but the strap broke. Meh.")).toEqual([]);
   });
 });
+
+// The eighth review's leaks (findings 4-6): names lead dropped and the starting main found.
+describe("PII names next to the thing rules' words", () => {
+  test("a full name the lists know stays a person before a product word", () => {
+    expect(persons("Upgrade John Smith Pro account to annual billing.")).toContain("John Smith");
+    expect(persons("Give Maria Lopez Premium access until June.")).toContain("Maria Lopez");
+    expect(persons("Customer Priya Patel Plus member since 2019 wants a refund.")).toContain("Priya Patel");
+    expect(persons("Grace Okafor Cloud login fails.")).toContain("Grace Okafor");
+    expect(persons("Kenji Yamamoto Studio invoice is overdue.")).toContain("Kenji Yamamoto");
+  });
+
+  test("a known name after my, our, your, this, and a family's plural after the", () => {
+    expect(persons("My Sarah is sick today, can you write a note to her teacher?")).toContain("Sarah");
+    expect(persons("Ask our Maria to call me.")).toContain("Maria");
+    expect(persons("Send it to my Jonathan, he handles the accounts.")).toContain("Jonathan");
+    expect(persons("Our Emily starts school next week.")).toContain("Emily");
+    expect(persons("This Kevin guy keeps emailing me.")).toContain("Kevin");
+    expect(persons("I sent the file to the Garcias yesterday.")).toContain("Garcias");
+  });
+
+  test("a one-word name before an adverb or an irregular past", () => {
+    expect(persons("Frank finally called me back yesterday.")).toContain("Frank");
+    expect(persons("Ruby quickly fixed it.")).toContain("Ruby");
+    // Rose, before "broke", was no find of the starting main either.
+    expect(persons("Jack fell off his bike and Rose broke her wrist.")).toContain("Jack");
+    // Max, before "barked", was no find of the starting main either.
+    expect(persons("Daisy ate the cake, Max barked.")).toContain("Daisy");
+  });
+});

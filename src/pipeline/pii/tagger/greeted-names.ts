@@ -1,5 +1,6 @@
 import { capitalised, LABELS, TokenWordSet } from "./features";
 import { GIVEN_NAME_WORDS } from "./given-names";
+import { PERSON_NEXT } from "./things";
 import { Gap, type Tokens } from "./tokens";
 
 /**
@@ -64,10 +65,11 @@ export function greetedNames(tokens: Tokens, labels: Uint8Array): void {
       last = k + 2;
     else if (k + 1 < tokens.length && source.slice(tokens.end(k), tokens.start(k + 1)) === " & " && givenWord(tokens, k + 1)) last = k + 1;
     if (!greeting && last === k) continue;
-    // What follows the names ends them: the text's or line's end, a comma, a stop, or (after "with"/"for") a lower-case word.
+    // What follows the names ends them: the text's or line's end, a comma, a stop, or (after "with"/"for") a
+    // function word ("for Will or Rose at the gate"), not a noun they qualify ("for Amber or Ruby fans").
     const n = last + 1;
     const gn = n < tokens.length ? tokens.gap(n) : Gap.Newline;
-    const lowerNext = gn === Gap.Space && !greeting && !capitalised(tokens, n) && !(tokens.first(n) >= 48 && tokens.first(n) <= 57);
+    const lowerNext = gn === Gap.Space && !greeting && PERSON_NEXT.has(tokens, n);
     if (!(gn === Gap.Newline || gn === Gap.Comma || gn === Gap.Stop || lowerNext)) continue;
     labels[k] = PERSON;
     labels[last] = PERSON;

@@ -1,5 +1,5 @@
-import { LABELS, wordOf } from "./features";
-import { GIVEN_NAME_WORDS } from "./given-names";
+import { LABELS, type Lexicon, lexCode, oftenLower, TokenWordSet, wordOf } from "./features";
+import { GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
 import { Gap, type Tokens } from "./tokens";
 
 /**
@@ -21,12 +21,31 @@ function speaks(tokens: Tokens, i: number): boolean {
   return tokens.source.charCodeAt(end) === 58 && tokens.source.charCodeAt(end + 1) === 32;
 }
 
-export function speakerNames(tokens: Tokens, labels: Uint8Array): void {
+/** Speakers of a chat that are no given name: "Me: np". */
+const SELF = new TokenWordSet(["me"]);
+
+/**
+ * Whether a name that is an English word ("Summer", "Mark", "Hope") speaks in a chat: another line's
+ * speaker is "Me" or a given name that is no English word. Lists of seasons, marks and pros and cons
+ * ("Summer: hot\nWinter: cold\nSummer: long days", "Mark: 85\nGrade: B\nMark: 90") have none (the
+ * eighth review's over-masking).
+ */
+function chat(tokens: Tokens, lex: Lexicon): boolean {
+  for (let i = 0; i < tokens.length; i++)
+    if (speaks(tokens, i) && (SELF.has(tokens, i) || (GIVEN_NAME_WORDS.has(tokens, i) && !wordLike(tokens, i, lex)))) return true;
+  return false;
+}
+
+const wordLike = (tokens: Tokens, i: number, lex: Lexicon) => WORDLIKE_NAME_WORDS.has(tokens, i) || oftenLower(lexCode(tokens, i, lex));
+
+export function speakerNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   // Two lines at the least (one native scan: most prompts are one line).
   if (tokens.source.indexOf("\n") < 0) return;
   let seen: Map<number, number> | undefined;
+  let chatting: boolean | undefined;
   for (let i = 0; i < tokens.length; i++) {
     if (!speaks(tokens, i) || !GIVEN_NAME_WORDS.has(tokens, i)) continue;
+    if (wordLike(tokens, i, lex) && !(chatting ??= chat(tokens, lex))) continue;
     seen ??= new Map();
     const hash = wordOf(tokens, i);
     const first = seen.get(hash);

@@ -340,7 +340,7 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
   lowerTitleNames(tokens, labels, lex);
   wordNames(tokens, labels, lex);
   greetedNames(tokens, labels);
-  speakerNames(tokens, labels);
+  speakerNames(tokens, labels, lex);
   repeatNames(tokens, labels, lex);
   dropThings(tokens, labels, lex);
   dropPlaces(tokens, labels);

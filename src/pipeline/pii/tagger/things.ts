@@ -1,4 +1,5 @@
 import { capitalised, isPossessive, LABELS, type Lexicon, lexCode, oftenLower, TokenWordSet, usuallyLower, writesCapitals } from "./features";
+import namesFile from "../../../../models/pii-ner/names.json";
 import { GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
 import { Gap, type Tokens } from "./tokens";
 
@@ -23,6 +24,16 @@ const O = 0;
  * the vet": the sixth new-style development set's name).
  */
 const DETERMINERS = new TokenWordSet("the a an this these those my your our their every each".split(" "));
+
+/**
+ * Determiners a person's name follows as often as a thing's: "My Sarah is sick", "Ask our Maria",
+ * "This Kevin guy" (the eighth review's leaks). After one, a name the lists know stays a person unless
+ * a product word or another capitalised word follows it ("my Fender Telecaster", "our Kestrel Voyager").
+ */
+const PERSONAL_DETERMINERS = new TokenWordSet("my our your this".split(" "));
+
+/** Surnames and given names of the training spans (names.json), for a family's plural: "the Garcias". */
+const NAMES = new Set(namesFile.names);
 
 /**
  * Capitalised words that make the name before them, or the span they end, a product line, an event, an institution or a
@@ -57,9 +68,11 @@ const PROGRAMS = new TokenWordSet("siri cortana chatgpt gpt copilot bard bixby".
  * Words after a one-word name that keep it a person: function words (a preposition, a conjunction, an
  * auxiliary, a pronoun), the verbs a person does in the past without "-ed" and the chat shorthands. A
  * lower-case word other than these, and with no verb's "-s", "-ed" or "-ing", is a noun or an adjective
- * the word names ("Frank discussion", "Hunter green", "Dawn patrol", "Broadway medley").
+ * the word names ("Frank discussion", "Hunter green", "Dawn patrol", "Broadway medley"). Pasts such
+ * as "fell" and "ate" keep the eighth review's "Jack fell", "Daisy ate"; not "broke" ("Dawn broke over
+ * the harbour").
  */
-const PERSON_NEXT = new TokenWordSet(
+export const PERSON_NEXT = new TokenWordSet(
   (
     "and or but nor of in on at to for from with by as about than via per into onto over under after before since until " +
     "is was are were be been am has had have will would can could shall should may might must do did does don't didn't doesn't won't can't " +
@@ -68,6 +81,7 @@ const PERSON_NEXT = new TokenWordSet(
     "he she they we i you him her them us me his hers their our my your it its " +
     "said told got went left sent made took came gave brought bought thought knew saw found met paid ran wrote spoke rang kept put let " +
     "set read won lost held felt began drove flew forgot heard hit hung led meant quit rode sang sat slept stood swam taught threw understood woke wore " +
+    "fell ate built spent sold chose drank lent shot swore bit blew caught drew fed fought fled froze grew hid shook stole struck stuck tore wept " +
     "r u n w ur pls plz thx today tomorrow yesterday tonight now later"
   ).split(" "),
 );
@@ -91,17 +105,43 @@ export function dropThings(tokens: Tokens, labels: Uint8Array, lex: Lexicon): vo
 }
 
 function thing(tokens: Tokens, labels: Uint8Array, i: number, j: number, lex: Lexicon): boolean {
-  if (i > 0 && tokens.gap(i) === Gap.Space && DETERMINERS.has(tokens, i - 1)) return true;
-  if (i === j ? PROGRAMS.has(tokens, i) : THING_WORDS.has(tokens, j)) return true;
+  if (i > 0 && tokens.gap(i) === Gap.Space && DETERMINERS.has(tokens, i - 1) && !personAfterDeterminer(tokens, labels, i, j)) return true;
+  if (i === j ? PROGRAMS.has(tokens, i) : THING_WORDS.has(tokens, j)) {
+    // A full name before a product word stays ("Upgrade John Smith Pro account", "Grace Okafor Cloud login"): the word leaves the span.
+    if (j - i < 2 || !knownName(tokens, i, j - 1, lex)) return true;
+    labels[j] = O;
+    return false;
+  }
   const n = j + 1;
   if (n >= tokens.length || labels[n] !== O) return false;
   const gap = tokens.gap(n);
   if (gap === Gap.Stop && SUFFIXES.has(tokens, j)) return DAY.has(tokens, n) && capitalised(tokens, n);
   if (gap !== Gap.Space) return false;
   if (isPossessive(tokens, j)) return DAY.has(tokens, n) && capitalised(tokens, n);
-  if (capitalised(tokens, n)) return THING_WORDS.has(tokens, n);
+  if (capitalised(tokens, n)) return THING_WORDS.has(tokens, n) && !(i < j && knownName(tokens, i, j, lex));
   if (i === j && COLOURS.has(tokens, n)) return true;
   return i === j && wordBeforeNoun(tokens, i, lex);
+}
+
+/** Whether a word of i..j is a given name or a name of the training spans (a surname: "Smith", "Patel"). */
+function knownName(tokens: Tokens, i: number, j: number, lex: Lexicon): boolean {
+  for (let k = i; k <= j; k++) if (GIVEN_NAME_WORDS.has(tokens, k) || (lexCode(tokens, k, lex) & 1) === 1) return true;
+  return false;
+}
+
+/**
+ * Whether the span i..j after a determiner is still a person: a family's plural after "the" ("the
+ * Garcias"), or one given name after "my", "our", "your", "this" with no product word or capitalised
+ * word after it ("My Sarah is sick", "This Kevin guy"; not "my Fender Telecaster"). Not a surname: "We
+ * bought our Ford" (the fourth new-style development set's false find).
+ */
+function personAfterDeterminer(tokens: Tokens, labels: Uint8Array, i: number, j: number): boolean {
+  const word = tokens.lower(j);
+  if (i === j && word.length > 3 && word.endsWith("s") && NAMES.has(word.slice(0, -1))) return true;
+  // One word only: two after "your" are a make and a model as often ("your Ford Ranger": the outside set's false find).
+  if (i !== j || !PERSONAL_DETERMINERS.has(tokens, i - 1) || THING_WORDS.has(tokens, j) || !GIVEN_NAME_WORDS.has(tokens, i)) return false;
+  const n = j + 1;
+  return !(n < tokens.length && labels[n] === O && tokens.gap(n) === Gap.Space && capitalised(tokens, n));
 }
 
 /** Words after which a word-like name may still qualify a noun: "Available in Dawn grey and Rose pink". */
@@ -123,7 +163,9 @@ function wordBeforeNoun(tokens: Tokens, i: number, lex: Lexicon): boolean {
   const n = i + 1;
   if (!isLowerAscii(tokens.first(n)) || PERSON_NEXT.has(tokens, n)) return false;
   const next = tokens.lower(n);
-  return !/(?:s|ed|ing)$/.test(next);
+  // A verb's "-s", "-ed", "-ing", or after a given name an adverb's "-ly" ("Frank finally called", "Ruby
+  // quickly fixed it"; not "We use Python, and Pyspark extensively").
+  return !(/(?:s|ed|ing)$/.test(next) || (next.endsWith("ly") && GIVEN_NAME_WORDS.has(tokens, i)));
 }
 
 const isLowerAscii = (c: number) => c >= 97 && c <= 122;
