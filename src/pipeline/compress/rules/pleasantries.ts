@@ -8,6 +8,7 @@ import {
   closingAfterQuotation,
   COMPOSES_TEXT,
   EMOJI,
+  hasEmoticon,
   isEmojiOnly,
   isSocialSentence,
   LAUGHTER_ONLY,
@@ -308,10 +309,13 @@ export const pleasantries: CompressionRule = {
   // closing marks a span may open with ('Hi there!"quoted"'): a social sentence, lead or tail holds no
   // placeholder, so each is found in the original's sentences, cut back over their closing marks.
   mayChange(original) {
-    if (mentionsPlease(original) || original.includes(", if") || GREETING.test(original) || laughterRanges(original).length > 0) return true;
+    if (mentionsPlease(original) || original.includes(", if") || GREETING.test(original) || laughterRanges(original).length > 0 || hasEmoticon(original))
+      return true;
     if (closingAfterQuotation(original) >= 0 || closingEmojiRanges(original, original.length).length > 0) return true;
     return splitSentences(original).some(({ start, end }) => {
-      const sentence = original.slice(start, end);
+      // Without what stands before its first letter (") Sorry if this is a dumb question, but ...": the rule
+      // reads past stray marks, and fast-check found the check saying no there).
+      const sentence = original.slice(start, end).replace(/^[^\p{L}]+/u, "");
       // SOCIAL_TAIL opens with a comma; the rest with a social opening word.
       const opens = opensSocially(sentence);
       if (!opens && !sentence.includes(",")) return false;

@@ -10,6 +10,15 @@ import { mayOpenUnit, signedTailStart, vocabLeadLength, vocabSocialClass } from 
 export const ADDRESSEE = String.raw`(?:[ \t]+(?:dear[ \t]+)?(?:to you|there|all|everyone|team|friend|folks|guys|buddy|mate|pal|again|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot|bestie|fam|y['’]all|yall|sir|madam))?`;
 
 const EMOTICON = String.raw`[:;]-?[)(dp]|<3`;
+const EMOTICON_ANYWHERE = new RegExp(EMOTICON);
+/**
+ * Whether a text holds an emoticon anywhere: one glued to words ("just:)Sorry if this is a dumb question,
+ * but...") ends a social unit that no sentence split sees, so the pleasantries rule's quick check reads it
+ * as a reason to run (fast-check found "just:)Sorry ..." changed by the rule with the check saying no).
+ */
+export function hasEmoticon(text: string): boolean {
+  return EMOTICON_ANYWHERE.test(text);
+}
 /**
  * An emoji (U+2600-27BF, U+2B00-2BFF ("⭐", "⬆️": "You're a star ⭐" was read as no social sentence), or above U+FFFF as a surrogate pair) with its variation selector, or a joiner:
  * spelled for patterns without the u flag, which JavaScriptCore runs with the i flag several times faster.
