@@ -32,6 +32,7 @@ import {
   round9Dev,
   round12Dev,
   round13Check,
+  round14Check,
   writerDev,
 } from "../models/task-classifier/split";
 
@@ -95,6 +96,7 @@ const models = await loadModels();
 const sets: Record<string, LabelledPrompt[]> = {
   "round-12 dev": round12Dev(),
   "round-13 check": round13Check(),
+  "round-14 check": round14Check(),
   "round-9 dev": round9Dev(),
   "fresh hold-out 2": freshHoldout2(),
   "fresh hold-out": freshHoldout(),

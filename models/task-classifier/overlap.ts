@@ -7,7 +7,7 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { readJsonl } from "../data/corpus";
-import { freshHoldout, freshHoldout2, type LabelledPrompt, loadLabelledPrompts, round5Dev, round7Dev, round9Dev, round12Dev, round13Check } from "./split";
+import { freshHoldout, freshHoldout2, type LabelledPrompt, loadLabelledPrompts, round5Dev, round7Dev, round9Dev, round12Dev, round13Check, round14Check } from "./split";
 
 export const MAX_WORD_OVERLAP = 0.6;
 
@@ -56,6 +56,7 @@ if (import.meta.main) {
     ...round9Dev(),
     ...round12Dev(),
     ...round13Check(),
+    ...round14Check(),
   ].filter((r) => {
     const left = own.get(r.text) ?? 0;
     if (left > 0) own.set(r.text, left - 1);
