@@ -12,6 +12,7 @@ import {
   round9Dev,
   round12Dev,
   round13Check,
+  round14Check,
   writerDev,
 } from "../../models/task-classifier/split";
 import { requires } from "../support/services";
@@ -142,6 +143,65 @@ describe("task classifier data, thirteenth round", () => {
     process.env.SVC_ROUTE_ROUND13 = "1";
     const own = new Set(round13());
     const references = [...authoredPrompts().filter((r) => !own.has(r.text)), ...writtenSets()].map((r, i) => ({ id: String(i), text: r.text }));
+    expect(nearCopies([...own], references)).toEqual([]);
+  });
+});
+
+/**
+ * Issue 26's fourteenth round: a check set written before any of its training rows, of which only totals
+ * were read, and training rows (data/round-14.jsonl) loaded with the thirteenth round's only when asked.
+ */
+describe("task classifier data, fourteenth round", () => {
+  const saved = { round13: process.env.SVC_ROUTE_ROUND13, round14: process.env.SVC_ROUTE_ROUND14 };
+  afterEach(() => {
+    for (const [key, value] of [
+      ["SVC_ROUTE_ROUND13", saved.round13],
+      ["SVC_ROUTE_ROUND14", saved.round14],
+    ] as const)
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+  });
+  const round14 = () => readJsonl<{ text: string }>(join(DATA, "round-14.jsonl")).map((r) => r.text);
+  const round13 = () => readJsonl<{ text: string }>(join(DATA, "round-13.jsonl")).map((r) => r.text);
+
+  test("round-14 rows are training rows only with SVC_ROUTE_ROUND14=1, which loads the thirteenth round's too", () => {
+    delete process.env.SVC_ROUTE_ROUND13;
+    delete process.env.SVC_ROUTE_ROUND14;
+    const texts = new Set([...round14(), ...round13()]);
+    expect(authoredPrompts().some((r) => texts.has(r.text))).toBe(false);
+    process.env.SVC_ROUTE_ROUND13 = "1";
+    expect(authoredPrompts().some((r) => round14().includes(r.text))).toBe(false);
+    delete process.env.SVC_ROUTE_ROUND13;
+    process.env.SVC_ROUTE_ROUND14 = "1";
+    const loaded = authoredPrompts().filter((r) => texts.has(r.text));
+    expect(loaded.length).toBe(texts.size);
+    expect(loaded.every((r) => r.split === "train")).toBe(true);
+    expect(round12Dev()).toEqual([]);
+  });
+
+  test("the check set is 60 prompts no loader trains on, none a near-copy of a written row, a dev set or a hold-out", () => {
+    process.env.SVC_ROUTE_ROUND14 = "1";
+    const check = round14Check();
+    expect(check.length).toBe(60);
+    expect(check.every((r) => r.split === "holdout")).toBe(true);
+    const texts = new Set(check.map((r) => r.text));
+    const references = [...authoredPrompts(), ...writtenSets(), ...round13Check()];
+    expect(references.some((r) => texts.has(r.text))).toBe(false);
+    expect(
+      nearCopies(
+        [...texts],
+        references.map((r, i) => ({ id: String(i), text: r.text })),
+      ),
+    ).toEqual([]);
+  });
+
+  test("no round-14 row is a near-copy of another written row, a check set, a dev set or a hold-out", () => {
+    process.env.SVC_ROUTE_ROUND14 = "1";
+    const own = new Set(round14());
+    const references = [...authoredPrompts().filter((r) => !own.has(r.text)), ...writtenSets(), ...round13Check(), ...round14Check()].map((r, i) => ({
+      id: String(i),
+      text: r.text,
+    }));
     expect(nearCopies([...own], references)).toEqual([]);
   });
 });
