@@ -7,7 +7,18 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { readJsonl } from "../data/corpus";
-import { freshHoldout, freshHoldout2, type LabelledPrompt, loadLabelledPrompts, round5Dev, round7Dev, round9Dev, round12Dev, round13Check, round14Check } from "./split";
+import {
+  freshHoldout,
+  freshHoldout2,
+  type LabelledPrompt,
+  loadLabelledPrompts,
+  round5Dev,
+  round7Dev,
+  round9Dev,
+  round12Dev,
+  round13Check,
+  round14Check,
+} from "./split";
 
 export const MAX_WORD_OVERLAP = 0.6;
 
