@@ -180,6 +180,25 @@ export function writerDev(): Record<string, LabelledPrompt[]> {
 }
 
 /**
+ * The written sets no training reads, by name: what routing rules are judged on (bench/route-rules.ts) and
+ * what a new written row must not nearly copy (overlap.ts, test/ml/task-classifier-data.test.ts). A set the
+ * training reads (round-12 dev with SVC_ROUTE_ROUND13=1, the writers with SVC_ROUTE_WRITERS=1) is empty or absent.
+ */
+export function writtenDevSets(): Record<string, LabelledPrompt[]> {
+  return {
+    "round-12 dev": round12Dev(),
+    "round-13 check": round13Check(),
+    "round-14 check": round14Check(),
+    "round-9 dev": round9Dev(),
+    "fresh hold-out 2": freshHoldout2(),
+    "fresh hold-out": freshHoldout(),
+    "round-5 dev": round5Dev(),
+    "round-7 dev": round7Dev(),
+    ...writerDev(),
+  };
+}
+
+/**
  * A hold-out file outside this directory, in the same JSON-lines schema (task, difficulty, source, text):
  * `bench/route-eval.ts --holdout FILE` scores the shipped model on it without anything else reading it.
  */
