@@ -116,6 +116,9 @@ export class HashEmbedder implements Embedder {
       }
     }
     const rows = texts.length;
+    const weightOf = this.weightOf;
+    // One row, most calls, reads its weights without the loop over rows.
+    const only = rows === 1 ? weightOf[0]! : undefined;
     const { tensors, release } = this.inputs.takeRows(n, rows, (ids, weights, size) => {
       let k = 0;
       for (let word = 0; word < present.length && k < n; word++) {
@@ -125,11 +128,15 @@ export class HashEmbedder implements Embedder {
         while (bits !== 0) {
           const id = (word << 5) | (31 - Math.clz32(bits & -bits));
           ids[k] = id;
-          for (let r = 0; r < rows; r++) {
-            const weightOf = this.weightOf[r]!;
-            weights[r * size + k] = weightOf[id]!;
-            weightOf[id] = 0;
-          }
+          if (only) {
+            weights[k] = only[id]!;
+            only[id] = 0;
+          } else
+            for (let r = 0; r < rows; r++) {
+              const row = weightOf[r]!;
+              weights[r * size + k] = row[id]!;
+              row[id] = 0;
+            }
           k++;
           bits &= bits - 1;
         }
