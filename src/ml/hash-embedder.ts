@@ -105,7 +105,7 @@ export class HashEmbedder implements Embedder {
       // The bag accumulates in the row's weights, where the input tensors are read from, not in the
       // featurizer's scratch, copied out as a bag and scattered back here: two passes over its ~2,100
       // ids on a ~300-token prompt. Each weight is the same sum, added in the same order.
-      const found = this.featurizer.addWords(this.split(texts[r]!), this.rowWeights(r), touched);
+      const found = this.featurizer.addWords(this.split(texts[r]!), this.rowWeights(r), touched, false);
       for (let i = 0; i < found; i++) {
         const id = touched[i]!;
         const bit = 1 << (id & 31);
