@@ -26,6 +26,7 @@ import { dropThings } from "./things";
 import { greetedNames } from "./greeted-names";
 import { speakerNames } from "./speakers";
 import { wordNames } from "./word-names";
+import { plainNames, tiedNames } from "./plain-names";
 import { Gap, isInitial, STRIDE, tokenize, type Tokens } from "./tokens";
 
 const FOREIGN_TITLE_WORDS = new TokenWordSet(FOREIGN_TITLES);
@@ -285,6 +286,8 @@ const ADDRESSED_GROUPS = new TokenWordSet(
  */
 export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   for (let i = 0; i < tokens.length; i++) if (labels[i] === PERSON && NOT_NAME_WORDS.has(tokens, i)) labels[i] = O;
+  // Before the neighbour passes, so a middle name or a third word of such a pair joins it ("Diego Alejandro Ruiz").
+  plainNames(tokens, labels, lex);
   const nameLike = (i: number) => {
     if (!capitalised(tokens, i) || noName(tokens, i)) return false;
     const code = lexCode(tokens, i, lex);
@@ -339,6 +342,7 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
   introducedNames(tokens, labels, lex);
   lowerTitleNames(tokens, labels, lex);
   wordNames(tokens, labels, lex);
+  tiedNames(tokens, labels, lex);
   greetedNames(tokens, labels);
   speakerNames(tokens, labels, lex);
   repeatNames(tokens, labels, lex);
