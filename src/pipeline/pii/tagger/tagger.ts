@@ -26,6 +26,7 @@ import { dropThings } from "./things";
 import { greetedNames } from "./greeted-names";
 import { speakerNames } from "./speakers";
 import { wordNames } from "./word-names";
+import { addressParts } from "./address-parts";
 import { plainNames, tiedNames } from "./plain-names";
 import { Gap, isInitial, STRIDE, tokenize, type Tokens } from "./tokens";
 
@@ -708,6 +709,7 @@ export function tagSpans(model: TaggerModel, text: string): TaggedSpan[] {
   const labels = tagTokens(model.scorer, model.lex, tokens);
   completeNames(tokens, labels, model.lex);
   completeAddresses(tokens, labels);
+  addressParts(tokens, labels, model.lex);
   addressLabels(tokens, labels);
   const spans: TaggedSpan[] = [];
   let open: TaggedSpan | undefined;

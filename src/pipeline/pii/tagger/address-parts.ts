@@ -1,0 +1,228 @@
+import { capitalised, LABELS, type Lexicon, TokenWordSet } from "./features";
+import { GIVEN_NAME_WORDS } from "./given-names";
+import { rareCapital } from "./plain-names";
+import { Gap, type Tokens } from "./tokens";
+
+/**
+ * The parts of an address the tagger leaves out or runs past, in the styles of the eighth round's own
+ * development set (bench/data/pii-own8-dev.txt, issue 30, eighth round): a unit, floor or building
+ * line before the street after a comma or a line break ("Level 9, 120 Collins Street", "Haus 3, Am
+ * Kirchberg 11", "Rosebank Farm, Llanfair Road", "Hollybush House\n14 Mill Lane"); a British address
+ * ending in its postcode ("The Old Rectory, Church Lane, Little Snoring, Norfolk NR21 0HU", "5 hawthorn
+ * way, bristol bs7 8ue"); and the end of an address where a label's line or a person after a
+ * lower-case word begins ("..., Rotorua 3010, vendor Aroha Ngata", "\nDriver: Marc-André Tremblay").
+ */
+
+const PERSON = LABELS.indexOf("PERSON");
+const ADDRESS = LABELS.indexOf("ADDRESS");
+const O = 0;
+
+/** Words a unit, floor or building part opens with before its number or letter ("Level 9", "Wohnung 5", "Room 214"). */
+const UNIT_WORDS = new TokenWordSet(
+  "flat unit apartment apt suite shop plot block blk villa lot level floor room building bldg tower wohnung whg haus etage stiege apto piso".split(" "),
+);
+/** Floors written with their number first: "3rd Floor", "5th floor", "2. OG". */
+const FLOOR_WORDS = new TokenWordSet(["floor", "fl", "og", "etage"]);
+/** What a house's or building's name ends with ("Rosebank Farm", "The Old Rectory", "Sai Krupa Apartments"). */
+const BUILDING_WORDS = new TokenWordSet(
+  "house farm cottage cottages rectory vicarage lodge hall manor barn mill grange apartments mansions towers chambers villa bungalow".split(" "),
+);
+/** Small words inside a British place's name ("Stow-on-the-Wold", "Newcastle upon Tyne", "Bishop's Stortford"). */
+const PLACE_PARTICLES = new TokenWordSet(["on", "the", "upon", "le", "by", "in", "under", "next", "sea", "s"]);
+/** Cues before a person inside what the tagger ran on as an address: "attn. Giulia Ferraro", "c/o". */
+const PERSON_CUES = new TokenWordSet(["attn", "attention", "fao"]);
+
+/** Labels of an address's own fields: what follows them is no person ("City: Bucharest"). */
+const ADDRESS_FIELDS = new TokenWordSet("city town postcode zip country state county region province district suburb area".split(" "));
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isUpper = (c: number) => c >= 65 && c <= 90;
+const isLower = (c: number) => c >= 97 && c <= 122;
+
+/** A unit's number or letter: up to four ASCII letters and digits, at most one letter unless all digits ("9", "4B", "C", "214"). */
+function unitValue(tokens: Tokens, i: number): boolean {
+  const n = tokens.end(i) - tokens.start(i);
+  if (n > 4) return false;
+  let letters = 0;
+  for (let k = tokens.start(i); k < tokens.end(i); k++) {
+    const c = tokens.source.charCodeAt(k);
+    if (!isDigit(c)) letters++;
+    if (!(isDigit(c) || isUpper(c) || isLower(c))) return false;
+  }
+  return letters <= 1;
+}
+
+/** An ordinal: "3rd", "5th", "21st", "2nd". */
+const ordinal = (tokens: Tokens, i: number) => /^\d{1,3}(?:st|nd|rd|th)$/i.test(tokens.text(i));
+
+/** A part's opening: a unit word and its value ("Level 9"), a floor ("3rd Floor"); the first of its two tokens, or -1. */
+function unitBefore(tokens: Tokens, end: number): number {
+  const a = end - 2;
+  if (a < 0 || tokens.gap(end - 1) !== Gap.Space) return -1;
+  if (UNIT_WORDS.has(tokens, a) && capitalised(tokens, a) && unitValue(tokens, end - 1)) return a;
+  if (ordinal(tokens, a) && FLOOR_WORDS.has(tokens, end - 1)) return a;
+  return -1;
+}
+
+/** A building's name before `end` on its line: up to four capitalised words ending in a building word; its first token, or -1. */
+function buildingBefore(tokens: Tokens, end: number): number {
+  const last = end - 1;
+  if (last < 0 || !BUILDING_WORDS.has(tokens, last) || !capitalised(tokens, last)) return -1;
+  let k = last;
+  while (k > 0 && last - k < 3 && tokens.gap(k) === Gap.Space && capitalised(tokens, k - 1)) k--;
+  // The name stands alone in its part: a line, a field or a comma's part ("leave at back door, Rosebank Farm").
+  const g = tokens.gap(k);
+  return g === Gap.Start || g === Gap.Newline || g === Gap.Comma || g === Gap.Other ? k : -1;
+}
+
+/** Unit, floor and building parts before an address after a comma or a line break join it ("Level 9, 120 Collins Street"). */
+function leadingParts(tokens: Tokens, labels: Uint8Array): void {
+  for (let s = tokens.length - 1; s > 0; s--) {
+    if (labels[s] !== ADDRESS || labels[s - 1] === ADDRESS) continue;
+    let first = s;
+    for (let parts = 0; parts < 3; parts++) {
+      const g = tokens.gap(first);
+      if (g !== Gap.Comma && g !== Gap.Newline) break;
+      const from = unitBefore(tokens, first) >= 0 ? unitBefore(tokens, first) : buildingBefore(tokens, first);
+      if (from < 0 || labels[from] === PERSON) break;
+      for (let k = from; k < first; k++) labels[k] = ADDRESS;
+      first = from;
+    }
+  }
+}
+
+/** A British postcode's two halves at tokens i and i+1 ("NR21 0HU", "bs7 8ue", "EC2A 1AG"), in one case; 0 none, 1 capitals, 2 lower case. */
+function postcodeAt(tokens: Tokens, i: number): number {
+  // The cheap tests first: a word of two to four characters before one that opens with a digit.
+  const n = tokens.end(i) - tokens.start(i);
+  if (n < 2 || n > 4 || tokens.gap(i + 1) !== Gap.Space || !isDigit(tokens.first(i + 1)) || isDigit(tokens.first(i))) return 0;
+  const out = tokens.text(i);
+  const inward = tokens.text(i + 1);
+  if (/^[A-Z]{1,2}\d[A-Z\d]?$/.test(out) && /^\d[A-Z]{2}$/.test(inward)) return 1;
+  if (/^[a-z]{1,2}\d[a-z\d]?$/.test(out) && /^\d[a-z]{2}$/.test(inward)) return 2;
+  return 0;
+}
+
+const STREET_WORDS = new TokenWordSet(
+  "street st road rd lane ln avenue ave drive dr close cl crescent cres grove gardens gdns terrace way court ct place pl square sq hill row mews walk green rise park parade vale view wynd".split(
+    " ",
+  ),
+);
+
+/**
+ * A British address that ends in its postcode: back from the postcode over up to five parts (a comma's
+ * or a line's), each of capitalised words, numbers and a place's small words ("Stow-on-the-Wold"), to
+ * the first word that is none of them, a person's word or a label's colon. In lower case only a street
+ * line that opens with its house number, and a town of up to two words before the postcode. Taken only
+ * when it holds a house number, a street's or a building's word: "Norfolk NR21 0HU" alone is a county.
+ */
+function britishLines(tokens: Tokens, labels: Uint8Array): void {
+  for (let i = 1; i + 1 < tokens.length; i++) {
+    const kind = postcodeAt(tokens, i);
+    if (kind === 0) continue;
+    const lower = kind === 2;
+    let from = i;
+    let parts = 0;
+    // The first token of the earliest part that holds a house number, a street's or a building's word: the address opens there.
+    let anchoredFrom = -1;
+    let partAnchored = false;
+    for (let k = i - 1; k >= 0; k--) {
+      const g = tokens.gap(k + 1);
+      if (g === Gap.Comma || g === Gap.Newline) {
+        parts++;
+        partAnchored = false;
+      } else if (!joined(tokens, k + 1)) break;
+      const c = tokens.first(k);
+      const word = isDigit(c) || (lower ? isLower(c) : capitalised(tokens, k) || PLACE_PARTICLES.has(tokens, k));
+      // A word the tagger called a person is a street's only in a part already holding the street's word ("Llanfair Road").
+      if (!word || (labels[k] === PERSON && !partAnchored)) break;
+      if (parts > 4 || (lower && parts === 0 && i - k > 2)) break;
+      from = k;
+      if (isDigit(c) || STREET_WORDS.has(tokens, k) || BUILDING_WORDS.has(tokens, k)) partAnchored = true;
+      if (partAnchored) anchoredFrom = k;
+      // In lower case the street line ends at its house number.
+      if (lower && parts > 0 && isDigit(c)) break;
+    }
+    if (anchoredFrom < 0 || parts === 0 || (lower && !isDigit(tokens.first(from)))) continue;
+    // Back to the start of the anchored part ("The Old Rectory", not the name on the line before "Hollybush House").
+    from = anchoredFrom;
+    while (!lower && from > 0 && joined(tokens, from) && labels[from - 1] !== PERSON && capitalisedOrDigit(tokens, from - 1)) from--;
+    for (let k = from; k <= i + 1; k++) labels[k] = ADDRESS;
+    i++;
+  }
+}
+
+/** Whether token k follows the one before inside a part: after a space or a hyphen ("Stow-on-the-Wold"). */
+const joined = (tokens: Tokens, k: number) => tokens.gap(k) === Gap.Space || (tokens.gap(k) === Gap.Other && tokens.before(k) === 45);
+const capitalisedOrDigit = (tokens: Tokens, k: number) => isDigit(tokens.first(k)) || capitalised(tokens, k) || PLACE_PARTICLES.has(tokens, k);
+
+/**
+ * A person the tagger found right before a street's word inside an address is the street's name
+ * ("Plot 45, Haile Selassie Road, Oyster Bay", "7 Archer Row"): after a house number, or where the
+ * address goes on after the street's word. Not "Diane Lane, 42": no address follows.
+ */
+function streetsNamedForPeople(tokens: Tokens, labels: Uint8Array): void {
+  for (let a = 0; a < tokens.length; a++) {
+    if (labels[a] !== PERSON) continue;
+    let b = a;
+    while (b + 1 < tokens.length && labels[b + 1] === PERSON && tokens.gap(b + 1) === Gap.Space) b++;
+    const s = b + 1;
+    if (s < tokens.length && tokens.gap(s) === Gap.Space && capitalised(tokens, s) && STREET_WORDS.has(tokens, s)) {
+      const numbered = a > 0 && tokens.gap(a) === Gap.Space && isDigit(tokens.first(a - 1)) && tokens.end(a - 1) - tokens.start(a - 1) <= 5;
+      const goesOn = labels[s] === ADDRESS || (s + 1 < tokens.length && labels[s + 1] === ADDRESS);
+      if (numbered || goesOn) for (let k = numbered ? a - 1 : a; k <= s; k++) labels[k] = ADDRESS;
+    }
+    a = b;
+  }
+}
+
+/**
+ * An address run ends where a label's line begins ("\nDriver: Marc-André Tremblay") or where a
+ * lower-case word after a comma or a cue before a person ("attn.") comes before capitalised words
+ * ("Rotorua 3010, vendor Aroha Ngata"); those capitalised words (up to three) are the person.
+ */
+function runOns(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
+  const source = tokens.source;
+  for (let k = 2; k + 1 < tokens.length; k++) {
+    if (labels[k] !== ADDRESS) continue;
+    const g = tokens.gap(k);
+    let label = -1;
+    let names = -1;
+    if (labels[k - 1] === ADDRESS && g === Gap.Newline && source.charCodeAt(tokens.end(k)) === 58 && !isDigit(tokens.first(k))) [label, names] = [k, k + 1];
+    else if (
+      labels[k - 2] === ADDRESS &&
+      g === Gap.Other &&
+      tokens.gap(k - 1) === Gap.Newline &&
+      source.charCodeAt(tokens.end(k - 1)) === 58 &&
+      !isDigit(tokens.first(k))
+    )
+      [label, names] = [k - 1, k];
+    else if (labels[k - 1] === ADDRESS && PERSON_CUES.has(tokens, k)) [label, names] = [k, k + 1];
+    else if (
+      labels[k - 1] === ADDRESS &&
+      g === Gap.Comma &&
+      isLower(tokens.first(k)) &&
+      tokens.end(k) - tokens.start(k) >= 4 &&
+      capitalised(tokens, k + 1) &&
+      tokens.gap(k + 1) === Gap.Space
+    )
+      [label, names] = [k, k + 1];
+    // A field of the address itself ("\nPostcode: 030031", "\nCity: Leeds") goes on with it.
+    if (label < 0 || ADDRESS_FIELDS.has(tokens, label)) continue;
+    let j = k;
+    while (j < tokens.length && labels[j] === ADDRESS) labels[j++] = O;
+    // A person only when the first word is a given name or a surname's shape.
+    if (names < j && capitalised(tokens, names) && (GIVEN_NAME_WORDS.has(tokens, names) || rareCapital(tokens, names, lex)))
+      for (let n = names; n < j && n < names + 3 && /^\p{Lu}\p{Ll}/u.test(tokens.text(n)); n++) labels[n] = PERSON;
+    k = j;
+  }
+}
+
+/** The rules above, after the tagger's own address completion (tagger.ts: completeAddresses). */
+export function addressParts(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
+  britishLines(tokens, labels);
+  if (labels.indexOf(ADDRESS) < 0) return;
+  streetsNamedForPeople(tokens, labels);
+  runOns(tokens, labels, lex);
+  leadingParts(tokens, labels);
+}
