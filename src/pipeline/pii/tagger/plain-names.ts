@@ -1,4 +1,4 @@
-import { capitalised, flagsOf, LABELS, type Lexicon, lexCode, oftenLower, TokenWordSet, usuallySentenceStart } from "./features";
+import { capitalised, flagsOf, LABELS, type Lexicon, lexCode, oftenLower, TokenWordSet, usuallySentenceStart, writesCapitals } from "./features";
 import { ASSISTANTS } from "./frames";
 import { GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
 import { PLACE_WORDS } from "./places";
@@ -18,28 +18,14 @@ import { Gap, type Tokens } from "./tokens";
 const PERSON = LABELS.indexOf("PERSON");
 const ADDRESS = LABELS.indexOf("ADDRESS");
 const O = LABELS.indexOf("O");
+const isAsciiLetter = (c: number) => (c | 0x20) >= 97 && (c | 0x20) <= 122;
 const NAME_SHAPE = /^\p{Lu}\p{Ll}+(?:[-'’]\p{Lu}?\p{Ll}+)?$/u;
 
 /** Whether token i is a capitalised word the case profile saw seldom if at all, no place and no company: a surname's shape. */
 export function rareCapital(tokens: Tokens, i: number, lex: Lexicon): boolean {
-  if (!NAME_SHAPE.test(tokens.source.slice(tokens.start(i), tokens.end(i))) || PLACE_WORDS.has(tokens, i)) return false;
   const code = lexCode(tokens, i, lex);
-  return !(flagsOf(code) !== 0 || oftenLower(code) || usuallySentenceStart(code) || ((code & 1) === 0 && ((code >> 1) & 7) > 0));
-}
-
-export function plainNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
-  for (let i = 0; i + 1 < tokens.length; i++) {
-    // Two capitalised words after a space: the cheap tests first (most words of prose fail them).
-    if (!capitalised(tokens, i + 1)) {
-      i++;
-      continue;
-    }
-    if (!capitalised(tokens, i) || tokens.gap(i + 1) !== Gap.Space) continue;
-    if (labels[i] === ADDRESS || labels[i + 1] === ADDRESS || (labels[i] === PERSON && labels[i + 1] === PERSON)) continue;
-    if (!plainGiven(tokens, i, lex) || !rareCapital(tokens, i + 1, lex)) continue;
-    labels[i] = PERSON;
-    labels[i + 1] = PERSON;
-  }
+  if (flagsOf(code) !== 0 || oftenLower(code) || usuallySentenceStart(code) || ((code & 1) === 0 && ((code >> 1) & 7) > 0)) return false;
+  return !PLACE_WORDS.has(tokens, i) && NAME_SHAPE.test(tokens.text(i));
 }
 
 /** Whether token i is a given name of the list that is no English word, place or assistant ("Kwame", not "Will", "Sofia" or "Claude"). */
@@ -51,10 +37,23 @@ function plainGiven(tokens: Tokens, i: number, lex: Lexicon): boolean {
 
 /** Words naming someone by their tie or role, before the name itself: "my grandmother Lakshmi", "Agent (Carmen)", "my son zion". */
 const TIES = new TokenWordSet(
-  "son daughter wife husband mother father mum mom dad brother sister grandmother grandfather grandson granddaughter aunt uncle cousin niece nephew fiance fiancé fiancee fiancée girlfriend boyfriend partner friend bestie colleague coworker boss manager flatmate roommate housemate neighbour neighbor tenant landlord landlady customer client caller agent driver courier patient carer caregiver nanny tutor teacher student mentor buddy intern".split(
+  "son daughter wife husband mother father mum mom dad brother sister grandmother grandfather grandson granddaughter aunt uncle cousin niece nephew fiance fiancé fiancee fiancée girlfriend boyfriend partner friend bestie colleague coworker boss manager flatmate roommate housemate neighbour neighbor tenant landlord landlady customer client caller agent driver courier patient carer caregiver nanny tutor teacher student mentor buddy intern name".split(
     " ",
   ),
 );
+
+/** A possessive determiner before a tie: "my son zion", "our neighbour tomasz". */
+const OWNERS = new TokenWordSet(["my", "our", "his", "her", "their", "your"]);
+
+/**
+ * A lower-case word after a tie (in a text without capitals) that is a given name of the list and no
+ * English word, or, after "my son" and the like, a word the case profile never saw ("my son zion").
+ */
+function lowerName(tokens: Tokens, i: number, lex: Lexicon): boolean {
+  const code = lexCode(tokens, i, lex);
+  if (GIVEN_NAME_WORDS.has(tokens, i)) return !WORDLIKE_NAME_WORDS.has(tokens, i) && !oftenLower(code);
+  return code === 0 && i >= 2 && tokens.gap(i - 1) === Gap.Space && OWNERS.has(tokens, i - 2) && tokens.end(i) - tokens.start(i) >= 3;
+}
 
 /**
  * A given name of the list after a word naming the person's tie or role, alone or in brackets: "my
@@ -64,17 +63,38 @@ const TIES = new TokenWordSet(
  * instead found 20 more names in the development prompts (ordinary-prompt finds 115 -> 135 of 2153,
  * "Chelsea", "Victoria", "DAN") and cost the presidio hold-out's PERSON precision (0.904 -> 0.899).
  */
-export function tiedNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
-  for (let i = 1; i < tokens.length; i++) {
-    if (labels[i] !== O || !TIES.has(tokens, i - 1)) continue;
-    const g = tokens.gap(i);
-    const bracketed = g === Gap.Other && tokens.source.slice(tokens.end(i - 1), tokens.start(i)) === " (";
-    if (!(g === Gap.Space || bracketed)) continue;
-    if (
-      capitalised(tokens, i)
-        ? plainGiven(tokens, i, lex) || rareCapital(tokens, i, lex)
-        : GIVEN_NAME_WORDS.has(tokens, i) && !WORDLIKE_NAME_WORDS.has(tokens, i) && !oftenLower(lexCode(tokens, i, lex))
-    )
-      labels[i] = PERSON;
+
+/**
+ * Both rules above for token i, a capitalised word no rule has labelled: called from completeNames'
+ * own pass over such words (a pass of their own cost 3-5% of bench/pii-speed.ts's prompts). Whether it
+ * labelled it.
+ */
+export function listedName(tokens: Tokens, labels: Uint8Array, i: number, lex: Lexicon): boolean {
+  // The pair: two capitalised words after a space.
+  if (i + 1 < tokens.length && capitalised(tokens, i + 1) && tokens.gap(i + 1) === Gap.Space) {
+    if (labels[i + 1] === ADDRESS || !plainGiven(tokens, i, lex) || !rareCapital(tokens, i + 1, lex)) return false;
+    labels[i] = PERSON;
+    labels[i + 1] = PERSON;
+    return true;
   }
+  if (!tied(tokens, i) || !(plainGiven(tokens, i, lex) || rareCapital(tokens, i, lex))) return false;
+  labels[i] = PERSON;
+  return true;
+}
+
+/** Whether a tie comes before token i, after a space or in brackets ("grandmother Lakshmi", "Agent (Carmen)"). */
+function tied(tokens: Tokens, i: number): boolean {
+  if (i === 0) return false;
+  const g = tokens.gap(i);
+  const bracketed = g === Gap.Other && tokens.source.slice(tokens.end(i - 1), tokens.start(i)) === " (";
+  // A tie is a word of three to thirteen ASCII letters: tested before its lookup.
+  const tieLength = tokens.end(i - 1) - tokens.start(i - 1);
+  if (!(g === Gap.Space || bracketed) || tieLength < 3 || tieLength > 13 || !isAsciiLetter(tokens.first(i - 1))) return false;
+  return TIES.has(tokens, i - 1);
+}
+
+/** The tie's rule for the lower-case words of a text without capitals ("my son zion is starting year 3"). */
+export function lowerTiedNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
+  if (writesCapitals(tokens)) return;
+  for (let i = 1; i < tokens.length; i++) if (labels[i] === O && tied(tokens, i) && lowerName(tokens, i, lex)) labels[i] = PERSON;
 }
