@@ -1,6 +1,6 @@
 import { capitalised, flagsOf, LABELS, type Lexicon, lexCode, oftenLower, TokenWordSet, usuallySentenceStart, writesCapitals } from "./features";
 import { ASSISTANTS } from "./frames";
-import { GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
+import { foldedGivenName, GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
 import { PLACE_WORDS } from "./places";
 import { Gap, type Tokens } from "./tokens";
 
@@ -30,7 +30,8 @@ export function rareCapital(tokens: Tokens, i: number, lex: Lexicon): boolean {
 
 /** Whether token i is a given name of the list that is no English word, place or assistant ("Kwame", not "Will", "Sofia" or "Claude"). */
 function plainGiven(tokens: Tokens, i: number, lex: Lexicon): boolean {
-  if (!GIVEN_NAME_WORDS.has(tokens, i) || WORDLIKE_NAME_WORDS.has(tokens, i) || PLACE_WORDS.has(tokens, i) || ASSISTANTS.has(tokens, i)) return false;
+  const listed = GIVEN_NAME_WORDS.has(tokens, i) || (!tokens.isAscii(i) && foldedGivenName(tokens.text(i)));
+  if (!listed || WORDLIKE_NAME_WORDS.has(tokens, i) || PLACE_WORDS.has(tokens, i) || ASSISTANTS.has(tokens, i)) return false;
   const code = lexCode(tokens, i, lex);
   return !oftenLower(code) && flagsOf(code) === 0;
 }
@@ -87,9 +88,11 @@ function tied(tokens: Tokens, i: number): boolean {
   if (i === 0) return false;
   const g = tokens.gap(i);
   const bracketed = g === Gap.Other && tokens.source.slice(tokens.end(i - 1), tokens.start(i)) === " (";
+  // After a comma only where an owner comes before the tie: "my manager, Winifred", not "the customer, Acme".
+  const owned = g === Gap.Comma && i >= 2 && tokens.gap(i - 1) === Gap.Space && OWNERS.has(tokens, i - 2);
   // A tie is a word of three to thirteen ASCII letters: tested before its lookup.
   const tieLength = tokens.end(i - 1) - tokens.start(i - 1);
-  if (!(g === Gap.Space || bracketed) || tieLength < 3 || tieLength > 13 || !isAsciiLetter(tokens.first(i - 1))) return false;
+  if (!(g === Gap.Space || bracketed || owned) || tieLength < 3 || tieLength > 13 || !isAsciiLetter(tokens.first(i - 1))) return false;
   return TIES.has(tokens, i - 1);
 }
 
