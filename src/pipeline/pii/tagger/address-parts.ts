@@ -25,7 +25,9 @@ const UNIT_WORDS = new TokenWordSet(
 const FLOOR_WORDS = new TokenWordSet(["floor", "fl", "og", "etage"]);
 /** What a house's or building's name ends with ("Rosebank Farm", "The Old Rectory", "Sai Krupa Apartments"). */
 const BUILDING_WORDS = new TokenWordSet(
-  "house farm cottage cottages rectory vicarage lodge hall manor barn mill grange apartments mansions towers chambers villa bungalow".split(" "),
+  "house farm cottage cottages rectory vicarage lodge hall manor barn mill grange granary forge croft stables apartments mansions towers chambers villa bungalow".split(
+    " ",
+  ),
 );
 /** Small words inside a British place's name ("Stow-on-the-Wold", "Newcastle upon Tyne", "Bishop's Stortford"). */
 const PLACE_PARTICLES = new TokenWordSet(["on", "the", "upon", "le", "by", "in", "under", "next", "sea", "s"]);
@@ -80,6 +82,8 @@ function leadingParts(tokens: Tokens, labels: Uint8Array): void {
   for (let s = tokens.length - 1; s > 0; s--) {
     if (labels[s] !== ADDRESS || labels[s - 1] === ADDRESS) continue;
     let first = s;
+    // A unit word right before a number the tagger took ("Level 12, 88 Phillip Street").
+    if (tokens.gap(s) === Gap.Space && s > 0 && unitBefore(tokens, s + 1) === s - 1 && labels[s - 1] !== PERSON) labels[(first = s - 1)] = ADDRESS;
     for (let parts = 0; parts < 3; parts++) {
       const g = tokens.gap(first);
       if (g !== Gap.Comma && g !== Gap.Newline) break;

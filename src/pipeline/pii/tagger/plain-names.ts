@@ -19,7 +19,8 @@ const PERSON = LABELS.indexOf("PERSON");
 const ADDRESS = LABELS.indexOf("ADDRESS");
 const O = LABELS.indexOf("O");
 const isAsciiLetter = (c: number) => (c | 0x20) >= 97 && (c | 0x20) <= 122;
-const NAME_SHAPE = /^\p{Lu}\p{Ll}+(?:[-'’]\p{Lu}?\p{Ll}+)?$/u;
+// A hyphen joins two capitalised parts ("Ofori-Atta"), not a word ("Python-scripts": one token, tokens.ts).
+const NAME_SHAPE = /^(?:\p{Lu}['’])?\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?$/u;
 
 /** Whether token i is a capitalised word the case profile saw seldom if at all, no place and no company: a surname's shape. */
 export function rareCapital(tokens: Tokens, i: number, lex: Lexicon): boolean {
