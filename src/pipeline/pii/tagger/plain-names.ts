@@ -1,6 +1,6 @@
 import { capitalised, flagsOf, LABELS, type Lexicon, lexCode, oftenLower, TokenWordSet, usuallySentenceStart, writesCapitals } from "./features";
 import { ASSISTANTS } from "./frames";
-import { foldedGivenName, GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
+import { foldedGivenName, LISTED_GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
 import { PLACE_WORDS } from "./places";
 import { Gap, type Tokens } from "./tokens";
 
@@ -31,7 +31,7 @@ export function rareCapital(tokens: Tokens, i: number, lex: Lexicon): boolean {
 
 /** Whether token i is a given name of the list that is no English word, place or assistant ("Kwame", not "Will", "Sofia" or "Claude"). */
 function plainGiven(tokens: Tokens, i: number, lex: Lexicon): boolean {
-  const listed = GIVEN_NAME_WORDS.has(tokens, i) || (!tokens.isAscii(i) && foldedGivenName(tokens.text(i)));
+  const listed = LISTED_GIVEN_NAME_WORDS.has(tokens, i) || (!tokens.isAscii(i) && foldedGivenName(tokens.text(i)));
   if (!listed || WORDLIKE_NAME_WORDS.has(tokens, i) || PLACE_WORDS.has(tokens, i) || ASSISTANTS.has(tokens, i)) return false;
   const code = lexCode(tokens, i, lex);
   return !oftenLower(code) && flagsOf(code) === 0;
@@ -53,7 +53,7 @@ const OWNERS = new TokenWordSet(["my", "our", "his", "her", "their", "your"]);
  */
 function lowerName(tokens: Tokens, i: number, lex: Lexicon): boolean {
   const code = lexCode(tokens, i, lex);
-  if (GIVEN_NAME_WORDS.has(tokens, i)) return !WORDLIKE_NAME_WORDS.has(tokens, i) && !oftenLower(code);
+  if (LISTED_GIVEN_NAME_WORDS.has(tokens, i)) return !WORDLIKE_NAME_WORDS.has(tokens, i) && !oftenLower(code);
   return code === 0 && i >= 2 && tokens.gap(i - 1) === Gap.Space && OWNERS.has(tokens, i - 2) && tokens.end(i) - tokens.start(i) >= 3;
 }
 
