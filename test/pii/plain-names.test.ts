@@ -50,6 +50,7 @@ describe("PII address parts", () => {
     ]);
     expect(found("pls send it to 12 lark rise, leeds ls6 3ab thx", "ADDRESS")).toEqual(["12 lark rise, leeds ls6 3ab"]);
     expect(found("Somewhere in Norfolk NR21 0HU probably", "ADDRESS")).not.toContain("Norfolk NR21 0HU");
+    expect(found("Mail to 310 King St E, Kingston, ON K7L 3B5 please", "ADDRESS")).toEqual(["310 King St E, Kingston, ON K7L 3B5"]);
   });
 
   test("an address ends at a label's line or at a lower-case word and a person after a comma", () => {

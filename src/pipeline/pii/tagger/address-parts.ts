@@ -95,10 +95,20 @@ function leadingParts(tokens: Tokens, labels: Uint8Array): void {
   }
 }
 
-/** A British postcode's inward half (" 0HU", " 8ue"): found first, by one native search opening with its digit (the whole shape's search cost 9% of bench/pii-speed.ts's prompts, a space before the digit 0.7% of detectPii's time, the digit first 0.2%). */
-const INWARD = /\d[A-Za-z]{2}(?![A-Za-z\d])/g;
-const OUTWARD_UPPER = /^[A-Z]{1,2}\d[A-Z\d]?$/;
-const OUTWARD_LOWER = /^[a-z]{1,2}\d[a-z\d]?$/;
+/**
+ * A British or Canadian postcode's second half (" 0HU", " 8ue", " 2M9"): found first, by one native
+ * search opening with its digit (the whole shape's search cost 9% of bench/pii-speed.ts's prompts, a
+ * space before the digit 0.7% of detectPii's time, the digit first 0.2%), then the first half before it.
+ */
+const INWARD = /\d[A-Za-z][A-Za-z\d](?![A-Za-z\d])/g;
+/** Whether `out` and `inward` make a postcode in one case: British "NR21 0HU", "EC2A 1AG", Canadian "M5H 2M9". */
+function postcode(out: string, inward: string): boolean {
+  const upper = inward.toUpperCase() === inward;
+  if (upper !== (out.toUpperCase() === out) || (!upper && inward.toLowerCase() !== inward)) return false;
+  const o = out.toUpperCase();
+  const n = inward.toUpperCase();
+  return (/^\d[A-Z]{2}$/.test(n) && /^[A-Z]{1,2}\d[A-Z\d]?$/.test(o)) || (/^\d[A-Z]\d$/.test(n) && /^[A-Z]\d[A-Z]$/.test(o));
+}
 
 /** The token that starts at `at`, or -1 (binary search over the tokens' starts). */
 function tokenAt(tokens: Tokens, at: number): number {
@@ -121,7 +131,7 @@ const STREET_WORDS = new TokenWordSet(
 );
 
 /**
- * A British address that ends in its postcode: back from the postcode over up to five parts (a comma's
+ * A British (or Canadian) address that ends in its postcode: back from the postcode over up to five parts (a comma's
  * or a line's), each of capitalised words, numbers and a place's small words ("Stow-on-the-Wold"), to
  * the first word that is none of them, a person's word or a label's colon. In lower case only a street
  * line that opens with its house number, and a town of up to two words before the postcode. Taken only
@@ -133,8 +143,8 @@ function britishLines(tokens: Tokens, labels: Uint8Array): void {
     if (tokens.source.charCodeAt(m.index - 1) !== 32) continue;
     const i = tokenAt(tokens, m.index) - 1;
     if (i < 1 || tokens.gap(i + 1) !== Gap.Space) continue;
+    if (!postcode(tokens.text(i), m[0])) continue;
     const lower = isLower(tokens.source.charCodeAt(m.index + 1));
-    if (!(lower ? OUTWARD_LOWER : OUTWARD_UPPER).test(tokens.text(i))) continue;
     let from = i;
     let parts = 0;
     // The first token of the earliest part that holds a house number, a street's or a building's word: the address opens there.
