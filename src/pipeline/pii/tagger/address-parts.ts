@@ -61,8 +61,9 @@ const ordinal = (tokens: Tokens, i: number) => /^\d{1,3}(?:st|nd|rd|th)$/i.test(
 function unitBefore(tokens: Tokens, end: number): number {
   const a = end - 2;
   if (a < 0 || tokens.gap(end - 1) !== Gap.Space) return -1;
-  if (UNIT_WORDS.has(tokens, a) && capitalised(tokens, a) && unitValue(tokens, end - 1)) return a;
-  if (ordinal(tokens, a) && FLOOR_WORDS.has(tokens, end - 1)) return a;
+  // The shape tests before the word lookups (the lookups for every address run's start were most of this rule's time on pii-dense).
+  if (capitalised(tokens, a) && unitValue(tokens, end - 1) && UNIT_WORDS.has(tokens, a)) return a;
+  if (isDigit(tokens.first(a)) && ordinal(tokens, a) && FLOOR_WORDS.has(tokens, end - 1)) return a;
   return -1;
 }
 
@@ -95,7 +96,8 @@ function leadingParts(tokens: Tokens, labels: Uint8Array): void {
     for (let parts = 0; parts < 3; parts++) {
       const g = tokens.gap(first);
       if (g !== Gap.Comma && g !== Gap.Newline) break;
-      const from = unitBefore(tokens, first) >= 0 ? unitBefore(tokens, first) : buildingBefore(tokens, first);
+      const unit = unitBefore(tokens, first);
+      const from = unit >= 0 ? unit : buildingBefore(tokens, first);
       if (from < 0 || labels[from] === PERSON) break;
       for (let k = from; k < first; k++) labels[k] = ADDRESS;
       first = from;
@@ -215,6 +217,8 @@ function runOns(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   const source = tokens.source;
   for (let k = labels.indexOf(ADDRESS, 2); k >= 0 && k + 1 < tokens.length; k = labels.indexOf(ADDRESS, k + 1)) {
     const g = tokens.gap(k);
+    // Every case below opens a line, a label's value or a comma's part: most words of an address follow a space.
+    if (g === Gap.Space) continue;
     let label = -1;
     let names = -1;
     if (labels[k - 1] === ADDRESS && g === Gap.Newline && source.charCodeAt(tokens.end(k)) === 58 && !isDigit(tokens.first(k))) [label, names] = [k, k + 1];
