@@ -111,6 +111,8 @@ function leadingParts(tokens: Tokens, labels: Uint8Array): void {
  * space before the digit 0.7% of detectPii's time, the digit first 0.2%), then the first half before it.
  */
 const INWARD = /\d[A-Za-z][A-Za-z\d](?![A-Za-z\d])/g;
+/** A postcode's first half and the space before its second: "NR21 ", "m5h ". */
+const OUTWARD_BEFORE = /(?<![A-Za-z\d])[A-Za-z]{1,2}\d[A-Za-z\d]? $/;
 /** Whether `out` and `inward` make a postcode in one case: British "NR21 0HU", "EC2A 1AG", Canadian "M5H 2M9". */
 function postcode(out: string, inward: string): boolean {
   const upper = inward.toUpperCase() === inward;
@@ -150,7 +152,8 @@ const STREET_WORDS = new TokenWordSet(
 function britishLines(tokens: Tokens, labels: Uint8Array): void {
   INWARD.lastIndex = 0;
   for (let m = INWARD.exec(tokens.source); m !== null; m = INWARD.exec(tokens.source)) {
-    if (tokens.source.charCodeAt(m.index - 1) !== 32) continue;
+    // The first half before the space, read off the text before the token is looked up: most such matches are ordinals ("the 2nd").
+    if (tokens.source.charCodeAt(m.index - 1) !== 32 || !OUTWARD_BEFORE.test(tokens.source.slice(Math.max(0, m.index - 6), m.index))) continue;
     const i = tokenAt(tokens, m.index) - 1;
     if (i < 1 || tokens.gap(i + 1) !== Gap.Space) continue;
     if (!postcode(tokens.text(i), m[0])) continue;
