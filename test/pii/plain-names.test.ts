@@ -53,9 +53,12 @@ describe("PII address parts", () => {
     expect(found("Mail to 310 King St E, Kingston, ON K7L 3B5 please", "ADDRESS")).toEqual(["310 King St E, Kingston, ON K7L 3B5"]);
   });
 
-  test("an address ends at a label's line or at a lower-case word and a person after a comma", () => {
+  test("an address ends at a label's line, at a lower-case word and a person after a comma, and at a cue (attn) after a space", () => {
     const text = "Stop 3: 41 Harbour Street, Whitby YO21 3PN\nCourier: Tomasz Wierzbowski";
     expect(found(text, "ADDRESS")).toEqual(["41 Harbour Street, Whitby YO21 3PN"]);
     expect(found(text, "PERSON")).toEqual(["Tomasz Wierzbowski"]);
+    const attn = "Send the samples to Via Po 12, 10124 Torino TO attn Marisa Bellandi";
+    expect(found(attn, "ADDRESS")).toEqual(["Via Po 12, 10124 Torino TO"]);
+    expect(found(attn, "PERSON")).toEqual(["Marisa Bellandi"]);
   });
 });

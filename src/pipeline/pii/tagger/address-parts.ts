@@ -37,6 +37,13 @@ const PERSON_CUES = new TokenWordSet(["attn", "attention", "fao"]);
 /** Labels of an address's own fields: what follows them is no person ("City: Bucharest"). */
 const ADDRESS_FIELDS = new TokenWordSet("city town postcode zip country state county region province district suburb area".split(" "));
 
+/** Whether token k is a cue before a person ("attn", "FAO"): its first letter and length tested before the lookup. */
+function cue(tokens: Tokens, k: number): boolean {
+  const c = tokens.first(k) | 0x20;
+  const n = tokens.end(k) - tokens.start(k);
+  return (c === 97 || c === 102) && n >= 3 && n <= 9 && PERSON_CUES.has(tokens, k);
+}
+
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isUpper = (c: number) => c >= 65 && c <= 90;
 const isLower = (c: number) => c >= 97 && c <= 122;
@@ -220,8 +227,8 @@ function runOns(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   const source = tokens.source;
   for (let k = labels.indexOf(ADDRESS, 2); k >= 0 && k + 1 < tokens.length; k = labels.indexOf(ADDRESS, k + 1)) {
     const g = tokens.gap(k);
-    // Every case below opens a line, a label's value or a comma's part: most words of an address follow a space.
-    if (g === Gap.Space) continue;
+    // Every case below but a cue opens a line, a label's value or a comma's part: most words of an address follow a space.
+    if (g === Gap.Space && !cue(tokens, k)) continue;
     let label = -1;
     let names = -1;
     if (labels[k - 1] === ADDRESS && g === Gap.Newline && source.charCodeAt(tokens.end(k)) === 58 && !isDigit(tokens.first(k))) [label, names] = [k, k + 1];
@@ -233,7 +240,7 @@ function runOns(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
       !isDigit(tokens.first(k))
     )
       [label, names] = [k - 1, k];
-    else if (labels[k - 1] === ADDRESS && tokens.end(k) - tokens.start(k) <= 9 && PERSON_CUES.has(tokens, k)) [label, names] = [k, k + 1];
+    else if (labels[k - 1] === ADDRESS && cue(tokens, k)) [label, names] = [k, k + 1];
     else if (
       labels[k - 1] === ADDRESS &&
       g === Gap.Comma &&
