@@ -32,6 +32,22 @@ describe("PII given names of the list", () => {
     expect(found("The client wants a refund. My son xiomara", "PERSON")).toEqual([]);
   });
 
+  test("not a word the case profile never saw after a tie, nor a rare capital after a role or a trade alone", () => {
+    // Prompts written for pii8fix: chat's own words after "my son" and products after a role.
+    for (const text of ["my son yeets his toys everywhere lol", "my boss micromanages everything", "my daughter roblox account got hacked"])
+      expect(found(text, "PERSON")).toEqual([]);
+    for (const text of [
+      "Driver (Uber) vs Driver (Lyft): which pays more?",
+      "Client (Postman) sent a malformed request.",
+      "Agent (Orchestrator): dispatching task",
+      "our client, Globex, renewed",
+    ])
+      expect(found(text, "PERSON")).toEqual([]);
+    // A kin word, or an owner and a role, still names a person by a surname's shape.
+    expect(found("Notes: caller (Oyelaran) rang about the boiler.", "PERSON")).toEqual(["Oyelaran"]);
+    expect(found("I raised it with my mentor, Oyelaran, last week.", "PERSON")).toEqual(["Oyelaran"]);
+  });
+
   test("relatives of other languages and church ranks are no part of the name", () => {
     expect(found("Tía Lourdes is visiting in May.", "PERSON")).toEqual(["Lourdes"]);
     expect(found("Led by Deacon Emeka Obi.", "PERSON")).toEqual(["Emeka Obi"]);
@@ -51,6 +67,22 @@ describe("PII address parts", () => {
     expect(found("pls send it to 12 lark rise, leeds ls6 3ab thx", "ADDRESS")).toEqual(["12 lark rise, leeds ls6 3ab"]);
     expect(found("Somewhere in Norfolk NR21 0HU probably", "ADDRESS")).not.toContain("Norfolk NR21 0HU");
     expect(found("Mail to 310 King St E, Kingston, ON K7L 3B5 please", "ADDRESS")).toEqual(["310 King St E, Kingston, ON K7L 3B5"]);
+  });
+
+  test("no address in a list of postcodes or of numbered fields before one", () => {
+    expect(found("the inputs are: bs7 8ue, ls6 3ab, nr21 0hu (test codes)", "ADDRESS")).toEqual([]);
+    expect(found("The Grid: Row 5, Column 7, Cell B3 4XY", "ADDRESS")).toEqual([]);
+  });
+
+  test("postcodes repeated over 300 KB take time in proportion to the text", () => {
+    // The walk back from each postcode once ran to the text's start: 3.5 s for 200 KB of "NR21 0HU ", about 8 s
+    // for 300 KB; in proportion, well under 0.2 s. The bound leaves room for a loaded machine.
+    for (const unit of ["NR21 0HU ", "Church Lane Norfolk NR21 0HU "]) {
+      const text = unit.repeat(Math.ceil(300_000 / unit.length));
+      const t = performance.now();
+      detectPii(text);
+      expect(performance.now() - t).toBeLessThan(2000);
+    }
   });
 
   test("an address ends at a label's line, at a lower-case word and a person after a comma, and at a cue (attn) after a space", () => {
