@@ -34,6 +34,19 @@ describe("social-sentence model guards", () => {
     expect(isConfidentSmalltalk(sentence, 0)).toBe(false);
   });
 
+  test.each([
+    "I'm so frustrated right now.",
+    "My brain is running on fumes at this point, so bear with me.",
+    "I've been going back and forth on this all day.",
+    "omg hi ok my brain is literally mush at this point.",
+  ])("the writer's passing state while asking is the model's to judge: %s", (sentence) => {
+    expect(isConfidentSmalltalk(sentence, 0)).toBe(true);
+  });
+
+  test("appreciation alone is a cue: the model reads the sentence", () => {
+    expect(isConfidentSmalltalk("Any tips would be hugely appreciated.", 0)).toBe(true);
+  });
+
   test("a sentence no guard vetoes is the model's to judge", () => {
     const sentence = "I've been meaning to ask you this for ages and finally got round to it.";
     expect(isConfidentSmalltalk(sentence, 0)).toBe(true);
