@@ -30,3 +30,27 @@ describe("intent: hedges of other writers", () => {
     expect(applyRule(intent, text, { level: 1 }).text).toBe(text);
   });
 });
+
+/** Requests of bench/data/chatty-dev-13.json's kinds (issue 25, compress13). */
+describe("intent: asking whether the assistant has ideas, and phrasal task verbs", () => {
+  test.each([
+    ["Do you have any tips for getting her to sleep through the night?", "Tips for getting her to sleep through the night."],
+    ["I was just wondering if you had any suggestions for reducing it?", "Suggestions for reducing it."],
+    ["I was wondering whether you might have some suggestions for practising?", "Suggestions for practising."],
+    ["Could you lay out the pros and cons of each?", "Lay out the pros and cons of each."],
+    ["Could you put together a packing list for me?", "Put together a packing list for me."],
+  ])("%s -> %s", (text, command) => {
+    expect(applyRule(intent, text, { level: 0.5 }).text).toBe(command);
+  });
+
+  test.each([
+    "I was wondering if you could have a look at it?",
+    "I was wondering whether you would know the answer?",
+    "I want you to know that I tried.",
+    "Is it possible to have two owners?",
+    "Do you have any idea why?",
+    "Help me pick a sofa.",
+  ])("%s stays: having, knowing or choosing makes no command", (text) => {
+    expect(applyRule(intent, text, { level: 1 }).text).toBe(text);
+  });
+});
