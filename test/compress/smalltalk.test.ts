@@ -43,6 +43,26 @@ describe("social-sentence model guards", () => {
     expect(isConfidentSmalltalk(sentence, 0)).toBe(true);
   });
 
+  test.each([
+    "Apologies if I'm being thick here.",
+    "Bit of a random one, I know.",
+    "I know everyone's stretched thin right now.",
+  ])("backstory with no personal fact is the model's to judge at 1.0 only: %s", (sentence) => {
+    expect(isConfidentSmalltalk(sentence, 0)).toBe(false);
+    expect(isConfidentSmalltalk(sentence, 0, true)).toBe(true);
+  });
+
+  test.each([
+    "I'm left-handed, which makes everything harder.",
+    "Honestly I'm terrified of heights haha.",
+    "Our electricity bill doubled this winter and it's stressing me out.",
+    "I'm a big snacker, always have been.",
+    "I have kind of small hands if that matters.",
+    "I'm really bad at math, sorry.",
+  ])("a personal fact stays at 1.0 too: %s", (sentence) => {
+    expect(isConfidentSmalltalk(sentence, 0, true)).toBe(false);
+  });
+
   test("appreciation alone is a cue: the model reads the sentence", () => {
     expect(isConfidentSmalltalk("Any tips would be hugely appreciated.", 0)).toBe(true);
   });
@@ -61,6 +81,12 @@ describe("smalltalk removes framing in phrasings the patterns do not know", () =
       expect(send("I've been meaning to ask you this for ages and finally got round to it. Explain how vaccines train the immune system.", level)).toBe(
         "Explain how vaccines train the immune system.",
       );
+  });
+
+  test("backstory with no personal fact goes at 1.0, not at 0.5", () => {
+    const text = "I know everyone's stretched thin right now. Explain how vaccines train the immune system.";
+    expect(send(text, 0.5)).toBe(text);
+    expect(send(text, 1)).toBe("Explain how vaccines train the immune system.");
   });
 
   test("below 0.5 it does not run", () => {

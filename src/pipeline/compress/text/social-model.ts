@@ -216,9 +216,24 @@ const PASSING_STATE =
   /\b(?:frustrat(?:ed|ing)|stressed(?: out)?|exhausted|knackered|shattered|worried|panick(?:ed|ing)|freaking out|losing my mind|(?:brain|head) (?:is |['’]s )?(?:\w+ )?(?:fried|mush|spinning|running on \w+)|running on (?:fumes|empty|vibes|spite|caffeine|coffee)|at (?:the end of my (?:rope|tether)|my wits['’]? end)|up the wall|overthink\w*|overreact\w*|(?:feel|feeling) (?:so |really |very |pretty |kind of |kinda |a bit )?(?:bad|terrible|awful|stupid|silly|dumb|guilty)|bear with me|forgive (?:any |the |my )?typos|as I type|typing (?:this|with)|(?:all|whole) (?:day|afternoon|morning|evening|night)|for hours|back and forth|going (?:round|around) in circles)\b/i;
 const selfDisclosure = (sentence: string) => FIRST_PERSON.test(sentence) && !TURNED_TO_ASKING.test(sentence) && !PASSING_STATE.test(sentence);
 
-/** Whether the model calls `sentence` social with at least `threshold` and no guard vetoes it. */
-export function isConfidentSmalltalk(sentence: string, threshold: number): boolean {
+/**
+ * What a first-person sentence may tell that the answer is for, by the kinds of fact of the keep probes
+ * (bench/data/compress-keep-10/-11.json): health and body, diet, family and the people around the writer,
+ * money, home and place, work and schooling, skill, fears, age and time, what the writer has, uses, likes or plans,
+ * and any "my <thing>", "our <thing>" or "I'm a <something>" ("Our electricity bill doubled this winter and it's
+ * stressing me out." is what "Suggestions for reducing it." is about). Read only at level 1.0 (isConfidentSmalltalk's `backstory`),
+ * where a first-person sentence with none of these is framing however it is phrased: "Apologies if I'm being
+ * thick here.", "I've been stuck on this for two hours.", "Bit of a random one, I know.".
+ */
+const PERSONAL_FACT =
+  /\b(?:allerg\w*|intoleran\w*|(?:afraid|scared|terrified|frightened) of|phobi\w*|fear\w*|[a-z]+-handed|tall|short|height\w*|weigh\w*|body|skin|hair|sleep\w*|diabet\w*|pregnan\w*|wheelchair|disab\w*|injur\w*|hurt\w*|pain\w*|sick|ill|illness|condition|diagnos\w*|doctor|medic\w*|therap\w*|surgery|knee|back|hands?|eyes?|deaf|blind|adhd|autis\w*|anxi\w*|depress\w*|vegetarian|vegan|halal|kosher|gluten|lactose|diet\w*|eat\w*|ate|drink\w*|food|wife|husband|partner|son|daughter|kids?|child\w*|bab(?:y|ies)|toddler|mum|mom|mother|dad|father|parents?|grand\w*|sister|brother|family|friends?|boss|manager|team|coworkers?|colleagues?|students?|class|budget|afford\w*|money|salary|paid|pay\w*|income|debt|loan|rent|mortgage|cheap\w*|expensive|price\w*|cost\w*|bought|buy\w*|ordered|order|received|owned|live|lives|living|moved?|house|home|flat|apartment|city|country|town|job|work\w*|career|retir\w*|beginner|novice|new|never|learn\w*|study\w*|degree|school|college|uni\w*|years?|old|age|months?|weeks?|tonight|tomorrow|weekend|own|use|using|only|allowed|prefer\w*|hate\w*|love\w*|like|can|could|will|going to|plan\w*|trying|want\w*|need\w*|have|has|had|got|(?:good|bad|terrible|rubbish|hopeless|great|awful) at|bills?|i['’]m an?|i am an?|(?:my|our)[ \t]+[a-z]+)\b/i;
+
+/**
+ * Whether the model calls `sentence` social with at least `threshold` and no guard vetoes it. With
+ * `backstory` (level 1.0), a first-person sentence holding no PERSONAL_FACT may go too.
+ */
+export function isConfidentSmalltalk(sentence: string, threshold: number, backstory = false): boolean {
   if (!scanCues(sentence, () => true) || !FOUR_WORDS.test(sentence) || VETO.test(sentence) || NAMED.test(sentence) || REQUEST.test(sentence)) return false;
-  if (selfDisclosure(sentence)) return false;
+  if (selfDisclosure(sentence) && (!backstory || PERSONAL_FACT.test(sentence))) return false;
   return socialProbability(sentence) >= threshold;
 }
