@@ -180,3 +180,22 @@ describe("smalltalk must not change", () => {
     for (const level of [0.5, 1]) expect(smalltalk.mayChange(prose, { level, careful: true })).toBe(false);
   });
 });
+
+describe("thanks closing the message in words no vocabulary lists", () => {
+  test.each([
+    ["Is it dead, and what should I do? Thanks heaps!", "Is it dead, and what should I do?"],
+    ["Now I'm curious, what causes them? Thanks for satisfying my curiosity!", "Now I'm curious, what causes them?"],
+    ["Could you tell me what's wrong and fix it? Thanks a bunch, you're a lifesaver!", "Tell me what's wrong and fix it."],
+  ])("%s -> %s", (text, out) => {
+    for (const level of [0.5, 1]) expect(send(text, level)).toBe(out);
+  });
+
+  test.each([
+    ["Summarise the article. Thanks, and keep it under a hundred words!", "keep it under a hundred words"],
+    ["Summarise the article. Thanks, my editor Priya will love it!", "Priya"],
+    ["Summarise the article. Thanks so much, I really need this one.", "need this one"],
+    ["Summarise the article. Thanks so much, can't wait to read it!", "can't wait to read it"],
+  ])("what instructs, names, needs or negates stays: %s", (text, kept) => {
+    expect(send(text, 1)).toContain(kept);
+  });
+});

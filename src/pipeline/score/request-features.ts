@@ -4,7 +4,7 @@ import { cutRanges } from "../compress/text/rewrite";
 import { WORDY_PHRASES } from "../compress/rules/filler";
 import { REQUEST_FRAMING } from "../compress/rules/intent";
 import { framingPieces, SMALLTALK_THRESHOLDS } from "../compress/rules/smalltalk";
-import { isConfidentSmalltalk } from "../compress/text/social-model";
+import { isClosingThanks, isConfidentSmalltalk } from "../compress/text/social-model";
 import { selfInformation } from "../compress/word-stats";
 import { CHECK_NAMES, meaningChecks, type LostContent } from "./meaning-checks";
 
@@ -110,6 +110,12 @@ function requestWords(text: string, closing?: string, smalltalk?: Set<string>[])
   for (const whole of plain.match(SENTENCE) ?? []) {
     let trimmed = whole.trim();
     if (isSocialSentence(trimmed)) continue;
+    // Thanks closing the message weigh nothing, and neither does what a rule leaves of them ("Cheers, oh wise
+    // one." -> "Oh wise one.", bench/data/chatty-dev-10.json).
+    if (isClosingThanks(trimmed)) {
+      skipped.push(new Set(trimmed.toLowerCase().match(WORD) ?? []));
+      continue;
+    }
     // A sentence the smalltalk rule may remove at some level weighs nothing either, nor does a piece of a
     // sentence it cuts after a run of emoji; the hard checks still read them (hardChecks does not leave them
     // out), though its guards keep numbers, names and negations out of them.

@@ -23,7 +23,7 @@ import {
 } from "../text/social";
 import { isBareClosing, SOCIAL_GENRE, vocabLeadLength, vocabSocialClass } from "../text/social-vocab";
 import { PLACEHOLDER_SOURCE } from "../protect/mask";
-import { isConfidentSmalltalk } from "../text/social-model";
+import { isClosingThanks, isConfidentSmalltalk } from "../text/social-model";
 
 /** An opening greeting with its punctuation, when more follows it. */
 const GREETING = new RegExp(
@@ -163,6 +163,15 @@ const ASKS_THE_ASSISTANT = /^[^a-z]*(?:could|can|would|will)[ \t]+(?:you|u)\b[^\
 const CLOSING_GENRE =
   /\b(?:thank|thanks|thank-you|thankyou|grateful|gratitude|appreciat\w*|toast|cheers|regards|sign-?offs?|love|valentine|dialogue|dialog|script|role-?play|pretend|character|reply|replies|respond|response|quote)\b/i;
 
+/** Whether the sentences of `text` from the `from`th on are social or emoji alone: what may follow a closing. */
+function closesMessage(text: string, sentences: readonly { start: number; end: number }[], from: number): boolean {
+  for (let k = from; k < sentences.length; k++) {
+    const sentence = text.slice(sentences[k]!.start, sentences[k]!.end);
+    if (!isEmojiOnly(sentence) && !isSocialSentence(sentence)) return false;
+  }
+  return true;
+}
+
 /** Social sentences and clauses, found sentence by sentence in the masked text (data is masked and never read). */
 function socialRanges(
   text: string,
@@ -182,7 +191,7 @@ function socialRanges(
     const sentence = text.slice(s.start, s.end);
     if (s.start >= stop) break;
     const last = ranges[ranges.length - 1];
-    const social = isSocialSentence(sentence);
+    const social = isSocialSentence(sentence) || (isClosingThanks(sentence) && closesMessage(text, sentences, i + 1));
     // After the request only a closing goes: "A quick one, please." or "This is random." there is part of it.
     // Before a sentence that points back at it ("Hope you're crushing it.\nUse that as the subject line"), it is what is pointed at.
     const next = sentences[i + 1];
@@ -317,6 +326,7 @@ export const pleasantries: CompressionRule = {
       // reads past stray marks, and fast-check found the check saying no there).
       const sentence = original.slice(start, end).replace(/^[^\p{L}]+/u, "");
       // SOCIAL_TAIL opens with a comma; the rest with a social opening word.
+      if (isClosingThanks(sentence)) return true;
       const opens = opensSocially(sentence);
       if (!opens && !sentence.includes(",")) return false;
       if (opens && (socialLeadLength(sentence) > 0 || vocabLeadLength(sentence, true) > 0)) return true;

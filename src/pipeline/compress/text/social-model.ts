@@ -237,3 +237,26 @@ export function isConfidentSmalltalk(sentence: string, threshold: number, backst
   if (selfDisclosure(sentence) && (!backstory || PERSONAL_FACT.test(sentence))) return false;
   return socialProbability(sentence) >= threshold;
 }
+
+const THANKS_OPENING = /^\W*(?:thanks|thank[ \t]+(?:you|u)|thankyou|thx|ty|tysm|many[ \t]+thanks|cheers|much[ \t]+appreciated)\b/i;
+/** What would make the rest of a thanks sentence an instruction: "Thanks, and keep it short!", "Thanks, use British spelling." */
+const INSTRUCTS = /\b(?:and|but|also|need\w*|want\w*|make|keep|use|include|add|avoid|format|only|must|should|please|just|under|over|less|more|words?|lines?|short|long)\b/i;
+/** The most words a closing of thanks holds: "Thanks a bunch, you're a lifesaver!" has six. */
+const MAX_THANKS_WORDS = 8;
+
+/**
+ * Thanks closing the message in words no closed vocabulary lists ("Thanks heaps!", "Thanks a bunch, you're a
+ * lifesaver!", "Thanks for satisfying my curiosity!", "Thanks so much, I need this one."): a sentence that
+ * opens with thanks, of at most MAX_THANKS_WORDS words, where no guard finds content (a number, a negation, a
+ * question, a quotation, a name, a request's or constraint's word) and nothing instructs. 16 of the 60
+ * prompts of bench/data/chatty-dev-13.json ended with such a sentence the rules kept. The caller reads only
+ * the message's last sentences, and not after a request for text to be written, where "Thanks for fixing the
+ * heater!" may be a line of the email asked for.
+ */
+export function isClosingThanks(sentence: string): boolean {
+  const opening = THANKS_OPENING.exec(sentence);
+  if (opening === null) return false;
+  const rest = sentence.slice(opening[0].length);
+  if ((sentence.match(/[a-z]+(?:['’][a-z]+)?/gi)?.length ?? 0) > MAX_THANKS_WORDS) return false;
+  return !VETO.test(sentence) && !NAMED.test(sentence) && !REQUEST.test(rest) && !INSTRUCTS.test(rest);
+}
