@@ -199,3 +199,22 @@ describe("thanks closing the message in words no vocabulary lists", () => {
     expect(send(text, 1)).toContain(kept);
   });
 });
+
+describe("the writer's asides in parentheses go at 1.0", () => {
+  test.each([
+    ["My little sister is getting married in June and I'm the maid of honour (eek!). Write a short speech.", "My little sister is getting married in June and I'm the maid of honour. Write a short speech."],
+    ["I bought a fiddle leaf fig (I know, I know) and it's dropping leaves. How do I look after it?", "I bought a fiddle leaf fig and it's dropping leaves. How do I look after it?"],
+  ])("%s", (text, out) => {
+    expect(send(text, 0.5)).toBe(text);
+    expect(send(text, 1)).toBe(out);
+  });
+
+  test.each([
+    "We run a tiny bakery (just me and my sister lol) and need a logo idea. Suggest one.",
+    "I have an appointment on Friday (dentist, ugh) so plan around it. Plan my week.",
+    "Plan a trip to Lisbon (I hurt my knee skiing, oops). Keep the walks short.",
+    "Write a story about dragons (she loves dragons lol) for my daughter.",
+  ])("an aside with a fact, a name, a constraint or the message's topic stays: %s", (text) => {
+    expect(send(text, 1)).toContain("(");
+  });
+});

@@ -3,7 +3,7 @@ import { closingAfterQuotation, isSocialSentence, signedClosingStart, socialSent
 import { cutRanges } from "../compress/text/rewrite";
 import { WORDY_PHRASES } from "../compress/rules/filler";
 import { REQUEST_FRAMING } from "../compress/rules/intent";
-import { framingPieces, SMALLTALK_THRESHOLDS } from "../compress/rules/smalltalk";
+import { ASIDE, framingPieces, SMALLTALK_THRESHOLDS, socialAsideRanges } from "../compress/rules/smalltalk";
 import { isClosingThanks, isConfidentSmalltalk } from "../compress/text/social-model";
 import { selfInformation } from "../compress/word-stats";
 import { CHECK_NAMES, meaningChecks, type LostContent } from "./meaning-checks";
@@ -107,6 +107,19 @@ function requestWords(text: string, closing?: string, smalltalk?: Set<string>[])
   const signed = signedClosingStart(plain);
   const tail = signed >= 0 ? plain.slice(signed) : "";
   if (signed >= 0 && (closing === undefined || closing === tail)) plain = plain.slice(0, signed);
+  // The writer's asides the smalltalk rule removes at 1.0 weigh nothing, on both sides, nor does what a rule
+  // leaves of one ("(god help us lol)" -> "(god help us)"): read as content where they stay, they were "added"
+  // at 0.5.
+  const asides = socialAsideRanges(plain, SMALLTALK_THRESHOLDS.high);
+  for (const a of asides) skipped.push(new Set(plain.slice(a.start, a.end).toLowerCase().match(WORD) ?? []));
+  if (smalltalk !== undefined && plain.includes("(")) {
+    for (const m of plain.matchAll(ASIDE)) {
+      const own = m[0].toLowerCase().match(WORD) ?? [];
+      if (!asides.some((a) => a.start === m.index) && smalltalk.some((words) => own.every((w) => words.has(w)))) asides.push({ start: m.index, end: m.index + m[0].length });
+    }
+    asides.sort((a, b) => a.start - b.start);
+  }
+  if (asides.length > 0) plain = cutRanges(plain, asides).kept;
   for (const whole of plain.match(SENTENCE) ?? []) {
     let trimmed = whole.trim();
     if (isSocialSentence(trimmed)) continue;

@@ -1,7 +1,7 @@
 import type { CompressionRule } from "../types";
 import { cutRanges, removeRanges } from "../text/rewrite";
 import { splitSentences, type Sentence } from "../text/sentences";
-import { framingCueOffsets, isConfidentSmalltalk, socialProbability } from "../text/social-model";
+import { framingCueOffsets, isConfidentSmalltalk, isSocialAside, socialProbability } from "../text/social-model";
 import { POINTS_BACK, readContent } from "./pleasantries";
 
 /**
@@ -142,6 +142,30 @@ function smalltalkRanges(text: string, level: number): { start: number; end: num
   });
 }
 
+/** A parenthesis inside a line, with the blanks before it: no placeholder, no nested parenthesis. */
+export const ASIDE = /[ \t]*\(([^()\n\uE000-\uF8FF]{1,120})\)/g;
+
+/**
+ * The writer's asides in parentheses in the first paragraph of `text`, before what is asked to be written
+ * (isSocialAside), that share no word with the rest of the message: from 1.0 they go ("I'm the maid of honour
+ * (eek!).", "My grandma gave me $5,000 (so sweet of her!!) and ..."). A later paragraph may be a pasted text.
+ */
+export function socialAsideRanges(text: string, threshold: number): { start: number; end: number }[] {
+  if (!text.includes("(")) return [];
+  const paragraph = text.indexOf("\n\n");
+  const end = Math.min(paragraph < 0 ? text.length : paragraph, readContent(text).contentFrom);
+  const ranges: { start: number; end: number }[] = [];
+  for (const m of text.slice(0, end).matchAll(ASIDE)) {
+    // An aside opening its line is no aside: a list's "(a)" or a line of its own.
+    const lineStart = text.lastIndexOf("\n", m.index) + 1;
+    if (text.slice(lineStart, m.index).trim() === "" || !isSocialAside(m[1]!, threshold)) continue;
+    ranges.push({ start: m.index, end: m.index + m[0].length });
+  }
+  if (ranges.length === 0) return ranges;
+  const kept = topicWords(cutRanges(text, ranges).kept);
+  return ranges.filter((r) => !topicWords(text.slice(r.start, r.end)).some((w) => kept.includes(w)));
+}
+
 const THIRD_PERSON = /\b(?:he|she|him|his|her|hers|they|them|their|theirs)\b/i;
 const OWNED = /\b(?:my|our)[ \t]+[a-z]/i;
 
@@ -170,11 +194,15 @@ export const smalltalk: CompressionRule = {
   minLevel: 0.5,
   apply(text, ctx) {
     if (ctx.conversation[ctx.index]?.role !== "user") return { text, saved: 0 };
-    const ranges = smalltalkRanges(text, ctx.level);
+    const sentences = smalltalkRanges(text, ctx.level);
+    const asides = smalltalkReadsBackstory(ctx.level) ? socialAsideRanges(text, smalltalkThreshold(ctx.level)) : [];
+    // An aside inside a sentence that goes whole goes with it.
+    const ranges = [...sentences, ...asides.filter((a) => !sentences.some((r) => r.start <= a.start && a.end <= r.end))].sort((a, b) => a.start - b.start);
     return ranges.length === 0 ? { text, saved: 0 } : removeRanges(text, ranges, ctx);
   },
   mayChange(original, ctx) {
     const units = HAS_EMOJI.test(original) ? framingUnits(original) : splitSentences(original);
-    return candidates(original, units, ctx.level, true) !== null;
+    if (candidates(original, units, ctx.level, true) !== null) return true;
+    return smalltalkReadsBackstory(ctx.level) && socialAsideRanges(original, smalltalkThreshold(ctx.level)).length > 0;
   },
 };

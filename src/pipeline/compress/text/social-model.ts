@@ -260,3 +260,20 @@ export function isClosingThanks(sentence: string): boolean {
   if ((sentence.match(/[a-z]+(?:['’][a-z]+)?/gi)?.length ?? 0) > MAX_THANKS_WORDS) return false;
   return !VETO.test(sentence) && !NAMED.test(sentence) && !REQUEST.test(rest) && !INSTRUCTS.test(rest);
 }
+
+/** Words that say only how the writer feels about what they just said: "(eek!)", "(yay!)", "(ugh)". */
+const INTERJECTIONS = new Set("eek yay yikes ugh oops whoops phew argh woohoo hooray omg sigh meh ha haha hahaha hehe lol lmao rofl oof welp".split(" "));
+const MAX_ASIDE_WORDS = 12;
+
+/**
+ * Whether the inside of a parenthesis is an aside of the writer's ("(so sweet of her!!)", "(god help us lol)",
+ * "(I know, I know 😂)", "(eek!)"): interjections alone, or what the model calls social with at least
+ * `threshold` where no guard of isConfidentSmalltalk vetoes it and no PERSONAL_FACT is told ("(just me and my
+ * sister lol)" stays). Read at 1.0 only; the caller keeps an aside that shares a word with the message.
+ */
+export function isSocialAside(inside: string, threshold: number): boolean {
+  const words = inside.match(/[a-z]+(?:['’][a-z]+)?/gi) ?? [];
+  if (words.length === 0 || words.length > MAX_ASIDE_WORDS) return false;
+  if (VETO.test(inside) || NAMED.test(inside) || REQUEST.test(inside) || PERSONAL_FACT.test(inside)) return false;
+  return words.every((w) => INTERJECTIONS.has(w.toLowerCase())) || socialProbability(inside) >= threshold;
+}
