@@ -1,5 +1,5 @@
 import { dataSpans } from "../compress/protect/data-spans";
-import { closingAfterQuotation, isSocialSentence, signedClosingStart, socialSentenceRanges, withoutSocialClauses } from "../compress/text/social";
+import { closingAfterQuotation, isEmojiOnly, isSocialSentence, LAUGHTER_ONLY, signedClosingStart, socialSentenceRanges, withoutSocialClauses } from "../compress/text/social";
 import { cutRanges } from "../compress/text/rewrite";
 import { WORDY_PHRASES } from "../compress/rules/filler";
 import { REQUEST_FRAMING } from "../compress/rules/intent";
@@ -135,6 +135,9 @@ function requestWords(text: string, closing?: string, smalltalk?: Set<string>[])
     const pieces = framingPieces(trimmed);
     const kept = pieces.filter((piece) => {
       const wordsOf = () => piece.toLowerCase().match(WORD) ?? [];
+      // Laughter or emoji alone, a piece of its own after a run of emoji ("Hope you're having a spooky good day
+      // 👻 haha."), weighs nothing: read as content, its "haha" was lost (bench/data/chatty-dev-13.json).
+      if (LAUGHTER_ONLY.test(piece) || isEmojiOnly(piece)) return false;
       // Backstory the smalltalk rule removes at 1.0 weighs nothing in the original only: read so in the
       // compressed text, what is left of a sentence once its social lead is gone ("Excel is driving me nuts 😤"
       // of "Hi, sorry to bother you, Excel is driving me nuts 😤") weighed nothing there and its words were
