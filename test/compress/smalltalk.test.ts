@@ -218,3 +218,15 @@ describe("the writer's asides in parentheses go at 1.0", () => {
     expect(send(text, 1)).toContain("(");
   });
 });
+
+describe("pleasantries: emoji opening a sentence after a removed one go with it", () => {
+  test("Hello! Happy Friday! 🎉 We're ... -> We're ...", () => {
+    expect(send("Hello! Happy Friday! 🎉 We're trying to cut down on screen time. Recommend three board games.", 0.5)).toBe(
+      "We're trying to cut down on screen time. Recommend three board games.",
+    );
+  });
+
+  test("emoji that follow content stay", () => {
+    expect(send("Guess the movie: 🧙 🚪 wizard school. Answer in one word.", 1)).toContain("🧙 🚪 wizard school");
+  });
+});

@@ -163,6 +163,9 @@ const ASKS_THE_ASSISTANT = /^[^a-z]*(?:could|can|would|will)[ \t]+(?:you|u)\b[^\
 const CLOSING_GENRE =
   /\b(?:thank|thanks|thank-you|thankyou|grateful|gratitude|appreciat\w*|toast|cheers|regards|sign-?offs?|love|valentine|dialogue|dialog|script|role-?play|pretend|character|reply|replies|respond|response|quote)\b/i;
 
+/** A run of emoji and the blanks after it, before a word. */
+const EMOJI_RUN = new RegExp(String.raw`^(?:${EMOJI})+(?:[ \t]+(?:${EMOJI})+)*[ \t]+(?=[a-z])`, "i");
+
 /** Whether the sentences of `text` from the `from`th on are social or emoji alone: what may follow a closing. */
 function closesMessage(text: string, sentences: readonly { start: number; end: number }[], from: number): boolean {
   for (let k = from; k < sentences.length; k++) {
@@ -214,11 +217,20 @@ function socialRanges(
       else ranges.push({ start: s.start, end: s.next });
       continue;
     }
-    const lead = socialLeadLength(sentence);
+    // Emoji opening a sentence right after a removed one close that one: "Hello! Happy Friday! 🎉 We're trying
+    // ..." kept "🎉 We're trying" (bench/data/chatty-dev-13.json).
+    const run = last?.end === s.start ? EMOJI_RUN.exec(sentence) : null;
+    const from = run === null ? 0 : run[0].length;
+    if (run !== null) {
+      last!.end = s.start + from;
+      capitalizeAt.push(s.start + from);
+    }
+    const lead = socialLeadLength(sentence.slice(from));
     // After the request a lead goes only before a sentence of its own: "A quick one, please." is part of it.
-    if (lead > 0 && (!afterRequest || sentence.slice(lead).trim().split(/\s+/).length >= 3)) {
-      ranges.push({ start: s.start, end: s.start + lead });
-      capitalizeAt.push(s.start + lead);
+    if (lead > 0 && (!afterRequest || sentence.slice(from + lead).trim().split(/\s+/).length >= 3)) {
+      if (run !== null) last!.end = s.start + from + lead;
+      else ranges.push({ start: s.start, end: s.start + lead });
+      capitalizeAt.push(s.start + from + lead);
     }
     const tail = SOCIAL_TAIL.exec(sentence);
     if (tail) ranges.push({ start: s.start + tail.index, end: s.start + tail.index + tail[0].length });
