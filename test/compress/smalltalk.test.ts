@@ -43,14 +43,13 @@ describe("social-sentence model guards", () => {
     expect(isConfidentSmalltalk(sentence, 0)).toBe(true);
   });
 
-  test.each([
-    "Apologies if I'm being thick here.",
-    "Bit of a random one, I know.",
-    "I know everyone's stretched thin right now.",
-  ])("backstory with no personal fact is the model's to judge at 1.0 only: %s", (sentence) => {
-    expect(isConfidentSmalltalk(sentence, 0)).toBe(false);
-    expect(isConfidentSmalltalk(sentence, 0, true)).toBe(true);
-  });
+  test.each(["Apologies if I'm being thick here.", "Bit of a random one, I know.", "I know everyone's stretched thin right now."])(
+    "backstory with no personal fact is the model's to judge at 1.0 only: %s",
+    (sentence) => {
+      expect(isConfidentSmalltalk(sentence, 0)).toBe(false);
+      expect(isConfidentSmalltalk(sentence, 0, true)).toBe(true);
+    },
+  );
 
   test.each([
     "I'm left-handed, which makes everything harder.",
@@ -202,8 +201,14 @@ describe("thanks closing the message in words no vocabulary lists", () => {
 
 describe("the writer's asides in parentheses go at 1.0", () => {
   test.each([
-    ["My little sister is getting married in June and I'm the maid of honour (eek!). Write a short speech.", "My little sister is getting married in June and I'm the maid of honour. Write a short speech."],
-    ["I bought a fiddle leaf fig (I know, I know) and it's dropping leaves. How do I look after it?", "I bought a fiddle leaf fig and it's dropping leaves. How do I look after it?"],
+    [
+      "My little sister is getting married in June and I'm the maid of honour (eek!). Write a short speech.",
+      "My little sister is getting married in June and I'm the maid of honour. Write a short speech.",
+    ],
+    [
+      "I bought a fiddle leaf fig (I know, I know) and it's dropping leaves. How do I look after it?",
+      "I bought a fiddle leaf fig and it's dropping leaves. How do I look after it?",
+    ],
   ])("%s", (text, out) => {
     expect(send(text, 0.5)).toBe(text);
     expect(send(text, 1)).toBe(out);

@@ -1,5 +1,13 @@
 import { dataSpans } from "../compress/protect/data-spans";
-import { closingAfterQuotation, isEmojiOnly, isSocialSentence, LAUGHTER_ONLY, signedClosingStart, socialSentenceRanges, withoutSocialClauses } from "../compress/text/social";
+import {
+  closingAfterQuotation,
+  isEmojiOnly,
+  isSocialSentence,
+  LAUGHTER_ONLY,
+  signedClosingStart,
+  socialSentenceRanges,
+  withoutSocialClauses,
+} from "../compress/text/social";
 import { cutRanges } from "../compress/text/rewrite";
 import { WORDY_PHRASES } from "../compress/rules/filler";
 import { REQUEST_FRAMING } from "../compress/rules/intent";
@@ -115,7 +123,8 @@ function requestWords(text: string, closing?: string, smalltalk?: Set<string>[])
   if (smalltalk !== undefined && plain.includes("(")) {
     for (const m of plain.matchAll(ASIDE)) {
       const own = m[0].toLowerCase().match(WORD) ?? [];
-      if (!asides.some((a) => a.start === m.index) && smalltalk.some((words) => own.every((w) => words.has(w)))) asides.push({ start: m.index, end: m.index + m[0].length });
+      if (!asides.some((a) => a.start === m.index) && smalltalk.some((words) => own.every((w) => words.has(w))))
+        asides.push({ start: m.index, end: m.index + m[0].length });
     }
     asides.sort((a, b) => a.start - b.start);
   }

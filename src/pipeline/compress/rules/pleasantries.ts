@@ -227,7 +227,8 @@ function socialRanges(
     }
     const lead = socialLeadLength(sentence.slice(from));
     // After the request a lead goes only before a sentence of its own: "A quick one, please." is part of it.
-    if (lead > 0 && (!afterRequest || sentence.slice(from + lead).trim().split(/\s+/).length >= 3)) {
+    const after = sentence.slice(from + lead).trim();
+    if (lead > 0 && (!afterRequest || after.split(/\s+/).length >= 3)) {
       if (run !== null) last!.end = s.start + from + lead;
       else ranges.push({ start: s.start, end: s.start + lead });
       capitalizeAt.push(s.start + from + lead);

@@ -240,7 +240,8 @@ export function isConfidentSmalltalk(sentence: string, threshold: number, backst
 
 const THANKS_OPENING = /^\W*(?:thanks|thank[ \t]+(?:you|u)|thankyou|thx|ty|tysm|many[ \t]+thanks|cheers|much[ \t]+appreciated)\b/i;
 /** What would make the rest of a thanks sentence an instruction: "Thanks, and keep it short!", "Thanks, use British spelling." */
-const INSTRUCTS = /\b(?:and|but|also|need\w*|want\w*|make|keep|use|include|add|avoid|format|only|must|should|please|just|under|over|less|more|words?|lines?|short|long)\b/i;
+const INSTRUCTS =
+  /\b(?:and|but|also|need\w*|want\w*|make|keep|use|include|add|avoid|format|only|must|should|please|just|under|over|less|more|words?|lines?|short|long)\b/i;
 /** The most words a closing of thanks holds: "Thanks a bunch, you're a lifesaver!" has six. */
 const MAX_THANKS_WORDS = 8;
 
