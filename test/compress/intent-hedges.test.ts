@@ -46,6 +46,7 @@ describe("intent: asking whether the assistant has ideas, and phrasal task verbs
   test.each([
     "I was wondering if you could have a look at it?",
     "I was wondering whether you would know the answer?",
+    "I was wondering if you would be interested in a walk?",
     "I want you to know that I tried.",
     "Is it possible to have two owners?",
     "Do you have any idea why?",

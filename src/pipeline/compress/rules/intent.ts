@@ -10,18 +10,23 @@ const TASK_VERB =
 const POLITE = String.raw`(?:(?:please|possibly|kindly|maybe|perhaps|just|quickly|briefly|like)[ \t]+)*`;
 const HELP_ME = String.raw`(?:help[ \t]+me[ \t]+(?:to[ \t]+)?(?=${TASK_VERB}\b))?`;
 /**
- * Verbs of having, knowing and being, which make no command: "I was wondering whether you might have some
+ * Verbs of having, knowing and wanting, which make no command: "I was wondering whether you might have some
  * suggestions for practising?" became "Have some suggestions for practising." (bench/data/chatty-dev-13.json).
  * Asked for so, suggestions are asked for by ASKS_FOR_IDEAS.
  */
-const NOT_A_COMMAND = String.raw`(?!(?:have|had|know|be|think|remember|recall|mind|see|like|want|need)\b)`;
+const NOT_A_COMMAND = String.raw`(?!(?:have|had|know|think|remember|recall|mind|see|like|want|need)\b)`;
+/**
+ * After wondering whether the assistant would, "be" makes none either: "... if you would be interested in ...".
+ * "I want you to be my travel guide" is one (awesome-chatgpt-prompts).
+ */
+const NOT_A_COMMAND_WONDERING = String.raw`${NOT_A_COMMAND}(?!be\b)`;
 /** Things asked for by asking whether the assistant has any: "Do you have any tips for ...?" asks for tips. */
 const IDEAS = String.raw`(?=(?:tips|advice|suggestions|ideas|recommendations|pointers)\b)`;
 
 /** Ways of asking for something without saying it: everything up to the verb goes. */
 const ASKS = [
-  String.raw`I was (?:just )?wondering (?:if|whether) you(?: could| can| would| might|'d|’d) (?:be able to )?${POLITE}${NOT_A_COMMAND}`,
-  String.raw`I(?:'m| am|’m) wondering (?:if|whether) you(?: could| can| would|'d|’d) (?:be able to )?${POLITE}${NOT_A_COMMAND}`,
+  String.raw`I was (?:just )?wondering (?:if|whether) you(?: could| can| would| might|'d|’d) (?:be able to )?${POLITE}${NOT_A_COMMAND_WONDERING}`,
+  String.raw`I(?:'m| am|’m) wondering (?:if|whether) you(?: could| can| would|'d|’d) (?:be able to )?${POLITE}${NOT_A_COMMAND_WONDERING}`,
   // "Do you have any tips for getting her to sleep?" -> "Tips for getting her to sleep."
   String.raw`(?:I was (?:just )?wondering (?:if|whether) you (?:might |would )?(?:have|had)|(?:do|would|might) you (?:happen to )?have|have you got) (?:any |some )?${IDEAS}`,
   // Before the next one, which would leave "Help me out and write ...".
