@@ -235,3 +235,15 @@ describe("pleasantries: emoji opening a sentence after a removed one go with it"
     expect(send("Guess the movie: 🧙 🚪 wizard school. Answer in one word.", 1)).toContain("🧙 🚪 wizard school");
   });
 });
+
+describe("pleasantries: a request to write code holds no closing of the user's", () => {
+  test("Write me a python script ... thank you so much! -> no thanks", () => {
+    expect(send("Write me a python script that renames all .jpeg files to .jpg. thank you so much!", 0.5)).toBe(
+      "Write me a python script that renames all .jpeg files to .jpg.",
+    );
+  });
+
+  test("a script to be spoken may end with the line", () => {
+    expect(send("Write a script for my YouTube intro. Thank you so much!", 1)).toContain("Thank you so much!");
+  });
+});
