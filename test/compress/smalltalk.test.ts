@@ -247,3 +247,16 @@ describe("pleasantries: a request to write code holds no closing of the user's",
     expect(send("Write a script for my YouTube intro. Thank you so much!", 1)).toContain("Thank you so much!");
   });
 });
+
+describe("pleasantries: a greeting run into the sentence by 'so'", () => {
+  test.each([
+    ["hey so my little brother asked me about viruses. Explain them simply.", "My little brother asked me about viruses. Explain them simply."],
+    ["hii so i have a history essay due tomorrow. Explain the causes of WW1.", "I have a history essay due tomorrow. Explain the causes of WW1."],
+  ])("%s", (text, out) => {
+    expect(send(text, 0.5)).toBe(out);
+  });
+
+  test("'so' after anything but a greeting stays", () => {
+    expect(send("Thanks so much for the last answer. Now explain recursion.", 0.5)).not.toContain("Much for");
+  });
+});
