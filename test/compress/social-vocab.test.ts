@@ -26,7 +26,7 @@ describe("social units of the closed vocabulary", () => {
     ["apology", "Ugh sorry, this is such a silly one."],
     ["apology", "Please excuse my English."],
     ["thanks", "I would be very grateful for any ideas."],
-    ["thanks", "Any tips would be hugely appreciated."],
+    ["thanks", "Thanks for any suggestions, hugely appreciated!"],
     ["apology", "Many thanks, and please excuse an old man's ignorance."],
     ["signoff", "God bless"],
     ["signoff", "Peace out ✌️"],
