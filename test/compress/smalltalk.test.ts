@@ -224,36 +224,26 @@ describe("the writer's asides in parentheses go at 1.0", () => {
   });
 });
 
-describe("pleasantries: emoji opening a sentence after a removed one go with it", () => {
-  test("Hello! Happy Friday! 🎉 We're ... -> We're ...", () => {
-    expect(send("Hello! Happy Friday! 🎉 We're trying to cut down on screen time. Recommend three board games.", 0.5)).toBe(
-      "We're trying to cut down on screen time. Recommend three board games.",
-    );
-  });
-
-  test("emoji that follow content stay", () => {
-    expect(send("Guess the movie: 🧙 🚪 wizard school. Answer in one word.", 1)).toContain("🧙 🚪 wizard school");
-  });
-});
-
-describe("pleasantries: a request to write code holds no closing of the user's", () => {
-  test("Write me a python script ... thank you so much! -> no thanks", () => {
-    expect(send("Write me a python script that renames all .jpeg files to .jpg. thank you so much!", 0.5)).toBe(
-      "Write me a python script that renames all .jpeg files to .jpg.",
-    );
-  });
-
-  test("a script to be spoken may end with the line", () => {
-    expect(send("Write a script for my YouTube intro. Thank you so much!", 1)).toContain("Thank you so much!");
-  });
-});
-
-describe("pleasantries: a greeting run into the sentence by 'so'", () => {
+// Emoji opening a sentence right after a removed one go with it; a request to write code holds no closing of the user's.
+describe("pleasantries: emoji after a removed sentence, closings after a request for code, a greeting run in by 'so'", () => {
   test.each([
+    [
+      "Hello! Happy Friday! 🎉 We're trying to cut down on screen time. Recommend three board games.",
+      "We're trying to cut down on screen time. Recommend three board games.",
+    ],
+    ["Write me a python script that renames all .jpeg files to .jpg. thank you so much!", "Write me a python script that renames all .jpeg files to .jpg."],
+    // A greeting run into the sentence by "so".
     ["hey so my little brother asked me about viruses. Explain them simply.", "My little brother asked me about viruses. Explain them simply."],
     ["hii so i have a history essay due tomorrow. Explain the causes of WW1.", "I have a history essay due tomorrow. Explain the causes of WW1."],
   ])("%s", (text, out) => {
     expect(send(text, 0.5)).toBe(out);
+  });
+
+  test.each([
+    ["Guess the movie: 🧙 🚪 wizard school. Answer in one word.", "🧙 🚪 wizard school"],
+    ["Write a script for my YouTube intro. Thank you so much!", "Thank you so much!"],
+  ])("what follows content, or may be a line of a script to be spoken, stays: %s", (text, kept) => {
+    expect(send(text, 1)).toContain(kept);
   });
 
   test("'so' after anything but a greeting stays", () => {
