@@ -58,6 +58,9 @@ describe("social-sentence model guards", () => {
     "I'm a big snacker, always have been.",
     "I have kind of small hands if that matters.",
     "I'm really bad at math, sorry.",
+    "I'm completely colorblind, sadly.",
+    "I get seasick really easily, ugh.",
+    "I'm kind of a perfectionist, sorry.",
   ])("a personal fact stays at 1.0 too: %s", (sentence) => {
     expect(isConfidentSmalltalk(sentence, 0, true)).toBe(false);
   });
