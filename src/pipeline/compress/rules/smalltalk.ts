@@ -1,7 +1,7 @@
 import type { CompressionRule } from "../types";
 import { cutRanges, removeRanges } from "../text/rewrite";
 import { splitSentences, type Sentence } from "../text/sentences";
-import { framingCueOffsets, isConfidentSmalltalk, isSocialAside, socialProbability } from "../text/social-model";
+import { asksSomething, framingCueOffsets, isConfidentSmalltalk, isSocialAside, socialProbability } from "../text/social-model";
 import { POINTS_BACK, readContent } from "./pleasantries";
 
 /**
@@ -142,6 +142,13 @@ function smalltalkRanges(text: string, level: number): { start: number; end: num
   });
 }
 
+/** The sentence around text[start, end), its closing mark with it. */
+function sentenceAround(text: string, start: number, end: number): string {
+  const from = Math.max(text.lastIndexOf(".", start), text.lastIndexOf("!", start), text.lastIndexOf("?", start), text.lastIndexOf("\n", start)) + 1;
+  const to = text.slice(end).search(/[.!?\n]/);
+  return text.slice(from, to < 0 ? text.length : end + to + 1);
+}
+
 /** A parenthesis inside a line, with the blanks before it: no placeholder, no nested parenthesis. */
 export const ASIDE = /[ \t]*\(([^()\n\uE000-\uF8FF]{1,120})\)/g;
 
@@ -158,7 +165,8 @@ export function socialAsideRanges(text: string, threshold: number): { start: num
   for (const m of text.slice(0, end).matchAll(ASIDE)) {
     // An aside opening its line is no aside: a list's "(a)" or a line of its own.
     const lineStart = text.lastIndexOf("\n", m.index) + 1;
-    if (text.slice(lineStart, m.index).trim() === "" || !isSocialAside(m[1]!, threshold)) continue;
+    if (text.slice(lineStart, m.index).trim() === "") continue;
+    if (!isSocialAside(m[1]!, threshold, asksSomething(sentenceAround(text, m.index, m.index + m[0].length)))) continue;
     ranges.push({ start: m.index, end: m.index + m[0].length });
   }
   if (ranges.length === 0) return ranges;
