@@ -47,6 +47,10 @@ describe("intent: asking whether the assistant has ideas, and phrasal task verbs
     ["I was wondering whether you might have some suggestions for practising?", "Suggestions for practising."],
     ["Could you lay out the pros and cons of each?", "Lay out the pros and cons of each."],
     ["Could you put together a packing list for me?", "Put together a packing list for me."],
+    // A question of its own after the command keeps its question mark (bench/data/compress-keep-13.json's writing).
+    ["Do you have any suggestions, or should I just hire a professional?", "Suggestions, or should I just hire a professional?"],
+    ["Could you explain monads, or is it too complex?", "Explain monads, or is it too complex?"],
+    ["Could you write a poem about cats or dogs?", "Write a poem about cats or dogs."],
   ])("%s -> %s", (text, command) => {
     expect(applyRule(intent, text, { level: 0.5 }).text).toBe(command);
   });

@@ -253,3 +253,38 @@ describe("pleasantries: emoji after a removed sentence, closings after a request
     expect(send("Thanks so much for the last answer. Now explain recursion.", 0.5)).not.toContain("Much for");
   });
 });
+
+// Adversarial probes against compress13's rules (bench/data/compress-keep-13.json): what looks removable holds
+// what the answer needs.
+describe("what looks removable but tells the answer something stays", () => {
+  test.each([
+    ["a feeling with its cause", "I'm worried because my dog ate chocolate an hour ago. What should I do?", "dog ate chocolate"],
+    ["a feeling beside a fact", "I'm stressed out, my visa expires next month. What should I do first?", "visa expires next month"],
+    ["a feeling about a person's need", "I'm losing my mind trying to get my baby to nap. Any tips?", "baby to nap"],
+    ["a clause after thanks", "Recommend a laptop for me. Thanks a ton, I'm a video editor.", "video editor"],
+    ["a clause after thanks", "Suggest a gift for my aunt. Thanks, she's into knitting!", "into knitting"],
+    ["an object emoji after a greeting", "Hey! 🚫🥜 Suggest some school lunch snacks.", "🚫🥜"],
+    ["an object emoji after a greeting", "Hi! 👶 due in March. Make me a hospital bag list.", "👶"],
+    [
+      "no code: a query letter",
+      "Write a query letter to a literary agent for my fantasy novel. Thank you so much for considering my manuscript!",
+      "Thank you so much for considering my manuscript!",
+    ],
+    ["code that prints words", "Write a bash script that echoes a welcome banner. Good morning! Have a wonderful day!", "Have a wonderful day!"],
+    ["a habit", "I sweat a lot, honestly. What fabric is best for running shirts?", "sweat a lot"],
+    ["a habit", "I blush really easily lol. How do I give a presentation without it showing?", "blush"],
+    ["an aside that qualifies the request", "Suggest a dog breed for us (hypoallergenic ideally!).", "hypoallergenic"],
+    ["an aside that tells a habit", "Give me a stretching routine (I sit a lot haha).", "sit a lot"],
+  ])("%s: %s", (_kind, text, kept) => {
+    for (const level of [0.5, 1]) expect(send(text, level)).toContain(kept);
+  });
+
+  test.each([
+    ["I'm so frustrated right now. How do I center a div in CSS?", 0.5, "How do I center a div in CSS?"],
+    ["What's the capital of Mongolia? Thanks a bunch, you're a lifesaver!", 0.5, "What's the capital of Mongolia?"],
+    ["Write me a python script that renames files by date. Thank you so much!", 0.5, "Write me a python script that renames files by date."],
+    ["Explain the Monty Hall problem (I know, I know, it's been done to death).", 1, "Explain the Monty Hall problem."],
+  ])("framing with nothing in it still goes: %s", (text, level, out) => {
+    expect(send(text, level)).toBe(out);
+  });
+});
