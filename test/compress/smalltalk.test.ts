@@ -39,6 +39,7 @@ describe("social-sentence model guards", () => {
     "My brain is running on fumes at this point, so bear with me.",
     "I've been going back and forth on this all day.",
     "omg hi ok my brain is literally mush at this point.",
+    "I'm a bit stressed.",
   ])("the writer's passing state while asking is the model's to judge: %s", (sentence) => {
     expect(isConfidentSmalltalk(sentence, 0)).toBe(true);
   });
@@ -188,6 +189,8 @@ describe("thanks closing the message in words no vocabulary lists", () => {
     ["Is it dead, and what should I do? Thanks heaps!", "Is it dead, and what should I do?"],
     ["Now I'm curious, what causes them? Thanks for satisfying my curiosity!", "Now I'm curious, what causes them?"],
     ["Could you tell me what's wrong and fix it? Thanks a bunch, you're a lifesaver!", "Tell me what's wrong and fix it."],
+    ["What does this error mean? Thank you, sorry for the late-night panic.", "What does this error mean?"],
+    ["What does this error mean? Thanks so much, I'm exhausted.", "What does this error mean?"],
   ])("%s -> %s", (text, out) => {
     for (const level of [0.5, 1]) expect(send(text, level)).toBe(out);
   });
@@ -263,6 +266,7 @@ describe("what looks removable but tells the answer something stays", () => {
     ["a feeling about a person's need", "I'm losing my mind trying to get my baby to nap. Any tips?", "baby to nap"],
     ["a clause after thanks", "Recommend a laptop for me. Thanks a ton, I'm a video editor.", "video editor"],
     ["a clause after thanks", "Suggest a gift for my aunt. Thanks, she's into knitting!", "into knitting"],
+    ["a clause after thanks the model reads as social", "Suggest a wine for dinner. Cheers mate, it's steak.", "steak"],
     ["an object emoji after a greeting", "Hey! 🚫🥜 Suggest some school lunch snacks.", "🚫🥜"],
     ["an object emoji after a greeting", "Hi! 👶 due in March. Make me a hospital bag list.", "👶"],
     [
