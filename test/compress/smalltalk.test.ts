@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { compressMessages } from "../../src/pipeline/compress";
 import { smalltalk } from "../../src/pipeline/compress/rules/smalltalk";
 import { isConfidentSmalltalk, socialProbability } from "../../src/pipeline/compress/text/social-model";
@@ -257,30 +258,14 @@ describe("pleasantries: emoji after a removed sentence, closings after a request
   });
 });
 
-// Adversarial probes against compress13's rules (bench/data/compress-keep-13.json): what looks removable holds
-// what the answer needs.
+// Adversarial probes against compress13's rules: what looks removable (a feeling, a clause after thanks, an emoji
+// after a greeting, a closing after a request for code, a habit, an aside) holds what the answer needs.
 describe("what looks removable but tells the answer something stays", () => {
-  test.each([
-    ["a feeling with its cause", "I'm worried because my dog ate chocolate an hour ago. What should I do?", "dog ate chocolate"],
-    ["a feeling beside a fact", "I'm stressed out, my visa expires next month. What should I do first?", "visa expires next month"],
-    ["a feeling about a person's need", "I'm losing my mind trying to get my baby to nap. Any tips?", "baby to nap"],
-    ["a clause after thanks", "Recommend a laptop for me. Thanks a ton, I'm a video editor.", "video editor"],
-    ["a clause after thanks", "Suggest a gift for my aunt. Thanks, she's into knitting!", "into knitting"],
-    ["a clause after thanks the model reads as social", "Suggest a wine for dinner. Cheers mate, it's steak.", "steak"],
-    ["an object emoji after a greeting", "Hey! 🚫🥜 Suggest some school lunch snacks.", "🚫🥜"],
-    ["an object emoji after a greeting", "Hi! 👶 due in March. Make me a hospital bag list.", "👶"],
-    [
-      "no code: a query letter",
-      "Write a query letter to a literary agent for my fantasy novel. Thank you so much for considering my manuscript!",
-      "Thank you so much for considering my manuscript!",
-    ],
-    ["code that prints words", "Write a bash script that echoes a welcome banner. Good morning! Have a wonderful day!", "Have a wonderful day!"],
-    ["a habit", "I sweat a lot, honestly. What fabric is best for running shirts?", "sweat a lot"],
-    ["a habit", "I blush really easily lol. How do I give a presentation without it showing?", "blush"],
-    ["an aside that qualifies the request", "Suggest a dog breed for us (hypoallergenic ideally!).", "hypoallergenic"],
-    ["an aside that tells a habit", "Give me a stretching routine (I sit a lot haha).", "sit a lot"],
-  ])("%s: %s", (_kind, text, kept) => {
-    for (const level of [0.5, 1]) expect(send(text, level)).toContain(kept);
+  const { prompts } = JSON.parse(readFileSync(new URL("../../bench/data/compress-keep-13.json", import.meta.url), "utf8")) as {
+    prompts: { id: string; text: string; keep: string[] }[];
+  };
+  test.each(prompts.map((p) => [p.id, p.text, p.keep] as const))("%s: %s", (_id, text, keep) => {
+    for (const level of [0.5, 1]) for (const span of keep) expect(send(text, level)).toContain(span);
   });
 
   test.each([
