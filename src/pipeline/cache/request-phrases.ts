@@ -110,6 +110,21 @@ const RULES: readonly Rule[] = [
     ),
     (_m, lead, obj) => `restore ${lead}${obj}`,
   ],
+  // "recover deleted photos" (no determiner, a participle of loss before the object) -> "restore deleted photos" (issue 24,
+  // ninth session: bench/data/faq-dev9.json). Not "recover files" alone: "retrieve files from a server" is a download.
+  [
+    new RegExp(
+      String.raw`\b(?:recover(?:s|ed|ing)?|retriev(?:e|es|ed|ing))\s+((?:deleted|lost|erased|trashed)\s+(?:file|photo|picture|message|document|folder|note|email|chat|video|contact)s)${PHRASE_END}`,
+      "giu",
+    ),
+    (_m, obj) => `restore ${obj}`,
+  ],
+  // "Do you take my insurance?" / "Does your clinic take walk-ins?" -> "... accept ...": what the service asked takes, it accepts
+  // (issue 24, ninth session: bench/data/faq-dev9.json). Only "you" or "your <place>" as the subject: "Can I take my card
+  // abroad?" carries it, "Do they take cash?" asks about someone else.
+  [/\b(do|does|will) (you|your [a-z]+) take\b/giu, (_m, aux, who) => `${aux} ${who} accept`],
+  // "hand over my keys" -> "give my keys" ("hand in" is submitting and stays).
+  [/\bhand(s|ed|ing)?\s+over\b/giu, (_m, s) => `${s === "ed" ? "gave" : s === "ing" ? "giving" : `give${s ?? ""}`}`],
   // "send back an item" / "send an item back" -> "return an item".
   [
     new RegExp(String.raw`\bsend(?:s|ing)?\s+back\s+${OBJECT_LEAD}((?:item|product|order|package|parcel|purchase)s?)${PHRASE_END}`, "giu"),
@@ -184,7 +199,7 @@ const RULES: readonly Rule[] = [
 
 /** Whether a rule can apply at all: most prompts have none of these words. */
 const HINT =
-  /stop|end|termin|quit|discontin|call|put|reload|recharg|money|fund|credit|sign|regist|enrol|join|recover|retriev|back|send|tak|reach|touch|talk|speak|hold|past|previous|drop|withdr|leav|left|rid|good|rating|apply|new|contact|delet|remov|miss|lost|cancel|damag|broken|expir|block|stolen/i;
+  /stop|end|termin|quit|discontin|call|put|reload|recharg|money|fund|credit|sign|regist|enrol|join|recover|retriev|back|send|tak|reach|touch|talk|speak|hold|past|previous|drop|withdr|leav|left|rid|good|rating|apply|new|contact|delet|remov|miss|lost|cancel|damag|broken|expir|block|stolen|hand/i;
 
 /** The request with the phrases above in one wording. */
 export function withRequestPhrases(request: string): string {

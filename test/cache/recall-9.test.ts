@@ -1,0 +1,80 @@
+import { describe, expect, test } from "bun:test";
+import { compareFacets, extractFacets, type WordSimilarity } from "../../src/pipeline/cache";
+import { canonicalRequest } from "../../src/pipeline/cache/facets";
+import { SHIPPED_SYNONYMS } from "../../src/pipeline/cache/request-synonyms";
+
+/**
+ * Issue 24, ninth session: contractions typed without their apostrophe, "where do I" before report /
+ * reload / register, "how much do you charge for X", "do you take" as "do you accept", "book" /
+ * "schedule" of a lesson, tour or walk, "recover deleted photos", "hand over". Each on both sides: the
+ * rewording served (both ways) and the look-alikes refused. The table alone decides swapped words.
+ */
+const words: WordSimilarity = { vectors: new Map(), minSimilarity: 0.3, synonyms: SHIPPED_SYNONYMS };
+
+function serves(a: string, b: string): boolean {
+  return compareFacets(extractFacets(a), extractFacets(b), words).equivalent;
+}
+
+const SERVED: [string, string][] = [
+  ["whats the way to share an album", "How do I share an album?"],
+  ["whats the price of a scooter ride", "How much does a scooter ride cost?"],
+  ["I dont have access to my account", "I don't have access to my account"],
+  ["i cant login", "I can't log in"],
+  ["im locked out of my account", "I'm locked out of my account"],
+  ["Where do I report a power outage?", "How do I report a power outage?"],
+  ["where can I reload my lift card", "How do I reload my lift card?"],
+  ["Where do I register my child for the league?", "How do I register my child for the league?"],
+  ["How much do you charge for a dog walk?", "How much does a dog walk cost?"],
+  ["How much do you charge for a dog walk?", "what's the price of a dog walk?"],
+  ["Do you take my insurance?", "Do you accept my insurance?"],
+  ["Does your clinic take walk-ins?", "Does your clinic accept walk-ins?"],
+  ["How do I schedule a dog walk?", "How do I book a dog walk?"],
+  ["How do I book a lesson with a tutor?", "how do i schedule a lesson with a tutor"],
+  ["how can I recover deleted photos", "How do I restore deleted photos?"],
+  ["how do i hand over my keys to the walker", "how can i give my keys to the walker"],
+];
+
+const REFUSED: [string, string][] = [
+  // A negation typed without its apostrophe still counts.
+  ["I dont have access to my account", "I have access to my account"],
+  ["i cant login", "I can log in"],
+  ["whats the way to delete an album", "How do I share an album?"],
+  // "where" that asks a place.
+  ["Where do I save the file?", "How do I save the file?"],
+  ["Where do I pay my rent?", "How do I pay my rent?"],
+  ["Where do I report a power outage?", "How do I report a gas leak?"],
+  // Someone else's charge, a yes-or-no charge, another service.
+  ["How much do they charge for a dog walk?", "How much does a dog walk cost?"],
+  ["Do you charge for shipping?", "How much does shipping cost?"],
+  ["How much do you charge for a cat visit?", "How much does a dog walk cost?"],
+  // "take" that carries, or someone else's.
+  ["Can I take my card abroad?", "Can I accept my card abroad?"],
+  ["Do they take cash?", "Do they accept cash?"],
+  // "make" is no booking; "schedule a post" names no booking.
+  ["How do I make a lesson?", "How do I book a lesson?"],
+  ["How do I schedule a post?", "How do I book a post?"],
+  ["How do I retrieve files from a server?", "How do I restore files from a server?"],
+  ["How do I hand in my keys?", "How do I give my keys?"],
+];
+
+describe("issue 24, ninth session: frames and words of FAQ repeats", () => {
+  for (const [a, b] of SERVED) {
+    test(`serves "${a}" / "${b}"`, () => {
+      expect(serves(a, b)).toBe(true);
+      expect(serves(b, a)).toBe(true);
+    });
+  }
+  for (const [a, b] of REFUSED) {
+    test(`refuses "${a}" / "${b}"`, () => {
+      expect(serves(a, b)).toBe(false);
+      expect(serves(b, a)).toBe(false);
+    });
+  }
+  test("apostrophes go back only where the word is no other word", () => {
+    expect(canonicalRequest("What did Jony Ive design?")).toBe("What did Jony Ive design?");
+    expect(canonicalRequest("the hows and whys of tax")).toBe("the hows and whys of tax");
+    expect(canonicalRequest("I cant stand the cant of politicians")).toBe("I can't stand the cant of politicians");
+    expect(canonicalRequest("Set up WhatsApp")).toBe("Set up WhatsApp");
+    expect(canonicalRequest("hows the weather")).toBe("how's the weather");
+  });
+});
