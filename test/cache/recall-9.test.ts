@@ -6,7 +6,7 @@ import { SHIPPED_SYNONYMS } from "../../src/pipeline/cache/request-synonyms";
 /**
  * Issue 24, ninth session: contractions typed without their apostrophe, "where do I" before report /
  * reload / register, "how much do you charge for X", "do you take" as "do you accept", "book" /
- * "schedule" of a lesson, tour or walk, "recover deleted photos", "hand over". Each on both sides: the
+ * "schedule" of a lesson, tour or walk, "recover deleted photos", "hand over", "the X on my Y" as "my Y X". Each on both sides: the
  * rewording served (both ways) and the look-alikes refused. The table alone decides swapped words.
  */
 const words: WordSimilarity = { vectors: new Map(), minSimilarity: 0.3, synonyms: SHIPPED_SYNONYMS };
@@ -32,6 +32,10 @@ const SERVED: [string, string][] = [
   ["How do I book a lesson with a tutor?", "how do i schedule a lesson with a tutor"],
   ["how can I recover deleted photos", "How do I restore deleted photos?"],
   ["how do i hand over my keys to the walker", "how can i give my keys to the walker"],
+  // "X on / in / at my Y" is "my Y X".
+  ["How can I change the name on my invoice?", "how to change invoice name"],
+  ["How do I free up storage on my phone?", "how to free up phone storage"],
+  ["How do I change the battery in my car?", "How do I change my car battery?"],
 ];
 
 const REFUSED: [string, string][] = [
@@ -55,6 +59,11 @@ const REFUSED: [string, string][] = [
   ["How do I schedule a post?", "How do I book a post?"],
   ["How do I retrieve files from a server?", "How do I restore files from a server?"],
   ["How do I hand in my keys?", "How do I give my keys?"],
+  // Swapped words, a place that is nobody's, a companion.
+  ["How do I change the invoice on my name?", "How do I change the name on my invoice?"],
+  ["Who is the man in the car?", "Who is the car man?"],
+  ["Draw a circle in a square", "Draw a square circle"],
+  ["Is a man with a dog safe?", "Is a dog man safe?"],
 ];
 
 describe("issue 24, ninth session: frames and words of FAQ repeats", () => {

@@ -81,6 +81,11 @@ export interface Slot {
   rel: string;
   /** Position in the prompt; the members of a coordinated list ("apples and pears") share one. */
   rank: number;
+  /**
+   * "on", "in" or "at" when one of them stands before the word and "my", "your" or "our": what lets "the
+   * name on my invoice" be "my invoice name" (order.ts isCompoundSwap); absent otherwise.
+   */
+  place?: string;
 }
 
 interface Token {
@@ -1162,6 +1167,14 @@ function articleAsVariable(tokens: readonly Token[], i: number): string | undefi
 type PlacedSlot = Slot & { at: number };
 
 /**
+ * The prepositions of place a compound's first word may stand after in the other wording, before a
+ * possessive (see Slot.place): "the screen on my phone" is "my phone screen", "the battery in my car"
+ * "my car battery"; "the man in the car" is no "car man", "a circle in a square" no "square circle".
+ */
+const LOCATIVES: ReadonlySet<string> = new Set(["on", "in", "at"]);
+const OWNERS: ReadonlySet<string> = new Set(["my", "your", "our"]);
+
+/**
  * A determiner with no noun after it stands for one: "gave her $50 for her to buy" has the pronoun
  * "her" after "for", and "by her to buy" is another request (bench/cache-eval.ts served it as one).
  */
@@ -1239,12 +1252,21 @@ function personSlot(t: Token): string | undefined {
 function readSlots(tokens: Token[], titleCase: boolean, literals: readonly string[]): Slot[] {
   const slots: PlacedSlot[] = [];
   let rel = "";
-  const place = (key: string, at: number, relation: string) => slots.push({ key, rel: relation, rank: slots.length, at });
+  let locative = "";
+  const place = (key: string, at: number, relation: string) => {
+    slots.push({ key, rel: relation, rank: slots.length, at, ...(locative ? { place: locative } : {}) });
+    locative = "";
+  };
   const persons = twoPersons(tokens);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t.kind === "break" || CLAUSE_END.has(t.text)) {
       rel = "";
+      locative = "";
+      continue;
+    }
+    if (t.kind === "word" && LOCATIVES.has(t.lower) && OWNERS.has(tokens[i + 1]?.lower ?? "")) {
+      locative = t.lower;
       continue;
     }
     const relation = t.kind === "word" ? RELATIONS[t.lower] : undefined;
@@ -1284,7 +1306,7 @@ function readSlots(tokens: Token[], titleCase: boolean, literals: readonly strin
     rel = "";
   }
   coordinate(slots, tokens, titleCase);
-  return slots.map(({ key, rel, rank }) => ({ key, rel, rank }));
+  return slots.map(({ key, rel, rank, place }) => (place === undefined ? { key, rel, rank } : { key, rel, rank, place }));
 }
 
 /**
