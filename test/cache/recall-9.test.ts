@@ -6,7 +6,7 @@ import { SHIPPED_SYNONYMS } from "../../src/pipeline/cache/request-synonyms";
 /**
  * Issue 24, ninth session: contractions typed without their apostrophe, "where do I" before report /
  * reload / register, "how much do you charge for X", "do you take" as "do you accept", "book" /
- * "schedule" of a lesson, tour or walk, "recover deleted photos", "hand over", "the X on my Y" as "my Y X". Each on both sides: the
+ * "schedule" of a lesson, tour or walk, "recover deleted photos", "hand over", "the X on my Y" as "my Y X", "share X with someone", "... on my account". Each on both sides: the
  * rewording served (both ways) and the look-alikes refused. The table alone decides swapped words.
  */
 const words: WordSimilarity = { vectors: new Map(), minSimilarity: 0.3, synonyms: SHIPPED_SYNONYMS };
@@ -36,6 +36,11 @@ const SERVED: [string, string][] = [
   ["How can I change the name on my invoice?", "how to change invoice name"],
   ["How do I free up storage on my phone?", "how to free up phone storage"],
   ["How do I change the battery in my car?", "How do I change my car battery?"],
+  // Sharing is with someone; what is changed in a service is on the user's account.
+  ["How can I share a file with someone?", "How do I share a file?"],
+  ["how do I share my folder with someone else", "How do I share my folder?"],
+  ["How can I change the email address on my account?", "How do I change my email address?"],
+  ["how do i switch on two-factor authentication on my account", "How do I enable two-factor authentication?"],
 ];
 
 const REFUSED: [string, string][] = [
@@ -64,6 +69,12 @@ const REFUSED: [string, string][] = [
   ["Who is the man in the car?", "Who is the car man?"],
   ["Draw a circle in a square", "Draw a square circle"],
   ["Is a man with a dog safe?", "Is a dog man safe?"],
+  // Sharing with someone named, somewhere, or another verb; "my account" as a destination or before more.
+  ["Can I share my account with someone in another country?", "Can I share my account?"],
+  ["How do I share my screen with my team?", "How do I share my screen?"],
+  ["How do I share a file with someone?", "How do I send a file to someone?"],
+  ["How do I add money to my account?", "How do I add money?"],
+  ["Why is there a charge on my account from Amazon?", "Why is there a charge from Amazon?"],
 ];
 
 describe("issue 24, ninth session: frames and words of FAQ repeats", () => {

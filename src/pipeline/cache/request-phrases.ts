@@ -119,6 +119,21 @@ const RULES: readonly Rule[] = [
     ),
     (_m, obj) => `restore ${obj}`,
   ],
+  // "share a file with someone" -> "share a file": sharing is with someone, so the indefinite one adds nothing (issue 24, ninth
+  // session: 12 ordered pairs of the FAQ files refused on "someone" alone). Only "someone", "somebody", "others", "other
+  // people" (+ "else") ending the request or its clause: "share my account with someone in another country" or "with my team" stay.
+  [
+    new RegExp(
+      String.raw`\b(shar(?:e|es|ed|ing)\s+(?:[\p{L}’'-]+\s+){1,4}?)with\s+(?:someone|somebody|others|other\s+people)(?:\s+else)?(?=\s*(?:[?.!,;:]|$))`,
+      "giu",
+    ),
+    (_m, share) => share.trimEnd(),
+  ],
+  // "... on my account" closing a request -> without it: what a user changes, sets up or has in a service is on their
+  // account ("the email address on my account" / "my email address", "two-factor authentication on my account": 15
+  // ordered pairs of the FAQ files refused on "account" alone). Only "on" and only last: "add money to my account" (a
+  // destination) or "a charge on my account from Amazon" stay.
+  [/\s+on\s+my\s+account(?=\s*[?.!]*\s*$)/giu, () => ""],
   // "Do you take my insurance?" / "Does your clinic take walk-ins?" -> "... accept ...": what the service asked takes, it accepts
   // (issue 24, ninth session: bench/data/faq-dev9.json). Only "you" or "your <place>" as the subject: "Can I take my card
   // abroad?" carries it, "Do they take cash?" asks about someone else.
@@ -199,7 +214,7 @@ const RULES: readonly Rule[] = [
 
 /** Whether a rule can apply at all: most prompts have none of these words. */
 const HINT =
-  /stop|end|termin|quit|discontin|call|put|reload|recharg|money|fund|credit|sign|regist|enrol|join|recover|retriev|back|send|tak|reach|touch|talk|speak|hold|past|previous|drop|withdr|leav|left|rid|good|rating|apply|new|contact|delet|remov|miss|lost|cancel|damag|broken|expir|block|stolen|hand/i;
+  /stop|end|termin|quit|discontin|call|put|reload|recharg|money|fund|credit|sign|regist|enrol|join|recover|retriev|back|send|tak|reach|touch|talk|speak|hold|past|previous|drop|withdr|leav|left|rid|good|rating|apply|new|contact|delet|remov|miss|lost|cancel|damag|broken|expir|block|stolen|hand|shar|account/i;
 
 /** The request with the phrases above in one wording. */
 export function withRequestPhrases(request: string): string {
