@@ -6,7 +6,7 @@ import { SHIPPED_SYNONYMS } from "../../src/pipeline/cache/request-synonyms";
 /**
  * Issue 24, ninth session: contractions typed without their apostrophe, "where do I" before report /
  * reload / register, "how much do you charge for X", "do you take" as "do you accept", "book" /
- * "schedule" of a lesson, tour or walk, "recover deleted photos", "hand over", "the X on my Y" as "my Y X", "share X with someone", "... on my account". Each on both sides: the
+ * "schedule" of a lesson, tour or walk, "recover deleted photos", "hand over", "the X on my Y" as "my Y X", "share X with someone", "... on my account", "change my email address", "set up 2FA", "how old do you need to be". Each on both sides: the
  * rewording served (both ways) and the look-alikes refused. The table alone decides swapped words.
  */
 const words: WordSimilarity = { vectors: new Map(), minSimilarity: 0.3, synonyms: SHIPPED_SYNONYMS };
@@ -41,6 +41,9 @@ const SERVED: [string, string][] = [
   ["how do I share my folder with someone else", "How do I share my folder?"],
   ["How can I change the email address on my account?", "How do I change my email address?"],
   ["how do i switch on two-factor authentication on my account", "How do I enable two-factor authentication?"],
+  ["How do I change my email address?", "how to change my email"],
+  ["how do i set up two-factor authentication", "How do I enable two-factor authentication?"],
+  ["how old do you need to be to ride a scooter", "How old must I be to ride a scooter?"],
 ];
 
 const REFUSED: [string, string][] = [
@@ -75,6 +78,12 @@ const REFUSED: [string, string][] = [
   ["How do I share a file with someone?", "How do I send a file to someone?"],
   ["How do I add money to my account?", "How do I add money?"],
   ["Why is there a charge on my account from Amazon?", "Why is there a charge from Amazon?"],
+  // The mail is no address; an app is no feature switched on; the assistant's own age.
+  ["How do I find my email address?", "How do I find my email?"],
+  ["How do I change the email?", "How do I change my email address?"],
+  ["How do I set up a two-factor app?", "How do I enable a two-factor app?"],
+  ["How old are you?", "How old am I?"],
+  ["How old do you think I am?", "How old do I think I am?"],
 ];
 
 describe("issue 24, ninth session: frames and words of FAQ repeats", () => {

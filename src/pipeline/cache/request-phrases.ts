@@ -134,6 +134,19 @@ const RULES: readonly Rule[] = [
   // ordered pairs of the FAQ files refused on "account" alone). Only "on" and only last: "add money to my account" (a
   // destination) or "a charge on my account from Amazon" stay.
   [/\s+on\s+my\s+account(?=\s*[?.!]*\s*$)/giu, () => ""],
+  // "change my email" -> "change my email address": what one changes, updates or verifies of one's own email is its address
+  // (issue 24, ninth session: "How do I change my email address?" / "how to change my email" in bench/data/faq-replay.json,
+  // refused on "address" alone). Only "my" or "your" after these verbs: "find / check / read my email" is the mail, and
+  // "change the email" may be a message to rewrite.
+  [/\b((?:chang|updat|edit|modif|verif|confirm)[a-z]*\s+(?:my|your)\s+e-?mail)\b(?!\s*-?\s*address)/giu, (_m, what) => `${what} address`],
+  // "set up two-factor authentication" -> "enable ...": a security feature or autopay is set up by switching it on (the
+  // enable group of request-synonyms.ts; "How do I set up two-factor authentication?" / "How do I enable ..." in the FAQ files).
+  [
+    /\bset(?:s|ting)?\s+up\s+((?:two-factor|2-factor|two-step|2-step|multi-factor)\s+(?:authentication|verification)|2fa|mfa|autopay)\b/giu,
+    (_m, what) => `enable ${what}`,
+  ],
+  // "How old do you need to be to X?" asks the age the service asks of anyone, the user too: "How old do I have to be to X?".
+  [/^(\s*)how old do you (?:have|need) to be\b/iu, (_m, lead) => `${lead}how old do I have to be`],
   // "Do you take my insurance?" / "Does your clinic take walk-ins?" -> "... accept ...": what the service asked takes, it accepts
   // (issue 24, ninth session: bench/data/faq-dev9.json). Only "you" or "your <place>" as the subject: "Can I take my card
   // abroad?" carries it, "Do they take cash?" asks about someone else.
@@ -214,7 +227,7 @@ const RULES: readonly Rule[] = [
 
 /** Whether a rule can apply at all: most prompts have none of these words. */
 const HINT =
-  /stop|end|termin|quit|discontin|call|put|reload|recharg|money|fund|credit|sign|regist|enrol|join|recover|retriev|back|send|tak|reach|touch|talk|speak|hold|past|previous|drop|withdr|leav|left|rid|good|rating|apply|new|contact|delet|remov|miss|lost|cancel|damag|broken|expir|block|stolen|hand|shar|account/i;
+  /stop|end|termin|quit|discontin|call|put|reload|recharg|money|fund|credit|sign|regist|enrol|join|recover|retriev|back|send|tak|reach|touch|talk|speak|hold|past|previous|drop|withdr|leav|left|rid|good|rating|apply|new|contact|delet|remov|miss|lost|cancel|damag|broken|expir|block|stolen|hand|shar|account|mail|set|old/i;
 
 /** The request with the phrases above in one wording. */
 export function withRequestPhrases(request: string): string {
