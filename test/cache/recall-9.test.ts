@@ -6,7 +6,7 @@ import { SHIPPED_SYNONYMS } from "../../src/pipeline/cache/request-synonyms";
 /**
  * Issue 24, ninth session: contractions typed without their apostrophe, "where do I" before report /
  * reload / register, "how much do you charge for X", "do you take" as "do you accept", "book" /
- * "schedule" of a lesson, tour or walk, "recover deleted photos", "hand over", "the X on my Y" as "my Y X", "share X with someone", "... on my account", "change my email address", "set up 2FA", "how old do you need to be", "receive / obtain a X" as "get a X". Each on both sides: the
+ * "schedule" of a lesson, tour or walk, "recover deleted photos", "hand over", "the X on my Y" as "my Y X", "share X with someone", "... on my account", "change my email address", "set up 2FA", "how old do you need to be", "receive / obtain a X" as "get a X", "one of your Xs" as "a X". Each on both sides: the
  * rewording served (both ways) and the look-alikes refused. The table alone decides swapped words.
  */
 const words: WordSimilarity = { vectors: new Map(), minSimilarity: 0.3, synonyms: SHIPPED_SYNONYMS };
@@ -46,6 +46,8 @@ const SERVED: [string, string][] = [
   ["how old do you need to be to ride a scooter", "How old must I be to ride a scooter?"],
   ["How do I receive a refund?", "How do I get a refund?"],
   ["How do I obtain a parking permit?", "How do I get a parking permit?"],
+  ["What's the way to unlock one of your scooters?", "How do I unlock a scooter?"],
+  ["How do I cancel one of my classes?", "How do I cancel a class?"],
 ];
 
 const REFUSED: [string, string][] = [
@@ -85,6 +87,9 @@ const REFUSED: [string, string][] = [
   ["How do I change the email?", "How do I change my email address?"],
   ["How do I set up a two-factor app?", "How do I enable a two-factor app?"],
   ["How old are you?", "How old am I?"],
+  // One of them is no other thing, nor two.
+  ["How do I unlock one of your scooters?", "How do I unlock a bike?"],
+  ["How do I cancel one of my classes?", "How do I cancel two classes?"],
   // Getting is no sending.
   ["How do I receive a refund?", "How do I send a refund?"],
   ["How do I receive a payment?", "How do I send a payment?"],

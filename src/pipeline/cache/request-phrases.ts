@@ -157,6 +157,15 @@ const RULES: readonly Rule[] = [
       return suffix === "es" ? "gets " : suffix === "ed" ? "got " : suffix === "ing" ? "getting " : "get ";
     },
   ],
+  // "one of your scooters" / "one of my photos" -> "a scooter" / "a photo": any one of them is one such thing (issue 24, ninth
+  // session: "What's the way to unlock one of your scooters?" / "How do I unlock a scooter?" in bench/data/faq-dev9.json, refused
+  // on the person "you"). Only one plural word ending the phrase: "one of the best hotels" (a ranking), "one of my 3 cards" and
+  // "one of your scooters in Paris" (PHRASE_END keeps the place, the singular reads the same) stay as they are but for the noun.
+  [
+    new RegExp(String.raw`\bone\s+of\s+(?:your|my|our|the)\s+(\p{L}{2,}?)(e?s)${PHRASE_END}`, "giu"),
+    (_m, noun: string, plural: string) =>
+      `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}${plural.toLowerCase() === "es" && !/(?:s|x|z|ch|sh)$/i.test(noun) ? "e" : ""}`,
+  ],
   // "Do you take my insurance?" / "Does your clinic take walk-ins?" -> "... accept ...": what the service asked takes, it accepts
   // (issue 24, ninth session: bench/data/faq-dev9.json). Only "you" or "your <place>" as the subject: "Can I take my card
   // abroad?" carries it, "Do they take cash?" asks about someone else.
@@ -237,7 +246,7 @@ const RULES: readonly Rule[] = [
 
 /** Whether a rule can apply at all: most prompts have none of these words. */
 const HINT =
-  /stop|end|termin|quit|discontin|call|put|reload|recharg|money|fund|credit|sign|regist|enrol|join|recover|retriev|back|send|tak|reach|touch|talk|speak|hold|past|previous|drop|withdr|leav|left|rid|good|rating|apply|new|contact|delet|remov|miss|lost|cancel|damag|broken|expir|block|stolen|hand|shar|account|mail|set|old|receiv|obtain/i;
+  /stop|end|termin|quit|discontin|call|put|reload|recharg|money|fund|credit|sign|regist|enrol|join|recover|retriev|back|send|tak|reach|touch|talk|speak|hold|past|previous|drop|withdr|leav|left|rid|good|rating|apply|new|contact|delet|remov|miss|lost|cancel|damag|broken|expir|block|stolen|hand|shar|account|mail|set|old|receiv|obtain|one/i;
 
 /** The request with the phrases above in one wording. */
 export function withRequestPhrases(request: string): string {
