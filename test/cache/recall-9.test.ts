@@ -6,7 +6,7 @@ import { SHIPPED_SYNONYMS } from "../../src/pipeline/cache/request-synonyms";
 /**
  * Issue 24, ninth session: contractions typed without their apostrophe, "where do I" before report /
  * reload / register, "how much do you charge for X", "do you take" as "do you accept", "book" /
- * "schedule" of a lesson, tour or walk, "recover deleted photos", "hand over", "the X on my Y" as "my Y X", "share X with someone", "... on my account", "change my email address", "set up 2FA", "how old do you need to be", "receive / obtain a X" as "get a X", "one of your Xs" as "a X". Each on both sides: the
+ * "schedule" of a lesson, tour or walk, "recover deleted photos", "hand over", "the X on my Y" as "my Y X", "share X with someone", "... on my account", "change my email address", "set up 2FA", "how old do you need to be", "receive / obtain a X" as "get a X", "one of your Xs" as "a X", "talk to a human", "the status of my order", "track my package". Each on both sides: the
  * rewording served (both ways) and the look-alikes refused. The table alone decides swapped words.
  */
 const words: WordSimilarity = { vectors: new Map(), minSimilarity: 0.3, synonyms: SHIPPED_SYNONYMS };
@@ -48,6 +48,9 @@ const SERVED: [string, string][] = [
   ["How do I obtain a parking permit?", "How do I get a parking permit?"],
   ["What's the way to unlock one of your scooters?", "How do I unlock a scooter?"],
   ["How do I cancel one of my classes?", "How do I cancel a class?"],
+  ["How can I talk to a human?", "How do I contact customer support?"],
+  ["Where can I see the status of my order?", "How do I track my order?"],
+  ["how to track my package", "How do I track my order?"],
 ];
 
 const REFUSED: [string, string][] = [
@@ -90,6 +93,12 @@ const REFUSED: [string, string][] = [
   // One of them is no other thing, nor two.
   ["How do I unlock one of your scooters?", "How do I unlock a bike?"],
   ["How do I cancel one of my classes?", "How do I cancel two classes?"],
+  // Anyone is no support desk; an application is no shipment; a package is cancelled as no order is.
+  ["How do I talk to a human about my feelings?", "How do I contact support about my feelings?"],
+  ["How can I talk to a person?", "How do I contact support?"],
+  ["How do I check the status of my application?", "How do I track my application?"],
+  ["How do I cancel my package?", "How do I cancel my order?"],
+  ["How do I track my order?", "How do I track my refund?"],
   // Getting is no sending.
   ["How do I receive a refund?", "How do I send a refund?"],
   ["How do I receive a payment?", "How do I send a payment?"],

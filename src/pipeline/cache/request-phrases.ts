@@ -194,6 +194,23 @@ const RULES: readonly Rule[] = [
     ),
     (_m, who) => `contact ${who}`,
   ],
+  // "talk to a human / a live agent / a representative" -> "contact support": the people a service's users reach are its support
+  // (issue 24, ninth session: "How can I talk to a human?" / "How do I contact customer support?" in the FAQ files). Not "a
+  // person" (anyone), and only ending the phrase: "talk to a human about my feelings" stays.
+  [
+    new RegExp(
+      String.raw`\b(?:get(?:s|ting)?\s+in\s+touch\s+with|reach|talk\s+to|speak\s+(?:to|with)|get\s+hold\s+of|contact|chat\s+with)\s+(?:a|an|the|your)\s+(?:real\s+|live\s+)?(?:human(?:\s+being)?|agent|representative|rep|real\s+person|live\s+person)${PHRASE_END}`,
+      "giu",
+    ),
+    () => "contact support",
+  ],
+  // "check / see / view the status of my order" -> "track my order": following a shipment is tracking it (issue 24, ninth session:
+  // "Where can I see the status of my order?" / "How do I track my order?" in the FAQ files). Only shipments: "the status of my
+  // application" or "of my claim" is no tracking.
+  [
+    /\b(?:check(?:s|ed|ing)?|see|view|find|know)\s+the\s+status\s+of\s+((?:my|the|your|an?)\s+(?:order|package|parcel|delivery|shipment)s?)\b/giu,
+    (_m, what) => `track ${what}`,
+  ],
   // "drop / withdraw from / leave / unregister from a course" -> "unenroll from a course".
   [
     new RegExp(
@@ -246,7 +263,7 @@ const RULES: readonly Rule[] = [
 
 /** Whether a rule can apply at all: most prompts have none of these words. */
 const HINT =
-  /stop|end|termin|quit|discontin|call|put|reload|recharg|money|fund|credit|sign|regist|enrol|join|recover|retriev|back|send|tak|reach|touch|talk|speak|hold|past|previous|drop|withdr|leav|left|rid|good|rating|apply|new|contact|delet|remov|miss|lost|cancel|damag|broken|expir|block|stolen|hand|shar|account|mail|set|old|receiv|obtain|one/i;
+  /stop|end|termin|quit|discontin|call|put|reload|recharg|money|fund|credit|sign|regist|enrol|join|recover|retriev|back|send|tak|reach|touch|talk|speak|hold|past|previous|drop|withdr|leav|left|rid|good|rating|apply|new|contact|delet|remov|miss|lost|cancel|damag|broken|expir|block|stolen|hand|shar|account|mail|set|old|receiv|obtain|one|human|agent|rep|person|status/i;
 
 /** The request with the phrases above in one wording. */
 export function withRequestPhrases(request: string): string {
