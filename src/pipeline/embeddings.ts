@@ -125,13 +125,15 @@ export class Embeddings {
         `'${model.id}' is served by ${provider.name}, whose API has no embeddings in OpenAI's format; use ${this.s.catalog.embeddingModel} or an OpenAI model`,
       );
     const started = performance.now();
+    const { timeoutMs, totalMs, maxAnswerBytes } = this.s.callPolicy;
     try {
-      return await provider.embed({ body: { ...req.raw, model: model.id }, signal, timeoutMs: this.s.callPolicy.timeoutMs });
+      // The call's one deadline and answer cap, as a completion's (issue 23).
+      return await provider.embed({ body: { ...req.raw, model: model.id }, signal, timeoutMs, deadlineAt: started + totalMs, maxAnswerBytes });
     } catch (e) {
       if (!(e instanceof ProviderError) || e.kind === "aborted") throw e;
       const ms = performance.now() - started;
       const attempt = { model: model.id, provider: provider.name, outcome: e.kind, error: e.message, ms };
-      throw new UpstreamFailure(e.kind === "timeout" ? "UPSTREAM_TIMEOUT" : "UPSTREAM_ERROR", e.message, [attempt], ms, e);
+      throw new UpstreamFailure(e.kind === "timeout" || e.kind === "deadline" ? "UPSTREAM_TIMEOUT" : "UPSTREAM_ERROR", e.message, [attempt], ms, e);
     }
   }
 }

@@ -122,6 +122,10 @@ export interface EmbeddingRequest {
   body: Record<string, unknown>;
   signal: AbortSignal;
   timeoutMs?: number;
+  /** See ProviderRequest.deadlineAt. */
+  deadlineAt?: number;
+  /** See ProviderRequest.maxAnswerBytes. */
+  maxAnswerBytes?: number;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { isBusy } from "./no-wait";
+import { isBusy, noCheckpoints } from "./no-wait";
 
 /**
  * The store cannot change a counter now: locked by another writer for longer than the waits below, or
@@ -22,6 +22,7 @@ export function counterConnection(dbPath: string): Database {
   // at NORMAL). In WAL mode NORMAL survives a killed process; a power cut may lose the last changes, as
   // it may the store's other writes.
   sqlite.run("PRAGMA synchronous = NORMAL");
+  noCheckpoints(sqlite);
   return sqlite;
 }
 

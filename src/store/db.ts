@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Sql } from "postgres";
 import * as schema from "./schema";
-import { BUSY_TIMEOUT_MS, isBusy } from "./no-wait";
+import { BUSY_TIMEOUT_MS, isBusy, noCheckpoints } from "./no-wait";
 
 /** drizzle over bun:sqlite, with the connection underneath (`$client`) for what drizzle does not say (pragmas). */
 export type SqliteDb = BunSQLiteDatabase<typeof schema> & { $client: Database };
@@ -169,6 +169,7 @@ export function openStore(dataDir: string): SqliteStore {
   }
   sqlite.run("PRAGMA synchronous = NORMAL");
   sqlite.run("PRAGMA foreign_keys = ON");
+  noCheckpoints(sqlite);
   migrate(sqlite);
   const db = drizzle({ client: sqlite, schema });
   return {

@@ -46,3 +46,14 @@ const CONNECTION_CODES = new Set([
   "CONNECTION_DESTROYED",
   "CONNECTION_ENDED",
 ]);
+
+/**
+ * Leaves WAL checkpoints to the writer threads' connections (ledger, cache: openWriterConnection),
+ * which commit on every flush, and to the store's close. SQLite runs an automatic checkpoint, with its
+ * fsync of the database file, inside whichever commit takes the WAL past 1,000 pages: on a connection of
+ * the event loop that would stall every request for the length of a sync (issue 23: the store's
+ * writes never block the event loop).
+ */
+export function noCheckpoints(sqlite: Database): void {
+  sqlite.run("PRAGMA wal_autocheckpoint = 0");
+}

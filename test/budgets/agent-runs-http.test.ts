@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { call } from "../support/gateway-process";
+import { call, startGateway } from "../support/gateway-process";
 import { OFF, rigPerFile, waitForKey } from "../completions/support";
 
 const rig = rigPerFile({ SVC_PROVIDER_RETRIES: "0" });
 
 /** gpt-4o, six words in, the mock's nine-token answer: $0.00011 a call (see budgets-http.test.ts). */
 const CALL_MICROS = 110;
-const complete = (runId: string, messages: unknown[], extra: Record<string, unknown> = {}) =>
-  call(`${rig.gw.url}/v1/complete`, rig.admin.key, {
+const complete = (runId: string, messages: unknown[], extra: Record<string, unknown> = {}, url = rig.gw.url) =>
+  call(`${url}/v1/complete`, rig.admin.key, {
     body: { model: "gpt-4o-2024-05-13", max_tokens: 9, messages, svc_options: { ...OFF, agent_run_id: runId }, ...extra },
   });
 const ask = (i: number) => [{ role: "user", content: `alpha beta gamma delta epsilon z${i}` }];
@@ -159,4 +159,23 @@ describe("agent runs", () => {
       expect(((await r.json()) as any).error.param).toBe(field);
     }
   });
+
+  // Issue 23: counters are the store's, not a process's. test/scale/multi-node covers this with Redis only.
+  test("two gateway processes on one data directory: 60 calls at once on a run of max_calls 20 get exactly 20", async () => {
+    const id = `run-${crypto.randomUUID()}`;
+    expect((await put(id, { max_calls: 20 })).status).toBe(200);
+    const second = await startGateway(rig.gw.env, { dataDir: rig.gw.dataDir });
+    try {
+      await waitForKey(second.url, rig.admin.key);
+      const statuses = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => complete(id, ask(200 + i), {}, i % 2 ? second.url : rig.gw.url).then((r) => r.status)),
+      );
+      expect(statuses.filter((s) => s === 200).length).toBe(20);
+      expect(statuses.filter((s) => s === 429).length).toBe(40);
+      expect(await run(id)).toMatchObject({ calls: 20, status: "tripped" });
+    } finally {
+      second.proc.kill("SIGTERM");
+      await second.finished();
+    }
+  }, 60_000);
 });

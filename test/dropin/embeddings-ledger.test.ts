@@ -32,6 +32,10 @@ beforeAll(async () => {
     OPENAI_API_KEY: "sk-mock",
     OPENAI_BASE_URL: `${openai.url}/v1`,
     SVC_PROVIDER_RETRY_BASE_MS: "5",
+    // The call's deadline (1 s) far under the per-attempt timeout; answers capped at 4 KiB.
+    SVC_REQUEST_TIMEOUT_MS: "1000",
+    SVC_PROVIDER_TIMEOUT_MS: "10000",
+    SVC_UPSTREAM_MAX_BYTES: "4096",
   };
   services = await startServices(loadSettings(env), pino({ level: "silent" }), env);
   app = buildApp(services);
@@ -140,5 +144,26 @@ describe("/v1/embeddings in the ledger", () => {
     const res = await handle("POST", "/v1/embeddings", admin, { model: "svc-embed-1", input: "x", svc_options: { compress: true } });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).error.param).toBe("svc_options.compress");
+  });
+
+  // Issue 23: an embeddings call is bounded as a completion is (it had only the per-attempt timeout and a fixed 32 MiB cap).
+  test("a hung provider is a 504 at SVC_REQUEST_TIMEOUT_MS, with its row", async () => {
+    openai.hang = true;
+    try {
+      const t0 = performance.now();
+      const res = await handle("POST", "/v1/embeddings", admin, { model: "text-embedding-3-small", input: "x" });
+      expect(performance.now() - t0).toBeLessThan(5_000);
+      expect(res.status).toBe(504);
+      expect(await row(res.headers.get("x-request-id")!)).toMatchObject({ status: 504, error_code: "UPSTREAM_TIMEOUT" });
+    } finally {
+      openai.hang = false;
+    }
+  });
+
+  test("an answer past SVC_UPSTREAM_MAX_BYTES is a 502, with its row", async () => {
+    const res = await handle("POST", "/v1/embeddings", admin, { model: "text-embedding-3-small", input: "x", dimensions: 2_000 });
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as any).error.message).toContain("larger than 4096 bytes");
+    expect(await row(res.headers.get("x-request-id")!)).toMatchObject({ status: 502, error_code: "UPSTREAM_ERROR" });
   });
 });

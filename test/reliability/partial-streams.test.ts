@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { OFF, rigPerFile, startRig, waitForKey } from "../completions/support";
+import { call } from "../support/gateway-process";
 
 // Issue 23, item 3: a stream that ends early is charged for what it delivered, with a status that says
 // how it ended; the quota is refunded only when nothing was delivered. Before, a client that dropped
@@ -9,6 +10,8 @@ import { OFF, rigPerFile, startRig, waitForKey } from "../completions/support";
 
 // A provider that never answers gives up after 3 s (one test relies on it, below).
 const rig = rigPerFile({ SVC_PROVIDER_TIMEOUT_MS: "3000" });
+// Items 6 and 9 through the gateway: a call's deadline of 1 s under a per-attempt timeout of 10 s, answers capped at 4 KiB.
+const bounded = rigPerFile({ SVC_REQUEST_TIMEOUT_MS: "1000", SVC_PROVIDER_TIMEOUT_MS: "10000", SVC_UPSTREAM_MAX_BYTES: "4096" });
 const hello = [{ role: "user", content: "Tell me about the rivers of Europe and their lengths, please." }];
 
 function row(dataDir: string, requestId: string) {
@@ -149,4 +152,59 @@ describe("streams that end early are charged for what they delivered", () => {
     expect(r).toMatchObject({ status: 503, error_code: "SHUTTING_DOWN" });
     expect(r!.completion_tokens).toBeGreaterThan(0);
   }, 60_000);
+});
+
+describe("calls ended by the deadline or the answer cap are answered in the error shape and recorded", () => {
+  const complete = (stream: boolean) =>
+    call(`${bounded.gw.url}/v1/complete`, bounded.admin.key, { body: { model: "gpt-4o-mini", messages: hello, stream, svc_options: OFF } });
+
+  test("a hung provider: 504 at SVC_REQUEST_TIMEOUT_MS after one attempt, with its ledger row", async () => {
+    bounded.openai.hang = true;
+    try {
+      const before = bounded.openai.requests.length;
+      const t0 = performance.now();
+      const res = await complete(false);
+      // Before: three attempts of the 10 s per-attempt timeout.
+      expect(performance.now() - t0).toBeLessThan(5_000);
+      expect(bounded.openai.requests.length - before).toBe(1);
+      expect(((await res.json()) as any).error.code).toBe("UPSTREAM_TIMEOUT");
+      expect(res.status).toBe(504);
+      expect(await rowOnceFlushed(bounded.gw.dataDir, res.headers.get("x-request-id")!)).toMatchObject([{ status: 504, error_code: "UPSTREAM_TIMEOUT" }]);
+    } finally {
+      bounded.openai.hang = false;
+    }
+  });
+
+  test("a trickling stream is cut at the deadline: 504 with the tokens it delivered, charged", async () => {
+    bounded.openai.chunkDelayMs = 300;
+    try {
+      const t0 = performance.now();
+      const res = await complete(true);
+      await res.text();
+      expect(performance.now() - t0).toBeLessThan(2_500);
+      const [r] = await rowOnceFlushed(bounded.gw.dataDir, res.headers.get("x-request-id")!);
+      expect(r).toMatchObject({ status: 504, error_code: "UPSTREAM_TIMEOUT" });
+      expect(r!.completion_tokens).toBeGreaterThan(0);
+      expect(r!.cost_actual_usd).toBeGreaterThan(0);
+    } finally {
+      bounded.openai.chunkDelayMs = 0;
+    }
+  });
+
+  test("an answer past SVC_UPSTREAM_MAX_BYTES is a 502, streamed or not, with its ledger row", async () => {
+    bounded.openai.fixedText = "word ".repeat(1_000);
+    try {
+      const whole = await complete(false);
+      expect(whole.status).toBe(502);
+      expect(((await whole.json()) as any).error.message).toContain("larger than 4096 bytes");
+      expect(await rowOnceFlushed(bounded.gw.dataDir, whole.headers.get("x-request-id")!)).toMatchObject([{ status: 502, error_code: "UPSTREAM_ERROR" }]);
+      const streamed = await complete(true);
+      expect(await streamed.text()).toContain("larger than 4096 bytes");
+      const [r] = await rowOnceFlushed(bounded.gw.dataDir, streamed.headers.get("x-request-id")!);
+      expect(r).toMatchObject({ status: 502, error_code: "UPSTREAM_ERROR" });
+      expect(r!.completion_tokens).toBeGreaterThan(0);
+    } finally {
+      bounded.openai.fixedText = undefined;
+    }
+  });
 });

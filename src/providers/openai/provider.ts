@@ -109,6 +109,8 @@ export class OpenAIProvider implements Provider {
       body: { ...req.body, model },
       signal: req.signal,
       timeoutMs: req.timeoutMs,
+      deadlineAt: req.deadlineAt,
+      maxAnswerBytes: req.maxAnswerBytes,
       secrets: this.secrets,
     });
   }
