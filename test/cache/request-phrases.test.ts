@@ -109,6 +109,11 @@ const SERVED: [string, string][] = [
   ["How can I talk to a human?", "How do I contact customer support?"],
   ["Where can I see the status of my order?", "How do I track my order?"],
   ["how to track my package", "How do I track my order?"],
+  ["How long will the installation take?", "How long does the installation take?"],
+  ["How much would it cost to fix my screen?", "How much does it cost to fix my screen?"],
+  ["I'm unable to log in", "I can't log in"],
+  ["I am not able to log in", "I can't log in"],
+  ["Why am I unable to log in?", "Why can't I log in?"],
 ];
 
 /** "Can I ...?" is served by the answer to "How do I ...?" (query first), not the other way round. */
@@ -191,6 +196,11 @@ const REFUSED: [string, string][] = [
   ["Where can I withdraw cash?", "How do I withdraw cash?"],
   ["How do I refill my dog's prescription?", "How do I refill my cat's prescription?"],
   // Issue 24, ninth session: the look-alikes of the relaxations above.
+  ["How long did the installation take?", "How long does the installation take?"],
+  ["How much did it cost to fix my screen?", "How much will it cost to fix my screen?"],
+  ["I'm able to log in", "I can't log in"],
+  ["He is unable to log in", "I can't log in"],
+  ["Why am I unable to log in?", "Why can I log in?"],
   // A negation typed without its apostrophe still counts.
   ["I dont have access to my account", "I have access to my account"],
   ["i cant login", "I can log in"],

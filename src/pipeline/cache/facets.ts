@@ -967,6 +967,15 @@ const HOW_MUCH_IS = /^\s*how much (?:is|are) ((?:the|a|an) [^\s?.!,]+(?: [^\s?.!
 const HOW_MUCH_YOU_CHARGE = /^\s*how much do you charge for ((?:(?:the|a|an)\s+)?[^\s?.!,]+(?: [^\s?.!,]+){0,4})\s*([?.!]*)\s*$/i;
 /** "How much time does it take to..." asks "How long does it take to...". */
 const HOW_MUCH_TIME = /^\s*how much time (does|do|will|would) /i;
+/**
+ * "How long will the installation take?" and "How much would it cost to fix my screen?" ask what "How long
+ * does ... take?" and "How much does ... cost?" ask: a process's duration and a price are the same asked
+ * ahead (issue 24, ninth session; the tense role refused "will" on one side, as it must for "Will my
+ * prescription be refilled?" / "Has it been ...?"). Only these two frames, opening the request; "How long
+ * did it take?" and "How much did it cost?" (past) stay apart.
+ */
+const HOW_LONG_WILL_TAKE = /^(\s*how long) (?:will|would) (.+?) take\b/i;
+const HOW_MUCH_WILL_COST = /^(\s*how much) (?:will|would) (.+?) cost\b/i;
 
 /**
  * The request with its question frame read as "how do I" (see HOW_DO_I_FRAME, TELL_ME_HOW,
@@ -999,6 +1008,8 @@ function withCanonicalFrame(request: string): string {
         .replace(HOW_MUCH_IS, "how much does $1 cost$2")
         .replace(HOW_MUCH_YOU_CHARGE, "how much does $1 cost$2")
         .replace(HOW_MUCH_TIME, "how long $1 ")
+        .replace(HOW_LONG_WILL_TAKE, "$1 does $2 take")
+        .replace(HOW_MUCH_WILL_COST, "$1 does $2 cost")
         .replace(IS_AVAILABLE, "is there $1$2")
         .replace(DO_YOU_ALLOW, (_m, verb: string, what: string) => `are ${what} ${PASSIVE_OF[verb.toLowerCase()]}`)
         .replace(DO_YOU_OFFER, "is there")

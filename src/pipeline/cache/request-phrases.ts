@@ -166,6 +166,16 @@ const RULES: readonly Rule[] = [
     (_m, noun: string, plural: string) =>
       `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}${plural.toLowerCase() === "es" && !/(?:s|x|z|ch|sh)$/i.test(noun) ? "e" : ""}`,
   ],
+  // "I'm unable to / I am not able to log in" -> "I can't log in", "I was unable to" -> "I couldn't" (issue 24, ninth session):
+  // the same inability, which the negation check read as none ("unable") or as negating "able". Only after a form of "be"
+  // and before "to": "an unable student" and "able to" (no negation) stay.
+  [/\b(am|is|are|was|were)\s+(?:unable|not\s+able)\s+to\b/giu, (_m, be: string) => (/^(?:was|were)$/i.test(be) ? "could not" : "can not")],
+  [/['’](?:m|re)\s+(?:unable|not\s+able)\s+to\b/giu, () => " can not"],
+  // "Why am I unable to log in?" -> "Why can't I log in?": the question's order.
+  [
+    /\b(am|is|are|was|were)\s+(i|you|we|they|he|she|it)\s+(?:unable|not\s+able)\s+to\b/giu,
+    (_m, be: string, who: string) => `${/^(?:was|were)$/i.test(be) ? "could" : "can"} not ${who}`,
+  ],
   // "Do you take my insurance?" / "Does your clinic take walk-ins?" -> "... accept ...": what the service asked takes, it accepts
   // (issue 24, ninth session: bench/data/faq-dev9.json). Only "you" or "your <place>" as the subject: "Can I take my card
   // abroad?" carries it, "Do they take cash?" asks about someone else.
@@ -263,7 +273,7 @@ const RULES: readonly Rule[] = [
 
 /** Whether a rule can apply at all: most prompts have none of these words. */
 const HINT =
-  /stop|end|termin|quit|discontin|call|put|reload|recharg|money|fund|credit|sign|regist|enrol|join|recover|retriev|back|send|tak|reach|touch|talk|speak|hold|past|previous|drop|withdr|leav|left|rid|good|rating|apply|new|contact|delet|remov|miss|lost|cancel|damag|broken|expir|block|stolen|hand|shar|account|mail|set|old|receiv|obtain|one|human|agent|rep|person|status/i;
+  /stop|end|termin|quit|discontin|call|put|reload|recharg|money|fund|credit|sign|regist|enrol|join|recover|retriev|back|send|tak|reach|touch|talk|speak|hold|past|previous|drop|withdr|leav|left|rid|good|rating|apply|new|contact|delet|remov|miss|lost|cancel|damag|broken|expir|block|stolen|hand|shar|account|mail|set|old|receiv|obtain|one|human|agent|rep|person|status|able/i;
 
 /** The request with the phrases above in one wording. */
 export function withRequestPhrases(request: string): string {
