@@ -1349,18 +1349,19 @@ const HYPHENATED_WORD = /(?<![-=+*/^(.'’])\b([etuk]-[a-z]{3,}|wi-fi|to-do|on-s
  * whys", "an IM" stay), "ive" only in lower case (Jony Ive).
  */
 const APOSTROPHE_LESS =
-  /\b(what|that|where|who|there)s\b|\b(do|does|did|is|are|was|were|have|has|had|could|should|would)nt\b|\b(you|they)re\b|\b(i|you|we|they|he|she|it) (cant)\b|(^|[.!?,;]\s*)(hows|im)\b|\b(ive)\b/giu;
+  /\b(?:(what|that|where|who|there)s|(do|does|did|is|are|was|were|have|has|had|could|should|would)nt|(you|they)re|(i|you|we|they|he|she|it) (cant)|(hows|im)|(ive))\b/gi;
+/** What may stand before "hows" or "im" that opens a sentence: nothing, or the end of the sentence before. */
+const SENTENCE_OPENING = /(?:^|[.!?,;])\s*$/;
 
 function withApostrophes(text: string): string {
-  if (!/(?:s|nt|re|im|ive)\b/i.test(text)) return text;
   return text.replace(
     APOSTROPHE_LESS,
-    (m, wh?: string, aux?: string, pron?: string, subject?: string, cant?: string, lead?: string, open?: string, ive?: string) => {
+    (m, wh?: string, aux?: string, pron?: string, subject?: string, cant?: string, open?: string, ive?: string, at?: number) => {
       if (wh) return `${wh}'s`;
       if (aux) return `${aux}n't`;
       if (pron) return `${pron}'re`;
       if (subject) return `${subject} ${cant!.slice(0, 3)}'t`;
-      if (open) return `${lead}${open.slice(0, -1)}'${open.slice(-1)}`;
+      if (open) return SENTENCE_OPENING.test(text.slice(0, at)) ? `${open.slice(0, -1)}'${open.slice(-1)}` : m;
       return ive === "ive" ? "i've" : m;
     },
   );
