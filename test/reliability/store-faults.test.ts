@@ -36,9 +36,24 @@ const smallDisk = (() => {
   }
 })();
 
+/**
+ * The completion id of an answered call, or undefined: a JSON answer with status 200, or a stream read to
+ * its `[DONE]` (whose row is journaled before its closing frames: pipeline/relay.ts).
+ */
+async function answeredId(r: Response): Promise<string | undefined> {
+  if (r.status !== 200) return undefined;
+  if (!r.headers.get("content-type")?.includes("text/event-stream")) return ((await r.json()) as { id: string }).id;
+  const text = await r.text().catch(() => "");
+  if (!text.includes("data: [DONE]")) return undefined;
+  return (JSON.parse(text.slice(text.indexOf("data: ") + 6, text.indexOf("\n"))) as { id: string }).id;
+}
+
 async function answeredIds(responses: Response[]): Promise<string[]> {
   const ids: string[] = [];
-  for (const r of responses) if (r.status === 200) ids.push(((await r.json()) as { id: string }).id);
+  for (const r of responses) {
+    const id = await answeredId(r);
+    if (id) ids.push(id);
+  }
   return ids;
 }
 
@@ -58,28 +73,33 @@ describe("the ledger and the counters under store faults", () => {
     }
   }, 60_000);
 
-  test("kill -9 under load: after a restart every answered call has exactly one ledger row", async () => {
+  test("kill -9 under load: after a restart every answered call, streamed or not, has exactly one ledger row", async () => {
     const first = await startGateway({ ...env, SVC_FLUSH_MS: "60000" });
     const dataDir = first.dataDir;
     const admin = await first.cliKey(["--admin"]);
     await waitForKey(first.url, admin.key);
     openai.latencyMs = 5;
-    const responses: Response[] = [];
+    const answered: string[] = [];
+    let streamed = 0;
     let killed = false;
-    const workers = Array.from({ length: 8 }, async () => {
+    // Half the workers stream: a stream read to its [DONE] is an answered call too.
+    const workers = Array.from({ length: 8 }, async (_, w) => {
+      const stream = w % 2 === 1;
       while (!killed) {
-        const r = await call(`${first.url}/v1/complete`, admin.key, { body }).catch(() => undefined);
-        if (r) responses.push(r);
+        const r = await call(`${first.url}/v1/complete`, admin.key, { body: { ...body, stream } }).catch(() => undefined);
+        const id = r && (await answeredId(r).catch(() => undefined));
+        if (!id) continue;
+        answered.push(id);
+        if (stream) streamed++;
       }
     });
-    while (responses.filter((r) => r.status === 200).length < 200) await Bun.sleep(5);
+    while (answered.length < 200 || streamed < 50) await Bun.sleep(5);
     // The flush timer never ran (60 s): every row answered so far is in the journal only.
     first.proc.kill("SIGKILL");
     killed = true;
     await Promise.all(workers);
     await first.finished();
     openai.latencyMs = 0;
-    const answered = await answeredIds(responses);
     expect(answered.length).toBeGreaterThanOrEqual(200);
     const again = await startGateway(env, { dataDir });
     await again.stop();
