@@ -114,6 +114,16 @@ const SERVED: [string, string][] = [
   ["I'm unable to log in", "I can't log in"],
   ["I am not able to log in", "I can't log in"],
   ["Why am I unable to log in?", "Why can't I log in?"],
+  // cache9fix: what the narrowed rules still serve (a means of payment or an admission; a setting changed on the account;
+  // the user's own thing at one of the service's places; handing over to someone; a copy obtained).
+  ["Do you take Visa?", "Do you accept Visa?"],
+  ["Do you take walk-ins on Sundays?", "Do you accept walk-ins on Sundays?"],
+  ["How do I update the phone number on my account?", "How do I update my phone number?"],
+  ["Can I pick up my order at one of your stores?", "Can I pick up my order at a store?"],
+  ["How do I hand over my badge to security?", "How do I give my badge to security?"],
+  ["How can I obtain a copy of my lease?", "How can I get a copy of my lease?"],
+  // Giving or showing to the one who asks is the request's frame, not a direction.
+  ["Give me an example of a metaphor", "Show me an example of a metaphor"],
 ];
 
 /** "Can I ...?" is served by the answer to "How do I ...?" (query first), not the other way round. */
@@ -250,6 +260,29 @@ const REFUSED: [string, string][] = [
   ["How do I receive a refund?", "How do I send a refund?"],
   ["How do I receive a payment?", "How do I send a payment?"],
   ["How old do you think I am?", "How old do I think I am?"],
+  // cache9fix (an adversarial probe of the ninth session's rules, bench/data/cache-probe9.json): "take" that is no accepting;
+  // an account that is the question, not where a setting is changed; giving is no getting nor showing, nor giving up;
+  // "get a X to do" that makes it do; a vehicle caught; reporting somewhere; all of them, someone else's, being or needing
+  // one of yours; what is at a place or on "the" one is no compound.
+  ["Do you take days off?", "Do you accept days off?"],
+  ["Does your shop take a commission?", "Does your shop accept a commission?"],
+  ["When do you take the money for my pledge?", "When do you accept the money for my pledge?"],
+  ["Is there a freeze on my account?", "Is there a freeze?"],
+  ["How many credits are on my account?", "How many credits are there?"],
+  ["How do I put credit on my account?", "How do I put credit?"],
+  ["When do I hand over the car?", "When do I get the car?"],
+  ["How do I give a refund?", "How do I get a refund?"],
+  ["Do I need to give my passport?", "Do I need to show my passport?"],
+  ["How do I give up my seat?", "How do I give my seat?"],
+  ["How do I get a video to play?", "How do I receive a video to play?"],
+  ["Can I get a taxi from the airport?", "Can I obtain a taxi from the airport?"],
+  ["Where do I report for my first shift?", "How do I report for my first shift?"],
+  ["Is one of your branches open late?", "Are all of your branches open late?"],
+  ["Can I use a rival's voucher at one of your shops?", "Can I use one of your vouchers at a rival's shop?"],
+  ["Do I need one of your chargers?", "Do I need a charger?"],
+  ["How do I become one of your tutors?", "How do I become a tutor?"],
+  ["Who is the man at my desk?", "Who is my desk man?"],
+  ["How do I change the title on my post?", "How do I change my post on the title?"],
 ];
 
 describe("support phrases, wishes and synonym groups (issue 24, sixth session)", () => {

@@ -82,8 +82,9 @@ export interface Slot {
   /** Position in the prompt; the members of a coordinated list ("apples and pears") share one. */
   rank: number;
   /**
-   * "on", "in" or "at" when one of them stands before the word and "my", "your" or "our": what lets "the
-   * name on my invoice" be "my invoice name" (order.ts isCompoundSwap); absent otherwise.
+   * "on" or "in" when one of them stands before the word and "my", "your" or "our": what lets "the
+   * name on my invoice" be "my invoice name" (order.ts isCompoundSwap); "on -" (with a space) when another
+   * word stands between; absent otherwise.
    */
   place?: string;
 }
@@ -656,10 +657,11 @@ function withoutCourtesy(prompt: string): string {
  * procedure (a power outage, a damaged bike, a lift card, a child for a league: 11 of the "where" / "how"
  * pairs bench/cache-misses.ts found refused on question words alone); not "save" ("where do I save the
  * file" asks a folder), "pay" ("where do I pay" asks a counter) nor "withdraw" ("where can I withdraw
- * cash" asks for an ATM).
+ * cash" asks for an ATM). Not "report for" / "report to", which is going somewhere ("Where do I report for jury
+ * duty?" was served "How do I report for jury duty?", cache9fix probe, bench/data/cache-probe9.json).
  */
 const WHERE_ACTIONS =
-  "reset|change|update|cancel|delete|remove|edit|enter|add|find|download|upload|see|view|check|manage|turn|enable|disable|set|get|redeem|apply|track|unsubscribe|export|import|freeze|unfreeze|lock|unlock|activate|deactivate|renew|upgrade|downgrade|submit|verify|choose|select|book|reserve|schedule|reschedule|configure|request|drop (?=(?:a|my|the) (?:course|class))|skip|hide|unhide|block|unblock|rate|tip|pause|resume|share|unshare|restore|unenroll|open|adjust|pair|link|unlink|sign up|report|reload|top up|register";
+  "reset|change|update|cancel|delete|remove|edit|enter|add|find|download|upload|see|view|check|manage|turn|enable|disable|set|get|redeem|apply|track|unsubscribe|export|import|freeze|unfreeze|lock|unlock|activate|deactivate|renew|upgrade|downgrade|submit|verify|choose|select|book|reserve|schedule|reschedule|configure|request|drop (?=(?:a|my|the) (?:course|class))|skip|hide|unhide|block|unblock|rate|tip|pause|resume|share|unshare|restore|unenroll|open|adjust|pair|link|unlink|sign up|report(?! [ft]or?\\b)|reload|top up|register";
 
 /**
  * Ways to open a question that ask for the same procedure as "how do I": "what's the way to reset my
@@ -680,6 +682,7 @@ const WHERE_ACTIONS =
  * a review served them "How do I approve a loan?" and "How do I ship to Canada?").
  */
 const WHERE_GERUND_STEMS = WHERE_ACTIONS.split("|")
+  .map((action) => action.replace(/\(\?! [^)]*\)$/, ""))
   .filter((action) => /^[a-z]+$/.test(action))
   .map((action) => action.replace(/e$/, ""))
   .join("|");
@@ -1182,8 +1185,41 @@ type PlacedSlot = Slot & { at: number };
  * possessive (see Slot.place): "the screen on my phone" is "my phone screen", "the battery in my car"
  * "my car battery"; "the man in the car" is no "car man", "a circle in a square" no "square circle".
  */
-const LOCATIVES: ReadonlySet<string> = new Set(["on", "in", "at"]);
+// Not "at": what is at a place stands beside it, no part of it ("the person at my door" was served "my door person",
+// cache9fix probe, bench/data/cache-probe9.json), and none of the FAQ pairs this was made for had "at".
+const LOCATIVES: ReadonlySet<string> = new Set(["on", "in"]);
 const OWNERS: ReadonlySet<string> = new Set(["my", "your", "our"]);
+
+/**
+ * Giving, getting and showing said of the user or someone else: "When do I hand over (give) the keys?" is not "When
+ * do I get the keys?", "Do I need to give my ID?" not "... show my ID?", "give up my account" not "give my account"
+ * (cache9fix probe, bench/data/cache-probe9.json: "hand over" read as "give" and "receive a X" as "get a X" met these
+ * verbs, which STOP_WORDS drops as the frame of a request, and 3 such pairs were served; main served "How do I get a
+ * refund?" for "How do I give a refund?" already). Not when the requester is the one given or shown ("give me",
+ * "show us"), nor when the assistant is asked ("Give an example", "can you (please) show"): that is the request's
+ * frame, and the giving goes to whoever asks.
+ */
+const GIVING: ReadonlySet<string> = new Set(["give", "gives", "gave", "giving"]);
+const GETTING: ReadonlySet<string> = new Set(["get", "gets", "got", "gotten", "getting"]);
+const SHOWING: ReadonlySet<string> = new Set(["show", "shows", "showed", "shown", "showing"]);
+const GIVE_PARTICLES: ReadonlySet<string> = new Set(["up", "away", "back", "in", "out", "off"]);
+
+function transferPoles(tokens: readonly Token[], i: number): string[] {
+  const t = tokens[i]!;
+  const giving = GIVING.has(t.lower);
+  if (!giving && !GETTING.has(t.lower) && !SHOWING.has(t.lower)) return [];
+  const before = tokens[i - 1];
+  if (before === undefined || before.kind === "break" || CLAUSE_END.has(before.text)) return [];
+  if (before.lower === "you" || tokens[i - 2]?.lower === "you" || /^(?:me|us)$/.test(tokens[i + 1]?.lower ?? "")) return [];
+  if (!giving) return [GETTING.has(t.lower) ? "give/getb" : "give/showb"];
+  return ["give/geta", "give/showa", `give/give up${GIVE_PARTICLES.has(tokens[i + 1]?.lower ?? "") ? "b" : "a"}`];
+}
+
+/**
+ * "all of your stores" is not "one of your stores": which of them a question is about, where both name it with "of"
+ * (main served "Is one of your stores open 24 hours?" for "Are all of your stores open 24 hours?", cache9fix probe).
+ */
+const QUANTIFIERS: Readonly<Record<string, "a" | "b">> = wordTable({ all: "a", each: "a", every: "a", both: "a", one: "b", some: "b", any: "b", either: "b" });
 
 /**
  * A determiner with no noun after it stands for one: "gave her $50 for her to buy" has the pronoun
@@ -1280,6 +1316,9 @@ function readSlots(tokens: Token[], titleCase: boolean, literals: readonly strin
       locative = t.lower;
       continue;
     }
+    // After "on the" or "in a" a word is in a place too, though no compound's: "my card on the name" is no "my card name"
+    // (cache9fix probe, bench/data/cache-probe9.json: "change the name on my card" / "change my card on the name" was served).
+    if (t.kind === "word" && LOCATIVES.has(t.lower)) locative = `${t.lower} -`;
     const relation = t.kind === "word" ? RELATIONS[t.lower] : undefined;
     if (relation !== undefined) {
       // "to" before a bare word may mark an infinitive ("how to reset"): a weak "to".
@@ -1431,6 +1470,8 @@ export function extractFacets(prompt: string): PromptFacets {
     const prev = tokens[i - 1];
     const next = tokens[i + 1];
     const afterNumber = prev?.kind === "number" || (prev !== undefined && tableValue(NUMBER_WORDS, prev.lower) !== undefined);
+    for (const pole of transferPoles(tokens, i)) addDirection(facets.directions, pole);
+    if (next?.lower === "of" && QUANTIFIERS[t.lower] !== undefined) addDirection(facets.directions, `all/one${QUANTIFIERS[t.lower]}`);
 
     if (t.kind === "number") {
       // "-5" (a sign, not a subtraction: nothing to subtract from) is another number than "5".

@@ -50,8 +50,8 @@ function relationClash(x: string, y: string): boolean {
 
 const OF_FOR = new Set(["of", "for"]);
 
-/** Whether a word stands after "on", "in" or "at" and no relation word (issue 24, ninth session). */
-const placed = (s: Slot) => s.rel === "" && s.place !== undefined;
+/** Whether a word stands after "on" or "in" and no relation word (issue 24, ninth session; "on -" after another word, cache9fix). */
+const placed = (s: Slot) => s.rel === "" && s.place !== undefined && !s.place.includes(" ");
 /** Whether a word stands after no relation word and no preposition of place: where a compound has it. */
 const bare = (s: Slot) => s.rel === "" && s.place === undefined;
 
@@ -59,7 +59,7 @@ const bare = (s: Slot) => s.rel === "" && s.place === undefined;
  * "the population of the Philippines" / "the Philippine population", "recipes for pasta" / "pasta
  * recipes": two neighbouring words, the second after "of" or "for" in one prompt, side by side the
  * other way round in the other. Not for numbers ("3 of 10" / "10 3"). Issue 24, ninth session: after
- * "on / in / at my" too ("the name on my invoice" / "my invoice name", "storage on my phone" / "phone
+ * "on / in my" too ("the name on my invoice" / "my invoice name", "storage on my phone" / "phone
  * storage", "a flat tire on my bike" / "a flat bike tire", "a schedule on my thermostat" / "thermostat
  * schedule": pairs of the FAQ files refused on order alone, bench/cache-misses.ts); the compound side
  * must have neither word after one ("the invoice on my name" / "the name on my invoice" is refused, as
