@@ -124,6 +124,8 @@ const SERVED: [string, string][] = [
   ["How can I obtain a copy of my lease?", "How can I get a copy of my lease?"],
   // Giving or showing to the one who asks is the request's frame, not a direction.
   ["Give me an example of a metaphor", "Show me an example of a metaphor"],
+  // One's giving is the other's getting.
+  ["How do I give the cleaner my spare key?", "How does the cleaner get my spare key?"],
 ];
 
 /** "Can I ...?" is served by the answer to "How do I ...?" (query first), not the other way round. */

@@ -1197,7 +1197,7 @@ const OWNERS: ReadonlySet<string> = new Set(["my", "your", "our"]);
  * verbs, which STOP_WORDS drops as the frame of a request, and 3 such pairs were served; main served "How do I get a
  * refund?" for "How do I give a refund?" already). Not when the requester is the one given or shown ("give me",
  * "show us"), nor when the assistant is asked ("Give an example", "can you (please) show"): that is the request's
- * frame, and the giving goes to whoever asks.
+ * frame, and the giving goes to whoever asks. Nor when someone else gives or gets: one's giving is the other's getting.
  */
 const GIVING: ReadonlySet<string> = new Set(["give", "gives", "gave", "giving"]);
 const GETTING: ReadonlySet<string> = new Set(["get", "gets", "got", "gotten", "getting"]);
@@ -1211,6 +1211,8 @@ function transferPoles(tokens: readonly Token[], i: number): string[] {
   const before = tokens[i - 1];
   if (before === undefined || before.kind === "break" || CLAUSE_END.has(before.text)) return [];
   if (before.lower === "you" || tokens[i - 2]?.lower === "you" || /^(?:me|us)$/.test(tokens[i + 1]?.lower ?? "")) return [];
+  // Only the user's giving or getting: "How do I give the walker my keys?" is "How does the walker get my keys?" (faq-dev9).
+  if (before.lower !== "to" && ![1, 2, 3, 4].some((back) => /^(?:i|we)$/.test(tokens[i - back]?.lower ?? ""))) return [];
   if (!giving) return [GETTING.has(t.lower) ? "give/getb" : "give/showb"];
   return ["give/geta", "give/showa", `give/give up${GIVE_PARTICLES.has(tokens[i + 1]?.lower ?? "") ? "b" : "a"}`];
 }
