@@ -29,6 +29,8 @@
  *   calibration set; read while choosing that round's rule. Trained on with SVC_ROUTE_ROUND13=1 (then empty).
  * - round-13 check: data/round-13-check.jsonl, 120 prompts written before issue 26's thirteenth round wrote
  *   any training row (faq/chat that look hard, code/math/reasoning that look easy); only totals read.
+ * - round-14 check: data/round-14-check.jsonl, 60 prompts written before issue 26's fourteenth round wrote
+ *   any training row (faq/chat that run long or ask "why", code/math/reasoning that look easy); only totals read.
  * - writer A, B, C: the three tenth-round writers' files (data/writer-*.jsonl), while no training reads
  *   them (SVC_ROUTE_WRITERS unset): prompts in registers no training row was written in; their faq, chat
  *   and creative errors were read in issue 26's eleventh round.
@@ -72,6 +74,7 @@ import {
   round9Dev,
   round12Dev,
   round13Check,
+  round14Check,
   type LabelledPrompt,
   writerDev,
 } from "../models/task-classifier/split";
@@ -333,6 +336,7 @@ async function main(): Promise<void> {
     "round-9 dev": round9Dev(),
     "round-12 dev": round12Dev(),
     "round-13 check": round13Check(),
+    "round-14 check": round14Check(),
     ...writerDev(),
     "hold-out": all.filter((p) => p.split === "holdout"),
     dev: all.filter((p) => p.split === "dev"),
@@ -378,6 +382,9 @@ async function main(): Promise<void> {
   );
   console.log(
     `- round-13 check: ${named["round-13 check"].length} prompts written in issue 26's thirteenth round before any of its training rows (models/task-classifier/data/round-13-check.jsonl), never trained on nor used for calibration; only totals read`,
+  );
+  console.log(
+    `- round-14 check: ${named["round-14 check"].length} prompts written in issue 26's fourteenth round before any of its training rows (models/task-classifier/data/round-14-check.jsonl), never trained on nor used for calibration; only totals read`,
   );
   for (const [name, rows] of Object.entries(writerDev()))
     console.log(

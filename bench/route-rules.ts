@@ -22,18 +22,7 @@ import { loadModels } from "../src/pipeline/models";
 import { decideRoute, difficultyBand, loadCapabilities, parseCapabilities, promptSignals, tierConfidence } from "../src/pipeline/route";
 import { countMessageTokens } from "../src/tokens/count";
 import { reasonIsRight } from "../models/task-classifier/routing-score";
-import {
-  freshHoldout,
-  freshHoldout2,
-  type LabelledPrompt,
-  loadLabelledPrompts,
-  round5Dev,
-  round7Dev,
-  round9Dev,
-  round12Dev,
-  round13Check,
-  writerDev,
-} from "../models/task-classifier/split";
+import { type LabelledPrompt, loadLabelledPrompts, writtenDevSets } from "../models/task-classifier/split";
 
 const [losoFile, overrides] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 if (!losoFile) throw new Error("usage: bun bench/route-rules.ts LOSO.json ['<capability overrides as JSON>'] [--folds]");
@@ -93,15 +82,8 @@ const pct = (n: number, d: number) => (d === 0 ? "n/a" : `${((100 * n) / d).toFi
 
 const models = await loadModels();
 const sets: Record<string, LabelledPrompt[]> = {
-  "round-12 dev": round12Dev(),
-  "round-13 check": round13Check(),
-  "round-9 dev": round9Dev(),
-  "fresh hold-out 2": freshHoldout2(),
-  "fresh hold-out": freshHoldout(),
-  "round-5 dev": round5Dev(),
-  "round-7 dev": round7Dev(),
+  ...writtenDevSets(),
   "old hold-out": loadLabelledPrompts().filter((p) => p.split === "holdout"),
-  ...writerDev(),
 };
 console.log("| set | prompts | reasons right | code/math/reasoning → cheapest | faq/chat → above cheapest |\n|---|---|---|---|---|");
 for (const [name, prompts] of Object.entries(sets)) {

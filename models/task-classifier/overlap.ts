@@ -7,7 +7,7 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { readJsonl } from "../data/corpus";
-import { freshHoldout, freshHoldout2, type LabelledPrompt, loadLabelledPrompts, round5Dev, round7Dev, round9Dev, round12Dev, round13Check } from "./split";
+import { type LabelledPrompt, loadLabelledPrompts, writtenDevSets } from "./split";
 
 export const MAX_WORD_OVERLAP = 0.6;
 
@@ -47,16 +47,7 @@ if (import.meta.main) {
   // a row is not compared with itself but a second copy elsewhere still counts.
   const own = new Map<string, number>();
   if (dirname(path) === join(import.meta.dir, "data")) for (const t of candidates) own.set(t, (own.get(t) ?? 0) + 1);
-  const references: LabelledPrompt[] = [
-    ...loadLabelledPrompts(),
-    ...freshHoldout(),
-    ...freshHoldout2(),
-    ...round5Dev(),
-    ...round7Dev(),
-    ...round9Dev(),
-    ...round12Dev(),
-    ...round13Check(),
-  ].filter((r) => {
+  const references: LabelledPrompt[] = [...loadLabelledPrompts(), ...Object.values(writtenDevSets()).flat()].filter((r) => {
     const left = own.get(r.text) ?? 0;
     if (left > 0) own.set(r.text, left - 1);
     return left === 0;

@@ -61,7 +61,7 @@ const AUTHORED_DIFFICULTY: Record<string, number> = { easy: 0.15, medium: 0.45, 
  * none of it is held out, and prompts.jsonl's hold-out stays the same 501 rows to compare with).
  */
 export function authoredPrompts(): LabelledPrompt[] {
-  const round13 = process.env.SVC_ROUTE_ROUND13 === "1";
+  const round13 = round13Loaded();
   return [
     ...authoredFile("prompts.jsonl", authoredSplit),
     ...authoredFile("later-rounds.jsonl", (text) => (hash(text) % 10 === 3 ? "dev" : "train")),
@@ -77,6 +77,10 @@ export function authoredPrompts(): LabelledPrompt[] {
     // eleventh round's rows and the twelfth round's dev set (which then stops being a dev set). Loaded only
     // when asked (SVC_ROUTE_ROUND13=1): MODEL_CARD.md, thirteenth round.
     ...(round13 ? ["round-12-dev.jsonl", "round-13.jsonl"].flatMap((name) => authoredFile(name, () => "train")) : []),
+    // Issue 26's fourteenth round (data/README.md): reasoning that weighs explanations, trade-offs and small
+    // plans asked like faq, beside short practical faq and chat with numbers, on top of the thirteenth
+    // round's rows. Loaded only when asked (SVC_ROUTE_ROUND14=1): MODEL_CARD.md, fourteenth round.
+    ...(process.env.SVC_ROUTE_ROUND14 === "1" ? authoredFile("round-14.jsonl", () => "train") : []),
     // Issue 26's tenth round: three writers, each a source of its own, so that leave-one-source-out
     // holds each writer out in turn (data/README.md). Loaded only when asked (SVC_ROUTE_WRITERS=1): the
     // model trained with them sent more faq/chat above the cheapest tier on 5 of 6 written sets
@@ -121,8 +125,11 @@ export function round9Dev(): LabelledPrompt[] {
  * set; the tier decision of that round was chosen on them, so a tuning set (bench/route-eval.ts "round-12 dev").
  */
 export function round12Dev(): LabelledPrompt[] {
-  return process.env.SVC_ROUTE_ROUND13 === "1" ? [] : authoredFile("round-12-dev.jsonl", () => "holdout");
+  return round13Loaded() ? [] : authoredFile("round-12-dev.jsonl", () => "holdout");
 }
+
+/** The thirteenth round's training rows are loaded (SVC_ROUTE_ROUND13=1), alone or under the fourteenth's (SVC_ROUTE_ROUND14=1). */
+const round13Loaded = () => process.env.SVC_ROUTE_ROUND13 === "1" || process.env.SVC_ROUTE_ROUND14 === "1";
 
 /**
  * data/round-13-check.jsonl: 120 prompts written for issue 26's thirteenth round before any of its training
@@ -131,6 +138,16 @@ export function round12Dev(): LabelledPrompt[] {
  */
 export function round13Check(): LabelledPrompt[] {
   return authoredFile("round-13-check.jsonl", () => "holdout");
+}
+
+/**
+ * data/round-14-check.jsonl: 60 prompts written for issue 26's fourteenth round before any of its training
+ * rows (faq 20 and chat 10 that a cheap model answers well though they run long or ask "why", code 8, math 7
+ * and reasoning 15 that look easy). Never trained on nor in the calibration set, and only its totals were
+ * read (bench/route-eval.ts "round-14 check").
+ */
+export function round14Check(): LabelledPrompt[] {
+  return authoredFile("round-14-check.jsonl", () => "holdout");
 }
 
 /**
@@ -160,6 +177,25 @@ export function freshHoldout2(): LabelledPrompt[] {
 export function writerDev(): Record<string, LabelledPrompt[]> {
   if (process.env.SVC_ROUTE_WRITERS === "1") return {};
   return Object.fromEntries(WRITER_FILES.map((name) => [`writer ${name.slice(7, 8).toUpperCase()}`, authoredFile(name, () => "holdout")]));
+}
+
+/**
+ * The written sets no training reads, by name: what routing rules are judged on (bench/route-rules.ts) and
+ * what a new written row must not nearly copy (overlap.ts, test/ml/task-classifier-data.test.ts). A set the
+ * training reads (round-12 dev with SVC_ROUTE_ROUND13=1, the writers with SVC_ROUTE_WRITERS=1) is empty or absent.
+ */
+export function writtenDevSets(): Record<string, LabelledPrompt[]> {
+  return {
+    "round-12 dev": round12Dev(),
+    "round-13 check": round13Check(),
+    "round-14 check": round14Check(),
+    "round-9 dev": round9Dev(),
+    "fresh hold-out 2": freshHoldout2(),
+    "fresh hold-out": freshHoldout(),
+    "round-5 dev": round5Dev(),
+    "round-7 dev": round7Dev(),
+    ...writerDev(),
+  };
 }
 
 /**

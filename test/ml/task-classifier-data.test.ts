@@ -2,23 +2,56 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { readJsonl } from "../../models/data/corpus";
 import { nearCopies } from "../../models/task-classifier/overlap";
-import {
-  authoredPrompts,
-  freshHoldout,
-  freshHoldout2,
-  loadLabelledPrompts,
-  round5Dev,
-  round7Dev,
-  round9Dev,
-  round12Dev,
-  round13Check,
-  writerDev,
-} from "../../models/task-classifier/split";
+import { authoredPrompts, type LabelledPrompt, loadLabelledPrompts, round12Dev, writerDev, writtenDevSets } from "../../models/task-classifier/split";
 import { requires } from "../support/services";
 
 const DATA = join(import.meta.dir, "../../models/task-classifier/data");
-/** The hold-outs and dev sets written for issue 26: a new written row must be a near-copy of none. */
-const writtenSets = () => [...freshHoldout(), ...freshHoldout2(), ...round5Dev(), ...round7Dev(), ...round9Dev(), ...Object.values(writerDev()).flat()];
+/** The hold-outs, dev and check sets written for issue 26 but `except`: a new written row must be a near-copy of none. */
+const writtenSets = (...except: string[]) =>
+  Object.entries(writtenDevSets())
+    .filter(([name]) => !except.includes(name))
+    .flatMap(([, rows]) => rows);
+
+/** The written set `name` is `size` held-out prompts, none a training row nor a near-copy of one or of another written set. */
+function expectCleanSet(name: string, size: number): void {
+  const rows = writtenDevSets()[name] ?? [];
+  expect(rows.length).toBe(size);
+  expect(rows.every((r) => r.split === "holdout")).toBe(true);
+  const texts = new Set(rows.map((r) => r.text));
+  const references = [...authoredPrompts(), ...writtenSets(name)];
+  expect(references.some((r) => texts.has(r.text))).toBe(false);
+  expect(nearCopies([...texts], ids(references))).toEqual([]);
+}
+
+/** No row of a training file (`own`, loaded) is a near-copy of another written row or of a written set. */
+function expectNoNearCopy(own: Set<string>): void {
+  expect(nearCopies([...own], ids([...authoredPrompts().filter((r) => !own.has(r.text)), ...writtenSets()]))).toEqual([]);
+}
+
+/**
+ * With none of the later rounds' variables set, no loaded row is one of `texts`; with `variable` set to 1, all
+ * are, as training rows, and round-12 dev (trained on with them) is no dev set.
+ */
+function expectTrainedOnlyWith(variable: string, texts: Set<string>): void {
+  expect(authoredPrompts().some((r) => texts.has(r.text))).toBe(false);
+  process.env[variable] = "1";
+  const loaded = authoredPrompts().filter((r) => texts.has(r.text));
+  expect(loaded.length).toBe(texts.size);
+  expect(loaded.every((r) => r.split === "train")).toBe(true);
+  expect(round12Dev()).toEqual([]);
+}
+
+/** Puts the environment variables `keys` back as they were after each test of the enclosing describe. */
+function restoreAfterEach(...keys: string[]): void {
+  const saved = keys.map((key) => [key, process.env[key]] as const);
+  afterEach(() => {
+    for (const [key, value] of saved)
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+  });
+}
+
+const ids = (rows: LabelledPrompt[]) => rows.map((r, i) => ({ id: String(i), text: r.text }));
 // The training set includes the public corpora of ../shared/data; without them that test skips (requires prints why).
 const haveShared = await requires("shared");
 const round11 = () => readJsonl<{ task: string; source: string; text: string }>(join(DATA, "round-11.jsonl"));
@@ -29,15 +62,7 @@ const round11 = () => readJsonl<{ task: string; source: string; text: string }>(
  * copies would flatter the figures the model card reports on it.
  */
 describe("task classifier data, eleventh round", () => {
-  const saved = { round11: process.env.SVC_ROUTE_ROUND11, writers: process.env.SVC_ROUTE_WRITERS };
-  afterEach(() => {
-    for (const [key, value] of [
-      ["SVC_ROUTE_ROUND11", saved.round11],
-      ["SVC_ROUTE_WRITERS", saved.writers],
-    ] as const)
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-  });
+  restoreAfterEach("SVC_ROUTE_ROUND11", "SVC_ROUTE_WRITERS");
 
   test("round-11 rows are all training rows of the project's source, loaded only with SVC_ROUTE_ROUND11=1", () => {
     process.env.SVC_ROUTE_ROUND11 = "1";
@@ -52,12 +77,8 @@ describe("task classifier data, eleventh round", () => {
 
   test("no round-11 row is a near-copy of a hold-out, a dev set or an earlier written row", () => {
     process.env.SVC_ROUTE_ROUND11 = "1";
-    const texts = round11().map((r) => r.text);
-    const own = new Set(texts);
-    const writers = Object.values(writerDev()).flat();
-    const references = [...authoredPrompts().filter((r) => !own.has(r.text)), ...freshHoldout(), ...freshHoldout2(), ...round9Dev(), ...writers];
-    expect(writers.length).toBeGreaterThan(700);
-    expect(nearCopies(texts, references)).toEqual([]);
+    expect(Object.values(writerDev()).flat().length).toBeGreaterThan(700);
+    expectNoNearCopy(new Set(round11().map((r) => r.text)));
   });
 
   test.skipIf(!haveShared)("the writers' files are dev sets, one per writer, only while no training reads them", () => {
@@ -79,21 +100,11 @@ describe("task classifier data, eleventh round", () => {
  * copies one of its prompts, or a loader that trains on it, would flatter the figures reported on it.
  */
 describe("task classifier data, twelfth round", () => {
-  const saved = process.env.SVC_ROUTE_ROUND11;
-  afterEach(() => {
-    if (saved === undefined) delete process.env.SVC_ROUTE_ROUND11;
-    else process.env.SVC_ROUTE_ROUND11 = saved;
-  });
+  restoreAfterEach("SVC_ROUTE_ROUND11");
 
   test("round-12 dev is 150 prompts no loader trains on, none a near-copy of a written row, a dev set or a hold-out", () => {
     process.env.SVC_ROUTE_ROUND11 = "1";
-    const dev = round12Dev();
-    expect(dev.length).toBe(150);
-    expect(dev.every((r) => r.split === "holdout")).toBe(true);
-    const texts = new Set(dev.map((r) => r.text));
-    expect(authoredPrompts().some((r) => texts.has(r.text))).toBe(false);
-    const references = [...authoredPrompts(), ...round11(), ...writtenSets()].map((r, i) => ({ id: String(i), text: r.text }));
-    expect(nearCopies([...texts], references)).toEqual([]);
+    expectCleanSet("round-12 dev", 150);
   });
 });
 
@@ -104,44 +115,51 @@ describe("task classifier data, twelfth round", () => {
  * one, would flatter the figures the model card reports on it.
  */
 describe("task classifier data, thirteenth round", () => {
-  const saved = process.env.SVC_ROUTE_ROUND13;
-  afterEach(() => {
-    if (saved === undefined) delete process.env.SVC_ROUTE_ROUND13;
-    else process.env.SVC_ROUTE_ROUND13 = saved;
-  });
+  restoreAfterEach("SVC_ROUTE_ROUND13");
   const round13 = () => readJsonl<{ text: string }>(join(DATA, "round-13.jsonl")).map((r) => r.text);
 
   test("round-13 rows and round-12 dev are training rows only with SVC_ROUTE_ROUND13=1, and round-12 dev is then no dev set", () => {
     const texts = new Set([...round13(), ...round12Dev().map((r) => r.text)]);
     delete process.env.SVC_ROUTE_ROUND13;
-    expect(authoredPrompts().some((r) => texts.has(r.text))).toBe(false);
-    process.env.SVC_ROUTE_ROUND13 = "1";
-    const loaded = authoredPrompts().filter((r) => texts.has(r.text));
-    expect(loaded.length).toBe(texts.size);
-    expect(loaded.every((r) => r.split === "train")).toBe(true);
-    expect(round12Dev()).toEqual([]);
+    expectTrainedOnlyWith("SVC_ROUTE_ROUND13", texts);
   });
 
   test("the check set is 120 prompts no loader trains on, none a near-copy of a written row, a dev set or a hold-out", () => {
     process.env.SVC_ROUTE_ROUND13 = "1";
-    const check = round13Check();
-    expect(check.length).toBe(120);
-    expect(check.every((r) => r.split === "holdout")).toBe(true);
-    const texts = new Set(check.map((r) => r.text));
-    const references = [...authoredPrompts(), ...writtenSets()];
-    expect(references.some((r) => texts.has(r.text))).toBe(false);
-    expect(
-      nearCopies(
-        [...texts],
-        references.map((r, i) => ({ id: String(i), text: r.text })),
-      ),
-    ).toEqual([]);
+    expectCleanSet("round-13 check", 120);
   });
 
   test("no round-13 row is a near-copy of another written row, a dev set or a hold-out", () => {
     process.env.SVC_ROUTE_ROUND13 = "1";
-    const own = new Set(round13());
-    const references = [...authoredPrompts().filter((r) => !own.has(r.text)), ...writtenSets()].map((r, i) => ({ id: String(i), text: r.text }));
-    expect(nearCopies([...own], references)).toEqual([]);
+    expectNoNearCopy(new Set(round13()));
+  });
+});
+
+/**
+ * Issue 26's fourteenth round: a check set written before any of its training rows, of which only totals
+ * were read, and training rows (data/round-14.jsonl) loaded with the thirteenth round's only when asked.
+ */
+describe("task classifier data, fourteenth round", () => {
+  restoreAfterEach("SVC_ROUTE_ROUND13", "SVC_ROUTE_ROUND14");
+  const round14 = () => readJsonl<{ text: string }>(join(DATA, "round-14.jsonl")).map((r) => r.text);
+  const round13 = () => readJsonl<{ text: string }>(join(DATA, "round-13.jsonl")).map((r) => r.text);
+
+  test("round-14 rows are training rows only with SVC_ROUTE_ROUND14=1, which loads the thirteenth round's too", () => {
+    delete process.env.SVC_ROUTE_ROUND13;
+    delete process.env.SVC_ROUTE_ROUND14;
+    process.env.SVC_ROUTE_ROUND13 = "1";
+    expect(authoredPrompts().some((r) => round14().includes(r.text))).toBe(false);
+    delete process.env.SVC_ROUTE_ROUND13;
+    expectTrainedOnlyWith("SVC_ROUTE_ROUND14", new Set([...round14(), ...round13()]));
+  });
+
+  test("the check set is 60 prompts no loader trains on, none a near-copy of a written row, a dev set or a hold-out", () => {
+    process.env.SVC_ROUTE_ROUND14 = "1";
+    expectCleanSet("round-14 check", 60);
+  });
+
+  test("no round-14 row is a near-copy of another written row, a check set, a dev set or a hold-out", () => {
+    process.env.SVC_ROUTE_ROUND14 = "1";
+    expectNoNearCopy(new Set(round14()));
   });
 });
