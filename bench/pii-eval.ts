@@ -27,6 +27,11 @@
  *   bun bench/pii-eval.ts --data bench/data/pii-outside-dev.txt     # an outside writer's set (tickets, reviews, SMS, SQL, logs;
  *                                              # word-like given names, brand, product and holiday distractors): tuning data of round seven
  *   bun bench/pii-eval.ts --data bench/data/pii-newstyle-check5.txt # a distractor-heavy check set written before it (totals only)
+ *   bun bench/pii-eval.ts --data bench/data/pii-own8-dev.txt        # the eighth round's own set (82 emails, tickets, CRM notes, chat,
+ *                                              # forms, JSON/CSV/YAML; names of many cultures, word-like and lower-case names; UK, DE,
+ *                                              # FR, IN, AU, NZ, CA, JP addresses, multi-line): its errors were read, rules chosen on it
+ *   bun bench/pii-eval.ts --data bench/data/pii-own8-check.txt      # the other half of the same writing (82 texts): never tuned on,
+ *                                              # only its totals read (before the change and after)
  *
  * Scoring is per word, as Presidio's own evaluator does (models/pii-ner/score.ts).
  *

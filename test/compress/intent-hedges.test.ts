@@ -26,7 +26,32 @@ describe("intent: hedges of other writers", () => {
     "Would you like to write it yourself?",
     "Do you think you could be wrong?",
     "I think you could be right.",
+    // Having, knowing or choosing makes no command (compress13).
+    "I was wondering if you could have a look at it?",
+    "I was wondering whether you would know the answer?",
+    "I was wondering if you would be interested in a walk?",
+    "I want you to know that I tried.",
+    "Is it possible to have two owners?",
+    "Do you have any idea why?",
+    "Help me pick a sofa.",
   ])("%s stays: no task verb follows", (text) => {
     expect(applyRule(intent, text, { level: 1 }).text).toBe(text);
+  });
+});
+
+/** Requests of bench/data/chatty-dev-13.json's kinds (issue 25, compress13). */
+describe("intent: asking whether the assistant has ideas, and phrasal task verbs", () => {
+  test.each([
+    ["Do you have any tips for getting her to sleep through the night?", "Tips for getting her to sleep through the night."],
+    ["I was just wondering if you had any suggestions for reducing it?", "Suggestions for reducing it."],
+    ["I was wondering whether you might have some suggestions for practising?", "Suggestions for practising."],
+    ["Could you lay out the pros and cons of each?", "Lay out the pros and cons of each."],
+    ["Could you put together a packing list for me?", "Put together a packing list for me."],
+    // A question of its own after the command keeps its question mark (bench/data/compress-keep-13.json's writing).
+    ["Do you have any suggestions, or should I just hire a professional?", "Suggestions, or should I just hire a professional?"],
+    ["Could you explain monads, or is it too complex?", "Explain monads, or is it too complex?"],
+    ["Could you write a poem about cats or dogs?", "Write a poem about cats or dogs."],
+  ])("%s -> %s", (text, command) => {
+    expect(applyRule(intent, text, { level: 0.5 }).text).toBe(command);
   });
 });

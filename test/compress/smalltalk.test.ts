@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { compressMessages } from "../../src/pipeline/compress";
 import { smalltalk } from "../../src/pipeline/compress/rules/smalltalk";
 import { isConfidentSmalltalk, socialProbability } from "../../src/pipeline/compress/text/social-model";
@@ -34,6 +35,42 @@ describe("social-sentence model guards", () => {
     expect(isConfidentSmalltalk(sentence, 0)).toBe(false);
   });
 
+  test.each([
+    "I'm so frustrated right now.",
+    "My brain is running on fumes at this point, so bear with me.",
+    "I've been going back and forth on this all day.",
+    "omg hi ok my brain is literally mush at this point.",
+    "I'm a bit stressed.",
+  ])("the writer's passing state while asking is the model's to judge: %s", (sentence) => {
+    expect(isConfidentSmalltalk(sentence, 0)).toBe(true);
+  });
+
+  test.each(["Apologies if I'm being thick here.", "Bit of a random one, I know.", "I know everyone's stretched thin right now."])(
+    "backstory with no personal fact is the model's to judge at 1.0 only: %s",
+    (sentence) => {
+      expect(isConfidentSmalltalk(sentence, 0)).toBe(false);
+      expect(isConfidentSmalltalk(sentence, 0, true)).toBe(true);
+    },
+  );
+
+  test.each([
+    "I'm left-handed, which makes everything harder.",
+    "Honestly I'm terrified of heights haha.",
+    "Our electricity bill doubled this winter and it's stressing me out.",
+    "I'm a big snacker, always have been.",
+    "I have kind of small hands if that matters.",
+    "I'm really bad at math, sorry.",
+    "I'm completely colorblind, sadly.",
+    "I get seasick really easily, ugh.",
+    "I'm kind of a perfectionist, sorry.",
+  ])("a personal fact stays at 1.0 too: %s", (sentence) => {
+    expect(isConfidentSmalltalk(sentence, 0, true)).toBe(false);
+  });
+
+  test("appreciation alone is a cue: the model reads the sentence", () => {
+    expect(isConfidentSmalltalk("Any tips would be hugely appreciated.", 0)).toBe(true);
+  });
+
   test("a sentence no guard vetoes is the model's to judge", () => {
     const sentence = "I've been meaning to ask you this for ages and finally got round to it.";
     expect(isConfidentSmalltalk(sentence, 0)).toBe(true);
@@ -48,6 +85,12 @@ describe("smalltalk removes framing in phrasings the patterns do not know", () =
       expect(send("I've been meaning to ask you this for ages and finally got round to it. Explain how vaccines train the immune system.", level)).toBe(
         "Explain how vaccines train the immune system.",
       );
+  });
+
+  test("backstory with no personal fact goes at 1.0, not at 0.5", () => {
+    const text = "I know everyone's stretched thin right now. Explain how vaccines train the immune system.";
+    expect(send(text, 0.5)).toBe(text);
+    expect(send(text, 1)).toBe("Explain how vaccines train the immune system.");
   });
 
   test("below 0.5 it does not run", () => {
@@ -139,5 +182,98 @@ describe("smalltalk must not change", () => {
   test("mayChange is false on prose with no framing", () => {
     const prose = "A man is playing a guitar on the stage. The council voted to close the library on Sundays to save money.";
     for (const level of [0.5, 1]) expect(smalltalk.mayChange(prose, { level, careful: true })).toBe(false);
+  });
+});
+
+describe("thanks closing the message in words no vocabulary lists", () => {
+  test.each([
+    ["Is it dead, and what should I do? Thanks heaps!", "Is it dead, and what should I do?"],
+    ["Now I'm curious, what causes them? Thanks for satisfying my curiosity!", "Now I'm curious, what causes them?"],
+    ["Could you tell me what's wrong and fix it? Thanks a bunch, you're a lifesaver!", "Tell me what's wrong and fix it."],
+    ["What does this error mean? Thank you, sorry for the late-night panic.", "What does this error mean?"],
+    ["What does this error mean? Thanks so much, I'm exhausted.", "What does this error mean?"],
+  ])("%s -> %s", (text, out) => {
+    for (const level of [0.5, 1]) expect(send(text, level)).toBe(out);
+  });
+
+  test.each([
+    ["Summarise the article. Thanks, and keep it under a hundred words!", "keep it under a hundred words"],
+    ["Summarise the article. Thanks, my editor Priya will love it!", "Priya"],
+    ["Summarise the article. Thanks so much, I really need this one.", "need this one"],
+    ["Summarise the article. Thanks so much, can't wait to read it!", "can't wait to read it"],
+  ])("what instructs, names, needs or negates stays: %s", (text, kept) => {
+    expect(send(text, 1)).toContain(kept);
+  });
+});
+
+describe("the writer's asides in parentheses go at 1.0", () => {
+  test.each([
+    [
+      "My little sister is getting married in June and I'm the maid of honour (eek!). Write a short speech.",
+      "My little sister is getting married in June and I'm the maid of honour. Write a short speech.",
+    ],
+    [
+      "I bought a fiddle leaf fig (I know, I know) and it's dropping leaves. How do I look after it?",
+      "I bought a fiddle leaf fig and it's dropping leaves. How do I look after it?",
+    ],
+  ])("%s", (text, out) => {
+    expect(send(text, 0.5)).toBe(text);
+    expect(send(text, 1)).toBe(out);
+  });
+
+  test.each([
+    "We run a tiny bakery (just me and my sister lol) and need a logo idea. Suggest one.",
+    "I have an appointment on Friday (dentist, ugh) so plan around it. Plan my week.",
+    "Plan a trip to Lisbon (I hurt my knee skiing, oops). Keep the walks short.",
+    "Write a story about dragons (she loves dragons lol) for my daughter.",
+  ])("an aside with a fact, a name, a constraint or the message's topic stays: %s", (text) => {
+    expect(send(text, 1)).toContain("(");
+  });
+});
+
+// Emoji opening a sentence right after a removed one go with it; a request to write code holds no closing of the user's.
+describe("pleasantries: emoji after a removed sentence, closings after a request for code, a greeting run in by 'so'", () => {
+  test.each([
+    [
+      "Hello! Happy Friday! 🎉 We're trying to cut down on screen time. Recommend three board games.",
+      "We're trying to cut down on screen time. Recommend three board games.",
+    ],
+    ["Write me a python script that renames all .jpeg files to .jpg. thank you so much!", "Write me a python script that renames all .jpeg files to .jpg."],
+    // A greeting run into the sentence by "so".
+    ["hey so my little brother asked me about viruses. Explain them simply.", "My little brother asked me about viruses. Explain them simply."],
+    ["hii so i have a history essay due tomorrow. Explain the causes of WW1.", "I have a history essay due tomorrow. Explain the causes of WW1."],
+  ])("%s", (text, out) => {
+    expect(send(text, 0.5)).toBe(out);
+  });
+
+  test.each([
+    ["Guess the movie: 🧙 🚪 wizard school. Answer in one word.", "🧙 🚪 wizard school"],
+    ["Write a script for my YouTube intro. Thank you so much!", "Thank you so much!"],
+  ])("what follows content, or may be a line of a script to be spoken, stays: %s", (text, kept) => {
+    expect(send(text, 1)).toContain(kept);
+  });
+
+  test("'so' after anything but a greeting stays", () => {
+    expect(send("Thanks so much for the last answer. Now explain recursion.", 0.5)).not.toContain("Much for");
+  });
+});
+
+// Adversarial probes against compress13's rules: what looks removable (a feeling, a clause after thanks, an emoji
+// after a greeting, a closing after a request for code, a habit, an aside) holds what the answer needs.
+describe("what looks removable but tells the answer something stays", () => {
+  const { prompts } = JSON.parse(readFileSync(new URL("../../bench/data/compress-keep-13.json", import.meta.url), "utf8")) as {
+    prompts: { id: string; text: string; keep: string[] }[];
+  };
+  test.each(prompts.map((p) => [p.id, p.text, p.keep] as const))("%s: %s", (_id, text, keep) => {
+    for (const level of [0.5, 1]) for (const span of keep) expect(send(text, level)).toContain(span);
+  });
+
+  test.each([
+    ["I'm so frustrated right now. How do I center a div in CSS?", 0.5, "How do I center a div in CSS?"],
+    ["What's the capital of Mongolia? Thanks a bunch, you're a lifesaver!", 0.5, "What's the capital of Mongolia?"],
+    ["Write me a python script that renames files by date. Thank you so much!", 0.5, "Write me a python script that renames files by date."],
+    ["Explain the Monty Hall problem (I know, I know, it's been done to death).", 1, "Explain the Monty Hall problem."],
+  ])("framing with nothing in it still goes: %s", (text, level, out) => {
+    expect(send(text, level)).toBe(out);
   });
 });

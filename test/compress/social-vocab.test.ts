@@ -25,6 +25,8 @@ describe("social units of the closed vocabulary", () => {
     ["praise", "You're seriously the smartest, I'm always amazed."],
     ["apology", "Ugh sorry, this is such a silly one."],
     ["apology", "Please excuse my English."],
+    ["thanks", "I would be very grateful for any ideas."],
+    ["thanks", "Thanks for any suggestions, hugely appreciated!"],
     ["apology", "Many thanks, and please excuse an old man's ignorance."],
     ["signoff", "God bless"],
     ["signoff", "Peace out ✌️"],
@@ -43,6 +45,7 @@ describe("social units of the closed vocabulary", () => {
   const kept = [
     // a constraint, a number, a name or a negation in it
     "Thanks, keep it short.",
+    "Grateful for any advice on taxes.",
     "Sorry, no bullet points.",
     "Thanks for the help with the spreadsheet formula.",
     "Hi Tom, hope you're well.",

@@ -3,6 +3,16 @@ import { shippedModels } from "../ml/shipped-models";
 
 /** Our own fixture: the same prompts compressed by removing only filler, and with one change of meaning each. */
 const FILLER_ONLY: [string, string][] = [
+  // Laughter after a run of emoji, a thanks closing in words no vocabulary lists, a writer's aside (compress13).
+  [
+    "Hey! Hope you're having a spooky good day 👻 haha. Can you write me a two-sentence horror story set in a library? It's for a creative writing club I run at school. Thanks!!",
+    "Write me a two-sentence horror story set in a library. It's for a creative writing club I run at school.",
+  ],
+  ["Is it dead, and what should I do? Thanks heaps!", "Is it dead, and what should I do?"],
+  [
+    "My sister is getting married in June and I'm the maid of honour (eek!). Write a short speech.",
+    "My sister is getting married in June and I'm the maid of honour. Write a short speech.",
+  ],
   [
     "Hi! Could you please summarize the attached quarterly report for the board meeting on March 3?",
     "Summarize the attached quarterly report for the board meeting on March 3?",

@@ -36,7 +36,74 @@ function inflected(base: string, suffix: string | undefined): string {
   return base === "cancel" ? "cancelled" : base.endsWith("e") ? `${base}d` : `${base}ed`;
 }
 
-type Rule = [RegExp, (...groups: string[]) => string];
+/**
+ * A rewrite, its replacement and, for the rules of issue 24's ninth session, words of which the request
+ * must hold one for the rule to be tried: tried on every request, those rules and the apostrophes
+ * (facets.ts withApostrophes) made a facet extraction 1.15-1.3 times lead 33a346d's (6,000 STS-B train
+ * texts, 10 interleaved rounds); with the words and a one-pass apostrophe pattern, 0.97-1.05 times.
+ */
+type Rule = [RegExp, (...groups: string[]) => string, (readonly string[])?];
+
+/**
+ * What a service is asked to take in the sense of accepting it: means of payment, cover and what it admits. The last word
+ * of the object ("Apple Pay", "my insurance", "credit cards", "walk-ins"); "take the money for my pledge" is charging.
+ */
+const ACCEPTED = [
+  "cash",
+  "cards?",
+  "credit",
+  "debit",
+  "checks?",
+  "cheques?",
+  "pay",
+  "paypal",
+  "venmo",
+  "zelle",
+  "klarna",
+  "afterpay",
+  "visa",
+  "mastercard",
+  "amex",
+  "express",
+  "bitcoin",
+  "crypto(?:currency)?",
+  "payments?",
+  "currenc(?:y|ies)",
+  "euros?",
+  "dollars?",
+  "insurance",
+  "medicaid",
+  "medicare",
+  "coupons?",
+  "vouchers?",
+  "walk-?ins?",
+  "reservations?",
+  "bookings?",
+  "appointments?",
+  "returns?",
+  "pets?",
+  "dogs?",
+  "patients?",
+  "clients?",
+  "students?",
+  "donations?",
+  "trade-?ins?",
+  "tips?",
+];
+
+/**
+ * Someone's own thing besides "one of your Xs": then whose X it is tells the two apart ("a competitor's coupon at one of your
+ * stores" / "one of your coupons at a competitor's store" were served as one, cache9fix probe, bench/data/cache-probe9.json).
+ * A third person's possessive or a genitive, not a contraction ("what's", "it's"); "my order at one of your stores" is
+ * the user's order at any store of theirs.
+ */
+/**
+ * Being or needing one of the service's Xs is no using of any X: "become one of your drivers" is no "become a driver" (a
+ * licence), "need one of your adapters" no "need an adapter", "work at one of your stores" no "work at a store" (cache9fix
+ * probe, bench/data/cache-probe9.json: all three were served).
+ */
+const BEING_OR_NEEDING = /\b(?:be|become|becoming|need|needs|needed|require|requires|required|work\s+(?:at|for|in)|join)\s+$/iu;
+const OTHER_OWNER = /\b(?:his|her|their)\b|\b(?!(?:what|that|where|who|there|it|he|she|here|how|let)['’])\p{L}+['’]s\b/iu;
 
 const RULES: readonly Rule[] = [
   // "a bike that is damaged" / "a file that was deleted" -> "a damaged bike", "a deleted file" (issue 24, eighth session:
@@ -110,6 +177,108 @@ const RULES: readonly Rule[] = [
     ),
     (_m, lead, obj) => `restore ${lead}${obj}`,
   ],
+  // "recover deleted photos" (no determiner, a participle of loss before the object) -> "restore deleted photos" (issue 24,
+  // ninth session: bench/data/faq-dev9.json). Not "recover files" alone: "retrieve files from a server" is a download.
+  [
+    new RegExp(
+      String.raw`\b(?:recover(?:s|ed|ing)?|retriev(?:e|es|ed|ing))\s+((?:deleted|lost|erased|trashed)\s+(?:file|photo|picture|message|document|folder|note|email|chat|video|contact)s)${PHRASE_END}`,
+      "giu",
+    ),
+    (_m, obj) => `restore ${obj}`,
+    ["recover", "retriev"],
+  ],
+  // "share a file with someone" -> "share a file": sharing is with someone, so the indefinite one adds nothing (issue 24, ninth
+  // session: 12 ordered pairs of the FAQ files refused on "someone" alone). Only "someone", "somebody", "others", "other
+  // people" (+ "else") ending the request or its clause: "share my account with someone in another country" or "with my team" stay.
+  [
+    new RegExp(
+      String.raw`\b(shar(?:e|es|ed|ing)\s+(?:[\p{L}’'-]+\s+){1,4}?)with\s+(?:someone|somebody|others|other\s+people)(?:\s+else)?(?=\s*(?:[?.!,;:]|$))`,
+      "giu",
+    ),
+    (_m, share) => share.trimEnd(),
+    ["shar"],
+  ],
+  // "... on my account" closing a request -> without it: what a user changes, sets up or has in a service is on their
+  // account ("the email address on my account" / "my email address", "two-factor authentication on my account": 15
+  // ordered pairs of the FAQ files refused on "account" alone). Only "on" and only last: "add money to my account" (a
+  // destination) or "a charge on my account from Amazon" stay. Only after the object of a verb that changes, switches or
+  // looks at a setting, said by the user ("I / to / you change ...", or the command): where nothing is done to a thing of
+  // the account, the account is the question ("Is there a hold on my account?" is not "Is there a hold?", nor "How many
+  // points are on my account?", "How do I log on / get back on my account?", "put money / add my wife on my account": 10
+  // of 13 such look-alikes were served, cache9fix probe, bench/data/cache-probe9.json).
+  [
+    /((?:^\s*|\b(?:i|we|you|to)\s+)(?:change|update|edit|reset|create|set\s+up|switch\s+(?:on|off)|turn\s+(?:on|off)|enable|disable|activate|deactivate|verify|remove|delete|cancel|see|view|check|find|manage|lock|unlock|freeze|unfreeze|pause|resume|upgrade|downgrade|hide|unhide|link|unlink)\b[^?.!]*?)(?<!\b(?:on|off|up|back|in|out|down|over|it|them))\s+on\s+my\s+account(?=\s*[?.!]*\s*$)/giu,
+    (_m, kept) => kept,
+    ["account"],
+  ],
+  // "change my email" -> "change my email address": what one changes, updates or verifies of one's own email is its address
+  // (issue 24, ninth session: "How do I change my email address?" / "how to change my email" in bench/data/faq-replay.json,
+  // refused on "address" alone). Only "my" or "your" after these verbs: "find / check / read my email" is the mail, and
+  // "change the email" may be a message to rewrite.
+  [/\b((?:chang|updat|edit|modif|verif|confirm)[a-z]*\s+(?:my|your)\s+e-?mail)\b(?!\s*-?\s*address)/giu, (_m, what) => `${what} address`, ["mail"]],
+  // "set up two-factor authentication" -> "enable ...": a security feature or autopay is set up by switching it on (the
+  // enable group of request-synonyms.ts; "How do I set up two-factor authentication?" / "How do I enable ..." in the FAQ files).
+  [
+    /\bset(?:s|ting)?\s+up\s+((?:two-factor|2-factor|two-step|2-step|multi-factor)\s+(?:authentication|verification)|2fa|mfa|autopay)\b/giu,
+    (_m, what) => `enable ${what}`,
+    ["set"],
+  ],
+  // "How old do you need to be to X?" asks the age the service asks of anyone, the user too: "How old do I have to be to X?".
+  [/^(\s*)how old do you (?:have|need) to be\b/iu, (_m, lead) => `${lead}how old do I have to be`, ["how old"]],
+  // "receive / obtain a refund" -> "get a refund": "get" is what both say ("How do I receive a refund?" / "How do I get a refund?",
+  // "obtain a parking permit" / "get a parking permit" in bench/data/cache-dev-pairs.json and cache-dev-pairs2.json). Only before
+  // a determiner, as having something comes to: "receive calls" or "obtain consent from" keep their verb. Only before an object
+  // that ends the phrase or is "X of Y": "get a photo to look sharper" makes it look so, which "receive a photo to ..." does not,
+  // and "get a bus / taxi" is catching one (3 such look-alikes were served, cache9fix probe, bench/data/cache-probe9.json).
+  [
+    new RegExp(
+      String.raw`\b(?:receiv(e|es|ed|ing)|obtain(s|ed|ing)?)\s+(?=(?:a|an|my|the|your)\s+(?:(?!to\s)[\p{L}\p{N}-]+\s+){0,2}(?!(?:bus|train|tram|taxi|cab|ferry|plane|flight|ride|lift)(?:es|s)?\b)[\p{L}\p{N}-]+(?:${PHRASE_END}|\s+of\b))`,
+      "giu",
+    ),
+    (_m, r?: string, o?: string) => {
+      const suffix = r ?? (o === undefined ? "e" : o === "s" ? "es" : o);
+      return suffix === "es" ? "gets " : suffix === "ed" ? "got " : suffix === "ing" ? "getting " : "get ";
+    },
+    ["receiv", "obtain"],
+  ],
+  // "one of your scooters" / "one of my photos" -> "a scooter" / "a photo": any one of them is one such thing (issue 24, ninth
+  // session: "What's the way to unlock one of your scooters?" / "How do I unlock a scooter?" in bench/data/faq-dev9.json, refused
+  // on the person "you"). Only one plural word ending the phrase: "one of the best hotels" (a ranking), "one of my 3 cards" and
+  // "one of your scooters in Paris" (PHRASE_END keeps the place, the singular reads the same) stay as they are but for the noun.
+  [
+    new RegExp(String.raw`\bone\s+of\s+(?:your|my|our|the)\s+(\p{L}{2,}?)(e?s)${PHRASE_END}`, "giu"),
+    // The offset and the request come after the groups, as String.replace passes them.
+    (m: string, noun: string, plural: string, ...[at, request]: unknown[]) =>
+      OTHER_OWNER.test((request as string).slice(0, at as number)) ||
+      BEING_OR_NEEDING.test((request as string).slice(0, at as number)) ||
+      OTHER_OWNER.test((request as string).slice((at as number) + m.length))
+        ? m
+        : `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}${plural.toLowerCase() === "es" && !/(?:s|x|z|ch|sh)$/i.test(noun) ? "e" : ""}`,
+    ["one of"],
+  ],
+  // "I'm unable to / I am not able to log in" -> "I can't log in", "I was unable to" -> "I couldn't" (issue 24, ninth session):
+  // the same inability, which the negation check read as none ("unable") or as negating "able". Only after a form of "be"
+  // and before "to": "an unable student" and "able to" (no negation) stay.
+  [/\b(am|is|are|was|were)\s+(?:unable|not\s+able)\s+to\b/giu, (_m, be: string) => (/^(?:was|were)$/i.test(be) ? "could not" : "can not"), ["able to"]],
+  [/['’](?:m|re)\s+(?:unable|not\s+able)\s+to\b/giu, () => " can not", ["able to"]],
+  // "Why am I unable to log in?" -> "Why can't I log in?": the question's order.
+  [
+    /\b(am|is|are|was|were)\s+(i|you|we|they|he|she|it)\s+(?:unable|not\s+able)\s+to\b/giu,
+    (_m, be: string, who: string) => `${/^(?:was|were)$/i.test(be) ? "could" : "can"} not ${who}`,
+    ["able to"],
+  ],
+  // "Do you take my insurance?" / "Does your clinic take walk-ins?" -> "... accept ...": what the service asked takes, it accepts
+  // (issue 24, ninth session: bench/data/faq-dev9.json). Only "you" or "your <place>" as the subject: "Can I take my card
+  // abroad?" carries it, "Do they take cash?" asks about someone else.
+  // Only before what a service is paid with or admits (issue 24, cache9fix probe, bench/data/cache-probe9.json: 9 of 13 "do
+  // you take X" look-alikes were served as "accept X": breaks, days off, the bus, notes, a cut of sales, my data, screenshots).
+  [
+    new RegExp(String.raw`\b(do|does|will) (you|your [a-z]+) take(?=\s+(?:[\p{L}\p{N}-]+\s+){0,3}?(?:${ACCEPTED.join("|")})${PHRASE_END})`, "giu"),
+    (_m, aux, who) => `${aux} ${who} accept`,
+    [" take"],
+  ],
+  // "hand over my keys" -> "give my keys" ("hand in" is submitting and stays).
+  [/\bhand(s|ed|ing)?\s+over\b/giu, (_m, s) => `${s === "ed" ? "gave" : s === "ing" ? "giving" : `give${s ?? ""}`}`, ["hand"]],
   // "send back an item" / "send an item back" -> "return an item".
   [
     new RegExp(String.raw`\bsend(?:s|ing)?\s+back\s+${OBJECT_LEAD}((?:item|product|order|package|parcel|purchase)s?)${PHRASE_END}`, "giu"),
@@ -131,6 +300,25 @@ const RULES: readonly Rule[] = [
       "giu",
     ),
     (_m, who) => `contact ${who}`,
+  ],
+  // "talk to a human / a live agent / a representative" -> "contact support": the people a service's users reach are its support
+  // (issue 24, ninth session: "How can I talk to a human?" / "How do I contact customer support?" in the FAQ files). Not "a
+  // person" (anyone), and only ending the phrase: "talk to a human about my feelings" stays.
+  [
+    new RegExp(
+      String.raw`\b(?:get(?:s|ting)?\s+in\s+touch\s+with|reach|talk\s+to|speak\s+(?:to|with)|get\s+hold\s+of|contact|chat\s+with)\s+(?:a|an|the|your)\s+(?:real\s+|live\s+)?(?:human(?:\s+being)?|agent|representative|rep|real\s+person|live\s+person)${PHRASE_END}`,
+      "giu",
+    ),
+    () => "contact support",
+    ["human", "agent", "rep", "person"],
+  ],
+  // "check / see / view the status of my order" -> "track my order": following a shipment is tracking it (issue 24, ninth session:
+  // "Where can I see the status of my order?" / "How do I track my order?" in the FAQ files). Only shipments: "the status of my
+  // application" or "of my claim" is no tracking.
+  [
+    /\b(?:check(?:s|ed|ing)?|see|view|find|know)\s+the\s+status\s+of\s+((?:my|the|your|an?)\s+(?:order|package|parcel|delivery|shipment)s?)\b/giu,
+    (_m, what) => `track ${what}`,
+    ["status"],
   ],
   // "drop / withdraw from / leave / unregister from a course" -> "unenroll from a course".
   [
@@ -182,14 +370,22 @@ const RULES: readonly Rule[] = [
   [/\b(my|the)\s+(?:past|previous)\s+orders\b/giu, (_m, det) => `${det} order history`],
 ];
 
-/** Whether a rule can apply at all: most prompts have none of these words. */
+/** Whether a rule without words of its own can apply at all: most prompts have none of these words. */
 const HINT =
   /stop|end|termin|quit|discontin|call|put|reload|recharg|money|fund|credit|sign|regist|enrol|join|recover|retriev|back|send|tak|reach|touch|talk|speak|hold|past|previous|drop|withdr|leav|left|rid|good|rating|apply|new|contact|delet|remov|miss|lost|cancel|damag|broken|expir|block|stolen/i;
 
+/** Whether a rule with words of its own can apply: one of them is in the request. */
+const RULE_WORD = new RegExp(RULES.flatMap(([, , words]) => words ?? []).join("|"), "i");
+
 /** The request with the phrases above in one wording. */
 export function withRequestPhrases(request: string): string {
-  if (!HINT.test(request)) return request;
+  const hinted = HINT.test(request);
+  if (!hinted && !RULE_WORD.test(request)) return request;
+  const lower = request.toLowerCase();
   let out = request;
-  for (const [re, to] of RULES) out = out.replace(re, to as (...args: string[]) => string);
+  for (const [re, to, words] of RULES) {
+    // A rule with its words is tried when the request as written holds one (no rule writes another's words); the others when HINT matches.
+    if (words === undefined ? hinted : words.some((w) => lower.includes(w))) out = out.replace(re, to as (...args: string[]) => string);
+  }
   return out;
 }

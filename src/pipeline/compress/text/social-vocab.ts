@@ -56,6 +56,7 @@ const CLASSES: Record<SocialClass, { opens: string; words: string }> = {
       remain remains obliged matter look looking forward response reply replies answer hearing hear trouble
       love luv ily ilysm ilu hugs legend legends champ star gem hero lifesaver sincere sincerest warmest heartfelt best regards
       questions listening ramble rambling helpful guidance waiting awaiting guess suppose coffee beer
+      any ideas tips suggestions advice pointers thoughts input hugely massively enormously
       gracias muchas merci beaucoup grazie mille danke sehr schoen arigatou arigato gozaimasu obrigado obrigada dankjewel`,
   },
   praise: {

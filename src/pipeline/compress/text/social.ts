@@ -320,6 +320,13 @@ export function isEmojiOnly(sentence: string): boolean {
   return EMOJI_ONLY.test(sentence);
 }
 
+/**
+ * A greeting run into the sentence by "so", with no mark between: "hey so my little brother asked me ...", "hii
+ * so i have a history essay due tomorrow" (bench/data/chatty-dev-12.json, an outside writer's; 3 of its 150
+ * prompts and 1 of bench/data/chatty-dev-13.json's 60 opened so and kept it).
+ */
+const GREETING_SO = /^(?:(?:hi+|hey+|hello+|hiya|heya|yo+)[ \t]+)+so[ \t]+(?=[a-z])/i;
+
 /** The most of a sentence that social leads may take, as much as a social sentence. */
 const MAX_LEAD_CHARS = MAX_SOCIAL_CHARS;
 
@@ -342,7 +349,7 @@ export function socialLeadLength(sentence: string): number {
   // characters ("thanks " again and again) took 3.5 s, a 100,000-character one about a minute.
   if (sentence.length > MAX_LEAD_CHARS) sentence = sentence.slice(0, MAX_LEAD_CHARS);
   let length = 0;
-  const leadAt = (rest: string) => oneSocialLead(rest) || vocabLeadLength(rest);
+  const leadAt = (rest: string) => oneSocialLead(rest) || vocabLeadLength(rest) || (GREETING_SO.exec(rest)?.[0].length ?? 0);
   for (let next = leadAt(sentence); next > 0; next = leadAt(sentence.slice(length))) length += next;
   return length;
 }

@@ -119,7 +119,7 @@ const PLAIN_VERB = new TokenWordSet("say send call text reply sign book bring em
 const CALENDAR = new TokenWordSet("january february march april may june july august".split(" "));
 const ASSISTANT_NAMES = "siri alexa cortana chatgpt gpt claude gemini copilot bard bixby".split(" ");
 /** Assistants one asks or tells to do something ("Ask Siri to set a timer"): no one to mask, also when the tagger took one. */
-const ASSISTANTS = new TokenWordSet(ASSISTANT_NAMES);
+export const ASSISTANTS = new TokenWordSet(ASSISTANT_NAMES);
 /** Assistants and mention groups: "ask siri to", "@here", "@channel". */
 const NOT_A_PERSON = new TokenWordSet([...ASSISTANT_NAMES, ..."here channel everyone all team".split(" ")]);
 /** Words before a username: "for user keisha_brown", "Author: mthembu.sipho", "user=arjun_mehta" (not "from", "of": "from autogluon.tabular import"). */
