@@ -201,8 +201,13 @@ export class HashFeaturizer {
    * per bucket, and writes each bucket it finds at zero to `touched` in order of first addition: returns
    * how many it wrote. With `acc` all zero this is featurize's bag, left in place: HashEmbedder pools it
    * from there rather than from a bag it would copy out and scatter back (see HashEmbedder.pool).
+   *
+   * `inBagOrder` false: `touched` may list the buckets in another order (HashEmbedder.pool reads them
+   * as a set, in bucket order), and each n-gram is added as it is hashed, not stored and read back size
+   * by size. The weights are the same to the bit: a word's n-grams all add the same `each`, so every
+   * bucket receives the same values in the same order of words, whatever the order within a word.
    */
-  addWords(split: WordSplit, acc: Float32Array, touched: Int32Array): number {
+  addWords(split: WordSplit, acc: Float32Array, touched: Int32Array, inBagOrder = true): number {
     const mask = this.mask;
     const { min, max } = this.params.charNgrams;
     let n = 0;
@@ -236,6 +241,20 @@ export class HashFeaturizer {
       codes[0] = WRAP_OPEN;
       for (let i = 1; i < wrappedLength - 1; i++) codes[i] = chars.charCodeAt(offset + i);
       codes[wrappedLength - 1] = WRAP_CLOSE;
+      if (!inBagOrder) {
+        for (let start = 0; start + min <= wrappedLength; start++) {
+          let h = CHAR_OFFSET;
+          const end = Math.min(start + max, wrappedLength);
+          for (let i = start; i < end; i++) {
+            h = Math.imul(h ^ codes[i]!, FNV_PRIME);
+            if (i - start + 1 < min) continue;
+            id = mixedBits(h) & mask;
+            if (acc[id] === 0) touched[n++] = id;
+            acc[id]! += each;
+          }
+        }
+        continue;
+      }
       for (let start = 0; start + min <= wrappedLength; start++) {
         let h = CHAR_OFFSET;
         const end = Math.min(start + max, wrappedLength);

@@ -105,7 +105,7 @@ export class HashEmbedder implements Embedder {
       // The bag accumulates in the row's weights, where the input tensors are read from, not in the
       // featurizer's scratch, copied out as a bag and scattered back here: two passes over its ~2,100
       // ids on a ~300-token prompt. Each weight is the same sum, added in the same order.
-      const found = this.featurizer.addWords(this.split(texts[r]!), this.rowWeights(r), touched);
+      const found = this.featurizer.addWords(this.split(texts[r]!), this.rowWeights(r), touched, false);
       for (let i = 0; i < found; i++) {
         const id = touched[i]!;
         const bit = 1 << (id & 31);
@@ -116,6 +116,9 @@ export class HashEmbedder implements Embedder {
       }
     }
     const rows = texts.length;
+    const weightOf = this.weightOf;
+    // One row, most calls, reads its weights without the loop over rows.
+    const only = rows === 1 ? weightOf[0]! : undefined;
     const { tensors, release } = this.inputs.takeRows(n, rows, (ids, weights, size) => {
       let k = 0;
       for (let word = 0; word < present.length && k < n; word++) {
@@ -125,11 +128,15 @@ export class HashEmbedder implements Embedder {
         while (bits !== 0) {
           const id = (word << 5) | (31 - Math.clz32(bits & -bits));
           ids[k] = id;
-          for (let r = 0; r < rows; r++) {
-            const weightOf = this.weightOf[r]!;
-            weights[r * size + k] = weightOf[id]!;
-            weightOf[id] = 0;
-          }
+          if (only) {
+            weights[k] = only[id]!;
+            only[id] = 0;
+          } else
+            for (let r = 0; r < rows; r++) {
+              const row = weightOf[r]!;
+              weights[r * size + k] = row[id]!;
+              row[id] = 0;
+            }
           k++;
           bits &= bits - 1;
         }

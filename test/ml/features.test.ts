@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { HashFeaturizer, wordBag, words } from "../../src/ml/features";
+import { HashFeaturizer, splitWords, wordBag, words } from "../../src/ml/features";
 import { DEFAULT_MODELS_DIR } from "../../src/ml/load";
 
 describe("HashFeaturizer", () => {
@@ -18,6 +18,23 @@ describe("HashFeaturizer", () => {
       .digest("hex");
     expect(bag.length).toBe(262);
     expect(digest).toBe("083cdeb7b718fb4f47098e404bba2e40b130305a391f34459714d7de721dad27");
+  });
+
+  test("added out of bag order, every bucket gets the same weight to the bit", async () => {
+    const cfg = (await Bun.file(join(DEFAULT_MODELS_DIR, "embedding", "features.json")).json()).features;
+    const f = new HashFeaturizer(cfg);
+    // Repeated n-grams within a word ("ana" in "banana"), long words cut, words of other scripts.
+    const text = "Banana bananas anana; Naïve Café-Über supercalifragilisticexpialidocious x9 日本語 the the THE ok";
+    const split = splitWords(text, cfg.maxWordLength);
+    const weights = (inBagOrder: boolean) => {
+      const acc = new Float32Array(cfg.buckets);
+      const touched = new Int32Array(cfg.buckets);
+      const n = f.addWords(split, acc, touched, inBagOrder);
+      return { ids: [...touched.subarray(0, n)].sort((a, b) => a - b), acc };
+    };
+    const [inOrder, asHashed] = [weights(true), weights(false)];
+    expect(asHashed.ids).toEqual(inOrder.ids);
+    expect(Buffer.from(asHashed.acc.buffer).equals(Buffer.from(inOrder.acc.buffer))).toBe(true);
   });
 
   test("a word too short for any n-gram still counts as a word", async () => {

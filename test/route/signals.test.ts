@@ -22,6 +22,7 @@ describe("promptSignals", () => {
     expect(promptSignals({ messages: [user(two)] }).codeFences).toBe(2);
     expect(promptSignals({ messages: [user("fix:\n```js\nlet a =")] }).codeFences).toBe(1);
     expect(promptSignals({ messages: [user("use `git status` and ``x``")] }).codeFences).toBe(0);
+    expect(promptSignals({ messages: [user("~~~\nls -la\n~~~")] }).codeFences).toBe(1);
   });
 
   test("small talk asks the assistant about itself; a question that only says 'you' or 'your' is none", () => {
@@ -126,6 +127,9 @@ describe("dominantScript", () => {
     ["Καλημέρα κόσμε", "greek"],
     ["สวัสดีครับ", "thai"],
     ["12345 + 678 = ? 🎉🎉", "none"],
+    // All ASCII, decided without the per-character loop: a letter is Latin, no letter is none.
+    ["12345 + 678 = ?", "none"],
+    ["x = 12345 + 678", "latin"],
     ["", "none"],
   ] as [string, Script][])("%s is %s", (text, script) => {
     expect(dominantScript(text)).toBe(script);

@@ -111,23 +111,28 @@ function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
   }
 
   const features = requiredFeatures(s);
-  const usable = catalog.routable.filter((m) => input.isAvailable(m) && features.every((f) => m.features.includes(f)));
   const need = s.promptTokens + s.maxCompletionTokens;
   const fits = (m: RoutableModel) => need <= m.context_window * (1 - table.context_headroom);
   const order = (a: RoutableModel, b: RoutableModel) =>
     rank(a.tier) - rank(b.tier) ||
     catalog.cost(a, s.promptTokens, s.maxCompletionTokens) - catalog.cost(b, s.promptTokens, s.maxCompletionTokens) ||
     a.id.localeCompare(b.id);
+  // The usable models sorted once: every list below is a filter of them, which keeps their order, and a
+  // stable sort of a filter is that filter of the stable sort. Three sorts and up to six filters, one per
+  // list, were a third of routeByTask's samples (bun --cpu-prof, fresh ~300-token prompts, every stage on);
+  // decideRoute 3.36 -> 2.47 µs p50 with them sorted once (6,000 calls, the two interleaved, the same decisions).
+  const usable = catalog.routable.filter((m) => input.isAvailable(m) && features.every((f) => m.features.includes(f))).sort(order);
   const atLeast = (tier: Tier) => usable.filter((m) => rank(m.tier) >= rank(tier));
+  const atPreferred = atLeast(preferred);
+  const atFloor = floor === preferred ? atPreferred : atLeast(floor);
 
-  let candidates = atLeast(preferred).filter(fits);
-  if (candidates.length === 0) candidates = atLeast(floor).filter(fits);
-  const chosen = candidates.sort(order)[0];
-  if (!chosen)
-    return atLeast(floor).length > 0 ? tooLong(reason, floor, need, atLeast(floor), table.context_headroom) : noProvider(reason, floor, whyNone(s, floor));
+  let candidates = atPreferred.filter(fits);
+  if (candidates.length === 0) candidates = atFloor.filter(fits);
+  const chosen = candidates[0];
+  if (!chosen) return atFloor.length > 0 ? tooLong(reason, floor, need, atFloor, table.context_headroom) : noProvider(reason, floor, whyNone(s, floor));
 
   // Report long_context when the prompt's size, not the task, moved the request off the model it would have had.
-  const unconstrained = (atLeast(preferred).length > 0 ? atLeast(preferred) : atLeast(floor)).sort(order)[0];
+  const unconstrained = (atPreferred.length > 0 ? atPreferred : atFloor)[0];
   return {
     ok: true,
     model: chosen,
@@ -135,7 +140,7 @@ function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
     tier: chosen.tier,
     candidates,
     task,
-    capable: atLeast(floor).filter(fits).sort(order),
+    capable: atFloor.filter(fits),
   };
 }
 

@@ -68,7 +68,8 @@ export function promptSignals(req: SignalSource, promptTokens?: number): PromptS
   let userText = "";
   for (const m of req.messages) {
     if (m.parts?.some((p) => p.type === "image_url")) images = true;
-    fenceLines += countMatches(m.content, FENCE_LINE);
+    // A fence line holds ``` or ~~~: a prompt without either (most) skips the line-by-line regex (2.5 µs on a ~300-token prompt).
+    if (m.content.includes("```") || m.content.includes("~~~")) fenceLines += countMatches(m.content, FENCE_LINE);
     if (m.role === "tool" || (m.tool_calls !== undefined && m.tool_calls.length > 0)) toolHistory = true;
     if (m.role === "user") {
       userTurns++;
@@ -105,6 +106,9 @@ function countMatches(text: string, re: RegExp): number {
   return n;
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+const ASCII_LETTER = /[A-Za-z]/;
+
 /** A Han character or Hangul syllable carries about what three alphabetic letters do. */
 const SYLLABIC_WEIGHT = 3;
 
@@ -120,6 +124,10 @@ const NO_SCRIPT = -1;
  * seen first, as the Map's insertion order gave them.
  */
 export function dominantScript(text: string): Script {
+  // A text all ASCII, most prompts, can hold no letter but a Latin one: two native scans decide it,
+  // where the loop below took 8.6-17 µs on a ~300-token workload prompt (3,000 prompts, load 3-5), the
+  // two scans about 1. 83% of the workload's prompts are all ASCII.
+  if (!NON_ASCII.test(text)) return ASCII_LETTER.test(text) ? "latin" : "none";
   const counts = new Int32Array(SCRIPTS.length);
   const firstSeen: number[] = [];
   // ASCII letters, most of most prompts, are counted apart and added at the end: the general step per
