@@ -42,14 +42,18 @@ function plainGiven(tokens: Tokens, i: number, lex: Lexicon): boolean {
  * (Bernadette)", "under the name Okafor", "my son kaito". They name people only.
  */
 const KIN =
-  "son daughter wife husband mother father mum mom dad brother sister grandmother grandfather grandson granddaughter aunt uncle cousin niece nephew fiance fiancé fiancee fiancée girlfriend boyfriend friend bestie flatmate roommate housemate neighbour neighbor tenant landlord landlady caller nanny carer caregiver name";
+  "son daughter wife husband mother father mum mom dad brother sister grandmother grandfather grandson granddaughter aunt uncle cousin niece nephew fiance fiancé fiancee fiancée girlfriend boyfriend friend bestie flatmate roommate housemate neighbour neighbor landlord landlady caller nanny carer caregiver name";
 /**
  * Words naming a role, before the name itself ("Agent (Carmen)", "my manager, Winifred"), which name a
  * program's or a product's kind as often: "Agent (Orchestrator)", "Tutor (Khanmigo)", "Manager (Pandas)".
  */
 const ROLES = "colleague coworker boss manager patient tutor teacher student mentor buddy intern";
-/** Roles a company or a product fills too, also after an owner: "our client, Globex", "Driver (Lyft)", "Client (Postman)". */
-const TRADE = "agent client customer driver courier partner";
+/**
+ * Roles a company or a product fills too, also after an owner: "our client, Globex", "Driver (Lyft)", "Client (Postman)".
+ * A tenant is a cloud's customer organisation as often ("In Azure, the tenant Contoso has two subscriptions",
+ * "Configure tenant Fabrikam": 2 of 2 such prompts written for review8p found as people while kin).
+ */
+const TRADE = "agent client customer driver courier partner tenant";
 const KIN_WORDS = new TokenWordSet(KIN.split(" "));
 const TRADE_WORDS = new TokenWordSet(TRADE.split(" "));
 const TIES = new TokenWordSet(`${KIN} ${ROLES} ${TRADE}`.split(" "));
