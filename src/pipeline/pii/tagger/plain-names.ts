@@ -19,6 +19,7 @@ const PERSON = LABELS.indexOf("PERSON");
 const ADDRESS = LABELS.indexOf("ADDRESS");
 const O = LABELS.indexOf("O");
 const isAsciiLetter = (c: number) => (c | 0x20) >= 97 && (c | 0x20) <= 122;
+const isLower = (c: number) => c >= 97 && c <= 122;
 // A hyphen joins two capitalised parts ("Ofori-Atta"), not a word ("Python-scripts": one token, tokens.ts).
 const NAME_SHAPE = /^(?:\p{Lu}['’])?\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?$/u;
 
@@ -102,10 +103,22 @@ export function listedName(tokens: Tokens, labels: Uint8Array, i: number, lex: L
   if (!plainGiven(tokens, i, lex)) {
     const tie = i - 1;
     const kinOrOwned = KIN_WORDS.has(tokens, tie) || (owned(tokens, tie) && !TRADE_WORDS.has(tokens, tie));
-    if (!kinOrOwned || !rareCapital(tokens, i, lex)) return false;
+    if (!kinOrOwned || !rareCapital(tokens, i, lex) || thingNext(tokens, i)) return false;
   }
   labels[i] = PERSON;
   return true;
+}
+
+/** Small words that follow a name as well as a thing ("under the name Okafor at 7:30", "my nephew Oyelaran and I"). */
+const AFTER_NAME = new TokenWordSet("at in on for from and or is was has had who will would said says to with of but".split(" "));
+/**
+ * Whether a lower-case word other than those follows token i after a space: the noun or verb after a product's or a
+ * company's name where the possessive was left out ("my friend Duolingo streak", "my roommate Peloton bike", "my
+ * landlord Foxtons keeps the deposit": 5 of 10 tie prompts written for review8p found such words as people).
+ */
+function thingNext(tokens: Tokens, i: number): boolean {
+  const n = i + 1;
+  return n < tokens.length && tokens.gap(n) === Gap.Space && isLower(tokens.first(n)) && !AFTER_NAME.has(tokens, n);
 }
 
 /** Whether an owner comes before the tie at token t, after a space: "my manager", "our landlord". */
