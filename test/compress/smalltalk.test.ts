@@ -258,6 +258,37 @@ describe("pleasantries: emoji after a removed sentence, closings after a request
   });
 });
 
+// A second adversary's probes (bench/data/compress-keep-14.json): non-native English, long messages, social
+// sentences inside data, role-play, thanks to be written, constraints in parentheses, backstory in irregular
+// past verbs, feelings that carry the point.
+describe("a second adversary's probes keep what the answer needs", () => {
+  const { prompts } = JSON.parse(readFileSync(new URL("../../bench/data/compress-keep-14.json", import.meta.url), "utf8")) as {
+    prompts: { id: string; text: string; keep: string[] }[];
+  };
+  test.each(prompts.map((p) => [p.id, p.text, p.keep] as const))("%s: %s", (_id, text, keep) => {
+    for (const level of [0.5, 1]) for (const span of keep) expect(send(text, level)).toContain(span);
+  });
+
+  test.each([
+    // A trait told in an aside, as in a sentence of its own.
+    ["What's the best way to learn chess (I'm colorblind, so some boards are hard) as an adult?", "(I'm colorblind, so some boards are hard)"],
+    ["Suggest a hobby for winter (I feel restless indoors lol).", "I feel restless indoors"],
+    // A feeling the writer has, not one of the moment.
+    ["I feel awkward at parties. How do I start conversations?", "I feel awkward at parties."],
+    // Backstory sharing a word with the question in another form of it.
+    ["I burned the rice again. How do I get the burnt taste out?", "I burned the rice again."],
+  ])("kept at 1.0: %s", (text, span) => {
+    expect(send(text, 1)).toContain(span);
+  });
+
+  test.each([
+    ["Suggest a hobby for winter (I'm so sorry lol).", "Suggest a hobby for winter."],
+    ["I've been staring at this for ages. How do I reverse a list in Python?", "How do I reverse a list in Python?"],
+  ])("the writer's framing still goes at 1.0: %s", (text, out) => {
+    expect(send(text, 1)).toBe(out);
+  });
+});
+
 // Adversarial probes against compress13's rules: what looks removable (a feeling, a clause after thanks, an emoji
 // after a greeting, a closing after a request for code, a habit, an aside) holds what the answer needs.
 describe("what looks removable but tells the answer something stays", () => {
