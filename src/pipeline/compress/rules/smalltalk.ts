@@ -193,21 +193,22 @@ function topicWords(text: string): string[] {
 }
 
 /**
- * Whether two lists of topic words share one, in any of its forms: equal, or the same but for a last letter or
- * an ending of up to two after four letters in common ("burned" and "burnt", "bake" and "baked"). "I burned the
- * rice again." went at 1.0 before "How do I get the burnt taste out?" (bench/data/compress-keep-14.json): an
- * irregular form shares no word with its regular one.
+ * Whether two lists of topic words share one, in any of its forms: equal, or a past form of the other ("burned"
+ * and "burnt", "bake" and "baked"). "I burned the rice again." went at 1.0 before "How do I get the burnt taste
+ * out?" (bench/data/compress-keep-14.json): an irregular form shares no word with its regular one. Other endings
+ * do not count: with "-ing", "I am writing you from my small room ..." shared "write" with the request and
+ * stayed (2 of chatty-dev-11.json's 60 prompts).
  */
 function sharesTopic(words: readonly string[], kept: readonly string[]): boolean {
-  return words.some((w) => kept.some((k) => w === k || sameStem(w, k)));
+  return words.some((w) => kept.some((k) => w === k || pastForms(w, k)));
 }
 
-function sameStem(a: string, b: string): boolean {
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  if (long.length - short.length > 2) return false;
+const PAST_ENDINGS = new Set(["", "e", "d", "ed", "t"]);
+
+function pastForms(a: string, b: string): boolean {
   let common = 0;
-  while (common < short.length && short[common] === long[common]) common++;
-  return common >= 4 && common >= short.length - 1;
+  while (common < a.length && common < b.length && a[common] === b[common]) common++;
+  return common >= 4 && PAST_ENDINGS.has(a.slice(common)) && PAST_ENDINGS.has(b.slice(common));
 }
 
 /**
