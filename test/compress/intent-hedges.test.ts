@@ -48,7 +48,14 @@ describe("intent: asking whether the assistant has ideas, and phrasal task verbs
     ["Could you lay out the pros and cons of each?", "Lay out the pros and cons of each."],
     ["Could you put together a packing list for me?", "Put together a packing list for me."],
     // A question of its own after the command keeps its question mark (bench/data/compress-keep-13.json's writing).
-    ["Do you have any suggestions, or should I just hire a professional?", "Suggestions, or should I just hire a professional?"],
+    ["Do you have any suggestions for the gutter, or should I just hire a professional?", "Suggestions for the gutter, or should I just hire a professional?"],
+    // Right after the noun it is the other half of a yes-or-no question, no command: "Tips or should I ...?"
+    // read as no prompt (bench/data/compress-keep-14.json).
+    ["Do you have any suggestions, or should I just hire a professional?", "Do you have any suggestions, or should I just hire a professional?"],
+    [
+      "Do you have any tips or should I just hire a professional for my roof leak?",
+      "Do you have any tips or should I just hire a professional for my roof leak?",
+    ],
     ["Could you explain monads, or is it too complex?", "Explain monads, or is it too complex?"],
     ["Could you write a poem about cats or dogs?", "Write a poem about cats or dogs."],
   ])("%s -> %s", (text, command) => {

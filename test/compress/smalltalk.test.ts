@@ -9,6 +9,17 @@ import { applyRule } from "./apply-rule";
 const LEVELS = [0.25, 0.5, 1] as const;
 const send = (content: string, level: number) => compressMessages([{ role: "user", content }], { aggressiveness: level, skipRules: [] }).messages[0]!.content;
 
+/** A keep file's probes (bench/compress-keep.ts's format) as test rows: id, text, spans that must arrive. */
+function keepProbes(file: string): (readonly [string, string, string[]])[] {
+  const { prompts } = JSON.parse(readFileSync(new URL(`../../bench/data/${file}`, import.meta.url), "utf8")) as {
+    prompts: { id: string; text: string; keep: string[] }[];
+  };
+  return prompts.map((p) => [p.id, p.text, p.keep] as const);
+}
+const expectKept = (_id: string, text: string, keep: string[]) => {
+  for (const level of [0.5, 1]) for (const span of keep) expect(send(text, level)).toContain(span);
+};
+
 describe("social-sentence model guards", () => {
   // Threshold 0: only the guards decide. Each sentence reads as framing to a person, and each holds
   // something a removal could lose.
@@ -258,15 +269,34 @@ describe("pleasantries: emoji after a removed sentence, closings after a request
   });
 });
 
+// A second adversary's probes (bench/data/compress-keep-14.json): non-native English, long messages, social
+// sentences inside data, role-play, thanks to be written, constraints in parentheses, backstory in irregular
+// past verbs, feelings that carry the point.
+describe("a second adversary's probes keep what the answer needs", () => {
+  test.each(keepProbes("compress-keep-14.json"))("%s: %s", expectKept);
+
+  test.each([
+    // A trait told in an aside, as in a sentence of its own.
+    ["aside", "What's the best way to learn chess (I'm colorblind, so some boards are hard) as an adult?", ["(I'm colorblind, so some boards are hard)"]],
+    ["aside", "Suggest a hobby for winter (I feel restless indoors lol).", ["I feel restless indoors"]],
+    // A feeling the writer has, not one of the moment.
+    ["feeling", "I feel awkward at parties. How do I start conversations?", ["I feel awkward at parties."]],
+    // Backstory sharing a word with the question in another form of it.
+    ["backstory", "I burned the rice again. How do I get the burnt taste out?", ["I burned the rice again."]],
+  ])("%s: %s", expectKept);
+
+  test.each([
+    ["Suggest a hobby for winter (I'm so sorry lol).", "Suggest a hobby for winter."],
+    ["I've been staring at this for ages. How do I reverse a list in Python?", "How do I reverse a list in Python?"],
+  ])("the writer's framing still goes at 1.0: %s", (text, out) => {
+    expect(send(text, 1)).toBe(out);
+  });
+});
+
 // Adversarial probes against compress13's rules: what looks removable (a feeling, a clause after thanks, an emoji
 // after a greeting, a closing after a request for code, a habit, an aside) holds what the answer needs.
 describe("what looks removable but tells the answer something stays", () => {
-  const { prompts } = JSON.parse(readFileSync(new URL("../../bench/data/compress-keep-13.json", import.meta.url), "utf8")) as {
-    prompts: { id: string; text: string; keep: string[] }[];
-  };
-  test.each(prompts.map((p) => [p.id, p.text, p.keep] as const))("%s: %s", (_id, text, keep) => {
-    for (const level of [0.5, 1]) for (const span of keep) expect(send(text, level)).toContain(span);
-  });
+  test.each(keepProbes("compress-keep-13.json"))("%s: %s", expectKept);
 
   test.each([
     ["I'm so frustrated right now. How do I center a div in CSS?", 0.5, "How do I center a div in CSS?"],

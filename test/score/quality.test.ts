@@ -9,6 +9,8 @@ const FILLER_ONLY: [string, string][] = [
     "Write me a two-sentence horror story set in a library. It's for a creative writing club I run at school.",
   ],
   ["Is it dead, and what should I do? Thanks heaps!", "Is it dead, and what should I do?"],
+  // A greeting before backstory that weighs nothing at 1.0, in the same sentence (bench/data/compress-keep-14.json).
+  ["Hi there 😅 I burned the rice again. How do I get the burnt taste out?", "I burned the rice again. How do I get the burnt taste out?"],
   [
     "My sister is getting married in June and I'm the maid of honour (eek!). Write a short speech.",
     "My sister is getting married in June and I'm the maid of honour. Write a short speech.",

@@ -145,8 +145,10 @@ function requestWords(text: string, closing?: string, smalltalk?: Set<string>[])
     const kept = pieces.filter((piece) => {
       const wordsOf = () => piece.toLowerCase().match(WORD) ?? [];
       // Laughter or emoji alone, a piece of its own after a run of emoji ("Hope you're having a spooky good day
-      // 👻 haha."), weighs nothing: read as content, its "haha" was lost (bench/data/chatty-dev-13.json).
-      if (LAUGHTER_ONLY.test(piece) || isEmojiOnly(piece)) return false;
+      // 👻 haha."), weighs nothing: read as content, its "haha" was lost (bench/data/chatty-dev-13.json). So does
+      // a greeting the piece is: once backstory after it weighed nothing, "Hi there 😅" of "Hi there 😅 I burned
+      // the rice again." was read alone as content, and removing it scored 42 (bench/data/compress-keep-14.json).
+      if (LAUGHTER_ONLY.test(piece) || isEmojiOnly(piece) || isSocialSentence(piece)) return false;
       // Backstory the smalltalk rule removes at 1.0 weighs nothing in the original only: read so in the
       // compressed text, what is left of a sentence once its social lead is gone ("Excel is driving me nuts 😤"
       // of "Hi, sorry to bother you, Excel is driving me nuts 😤") weighed nothing there and its words were

@@ -20,8 +20,12 @@ const NOT_A_COMMAND = String.raw`(?!(?:have|had|know|think|remember|recall|mind|
  * "I want you to be my travel guide" is one (awesome-chatgpt-prompts).
  */
 const NOT_A_COMMAND_WONDERING = String.raw`${NOT_A_COMMAND}(?!be\b)`;
-/** Things asked for by asking whether the assistant has any: "Do you have any tips for ...?" asks for tips. */
-const IDEAS = String.raw`(?=(?:tips|advice|suggestions|ideas|recommendations|pointers)\b)`;
+/**
+ * Things asked for by asking whether the assistant has any: "Do you have any tips for ...?" asks for tips. Not
+ * when a question of its own follows the noun at once: "Do you have any tips or should I just hire a
+ * professional?" became "Tips or should I just hire a professional?" (bench/data/compress-keep-14.json).
+ */
+const IDEAS = String.raw`(?=(?:tips|advice|suggestions|ideas|recommendations|pointers)\b(?!,?[ \t]+or[ \t]+(?:should|shall|would|could|can|will|is|are|am|was|do|does|did|must)\b))`;
 
 /** Ways of asking for something without saying it: everything up to the verb goes. */
 const ASKS = [
