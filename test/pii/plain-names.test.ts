@@ -43,6 +43,14 @@ describe("PII given names of the list", () => {
       "our client, Globex, renewed",
     ])
       expect(found(text, "PERSON")).toEqual([]);
+    // A tenant is a cloud's customer organisation as often (prompts written for review8p).
+    for (const text of ["In Azure, the tenant Contoso has two subscriptions.", "Configure tenant Fabrikam in Entra ID for SSO."])
+      expect(found(text, "PERSON")).toEqual([]);
+    expect(found("my tenant Tomasz pays late", "PERSON")).toEqual(["Tomasz"]);
+    // A product's or a company's name after a tie where the possessive was left out (written for review8p).
+    for (const text of ["my friend Duolingo streak is 400 days", "my roommate Peloton bike is noisy", "my landlord Foxtons keeps the deposit"])
+      expect(found(text, "PERSON")).toEqual([]);
+    expect(found("Book a table under the name Oyelaran at 7:30.", "PERSON")).toEqual(["Oyelaran"]);
     // A kin word, or an owner and a role, still names a person by a surname's shape.
     expect(found("Notes: caller (Oyelaran) rang about the boiler.", "PERSON")).toEqual(["Oyelaran"]);
     expect(found("I raised it with my mentor, Oyelaran, last week.", "PERSON")).toEqual(["Oyelaran"]);
@@ -72,6 +80,11 @@ describe("PII address parts", () => {
   test("no address in a list of postcodes or of numbered fields before one", () => {
     expect(found("the inputs are: bs7 8ue, ls6 3ab, nr21 0hu (test codes)", "ADDRESS")).toEqual([]);
     expect(found("The Grid: Row 5, Column 7, Cell B3 4XY", "ADDRESS")).toEqual([]);
+    // CSV rows whose id stands alone in its field before product codes of a postcode's shape (written for review8p).
+    expect(found("12,Blue Mug,LH4 5AB\n13,Red Plate,SW1 2XY", "ADDRESS")).toEqual([]);
+    expect(found("sku_id,product,code\n7,Green Lane Tea,BS7 8UE\n8,Hill Walk Boots,NR21 0HU", "ADDRESS")).toEqual([]);
+    const row = "id,name,street,town,postcode\n7,Ann Ross,5 Mill Lane,Leeds,LS6 3AB";
+    expect(found(row, "ADDRESS")).toEqual(["5 Mill Lane,Leeds,LS6 3AB"]);
   });
 
   test("postcodes repeated over 300 KB take time in proportion to the text", () => {

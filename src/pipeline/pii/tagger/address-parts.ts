@@ -196,6 +196,10 @@ function britishLines(tokens: Tokens, labels: Uint8Array): void {
     // The first token of the earliest part that holds a house number, a street's or a building's word: the address opens there.
     let anchoredFrom = -1;
     let partAnchored = false;
+    // Whether a part holds a street's or a building's word or a number before words: a number alone in its part
+    // anchors only beside one. Alone it was a row's id in CSV rows of product codes ("12,Blue Mug,LH4 5AB"), in 2 of
+    // 2 such prompts written for review8p; so was a street's word inside a product's name ("7,Green Lane Tea,BS7 8UE").
+    let firm = false;
     for (let k = i - 1; k > stop; k--) {
       const g = tokens.gap(k + 1);
       if (g === Gap.Comma || g === Gap.Newline) {
@@ -206,7 +210,8 @@ function britishLines(tokens: Tokens, labels: Uint8Array): void {
       const c = tokens.first(k);
       // A house number comes before its street's words, after a unit's word or alone ("5 Hawthorn Way", "Flat 4B",
       // "2/1, 19 Hyndland Road"), not after another word at the end of its part ("Column 7, Cell B3 4XY").
-      const number = houseNumber(tokens, k) && ((k + 1 < i && tokens.gap(k + 1) === Gap.Space) || !joined(tokens, k) || UNIT_WORDS.has(tokens, k - 1));
+      const beforeWords = k + 1 < i && tokens.gap(k + 1) === Gap.Space;
+      const number = houseNumber(tokens, k) && (beforeWords || !joined(tokens, k) || UNIT_WORDS.has(tokens, k - 1));
       // A street's word after the street's name ("Church Lane"), not one opening its part ("Row 5, Column 7", "Road Map").
       const street = joined(tokens, k) && STREET_WORDS.has(tokens, k);
       const word = isDigit(c) || (lower ? isLower(c) : capitalised(tokens, k) || PLACE_PARTICLES.has(tokens, k));
@@ -214,16 +219,26 @@ function britishLines(tokens: Tokens, labels: Uint8Array): void {
       if (!word || (labels[k] === PERSON && !partAnchored)) break;
       if (parts > 4 || ++words > PART_WORDS || (lower && parts === 0 && i - k > 2)) break;
       from = k;
-      if (number || street || BUILDING_WORDS.has(tokens, k)) partAnchored = true;
+      const building = BUILDING_WORDS.has(tokens, k);
+      if (number || street || building) partAnchored = true;
+      // A street's word before more words of its part is a product's name as often ("12,Green Lane Tea,LH4 5AB"), unless
+      // the postcode's own part ("5 Hawthorn Way Bristol BS7 8UE").
+      const streetEnds = street && (parts === 0 || partEnds(tokens, k + 1) || (DIRECTIONS.has(tokens, k + 1) && partEnds(tokens, k + 2)));
+      if ((number && (beforeWords || UNIT_WORDS.has(tokens, k - 1))) || streetEnds || building) firm = true;
       if (partAnchored) anchoredFrom = k;
       // In lower case the street line ends at its house number.
       if (lower && parts > 0 && number) break;
     }
-    if (anchoredFrom < 0 || parts === 0 || (lower && !houseNumber(tokens, from))) continue;
+    if (anchoredFrom < 0 || !firm || parts === 0 || (lower && !houseNumber(tokens, from))) continue;
     // The address opens at the start of the anchored part ("The Old Rectory", not the name on the line before "Hollybush House").
     for (let k = anchoredFrom; k <= i + 1; k++) labels[k] = ADDRESS;
   }
 }
+
+/** A street's direction after its word ("1204-55 Bloor St W, Toronto"). */
+const DIRECTIONS = new TokenWordSet("n s e w ne nw se sw north south east west".split(" "));
+/** Whether a part ends before token k: a comma or a line break comes first. */
+const partEnds = (tokens: Tokens, k: number) => k < tokens.length && (tokens.gap(k) === Gap.Comma || tokens.gap(k) === Gap.Newline);
 
 /** Whether token k follows the one before inside a part: after a space or a hyphen ("Stow-on-the-Wold"). */
 const joined = (tokens: Tokens, k: number) => tokens.gap(k) === Gap.Space || (tokens.gap(k) === Gap.Other && tokens.before(k) === 45);
