@@ -107,6 +107,13 @@ const SERVED: [string, string][] = [
   ["What's the way to unlock one of your scooters?", "How do I unlock a scooter?"],
   ["How do I cancel one of my classes?", "How do I cancel a class?"],
   ["How can I talk to a human?", "How do I contact customer support?"],
+  // review8k: the rewrites narrowed by cache-probe10 still serve these.
+  ["How can I book a walk for my dog?", "How can I schedule a walk for my dog?"],
+  ["Where is my parcel?", "Where is my order?"],
+  ["I want to talk to a live agent", "I want to contact support"],
+  ["Do you take American Express?", "Do you accept American Express?"],
+  ["I was unable to log in", "I was not able to log in"],
+  ["How do I change my email on the website?", "How do I change my email address on the website?"],
   ["Where can I see the status of my order?", "How do I track my order?"],
   ["how to track my package", "How do I track my order?"],
   ["How long will the installation take?", "How long does the installation take?"],
@@ -285,6 +292,32 @@ const REFUSED: [string, string][] = [
   ["How do I become one of your tutors?", "How do I become a tutor?"],
   ["Who is the man at my desk?", "Who is my desk man?"],
   ["How do I change the title on my post?", "How do I change my post on the title?"],
+  // review8k (a second adversarial probe of the ninth session's rules, bench/data/cache-probe10.json): "book" and
+  // "package" as nouns, "track" of anything else; someone else talking to an agent; the status of another's order or of
+  // what "you" know; a message that is edited; the past inability; "credit" taken; a country handing over; "you" who give;
+  // an account's things looked at.
+  ["Recommend a book about long walks", "Recommend a schedule for long walks"],
+  ["Give me a book of piano lessons for kids", "Give me a schedule of piano lessons for kids"],
+  ["How do I schedule a demo video on YouTube?", "How do I book a demo video on YouTube?"],
+  ["Summarize the book A Walk in the Woods", "Summarize the schedule of a walk in the woods"],
+  ["How do I track package downloads on PyPI?", "How do I track order downloads on PyPI?"],
+  ["How do I track the order of events in Kafka?", "How do I track the shipment of events in Kafka?"],
+  ["Which Python package tracks memory leaks?", "Which Python order tracks memory leaks?"],
+  ["How do I track a court order?", "How do I track a court package?"],
+  ["Where is my package.json?", "Where is my order.json?"],
+  ["How does the server talk to the agent?", "How does the server contact support?"],
+  ["Write a story where a robot learns to talk to a human", "Write a story where a robot learns to contact support"],
+  ["How do I check the status of an order in SQL?", "How do I track an order in SQL?"],
+  ["Do you know the status of my order?", "Do you track my order?"],
+  ["Edit my email so it sounds friendlier", "Edit my email address so it sounds friendlier"],
+  ["Confirm my email was sent", "Confirm my email address was sent"],
+  ["They were unable to land on the Moon", "They can't land on the Moon"],
+  ["We are not able to prove it", "We were not able to prove it"],
+  ["Do you take credit for this idea?", "Do you accept credit for this idea?"],
+  ["When did Britain hand over Hong Kong?", "When did Britain get Hong Kong?"],
+  ["Did you receive a gift?", "Did you give a gift?"],
+  ["How do I find the music on my account?", "How do I find music?"],
+  ["Can you see the tweets on my account?", "Can you see the tweets?"],
 ];
 
 describe("support phrases, wishes and synonym groups (issue 24, sixth session)", () => {

@@ -1210,9 +1210,13 @@ function transferPoles(tokens: readonly Token[], i: number): string[] {
   if (!giving && !GETTING.has(t.lower) && !SHOWING.has(t.lower)) return [];
   const before = tokens[i - 1];
   if (before === undefined || before.kind === "break" || CLAUSE_END.has(before.text)) return [];
-  if (before.lower === "you" || tokens[i - 2]?.lower === "you" || /^(?:me|us)$/.test(tokens[i + 1]?.lower ?? "")) return [];
+  if (/^(?:me|us)$/.test(tokens[i + 1]?.lower ?? "")) return [];
+  // "you" asked to give or show ("can you (please) show") is the request's frame; "you" who gave or got ("Did you receive
+  // (get) a gift?" / "Did you give a gift?", served: second adversarial probe, bench/data/cache-probe10.json) is a side.
+  const you = before.lower === "you" ? i - 1 : tokens[i - 2]?.lower === "you" ? i - 2 : -1;
+  if (you >= 0 && (tokens[you - 1] === undefined || /^(?:can|could|would|will|please)$/.test(tokens[you - 1]!.lower))) return [];
   // Only the user's giving or getting: "How do I give the walker my keys?" is "How does the walker get my keys?" (faq-dev9).
-  if (before.lower !== "to" && ![1, 2, 3, 4].some((back) => /^(?:i|we)$/.test(tokens[i - back]?.lower ?? ""))) return [];
+  if (before.lower !== "to" && ![1, 2, 3, 4].some((back) => /^(?:i|we|you)$/.test(tokens[i - back]?.lower ?? ""))) return [];
   if (!giving) return [GETTING.has(t.lower) ? "give/getb" : "give/showb"];
   return ["give/geta", "give/showa", `give/give up${GIVE_PARTICLES.has(tokens[i + 1]?.lower ?? "") ? "b" : "a"}`];
 }

@@ -48,10 +48,11 @@ type Rule = [RegExp, (...groups: string[]) => string, (readonly string[])?];
  * What a service is asked to take in the sense of accepting it: means of payment, cover and what it admits. The last word
  * of the object ("Apple Pay", "my insurance", "credit cards", "walk-ins"); "take the money for my pledge" is charging.
  */
+// Not "credit" alone nor "express": "Do you take credit for this idea?" and "Do you take the express?" (a train) were served as
+// "accept" (second adversarial probe, bench/data/cache-probe10.json); "credit cards" and "American Express" still are.
 const ACCEPTED = [
   "cash",
   "cards?",
-  "credit",
   "debit",
   "checks?",
   "cheques?",
@@ -64,7 +65,7 @@ const ACCEPTED = [
   "visa",
   "mastercard",
   "amex",
-  "express",
+  "american express",
   "bitcoin",
   "crypto(?:currency)?",
   "payments?",
@@ -104,6 +105,9 @@ const ACCEPTED = [
  */
 const BEING_OR_NEEDING = /\b(?:be|become|becoming|need|needs|needed|require|requires|required|work\s+(?:at|for|in)|join)\s+$/iu;
 const OTHER_OWNER = /\b(?:his|her|their)\b|\b(?!(?:what|that|where|who|there|it|he|she|here|how|let)['’])\p{L}+['’]s\b/iu;
+
+/** A request about a shipment on its way: tracked, arriving, delivered or asked where it is. */
+const ON_ITS_WAY = /\b(?:track\w*|arriv\w*|deliver\w*|where(?:['’]s|\s+is|\s+are))\b/iu;
 
 const RULES: readonly Rule[] = [
   // "a bike that is damaged" / "a file that was deleted" -> "a damaged bike", "a deleted file" (issue 24, eighth session:
@@ -205,17 +209,25 @@ const RULES: readonly Rule[] = [
   // looks at a setting, said by the user ("I / to / you change ...", or the command): where nothing is done to a thing of
   // the account, the account is the question ("Is there a hold on my account?" is not "Is there a hold?", nor "How many
   // points are on my account?", "How do I log on / get back on my account?", "put money / add my wife on my account": 10
-  // of 13 such look-alikes were served, cache9fix probe, bench/data/cache-probe9.json).
+  // of 13 such look-alikes were served, cache9fix probe, bench/data/cache-probe9.json). Not after a verb that looks or
+  // searches: "find / see / check / view / manage the X on my account" is about the user's X, "find music" any (9 of 10 such
+  // pairs were served, second adversarial probe, bench/data/cache-probe10.json).
   [
-    /((?:^\s*|\b(?:i|we|you|to)\s+)(?:change|update|edit|reset|create|set\s+up|switch\s+(?:on|off)|turn\s+(?:on|off)|enable|disable|activate|deactivate|verify|remove|delete|cancel|see|view|check|find|manage|lock|unlock|freeze|unfreeze|pause|resume|upgrade|downgrade|hide|unhide|link|unlink)\b[^?.!]*?)(?<!\b(?:on|off|up|back|in|out|down|over|it|them))\s+on\s+my\s+account(?=\s*[?.!]*\s*$)/giu,
+    /((?:^\s*|\b(?:i|we|you|to)\s+)(?:change|update|edit|reset|create|set\s+up|switch\s+(?:on|off)|turn\s+(?:on|off)|enable|disable|activate|deactivate|verify|remove|delete|cancel|lock|unlock|freeze|unfreeze|pause|resume|upgrade|downgrade|hide|unhide|link|unlink)\b[^?.!]*?)(?<!\b(?:on|off|up|back|in|out|down|over|it|them))\s+on\s+my\s+account(?=\s*[?.!]*\s*$)/giu,
     (_m, kept) => kept,
     ["account"],
   ],
   // "change my email" -> "change my email address": what one changes, updates or verifies of one's own email is its address
   // (issue 24, ninth session: "How do I change my email address?" / "how to change my email" in bench/data/faq-replay.json,
   // refused on "address" alone). Only "my" or "your" after these verbs: "find / check / read my email" is the mail, and
-  // "change the email" may be a message to rewrite.
-  [/\b((?:chang|updat|edit|modif|verif|confirm)[a-z]*\s+(?:my|your)\s+e-?mail)\b(?!\s*-?\s*address)/giu, (_m, what) => `${what} address`, ["mail"]],
+  // "change the email" may be a message to rewrite. Only where the email ends the phrase or a place follows ("on the website"):
+  // "Edit my email so it sounds friendlier", "update my email with the new time" or "confirm my email was sent" are about a
+  // message (5 such pairs were served, second adversarial probe, bench/data/cache-probe10.json).
+  [
+    /\b((?:chang|updat|edit|modif|verif|confirm)[a-z]*\s+(?:my|your)\s+e-?mail)(?=\s*(?:[?.!,;:]|$)|\s+(?:on|in|for|from|at)\b)/giu,
+    (_m, what) => `${what} address`,
+    ["mail"],
+  ],
   // "set up two-factor authentication" -> "enable ...": a security feature or autopay is set up by switching it on (the
   // enable group of request-synonyms.ts; "How do I set up two-factor authentication?" / "How do I enable ..." in the FAQ files).
   [
@@ -256,15 +268,17 @@ const RULES: readonly Rule[] = [
         : `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}${plural.toLowerCase() === "es" && !/(?:s|x|z|ch|sh)$/i.test(noun) ? "e" : ""}`,
     ["one of"],
   ],
-  // "I'm unable to / I am not able to log in" -> "I can't log in", "I was unable to" -> "I couldn't" (issue 24, ninth session):
-  // the same inability, which the negation check read as none ("unable") or as negating "able". Only after a form of "be"
-  // and before "to": "an unable student" and "able to" (no negation) stay.
-  [/\b(am|is|are|was|were)\s+(?:unable|not\s+able)\s+to\b/giu, (_m, be: string) => (/^(?:was|were)$/i.test(be) ? "could not" : "can not"), ["able to"]],
+  // "I'm unable to / I am not able to log in" -> "I can't log in" (issue 24, ninth session): the same inability, which the
+  // negation check read as none ("unable") or as negating "able". Only after a form of "be" and before "to": "an unable
+  // student" and "able to" (no negation) stay. The past stays apart as "was not able to": the verifier reads "could" as
+  // "can" (a polite frame), so "could not" served "They were unable to land" for "They can't land" and "We were not able
+  // to prove it" for "We are not able to prove it" (second adversarial probe, bench/data/cache-probe10.json).
+  [/\b(am|is|are|was|were)\s+(?:unable|not\s+able)\s+to\b/giu, (_m, be: string) => (/^(?:was|were)$/i.test(be) ? `${be} not able to` : "can not"), ["able to"]],
   [/['’](?:m|re)\s+(?:unable|not\s+able)\s+to\b/giu, () => " can not", ["able to"]],
   // "Why am I unable to log in?" -> "Why can't I log in?": the question's order.
   [
     /\b(am|is|are|was|were)\s+(i|you|we|they|he|she|it)\s+(?:unable|not\s+able)\s+to\b/giu,
-    (_m, be: string, who: string) => `${/^(?:was|were)$/i.test(be) ? "could" : "can"} not ${who}`,
+    (_m, be: string, who: string) => (/^(?:was|were)$/i.test(be) ? `${be} ${who} not able to` : `can not ${who}`),
     ["able to"],
   ],
   // "Do you take my insurance?" / "Does your clinic take walk-ins?" -> "... accept ...": what the service asked takes, it accepts
@@ -277,8 +291,40 @@ const RULES: readonly Rule[] = [
     (_m, aux, who) => `${aux} ${who} accept`,
     [" take"],
   ],
-  // "hand over my keys" -> "give my keys" ("hand in" is submitting and stays).
-  [/\bhand(s|ed|ing)?\s+over\b/giu, (_m, s) => `${s === "ed" ? "gave" : s === "ing" ? "giving" : `give${s ?? ""}`}`, ["hand"]],
+  // "hand over my keys" -> "give my keys" ("hand in" is submitting and stays). Only the user's handing over ("I", "we", "to
+  // hand over"): which way a country or a firm hands something over the give/get check reads only of the user, and "When
+  // did Britain hand over Hong Kong?" was served "When did Britain get Hong Kong?" (second adversarial probe,
+  // bench/data/cache-probe10.json).
+  [
+    /(?<=\b(?:i|we|to)\s+(?:[\p{L}'’]+\s+){0,2})hand(s|ed|ing)?\s+over\b/giu,
+    (_m, s) => `${s === "ed" ? "gave" : s === "ing" ? "giving" : `give${s ?? ""}`}`,
+    ["hand"],
+  ],
+  // "book a lesson / session / tour / consultation / demo / walk" -> "schedule ...": either is arranging one (issue 24, ninth session,
+  // bench/data/faq-dev9.json). Only the verb before its object, which ends the phrase: as a synonym group of words anywhere,
+  // "book" the noun met "schedule" the noun ("Recommend a book about long walks" / "a schedule for long walks", "a book of
+  // piano lessons" / "a schedule of piano lessons", "schedule a demo video" / "book a demo video": 12 of 14 such pairs were
+  // served, second adversarial probe, bench/data/cache-probe10.json); not after a determiner ("the book A Walk in the Woods").
+  [
+    new RegExp(
+      String.raw`(?<!\b(?:the|a|an|my|your|this|that|his|her|our|their)\s+)\bbook(s|ed|ing)?\s+${OBJECT_LEAD}((?:lesson|session|tour|consultation|demo|walk)s?)${PHRASE_END}`,
+      "giu",
+    ),
+    (_m, s?: string, lead?: string, obj?: string) => `schedul${s === "s" ? "es" : s === "ed" ? "ed" : s === "ing" ? "ing" : "e"} ${lead}${obj}`,
+    ["book"],
+  ],
+  // "my package / parcel / shipment" -> "my order" where it is tracked, arrives or is delivered: what is on its way is one
+  // shipment, whatever it is called (issue 24, ninth session: "track my order" / "track my package", 6 ordered pairs of the
+  // FAQ files). Only the user's own ("my": "track your package on GitHub" is a software one) ending the phrase (not
+  // "my package.json"), in a request about its way: as a synonym group with
+  // "track" anywhere, "track package downloads on PyPI", "track the order of events in Kafka", "Which Python package tracks
+  // memory leaks?" or "track a court order" were served as one another (16 of 20 such pairs, second adversarial probe,
+  // bench/data/cache-probe10.json).
+  [
+    new RegExp(String.raw`\b(my)\s+(?:package|parcel|shipment)(s?)(?![.-]\w)${PHRASE_END}`, "giu"),
+    (m: string, det: string, plural: string, ...[, request]: unknown[]) => (ON_ITS_WAY.test(request as string) ? `${det} order${plural}` : m),
+    ["package", "parcel", "shipment"],
+  ],
   // "send back an item" / "send an item back" -> "return an item".
   [
     new RegExp(String.raw`\bsend(?:s|ing)?\s+back\s+${OBJECT_LEAD}((?:item|product|order|package|parcel|purchase)s?)${PHRASE_END}`, "giu"),
@@ -303,10 +349,13 @@ const RULES: readonly Rule[] = [
   ],
   // "talk to a human / a live agent / a representative" -> "contact support": the people a service's users reach are its support
   // (issue 24, ninth session: "How can I talk to a human?" / "How do I contact customer support?" in the FAQ files). Not "a
-  // person" (anyone), and only ending the phrase: "talk to a human about my feelings" stays.
+  // person" (anyone), and only ending the phrase: "talk to a human about my feelings" stays. Only when the user ("I", "we")
+  // is the one to talk, and not to "the agent" (a known one): "How does the server talk to the agent?", "Why does Neo talk
+  // to the Agent?" or "a robot learns to talk to a human" were served "... contact support" (10 of 13 such pairs, second
+  // adversarial probe, bench/data/cache-probe10.json).
   [
     new RegExp(
-      String.raw`\b(?:get(?:s|ting)?\s+in\s+touch\s+with|reach|talk\s+to|speak\s+(?:to|with)|get\s+hold\s+of|contact|chat\s+with)\s+(?:a|an|the|your)\s+(?:real\s+|live\s+)?(?:human(?:\s+being)?|agent|representative|rep|real\s+person|live\s+person)${PHRASE_END}`,
+      String.raw`(?<=\b(?:i|we)\s+(?:[\p{L}'’]+\s+){0,3})(?:get(?:s|ting)?\s+in\s+touch\s+with|reach|talk\s+to|speak\s+(?:to|with)|get\s+hold\s+of|contact|chat\s+with)\s+(?:a|an|your)\s+(?:real\s+|live\s+)?(?:human(?:\s+being)?|agent|representative|rep|real\s+person|live\s+person)${PHRASE_END}`,
       "giu",
     ),
     () => "contact support",
@@ -314,9 +363,11 @@ const RULES: readonly Rule[] = [
   ],
   // "check / see / view the status of my order" -> "track my order": following a shipment is tracking it (issue 24, ninth session:
   // "Where can I see the status of my order?" / "How do I track my order?" in the FAQ files). Only shipments: "the status of my
-  // application" or "of my claim" is no tracking.
+  // application" or "of my claim" is no tracking. Only the user's own ("my", "your") and not what "you" (the assistant) knows or
+  // checks: "the status of an order in SQL", "of a package in apt", "of the order book" or "Do you know the status of my
+  // order?" were served as tracking (7 of 8 such pairs, second adversarial probe, bench/data/cache-probe10.json).
   [
-    /\b(?:check(?:s|ed|ing)?|see|view|find|know)\s+the\s+status\s+of\s+((?:my|the|your|an?)\s+(?:order|package|parcel|delivery|shipment)s?)\b/giu,
+    /(?<!\byou\s+)\b(?:check(?:s|ed|ing)?|see|view|find|know)\s+the\s+status\s+of\s+((?:my|your)\s+(?:order|package|parcel|delivery|shipment)s?)\b/giu,
     (_m, what) => `track ${what}`,
     ["status"],
   ],
