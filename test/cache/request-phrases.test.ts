@@ -90,10 +90,6 @@ const SERVED: [string, string][] = [
   ["How do I book a lesson with a tutor?", "how do i schedule a lesson with a tutor"],
   ["how can I recover deleted photos", "How do I restore deleted photos?"],
   ["how do i hand over my keys to the walker", "how can i give my keys to the walker"],
-  // "X on / in / at my Y" is "my Y X".
-  ["How can I change the name on my invoice?", "how to change invoice name"],
-  ["How do I free up storage on my phone?", "how to free up phone storage"],
-  ["How do I change the battery in my car?", "How do I change my car battery?"],
   // Sharing is with someone; what is changed in a service is on the user's account.
   ["How can I share a file with someone?", "How do I share a file?"],
   ["how do I share my folder with someone else", "How do I share my folder?"],
@@ -243,6 +239,11 @@ const REFUSED: [string, string][] = [
   // Swapped words, a place that is nobody's, a companion.
   ["How do I change the invoice on my name?", "How do I change the name on my invoice?"],
   ["Who is the man in the car?", "Who is the car man?"],
+  // "the X on / in my Y" is no "my Y X": idioms of that shape mean something else ("the job in my dream" / "my dream
+  // job"), so support questions of it ("the battery in my car" / "my car battery") go to the provider too.
+  ["What is the job in my dream?", "What is my dream job?"],
+  ["How do I get rid of the chip on my shoulder?", "How do I get rid of my shoulder chip?"],
+  ["How do I change the battery in my car?", "How do I change my car battery?"],
   ["Draw a circle in a square", "Draw a square circle"],
   ["Is a man with a dog safe?", "Is a dog man safe?"],
   // Sharing with someone named, somewhere, or another verb; "my account" as a destination or before more.

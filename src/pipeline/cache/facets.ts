@@ -81,12 +81,6 @@ export interface Slot {
   rel: string;
   /** Position in the prompt; the members of a coordinated list ("apples and pears") share one. */
   rank: number;
-  /**
-   * "on" or "in" when one of them stands before the word and "my", "your" or "our": what lets "the
-   * name on my invoice" be "my invoice name" (order.ts isCompoundSwap); "on -" (with a space) when another
-   * word stands between; absent otherwise.
-   */
-  place?: string;
 }
 
 interface Token {
@@ -1181,16 +1175,6 @@ function articleAsVariable(tokens: readonly Token[], i: number): string | undefi
 type PlacedSlot = Slot & { at: number };
 
 /**
- * The prepositions of place a compound's first word may stand after in the other wording, before a
- * possessive (see Slot.place): "the screen on my phone" is "my phone screen", "the battery in my car"
- * "my car battery"; "the man in the car" is no "car man", "a circle in a square" no "square circle".
- */
-// Not "at": what is at a place stands beside it, no part of it ("the person at my door" was served "my door person",
-// cache9fix probe, bench/data/cache-probe9.json), and none of the FAQ pairs this was made for had "at".
-const LOCATIVES: ReadonlySet<string> = new Set(["on", "in"]);
-const OWNERS: ReadonlySet<string> = new Set(["my", "your", "our"]);
-
-/**
  * Giving, getting and showing said of the user or someone else: "When do I hand over (give) the keys?" is not "When
  * do I get the keys?", "Do I need to give my ID?" not "... show my ID?", "give up my account" not "give my account"
  * (cache9fix probe, bench/data/cache-probe9.json: "hand over" read as "give" and "receive a X" as "get a X" met these
@@ -1305,26 +1289,14 @@ function personSlot(t: Token): string | undefined {
 function readSlots(tokens: Token[], titleCase: boolean, literals: readonly string[]): Slot[] {
   const slots: PlacedSlot[] = [];
   let rel = "";
-  let locative = "";
-  const place = (key: string, at: number, relation: string) => {
-    slots.push({ key, rel: relation, rank: slots.length, at, ...(locative ? { place: locative } : {}) });
-    locative = "";
-  };
+  const place = (key: string, at: number, relation: string) => slots.push({ key, rel: relation, rank: slots.length, at });
   const persons = twoPersons(tokens);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t.kind === "break" || CLAUSE_END.has(t.text)) {
       rel = "";
-      locative = "";
       continue;
     }
-    if (t.kind === "word" && LOCATIVES.has(t.lower) && OWNERS.has(tokens[i + 1]?.lower ?? "")) {
-      locative = t.lower;
-      continue;
-    }
-    // After "on the" or "in a" a word is in a place too, though no compound's: "my card on the name" is no "my card name"
-    // (cache9fix probe, bench/data/cache-probe9.json: "change the name on my card" / "change my card on the name" was served).
-    if (t.kind === "word" && LOCATIVES.has(t.lower)) locative = `${t.lower} -`;
     const relation = t.kind === "word" ? RELATIONS[t.lower] : undefined;
     if (relation !== undefined) {
       // "to" before a bare word may mark an infinitive ("how to reset"): a weak "to".
@@ -1362,7 +1334,7 @@ function readSlots(tokens: Token[], titleCase: boolean, literals: readonly strin
     rel = "";
   }
   coordinate(slots, tokens, titleCase);
-  return slots.map(({ key, rel, rank, place }) => (place === undefined ? { key, rel, rank } : { key, rel, rank, place }));
+  return slots.map(({ key, rel, rank }) => ({ key, rel, rank }));
 }
 
 /**
