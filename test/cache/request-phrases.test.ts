@@ -243,6 +243,10 @@ const REFUSED: [string, string][] = [
   // job"), so support questions of it ("the battery in my car" / "my car battery") go to the provider too.
   ["What is the job in my dream?", "What is my dream job?"],
   ["How do I get rid of the chip on my shoulder?", "How do I get rid of my shoulder chip?"],
+  // Sharing a place or a thing outside apps, receiving a ball, deleting things on an account.
+  ["Is it normal to share a room with someone?", "Is it normal to share a room?"],
+  ["How do I receive a pass in football?", "How do I get a pass in football?"],
+  ["How do I remove the spam on my account?", "How do I remove spam?"],
   ["How do I change the battery in my car?", "How do I change my car battery?"],
   ["Draw a circle in a square", "Draw a square circle"],
   ["Is a man with a dog safe?", "Is a dog man safe?"],

@@ -20,6 +20,10 @@ const SUBSCRIPTION = "(?:subscription|membership|plan|contract)s?";
 const ARRANGEMENT = "(?:order|booking|reservation|appointment|delivery|subscription|membership)s?";
 /** Where the object's phrase ends: punctuation, the end, or a word that starts something else. */
 const PHRASE_END = String.raw`(?=\s*(?:[?.!,;:]|$)|\s+(?:for|from|at|in|on|with|and|or|if|without|before|after|so|because|now|online|today|early|immediately|please)\b)`;
+/** What an app lets a user share with someone: "share a file with someone" is "share a file", "share a cell with someone" is not. */
+const SHAREABLE = String.raw`(?:file|folder|album|photo|picture|video|document|doc|link|playlist|calendar|account|screen|location|list|note|drive|spreadsheet|sheet|board|project|workspace|library|collection|post|story|profile|password|subscription|plan|gallery|page|presentation|recording|contact)s?`;
+/** What a service issues or pays, which one receives, obtains or gets alike. */
+const RECEIVABLE = String.raw`(?:refund|replacement|discount|code|voucher|coupon|invoice|receipt|confirmation|card|statement|certificate|permit|licen[cs]e|copy|quote|estimate|credit|bonus|reward|payment|notification|reimbursement|rebate|visa|passport|loan|grant|scholarship|warranty|pin|password|key|token|badge|ticket|membership|subscription|account|number|letter|package|parcel|order|delivery)s?\b`;
 /**
  * A determiner and at most two modifiers before the object ("my Gold membership", "the yearly plan", "my
  * meal kit subscription": issue 24, eighth session, bench/data/faq-dev6.json). A possessive ("my son's
@@ -194,9 +198,11 @@ const RULES: readonly Rule[] = [
   // "share a file with someone" -> "share a file": sharing is with someone, so the indefinite one adds nothing (issue 24, ninth
   // session: 12 ordered pairs of the FAQ files refused on "someone" alone). Only "someone", "somebody", "others", "other
   // people" (+ "else") ending the request or its clause: "share my account with someone in another country" or "with my team" stay.
+  // Only what an app shares (SHAREABLE): sharing a cell, a flat or an umbrella with someone is living or walking together
+  // (second adversarial probe, bench/data/cache-probe10.json).
   [
     new RegExp(
-      String.raw`\b(shar(?:e|es|ed|ing)\s+(?:[\p{L}’'-]+\s+){1,4}?)with\s+(?:someone|somebody|others|other\s+people)(?:\s+else)?(?=\s*(?:[?.!,;:]|$))`,
+      String.raw`\b(shar(?:e|es|ed|ing)\s+(?:[\p{L}’'-]+\s+){0,3}?${SHAREABLE}\s+)with\s+(?:someone|somebody|others|other\s+people)(?:\s+else)?(?=\s*(?:[?.!,;:]|$))`,
       "giu",
     ),
     (_m, share) => share.trimEnd(),
@@ -211,9 +217,10 @@ const RULES: readonly Rule[] = [
   // points are on my account?", "How do I log on / get back on my account?", "put money / add my wife on my account": 10
   // of 13 such look-alikes were served, cache9fix probe, bench/data/cache-probe9.json). Not after a verb that looks or
   // searches: "find / see / check / view / manage the X on my account" is about the user's X, "find music" any (9 of 10 such
-  // pairs were served, second adversarial probe, bench/data/cache-probe10.json).
+  // pairs were served, second adversarial probe, bench/data/cache-probe10.json). Nor after remove or delete: "delete the bots on
+  // my account" is about those bots, "delete bots" about any (the same probe).
   [
-    /((?:^\s*|\b(?:i|we|you|to)\s+)(?:change|update|edit|reset|create|set\s+up|switch\s+(?:on|off)|turn\s+(?:on|off)|enable|disable|activate|deactivate|verify|remove|delete|cancel|lock|unlock|freeze|unfreeze|pause|resume|upgrade|downgrade|hide|unhide|link|unlink)\b[^?.!]*?)(?<!\b(?:on|off|up|back|in|out|down|over|it|them))\s+on\s+my\s+account(?=\s*[?.!]*\s*$)/giu,
+    /((?:^\s*|\b(?:i|we|you|to)\s+)(?:change|update|edit|reset|create|set\s+up|switch\s+(?:on|off)|turn\s+(?:on|off)|enable|disable|activate|deactivate|verify|cancel|lock|unlock|freeze|unfreeze|pause|resume|upgrade|downgrade|hide|unhide|link|unlink)\b[^?.!]*?)(?<!\b(?:on|off|up|back|in|out|down|over|it|them))\s+on\s+my\s+account(?=\s*[?.!]*\s*$)/giu,
     (_m, kept) => kept,
     ["account"],
   ],
@@ -242,9 +249,11 @@ const RULES: readonly Rule[] = [
   // a determiner, as having something comes to: "receive calls" or "obtain consent from" keep their verb. Only before an object
   // that ends the phrase or is "X of Y": "get a photo to look sharper" makes it look so, which "receive a photo to ..." does not,
   // and "get a bus / taxi" is catching one (3 such look-alikes were served, cache9fix probe, bench/data/cache-probe9.json).
+  // Only what a service issues (RECEIVABLE): "receive a ball" in volleyball is no "get a ball" (second adversarial probe,
+  // bench/data/cache-probe10.json).
   [
     new RegExp(
-      String.raw`\b(?:receiv(e|es|ed|ing)|obtain(s|ed|ing)?)\s+(?=(?:a|an|my|the|your)\s+(?:(?!to\s)[\p{L}\p{N}-]+\s+){0,2}(?!(?:bus|train|tram|taxi|cab|ferry|plane|flight|ride|lift)(?:es|s)?\b)[\p{L}\p{N}-]+(?:${PHRASE_END}|\s+of\b))`,
+      String.raw`\b(?:receiv(e|es|ed|ing)|obtain(s|ed|ing)?)\s+(?=(?:a|an|my|the|your)\s+(?:(?!to\s)[\p{L}\p{N}-]+\s+){0,2}${RECEIVABLE}(?:${PHRASE_END}|\s+of\b))`,
       "giu",
     ),
     (_m, r?: string, o?: string) => {
@@ -253,12 +262,13 @@ const RULES: readonly Rule[] = [
     },
     ["receiv", "obtain"],
   ],
-  // "one of your scooters" / "one of my photos" -> "a scooter" / "a photo": any one of them is one such thing (issue 24, ninth
-  // session: "What's the way to unlock one of your scooters?" / "How do I unlock a scooter?" in bench/data/faq-dev9.json, refused
-  // on the person "you"). Only one plural word ending the phrase: "one of the best hotels" (a ranking), "one of my 3 cards" and
+  // "one of your scooters" -> "a scooter": any one of the service's is one such thing (issue 24, ninth session: "What's the
+  // way to unlock one of your scooters?" / "How do I unlock a scooter?" in bench/data/faq-dev9.json, refused on the person
+  // "you"). Not "one of my Xs": the writer's own are particular ones ("Name one of my ancestors" is no "Name an ancestor",
+  // second adversarial probe, bench/data/cache-probe10.json). Only one plural word ending the phrase: "one of the best hotels" (a ranking), "one of my 3 cards" and
   // "one of your scooters in Paris" (PHRASE_END keeps the place, the singular reads the same) stay as they are but for the noun.
   [
-    new RegExp(String.raw`\bone\s+of\s+(?:your|my|our|the)\s+(\p{L}{2,}?)(e?s)${PHRASE_END}`, "giu"),
+    new RegExp(String.raw`\bone\s+of\s+(?:your|our|the)\s+(\p{L}{2,}?)(e?s)${PHRASE_END}`, "giu"),
     // The offset and the request come after the groups, as String.replace passes them.
     (m: string, noun: string, plural: string, ...[at, request]: unknown[]) =>
       OTHER_OWNER.test((request as string).slice(0, at as number)) ||
