@@ -33,12 +33,7 @@ const WRAP_CLOSE = ">".charCodeAt(0);
 
 /** Avalanche step (murmur3 fmix32) so that low bits, which pick the bucket, depend on every input bit. */
 function finalMix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return mixedBits(h) >>> 0;
 }
 
 /**
@@ -144,12 +139,6 @@ export function splitWords(text: string, maxWordLength: number): WordSplit {
 function grown<T extends Uint32Array | Int32Array>(from: T, into: T): T {
   into.set(from);
   return into;
-}
-
-/** The words of `text` (splitWords) as strings. */
-export function words(text: string, maxWordLength: number): string[] {
-  const { lower, count, starts, lengths } = splitWords(text, maxWordLength);
-  return Array.from({ length: count }, (_, i) => lower.slice(starts[i]!, starts[i]! + lengths[i]!));
 }
 
 /**

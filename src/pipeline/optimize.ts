@@ -140,7 +140,7 @@ function routeOutcome(decision: RouteDecision): RouteOutcome {
  * frame or a synonym made them differ: 37-81% of the prompts of each compression corpus and of
  * bench/data's chatty and FAQ files), one batch makes both (HashEmbedder.pool: one run of the graph over
  * the two bags, which share most ids), the classifier's text last so that the classifier's word bag
- * finds its word split memoised (ml/features.ts words).
+ * finds its word split memoised (ml/features.ts splitWords).
  */
 async function vectors(
   deps: OptimizerDeps,

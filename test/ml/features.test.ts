@@ -1,6 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { HashFeaturizer, splitWords, wordBag, words } from "../../src/ml/features";
+import { HashFeaturizer, splitWords, wordBag } from "../../src/ml/features";
+
+/** The words of `text` (splitWords) as strings. */
+function words(text: string, maxWordLength: number): string[] {
+  const { lower, count, starts, lengths } = splitWords(text, maxWordLength);
+  return Array.from({ length: count }, (_, i) => lower.slice(starts[i]!, starts[i]! + lengths[i]!));
+}
 import { DEFAULT_MODELS_DIR } from "../../src/ml/load";
 
 describe("HashFeaturizer", () => {

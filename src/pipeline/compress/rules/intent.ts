@@ -25,7 +25,9 @@ const NOT_A_COMMAND_WONDERING = String.raw`${NOT_A_COMMAND}(?!be\b)`;
  * when a question of its own follows the noun at once: "Do you have any tips or should I just hire a
  * professional?" became "Tips or should I just hire a professional?" (bench/data/compress-keep-14.json).
  */
-const IDEAS = String.raw`(?=(?:tips|advice|suggestions|ideas|recommendations|pointers)\b(?!,?[ \t]+or[ \t]+(?:should|shall|would|could|can|will|is|are|am|was|do|does|did|must)\b))`;
+/** The auxiliaries that open a question of its own after "or": "..., or should I ...". */
+const AUXILIARY = "should|shall|would|could|can|will|is|are|am|was|do|does|did|must";
+const IDEAS = String.raw`(?=(?:tips|advice|suggestions|ideas|recommendations|pointers)\b(?!,?[ \t]+or[ \t]+(?:${AUXILIARY})\b))`;
 
 /** Ways of asking for something without saying it: everything up to the verb goes. */
 const ASKS = [
@@ -141,7 +143,7 @@ const FRAMED = new PhrasePattern({ pattern: new RegExp(String.raw`${FRAMING}(?=[
 export const REQUEST_FRAMING = new RegExp(String.raw`^(?:${COURTESY_IF})?(?:${ASKS})(?:${HELP_ME})(?=[a-z])`, "i");
 
 /** A question of its own joined to a request: "..., or should I ...", "... or is it better to ...". */
-const ASKS_ON = /\bor[ \t]+(?:should|shall|would|could|can|will|is|are|am|was|do|does|did|must)[ \t]+(?:i|we|it|you|they|there|that|this)\b/i;
+const ASKS_ON = new RegExp(String.raw`\bor[ \t]+(?:${AUXILIARY})[ \t]+(?:i|we|it|you|they|there|that|this)\b`, "i");
 
 /**
  * Indirect requests become commands: "I was wondering if you could possibly help me write a poem?"

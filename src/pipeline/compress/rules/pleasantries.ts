@@ -128,7 +128,7 @@ const EMOJI_SENTENCE_THRESHOLD = 0.5;
 const TALKS_ABOUT_EMOJI = /\b(?:emoji\w*|emoticons?|icons?|symbols?|mean\w*|stands? for|reaction\w*)\b/i;
 
 /** Read first: most prompts hold no emoji, and CLOSING_EMOJI's lookbehind is tried at every character. */
-const HAS_EMOJI = /[\u2600-\u27BF\u2B00-\u2BFF\uD83C-\uD83E]/;
+export const HAS_EMOJI = /[\u2600-\u27BF\u2B00-\u2BFF\uD83C-\uD83E]/;
 
 function closingEmojiRanges(text: string, contentFrom: number): { start: number; end: number }[] {
   if (!HAS_EMOJI.test(text) || TALKS_ABOUT_EMOJI.test(text)) return [];

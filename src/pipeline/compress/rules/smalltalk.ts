@@ -2,7 +2,7 @@ import type { CompressionRule } from "../types";
 import { cutRanges, removeRanges } from "../text/rewrite";
 import { splitSentences, type Sentence } from "../text/sentences";
 import { asksSomething, framingCueOffsets, isConfidentSmalltalk, isSocialAside, socialProbability } from "../text/social-model";
-import { POINTS_BACK, readContent } from "./pleasantries";
+import { HAS_EMOJI, POINTS_BACK, readContent } from "./pleasantries";
 
 /**
  * The least probability the model must give a sentence at a level: at 0.5 and below only what it is
@@ -16,14 +16,12 @@ export const SMALLTALK_THRESHOLDS = { default: 0.9, high: 0.8 } as const;
  * From 1.0 a first-person sentence with no personal fact in it may go (isConfidentSmalltalk's `backstory`):
  * 1.0 removed almost nothing more than 0.5 (chatty-11, blind: 14.6 / 14.7%).
  */
-export const smalltalkReadsBackstory = (level: number): boolean => level >= 1;
+const smalltalkReadsBackstory = (level: number): boolean => level >= 1;
 
 const CLOSING_MARKS = /["'”’)\]]+$/;
 
 /** Below this the model reads a sentence as content: a message keeps at least one such sentence, its request. */
 const CONTENT = 0.5;
-
-const HAS_EMOJI = /[\u2600-\u27BF\u2B00-\u2BFF\uD83C-\uD83E]/;
 
 /** A run of emoji and the blanks after it: chatty writers end a sentence with one instead of a full stop. */
 const EMOJI_BREAK = /(?:(?:[\u2600-\u27BF\u2B00-\u2BFF]|[\uD83C-\uD83E][\uDC00-\uDFFF])[\uFE0F\u200D]?)+[ \t]+(?=\S)/g;

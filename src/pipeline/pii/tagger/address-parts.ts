@@ -1,7 +1,7 @@
 import { capitalised, LABELS, type Lexicon, TokenWordSet } from "./features";
 import { GIVEN_NAME_WORDS } from "./given-names";
 import { rareCapital } from "./plain-names";
-import { Gap, type Tokens } from "./tokens";
+import { Gap, tokenFrom, type Tokens } from "./tokens";
 
 /**
  * The parts of an address the tagger leaves out or runs past, in the styles of the eighth round's own
@@ -148,18 +148,10 @@ function postcode(source: string, o: number, oEnd: number, n: number): boolean {
   return k === oEnd;
 }
 
-/** The token that starts at `at`, or -1 (binary search over the tokens' starts). */
+/** The token that starts at `at`, or -1. */
 function tokenAt(tokens: Tokens, at: number): number {
-  let lo = 0;
-  let hi = tokens.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const s = tokens.start(mid);
-    if (s === at) return mid;
-    if (s < at) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+  const k = tokenFrom(tokens, at);
+  return k < tokens.length && tokens.start(k) === at ? k : -1;
 }
 
 const STREET_WORDS = new TokenWordSet(

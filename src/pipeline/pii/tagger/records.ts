@@ -156,13 +156,14 @@ function emailNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
     if (!recordWord(tokens, j, lex)) continue;
     const words: string[] = [];
     for (let i = first; i <= j; i++) words.push(tokens.lower(i));
-    const spelled =
-      words.some((w) => w.length >= 3 && local.includes(w)) || (words.length > 1 && local.replace(/[^a-z]/g, "") === words.map((w) => w[0]).join(""));
+    // The address spells the words' initials ("jrm@..." for "J. R. Mwansa"), read once for both tests below.
+    const initials = words.length > 1 && local.replace(/[^a-z]/g, "") === words.map((w) => w[0]).join("");
+    const spelled = initials || words.some((w) => w.length >= 3 && local.includes(w));
     // One word, or two or three none of which is a given name, only if it is a given name or the address
     // spells them all: "Github Copilot <copilot@github.com>" is a product (review7 of the sixth round).
     let givenName = false;
     for (let i = first; i <= j && !givenName; i++) givenName = GIVEN_NAME_WORDS.has(tokens, i);
-    const spelledAll = words.length > 1 && (words.every((w) => local.includes(w)) || local.replace(/[^a-z]/g, "") === words.map((w) => w[0]).join(""));
+    const spelledAll = initials || (words.length > 1 && words.every((w) => local.includes(w)));
     if (!spelled || !(givenName || spelledAll)) continue;
     for (let i = first; i <= j; i++) labels[i] = PERSON;
   }
