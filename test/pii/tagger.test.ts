@@ -116,17 +116,21 @@ describe("PII tagger completion rules", () => {
   });
 
   test("the capitalised word after a title is a name, even one English writes in lower case", () => {
-    expect(persons("Ms Summer replied.")).toEqual(["Summer"]);
+    // The title opens the span (titledStart in tagger.ts), as in most of presidio's PERSON spans.
+    expect(persons("Ms Summer replied.")).toEqual(["Ms Summer"]);
     // A title's word is never the name itself, nor a weekday after one.
     expect(persons("Ask Mr. Monday nothing.")).toEqual([]);
   });
 
-  test("a title of another language is no part of the name, nor an address; the word after it is the name", () => {
+  test("a title of another language is no name by itself, nor an address; the word after it is the name, and the span takes the title in", () => {
     const spans = (text: string) => shippedTagSpans(text).map((s) => `${s.label}:${text.slice(s.start, s.end)}`);
-    // The model before took the title into the name ("Herr Schmidt", "Madame Dubois").
-    expect(spans("Herr Schmidt will call you back.")).toEqual(["PERSON:Schmidt"]);
-    expect(spans("Please ask Frau Köhler about the invoice.")).toEqual(["PERSON:Köhler"]);
-    expect(spans("Madame Dubois signed the lease.")).toEqual(["PERSON:Dubois"]);
+    expect(spans("Herr Schmidt will call you back.")).toEqual(["PERSON:Herr Schmidt"]);
+    expect(spans("Please ask Frau Köhler about the invoice.")).toEqual(["PERSON:Frau Köhler"]);
+    expect(spans("Madame Dubois signed the lease.")).toEqual(["PERSON:Madame Dubois"]);
     expect(spans("Señor, your table is ready.")).toEqual([]);
+    // Two titles, a lower-case one, and none: a capitalised-only title in lower case is a word ("i miss sarah").
+    expect(spans("Please ask Rev. Dr. Martha Ekwe.")).toEqual(["PERSON:Rev. Dr. Martha Ekwe"]);
+    expect(spans("please refund mrs okafor today")).toEqual(["PERSON:mrs okafor"]);
+    expect(spans("i miss sarah so much")).toEqual(["PERSON:sarah"]);
   });
 });
