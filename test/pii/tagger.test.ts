@@ -133,4 +133,20 @@ describe("PII tagger completion rules", () => {
     expect(spans("please refund mrs okafor today")).toEqual(["PERSON:mrs okafor"]);
     expect(spans("i miss sarah so much")).toEqual(["PERSON:sarah"]);
   });
+
+  test("Irish family names: a particle before a capitalised word, with the given name before it; not a computer", () => {
+    const spans = (text: string) => shippedTagSpans(text).map((s) => `${s.label}:${text.slice(s.start, s.end)}`);
+    expect(spans("The letter from Dermot Ó Faoláin arrived.")).toEqual(["PERSON:Dermot Ó Faoláin"]);
+    expect(spans("Nnamdi sent it to Aoibheann Ní Dhuibhir.")).toEqual(["PERSON:Nnamdi", "PERSON:Aoibheann Ní Dhuibhir"]);
+    expect(spans("Yesterday Ó Faoláin said no.")).toEqual(["PERSON:Ó Faoláin"]);
+    expect(spans("My Mac Studio froze again.")).toEqual([]);
+  });
+
+  test("a given name that is an English word before an O', Mc or Mac surname", () => {
+    const spans = (text: string) => shippedTagSpans(text).map((s) => `${s.label}:${text.slice(s.start, s.end)}`);
+    expect(spans("Hope O'Keeffe signed the form.")).toEqual(["PERSON:Hope O'Keeffe"]);
+    expect(spans("I have known Grace O'Donnell for years.")).toEqual(["PERSON:Grace O'Donnell"]);
+    expect(spans("Faith McAllister called.")).toEqual(["PERSON:Faith McAllister"]);
+    expect(spans("We walked through the Rose Garden.")).toEqual([]);
+  });
 });

@@ -356,6 +356,7 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
   for (let i = tokens.length - 2; i >= 0; i--) {
     if (labels[i] === O && labels[i + 1] === PERSON && tokens.gap(i + 1) === Gap.Space && !isPossessive(tokens, i) && nameLike(i)) labels[i] = PERSON;
   }
+  irishParticleNames(tokens, labels, nameLike);
   frameNames(tokens, labels, lex);
   recordNames(tokens, labels, lex);
   introducedNames(tokens, labels, lex);
@@ -366,6 +367,24 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
   repeatNames(tokens, labels, lex);
   dropThings(tokens, labels, lex);
   dropPlaces(tokens, labels);
+}
+
+/** The particles of Irish family names ("Ó Faoláin", "Ní Dhuibhir", "Nic Giolla"); "Mac" left out, as it names a computer far more often. */
+const IRISH_PARTICLES = new TokenWordSet(["ó", "ní", "nic", "uí", "ua", "mhic"]);
+
+/**
+ * A capitalised Irish particle before a capitalised word is a family name, with the capitalised word
+ * before it its given name unless English writes it in lower case or to open a sentence (nameLike): the tagger had found nothing in "a letter from Dermot Ó
+ * Faoláin" and an address in "sent it to Aoibheann Ní Dhuibhir" (issue 30's ninth round, probes
+ * written for it; the brief names Irish names among the blind sets' misses).
+ */
+function irishParticleNames(tokens: Tokens, labels: Uint8Array, nameLike: (i: number) => boolean): void {
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    if (!capitalised(tokens, i) || !IRISH_PARTICLES.has(tokens, i) || tokens.gap(i + 1) !== Gap.Space || !capitalised(tokens, i + 1)) continue;
+    labels[i] = PERSON;
+    labels[i + 1] = PERSON;
+    if (i > 0 && tokens.gap(i) === Gap.Space && (labels[i - 1] !== O || nameLike(i - 1))) labels[i - 1] = PERSON;
+  }
 }
 
 /**
