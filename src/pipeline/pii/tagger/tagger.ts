@@ -380,7 +380,10 @@ const IRISH_PARTICLES = new TokenWordSet(["ó", "ní", "nic", "uí", "ua", "mhic
  */
 function irishParticleNames(tokens: Tokens, labels: Uint8Array, nameLike: (i: number) => boolean): void {
   for (let i = 0; i + 1 < tokens.length; i++) {
-    if (!capitalised(tokens, i) || !IRISH_PARTICLES.has(tokens, i) || tokens.gap(i + 1) !== Gap.Space || !capitalised(tokens, i + 1)) continue;
+    // Every word is passed over on its first letter (Ó, N, U, M: each particle's capital) and length, without a lookup.
+    const c = tokens.first(i);
+    if ((c !== 0xd3 && c !== 78 && c !== 85 && c !== 77) || tokens.end(i) - tokens.start(i) > 4) continue;
+    if (!IRISH_PARTICLES.has(tokens, i) || tokens.gap(i + 1) !== Gap.Space || !capitalised(tokens, i + 1)) continue;
     labels[i] = PERSON;
     labels[i + 1] = PERSON;
     if (i > 0 && tokens.gap(i) === Gap.Space && (labels[i - 1] !== O || nameLike(i - 1))) labels[i - 1] = PERSON;
