@@ -12,6 +12,7 @@ import {
   lexCode,
   MAX_FEATURES,
   TokenWordSet,
+  oftenLower,
   usuallyLower,
   usuallySentenceStart,
   type Label,
@@ -323,9 +324,13 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
     // Only a capitalised word can join (nameLike): tested first, as most words of prose are not.
     if (labels[i] !== O || !capitalised(tokens, i)) continue;
     const afterTitle =
-      i > 0 && (tokens.gap(i) === Gap.Space || tokens.gap(i) === Gap.Stop) && tokens.end(i - 1) - tokens.start(i - 1) <= 8 && TITLES.has(tokens, i - 1);
+      i > 0 &&
+      (tokens.gap(i) === Gap.Space || tokens.gap(i) === Gap.Stop) &&
+      tokens.end(i - 1) - tokens.start(i - 1) <= 8 &&
+      TITLES.has(tokens, i - 1) &&
+      !shoutedTitle(tokens, i - 1);
     // After a title (eight letters at most: "monsieur") any capitalised word is a name, also one English writes in lower case ("Mr. Young", "Dr. Fields").
-    if (afterTitle && !noName(tokens, i)) {
+    if (afterTitle && !noName(tokens, i) && !titledProduct(tokens, i, lex)) {
       labels[i] = PERSON;
       continue;
     }
@@ -369,8 +374,44 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
   dropPlaces(tokens, labels);
 }
 
+/**
+ * Whether token i, after a title, opens a product's name: a word general English writes in lower case,
+ * then another capitalised one ("Mr. Clean Magic Eraser", "Mr. Potato Head", "Ms. Excel Wizard": false
+ * persons of issue 30's tenth-round probes, bench/data/pii-probe10.txt). A surname that is an English
+ * word stands alone after its title ("Mr. Brown said", "Dr. Young, ...") or is a known name.
+ */
+function titledProduct(tokens: Tokens, i: number, lex: Lexicon): boolean {
+  if (i + 1 >= tokens.length || tokens.gap(i + 1) !== Gap.Space || !capitalised(tokens, i + 1)) return false;
+  const code = lexCode(tokens, i, lex);
+  if ((code & 1) === 1 || !oftenLower(code)) return false;
+  const next = lexCode(tokens, i + 1, lex);
+  return (next & 1) === 0 && usuallyLower(next);
+}
+
+/**
+ * Whether token t, a title's spelling, is written in capitals before a word that is not: "MS Teams", "MX
+ * Records", "MR Review", "DR Plan" are a product, a protocol, a merge request and disaster recovery (issue
+ * 30's tenth round, bench/data/pii-probe10.txt: seven such lines, every one a false person). A text in
+ * capitals writes the name in capitals too ("MR. OKAFOR"), and "MR Okafor" is rare.
+ */
+function shoutedTitle(tokens: Tokens, t: number): boolean {
+  const second = tokens.source.charCodeAt(tokens.start(t) + 1);
+  if (!(second >= 65 && second <= 90)) return false;
+  // The word after has a lower-case letter ("O'BRIEN" has none).
+  for (let k = tokens.start(t + 1) + 1; k < tokens.end(t + 1); k++) if (tokens.source[k] !== tokens.source[k]!.toUpperCase()) return true;
+  return false;
+}
+
 /** The particles of Irish family names ("Ó Faoláin", "Ní Dhuibhir", "Nic Giolla"); "Mac" left out, as it names a computer far more often. */
 const IRISH_PARTICLES = new TokenWordSet(["ó", "ní", "nic", "uí", "ua", "mhic"]);
+
+/**
+ * What an Irish family name after its particle is spelled with: a long vowel, a lenited consonant or one
+ * of the vowel pairs Irish spelling's broad-and-slender rule makes ("Faoláin", "Bhriain", "Aodha",
+ * "Giolla", "Néill"). The Portuguese vocative "Ó Lisboa", "Ó Senhor" and Hawaiian "Ua Mau" have none: all
+ * three were false persons of issue 30's tenth-round probes (bench/data/pii-probe10.txt).
+ */
+const IRISH_SPELLING = /[áéíóúÁÉÍÓÚ]|[bcdfgmpst]h|ao|ai|ea|ei|ia|io|oi|ua|ui|iu/i;
 
 /**
  * A capitalised Irish particle before a capitalised word is a family name, with the capitalised word
@@ -384,6 +425,7 @@ function irishParticleNames(tokens: Tokens, labels: Uint8Array, nameLike: (i: nu
     const c = tokens.first(i);
     if ((c !== 0xd3 && c !== 78 && c !== 85 && c !== 77) || tokens.end(i) - tokens.start(i) > 4) continue;
     if (!IRISH_PARTICLES.has(tokens, i) || tokens.gap(i + 1) !== Gap.Space || !capitalised(tokens, i + 1)) continue;
+    if (!IRISH_SPELLING.test(tokens.source.slice(tokens.start(i + 1), tokens.end(i + 1)))) continue;
     labels[i] = PERSON;
     labels[i + 1] = PERSON;
     if (i > 0 && tokens.gap(i) === Gap.Space && (labels[i - 1] !== O || nameLike(i - 1))) labels[i - 1] = PERSON;
@@ -743,7 +785,7 @@ function titledStart(tokens: Tokens, labels: Uint8Array, i: number): number {
     const gap = tokens.gap(first);
     if (gap !== Gap.Space && gap !== Gap.Stop) break;
     const t = first - 1;
-    if (!(LOWER_TITLES.has(tokens, t) || (capitalised(tokens, t) && SPAN_TITLES.has(tokens, t)))) break;
+    if (!(LOWER_TITLES.has(tokens, t) || (capitalised(tokens, t) && SPAN_TITLES.has(tokens, t))) || shoutedTitle(tokens, t)) break;
     first = t;
   }
   return tokens.start(first);
