@@ -151,6 +151,15 @@ export function round14Check(): LabelledPrompt[] {
 }
 
 /**
+ * data/round-15-check.jsonl: 180 prompts (20 per class) written for issue 26's fifteenth round before it
+ * changed anything (practical and technical faq, chat with numbers, hard reasoning asked casually). Never
+ * trained on nor in the calibration set, and only its totals were read (bench/route-eval.ts "round-15 check").
+ */
+export function round15Check(): LabelledPrompt[] {
+  return authoredFile("round-15-check.jsonl", () => "holdout");
+}
+
+/**
  * data/fresh-holdout.jsonl: prompts written for issue 26's third round before it changed anything and
  * read once at its end; since the fourth round, tuning data (data/README.md): its errors may be read.
  * bench/route-eval.ts still reports it, beside fresh-holdout-2.jsonl.
@@ -189,6 +198,7 @@ export function writtenDevSets(): Record<string, LabelledPrompt[]> {
     "round-12 dev": round12Dev(),
     "round-13 check": round13Check(),
     "round-14 check": round14Check(),
+    "round-15 check": round15Check(),
     "round-9 dev": round9Dev(),
     "fresh hold-out 2": freshHoldout2(),
     "fresh hold-out": freshHoldout(),

@@ -2,7 +2,15 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { readJsonl } from "../../models/data/corpus";
 import { nearCopies } from "../../models/task-classifier/overlap";
-import { authoredPrompts, type LabelledPrompt, loadLabelledPrompts, round12Dev, writerDev, writtenDevSets } from "../../models/task-classifier/split";
+import {
+  authoredPrompts,
+  type LabelledPrompt,
+  loadLabelledPrompts,
+  round12Dev,
+  round15Check,
+  writerDev,
+  writtenDevSets,
+} from "../../models/task-classifier/split";
 import { requires } from "../support/services";
 
 const DATA = join(import.meta.dir, "../../models/task-classifier/data");
@@ -161,5 +169,21 @@ describe("task classifier data, fourteenth round", () => {
   test("no round-14 row is a near-copy of another written row, a check set, a dev set or a hold-out", () => {
     process.env.SVC_ROUTE_ROUND14 = "1";
     expectNoNearCopy(new Set(round14()));
+  });
+});
+
+/**
+ * Issue 26's fifteenth round: a check set written before the round changed anything, of which only totals
+ * were read. A training row that nearly copies one of its prompts would flatter the figures reported on it.
+ */
+describe("task classifier data, fifteenth round", () => {
+  restoreAfterEach("SVC_ROUTE_ROUND14");
+
+  test("the check set is 180 prompts, 20 per class, no loader trains on, none a near-copy of a written row, a dev set or a hold-out", () => {
+    process.env.SVC_ROUTE_ROUND14 = "1";
+    expectCleanSet("round-15 check", 180);
+    const perClass = new Map<string, number>();
+    for (const r of round15Check()) perClass.set(r.task, (perClass.get(r.task) ?? 0) + 1);
+    expect([...perClass.values()]).toEqual(Array(9).fill(20));
   });
 });
