@@ -177,10 +177,25 @@ describe("task classifier data, fourteenth round", () => {
  * were read. A training row that nearly copies one of its prompts would flatter the figures reported on it.
  */
 describe("task classifier data, fifteenth round", () => {
-  restoreAfterEach("SVC_ROUTE_ROUND14");
+  restoreAfterEach("SVC_ROUTE_ROUND13", "SVC_ROUTE_ROUND14", "SVC_ROUTE_ROUND15");
+  const rows = (name: string) => readJsonl<{ text: string }>(join(DATA, name)).map((r) => r.text);
+
+  test("round-15 rows are training rows only with SVC_ROUTE_ROUND15=1, which loads the fourteenth and thirteenth rounds' too", () => {
+    delete process.env.SVC_ROUTE_ROUND13;
+    delete process.env.SVC_ROUTE_ROUND15;
+    process.env.SVC_ROUTE_ROUND14 = "1";
+    expect(authoredPrompts().some((r) => rows("round-15.jsonl").includes(r.text))).toBe(false);
+    delete process.env.SVC_ROUTE_ROUND14;
+    expectTrainedOnlyWith("SVC_ROUTE_ROUND15", new Set(["round-15.jsonl", "round-14.jsonl", "round-13.jsonl"].flatMap(rows)));
+  });
+
+  test("no round-15 row is a near-copy of another written row, a check set, a dev set or a hold-out", () => {
+    process.env.SVC_ROUTE_ROUND15 = "1";
+    expectNoNearCopy(new Set(rows("round-15.jsonl")));
+  });
 
   test("the check set is 180 prompts, 20 per class, no loader trains on, none a near-copy of a written row, a dev set or a hold-out", () => {
-    process.env.SVC_ROUTE_ROUND14 = "1";
+    process.env.SVC_ROUTE_ROUND15 = "1";
     expectCleanSet("round-15 check", 180);
     const perClass = new Map<string, number>();
     for (const r of round15Check()) perClass.set(r.task, (perClass.get(r.task) ?? 0) + 1);
