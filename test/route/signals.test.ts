@@ -25,6 +25,15 @@ describe("promptSignals", () => {
     expect(promptSignals({ messages: [user("~~~\nls -la\n~~~")] }).codeFences).toBe(1);
   });
 
+  test("counts lines of code pasted without a fence, not prose, lists or numbers", () => {
+    const pasted = (text: string) => promptSignals({ messages: [user(text)] }).pastedCodeLines;
+    expect(pasted("do you know why this is broken?\nimport bpy\nimport os\n\ndef bake(obj):\n    return obj.name")).toBe(4);
+    expect(pasted('#include <stdio.h>\nint main() {\n  printf("hi");\n}')).toBe(4);
+    expect(pasted("Write a cmake file for this:\npackage com.example\nval x = 1")).toBe(1);
+    expect(pasted("Mum turns 70 on Sunday.\nWe booked a table for 12 at 7pm.\nAny toast ideas?")).toBe(0);
+    expect(pasted("Pros:\n- cheap\n- light\nCons:\n- loud (very)\n1. first\n2. second")).toBe(0);
+  });
+
   test("small talk asks the assistant about itself; a question that only says 'you' or 'your' is none", () => {
     const smallTalk = (text: string) => promptSignals({ messages: [user(text)] }).smallTalk;
     for (const text of [
