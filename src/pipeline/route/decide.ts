@@ -89,7 +89,7 @@ function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
   const s = typeof input.signals === "function" ? input.signals() : input.signals;
   const { capabilities: table, catalog } = input;
   const band = difficultyBand(table, p.difficulty);
-  const task: TaskClass = table.code_fence_classes.includes(p.task) && hasCode(s) ? "code" : p.task;
+  const task: TaskClass = table.code_fence_classes.includes(p.task) && (s.codeFences > 0 || s.pastedCode) ? "code" : p.task;
   const listed = table.classes[task][band];
 
   // Tiers the request must have (floor) and should have (preferred). Escalations above the floor are
@@ -143,15 +143,6 @@ function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
     capable: atFloor.filter(fits),
   };
 }
-
-/**
- * The prompt holds code: a fenced block, or PASTED_CODE_LINES lines of code without one (issue 26's
- * fifteenth round: long requests with code pasted bare were taken for chat; signals.ts CODE_LINE).
- */
-function hasCode(s: PromptSignals): boolean {
-  return s.codeFences > 0 || s.pastedCodeLines >= PASTED_CODE_LINES;
-}
-const PASTED_CODE_LINES = 3;
 
 /** Probability that the task needs no more than `tier`: the summed probability of every class the table puts there or lower. */
 export function tierConfidence(table: CapabilityTable, band: DifficultyBand, p: TaskPrediction, tier: Tier): number {
