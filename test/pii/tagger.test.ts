@@ -140,6 +140,22 @@ describe("PII tagger completion rules", () => {
     expect(spans("Nnamdi sent it to Aoibheann Ní Dhuibhir.")).toEqual(["PERSON:Nnamdi", "PERSON:Aoibheann Ní Dhuibhir"]);
     expect(spans("Yesterday Ó Faoláin said no.")).toEqual(["PERSON:Ó Faoláin"]);
     expect(spans("My Mac Studio froze again.")).toEqual([]);
+    // The word after the particle must be spelled as Irish is: not the Portuguese vocative.
+    expect(spans("Ó Lisboa, cidade de luz, canta o fado.")).toEqual([]);
+    expect(spans("A lecture by Prof. Tadhg Ó Súilleabháin on Thursday.")).toEqual(["PERSON:Prof. Tadhg Ó Súilleabháin"]);
+  });
+
+  test("a title in capitals before a word that is not, and a title before a product's words, make no name", () => {
+    const spans = (text: string) => shippedTagSpans(text).map((s) => `${s.label}:${text.slice(s.start, s.end)}`);
+    expect(spans("Join the call on MS Teams, the link is in the invite.")).toEqual([]);
+    expect(spans("The MX Records still point at the old host.")).toEqual([]);
+    expect(spans("Our DR Plan says failover within four hours.")).toEqual([]);
+    expect(spans("The Mr. Clean Magic Eraser took the marker off.")).toEqual([]);
+    expect(spans("Mr. Potato Head is in the donation box.")).toEqual([]);
+    // Names in capitals, and a surname that is an English word standing alone after its title, stay names.
+    expect(spans("SIGNED BY DR. OKAFOR AND MR O'BRIEN.")).toEqual(["PERSON:DR. OKAFOR", "PERSON:MR O'BRIEN"]);
+    expect(spans("Mr. Brown said the boiler is fixed.")).toEqual(["PERSON:Mr. Brown"]);
+    expect(spans("Ask Dr. Young about the results.")).toEqual(["PERSON:Dr. Young"]);
   });
 
   test("a given name that is an English word before an O', Mc or Mac surname", () => {
