@@ -1,0 +1,97 @@
+import { describe, expect, test } from "bun:test";
+import { compressMessages } from "../../src/pipeline/compress";
+import { disclaimers, withoutDisclaimers } from "../../src/pipeline/compress/rules/disclaimers";
+import { pleasantries } from "../../src/pipeline/compress/rules/pleasantries";
+import { loadModels } from "../../src/pipeline/models";
+import { applyRule } from "./apply-rule";
+
+const run = (text: string) => applyRule(disclaimers, text, { level: 0.5 }).text;
+
+describe("disclaimers", () => {
+  test.each([
+    [
+      "self-deprecation about the question",
+      "I'm a data analyst, not a DBA, so this might be a silly question. Write a query.",
+      "I'm a data analyst, not a DBA. Write a query.",
+    ],
+    [
+      "an apology for the question",
+      "I am a beginner in programming and I apologise if this is too simple. Explain loops.",
+      "I am a beginner in programming. Explain loops.",
+    ],
+    [
+      "an honesty marker inside a clause",
+      "I'm a history teacher and, I'll admit, a little tired after marking. Summarise the war.",
+      "I'm a history teacher and a little tired after marking. Summarise the war.",
+    ],
+    [
+      "an honesty marker ending a sentence",
+      "We are doing our first hike and we're a bit clueless, to be honest. Suggest a packing list.",
+      "We are doing our first hike and we're a bit clueless. Suggest a packing list.",
+    ],
+    [
+      "a feeling about what happened",
+      "I tried set() and my boss noticed in the report, which was embarrassing. Fix it.",
+      "I tried set() and my boss noticed in the report. Fix it.",
+    ],
+    [
+      "a feeling about oneself",
+      "I've been staring at this for an hour and I feel like an idiot. Explain joins.",
+      "I've been staring at this for an hour. Explain joins.",
+    ],
+    [
+      "a sentence that is nothing but a disclaimer",
+      "Excuse my ignorance. My kettle is full of limescale. How do I descale it?",
+      "My kettle is full of limescale. How do I descale it?",
+    ],
+  ])("%s goes whole", (_, text, expected) => {
+    expect(run(text)).toBe(expected);
+  });
+
+  test.each([
+    ["a sentence that asks for honesty", "Tell me what you think of my essay, honestly."],
+    ["a question", "Is this a silly one, to be honest?"],
+    ["a constraint after 'so'", "I am not a confident baker, so this needs to be simple steps. Give me a recipe."],
+    ["what is asked to be written", "Write a short story in which a boy says to his teacher: I feel like an idiot. Then the teacher laughs."],
+    ["a sorry that is content", "My friend's dog died and I'm sorry for her loss. Suggest words for a card."],
+    ["a number inside the clause (protected)", "Night-shift nurse here, so forgive the 3am typing. What is the safe way to dispose of pills?"],
+    // "one" is masked as a number, and protected text never leaves a message.
+    ["a masked 'one'", "I'm a data analyst, not a DBA, so this might be a silly one. Write a query."],
+    ["a disclaimer ending the message", "Explain recursion. Please bear with me."],
+    ["an assistant's turn", "I am a beginner and I apologise if this is too simple."],
+  ])("%s stays", (_, text) => {
+    const messages = _ === "an assistant's turn" ? [{ role: "assistant" as const, content: text }] : text;
+    expect(applyRule(disclaimers, messages, { level: 1 }).text).toBe(text);
+  });
+
+  test("mayChange holds wherever apply changes a message", () => {
+    for (const text of ["I'm a nurse, so this might be a silly question. Explain it.", "We are a bit lost, to be honest. Help."]) {
+      expect(run(text)).not.toBe(text);
+      expect(disclaimers.mayChange!(text, { level: 0.5, careful: false })).toBe(true);
+    }
+    expect(disclaimers.mayChange!("Explain how vaccines work.", { level: 0.5, careful: false })).toBe(false);
+  });
+
+  test("the quality score weighs a removed disclaimer as nothing: the back-off keeps the edit", async () => {
+    expect(withoutDisclaimers("I'm a data analyst, so this might be a silly question.")).toBe("I'm a data analyst.");
+    const models = await loadModels();
+    const text = "I'm a history teacher and, I'll admit, a little tired after marking all weekend. Summarise the causes of the First World War for my class.";
+    const out = compressMessages([{ role: "user", content: text }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+    expect(out).not.toContain("admit");
+    expect((await models.quality(text, out)).score).toBeGreaterThanOrEqual(85);
+  });
+});
+
+describe("pleasantries: closings the rule used to keep", () => {
+  test("a sign-off with a name after laughter earlier in the message goes", () => {
+    const text = "I have been at this all day haha. I need a SQL query that returns the top 5 customers. Cheers, Tom";
+    expect(applyRule(pleasantries, text, { level: 0.5 }).text).toBe("I have been at this all day. I need a SQL query that returns the top 5 customers.");
+  });
+  test("thanks after a request for a script in a masked language's name goes; after a script to be spoken it stays", () => {
+    expect(applyRule(pleasantries, "Could you write a Python script that renames them? Thanks!", { level: 0.5 }).text).toBe(
+      "Could you write a Python script that renames them?",
+    );
+    const spoken = "Could you write a script for my wedding toast? Thanks!";
+    expect(applyRule(pleasantries, spoken, { level: 0.5 }).text).toBe(spoken);
+  });
+});
