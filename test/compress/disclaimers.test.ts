@@ -95,3 +95,20 @@ describe("pleasantries: closings the rule used to keep", () => {
     expect(applyRule(pleasantries, spoken, { level: 0.5 }).text).toBe(spoken);
   });
 });
+
+describe("leads and joiners left by whole-unit removals", () => {
+  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+  test("'ok' run into a social lead goes with it; 'ok' before content stays", () => {
+    const lead = "ok random question, my son asked me this at breakfast. Why is the sky blue?";
+    expect(applyRule(pleasantries, lead, { level: 0.5 }).text).toBe("My son asked me this at breakfast. Why is the sky blue?");
+    const plan = "ok this is the plan: buy milk, then eggs. Is it a good plan?";
+    expect(applyRule(pleasantries, plan, { level: 0.5 }).text).toBe(plan);
+  });
+  test("a framing piece cut after emoji takes the conjunction joining it to the request", () => {
+    const out = send("ok so this is prob a dumb question lmao 💀 but whats the difference between RAM and storage??");
+    expect(out).toBe("whats the difference between RAM and storage??");
+  });
+  test("a conjunction after a sentence that ends with a full stop stays", () => {
+    expect(send("I'm sorry. But what is the capital of France?")).toContain("But what is the capital of France?");
+  });
+});

@@ -307,7 +307,8 @@ export function closingAfterQuotation(text: string): number {
 
 /** Whether `sentence` opens with a word a social sentence or lead can open with: neither isSocialSentence nor socialLeadLength holds of one that does not. */
 export function opensSocially(sentence: string): boolean {
-  return SOCIAL_OPENING.test(sentence) || (mayOpenUnit(sentence) && (vocabLeadLength(sentence) > 0 || vocabSocialClass(sentence) !== null));
+  if (SOCIAL_OPENING.test(sentence) || (mayOpenUnit(sentence) && (vocabLeadLength(sentence) > 0 || vocabSocialClass(sentence) !== null))) return true;
+  return OK_SO.test(sentence) && socialLeadLength(sentence) > 0;
 }
 
 // The variation selector and the zero-width joiner stand outside the class: they only join emoji.
@@ -326,6 +327,13 @@ export function isEmojiOnly(sentence: string): boolean {
  * prompts and 1 of bench/data/chatty-dev-13.json's 60 opened so and kept it).
  */
 const GREETING_SO = /^(?:(?:hi+|hey+|hello+|hiya|heya|yo+)[ \t]+)+so[ \t]+(?=[a-z])/i;
+
+/**
+ * "ok" or "ok so" run into a social lead with no mark between: "ok random question, my son asked ...", "okay
+ * so sorry if this is basic, but ..." (3 of the 80 prompts of bench/data/chatty-dev-15.json opened so, and
+ * the lead after "ok" was never read). A lead only when another lead follows it.
+ */
+const OK_SO = /^(?:ok(?:ay)?|alright)[ \t]*,?[ \t]+(?:so[ \t]+)?(?=[a-z])/i;
 
 /** The most of a sentence that social leads may take, as much as a social sentence. */
 const MAX_LEAD_CHARS = MAX_SOCIAL_CHARS;
@@ -349,7 +357,11 @@ export function socialLeadLength(sentence: string): number {
   // characters ("thanks " again and again) took 3.5 s, a 100,000-character one about a minute.
   if (sentence.length > MAX_LEAD_CHARS) sentence = sentence.slice(0, MAX_LEAD_CHARS);
   let length = 0;
-  const leadAt = (rest: string) => oneSocialLead(rest) || vocabLeadLength(rest) || (GREETING_SO.exec(rest)?.[0].length ?? 0);
+  const leadAt = (rest: string): number => oneSocialLead(rest) || vocabLeadLength(rest) || (GREETING_SO.exec(rest)?.[0].length ?? 0) || okLead(rest);
+  const okLead = (rest: string) => {
+    const ok = OK_SO.exec(rest);
+    return ok !== null && leadAt(rest.slice(ok[0].length)) > 0 ? ok[0].length : 0;
+  };
   for (let next = leadAt(sentence); next > 0; next = leadAt(sentence.slice(length))) length += next;
   return length;
 }
