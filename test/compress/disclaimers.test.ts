@@ -112,3 +112,16 @@ describe("leads and joiners left by whole-unit removals", () => {
     expect(send("I'm sorry. But what is the capital of France?")).toContain("But what is the capital of France?");
   });
 });
+
+describe("punctuation left by removed laughter", () => {
+  test("laughter ending a clause after a comma takes the comma; inside a clause the commas stay", () => {
+    expect(applyRule(pleasantries, "I kill every plant I own, haha 🌱 How do I look after it?", { level: 0.5 }).text).toBe(
+      "I kill every plant I own 🌱 How do I look after it?",
+    );
+    expect(applyRule(pleasantries, "I like it, haha, and more. Explain it.", { level: 0.5 }).text).toBe("I like it, and more. Explain it.");
+  });
+  test("no comma is left before a closing bracket", () => {
+    const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+    expect(send("I'm opening a bakery (my husband thinks I'm mad, haha). Suggest five names for it.")).toContain("(my husband thinks I'm mad)");
+  });
+});

@@ -186,6 +186,9 @@ const LAUGHTER_IN_SENTENCE = new PhrasePattern({
   opensWord: (text, start, end) => end - start > 8 && LONG_LAUGH.test(text.slice(start, end)),
 });
 
+/** What may follow laughter that ends its clause: an end mark, a closing bracket, an emoji, the line's end. */
+const CLAUSE_ENDS_AFTER = new RegExp(String.raw`^[ \t]*(?:[.!?)]|${EMOJI}|\n|$)`);
+
 /** The [start, end) ranges of the laughter inside the sentences of `text`, with the blanks before it, in order. */
 export function laughterRanges(text: string): { start: number; end: number }[] {
   const matches = LAUGHTER_IN_SENTENCE.matches(text);
@@ -193,6 +196,9 @@ export function laughterRanges(text: string): { start: number; end: number }[] {
   return matches.map((m) => {
     let start = m.index;
     while (start > 0 && (text[start - 1] === " " || text[start - 1] === "\t")) start--;
+    // Laughter ending its clause after a comma takes the comma: "every plant I own, haha 🌱 How do I ..." left
+    // "I own, 🌱" (bench/data/chatty-dev-15.json).
+    if (start > 0 && start < m.index && text[start - 1] === "," && CLAUSE_ENDS_AFTER.test(text.slice(m.index + m[0].length))) start--;
     // Opening a sentence, the laughter goes with the blanks after it, not those before.
     return text[m.index + m[0].length - 1] === " " || text[m.index + m[0].length - 1] === "\t" || text[m.index + m[0].length - 1] === ","
       ? { start: m.index, end: m.index + m[0].length }
