@@ -126,3 +126,16 @@ describe("punctuation left by removed laughter", () => {
     expect(send("I'm opening a bakery (my husband thinks I'm mad, haha). Suggest five names for it.")).toContain("(my husband thinks I'm mad)");
   });
 });
+
+describe("greetings and kisses the rules used to leave", () => {
+  test("a greeting whose punctuation is an emoji of feeling goes; one before an object emoji stays", () => {
+    expect(applyRule(pleasantries, "hi 😴 can you explain how sleep cycles work?", { level: 0.5 }).text).toBe("Can you explain how sleep cycles work?");
+    const object = "hi 🍕 pizza or pasta tonight?";
+    expect(applyRule(pleasantries, object, { level: 0.5 }).text).toBe(object);
+  });
+  test("kisses closing the message go; 'xx' as content stays", () => {
+    expect(applyRule(pleasantries, "Suggest five names for a bakery. xx", { level: 0.5 }).text).toBe("Suggest five names for a bakery.");
+    const content = "Replace each xx in this template with a number: Call me at xx.";
+    expect(applyRule(pleasantries, content, { level: 0.5 }).text).toBe(content);
+  });
+});
