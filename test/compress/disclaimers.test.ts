@@ -40,6 +40,11 @@ describe("disclaimers", () => {
       "I've been staring at this for an hour. Explain joins.",
     ],
     [
+      "two disclaimers in a clause an emoji ends, before a request",
+      "My tutor keeps marking my essays down, which is very disheartening, to be honest 😔 Could you explain thesis statements?",
+      "My tutor keeps marking my essays down 😔 Could you explain thesis statements?",
+    ],
+    [
       "a sentence that is nothing but a disclaimer",
       "Excuse my ignorance. My kettle is full of limescale. How do I descale it?",
       "My kettle is full of limescale. How do I descale it?",
@@ -51,6 +56,7 @@ describe("disclaimers", () => {
   test.each([
     ["a sentence that asks for honesty", "Tell me what you think of my essay, honestly."],
     ["a question", "Is this a silly one, to be honest?"],
+    ["a request after an emoji, with its own honesty marker", "I read your essay 😊 Tell me what you think of it, honestly."],
     ["a constraint after 'so'", "I am not a confident baker, so this needs to be simple steps. Give me a recipe."],
     ["what is asked to be written", "Write a short story in which a boy says to his teacher: I feel like an idiot. Then the teacher laughs."],
     ["a sorry that is content", "My friend's dog died and I'm sorry for her loss. Suggest words for a card."],
