@@ -145,3 +145,18 @@ describe("greetings and kisses the rules used to leave", () => {
     expect(applyRule(pleasantries, content, { level: 0.5 }).text).toBe(content);
   });
 });
+
+describe("intent keeps the manner a request asks for", () => {
+  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+  test("'briefly' and 'quickly' stay before the verb; courtesy goes", () => {
+    expect(send("Could you briefly explain the rules of cricket?")).toBe("Briefly explain the rules of cricket.");
+    expect(send("Could you please write a haiku about the sea?")).toBe("Write a haiku about the sea.");
+  });
+  test("the score reads the kept adverb as the original's: the back-off keeps the edit", async () => {
+    const models = await loadModels();
+    const text = "Hope you're well! Could you briefly explain the rules of cricket so I don't embarrass myself?";
+    const out = send(text);
+    expect(out).toContain("Briefly explain");
+    expect((await models.quality(text, out)).score).toBeGreaterThanOrEqual(85);
+  });
+});

@@ -11,7 +11,7 @@ import {
 } from "../compress/text/social";
 import { cutRanges } from "../compress/text/rewrite";
 import { WORDY_PHRASES } from "../compress/rules/filler";
-import { REQUEST_FRAMING } from "../compress/rules/intent";
+import { keptOfFraming, REQUEST_FRAMING } from "../compress/rules/intent";
 import { withoutDisclaimers } from "../compress/rules/disclaimers";
 import { ASIDE, framingPieces, SMALLTALK_THRESHOLDS, socialAsideRanges } from "../compress/rules/smalltalk";
 import { isClosingThanks, isConfidentSmalltalk } from "../compress/text/social-model";
@@ -173,7 +173,7 @@ function requestWords(text: string, closing?: string, smalltalk?: Set<string>[])
     // nothing either, nor does the framing of an indirect request ("Would it be possible for you to"), nor a
     // disclaimer the disclaimers rule removes (", so this might be a silly one", ", to be honest"), read as it is
     // once the laughter after it is gone ("and I feel like an idiot haha.").
-    const sentence = withoutSocialClauses(withoutDisclaimers(withoutLaughter(trimmed))).replace(REQUEST_FRAMING, "");
+    const sentence = withoutSocialClauses(withoutDisclaimers(withoutLaughter(trimmed))).replace(REQUEST_FRAMING, keptOfFraming);
     for (const w of sentence.match(WORD) ?? []) words.push(w.toLowerCase().replace("’", "'"));
   }
   return { words, closing: tail, smalltalk: skipped };
