@@ -45,6 +45,13 @@ describe("disclaimers", () => {
       "My tutor keeps marking my essays down 😔 Could you explain thesis statements?",
     ],
     [
+      "embarrassment about asking",
+      "HR keeps mentioning a 401(k) and I'm too embarrassed to ask them what it is. Explain it.",
+      "HR keeps mentioning a 401(k). Explain it.",
+    ],
+    ["a feeling of the moment with no object", "I'm equally excited and terrified. Make me a running plan.", "Make me a running plan."],
+    ["being at one's wits' end", "I'm just at my wits' end. My son is on his phone all day. What can I do?", "My son is on his phone all day. What can I do?"],
+    [
       "a sentence that is nothing but a disclaimer",
       "Excuse my ignorance. My kettle is full of limescale. How do I descale it?",
       "My kettle is full of limescale. How do I descale it?",
@@ -56,6 +63,8 @@ describe("disclaimers", () => {
   test.each([
     ["a sentence that asks for honesty", "Tell me what you think of my essay, honestly."],
     ["a question", "Is this a silly one, to be honest?"],
+    ["a fear with its object", "I'm terrified of public speaking. Give me tips for my toast."],
+    ["a feeling about what the answer is for", "I'm so nervous about the interview. Give me tips."],
     ["a request after an emoji, with its own honesty marker", "I read your essay 😊 Tell me what you think of it, honestly."],
     ["a constraint after 'so'", "I am not a confident baker, so this needs to be simple steps. Give me a recipe."],
     ["what is asked to be written", "Write a short story in which a boy says to his teacher: I feel like an idiot. Then the teacher laughs."],

@@ -18,12 +18,12 @@ import { readContent } from "./pleasantries";
  * that tells a fact of the writer's ("I'm a data analyst").
  */
 
-const DEGREE = String.raw`(?:(?:a[ \t]+)?(?:bit|little|really|very|super|pretty|quite|so|such|totally|kind[ \t]+of|kinda|bit[ \t]+of)[ \t]+(?:of[ \t]+)?)*`;
+const DEGREE = String.raw`(?:(?:a[ \t]+)?(?:bit|little|really|very|super|pretty|quite|so|such|totally|just|absolutely|kind[ \t]+of|kinda|bit[ \t]+of)[ \t]+(?:of[ \t]+)?)*`;
 const TRIVIAL = String.raw`(?:silly|dumb|stupid|basic|simple|easy|obvious|trivial|naive|newbie|noob|lazy|weird|random|daft)`;
 /** About the question: "this might be a silly one", "I apologise if this is too simple", "forgive the 3am typing". */
-const ABOUT_THE_QUESTION = String.raw`(?:(?:i[ \t]+know[ \t]+|i[ \t]+guess[ \t]+)?(?:this|it)[ \t]+(?:might|may|could|will|is[ \t]+probably|is[ \t]+likely|is)[ \t]+(?:be[ \t]+|sound[ \t]+|seem[ \t]+)?(?:(?:a|an|such[ \t]+a)[ \t]+)?${DEGREE}(?:too[ \t]+)?${TRIVIAL}(?:[ \t]+(?:one|question|q|request|ask|thing))?|(?:please[ \t]+)?(?:forgive|excuse|pardon)[ \t]+(?:me|my|the|any)\b[^.!?\n,;:()\uE000-\uF8FF]{0,50}|(?:please[ \t]+)?bear[ \t]+with[ \t]+me|(?:i[ \t]+)?(?:apologi[sz]e|am[ \t]+sorry|['’]m[ \t]+sorry|i['’]m[ \t]+sorry)[ \t]+(?:in[ \t]+advance[ \t]+)?(?:if[ \t]+this[ \t]+(?:is|sounds|seems)|for[ \t]+(?:asking|bothering|my[ \t]+(?:ignorance|english|typos?|spelling|grammar|rambling)|the[ \t]+(?:long|basic|silly|dumb|stupid|simple|trivial|random|rambling)))[^.!?\n,;:()\uE000-\uF8FF]{0,40})`;
+const ABOUT_THE_QUESTION = String.raw`(?:(?:i[ \t]+know[ \t]+|i[ \t]+guess[ \t]+)?(?:this|it)[ \t]+(?:might|may|could|will|is[ \t]+probably|is[ \t]+likely|is)[ \t]+(?:be[ \t]+|sound[ \t]+|seem[ \t]+)?(?:(?:a|an|such[ \t]+a)[ \t]+)?${DEGREE}(?:too[ \t]+)?${TRIVIAL}(?:[ \t]+(?:one|question|q|request|ask|thing))?|(?:please[ \t]+)?(?:forgive|excuse|pardon)[ \t]+(?:me|my|the|any)\b[^.!?\n,;:()\uE000-\uF8FF]{0,50}|(?:please[ \t]+)?bear[ \t]+with[ \t]+me|i(?:['’]m|[ \t]+am)[ \t]+${DEGREE}(?:too[ \t]+)?(?:embarrassed|ashamed|shy)[ \t]+to[ \t]+ask[ \t]+(?:(?:hr|them|him|her|anyone|anybody|people|my[ \t]+[a-z]+)[ \t]+)?(?:what[ \t]+(?:it|that|this|they)[ \t]+(?:is|are|means|mean)|about[ \t]+it)|(?:i[ \t]+)?(?:apologi[sz]e|am[ \t]+sorry|['’]m[ \t]+sorry|i['’]m[ \t]+sorry)[ \t]+(?:in[ \t]+advance[ \t]+)?(?:if[ \t]+this[ \t]+(?:is|sounds|seems)|for[ \t]+(?:asking|bothering|my[ \t]+(?:ignorance|english|typos?|spelling|grammar|rambling)|the[ \t]+(?:long|basic|silly|dumb|stupid|simple|trivial|random|rambling)))[^.!?\n,;:()\uE000-\uF8FF]{0,40})`;
 /** How the writer feels about it: "which was embarrassing", "and I feel like an idiot", "and it's making me miserable". */
-const FEELING = String.raw`(?:(?:it['’]s|it[ \t]+is|it[ \t]+was|that['’]s|that[ \t]+is|that[ \t]+was|is|was|i['’]m|i[ \t]+am|i[ \t]+was)[ \t]+${DEGREE}(?:embarrassing|mortifying|disheartening|humiliating|driving[ \t]+me[ \t]+(?:crazy|mad|insane|nuts|bananas|up[ \t]+the[ \t]+wall)|making[ \t]+me[ \t]+(?:miserable|crazy|mad|sad|anxious)|wrecking[ \t]+me|killing[ \t]+me|dreading[ \t]+it|blanking|panicking|freaking[ \t]+out|losing[ \t]+my[ \t]+mind)|i[ \t]+(?:feel|felt)[ \t]+(?:like[ \t]+)?(?:(?:a|an|such[ \t]+an?|a[ \t]+total|a[ \t]+complete|an[ \t]+absolute)[ \t]+)?(?:idiot|fool|dummy|moron|dinosaur|imposter|impostor))`;
+const FEELING = String.raw`(?:(?:it['’]s|it[ \t]+is|it[ \t]+was|that['’]s|that[ \t]+is|that[ \t]+was|is|was|i['’]m|i[ \t]+am|i[ \t]+was)[ \t]+${DEGREE}(?:embarrassing|mortifying|disheartening|humiliating|driving[ \t]+me[ \t]+(?:crazy|mad|insane|nuts|bananas|up[ \t]+the[ \t]+wall)|making[ \t]+me[ \t]+(?:miserable|crazy|mad|sad|anxious)|wrecking[ \t]+me|killing[ \t]+me|dreading[ \t]+it|blanking|panicking|freaking[ \t]+out|losing[ \t]+my[ \t]+mind|at[ \t]+(?:my[ \t]+wits['’]?[ \t]+end|the[ \t]+end[ \t]+of[ \t]+my[ \t]+(?:rope|tether)))|i[ \t]+(?:feel|felt)[ \t]+(?:like[ \t]+)?(?:(?:a|an|such[ \t]+an?|a[ \t]+total|a[ \t]+complete|an[ \t]+absolute)[ \t]+)?(?:idiot|fool|dummy|moron|dinosaur|imposter|impostor))`;
 /** Honesty markers, which add nothing to what they mark. */
 const HONESTLY = String.raw`(?:to[ \t]+be[ \t]+(?:honest|fair|frank)|if[ \t]+i['’]m[ \t]+(?:being[ \t]+)?honest|if[ \t]+i[ \t]+am[ \t]+(?:being[ \t]+)?honest|honestly|tbh|ngl|i['’]ll[ \t]+admit|i[ \t]+(?:must|have[ \t]+to)[ \t]+admit|i[ \t]+admit|admittedly|i[ \t]+confess|not[ \t]+gonna[ \t]+lie)`;
 /**
@@ -39,7 +39,14 @@ const TAIL = new RegExp(
 /** A marker between commas inside a clause: "and, I'll admit, a little tired" -> "and a little tired". */
 const INSIDE = new RegExp(String.raw`,[ \t]*${HONESTLY}[ \t]*,(?=[ \t]+[a-z])`, "gi");
 /** A sentence that is nothing but the writer's disclaimer: "Forgive me for asking such a trivial thing." */
-const WHOLE = new RegExp(String.raw`^(?:${ABOUT_THE_QUESTION})[ \t]*[.!]*[ \t]*$`, "i");
+/**
+ * How the writer feels while asking, as a sentence of its own with no object ("I'm equally excited and
+ * terrified.", "I'm just at my wits' end."): "terrified of public speaking" or "nervous about the interview"
+ * says what the answer is for and never matches.
+ */
+const STATE = String.raw`(?:excited|nervous|terrified|stressed|anxious|overwhelmed|exhausted|panicking|freaking[ \t]+out)`;
+const FEELS = String.raw`i(?:['’]m|[ \t]+am)[ \t]+(?:(?:so|really|equally|a[ \t]+bit|a[ \t]+little|kind[ \t]+of|kinda|super|pretty|quite|very|both|just|honestly|absolutely)[ \t]+)*${STATE}(?:[ \t]+and[ \t]+(?:(?:a[ \t]+bit|a[ \t]+little|so|really|very)[ \t]+)?${STATE})?`;
+const WHOLE = new RegExp(String.raw`^(?:${ABOUT_THE_QUESTION}|${FEELS}|${FEELING})[ \t]*[.!]*[ \t]*$`, "i");
 
 /** A sentence that asks: a question, a request to the assistant, or an imperative opening it. */
 const ASKS =
@@ -49,7 +56,8 @@ const ASKS =
 const CUE_WORDS = `honest honestly tbh ngl admit admittedly confess lie forgive excuse pardon bear apologise apologize sorry
   silly dumb stupid basic simple easy obvious trivial naive newbie noob lazy weird random daft
   embarrassing mortifying disheartening humiliating driving making wrecking killing dreading blanking panicking freaking losing
-  idiot fool dummy moron dinosaur imposter impostor`.split(/\s+/);
+  idiot fool dummy moron dinosaur imposter impostor embarrassed ashamed shy wits end excited nervous terrified stressed anxious overwhelmed
+  exhausted`.split(/\s+/);
 const CUE = new RegExp(String.raw`\b(?:${CUE_WORDS.join("|")})\b`, "i");
 /**
  * The same words found by the scan the phrase rules share (text/phrase-patterns.ts): as a regex tried at every
