@@ -112,21 +112,22 @@ function emojiPieces(sentence: string): { start: number; end: number }[] {
 function disclaimerRanges(text: string): { start: number; end: number }[] {
   const cues = CUE_SCAN.matches(text);
   if (cues.length === 0) return [];
-  const { contentFrom } = readContent(text);
-  const ranges: { start: number; end: number }[] = [];
+  const ranges: { start: number; end: number; sentenceEnd: number }[] = [];
   const sentences = splitSentences(text);
   let k = 0;
   for (let i = 0; i < sentences.length; i++) {
     const s = sentences[i]!;
-    if (s.end > contentFrom) break;
     while (k < cues.length && cues[k]!.index < s.start) k++;
     if (k === cues.length) break;
     if (cues[k]!.index >= s.end) continue;
     // A sentence that is nothing but a disclaimer goes whole, with the blanks after it, unless it ends the message.
     for (const r of clauseRanges(text.slice(s.start, s.end), i + 1 < sentences.length))
-      ranges.push({ start: s.start + r.start, end: r.start === 0 && r.end === s.end - s.start ? s.next : s.start + r.end });
+      ranges.push({ start: s.start + r.start, end: r.start === 0 && r.end === s.end - s.start ? s.next : s.start + r.end, sentenceEnd: s.end });
   }
-  return ranges;
+  if (ranges.length === 0) return ranges;
+  // Read only once a clause is found: the cue words are common ones ("simple", "making"), and most messages have none.
+  const { contentFrom } = readContent(text);
+  return ranges.filter((r) => r.sentenceEnd <= contentFrom).map(({ start, end }) => ({ start, end }));
 }
 
 /**
