@@ -169,3 +169,13 @@ describe("intent keeps the manner a request asks for", () => {
     expect((await models.quality(text, out)).score).toBeGreaterThanOrEqual(85);
   });
 });
+
+describe("thanks in words the patterns did not know", () => {
+  test("'it means a lot to me' closing a question goes; after a request for a poem it may be the poem's and stays", () => {
+    const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+    expect(send("How should I clean a cast-iron pan after cooking? Thank you so much, it means a lot to me.")).toBe(
+      "How should I clean a cast-iron pan after cooking?",
+    );
+    expect(send("Write a short poem for my dad. It means a lot to me.")).toContain("It means a lot to me.");
+  });
+});

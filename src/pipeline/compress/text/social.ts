@@ -102,7 +102,7 @@ const SOCIAL_UNITS = [
   String.raw`(?:i(?:['’]d| would)? )?(?:really |truly |greatly |would )?appreciate (?:it|this|that|you|ya|u|your (?:help|time)(?: with this)?|any help|the help|any (?:advice|input|tips|suggestions|guidance))(?: (?:so|very) much| a lot)?`,
   // Affection as a sign-off: "luv u", "ily".
   String.raw`(?:i )?(?:love|luv) (?:you|u|ya)(?: (?:so much|lots))?|ily(?:sm)?`,
-  String.raw`(?:i['’]m |i am )?(?:so |really |very )?grateful for (?:any|your|all (?:your|the)|the) (?:help|advice|input|suggestions)(?: you can (?:give|offer|provide))?|i owe you (?:one|big time)|(?:i['’]m )?much obliged|(?:your help|this) means a lot(?: to me)?`,
+  String.raw`(?:i['’]m |i am )?(?:so |really |very )?grateful for (?:any|your|all (?:your|the)|the) (?:help|advice|input|suggestions)(?: you can (?:give|offer|provide))?|i owe you (?:one|big time)|(?:i['’]m )?much obliged|(?:your help|this|it) means (?:so much|a lot)(?: to me)?`,
   String.raw`(?:any|your) (?:help|advice|input|tips|suggestions|guidance|thoughts|ideas) (?:would be|is|are|will be) (?:really |greatly |much |very much |hugely |so )?(?:appreciated|welcome|amazing|great|wonderful|brilliant|a lifesaver)`,
   String.raw`(?:much|greatly|really) appreciated`,
   String.raw`you(?:'re|’re| are) (?:the best|awesome|amazing|great|brilliant|a (?:lifesaver|life saver|star|legend|gem|hero|genius))|you rock`,
