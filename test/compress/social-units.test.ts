@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { compressMessages } from "../../src/pipeline/compress";
 import { disclaimers, withoutDisclaimers } from "../../src/pipeline/compress/rules/disclaimers";
 import { pleasantries } from "../../src/pipeline/compress/rules/pleasantries";
+import { isBareClosing } from "../../src/pipeline/compress/text/social-vocab";
 import { loadModels } from "../../src/pipeline/models";
 import { applyRule } from "./apply-rule";
 
@@ -177,5 +178,9 @@ describe("thanks in words the patterns did not know", () => {
       "How should I clean a cast-iron pan after cooking?",
     );
     expect(send("Write a short poem for my dad. It means a lot to me.")).toContain("It means a lot to me.");
+  });
+  test("'you're saving my life' after thanks closing the message is praise of the assistant", () => {
+    expect(isBareClosing("Thanks so much, you're saving my life")).toBe(true);
+    expect(isBareClosing("Saving my life savings.")).toBe(false);
   });
 });

@@ -62,7 +62,7 @@ const CLASSES: Record<SocialClass, { opens: string; words: string }> = {
   praise: {
     opens: `you you're youre ur your love luv adore ily ilysm ilu`,
     words: `love adore awesome amazing incredible brilliant genius wonderful fantastic great best smartest greatest goat star legend gem treasure hero champ
-      lifesaver life saver saint angel rockstar rock rocks absolute talented helpful clever smart kind sweet good beautiful excellent outstanding
+      lifesaver life saver saving lifesaving saint angel rockstar rock rocks absolute talented helpful clever smart kind sweet good beautiful excellent outstanding
       such massive huge help helper thing person partner teacher assistant ever out there around world always nail nails these them this it work
       blown away amazed impressed genuinely chatting talking with`,
   },
