@@ -162,6 +162,13 @@ describe("intent keeps the manner a request asks for", () => {
     expect(send("Could you briefly explain the rules of cricket?")).toBe("Briefly explain the rules of cricket.");
     expect(send("Could you please write a haiku about the sea?")).toBe("Write a haiku about the sea.");
   });
+  test("the score reads a request's framing after an emoji run as framing: the back-off keeps the edit", async () => {
+    const models = await loadModels();
+    const text = "my teacher went really fast today and i didn't get it at all 😭 can u explain the pythagorean theorem? please show the steps.";
+    const out = send(text);
+    expect(out).toContain("😭 Explain the pythagorean theorem.");
+    expect((await models.quality(text, out)).score).toBeGreaterThanOrEqual(85);
+  });
   test("the score reads the kept adverb as the original's: the back-off keeps the edit", async () => {
     const models = await loadModels();
     const text = "Hope you're well! Could you briefly explain the rules of cricket so I don't embarrass myself?";
