@@ -155,6 +155,24 @@ export function lexCode(tokens: Tokens, i: number, lex: Lexicon): number {
   return code;
 }
 
+/**
+ * The lexicon number of a lower-cased spelling that is no token of the text ("garcia" of "Garcias"),
+ * probed by the hashes makeLexicon keyed it with: so a rule that asks about such a spelling reads the
+ * lexicon's name bit instead of a second copy of the name list.
+ */
+export function wordCode(word: string, lex: Lexicon): number {
+  if (word.length === 0 || /^\d/.test(word)) return 0;
+  const hash = hashWord(word);
+  const key = secondOf(word, 0, word.length, false) | (/^[a-z']+$/.test(word) ? PLAIN_KEY : 0);
+  const slots = lex.slots;
+  const mask = (slots.length >> 1) - 1;
+  for (let slot = home(hash, mask); ; slot = (slot + 1) & mask) {
+    const entry = slots[slot * 2 + 1]!;
+    if (entry === 0) return 0;
+    if (slots[slot * 2] === hash && (entry & ~CODE_MASK) === key) return entry & CODE_MASK;
+  }
+}
+
 /** Whether token i is a possessive ("Alex's", "Jones’s"): a name does not run on past one ("Kevin Lamovec's Cautionary Tales"). */
 export function isPossessive(tokens: Tokens, i: number): boolean {
   const source = tokens.source;
