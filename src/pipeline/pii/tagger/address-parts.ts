@@ -2,6 +2,7 @@ import { capitalised, LABELS, type Lexicon, TokenWordSet } from "./features";
 import { GIVEN_NAME_WORDS } from "./given-names";
 import { rareCapital } from "./plain-names";
 import { Gap, tokenFrom, type Tokens } from "./tokens";
+import { STREET_WORDS as STREET_NAME_ENDINGS } from "../detectors/street-words";
 
 /**
  * The parts of an address the tagger leaves out or runs past, in the styles of the eighth round's own
@@ -154,11 +155,11 @@ function tokenAt(tokens: Tokens, at: number): number {
   return k < tokens.length && tokens.start(k) === at ? k : -1;
 }
 
-const STREET_WORDS = new TokenWordSet(
-  "street st road rd lane ln avenue ave drive dr close cl crescent cres grove gardens gdns terrace way court ct place pl square sq hill row mews walk green rise park parade vale view wynd".split(
-    " ",
-  ),
-);
+/** A street's last word (street-words.ts) and the ones British streets add ("Church Close", "Archer Row", "Bath Mews"). */
+const STREET_WORDS = new TokenWordSet([
+  ...STREET_NAME_ENDINGS,
+  ..."close cl crescent cres grove gardens gdns hill row mews walk green rise park parade vale view wynd".split(" "),
+]);
 
 /**
  * A British (or Canadian) address that ends in its postcode: back from the postcode over up to five parts (a comma's

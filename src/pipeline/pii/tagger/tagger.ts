@@ -28,6 +28,7 @@ import { dropThings } from "./things";
 import { greetedNames } from "./greeted-names";
 import { chatNames } from "./chat-names";
 import { speakerNames } from "./speakers";
+import { STREET_WORDS as STREET_NAME_ENDINGS } from "../detectors/street-words";
 import { wordNames } from "./word-names";
 import { addressParts } from "./address-parts";
 import { listedName, lowerTiedNames } from "./plain-names";
@@ -630,11 +631,8 @@ function repeatNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   }
 }
 
-const STREET_WORDS = new TokenWordSet(
-  "street st avenue ave road rd lane ln drive dr boulevard blvd way court ct parkway pkwy place pl square sq terrace trail circle highway hwy nw ne sw se apt suite unit floor".split(
-    " ",
-  ),
-);
+/** Words that join the address before them: a street's (street-words.ts), a compass quarter's or a unit's ("14 Elm St NW", "5 Main Street Suite 200"). */
+const STREET_WORDS = new TokenWordSet([...STREET_NAME_ENDINGS, ..."nw ne sw se apt suite unit floor".split(" ")]);
 
 /**
  * Words before a number that opens an address ("Flat 3", "PO Box 77", "No. 8, Jalan Ampang", "Block
