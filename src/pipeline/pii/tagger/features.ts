@@ -398,6 +398,20 @@ export class TokenWordSet {
   }
 }
 
+/**
+ * The first letters of lower-case ASCII words, one bit a letter (a = bit 0): the loops over every word
+ * test a word's first letter against it (hasLetter) before a TokenWordSet lookup, as most words start
+ * with none of a short list's letters.
+ */
+export function firstLetters(words: Iterable<string>): number {
+  let bits = 0;
+  for (const w of words) bits |= 1 << (w.charCodeAt(0) - 97);
+  return bits;
+}
+
+/** Whether the code c is a lower-case ASCII letter among `letters` (firstLetters); false for any other code. */
+export const hasLetter = (letters: number, c: number) => c >= 97 && c <= 122 && (letters & (1 << (c - 97))) !== 0;
+
 /** Whether a text writes capitals at all (any word starting with an ASCII capital). */
 export function writesCapitals(tokens: Tokens): boolean {
   for (let i = 0; i < tokens.length; i++) {

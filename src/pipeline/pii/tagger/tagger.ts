@@ -1,7 +1,9 @@
 import {
   capitalised,
   features,
+  firstLetters,
   flagsOf,
+  hasLetter,
   isCandidate,
   isPossessive,
   hashSpan,
@@ -23,7 +25,7 @@ import { PLACE_WORDS } from "./places";
 import { LISTED_GIVEN_NAME_WORDS } from "./given-names";
 import { introducedNames, lowerTitleNames } from "./introductions";
 import { addressLabels, recordNames } from "./records";
-import { FOREIGN_TITLES, NAME_PARTICLES, TITLES } from "./titles";
+import { FOREIGN_TITLES, NAME_PARTICLE_WORDS, NAME_PARTICLES, TITLES } from "./titles";
 import { dropThings } from "./things";
 import { greetedNames } from "./greeted-names";
 import { chatNames } from "./chat-names";
@@ -418,8 +420,8 @@ function shoutedTitle(tokens: Tokens, t: number): boolean {
 /** The particles of Irish family names ("Ó Faoláin", "Ní Dhuibhir", "Nic Giolla"); "Mac" left out, as it names a computer far more often. */
 const IRISH_PARTICLES = new TokenWordSet(["ó", "ní", "nic", "uí", "ua", "mhic"]);
 
-/** The first letters of NAME_PARTICLES' words, one bit a letter (a = bit 0). */
-const PARTICLE_FIRST = "dlvb".split("").reduce((bits, c) => bits | (1 << (c.charCodeAt(0) - 97)), 0);
+/** The first letters of NAME_PARTICLES' words. */
+const PARTICLE_FIRST = firstLetters(NAME_PARTICLE_WORDS);
 
 /**
  * Up to three lower-case particles between a person's word and a capitalised one make one name: "José
@@ -436,7 +438,7 @@ function particleNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon, nameLik
   for (let i = 0; i + 2 < tokens.length; i++) {
     // The cheap tests first: a particle's first letter (d, l, v, b) and length after a space, then a capitalised word before it.
     const c = tokens.first(i + 1);
-    if (c < 98 || c > 118 || (PARTICLE_FIRST & (1 << (c - 97))) === 0) {
+    if (!hasLetter(PARTICLE_FIRST, c)) {
       // A lower-case word after that is no particle opens no name either: stepped over on the same test.
       if (c >= 97 && c <= 122) i++;
       continue;
