@@ -1,6 +1,7 @@
 import { capitalised, firstLetters, hasLetter, LABELS, type Lexicon, lexCode, oftenLower, TokenWordSet, writesCapitals } from "./features";
 import { LISTED_GIVEN_NAME_WORDS } from "./given-names";
 import { Gap, type Tokens } from "./tokens";
+import { OPENER_WORDS } from "./greetings";
 
 /**
  * Names chat writes in lower case after its openers, and names signed after a dash: "yo dario u coming",
@@ -13,10 +14,11 @@ import { Gap, type Tokens } from "./tokens";
  */
 
 const PERSON = LABELS.indexOf("PERSON");
-/** Chat's openers before the one addressed: greetings, thanks, answers and abbreviations. */
-// No "morning": the hand-written first letters this list had ("yhsotcbgnl") left out its "m", so it was never
-// read; taking it in is a recall change to measure, not a tidy's.
-const OPENER_WORDS = "yo hey hi hiya hello heya sure ok okay thanks thx ty congrats sorry cheers bye gm np lmk".split(" ");
+/**
+ * Chat's openers before the one addressed (greetings.ts). Its own list before had "morning" but
+ * hand-written first letters without its "m", so "morning dario" was never read; the shared list's
+ * letters take it, and "morning", "dear", "welcome" ... changed no span of the benches (greetings.ts).
+ */
 const OPENERS = new TokenWordSet(OPENER_WORDS);
 const isLower = (c: number) => c >= 97 && c <= 122;
 /** Chat's abbreviations and groups, which the case profile never saw ("ok omw": newstyle-dev6; "hey yall": frames.test.ts). */

@@ -2,6 +2,7 @@ import { capitalised, firstLetters, hasLetter, LABELS, TokenWordSet } from "./fe
 import { GIVEN_NAME_WORDS } from "./given-names";
 import { PERSON_NEXT } from "./things";
 import { Gap, type Tokens } from "./tokens";
+import { GREETING_WORDS, SIGN_OFF_WORDS } from "./greetings";
 
 /**
  * Given names that are English words, addressed or signed ("Thanks, Hope.", "Love, Summer and Hunter",
@@ -17,8 +18,8 @@ import { Gap, type Tokens } from "./tokens";
 const PERSON = LABELS.indexOf("PERSON");
 
 /** Greetings and sign-offs that open a line or a sentence, a comma after them or not. */
-const GREETING_WORDS = "dear hi hey hello thanks cheers love regards best warmly sincerely xo".split(" ");
-const GREETING = new TokenWordSet(GREETING_WORDS);
+const GREETINGS_AND_SIGN_OFFS = [...GREETING_WORDS, ...SIGN_OFF_WORDS];
+const GREETING = new TokenWordSet(GREETINGS_AND_SIGN_OFFS);
 /** Words before a pair of names: "with Grace & Mark", "for Will or Rose". */
 const PAIRED_WORDS = ["with", "for"];
 const PAIRED = new TokenWordSet(PAIRED_WORDS);
@@ -26,7 +27,7 @@ const PAIRED = new TokenWordSet(PAIRED_WORDS);
 const RELATIVES = new TokenWordSet("aunt auntie uncle grandma grandpa granny nana mum mom dad cousin".split(" "));
 const JOINS = new TokenWordSet(["and", "or"]);
 /** The first letters of GREETING's and PAIRED's words. */
-const GREETING_FIRST = firstLetters([...GREETING_WORDS, ...PAIRED_WORDS]);
+const GREETING_FIRST = firstLetters([...GREETINGS_AND_SIGN_OFFS, ...PAIRED_WORDS]);
 /** Whether a word starting with unit c may be one of GREETING's or PAIRED's: a letter of GREETING_FIRST, in either case. */
 const greetingLetter = (c: number) => hasLetter(GREETING_FIRST, c | 0x20);
 const MONTHS = new TokenWordSet("april may june august".split(" "));

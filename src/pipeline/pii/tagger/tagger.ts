@@ -30,6 +30,7 @@ import { dropThings } from "./things";
 import { greetedNames } from "./greeted-names";
 import { chatNames } from "./chat-names";
 import { speakerNames } from "./speakers";
+import { OPENER_WORDS } from "./greetings";
 import { STREET_WORDS as STREET_NAME_ENDINGS } from "../detectors/street-words";
 import { wordNames } from "./word-names";
 import { addressParts } from "./address-parts";
@@ -283,25 +284,7 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
 /** Titles that are also words of a role ("Chief Executive", "Rev. Counter"): the word after one is a name only if it is name-like ("Chief Adekunle"). */
 const ROLE_TITLES = new TokenWordSet(["chief", "hon", "rev", "sgt", "capt", "fr", "lt", "col", "insp", "det", "cllr", "deacon", "dame", ...OFFICES]);
 /** Words a line may open with before the name of the one addressed ("Hey Summer,", "Thanks Hope, that fixed it!"). */
-const GREETINGS = new TokenWordSet([
-  "hi",
-  "hey",
-  "hello",
-  "dear",
-  "thanks",
-  "thank",
-  "cheers",
-  "morning",
-  "evening",
-  "afternoon",
-  "congrats",
-  "congratulations",
-  "welcome",
-  "bye",
-  "ok",
-  "okay",
-  "sorry",
-]);
+const GREETINGS = new TokenWordSet(OPENER_WORDS);
 /** What follows a greeting that is nobody's name ("Hi all,", "Hello World!", "Thanks again,"), a pet name ("Hey Sugar,") or an assistant ("Thanks ChatGPT!": prompts address one; the development prompts' finds). */
 const ADDRESSED_GROUPS = new TokenWordSet(
   "all team everyone everybody there again guys folks world sir madam customer customers friends friend both so much a lot you yall colleagues members mate buddy man dude bro love hun babe honey sweetie ladies gentlemen gang crew people class committee board sirs partner neighbour neighbor doctor doc boss chief captain coach sugar darling sweetheart star baby sunshine kiddo champ pal chatgpt gpt ai bot assistant claude gemini siri alexa copilot bard llama grok".split(
