@@ -1,7 +1,7 @@
 import { capitalised, LABELS, type Lexicon, TokenWordSet } from "./features";
 import { GIVEN_NAME_WORDS } from "./given-names";
 import { rareCapital } from "./plain-names";
-import { Gap, tokenFrom, type Tokens } from "./tokens";
+import { Gap, spanEnd, tokenFrom, type Tokens } from "./tokens";
 import { STREET_WORDS as STREET_NAME_ENDINGS } from "../detectors/street-words";
 
 /**
@@ -254,8 +254,7 @@ const PART_WORDS = 8;
  */
 function streetsNamedForPeople(tokens: Tokens, labels: Uint8Array): void {
   for (let a = labels.indexOf(PERSON); a >= 0; a = labels.indexOf(PERSON, a + 1)) {
-    let b = a;
-    while (b + 1 < tokens.length && labels[b + 1] === PERSON && tokens.gap(b + 1) === Gap.Space) b++;
+    const b = spanEnd(tokens, labels, a);
     const s = b + 1;
     if (s < tokens.length && tokens.gap(s) === Gap.Space && capitalised(tokens, s) && STREET_WORDS.has(tokens, s)) {
       const numbered = a > 0 && tokens.gap(a) === Gap.Space && isDigit(tokens.first(a - 1)) && tokens.end(a - 1) - tokens.start(a - 1) <= 5;

@@ -35,7 +35,7 @@ import { STREET_WORDS as STREET_NAME_ENDINGS } from "../detectors/street-words";
 import { wordNames } from "./word-names";
 import { addressParts } from "./address-parts";
 import { listedName, lowerTiedNames } from "./plain-names";
-import { Gap, isInitial, STRIDE, tokenize, type Tokens } from "./tokens";
+import { Gap, isInitial, spanEnd, STRIDE, tokenize, type Tokens } from "./tokens";
 
 const FOREIGN_TITLE_WORDS = new TokenWordSet(FOREIGN_TITLES);
 
@@ -487,8 +487,7 @@ function irishParticleNames(tokens: Tokens, labels: Uint8Array, nameLike: (i: nu
 function dropPlaces(tokens: Tokens, labels: Uint8Array): void {
   for (let i = 0; i < tokens.length; i++) {
     if (labels[i] !== PERSON) continue;
-    let j = i;
-    while (j + 1 < tokens.length && labels[j + 1] === PERSON && tokens.gap(j + 1) === Gap.Space) j++;
+    const j = spanEnd(tokens, labels, i);
     let all = true;
     for (let k = i; k <= j && all; k++) all = PLACE_WORDS.has(tokens, k);
     if (all) for (let k = i; k <= j; k++) labels[k] = O;

@@ -1,6 +1,6 @@
 import { capitalised, isPossessive, LABELS, type Lexicon, lexCode, oftenLower, TokenWordSet, usuallyLower, wordCode, writesCapitals } from "./features";
 import { GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
-import { Gap, type Tokens } from "./tokens";
+import { Gap, spanEnd, type Tokens } from "./tokens";
 
 /**
  * Person spans that name a thing: a product, a brand, a model, an event or a holiday, read from the
@@ -87,8 +87,7 @@ export function dropThings(tokens: Tokens, labels: Uint8Array, lex: Lexicon): vo
   for (let i = 0; i < tokens.length; i++) {
     if (labels[i] !== PERSON) continue;
     // The span: person words on one line joined by spaces.
-    let j = i;
-    while (j + 1 < tokens.length && labels[j + 1] === PERSON && tokens.gap(j + 1) === Gap.Space) j++;
+    let j = spanEnd(tokens, labels, i);
     // In a text that writes capitals, a lower-case common word ending the span is the tagger's run-on
     // past the name, not part of it ("Broadway medley", "Dawn broke"): it leaves the span, and the
     // rules below read it as the word after.
