@@ -51,6 +51,11 @@ describe("disclaimers", () => {
       "HR keeps mentioning a 401(k). Explain it.",
     ],
     ["a feeling of the moment with no object", "I'm equally excited and terrified. Make me a running plan.", "Make me a running plan."],
+    [
+      "a feeling of the moment, with an 'it' two sentences on that points at the plan",
+      "I'm equally excited and terrified. Make me a running plan. I'd appreciate it if it's gentle.",
+      "Make me a running plan. I'd appreciate it if it's gentle.",
+    ],
     ["being at one's wits' end", "I'm just at my wits' end. My son is on his phone all day. What can I do?", "My son is on his phone all day. What can I do?"],
     [
       "a sentence that is nothing but a disclaimer",
@@ -66,6 +71,12 @@ describe("disclaimers", () => {
     ["a question", "Is this a silly one, to be honest?"],
     ["a fear with its object", "I'm terrified of public speaking. Give me tips for my toast."],
     ["a feeling about what the answer is for", "I'm so nervous about the interview. Give me tips."],
+    // compress-probe16: what is asked points back at the feeling.
+    ["a feeling the request names again", "I'm so excited! Write a tweet that captures this feeling about my new job."],
+    ["a feeling the next sentence points at with 'this'", "I'm nervous. Which breathing exercise helps with this?"],
+    ["a feeling asked about with 'Is this ...'", "I'm terrified. Is this normal before surgery?"],
+    ["a feeling the request calls 'the feeling'", "I'm anxious. Write a short poem about the feeling."],
+    ["a feeling the next sentence points at with 'that'", "I'm exhausted. What vitamins help with that?"],
     ["a request after an emoji, with its own honesty marker", "I read your essay 😊 Tell me what you think of it, honestly."],
     ["a constraint after 'so'", "I am not a confident baker, so this needs to be simple steps. Give me a recipe."],
     ["what is asked to be written", "Write a short story in which a boy says to his teacher: I feel like an idiot. Then the teacher laughs."],
