@@ -64,8 +64,13 @@ function shorterForm(match: string, ...groups: string[]): string {
 // An adverb that ends its clause after a word says how to do what the verb before it asks: "Translate it
 // literally.", "Answer honestly, then ..." are instructions, not filler; "Basically, ..." opening a sentence is.
 const CLAUSE_ADVERBS = "basically|literally|actually|honestly|obviously|totally";
+// "To be honest" is a marker only where a clause opens with it ("To be honest with you, ...", "..., to be honest:",
+// "and to be honest I ..."); after a word it is what that word asks for: "teach my kids to be honest", "better to
+// be honest or kind", "leaders need to be honest" lost it (9 of the 12 such prompts of bench/data/compress-probe16.json
+// on the lead's tree, "How can I teach my kids ?").
+const HONEST_MARKER = String.raw`(?<=(?:^|[.!?:;,(\u2013\u2014-]|\b(?:and|but|so|or|yet|because|though))[ \t]*|\n[ \t]*)to be honest(?:[ \t]+with you)?`;
 const EMPTY_PHRASES = droppable(
-  String.raw`(?:${CLAUSE_ADVERBS})(?![ \t]*(?:[.;:!?)](?!\S)|$))(?!,(?<=\S[ \t]+(?:${CLAUSE_ADVERBS}),))|to be honest|needless to say|as you (?:may )?know|it (?:is|'s) (?:important|worth) (?:to note|noting) that|please note that`,
+  String.raw`(?:${CLAUSE_ADVERBS})(?![ \t]*(?:[.;:!?)](?!\S)|$))(?!,(?<=\S[ \t]+(?:${CLAUSE_ADVERBS}),))|${HONEST_MARKER}|needless to say|as you (?:may )?know|it (?:is|'s) (?:important|worth) (?:to note|noting) that|please note that`,
   "basically literally actually honestly obviously totally to needless as it please",
 );
 
