@@ -99,6 +99,16 @@ describe("disclaimers", () => {
     expect(disclaimers.mayChange!("Explain how vaccines work.", { level: 0.5, careful: false })).toBe(false);
   });
 
+  test("the quality score weighs an opening honesty marker as nothing, and 'to be honest' asked for as content (compress-probe16)", async () => {
+    const models = await loadModels();
+    for (const [text, out] of [
+      ["To be honest, list the downsides of remote work.", "List the downsides of remote work."],
+      ["To be honest with you, I'm not sure what a Roth IRA is. Explain it simply.", "I'm not sure what a Roth IRA is. Explain it simply."],
+    ])
+      expect((await models.quality(text!, out!)).score).toBeGreaterThanOrEqual(85);
+    expect((await models.quality("How can I teach my kids to be honest?", "How can I teach my kids?")).score).toBeLessThan(85);
+  });
+
   test("the quality score weighs a removed disclaimer as nothing: the back-off keeps the edit", async () => {
     expect(withoutDisclaimers("I'm a data analyst, so this might be a silly question.")).toBe("I'm a data analyst.");
     const models = await loadModels();
