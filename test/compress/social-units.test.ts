@@ -158,6 +158,11 @@ describe("punctuation left by removed laughter", () => {
     const inside = compressMessages([{ role: "user", content: "I like it, haha, and more. Explain it." }], { aggressiveness: 0.5, skipRules: [] });
     expect(inside.messages[0]!.content).toBe("I like it, and more. Explain it.");
   });
+  test("laughter between commas before a clause's opening word takes both; before an item of a list one stays (compress-probe16)", () => {
+    const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+    expect(send("Could you briefly explain, haha, why the sky is blue lol")).toBe("Briefly explain why the sky is blue");
+    expect(send("I bought apples, haha, pears and plums. Make a pie recipe.")).toBe("I bought apples, pears and plums. Make a pie recipe.");
+  });
   test("no comma is left before a closing bracket", () => {
     const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
     expect(send("I'm opening a bakery (my husband thinks I'm mad, haha). Suggest five names for it.")).toContain("(my husband thinks I'm mad)");
