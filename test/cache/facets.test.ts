@@ -127,7 +127,10 @@ describe("numbers", () => {
       ["twenty-five apples", ["25"]],
       ["one million two apples", ["1000002"]],
       ["five and apples", ["5"]],
-      ["hundred apples", []],
+      // A scale word alone is a number too: "a billion" is not "a million" (bench/data/cache-probe10.json).
+      ["hundred apples", ["x100"]],
+      ["count to a billion", ["x1000000000"]],
+      ["millions of users", ["x1000000"]],
       ["two hundred thousand apples", ["200000"]],
       ["twenty - five apples", ["25"]],
     ];

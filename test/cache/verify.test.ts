@@ -185,8 +185,22 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["role", "Can everyone see my file?", "Can someone see my file?"],
   ["role", "Do most people vote?", "Do few people vote?"],
   ["role", "Is it legal to grow?", "Yes, it's legal to grow."],
-  // An indefinite pronoun is an argument: knowing everything is not knowing.
-  ["content", "You don't need to know everything.", "You don't have to know."],
+  // An indefinite pronoun is an argument: knowing everything is not knowing (and "every" a quantity on one side only).
+  ["role", "You don't need to know everything.", "You don't have to know."],
+  // Issue 24, tenth session: a definite quantifier must agree, on one side only too (bench/data/cache-probe10.json's classes).
+  ["role", "Pick one of the numbers and square it", "Pick a number and square it"],
+  ["role", "Is one of the numbers even?", "Is any of the numbers even?"],
+  ["role", "One of the variables is undefined", "Every one of the variables is undefined"],
+  ["role", "Delete all the files in the folder", "Delete a file in the folder"],
+  ["role", "Are both tests failing?", "Are the tests failing?"],
+  ["direction", "Write a poem about one of the seasons", "Write a poem about each of the seasons"],
+  // A preposition dropped between two words that then make a compound after a determiner.
+  ["role", "Why is the fish in my tank dying?", "Why is my fish tank dying?"],
+  ["role", "Why is the test in my suite failing?", "Why is my test suite failing?"],
+  ["role", "How do I clear the cache in my browser?", "How do I clear my cache browser?"],
+  // Scale words are numbers.
+  ["number", "How long would it take to count to a billion?", "How long would it take to count to a million?"],
+  ["number", "How much is a million seconds in days?", "How much is a billion seconds in days?"],
   // A wish with a bare "how" asks for the wish's procedure, not another one.
   ["content", "I want to cancel my plan, how do I do it?", "How do I upgrade my plan?"],
   ["content", "I want to cancel, but how do I keep my data?", "How do I cancel?"],
@@ -235,6 +249,13 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
 
 /** Rewordings that must stay equivalent, or the cache would never hit. */
 const PARAPHRASES: [string, string][] = [
+  // Issue 24, tenth session: what the quantity and compound checks leave served. "some" / "any" on one side, idioms of "all",
+  // "both X and Y"; a preposition dropped where no compound follows a determiner.
+  ["Is there any fee at all?", "Is there a fee?"],
+  ["Firstly, simplification of the Treaties.", "First of all, the simplification of the Treaties."],
+  ["Is the museum open on Sundays?", "Is the museum open Sundays?"],
+  ["how do i do a factory reset on my thermostat", "How do I factory reset my thermostat?"],
+  ["How do I ask for a refund on my order?", "How do I ask for a refund for my order?"],
   // A compound on one side only is no exchange; quotations and slices in the same order are the same.
   ["What is the check-in time?", "What time can I check in?"],
   ["Is the pharmacy open at 9am on Saturday?", "is the pharmacy open at 9 a.m. on saturday"],

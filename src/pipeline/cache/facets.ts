@@ -81,6 +81,14 @@ export interface Slot {
   rel: string;
   /** Position in the prompt; the members of a coordinated list ("apples and pears") share one. */
   rank: number;
+  /**
+   * The preposition of place, topic or manner (FRAME_PREPOSITIONS) between this slot and the one before it, if
+   * any: "the fish in my tank" has "in" on "tank". Without it the two words may make one compound ("my fish
+   * tank"), which the frame check refuses (verify.ts compoundFromPreposition).
+   */
+  prep?: string;
+  /** A determiner stands right before it ("my fish tank"): it opens a noun phrase, whose words may make a compound. */
+  opens?: true;
 }
 
 interface Token {
@@ -168,6 +176,9 @@ const ROLE_OF: ReadonlyMap<string, Role> = new Map<string, Role>([
     ["most"],
     ["many", "much"],
     ["few"],
+    // Two of them, and one of two: "Are both tests failing?" asks of two what "Are all tests failing?" asks of any number.
+    ["both"],
+    ["either"],
   ].flatMap((forms) => forms.map((w) => [w, ["quantity", forms[0]!]] as const)),
 ]);
 
@@ -1055,6 +1066,26 @@ const SUBJECTS: ReadonlySet<string> = new Set(["i", "you", "we", "he", "she", "i
  * words" is not "include some heading ... any other words", though both use both forces.
  */
 const ORDERED_ROLES: ReadonlySet<string> = new Set(["quantity"]);
+/**
+ * "one of" as a quantifier: "Is one of the numbers even?" is not "Is any of the numbers even?", nor "Every one of
+ * the variables is undefined" "One of the variables is undefined" (the second adversarial probe served both,
+ * bench/data/cache-probe10.json).
+ */
+const ONE_OF: Role = ["quantity", "one"];
+/**
+ * "both X and Y" coordinates two things, which "X and Y" names as well ("claimed by both India and Pakistan" /
+ * "divided between India and Pakistan", SemEval pairs scored equivalent): an "and" within four words, in the same sentence.
+ */
+function coordinates(tokens: readonly Token[], i: number): boolean {
+  for (let j = i + 2; j <= i + 5 && j < tokens.length; j++) {
+    const t = tokens[j]!;
+    if (t.lower === "and") return true;
+    if (t.kind === "break" || CLAUSE_END.has(t.text)) return false;
+  }
+  return false;
+}
+/** "at all", "first of all", "after all", "above all" closing a phrase: idioms, no quantity ("Firstly" / "First of all"). */
+const ALL_IDIOM_BEFORE: ReadonlySet<string> = new Set(["at", "of", "after", "above"]);
 
 function addRole(roles: Map<string, string[]>, [role, group]: Role): void {
   const groups = roles.get(role) ?? [];
@@ -1289,14 +1320,23 @@ function personSlot(t: Token): string | undefined {
 function readSlots(tokens: Token[], titleCase: boolean, literals: readonly string[]): Slot[] {
   const slots: PlacedSlot[] = [];
   let rel = "";
-  const place = (key: string, at: number, relation: string) => slots.push({ key, rel: relation, rank: slots.length, at });
+  let prep: string | undefined;
+  const place = (key: string, at: number, relation: string) => {
+    const slot: PlacedSlot = { key, rel: relation, rank: slots.length, at };
+    if (prep !== undefined) slot.prep = prep;
+    if (DETERMINERS.has(tokens[at - 1]?.lower ?? "")) slot.opens = true;
+    slots.push(slot);
+    prep = undefined;
+  };
   const persons = twoPersons(tokens);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t.kind === "break" || CLAUSE_END.has(t.text)) {
       rel = "";
+      prep = undefined;
       continue;
     }
+    if (t.kind === "word" && FRAME_PREPOSITIONS.has(t.lower)) prep = t.lower;
     const relation = t.kind === "word" ? RELATIONS[t.lower] : undefined;
     if (relation !== undefined) {
       // "to" before a bare word may mark an infinitive ("how to reset"): a weak "to".
@@ -1334,7 +1374,7 @@ function readSlots(tokens: Token[], titleCase: boolean, literals: readonly strin
     rel = "";
   }
   coordinate(slots, tokens, titleCase);
-  return slots.map(({ key, rel, rank }) => ({ key, rel, rank }));
+  return slots.map(({ at: _at, ...slot }) => slot);
 }
 
 /**
@@ -1538,6 +1578,14 @@ export function extractFacets(prompt: string): PromptFacets {
       i = numberWords.end - 1;
       continue;
     }
+    // A scale word without a number word before it is a number all the same: "count to a billion" is not "count
+    // to a million", "millions of" not "thousands of" (as content words, close in the embedding, the second
+    // adversarial probe served the first pair, bench/data/cache-probe10.json). "5 million" keeps its digit beside it.
+    const scale = tableValue(NUMBER_SCALES, t.lower) ?? (t.lower.endsWith("s") ? tableValue(NUMBER_SCALES, t.lower.slice(0, -1)) : undefined);
+    if (scale !== undefined) {
+      facets.numbers.push(`x${scale}`);
+      continue;
+    }
     const ordinal = tableValue(ORDINAL_WORDS, t.lower);
     if (ordinal !== undefined && !(t.lower === "second" && afterNumber)) facets.numbers.push(`#${ordinal}`);
 
@@ -1547,8 +1595,17 @@ export function extractFacets(prompt: string): PromptFacets {
     // Safari?"), which verify.ts keeps apart from a question word.
     const picksOne =
       (t.lower === "which" || t.lower === "what") && next?.kind === "word" && contentStem(next.lower) !== undefined && !VERB_AFTER_WH.has(next.lower);
+    // "one of the Xs" picks one of them, as "each of" takes every one and "any of" whichever (ONE_OF).
     const role: Role | undefined =
-      t.lower === "how" && HOW_QUANTITY.has(next?.lower ?? "") ? ["wh", `how ${next!.lower}`] : picksOne ? ["wh", "which"] : ROLE_OF.get(t.lower);
+      t.lower === "how" && HOW_QUANTITY.has(next?.lower ?? "")
+        ? ["wh", `how ${next!.lower}`]
+        : picksOne
+          ? ["wh", "which"]
+          : t.lower === "one" && next?.lower === "of"
+            ? ONE_OF
+            : (t.lower === "all" && ALL_IDIOM_BEFORE.has(prev?.lower ?? "") && next?.kind !== "word") || (t.lower === "both" && coordinates(tokens, i))
+              ? undefined
+              : ROLE_OF.get(t.lower);
     if (role) addRole(facets.roles, role);
     if (t.sentenceStart && AUXILIARIES.has(t.lower)) addRole(facets.roles, ["mood", "yes/no"]);
     // "It is legal to grow." states what "Is it legal to grow?" asks: a subject before its auxiliary.
