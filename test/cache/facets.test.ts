@@ -133,6 +133,10 @@ describe("numbers", () => {
       ["millions of users", ["x1000000"]],
       ["two hundred thousand apples", ["200000"]],
       ["twenty - five apples", ["25"]],
+      // Side by side, two numbers: "and" joins only after a scale word, a unit only a tens word before it.
+      ["two and three apples", ["2", "3"]],
+      ["two three apples", ["2", "3"]],
+      ["one hundred twenty five apples", ["125"]],
     ];
     for (const [prompt, numbers] of cases) expect([prompt, extractFacets(prompt).numbers]).toEqual([prompt, numbers]);
   });

@@ -198,6 +198,15 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["role", "Why is the fish in my tank dying?", "Why is my fish tank dying?"],
   ["role", "Why is the test in my suite failing?", "Why is my test suite failing?"],
   ["role", "How do I clear the cache in my browser?", "How do I clear my cache browser?"],
+  // Two numbers spelled side by side are two numbers, not their sum (lead served both pairs).
+  ["number", "Add two and three", "Add one and four"],
+  ["number", "What's the difference between two and three?", "What's the difference between one and four?"],
+  // A fronted phrase moved to the end keeps its words' roles; a difference's sides in another order are the same
+  // question only when they are words ("10 and 4" may be signed).
+  ["direction", "In Spain, how do I get to Italy?", "In Italy, how do I get to Spain?"],
+  ["order", "In Python, how do I convert a list to a string?", "In a string, how do I convert a list to Python?"],
+  ["order", "What's the difference between 10 and 4?", "What's the difference between 4 and 10?"],
+  ["content", "Whats the difference between a process and a thread?", "Whats the difference between a thread and a fiber?"],
   // Scale words are numbers.
   ["number", "How long would it take to count to a billion?", "How long would it take to count to a million?"],
   ["number", "How much is a million seconds in days?", "How much is a billion seconds in days?"],
@@ -252,6 +261,12 @@ const PARAPHRASES: [string, string][] = [
   // Issue 24, tenth session: what the quantity and compound checks leave served. "some" / "any" on one side, idioms of "all",
   // "both X and Y"; a preposition dropped where no compound follows a determiner.
   ["Is there any fee at all?", "Is there a fee?"],
+  // A fronted phrase of place, tool or standing asks what it asks at the end; a difference is the same both ways.
+  ["As a non-resident, how can I open a bank account?", "How do I open a bank account as a non-resident?"],
+  ["In Lisbon, how do I get from the airport to the city center?", "How do I get from the airport to the city center in Lisbon?"],
+  ["On Windows, how do I take a screenshot?", "How do I take a screenshot on Windows?"],
+  ["Whats the difference between baking soda and baking powder?", "How is baking powder different from baking soda?"],
+  ["What is the difference between an LLC and a sole proprietorship?", "How does a sole proprietorship differ from an LLC?"],
   ["Firstly, simplification of the Treaties.", "First of all, the simplification of the Treaties."],
   ["Is the museum open on Sundays?", "Is the museum open Sundays?"],
   ["how do i do a factory reset on my thermostat", "How do I factory reset my thermostat?"],
