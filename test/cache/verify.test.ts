@@ -207,6 +207,9 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["order", "In Python, how do I convert a list to a string?", "In a string, how do I convert a list to Python?"],
   ["order", "What's the difference between 10 and 4?", "What's the difference between 4 and 10?"],
   ["content", "Whats the difference between a process and a thread?", "Whats the difference between a thread and a fiber?"],
+  // A passive asked of its agent is its active, the roles kept: not who the subject acted on, nor who acted on the agent.
+  ["order", "Who did the Mona Lisa paint?", "The Mona Lisa was painted by whom?"],
+  ["order", "Who was painted by Leonardo?", "Leonardo was painted by whom?"],
   // Scale words are numbers.
   ["number", "How long would it take to count to a billion?", "How long would it take to count to a million?"],
   ["number", "How much is a million seconds in days?", "How much is a billion seconds in days?"],
@@ -266,6 +269,8 @@ const PARAPHRASES: [string, string][] = [
   ["In Lisbon, how do I get from the airport to the city center?", "How do I get from the airport to the city center in Lisbon?"],
   ["On Windows, how do I take a screenshot?", "How do I take a screenshot on Windows?"],
   ["Whats the difference between baking soda and baking powder?", "How is baking powder different from baking soda?"],
+  ["Who painted the Mona Lisa?", "The Mona Lisa was painted by whom?"],
+  ["Who discovered penicillin?", "Penicillin was discovered by whom?"],
   ["What is the difference between an LLC and a sole proprietorship?", "How does a sole proprietorship differ from an LLC?"],
   ["Firstly, simplification of the Treaties.", "First of all, the simplification of the Treaties."],
   ["Is the museum open on Sundays?", "Is the museum open Sundays?"],
