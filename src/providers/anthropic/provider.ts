@@ -18,9 +18,14 @@ export class AnthropicProvider implements Provider {
   readonly name = "anthropic";
   readonly simulated = false;
   private readonly baseUrl: string;
+  /** Fixed per provider and built once: the upstream client keeps the request head it writes per headers object. */
+  private readonly headers: Readonly<Record<string, string>>;
+  private readonly secrets: readonly string[];
 
-  constructor(private readonly config: AnthropicProviderConfig) {
+  constructor(config: AnthropicProviderConfig) {
     this.baseUrl = (config.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, "");
+    this.headers = { "x-api-key": config.apiKey, "anthropic-version": ANTHROPIC_VERSION };
+    this.secrets = [config.apiKey];
   }
 
   async complete(req: ProviderRequest): Promise<ProviderResponse> {
@@ -40,13 +45,13 @@ export class AnthropicProvider implements Provider {
     return {
       provider: this.name,
       url: `${this.baseUrl}/v1/messages`,
-      headers: { "x-api-key": this.config.apiKey, "anthropic-version": ANTHROPIC_VERSION },
+      headers: this.headers,
       body: toAnthropicRequest(req, stream),
       signal: req.signal,
       timeoutMs: req.timeoutMs,
       deadlineAt: req.deadlineAt,
       maxAnswerBytes: req.maxAnswerBytes,
-      secrets: [this.config.apiKey],
+      secrets: this.secrets,
     };
   }
 }

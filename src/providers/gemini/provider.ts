@@ -17,9 +17,14 @@ export class GeminiProvider implements Provider {
   readonly name = "gemini";
   readonly simulated = false;
   private readonly baseUrl: string;
+  /** Fixed per provider and built once: the upstream client keeps the request head it writes per headers object. */
+  private readonly headers: Readonly<Record<string, string>>;
+  private readonly secrets: readonly string[];
 
-  constructor(private readonly config: GeminiProviderConfig) {
+  constructor(config: GeminiProviderConfig) {
     this.baseUrl = (config.baseUrl ?? GEMINI_BASE_URL).replace(/\/+$/, "");
+    this.headers = { "x-goog-api-key": config.apiKey };
+    this.secrets = [config.apiKey];
   }
 
   async complete(req: ProviderRequest): Promise<ProviderResponse> {
@@ -38,13 +43,13 @@ export class GeminiProvider implements Provider {
     return {
       provider: this.name,
       url: `${this.baseUrl}/v1beta/models/${encodeURIComponent(req.model)}:${method}`,
-      headers: { "x-goog-api-key": this.config.apiKey },
+      headers: this.headers,
       body: toGeminiRequest(req),
       signal: req.signal,
       timeoutMs: req.timeoutMs,
       deadlineAt: req.deadlineAt,
       maxAnswerBytes: req.maxAnswerBytes,
-      secrets: [this.config.apiKey],
+      secrets: this.secrets,
     };
   }
 }
