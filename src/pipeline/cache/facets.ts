@@ -1042,13 +1042,17 @@ const FRONTED_PHRASE =
  */
 const PASSIVE_BY_WHOM = /^\s*(?:(the|a|an)\s+)?([^?.!,]+?)\s+(?:was|were)\s+(\p{L}+(?:ed|en))\s+by\s+(?:whom|who)\s*([?]*)\s*$/iu;
 
+/** Whether PASSIVE_BY_WHOM can match at all: few requests say "by who", and every lookup's query comes through here. */
+const BY_WHOM = /\bby\s+whom?\b/i;
+
 function withCanonicalFrame(request: string): string {
-  const active = request
-    .replace(FRONTED_PHRASE, "$1$4 $2 $3$5")
-    .replace(
-      PASSIVE_BY_WHOM,
-      (_m, det: string | undefined, what: string, verb: string, mark: string) => `who ${verb} ${det ? `${det.toLowerCase()} ` : ""}${what}${mark}`,
-    );
+  const fronted = request.replace(FRONTED_PHRASE, "$1$4 $2 $3$5");
+  const active = BY_WHOM.test(fronted)
+    ? fronted.replace(
+        PASSIVE_BY_WHOM,
+        (_m, det: string | undefined, what: string, verb: string, mark: string) => `who ${verb} ${det ? `${det.toLowerCase()} ` : ""}${what}${mark}`,
+      )
+    : fronted;
   return withDifferenceFrame(
     withDefinitionFrame(
       withRequestPhrases(withPlainVerbs(active))
