@@ -194,6 +194,11 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["role", "Delete all the files in the folder", "Delete a file in the folder"],
   ["role", "Are both tests failing?", "Are the tests failing?"],
   ["direction", "Write a poem about one of the seasons", "Write a poem about each of the seasons"],
+  // An amount word before what it counts, on one side only.
+  ["role", "Can I add several users to my account?", "Can I add a user to my account?"],
+  ["role", "Can I book many rooms at once?", "Can I book a room at once?"],
+  ["role", "Can I use a few coupons on one order?", "Can I use a coupon on one order?"],
+  ["role", "What are your most popular plans?", "What are your popular plans?"],
   // A preposition dropped between two words that then make a compound after a determiner.
   ["role", "Why is the fish in my tank dying?", "Why is my fish tank dying?"],
   ["role", "Why is the test in my suite failing?", "Why is my test suite failing?"],
@@ -264,6 +269,8 @@ const PARAPHRASES: [string, string][] = [
   // Issue 24, tenth session: what the quantity and compound checks leave served. "some" / "any" on one side, idioms of "all",
   // "both X and Y"; a preposition dropped where no compound follows a determiner.
   ["Is there any fee at all?", "Is there a fee?"],
+  // An amount word as a predicate or adverb counts nothing on its own: the quantity role alone, which one side may lack.
+  ["The questions are many.", "There are many questions."],
   // A fronted phrase of place, tool or standing asks what it asks at the end; a difference is the same both ways.
   ["As a non-resident, how can I open a bank account?", "How do I open a bank account as a non-resident?"],
   ["In Lisbon, how do I get from the airport to the city center?", "How do I get from the airport to the city center in Lisbon?"],

@@ -172,7 +172,8 @@ const ROLE_OF: ReadonlyMap<string, Role> = new Map<string, Role>([
   // words too: "know everything" is not "know" (SemEval 2016 scored such a pair 3 of 5).
   ...[
     ["all", "every", "each", "everyone", "everybody", "everything"],
-    ["some", "any", "someone", "somebody", "something", "anyone", "anybody", "anything", "several"],
+    ["some", "any", "someone", "somebody", "something", "anyone", "anybody", "anything"],
+    ["several"],
     ["most"],
     ["many", "much"],
     ["few"],
@@ -1144,6 +1145,22 @@ function coordinates(tokens: readonly Token[], i: number): boolean {
   }
   return false;
 }
+/**
+ * Amount words count what follows them ("many rooms", "a few coupons", "most plans", "several users"): the "count"
+ * role, which verify.ts refuses on one side only. Not as adverbs or after "how", "too", "so", "very", "as" ("most
+ * likely", "The questions are many", "how much", "thank you very much"), where the quantity role alone stays.
+ */
+const AMOUNT_WORDS: ReadonlySet<string> = new Set(["many", "much", "few", "most", "several"]);
+const AMOUNT_ADVERB_BEFORE: ReadonlySet<string> = new Set(["how", "too", "so", "very", "as", "that", "this"]);
+function countsNoun(prev: Token | undefined, next: Token | undefined): boolean {
+  return (
+    next?.kind === "word" &&
+    !next.lower.endsWith("ly") &&
+    next.lower !== "of" &&
+    RELATIONS[next.lower] === undefined &&
+    !AMOUNT_ADVERB_BEFORE.has(prev?.lower ?? "")
+  );
+}
 /** "at all", "first of all", "after all", "above all" closing a phrase: idioms, no quantity ("Firstly" / "First of all"). */
 const ALL_IDIOM_BEFORE: ReadonlySet<string> = new Set(["at", "of", "after", "above"]);
 
@@ -1667,6 +1684,7 @@ export function extractFacets(prompt: string): PromptFacets {
               ? undefined
               : ROLE_OF.get(t.lower);
     if (role) addRole(facets.roles, role);
+    if (role && AMOUNT_WORDS.has(t.lower) && countsNoun(prev, next)) addRole(facets.roles, ["count", role[1]]);
     if (t.sentenceStart && AUXILIARIES.has(t.lower)) addRole(facets.roles, ["mood", "yes/no"]);
     // "It is legal to grow." states what "Is it legal to grow?" asks: a subject before its auxiliary.
     const clauseStart = t.sentenceStart || (prev?.text === "," && tokens[i - 2]?.sentenceStart === true && DISCOURSE_WORDS.has(tokens[i - 2]!.lower));
