@@ -362,6 +362,7 @@ describe("support phrases, wishes and synonym groups (issue 24, sixth session)",
     expect(withRequestPhrases("Recover deleted photos")).toBe("restore deleted photos");
     expect(withRequestPhrases("Is it possible to get my files back?")).toBe("Is it possible to restore my files?");
     expect(withRequestPhrases("How do I talk to a human at Comcast?")).toBe("How do I contact support at Comcast?");
+    expect(withRequestPhrases("Can I talk to a human at the museum?")).toBe("Can I talk to a human at the museum?");
   });
   test("rewrites keep the verb's inflection and leave other objects alone", () => {
     expect(withRequestPhrases("I stopped my subscription")).toBe("I cancelled my subscription");

@@ -215,7 +215,11 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   // A passive asked of its agent is its active, the roles kept: not who the subject acted on, nor who acted on the agent.
   ["order", "Who did the Mona Lisa paint?", "The Mona Lisa was painted by whom?"],
   ["order", "Who was painted by Leonardo?", "Leonardo was painted by whom?"],
-  // Scale words are numbers.
+  // A preposition closing the question governs its question word: the receiver is not the sender.
+  ["role", "The letter was sent by whom?", "Who was the letter sent to?"],
+  ["role", "What is this used for?", "What is this used?"],
+  // Scale words are numbers, in their places too.
+  ["order", "Is a million bigger than a billion?", "Is a billion bigger than a million?"],
   ["number", "How long would it take to count to a billion?", "How long would it take to count to a million?"],
   ["number", "How much is a million seconds in days?", "How much is a billion seconds in days?"],
   // A wish with a bare "how" asks for the wish's procedure, not another one.
@@ -269,6 +273,9 @@ const PARAPHRASES: [string, string][] = [
   // Issue 24, tenth session: what the quantity and compound checks leave served. "some" / "any" on one side, idioms of "all",
   // "both X and Y"; a preposition dropped where no compound follows a determiner.
   ["Is there any fee at all?", "Is there a fee?"],
+  // A particle closing a phrasal verb is no stranded preposition.
+  ["What is the check-in time?", "What time can I check in?"],
+  ["What are you looking for?", "What are you looking for"],
   // An amount word as a predicate or adverb counts nothing on its own: the quantity role alone, which one side may lack.
   ["The questions are many.", "There are many questions."],
   // A fronted phrase of place, tool or standing asks what it asks at the end; a difference is the same both ways.

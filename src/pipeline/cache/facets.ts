@@ -1250,6 +1250,11 @@ const DETERMINERS: ReadonlySet<string> = new Set([
 /** Words that take a list: "Compare Python and Java" coordinates as "the difference between Python and Java" does. */
 const LIST_VERBS: ReadonlySet<string> = new Set(["compare", "contrast", "list", "name", "define", "summarize", "summarise", "between", "among", "amongst"]);
 
+/** The value of a scale word, singular or plural ("billion", "millions"), or undefined. */
+function scaleValue(word: string): number | undefined {
+  return tableValue(NUMBER_SCALES, word) ?? (word.endsWith("s") ? tableValue(NUMBER_SCALES, word.slice(0, -1)) : undefined);
+}
+
 function slotKey(t: Token | undefined, titleCase: boolean): string | undefined {
   if (t === undefined) return undefined;
   if (t.kind === "number") return `n:${canonicalNumber(t.text)}`;
@@ -1261,6 +1266,9 @@ function slotKey(t: Token | undefined, titleCase: boolean): string | undefined {
   if (op !== undefined) return `o:${op}`;
   const ordinal = tableValue(ORDINAL_WORDS, t.lower);
   if (ordinal !== undefined) return `n:#${ordinal}`;
+  // A scale word alone has its place like a number: "Is a million bigger than a billion?" is not the reverse.
+  const scale = scaleValue(t.lower);
+  if (scale !== undefined) return `n:x${scale}`;
   if (isEntity(t, titleCase)) return `e:${t.lower}`;
   if (isVariable(t)) return `v:${t.text}`;
   // An identifier is an argument in its place, as a literal is: "a foreign key from orders.customer_id
@@ -1617,6 +1625,11 @@ export function extractFacets(prompt: string): PromptFacets {
     }
     if (t.kind !== "word") continue;
     if (FRAME_PREPOSITIONS.has(t.lower)) facets.frame.push(`p:${t.lower}`);
+    // A preposition closing its sentence governs a question word before it: "Who was the letter sent to?" asks the
+    // receiver, "Who sent the letter?" the sender (a probe of this session served the pair). Compared on both sides.
+    // Relation words and "with", "about" only: "in", "on", "up" close phrasal verbs ("What time can I check in?").
+    if ((RELATIONS[t.lower] !== undefined || t.lower === "with" || t.lower === "about") && (next === undefined || SENTENCE_END.has(next.text)))
+      facets.frame.push(`s:${t.lower}`);
 
     facets.words.add(t.lower);
     // Scripts without case (Chinese, Japanese, Arabic, Thai...) hide names, numbers and languages
@@ -1658,7 +1671,7 @@ export function extractFacets(prompt: string): PromptFacets {
     // A scale word without a number word before it is a number all the same: "count to a billion" is not "count
     // to a million", "millions of" not "thousands of" (as content words, close in the embedding, the second
     // adversarial probe served the first pair, bench/data/cache-probe10.json). "5 million" keeps its digit beside it.
-    const scale = tableValue(NUMBER_SCALES, t.lower) ?? (t.lower.endsWith("s") ? tableValue(NUMBER_SCALES, t.lower.slice(0, -1)) : undefined);
+    const scale = scaleValue(t.lower);
     if (scale !== undefined) {
       facets.numbers.push(`x${scale}`);
       continue;

@@ -23,9 +23,9 @@ const PHRASE_END = String.raw`(?=\s*(?:[?.!,;:]|$)|\s+(?:for|from|at|in|on|with|
 /**
  * The end of a clause, or a word that adds nothing to it. Stricter than PHRASE_END: "chat with a real person on Omegle"
  * is the chat site's use, not its support (the second adversarial probe served it as "contact support on Omegle",
- * bench/data/cache-probe10.json), so no place or platform may follow; "at" a company may ("a human at Comcast").
+ * bench/data/cache-probe10.json), so no place or platform may follow; "at" a company's name may ("a human at Comcast"; not "at the museum").
  */
-const CLAUSE_END = String.raw`(?=\s*(?:[?.!,;:]|$)|\s+(?:at|now|please|today|asap|immediately)\b)`;
+const CLAUSE_END = String.raw`(?=\s*(?:[?.!,;:]|$)|\s+(?:now|please|today|asap|immediately)\b|\s+at\s+(?!(?:the|a|an|my|your|our|this|that|his|her|their)\b))`;
 /** What an app lets a user share with someone: "share a file with someone" is "share a file", "share a cell with someone" is not. */
 const SHAREABLE = String.raw`(?:file|folder|album|photo|picture|video|document|doc|link|playlist|calendar|account|screen|location|list|note|drive|spreadsheet|sheet|board|project|workspace|library|collection|post|story|profile|password|subscription|plan|gallery|page|presentation|recording|contact)s?`;
 /** What a service issues or pays, which one receives, obtains or gets alike. */

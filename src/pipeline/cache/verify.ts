@@ -304,7 +304,7 @@ function compoundFromPreposition(x: PromptFacets, y: PromptFacets): string | und
  * "how do I" and "the man in the car" / "the man on the car" ask two things each, while "Can I X" / "How
  * do I X" one. Strict on both (a preposition on one side only refused) the FAQ replays served 22-64%
  * fewer repeats (`bun bench/cache-eval.ts`); a preposition on one side only is refused where it made a
- * compound of its two words (compoundFromPreposition).
+ * compound of its two words (compoundFromPreposition), and one closing a sentence ("s:to") must be on both sides.
  */
 function frameClash(a: PromptFacets, b: PromptFacets): string | undefined {
   const agree = (prefix: string) => {
@@ -312,7 +312,8 @@ function frameClash(a: PromptFacets, b: PromptFacets): string | undefined {
     const y = b.frame.filter((w) => w.startsWith(prefix));
     return x.length === 0 || y.length === 0 || sameList(x, y);
   };
-  if (!agree("m:") || !agree("p:")) return `${show(a.frame)} vs ${show(b.frame)}`;
+  const stranded = (f: PromptFacets) => f.frame.filter((w) => w.startsWith("s:"));
+  if (!agree("m:") || !agree("p:") || !sameList(stranded(a), stranded(b))) return `${show(a.frame)} vs ${show(b.frame)}`;
   return compoundFromPreposition(a, b) ?? compoundFromPreposition(b, a);
 }
 
