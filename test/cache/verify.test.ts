@@ -218,6 +218,9 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   // A preposition closing the question governs its question word: the receiver is not the sender.
   ["role", "The letter was sent by whom?", "Who was the letter sent to?"],
   ["role", "What is this used for?", "What is this used?"],
+  // "a X" against "the Xs": one of them against all of them.
+  ["role", "How do I unlock one of the doors?", "How do I unlock the doors?"],
+  ["role", "How do I return the items?", "How do I return an item?"],
   // Scale words are numbers, in their places too.
   ["order", "Is a million bigger than a billion?", "Is a billion bigger than a million?"],
   ["number", "How long would it take to count to a billion?", "How long would it take to count to a million?"],
@@ -273,6 +276,9 @@ const PARAPHRASES: [string, string][] = [
   // Issue 24, tenth session: what the quantity and compound checks leave served. "some" / "any" on one side, idioms of "all",
   // "both X and Y"; a preposition dropped where no compound follows a determiner.
   ["Is there any fee at all?", "Is there a fee?"],
+  // "a X" against "the X" or "my Xs" says nothing of how many.
+  ["How do I unlock a door?", "How do I unlock the door?"],
+  ["How do I return an item?", "How do I return my items?"],
   // A particle closing a phrasal verb is no stranded preposition.
   ["What is the check-in time?", "What time can I check in?"],
   ["What are you looking for?", "What are you looking for"],

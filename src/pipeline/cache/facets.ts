@@ -89,6 +89,8 @@ export interface Slot {
   prep?: string;
   /** A determiner stands right before it ("my fish tank"): it opens a noun phrase, whose words may make a compound. */
   opens?: true;
+  /** "a": after "a" / "an" ("a door"); "the": a plural after "the", "these" or "those" ("the doors"), which are all of them. */
+  article?: "a" | "the";
 }
 
 interface Token {
@@ -1409,7 +1411,11 @@ function readSlots(tokens: Token[], titleCase: boolean, literals: readonly strin
   const place = (key: string, at: number, relation: string) => {
     const slot: PlacedSlot = { key, rel: relation, rank: slots.length, at };
     if (prep !== undefined) slot.prep = prep;
-    if (DETERMINERS.has(tokens[at - 1]?.lower ?? "")) slot.opens = true;
+    const det = tokens[at - 1]?.lower ?? "";
+    if (DETERMINERS.has(det)) slot.opens = true;
+    const word = tokens[at]!.lower;
+    if (det === "a" || det === "an") slot.article = "a";
+    else if ((det === "the" || det === "these" || det === "those") && key.startsWith("c:") && word.endsWith("s") && stem(word) !== word) slot.article = "the";
     slots.push(slot);
     prep = undefined;
   };

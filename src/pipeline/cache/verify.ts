@@ -317,6 +317,22 @@ function frameClash(a: PromptFacets, b: PromptFacets): string | undefined {
   return compoundFromPreposition(a, b) ?? compoundFromPreposition(b, a);
 }
 
+/**
+ * "a door" in one prompt and "the doors" in the other: one of them against all of them, which the stem reads as one word
+ * ("How do I unlock one of the doors?", read "unlock a door", / "How do I unlock the doors?" was served by this session's
+ * probe, bench/data/cache-probe-s10.json). A bare plural ("Do you sell gift cards?") or "my items" say nothing against "a".
+ */
+function articleClash(a: PromptFacets, b: PromptFacets): string | undefined {
+  const articles = (f: PromptFacets) => new Map(f.slots.filter((s) => s.article !== undefined).map((s) => [s.key, s.article]));
+  const inB = articles(b);
+  if (inB.size === 0) return undefined;
+  for (const [key, article] of articles(a)) {
+    const other = inB.get(key);
+    if (other !== undefined && other !== article) return `${key}: '${article}' vs '${other}'`;
+  }
+  return undefined;
+}
+
 type Check = (a: PromptFacets, b: PromptFacets, words?: WordSimilarity) => Verdict | undefined;
 
 /** The checks in the order compareFacets runs them: the cheap, structural ones first, the word vectors last. */
@@ -349,6 +365,10 @@ const CHECKS: readonly Check[] = [
   (a, b) => {
     const role = roleClash(a, b);
     return role ? mismatch("role", role) : undefined;
+  },
+  (a, b) => {
+    const article = articleClash(a, b);
+    return article ? mismatch("role", article) : undefined;
   },
   (a, b) => {
     const order = orderClash(a.slots, b.slots);
