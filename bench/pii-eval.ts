@@ -32,6 +32,12 @@
  *                                              # FR, IN, AU, NZ, CA, JP addresses, multi-line): its errors were read, rules chosen on it
  *   bun bench/pii-eval.ts --data bench/data/pii-own8-check.txt      # the other half of the same writing (82 texts): never tuned on,
  *                                              # only its totals read (before the change and after)
+ *   bun bench/pii-eval.ts --data bench/data/pii-own9-check.txt      # the ninth round's check set (150 distractor-heavy lines, titles
+ *                                              # inside the span), written before any change of that round: totals only
+ *   bun bench/pii-eval.ts --data bench/data/pii-probe10.txt         # the tenth round's probes of the title and Irish rules (78 lines:
+ *                                              # titles before brands, products, roles and protocols; particles in other languages)
+ *   bun bench/pii-eval.ts --data bench/data/pii-dev10.txt           # the tenth round's development set (152 lines: lower-case chat,
+ *                                              # "cc:", "Surname, Given", "de los", Vietnamese names, @mentions, signatures): errors read
  *
  * Scoring is per word, as Presidio's own evaluator does (models/pii-ner/score.ts).
  *

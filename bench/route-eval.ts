@@ -31,6 +31,8 @@
  *   any training row (faq/chat that look hard, code/math/reasoning that look easy); only totals read.
  * - round-14 check: data/round-14-check.jsonl, 60 prompts written before issue 26's fourteenth round wrote
  *   any training row (faq/chat that run long or ask "why", code/math/reasoning that look easy); only totals read.
+ * - round-15 check: data/round-15-check.jsonl, 180 prompts (20 per class) written before issue 26's fifteenth
+ *   round changed anything (technical faq, chat with numbers, hard reasoning asked casually); only totals read.
  * - writer A, B, C: the three tenth-round writers' files (data/writer-*.jsonl), while no training reads
  *   them (SVC_ROUTE_WRITERS unset): prompts in registers no training row was written in; their faq, chat
  *   and creative errors were read in issue 26's eleventh round.
@@ -75,6 +77,7 @@ import {
   round12Dev,
   round13Check,
   round14Check,
+  round15Check,
   type LabelledPrompt,
   writerDev,
 } from "../models/task-classifier/split";
@@ -337,6 +340,7 @@ async function main(): Promise<void> {
     "round-12 dev": round12Dev(),
     "round-13 check": round13Check(),
     "round-14 check": round14Check(),
+    "round-15 check": round15Check(),
     ...writerDev(),
     "hold-out": all.filter((p) => p.split === "holdout"),
     dev: all.filter((p) => p.split === "dev"),
@@ -385,6 +389,9 @@ async function main(): Promise<void> {
   );
   console.log(
     `- round-14 check: ${named["round-14 check"].length} prompts written in issue 26's fourteenth round before any of its training rows (models/task-classifier/data/round-14-check.jsonl), never trained on nor used for calibration; only totals read`,
+  );
+  console.log(
+    `- round-15 check: ${named["round-15 check"].length} prompts written in issue 26's fifteenth round before it changed anything (models/task-classifier/data/round-15-check.jsonl), never trained on nor used for calibration; only totals read`,
   );
   for (const [name, rows] of Object.entries(writerDev()))
     console.log(

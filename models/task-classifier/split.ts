@@ -80,7 +80,11 @@ export function authoredPrompts(): LabelledPrompt[] {
     // Issue 26's fourteenth round (data/README.md): reasoning that weighs explanations, trade-offs and small
     // plans asked like faq, beside short practical faq and chat with numbers, on top of the thirteenth
     // round's rows. Loaded only when asked (SVC_ROUTE_ROUND14=1): MODEL_CARD.md, fourteenth round.
-    ...(process.env.SVC_ROUTE_ROUND14 === "1" ? authoredFile("round-14.jsonl", () => "train") : []),
+    ...(round14Loaded() ? authoredFile("round-14.jsonl", () => "train") : []),
+    // Issue 26's fifteenth round (data/README.md): technical faq (what a thing is or means) beside code
+    // questions in the same plain words, and chat about devices, on top of the fourteenth round's rows.
+    // Loaded only when asked (SVC_ROUTE_ROUND15=1): MODEL_CARD.md, fifteenth round.
+    ...(process.env.SVC_ROUTE_ROUND15 === "1" ? authoredFile("round-15.jsonl", () => "train") : []),
     // Issue 26's tenth round: three writers, each a source of its own, so that leave-one-source-out
     // holds each writer out in turn (data/README.md). Loaded only when asked (SVC_ROUTE_WRITERS=1): the
     // model trained with them sent more faq/chat above the cheapest tier on 5 of 6 written sets
@@ -128,8 +132,11 @@ export function round12Dev(): LabelledPrompt[] {
   return round13Loaded() ? [] : authoredFile("round-12-dev.jsonl", () => "holdout");
 }
 
-/** The thirteenth round's training rows are loaded (SVC_ROUTE_ROUND13=1), alone or under the fourteenth's (SVC_ROUTE_ROUND14=1). */
-const round13Loaded = () => process.env.SVC_ROUTE_ROUND13 === "1" || process.env.SVC_ROUTE_ROUND14 === "1";
+/** The thirteenth round's training rows are loaded (SVC_ROUTE_ROUND13=1), alone or under a later round's. */
+const round13Loaded = () => process.env.SVC_ROUTE_ROUND13 === "1" || round14Loaded();
+
+/** The fourteenth round's training rows are loaded (SVC_ROUTE_ROUND14=1), alone or under the fifteenth's (SVC_ROUTE_ROUND15=1). */
+const round14Loaded = () => process.env.SVC_ROUTE_ROUND14 === "1" || process.env.SVC_ROUTE_ROUND15 === "1";
 
 /**
  * data/round-13-check.jsonl: 120 prompts written for issue 26's thirteenth round before any of its training
@@ -148,6 +155,15 @@ export function round13Check(): LabelledPrompt[] {
  */
 export function round14Check(): LabelledPrompt[] {
   return authoredFile("round-14-check.jsonl", () => "holdout");
+}
+
+/**
+ * data/round-15-check.jsonl: 180 prompts (20 per class) written for issue 26's fifteenth round before it
+ * changed anything (practical and technical faq, chat with numbers, hard reasoning asked casually). Never
+ * trained on nor in the calibration set, and only its totals were read (bench/route-eval.ts "round-15 check").
+ */
+export function round15Check(): LabelledPrompt[] {
+  return authoredFile("round-15-check.jsonl", () => "holdout");
 }
 
 /**
@@ -189,6 +205,7 @@ export function writtenDevSets(): Record<string, LabelledPrompt[]> {
     "round-12 dev": round12Dev(),
     "round-13 check": round13Check(),
     "round-14 check": round14Check(),
+    "round-15 check": round15Check(),
     "round-9 dev": round9Dev(),
     "fresh hold-out 2": freshHoldout2(),
     "fresh hold-out": freshHoldout(),

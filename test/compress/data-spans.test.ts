@@ -104,6 +104,11 @@ const CASES: [string, string, string[]][] = [
     ["Hi all, the movers are basically booked for Saturday. Please have your desks packed. Thanks, Mark"],
   ],
   [
+    "a voicemail after a line that points at it, opening with the caller's greeting",
+    `Summarise this voicemail.\n\nHey it's me, hope you're doing well! Just calling to say the plumber is coming at noon.`,
+    ["Hey it's me, hope you're doing well! Just calling to say the plumber is coming at noon."],
+  ],
+  [
     "a story to continue, named only by 'it'",
     `Hi! Hope you're well. I started a short story for my class. Could you continue it?\n\nSo the door opened, and really nobody was there. Mira just laughed.`,
     ["So the door opened, and really nobody was there. Mira just laughed."],

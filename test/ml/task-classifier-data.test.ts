@@ -2,7 +2,15 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { readJsonl } from "../../models/data/corpus";
 import { nearCopies } from "../../models/task-classifier/overlap";
-import { authoredPrompts, type LabelledPrompt, loadLabelledPrompts, round12Dev, writerDev, writtenDevSets } from "../../models/task-classifier/split";
+import {
+  authoredPrompts,
+  type LabelledPrompt,
+  loadLabelledPrompts,
+  round12Dev,
+  round15Check,
+  writerDev,
+  writtenDevSets,
+} from "../../models/task-classifier/split";
 import { requires } from "../support/services";
 
 const DATA = join(import.meta.dir, "../../models/task-classifier/data");
@@ -161,5 +169,36 @@ describe("task classifier data, fourteenth round", () => {
   test("no round-14 row is a near-copy of another written row, a check set, a dev set or a hold-out", () => {
     process.env.SVC_ROUTE_ROUND14 = "1";
     expectNoNearCopy(new Set(round14()));
+  });
+});
+
+/**
+ * Issue 26's fifteenth round: a check set written before the round changed anything, of which only totals
+ * were read. A training row that nearly copies one of its prompts would flatter the figures reported on it.
+ */
+describe("task classifier data, fifteenth round", () => {
+  restoreAfterEach("SVC_ROUTE_ROUND13", "SVC_ROUTE_ROUND14", "SVC_ROUTE_ROUND15");
+  const rows = (name: string) => readJsonl<{ text: string }>(join(DATA, name)).map((r) => r.text);
+
+  test("round-15 rows are training rows only with SVC_ROUTE_ROUND15=1, which loads the fourteenth and thirteenth rounds' too", () => {
+    delete process.env.SVC_ROUTE_ROUND13;
+    delete process.env.SVC_ROUTE_ROUND15;
+    process.env.SVC_ROUTE_ROUND14 = "1";
+    expect(authoredPrompts().some((r) => rows("round-15.jsonl").includes(r.text))).toBe(false);
+    delete process.env.SVC_ROUTE_ROUND14;
+    expectTrainedOnlyWith("SVC_ROUTE_ROUND15", new Set(["round-15.jsonl", "round-14.jsonl", "round-13.jsonl"].flatMap(rows)));
+  });
+
+  test("no round-15 row is a near-copy of another written row, a check set, a dev set or a hold-out", () => {
+    process.env.SVC_ROUTE_ROUND15 = "1";
+    expectNoNearCopy(new Set(rows("round-15.jsonl")));
+  });
+
+  test("the check set is 180 prompts, 20 per class, no loader trains on, none a near-copy of a written row, a dev set or a hold-out", () => {
+    process.env.SVC_ROUTE_ROUND15 = "1";
+    expectCleanSet("round-15 check", 180);
+    const perClass = new Map<string, number>();
+    for (const r of round15Check()) perClass.set(r.task, (perClass.get(r.task) ?? 0) + 1);
+    expect([...perClass.values()]).toEqual(Array(9).fill(20));
   });
 });

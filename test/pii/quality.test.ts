@@ -24,7 +24,11 @@ const haveShared = await requires("shared");
  * (published 0.904 -> 0.896, recall 0.888 the same: the rules for initials, greetings, action items and
  * role titles took about three words of the hold-out for names; which was never printed), for PERSON
  * 0.645 / 0.541 -> 0.746 / 0.635 on the second new-style development set and 0.803 / 0.743 -> 0.854 /
- * 0.791 on the third (bench/data/pii-newstyle-dev3.txt).
+ * 0.791 on the third (bench/data/pii-newstyle-dev3.txt). Issue 30's ninth round (a person's span takes in
+ * the titles before it, tagger.ts titledStart; the same weights): PERSON precision LOOSENED 0.890 -> 0.865
+ * and recall TIGHTENED 0.883 -> 0.893 (published 0.904 / 0.891 -> 0.871 / 0.899): the hold-out holds all 13
+ * titles presidio marks PREFIX, now false person words, while 96 of the data set's 109 titles before a
+ * name are PERSON.
  */
 const FLOORS: Record<string, [number, number]> = {
   EMAIL: [0.99, 0.99],
@@ -33,7 +37,7 @@ const FLOORS: Record<string, [number, number]> = {
   SSN: [0.99, 0.99],
   IP: [0.99, 0.99],
   PHONE: [0.98, 0.99],
-  PERSON: [0.89, 0.883],
+  PERSON: [0.865, 0.893],
   ADDRESS: [0.942, 0.811],
 };
 

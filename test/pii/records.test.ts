@@ -59,7 +59,7 @@ describe("PII callers naming themselves", () => {
   });
 
   test("a surname after a title in lower case", () => {
-    expect(found("good afternoon mrs haugland your car is ready", "PERSON")).toEqual(["haugland"]);
+    expect(found("good afternoon mrs haugland your car is ready", "PERSON")).toEqual(["mrs haugland"]);
     expect(found("open it in ms word and ask dr google", "PERSON")).toEqual([]);
   });
 

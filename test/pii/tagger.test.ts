@@ -116,17 +116,53 @@ describe("PII tagger completion rules", () => {
   });
 
   test("the capitalised word after a title is a name, even one English writes in lower case", () => {
-    expect(persons("Ms Summer replied.")).toEqual(["Summer"]);
+    // The title opens the span (titledStart in tagger.ts), as in most of presidio's PERSON spans.
+    expect(persons("Ms Summer replied.")).toEqual(["Ms Summer"]);
     // A title's word is never the name itself, nor a weekday after one.
     expect(persons("Ask Mr. Monday nothing.")).toEqual([]);
   });
 
-  test("a title of another language is no part of the name, nor an address; the word after it is the name", () => {
+  test("a title of another language is no name by itself, nor an address; the word after it is the name, and the span takes the title in", () => {
     const spans = (text: string) => shippedTagSpans(text).map((s) => `${s.label}:${text.slice(s.start, s.end)}`);
-    // The model before took the title into the name ("Herr Schmidt", "Madame Dubois").
-    expect(spans("Herr Schmidt will call you back.")).toEqual(["PERSON:Schmidt"]);
-    expect(spans("Please ask Frau Köhler about the invoice.")).toEqual(["PERSON:Köhler"]);
-    expect(spans("Madame Dubois signed the lease.")).toEqual(["PERSON:Dubois"]);
+    expect(spans("Herr Schmidt will call you back.")).toEqual(["PERSON:Herr Schmidt"]);
+    expect(spans("Please ask Frau Köhler about the invoice.")).toEqual(["PERSON:Frau Köhler"]);
+    expect(spans("Madame Dubois signed the lease.")).toEqual(["PERSON:Madame Dubois"]);
     expect(spans("Señor, your table is ready.")).toEqual([]);
+    // Two titles, a lower-case one, and none: a capitalised-only title in lower case is a word ("i miss sarah").
+    expect(spans("Please ask Rev. Dr. Martha Ekwe.")).toEqual(["PERSON:Rev. Dr. Martha Ekwe"]);
+    expect(spans("please refund mrs okafor today")).toEqual(["PERSON:mrs okafor"]);
+    expect(spans("i miss sarah so much")).toEqual(["PERSON:sarah"]);
+  });
+
+  test("Irish family names: a particle before a capitalised word, with the given name before it; not a computer", () => {
+    const spans = (text: string) => shippedTagSpans(text).map((s) => `${s.label}:${text.slice(s.start, s.end)}`);
+    expect(spans("The letter from Dermot Ó Faoláin arrived.")).toEqual(["PERSON:Dermot Ó Faoláin"]);
+    expect(spans("Nnamdi sent it to Aoibheann Ní Dhuibhir.")).toEqual(["PERSON:Nnamdi", "PERSON:Aoibheann Ní Dhuibhir"]);
+    expect(spans("Yesterday Ó Faoláin said no.")).toEqual(["PERSON:Ó Faoláin"]);
+    expect(spans("My Mac Studio froze again.")).toEqual([]);
+    // The word after the particle must be spelled as Irish is: not the Portuguese vocative.
+    expect(spans("Ó Lisboa, cidade de luz, canta o fado.")).toEqual([]);
+    expect(spans("A lecture by Prof. Tadhg Ó Súilleabháin on Thursday.")).toEqual(["PERSON:Prof. Tadhg Ó Súilleabháin"]);
+  });
+
+  test("a title in capitals before a word that is not, and a title before a product's words, make no name", () => {
+    const spans = (text: string) => shippedTagSpans(text).map((s) => `${s.label}:${text.slice(s.start, s.end)}`);
+    expect(spans("Join the call on MS Teams, the link is in the invite.")).toEqual([]);
+    expect(spans("The MX Records still point at the old host.")).toEqual([]);
+    expect(spans("Our DR Plan says failover within four hours.")).toEqual([]);
+    expect(spans("The Mr. Clean Magic Eraser took the marker off.")).toEqual([]);
+    expect(spans("Mr. Potato Head is in the donation box.")).toEqual([]);
+    // Names in capitals, and a surname that is an English word standing alone after its title, stay names.
+    expect(spans("SIGNED BY DR. OKAFOR AND MR O'BRIEN.")).toEqual(["PERSON:DR. OKAFOR", "PERSON:MR O'BRIEN"]);
+    expect(spans("Mr. Brown said the boiler is fixed.")).toEqual(["PERSON:Mr. Brown"]);
+    expect(spans("Ask Dr. Young about the results.")).toEqual(["PERSON:Dr. Young"]);
+  });
+
+  test("a given name that is an English word before an O', Mc or Mac surname", () => {
+    const spans = (text: string) => shippedTagSpans(text).map((s) => `${s.label}:${text.slice(s.start, s.end)}`);
+    expect(spans("Hope O'Keeffe signed the form.")).toEqual(["PERSON:Hope O'Keeffe"]);
+    expect(spans("I have known Grace O'Donnell for years.")).toEqual(["PERSON:Grace O'Donnell"]);
+    expect(spans("Faith McAllister called.")).toEqual(["PERSON:Faith McAllister"]);
+    expect(spans("We walked through the Rose Garden.")).toEqual([]);
   });
 });

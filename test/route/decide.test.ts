@@ -127,6 +127,8 @@ describe("auto routing by task", () => {
     expect(d.reason).toBe("code_task");
     expect(d.tier).toBe("balanced");
     expect(routed({ prediction: prediction("summarize", 0.9, 0.2), signals: signals({ codeFences: 1 }) }).tier).toBe("cheapest");
+    // Code pasted without a fence counts as a fenced block.
+    expect(routed({ prediction: prediction("chat", 0.9, 0.2), signals: signals({ pastedCode: true }) }).reason).toBe("code_task");
   });
 });
 

@@ -26,6 +26,7 @@ export function signals(over: Partial<PromptSignals> = {}): PromptSignals {
     needsVision: false,
     hardness: { constraints: 0, steps: 0, requestedWords: 0, deliberation: 0, calculation: 0 },
     smallTalk: false,
+    pastedCode: false,
     ...over,
   };
 }

@@ -40,6 +40,17 @@ describe("hardnessOf", () => {
     expect(hardnessOf("How do cruise ships weighing 200,000 tonnes float?").deliberation).toBe(0);
   });
 
+  test("counts asks to weigh several explanations or options, not questions that ask for one fact or cause", () => {
+    expect(hardnessOf("Our sales fell after the redesign. Which explanation fits best, the prices or the new layout?").deliberation).toBe(1);
+    expect(hardnessOf("why did the bakery on our street close? rank the causes you think matter").deliberation).toBe(1);
+    expect(hardnessOf("What could explain a heating bill that doubled while the thermostat stayed the same?").deliberation).toBe(1);
+    expect(hardnessOf("It's either the charger or the battery. How would I tell them apart?").deliberation).toBe(1);
+    expect(hardnessOf("List the possible causes of a dripping tap and say which is most likely.").deliberation).toBe(2);
+    expect(hardnessOf("Why does a dripping tap get worse in winter?").deliberation).toBe(0);
+    expect(hardnessOf("What causes a heating bill to go up in January?").deliberation).toBe(0);
+    expect(hardnessOf("Which is better for a laptop, an SSD or a hard drive?").deliberation).toBe(0);
+  });
+
   test("counts names of a calculation to carry out, not the everyday words that share them", () => {
     const asks = [
       "what's 7 factorial",

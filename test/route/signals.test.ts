@@ -25,6 +25,20 @@ describe("promptSignals", () => {
     expect(promptSignals({ messages: [user("~~~\nls -la\n~~~")] }).codeFences).toBe(1);
   });
 
+  test("three lines of code pasted without a fence are pasted code; prose, lists and numbers are not", () => {
+    const pasted = (text: string) => promptSignals({ messages: [user(text)] }).pastedCode;
+    expect(pasted("do you know why this is broken?\nimport bpy\nimport os\n\ndef bake(obj):\n    return obj.name")).toBe(true);
+    expect(pasted('#include <stdio.h>\r\nint main() {\r\n  printf("hi");\r\n}')).toBe(true);
+    expect(pasted("Write a cmake file for this:\npackage com.example\nimport x.y;")).toBe(false);
+    expect(pasted("Mum turns 70 on Sunday.\nWe booked a table for 12 at 7pm.\nAny toast ideas?")).toBe(false);
+    expect(pasted("Pros:\n- cheap\n- light\nCons:\n- loud (very)\n1. first\n2. second")).toBe(false);
+    // JSON and lists are not code, though their lines end in "{" or ";".
+    expect(pasted('Make an image from this:\n{\n  "style": {\n    "mood": "calm",\n  "subject": {\n}')).toBe(false);
+    expect(pasted("Rules:\n- no frames;\n- no markers;\n- no repeats;")).toBe(false);
+    // A line longer than a line of code is prose, whatever it ends with.
+    expect(pasted(`${"word ".repeat(50)};\n`.repeat(3))).toBe(false);
+  });
+
   test("small talk asks the assistant about itself; a question that only says 'you' or 'your' is none", () => {
     const smallTalk = (text: string) => promptSignals({ messages: [user(text)] }).smallTalk;
     for (const text of [

@@ -107,7 +107,20 @@ export function compressMessages(messages: readonly ChatMessage[], opts: Compres
  * scan that filler, preamble and intent share (9-12), dedup's sentence hashes (6.8) and pleasantries'
  * social sentences (6.4) are then never read. Rules missing from the list are asked first.
  */
-const MAY_CHANGE_ORDER = ["whitespace", "prune", "json", "emphasis", "repeat", "filler", "preamble", "intent", "dedup", "pleasantries", "smalltalk"];
+const MAY_CHANGE_ORDER = [
+  "whitespace",
+  "prune",
+  "json",
+  "emphasis",
+  "repeat",
+  "filler",
+  "preamble",
+  "intent",
+  "dedup",
+  "pleasantries",
+  "smalltalk",
+  "disclaimers",
+];
 const BY_MAY_CHANGE_COST = [...RULES].sort((a, b) => MAY_CHANGE_ORDER.indexOf(a.name) - MAY_CHANGE_ORDER.indexOf(b.name));
 
 /**

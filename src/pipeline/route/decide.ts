@@ -89,7 +89,7 @@ function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
   const s = typeof input.signals === "function" ? input.signals() : input.signals;
   const { capabilities: table, catalog } = input;
   const band = difficultyBand(table, p.difficulty);
-  const task: TaskClass = s.codeFences > 0 && table.code_fence_classes.includes(p.task) ? "code" : p.task;
+  const task: TaskClass = table.code_fence_classes.includes(p.task) && (s.codeFences > 0 || s.pastedCode) ? "code" : p.task;
   const listed = table.classes[task][band];
 
   // Tiers the request must have (floor) and should have (preferred). Escalations above the floor are

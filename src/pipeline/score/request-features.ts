@@ -6,11 +6,13 @@ import {
   LAUGHTER_ONLY,
   signedClosingStart,
   socialSentenceRanges,
+  withoutLaughter,
   withoutSocialClauses,
 } from "../compress/text/social";
 import { cutRanges } from "../compress/text/rewrite";
 import { WORDY_PHRASES } from "../compress/rules/filler";
-import { REQUEST_FRAMING } from "../compress/rules/intent";
+import { keptOfFraming, REQUEST_FRAMING } from "../compress/rules/intent";
+import { withoutDisclaimers } from "../compress/rules/disclaimers";
 import { ASIDE, framingPieces, SMALLTALK_THRESHOLDS, socialAsideRanges } from "../compress/rules/smalltalk";
 import { isClosingThanks, isConfidentSmalltalk } from "../compress/text/social-model";
 import { selfInformation } from "../compress/word-stats";
@@ -166,11 +168,16 @@ function requestWords(text: string, closing?: string, smalltalk?: Set<string>[])
       return !smalltalk.some((words) => own.every((w) => words.has(w)));
     });
     if (kept.length === 0) continue;
-    if (kept.length < pieces.length) trimmed = kept.join(" ");
     // A social clause before or after the request ("Sorry if this is a dumb question, but ...") weighs
-    // nothing either, nor does the framing of an indirect request ("Would it be possible for you to").
-    const sentence = withoutSocialClauses(trimmed).replace(REQUEST_FRAMING, "");
-    for (const w of sentence.match(WORD) ?? []) words.push(w.toLowerCase().replace("’", "'"));
+    // nothing either, nor does the framing of an indirect request ("Would it be possible for you to"), nor a
+    // disclaimer the disclaimers rule removes (", so this might be a silly one", ", to be honest"), read as it is
+    // once the laughter after it is gone ("and I feel like an idiot haha."). Each is read at the start of a piece
+    // an emoji run cuts off, as intent reads a request there: "... at all 😭 can u explain ...?" became "...
+    // 😭 Explain ...", "u" was read as a lost word, and the back-off undid the rule (chatty-dev-12).
+    for (const piece of kept) {
+      const sentence = withoutSocialClauses(withoutDisclaimers(withoutLaughter(piece))).replace(REQUEST_FRAMING, keptOfFraming);
+      for (const w of sentence.match(WORD) ?? []) words.push(w.toLowerCase().replace("’", "'"));
+    }
   }
   return { words, closing: tail, smalltalk: skipped };
 }

@@ -43,9 +43,10 @@ function inlineIntroducerEnd(text: string): number {
  * points ("this", "my", "the following") and a noun for a text within three words of it, since
  * "Write a poem.\n" or "Hope this finds you well!\n" hand nothing over. Plurals too: "Could you classify these
  * customer reviews?" above a numbered list of reviews let prune edit one (bench/data/chatty-dev-9.json); and
- * "the text below".
+ * "the text below". A voicemail, a voice note, a recording, a DM or an SMS too: "Summarise this voicemail.\n\nHey
+ * it's me, hope you're doing well! ..." lost the caller's greeting (bench/data/compress-keep-10.json, k10-14).
  */
-const TEXT_NOUN = String.raw`(?:(?:text|e-?mail|message|paragraph|passage|sentence|essay|letter|draft|document|article|post|transcript|log|story|storie|poem|review|tweet|caption|list|input|example|quote|phrase|title|summar(?:y|ie)|abstract|bio|paper|report|note|repl(?:y|ie)|response|ticket|complaint|chat|conversation|thread|snippet|script|function|quer(?:y|ie)|table|recipe|resume|cv|contract|clause|description|comment|statement|speech|announcement|memo|page|section|chapter|verse|song|output|error|stack ?trace|excerpt|headline|entr(?:y|ie)|item|invoice|receipt|record|row)s?|lyrics|data|code|csv|json|feedback|survey|minutes|copy|instructions|content|writing)`;
+const TEXT_NOUN = String.raw`(?:(?:text|e-?mail|message|paragraph|passage|sentence|essay|letter|draft|document|article|post|transcript|log|story|storie|poem|review|tweet|caption|list|input|example|quote|phrase|title|summar(?:y|ie)|abstract|bio|paper|report|note|repl(?:y|ie)|response|ticket|complaint|chat|conversation|thread|snippet|script|function|quer(?:y|ie)|table|recipe|resume|cv|contract|clause|description|comment|statement|speech|announcement|memo|page|section|chapter|verse|song|output|error|stack ?trace|excerpt|headline|entr(?:y|ie)|item|invoice|receipt|record|row|voicemail|voice ?note|recording|dm|sms)s?|lyrics|data|code|csv|json|feedback|survey|minutes|copy|instructions|content|writing)`;
 const POINTED_TEXT = new RegExp(
   String.raw`\b(?:(?:this|these|that|those|the following|following|my|our|his|her|their|the attached|attached)\s+(?:[\w'-]+\s+){0,3}?${TEXT_NOUN}|the\s+(?:[\w'-]+\s+)?${TEXT_NOUN}\s+(?:below|underneath))\b`,
   "i",

@@ -1,5 +1,6 @@
 import type { CompressionRule } from "../types";
 import { dedup } from "./dedup";
+import { disclaimers } from "./disclaimers";
 import { emphasis } from "./emphasis";
 import { filler } from "./filler";
 import { intent } from "./intent";
@@ -15,4 +16,17 @@ import { whitespace } from "./whitespace";
  * The pipeline, in the order it runs. Sentence-level rules run before word-level ones, so pruning
  * sees what the others left; whitespace runs first and again at the end to tidy up.
  */
-export const RULES: readonly CompressionRule[] = [whitespace, pleasantries, smalltalk, preamble, intent, filler, dedup, repeat, json, emphasis, prune];
+export const RULES: readonly CompressionRule[] = [
+  whitespace,
+  pleasantries,
+  smalltalk,
+  disclaimers,
+  preamble,
+  intent,
+  filler,
+  dedup,
+  repeat,
+  json,
+  emphasis,
+  prune,
+];

@@ -142,6 +142,19 @@ const FRAMED = new PhrasePattern({ pattern: new RegExp(String.raw`${FRAMING}(?=[
  */
 export const REQUEST_FRAMING = new RegExp(String.raw`^(?:${COURTESY_IF})?(?:${ASKS})(?:${HELP_ME})(?=[a-z])`, "i");
 
+/**
+ * Adverbs among the framing's courtesy that say how the task is to be done: they stay, before the verb.
+ * "Could you briefly explain the rules of cricket ...?" became "Explain the rules of cricket ...", the score
+ * read "briefly" as lost and the back-off undid every request the rule had turned (bench/data/chatty-dev-15.json).
+ */
+const MANNER = /\b(?:briefly|quickly)\b/gi;
+
+/** What of a request's framing stays: its manner adverbs, each with a blank after it ("briefly "), or "". */
+export function keptOfFraming(framing: string): string {
+  const manner = framing.match(MANNER);
+  return manner === null ? "" : `${manner.join(" ").toLowerCase()} `;
+}
+
 /** A question of its own joined to a request: "..., or should I ...", "... or is it better to ...". */
 const ASKS_ON = new RegExp(String.raw`\bor[ \t]+(?:${AUXILIARY})[ \t]+(?:i|we|it|you|they|there|that|this)\b`, "i");
 
@@ -156,7 +169,14 @@ export const intent: CompressionRule = {
     // A request turned into a command no longer ends with a question mark, unless a question of its own follows
     // the command: "Suggestions, or should I just hire a professional?" (2 of 35 probes of
     // bench/data/compress-keep-13.json's writing ended "... hire a professional." once "Do you have any" went).
-    return rewrite(text, REQUEST, (_m, request, question) => capitalize(request!) + (question ? (ASKS_ON.test(request!) ? question : ".") : ""), ctx);
+    return rewrite(
+      text,
+      REQUEST,
+      (match, request, question) =>
+        capitalize(keptOfFraming(match.slice(0, match.length - request!.length - question!.length)) + request!) +
+        (question ? (ASKS_ON.test(request!) ? question : ".") : ""),
+      ctx,
+    );
   },
   // A match's framing holds no placeholder.
   mayChange: (original) => FRAMED.matches(original).length > 0,

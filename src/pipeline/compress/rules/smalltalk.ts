@@ -134,11 +134,22 @@ function smalltalkRanges(text: string, level: number): { start: number; end: num
   // Nor does one that names whom a pronoun of what stays may mean: "My son is obsessed with trains right
   // now." before "Suggest a theme for his birthday party." (bench/data/compress-keep-10.json).
   const refersBack = THIRD_PERSON.test(keptText);
-  return found.filter((r) => {
-    const sentence = text.slice(r.start, r.end);
-    return !(refersBack && OWNED.test(sentence)) && !sharesTopic(topicWords(sentence), kept);
-  });
+  return found
+    .filter((r) => {
+      const sentence = text.slice(r.start, r.end);
+      return !(refersBack && OWNED.test(sentence)) && !sharesTopic(topicWords(sentence), kept);
+    })
+    .map((r) => {
+      // A piece cut after a run of emoji takes the conjunction that joined it to the rest: "ok so this is prob a
+      // dumb question lmao 💀 but whats the difference ...?" left "but whats the difference ...?"
+      // (bench/data/chatty-dev-15.json).
+      const joiner = /[.!?]\s*$/.test(text.slice(r.start, r.end)) ? null : JOINER.exec(text.slice(r.end));
+      return joiner === null ? r : { start: r.start, end: r.end + joiner[0].length };
+    });
 }
+
+/** A conjunction opening what follows a removed piece. */
+const JOINER = /^(?:but|and|so)[ \t]+(?=[a-z])/i;
 
 /** The sentence around text[start, end), its closing mark with it. */
 function sentenceAround(text: string, start: number, end: number): string {

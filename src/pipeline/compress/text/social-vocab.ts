@@ -62,7 +62,7 @@ const CLASSES: Record<SocialClass, { opens: string; words: string }> = {
   praise: {
     opens: `you you're youre ur your love luv adore ily ilysm ilu`,
     words: `love adore awesome amazing incredible brilliant genius wonderful fantastic great best smartest greatest goat star legend gem treasure hero champ
-      lifesaver life saver saint angel rockstar rock rocks absolute talented helpful clever smart kind sweet good beautiful excellent outstanding
+      lifesaver life saver saving lifesaving saint angel rockstar rock rocks absolute talented helpful clever smart kind sweet good beautiful excellent outstanding
       such massive huge help helper thing person partner teacher assistant ever out there around world always nail nails these them this it work
       blown away amazed impressed genuinely chatting talking with`,
   },
@@ -79,7 +79,7 @@ const CLASSES: Record<SocialClass, { opens: string; words: string }> = {
   },
   signoff: {
     opens: `best regards kind kindest warm warmest yours sincerely respectfully faithfully cordially god blessings bless peace love much take
-      all talk speak catch later ttyl bye goodbye cya see have xoxo hugs cheers`,
+      all talk speak catch later ttyl bye goodbye cya see have xoxo xx xxx hugs cheers`,
     words: `best regards kind kindest warm warmest yours sincerely respectfully faithfully cordially truly god bless blessings blessed peace out love much lots
       take care all talk speak soon catch later ttyl bye goodbye cya see have great good nice lovely wonderful blessed day one week weekend
       evening night xoxo hugs cheers wishes`,
@@ -107,7 +107,7 @@ const KEYS = `hi hii hiii hello helloo hey heyy heyyy heya hiya howdy yo greetin
   thanks thank thankyou thanku thx thnx thanx ty tysm tyvm tia ta cheers appreciate appreciated grateful thankful obliged thanking gratitude
   gracias merci grazie danke arigatou arigato obrigado obrigada dankjewel
   sorry soz sry apologies apology apologize apologise apologizing apologising forgive excuse pardon
-  regards sincerely respectfully faithfully cordially bless blessings xoxo ttyl bye goodbye cya care hugs
+  regards sincerely respectfully faithfully cordially bless blessings xoxo xx xxx ttyl bye goodbye cya care hugs
   hmm hmmm hmmmm um umm uh uhh dunno idk story wondering dear sir madam maam ma'am greeting wishes yours sup wassup`;
 const words = (list: string) => new Set(list.split(/\s+/).filter((w) => w !== ""));
 const SHARED_WORDS = words(SHARED);

@@ -102,7 +102,7 @@ const SOCIAL_UNITS = [
   String.raw`(?:i(?:['’]d| would)? )?(?:really |truly |greatly |would )?appreciate (?:it|this|that|you|ya|u|your (?:help|time)(?: with this)?|any help|the help|any (?:advice|input|tips|suggestions|guidance))(?: (?:so|very) much| a lot)?`,
   // Affection as a sign-off: "luv u", "ily".
   String.raw`(?:i )?(?:love|luv) (?:you|u|ya)(?: (?:so much|lots))?|ily(?:sm)?`,
-  String.raw`(?:i['’]m |i am )?(?:so |really |very )?grateful for (?:any|your|all (?:your|the)|the) (?:help|advice|input|suggestions)(?: you can (?:give|offer|provide))?|i owe you (?:one|big time)|(?:i['’]m )?much obliged|(?:your help|this) means a lot(?: to me)?`,
+  String.raw`(?:i['’]m |i am )?(?:so |really |very )?grateful for (?:any|your|all (?:your|the)|the) (?:help|advice|input|suggestions)(?: you can (?:give|offer|provide))?|i owe you (?:one|big time)|(?:i['’]m )?much obliged|(?:your help|this|it) means (?:so much|a lot)(?: to me)?`,
   String.raw`(?:any|your) (?:help|advice|input|tips|suggestions|guidance|thoughts|ideas) (?:would be|is|are|will be) (?:really |greatly |much |very much |hugely |so )?(?:appreciated|welcome|amazing|great|wonderful|brilliant|a lifesaver)`,
   String.raw`(?:much|greatly|really) appreciated`,
   String.raw`you(?:'re|’re| are) (?:the best|awesome|amazing|great|brilliant|a (?:lifesaver|life saver|star|legend|gem|hero|genius))|you rock`,
@@ -186,6 +186,9 @@ const LAUGHTER_IN_SENTENCE = new PhrasePattern({
   opensWord: (text, start, end) => end - start > 8 && LONG_LAUGH.test(text.slice(start, end)),
 });
 
+/** What may follow laughter that ends its clause: an end mark, a closing bracket, an emoji, the line's end. */
+const CLAUSE_ENDS_AFTER = new RegExp(String.raw`^[ \t]*(?:[.!?)]|${EMOJI}|\n|$)`);
+
 /** The [start, end) ranges of the laughter inside the sentences of `text`, with the blanks before it, in order. */
 export function laughterRanges(text: string): { start: number; end: number }[] {
   const matches = LAUGHTER_IN_SENTENCE.matches(text);
@@ -193,6 +196,9 @@ export function laughterRanges(text: string): { start: number; end: number }[] {
   return matches.map((m) => {
     let start = m.index;
     while (start > 0 && (text[start - 1] === " " || text[start - 1] === "\t")) start--;
+    // Laughter ending its clause after a comma takes the comma: "every plant I own, haha 🌱 How do I ..." left
+    // "I own, 🌱" (bench/data/chatty-dev-15.json).
+    if (start > 0 && start < m.index && text[start - 1] === "," && CLAUSE_ENDS_AFTER.test(text.slice(m.index + m[0].length))) start--;
     // Opening a sentence, the laughter goes with the blanks after it, not those before.
     return text[m.index + m[0].length - 1] === " " || text[m.index + m[0].length - 1] === "\t" || text[m.index + m[0].length - 1] === ","
       ? { start: m.index, end: m.index + m[0].length }
@@ -307,7 +313,8 @@ export function closingAfterQuotation(text: string): number {
 
 /** Whether `sentence` opens with a word a social sentence or lead can open with: neither isSocialSentence nor socialLeadLength holds of one that does not. */
 export function opensSocially(sentence: string): boolean {
-  return SOCIAL_OPENING.test(sentence) || (mayOpenUnit(sentence) && (vocabLeadLength(sentence) > 0 || vocabSocialClass(sentence) !== null));
+  if (SOCIAL_OPENING.test(sentence) || (mayOpenUnit(sentence) && (vocabLeadLength(sentence) > 0 || vocabSocialClass(sentence) !== null))) return true;
+  return OK_SO.test(sentence) && socialLeadLength(sentence) > 0;
 }
 
 // The variation selector and the zero-width joiner stand outside the class: they only join emoji.
@@ -326,6 +333,13 @@ export function isEmojiOnly(sentence: string): boolean {
  * prompts and 1 of bench/data/chatty-dev-13.json's 60 opened so and kept it).
  */
 const GREETING_SO = /^(?:(?:hi+|hey+|hello+|hiya|heya|yo+)[ \t]+)+so[ \t]+(?=[a-z])/i;
+
+/**
+ * "ok" or "ok so" run into a social lead with no mark between: "ok random question, my son asked ...", "okay
+ * so sorry if this is basic, but ..." (3 of the 80 prompts of bench/data/chatty-dev-15.json opened so, and
+ * the lead after "ok" was never read). A lead only when another lead follows it.
+ */
+const OK_SO = /^(?:ok(?:ay)?|alright)[ \t]*,?[ \t]+(?:so[ \t]+)?(?=[a-z])/i;
 
 /** The most of a sentence that social leads may take, as much as a social sentence. */
 const MAX_LEAD_CHARS = MAX_SOCIAL_CHARS;
@@ -349,7 +363,11 @@ export function socialLeadLength(sentence: string): number {
   // characters ("thanks " again and again) took 3.5 s, a 100,000-character one about a minute.
   if (sentence.length > MAX_LEAD_CHARS) sentence = sentence.slice(0, MAX_LEAD_CHARS);
   let length = 0;
-  const leadAt = (rest: string) => oneSocialLead(rest) || vocabLeadLength(rest) || (GREETING_SO.exec(rest)?.[0].length ?? 0);
+  const leadAt = (rest: string): number => oneSocialLead(rest) || vocabLeadLength(rest) || (GREETING_SO.exec(rest)?.[0].length ?? 0) || okLead(rest);
+  const okLead = (rest: string) => {
+    const ok = OK_SO.exec(rest);
+    return ok !== null && leadAt(rest.slice(ok[0].length)) > 0 ? ok[0].length : 0;
+  };
   for (let next = leadAt(sentence); next > 0; next = leadAt(sentence.slice(length))) length += next;
   return length;
 }

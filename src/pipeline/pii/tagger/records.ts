@@ -1,8 +1,8 @@
 import { capitalised, flagsOf, lexCode, type Lexicon, LABELS, oftenLower, usuallyLower, usuallySentenceStart } from "./features";
-import { GIVEN_NAME_WORDS } from "./given-names";
+import { GIVEN_NAME_WORDS, LISTED_GIVEN_NAME_WORDS } from "./given-names";
 import { eachLine } from "../../../text/each-line";
 import { PLACE_WORDS } from "./places";
-import { TITLES } from "./titles";
+import { NAME_PARTICLES, TITLES } from "./titles";
 import { Gap, isInitial, tokenFrom, type Tokens } from "./tokens";
 
 /**
@@ -81,8 +81,11 @@ function endsField(tokens: Tokens, i: number): boolean {
   if ("\n;(|<\t".includes(c)) return true;
   if (c !== " ") return false;
   const next = source[end + 1];
-  return next === undefined || next === " " || "\n;(|<-–".includes(next);
+  return next === undefined || next === " " || "\n;(|<-–—".includes(next);
 }
+
+/** A given name as Korean and Chinese names are romanised: two syllables joined by a hyphen, the second in lower case. */
+const ROMANISED_GIVEN = /^\p{Lu}\p{Ll}{1,4}-\p{Ll}{2,5}$/u;
 
 /**
  * "Castellanos, Rafael (DOB ...)", "Roster: Abernathy, Cole; Birungi, Esther", "MCALLISTER, DONALD J.":
@@ -104,15 +107,36 @@ function commaNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
     if (g === 0 || g >= tokens.length || tokens.end(g - 1) !== at || tokens.gap(g) !== Gap.Comma || !capitalised(tokens, g)) continue;
     let last = g;
     if (!endsField(tokens, g)) {
-      if (!(g + 1 < tokens.length && tokens.gap(g + 1) === Gap.Space && isInitial(tokens, g + 1))) continue;
+      if (!(g + 1 < tokens.length && tokens.gap(g + 1) === Gap.Space)) continue;
       last = g + 1;
-      if (!endsField(tokens, last) && source.charCodeAt(tokens.end(last)) !== 46) continue;
+      // An initial, or a second given name that ends the field ("Nguyen, Van An |", "Ramírez de los Santos, María Fernanda signed").
+      if (isInitial(tokens, last)) {
+        if (!endsField(tokens, last) && source.charCodeAt(tokens.end(last)) !== 46) continue;
+      } else if (
+        !(
+          (labels[last] === PERSON || endsField(tokens, last)) &&
+          (labels[g] === PERSON || LISTED_GIVEN_NAME_WORDS.has(tokens, g)) &&
+          recordWord(tokens, last, lex)
+        )
+      )
+        continue;
     }
+    // The surname's words: capitalised, or the particles between them ("Ramírez de los Santos").
     let first = g - 1;
-    while (first > 0 && g - first < 3 && tokens.gap(first) === Gap.Space && capitalised(tokens, first - 1)) first--;
+    while (
+      first > 0 &&
+      g - first < 5 &&
+      tokens.gap(first) === Gap.Space &&
+      (capitalised(tokens, first - 1) || (first - 1 > 0 && NAME_PARTICLES.has(tokens, first - 1)))
+    )
+      first--;
+    if (!capitalised(tokens, first)) continue;
     if (!opensField(tokens, first)) continue;
     // A given name the lists know, or a name-like word after a surname the tagger took ("Oduya, Felix").
+    // A romanised Korean or Chinese given name ("Ji-hoon", "Seo-yeon") names its surname, even one that is an English word ("Park").
+    const romanised = ROMANISED_GIVEN.test(source.slice(tokens.start(g), tokens.end(g)));
     const given =
+      romanised ||
       labels[g] === PERSON ||
       GIVEN_NAME_WORDS.has(tokens, g) ||
       (lexCode(tokens, g, lex) & 1) === 1 ||
@@ -124,8 +148,11 @@ function commaNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
     const surnameCode = lexCode(tokens, g - 1, lex);
     let surname =
       labels[g - 1] === PERSON ||
+      (romanised && !PLACE_WORDS.has(tokens, g - 1) && flagsOf(surnameCode) === 0) ||
+      // A surname with particles inside, opening on a record's word ("Ramírez de los Santos"; "Santos" opens sentences too often for recordWord).
+      (first < g - 2 && NAME_PARTICLES.has(tokens, g - 2) && recordWord(tokens, first, lex)) ||
       (recordWord(tokens, g - 1, lex) && !commonWord(surnameCode) && !(oftenLower(lexCode(tokens, g, lex)) && !GIVEN_NAME_WORDS.has(tokens, g - 1)));
-    for (let k = first; k < g - 1 && surname; k++) surname = capitalised(tokens, k);
+    for (let k = first; k < g - 1 && surname; k++) surname = capitalised(tokens, k) || NAME_PARTICLES.has(tokens, k);
     if (surname) for (let k = first; k <= last; k++) labels[k] = PERSON;
   }
 }

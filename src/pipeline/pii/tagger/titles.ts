@@ -10,3 +10,9 @@ export const FOREIGN_TITLES = ["herr", "frau", "señor", "señora", "monsieur", 
 
 /** The titles before a name, in English and the languages above: the word after one is a name (completeNames), none is one itself (records.ts). */
 export const TITLES = new TokenWordSet(["mr", "mrs", "ms", "dr", "prof", "mx", ...FOREIGN_TITLES]);
+
+/**
+ * The lower-case particles of family names: Spanish, Portuguese, Italian, French, Dutch, German and Malay ("de los",
+ * "van der", "bin"). Each starts with d, l, v or b (tagger.ts particleNames passes other words over on their first letter).
+ */
+export const NAME_PARTICLES = new TokenWordSet("de del della di da das do dos du la las los le van von der den bin binti bint".split(" "));

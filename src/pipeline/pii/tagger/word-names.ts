@@ -17,6 +17,9 @@ const PERSON = LABELS.indexOf("PERSON");
 const ADDRESS = LABELS.indexOf("ADDRESS");
 // "Chase" opens a card's or bank's name as often as a request ("Chase Sapphire vs Amex Gold": review7 of the sixth round).
 const MODAL = /^(?:will|may|can|mark|bill|pat|sue|frank|chase)$/i;
+// A capitalised word, double-barrelled or not, also after an Irish or Scottish O', Mc or Mac ("Hope O'Keeffe",
+// "Grace McAllister": issue 30's ninth round, probes written for it; "Grace O'Donnell-Hale" of pii-outside-dev.txt).
+const SURNAME_SHAPE = /^(?:O['\u2019]|Mc|Mac)?\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?$/u;
 
 export function wordNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   const source = tokens.source;
@@ -36,7 +39,7 @@ export function wordNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): voi
     const s = i + 1;
     // Words the tagger gave an address keep it: "rue Victor Hugo" is a street.
     if ((labels[i] === PERSON && labels[s] === PERSON) || labels[i] === ADDRESS || labels[s] === ADDRESS) continue;
-    if (!/^\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?$/u.test(source.slice(tokens.start(s), tokens.end(s))) || PLACE_WORDS.has(tokens, s)) continue;
+    if (!SURNAME_SHAPE.test(source.slice(tokens.start(s), tokens.end(s))) || PLACE_WORDS.has(tokens, s)) continue;
     const code = lexCode(tokens, s, lex);
     // And rare: a known name, or a word the case profile saw seldom if at all ("Whitaker", not "Olympics" of
     // "Summer Olympics" nor "Juan" of "Don Juan": the development prompts' finds).

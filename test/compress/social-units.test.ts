@@ -1,0 +1,193 @@
+import { describe, expect, test } from "bun:test";
+import { compressMessages } from "../../src/pipeline/compress";
+import { disclaimers, withoutDisclaimers } from "../../src/pipeline/compress/rules/disclaimers";
+import { pleasantries } from "../../src/pipeline/compress/rules/pleasantries";
+import { isBareClosing } from "../../src/pipeline/compress/text/social-vocab";
+import { loadModels } from "../../src/pipeline/models";
+import { applyRule } from "./apply-rule";
+
+const run = (text: string) => applyRule(disclaimers, text, { level: 0.5 }).text;
+
+describe("disclaimers", () => {
+  test.each([
+    [
+      "self-deprecation about the question",
+      "I'm a data analyst, not a DBA, so this might be a silly question. Write a query.",
+      "I'm a data analyst, not a DBA. Write a query.",
+    ],
+    [
+      "an apology for the question",
+      "I am a beginner in programming and I apologise if this is too simple. Explain loops.",
+      "I am a beginner in programming. Explain loops.",
+    ],
+    [
+      "an honesty marker inside a clause",
+      "I'm a history teacher and, I'll admit, a little tired after marking. Summarise the war.",
+      "I'm a history teacher and a little tired after marking. Summarise the war.",
+    ],
+    [
+      "an honesty marker ending a sentence",
+      "We are doing our first hike and we're a bit clueless, to be honest. Suggest a packing list.",
+      "We are doing our first hike and we're a bit clueless. Suggest a packing list.",
+    ],
+    [
+      "a feeling about what happened",
+      "I tried set() and my boss noticed in the report, which was embarrassing. Fix it.",
+      "I tried set() and my boss noticed in the report. Fix it.",
+    ],
+    [
+      "a feeling about oneself",
+      "I've been staring at this for an hour and I feel like an idiot. Explain joins.",
+      "I've been staring at this for an hour. Explain joins.",
+    ],
+    [
+      "two disclaimers in a clause an emoji ends, before a request",
+      "My tutor keeps marking my essays down, which is very disheartening, to be honest 😔 Could you explain thesis statements?",
+      "My tutor keeps marking my essays down 😔 Could you explain thesis statements?",
+    ],
+    [
+      "embarrassment about asking",
+      "HR keeps mentioning a 401(k) and I'm too embarrassed to ask them what it is. Explain it.",
+      "HR keeps mentioning a 401(k). Explain it.",
+    ],
+    ["a feeling of the moment with no object", "I'm equally excited and terrified. Make me a running plan.", "Make me a running plan."],
+    ["being at one's wits' end", "I'm just at my wits' end. My son is on his phone all day. What can I do?", "My son is on his phone all day. What can I do?"],
+    [
+      "a sentence that is nothing but a disclaimer",
+      "Excuse my ignorance. My kettle is full of limescale. How do I descale it?",
+      "My kettle is full of limescale. How do I descale it?",
+    ],
+  ])("%s goes whole", (_, text, expected) => {
+    expect(run(text)).toBe(expected);
+  });
+
+  test.each([
+    ["a sentence that asks for honesty", "Tell me what you think of my essay, honestly."],
+    ["a question", "Is this a silly one, to be honest?"],
+    ["a fear with its object", "I'm terrified of public speaking. Give me tips for my toast."],
+    ["a feeling about what the answer is for", "I'm so nervous about the interview. Give me tips."],
+    ["a request after an emoji, with its own honesty marker", "I read your essay 😊 Tell me what you think of it, honestly."],
+    ["a constraint after 'so'", "I am not a confident baker, so this needs to be simple steps. Give me a recipe."],
+    ["what is asked to be written", "Write a short story in which a boy says to his teacher: I feel like an idiot. Then the teacher laughs."],
+    ["a sorry that is content", "My friend's dog died and I'm sorry for her loss. Suggest words for a card."],
+    ["a number inside the clause (protected)", "Night-shift nurse here, so forgive the 3am typing. What is the safe way to dispose of pills?"],
+    // "one" is masked as a number, and protected text never leaves a message.
+    ["a masked 'one'", "I'm a data analyst, not a DBA, so this might be a silly one. Write a query."],
+    ["a disclaimer ending the message", "Explain recursion. Please bear with me."],
+    ["an assistant's turn", "I am a beginner and I apologise if this is too simple."],
+  ])("%s stays", (_, text) => {
+    const messages = _ === "an assistant's turn" ? [{ role: "assistant" as const, content: text }] : text;
+    expect(applyRule(disclaimers, messages, { level: 1 }).text).toBe(text);
+  });
+
+  test("mayChange holds wherever apply changes a message", () => {
+    for (const text of ["I'm a nurse, so this might be a silly question. Explain it.", "We are a bit lost, to be honest. Help."]) {
+      expect(run(text)).not.toBe(text);
+      expect(disclaimers.mayChange!(text, { level: 0.5, careful: false })).toBe(true);
+    }
+    expect(disclaimers.mayChange!("Explain how vaccines work.", { level: 0.5, careful: false })).toBe(false);
+  });
+
+  test("the quality score weighs a removed disclaimer as nothing: the back-off keeps the edit", async () => {
+    expect(withoutDisclaimers("I'm a data analyst, so this might be a silly question.")).toBe("I'm a data analyst.");
+    const models = await loadModels();
+    const text = "I'm a history teacher and, I'll admit, a little tired after marking all weekend. Summarise the causes of the First World War for my class.";
+    const out = compressMessages([{ role: "user", content: text }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+    expect(out).not.toContain("admit");
+    expect((await models.quality(text, out)).score).toBeGreaterThanOrEqual(85);
+  });
+});
+
+describe("pleasantries: closings the rule used to keep", () => {
+  test("a sign-off with a name after laughter earlier in the message goes", () => {
+    const text = "I have been at this all day haha. I need a SQL query that returns the top 5 customers. Cheers, Tom";
+    expect(applyRule(pleasantries, text, { level: 0.5 }).text).toBe("I have been at this all day. I need a SQL query that returns the top 5 customers.");
+  });
+  test("thanks after a request for a script in a masked language's name goes; after a script to be spoken it stays", () => {
+    expect(applyRule(pleasantries, "Could you write a Python script that renames them? Thanks!", { level: 0.5 }).text).toBe(
+      "Could you write a Python script that renames them?",
+    );
+    const spoken = "Could you write a script for my wedding toast? Thanks!";
+    expect(applyRule(pleasantries, spoken, { level: 0.5 }).text).toBe(spoken);
+  });
+});
+
+describe("leads and joiners left by whole-unit removals", () => {
+  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+  test("'ok' run into a social lead goes with it; 'ok' before content stays", () => {
+    const lead = "ok random question, my son asked me this at breakfast. Why is the sky blue?";
+    expect(applyRule(pleasantries, lead, { level: 0.5 }).text).toBe("My son asked me this at breakfast. Why is the sky blue?");
+    const plan = "ok this is the plan: buy milk, then eggs. Is it a good plan?";
+    expect(applyRule(pleasantries, plan, { level: 0.5 }).text).toBe(plan);
+  });
+  test("a framing piece cut after emoji takes the conjunction joining it to the request", () => {
+    const out = send("ok so this is prob a dumb question lmao 💀 but whats the difference between RAM and storage??");
+    expect(out).toBe("whats the difference between RAM and storage??");
+  });
+  test("a conjunction after a sentence that ends with a full stop stays", () => {
+    expect(send("I'm sorry. But what is the capital of France?")).toContain("But what is the capital of France?");
+  });
+});
+
+describe("punctuation left by removed laughter", () => {
+  test("laughter ending a clause after a comma takes the comma; inside a clause the commas stay", () => {
+    expect(applyRule(pleasantries, "I kill every plant I own, haha 🌱 How do I look after it?", { level: 0.5 }).text).toBe(
+      "I kill every plant I own 🌱 How do I look after it?",
+    );
+    const inside = compressMessages([{ role: "user", content: "I like it, haha, and more. Explain it." }], { aggressiveness: 0.5, skipRules: [] });
+    expect(inside.messages[0]!.content).toBe("I like it, and more. Explain it.");
+  });
+  test("no comma is left before a closing bracket", () => {
+    const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+    expect(send("I'm opening a bakery (my husband thinks I'm mad, haha). Suggest five names for it.")).toContain("(my husband thinks I'm mad)");
+  });
+});
+
+describe("greetings and kisses the rules used to leave", () => {
+  test("a greeting whose punctuation is an emoji of feeling goes; one before an object emoji stays", () => {
+    expect(applyRule(pleasantries, "hi 😴 can you explain how sleep cycles work?", { level: 0.5 }).text).toBe("Can you explain how sleep cycles work?");
+    const object = "hi 🍕 pizza or pasta tonight?";
+    expect(applyRule(pleasantries, object, { level: 0.5 }).text).toBe(object);
+  });
+  test("kisses closing the message go; 'xx' as content stays", () => {
+    expect(applyRule(pleasantries, "Suggest five names for a bakery. xx", { level: 0.5 }).text).toBe("Suggest five names for a bakery.");
+    const content = "Replace each xx in this template with a number: Call me at xx.";
+    expect(applyRule(pleasantries, content, { level: 0.5 }).text).toBe(content);
+  });
+});
+
+describe("intent keeps the manner a request asks for", () => {
+  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+  test("'briefly' and 'quickly' stay before the verb; courtesy goes", () => {
+    expect(send("Could you briefly explain the rules of cricket?")).toBe("Briefly explain the rules of cricket.");
+    expect(send("Could you please write a haiku about the sea?")).toBe("Write a haiku about the sea.");
+  });
+  test("the score reads a request's framing after an emoji run as framing: the back-off keeps the edit", async () => {
+    const models = await loadModels();
+    const text = "my teacher went really fast today and i didn't get it at all 😭 can u explain the pythagorean theorem? please show the steps.";
+    const out = send(text);
+    expect(out).toContain("😭 Explain the pythagorean theorem.");
+    expect((await models.quality(text, out)).score).toBeGreaterThanOrEqual(85);
+  });
+  test("the score reads the kept adverb as the original's: the back-off keeps the edit", async () => {
+    const models = await loadModels();
+    const text = "Hope you're well! Could you briefly explain the rules of cricket so I don't embarrass myself?";
+    const out = send(text);
+    expect(out).toContain("Briefly explain");
+    expect((await models.quality(text, out)).score).toBeGreaterThanOrEqual(85);
+  });
+});
+
+describe("thanks in words the patterns did not know", () => {
+  test("'it means a lot to me' closing a question goes; after a request for a poem it may be the poem's and stays", () => {
+    const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+    expect(send("How should I clean a cast-iron pan after cooking? Thank you so much, it means a lot to me.")).toBe(
+      "How should I clean a cast-iron pan after cooking?",
+    );
+    expect(send("Write a short poem for my dad. It means a lot to me.")).toContain("It means a lot to me.");
+  });
+  test("'you're saving my life' after thanks closing the message is praise of the assistant", () => {
+    expect(isBareClosing("Thanks so much, you're saving my life")).toBe(true);
+    expect(isBareClosing("Saving my life savings.")).toBe(false);
+  });
+});
