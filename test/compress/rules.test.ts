@@ -382,8 +382,12 @@ describe("filler", () => {
       "Keep it very formal.",
       "Translate it literally.",
       "Answer honestly, then suggest a fix.",
+      // An adverb right before a request's verb says how to do it (compress-probe16's review).
+      "Honestly rate my poem out of 10.",
+      "Literally translate it into French.",
     ])
       expect(applyRule(filler, text, { level: 1 }).text).toBe(text);
+    expect(applyRule(filler, "Honestly I'm terrified. How do I cope?", { level: 1 }).text).toBe("I'm terrified. How do I cope?");
     expect(applyRule(filler, "Basically, I really need help and it is actually broken.", { level: 1 }).text).toBe("I need help and it is broken.");
   });
   test("'to be honest' goes where a clause opens with it, and stays where a word before it asks for it (compress-probe16)", () => {
