@@ -104,6 +104,7 @@ describe("disclaimers", () => {
     for (const [text, out] of [
       ["To be honest, list the downsides of remote work.", "List the downsides of remote work."],
       ["To be honest with you, I'm not sure what a Roth IRA is. Explain it simply.", "I'm not sure what a Roth IRA is. Explain it simply."],
+      ["How can I speed it up? Honestly any help is appreciated, I'm stuck.", "How can I speed it up? Any help is appreciated, I'm stuck."],
     ])
       expect((await models.quality(text!, out!)).score).toBeGreaterThanOrEqual(85);
     expect((await models.quality("How can I teach my kids to be honest?", "How can I teach my kids?")).score).toBeLessThan(85);

@@ -3,6 +3,7 @@ import { cutRanges, removeRanges } from "../text/rewrite";
 import { splitSentences } from "../text/sentences";
 import { PhrasePattern } from "../text/phrase-patterns";
 import { EMOJI } from "../text/social";
+import { MANNER_OF } from "./filler";
 import { readContent } from "./pleasantries";
 
 /**
@@ -171,12 +172,12 @@ export function withoutDisclaimers(sentence: string): string {
   return (ranges.length === 0 ? sentence : cutRanges(sentence, ranges).kept).replace(OPENING_MARKER, "$1");
 }
 /**
- * "To be honest" opening a sentence, as the filler rule drops it: read as content, "honest" was a lost word, the
- * score 37 for "To be honest, list the downsides of remote work." -> "List the downsides of remote work.", and the
- * back-off undid the rule (6 of 212 prompts of bench/data/compress-probe16.json sent as written). ("Honestly" is read
- * as a light word already.)
+ * An honesty marker opening a sentence, as the filler rule drops it (not "Honestly rate ...", a manner it keeps): read
+ * as content, "honest" was a lost word, the score 37 for "To be honest, list the downsides of remote work." -> "List
+ * the downsides of remote work." and 33 for "Honestly any help is appreciated" -> "Any help ...", and the back-off
+ * undid the rule (6 of 212 prompts of bench/data/compress-probe16.json and keep-14's k14-long-102 sent as written).
  */
-const OPENING_MARKER = /^(\s*)to[ \t]+be[ \t]+honest(?:[ \t]+with[ \t]+you)?\b[ \t]*,?[ \t]*(?=\S)/i;
+const OPENING_MARKER = new RegExp(String.raw`^(\s*)(?:to[ \t]+be[ \t]+honest(?:[ \t]+with[ \t]+you)?|honestly(?!${MANNER_OF}))\b[ \t]*,?[ \t]*(?=\S)`, "i");
 
 /** The writer's disclaimers about the question and about how they feel while asking, as whole clauses. Only user turns. */
 export const disclaimers: CompressionRule = {

@@ -71,7 +71,7 @@ const CLAUSE_ADVERBS = "basically|literally|actually|honestly|obviously|totally"
 const HONEST_MARKER = String.raw`(?<=(?:^|[.!?:;,(\u2013\u2014-]|\b(?:and|but|so|or|yet|because|though))[ \t]*|\n[ \t]*)to be honest(?:[ \t]+with you)?`;
 // Nor one right before a verb of a request, which it says how to do: "Honestly rate my poem" and "Literally translate
 // it" lost the manner asked for (bench/data/compress-probe16.json's review, on the lead's tree).
-const MANNER_OF = String.raw`[ \t]+(?:answer|rate|rank|tell|say|give|grade|score|judge|assess|evaluate|review|critique|translate|describe|explain|list|write|summari[sz]e|rewrite|copy|quote|transcribe|reply|respond)\b`;
+export const MANNER_OF = String.raw`[ \t]+(?:answer|rate|rank|tell|say|give|grade|score|judge|assess|evaluate|review|critique|translate|describe|explain|list|write|summari[sz]e|rewrite|copy|quote|transcribe|reply|respond)\b`;
 const EMPTY_PHRASES = droppable(
   String.raw`(?:${CLAUSE_ADVERBS})(?![ \t]*(?:[.;:!?)](?!\S)|$))(?!${MANNER_OF})(?!,(?<=\S[ \t]+(?:${CLAUSE_ADVERBS}),))|${HONEST_MARKER}|needless to say|as you (?:may )?know|it (?:is|'s) (?:important|worth) (?:to note|noting) that|please note that`,
   "basically literally actually honestly obviously totally to needless as it please",
