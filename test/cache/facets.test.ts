@@ -127,9 +127,16 @@ describe("numbers", () => {
       ["twenty-five apples", ["25"]],
       ["one million two apples", ["1000002"]],
       ["five and apples", ["5"]],
-      ["hundred apples", []],
+      // A scale word alone is a number too: "a billion" is not "a million" (bench/data/cache-probe10.json).
+      ["hundred apples", ["x100"]],
+      ["count to a billion", ["x1000000000"]],
+      ["millions of users", ["x1000000"]],
       ["two hundred thousand apples", ["200000"]],
       ["twenty - five apples", ["25"]],
+      // Side by side, two numbers: "and" joins only after a scale word, a unit only a tens word before it.
+      ["two and three apples", ["2", "3"]],
+      ["two three apples", ["2", "3"]],
+      ["one hundred twenty five apples", ["125"]],
     ];
     for (const [prompt, numbers] of cases) expect([prompt, extractFacets(prompt).numbers]).toEqual([prompt, numbers]);
   });

@@ -185,8 +185,46 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["role", "Can everyone see my file?", "Can someone see my file?"],
   ["role", "Do most people vote?", "Do few people vote?"],
   ["role", "Is it legal to grow?", "Yes, it's legal to grow."],
-  // An indefinite pronoun is an argument: knowing everything is not knowing.
-  ["content", "You don't need to know everything.", "You don't have to know."],
+  // An indefinite pronoun is an argument: knowing everything is not knowing (and "every" a quantity on one side only).
+  ["role", "You don't need to know everything.", "You don't have to know."],
+  // Issue 24, tenth session: a definite quantifier must agree, on one side only too (bench/data/cache-probe10.json's classes).
+  ["role", "Pick one of the numbers and square it", "Pick a number and square it"],
+  ["role", "Is one of the numbers even?", "Is any of the numbers even?"],
+  ["role", "One of the variables is undefined", "Every one of the variables is undefined"],
+  ["role", "Delete all the files in the folder", "Delete a file in the folder"],
+  ["role", "Are both tests failing?", "Are the tests failing?"],
+  ["direction", "Write a poem about one of the seasons", "Write a poem about each of the seasons"],
+  // An amount word before what it counts, on one side only.
+  ["role", "Can I add several users to my account?", "Can I add a user to my account?"],
+  ["role", "Can I book many rooms at once?", "Can I book a room at once?"],
+  ["role", "Can I use a few coupons on one order?", "Can I use a coupon on one order?"],
+  ["role", "What are your most popular plans?", "What are your popular plans?"],
+  // A preposition dropped between two words that then make a compound after a determiner.
+  ["role", "Why is the fish in my tank dying?", "Why is my fish tank dying?"],
+  ["role", "Why is the test in my suite failing?", "Why is my test suite failing?"],
+  ["role", "How do I clear the cache in my browser?", "How do I clear my cache browser?"],
+  // Two numbers spelled side by side are two numbers, not their sum (lead served both pairs).
+  ["number", "Add two and three", "Add one and four"],
+  ["number", "What's the difference between two and three?", "What's the difference between one and four?"],
+  // A fronted phrase moved to the end keeps its words' roles; a difference's sides in another order are the same
+  // question only when they are words ("10 and 4" may be signed).
+  ["direction", "In Spain, how do I get to Italy?", "In Italy, how do I get to Spain?"],
+  ["order", "In Python, how do I convert a list to a string?", "In a string, how do I convert a list to Python?"],
+  ["order", "What's the difference between 10 and 4?", "What's the difference between 4 and 10?"],
+  ["content", "Whats the difference between a process and a thread?", "Whats the difference between a thread and a fiber?"],
+  // A passive asked of its agent is its active, the roles kept: not who the subject acted on, nor who acted on the agent.
+  ["order", "Who did the Mona Lisa paint?", "The Mona Lisa was painted by whom?"],
+  ["order", "Who was painted by Leonardo?", "Leonardo was painted by whom?"],
+  // A preposition closing the question governs its question word: the receiver is not the sender.
+  ["role", "The letter was sent by whom?", "Who was the letter sent to?"],
+  ["role", "What is this used for?", "What is this used?"],
+  // "a X" against "the Xs": one of them against all of them.
+  ["role", "How do I unlock one of the doors?", "How do I unlock the doors?"],
+  ["role", "How do I return the items?", "How do I return an item?"],
+  // Scale words are numbers, in their places too.
+  ["order", "Is a million bigger than a billion?", "Is a billion bigger than a million?"],
+  ["number", "How long would it take to count to a billion?", "How long would it take to count to a million?"],
+  ["number", "How much is a million seconds in days?", "How much is a billion seconds in days?"],
   // A wish with a bare "how" asks for the wish's procedure, not another one.
   ["content", "I want to cancel my plan, how do I do it?", "How do I upgrade my plan?"],
   ["content", "I want to cancel, but how do I keep my data?", "How do I cancel?"],
@@ -235,6 +273,29 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
 
 /** Rewordings that must stay equivalent, or the cache would never hit. */
 const PARAPHRASES: [string, string][] = [
+  // Issue 24, tenth session: what the quantity and compound checks leave served. "some" / "any" on one side, idioms of "all",
+  // "both X and Y"; a preposition dropped where no compound follows a determiner.
+  ["Is there any fee at all?", "Is there a fee?"],
+  // "a X" against "the X" or "my Xs" says nothing of how many.
+  ["How do I unlock a door?", "How do I unlock the door?"],
+  ["How do I return an item?", "How do I return my items?"],
+  // A particle closing a phrasal verb is no stranded preposition.
+  ["What is the check-in time?", "What time can I check in?"],
+  ["What are you looking for?", "What are you looking for"],
+  // An amount word as a predicate or adverb counts nothing on its own: the quantity role alone, which one side may lack.
+  ["The questions are many.", "There are many questions."],
+  // A fronted phrase of place, tool or standing asks what it asks at the end; a difference is the same both ways.
+  ["As a non-resident, how can I open a bank account?", "How do I open a bank account as a non-resident?"],
+  ["In Lisbon, how do I get from the airport to the city center?", "How do I get from the airport to the city center in Lisbon?"],
+  ["On Windows, how do I take a screenshot?", "How do I take a screenshot on Windows?"],
+  ["Whats the difference between baking soda and baking powder?", "How is baking powder different from baking soda?"],
+  ["Who painted the Mona Lisa?", "The Mona Lisa was painted by whom?"],
+  ["Who discovered penicillin?", "Penicillin was discovered by whom?"],
+  ["What is the difference between an LLC and a sole proprietorship?", "How does a sole proprietorship differ from an LLC?"],
+  ["Firstly, simplification of the Treaties.", "First of all, the simplification of the Treaties."],
+  ["Is the museum open on Sundays?", "Is the museum open Sundays?"],
+  ["how do i do a factory reset on my thermostat", "How do I factory reset my thermostat?"],
+  ["How do I ask for a refund on my order?", "How do I ask for a refund for my order?"],
   // A compound on one side only is no exchange; quotations and slices in the same order are the same.
   ["What is the check-in time?", "What time can I check in?"],
   ["Is the pharmacy open at 9am on Saturday?", "is the pharmacy open at 9 a.m. on saturday"],

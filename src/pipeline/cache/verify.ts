@@ -132,11 +132,26 @@ function affixAntonym(a: PromptFacets, b: PromptFacets): string | undefined {
  */
 const asksFuture = (f: PromptFacets) => f.roles.get("tense")?.includes("future") === true;
 
+/**
+ * How many of a kind a prompt speaks of, when its quantifier says more than an article does: all, each, every,
+ * both, one of, and many, few, most, several before what they count (the "count" role of facets.ts: "Can I add
+ * several users?" / "Can I add a user?"). On one side only it is a change ("Delete all the files in the folder" / "Delete a
+ * file in the folder", "Pick one of the numbers" / "Pick a number": blind and adversarial pairs served them, the
+ * stem reading "files" as "file"). "some" and "any" stay free on one side ("Is there any fee?" asks what "Is
+ * there a fee?" asks), as do most, many and few as adverbs ("most likely", "The questions are many").
+ */
+const DEFINITE_QUANTITY: ReadonlySet<string> = new Set(["all", "both", "one"]);
+function definiteQuantity(f: PromptFacets): string | undefined {
+  return f.roles.get("quantity")?.find((q) => DEFINITE_QUANTITY.has(q)) ?? f.roles.get("count")?.[0];
+}
+
 function roleClash(a: PromptFacets, b: PromptFacets): string | undefined {
   // "will" on one side only: "Has my prescription been refilled?" and "What happened after the trial
   // ended?" have no auxiliary the tense role reads, and still ask about another time than "Will my
   // prescription be refilled?" (probe-cache-2, 2 of its past-vs-future pairs after the tense role).
   if (asksFuture(a) !== asksFuture(b)) return "tense: future on one side";
+  const quantified = definiteQuantity(a) ?? definiteQuantity(b);
+  if (quantified && !(a.roles.has("quantity") && b.roles.has("quantity"))) return `quantity: ${quantified} on one side`;
   for (const [role, groups] of a.roles) {
     const other = b.roles.get(role);
     if (other && !sameList(groups, other)) return `${role}: ${show(groups)} vs ${show(other)}`;
@@ -260,19 +275,62 @@ export function substitutionAlignment(
 }
 
 /**
+ * A preposition one prompt has and the other drops between the same two words, which then stand side by side
+ * in the same order after a determiner: "the fish in my tank" / "my fish tank", "the test in my suite" / "my
+ * test suite". Without the preposition the first word qualifies the second, a compound of another head (a
+ * tank, not a fish), and the second adversarial probe had 15 such pairs served (bench/data/cache-probe10.json).
+ * Without a determiner the first word is no noun phrase's start ("unmatch with someone" / "unmatch someone",
+ * "a factory reset on my thermostat" / "factory reset my thermostat", "open on Sundays" / "open Sundays"). Where the words
+ * change places instead ("the storage on my phone" / "my phone storage") the order check decides; where they
+ * do not stand together in the other prompt, or another preposition stands between them ("a refund on my order" /
+ * "a refund for my order"), the content and order checks do.
+ */
+function compoundFromPreposition(x: PromptFacets, y: PromptFacets): string | undefined {
+  for (let k = 1; k < x.slots.length; k++) {
+    const { prep, key } = x.slots[k]!;
+    if (prep === undefined || y.frame.includes(`p:${prep}`)) continue;
+    const before = x.slots[k - 1]!.key;
+    for (let j = 1; j < y.slots.length; j++) {
+      const joined = y.slots[j]!;
+      if (joined.key === key && y.slots[j - 1]!.key === before && y.slots[j - 1]!.opens && joined.prep === undefined && joined.rel === "")
+        return `'${prep}' between ${before} and ${key} on one side only`;
+    }
+  }
+  return undefined;
+}
+
+/**
  * The question's auxiliary and the prepositions must agree when both prompts have them: "how should I" /
  * "how do I" and "the man in the car" / "the man on the car" ask two things each, while "Can I X" / "How
- * do I X" and "the storage on my phone" / "my phone storage" one. Strict
- * on both (a preposition on one side only refused) the FAQ replays served 22-64% fewer repeats
- * (`bun bench/cache-eval.ts`).
+ * do I X" one. Strict on both (a preposition on one side only refused) the FAQ replays served 22-64%
+ * fewer repeats (`bun bench/cache-eval.ts`); a preposition on one side only is refused where it made a
+ * compound of its two words (compoundFromPreposition), and one closing a sentence ("s:to") must be on both sides.
  */
-function sameFrame(a: readonly string[], b: readonly string[]): boolean {
+function frameClash(a: PromptFacets, b: PromptFacets): string | undefined {
   const agree = (prefix: string) => {
-    const x = a.filter((w) => w.startsWith(prefix));
-    const y = b.filter((w) => w.startsWith(prefix));
+    const x = a.frame.filter((w) => w.startsWith(prefix));
+    const y = b.frame.filter((w) => w.startsWith(prefix));
     return x.length === 0 || y.length === 0 || sameList(x, y);
   };
-  return agree("m:") && agree("p:");
+  const stranded = (f: PromptFacets) => f.frame.filter((w) => w.startsWith("s:"));
+  if (!agree("m:") || !agree("p:") || !sameList(stranded(a), stranded(b))) return `${show(a.frame)} vs ${show(b.frame)}`;
+  return compoundFromPreposition(a, b) ?? compoundFromPreposition(b, a);
+}
+
+/**
+ * "a door" in one prompt and "the doors" in the other: one of them against all of them, which the stem reads as one word
+ * ("How do I unlock one of the doors?", read "unlock a door", / "How do I unlock the doors?" was served by this session's
+ * probe, bench/data/cache-probe-s10.json). A bare plural ("Do you sell gift cards?") or "my items" say nothing against "a".
+ */
+function articleClash(a: PromptFacets, b: PromptFacets): string | undefined {
+  const articles = (f: PromptFacets) => new Map(f.slots.filter((s) => s.article !== undefined).map((s) => [s.key, s.article]));
+  const inB = articles(b);
+  if (inB.size === 0) return undefined;
+  for (const [key, article] of articles(a)) {
+    const other = inB.get(key);
+    if (other !== undefined && other !== article) return `${key}: '${article}' vs '${other}'`;
+  }
+  return undefined;
 }
 
 type Check = (a: PromptFacets, b: PromptFacets, words?: WordSimilarity) => Verdict | undefined;
@@ -309,6 +367,10 @@ const CHECKS: readonly Check[] = [
     return role ? mismatch("role", role) : undefined;
   },
   (a, b) => {
+    const article = articleClash(a, b);
+    return article ? mismatch("role", article) : undefined;
+  },
+  (a, b) => {
     const order = orderClash(a.slots, b.slots);
     return order ? mismatch("order", order) : undefined;
   },
@@ -318,7 +380,10 @@ const CHECKS: readonly Check[] = [
     return mismatch("content", `${show(onlyA)} vs ${show(onlyB)}`);
   },
   // Last, so that a pair another check refuses is refused for that check's reason.
-  (a, b) => (sameFrame(a.frame, b.frame) ? undefined : mismatch("role", `${show(a.frame)} vs ${show(b.frame)}`)),
+  (a, b) => {
+    const frame = frameClash(a, b);
+    return frame ? mismatch("role", frame) : undefined;
+  },
 ];
 
 /** Compares the facets of two prompts; the first difference found is the reason to refuse. */
