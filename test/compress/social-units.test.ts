@@ -91,6 +91,16 @@ describe("disclaimers", () => {
     expect(applyRule(disclaimers, messages, { level: 1 }).text).toBe(text);
   });
 
+  test("a run of degree words that ends in no disclaimer is read in linear time (fuzzed input)", () => {
+    // 24 "bit of" took about 8 s on lead: each could be read as "bit of" or as "bit" then "of".
+    const text = `I'm a silly data analyst, so this might be a ${"bit of ".repeat(24)}zzz. Write a query.`;
+    const started = performance.now();
+    expect(run(text)).toBe(text);
+    expect(withoutDisclaimers(text)).toBe(text);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(run("I'm a data analyst, so this might be a bit too silly. Write a query.")).toBe("I'm a data analyst. Write a query.");
+  });
+
   test("mayChange holds wherever apply changes a message", () => {
     for (const text of ["I'm a nurse, so this might be a silly question. Explain it.", "We are a bit lost, to be honest. Help."]) {
       expect(run(text)).not.toBe(text);

@@ -19,7 +19,9 @@ import { readContent } from "./pleasantries";
  * that tells a fact of the writer's ("I'm a data analyst").
  */
 
-const DEGREE = String.raw`(?:(?:a[ \t]+)?(?:bit|little|really|very|super|pretty|quite|so|such|totally|just|absolutely|kind[ \t]+of|kinda|bit[ \t]+of)[ \t]+(?:of[ \t]+)?)*`;
+// "bit" before "of" is read only as "bit of": both readings of each "bit of" made a run of them take 2^n steps ("this
+// might be a bit of bit of ... zzz." with 22 of them took 2 s in withoutDisclaimers).
+const DEGREE = String.raw`(?:(?:a[ \t]+)?(?:bit(?![ \t]+of\b)|little|really|very|super|pretty|quite|so|such|totally|just|absolutely|kind[ \t]+of|kinda|bit[ \t]+of)[ \t]+(?:of[ \t]+)?)*`;
 const TRIVIAL = String.raw`(?:silly|dumb|stupid|basic|simple|easy|obvious|trivial|naive|newbie|noob|lazy|weird|random|daft)`;
 /** About the question: "this might be a silly one", "I apologise if this is too simple", "forgive the 3am typing". */
 const ABOUT_THE_QUESTION = String.raw`(?:(?:i[ \t]+know[ \t]+|i[ \t]+guess[ \t]+)?(?:this|it)[ \t]+(?:might|may|could|will|is[ \t]+probably|is[ \t]+likely|is)[ \t]+(?:be[ \t]+|sound[ \t]+|seem[ \t]+)?(?:(?:a|an|such[ \t]+a)[ \t]+)?${DEGREE}(?:too[ \t]+)?${TRIVIAL}(?:[ \t]+(?:one|question|q|request|ask|thing))?|(?:please[ \t]+)?(?:forgive|excuse|pardon)[ \t]+(?:me|my|the|any)\b[^.!?\n,;:()\uE000-\uF8FF]{0,50}|(?:please[ \t]+)?bear[ \t]+with[ \t]+me|i(?:['’]m|[ \t]+am)[ \t]+${DEGREE}(?:too[ \t]+)?(?:embarrassed|ashamed|shy)[ \t]+to[ \t]+ask[ \t]+(?:(?:hr|them|him|her|anyone|anybody|people|my[ \t]+[a-z]+)[ \t]+)?(?:what[ \t]+(?:it|that|this|they)[ \t]+(?:is|are|means|mean)|about[ \t]+it)|(?:i[ \t]+)?(?:apologi[sz]e|am[ \t]+sorry|['’]m[ \t]+sorry|i['’]m[ \t]+sorry)[ \t]+(?:in[ \t]+advance[ \t]+)?(?:if[ \t]+this[ \t]+(?:is|sounds|seems)|for[ \t]+(?:asking|bothering|my[ \t]+(?:ignorance|english|typos?|spelling|grammar|rambling)|the[ \t]+(?:long|basic|silly|dumb|stupid|simple|trivial|random|rambling)))[^.!?\n,;:()\uE000-\uF8FF]{0,40})`;
