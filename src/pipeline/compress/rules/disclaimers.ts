@@ -41,7 +41,6 @@ const TAIL = new RegExp(
 );
 /** A marker between commas inside a clause: "and, I'll admit, a little tired" -> "and a little tired". */
 const INSIDE = new RegExp(String.raw`,[ \t]*${HONESTLY}[ \t]*,(?=[ \t]+[a-z])`, "gi");
-/** A sentence that is nothing but the writer's disclaimer: "Forgive me for asking such a trivial thing." */
 /**
  * How the writer feels while asking, as a sentence of its own with no object ("I'm equally excited and
  * terrified.", "I'm just at my wits' end."): "terrified of public speaking" or "nervous about the interview"
@@ -49,6 +48,7 @@ const INSIDE = new RegExp(String.raw`,[ \t]*${HONESTLY}[ \t]*,(?=[ \t]+[a-z])`, 
  */
 const STATE = String.raw`(?:excited|nervous|terrified|stressed|anxious|overwhelmed|exhausted|panicking|freaking[ \t]+out)`;
 const FEELS = String.raw`i(?:['’]m|[ \t]+am)[ \t]+(?:(?:so|really|equally|a[ \t]+bit|a[ \t]+little|kind[ \t]+of|kinda|super|pretty|quite|very|both|just|honestly|absolutely)[ \t]+)*${STATE}(?:[ \t]+and[ \t]+(?:(?:a[ \t]+bit|a[ \t]+little|so|really|very)[ \t]+)?${STATE})?`;
+/** A sentence that is nothing but the writer's disclaimer: "Forgive me for asking such a trivial thing." */
 const WHOLE = new RegExp(String.raw`^(?:${ABOUT_THE_QUESTION}|${FEELS}|${FEELING})[ \t]*[.!]*[ \t]*$`, "i");
 
 /** A sentence that asks: a question, a request to the assistant, or an imperative opening it. */
