@@ -101,6 +101,15 @@ describe("disclaimers", () => {
     expect(run("I'm a data analyst, so this might be a bit too silly. Write a query.")).toBe("I'm a data analyst. Write a query.");
   });
 
+  test("many disclaimer clauses in one sentence are read in linear time (fuzzed input)", () => {
+    // On lead each match split the whole text before it: 6,000 of them took about 0.9 s in each call.
+    const text = `I'm a nurse${", to be honest, and tired".repeat(6000)}. Explain it.`;
+    const started = performance.now();
+    expect(run(text)).toBe(`I'm a nurse${" and tired".repeat(6000)}. Explain it.`);
+    expect(withoutDisclaimers(text)).toBe(`I'm a nurse${" and tired".repeat(6000)}. Explain it.`);
+    expect(performance.now() - started).toBeLessThan(300);
+  });
+
   test("mayChange holds wherever apply changes a message", () => {
     for (const text of ["I'm a nurse, so this might be a silly question. Explain it.", "We are a bit lost, to be honest. Help."]) {
       expect(run(text)).not.toBe(text);
