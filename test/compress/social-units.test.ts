@@ -110,6 +110,17 @@ describe("disclaimers", () => {
     expect(performance.now() - started).toBeLessThan(300);
   });
 
+  test("many feelings before a request are read in linear time (fuzzed input)", () => {
+    // On lead the rest of the text was searched again for each feeling: 6,000 took about 2 s.
+    const text = `${"My boss saw the report, which was embarrassing. ".repeat(6000)}Explain it.`;
+    const started = performance.now();
+    expect(run(text)).toBe(`${"My boss saw the report. ".repeat(6000)}Explain it.`);
+    expect(performance.now() - started).toBeLessThan(400);
+    // A feeling the request names later still stays, however far on.
+    const named = `I saw the report, which was embarrassing. ${"The numbers were wrong. ".repeat(50)}How do I handle this embarrassment?`;
+    expect(run(named)).toBe(named);
+  });
+
   test("mayChange holds wherever apply changes a message", () => {
     for (const text of ["I'm a nurse, so this might be a silly question. Explain it.", "We are a bit lost, to be honest. Help."]) {
       expect(run(text)).not.toBe(text);

@@ -141,12 +141,32 @@ const POINTS_BACK =
 /** The sentence after `end`, with its end mark. */
 const NEXT_SENTENCE = /^\s*[^\n.!?]*[.!?]*/;
 
-/** Whether a feeling in [start, end) of `text` is pointed back at by what follows it. */
-function feelingPointedAt(text: string, start: number, end: number): boolean {
+/** NAMES_THE_FEELING where it is read: at the start of the text after a feeling, the start standing for a word's boundary. */
+const NAMES_THE_FEELING_HERE = new RegExp(`^(?:${NAMES_THE_FEELING.source})`, "i");
+const NAMES_THE_FEELING_ALL = new RegExp(NAMES_THE_FEELING.source, "gi");
+
+/**
+ * Where the last match of NAMES_THE_FEELING in `text` starts, -1 for none: the text after a feeling at `end` names
+ * it when a match starts after `end` (the same characters before it) or one starts at `end` itself. Read once a
+ * message: the rest of the text read again for each feeling took 891 ms to compress 4,000 sentences "My boss saw
+ * the report, which was embarrassing." (65 ms before the rule).
+ */
+function lastNamingStart(text: string): number {
+  let last = -1;
+  NAMES_THE_FEELING_ALL.lastIndex = 0;
+  for (let m = NAMES_THE_FEELING_ALL.exec(text); m !== null; m = NAMES_THE_FEELING_ALL.exec(text)) {
+    last = m.index;
+    NAMES_THE_FEELING_ALL.lastIndex = m.index + 1;
+  }
+  return last;
+}
+
+/** Whether a feeling in [start, end) of `text` is pointed back at by what follows it (`lastNaming`: lastNamingStart). */
+function feelingPointedAt(text: string, start: number, end: number, lastNaming: () => number): boolean {
   const removed = text.slice(start, end);
   if (!FELT.test(removed)) return false;
   const after = text.slice(end);
-  if (NAMES_THE_FEELING.test(after)) return true;
+  if (lastNaming() > end || NAMES_THE_FEELING_HERE.test(after)) return true;
   // A clause's feeling ("..., which was embarrassing. Fix it.") is not what a bare "it" after it points at; a sentence's is.
   return WHOLE.test(removed.trim()) && POINTS_BACK.test(NEXT_SENTENCE.exec(after)![0]);
 }
@@ -169,7 +189,9 @@ function disclaimerRanges(text: string): { start: number; end: number }[] {
   if (ranges.length === 0) return ranges;
   // Read only once a clause is found: the cue words are common ones ("simple", "making"), and most messages have none.
   const { contentFrom } = readContent(text);
-  return ranges.filter((r) => r.sentenceEnd <= contentFrom && !feelingPointedAt(text, r.start, r.end)).map(({ start, end }) => ({ start, end }));
+  let last: number | undefined;
+  const lastNaming = () => (last ??= lastNamingStart(text));
+  return ranges.filter((r) => r.sentenceEnd <= contentFrom && !feelingPointedAt(text, r.start, r.end, lastNaming)).map(({ start, end }) => ({ start, end }));
 }
 
 /**
