@@ -199,6 +199,12 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["role", "Can I book many rooms at once?", "Can I book a room at once?"],
   ["role", "Can I use a few coupons on one order?", "Can I use a coupon on one order?"],
   ["role", "What are your most popular plans?", "What are your popular plans?"],
+  // Two-word quantifiers that say otherwise than their head word (bench/data/cache-probe11.json).
+  ["role", "Is every other row shaded?", "Is every row shaded?"],
+  ["role", "Do few people speak Latin?", "Do a few people speak Latin?"],
+  // "the ratio between X and Y" is X / Y, ordered; a name repeated where the other repeats another.
+  ["order", "What is the ratio between boys and girls in the class?", "What is the ratio between girls and boys in the class?"],
+  ["entity", "Draw a line between point A and point B, then extend it past B.", "Draw a line between point A and point B, then extend it past A."],
   // A preposition dropped between two words that then make a compound after a determiner.
   ["role", "Why is the fish in my tank dying?", "Why is my fish tank dying?"],
   ["role", "Why is the test in my suite failing?", "Why is my test suite failing?"],
@@ -273,6 +279,13 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
 
 /** Rewordings that must stay equivalent, or the cache would never hit. */
 const PARAPHRASES: [string, string][] = [
+  // The other side of each probe11 refusal: a difference or relationship between two things is unordered, "every"
+  // and "a few" alone are as before, and one name repeated on one side only is no swap.
+  ["What is the difference between boys and girls?", "What is the difference between girls and boys?"],
+  ["What is the relationship between boys and girls in the class?", "What is the relationship between girls and boys in the class?"],
+  ["Does every row have a header?", "Does each row have a header?"],
+  ["Do a few people speak Latin?", "do a few people speak latin"],
+  ["Draw a line from point A to point B.", "Draw a line from point A to point B, from A."],
   // Issue 24, tenth session: what the quantity and compound checks leave served. "some" / "any" on one side, idioms of "all",
   // "both X and Y"; a preposition dropped where no compound follows a determiner.
   ["Is there any fee at all?", "Is there a fee?"],

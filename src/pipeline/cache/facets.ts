@@ -1136,6 +1136,13 @@ const ORDERED_ROLES: ReadonlySet<string> = new Set(["quantity"]);
  */
 const ONE_OF: Role = ["quantity", "one"];
 /**
+ * Quantifiers of two words that say otherwise than their head: "every other row" is every second one, not
+ * "every row"; "a few people" is some, where "few people" is hardly any (bench/data/cache-probe11.json: lead
+ * served both pairs).
+ */
+const EVERY_OTHER: Role = ["quantity", "every other"];
+const A_FEW: Role = ["quantity", "a few"];
+/**
  * "both X and Y" coordinates two things, which "X and Y" names as well ("claimed by both India and Pakistan" /
  * "divided between India and Pakistan", SemEval pairs scored equivalent): an "and" within four words, in the same sentence.
  */
@@ -1346,6 +1353,13 @@ function standsAlone(next: Token | undefined): boolean {
  * "Italy and France beat Spain" stay in order), nor the word before the first unless it is a verb
  * that takes a list ("Compare Python and Java"). Numbers are never reordered ("subtract 3 and 5").
  */
+/**
+ * Words whose "between X and Y" is ordered: "the ratio between boys and girls" is boys / girls, which "the ratio between
+ * girls and boys" inverts (bench/data/cache-probe11.json: lead served the pair), where "the difference between" or "the
+ * relationship between" two things is the same both ways.
+ */
+const ORDERED_BETWEEN: ReadonlySet<string> = new Set(["ratio", "ratios", "quotient", "proportion"]);
+
 function coordinate(slots: PlacedSlot[], tokens: readonly Token[], titleCase: boolean): void {
   const byToken = new Map(slots.map((s) => [s.at, s]));
   const member = (at: number) => {
@@ -1366,6 +1380,7 @@ function coordinate(slots: PlacedSlot[], tokens: readonly Token[], titleCase: bo
     }
     const before = tokens[at - 1];
     if (members.length < 2 || (slotKey(before, titleCase) !== undefined && !LIST_VERBS.has(before!.lower))) continue;
+    if (before?.lower === "between" && ORDERED_BETWEEN.has(tokens[at - 2]?.lower ?? "")) continue;
     const rank = Math.min(...members.map((m) => m.rank));
     for (const m of members) m.rank = rank;
   }
@@ -1699,9 +1714,13 @@ export function extractFacets(prompt: string): PromptFacets {
           ? ["wh", "which"]
           : t.lower === "one" && next?.lower === "of"
             ? ONE_OF
-            : (t.lower === "all" && ALL_IDIOM_BEFORE.has(prev?.lower ?? "") && next?.kind !== "word") || (t.lower === "both" && coordinates(tokens, i))
-              ? undefined
-              : ROLE_OF.get(t.lower);
+            : t.lower === "every" && next?.lower === "other"
+              ? EVERY_OTHER
+              : t.lower === "few" && prev?.lower === "a"
+                ? A_FEW
+                : (t.lower === "all" && ALL_IDIOM_BEFORE.has(prev?.lower ?? "") && next?.kind !== "word") || (t.lower === "both" && coordinates(tokens, i))
+                  ? undefined
+                  : ROLE_OF.get(t.lower);
     if (role) addRole(facets.roles, role);
     if (role && AMOUNT_WORDS.has(t.lower) && countsNoun(prev, next)) addRole(facets.roles, ["count", role[1]]);
     if (t.sentenceStart && AUXILIARIES.has(t.lower)) addRole(facets.roles, ["mood", "yes/no"]);
