@@ -205,6 +205,13 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   // "the ratio between X and Y" is X / Y, ordered; a name repeated where the other repeats another.
   ["order", "What is the ratio between boys and girls in the class?", "What is the ratio between girls and boys in the class?"],
   ["entity", "Draw a line between point A and point B, then extend it past B.", "Draw a line between point A and point B, then extend it past A."],
+  // A fronted phrase of the answer's form stays in front: at the end it is the form of what the user makes.
+  ["order", "In a sentence, how do I use a semicolon?", "How do I use a semicolon in a sentence?"],
+  ["order", "In one paragraph, how do I write a cover letter?", "How do I write a cover letter in one paragraph?"],
+  ["order", "In a few words, how do I describe myself?", "How do I describe myself in a few words?"],
+  ["order", "In detail, how do I write a report?", "How do I write a report in detail?"],
+  // Math in words keeps a difference's sides in order: x² - y² is not y² - x².
+  ["order", "What is the difference between x squared and y squared?", "What is the difference between y squared and x squared?"],
   // A preposition dropped between two words that then make a compound after a determiner.
   ["role", "Why is the fish in my tank dying?", "Why is my fish tank dying?"],
   ["role", "Why is the test in my suite failing?", "Why is my test suite failing?"],
@@ -282,6 +289,8 @@ const PARAPHRASES: [string, string][] = [
   // The other side of each probe11 refusal: a difference or relationship between two things is unordered, "every"
   // and "a few" alone are as before, and one name repeated on one side only is no swap.
   ["What is the difference between boys and girls?", "What is the difference between girls and boys?"],
+  ["In a tweet, how would you describe Rome?", "How would you describe Rome in a tweet?"],
+  ["How is x squared different from y squared?", "What is the difference between x squared and y squared?"],
   ["What is the relationship between boys and girls in the class?", "What is the relationship between girls and boys in the class?"],
   ["Does every row have a header?", "Does each row have a header?"],
   ["Do a few people speak Latin?", "do a few people speak latin"],
