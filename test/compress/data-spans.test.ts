@@ -109,6 +109,16 @@ const CASES: [string, string, string[]][] = [
     ["Hey it's me, hope you're doing well! Just calling to say the plumber is coming at noon."],
   ],
   [
+    "a text after a verb of editing and a colon, opening with an honesty marker (compress-probe16)",
+    `Edit for tone: Honestly I'm not sure if this is a stupid question but here goes.`,
+    ["Honestly I'm not sure if this is a stupid question but here goes."],
+  ],
+  [
+    "a text after 'Make it sound ...:' (compress-probe16)",
+    `Make it sound more formal: Honestly I'm so nervous, I'm freaking out about the audit.`,
+    ["Honestly I'm so nervous, I'm freaking out about the audit."],
+  ],
+  [
     "a story to continue, named only by 'it'",
     `Hi! Hope you're well. I started a short story for my class. Could you continue it?\n\nSo the door opened, and really nobody was there. Mira just laughed.`,
     ["So the door opened, and really nobody was there. Mira just laughed."],

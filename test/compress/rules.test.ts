@@ -244,6 +244,12 @@ describe("preamble", () => {
   test("a message that is only an announcement stays", () => {
     expect(applyRule(preamble, "Can you help me?").text).toBe("Can you help me?");
   });
+  test("a run of lead words goes whole, before a script without case too; a lead word followed by nothing else stays (compress-probe16)", () => {
+    expect(applyRule(preamble, "ok so 正直に言うと、敬語が難しいです。").text).toBe("正直に言うと、敬語が難しいです。");
+    expect(applyRule(preamble, "So, okay, what is a monad?").text).toBe("What is a monad?");
+    expect(applyRule(preamble, "ok so what's the capital of Peru").text).toBe("What's the capital of Peru");
+    expect(applyRule(preamble, "ok ok ok. Tell me if it's ok to reheat rice.").text).toBe("ok ok ok. Tell me if it's ok to reheat rice.");
+  });
 });
 
 describe("intent", () => {
@@ -376,9 +382,35 @@ describe("filler", () => {
       "Keep it very formal.",
       "Translate it literally.",
       "Answer honestly, then suggest a fix.",
+      // An adverb right before a request's verb says how to do it (compress-probe16's review).
+      "Honestly rate my poem out of 10.",
+      "Literally translate it into French.",
     ])
       expect(applyRule(filler, text, { level: 1 }).text).toBe(text);
+    expect(applyRule(filler, "Honestly I'm terrified. How do I cope?", { level: 1 }).text).toBe("I'm terrified. How do I cope?");
     expect(applyRule(filler, "Basically, I really need help and it is actually broken.", { level: 1 }).text).toBe("I need help and it is broken.");
+  });
+  test("'to be honest' goes where a clause opens with it, and stays where a word before it asks for it (compress-probe16)", () => {
+    const at = (text: string) => applyRule(filler, text, { level: 1 }).text;
+    for (const [text, out] of [
+      ["To be honest with you, how honest should a reference letter be?", "How honest should a reference letter be?"],
+      ["To be honest, list the downsides.", "List the downsides."],
+      ["I'm tired and to be honest I don't get it.", "I'm tired and I don't get it."],
+    ])
+      expect(at(text!)).toBe(out!);
+    // The comma it leaves before a colon goes too, as the pipeline tidies a message.
+    const text = "I want honest feedback, to be honest: does my logo look amateur?";
+    expect(compressMessages([{ role: "user", content: text }], { aggressiveness: 1, skipRules: [] }).messages[0]!.content).toBe(
+      "I want honest feedback: does my logo look amateur?",
+    );
+    for (const text of [
+      "How can I teach my kids to be honest?",
+      "Is it better to be honest or kind?",
+      "Write a speech about why leaders need to be honest.",
+      "Please try to be honest, even if it hurts.",
+      "Do I have to be honest on a dating profile?",
+    ])
+      expect(at(text)).toBe(text);
   });
   test("what the user feels or is unsure of stays: a feeling without it reads as a fact", () => {
     for (const text of [

@@ -51,6 +51,11 @@ describe("disclaimers", () => {
       "HR keeps mentioning a 401(k). Explain it.",
     ],
     ["a feeling of the moment with no object", "I'm equally excited and terrified. Make me a running plan.", "Make me a running plan."],
+    [
+      "a feeling of the moment, with an 'it' two sentences on that points at the plan",
+      "I'm equally excited and terrified. Make me a running plan. I'd appreciate it if it's gentle.",
+      "Make me a running plan. I'd appreciate it if it's gentle.",
+    ],
     ["being at one's wits' end", "I'm just at my wits' end. My son is on his phone all day. What can I do?", "My son is on his phone all day. What can I do?"],
     [
       "a sentence that is nothing but a disclaimer",
@@ -66,6 +71,12 @@ describe("disclaimers", () => {
     ["a question", "Is this a silly one, to be honest?"],
     ["a fear with its object", "I'm terrified of public speaking. Give me tips for my toast."],
     ["a feeling about what the answer is for", "I'm so nervous about the interview. Give me tips."],
+    // compress-probe16: what is asked points back at the feeling.
+    ["a feeling the request names again", "I'm so excited! Write a tweet that captures this feeling about my new job."],
+    ["a feeling the next sentence points at with 'this'", "I'm nervous. Which breathing exercise helps with this?"],
+    ["a feeling asked about with 'Is this ...'", "I'm terrified. Is this normal before surgery?"],
+    ["a feeling the request calls 'the feeling'", "I'm anxious. Write a short poem about the feeling."],
+    ["a feeling the next sentence points at with 'that'", "I'm exhausted. What vitamins help with that?"],
     ["a request after an emoji, with its own honesty marker", "I read your essay 😊 Tell me what you think of it, honestly."],
     ["a constraint after 'so'", "I am not a confident baker, so this needs to be simple steps. Give me a recipe."],
     ["what is asked to be written", "Write a short story in which a boy says to his teacher: I feel like an idiot. Then the teacher laughs."],
@@ -86,6 +97,17 @@ describe("disclaimers", () => {
       expect(disclaimers.mayChange!(text, { level: 0.5, careful: false })).toBe(true);
     }
     expect(disclaimers.mayChange!("Explain how vaccines work.", { level: 0.5, careful: false })).toBe(false);
+  });
+
+  test("the quality score weighs an opening honesty marker as nothing, and 'to be honest' asked for as content (compress-probe16)", async () => {
+    const models = await loadModels();
+    for (const [text, out] of [
+      ["To be honest, list the downsides of remote work.", "List the downsides of remote work."],
+      ["To be honest with you, I'm not sure what a Roth IRA is. Explain it simply.", "I'm not sure what a Roth IRA is. Explain it simply."],
+      ["How can I speed it up? Honestly any help is appreciated, I'm stuck.", "How can I speed it up? Any help is appreciated, I'm stuck."],
+    ])
+      expect((await models.quality(text!, out!)).score).toBeGreaterThanOrEqual(85);
+    expect((await models.quality("How can I teach my kids to be honest?", "How can I teach my kids?")).score).toBeLessThan(85);
   });
 
   test("the quality score weighs a removed disclaimer as nothing: the back-off keeps the edit", async () => {
@@ -136,6 +158,11 @@ describe("punctuation left by removed laughter", () => {
     );
     const inside = compressMessages([{ role: "user", content: "I like it, haha, and more. Explain it." }], { aggressiveness: 0.5, skipRules: [] });
     expect(inside.messages[0]!.content).toBe("I like it, and more. Explain it.");
+  });
+  test("laughter between commas before a clause's opening word takes both; before an item of a list one stays (compress-probe16)", () => {
+    const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+    expect(send("Could you briefly explain, haha, why the sky is blue lol")).toBe("Briefly explain why the sky is blue");
+    expect(send("I bought apples, haha, pears and plums. Make a pie recipe.")).toBe("I bought apples, pears and plums. Make a pie recipe.");
   });
   test("no comma is left before a closing bracket", () => {
     const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;

@@ -1,5 +1,8 @@
 import { describe, expect, test } from "bun:test";
+import namesFile from "../../models/pii-ner/names.json";
+import profileFile from "../../models/pii-ner/case-profile.json";
 import { detectPii } from "../../src/pipeline/pii/detect";
+import { type CaseClass, makeLexicon, wordCode } from "../../src/pipeline/pii/tagger/features";
 
 /** The text of each person detection in `text`. */
 const persons = (text: string) => detectPii(text).flatMap((d) => (d.type === "PERSON" ? [text.slice(d.start, d.end)] : []));
@@ -95,4 +98,16 @@ describe("PII names next to the thing rules' words", () => {
     // Max, before "barked", was no find of the starting main either.
     expect(persons("Daisy ate the cake, Max barked.")).toContain("Daisy");
   });
+});
+
+// The family-plural rule ("the Garcias") reads the lexicon's name bit of a spelling that is no token
+// (wordCode) where it kept its own Set of names.json: the two must agree word for word.
+test("wordCode's name bit is names.json, by spelling", () => {
+  const lex = makeLexicon(new Map(Object.entries(profileFile.words as Record<string, CaseClass>)), namesFile.names);
+  const names = new Set(namesFile.names);
+  expect(namesFile.names.filter((w) => (wordCode(w, lex) & 1) !== 1)).toEqual([]);
+  const others = Object.keys(profileFile.words).filter((w) => !names.has(w));
+  expect(others.length).toBeGreaterThan(1000);
+  expect(others.filter((w) => (wordCode(w, lex) & 1) !== 0)).toEqual([]);
+  expect(wordCode("", lex)).toBe(0);
 });

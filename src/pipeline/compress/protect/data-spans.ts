@@ -24,13 +24,22 @@ const INTRODUCER = /:[ \t]*\n/g;
  */
 const POINTER =
   /\b(?:following|below|this|these|text|e-?mail|message|paragraph|passage|sentences?|essay|letter|draft|document|article|post|transcript|log|story|poem|lyrics|review|tweet|caption|list|data|input|here is|here's|example|examples|quote|phrase|words?|title|summary|abstract|bio|paper|report|note|notes|reply|response)\b[^.!?\n:]*$/i;
+/**
+ * A verb of editing opening its sentence, with lower-case words after it, points too: "Edit for tone: Honestly I'm
+ * not sure ..." and "Make it sound more formal: Honestly I'm so nervous ..." lost the "Honestly" to the filler rule
+ * (bench/data/compress-probe16.json, on the lead's tree). Not a heading of a structured prompt ("2. Analyze
+ * Requirements: Understand task scope ..."): protected to the end, its list kept its bold (awesome-chatgpt-prompts).
+ */
+const EDIT_POINTER =
+  /(?:^|[.!?\n][ \t]*)(?:[Ee]dit|[Ss]horten|[Ss]implify|[Cc]ondense|[Ss]ummari[sz]e|[Cc]lassify|[Cc]ritique|[Aa]naly[sz]e|[Mm]ake it (?:sound|more|less))(?:[ \t]+[a-z][^.!?\nA-Z:]*)?[ \t]*$/;
 const INLINE_REACH = 80;
 const INLINE_COLON = /:[ \t]+(?=\S)/g;
 
 function inlineIntroducerEnd(text: string): number {
   INLINE_COLON.lastIndex = 0;
   for (let m = INLINE_COLON.exec(text); m !== null; m = INLINE_COLON.exec(text)) {
-    if (POINTER.test(text.slice(Math.max(0, m.index - INLINE_REACH), m.index))) return m.index + m[0].length;
+    const before = text.slice(Math.max(0, m.index - INLINE_REACH), m.index);
+    if (POINTER.test(before) || EDIT_POINTER.test(before)) return m.index + m[0].length;
   }
   return -1;
 }

@@ -189,6 +189,9 @@ const LAUGHTER_IN_SENTENCE = new PhrasePattern({
 /** What may follow laughter that ends its clause: an end mark, a closing bracket, an emoji, the line's end. */
 const CLAUSE_ENDS_AFTER = new RegExp(String.raw`^[ \t]*(?:[.!?)]|${EMOJI}|\n|$)`);
 
+/** A comma and the opening word of a clause after it (the comma and the blanks before it are the match). */
+const COMMA_BEFORE_CLAUSE = /^[ \t]*,(?=[ \t]+(?:why|what|how|when|where|who|whom|whose|which|whether|if|because|but|so|since|though|although|that|i)\b)/;
+
 /** The [start, end) ranges of the laughter inside the sentences of `text`, with the blanks before it, in order. */
 export function laughterRanges(text: string): { start: number; end: number }[] {
   const matches = LAUGHTER_IN_SENTENCE.matches(text);
@@ -199,6 +202,11 @@ export function laughterRanges(text: string): { start: number; end: number }[] {
     // Laughter ending its clause after a comma takes the comma: "every plant I own, haha 🌱 How do I ..." left
     // "I own, 🌱" (bench/data/chatty-dev-15.json).
     if (start > 0 && start < m.index && text[start - 1] === "," && CLAUSE_ENDS_AFTER.test(text.slice(m.index + m[0].length))) start--;
+    // Between two commas before a clause's opening word it takes both: "Could you briefly explain, haha, why the sky
+    // is blue" left "explain, why" (bench/data/compress-probe16.json). Before another word it may be a list's item
+    // ("apples, haha, pears", "Jira, haha, and Asana"), and one comma stays.
+    const between = start > 0 && start < m.index && text[start - 1] === "," ? COMMA_BEFORE_CLAUSE.exec(text.slice(m.index + m[0].length)) : null;
+    if (between) return { start: start - 1, end: m.index + m[0].length + between[0].length };
     // Opening a sentence, the laughter goes with the blanks after it, not those before.
     return text[m.index + m[0].length - 1] === " " || text[m.index + m[0].length - 1] === "\t" || text[m.index + m[0].length - 1] === ","
       ? { start: m.index, end: m.index + m[0].length }

@@ -9,7 +9,10 @@ export function tidyRemovals(text: string): string {
       .replace(/(?<=\S)[ \t]{2,}(?=\S)/g, " ")
       .replace(/[ \t]+(?=[,.](?:\s|$))/g, "")
       .replace(/,(?:[ \t]*,)+/g, ",")
+      // Nor before a colon or semicolon: "I want honest feedback, to be honest: does ..." left "feedback, : does"
+      // (bench/data/compress-probe16.json).
       .replace(/,[ \t]*(?=[.!?](?:\s|$))/g, "")
+      .replace(/,[ \t]*(?=[:;](?:\s|$))/g, "")
       // "(my husband thinks I'm mad, haha)" without its laughter (bench/data/chatty-dev-15.json).
       .replace(/,[ \t]*(?=\))/g, "")
       .replace(/(^|[.!?][ \t]+|\n[ \t]*),[ \t]*/g, "$1")

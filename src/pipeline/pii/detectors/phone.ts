@@ -2,6 +2,7 @@ import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/
 import { eachMatch } from "../../../text/each-match";
 import type { Detection, Detector } from "../types";
 import { hasDigitRun } from "./prefilter";
+import { STREET_WORDS } from "./street-words";
 
 // A run of digit groups split by single spaces, dots or hyphens, with an optional leading "+" and
 // parenthesised area code and an optional extension ("x123", "ext. 12"); not glued to a word, a
@@ -16,8 +17,10 @@ const TAX_ID_BEFORE = /\b(?:pin|abn|acn|ein|vat|gst|tax)(?:[ \t]*(?:no\.?|number
 const OTHER_WORDS =
   /\b(?:order|invoice|ticket|ref|reference|tracking|case|confirmation|receipt|sku|serial|part|model|version|isbn|id|no|account|acct|routing|zip|postcode|postal|license|licence|passport|suite|ste|apt|apartment|unit|box|floor|room|building|bldg)\b(?:\W+\w+){0,2}\W*$/i;
 // A street word within the next two words: the number is a house number ("58 2347 lauzon parkway").
-const STREET_AFTER =
-  /^[ \t]+(?:[\p{L}'.-]+[ \t]+){0,2}(?:street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|way|court|ct|parkway|pkwy|place|pl|square|sq|highway|hwy|terrace|trail|circle|crescent|rue|via|calle|strasse|straße|weg)\b/iu;
+const STREET_AFTER = new RegExp(
+  String.raw`^[ \t]+(?:[\p{L}'.-]+[ \t]+){0,2}(?:${[...STREET_WORDS, ..."crescent rue via calle strasse straße weg".split(" ")].join("|")})\b`,
+  "iu",
+);
 // A capitalised word right before, on the same line ("Cite De L'Interieur 13 70486").
 const AFTER_NAME = /\p{Lu}[\p{L}'.]*[ \t]$/u;
 const DATE = /^(?:\d{4}[-. ]\d{1,2}[-. ]\d{1,2}|\d{1,2}[-. ]\d{1,2}[-. ]\d{4})$/;

@@ -1,9 +1,10 @@
 /**
  * The words a US or UK street's name ends with, and their abbreviations: one list for the street-line
- * rule of address.ts (capitalised words) and the address lines of address-lines.ts (any case: "w 12th
- * st", "COUNTY RD 40"), which had each written their own.
+ * rule of address.ts (capitalised words), the address lines of address-lines.ts (any case: "w 12th
+ * st", "COUNTY RD 40"), the house-number test of phone.ts and the tagger's street words (tagger.ts,
+ * address-parts.ts), which had each written their own.
  */
-const STREET_WORDS =
+export const STREET_WORDS =
   "street st avenue ave road rd lane ln drive dr boulevard blvd way court ct parkway pkwy place pl square sq terrace ter circle cir trail trl highway hwy".split(
     " ",
   );

@@ -1,7 +1,8 @@
 import { capitalised, LABELS, type Lexicon, TokenWordSet } from "./features";
 import { GIVEN_NAME_WORDS } from "./given-names";
 import { rareCapital } from "./plain-names";
-import { Gap, tokenFrom, type Tokens } from "./tokens";
+import { Gap, spanEnd, tokenFrom, type Tokens } from "./tokens";
+import { STREET_WORDS as STREET_NAME_ENDINGS } from "../detectors/street-words";
 
 /**
  * The parts of an address the tagger leaves out or runs past, in the styles of the eighth round's own
@@ -154,11 +155,11 @@ function tokenAt(tokens: Tokens, at: number): number {
   return k < tokens.length && tokens.start(k) === at ? k : -1;
 }
 
-const STREET_WORDS = new TokenWordSet(
-  "street st road rd lane ln avenue ave drive dr close cl crescent cres grove gardens gdns terrace way court ct place pl square sq hill row mews walk green rise park parade vale view wynd".split(
-    " ",
-  ),
-);
+/** A street's last word (street-words.ts) and the ones British streets add ("Church Close", "Archer Row", "Bath Mews"). */
+const STREET_WORDS = new TokenWordSet([
+  ...STREET_NAME_ENDINGS,
+  ..."close cl crescent cres grove gardens gdns hill row mews walk green rise park parade vale view wynd".split(" "),
+]);
 
 /**
  * A British (or Canadian) address that ends in its postcode: back from the postcode over up to five parts (a comma's
@@ -253,8 +254,7 @@ const PART_WORDS = 8;
  */
 function streetsNamedForPeople(tokens: Tokens, labels: Uint8Array): void {
   for (let a = labels.indexOf(PERSON); a >= 0; a = labels.indexOf(PERSON, a + 1)) {
-    let b = a;
-    while (b + 1 < tokens.length && labels[b + 1] === PERSON && tokens.gap(b + 1) === Gap.Space) b++;
+    const b = spanEnd(tokens, labels, a);
     const s = b + 1;
     if (s < tokens.length && tokens.gap(s) === Gap.Space && capitalised(tokens, s) && STREET_WORDS.has(tokens, s)) {
       const numbered = a > 0 && tokens.gap(a) === Gap.Space && isDigit(tokens.first(a - 1)) && tokens.end(a - 1) - tokens.start(a - 1) <= 5;

@@ -1,6 +1,7 @@
-import { capitalised, LABELS, type Lexicon, lexCode, oftenLower, TokenWordSet, writesCapitals } from "./features";
+import { capitalised, firstLetters, hasLetter, LABELS, type Lexicon, lexCode, oftenLower, TokenWordSet, writesCapitals } from "./features";
 import { LISTED_GIVEN_NAME_WORDS } from "./given-names";
 import { Gap, type Tokens } from "./tokens";
+import { OPENER_WORDS } from "./greetings";
 
 /**
  * Names chat writes in lower case after its openers, and names signed after a dash: "yo dario u coming",
@@ -13,8 +14,12 @@ import { Gap, type Tokens } from "./tokens";
  */
 
 const PERSON = LABELS.indexOf("PERSON");
-/** Chat's openers before the one addressed: greetings, thanks, answers and abbreviations. */
-const OPENERS = new TokenWordSet("yo hey hi hiya hello heya sure ok okay thanks thx ty congrats sorry cheers bye morning gm np lmk".split(" "));
+/**
+ * Chat's openers before the one addressed (greetings.ts). Its own list before had "morning" but
+ * hand-written first letters without its "m", so "morning dario" was never read; the shared list's
+ * letters take it, and "morning", "dear", "welcome" ... changed no span of the benches (greetings.ts).
+ */
+const OPENERS = new TokenWordSet(OPENER_WORDS);
 const isLower = (c: number) => c >= 97 && c <= 122;
 /** Chat's abbreviations and groups, which the case profile never saw ("ok omw": newstyle-dev6; "hey yall": frames.test.ts). */
 const CHAT_WORDS = new TokenWordSet(
@@ -41,8 +46,8 @@ function lowerName(tokens: Tokens, i: number, lex: Lexicon): boolean {
  */
 const SIGNED = /\n(?:(?:--|—|–)|(?:cheers|thanks|thx|ty|best|regards|love|later|bye|ttyl)[,.!]?[ \t]*\n[ \t]*-)[ \t]*([\p{L}'’]+(?:[ \t][\p{L}'’]+)?)[ \t]*$/iu;
 
-/** The first letters of OPENERS' words, one bit a letter (a = bit 0): most words are passed over on it. */
-const OPENER_FIRST = "yhsotcbgnl".split("").reduce((bits, c) => bits | (1 << (c.charCodeAt(0) - 97)), 0);
+/** The first letters of OPENERS' words: most words are passed over on it. */
+const OPENER_FIRST = firstLetters(OPENER_WORDS);
 
 export function chatNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   const n = tokens.length;
@@ -53,7 +58,7 @@ export function chatNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): voi
     const g = tokens.gap(i);
     if (!(g === Gap.Start || g === Gap.Newline || g === Gap.Stop)) continue;
     const c = tokens.first(i);
-    if (!isLower(c) || (OPENER_FIRST & (1 << (c - 97))) === 0 || !isLower(tokens.first(i + 1)) || tokens.gap(i + 1) !== Gap.Space) continue;
+    if (!hasLetter(OPENER_FIRST, c) || !isLower(tokens.first(i + 1)) || tokens.gap(i + 1) !== Gap.Space) continue;
     if (labels[i + 1] === 0 && OPENERS.has(tokens, i) && lowerName(tokens, i + 1, lex)) labels[i + 1] = PERSON;
   }
   // The last line's one or two words after a dash: only when one of the last 60 characters is a dash.

@@ -155,6 +155,24 @@ export function lexCode(tokens: Tokens, i: number, lex: Lexicon): number {
   return code;
 }
 
+/**
+ * The lexicon number of a lower-cased spelling that is no token of the text ("garcia" of "Garcias"),
+ * probed by the hashes makeLexicon keyed it with: so a rule that asks about such a spelling reads the
+ * lexicon's name bit instead of a second copy of the name list.
+ */
+export function wordCode(word: string, lex: Lexicon): number {
+  if (word.length === 0 || /^\d/.test(word)) return 0;
+  const hash = hashWord(word);
+  const key = secondOf(word, 0, word.length, false) | (/^[a-z']+$/.test(word) ? PLAIN_KEY : 0);
+  const slots = lex.slots;
+  const mask = (slots.length >> 1) - 1;
+  for (let slot = home(hash, mask); ; slot = (slot + 1) & mask) {
+    const entry = slots[slot * 2 + 1]!;
+    if (entry === 0) return 0;
+    if (slots[slot * 2] === hash && (entry & ~CODE_MASK) === key) return entry & CODE_MASK;
+  }
+}
+
 /** Whether token i is a possessive ("Alex's", "Jones’s"): a name does not run on past one ("Kevin Lamovec's Cautionary Tales"). */
 export function isPossessive(tokens: Tokens, i: number): boolean {
   const source = tokens.source;
@@ -379,6 +397,20 @@ export class TokenWordSet {
     return this.words.has(tokens.lower(i));
   }
 }
+
+/**
+ * The first letters of lower-case ASCII words, one bit a letter (a = bit 0): the loops over every word
+ * test a word's first letter against it (hasLetter) before a TokenWordSet lookup, as most words start
+ * with none of a short list's letters.
+ */
+export function firstLetters(words: Iterable<string>): number {
+  let bits = 0;
+  for (const w of words) bits |= 1 << (w.charCodeAt(0) - 97);
+  return bits;
+}
+
+/** Whether the code c is a lower-case ASCII letter among `letters` (firstLetters); false for any other code. */
+export const hasLetter = (letters: number, c: number) => c >= 97 && c <= 122 && (letters & (1 << (c - 97))) !== 0;
 
 /** Whether a text writes capitals at all (any word starting with an ASCII capital). */
 export function writesCapitals(tokens: Tokens): boolean {

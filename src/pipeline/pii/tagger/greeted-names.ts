@@ -1,7 +1,8 @@
-import { capitalised, LABELS, TokenWordSet } from "./features";
+import { capitalised, firstLetters, hasLetter, LABELS, TokenWordSet } from "./features";
 import { GIVEN_NAME_WORDS } from "./given-names";
 import { PERSON_NEXT } from "./things";
 import { Gap, type Tokens } from "./tokens";
+import { GREETING_WORDS, SIGN_OFF_WORDS } from "./greetings";
 
 /**
  * Given names that are English words, addressed or signed ("Thanks, Hope.", "Love, Summer and Hunter",
@@ -17,21 +18,18 @@ import { Gap, type Tokens } from "./tokens";
 const PERSON = LABELS.indexOf("PERSON");
 
 /** Greetings and sign-offs that open a line or a sentence, a comma after them or not. */
-const GREETING_WORDS = "dear hi hey hello thanks cheers love regards best warmly sincerely xo".split(" ");
-const GREETING = new TokenWordSet(GREETING_WORDS);
+const GREETINGS_AND_SIGN_OFFS = [...GREETING_WORDS, ...SIGN_OFF_WORDS];
+const GREETING = new TokenWordSet(GREETINGS_AND_SIGN_OFFS);
 /** Words before a pair of names: "with Grace & Mark", "for Will or Rose". */
 const PAIRED_WORDS = ["with", "for"];
 const PAIRED = new TokenWordSet(PAIRED_WORDS);
 /** Relatives written before a given name: "Dear Aunt Rose", "Love, Grandpa Joe". */
 const RELATIVES = new TokenWordSet("aunt auntie uncle grandma grandpa granny nana mum mom dad cousin".split(" "));
 const JOINS = new TokenWordSet(["and", "or"]);
-/** The first letters of GREETING's and PAIRED's words, one bit a letter (a = bit 0). */
-const GREETING_FIRST = [...GREETING_WORDS, ...PAIRED_WORDS].reduce((bits, w) => bits | (1 << (w.charCodeAt(0) - 97)), 0);
+/** The first letters of GREETING's and PAIRED's words. */
+const GREETING_FIRST = firstLetters([...GREETINGS_AND_SIGN_OFFS, ...PAIRED_WORDS]);
 /** Whether a word starting with unit c may be one of GREETING's or PAIRED's: a letter of GREETING_FIRST, in either case. */
-function greetingLetter(c: number): boolean {
-  const f = c | 0x20;
-  return f >= 97 && f <= 122 && (GREETING_FIRST & (1 << (f - 97))) !== 0;
-}
+const greetingLetter = (c: number) => hasLetter(GREETING_FIRST, c | 0x20);
 const MONTHS = new TokenWordSet("april may june august".split(" "));
 
 const givenWord = (tokens: Tokens, i: number) => i < tokens.length && capitalised(tokens, i) && GIVEN_NAME_WORDS.has(tokens, i) && !MONTHS.has(tokens, i);

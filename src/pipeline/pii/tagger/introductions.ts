@@ -13,8 +13,10 @@ import { Gap, tokenFrom, type Tokens } from "./tokens";
 
 const PERSON = LABELS.indexOf("PERSON");
 /** What may come before "this is" / "it's" on the line: greetings, fillers and whom the caller addresses. */
-const OPENERS = new TokenWordSet("hi hey hello hiya yeah yes yep oh um uh ok okay so morning afternoon evening good mom mum dad".split(" "));
-const GREETINGS = new TokenWordSet("hi hey hello hiya yeah yes yep oh um uh morning afternoon evening good".split(" "));
+const GREETING_WORDS = "hi hey hello hiya yeah yes yep oh um uh morning afternoon evening good".split(" ");
+const OPENERS = new TokenWordSet([...GREETING_WORDS, ..."ok okay so mom mum dad".split(" ")]);
+/** The openers that greet, one of which the line must hold: "ok" or "mom" alone opens no introduction. */
+const GREETINGS = new TokenWordSet(GREETING_WORDS);
 const THIS = new TokenWordSet(["this"]);
 const IS = new TokenWordSet(["is"]);
 const ITS = new TokenWordSet(["it's", "it’s", "its"]);

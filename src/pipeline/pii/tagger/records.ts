@@ -1,4 +1,4 @@
-import { capitalised, flagsOf, lexCode, type Lexicon, LABELS, oftenLower, usuallyLower, usuallySentenceStart } from "./features";
+import { capitalised, firstLetters, flagsOf, hasLetter, lexCode, type Lexicon, LABELS, oftenLower, usuallyLower, usuallySentenceStart } from "./features";
 import { GIVEN_NAME_WORDS, LISTED_GIVEN_NAME_WORDS } from "./given-names";
 import { eachLine } from "../../../text/each-line";
 import { PLACE_WORDS } from "./places";
@@ -202,7 +202,7 @@ const NAME_LABEL = /(?:ship to|bill to|sold to|deliver to|caller|attn|attention(
 const LABEL_PREFIXES = ["sh", "bi", "so", "de", "ca", "at", "c/", "fn"];
 const LABEL_STARTS = new Set(LABEL_PREFIXES.map((s) => (s.charCodeAt(0) << 8) | s.charCodeAt(1)));
 /** Their first letters, one bit a letter (a = bit 0): most lines are told by one test, without a set lookup. */
-const LABEL_FIRST = LABEL_PREFIXES.reduce((bits, s) => bits | (1 << (s.charCodeAt(0) - 97)), 0);
+const LABEL_FIRST = firstLetters(LABEL_PREFIXES);
 /** An ASCII letter's code lower-cased; any other code as it is (no label starts with one). */
 const lowerAscii = (c: number) => (c >= 65 && c <= 90 ? c | 0x20 : c);
 const isUpper = (c: number) => (c >= 65 && c <= 90) || c === 39 || c === 45;
@@ -229,7 +229,7 @@ function labelledNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
     while (source.charCodeAt(at) === 32 || source.charCodeAt(at) === 9) at++;
     // Two character codes, not a lower-cased slice: a string made for every line of every text.
     const letter = lowerAscii(source.charCodeAt(at));
-    if (letter < 97 || letter > 122 || (LABEL_FIRST & (1 << (letter - 97))) === 0) return;
+    if (!hasLetter(LABEL_FIRST, letter)) return;
     if (!LABEL_STARTS.has((letter << 8) | lowerAscii(source.charCodeAt(at + 1)))) return;
     NAME_LABEL.lastIndex = at;
     const m = NAME_LABEL.exec(source);

@@ -1,7 +1,9 @@
 import {
   capitalised,
   features,
+  firstLetters,
   flagsOf,
+  hasLetter,
   isCandidate,
   isPossessive,
   hashSpan,
@@ -23,15 +25,17 @@ import { PLACE_WORDS } from "./places";
 import { LISTED_GIVEN_NAME_WORDS } from "./given-names";
 import { introducedNames, lowerTitleNames } from "./introductions";
 import { addressLabels, recordNames } from "./records";
-import { FOREIGN_TITLES, NAME_PARTICLES, TITLES } from "./titles";
+import { FOREIGN_TITLES, NAME_PARTICLE_WORDS, NAME_PARTICLES, TITLES } from "./titles";
 import { dropThings } from "./things";
 import { greetedNames } from "./greeted-names";
 import { chatNames } from "./chat-names";
 import { speakerNames } from "./speakers";
+import { OPENER_WORDS } from "./greetings";
+import { STREET_WORDS as STREET_NAME_ENDINGS } from "../detectors/street-words";
 import { wordNames } from "./word-names";
 import { addressParts } from "./address-parts";
 import { listedName, lowerTiedNames } from "./plain-names";
-import { Gap, isInitial, STRIDE, tokenize, type Tokens } from "./tokens";
+import { Gap, isInitial, spanEnd, STRIDE, tokenize, type Tokens } from "./tokens";
 
 const FOREIGN_TITLE_WORDS = new TokenWordSet(FOREIGN_TITLES);
 
@@ -280,25 +284,7 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
 /** Titles that are also words of a role ("Chief Executive", "Rev. Counter"): the word after one is a name only if it is name-like ("Chief Adekunle"). */
 const ROLE_TITLES = new TokenWordSet(["chief", "hon", "rev", "sgt", "capt", "fr", "lt", "col", "insp", "det", "cllr", "deacon", "dame", ...OFFICES]);
 /** Words a line may open with before the name of the one addressed ("Hey Summer,", "Thanks Hope, that fixed it!"). */
-const GREETINGS = new TokenWordSet([
-  "hi",
-  "hey",
-  "hello",
-  "dear",
-  "thanks",
-  "thank",
-  "cheers",
-  "morning",
-  "evening",
-  "afternoon",
-  "congrats",
-  "congratulations",
-  "welcome",
-  "bye",
-  "ok",
-  "okay",
-  "sorry",
-]);
+const GREETINGS = new TokenWordSet(OPENER_WORDS);
 /** What follows a greeting that is nobody's name ("Hi all,", "Hello World!", "Thanks again,"), a pet name ("Hey Sugar,") or an assistant ("Thanks ChatGPT!": prompts address one; the development prompts' finds). */
 const ADDRESSED_GROUPS = new TokenWordSet(
   "all team everyone everybody there again guys folks world sir madam customer customers friends friend both so much a lot you yall colleagues members mate buddy man dude bro love hun babe honey sweetie ladies gentlemen gang crew people class committee board sirs partner neighbour neighbor doctor doc boss chief captain coach sugar darling sweetheart star baby sunshine kiddo champ pal chatgpt gpt ai bot assistant claude gemini siri alexa copilot bard llama grok".split(
@@ -417,8 +403,8 @@ function shoutedTitle(tokens: Tokens, t: number): boolean {
 /** The particles of Irish family names ("Ó Faoláin", "Ní Dhuibhir", "Nic Giolla"); "Mac" left out, as it names a computer far more often. */
 const IRISH_PARTICLES = new TokenWordSet(["ó", "ní", "nic", "uí", "ua", "mhic"]);
 
-/** The first letters of NAME_PARTICLES' words, one bit a letter (a = bit 0). */
-const PARTICLE_FIRST = "dlvb".split("").reduce((bits, c) => bits | (1 << (c.charCodeAt(0) - 97)), 0);
+/** The first letters of NAME_PARTICLES' words. */
+const PARTICLE_FIRST = firstLetters(NAME_PARTICLE_WORDS);
 
 /**
  * Up to three lower-case particles between a person's word and a capitalised one make one name: "José
@@ -435,7 +421,7 @@ function particleNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon, nameLik
   for (let i = 0; i + 2 < tokens.length; i++) {
     // The cheap tests first: a particle's first letter (d, l, v, b) and length after a space, then a capitalised word before it.
     const c = tokens.first(i + 1);
-    if (c < 98 || c > 118 || (PARTICLE_FIRST & (1 << (c - 97))) === 0) {
+    if (!hasLetter(PARTICLE_FIRST, c)) {
       // A lower-case word after that is no particle opens no name either: stepped over on the same test.
       if (c >= 97 && c <= 122) i++;
       continue;
@@ -501,8 +487,7 @@ function irishParticleNames(tokens: Tokens, labels: Uint8Array, nameLike: (i: nu
 function dropPlaces(tokens: Tokens, labels: Uint8Array): void {
   for (let i = 0; i < tokens.length; i++) {
     if (labels[i] !== PERSON) continue;
-    let j = i;
-    while (j + 1 < tokens.length && labels[j + 1] === PERSON && tokens.gap(j + 1) === Gap.Space) j++;
+    const j = spanEnd(tokens, labels, i);
     let all = true;
     for (let k = i; k <= j && all; k++) all = PLACE_WORDS.has(tokens, k);
     if (all) for (let k = i; k <= j; k++) labels[k] = O;
@@ -630,11 +615,8 @@ function repeatNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   }
 }
 
-const STREET_WORDS = new TokenWordSet(
-  "street st avenue ave road rd lane ln drive dr boulevard blvd way court ct parkway pkwy place pl square sq terrace trail circle highway hwy nw ne sw se apt suite unit floor".split(
-    " ",
-  ),
-);
+/** Words that join the address before them: a street's (street-words.ts), a compass quarter's or a unit's ("14 Elm St NW", "5 Main Street Suite 200"). */
+const STREET_WORDS = new TokenWordSet([...STREET_NAME_ENDINGS, ..."nw ne sw se apt suite unit floor".split(" ")]);
 
 /**
  * Words before a number that opens an address ("Flat 3", "PO Box 77", "No. 8, Jalan Ampang", "Block

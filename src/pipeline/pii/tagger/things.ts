@@ -1,7 +1,6 @@
-import { capitalised, isPossessive, LABELS, type Lexicon, lexCode, oftenLower, TokenWordSet, usuallyLower, writesCapitals } from "./features";
-import namesFile from "../../../../models/pii-ner/names.json";
+import { capitalised, isPossessive, LABELS, type Lexicon, lexCode, oftenLower, TokenWordSet, usuallyLower, wordCode, writesCapitals } from "./features";
 import { GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
-import { Gap, type Tokens } from "./tokens";
+import { Gap, spanEnd, type Tokens } from "./tokens";
 
 /**
  * Person spans that name a thing: a product, a brand, a model, an event or a holiday, read from the
@@ -31,9 +30,6 @@ const DETERMINERS = new TokenWordSet("the a an this these those my your our thei
  * a product word or another capitalised word follows it ("my Fender Telecaster", "our Kestrel Voyager").
  */
 const PERSONAL_DETERMINERS = new TokenWordSet("my our your this".split(" "));
-
-/** Surnames and given names of the training spans (names.json), for a family's plural: "the Garcias". */
-const NAMES = new Set(namesFile.names);
 
 /**
  * Capitalised words that make the name before them, or the span they end, a product line, an event, an institution or a
@@ -91,8 +87,7 @@ export function dropThings(tokens: Tokens, labels: Uint8Array, lex: Lexicon): vo
   for (let i = 0; i < tokens.length; i++) {
     if (labels[i] !== PERSON) continue;
     // The span: person words on one line joined by spaces.
-    let j = i;
-    while (j + 1 < tokens.length && labels[j + 1] === PERSON && tokens.gap(j + 1) === Gap.Space) j++;
+    let j = spanEnd(tokens, labels, i);
     // In a text that writes capitals, a lower-case common word ending the span is the tagger's run-on
     // past the name, not part of it ("Broadway medley", "Dawn broke"): it leaves the span, and the
     // rules below read it as the word after.
@@ -105,7 +100,7 @@ export function dropThings(tokens: Tokens, labels: Uint8Array, lex: Lexicon): vo
 }
 
 function thing(tokens: Tokens, labels: Uint8Array, i: number, j: number, lex: Lexicon): boolean {
-  if (i > 0 && tokens.gap(i) === Gap.Space && DETERMINERS.has(tokens, i - 1) && !personAfterDeterminer(tokens, labels, i, j)) return true;
+  if (i > 0 && tokens.gap(i) === Gap.Space && DETERMINERS.has(tokens, i - 1) && !personAfterDeterminer(tokens, labels, i, j, lex)) return true;
   if (i === j ? PROGRAMS.has(tokens, i) : THING_WORDS.has(tokens, j)) {
     // A full name before a product word stays ("Upgrade John Smith Pro account", "Grace Okafor Cloud login"): the word leaves the span.
     if (j - i < 2 || !knownName(tokens, i, j - 1, lex)) return true;
@@ -135,9 +130,10 @@ function knownName(tokens: Tokens, i: number, j: number, lex: Lexicon): boolean 
  * word after it ("My Sarah is sick", "This Kevin guy"; not "my Fender Telecaster"). Not a surname: "We
  * bought our Ford" (the fourth new-style development set's false find).
  */
-function personAfterDeterminer(tokens: Tokens, labels: Uint8Array, i: number, j: number): boolean {
+function personAfterDeterminer(tokens: Tokens, labels: Uint8Array, i: number, j: number, lex: Lexicon): boolean {
   const word = tokens.lower(j);
-  if (i === j && word.length > 3 && word.endsWith("s") && NAMES.has(word.slice(0, -1))) return true;
+  // A known name of the lexicon (names.json's training names) before the plural's "s".
+  if (i === j && word.length > 3 && word.endsWith("s") && (wordCode(word.slice(0, -1), lex) & 1) === 1) return true;
   // One word only: two after "your" are a make and a model as often ("your Ford Ranger": the outside set's false find).
   if (i !== j || !PERSONAL_DETERMINERS.has(tokens, i - 1) || THING_WORDS.has(tokens, j) || !GIVEN_NAME_WORDS.has(tokens, i)) return false;
   const n = j + 1;

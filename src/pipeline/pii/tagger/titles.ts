@@ -13,6 +13,7 @@ export const TITLES = new TokenWordSet(["mr", "mrs", "ms", "dr", "prof", "mx", .
 
 /**
  * The lower-case particles of family names: Spanish, Portuguese, Italian, French, Dutch, German and Malay ("de los",
- * "van der", "bin"). Each starts with d, l, v or b (tagger.ts particleNames passes other words over on their first letter).
+ * "van der", "bin"). tagger.ts particleNames passes words over on their first letter (firstLetters of these).
  */
-export const NAME_PARTICLES = new TokenWordSet("de del della di da das do dos du la las los le van von der den bin binti bint".split(" "));
+export const NAME_PARTICLE_WORDS = "de del della di da das do dos du la las los le van von der den bin binti bint".split(" ");
+export const NAME_PARTICLES = new TokenWordSet(NAME_PARTICLE_WORDS);

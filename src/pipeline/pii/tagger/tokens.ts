@@ -366,3 +366,11 @@ export function isInitial(tokens: Tokens, i: number): boolean {
   const c = tokens.first(i);
   return tokens.end(i) - tokens.start(i) === 1 && c >= 65 && c <= 90 && tokens.source.charCodeAt(tokens.end(i)) === 46;
 }
+
+/** The last token of the span that token i opens: the tokens after it with its label, on one line and joined by spaces ("Grace Okafor"). */
+export function spanEnd(tokens: Tokens, labels: Uint8Array, i: number): number {
+  const label = labels[i];
+  let j = i;
+  while (j + 1 < tokens.length && labels[j + 1] === label && tokens.gap(j + 1) === Gap.Space) j++;
+  return j;
+}
