@@ -199,6 +199,19 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["role", "Can I book many rooms at once?", "Can I book a room at once?"],
   ["role", "Can I use a few coupons on one order?", "Can I use a coupon on one order?"],
   ["role", "What are your most popular plans?", "What are your popular plans?"],
+  // Two-word quantifiers that say otherwise than their head word (bench/data/cache-probe11.json).
+  ["role", "Is every other row shaded?", "Is every row shaded?"],
+  ["role", "Do few people speak Latin?", "Do a few people speak Latin?"],
+  // "the ratio between X and Y" is X / Y, ordered; a name repeated where the other repeats another.
+  ["order", "What is the ratio between boys and girls in the class?", "What is the ratio between girls and boys in the class?"],
+  ["entity", "Draw a line between point A and point B, then extend it past B.", "Draw a line between point A and point B, then extend it past A."],
+  // A fronted phrase of the answer's form stays in front: at the end it is the form of what the user makes.
+  ["order", "In a sentence, how do I use a semicolon?", "How do I use a semicolon in a sentence?"],
+  ["order", "In one paragraph, how do I write a cover letter?", "How do I write a cover letter in one paragraph?"],
+  ["order", "In a few words, how do I describe myself?", "How do I describe myself in a few words?"],
+  ["order", "In detail, how do I write a report?", "How do I write a report in detail?"],
+  // Math in words keeps a difference's sides in order: x² - y² is not y² - x².
+  ["order", "What is the difference between x squared and y squared?", "What is the difference between y squared and x squared?"],
   // A preposition dropped between two words that then make a compound after a determiner.
   ["role", "Why is the fish in my tank dying?", "Why is my fish tank dying?"],
   ["role", "Why is the test in my suite failing?", "Why is my test suite failing?"],
@@ -273,6 +286,15 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
 
 /** Rewordings that must stay equivalent, or the cache would never hit. */
 const PARAPHRASES: [string, string][] = [
+  // The other side of each probe11 refusal: a difference or relationship between two things is unordered, "every"
+  // and "a few" alone are as before, and one name repeated on one side only is no swap.
+  ["What is the difference between boys and girls?", "What is the difference between girls and boys?"],
+  ["In a tweet, how would you describe Rome?", "How would you describe Rome in a tweet?"],
+  ["How is x squared different from y squared?", "What is the difference between x squared and y squared?"],
+  ["What is the relationship between boys and girls in the class?", "What is the relationship between girls and boys in the class?"],
+  ["Does every row have a header?", "Does each row have a header?"],
+  ["Do a few people speak Latin?", "do a few people speak latin"],
+  ["Draw a line from point A to point B.", "Draw a line from point A to point B, from A."],
   // Issue 24, tenth session: what the quantity and compound checks leave served. "some" / "any" on one side, idioms of "all",
   // "both X and Y"; a preposition dropped where no compound follows a determiner.
   ["Is there any fee at all?", "Is there a fee?"],

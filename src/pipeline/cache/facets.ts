@@ -974,12 +974,16 @@ const DIFFERENCE_BETWEEN =
  */
 function differenceBetween(x: string, y: string): string {
   // Not numbers, nor anything that is not words: "the difference between 10 and 4" may be signed, as coordinate keeps numbers in order.
-  if (![x, y].every((side) => /^[\p{L}'’ -]+$/u.test(side.trim()) && !NUMBER_WORD_SIDE.test(side)))
+  // Nor math spelled in words, with a variable or an operator word: "the difference between x squared and y squared" is
+  // x² - y², not y² - x² (bench/data/cache-probe11.json's review: lead served the pair).
+  if (![x, y].every((side) => /^[\p{L}'’ -]+$/u.test(side.trim()) && !NUMBER_WORD_SIDE.test(side) && !MATH_WORD_SIDE.test(side)))
     return `what is the difference between ${x.trim()} and ${y.trim()}?`;
   const [first, second] = [x.trim(), y.trim()].sort((p, q) => p.replace(/^(?:the|a|an) /i, "").localeCompare(q.replace(/^(?:the|a|an) /i, "")));
   return `what is the difference between ${first} and ${second}?`;
 }
 
+/** A one-letter variable (not the article "a", nor "I") or an operator word ("squared", "plus", "minus"). */
+const MATH_WORD_SIDE = new RegExp(`(?:^|\\s)(?![ai]\\b)\\p{L}(?=\\s|$)|\\b(?:${Object.keys(OPERATOR_WORDS).join("|")})\\b`, "iu");
 const NUMBER_WORD_SIDE = new RegExp(`\\b(?:${Object.keys({ ...NUMBER_WORDS, ...NUMBER_SCALES }).join("|")})\\b`, "i");
 
 function withDifferenceFrame(request: string): string {
@@ -1032,10 +1036,13 @@ const HOW_MUCH_WILL_COST = /^(\s*how much) (?:will|would) (.+?) cost\b/i;
  * I open a bank account?" what "How can I open a bank account as a non-resident?" asks; a fronted adverbial
  * modifies the whole question wherever it stands (bench/data/cache-pairs-dev9.json: 5 such paraphrases refused on
  * order). Only one sentence, a question word or an auxiliary after the comma, and no comma, verb-like "-ing" or
- * second clause inside the phrase: "In case it fails, how do I ..." (a condition) and "If ..." stay as written.
+ * second clause inside the phrase: "In case it fails, how do I ..." (a condition) and "If ..." stay as written. Nor a
+ * phrase ending in the answer's form or length ("In a sentence, how do I use a semicolon?" asks briefly what "How do I use
+ * a semicolon in a sentence?" asks of its use; "In one paragraph, how do I write a cover letter?": lead served 6 such pairs
+ * to this branch's review, after bench/data/cache-probe11.json), which at the end is the form of what the user makes.
  */
 const FRONTED_PHRASE =
-  /^(\s*)(in|with|on|for|as|using|at|during|from|by|inside|within)\s+((?:(?!case\b|order\b|that\b|which\b|if\b|when\b)[\p{L}\p{N}'’-]+\s+){0,4}?(?!case\b|order\b)[\p{L}\p{N}'’-]+),\s+((?:how|what|what['’]s|where|when|why|which|who|can|could|should|is|are|do|does)\b[^?.!\n]*?)\s*([?.!]?)\s*$/iu;
+  /^(\s*)(in|with|on|for|as|using|at|during|from|by|inside|within)\s+((?:(?!case\b|order\b|that\b|which\b|if\b|when\b)[\p{L}\p{N}'’-]+\s+){0,4}?(?!case\b|order\b|(?:words?|sentences?|paragraphs?|lines?|pages?|detail|points|steps|terms)\b)[\p{L}\p{N}'’-]+),\s+((?:how|what|what['’]s|where|when|why|which|who|can|could|should|is|are|do|does)\b[^?.!\n]*?)\s*([?.!]?)\s*$/iu;
 
 /**
  * "The Mona Lisa was painted by whom?" asks "Who painted the Mona Lisa?": a passive whose agent is the question is its
@@ -1135,6 +1142,13 @@ const ORDERED_ROLES: ReadonlySet<string> = new Set(["quantity"]);
  * bench/data/cache-probe10.json).
  */
 const ONE_OF: Role = ["quantity", "one"];
+/**
+ * Quantifiers of two words that say otherwise than their head: "every other row" is every second one, not
+ * "every row"; "a few people" is some, where "few people" is hardly any (bench/data/cache-probe11.json: lead
+ * served both pairs).
+ */
+const EVERY_OTHER: Role = ["quantity", "every other"];
+const A_FEW: Role = ["quantity", "a few"];
 /**
  * "both X and Y" coordinates two things, which "X and Y" names as well ("claimed by both India and Pakistan" /
  * "divided between India and Pakistan", SemEval pairs scored equivalent): an "and" within four words, in the same sentence.
@@ -1346,6 +1360,13 @@ function standsAlone(next: Token | undefined): boolean {
  * "Italy and France beat Spain" stay in order), nor the word before the first unless it is a verb
  * that takes a list ("Compare Python and Java"). Numbers are never reordered ("subtract 3 and 5").
  */
+/**
+ * Words whose "between X and Y" is ordered: "the ratio between boys and girls" is boys / girls, which "the ratio between
+ * girls and boys" inverts (bench/data/cache-probe11.json: lead served the pair), where "the difference between" or "the
+ * relationship between" two things is the same both ways.
+ */
+const ORDERED_BETWEEN: ReadonlySet<string> = new Set(["ratio", "ratios", "quotient", "proportion"]);
+
 function coordinate(slots: PlacedSlot[], tokens: readonly Token[], titleCase: boolean): void {
   const byToken = new Map(slots.map((s) => [s.at, s]));
   const member = (at: number) => {
@@ -1366,6 +1387,7 @@ function coordinate(slots: PlacedSlot[], tokens: readonly Token[], titleCase: bo
     }
     const before = tokens[at - 1];
     if (members.length < 2 || (slotKey(before, titleCase) !== undefined && !LIST_VERBS.has(before!.lower))) continue;
+    if (before?.lower === "between" && ORDERED_BETWEEN.has(tokens[at - 2]?.lower ?? "")) continue;
     const rank = Math.min(...members.map((m) => m.rank));
     for (const m of members) m.rank = rank;
   }
@@ -1699,9 +1721,13 @@ export function extractFacets(prompt: string): PromptFacets {
           ? ["wh", "which"]
           : t.lower === "one" && next?.lower === "of"
             ? ONE_OF
-            : (t.lower === "all" && ALL_IDIOM_BEFORE.has(prev?.lower ?? "") && next?.kind !== "word") || (t.lower === "both" && coordinates(tokens, i))
-              ? undefined
-              : ROLE_OF.get(t.lower);
+            : t.lower === "every" && next?.lower === "other"
+              ? EVERY_OTHER
+              : t.lower === "few" && prev?.lower === "a"
+                ? A_FEW
+                : (t.lower === "all" && ALL_IDIOM_BEFORE.has(prev?.lower ?? "") && next?.kind !== "word") || (t.lower === "both" && coordinates(tokens, i))
+                  ? undefined
+                  : ROLE_OF.get(t.lower);
     if (role) addRole(facets.roles, role);
     if (role && AMOUNT_WORDS.has(t.lower) && countsNoun(prev, next)) addRole(facets.roles, ["count", role[1]]);
     if (t.sentenceStart && AUXILIARIES.has(t.lower)) addRole(facets.roles, ["mood", "yes/no"]);

@@ -102,6 +102,23 @@ function missingEntity(a: PromptFacets, b: PromptFacets): string | undefined {
   return undefined;
 }
 
+/**
+ * A name one prompt repeats where the other repeats another: "Draw a line between point A and point B, then extend
+ * it past B" / "... past A" (bench/data/cache-probe11.json: lead served it; one-letter names are no content words,
+ * which the word check counts, and the entity check asks only whether a name is there).
+ */
+function entityCountSwap(a: PromptFacets, b: PromptFacets): string | undefined {
+  const counts = (f: PromptFacets) => {
+    const n = new Map<string, number>();
+    for (const s of f.slots) if (s.key.startsWith("e:")) n.set(s.key, (n.get(s.key) ?? 0) + 1);
+    return n;
+  };
+  const [inA, inB] = [counts(a), counts(b)];
+  const more = (x: Map<string, number>, y: Map<string, number>) => [...x].find(([k, n]) => n > (y.get(k) ?? 0))?.[0];
+  const [moreA, moreB] = [more(inA, inB), more(inB, inA)];
+  return moreA !== undefined && moreB !== undefined ? `${moreA} vs ${moreB} once more` : undefined;
+}
+
 /** A word in one prompt whose antonym by prefix or suffix is in the other: safe/unsafe, useful/useless. */
 function affixAntonym(a: PromptFacets, b: PromptFacets): string | undefined {
   for (const [x, y] of [
@@ -359,7 +376,7 @@ const CHECKS: readonly Check[] = [
     return direction ? mismatch("direction", direction) : undefined;
   },
   (a, b) => {
-    const entity = missingEntity(a, b);
+    const entity = missingEntity(a, b) ?? entityCountSwap(a, b);
     return entity ? mismatch("entity", entity) : undefined;
   },
   (a, b) => {
