@@ -119,6 +119,11 @@ const CASES: [string, string, string[]][] = [
     ["Honestly I'm so nervous, I'm freaking out about the audit."],
   ],
   [
+    "a text after a verb of editing that opens a sentence right where the 80 characters before the colon start",
+    `I wrote my friend a reply. Edit for tone and keep it short and kind as my old friend has been unwell lately: Honestly I basically forgot your birthday, so sorry.`,
+    ["Honestly I basically forgot your birthday, so sorry."],
+  ],
+  [
     "a story to continue, named only by 'it'",
     `Hi! Hope you're well. I started a short story for my class. Could you continue it?\n\nSo the door opened, and really nobody was there. Mira just laughed.`,
     ["So the door opened, and really nobody was there. Mira just laughed."],
@@ -135,6 +140,17 @@ describe("data spans arrive byte for byte at every level", () => {
       }
     });
   }
+
+  test("a verb of editing cut out of a longer word 80 characters before a colon points at nothing", () => {
+    // "cr|edit for ...": on lead the rest of the message was protected when the colon stood exactly 80 characters
+    // after "edit", and compressed when it stood one more character on.
+    const text = (place: string) =>
+      `My friend and I want equal credit for the work we did together over the whole of the last school term at ${place}: honestly I think he basically did nothing at all, so help me write him a reply.`;
+    for (const place of ["home", "homes"]) {
+      const out = compressMessages([{ role: "user", content: text(place) }], { aggressiveness: 1, skipRules: [] }).messages[0]!.content;
+      expect(out).not.toContain("basically");
+    }
+  });
 
   test("the social framing around the data goes at the default level", () => {
     for (const [, content] of CASES.filter(([, c]) => c.startsWith(FRAMING) && !c.includes("Hi Sam"))) {

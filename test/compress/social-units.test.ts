@@ -91,6 +91,36 @@ describe("disclaimers", () => {
     expect(applyRule(disclaimers, messages, { level: 1 }).text).toBe(text);
   });
 
+  test("a run of degree words that ends in no disclaimer is read in linear time (fuzzed input)", () => {
+    // 24 "bit of" took about 8 s on lead: each could be read as "bit of" or as "bit" then "of".
+    const text = `I'm a silly data analyst, so this might be a ${"bit of ".repeat(24)}zzz. Write a query.`;
+    const started = performance.now();
+    expect(run(text)).toBe(text);
+    expect(withoutDisclaimers(text)).toBe(text);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(run("I'm a data analyst, so this might be a bit too silly. Write a query.")).toBe("I'm a data analyst. Write a query.");
+  });
+
+  test("many disclaimer clauses in one sentence are read in linear time (fuzzed input)", () => {
+    // On lead each match split the whole text before it: 6,000 of them took about 0.9 s in each call.
+    const text = `I'm a nurse${", to be honest, and tired".repeat(6000)}. Explain it.`;
+    const started = performance.now();
+    expect(run(text)).toBe(`I'm a nurse${" and tired".repeat(6000)}. Explain it.`);
+    expect(withoutDisclaimers(text)).toBe(`I'm a nurse${" and tired".repeat(6000)}. Explain it.`);
+    expect(performance.now() - started).toBeLessThan(300);
+  });
+
+  test("many feelings before a request are read in linear time (fuzzed input)", () => {
+    // On lead the rest of the text was searched again for each feeling: 6,000 took about 2 s.
+    const text = `${"My boss saw the report, which was embarrassing. ".repeat(6000)}Explain it.`;
+    const started = performance.now();
+    expect(run(text)).toBe(`${"My boss saw the report. ".repeat(6000)}Explain it.`);
+    expect(performance.now() - started).toBeLessThan(400);
+    // A feeling the request names later still stays, however far on.
+    const named = `I saw the report, which was embarrassing. ${"The numbers were wrong. ".repeat(50)}How do I handle this embarrassment?`;
+    expect(run(named)).toBe(named);
+  });
+
   test("mayChange holds wherever apply changes a message", () => {
     for (const text of ["I'm a nurse, so this might be a silly question. Explain it.", "We are a bit lost, to be honest. Help."]) {
       expect(run(text)).not.toBe(text);

@@ -32,14 +32,28 @@ const POINTER =
  */
 const EDIT_POINTER =
   /(?:^|[.!?\n][ \t]*)(?:[Ee]dit|[Ss]horten|[Ss]implify|[Cc]ondense|[Ss]ummari[sz]e|[Cc]lassify|[Cc]ritique|[Aa]naly[sz]e|[Mm]ake it (?:sound|more|less))(?:[ \t]+[a-z][^.!?\nA-Z:]*)?[ \t]*$/;
+/**
+ * EDIT_POINTER on `before`, the INLINE_REACH characters before a colon, which start at `from` of `text`: its "^"
+ * opens a sentence only where the text before `from` ends with an end mark, a line break and blanks, or is none.
+ * A cut inside a word is no sentence's start: "... equal cr|edit for the work ... at home: honestly ..." read
+ * "edit for ..." as the verb and froze the rest of the message, where a character more before the colon did not.
+ */
+function editPointerAt(text: string, from: number, before: string): boolean {
+  const m = EDIT_POINTER.exec(before);
+  if (m === null || from === 0 || m.index > 0 || /[.!?\n]/.test(before[0]!)) return m !== null;
+  let k = from;
+  while (k > 0 && (text[k - 1] === " " || text[k - 1] === "\t")) k--;
+  return k === 0 || /[.!?\n]/.test(text[k - 1]!);
+}
 const INLINE_REACH = 80;
 const INLINE_COLON = /:[ \t]+(?=\S)/g;
 
 function inlineIntroducerEnd(text: string): number {
   INLINE_COLON.lastIndex = 0;
   for (let m = INLINE_COLON.exec(text); m !== null; m = INLINE_COLON.exec(text)) {
-    const before = text.slice(Math.max(0, m.index - INLINE_REACH), m.index);
-    if (POINTER.test(before) || EDIT_POINTER.test(before)) return m.index + m[0].length;
+    const from = Math.max(0, m.index - INLINE_REACH);
+    const before = text.slice(from, m.index);
+    if (POINTER.test(before) || editPointerAt(text, from, before)) return m.index + m[0].length;
   }
   return -1;
 }
