@@ -132,7 +132,7 @@ function requestWords(text: string, closing?: string, smalltalk?: Set<string>[])
   }
   if (asides.length > 0) plain = cutRanges(plain, asides).kept;
   for (const whole of plain.match(SENTENCE) ?? []) {
-    let trimmed = whole.trim();
+    const trimmed = whole.trim();
     if (isSocialSentence(trimmed)) continue;
     // Thanks closing the message weigh nothing, and neither does what a rule leaves of them ("Cheers, oh wise
     // one." -> "Oh wise one.", bench/data/chatty-dev-10.json).
