@@ -986,8 +986,11 @@ function differenceBetween(x: string, y: string): string {
 const MATH_WORD_SIDE = new RegExp(`(?:^|\\s)(?![ai]\\b)\\p{L}(?=\\s|$)|\\b(?:${Object.keys(OPERATOR_WORDS).join("|")})\\b`, "iu");
 const NUMBER_WORD_SIDE = new RegExp(`\\b(?:${Object.keys({ ...NUMBER_WORDS, ...NUMBER_SCALES }).join("|")})\\b`, "i");
 
+/** Every frame withDifferenceFrame reads, built once rather than copied on each lookup's canonicalRequest. */
+const EVERY_DIFFERENCE_FRAME: readonly RegExp[] = [...DIFFERENCE_FRAMES, DIFFERENCE_BETWEEN];
+
 function withDifferenceFrame(request: string): string {
-  for (const frame of [...DIFFERENCE_FRAMES, DIFFERENCE_BETWEEN]) {
+  for (const frame of EVERY_DIFFERENCE_FRAME) {
     const m = frame.exec(request);
     if (m) return differenceBetween(m[1]!, m[2]!);
   }
