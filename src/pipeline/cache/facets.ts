@@ -986,8 +986,11 @@ function differenceBetween(x: string, y: string): string {
 const MATH_WORD_SIDE = new RegExp(`(?:^|\\s)(?![ai]\\b)\\p{L}(?=\\s|$)|\\b(?:${Object.keys(OPERATOR_WORDS).join("|")})\\b`, "iu");
 const NUMBER_WORD_SIDE = new RegExp(`\\b(?:${Object.keys({ ...NUMBER_WORDS, ...NUMBER_SCALES }).join("|")})\\b`, "i");
 
+/** Every frame withDifferenceFrame reads, built once rather than copied on each lookup's canonicalRequest. */
+const EVERY_DIFFERENCE_FRAME: readonly RegExp[] = [...DIFFERENCE_FRAMES, DIFFERENCE_BETWEEN];
+
 function withDifferenceFrame(request: string): string {
-  for (const frame of [...DIFFERENCE_FRAMES, DIFFERENCE_BETWEEN]) {
+  for (const frame of EVERY_DIFFERENCE_FRAME) {
     const m = frame.exec(request);
     if (m) return differenceBetween(m[1]!, m[2]!);
   }
@@ -1023,13 +1026,6 @@ const HOW_LONG_WILL_TAKE = /^(\s*how long) (?:will|would) (.+?) take\b/i;
 const HOW_MUCH_WILL_COST = /^(\s*how much) (?:will|would) (.+?) cost\b/i;
 
 /**
- * The request with its question frame read as "how do I" (see HOW_DO_I_FRAME, TELL_ME_HOW,
- * WISH_THEN_HOW, FORGOTTEN_SECRET, HOW_IMPERSONAL), "can" (IS_IT_POSSIBLE_TO), "which is the largest N" (see
- * WHICH_N_IS_THE_SUPERLATIVE), "what does X mean" and "define X" (MEANING_FRAMES, DEFINITION_FRAMES),
- * "what is the difference between X and Y" (DIFFERENCE_FRAMES), "how much does it cost" (WHAT_COST, PRICE_OF,
- * HOW_MUCH_IS, HOW_MUCH_YOU_CHARGE), "how long", "is there" (IS_AVAILABLE, DO_YOU_OFFER) and "are X allowed" (DO_YOU_ALLOW).
- */
-/**
  * A phrase of place, tool or standing fronted before a question and set off by a comma, moved to the question's end:
  * "In Python, how can I detect duplicates in a list?" asks what "How can I detect duplicates in a list in Python?"
  * asks, "With CSS, how do I center a div?" what "How do I center a div with CSS?" asks, "As a non-resident, how can
@@ -1055,6 +1051,14 @@ const PASSIVE_BY_WHOM = /^\s*(?:(the|a|an)\s+)?([^?.!,]+?)\s+(?:was|were)\s+(\p{
 /** Whether PASSIVE_BY_WHOM can match at all: few requests say "by who", and every lookup's query comes through here. */
 const BY_WHOM = /\bby\s+whom?\b/i;
 
+/**
+ * The request with its question frame read as "how do I" (see HOW_DO_I_FRAME, TELL_ME_HOW,
+ * WISH_THEN_HOW, FORGOTTEN_SECRET, HOW_IMPERSONAL), "can" (IS_IT_POSSIBLE_TO), "which is the largest N" (see
+ * WHICH_N_IS_THE_SUPERLATIVE), "what does X mean" and "define X" (MEANING_FRAMES, DEFINITION_FRAMES),
+ * "what is the difference between X and Y" (DIFFERENCE_FRAMES), "how much does it cost" (WHAT_COST, PRICE_OF,
+ * HOW_MUCH_IS, HOW_MUCH_YOU_CHARGE), "how long", "is there" (IS_AVAILABLE, DO_YOU_OFFER) and "are X allowed" (DO_YOU_ALLOW),
+ * after a fronted phrase is moved to its end (FRONTED_PHRASE) and "X was V-ed by whom" read "who V-ed X" (PASSIVE_BY_WHOM).
+ */
 function withCanonicalFrame(request: string): string {
   const fronted = request.replace(FRONTED_PHRASE, "$1$4 $2 $3$5");
   const active = BY_WHOM.test(fronted)
@@ -1354,19 +1358,19 @@ function standsAlone(next: Token | undefined): boolean {
 }
 
 /**
- * The members of a coordinated list of single words share one rank: "apples and pears" asks what
- * "pears and apples" asks. Only bare words (a determiner allowed) that nothing else could modify or
- * govern: the word after the last member must not be a content word ("red apples and pears" and
- * "Italy and France beat Spain" stay in order), nor the word before the first unless it is a verb
- * that takes a list ("Compare Python and Java"). Numbers are never reordered ("subtract 3 and 5").
- */
-/**
  * Words whose "between X and Y" is ordered: "the ratio between boys and girls" is boys / girls, which "the ratio between
  * girls and boys" inverts (bench/data/cache-probe11.json: lead served the pair), where "the difference between" or "the
  * relationship between" two things is the same both ways.
  */
 const ORDERED_BETWEEN: ReadonlySet<string> = new Set(["ratio", "ratios", "quotient", "proportion"]);
 
+/**
+ * The members of a coordinated list of single words share one rank: "apples and pears" asks what
+ * "pears and apples" asks. Only bare words (a determiner allowed) that nothing else could modify or
+ * govern: the word after the last member must not be a content word ("red apples and pears" and
+ * "Italy and France beat Spain" stay in order), nor the word before the first unless it is a verb
+ * that takes a list ("Compare Python and Java"). Numbers are never reordered ("subtract 3 and 5").
+ */
 function coordinate(slots: PlacedSlot[], tokens: readonly Token[], titleCase: boolean): void {
   const byToken = new Map(slots.map((s) => [s.at, s]));
   const member = (at: number) => {
@@ -1506,10 +1510,6 @@ function readSlots(tokens: Token[], titleCase: boolean, literals: readonly strin
 const HYPHENATED_WORD = /(?<![-=+*/^(.'’])\b([etuk]-[a-z]{3,}|wi-fi|to-do|on-site)\b(?!\()/giu;
 
 /**
- * The request the facets are read from: the prompt without its courtesy, its question frame in one
- * form ("What's the way to X", "Is there a way to X", "What steps do I take to X" read "how do I X").
- */
-/**
  * Contractions typed without their apostrophe, as people type to support ("whats the way to share an
  * album", "i dont have access"), with it: the frames, the negation count and the role check then read
  * them as they read "what's" and "don't" (issue 24, ninth session: bench/data/faq-dev9.json's "whats the
@@ -1537,6 +1537,11 @@ function withApostrophes(text: string): string {
   );
 }
 
+/**
+ * The request the facets are read from: the prompt without its courtesy, its question frame in one
+ * form ("What's the way to X", "Is there a way to X", "What steps do I take to X" read "how do I X"), its
+ * contractions typed without an apostrophe with one (withApostrophes).
+ */
 export function canonicalRequest(prompt: string): string {
   return withCanonicalFrame(withoutCourtesy(withApostrophes(prompt.normalize("NFKC").replace(HYPHENATED_WORD, (word: string) => word.replace("-", "")))));
 }

@@ -28,6 +28,8 @@ const PHRASE_END = String.raw`(?=\s*(?:[?.!,;:]|$)|\s+(?:for|from|at|in|on|with|
 const CLAUSE_END = String.raw`(?=\s*(?:[?.!,;:]|$)|\s+(?:now|please|today|asap|immediately)\b|\s+at\s+(?!(?:the|a|an|my|your|our|this|that|his|her|their)\b))`;
 /** What an app lets a user share with someone: "share a file with someone" is "share a file", "share a cell with someone" is not. */
 const SHAREABLE = String.raw`(?:file|folder|album|photo|picture|video|document|doc|link|playlist|calendar|account|screen|location|list|note|drive|spreadsheet|sheet|board|project|workspace|library|collection|post|story|profile|password|subscription|plan|gallery|page|presentation|recording|contact)s?`;
+/** What the user recovers, retrieves or gets back, which the restore rules read as restoring. */
+const RESTORABLE = String.raw`(?:file|photo|picture|message|document|folder|note|email|chat|video|contact)`;
 /** What a service issues or pays, which one receives, obtains or gets alike. */
 const RECEIVABLE = String.raw`(?:refund|replacement|discount|code|voucher|coupon|invoice|receipt|confirmation|card|statement|certificate|permit|licen[cs]e|copy|quote|estimate|credit|bonus|reward|payment|notification|reimbursement|rebate|visa|passport|loan|grant|scholarship|warranty|pin|password|key|token|badge|ticket|membership|subscription|account|number|letter|package|parcel|order|delivery)s?\b`;
 /**
@@ -192,23 +194,17 @@ const RULES: readonly Rule[] = [
   // an account is getting back in, restoring it undoing its deletion).
   [
     new RegExp(
-      String.raw`${USERS_OWN}(?:recover(?:s|ed|ing)?|retriev(?:e|es|ed|ing)|get(?:s|ting)?\s+back)\s+${OBJECT_LEAD}((?:file|photo|picture|message|document|folder|note|email|chat|video|contact)s?)${PHRASE_END}`,
+      String.raw`${USERS_OWN}(?:recover(?:s|ed|ing)?|retriev(?:e|es|ed|ing)|get(?:s|ting)?\s+back)\s+${OBJECT_LEAD}(${RESTORABLE}s?)${PHRASE_END}`,
       "giu",
     ),
     (_m, lead, obj) => `restore ${lead}${obj}`,
   ],
-  [
-    new RegExp(
-      String.raw`${USERS_OWN}get(?:s|ting)?\s+${OBJECT_LEAD}((?:file|photo|picture|message|document|folder|note|email|chat|video|contact)s?)\s+back${PHRASE_END}`,
-      "giu",
-    ),
-    (_m, lead, obj) => `restore ${lead}${obj}`,
-  ],
+  [new RegExp(String.raw`${USERS_OWN}get(?:s|ting)?\s+${OBJECT_LEAD}(${RESTORABLE}s?)\s+back${PHRASE_END}`, "giu"), (_m, lead, obj) => `restore ${lead}${obj}`],
   // "recover deleted photos" (no determiner, a participle of loss before the object) -> "restore deleted photos" (issue 24,
   // ninth session: bench/data/faq-dev9.json). Not "recover files" alone: "retrieve files from a server" is a download.
   [
     new RegExp(
-      String.raw`${USERS_OWN}(?:recover(?:s|ed|ing)?|retriev(?:e|es|ed|ing))\s+((?:deleted|lost|erased|trashed)\s+(?:file|photo|picture|message|document|folder|note|email|chat|video|contact)s)${PHRASE_END}`,
+      String.raw`${USERS_OWN}(?:recover(?:s|ed|ing)?|retriev(?:e|es|ed|ing))\s+((?:deleted|lost|erased|trashed)\s+${RESTORABLE}s)${PHRASE_END}`,
       "giu",
     ),
     (_m, obj) => `restore ${obj}`,
