@@ -162,15 +162,10 @@ const GREETING_AND_ROLE_WORDS = [
  * them PREFIX, not PERSON; they identify nobody) and days of the week.
  */
 export const NEVER_PERSON: ReadonlySet<string> = new Set([
-  "mr",
-  "mrs",
-  "ms",
+  ...ENGLISH_TITLES,
   "miss",
-  "dr",
-  "prof",
   "sir",
   "madam",
-  "mx",
   ...FOREIGN_TITLES,
   "monday",
   "tuesday",
