@@ -25,7 +25,7 @@ import { PLACE_WORDS } from "./places";
 import { LISTED_GIVEN_NAME_WORDS } from "./given-names";
 import { introducedNames, lowerTitleNames } from "./introductions";
 import { addressLabels, recordNames } from "./records";
-import { FOREIGN_TITLES, NAME_PARTICLE_WORDS, NAME_PARTICLES, TITLES } from "./titles";
+import { ENGLISH_TITLES, FOREIGN_TITLES, NAME_PARTICLE_WORDS, NAME_PARTICLES, TITLES } from "./titles";
 import { dropThings } from "./things";
 import { greetedNames } from "./greeted-names";
 import { chatNames } from "./chat-names";
@@ -162,15 +162,10 @@ const GREETING_AND_ROLE_WORDS = [
  * them PREFIX, not PERSON; they identify nobody) and days of the week.
  */
 export const NEVER_PERSON: ReadonlySet<string> = new Set([
-  "mr",
-  "mrs",
-  "ms",
+  ...ENGLISH_TITLES,
   "miss",
-  "dr",
-  "prof",
   "sir",
   "madam",
-  "mx",
   ...FOREIGN_TITLES,
   "monday",
   "tuesday",
@@ -818,7 +813,7 @@ function addressTails(tokens: Tokens, labels: Uint8Array): void {
  * Hale", not "i miss sarah"; "Sir Alan", not "yes sir Alan").
  */
 const SPAN_TITLES = new TokenWordSet(["miss", "sir", "dame", "rev", "fr", "sgt", "capt", "lt", "col", "insp", "det", "hon", ...FOREIGN_TITLES]);
-const LOWER_TITLES = new TokenWordSet(["mr", "mrs", "ms", "mx", "dr", "prof"]);
+const LOWER_TITLES = new TokenWordSet(ENGLISH_TITLES);
 
 /** Where the person span opening at token i starts: before the titles right before it (two at most). */
 function titledStart(tokens: Tokens, labels: Uint8Array, i: number): number {

@@ -8,8 +8,11 @@ import { TokenWordSet } from "./features";
  */
 export const FOREIGN_TITLES = ["herr", "frau", "señor", "señora", "monsieur", "madame", "mme", "signor", "signora"];
 
+/** The English titles before a name, which count in lower case too ("mrs adeleke", tagger.ts titledStart). */
+export const ENGLISH_TITLES = ["mr", "mrs", "ms", "dr", "prof", "mx"];
+
 /** The titles before a name, in English and the languages above: the word after one is a name (completeNames), none is one itself (records.ts). */
-export const TITLES = new TokenWordSet(["mr", "mrs", "ms", "dr", "prof", "mx", ...FOREIGN_TITLES]);
+export const TITLES = new TokenWordSet([...ENGLISH_TITLES, ...FOREIGN_TITLES]);
 
 /**
  * The lower-case particles of family names: Spanish, Portuguese, Italian, French, Dutch, German and Malay ("de los",
