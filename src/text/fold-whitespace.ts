@@ -1,5 +1,5 @@
 /** Whether UTF-16 unit `c` is one of /\s/ (ECMAScript WhiteSpace and LineTerminator), the set trim() removes too. */
-function isSpace(c: number): boolean {
+export function isSpace(c: number): boolean {
   if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
   if (c < 0xa0) return false;
   return (

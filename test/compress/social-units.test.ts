@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
 import { compressMessages } from "../../src/pipeline/compress";
 import { disclaimers, withoutDisclaimers } from "../../src/pipeline/compress/rules/disclaimers";
 import { pleasantries } from "../../src/pipeline/compress/rules/pleasantries";
+import { laughterRanges, MAY_HOLD_LAUGHTER, withoutLaughter } from "../../src/pipeline/compress/text/social";
 import { isBareClosing } from "../../src/pipeline/compress/text/social-vocab";
 import { loadModels } from "../../src/pipeline/models";
 import { applyRule } from "./apply-rule";
@@ -246,5 +248,26 @@ describe("thanks in words the patterns did not know", () => {
   test("'you're saving my life' after thanks closing the message is praise of the assistant", () => {
     expect(isBareClosing("Thanks so much, you're saving my life")).toBe(true);
     expect(isBareClosing("Saving my life savings.")).toBe(false);
+  });
+});
+
+describe("withoutLaughter's test before its phrase scan", () => {
+  // Laughter's letters in any case, other letters, and what stands around a word: wherever laughterRanges
+  // finds laughter, MAY_HOLD_LAUGHTER must hold, or withoutLaughter would skip the scan and keep it.
+  const word = fc.array(fc.constantFrom(..."hHaAeElLoOmMfFrRxXdDzZst"), { minLength: 1, maxLength: 10 }).map((units) => units.join(""));
+  const text = fc.array(fc.oneof(word, fc.constantFrom(" ", ", ", ". ", "! ", "\n", "I am so tired", "the word", "😅", "ok")), { maxLength: 10 });
+  test("holds of every text laughterRanges finds laughter in", () => {
+    fc.assert(
+      fc.property(text, (parts) => {
+        const t = parts.join(" ");
+        if (laughterRanges(t).length > 0) expect(MAY_HOLD_LAUGHTER.test(t)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test("the laughter of a sentence still goes", () => {
+    expect(withoutLaughter("I am so nervous lol. Send it")).toBe("I am so nervous. Send it");
+    expect(withoutLaughter("Nothing to laugh at here.")).toBe("Nothing to laugh at here.");
   });
 });

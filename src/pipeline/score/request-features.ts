@@ -10,6 +10,7 @@ import {
   withoutSocialClauses,
 } from "../compress/text/social";
 import { cutRanges } from "../compress/text/rewrite";
+import { isSpace } from "../../text/fold-whitespace";
 import { WORDY_PHRASES } from "../compress/rules/filler";
 import { keptOfFraming, REQUEST_FRAMING } from "../compress/rules/intent";
 import { withoutDisclaimers } from "../compress/rules/disclaimers";
@@ -210,8 +211,17 @@ function dataSentences(span: string): string[] {
   return (span.match(SENTENCE) ?? []).map((s) => s.trim()).filter((s) => s !== "" && !isSocialSentence(s));
 }
 
-/** Where a sentence may start: the text's start, or after a line break or closing punctuation and a blank. */
-const isSentenceStart = (text: string, at: number) => at === 0 || text[at - 1] === "\n" || (/\s/.test(text[at - 1]!) && /[.!?]/.test(text[at - 2] ?? ""));
+/**
+ * Where a sentence may start: the text's start, or after a line break or closing punctuation and a blank.
+ * Read by char code: changedMiddles steps back over a changed sentence a character at a time, and two
+ * regex tests of one-character strings a step were 2% of the quality score's samples (bun --cpu-prof).
+ */
+const isSentenceStart = (text: string, at: number) => {
+  if (at === 0 || text.charCodeAt(at - 1) === 0x0a) return true;
+  if (!isSpace(text.charCodeAt(at - 1))) return false;
+  const mark = at >= 2 ? text.charCodeAt(at - 2) : 0;
+  return mark === 0x2e || mark === 0x21 || mark === 0x3f;
+};
 
 /**
  * The two texts without the sentences they begin and end with in common: only what changed is weighed

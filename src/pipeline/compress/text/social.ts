@@ -214,9 +214,20 @@ export function laughterRanges(text: string): { start: number; end: number }[] {
   });
 }
 
-/** `text` without the laughter inside its sentences. */
+/**
+ * What every LAUGH_TOKEN holds, in any case: "haha", "hehe", "lol" (to "loool"), "lmao" or "lmfao", "rofl",
+ * "xd". A text without one has no laughter, and withoutLaughter gives it back without the phrase scan.
+ */
+export const MAY_HOLD_LAUGHTER = /haha|hehe|lo{1,3}l|lmf?ao|rofl|xd/i;
+
+/**
+ * `text` without the laughter inside its sentences. The quality score reads each sentence piece of both
+ * texts through here, and each new piece cost a phrase scan (every phrase rule's pattern) to find no
+ * laughter in most of them: 13% of the score's samples (bun --cpu-prof, optimize() on 3,000 fresh
+ * ~300-token workload prompts).
+ */
 export function withoutLaughter(text: string): string {
-  return cutRanges(text, laughterRanges(text)).kept;
+  return MAY_HOLD_LAUGHTER.test(text) ? cutRanges(text, laughterRanges(text)).kept : text;
 }
 
 /**
