@@ -51,6 +51,14 @@ export function authoredSplit(text: string): LabelledPrompt["split"] {
   return bucket < 3 ? "holdout" : bucket === 3 ? "dev" : "train";
 }
 
+/**
+ * The half of an outside-written dev set that is its check half (issue 26's sixteenth round,
+ * data/route-dev12-check.jsonl): odd hashes of the text, fixed before anything was changed or trained.
+ */
+export function isCheckHalf(text: string): boolean {
+  return hash(text) % 2 === 1;
+}
+
 /** The words a writer gave each authored row's difficulty, as the 0..1 the difficulty head learns. */
 const AUTHORED_DIFFICULTY: Record<string, number> = { easy: 0.15, medium: 0.45, hard: 0.8 };
 
