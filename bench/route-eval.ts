@@ -185,7 +185,11 @@ function summarize(outcomes: Outcome[]): Summary {
     balancedSaving: 1 - sum(perClass.map((os) => mean(os, (o) => o.routedUsd))) / sum(perClass.map((os) => mean(os, (o) => o.baselineUsd))),
     hardToCheap: share(["code", "math", "reasoning"], (o) => o.tier === "cheapest"),
     easyUp: share(["faq", "chat"], (o) => o.tier !== "cheapest"),
-    easyNotHardUp: share(["faq", "chat"], (o) => o.tier !== "cheapest", (o) => o.prompt.difficulty < capabilities.difficulty_bands.hard_from),
+    easyNotHardUp: share(
+      ["faq", "chat"],
+      (o) => o.tier !== "cheapest",
+      (o) => o.prompt.difficulty < capabilities.difficulty_bands.hard_from,
+    ),
     ece: reliability(
       outcomes.map((o) => o.prediction.confidence),
       outcomes.map((o) => o.prediction.task === o.prompt.task),
