@@ -155,6 +155,12 @@ interface Summary {
   hardToCheap: number;
   /** Share of faq and chat prompts sent above the cheapest tier. */
   easyUp: number;
+  /**
+   * The same share among the faq and chat prompts their writer did not call hard: a hard faq or chat
+   * prompt (a long explanation, a conversation that asks for judgement) may go up a tier on purpose (the
+   * hard-prompt signals), so this is the part of easyUp that is a misroute whatever one thinks of those.
+   */
+  easyNotHardUp: number;
   ece: number;
   /**
    * Calibration of what the tier decision reads: the probability that the cheapest tier will do (the
@@ -169,8 +175,8 @@ function summarize(outcomes: Outcome[]): Summary {
   const present = TASK_CLASSES.filter((c) => outcomes.some((o) => o.prompt.task === c));
   const perClass = present.map((c) => outcomes.filter((o) => o.prompt.task === c));
   const mean = (os: Outcome[], f: (o: Outcome) => number) => sum(os.map(f)) / os.length;
-  const share = (classes: TaskClass[], pred: (o: Outcome) => boolean) => {
-    const os = outcomes.filter((o) => classes.includes(o.prompt.task));
+  const share = (classes: TaskClass[], pred: (o: Outcome) => boolean, among: (o: Outcome) => boolean = () => true) => {
+    const os = outcomes.filter((o) => classes.includes(o.prompt.task) && among(o));
     return os.length === 0 ? NaN : os.filter(pred).length / os.length;
   };
   return {
@@ -179,6 +185,11 @@ function summarize(outcomes: Outcome[]): Summary {
     balancedSaving: 1 - sum(perClass.map((os) => mean(os, (o) => o.routedUsd))) / sum(perClass.map((os) => mean(os, (o) => o.baselineUsd))),
     hardToCheap: share(["code", "math", "reasoning"], (o) => o.tier === "cheapest"),
     easyUp: share(["faq", "chat"], (o) => o.tier !== "cheapest"),
+    easyNotHardUp: share(
+      ["faq", "chat"],
+      (o) => o.tier !== "cheapest",
+      (o) => o.prompt.difficulty < capabilities.difficulty_bands.hard_from,
+    ),
     ece: reliability(
       outcomes.map((o) => o.prediction.confidence),
       outcomes.map((o) => o.prediction.task === o.prompt.task),
@@ -434,6 +445,7 @@ async function main(): Promise<void> {
       ["lowest class recall", "≥ 75%", `${pct(worst)} (${worstClass}) ${verdict(worst >= 0.75)}`, "100.0%"],
       ["code, math, reasoning sent to the cheapest tier", "≤ 5%", `${pct(s.hardToCheap)} ${verdict(s.hardToCheap <= 0.05)}`, pct(o.hardToCheap)],
       ["faq, chat sent above the cheapest tier", "≤ 10%", `${pct(s.easyUp)} ${verdict(s.easyUp <= 0.1)}`, pct(o.easyUp)],
+      ["faq, chat the writer did not label hard, sent above the cheapest tier", "", pct(s.easyNotHardUp), pct(o.easyNotHardUp)],
       ["saved against the baseline, class-balanced mix", "≥ 60%", `${pct(s.balancedSaving)} ${verdict(s.balancedSaving >= 0.6)}`, pct(o.balancedSaving)],
       ["saved against the baseline, prompts as they come", "", pct(s.sampledSaving), pct(o.sampledSaving)],
       ["expected calibration error", "", f3(s.ece), ""],

@@ -51,6 +51,14 @@ export function authoredSplit(text: string): LabelledPrompt["split"] {
   return bucket < 3 ? "holdout" : bucket === 3 ? "dev" : "train";
 }
 
+/**
+ * The half of an outside-written dev set that is its check half (issue 26's sixteenth round,
+ * data/route-dev12-check.jsonl): odd hashes of the text, fixed before anything was changed or trained.
+ */
+export function isCheckHalf(text: string): boolean {
+  return hash(text) % 2 === 1;
+}
+
 /** The words a writer gave each authored row's difficulty, as the 0..1 the difficulty head learns. */
 const AUTHORED_DIFFICULTY: Record<string, number> = { easy: 0.15, medium: 0.45, hard: 0.8 };
 
@@ -85,6 +93,11 @@ export function authoredPrompts(): LabelledPrompt[] {
     // questions in the same plain words, and chat about devices, on top of the fourteenth round's rows.
     // Loaded only when asked (SVC_ROUTE_ROUND15=1): MODEL_CARD.md, fifteenth round.
     ...(process.env.SVC_ROUTE_ROUND15 === "1" ? authoredFile("round-15.jsonl", () => "train") : []),
+    // Issue 26's sixteenth round: the train half of an outside writer's dev set (route-dev12, data/README.md),
+    // its own source, so that leave-one-source-out holds it out as a fold of its own. Loaded only when asked
+    // (SVC_ROUTE_DEV12=1): with the fifteenth round's files it lowered the faq/chat lift on every check set
+    // but sent more arena-hard prompts to the cheapest tier left out (MODEL_CARD.md, sixteenth round).
+    ...(process.env.SVC_ROUTE_DEV12 === "1" ? authoredFile("route-dev12-train.jsonl", () => "train") : []),
     // Issue 26's tenth round: three writers, each a source of its own, so that leave-one-source-out
     // holds each writer out in turn (data/README.md). Loaded only when asked (SVC_ROUTE_WRITERS=1): the
     // model trained with them sent more faq/chat above the cheapest tier on 5 of 6 written sets

@@ -4,6 +4,7 @@ import { readJsonl } from "../../models/data/corpus";
 import { nearCopies } from "../../models/task-classifier/overlap";
 import {
   authoredPrompts,
+  isCheckHalf,
   type LabelledPrompt,
   loadLabelledPrompts,
   round12Dev,
@@ -200,5 +201,43 @@ describe("task classifier data, fifteenth round", () => {
     const perClass = new Map<string, number>();
     for (const r of round15Check()) perClass.set(r.task, (perClass.get(r.task) ?? 0) + 1);
     expect([...perClass.values()]).toEqual(Array(9).fill(20));
+  });
+});
+
+/**
+ * Issue 26's sixteenth round: an outside writer's dev set, split by a hash of the text before anything
+ * changed into a check half no loader trains on (scored with `bench/route-eval.ts --holdout`, only totals
+ * read) and a train half loaded only when asked. A loader that trained on a check prompt would flatter the
+ * figures the model card reports on it.
+ */
+describe("task classifier data, sixteenth round", () => {
+  restoreAfterEach("SVC_ROUTE_DEV12", "SVC_ROUTE_ROUND15", "SVC_ROUTE_WRITERS");
+  const half = (name: string) => readJsonl<{ task: string; source: string; text: string }>(join(DATA, name));
+
+  test("the two halves are the writer's 360 prompts, 40 per class, split by isCheckHalf", () => {
+    const check = half("route-dev12-check.jsonl");
+    const train = half("route-dev12-train.jsonl");
+    expect(check.every((r) => isCheckHalf(r.text))).toBe(true);
+    expect(train.some((r) => isCheckHalf(r.text))).toBe(false);
+    const perClass = new Map<string, number>();
+    for (const r of [...check, ...train]) perClass.set(r.task, (perClass.get(r.task) ?? 0) + 1);
+    expect([...perClass.values()]).toEqual(Array(9).fill(40));
+  });
+
+  test("the train half is training rows only with SVC_ROUTE_DEV12=1; no loader reads the check half", () => {
+    const train = half("route-dev12-train.jsonl");
+    const check = new Set(half("route-dev12-check.jsonl").map((r) => r.text));
+    // Every row names the writer in its source; one train row is also, word for word, a prompts.jsonl row.
+    const ofWriter = (rows: LabelledPrompt[]) => rows.filter((r) => r.dataset === train[0]!.source);
+    delete process.env.SVC_ROUTE_DEV12;
+    expect(ofWriter(authoredPrompts())).toEqual([]);
+    process.env.SVC_ROUTE_DEV12 = "1";
+    process.env.SVC_ROUTE_ROUND15 = "1";
+    process.env.SVC_ROUTE_WRITERS = "1";
+    const loaded = ofWriter(authoredPrompts());
+    expect(loaded.map((r) => r.text)).toEqual(train.map((r) => r.text));
+    expect(loaded.every((r) => r.split === "train")).toBe(true);
+    expect(authoredPrompts().some((r) => check.has(r.text))).toBe(false);
+    expect(Object.values(writtenDevSets()).some((rows) => rows.some((r) => check.has(r.text)))).toBe(false);
   });
 });
