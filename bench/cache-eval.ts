@@ -48,10 +48,9 @@ import {
   DEFAULT_CACHE_CONFIG,
   type SynonymTable,
 } from "../src/pipeline/cache";
-import { contentStem } from "../src/pipeline/cache/facets";
 import { SHIPPED_SYNONYMS } from "../src/pipeline/cache/request-synonyms";
 import { readWordNet, type WordNet } from "./lib/wordnet";
-import { relatedWords, type NonSynonymy } from "./lib/wordnet-relations";
+import { wordnetSwap, type NonSynonymy } from "./lib/wordnet-relations";
 import { loadSemEval, loadStsBenchmark, type ScoredPair } from "../models/data/sts";
 import { readFileSync } from "node:fs";
 import { loadFaq, loadFaqFile, replayFaq, type FaqCorpus, type ReplayResult } from "./lib/faq-replay";
@@ -300,20 +299,15 @@ function rewrittenPairs(
 
 // ---- WordNet swaps of real prompts: a related word that is not a synonym -----------------------
 
-/** A content word of a real prompt (as written, uninflected) replaced by one in `relation` to it. */
-function wordnetSwap(text: string, relation: NonSynonymy, wordnet: WordNet, rng: Rng): string | null {
-  const words = [...text.matchAll(/(?<![\w'-])[a-z]{3,}(?![\w'-])/g)].filter((m) => !STOP.has(m[0]) && contentStem(m[0]) !== undefined);
-  for (const m of rng.shuffle(words)) {
-    const options = relatedWords(wordnet, m[0], relation);
-    if (options.length === 0) continue;
-    return text.slice(0, m.index) + options[rng.int(options.length)]! + text.slice(m.index! + m[0].length);
-  }
-  return null;
-}
-
 function wordnetSwaps(prompts: readonly string[], wordnet: WordNet, rng: Rng): LabelledPair[] {
   const relations: NonSynonymy[] = ["antonym", "sister term", "hypernym", "hyponym"];
-  return rewrittenPairs(prompts, rng, Object.fromEntries(relations.map((r) => [r, (t: string) => wordnetSwap(t, r, wordnet, rng)])), "different", "wordnet");
+  return rewrittenPairs(
+    prompts,
+    rng,
+    Object.fromEntries(relations.map((r) => [r, (t: string) => wordnetSwap(t, r, wordnet, rng, STOP)])),
+    "different",
+    "wordnet",
+  );
 }
 
 // ---- rewordings of real prompts: the same request asked again ----------------------------------

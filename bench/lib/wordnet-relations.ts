@@ -1,4 +1,5 @@
 import { contentStem } from "../../src/pipeline/cache/facets";
+import type { Rng } from "../../models/data/rng";
 import type { Synset, WordNet } from "./wordnet";
 
 /** Relations between words that are not synonymy: each changes what a prompt asks ("dog" -> "cat", "animal", "puppy"; "hot" -> "cold"). */
@@ -46,4 +47,18 @@ export function relatedWords(wordnet: WordNet, lemma: string, relation: NonSynon
   const own = new Set([stem, ...synset.lemmas.map(contentStem)]);
   const meansLemma = (w: string) => dominantSynset(wordnet, w)?.lemmas.some((l) => contentStem(l) === stem) ?? false;
   return [...new Set(words)].filter((w) => /^[a-z]{3,}$/.test(w) && contentStem(w) !== undefined && !own.has(contentStem(w)) && !meansLemma(w));
+}
+
+/**
+ * A content word of a real prompt (as written, uninflected, not in `stop`) replaced by one in `relation` to it: a
+ * near miss the cache must refuse (bench/cache-eval.ts's WordNet swaps, models/cache-judge/train.ts's negatives).
+ */
+export function wordnetSwap(text: string, relation: NonSynonymy, wordnet: WordNet, rng: Rng, stop: ReadonlySet<string>): string | null {
+  const words = [...text.matchAll(/(?<![\w'-])[a-z]{3,}(?![\w'-])/g)].filter((m) => !stop.has(m[0]) && contentStem(m[0]) !== undefined);
+  for (const m of rng.shuffle(words)) {
+    const options = relatedWords(wordnet, m[0], relation);
+    if (options.length === 0) continue;
+    return text.slice(0, m.index) + options[rng.int(options.length)]! + text.slice(m.index! + m[0].length);
+  }
+  return null;
 }
