@@ -248,3 +248,30 @@ describe("thanks in words the patterns did not know", () => {
     expect(isBareClosing("Saving my life savings.")).toBe(false);
   });
 });
+
+describe("doubts about the asking and courtesy clauses that hold a negation", () => {
+  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+  test.each([
+    ["a doubt about the place", "I'm not sure if this is the right place to ask, but how do I reset a router?", "How do I reset a router?"],
+    ["a doubt about making sense", "Not sure if this makes sense. How do I reset a router?", "How do I reset a router?"],
+    ["not wanting to bother", "I don't want to bother you too much. How do I reset a router?", "How do I reset a router?"],
+    ["no pressure, with when", "No pressure at all, whenever you get a second. How do I reset a router?", "How do I reset a router?"],
+    ["no worries after the request", "How do I reset a router? No worries if not.", "How do I reset a router?"],
+    ["'if you don't mind' closing a request", "Can you explain how routers work, if you don't mind?", "Explain how routers work."],
+    ["'if that's okay' closing a request", "Explain how routers work, if that's okay.", "Explain how routers work."],
+    ["'if it's not too much bother' closing a request", "Write a limerick about a cat, if it's not too much bother.", "Write a limerick about a cat."],
+    ["obvious to most people, but", "I know this is probably obvious to most people, but how do routers work?", "How do routers work?"],
+    ["appreciating any help one can give", "How do routers work? I'd really appreciate any help you can give me.", "How do routers work?"],
+  ])("%s goes", (_, text, sent) => expect(send(text)).toBe(sent));
+  test.each([
+    ["a negated instruction before the courtesy clause", "Don't use jargon, if that's okay.", "Don't use jargon."],
+    [
+      "a fact with a negation after a doubt",
+      "I'm not sure if this is the right place to ask. I don't eat meat. Suggest a dinner.",
+      "I don't eat meat. Suggest a dinner.",
+    ],
+    ["a doubt about the answer, not the asking", "I'm not sure if this recipe is right. Check it.", "I'm not sure if this recipe is right. Check it."],
+    ["'no rush' as an instruction's object", "Write a reply saying there is no rush.", "Write a reply saying there is no rush."],
+    ["a condition that is a constraint", "Use metric units, if that's what the recipe uses.", "Use metric units, if that's what the recipe uses."],
+  ])("%s stays", (_, text, sent) => expect(send(text)).toBe(sent));
+});

@@ -9,6 +9,7 @@ import {
   COMPOSES_TEXT,
   EMOJI,
   hasEmoticon,
+  hasSocialClause,
   isEmojiOnly,
   isSocialSentence,
   LAUGHTER_ONLY,
@@ -315,7 +316,7 @@ const mentionsPlease = (text: string) => PLEASE.test(text);
 
 const PLEASE_STEPS: readonly RewriteStep[] = [
   [GREETING, () => ""],
-  [SOCIAL_CLAUSE, () => "", (text) => text.includes(", if")],
+  [SOCIAL_CLAUSE, () => "", hasSocialClause],
   // "Please" as a courtesy before a request or at its end.
   [/(?<=^|[.!?:][ \t]+|\n[ \t]*)(?:please|kindly|pls|plz),?[ \t]+([a-z])/gim, (_, first) => capitalize(first!), mentionsPlease],
   [/(?<=[a-z])[ \t]+(?:please|pls|plz)(?=[ \t]+[a-z])/g, () => "", mentionsPlease],
@@ -365,7 +366,7 @@ export const pleasantries: CompressionRule = {
   // closing marks a span may open with ('Hi there!"quoted"'): a social sentence, lead or tail holds no
   // placeholder, so each is found in the original's sentences, cut back over their closing marks.
   mayChange(original) {
-    if (mentionsPlease(original) || original.includes(", if") || GREETING.test(original) || laughterRanges(original).length > 0 || hasEmoticon(original))
+    if (mentionsPlease(original) || hasSocialClause(original) || GREETING.test(original) || laughterRanges(original).length > 0 || hasEmoticon(original))
       return true;
     if (closingAfterQuotation(original) >= 0 || closingEmojiRanges(original, original.length).length > 0) return true;
     return splitSentences(original).some(({ start, end }) => {

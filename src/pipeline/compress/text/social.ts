@@ -71,7 +71,7 @@ const SORRY = String.raw`(?:(?:i['’]m |i am )?(?:so+ |really |very |terribly |
 /** "this is", "it might be", "this might sound": a clause that says what the question is. */
 const IT_IS = String.raw`(?:(?:i know |i reali[sz]e )?(?:this|it|that)(?:['’]s| is| was)|(?:(?:this|it|that) )?(?:might|may|could|will) (?:be|sound|seem)(?: like)?|(?:this|it|that) (?:sounds|seems)(?: like)?)`;
 /** The question played down: "probably a weird question", "bit of a newbie question here", "quick one", "this is random". */
-const PLAY_DOWN = String.raw`(?:${IT_IS} )?(?:(?:probably|maybe|perhaps|prob|likely) )?(?:${QUALIFIER} )?(?:an? |one )?(?:(?:bit|kind|sort) of an? )?(?:${QUALIFIER} )?(?:${PLAYED_DOWN}(?: [a-z]+)? ${QUESTION}(?: here)?|quick one(?![\w-])|(?<=(?:probably|maybe|perhaps|bit of|kind of|sort of|this is|it['’]s|it is|be) (?:an? )?(?:${QUALIFIER} )?)(?:${PLAYED_DOWN}|fun|hard|tough|long) one(?![\w-]))|${THIS_IS} (?:(?:probably|maybe|likely) )?(?:${QUALIFIER} )?${SELF_DEPRECATING}(?=[ \t]*,?[ \t]*but\b)|${QUALIFIER} (?:dumb|stupid|silly|random|weird|odd|obvious|basic|embarrassing|awkward)|another(?: [a-z-]+)? (?:${QUESTION}|one)|${IT_IS} (?:an? )?(?:big|huge) ask|(?:i know )?(?:this|it) (?:gets|has been|['’]s been|is) asked (?:a lot|all the time|(?:a (?:million|thousand|hundred)|many) times)(?: (?:before|already))?`;
+const PLAY_DOWN = String.raw`(?:${IT_IS} )?(?:(?:probably|maybe|perhaps|prob|likely) )?(?:${QUALIFIER} )?(?:an? |one )?(?:(?:bit|kind|sort) of an? )?(?:${QUALIFIER} )?(?:${PLAYED_DOWN}(?: [a-z]+)? ${QUESTION}(?: here)?|quick one(?![\w-])|(?<=(?:probably|maybe|perhaps|bit of|kind of|sort of|this is|it['’]s|it is|be) (?:an? )?(?:${QUALIFIER} )?)(?:${PLAYED_DOWN}|fun|hard|tough|long) one(?![\w-]))|${THIS_IS} (?:(?:probably|maybe|likely) )?(?:${QUALIFIER} )?${SELF_DEPRECATING}(?: to (?:most people|everyone|everybody|most of you|some people|you))?(?=[ \t]*,?[ \t]*but\b)|${QUALIFIER} (?:dumb|stupid|silly|random|weird|odd|obvious|basic|embarrassing|awkward)|another(?: [a-z-]+)? (?:${QUESTION}|one)|${IT_IS} (?:an? )?(?:big|huge) ask|(?:i know )?(?:this|it) (?:gets|has been|['’]s been|is) asked (?:a lot|all the time|(?:a (?:million|thousand|hundred)|many) times)(?: (?:before|already))?`;
 /** An apology for asking, for bothering, for the message, or if the question is a poor one. */
 const APOLOGY = String.raw`${SORRY}(?: in advance)?(?: (?:to|for) (?:bother|bothering|trouble|troubling|disturb|disturbing|bug|bugging|pester|pestering|interrupt|interrupting|spam|spamming)(?: ${YOU})?(?: again| with (?:this|that|another (?:one|question)|more questions|all (?:this|these questions)))?| to (?:ask|be (?:a|such a) (?:pain|nuisance|bother|pest)|dump this on you)(?: (?:again|this|something so (?:basic|simple|silly|obvious)))?| for (?:asking|rambling)(?: (?:something like this|this|that|again|so much))?| (?:for|about) (?:the |my |this |such an? |all the |an? |another )?(?:(?:${PLAYED_DOWN}|long|lengthy|late|last[- ]minute) )?(?:${SORRY_FOR}|[a-z-]+ ${QUESTION})| if (?:this|it)(?:['’]s| is) (?:the )?wrong (?:place|sub|forum|chat)(?: (?:to ask|for this))?| if (?:you['’]ve|you have) (?:heard|been asked) (?:this|that)(?: (?:a lot|before|already|a (?:million|thousand|hundred) times|many times))?| if (?:this|it|that|my question|this question|the question|i['’]m)(?:['’]s| is| was| sounds| seems| comes across as| might be| may be)? (?:${QUALIFIER} )?(?:an? )?(?:(?:bit|kind|sort) of an? )?(?:${QUALIFIER} )?(?:(?:${PLAYED_DOWN}|long|lengthy|rambling)(?:(?: [a-z]+)? (?:${QUESTION}|one|post|message))?|${SELF_DEPRECATING}|${BURDEN}|asking too much)| if (?:i['’]ve|i have) asked (?:this|that)(?: before| already)?| if (?:this|it) (?:has been|['’]s been) (?:asked|covered|answered)(?: (?:before|already|a (?:million|thousand|hundred) times|many times))?)?|(?:please )?(?:forgive|excuse|pardon) (?:my|the|this) (?:(?:${PLAYED_DOWN}) )?(?:ignorance|intrusion|interruption|${QUESTION}|bother)(?: in (?:these|such) matters)?`;
 
@@ -99,7 +99,7 @@ const SOCIAL_UNITS = [
   String.raw`have a (?:great|good|nice|lovely|wonderful) (?:day|one|week|weekend|evening)|best wishes`,
   // thanks
   String.raw`(?:thanks+|thank (?:you+|u+)|thankyou|thx|ty(?: ?sm)?|tysm|tia|many thanks|much thanks|thanking you|cheers|ta)(?:,? (?:so|very|ever so)(?:,? so)? much| a (?:lot|ton|bunch|million)| heaps| loads| muchly| again| kindly| and regards)?(?: in advance)?(?: (?:legend|bro|mate|man|dude|buddy|pal|fam|bestie|hun|friend|y['’]all|yall|guys|folks|x+))?(?: for (?:everything|listening|taking the time to read this|being (?:so )?(?:helpful|patient|awesome|great)(?: lately)?|(?:your|the|any|all (?:your|the)|reading|looking|taking (?:a|the) (?:look|time))(?: (?:help|time|assistance|support|patience|input|advice|suggestions))?(?: (?:you can|on this|with this)(?: give| provide| offer)?| so far| earlier)?))?`,
-  String.raw`(?:i(?:['’]d| would)? )?(?:really |truly |greatly |would )?appreciate (?:it|this|that|you|ya|u|your (?:help|time)(?: with this)?|any help|the help|any (?:advice|input|tips|suggestions|guidance))(?: (?:so|very) much| a lot)?`,
+  String.raw`(?:i(?:['’]d| would)? )?(?:really |truly |greatly |would )?appreciate (?:it|this|that|you|ya|u|your (?:help|time)(?: with this)?|any help|the help|any (?:advice|input|tips|suggestions|guidance))(?: (?:so|very) much| a lot)?(?: ${YOU} (?:can|could) (?:give|offer|provide)(?: me)?)?`,
   // Affection as a sign-off: "luv u", "ily".
   String.raw`(?:i )?(?:love|luv) (?:you|u|ya)(?: (?:so much|lots))?|ily(?:sm)?`,
   String.raw`(?:i['’]m |i am )?(?:so |really |very )?grateful for (?:any|your|all (?:your|the)|the) (?:help|advice|input|suggestions)(?: you can (?:give|offer|provide))?|i owe you (?:one|big time)|(?:i['’]m )?much obliged|(?:your help|this|it) means (?:so much|a lot)(?: to me)?`,
@@ -107,12 +107,16 @@ const SOCIAL_UNITS = [
   String.raw`(?:much|greatly|really) appreciated`,
   String.raw`you(?:'re|’re| are) (?:the best|awesome|amazing|great|brilliant|a (?:lifesaver|life saver|star|legend|gem|hero|genius))|you rock`,
   String.raw`looking forward to (?:your|hearing|the) (?:reply|response|answer|help|thoughts|ideas)(?: from you)?`,
-  String.raw`no rush(?: at all)?`,
+  // Leaving the asking unhurried: "No pressure at all, whenever you get a second.", "No worries if not."
+  String.raw`no (?:rush|pressure|hurry|stress|worries)(?: at all)?(?: if not| either way)?(?:,? (?:whenever|when) ${YOU} (?:get|have) (?:a )?(?:sec|second|minute|moment|chance))?`,
   // apologies and self-deprecation about the question
   APOLOGY,
   PLAY_DOWN,
   // Feeling silly for asking, not knowing whom else to ask: about the asking, not the task.
   String.raw`i (?:feel|felt) (?:${QUALIFIER} )?(?:silly|stupid|dumb|bad|awful|terrible|embarrassed) (?:even |for )?asking(?: this| you)?|(?:i['’]m |i am )?not sure (?:who|where) else to (?:ask|turn|go)`,
+  // Doubts about the asking itself, which hold a negation: "I'm not sure if this is the right place to ask",
+  // "Not sure if this makes sense", "I don't want to bother you too much".
+  String.raw`(?:i['’]m |i am )?not (?:really |entirely |totally )?(?:sure|certain) (?:if|whether) (?:this|it)(?:['’]s| is) the (?:right|best|correct|appropriate) (?:place|forum|chat)(?: (?:to ask|for (?:this|it))(?: this)?)?|(?:i['’]m |i am )?not (?:really |entirely |totally )?(?:sure|certain) (?:if|whether) (?:this|that|any of this|my question) (?:makes (?:any )?sense|is clear|will make sense)|i (?:don['’]t|do not) (?:want|mean) to (?:bother|bug|pester|trouble|disturb|annoy) ${YOU}(?: (?:too much|again|with this))?`,
   // laughter and sign-offs ("cheers" is a thanks above: a unit two alternatives match made a run of them
   // exponential, 40 s for twenty "cheers " before a question, bench/compress-dev's long inputs)
   LAUGH,
@@ -152,7 +156,9 @@ export const SOCIAL_TAIL = /,[ \t]*(?:thanks|thank you|thx|ty|cheers)(?: (?:so|v
  * you can, but don't invent any" asked for citations only where they exist; a blind probe, probe-compress).
  */
 export const SOCIAL_CLAUSE =
-  /,[ \t]*(?:if (?:it's|it is|that's|that is|it’s|that’s) not too much (?:trouble|bother|to ask)|if you don't mind|if you do not mind|if you don’t mind)[ \t]*(?=[,.!?]|$)/gim;
+  /,[ \t]*(?:if (?:it's|it is|that's|that is|it’s|that’s) not too much (?:trouble|bother|to ask)|if you don't mind|if you do not mind|if you don’t mind|if (?:that's|that is|that’s) (?:okay|ok|alright|all right|fine)(?: with you)?|(?:whenever|when) you (?:get|have) (?:a )?(?:sec|second|minute|moment|chance)|no (?:rush|pressure|hurry)(?: at all)?)[ \t]*(?=[,.!?]|$)/gim;
+/** Whether `text` holds a SOCIAL_CLAUSE (search reads no lastIndex). */
+export const hasSocialClause = (text: string): boolean => text.search(SOCIAL_CLAUSE) >= 0;
 
 /** Laughter as typed, lower-case or shouted ("lol", "LOL", "hahaha", "lmao", "xD"); "LoL" (a game's name) is neither. */
 const LAUGH_TOKEN = String.raw`(?:a?(?:ha){2,}h?|A?(?:HA){2,}H?|Ha(?:ha)+|he(?:he)+|HE(?:HE)+|lo{1,3}lz?|LO{1,3}LZ?|lmf?ao{1,3}|LMF?AO{1,3}|rofl|ROFL|xD{1,3}|XD{1,3}|Xd)`; // not "xd", "xdd": a tool (xdd) or an identifier as often as a laugh
@@ -244,7 +250,8 @@ export const LAUGHTER_ONLY = new RegExp(String.raw`^\W*${LAUGH}\W*$`, "i");
  * rush."). Other social sentences there may be part of it ("I need a recipe. A quick one, please.",
  * "The output should be sorted. This is random.").
  */
-export const ABOUT_THE_ASKING = /\b(?:questions?|ask|asking|bother|bothering|bug|bugging|rush|hurry|trouble|ramble|rambling|typos|wall of text)\b/i;
+export const ABOUT_THE_ASKING =
+  /\b(?:questions?|ask|asking|bother|bothering|bug|bugging|rush|hurry|pressure|worries|trouble|ramble|rambling|typos|wall of text)\b/i;
 export const CLOSING_SENTENCE = new RegExp(
   String.raw`^\W*(?:thanks|thank|thx|ty|tysm|tia|ta|cheers|many thanks|much appreciated|appreciate|appreciated|really appreciate|i (?:really |truly )?appreciate|i(?:['’]d| would) (?:really |truly |greatly )?appreciate|(?:any|your) help|(?:i['’]m |i am )?(?:so |really |very |truly )?(?:grateful|thankful)|best|regards|kind regards|warm regards|all the best|take care|let me know|no rush|talk soon|speak soon|xoxo|ttyl|you(?:['’]re| are) (?:so |really |truly )?(?:amazing|awesome|brilliant|great|wonderful|fantastic|incredible|the best|a star|a legend|a lifesaver|a gem|a hero|a saint|so helpful|too kind|very kind)|i owe you|you rock|legend|lifesaver|${LAUGH})\b`,
   "i",
@@ -263,7 +270,7 @@ const MAX_SOCIAL_CHARS = 240;
 // Without the u flag: with it (and i) JavaScriptCore tried this at every sentence 4x slower (bench/compress-speed.ts);
 // an emoji above U+FFFF is its surrogate pair.
 const SOCIAL_OPENING = new RegExp(
-  String.raw`^\s*(?:${EMOJI}|[:;]-?[)(dp]|<3|(?:so|oh|and|but|anyway|again|also|hi+|hello+|hey+|hiya|heya|howdy|yo|greetings|good|morning|afternoon|evening|hope|trust|how|have|what['’]s|thanks+|thank|thankyou|thanking|thx|ty|tysm|tia|ta|many|much|cheers|really|truly|greatly|would|appreciate|grateful|looking|sorry|soz|sry|apologies|forgive|excuse|pardon|probably|maybe|perhaps|prob|likely|kinda|sorta|lowkey|super|quite|pretty|totally|bit|kind|sort|quick|small|little|random|silly|dumb|stupid|weird|odd|basic|newbie|noob|simple|easy|obvious|tricky|a?ha\w*|he\w*|lo+l\w*|lmf?ao\w*|rofl|xd\w*|best|warm|regards|xoxo|ttyl|mate|buddy|pal|dude|me|love|luv|ily\w*|hola|bonjour|ciao|hallo|hoi|salut|aloha|g['’]day|dear)\b|(?:all(?: the best|['’]s| is| are)|long time|take care|talk soon|speak soon|let me know|no rush|(?:a|an|one)[ \t]+(?:bit|kind|sort|quick|small|little|silly|dumb|stupid|weird|odd|random|basic|newbie|noob|simple|easy|obvious|tricky|super|really|quite)|(?:nice|great|happy) to|happy (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|new|holidays)|(?:might|may|could|will)[ \t]+(?:be|sound|seem)|my[ \t]+apologies|please[ \t]+(?:forgive|excuse|pardon)|(?:things|life|everything|everyone|everybody)(?:['’]s|[ \t]+(?:is|are|has|have))|(?:your|ur|the)[ \t]+(?:${PERIOD}))\b|i(?:['’][md]\b|[ \t]+(?:hope|trust|really|truly|do|have|would|appreciate|am|owe|apologi[sz]e|know|reali[sz]e|feel|felt|love|must)\b)|it(?:['’]s\b|[ \t]+(?:is|was|might|may|could|sounds|seems)\b)|this[ \t]+(?:might|may|could|is|was|sounds|seems|means)\b|this['’]s\b|that(?:['’]s|[ \t]+(?:is|was|might|may|could|sounds|seems))\b|you(?:['’]re\b|[ \t]+(?:are|rock)\b)|(?:your|any)[ \t]+(?:help|advice|input|tips|suggestions|guidance|thoughts)\b)`,
+  String.raw`^\s*(?:${EMOJI}|[:;]-?[)(dp]|<3|(?:so|oh|and|but|anyway|again|also|hi+|hello+|hey+|hiya|heya|howdy|yo|greetings|good|morning|afternoon|evening|hope|trust|how|have|what['’]s|thanks+|thank|thankyou|thanking|thx|ty|tysm|tia|ta|many|much|cheers|really|truly|greatly|would|appreciate|grateful|looking|sorry|soz|sry|apologies|forgive|excuse|pardon|probably|maybe|perhaps|prob|likely|kinda|sorta|lowkey|super|quite|pretty|totally|bit|kind|sort|quick|small|little|random|silly|dumb|stupid|weird|odd|basic|newbie|noob|simple|easy|obvious|tricky|a?ha\w*|he\w*|lo+l\w*|lmf?ao\w*|rofl|xd\w*|best|warm|regards|xoxo|ttyl|mate|buddy|pal|dude|me|love|luv|ily\w*|hola|bonjour|ciao|hallo|hoi|salut|aloha|g['’]day|dear)\b|(?:all(?: the best|['’]s| is| are)|long time|take care|talk soon|speak soon|let me know|no[ \t]+(?:rush|pressure|hurry|stress|worries)|not[ \t]+(?:really[ \t]+|entirely[ \t]+|totally[ \t]+)?(?:sure|certain)|(?:a|an|one)[ \t]+(?:bit|kind|sort|quick|small|little|silly|dumb|stupid|weird|odd|random|basic|newbie|noob|simple|easy|obvious|tricky|super|really|quite)|(?:nice|great|happy) to|happy (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|new|holidays)|(?:might|may|could|will)[ \t]+(?:be|sound|seem)|my[ \t]+apologies|please[ \t]+(?:forgive|excuse|pardon)|(?:things|life|everything|everyone|everybody)(?:['’]s|[ \t]+(?:is|are|has|have))|(?:your|ur|the)[ \t]+(?:${PERIOD}))\b|i(?:['’][md]\b|[ \t]+(?:hope|trust|really|truly|do|don['’]t|have|would|appreciate|am|owe|apologi[sz]e|know|reali[sz]e|feel|felt|love|must)\b)|it(?:['’]s\b|[ \t]+(?:is|was|might|may|could|sounds|seems)\b)|this[ \t]+(?:might|may|could|is|was|sounds|seems|means)\b|this['’]s\b|that(?:['’]s|[ \t]+(?:is|was|might|may|could|sounds|seems))\b|you(?:['’]re\b|[ \t]+(?:are|rock)\b)|(?:your|any)[ \t]+(?:help|advice|input|tips|suggestions|guidance|thoughts)\b)`,
   "i",
 );
 
@@ -408,6 +415,8 @@ export function socialSentenceRanges(text: string): { start: number; end: number
   const ranges: { start: number; end: number }[] = [];
   if (!SOCIAL_WORD.test(text)) return ranges;
   for (const m of text.matchAll(COURTESY_CONDITION)) ranges.push({ start: m.index, end: m.index + m[0].trimEnd().length });
+  // A courtesy clause closing a request holds its negation as no content: ", if you don't mind".
+  for (const m of text.matchAll(SOCIAL_CLAUSE)) ranges.push({ start: m.index, end: m.index + m[0].length });
   const signed = signedClosingStart(text);
   SENTENCE.lastIndex = 0;
   for (let m = SENTENCE.exec(text); m !== null; m = SENTENCE.exec(text)) {
@@ -437,7 +446,9 @@ export function socialSentenceRanges(text: string): { start: number; end: number
     const before = ranges.filter((r) => r.end <= quoted);
     ranges.splice(0, ranges.length, ...before, { start: quoted, end: text.length });
   }
-  // No social unit holds such a condition, so the ranges never overlap; they go in text order.
+  // A courtesy clause may lie inside a social sentence or a courtesy condition ("No pressure, whenever you get a
+  // sec."): the caller asks only whether a span lies inside some range, which overlapping ranges answer as well.
+  // They go in text order.
   return ranges.length > 1 ? ranges.sort((a, b) => a.start - b.start) : ranges;
 }
 
