@@ -275,3 +275,29 @@ describe("doubts about the asking and courtesy clauses that hold a negation", ()
     ["a condition that is a constraint", "Use metric units, if that's what the recipe uses.", "Use metric units, if that's what the recipe uses."],
   ])("%s stays", (_, text, sent) => expect(send(text)).toBe(sent));
 });
+
+describe("announcements, a regular's introduction, venting and leaving for the day", () => {
+  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+  test.each([
+    ["a quick question announced before a colon", "Quick question for you: how do I fix a leaky tap?", "How do I fix a leaky tap?"],
+    ["asking to ask", "Can I ask you something? How do I fix a leaky tap?", "How do I fix a leaky tap?"],
+    ["'here's the thing' after a lead-in", "Okay so here's the thing. How do I fix a leaky tap?", "How do I fix a leaky tap?"],
+    ["'let me explain my situation'", "Let me explain my situation. My tap leaks. How do I fix it?", "My tap leaks. How do I fix it?"],
+    ["a regular's introduction", "Long-time lurker, first-time poster. How do I fix a leaky tap?", "How do I fix a leaky tap?"],
+    [
+      "an apology for venting and its 'not your fault'",
+      "Sorry for venting, it's not your fault obviously. How do I fix a leaky tap?",
+      "How do I fix a leaky tap?",
+    ],
+    ["leaving for the grind after the request", "How do I fix a leaky tap? Okay, back to the grind.", "How do I fix a leaky tap?"],
+    ["leaving for bed after thanks", "Explain DNS. Thanks so much, off to bed now.", "Explain DNS."],
+    ["looking forward to the answer, with an emoticon", "How do I fix a leaky tap? Looking forward to your answer :)", "How do I fix a leaky tap?"],
+    ["help appreciated with no verb", "How do I fix a leaky tap? Any help appreciated, cheers", "How do I fix a leaky tap?"],
+  ])("%s goes", (_, text, sent) => expect(send(text)).toBe(sent));
+  test.each([
+    ["'not your fault' a later sentence points at", "It's not your fault. Write a note saying that."],
+    ["'not your fault' as a clause of content", "Is it my fault or yours? It's not your fault, the manager says. Who's right?"],
+    ["a question label in a quiz", "Write a quiz. Easy question: what is 2+2? Hard question: what is 17 squared?"],
+    ["leaving for the grind in a text to be written", "Write a sign-off line for my team. Back to the grind."],
+  ])("%s stays", (_, text) => expect(send(text)).toBe(text));
+});
