@@ -301,3 +301,23 @@ describe("announcements, a regular's introduction, venting and leaving for the d
     ["leaving for the grind in a text to be written", "Write a sign-off line for my team. Back to the grind."],
   ])("%s stays", (_, text) => expect(send(text)).toBe(text));
 });
+
+describe("social clauses set into a request", () => {
+  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+  test.each([
+    ["between dashes", "Could you — hope you're having a good morning, by the way! — write a haiku about the sea?", "Write a haiku about the sea."],
+    ["in parentheses", "Write a haiku about the sea (hope you're having a good day btw!).", "Write a haiku about the sea."],
+    ["closing it after ', and'", "Explain how tides work, and hope your day is going well!", "Explain how tides work!"],
+    ["closing it after a dash", "Explain DNS — thanks a ton!", "Explain DNS!"],
+    ["thanks in parentheses mid-sentence", "Explain the rule (thanks!) and give examples.", "Explain the rule and give examples."],
+    ["'pretty please'", "Write me a haiku about the sea, pretty please?", "Write me a haiku about the sea?"],
+    ["'super grateful if you could'", "I'd be super grateful if you could write a haiku about the sea, no rush.", "Write a haiku about the sea."],
+    ["'kind of hoping you could maybe'", "I was kind of hoping you could maybe write a haiku about the sea?", "Write a haiku about the sea."],
+  ])("%s goes", (_, text, sent) => expect(send(text)).toBe(sent));
+  test.each([
+    ["a constraint in parentheses", "Explain DNS (no jargon)."],
+    ["an aside about a third person", "My sister — bless her — wants a haiku. Write one."],
+    ["after a request for text to be written, the text's own words", "Write a card for my aunt, and hope you're well!"],
+    ["a dashed clause that says what to do", "Plan a picnic — hope for sun — with a rain option."],
+  ])("%s stays", (_, text) => expect(send(text)).toBe(text));
+});

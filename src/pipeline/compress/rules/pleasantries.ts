@@ -308,6 +308,32 @@ function socialRanges(
   return { ranges, capitalizeAt };
 }
 
+/**
+ * A social clause set into a sentence: between dashes ("Could you — hope you're having a good morning, by the
+ * way! — write a haiku?"), in parentheses ("... about the sea (hope you're having a good day btw!)."), or
+ * closing it after a dash or ", and" ("Write a haiku about the sea — I'd really appreciate it!"). Group 1 is the
+ * clause, which must be a social sentence of its own (isSocialSentence) for the piece to go. No placeholder
+ * inside: a protected span is content.
+ */
+const EMBEDDED_SOCIAL =
+  /[ \t]+[—–][ \t]*([^—–\n\uE000-\uF8FF]{1,120}?)[ \t]*[—–](?=[ \t])|[ \t]*\(([^()\n\uE000-\uF8FF]{1,120})\)|(?:[ \t]+[—–]|,(?:[ \t]+and)?)[ \t]+([^—–,;()\n.!?\uE000-\uF8FF][^—–;()\n.!?\uE000-\uF8FF]{0,119}?)(?=[ \t]*[.!?]*[ \t]*(?:\n|$))/g;
+
+/**
+ * The social clauses set into the sentences of `text` before `contentFrom` (after a request for text to be
+ * written, "Write a card for my aunt, and hope you're well!" may be the card's words), each with the blanks
+ * and the comma or dash before it: the blank after it stays.
+ */
+function embeddedSocialRanges(text: string, contentFrom: number): { start: number; end: number }[] {
+  const ranges: { start: number; end: number }[] = [];
+  for (const m of text.matchAll(EMBEDDED_SOCIAL)) {
+    if (m.index >= contentFrom) break;
+    const clause = (m[1] ?? m[2] ?? m[3]!).trim();
+    if (!isSocialSentence(clause)) continue;
+    ranges.push({ start: m.index, end: m.index + m[0].length });
+  }
+  return ranges;
+}
+
 /** What may close a sentence (splitSentences): its end marks and the quotes and brackets after them. */
 const CLOSING_MARKS = `.!?"'”’)]`;
 
@@ -317,6 +343,8 @@ const mentionsPlease = (text: string) => PLEASE.test(text);
 const PLEASE_STEPS: readonly RewriteStep[] = [
   [GREETING, () => ""],
   [SOCIAL_CLAUSE, () => "", hasSocialClause],
+  // "Pretty please" is one "please": "Write me a haiku, pretty please?" left "pretty?".
+  [/(?:,[ \t]*)?\bpretty[ \t]+please\b(?=[ \t]*[.!?]|$)/gim, () => "", mentionsPlease],
   // "Please" as a courtesy before a request or at its end.
   [/(?<=^|[.!?:][ \t]+|\n[ \t]*)(?:please|kindly|pls|plz),?[ \t]+([a-z])/gim, (_, first) => capitalize(first!), mentionsPlease],
   [/(?<=[a-z])[ \t]+(?:please|pls|plz)(?=[ \t]+[a-z])/g, () => "", mentionsPlease],
@@ -358,6 +386,12 @@ export const pleasantries: CompressionRule = {
         }
       }
     }
+    const embedded = SOCIAL_WORD.test(text) ? embeddedSocialRanges(text, content.contentFrom) : [];
+    if (embedded.length > 0) {
+      const out = removeRanges(text, embedded, ctx);
+      text = out.text;
+      saved += out.saved;
+    }
     const rest = rewriteAll(text, content.contentFrom === 0 ? PLEASE_STEPS.slice(1) : PLEASE_STEPS, ctx);
     return { text: rest.text, saved: saved + rest.saved };
   },
@@ -369,6 +403,7 @@ export const pleasantries: CompressionRule = {
     if (mentionsPlease(original) || hasSocialClause(original) || GREETING.test(original) || laughterRanges(original).length > 0 || hasEmoticon(original))
       return true;
     if (closingAfterQuotation(original) >= 0 || closingEmojiRanges(original, original.length).length > 0) return true;
+    if (SOCIAL_WORD.test(original) && embeddedSocialRanges(original, original.length).length > 0) return true;
     return splitSentences(original).some(({ start, end }) => {
       // Without what stands before its first letter (") Sorry if this is a dumb question, but ...": the rule
       // reads past stray marks, and fast-check found the check saying no there).
