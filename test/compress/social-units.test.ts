@@ -321,3 +321,38 @@ describe("social clauses set into a request", () => {
     ["a dashed clause that says what to do", "Plan a picnic — hope for sun — with a rain option."],
   ])("%s stays", (_, text) => expect(send(text)).toBe(text));
 });
+
+describe("the act of writing the message, and runs joined by 'so'", () => {
+  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+  test.each([
+    ["typing one-handed", "Hi, typing one-handed here. How does compound interest work?", "How does compound interest work?"],
+    [
+      "writing between calls, so forgive the brevity",
+      "I'm writing this between two calls so forgive the brevity. What is the capital of Mongolia?",
+      "What is the capital of Mongolia?",
+    ],
+    ["autocorrect, so bear with me", "my phone keeps autocorrecting everything so bear with me. Explain DNS.", "Explain DNS."],
+    [
+      "a run opened by 'okay um so'",
+      "okay um so hi there it's me again i'm talking into my phone so sorry if this comes out weird. Explain DNS.",
+      "Explain DNS.",
+    ],
+    [
+      "an apology for venting after backstory",
+      "This week has been a nightmare. Sorry for venting, it's not your fault obviously. Compare PostgreSQL and MySQL.",
+      "This week has been a nightmare. Compare PostgreSQL and MySQL.",
+    ],
+  ])("%s goes", (_, text, sent) => expect(send(text)).toBe(sent));
+  test.each([
+    ["writing for someone", "I'm writing this for my daughter's class. Explain photosynthesis."],
+    ["typing on a phone, so an instruction", "I'm typing this on my phone so keep it short. Explain DNS."],
+    ["'so' joining a wish to content", "Hope you're well so I'm asking about DNS. Explain it."],
+    ["'OK' before content", "OK let's begin. List three rivers."],
+  ])("%s stays", (_, text) => expect(send(text)).toBe(text));
+  test("the quality score reads 'okay um so ...' as social on both sides: the back-off keeps the edit", async () => {
+    const models = await loadModels();
+    const original =
+      "okay um so hi there it's me again i'm talking into my phone so sorry if this comes out weird. Explain the difference between a Roth IRA and a traditional IRA.";
+    expect((await models.quality(original, "Explain the difference between a Roth IRA and a traditional IRA.")).score).toBeGreaterThanOrEqual(85);
+  });
+});
