@@ -356,3 +356,32 @@ describe("the act of writing the message, and runs joined by 'so'", () => {
     expect((await models.quality(original, "Explain the difference between a Roth IRA and a traditional IRA.")).score).toBeGreaterThanOrEqual(85);
   });
 });
+
+describe("being stuck on the question itself", () => {
+  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+  test.each([
+    [
+      "trying to figure it out, and stuck",
+      "Hello! I've been trying to figure this out for a while now and I'm totally stuck. How do I center a div in CSS?",
+      "How do I center a div in CSS?",
+    ],
+    ["confused alone", "I'm so confused. Explain how tax brackets work.", "Explain how tax brackets work."],
+    ["hoping for a hand", "Hello there! I'm hoping you can lend me a hand. I need to write a thank you email.", "I need to write a thank you email."],
+  ])("%s goes", (_, text, sent) => expect(send(text)).toBe(sent));
+  test.each([
+    ["stuck somewhere", "I'm stuck in Lisbon. Where can I stay?"],
+    ["where one has been", "I've been to Paris. Suggest a new city."],
+    ["struggling for weeks, then the fact", "I've been struggling with this for weeks. My son won't sleep. What do I do?"],
+  ])("%s stays", (_, text) => expect(send(text)).toBe(text));
+});
+
+test("runs of social units that end in content are read without backtracking (fuzzed input)", () => {
+  // A "so" joining units made "thanks so much" read as "thanks" + "so" + "much thanks": 15 of them before a
+  // word of content took 4 s; "so" now only opens the units that take it ("so sorry", "so bear with me").
+  for (const unit of ["thanks so much ", "much thanks so ", "sorry so ", "okay um "]) {
+    const text = `${unit.repeat(24)}zebra quantum. Explain DNS.`;
+    const started = performance.now();
+    compressMessages([{ role: "user", content: text }], { aggressiveness: 1, skipRules: [] });
+    expect(performance.now() - started).toBeLessThan(500);
+  }
+});

@@ -21,7 +21,7 @@ const ANNOUNCEMENTS = new PhrasePattern({
         String.raw`(?:here is|here['’]s) (?:my (?:question|request)|the thing)`,
         String.raw`I (?:need|want|would like|'d like) (?:your|some) help(?: with (?:something|this|a task|a question))?`,
         String.raw`(?:can|could) you help me(?: (?:with something|out))?`,
-        String.raw`I(?:'m| am) (?:hoping|wondering if) you (?:can|could) help(?: me)?(?: (?:with something|out))?`,
+        String.raw`I(?:['’]m| am) (?:hoping|wondering if) you (?:can|could) (?:help(?: me)?(?: (?:with something|out))?|lend me a hand)`,
         String.raw`let me (?:explain|give you some (?:context|background))(?: (?:my|the) situation| a bit| first)?`,
       ].join("|") +
       ")" +
