@@ -314,6 +314,17 @@ describe("social clauses set into a request", () => {
     ["'super grateful if you could'", "I'd be super grateful if you could write a haiku about the sea, no rush.", "Write a haiku about the sea."],
     ["'kind of hoping you could maybe'", "I was kind of hoping you could maybe write a haiku about the sea?", "Write a haiku about the sea."],
   ])("%s goes", (_, text, sent) => expect(send(text)).toBe(sent));
+  test("the quality score weighs a clause set into a request as nothing, a constraint set so as everything: the back-off keeps the edit", async () => {
+    const models = await loadModels();
+    for (const [original, compressed] of [
+      ["Could you — hope you're having a good morning, by the way! — write a haiku about the sea?", "Write a haiku about the sea."],
+      ["Explain DNS — thanks a ton!", "Explain DNS!"],
+      ["Explain the rule (thanks!) and give examples.", "Explain the rule and give examples."],
+    ])
+      expect((await models.quality(original!, compressed!)).score).toBeGreaterThanOrEqual(85);
+    expect((await models.quality("Explain DNS (no jargon).", "Explain DNS.")).score).toBeLessThan(50);
+    expect((await models.quality("Explain DNS — and keep it short!", "Explain DNS!")).score).toBeLessThan(50);
+  });
   test.each([
     ["a constraint in parentheses", "Explain DNS (no jargon)."],
     ["an aside about a third person", "My sister — bless her — wants a haiku. Write one."],

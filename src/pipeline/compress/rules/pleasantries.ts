@@ -6,6 +6,7 @@ import {
   ADDRESSEE,
   CLOSING_SENTENCE,
   closingAfterQuotation,
+  embeddedSocialRanges,
   COMPOSES_TEXT,
   EMOJI,
   hasEmoticon,
@@ -306,32 +307,6 @@ function socialRanges(
     if (r.end === text.length || text[r.end] === "\n") while (r.start > floor && (text[r.start - 1] === " " || text[r.start - 1] === "\t")) r.start--;
   }
   return { ranges, capitalizeAt };
-}
-
-/**
- * A social clause set into a sentence: between dashes ("Could you — hope you're having a good morning, by the
- * way! — write a haiku?"), in parentheses ("... about the sea (hope you're having a good day btw!)."), or
- * closing it after a dash or ", and" ("Write a haiku about the sea — I'd really appreciate it!"). Group 1 is the
- * clause, which must be a social sentence of its own (isSocialSentence) for the piece to go. No placeholder
- * inside: a protected span is content.
- */
-const EMBEDDED_SOCIAL =
-  /[ \t]+[—–][ \t]*([^—–\n\uE000-\uF8FF]{1,120}?)[ \t]*[—–](?=[ \t])|[ \t]*\(([^()\n\uE000-\uF8FF]{1,120})\)|(?:[ \t]+[—–]|,(?:[ \t]+and)?)[ \t]+([^—–,;()\n.!?\uE000-\uF8FF][^—–;()\n.!?\uE000-\uF8FF]{0,119}?)(?=[ \t]*[.!?]*[ \t]*(?:\n|$))/g;
-
-/**
- * The social clauses set into the sentences of `text` before `contentFrom` (after a request for text to be
- * written, "Write a card for my aunt, and hope you're well!" may be the card's words), each with the blanks
- * and the comma or dash before it: the blank after it stays.
- */
-function embeddedSocialRanges(text: string, contentFrom: number): { start: number; end: number }[] {
-  const ranges: { start: number; end: number }[] = [];
-  for (const m of text.matchAll(EMBEDDED_SOCIAL)) {
-    if (m.index >= contentFrom) break;
-    const clause = (m[1] ?? m[2] ?? m[3]!).trim();
-    if (!isSocialSentence(clause)) continue;
-    ranges.push({ start: m.index, end: m.index + m[0].length });
-  }
-  return ranges;
 }
 
 /** What may close a sentence (splitSentences): its end marks and the quotes and brackets after them. */

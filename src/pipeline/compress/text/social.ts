@@ -402,11 +402,41 @@ export function socialLeadLength(sentence: string): number {
   return length;
 }
 
+/**
+ * A social clause set into a sentence: between dashes ("Could you — hope you're having a good morning, by the
+ * way! — write a haiku?"), in parentheses ("... about the sea (hope you're having a good day btw!)."), or
+ * closing it after a dash or ", and" ("Write a haiku about the sea — I'd really appreciate it!"). Group 1 is the
+ * clause, which must be a social sentence of its own (isSocialSentence) for the piece to go. No placeholder
+ * inside: a protected span is content.
+ */
+const EMBEDDED_SOCIAL =
+  /[ \t]+[—–][ \t]*([^—–\n\uE000-\uF8FF]{1,120}?)[ \t]*[—–](?=[ \t])|[ \t]*\(([^()\n\uE000-\uF8FF]{1,120})\)|(?:[ \t]+[—–]|,(?:[ \t]+and)?)[ \t]+([^—–,;()\n.!?\uE000-\uF8FF][^—–;()\n.!?\uE000-\uF8FF]{0,119}?)(?=[ \t]*[.!?]*[ \t]*(?:\n|$))/g;
+
+/**
+ * The social clauses set into the sentences of `text` before `contentFrom` (the pleasantries rule passes where a
+ * request for text to be written starts: after it, "Write a card for my aunt, and hope you're well!" may be the
+ * card's words), each with the blanks and the comma or dash before it: the blank after it stays.
+ */
+export function embeddedSocialRanges(text: string, contentFrom = text.length): { start: number; end: number }[] {
+  const ranges: { start: number; end: number }[] = [];
+  for (const m of text.matchAll(EMBEDDED_SOCIAL)) {
+    if (m.index >= contentFrom) break;
+    const clause = (m[1] ?? m[2] ?? m[3]!).trim();
+    if (!isSocialSentence(clause)) continue;
+    ranges.push({ start: m.index, end: m.index + m[0].length });
+  }
+  return ranges;
+}
+
 /** A sentence opening with a social clause, "Sorry if this is a dumb question, but ...", without it. */
 export function withoutSocialClauses(sentence: string): string {
   sentence = withoutLaughter(sentence);
   let out = sentence.slice(socialLeadLength(sentence));
   if (out.includes(",")) out = out.replace(SOCIAL_TAIL, "").replace(SOCIAL_CLAUSE, "");
+  // The clauses the pleasantries rule removes from inside a sentence weigh nothing either: read as content, "—
+  // thanks a ton!" made "Explain DNS!" score 4 and the back-off undid every edit of the rule.
+  const embedded = embeddedSocialRanges(out);
+  for (let k = embedded.length - 1; k >= 0; k--) out = out.slice(0, embedded[k]!.start) + out.slice(embedded[k]!.end);
   return out;
 }
 
