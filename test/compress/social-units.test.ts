@@ -309,7 +309,7 @@ describe("social clauses set into a request", () => {
     ["in parentheses", "Write a haiku about the sea (hope you're having a good day btw!).", "Write a haiku about the sea."],
     ["closing it after ', and'", "Explain how tides work, and hope your day is going well!", "Explain how tides work!"],
     ["closing it after a dash", "Explain DNS — thanks a ton!", "Explain DNS!"],
-    ["thanks in parentheses mid-sentence", "Explain the rule (thanks!) and give examples.", "Explain the rule and give examples."],
+    ["thanks in parentheses mid-sentence", "Explain the rule (thanks so much!) and give examples.", "Explain the rule and give examples."],
     ["'pretty please'", "Write me a haiku about the sea, pretty please?", "Write me a haiku about the sea?"],
     ["'super grateful if you could'", "I'd be super grateful if you could write a haiku about the sea, no rush.", "Write a haiku about the sea."],
     ["'kind of hoping you could maybe'", "I was kind of hoping you could maybe write a haiku about the sea?", "Write a haiku about the sea."],
@@ -319,7 +319,7 @@ describe("social clauses set into a request", () => {
     for (const [original, compressed] of [
       ["Could you — hope you're having a good morning, by the way! — write a haiku about the sea?", "Write a haiku about the sea."],
       ["Explain DNS — thanks a ton!", "Explain DNS!"],
-      ["Explain the rule (thanks!) and give examples.", "Explain the rule and give examples."],
+      ["Explain the rule (thanks so much!) and give examples.", "Explain the rule and give examples."],
     ])
       expect((await models.quality(original!, compressed!)).score).toBeGreaterThanOrEqual(85);
     expect((await models.quality("Explain DNS (no jargon).", "Explain DNS.")).score).toBeLessThan(50);
@@ -327,6 +327,7 @@ describe("social clauses set into a request", () => {
   });
   test.each([
     ["a constraint in parentheses", "Explain DNS (no jargon)."],
+    ["a one-word label in parentheses", "List the engines. Primary engine (Best): Claude. Backup (Fair): Llama."],
     ["an aside about a third person", "My sister — bless her — wants a haiku. Write one."],
     ["after a request for text to be written, the text's own words", "Write a card for my aunt, and hope you're well!"],
     ["a dashed clause that says what to do", "Plan a picnic — hope for sun — with a rain option."],

@@ -422,7 +422,9 @@ export function embeddedSocialRanges(text: string, contentFrom = text.length): {
   for (const m of text.matchAll(EMBEDDED_SOCIAL)) {
     if (m.index >= contentFrom) break;
     const clause = (m[1] ?? m[2] ?? m[3]!).trim();
-    if (!isSocialSentence(clause)) continue;
+    // Two words at least: a word alone in parentheses is a label as often ("**Primary AI Engine (Best):**",
+    // awesome-chatgpt-prompts, where "Best" read as a sign-off).
+    if (!/[a-z]+\W+[a-z]/i.test(clause) || !isSocialSentence(clause)) continue;
     ranges.push({ start: m.index, end: m.index + m[0].length });
   }
   return ranges;
