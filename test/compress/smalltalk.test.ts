@@ -307,3 +307,27 @@ describe("what looks removable but tells the answer something stays", () => {
     expect(send(text, level)).toBe(out);
   });
 });
+
+describe("a sentence of the moment of writing that owns something goes at 1.0", () => {
+  test.each([
+    [
+      "My dog is snoring next to me and it's adorable. What are the main differences between Python and JavaScript?",
+      "What are the main differences between Python and JavaScript?",
+    ],
+    ["My phone keeps buzzing right now, so annoying. How do I make sourdough starter?", "How do I make sourdough starter?"],
+  ])("%s", (text, sent) => {
+    expect(send(text, 0.5)).toBe(text);
+    expect(send(text, 1)).toBe(sent);
+  });
+  test.each([
+    // The request points back at what the sentence owns, or names no topic of its own.
+    ["My car has been making a weird noise all morning. What could it be?"],
+    ["My car has been making a weird noise all morning. What should I do?"],
+    // No moment of writing: the thing owned is what the answer is for.
+    ["My garden is all clay soil, it's a nightmare. What vegetables will grow well?"],
+    // A fact besides the thing owned.
+    ["My knee has been hurting all day. Suggest a gentle workout."],
+  ])("%s stays", (text) => {
+    for (const level of LEVELS) expect(send(text, level)).toBe(text);
+  });
+});

@@ -271,3 +271,152 @@ describe("withoutLaughter's test before its phrase scan", () => {
     expect(withoutLaughter("Nothing to laugh at here.")).toBe("Nothing to laugh at here.");
   });
 });
+
+describe("doubts about the asking and courtesy clauses that hold a negation", () => {
+  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+  test.each([
+    ["a doubt about the place", "I'm not sure if this is the right place to ask, but how do I reset a router?", "How do I reset a router?"],
+    ["a doubt about making sense", "Not sure if this makes sense. How do I reset a router?", "How do I reset a router?"],
+    ["not wanting to bother", "I don't want to bother you too much. How do I reset a router?", "How do I reset a router?"],
+    ["no pressure, with when", "No pressure at all, whenever you get a second. How do I reset a router?", "How do I reset a router?"],
+    ["no worries after the request", "How do I reset a router? No worries if not.", "How do I reset a router?"],
+    ["'if you don't mind' closing a request", "Can you explain how routers work, if you don't mind?", "Explain how routers work."],
+    ["'if that's okay' closing a request", "Explain how routers work, if that's okay.", "Explain how routers work."],
+    ["'if it's not too much bother' closing a request", "Write a limerick about a cat, if it's not too much bother.", "Write a limerick about a cat."],
+    ["obvious to most people, but", "I know this is probably obvious to most people, but how do routers work?", "How do routers work?"],
+    ["appreciating any help one can give", "How do routers work? I'd really appreciate any help you can give me.", "How do routers work?"],
+  ])("%s goes", (_, text, sent) => expect(send(text)).toBe(sent));
+  test.each([
+    ["a negated instruction before the courtesy clause", "Don't use jargon, if that's okay.", "Don't use jargon."],
+    [
+      "a fact with a negation after a doubt",
+      "I'm not sure if this is the right place to ask. I don't eat meat. Suggest a dinner.",
+      "I don't eat meat. Suggest a dinner.",
+    ],
+    ["a doubt about the answer, not the asking", "I'm not sure if this recipe is right. Check it.", "I'm not sure if this recipe is right. Check it."],
+    ["'no rush' as an instruction's object", "Write a reply saying there is no rush.", "Write a reply saying there is no rush."],
+    ["a condition that is a constraint", "Use metric units, if that's what the recipe uses.", "Use metric units, if that's what the recipe uses."],
+  ])("%s stays", (_, text, sent) => expect(send(text)).toBe(sent));
+});
+
+describe("announcements, a regular's introduction, venting and leaving for the day", () => {
+  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+  test.each([
+    ["a quick question announced before a colon", "Quick question for you: how do I fix a leaky tap?", "How do I fix a leaky tap?"],
+    ["asking to ask", "Can I ask you something? How do I fix a leaky tap?", "How do I fix a leaky tap?"],
+    ["'here's the thing' after a lead-in", "Okay so here's the thing. How do I fix a leaky tap?", "How do I fix a leaky tap?"],
+    ["'let me explain my situation'", "Let me explain my situation. My tap leaks. How do I fix it?", "My tap leaks. How do I fix it?"],
+    ["a regular's introduction", "Long-time lurker, first-time poster. How do I fix a leaky tap?", "How do I fix a leaky tap?"],
+    [
+      "an apology for venting and its 'not your fault'",
+      "Sorry for venting, it's not your fault obviously. How do I fix a leaky tap?",
+      "How do I fix a leaky tap?",
+    ],
+    ["leaving for the grind after the request", "How do I fix a leaky tap? Okay, back to the grind.", "How do I fix a leaky tap?"],
+    ["leaving for bed after thanks", "Explain DNS. Thanks so much, off to bed now.", "Explain DNS."],
+    ["looking forward to the answer, with an emoticon", "How do I fix a leaky tap? Looking forward to your answer :)", "How do I fix a leaky tap?"],
+    ["help appreciated with no verb", "How do I fix a leaky tap? Any help appreciated, cheers", "How do I fix a leaky tap?"],
+  ])("%s goes", (_, text, sent) => expect(send(text)).toBe(sent));
+  test.each([
+    ["'not your fault' a later sentence points at", "It's not your fault. Write a note saying that."],
+    ["'not your fault' as a clause of content", "Is it my fault or yours? It's not your fault, the manager says. Who's right?"],
+    ["a question label in a quiz", "Write a quiz. Easy question: what is 2+2? Hard question: what is 17 squared?"],
+    ["leaving for the grind in a text to be written", "Write a sign-off line for my team. Back to the grind."],
+  ])("%s stays", (_, text) => expect(send(text)).toBe(text));
+});
+
+describe("social clauses set into a request", () => {
+  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+  test.each([
+    ["between dashes", "Could you — hope you're having a good morning, by the way! — write a haiku about the sea?", "Write a haiku about the sea."],
+    ["in parentheses", "Write a haiku about the sea (hope you're having a good day btw!).", "Write a haiku about the sea."],
+    ["closing it after ', and'", "Explain how tides work, and hope your day is going well!", "Explain how tides work!"],
+    ["closing it after a dash", "Explain DNS — thanks a ton!", "Explain DNS!"],
+    ["thanks in parentheses mid-sentence", "Explain the rule (thanks so much!) and give examples.", "Explain the rule and give examples."],
+    ["'pretty please'", "Write me a haiku about the sea, pretty please?", "Write me a haiku about the sea?"],
+    ["'super grateful if you could'", "I'd be super grateful if you could write a haiku about the sea, no rush.", "Write a haiku about the sea."],
+    ["'kind of hoping you could maybe'", "I was kind of hoping you could maybe write a haiku about the sea?", "Write a haiku about the sea."],
+  ])("%s goes", (_, text, sent) => expect(send(text)).toBe(sent));
+  test("the quality score weighs a clause set into a request as nothing, a constraint set so as everything: the back-off keeps the edit", async () => {
+    const models = await loadModels();
+    for (const [original, compressed] of [
+      ["Could you — hope you're having a good morning, by the way! — write a haiku about the sea?", "Write a haiku about the sea."],
+      ["Explain DNS — thanks a ton!", "Explain DNS!"],
+      ["Explain the rule (thanks so much!) and give examples.", "Explain the rule and give examples."],
+    ])
+      expect((await models.quality(original!, compressed!)).score).toBeGreaterThanOrEqual(85);
+    expect((await models.quality("Explain DNS (no jargon).", "Explain DNS.")).score).toBeLessThan(50);
+    expect((await models.quality("Explain DNS — and keep it short!", "Explain DNS!")).score).toBeLessThan(50);
+  });
+  test.each([
+    ["a constraint in parentheses", "Explain DNS (no jargon)."],
+    ["a one-word label in parentheses", "List the engines. Primary engine (Best): Claude. Backup (Fair): Llama."],
+    ["an aside about a third person", "My sister — bless her — wants a haiku. Write one."],
+    ["after a request for text to be written, the text's own words", "Write a card for my aunt, and hope you're well!"],
+    ["a dashed clause that says what to do", "Plan a picnic — hope for sun — with a rain option."],
+  ])("%s stays", (_, text) => expect(send(text)).toBe(text));
+});
+
+describe("the act of writing the message, and runs joined by 'so'", () => {
+  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+  test.each([
+    ["typing one-handed", "Hi, typing one-handed here. How does compound interest work?", "How does compound interest work?"],
+    [
+      "writing between calls, so forgive the brevity",
+      "I'm writing this between two calls so forgive the brevity. What is the capital of Mongolia?",
+      "What is the capital of Mongolia?",
+    ],
+    ["autocorrect, so bear with me", "my phone keeps autocorrecting everything so bear with me. Explain DNS.", "Explain DNS."],
+    [
+      "a run opened by 'okay um so'",
+      "okay um so hi there it's me again i'm talking into my phone so sorry if this comes out weird. Explain DNS.",
+      "Explain DNS.",
+    ],
+    [
+      "an apology for venting after backstory",
+      "This week has been a nightmare. Sorry for venting, it's not your fault obviously. Compare PostgreSQL and MySQL.",
+      "This week has been a nightmare. Compare PostgreSQL and MySQL.",
+    ],
+  ])("%s goes", (_, text, sent) => expect(send(text)).toBe(sent));
+  test.each([
+    ["writing for someone", "I'm writing this for my daughter's class. Explain photosynthesis."],
+    ["typing on a phone, so an instruction", "I'm typing this on my phone so keep it short. Explain DNS."],
+    ["'so' joining a wish to content", "Hope you're well so I'm asking about DNS. Explain it."],
+    ["'OK' before content", "OK let's begin. List three rivers."],
+  ])("%s stays", (_, text) => expect(send(text)).toBe(text));
+  test("the quality score reads 'okay um so ...' as social on both sides: the back-off keeps the edit", async () => {
+    const models = await loadModels();
+    const original =
+      "okay um so hi there it's me again i'm talking into my phone so sorry if this comes out weird. Explain the difference between a Roth IRA and a traditional IRA.";
+    expect((await models.quality(original, "Explain the difference between a Roth IRA and a traditional IRA.")).score).toBeGreaterThanOrEqual(85);
+  });
+});
+
+describe("being stuck on the question itself", () => {
+  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+  test.each([
+    [
+      "trying to figure it out, and stuck",
+      "Hello! I've been trying to figure this out for a while now and I'm totally stuck. How do I center a div in CSS?",
+      "How do I center a div in CSS?",
+    ],
+    ["confused alone", "I'm so confused. Explain how tax brackets work.", "Explain how tax brackets work."],
+    ["hoping for a hand", "Hello there! I'm hoping you can lend me a hand. I need to write a thank you email.", "I need to write a thank you email."],
+  ])("%s goes", (_, text, sent) => expect(send(text)).toBe(sent));
+  test.each([
+    ["stuck somewhere", "I'm stuck in Lisbon. Where can I stay?"],
+    ["where one has been", "I've been to Paris. Suggest a new city."],
+    ["struggling for weeks, then the fact", "I've been struggling with this for weeks. My son won't sleep. What do I do?"],
+  ])("%s stays", (_, text) => expect(send(text)).toBe(text));
+});
+
+test("runs of social units that end in content are read without backtracking (fuzzed input)", () => {
+  // A "so" joining units made "thanks so much" read as "thanks" + "so" + "much thanks": 15 of them before a
+  // word of content took 4 s; "so" now only opens the units that take it ("so sorry", "so bear with me").
+  for (const unit of ["thanks so much ", "much thanks so ", "sorry so ", "okay um "]) {
+    const text = `${unit.repeat(24)}zebra quantum. Explain DNS.`;
+    const started = performance.now();
+    compressMessages([{ role: "user", content: text }], { aggressiveness: 1, skipRules: [] });
+    expect(performance.now() - started).toBeLessThan(500);
+  }
+});

@@ -59,8 +59,9 @@ const ASKS = [
   String.raw`I was hoping (?:to get|for) your help (?:to )?${POLITE}(?=${TASK_VERB}\b)`,
   String.raw`do you have (?:the |some )?time to ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
   String.raw`(?:would|do) you mind (?:awfully |terribly )?if I (?:ask|asked) you to ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
-  String.raw`I was (?:really )?hoping (?:that )?you (?:could|can|would|might) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
-  String.raw`I(?: would|'d|’d| should) be (?:very |really |so |most )?grateful if you (?:could|would|can) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  // "I was kind of hoping you could maybe write ...", "I'd be super grateful if you could ..." (compress12's probes).
+  String.raw`I was (?:(?:really|kind of|kinda|sort of|just) )?hoping (?:that )?you (?:could|can|would|might) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
+  String.raw`I(?: would|'d|’d| should) be (?:very |really |so |most |super |extremely |incredibly |eternally |forever )?grateful if you (?:could|would|can) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
   String.raw`it(?: would|'d|’d) be (?:really |very |so |super |enormously |incredibly |extremely |hugely )?(?:great|helpful|nice|awesome|wonderful|amazing|lovely|fantastic) if you (?:could|would|can) ${POLITE}(?=${HELP_ME}${TASK_VERB}\b)`,
   // "Would you mind checking ..." has no command form without rewriting the verb: only "helping me" goes.
   String.raw`(?:would|do) you mind ${POLITE}helping me (?:to )?(?=${TASK_VERB}\b)`,

@@ -6,9 +6,11 @@ import {
   ADDRESSEE,
   CLOSING_SENTENCE,
   closingAfterQuotation,
+  embeddedSocialRanges,
   COMPOSES_TEXT,
   EMOJI,
   hasEmoticon,
+  hasSocialClause,
   isEmojiOnly,
   isSocialSentence,
   LAUGHTER_ONLY,
@@ -315,7 +317,9 @@ const mentionsPlease = (text: string) => PLEASE.test(text);
 
 const PLEASE_STEPS: readonly RewriteStep[] = [
   [GREETING, () => ""],
-  [SOCIAL_CLAUSE, () => "", (text) => text.includes(", if")],
+  [SOCIAL_CLAUSE, () => "", hasSocialClause],
+  // "Pretty please" is one "please": "Write me a haiku, pretty please?" left "pretty?".
+  [/(?:,[ \t]*)?\bpretty[ \t]+please\b(?=[ \t]*[.!?]|$)/gim, () => "", mentionsPlease],
   // "Please" as a courtesy before a request or at its end.
   [/(?<=^|[.!?:][ \t]+|\n[ \t]*)(?:please|kindly|pls|plz),?[ \t]+([a-z])/gim, (_, first) => capitalize(first!), mentionsPlease],
   [/(?<=[a-z])[ \t]+(?:please|pls|plz)(?=[ \t]+[a-z])/g, () => "", mentionsPlease],
@@ -357,6 +361,12 @@ export const pleasantries: CompressionRule = {
         }
       }
     }
+    const embedded = SOCIAL_WORD.test(text) ? embeddedSocialRanges(text, content.contentFrom) : [];
+    if (embedded.length > 0) {
+      const out = removeRanges(text, embedded, ctx);
+      text = out.text;
+      saved += out.saved;
+    }
     const rest = rewriteAll(text, content.contentFrom === 0 ? PLEASE_STEPS.slice(1) : PLEASE_STEPS, ctx);
     return { text: rest.text, saved: saved + rest.saved };
   },
@@ -365,9 +375,10 @@ export const pleasantries: CompressionRule = {
   // closing marks a span may open with ('Hi there!"quoted"'): a social sentence, lead or tail holds no
   // placeholder, so each is found in the original's sentences, cut back over their closing marks.
   mayChange(original) {
-    if (mentionsPlease(original) || original.includes(", if") || GREETING.test(original) || laughterRanges(original).length > 0 || hasEmoticon(original))
+    if (mentionsPlease(original) || hasSocialClause(original) || GREETING.test(original) || laughterRanges(original).length > 0 || hasEmoticon(original))
       return true;
     if (closingAfterQuotation(original) >= 0 || closingEmojiRanges(original, original.length).length > 0) return true;
+    if (SOCIAL_WORD.test(original) && embeddedSocialRanges(original, original.length).length > 0) return true;
     return splitSentences(original).some(({ start, end }) => {
       // Without what stands before its first letter (") Sorry if this is a dumb question, but ...": the rule
       // reads past stray marks, and fast-check found the check saying no there).

@@ -4,7 +4,8 @@ import { capitalize, rewriteAll } from "../text/rewrite";
 import { PLACEHOLDER_SOURCE } from "../protect/mask";
 
 const SENTENCE_START = String.raw`(?<=^|[.!?:][ \t]+|\n[ \t]*)`;
-const END = String.raw`[ \t]*[.!?:]+[ \t]*`;
+/** The announcement's end, and the first letter after it, which opens the sentence once the announcement goes. */
+const END = String.raw`[ \t]*[.!?:]+[ \t]*([a-z])?`;
 
 /** Whole sentences that announce a request instead of making it. */
 const ANNOUNCEMENTS = new PhrasePattern({
@@ -12,18 +13,22 @@ const ANNOUNCEMENTS = new PhrasePattern({
     SENTENCE_START +
       "(?:" +
       [
-        String.raw`I (?:have|'ve got|got) (?:a|an|one|some) (?:quick |simple |small |short |little )?(?:question|request|task|favou?r to ask)(?: for you)?`,
-        String.raw`(?:here is|here's) my (?:question|request)`,
+        String.raw`I (?:have|['’]ve got|got) (?:a|an|one|some) (?:quick |simple |small |short |little )?(?:question|request|task|favou?r to ask)(?: for you)?`,
+        // "Quick question for you: how ...", "Can I ask you something?", "Here's the thing." (issue 25, compress12).
+        // Only "quick": "Easy question: ... Hard question: ..." may label a quiz's parts.
+        String.raw`(?:a )?quick question(?: for you)?`,
+        String.raw`(?:can|could|may) I ask (?:you )?(?:something|a (?:quick |small )?question)`,
+        String.raw`(?:here is|here['’]s) (?:my (?:question|request)|the thing)`,
         String.raw`I (?:need|want|would like|'d like) (?:your|some) help(?: with (?:something|this|a task|a question))?`,
         String.raw`(?:can|could) you help me(?: (?:with something|out))?`,
-        String.raw`I(?:'m| am) (?:hoping|wondering if) you (?:can|could) help(?: me)?(?: (?:with something|out))?`,
-        String.raw`let me (?:explain|give you some (?:context|background))`,
+        String.raw`I(?:['’]m| am) (?:hoping|wondering if) you (?:can|could) (?:help(?: me)?(?: (?:with something|out))?|lend me a hand)`,
+        String.raw`let me (?:explain|give you some (?:context|background))(?: (?:my|the) situation| a bit| first)?`,
       ].join("|") +
       ")" +
       END,
     "gim",
   ),
-  words: ["i", "here", "can", "could", "let"],
+  words: ["i", "here", "can", "could", "may", "let", "a", "quick"],
 });
 
 /**
@@ -58,8 +63,10 @@ export const preamble: CompressionRule = {
     return rewriteAll(
       text,
       [
-        [ANNOUNCEMENTS, (m) => (m.trim().length < text.trim().length ? "" : m)],
+        // Lead-ins first: "Okay so here's the thing." is an announcement once "Okay so" goes.
         [LEAD_IN, (_m, first) => capitalize(first!)],
+        // The sentence after an announcement that ends with a colon may open in lower case: "Here's my question: how ...".
+        [ANNOUNCEMENTS, (m, first) => (m.trim().length < text.trim().length ? (first ?? "").toUpperCase() : m)],
         [MY_NEXT, (_m, subject) => `${capitalize(subject!)}: `],
       ],
       ctx,

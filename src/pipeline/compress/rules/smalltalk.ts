@@ -1,7 +1,7 @@
 import type { CompressionRule } from "../types";
 import { cutRanges, removeRanges } from "../text/rewrite";
 import { splitSentences, type Sentence } from "../text/sentences";
-import { asksSomething, framingCueOffsets, isConfidentSmalltalk, isSocialAside, socialProbability } from "../text/social-model";
+import { asksSomething, framingCueOffsets, isConfidentSmalltalk, isSocialAside, ownsOnlyTheMoment, socialProbability } from "../text/social-model";
 import { HAS_EMOJI, POINTS_BACK, readContent } from "./pleasantries";
 
 /**
@@ -134,9 +134,14 @@ function smalltalkRanges(text: string, level: number): { start: number; end: num
   // Nor does one that names whom a pronoun of what stays may mean: "My son is obsessed with trains right
   // now." before "Suggest a theme for his birthday party." (bench/data/compress-keep-10.json).
   const refersBack = THIRD_PERSON.test(keptText);
+  // A sentence of the moment that owns something ("My coffee has been reheated four times today.") goes only before a
+  // request that names its own topic and points back at no thing: "My car made a weird noise all morning." is what
+  // "What could it be?" and "What should I do?" ask about.
+  const standsAlone = !POINTS_AT_A_THING.test(keptText) && kept.length >= 2;
   return found
     .filter((r) => {
       const sentence = text.slice(r.start, r.end);
+      if (!standsAlone && ownsOnlyTheMoment(sentence)) return false;
       return !(refersBack && OWNED.test(sentence)) && !sharesTopic(topicWords(sentence), kept);
     })
     .map((r) => {
@@ -185,6 +190,7 @@ export function socialAsideRanges(text: string, threshold: number): { start: num
 
 const THIRD_PERSON = /\b(?:he|she|him|his|her|hers|they|them|their|theirs)\b/i;
 const OWNED = /\b(?:my|our)[ \t]+[a-z]/i;
+const POINTS_AT_A_THING = /\b(?:it|its|this|that|these|those|one)\b/i;
 
 /** Words of four letters or more that name what a text is about: not function words or framing's own. */
 const FRAMING_WORDS = new Set(

@@ -233,9 +233,8 @@ const GIVES_CAUSE = /\b(?:because|since|cause|cuz|coz|bc|as|after|about|from|tha
  */
 function onlyPassingState(sentence: string): boolean {
   const rest = sentence.replace(PASSING_STATES, " ");
-  return rest !== sentence && !GIVES_CAUSE.test(rest) && !PERSONAL_FACT.test(rest);
+  return rest !== sentence && !GIVES_CAUSE.test(rest) && !PERSONAL_FACT.test(rest) && !OWNS.test(rest);
 }
-const selfDisclosure = (sentence: string) => FIRST_PERSON.test(sentence) && !TURNED_TO_ASKING.test(sentence) && !onlyPassingState(sentence);
 
 /**
  * What a first-person sentence may tell that the answer is for, by the kinds of fact of the keep probes
@@ -247,7 +246,22 @@ const selfDisclosure = (sentence: string) => FIRST_PERSON.test(sentence) && !TUR
  * thick here.", "I've been stuck on this for two hours.", "Bit of a random one, I know.".
  */
 const PERSONAL_FACT =
-  /\b(?:allerg\w*|intoleran\w*|(?:afraid|scared|terrified|frightened) of|phobi\w*|fear\w*|[a-z]+-handed|tall|short|height\w*|weigh\w*|body|skin|hair|sleep\w*|diabet\w*|pregnan\w*|wheelchair|disab\w*|injur\w*|hurt\w*|pain\w*|sick|ill|illness|condition|diagnos\w*|doctor|medic\w*|therap\w*|surgery|knee|back|hands?|eyes?|deaf|blind|adhd|autis\w*|anxi\w*|depress\w*|vegetarian|vegan|halal|kosher|gluten|lactose|diet\w*|eat\w*|ate|drink\w*|food|wife|husband|partner|son|daughter|kids?|child\w*|bab(?:y|ies)|toddler|mum|mom|mother|dad|father|parents?|grand\w*|sister|brother|family|friends?|boss|manager|team|coworkers?|colleagues?|students?|class|budget|afford\w*|money|salary|paid|pay\w*|income|debt|loan|rent|mortgage|cheap\w*|expensive|price\w*|cost\w*|bought|buy\w*|ordered|order|received|owned|live|lives|living|moved?|house|home|flat|apartment|city|country|town|job|work\w*|career|retir\w*|beginner|novice|new|never|learn\w*|study\w*|degree|school|college|uni\w*|years?|old|age|months?|weeks?|tonight|tomorrow|weekend|own|use|using|only|allowed|prefer\w*|hate\w*|love\w*|like|can|could|will|going to|plan\w*|trying|want\w*|need\w*|have|has|had|got|(?:good|bad|terrible|rubbish|hopeless|great|awful) at|bills?|i['’]m an?|i am an?|(?:my|our)[ \t]+[a-z]+)\b/i;
+  /\b(?:allerg\w*|intoleran\w*|(?:afraid|scared|terrified|frightened) of|phobi\w*|fear\w*|[a-z]+-handed|tall|short|height\w*|weigh\w*|body|skin|hair|sleep\w*|diabet\w*|pregnan\w*|wheelchair|disab\w*|injur\w*|hurt\w*|pain\w*|sick|ill|illness|condition|diagnos\w*|doctor|medic\w*|therap\w*|surgery|knee|back|hands?|eyes?|deaf|blind|adhd|autis\w*|anxi\w*|depress\w*|vegetarian|vegan|halal|kosher|gluten|lactose|diet\w*|eat\w*|ate|drink\w*|food|wife|husband|partner|son|daughter|kids?|child\w*|bab(?:y|ies)|toddler|mum|mom|mother|dad|father|parents?|grand\w*|sister|brother|family|friends?|boss|manager|team|coworkers?|colleagues?|students?|class|budget|afford\w*|money|salary|paid|pay\w*|income|debt|loan|rent|mortgage|cheap\w*|expensive|price\w*|cost\w*|bought|buy\w*|ordered|order|received|owned|live|lives|living|moved?|house|home|flat|apartment|city|country|town|job|work\w*|career|retir\w*|beginner|novice|new|never|learn\w*|study\w*|degree|school|college|uni\w*|years?|old|age|months?|weeks?|tonight|tomorrow|weekend|own|use|using|only|allowed|prefer\w*|hate\w*|love\w*|like|can|could|will|going to|plan\w*|trying|want\w*|need\w*|have|has|had|got|(?:good|bad|terrible|rubbish|hopeless|great|awful) at|bills?|i['’]m an?|i am an?)\b/i;
+/**
+ * "My <thing>" or "our <thing>": a fact the answer may be for ("My garden is all clay soil, it's a nightmare lol."
+ * before "What vegetables will grow well?", bench/data/compress-keep-11.json), unless the sentence tells only
+ * the moment of writing (MOMENT), which no answer is for.
+ */
+const OWNS = /\b(?:my|our)[ \t]+[a-z]+/i;
+/**
+ * The moment of writing: "My coffee has been reheated four times today", "... noodling on my guitar all
+ * afternoon", "My dog is snoring next to me". With no other fact in it, a first-person sentence of the moment
+ * goes at 1.0 (ownsOnlyTheMoment). Not "again" or "already" ("My laptop crashed again." is the request's
+ * subject), nor "tonight" or "tomorrow", which tell a plan.
+ */
+const MOMENT =
+  /\b(?:today|right now|just now|at the moment|currently|at this point|as I type|next to me|on my lap|(?:all|this) (?:day|morning|afternoon|evening|night)|for (?:hours|ages))\b/i;
+const toldFact = (sentence: string): boolean => PERSONAL_FACT.test(sentence) || (OWNS.test(sentence) && !MOMENT.test(sentence));
 
 /**
  * The writer saying what they are, get, tend to or always do: a trait the answer is for, in words no list of
@@ -268,6 +282,14 @@ const DESCRIBES_SELF =
 const DOES_HABITUALLY =
   /\b(?:i|we)[ \t]+(?:(?:really|also|mostly|usually|sometimes|still|actually|kinda)[ \t]+)?(?!(?:think|guess|know|hope|feel|mean|suppose|wonder|promise|swear|bet|apologi[sz]e|admit|reali[sz]e|understand|figure|reckon|believe|imagine|assume|appreciate|am|was|were|did|do|just|may|might|must|should|would|shall|ask|wish|can|could|will)\b)[a-z]+(?<!ed)\b(?!['’])/i;
 
+const selfDisclosure = (sentence: string) => FIRST_PERSON.test(sentence) && !TURNED_TO_ASKING.test(sentence) && !onlyPassingState(sentence);
+/**
+ * Whether `sentence` speaks of the writer, whose one fact is "my <thing>", at the moment of writing (OWNS, MOMENT):
+ * what isConfidentSmalltalk lets go at 1.0 that it kept before.
+ */
+export const ownsOnlyTheMoment = (sentence: string): boolean =>
+  selfDisclosure(sentence) && OWNS.test(sentence) && MOMENT.test(sentence) && !PERSONAL_FACT.test(sentence);
+
 /**
  * Whether the model calls `sentence` social with at least `threshold` and no guard vetoes it. With
  * `backstory` (level 1.0), a first-person sentence holding no PERSONAL_FACT and describing no trait of the
@@ -276,7 +298,7 @@ const DOES_HABITUALLY =
 export function isConfidentSmalltalk(sentence: string, threshold: number, backstory = false): boolean {
   if (!scanCues(sentence, () => true) || !FOUR_WORDS.test(sentence) || VETO.test(sentence) || NAMED.test(sentence) || REQUEST.test(sentence)) return false;
   if (thanksThenFact(sentence)) return false;
-  if (selfDisclosure(sentence) && (!backstory || PERSONAL_FACT.test(sentence) || DESCRIBES_SELF.test(sentence) || DOES_HABITUALLY.test(sentence))) return false;
+  if (selfDisclosure(sentence) && (!backstory || toldFact(sentence) || DESCRIBES_SELF.test(sentence) || DOES_HABITUALLY.test(sentence))) return false;
   return socialProbability(sentence) >= threshold;
 }
 
@@ -354,7 +376,8 @@ export function isSocialAside(inside: string, threshold: number, inRequest = fal
   // A trait told in an aside is a fact as in a sentence: "(I'm colorblind, so some boards are hard)" went at 1.0
   // (bench/data/compress-keep-14.json), as isConfidentSmalltalk's backstory guard keeps "I'm completely colorblind,
   // sadly."; an apology in the closed vocabulary ("(I'm so sorry lol)") tells none.
-  if (VETO.test(inside) || NAMED.test(inside) || REQUEST.test(inside) || PERSONAL_FACT.test(inside) || DOES_HABITUALLY.test(inside)) return false;
+  if (VETO.test(inside) || NAMED.test(inside) || REQUEST.test(inside) || PERSONAL_FACT.test(inside) || OWNS.test(inside) || DOES_HABITUALLY.test(inside))
+    return false;
   if (selfDisclosure(inside) && DESCRIBES_SELF.test(inside) && vocabSocialClass(inside) === null) return false;
   return interjections || socialProbability(inside) >= threshold;
 }

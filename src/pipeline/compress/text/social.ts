@@ -65,15 +65,15 @@ const BURDEN = String.raw`(?:a lot|too much|a pain|a bother)`;
 /** "this is", "this might be", "this might sound": said of the question. */
 const THIS_IS = String.raw`(?:(?:i know |i reali[sz]e )?this(?:['’]s| is| was)|(?:this )?(?:might|may|could|will) (?:be|sound|seem)(?: like)?|this (?:sounds|seems)(?: like)?)`;
 /** What one apologises for: the asking, the message, the hurry. */
-const SORRY_FOR = String.raw`(?:${QUESTION}|one|message|post|text|essay|wall of text|ramble|rambling|rush|hurry|bother|trouble|intrusion|interruption|inconvenience|spam|barrage of questions|delay|wait|late reply|short notice|late notice|typos|english|grammar|formatting)`;
+const SORRY_FOR = String.raw`(?:${QUESTION}|one|message|post|text|essay|wall of text|ramble|rambling|rant|ranting|venting|vent|rush|hurry|bother|trouble|intrusion|interruption|inconvenience|spam|barrage of questions|delay|wait|late reply|short notice|late notice|typos|english|grammar|formatting)`;
 /** "Sorry", "apologies", "forgive me" and their spellings. */
 const SORRY = String.raw`(?:(?:i['’]m |i am )?(?:so+ |really |very |terribly |awfully |truly )?(?:sorry|soz|sry)|(?:my )?apologies|(?:i )?(?:do |must )?apologi[sz]e|(?:please )?(?:forgive|excuse|pardon) me)`;
 /** "this is", "it might be", "this might sound": a clause that says what the question is. */
 const IT_IS = String.raw`(?:(?:i know |i reali[sz]e )?(?:this|it|that)(?:['’]s| is| was)|(?:(?:this|it|that) )?(?:might|may|could|will) (?:be|sound|seem)(?: like)?|(?:this|it|that) (?:sounds|seems)(?: like)?)`;
 /** The question played down: "probably a weird question", "bit of a newbie question here", "quick one", "this is random". */
-const PLAY_DOWN = String.raw`(?:${IT_IS} )?(?:(?:probably|maybe|perhaps|prob|likely) )?(?:${QUALIFIER} )?(?:an? |one )?(?:(?:bit|kind|sort) of an? )?(?:${QUALIFIER} )?(?:${PLAYED_DOWN}(?: [a-z]+)? ${QUESTION}(?: here)?|quick one(?![\w-])|(?<=(?:probably|maybe|perhaps|bit of|kind of|sort of|this is|it['’]s|it is|be) (?:an? )?(?:${QUALIFIER} )?)(?:${PLAYED_DOWN}|fun|hard|tough|long) one(?![\w-]))|${THIS_IS} (?:(?:probably|maybe|likely) )?(?:${QUALIFIER} )?${SELF_DEPRECATING}(?=[ \t]*,?[ \t]*but\b)|${QUALIFIER} (?:dumb|stupid|silly|random|weird|odd|obvious|basic|embarrassing|awkward)|another(?: [a-z-]+)? (?:${QUESTION}|one)|${IT_IS} (?:an? )?(?:big|huge) ask|(?:i know )?(?:this|it) (?:gets|has been|['’]s been|is) asked (?:a lot|all the time|(?:a (?:million|thousand|hundred)|many) times)(?: (?:before|already))?`;
+const PLAY_DOWN = String.raw`(?:${IT_IS} )?(?:(?:probably|maybe|perhaps|prob|likely) )?(?:${QUALIFIER} )?(?:an? |one )?(?:(?:bit|kind|sort) of an? )?(?:${QUALIFIER} )?(?:${PLAYED_DOWN}(?: [a-z]+)? ${QUESTION}(?: here)?|quick one(?![\w-])|(?<=(?:probably|maybe|perhaps|bit of|kind of|sort of|this is|it['’]s|it is|be) (?:an? )?(?:${QUALIFIER} )?)(?:${PLAYED_DOWN}|fun|hard|tough|long) one(?![\w-]))|${THIS_IS} (?:(?:probably|maybe|likely) )?(?:${QUALIFIER} )?${SELF_DEPRECATING}(?: to (?:most people|everyone|everybody|most of you|some people|you))?(?=[ \t]*,?[ \t]*but\b)|${QUALIFIER} (?:dumb|stupid|silly|random|weird|odd|obvious|basic|embarrassing|awkward)|another(?: [a-z-]+)? (?:${QUESTION}|one)|${IT_IS} (?:an? )?(?:big|huge) ask|(?:i know )?(?:this|it) (?:gets|has been|['’]s been|is) asked (?:a lot|all the time|(?:a (?:million|thousand|hundred)|many) times)(?: (?:before|already))?`;
 /** An apology for asking, for bothering, for the message, or if the question is a poor one. */
-const APOLOGY = String.raw`${SORRY}(?: in advance)?(?: (?:to|for) (?:bother|bothering|trouble|troubling|disturb|disturbing|bug|bugging|pester|pestering|interrupt|interrupting|spam|spamming)(?: ${YOU})?(?: again| with (?:this|that|another (?:one|question)|more questions|all (?:this|these questions)))?| to (?:ask|be (?:a|such a) (?:pain|nuisance|bother|pest)|dump this on you)(?: (?:again|this|something so (?:basic|simple|silly|obvious)))?| for (?:asking|rambling)(?: (?:something like this|this|that|again|so much))?| (?:for|about) (?:the |my |this |such an? |all the |an? |another )?(?:(?:${PLAYED_DOWN}|long|lengthy|late|last[- ]minute) )?(?:${SORRY_FOR}|[a-z-]+ ${QUESTION})| if (?:this|it)(?:['’]s| is) (?:the )?wrong (?:place|sub|forum|chat)(?: (?:to ask|for this))?| if (?:you['’]ve|you have) (?:heard|been asked) (?:this|that)(?: (?:a lot|before|already|a (?:million|thousand|hundred) times|many times))?| if (?:this|it|that|my question|this question|the question|i['’]m)(?:['’]s| is| was| sounds| seems| comes across as| might be| may be)? (?:${QUALIFIER} )?(?:an? )?(?:(?:bit|kind|sort) of an? )?(?:${QUALIFIER} )?(?:(?:${PLAYED_DOWN}|long|lengthy|rambling)(?:(?: [a-z]+)? (?:${QUESTION}|one|post|message))?|${SELF_DEPRECATING}|${BURDEN}|asking too much)| if (?:i['’]ve|i have) asked (?:this|that)(?: before| already)?| if (?:this|it) (?:has been|['’]s been) (?:asked|covered|answered)(?: (?:before|already|a (?:million|thousand|hundred) times|many times))?)?|(?:please )?(?:forgive|excuse|pardon) (?:my|the|this) (?:(?:${PLAYED_DOWN}) )?(?:ignorance|intrusion|interruption|${QUESTION}|bother)(?: in (?:these|such) matters)?`;
+const APOLOGY = String.raw`${SORRY}(?: in advance)?(?: (?:to|for) (?:bother|bothering|trouble|troubling|disturb|disturbing|bug|bugging|pester|pestering|interrupt|interrupting|spam|spamming)(?: ${YOU})?(?: again| with (?:this|that|another (?:one|question)|more questions|all (?:this|these questions)))?| to (?:ask|be (?:a|such a) (?:pain|nuisance|bother|pest)|dump this on you)(?: (?:again|this|something so (?:basic|simple|silly|obvious)))?| for (?:asking|rambling)(?: (?:something like this|this|that|again|so much))?| (?:for|about) (?:the |my |this |such an? |all the |an? |another )?(?:(?:${PLAYED_DOWN}|long|lengthy|late|last[- ]minute) )?(?:${SORRY_FOR}|[a-z-]+ ${QUESTION})| if (?:this|it)(?:['’]s| is) (?:the )?wrong (?:place|sub|forum|chat)(?: (?:to ask|for this))?| if (?:you['’]ve|you have) (?:heard|been asked) (?:this|that)(?: (?:a lot|before|already|a (?:million|thousand|hundred) times|many times))?| if (?:this|it|that|my question|this question|the question|i['’]m)(?:['’]s| is| was| sounds| seems| comes across as| might be| may be)? (?:${QUALIFIER} )?(?:an? )?(?:(?:bit|kind|sort) of an? )?(?:${QUALIFIER} )?(?:(?:${PLAYED_DOWN}|long|lengthy|rambling)(?:(?: [a-z]+)? (?:${QUESTION}|one|post|message))?|${SELF_DEPRECATING}|${BURDEN}|asking too much)| if (?:i['’]ve|i have) asked (?:this|that)(?: before| already)?| if (?:this|it) (?:has been|['’]s been) (?:asked|covered|answered)(?: (?:before|already|a (?:million|thousand|hundred) times|many times))?)?|(?:so )?(?:please )?(?:forgive|excuse|pardon) (?:my|the|this|any) (?:(?:${PLAYED_DOWN}) )?(?:ignorance|intrusion|interruption|${QUESTION}|bother|brevity|typos|spelling|grammar|formatting)(?: in (?:these|such) matters)?`;
 
 /**
  * Sentences and clauses that ask for nothing: greetings, well-wishing, thanks, apologies for asking,
@@ -99,20 +99,39 @@ const SOCIAL_UNITS = [
   String.raw`have a (?:great|good|nice|lovely|wonderful) (?:day|one|week|weekend|evening)|best wishes`,
   // thanks
   String.raw`(?:thanks+|thank (?:you+|u+)|thankyou|thx|ty(?: ?sm)?|tysm|tia|many thanks|much thanks|thanking you|cheers|ta)(?:,? (?:so|very|ever so)(?:,? so)? much| a (?:lot|ton|bunch|million)| heaps| loads| muchly| again| kindly| and regards)?(?: in advance)?(?: (?:legend|bro|mate|man|dude|buddy|pal|fam|bestie|hun|friend|y['’]all|yall|guys|folks|x+))?(?: for (?:everything|listening|taking the time to read this|being (?:so )?(?:helpful|patient|awesome|great)(?: lately)?|(?:your|the|any|all (?:your|the)|reading|looking|taking (?:a|the) (?:look|time))(?: (?:help|time|assistance|support|patience|input|advice|suggestions))?(?: (?:you can|on this|with this)(?: give| provide| offer)?| so far| earlier)?))?`,
-  String.raw`(?:i(?:['’]d| would)? )?(?:really |truly |greatly |would )?appreciate (?:it|this|that|you|ya|u|your (?:help|time)(?: with this)?|any help|the help|any (?:advice|input|tips|suggestions|guidance))(?: (?:so|very) much| a lot)?`,
+  String.raw`(?:i(?:['’]d| would)? )?(?:really |truly |greatly |would )?appreciate (?:it|this|that|you|ya|u|your (?:help|time)(?: with this)?|any help|the help|any (?:advice|input|tips|suggestions|guidance))(?: (?:so|very) much| a lot)?(?: ${YOU} (?:can|could) (?:give|offer|provide)(?: me)?)?`,
   // Affection as a sign-off: "luv u", "ily".
   String.raw`(?:i )?(?:love|luv) (?:you|u|ya)(?: (?:so much|lots))?|ily(?:sm)?`,
   String.raw`(?:i['’]m |i am )?(?:so |really |very )?grateful for (?:any|your|all (?:your|the)|the) (?:help|advice|input|suggestions)(?: you can (?:give|offer|provide))?|i owe you (?:one|big time)|(?:i['’]m )?much obliged|(?:your help|this|it) means (?:so much|a lot)(?: to me)?`,
-  String.raw`(?:any|your) (?:help|advice|input|tips|suggestions|guidance|thoughts|ideas) (?:would be|is|are|will be) (?:really |greatly |much |very much |hugely |so )?(?:appreciated|welcome|amazing|great|wonderful|brilliant|a lifesaver)`,
+  String.raw`(?:any|your) (?:help|advice|input|tips|suggestions|guidance|thoughts|ideas) (?:(?:would be|is|are|will be) (?:really |greatly |much |very much |hugely |so )?(?:appreciated|welcome|amazing|great|wonderful|brilliant|a lifesaver)|(?:(?:really |greatly |much |very much |hugely |so )?appreciated))`,
   String.raw`(?:much|greatly|really) appreciated`,
   String.raw`you(?:'re|’re| are) (?:the best|awesome|amazing|great|brilliant|a (?:lifesaver|life saver|star|legend|gem|hero|genius))|you rock`,
   String.raw`looking forward to (?:your|hearing|the) (?:reply|response|answer|help|thoughts|ideas)(?: from you)?`,
-  String.raw`no rush(?: at all)?`,
+  // Leaving the asking unhurried: "No pressure at all, whenever you get a second.", "No worries if not."
+  // Only after an apology for venting: "Sorry for venting, it's not your fault obviously." Alone it may be what a
+  // later sentence points at ("It's not your fault. Write a note saying that.") or a clause of content ("It's not
+  // your fault, the manager says.").
+  String.raw`(?<=\b(?:venting|ranting|vent|rant)[ \t]*[,;—–-]?[ \t]*)(?:it['’]s|it is|this is|that['’]s|that is) not your fault(?:,? (?:obviously|of course|lol))?`,
+  // Leaving to go on with the day: "Okay, back to the grind.", "off to bed now".
+  String.raw`(?:(?:ok|okay|alright|right|anyway),? )?(?:back to (?:the )?(?:grind|chaos|trenches|salt mines|madness)|off to bed(?: now)?)`,
+  // The act of writing this message: "I'm writing this between two calls", "Typing one-handed here", "my phone
+  // keeps autocorrecting everything", "sorry if this comes out weird". Only these places and ways: "I'm writing
+  // this for my daughter's class" tells whom the answer is for, and a clause after "so" may instruct.
+  String.raw`(?:(?:i['’]m|i am|im) )?(?:writing|typing|sending|dictating|talking|speaking) (?:this|it|into my phone)(?: (?:from|on) (?:my|the|a) (?:phone|mobile|tablet|ipad|couch|sofa|bed|train|bus|lunch break|break)| between (?:two |a few |some )?(?:calls|meetings|classes|shifts)| with (?:a|my|one) (?:toddler|baby|kid|cat|dog) on my lap| one-handed| in a (?:hurry|rush)| as fast as i can)?(?: here)?|typing one-handed(?: here)?|(?:my )?(?:phone|autocorrect) keeps autocorrecting(?: (?:everything|me|stuff))?|(?:so )?(?:sorry|apologies) if (?:this|it|that) comes out (?:weird|wrong|garbled|funny|strange)|(?:so )?(?:please )?bear with me`,
+  // Being stuck on the question itself: "I've been trying to figure this out for a while now and I'm totally stuck.",
+  // "I just can't wrap my head around it." Only about "this" or "it", the question: "I'm stuck in Lisbon" is a fact.
+  String.raw`i['’]ve been (?:trying to (?:figure|work) (?:this|it) out|stuck on (?:this|it)|struggling with (?:this|it)|going (?:back and forth|round in circles|around in circles) (?:on|with) (?:this|it))(?: for (?:a while|ages|hours|days|so long)(?: now)?)?|(?:i['’]m|i am) (?:totally |completely |so |really |a bit |kinda |kind of )?(?:stuck|confused)(?: (?:on|by|about) (?:this|it))?${ENDS_HERE}|i (?:just )?(?:can['’]t|cannot) (?:seem to )?(?:wrap my head around|get my head around|make sense of) (?:it|this)`,
+  // A regular's introduction: "Long-time lurker, first-time poster."
+  String.raw`long[- ]time (?:user|lurker|reader|listener|fan)(?:,? first[- ]time (?:poster|asker|caller)|,? first time (?:posting|asking)(?: (?:something like this|a question|here))?)?`,
+  String.raw`no (?:rush|pressure|hurry|stress|worries)(?: at all)?(?: if not| either way)?(?:,? (?:whenever|when) ${YOU} (?:get|have) (?:a )?(?:sec|second|minute|moment|chance))?`,
   // apologies and self-deprecation about the question
   APOLOGY,
   PLAY_DOWN,
   // Feeling silly for asking, not knowing whom else to ask: about the asking, not the task.
   String.raw`i (?:feel|felt) (?:${QUALIFIER} )?(?:silly|stupid|dumb|bad|awful|terrible|embarrassed) (?:even |for )?asking(?: this| you)?|(?:i['’]m |i am )?not sure (?:who|where) else to (?:ask|turn|go)`,
+  // Doubts about the asking itself, which hold a negation: "I'm not sure if this is the right place to ask",
+  // "Not sure if this makes sense", "I don't want to bother you too much".
+  String.raw`(?:i['’]m |i am )?not (?:really |entirely |totally )?(?:sure|certain) (?:if|whether) (?:this|it)(?:['’]s| is) the (?:right|best|correct|appropriate) (?:place|forum|chat)(?: (?:to ask|for (?:this|it))(?: this)?)?|(?:i['’]m |i am )?not (?:really |entirely |totally )?(?:sure|certain) (?:if|whether) (?:this|that|any of this|my question) (?:makes (?:any )?sense|is clear|will make sense)|i (?:don['’]t|do not) (?:want|mean) to (?:bother|bug|pester|trouble|disturb|annoy) ${YOU}(?: (?:too much|again|with this))?`,
   // laughter and sign-offs ("cheers" is a thanks above: a unit two alternatives match made a run of them
   // exponential, 40 s for twenty "cheers " before a question, bench/compress-dev's long inputs)
   LAUGH,
@@ -127,7 +146,7 @@ const SOCIAL_RUN = String.raw`(?:${SOCIAL_UNITS})(?![a-z])(?:(?:[ \t]*(?:[,;!—
 /** Emoji opening a sentence, as after a greeting: "Hey! 🥾 hope you're good." */
 const EMOJI_FIRST = String.raw`(?:${EMOJI}[ \t]*)*`;
 const SOCIAL_SENTENCE = new RegExp(
-  String.raw`^${EMOJI_FIRST}(?:so |oh |and |but |anyway,? |again,? |also,? )?${SOCIAL_RUN}(?:[ \t]*(?:[.!?,~:;)(*^_\-\u2026]|${EMOJI}))*[ \t]*$`,
+  String.raw`^${EMOJI_FIRST}(?:(?:okay|ok|um+|uh+),? )*(?:so |oh |and |but |anyway,? |again,? |also,? )?${SOCIAL_RUN}(?:[ \t]*(?:[.!?,~:;)(*^_\-\u2026]|${EMOJI}))*[ \t]*$`,
   "i",
 );
 /** A social clause opening a sentence that goes on with the request: "Sorry if this is a dumb question, but how ...". */
@@ -152,7 +171,9 @@ export const SOCIAL_TAIL = /,[ \t]*(?:thanks|thank you|thx|ty|cheers)(?: (?:so|v
  * you can, but don't invent any" asked for citations only where they exist; a blind probe, probe-compress).
  */
 export const SOCIAL_CLAUSE =
-  /,[ \t]*(?:if (?:it's|it is|that's|that is|it’s|that’s) not too much (?:trouble|bother|to ask)|if you don't mind|if you do not mind|if you don’t mind)[ \t]*(?=[,.!?]|$)/gim;
+  /,[ \t]*(?:if (?:it's|it is|that's|that is|it’s|that’s) not too much (?:trouble|bother|to ask)|if you don't mind|if you do not mind|if you don’t mind|if (?:that's|that is|that’s) (?:okay|ok|alright|all right|fine)(?: with you)?|(?:whenever|when) you (?:get|have) (?:a )?(?:sec|second|minute|moment|chance)|no (?:rush|pressure|hurry)(?: at all)?)[ \t]*(?=[,.!?]|$)/gim;
+/** Whether `text` holds a SOCIAL_CLAUSE (search reads no lastIndex). */
+export const hasSocialClause = (text: string): boolean => text.search(SOCIAL_CLAUSE) >= 0;
 
 /** Laughter as typed, lower-case or shouted ("lol", "LOL", "hahaha", "lmao", "xD"); "LoL" (a game's name) is neither. */
 const LAUGH_TOKEN = String.raw`(?:a?(?:ha){2,}h?|A?(?:HA){2,}H?|Ha(?:ha)+|he(?:he)+|HE(?:HE)+|lo{1,3}lz?|LO{1,3}LZ?|lmf?ao{1,3}|LMF?AO{1,3}|rofl|ROFL|xD{1,3}|XD{1,3}|Xd)`; // not "xd", "xdd": a tool (xdd) or an identifier as often as a laugh
@@ -255,9 +276,10 @@ export const LAUGHTER_ONLY = new RegExp(String.raw`^\W*${LAUGH}\W*$`, "i");
  * rush."). Other social sentences there may be part of it ("I need a recipe. A quick one, please.",
  * "The output should be sorted. This is random.").
  */
-export const ABOUT_THE_ASKING = /\b(?:questions?|ask|asking|bother|bothering|bug|bugging|rush|hurry|trouble|ramble|rambling|typos|wall of text)\b/i;
+export const ABOUT_THE_ASKING =
+  /\b(?:questions?|ask|asking|bother|bothering|bug|bugging|rush|hurry|pressure|worries|trouble|ramble|rambling|venting|ranting|typos|wall of text)\b/i;
 export const CLOSING_SENTENCE = new RegExp(
-  String.raw`^\W*(?:thanks|thank|thx|ty|tysm|tia|ta|cheers|many thanks|much appreciated|appreciate|appreciated|really appreciate|i (?:really |truly )?appreciate|i(?:['’]d| would) (?:really |truly |greatly )?appreciate|(?:any|your) help|(?:i['’]m |i am )?(?:so |really |very |truly )?(?:grateful|thankful)|best|regards|kind regards|warm regards|all the best|take care|let me know|no rush|talk soon|speak soon|xoxo|ttyl|you(?:['’]re| are) (?:so |really |truly )?(?:amazing|awesome|brilliant|great|wonderful|fantastic|incredible|the best|a star|a legend|a lifesaver|a gem|a hero|a saint|so helpful|too kind|very kind)|i owe you|you rock|legend|lifesaver|${LAUGH})\b`,
+  String.raw`^\W*(?:thanks|thank|thx|ty|tysm|tia|ta|cheers|many thanks|much appreciated|appreciate|appreciated|really appreciate|i (?:really |truly )?appreciate|i(?:['’]d| would) (?:really |truly |greatly )?appreciate|(?:any|your) help|(?:i['’]m |i am )?(?:so |really |very |truly )?(?:grateful|thankful)|best|regards|kind regards|warm regards|all the best|take care|let me know|no (?:rush|pressure|hurry|worries)|looking forward|(?:(?:ok|okay|alright|right|anyway),?[ \t]+)?back to (?:the )?(?:grind|chaos|trenches|salt mines|madness)|off to bed|talk soon|speak soon|xoxo|ttyl|you(?:['’]re| are) (?:so |really |truly )?(?:amazing|awesome|brilliant|great|wonderful|fantastic|incredible|the best|a star|a legend|a lifesaver|a gem|a hero|a saint|so helpful|too kind|very kind)|i owe you|you rock|legend|lifesaver|${LAUGH})\b`,
   "i",
 );
 
@@ -274,7 +296,7 @@ const MAX_SOCIAL_CHARS = 240;
 // Without the u flag: with it (and i) JavaScriptCore tried this at every sentence 4x slower (bench/compress-speed.ts);
 // an emoji above U+FFFF is its surrogate pair.
 const SOCIAL_OPENING = new RegExp(
-  String.raw`^\s*(?:${EMOJI}|[:;]-?[)(dp]|<3|(?:so|oh|and|but|anyway|again|also|hi+|hello+|hey+|hiya|heya|howdy|yo|greetings|good|morning|afternoon|evening|hope|trust|how|have|what['’]s|thanks+|thank|thankyou|thanking|thx|ty|tysm|tia|ta|many|much|cheers|really|truly|greatly|would|appreciate|grateful|looking|sorry|soz|sry|apologies|forgive|excuse|pardon|probably|maybe|perhaps|prob|likely|kinda|sorta|lowkey|super|quite|pretty|totally|bit|kind|sort|quick|small|little|random|silly|dumb|stupid|weird|odd|basic|newbie|noob|simple|easy|obvious|tricky|a?ha\w*|he\w*|lo+l\w*|lmf?ao\w*|rofl|xd\w*|best|warm|regards|xoxo|ttyl|mate|buddy|pal|dude|me|love|luv|ily\w*|hola|bonjour|ciao|hallo|hoi|salut|aloha|g['’]day|dear)\b|(?:all(?: the best|['’]s| is| are)|long time|take care|talk soon|speak soon|let me know|no rush|(?:a|an|one)[ \t]+(?:bit|kind|sort|quick|small|little|silly|dumb|stupid|weird|odd|random|basic|newbie|noob|simple|easy|obvious|tricky|super|really|quite)|(?:nice|great|happy) to|happy (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|new|holidays)|(?:might|may|could|will)[ \t]+(?:be|sound|seem)|my[ \t]+apologies|please[ \t]+(?:forgive|excuse|pardon)|(?:things|life|everything|everyone|everybody)(?:['’]s|[ \t]+(?:is|are|has|have))|(?:your|ur|the)[ \t]+(?:${PERIOD}))\b|i(?:['’][md]\b|[ \t]+(?:hope|trust|really|truly|do|have|would|appreciate|am|owe|apologi[sz]e|know|reali[sz]e|feel|felt|love|must)\b)|it(?:['’]s\b|[ \t]+(?:is|was|might|may|could|sounds|seems)\b)|this[ \t]+(?:might|may|could|is|was|sounds|seems|means)\b|this['’]s\b|that(?:['’]s|[ \t]+(?:is|was|might|may|could|sounds|seems))\b|you(?:['’]re\b|[ \t]+(?:are|rock)\b)|(?:your|any)[ \t]+(?:help|advice|input|tips|suggestions|guidance|thoughts)\b)`,
+  String.raw`^\s*(?:${EMOJI}|[:;]-?[)(dp]|<3|(?:okay|ok|um+|uh+|so|oh|and|but|anyway|again|also|hi+|hello+|hey+|hiya|heya|howdy|yo|greetings|good|morning|afternoon|evening|hope|trust|how|have|what['’]s|thanks+|thank|thankyou|thanking|thx|ty|tysm|tia|ta|many|much|cheers|really|truly|greatly|would|appreciate|grateful|looking|sorry|soz|sry|apologies|forgive|excuse|pardon|probably|maybe|perhaps|prob|likely|kinda|sorta|lowkey|super|quite|pretty|totally|bit|kind|sort|quick|small|little|random|silly|dumb|stupid|weird|odd|basic|newbie|noob|simple|easy|obvious|tricky|a?ha\w*|he\w*|lo+l\w*|lmf?ao\w*|rofl|xd\w*|best|warm|regards|xoxo|ttyl|mate|buddy|pal|dude|me|love|luv|ily\w*|hola|bonjour|ciao|hallo|hoi|salut|aloha|g['’]day|dear)\b|(?:all(?: the best|['’]s| is| are)|long time|take care|talk soon|speak soon|let me know|no[ \t]+(?:rush|pressure|hurry|stress|worries)|(?:(?:ok|okay|alright|right),?[ \t]+)?back[ \t]+to|off[ \t]+to[ \t]+bed|long-time|(?:writing|typing|sending|dictating|talking|speaking)[ \t]+(?:this|it|into|one-handed)|(?:my[ \t]+)?(?:phone|autocorrect)[ \t]+keeps|not[ \t]+(?:really[ \t]+|entirely[ \t]+|totally[ \t]+)?(?:sure|certain)|(?:a|an|one)[ \t]+(?:bit|kind|sort|quick|small|little|silly|dumb|stupid|weird|odd|random|basic|newbie|noob|simple|easy|obvious|tricky|super|really|quite)|(?:nice|great|happy) to|happy (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|new|holidays)|(?:might|may|could|will)[ \t]+(?:be|sound|seem)|my[ \t]+apologies|please[ \t]+(?:forgive|excuse|pardon)|(?:things|life|everything|everyone|everybody)(?:['’]s|[ \t]+(?:is|are|has|have))|(?:your|ur|the)[ \t]+(?:${PERIOD}))\b|i(?:['’][md]\b|['’]ve[ \t]+been\b|[ \t]+(?:hope|trust|really|truly|do|don['’]t|have|would|appreciate|am|owe|apologi[sz]e|know|reali[sz]e|feel|felt|love|must|(?:just[ \t]+)?(?:can['’]t|cannot))\b)|it(?:['’]s\b|[ \t]+(?:is|was|might|may|could|sounds|seems)\b)|this[ \t]+(?:might|may|could|is|was|sounds|seems|means)\b|this['’]s\b|that(?:['’]s|[ \t]+(?:is|was|might|may|could|sounds|seems))\b|you(?:['’]re\b|[ \t]+(?:are|rock)\b)|(?:your|any)[ \t]+(?:help|advice|input|tips|suggestions|guidance|thoughts)\b)`,
   "i",
 );
 
@@ -391,11 +413,43 @@ export function socialLeadLength(sentence: string): number {
   return length;
 }
 
+/**
+ * A social clause set into a sentence: between dashes ("Could you — hope you're having a good morning, by the
+ * way! — write a haiku?"), in parentheses ("... about the sea (hope you're having a good day btw!)."), or
+ * closing it after a dash or ", and" ("Write a haiku about the sea — I'd really appreciate it!"). Group 1 is the
+ * clause, which must be a social sentence of its own (isSocialSentence) for the piece to go. No placeholder
+ * inside: a protected span is content.
+ */
+const EMBEDDED_SOCIAL =
+  /[ \t]+[—–][ \t]*([^—–\n\uE000-\uF8FF]{1,120}?)[ \t]*[—–](?=[ \t])|[ \t]*\(([^()\n\uE000-\uF8FF]{1,120})\)|(?:[ \t]+[—–]|,(?:[ \t]+and)?)[ \t]+([^—–,;()\n.!?\uE000-\uF8FF][^—–;()\n.!?\uE000-\uF8FF]{0,119}?)(?=[ \t]*[.!?]*[ \t]*(?:\n|$))/g;
+
+/**
+ * The social clauses set into the sentences of `text` before `contentFrom` (the pleasantries rule passes where a
+ * request for text to be written starts: after it, "Write a card for my aunt, and hope you're well!" may be the
+ * card's words), each with the blanks and the comma or dash before it: the blank after it stays.
+ */
+export function embeddedSocialRanges(text: string, contentFrom = text.length): { start: number; end: number }[] {
+  const ranges: { start: number; end: number }[] = [];
+  for (const m of text.matchAll(EMBEDDED_SOCIAL)) {
+    if (m.index >= contentFrom) break;
+    const clause = (m[1] ?? m[2] ?? m[3]!).trim();
+    // Two words at least: a word alone in parentheses is a label as often ("**Primary AI Engine (Best):**",
+    // awesome-chatgpt-prompts, where "Best" read as a sign-off).
+    if (!/[a-z]+\W+[a-z]/i.test(clause) || !isSocialSentence(clause)) continue;
+    ranges.push({ start: m.index, end: m.index + m[0].length });
+  }
+  return ranges;
+}
+
 /** A sentence opening with a social clause, "Sorry if this is a dumb question, but ...", without it. */
 export function withoutSocialClauses(sentence: string): string {
   sentence = withoutLaughter(sentence);
   let out = sentence.slice(socialLeadLength(sentence));
   if (out.includes(",")) out = out.replace(SOCIAL_TAIL, "").replace(SOCIAL_CLAUSE, "");
+  // The clauses the pleasantries rule removes from inside a sentence weigh nothing either: read as content, "—
+  // thanks a ton!" made "Explain DNS!" score 4 and the back-off undid every edit of the rule.
+  const embedded = embeddedSocialRanges(out);
+  for (let k = embedded.length - 1; k >= 0; k--) out = out.slice(0, embedded[k]!.start) + out.slice(embedded[k]!.end);
   return out;
 }
 
@@ -419,6 +473,8 @@ export function socialSentenceRanges(text: string): { start: number; end: number
   const ranges: { start: number; end: number }[] = [];
   if (!SOCIAL_WORD.test(text)) return ranges;
   for (const m of text.matchAll(COURTESY_CONDITION)) ranges.push({ start: m.index, end: m.index + m[0].trimEnd().length });
+  // A courtesy clause closing a request holds its negation as no content: ", if you don't mind".
+  for (const m of text.matchAll(SOCIAL_CLAUSE)) ranges.push({ start: m.index, end: m.index + m[0].length });
   const signed = signedClosingStart(text);
   SENTENCE.lastIndex = 0;
   for (let m = SENTENCE.exec(text); m !== null; m = SENTENCE.exec(text)) {
@@ -448,7 +504,9 @@ export function socialSentenceRanges(text: string): { start: number; end: number
     const before = ranges.filter((r) => r.end <= quoted);
     ranges.splice(0, ranges.length, ...before, { start: quoted, end: text.length });
   }
-  // No social unit holds such a condition, so the ranges never overlap; they go in text order.
+  // A courtesy clause may lie inside a social sentence or a courtesy condition ("No pressure, whenever you get a
+  // sec."): the caller asks only whether a span lies inside some range, which overlapping ranges answer as well.
+  // They go in text order.
   return ranges.length > 1 ? ranges.sort((a, b) => a.start - b.start) : ranges;
 }
 
