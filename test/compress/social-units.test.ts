@@ -296,6 +296,11 @@ describe("doubts about the asking and courtesy clauses that hold a negation", ()
     ["a doubt about the answer, not the asking", "I'm not sure if this recipe is right. Check it.", "I'm not sure if this recipe is right. Check it."],
     ["'no rush' as an instruction's object", "Write a reply saying there is no rush.", "Write a reply saying there is no rush."],
     ["a condition that is a constraint", "Use metric units, if that's what the recipe uses.", "Use metric units, if that's what the recipe uses."],
+    [
+      "'no worries if not' that sets what to do then",
+      "Can you cite sources for this? No worries if not, but then say you're answering from memory.",
+      "Can you cite sources for this? No worries if not, but then say you're answering from memory.",
+    ],
   ])("%s stays", (_, text, sent) => expect(send(text)).toBe(sent));
 });
 

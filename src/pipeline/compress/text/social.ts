@@ -123,7 +123,9 @@ const SOCIAL_UNITS = [
   String.raw`i['’]ve been (?:trying to (?:figure|work) (?:this|it) out|stuck on (?:this|it)|struggling with (?:this|it)|going (?:back and forth|round in circles|around in circles) (?:on|with) (?:this|it))(?: for (?:a while|ages|hours|days|so long)(?: now)?)?|(?:i['’]m|i am) (?:totally |completely |so |really |a bit |kinda |kind of )?(?:stuck|confused)(?: (?:on|by|about) (?:this|it))?${ENDS_HERE}|i (?:just )?(?:can['’]t|cannot) (?:seem to )?(?:wrap my head around|get my head around|make sense of) (?:it|this)`,
   // A regular's introduction: "Long-time lurker, first-time poster."
   String.raw`long[- ]time (?:user|lurker|reader|listener|fan)(?:,? first[- ]time (?:poster|asker|caller)|,? first time (?:posting|asking)(?: (?:something like this|a question|here))?)?`,
-  String.raw`no (?:rush|pressure|hurry|stress|worries)(?: at all)?(?: if not| either way)?(?:,? (?:whenever|when) ${YOU} (?:get|have) (?:a )?(?:sec|second|minute|moment|chance))?`,
+  // "if not" goes only when nothing hangs on it: "No worries if not, but then say you're answering from memory"
+  // sets what to do if not (review17's probe p17-078; without the lookahead the lead took "No worries if not, but").
+  String.raw`no (?:rush|pressure|hurry|stress|worries)(?: at all)?(?: if not(?![ \t]*[,;:—–-]?[ \t]*(?:but|then|in which case|otherwise|just|please|instead)\b)| either way)?(?:,? (?:whenever|when) ${YOU} (?:get|have) (?:a )?(?:sec|second|minute|moment|chance))?`,
   // apologies and self-deprecation about the question
   APOLOGY,
   PLAY_DOWN,
