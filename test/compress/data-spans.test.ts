@@ -37,6 +37,12 @@ const CASES: [string, string, string[]][] = [
     ["**bold**", "**this**", "## Summary"],
   ],
   [
+    // tidying after a removal once took the space before the dot (compress12's outside-written check set).
+    "a pasted Dockerfile, unfenced, whose line holds a lone dot",
+    `${FRAMING}Can you check my Dockerfile?\n\nFROM node:20\nWORKDIR /app\nCOPY . /app\nRUN npm install , --omit=dev${THANKS}`,
+    ["COPY . /app", "RUN npm install , --omit=dev"],
+  ],
+  [
     "few-shot lines",
     `${FRAMING}Classify the sentiment.\nInput: The hotel was really very clean, basically perfect.\nOutput: positive\nInput: I just hated the the food.\nOutput:`,
     ["Input: The hotel was really very clean, basically perfect.", "Input: I just hated the the food."],

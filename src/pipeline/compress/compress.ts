@@ -5,7 +5,7 @@ import { mask, placeholdersPresent, unmask, type MaskedText } from "./protect/ma
 import { RULES } from "./rules";
 import { whitespace } from "./rules/whitespace";
 import { forgetPhraseScan } from "./text/phrase-patterns";
-import { tidyRemovals } from "./text/tidy";
+import { tidyChangedLines } from "./text/tidy";
 import type { CompressOptions, CompressResult, CompressionRule, MaskedMessage, RuleContext } from "./types";
 
 /** Every rule name, in pipeline order: the values `svc_options.skip_rules` accepts. */
@@ -71,7 +71,7 @@ function compressOne(masking: MaskedText, original: string, ctx: Omit<RuleContex
   }
   const removedWords = outcome.rules.size > (outcome.rules.has(whitespace.name) ? 1 : 0);
   if (removedWords) {
-    text = tidyRemovals(text);
+    text = tidyChangedLines(text, masking.masked);
     if (enabled.includes(whitespace)) {
       const out = whitespace.apply(text, ruleCtx);
       if (out.text !== text) {

@@ -1,9 +1,9 @@
 /**
  * Spacing and punctuation left behind when a rule removes words: "a  b", "a , b", ", ,", ",)", a
- * comma opening a sentence. The pipeline runs it once, after the rules, on a message they changed. Spaces before
- * ! ? ; : are left alone: French typography puts them there on purpose.
+ * comma opening a line or a sentence. The pipeline runs it once, after the rules, on the lines they changed
+ * (tidyChangedLines). Spaces before ! ? ; : are left alone: French typography puts them there on purpose.
  */
-export function tidyRemovals(text: string): string {
+function tidyLine(text: string): string {
   return (
     text
       .replace(/(?<=\S)[ \t]{2,}(?=\S)/g, " ")
@@ -15,6 +15,19 @@ export function tidyRemovals(text: string): string {
       .replace(/,[ \t]*(?=[:;](?:\s|$))/g, "")
       // "(my husband thinks I'm mad, haha)" without its laughter (bench/data/chatty-dev-15.json).
       .replace(/,[ \t]*(?=\))/g, "")
-      .replace(/(^|[.!?][ \t]+|\n[ \t]*),[ \t]*/g, "$1")
+      .replace(/(^[ \t]*|[.!?][ \t]+),[ \t]*/g, "$1")
   );
+}
+
+/**
+ * tidyLine on each line of `text` that is not a line of `before` as it came: a line no rule touched is the
+ * user's, often data the rules do not know as such ("COPY . /app" in a pasted Dockerfile lost its space
+ * before the dot, compress12's outside-written check set chatty-dev-12).
+ */
+export function tidyChangedLines(text: string, before: string): string {
+  const untouched = new Set(before.split("\n"));
+  return text
+    .split("\n")
+    .map((line) => (untouched.has(line) ? line : tidyLine(line)))
+    .join("\n");
 }
