@@ -158,6 +158,25 @@ describe("PII tagger completion rules", () => {
     expect(spans("Ask Dr. Young about the results.")).toEqual(["PERSON:Dr. Young"]);
   });
 
+  // Issue 30, twelfth round: sentences written for this test, none copied from a development set.
+  test("a title or the name after it that the tagger took for an address is the person; a street's Dr stays the address's", () => {
+    const spans = (text: string) => shippedTagSpans(text).map((s) => `${s.label}:${text.slice(s.start, s.end)}`);
+    expect(spans("email sent to Mrs. Olwen Rhys-Davies re booking")).toEqual(["PERSON:Mrs. Olwen Rhys-Davies"]);
+    expect(spans("Spoke with Herr Dietrich Vogel re: the renewal.")).toEqual(["PERSON:Herr Dietrich Vogel"]);
+    expect(spans("Ship it to 12 Bay Dr, Perth WA 6000 please.")).toEqual(["ADDRESS:12 Bay Dr, Perth WA 6000"]);
+  });
+
+  test("an engineer's title joins the name after it; a title before particles makes them and the surname a name", () => {
+    const spans = (text: string) => shippedTagSpans(text).map((s) => `${s.label}:${text.slice(s.start, s.end)}`);
+    expect(spans("Site visit. Eng. Mohammed Al-Rashid inspected the slab.")).toEqual(["PERSON:Eng. Mohammed Al-Rashid"]);
+    // "Eng" before no found name makes none.
+    expect(spans("Eng. Lit essays are due Friday.")).toEqual([]);
+    expect(spans("The letter for Mevrouw de Vries came.")).toEqual(["PERSON:Mevrouw de Vries"]);
+    expect(spans("Ask Dr. da Silva about it.")).toEqual(["PERSON:Dr. da Silva"]);
+    // A Dutch title alone is no name.
+    expect(spans("Mevrouw, uw tafel is klaar.")).toEqual([]);
+  });
+
   test("a given name that is an English word before an O', Mc or Mac surname", () => {
     const spans = (text: string) => shippedTagSpans(text).map((s) => `${s.label}:${text.slice(s.start, s.end)}`);
     expect(spans("Hope O'Keeffe signed the form.")).toEqual(["PERSON:Hope O'Keeffe"]);

@@ -296,6 +296,8 @@ const ADDRESSED_GROUPS = new TokenWordSet(
  */
 export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   for (let i = 0; i < tokens.length; i++) if (labels[i] === PERSON && NOT_NAME_WORDS.has(tokens, i)) labels[i] = O;
+  // One native scan: most texts have no address word.
+  if (labels.indexOf(ADDRESS) >= 0) titledAddresses(tokens, labels);
   lowerTiedNames(tokens, labels, lex);
   const nameLike = (i: number) => {
     if (!capitalised(tokens, i) || noName(tokens, i)) return false;
@@ -368,6 +370,34 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
 }
 
 /**
+ * A title the tagger took for an address's first word, or the name after a title taken for one, with no
+ * number and no street word in the run ("sent to Mrs. Gwen Pritchard-Jones re ...": "Mrs" an address;
+ * "Spoke with Herr Dietrich Vogel": "Dietrich" an address, "Vogel" a person): the title is none and the
+ * capitalised words after it are the name. Issue 30, twelfth round: 3 missed person words of the dev half of
+ * bench/data/pii-dev12.txt. A street's "Dr" comes after its name and before no capitalised word of a name
+ * ("12 Bay Dr, Perth").
+ */
+function titledAddresses(tokens: Tokens, labels: Uint8Array): void {
+  for (let i = 1; i < tokens.length; i++) {
+    if (labels[i] !== ADDRESS && labels[i - 1] !== ADDRESS) continue;
+    const gap = tokens.gap(i);
+    if ((gap !== Gap.Space && gap !== Gap.Stop) || !capitalised(tokens, i) || !TITLES.has(tokens, i - 1) || shoutedTitle(tokens, i - 1)) continue;
+    const from = labels[i - 1] === ADDRESS ? i - 1 : i;
+    // The address word before the title, if any, makes it an address's part ("Bay Dr Medical Centre").
+    if (from > 0 && labels[from - 1] === ADDRESS && tokens.gap(from) !== Gap.Newline) continue;
+    let to = i;
+    while (to + 1 < tokens.length && labels[to + 1] === ADDRESS && tokens.gap(to + 1) === Gap.Space && capitalised(tokens, to + 1)) to++;
+    if (to + 1 < tokens.length && labels[to + 1] === ADDRESS) continue;
+    let street = false;
+    for (let k = from; k <= to && !street; k++) street = isDigit(tokens.first(k)) || (k >= i && STREET_WORDS.has(tokens, k));
+    if (street) continue;
+    labels[i - 1] = O;
+    for (let k = i; k <= to; k++) labels[k] = PERSON;
+    i = to;
+  }
+}
+
+/**
  * Whether token i, after a title, opens a product's name: a word general English writes in lower case,
  * then another capitalised one ("Mr. Clean Magic Eraser", "Mr. Potato Head", "Ms. Excel Wizard": false
  * persons of issue 30's tenth-round probes, bench/data/pii-probe10.txt). A surname that is an English
@@ -421,8 +451,13 @@ function particleNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon, nameLik
       if (c >= 97 && c <= 122) i++;
       continue;
     }
-    if (tokens.end(i + 1) - tokens.start(i + 1) > 5 || tokens.gap(i + 1) !== Gap.Space) continue;
-    if (!capitalised(tokens, i)) continue;
+    if (tokens.end(i + 1) - tokens.start(i + 1) > 5) continue;
+    const gap = tokens.gap(i + 1);
+    if (!(gap === Gap.Space || gap === Gap.Stop) || !capitalised(tokens, i)) continue;
+    // A title before the particles ("Mevrouw de Jong will hand over the keys", "Dr. da Silva"): the particles and the surname
+    // are the name (titledStart takes the title in). Issue 30, twelfth round: a miss of bench/data/pii-dev12.txt's dev half.
+    const titled = TITLES.has(tokens, i) && !shoutedTitle(tokens, i);
+    if (gap === Gap.Stop && !titled) continue;
     // Then, without a lookup, a capitalised word after one to three short lower-case words ("I don't know" has none: the
     // particle lookups for every such pair were 3% of detectPii on bench/pii-speed.ts's prompts).
     let j = i + 2;
@@ -440,8 +475,8 @@ function particleNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon, nameLik
     if (!surname || (j + 1 < tokens.length && isDigit(tokens.first(j + 1)))) continue;
     const first = lexCode(tokens, i, lex);
     const given = labels[i] === PERSON || (!noName(tokens, i) && (LISTED_GIVEN_NAME_WORDS.has(tokens, i) || ((first & 1) === 1 && flagsOf(first) === 0)));
-    if (!given) continue;
-    for (let k = i; k <= j; k++) labels[k] = PERSON;
+    if (!given && !titled) continue;
+    for (let k = given ? i : i + 1; k <= j; k++) labels[k] = PERSON;
     i = j;
   }
 }
@@ -812,7 +847,9 @@ function addressTails(tokens: Tokens, labels: Uint8Array): void {
  * Those of LOWER_TITLES count in lower case too ("mrs adeleke"); the rest only capitalised ("Miss
  * Hale", not "i miss sarah"; "Sir Alan", not "yes sir Alan").
  */
-const SPAN_TITLES = new TokenWordSet(["miss", "sir", "dame", "rev", "fr", "sgt", "capt", "lt", "col", "insp", "det", "hon", ...FOREIGN_TITLES]);
+// "Eng." and "Ing." (an engineer's title in Arabic- and Spanish-speaking countries and Central Europe: "Eng. Mohammed Al-Rashid",
+// issue 30's twelfth-round development set) only before a name the tagger found: nothing after one is made a name.
+const SPAN_TITLES = new TokenWordSet(["miss", "sir", "dame", "rev", "fr", "sgt", "capt", "lt", "col", "insp", "det", "hon", "eng", "ing", ...FOREIGN_TITLES]);
 const LOWER_TITLES = new TokenWordSet(ENGLISH_TITLES);
 
 /** Where the person span opening at token i starts: before the titles right before it (two at most). */
