@@ -65,6 +65,20 @@ describe("PII context rules: capitalised given names that are English words", ()
   });
 });
 
+// Issue 30, twelfth round: sentences written for this test, none copied from a development set.
+describe("PII context rules: capitalised given names that are no English word, alone", () => {
+  test("before a person's verb, after a joining word, or before 'and I'", () => {
+    expect(found("the lab is free after 4, then Tobias needs it for the demo", "PERSON")).toEqual(["Tobias"]);
+    expect(found("when Kofi confirmed the order we shipped", "PERSON")).toEqual(["Kofi"]);
+    expect(found("Hi all,\nAnjali and I met with the vendor today.", "PERSON")).toEqual(["Anjali"]);
+  });
+
+  test("not in capitals, nor before a particle of a street's name", () => {
+    expect(found("The HOA needs approval first.", "PERSON")).toEqual([]);
+    expect(found("Pedestrians enter on Dirk de Derdelaan 149 St.", "PERSON")).toEqual([]);
+  });
+});
+
 describe("PII context rules: usernames", () => {
   test("first.last and first_last, one name each", () => {
     expect(found("password reset for anna.kowalski", "PERSON")).toEqual(["anna.kowalski"]);
