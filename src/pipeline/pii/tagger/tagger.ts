@@ -29,7 +29,7 @@ import { ENGLISH_TITLES, FOREIGN_TITLES, NAME_PARTICLE_WORDS, NAME_PARTICLES, TI
 import { dropThings } from "./things";
 import { greetedNames } from "./greeted-names";
 import { chatNames } from "./chat-names";
-import { speakerNames } from "./speakers";
+import { speakerNames, threadSpeakers } from "./speakers";
 import { OPENER_WORDS } from "./greetings";
 import { STREET_WORDS as STREET_NAME_ENDINGS } from "../detectors/street-words";
 import { wordNames } from "./word-names";
@@ -365,6 +365,7 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
   chatNames(tokens, labels, lex);
   speakerNames(tokens, labels, lex);
   repeatNames(tokens, labels, lex);
+  threadSpeakers(tokens, labels, lex);
   dropThings(tokens, labels, lex);
   dropPlaces(tokens, labels);
 }
