@@ -100,6 +100,8 @@ describe("PII context rules: name fields", () => {
     expect(found('{"first_name": "Alejandro", "last_name": "Quispe", "plan": "pro"}', "PERSON")).toEqual(["Alejandro", "Quispe"]);
     expect(found('"reporter": "Ahanu Whitehorse",\n"status": "triage"', "PERSON")).toEqual(["Ahanu Whitehorse"]);
     expect(found("full_name=Lwazi Ndlovu&plan=basic", "PERSON")).toEqual(["Lwazi Ndlovu"]);
+    // Issue 30, twelfth round: a record's "given" key.
+    expect(found('{"name":{"given":"Tavita","family":"x"}}', "PERSON")).toEqual(["Tavita"]);
   });
 
   test("not a product's, project's or character's name, nor a form label's prose", () => {
@@ -108,6 +110,8 @@ describe("PII context rules: name fields", () => {
     // A bare "name" key with one given name (a pet's, a build's, a character's): the tagger's call, not the rule's.
     expect(found('{"name": "Victoria", "type": "build"}', "PERSON")).toEqual([]);
     expect(found('{"owner": "payments team", "assignee": "Q3 Roadmap"}', "PERSON")).toEqual([]);
+    // A font's family and an audio product are no name keys.
+    expect(found('{"family": "Roboto", "speaker": "Bose QuietComfort"}', "PERSON")).toEqual([]);
   });
 });
 

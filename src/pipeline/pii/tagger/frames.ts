@@ -126,9 +126,14 @@ const NOT_A_PERSON = new TokenWordSet([...ASSISTANT_NAMES, ..."here channel ever
 /** Words before a username: "for user keisha_brown", "Author: mthembu.sipho", "user=arjun_mehta" (not "from", "of": "from autogluon.tabular import"). */
 const USER_CONTEXT = new TokenWordSet("user username login account author reviewer assignee owner reporter member follower requester approver uid".split(" "));
 
-/** Keys whose value is a person's name: "first_name", "assignee", "reporter" (the word before "_name" too). */
+/**
+ * Keys whose value is a person's name: "first_name", "assignee", "reporter" (the word before "_name" too). "given"
+ * (FHIR's and vCard-like records' given name: '{"given":"Moana"}', missed on bench/data/pii-dev12.txt's dev half)
+ * added in issue 30's twelfth round; not "family", a font's as often ('"family": "Roboto"'), nor "speaker", a
+ * product's ('"speaker": "Bose QuietComfort"').
+ */
 const NAME_KEYS = new TokenWordSet(
-  "firstname lastname fullname surname givenname familyname author assignee reporter owner reviewer requester manager approver recipient patient driver beneficiary passenger attendee tenant guest sender signatory witness".split(
+  "firstname lastname fullname surname givenname familyname given author assignee reporter owner reviewer requester manager approver recipient patient driver beneficiary passenger attendee tenant guest sender signatory witness".split(
     " ",
   ),
 );
