@@ -166,6 +166,16 @@ describe("PII tagger completion rules", () => {
     expect(spans("Ship it to 12 Bay Dr, Perth WA 6000 please.")).toEqual(["ADDRESS:12 Bay Dr, Perth WA 6000"]);
   });
 
+  test("a name after a dash that ends an address, and a numberless 'address' of name words, are people; a building's name is no person", () => {
+    const spans = (text: string) => shippedTagSpans(text).map((s) => `${s.label}:${text.slice(s.start, s.end)}`);
+    expect(spans("Please post it to PO Box 88, Launceston TAS 7250. — Imelda Tregarthen")).toEqual([
+      "ADDRESS:PO Box 88, Launceston TAS 7250",
+      "PERSON:Imelda Tregarthen",
+    ]);
+    expect(spans("Please forward the minutes to Bolat Kenzhebayev and Aigerim Sultanova.")).toEqual(["PERSON:Bolat Kenzhebayev", "PERSON:Aigerim Sultanova"]);
+    expect(spans("Thanks for staying at Lakeview Lodge. - Orla")).not.toContain("PERSON:Lakeview Lodge");
+  });
+
   test("an engineer's title joins the name after it; a title before particles makes them and the surname a name", () => {
     const spans = (text: string) => shippedTagSpans(text).map((s) => `${s.label}:${text.slice(s.start, s.end)}`);
     expect(spans("Site visit. Eng. Mohammed Al-Rashid inspected the slab.")).toEqual(["PERSON:Eng. Mohammed Al-Rashid"]);

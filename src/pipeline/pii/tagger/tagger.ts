@@ -33,7 +33,7 @@ import { speakerNames, threadSpeakers } from "./speakers";
 import { OPENER_WORDS } from "./greetings";
 import { STREET_WORDS as STREET_NAME_ENDINGS } from "../detectors/street-words";
 import { wordNames } from "./word-names";
-import { addressParts } from "./address-parts";
+import { addressParts, BUILDING_WORDS } from "./address-parts";
 import { listedName, lowerTiedNames } from "./plain-names";
 import { Gap, isInitial, spanEnd, STRIDE, tokenize, type Tokens } from "./tokens";
 
@@ -837,6 +837,64 @@ function addressTails(tokens: Tokens, labels: Uint8Array): void {
   }
 }
 
+/** Whether the text between tokens k-1 and k holds a dash set off by spaces (" — ", " – ", ". - "): a signature after an address. */
+function dashBefore(tokens: Tokens, k: number): boolean {
+  const source = tokens.source;
+  for (let c = tokens.end(k - 1); c < tokens.start(k) - 1; c++) {
+    const u = source.charCodeAt(c);
+    if ((u === 0x2014 || u === 0x2013 || u === 45) && source.charCodeAt(c + 1) === 32 && (c === 0 || source.charCodeAt(c - 1) !== 45)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether token k may be a word of a person's name in an address's place: capitalised with a lower-case letter
+ * after ("Cartwright", "Asante-Boateng"; not "TAS"), no word English writes in lower case, no country's,
+ * company's, city's, street's, unit's or building's word ("Lakeview Lodge").
+ */
+function nameWord(tokens: Tokens, k: number, lex: Lexicon): boolean {
+  const second = tokens.source[tokens.start(k) + 1];
+  if (!capitalised(tokens, k) || second === undefined || second === second.toUpperCase()) return false;
+  const code = lexCode(tokens, k, lex);
+  if (usuallyLower(code) || flagsOf(code) !== 0 || PLACE_WORDS.has(tokens, k)) return false;
+  return !STREET_WORDS.has(tokens, k) && !UNIT_WORDS.has(tokens, k) && !BUILDING_WORDS.has(tokens, k);
+}
+
+/** Joining words of a list of people: "Bolat Serikbayev and Aigerim Nurlanovna". */
+const AND_WORDS = new TokenWordSet(["and"]);
+
+/**
+ * Names the tagger ran an address on into, or took for one (issue 30, twelfth round; of the development sets'
+ * missed full names, 6 of 26 were inside an ADDRESS span): the one to three name words after a dash that
+ * ends an address ("PO Box 17, Hobart TAS 7001. — Eliza Cartwright", "BD14 6RT. - Clive Ambrose"), and an
+ * "address" with no number that is two or more name words, maybe joined by "and" ("forward the minutes to
+ * Bolat Serikbayev and Aigerim Nurlanovna"). An address without a number keeps a street's, unit's or
+ * place's word ("Rosebank Farm, Llanfair Road"), and its parts are apart by commas or lines.
+ */
+function addressNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
+  for (let i = 0; i < tokens.length; i++) {
+    if (labels[i] !== ADDRESS) continue;
+    let j = i;
+    while (j + 1 < tokens.length && labels[j + 1] === ADDRESS) j++;
+    // The run's tail after a dash: one to three name words on one line, after a number.
+    for (let k = j; k > i && j - k < 3 && nameWord(tokens, k, lex); k--) {
+      if (tokens.gap(k) === Gap.Space) continue;
+      if (tokens.gap(k) !== Gap.Newline && dashBefore(tokens, k) && isDigit(tokens.first(k - 1))) for (let m = k; m <= j; m++) labels[m] = PERSON;
+      break;
+    }
+    // A run with no number: name words and "and" after spaces only.
+    let names = 0;
+    let people = true;
+    for (let k = i; k <= j && people; k++) {
+      if (k > i && tokens.gap(k) !== Gap.Space) people = false;
+      else if (nameWord(tokens, k, lex)) names++;
+      else people = k > i && k < j && AND_WORDS.has(tokens, k);
+    }
+    if (people && names >= 2) for (let k = i; k <= j; k++) labels[k] = AND_WORDS.has(tokens, k) ? O : PERSON;
+    i = j;
+  }
+}
+
 /**
  * Titles a person's span takes in ("Dr. Okafor", "Rev. Dr. Nkemelu", "Herr Baumgartner"). The tagger
  * never labels one (NEVER_PERSON: a title alone is no name), but presidio counts them as the person's:
@@ -894,6 +952,8 @@ export function tagSpans(model: TaggerModel, text: string): TaggedSpan[] {
   completeAddresses(tokens, labels);
   addressParts(tokens, labels, model.lex);
   addressLabels(tokens, labels);
+  // One native scan: most texts have no address word.
+  if (labels.indexOf(ADDRESS) >= 0) addressNames(tokens, labels, model.lex);
   const spans: TaggedSpan[] = [];
   let open: TaggedSpan | undefined;
   for (let i = 0; i < tokens.length; i++) {
