@@ -19,6 +19,13 @@ describe("PII context rules: lower-case given names in chat", () => {
     expect(found("i'll sort it with oksana tomorrow", "PERSON")).toEqual(["oksana"]);
   });
 
+  // Issue 30, twelfth round: a possessive's name is looked up without its "'s".
+  test("a lower-case possessive of a given name, not of an English word", () => {
+    expect(found("are you coming to priya's farewell thing tonight?", "PERSON")).toEqual(["priya"]);
+    expect(found("sorry, ivan's laptop died", "PERSON")).toEqual(["ivan"]);
+    expect(found("we went to grace's house and the cat's toy was there", "PERSON")).toEqual([]);
+  });
+
   test("a given name that is an English word only in a narrow frame", () => {
     expect(found("ask mark if he still has the drill", "PERSON")).toEqual(["mark"]);
     expect(found("tell grace to bring the speaker", "PERSON")).toEqual(["grace"]);
