@@ -27,7 +27,7 @@ import { introducedNames, lowerTitleNames } from "./introductions";
 import { addressLabels, recordNames } from "./records";
 import { ENGLISH_TITLES, FOREIGN_TITLES, NAME_PARTICLE_WORDS, NAME_PARTICLES, TITLES } from "./titles";
 import { dropThings } from "./things";
-import { greetedNames } from "./greeted-names";
+import { greetedNames, pairedNames } from "./greeted-names";
 import { chatNames } from "./chat-names";
 import { speakerNames, threadSpeakers } from "./speakers";
 import { OPENER_WORDS } from "./greetings";
@@ -362,6 +362,7 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
   lowerTitleNames(tokens, labels, lex);
   wordNames(tokens, labels, lex);
   greetedNames(tokens, labels);
+  pairedNames(tokens, labels, lex);
   chatNames(tokens, labels, lex);
   speakerNames(tokens, labels, lex);
   repeatNames(tokens, labels, lex);
