@@ -96,7 +96,14 @@ export function pairedNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): v
     if (c < 65 || c > 90) continue;
     let j: number;
     if (tokens.gap(i + 1) === Gap.Other && source.slice(tokens.end(i), tokens.start(i + 1)) === " & ") j = i + 1;
-    else if (i + 2 < tokens.length && tokens.first(i + 1) === 97 && tokens.gap(i + 1) === Gap.Space && tokens.gap(i + 2) === Gap.Space && AND.has(tokens, i + 1)) j = i + 2;
+    else if (
+      i + 2 < tokens.length &&
+      tokens.first(i + 1) === 97 &&
+      tokens.gap(i + 1) === Gap.Space &&
+      tokens.gap(i + 2) === Gap.Space &&
+      AND.has(tokens, i + 1)
+    )
+      j = i + 2;
     else continue;
     if (!capitalised(tokens, j) || (labels[i] !== O && labels[j] !== O)) continue;
     // No capital beside the pair: a title's or a firm's words ("Marks & Spencer Food", "The Tom and Jerry Show").
