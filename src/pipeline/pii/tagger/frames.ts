@@ -1,4 +1,4 @@
-import { capitalised, flagsOf, isPossessive, type Lexicon, lexCode, LABELS, oftenLower, TokenWordSet, usuallyLower, wordCode } from "./features";
+import { capitalised, flagsOf, isPossessive, knownName, LABELS, lexCode, type Lexicon, oftenLower, TokenWordSet, usuallyLower, wordCode } from "./features";
 import { GIVEN_NAME_WORDS, givenNameSpelled, WORDLIKE_NAME_WORDS } from "./given-names";
 import { PLACE_WORDS } from "./places";
 import { NAME_PARTICLES } from "./titles";
@@ -376,7 +376,7 @@ function username(tokens: Tokens, i: number, lex: Lexicon): boolean {
   let context = false;
   for (let k = i - 1; k >= 0 && k >= i - 2 && !context; k--) context = USER_CONTEXT.has(tokens, k);
   // "login ok: m.achterberg", "user=j.okafor": a surname the case profile never saw, or a known name.
-  if (initial) return context && (unseenNameShape(tokens, i + 1, lex) || (lexCode(tokens, i + 1, lex) & 1) === 1);
+  if (initial) return context && (unseenNameShape(tokens, i + 1, lex) || knownName(lexCode(tokens, i + 1, lex)));
   // After a user's context word: a given name and any word ("user keisha_brown"), or two words English does not write in lower case.
   return context && (given || (!usuallyLower(lexCode(tokens, i, lex)) && !secondWord)) && !NOT_A_PERSON.has(tokens, i);
 }
@@ -593,7 +593,7 @@ function roleLine(tokens: Tokens, labels: Uint8Array, from: number, lex: Lexicon
   for (let k = from; k < tokens.length && (k === from || tokens.gap(k) !== Gap.Newline); k++) {
     if (labels[k] !== PERSON) continue;
     const code = lexCode(tokens, k, lex);
-    if (oftenLower(code) || ((code & 1) === 0 && ROLE_ENDING.test(tokens.lower(k)))) labels[k] = O;
+    if (oftenLower(code) || (!knownName(code) && ROLE_ENDING.test(tokens.lower(k)))) labels[k] = O;
   }
 }
 

@@ -1,4 +1,4 @@
-import { capitalised, flagsOf, LABELS, type Lexicon, lexCode, oftenLower, TokenWordSet, usuallySentenceStart, wordOf } from "./features";
+import { capitalised, flagsOf, knownName, LABELS, lexCode, type Lexicon, oftenLower, TokenWordSet, usuallySentenceStart, wordOf } from "./features";
 import { foldedGivenName, GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
 import { Gap, type Tokens } from "./tokens";
 
@@ -86,6 +86,6 @@ export function threadSpeakers(tokens: Tokens, labels: Uint8Array, lex: Lexicon)
     const code = lexCode(tokens, i, lex);
     if (oftenLower(code) || usuallySentenceStart(code) || flagsOf(code) !== 0) continue;
     // A given name of the list (also spelled with accents) or a known name: not a bot's or a tool's ("Jenkins:", "Dependabot:").
-    if (GIVEN_NAME_WORDS.has(tokens, i) || (code & 1) === 1 || (!tokens.isAscii(i) && foldedGivenName(tokens.text(i)))) labels[i] = PERSON;
+    if (GIVEN_NAME_WORDS.has(tokens, i) || knownName(code) || (!tokens.isAscii(i) && foldedGivenName(tokens.text(i)))) labels[i] = PERSON;
   }
 }

@@ -3,22 +3,23 @@ import {
   features,
   firstLetters,
   flagsOf,
+  hashSpan,
   hasLetter,
   isCandidate,
   isPossessive,
-  hashSpan,
-  wordOf,
-  ordinaryCapital,
-  writesCapitals,
+  knownName,
+  type Label,
   LABELS,
   lexCode,
+  type Lexicon,
   MAX_FEATURES,
-  TokenWordSet,
   oftenLower,
+  ordinaryCapital,
+  TokenWordSet,
   usuallyLower,
   usuallySentenceStart,
-  type Label,
-  type Lexicon,
+  wordOf,
+  writesCapitals,
 } from "./features";
 import { frameNames } from "./frames";
 import { PLACE_WORDS } from "./places";
@@ -61,7 +62,7 @@ const OFFICE_WORDS = new TokenWordSet(OFFICES);
  */
 function officeWordNot(tokens: Tokens, i: number, lex: Lexicon): boolean {
   const code = lexCode(tokens, i, lex);
-  return tokens.gap(i) !== Gap.Space || ((code & 1) === 0 && code >> 1 !== 0) || ENGLISH_ENDING.test(tokens.lower(i));
+  return tokens.gap(i) !== Gap.Space || (!knownName(code) && code >> 1 !== 0) || ENGLISH_ENDING.test(tokens.lower(i));
 }
 
 const GREETING_AND_ROLE_WORDS = [
@@ -408,9 +409,9 @@ function titledAddresses(tokens: Tokens, labels: Uint8Array): void {
 function titledProduct(tokens: Tokens, i: number, lex: Lexicon): boolean {
   if (i + 1 >= tokens.length || tokens.gap(i + 1) !== Gap.Space || !capitalised(tokens, i + 1)) return false;
   const code = lexCode(tokens, i, lex);
-  if ((code & 1) === 1 || !oftenLower(code)) return false;
+  if (knownName(code) || !oftenLower(code)) return false;
   const next = lexCode(tokens, i + 1, lex);
-  return (next & 1) === 0 && usuallyLower(next);
+  return !knownName(next) && usuallyLower(next);
 }
 
 /**
@@ -472,11 +473,11 @@ function particleNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon, nameLik
     // Before the particles a person's word, a given name of the lists or a known name ("Anouk de Graaf", "Ahmad
     // bin Yusof"); after them a person's word or a name-like one, no country's, company's or city's word.
     const code = lexCode(tokens, j, lex);
-    const surname = labels[j] === PERSON || (nameLike(j) && flagsOf(code) === 0 && !(PLACE_WORDS.has(tokens, j) && (code & 1) === 0));
+    const surname = labels[j] === PERSON || (nameLike(j) && flagsOf(code) === 0 && !(PLACE_WORDS.has(tokens, j) && !knownName(code)));
     // A number after makes it a street ("Dirk de Derdelaan 149": presidio's hold-out).
     if (!surname || (j + 1 < tokens.length && isDigit(tokens.first(j + 1)))) continue;
     const first = lexCode(tokens, i, lex);
-    const given = labels[i] === PERSON || (!noName(tokens, i) && (LISTED_GIVEN_NAME_WORDS.has(tokens, i) || ((first & 1) === 1 && flagsOf(first) === 0)));
+    const given = labels[i] === PERSON || (!noName(tokens, i) && (LISTED_GIVEN_NAME_WORDS.has(tokens, i) || (knownName(first) && flagsOf(first) === 0)));
     if (!given && !titled) continue;
     for (let k = given ? i : i + 1; k <= j; k++) labels[k] = PERSON;
     i = j;
@@ -566,7 +567,7 @@ function actionOwner(tokens: Tokens, i: number, lex: Lexicon): boolean {
   if (usuallyLower(code) || usuallySentenceStart(code) || flagsOf(code) !== 0 || noName(tokens, i)) return false;
   // A known given name, or a plain capitalised word no English word's ending ("Conforming to", "Resistant
   // to", "Over-committing to", "RSVP to": the development prompts' finds with any capitalised word).
-  if ((code & 1) === 1) return true;
+  if (knownName(code)) return true;
   const word = tokens.source.slice(tokens.start(i), tokens.end(i));
   return /^\p{Lu}\p{Ll}{2,}$/u.test(word) && !ENGLISH_ENDING.test(word);
 }
