@@ -277,8 +277,10 @@ function argmax(scores: Float64Array): number {
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
+/** Abbreviated ranks and honorifics before a name ("Rev. Nkemelu", "Sgt Okafor", "Dame Ngaio"): ROLE_TITLES' and SPAN_TITLES' shared words. */
+const RANKS = ["hon", "rev", "sgt", "capt", "fr", "lt", "col", "insp", "det", "dame"];
 /** Titles that are also words of a role ("Chief Executive", "Rev. Counter"): the word after one is a name only if it is name-like ("Chief Adekunle"). */
-const ROLE_TITLES = new TokenWordSet(["chief", "hon", "rev", "sgt", "capt", "fr", "lt", "col", "insp", "det", "cllr", "deacon", "dame", ...OFFICES]);
+const ROLE_TITLES = new TokenWordSet(["chief", "cllr", "deacon", ...RANKS, ...OFFICES]);
 /** Words a line may open with before the name of the one addressed ("Hey Summer,", "Thanks Hope, that fixed it!"). */
 const GREETINGS = new TokenWordSet(OPENER_WORDS);
 /** What follows a greeting that is nobody's name ("Hi all,", "Hello World!", "Thanks again,"), a pet name ("Hey Sugar,") or an assistant ("Thanks ChatGPT!": prompts address one; the development prompts' finds). */
@@ -910,7 +912,7 @@ function addressNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
  */
 // "Eng." and "Ing." (an engineer's title in Arabic- and Spanish-speaking countries and Central Europe: "Eng. Mohammed Al-Rashid",
 // issue 30's twelfth-round development set) only before a name the tagger found: nothing after one is made a name.
-const SPAN_TITLES = new TokenWordSet(["miss", "sir", "dame", "rev", "fr", "sgt", "capt", "lt", "col", "insp", "det", "hon", "eng", "ing", ...FOREIGN_TITLES]);
+const SPAN_TITLES = new TokenWordSet(["miss", "sir", "eng", "ing", ...RANKS, ...FOREIGN_TITLES]);
 const LOWER_TITLES = new TokenWordSet(ENGLISH_TITLES);
 
 /** Where the person span opening at token i starts: before the titles right before it (two at most). */
