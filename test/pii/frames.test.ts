@@ -19,6 +19,13 @@ describe("PII context rules: lower-case given names in chat", () => {
     expect(found("i'll sort it with oksana tomorrow", "PERSON")).toEqual(["oksana"]);
   });
 
+  // Issue 30, twelfth round: a possessive's name is looked up without its "'s".
+  test("a lower-case possessive of a given name, not of an English word", () => {
+    expect(found("are you coming to priya's farewell thing tonight?", "PERSON")).toEqual(["priya"]);
+    expect(found("sorry, ivan's laptop died", "PERSON")).toEqual(["ivan"]);
+    expect(found("we went to grace's house and the cat's toy was there", "PERSON")).toEqual([]);
+  });
+
   test("a given name that is an English word only in a narrow frame", () => {
     expect(found("ask mark if he still has the drill", "PERSON")).toEqual(["mark"]);
     expect(found("tell grace to bring the speaker", "PERSON")).toEqual(["grace"]);
@@ -65,6 +72,20 @@ describe("PII context rules: capitalised given names that are English words", ()
   });
 });
 
+// Issue 30, twelfth round: sentences written for this test, none copied from a development set.
+describe("PII context rules: capitalised given names that are no English word, alone", () => {
+  test("before a person's verb, after a joining word, or before 'and I'", () => {
+    expect(found("the lab is free after 4, then Tobias needs it for the demo", "PERSON")).toEqual(["Tobias"]);
+    expect(found("when Kofi confirmed the order we shipped", "PERSON")).toEqual(["Kofi"]);
+    expect(found("Hi all,\nAnjali and I met with the vendor today.", "PERSON")).toEqual(["Anjali"]);
+  });
+
+  test("not in capitals, nor before a particle of a street's name", () => {
+    expect(found("The HOA needs approval first.", "PERSON")).toEqual([]);
+    expect(found("Pedestrians enter on Dirk de Derdelaan 149 St.", "PERSON")).toEqual([]);
+  });
+});
+
 describe("PII context rules: usernames", () => {
   test("first.last and first_last, one name each", () => {
     expect(found("password reset for anna.kowalski", "PERSON")).toEqual(["anna.kowalski"]);
@@ -86,6 +107,8 @@ describe("PII context rules: name fields", () => {
     expect(found('{"first_name": "Alejandro", "last_name": "Quispe", "plan": "pro"}', "PERSON")).toEqual(["Alejandro", "Quispe"]);
     expect(found('"reporter": "Ahanu Whitehorse",\n"status": "triage"', "PERSON")).toEqual(["Ahanu Whitehorse"]);
     expect(found("full_name=Lwazi Ndlovu&plan=basic", "PERSON")).toEqual(["Lwazi Ndlovu"]);
+    // Issue 30, twelfth round: a record's "given" key.
+    expect(found('{"name":{"given":"Tavita","family":"x"}}', "PERSON")).toEqual(["Tavita"]);
   });
 
   test("not a product's, project's or character's name, nor a form label's prose", () => {
@@ -94,6 +117,8 @@ describe("PII context rules: name fields", () => {
     // A bare "name" key with one given name (a pet's, a build's, a character's): the tagger's call, not the rule's.
     expect(found('{"name": "Victoria", "type": "build"}', "PERSON")).toEqual([]);
     expect(found('{"owner": "payments team", "assignee": "Q3 Roadmap"}', "PERSON")).toEqual([]);
+    // A font's family and an audio product are no name keys.
+    expect(found('{"family": "Roboto", "speaker": "Bose QuietComfort"}', "PERSON")).toEqual([]);
   });
 });
 

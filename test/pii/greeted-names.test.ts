@@ -24,3 +24,18 @@ describe("PII word-like given names addressed, signed or paired", () => {
     expect(persons("Choose a gift for Amber or Ruby fans.")).toEqual([]);
   });
 });
+
+// Issue 30, twelfth round (written for this test): pairedNames.
+describe("PII two given names joined by & or and", () => {
+  test("given names that are no English words, or word-like ones before what a pair does", () => {
+    expect(persons("Obinna & Farida — well done on the release!")).toEqual(["Obinna & Farida"]);
+    expect(persons("ask Tobias and Anjali about it")).toEqual(["Tobias", "Anjali"]);
+  });
+
+  test("not a brand's possessive, a title-case name or a pair before a noun", () => {
+    expect(persons("Can we stock Ben & Jerry's again?")).toEqual([]);
+    // The tagger's own finds of "Jerry" here are older; the pair rule adds no "Tom".
+    expect(persons("the kids love Tom & Jerry cartoons").join(" ")).not.toContain("Tom");
+    expect(persons("Watch The Tom and Jerry Show tonight").join(" ")).not.toContain("Tom");
+  });
+});

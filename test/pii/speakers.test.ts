@@ -20,4 +20,15 @@ describe("PII a chat thread's speakers", () => {
     expect(persons("Pros: cheap\nHope: it lasts\nCons: slow\nHope: they fix it")).toEqual([]);
     expect(persons("Mark: 85\nGrade: B\nMark: 90")).toEqual([]);
   });
+
+  // Issue 30, twelfth round (written for this test): the thread's other speakers once one is a person.
+  test("a thread's other speakers, once one is a person: a given name speaking once or spelled with accents", () => {
+    expect(persons("Lukas: who moved the standup?\nAnjali: me, sorry\nLukas: ok")).toEqual(["Lukas", "Anjali", "Lukas"]);
+    expect(persons("Inés: did Ximena merge it?\nXimena: yes\nInés: great")).toEqual(["Inés", "Ximena", "Ximena", "Inés"]);
+  });
+
+  test("not a header's labels, a bot or an acronym beside a person's lines", () => {
+    expect(persons("From: Ingrid Solberg\nSent: Monday\nSubject: build")).toEqual(["Ingrid Solberg"]);
+    expect(persons("Ingrid: deploy?\nJenkins: build 42 failed\nQA: blocked\nIngrid: ok")).toEqual(["Ingrid", "Ingrid"]);
+  });
 });

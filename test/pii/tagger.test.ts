@@ -158,6 +158,35 @@ describe("PII tagger completion rules", () => {
     expect(spans("Ask Dr. Young about the results.")).toEqual(["PERSON:Dr. Young"]);
   });
 
+  // Issue 30, twelfth round: sentences written for this test, none copied from a development set.
+  test("a title or the name after it that the tagger took for an address is the person; a street's Dr stays the address's", () => {
+    const spans = (text: string) => shippedTagSpans(text).map((s) => `${s.label}:${text.slice(s.start, s.end)}`);
+    expect(spans("email sent to Mrs. Olwen Rhys-Davies re booking")).toEqual(["PERSON:Mrs. Olwen Rhys-Davies"]);
+    expect(spans("Spoke with Herr Dietrich Vogel re: the renewal.")).toEqual(["PERSON:Herr Dietrich Vogel"]);
+    expect(spans("Ship it to 12 Bay Dr, Perth WA 6000 please.")).toEqual(["ADDRESS:12 Bay Dr, Perth WA 6000"]);
+  });
+
+  test("a name after a dash that ends an address, and a numberless 'address' of name words, are people; a building's name is no person", () => {
+    const spans = (text: string) => shippedTagSpans(text).map((s) => `${s.label}:${text.slice(s.start, s.end)}`);
+    expect(spans("Please post it to PO Box 88, Launceston TAS 7250. — Imelda Tregarthen")).toEqual([
+      "ADDRESS:PO Box 88, Launceston TAS 7250",
+      "PERSON:Imelda Tregarthen",
+    ]);
+    expect(spans("Please forward the minutes to Bolat Kenzhebayev and Aigerim Sultanova.")).toEqual(["PERSON:Bolat Kenzhebayev", "PERSON:Aigerim Sultanova"]);
+    expect(spans("Thanks for staying at Lakeview Lodge. - Orla")).not.toContain("PERSON:Lakeview Lodge");
+  });
+
+  test("an engineer's title joins the name after it; a title before particles makes them and the surname a name", () => {
+    const spans = (text: string) => shippedTagSpans(text).map((s) => `${s.label}:${text.slice(s.start, s.end)}`);
+    expect(spans("Site visit. Eng. Mohammed Al-Rashid inspected the slab.")).toEqual(["PERSON:Eng. Mohammed Al-Rashid"]);
+    // "Eng" before no found name makes none.
+    expect(spans("Eng. Lit essays are due Friday.")).toEqual([]);
+    expect(spans("The letter for Mevrouw de Vries came.")).toEqual(["PERSON:Mevrouw de Vries"]);
+    expect(spans("Ask Dr. da Silva about it.")).toEqual(["PERSON:Dr. da Silva"]);
+    // A Dutch title alone is no name.
+    expect(spans("Mevrouw, uw tafel is klaar.")).toEqual([]);
+  });
+
   test("a given name that is an English word before an O', Mc or Mac surname", () => {
     const spans = (text: string) => shippedTagSpans(text).map((s) => `${s.label}:${text.slice(s.start, s.end)}`);
     expect(spans("Hope O'Keeffe signed the form.")).toEqual(["PERSON:Hope O'Keeffe"]);

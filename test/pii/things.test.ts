@@ -98,6 +98,12 @@ describe("PII names next to the thing rules' words", () => {
     // Max, before "barked", was no find of the starting main either.
     expect(persons("Daisy ate the cake, Max barked.")).toContain("Daisy");
   });
+
+  // Issue 30, twelfth round: a titled surname before an adverb stays a name; an English word after a title before a noun stays a thing.
+  test("a titled surname before an adverb is a name; a titled English word before a noun is a thing", () => {
+    expect(persons("Hand the parcel to Mr. Oyelaran only.")).toEqual(["Mr. Oyelaran"]);
+    expect(persons("The Mr. Coffee machine is leaking again.")).toEqual([]);
+  });
 });
 
 // The family-plural rule ("the Garcias") reads the lexicon's name bit of a spelling that is no token

@@ -28,7 +28,7 @@ const UNIT_WORDS = new TokenWordSet(
 /** Floors written with their number first: "3rd Floor", "5th floor", "2. OG". */
 const FLOOR_WORDS = new TokenWordSet(["floor", "fl", "og", "etage"]);
 /** What a house's or building's name ends with ("Rosebank Farm", "The Old Rectory", "Sai Krupa Apartments"). */
-const BUILDING_WORDS = new TokenWordSet(
+export const BUILDING_WORDS = new TokenWordSet(
   "house farm cottage cottages rectory vicarage lodge hall manor barn mill grange granary forge croft stables apartments mansions towers chambers villa bungalow".split(
     " ",
   ),

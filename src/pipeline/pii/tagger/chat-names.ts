@@ -1,4 +1,4 @@
-import { capitalised, firstLetters, hasLetter, LABELS, type Lexicon, lexCode, oftenLower, TokenWordSet, writesCapitals } from "./features";
+import { capitalised, firstLetters, hasLetter, knownName, LABELS, lexCode, type Lexicon, oftenLower, TokenWordSet, writesCapitals } from "./features";
 import { LISTED_GIVEN_NAME_WORDS } from "./given-names";
 import { Gap, type Tokens } from "./tokens";
 import { OPENER_WORDS } from "./greetings";
@@ -34,7 +34,7 @@ function lowerName(tokens: Tokens, i: number, lex: Lexicon): boolean {
   if (length < 3 || !isLower(tokens.first(i))) return false;
   const code = lexCode(tokens, i, lex);
   // A word the case profile saw must be a name and no word it saw written in lower case ("can", "ping", "will" are given names too).
-  if (code >> 4 !== 0 && (oftenLower(code) || ((code & 1) === 0 && !LISTED_GIVEN_NAME_WORDS.has(tokens, i)))) return false;
+  if (code >> 4 !== 0 && (oftenLower(code) || (!knownName(code) && !LISTED_GIVEN_NAME_WORDS.has(tokens, i)))) return false;
   if (CHAT_WORDS.has(tokens, i)) return false;
   for (let k = tokens.start(i); k < tokens.end(i); k++) if (!isLower(tokens.source.charCodeAt(k))) return false;
   return true;
@@ -81,7 +81,7 @@ export function chatNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): voi
   for (let k = first; k < n; k++) {
     const code = lexCode(tokens, k, lex);
     // A capitalised word the case profile never saw or a known name ("-- Rafaela"), or a lower-case name ("-- kemi").
-    if (labels[k] !== 0 || !(capitalised(tokens, k) ? code >> 4 === 0 || (code & 1) === 1 : lowerName(tokens, k, lex))) return;
+    if (labels[k] !== 0 || !(capitalised(tokens, k) ? code >> 4 === 0 || knownName(code) : lowerName(tokens, k, lex))) return;
   }
   for (let k = first; k < n; k++) labels[k] = PERSON;
 }

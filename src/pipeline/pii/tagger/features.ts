@@ -209,6 +209,8 @@ export const usuallyLower = (code: number) => classOf(code) === L_CLASS;
 export const usuallySentenceStart = (code: number) => classOf(code) === S_CLASS;
 /** Whether general English writes the word in lower case at least as often as capitalised (class l or x: "will", "grace", "bill"). */
 export const oftenLower = (code: number) => classOf(code) === L_CLASS || classOf(code) === X_CLASS;
+/** Whether a lexicon number's word is a known name (names.json: the training spans' name words). */
+export const knownName = (code: number) => (code & 1) === 1;
 
 /** The labels the tagger gives a token. */
 export const LABELS = ["O", "PERSON", "ADDRESS"] as const;
@@ -348,7 +350,7 @@ export function isCandidate(tokens: Tokens, i: number, lex: Lexicon, cased: bool
   // with a find 107 of 539 with them scored; ERRORS=ordinary bun models/pii-ner/train.ts).
   if (c >= 128 && !latinLetter(c)) return false;
   const code = lexCode(tokens, i, lex);
-  return !usuallyLower(code) || (code & 1) === 1;
+  return !usuallyLower(code) || knownName(code);
 }
 
 /**
@@ -370,7 +372,7 @@ export function ordinaryCapital(tokens: Tokens, i: number, lex: Lexicon): boolea
   // words seen 100+ times too, ADDRESS recall fell 0.859 -> 0.856 in the template cross-validation.
   if (!opener && ((code >> 1) & 7) < 3) return false;
   // Not a known name, a country's word or a company's (the gazetteer flags): those openers are scored.
-  return classOf(code) === L_CLASS && (code & 1) === 0 && flagsOf(code) === 0;
+  return classOf(code) === L_CLASS && !knownName(code) && flagsOf(code) === 0;
 }
 
 /**

@@ -114,6 +114,9 @@ const LATIN_ACCENTED = /[\u00c0-\u024f]/;
  * writes "ramon", "jurgen", "ines" (issue 30, eighth round: "Ramón Espinoza", "Jürgen Haas" on the
  * outside development set, bench/data/pii-outside-dev.txt).
  */
+/** Whether a lower-case spelling is a given name of the lists (GIVEN_NAMES and MORE_GIVEN_NAMES). */
+export const givenNameSpelled = (word: string) => GIVEN_NAME_SET.has(word);
+
 export function foldedGivenName(word: string): boolean {
   // Only a Latin letter with an accent folds to the list's letters: words of other scripts are not normalised (0.4% of detectPii's time on prompts).
   if (!LATIN_ACCENTED.test(word)) return false;

@@ -1,5 +1,5 @@
 import { eachLine } from "../../../text/each-line";
-import { LABELS, type Lexicon, lexCode, TokenWordSet, writesCapitals } from "./features";
+import { knownName, LABELS, lexCode, type Lexicon, TokenWordSet, writesCapitals } from "./features";
 import { GIVEN_NAME_WORDS } from "./given-names";
 import { Gap, tokenFrom, type Tokens } from "./tokens";
 
@@ -49,7 +49,7 @@ export function introducedNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon
     if (name < 0 || name >= tokens.length || tokens.gap(name) !== Gap.Space) return;
     // A given name, or a word no list holds ("hi its adaeze here"); not a word like "me", "just", "raining".
     const code = lexCode(tokens, name, lex);
-    if (!(GIVEN_NAME_WORDS.has(tokens, name) || (code & 1) === 1 || code === 0) || !/^\p{L}{2,}$/u.test(source.slice(tokens.start(name), tokens.end(name))))
+    if (!(GIVEN_NAME_WORDS.has(tokens, name) || knownName(code) || code === 0) || !/^\p{L}{2,}$/u.test(source.slice(tokens.start(name), tokens.end(name))))
       return;
     const next = name + 1;
     const ends = next >= tokens.length || tokens.gap(next) !== Gap.Space || AFTER.has(tokens, next);
@@ -75,6 +75,6 @@ export function lowerTitleNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon
     const name = tokenFrom(tokens, m.index + m[0].length - 1);
     if (name >= tokens.length || labels[name] !== 0) continue;
     const code = lexCode(tokens, name, lex);
-    if ((code === 0 || (code & 1) === 1) && /^\p{Ll}{2,}$/u.test(source.slice(tokens.start(name), tokens.end(name)))) labels[name] = PERSON;
+    if ((code === 0 || knownName(code)) && /^\p{Ll}{2,}$/u.test(source.slice(tokens.start(name), tokens.end(name)))) labels[name] = PERSON;
   }
 }

@@ -1,4 +1,16 @@
-import { capitalised, firstLetters, flagsOf, hasLetter, lexCode, type Lexicon, LABELS, oftenLower, usuallyLower, usuallySentenceStart } from "./features";
+import {
+  capitalised,
+  firstLetters,
+  flagsOf,
+  hasLetter,
+  knownName,
+  LABELS,
+  lexCode,
+  type Lexicon,
+  oftenLower,
+  usuallyLower,
+  usuallySentenceStart,
+} from "./features";
 import { GIVEN_NAME_WORDS, LISTED_GIVEN_NAME_WORDS } from "./given-names";
 import { eachLine } from "../../../text/each-line";
 import { PLACE_WORDS } from "./places";
@@ -58,11 +70,11 @@ function slashNames(tokens: Tokens, labels: Uint8Array): void {
 function recordWord(tokens: Tokens, i: number, lex: Lexicon): boolean {
   if (!capitalised(tokens, i) || PLACE_WORDS.has(tokens, i)) return false;
   const code = lexCode(tokens, i, lex);
-  return flagsOf(code) === 0 && ((code & 1) === 1 || GIVEN_NAME_WORDS.has(tokens, i) || !(usuallyLower(code) || usuallySentenceStart(code)));
+  return flagsOf(code) === 0 && (knownName(code) || GIVEN_NAME_WORDS.has(tokens, i) || !(usuallyLower(code) || usuallySentenceStart(code)));
 }
 
 /** A word of the lexicon no name list holds that the case profile saw more than seldom ("Python", "Amazon", "Cheers"). */
-const commonWord = (code: number) => (code & 1) === 0 && ((code >> 1) & 7) > 0;
+const commonWord = (code: number) => !knownName(code) && ((code >> 1) & 7) > 0;
 
 /** What a record's field may open after: the text's or a line's start, a label's colon, a list's ";" or a cell's "|" or ">". */
 function opensField(tokens: Tokens, i: number): boolean {
@@ -139,7 +151,7 @@ function commaNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
       romanised ||
       labels[g] === PERSON ||
       GIVEN_NAME_WORDS.has(tokens, g) ||
-      (lexCode(tokens, g, lex) & 1) === 1 ||
+      knownName(lexCode(tokens, g, lex)) ||
       (labels[g - 1] === PERSON && recordWord(tokens, g, lex));
     if (!given || PLACE_WORDS.has(tokens, g)) continue;
     // A surname the tagger did not take must be no word English writes often ("Python, Ruby", "Amazon,
