@@ -43,6 +43,11 @@ const CASES: [string, string, string[]][] = [
     ["COPY . /app", "RUN npm install , --omit=dev"],
   ],
   [
+    "the same Dockerfile with Windows line ends",
+    `${FRAMING}Can you check my Dockerfile?\r\n\r\nFROM node:20\r\nWORKDIR /app\r\nCOPY . /app\r\nRUN npm install , --omit=dev${THANKS}`,
+    ["COPY . /app", "RUN npm install , --omit=dev"],
+  ],
+  [
     "few-shot lines",
     `${FRAMING}Classify the sentiment.\nInput: The hotel was really very clean, basically perfect.\nOutput: positive\nInput: I just hated the the food.\nOutput:`,
     ["Input: The hotel was really very clean, basically perfect.", "Input: I just hated the the food."],

@@ -314,7 +314,7 @@ describe("a sentence of the moment of writing that owns something goes at 1.0", 
       "My dog is snoring next to me and it's adorable. What are the main differences between Python and JavaScript?",
       "What are the main differences between Python and JavaScript?",
     ],
-    ["My phone keeps buzzing right now, so annoying. How do I make sourdough starter?", "How do I make sourdough starter?"],
+    ["My kettle is whistling next to me. How do I make sourdough starter?", "How do I make sourdough starter?"],
   ])("%s", (text, sent) => {
     expect(send(text, 0.5)).toBe(text);
     expect(send(text, 1)).toBe(sent);
@@ -327,6 +327,9 @@ describe("a sentence of the moment of writing that owns something goes at 1.0", 
     ["My garden is all clay soil, it's a nightmare. What vegetables will grow well?"],
     // A fact besides the thing owned.
     ["My knee has been hurting all day. Suggest a gentle workout."],
+    // "Right now", "currently": what is happening, often the trouble the request is about.
+    ["My basement is flooding right now. How do I stop water coming in? List quick steps."],
+    ["My server is currently down. How do I restart nginx? List quick steps."],
   ])("%s stays", (text) => {
     for (const level of LEVELS) expect(send(text, level)).toBe(text);
   });

@@ -297,6 +297,16 @@ describe("doubts about the asking and courtesy clauses that hold a negation", ()
     ["'no rush' as an instruction's object", "Write a reply saying there is no rush.", "Write a reply saying there is no rush."],
     ["a condition that is a constraint", "Use metric units, if that's what the recipe uses.", "Use metric units, if that's what the recipe uses."],
     [
+      "a card's own words after a greeting",
+      "Hi there! Hope you're having a good week. Write a card for my aunt, and hope you're well!",
+      "Write a card for my aunt, and hope you're well!",
+    ],
+    [
+      "a courtesy clause in the words of a message to write",
+      "Write a message to my team saying the launch slipped a week, no pressure at all.",
+      "Write a message to my team saying the launch slipped a week, no pressure at all.",
+    ],
+    [
       "'no worries if not' that sets what to do then",
       "Can you cite sources for this? No worries if not, but then say you're answering from memory.",
       "Can you cite sources for this? No worries if not, but then say you're answering from memory.",

@@ -56,6 +56,10 @@ function compressOne(masking: MaskedText, original: string, ctx: Omit<RuleContex
   // changedBy is the outcome's own set: each rule sees the ones before it as they are recorded.
   const ruleCtx: RuleContext = { ...ctx, changedBy: outcome.rules };
   let text = masking.masked;
+  // The text as the user wrote it, with only the whitespace rule's normalising (line ends, trailing blanks): the
+  // lines tidyChangedLines leaves alone. Read before the whitespace rule, a pasted Dockerfile with \r\n line
+  // ends had every line changed and lost the space in "COPY . /app" (a second reading of the session's change).
+  let asWritten = text;
   const record = (rule: CompressionRule, saved: number) => {
     outcome.rules.add(rule.name);
     outcome.saved.set(rule.name, (outcome.saved.get(rule.name) ?? 0) + saved);
@@ -68,10 +72,11 @@ function compressOne(masking: MaskedText, original: string, ctx: Omit<RuleContex
     if (out.text.trim() === "" && text.trim() !== "") continue;
     text = out.text;
     record(rule, out.saved);
+    if (rule === whitespace) asWritten = text;
   }
   const removedWords = outcome.rules.size > (outcome.rules.has(whitespace.name) ? 1 : 0);
   if (removedWords) {
-    text = tidyChangedLines(text, masking.masked);
+    text = tidyChangedLines(text, asWritten);
     if (enabled.includes(whitespace)) {
       const out = whitespace.apply(text, ruleCtx);
       if (out.text !== text) {

@@ -1,5 +1,5 @@
 import type { CompressionRule } from "../types";
-import { capitalize, removeRanges, rewriteAll, type RewriteStep } from "../text/rewrite";
+import { capitalize, removeRanges, rewriteAll, rewriteRanges, type RewriteStep } from "../text/rewrite";
 import { splitSentences } from "../text/sentences";
 import {
   ABOUT_THE_ASKING,
@@ -312,12 +312,18 @@ function socialRanges(
 /** What may close a sentence (splitSentences): its end marks and the quotes and brackets after them. */
 const CLOSING_MARKS = `.!?"'”’)]`;
 
+/** The SOCIAL_CLAUSE matches of `text` that start before `contentFrom`. */
+function socialClauseRanges(text: string, contentFrom: number): { start: number; end: number }[] {
+  const ranges: { start: number; end: number }[] = [];
+  for (const m of text.matchAll(SOCIAL_CLAUSE)) if (m.index < contentFrom) ranges.push({ start: m.index, end: m.index + m[0].length });
+  return ranges;
+}
+
 const PLEASE = /please|kindly|pls|plz/i;
 const mentionsPlease = (text: string) => PLEASE.test(text);
 
 const PLEASE_STEPS: readonly RewriteStep[] = [
   [GREETING, () => ""],
-  [SOCIAL_CLAUSE, () => "", hasSocialClause],
   // "Pretty please" is one "please": "Write me a haiku, pretty please?" left "pretty?".
   [/(?:,[ \t]*)?\bpretty[ \t]+please\b(?=[ \t]*[.!?]|$)/gim, () => "", mentionsPlease],
   // "Please" as a courtesy before a request or at its end.
@@ -358,12 +364,24 @@ export const pleasantries: CompressionRule = {
         if (out.text.trim() !== "") {
           text = out.text;
           saved += out.saved;
+          // Offsets read before moved with what went: a greeting before "Write a card for my aunt, and hope you're
+          // well!" left contentFrom past the comma, and the card lost its words (a second reading of compress12).
+          content = readContent(text);
         }
       }
     }
     const embedded = SOCIAL_WORD.test(text) ? embeddedSocialRanges(text, content.contentFrom) : [];
     if (embedded.length > 0) {
       const out = removeRanges(text, embedded, ctx);
+      text = out.text;
+      saved += out.saved;
+      content = readContent(text);
+    }
+    // A courtesy clause goes only before a request for text to be written: after it, "..., no pressure at all." in
+    // "Write a message to my team saying the launch slipped a week, no pressure at all." is the message's own words.
+    const clauses = hasSocialClause(text) ? socialClauseRanges(text, content.contentFrom) : [];
+    if (clauses.length > 0) {
+      const out = rewriteRanges(text, clauses, () => "", ctx);
       text = out.text;
       saved += out.saved;
     }

@@ -240,7 +240,7 @@ function onlyPassingState(sentence: string): boolean {
  * What a first-person sentence may tell that the answer is for, by the kinds of fact of the keep probes
  * (bench/data/compress-keep-10/-11.json): health and body, diet, family and the people around the writer,
  * money, home and place, work and schooling, skill, fears, age and time, what the writer has, uses, likes or plans,
- * and any "my <thing>", "our <thing>" or "I'm a <something>" ("Our electricity bill doubled this winter and it's
+ * and "I'm a <something>"; "my <thing>" and "our <thing>" are OWNS' ("Our electricity bill doubled this winter and it's
  * stressing me out." is what "Suggestions for reducing it." is about). Read only at level 1.0 (isConfidentSmalltalk's `backstory`),
  * where a first-person sentence with none of these is framing however it is phrased: "Apologies if I'm being
  * thick here.", "I've been stuck on this for two hours.", "Bit of a random one, I know.".
@@ -254,13 +254,14 @@ const PERSONAL_FACT =
  */
 const OWNS = /\b(?:my|our)[ \t]+[a-z]+/i;
 /**
- * The moment of writing: "My coffee has been reheated four times today", "... noodling on my guitar all
+ * The moment of writing, in the words that place the writer, not the trouble: "... noodling on my guitar all
  * afternoon", "My dog is snoring next to me". With no other fact in it, a first-person sentence of the moment
  * goes at 1.0 (ownsOnlyTheMoment). Not "again" or "already" ("My laptop crashed again." is the request's
- * subject), nor "tonight" or "tomorrow", which tell a plan.
+ * subject), nor "tonight" or "tomorrow", which tell a plan, nor "right now", "currently" or "today", which tell
+ * what is happening: "My basement is flooding right now." before "How do I stop water coming in?" went at 1.0
+ * (a second reading of compress12's change).
  */
-const MOMENT =
-  /\b(?:today|right now|just now|at the moment|currently|at this point|as I type|next to me|on my lap|(?:all|this) (?:day|morning|afternoon|evening|night)|for (?:hours|ages))\b/i;
+const MOMENT = /\b(?:as I type|next to me|on my lap|(?:all|this) (?:day|morning|afternoon|evening|night)|for (?:hours|ages))\b/i;
 const toldFact = (sentence: string): boolean => PERSONAL_FACT.test(sentence) || (OWNS.test(sentence) && !MOMENT.test(sentence));
 
 /**

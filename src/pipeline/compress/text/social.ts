@@ -168,8 +168,9 @@ const STARTS_SENTENCE =
 export const SOCIAL_TAIL = /,[ \t]*(?:thanks|thank you|thx|ty|cheers)(?: (?:so|very) much| a lot)?(?: in advance)?[ \t]*(?=[.!]*$)/i;
 
 /**
- * Courtesy clauses inside a request, between commas or before its end: "Can you list them, if you don't
- * mind?". Not "if possible" or "if you can" there: they make what they follow optional ("cite papers, if
+ * Courtesy clauses after a comma, inside a request or closing it: "Can you list them, if you don't mind?", ", if
+ * that's okay", ", whenever you get a sec", ", no rush". The pleasantries rule removes them only before a request
+ * for text to be written (socialClauseRanges). Not "if possible" or "if you can" there: they make what they follow optional ("cite papers, if
  * you can, but don't invent any" asked for citations only where they exist; a blind probe, probe-compress).
  */
 export const SOCIAL_CLAUSE =
@@ -423,7 +424,7 @@ export function socialLeadLength(sentence: string): number {
  * inside: a protected span is content.
  */
 const EMBEDDED_SOCIAL =
-  /[ \t]+[—–][ \t]*([^—–\n\uE000-\uF8FF]{1,120}?)[ \t]*[—–](?=[ \t])|[ \t]*\(([^()\n\uE000-\uF8FF]{1,120})\)|(?:[ \t]+[—–]|,(?:[ \t]+and)?)[ \t]+([^—–,;()\n.!?\uE000-\uF8FF][^—–;()\n.!?\uE000-\uF8FF]{0,119}?)(?=[ \t]*[.!?]*[ \t]*(?:\n|$))/g;
+  /(?<![ \t])[ \t]+[—–][ \t]*([^—–\n\uE000-\uF8FF]{1,120}?)[ \t]*[—–](?=[ \t])|(?<![ \t])[ \t]*\(([^()\n\uE000-\uF8FF]{1,120})\)|(?:(?<![ \t])[ \t]+[—–]|,(?:[ \t]+and)?)[ \t]+([^—–,;()\n.!?\uE000-\uF8FF][^—–;()\n.!?\uE000-\uF8FF]{0,119}?)(?=[ \t]*[.!?]*[ \t]*(?:\n|$))/g;
 
 /**
  * The social clauses set into the sentences of `text` before `contentFrom` (the pleasantries rule passes where a
