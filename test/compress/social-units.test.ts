@@ -8,6 +8,9 @@ import { isBareClosing } from "../../src/pipeline/compress/text/social-vocab";
 import { loadModels } from "../../src/pipeline/models";
 import { applyRule } from "./apply-rule";
 
+/** What the compression stage sends at the default level, rules only (no quality back-off). */
+const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
+
 const run = (text: string) => applyRule(disclaimers, text, { level: 0.5 }).text;
 
 describe("disclaimers", () => {
@@ -167,7 +170,6 @@ describe("pleasantries: closings the rule used to keep", () => {
 });
 
 describe("leads and joiners left by whole-unit removals", () => {
-  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
   test("'ok' run into a social lead goes with it; 'ok' before content stays", () => {
     const lead = "ok random question, my son asked me this at breakfast. Why is the sky blue?";
     expect(applyRule(pleasantries, lead, { level: 0.5 }).text).toBe("My son asked me this at breakfast. Why is the sky blue?");
@@ -192,12 +194,10 @@ describe("punctuation left by removed laughter", () => {
     expect(inside.messages[0]!.content).toBe("I like it, and more. Explain it.");
   });
   test("laughter between commas before a clause's opening word takes both; before an item of a list one stays (compress-probe16)", () => {
-    const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
     expect(send("Could you briefly explain, haha, why the sky is blue lol")).toBe("Briefly explain why the sky is blue");
     expect(send("I bought apples, haha, pears and plums. Make a pie recipe.")).toBe("I bought apples, pears and plums. Make a pie recipe.");
   });
   test("no comma is left before a closing bracket", () => {
-    const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
     expect(send("I'm opening a bakery (my husband thinks I'm mad, haha). Suggest five names for it.")).toContain("(my husband thinks I'm mad)");
   });
 });
@@ -216,7 +216,6 @@ describe("greetings and kisses the rules used to leave", () => {
 });
 
 describe("intent keeps the manner a request asks for", () => {
-  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
   test("'briefly' and 'quickly' stay before the verb; courtesy goes", () => {
     expect(send("Could you briefly explain the rules of cricket?")).toBe("Briefly explain the rules of cricket.");
     expect(send("Could you please write a haiku about the sea?")).toBe("Write a haiku about the sea.");
@@ -239,7 +238,6 @@ describe("intent keeps the manner a request asks for", () => {
 
 describe("thanks in words the patterns did not know", () => {
   test("'it means a lot to me' closing a question goes; after a request for a poem it may be the poem's and stays", () => {
-    const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
     expect(send("How should I clean a cast-iron pan after cooking? Thank you so much, it means a lot to me.")).toBe(
       "How should I clean a cast-iron pan after cooking?",
     );
@@ -273,7 +271,6 @@ describe("withoutLaughter's test before its phrase scan", () => {
 });
 
 describe("doubts about the asking and courtesy clauses that hold a negation", () => {
-  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
   test.each([
     ["a doubt about the place", "I'm not sure if this is the right place to ask, but how do I reset a router?", "How do I reset a router?"],
     ["a doubt about making sense", "Not sure if this makes sense. How do I reset a router?", "How do I reset a router?"],
@@ -315,7 +312,6 @@ describe("doubts about the asking and courtesy clauses that hold a negation", ()
 });
 
 describe("announcements, a regular's introduction, venting and leaving for the day", () => {
-  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
   test.each([
     ["a quick question announced before a colon", "Quick question for you: how do I fix a leaky tap?", "How do I fix a leaky tap?"],
     ["asking to ask", "Can I ask you something? How do I fix a leaky tap?", "How do I fix a leaky tap?"],
@@ -341,7 +337,6 @@ describe("announcements, a regular's introduction, venting and leaving for the d
 });
 
 describe("social clauses set into a request", () => {
-  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
   test.each([
     ["between dashes", "Could you — hope you're having a good morning, by the way! — write a haiku about the sea?", "Write a haiku about the sea."],
     ["in parentheses", "Write a haiku about the sea (hope you're having a good day btw!).", "Write a haiku about the sea."],
@@ -373,7 +368,6 @@ describe("social clauses set into a request", () => {
 });
 
 describe("the act of writing the message, and runs joined by 'so'", () => {
-  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
   test.each([
     ["typing one-handed", "Hi, typing one-handed here. How does compound interest work?", "How does compound interest work?"],
     [
@@ -408,7 +402,6 @@ describe("the act of writing the message, and runs joined by 'so'", () => {
 });
 
 describe("being stuck on the question itself", () => {
-  const send = (content: string) => compressMessages([{ role: "user", content }], { aggressiveness: 0.5, skipRules: [] }).messages[0]!.content;
   test.each([
     [
       "trying to figure it out, and stuck",

@@ -288,8 +288,7 @@ const selfDisclosure = (sentence: string) => FIRST_PERSON.test(sentence) && !TUR
  * Whether `sentence` speaks of the writer, whose one fact is "my <thing>", at the moment of writing (OWNS, MOMENT):
  * what isConfidentSmalltalk lets go at 1.0 that it kept before.
  */
-export const ownsOnlyTheMoment = (sentence: string): boolean =>
-  selfDisclosure(sentence) && OWNS.test(sentence) && MOMENT.test(sentence) && !PERSONAL_FACT.test(sentence);
+export const ownsOnlyTheMoment = (sentence: string): boolean => selfDisclosure(sentence) && OWNS.test(sentence) && !toldFact(sentence);
 
 /**
  * Whether the model calls `sentence` social with at least `threshold` and no guard vetoes it. With

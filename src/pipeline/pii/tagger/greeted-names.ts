@@ -77,7 +77,7 @@ export function greetedNames(tokens: Tokens, labels: Uint8Array): void {
 
 /** What a pair of people does: "Willow and Cash are starting", "Hope and Grace were". */
 const PAIR_DOING = new TokenWordSet("are were have had both will".split(" "));
-const AND = new TokenWordSet(["and"]);
+export const AND = new TokenWordSet(["and"]);
 /** Whether token i is a given name English also writes as a word ("Hope", "Grace", "Will"). */
 const wordlike = (tokens: Tokens, i: number, lex: Lexicon) => WORDLIKE_NAME_WORDS.has(tokens, i) || oftenLower(lexCode(tokens, i, lex));
 

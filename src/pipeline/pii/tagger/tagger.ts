@@ -28,7 +28,7 @@ import { introducedNames, lowerTitleNames } from "./introductions";
 import { addressLabels, recordNames } from "./records";
 import { ENGLISH_TITLES, FOREIGN_TITLES, NAME_PARTICLE_WORDS, NAME_PARTICLES, TITLES } from "./titles";
 import { dropThings } from "./things";
-import { greetedNames, pairedNames } from "./greeted-names";
+import { AND, greetedNames, pairedNames } from "./greeted-names";
 import { chatNames } from "./chat-names";
 import { speakerNames, threadSpeakers } from "./speakers";
 import { OPENER_WORDS } from "./greetings";
@@ -864,9 +864,6 @@ function nameWord(tokens: Tokens, k: number, lex: Lexicon): boolean {
   return !STREET_WORDS.has(tokens, k) && !UNIT_WORDS.has(tokens, k) && !BUILDING_WORDS.has(tokens, k);
 }
 
-/** Joining words of a list of people: "Bolat Serikbayev and Aigerim Nurlanovna". */
-const AND_WORDS = new TokenWordSet(["and"]);
-
 /**
  * Names the tagger ran an address on into, or took for one (issue 30, twelfth round; of the development sets'
  * missed full names, 6 of 26 were inside an ADDRESS span): the one to three name words after a dash that
@@ -892,9 +889,9 @@ function addressNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
     for (let k = i; k <= j && people; k++) {
       if (k > i && tokens.gap(k) !== Gap.Space) people = false;
       else if (nameWord(tokens, k, lex)) names++;
-      else people = k > i && k < j && AND_WORDS.has(tokens, k);
+      else people = k > i && k < j && AND.has(tokens, k);
     }
-    if (people && names >= 2) for (let k = i; k <= j; k++) labels[k] = AND_WORDS.has(tokens, k) ? O : PERSON;
+    if (people && names >= 2) for (let k = i; k <= j; k++) labels[k] = AND.has(tokens, k) ? O : PERSON;
     i = j;
   }
 }
