@@ -44,6 +44,10 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["unit", "How many grams are in 3 cups of flour?", "How many ounces are in 3 cups of flour?"],
   ["unit", "Convert 100 km to miles", "Convert 100 km to feet"],
   ["unit", "What is 30% of 80?", "What is $30 of 80?"],
+  // Letter case is the unit in data sizes and power: a megabit is not a megabyte, a milliwatt not a megawatt.
+  ["unit", "Can a 40 Mbps line stream 4K video?", "Can a 40 MBps line stream 4K video?"],
+  ["unit", "Is a 2 Gb memory chip big enough for this firmware?", "Is a 2 GB memory chip big enough for this firmware?"],
+  ["unit", "How many homes can a 3 megawatt turbine power?", "How many homes can a 3 milliwatt turbine power?"],
   ["direction", "How do I turn on dark mode?", "How do I turn off dark mode?"],
   ["direction", "How do I encrypt a file with gpg?", "How do I decrypt a file with gpg?"],
   ["direction", "How can I increase my credit score?", "How can I decrease my credit score?"],
@@ -442,6 +446,8 @@ const PARAPHRASES: [string, string][] = [
   // One of two quoted words loses its quotes; the other still matches its quoted twin.
   ["What do 'fast' and 'slow' mean?", "What do fast and 'slow' mean?"],
   ["What do 'fast' and 'slow' mean?", "What do 'fast' and slow mean?"],
+  // A case-bearing unit typed the same way on both sides is the same unit.
+  ["Can a 40 Mbps line stream 4K video?", "Can a 40 Mbps line stream 4K videos?"],
 ];
 
 describe("verifier", () => {

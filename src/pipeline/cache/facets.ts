@@ -16,6 +16,7 @@ import {
   OUTPUT_FORMATS,
   PHRASAL_VERBS,
   PROGRAMMING_LANGUAGES,
+  unitFacet,
   unitOf,
   wordTable,
 } from "./lexicon";
@@ -1643,7 +1644,7 @@ export function extractFacets(prompt: string): PromptFacets {
         continue;
       }
       const op = OPERATOR_SYMBOLS[t.text];
-      const unit = unitOf(t.lower, afterNumber);
+      const unit = unitFacet(t.text, t.lower, afterNumber);
       if (unit && (afterNumber || /^[$€£¥₹]$/.test(t.text))) facets.units.push(unit);
       else if (op && (NEEDS_OPERANDS.has(t.text) ? isOperand(prev) && isOperand(next) : !NEEDS_OPERAND.has(t.text) || isOperand(prev) || isOperand(next))) {
         facets.operators.push(op);
@@ -1760,7 +1761,8 @@ export function extractFacets(prompt: string): PromptFacets {
     // "5-year-old" and "10-minute" carry their unit in the first part; a word without a hyphen is its
     // own first part, already looked up (its split held 6% of packFacets' samples).
     const hyphen = t.lower.indexOf("-");
-    const unit = unitOf(t.lower, afterNumber) ?? (hyphen < 0 ? undefined : unitOf(t.lower.slice(0, hyphen), afterNumber));
+    const unit =
+      unitFacet(t.text, t.lower, afterNumber) ?? (hyphen < 0 ? undefined : unitFacet(t.text.slice(0, hyphen), t.lower.slice(0, hyphen), afterNumber));
     if (unit) facets.units.push(unit);
 
     const pole = directionPole(t.lower);

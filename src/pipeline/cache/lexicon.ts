@@ -522,6 +522,7 @@ const UNIT_GROUPS: Readonly<Record<string, string[]>> = {
   ghz: ["ghz"],
   w: ["w", "watt", "watts"],
   kw: ["kw", "kilowatt", "kilowatts"],
+  mw: ["mw", "megawatt", "megawatts", "milliwatt", "milliwatts"],
   kwh: ["kwh"],
   v: ["v", "volt", "volts"],
   a: ["amp", "amps", "ampere", "amperes"],
@@ -587,6 +588,33 @@ export function unitOf(word: string, afterNumber: boolean): string | undefined {
   const unit = UNITS.get(word);
   if (unit === undefined) return undefined;
   return !UNIT_NEEDS_NUMBER.has(word) || afterNumber ? unit : undefined;
+}
+
+/**
+ * Abbreviations whose letter case is their meaning: "Mb" is a megabit and "MB" a megabyte, "mW" a milliwatt
+ * and "MW" a megawatt (pairs-11, written blind, had "100 Mbps" served for "100 MBps"). Their facet keeps the
+ * form as typed, so any other spelling of them is refused ("5 MB" / "5 megabytes" too): a hit lost at most.
+ * The spelled-out "megawatt" / "milliwatt" share the group for the same reason: never matched to each other.
+ */
+const CASE_BEARING_UNITS: ReadonlySet<string> = new Set([
+  "kb",
+  "mb",
+  "gb",
+  "tb",
+  "kbps",
+  "mbps",
+  "gbps",
+  "mw",
+  "megawatt",
+  "megawatts",
+  "milliwatt",
+  "milliwatts",
+]);
+
+/** The unit facet of a token: its canonical unit, or for a case-bearing abbreviation the form as typed. */
+export function unitFacet(text: string, lower: string, afterNumber: boolean): string | undefined {
+  const unit = unitOf(lower, afterNumber);
+  return unit !== undefined && CASE_BEARING_UNITS.has(lower) ? `${unit}:${text}` : unit;
 }
 
 /** Programming and markup languages, keyed by every spelling users write. Ambiguous ones are handled in facets.ts. */
