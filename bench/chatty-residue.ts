@@ -3,7 +3,10 @@
  * tokens removed at the default level as sent (after the quality back-off), and each prompt whose
  * output still holds framing, before and after, so a rule writer sees what the rules miss.
  *
- *   bun bench/chatty-residue.ts [--level 0.5] [--all]
+ *   bun bench/chatty-residue.ts [--level 0.5] [--all] [--chatty FILE ...]
+ *
+ * --chatty FILE reads that dev set (bench/compress-eval.ts's shape) instead of the corpora written against;
+ * never a set one only scores.
  *
  * "Framing left" = tokens the output has beyond its task (the corpora keep the task apart); prompts with
  * more than FRAMING_LEFT of them, or backed off, are printed (--all: every prompt).
@@ -13,18 +16,23 @@ import { compressWithQualityFloor, promptText } from "../src/pipeline/compress";
 import { loadModels } from "../src/pipeline/models";
 import { countTokens } from "../src/tokens/count";
 import { asConversation } from "./lib/compression-corpora";
-import { chattyCorpora } from "./lib/chatty-corpora";
+import { chattyCorpora, chattyCorpusFile } from "./lib/chatty-corpora";
 
 const { values: flags } = parseArgs({
   args: process.argv.slice(2),
-  options: { level: { type: "string", default: "0.5" }, all: { type: "boolean", default: false } },
+  options: {
+    level: { type: "string", default: "0.5" },
+    all: { type: "boolean", default: false },
+    chatty: { type: "string", multiple: true, default: [] },
+  },
 });
 const models = await loadModels();
 const scorer = async (a: string, b: string) => (await models.quality(a, b)).score;
 const FRAMING_LEFT = 2;
 const opts = { aggressiveness: Number(flags.level), skipRules: [] };
 
-for (const corpus of chattyCorpora().filter((c) => c.writtenAgainst)) {
+const corpora = flags.chatty.length > 0 ? flags.chatty.map(chattyCorpusFile) : chattyCorpora().filter((c) => c.writtenAgainst);
+for (const corpus of corpora) {
   let before = 0;
   let after = 0;
   const left: string[] = [];

@@ -8,11 +8,13 @@ import {
   socialSentenceRanges,
   withoutLaughter,
   withoutSocialClauses,
+  socialLeadLength,
 } from "../compress/text/social";
 import { cutRanges } from "../compress/text/rewrite";
 import { isSpace } from "../../text/fold-whitespace";
 import { WORDY_PHRASES } from "../compress/rules/filler";
 import { keptOfFraming, REQUEST_FRAMING } from "../compress/rules/intent";
+import { isAnnouncement } from "../compress/rules/preamble";
 import { withoutDisclaimers } from "../compress/rules/disclaimers";
 import { ASIDE, framingPieces, SMALLTALK_THRESHOLDS, socialAsideRanges } from "../compress/rules/smalltalk";
 import { isClosingThanks, isConfidentSmalltalk } from "../compress/text/social-model";
@@ -134,7 +136,8 @@ function requestWords(text: string, closing?: string, smalltalk?: Set<string>[])
   if (asides.length > 0) plain = cutRanges(plain, asides).kept;
   for (const whole of plain.match(SENTENCE) ?? []) {
     const trimmed = whole.trim();
-    if (isSocialSentence(trimmed)) continue;
+    // So does an announcement of the request, after a greeting too ("Hey, I was wondering if you could help me with something?").
+    if (isSocialSentence(trimmed) || isAnnouncement(trimmed.slice(socialLeadLength(trimmed)).trim())) continue;
     // Thanks closing the message weigh nothing, and neither does what a rule leaves of them ("Cheers, oh wise
     // one." -> "Oh wise one.", bench/data/chatty-dev-10.json).
     if (isClosingThanks(trimmed)) {

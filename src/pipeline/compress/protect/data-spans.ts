@@ -1,5 +1,6 @@
 import { eachMatch } from "../../../text/each-match";
 import { closingAfterQuotation, isSocialSentence, signedClosingStart } from "../text/social";
+import { isClosingThanks } from "../text/social-model";
 import { isSignedName, signedTailStart } from "../text/social-vocab";
 import type { Span } from "./spans";
 
@@ -154,6 +155,60 @@ export function surfaceTaskEnd(text: string): number {
   return m === null ? -1 : m.index + m[0].length;
 }
 
+/**
+ * The span [task, end) of a surface task's text, less the user's thanks between the task and a block the text is
+ * handed over in ("Could you translate these instructions into Spanish? Thanks so much! Here they are:\n\n..."):
+ * the text is the block, and a sentence of thanks before its introducer is the user's, not the text's. 7 of the 120
+ * prompts of bench/data/chatty-dev-16.json (an outside writer's) thanked so and kept it. Only whole sentences
+ * the closed vocabulary calls social, or thanks (isClosingThanks), in the task's paragraph, go unprotected, with the
+ * end marks and blanks before them, so a rule reads each as a sentence of its own; the rest stays protected.
+ */
+function withoutThanksBeforeHandover(text: string, task: number, end: number): Span[] {
+  INTRODUCER.lastIndex = task;
+  const block = INTRODUCER.exec(text);
+  if (block === null || block.index >= end) return [{ start: task, end }];
+  // The introducer ends the task's line: a line break before it may be a pasted text's.
+  if (text.slice(task, block.index).includes("\n")) return [{ start: task, end }];
+  const spans: Span[] = [];
+  let from = task;
+  for (const m of text.slice(task, block.index).matchAll(SENTENCE)) {
+    const sentence = m[0].trim();
+    // The introducer's own sentence may open with the thanks: "Thank you very much in advance, here it is:", "Thank
+    // you so much 💙 The advice:" (4 more of chatty-dev-16's prompts). Its words are no part of the text either, and
+    // a bare "The advice:" is read so too: once the thanks before it went, the quality score read "the advice" as
+    // protected in the compressed prompt only, as words added (score 64).
+    const introducer = task + m.index + m[0].length === block.index;
+    if (!(isSocialSentence(sentence) || isClosingThanks(sentence) || (introducer && introducesOnly(sentence)))) continue;
+    const at = task + m.index + m[0].search(/\S/);
+    // The end marks and blanks before the sentence go unprotected with it: the sentence before ends there.
+    let start = at;
+    while (start > from && /[\s.!?]/.test(text[start - 1]!)) start--;
+    if (start === at || start <= from) continue;
+    const after = task + m.index + m[0].length;
+    let stop = after;
+    while (stop < end && (text[stop] === " " || text[stop] === "\t")) stop++;
+    spans.push({ start: from, end: start });
+    from = stop;
+  }
+  spans.push({ start: from, end });
+  return spans;
+}
+
+/** The words that introduce a handed-over block, ending its sentence: "here it is", "here's what I wrote", "The advice", "His story". */
+const INTRODUCER_WORDS =
+  /(?:^|[,;–—]|\p{Extended_Pictographic}\uFE0F?)[ \t]*((?:here(?:['’]s| is| are)(?: it| they| mine| my [a-z]+| the [a-z]+| what I (?:wrote|have|got))?|here it (?:is|goes)|here they are|(?:the|my|his|her|their|our) [a-z]+(?: [a-z]+)?(?: (?:is|reads|says|goes))?))$/iu;
+
+/** Whether an introducer's sentence is its introducing words alone, or opens with thanks and nothing else before them. */
+function introducesOnly(sentence: string): boolean {
+  const words = INTRODUCER_WORDS.exec(sentence);
+  if (words === null) return false;
+  const head = sentence
+    .slice(0, words.index)
+    .replace(/(?:[\p{Extended_Pictographic}\s,;–—]|\uFE0F|\u200D)+$/u, "")
+    .trim();
+  return head === "" || isSocialSentence(head) || isClosingThanks(head);
+}
+
 /** A sentence with its closing punctuation, for reading a paragraph sentence by sentence. */
 const SENTENCE = /[^\n.!?]+[.!?]*/g;
 
@@ -261,7 +316,7 @@ function findDataSpans(text: string): Span[] {
     const handedAfter = spans.some((s) => s.start > paragraph);
     const from = handedAfter && paragraph > 0 ? socialOpeningEnd(text, paragraph) : 0;
     if (paragraph > from) spans.push({ start: from, end: paragraph });
-    spans.push({ start: task, end: endOf(task) });
+    spans.push(...withoutThanksBeforeHandover(text, task, endOf(task)));
   }
   // Marks first: most prompts have no *, _ or #, and the word test reads the whole text.
   if ((text.includes("*") || text.includes("_") || text.includes("#")) && FORMAT_TALK.test(text)) matchSpans(text, FORMAT_MARKS, spans);
