@@ -2,6 +2,7 @@ import { eachMatch } from "../../../text/each-match";
 import { AnchoredMatches, type AnchoredPattern } from "../../../text/anchored-matches";
 import { isKnownWordAt } from "../word-stats";
 import { dataSpans } from "./data-spans";
+import { mentionedSentences } from "./mentioned";
 import { socialSentenceRanges } from "../text/social";
 
 /** A half-open character range [start, end) of the original text that no rule may change. */
@@ -367,6 +368,7 @@ const DETECTORS: readonly Detector[] = [
   capitalizedNames,
   (t) => allMatches(t, LINE_MARKER),
   dataSpans,
+  mentionedSentences,
 ];
 
 /**
