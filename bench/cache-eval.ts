@@ -79,6 +79,9 @@ interface ScoredResult extends LabelledPair {
 const { values: args } = parseArgs({
   options: {
     models: { type: "string", default: DEFAULT_MODELS_DIR },
+    // The single-word vectors the verifier compares unmatched words with, from another models directory (the
+    // pairs' cosines keep --models'). The FAQ replays run a real cache, which has one embedder: --models'.
+    "word-models": { type: "string" },
     target: { type: "string", default: "0.995" },
     "per-kind": { type: "string", default: "300" },
     show: { type: "string" },
@@ -423,7 +426,7 @@ async function score(pairs: LabelledPair[], embed: (t: string) => Promise<Float3
   const words = new Map<string, Promise<Float32Array>>();
   const word = (w: string) => {
     let v = words.get(w);
-    if (!v) words.set(w, (v = embed(w)));
+    if (!v) words.set(w, (v = embedWord(w)));
     return v;
   };
   const out: ScoredResult[] = [];
@@ -527,6 +530,8 @@ const hardNegatives = (prompts: readonly string[]): LabelledPair[] =>
   editedPairs(prompts, structuralEdits(hardRng), PER_KIND, hardRng).map((p) => ({ a: p.a, b: p.b, label: "different", group: `hard: ${p.kind}` }));
 
 const embed = (t: string) => models.embed(t);
+const wordModels = args["word-models"] ? await loadModels(args["word-models"]) : models;
+const embedWord = (w: string) => wordModels.embed(w);
 const tune = await score(
   [
     ...labelSts(loadStsBenchmark("dev")),
