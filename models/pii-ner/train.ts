@@ -10,17 +10,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  BIAS_SLOT,
-  FEATURE_BITS,
-  LABELS,
-  lowerOf,
-  makeLexicon,
-  type CaseClass,
-  type CaseProfile,
-  type Label,
-  type Lexicon,
-} from "../../src/pipeline/pii/tagger/features";
+import { BIAS_SLOT, FEATURE_BITS, LABELS, lowerOf, makeLexicon, type Label, type Lexicon } from "../../src/pipeline/pii/tagger/features";
+import type { CaseClass, CaseProfile } from "../../src/text/case-profile";
 import { completeAddresses, completeNames, NEVER_PERSON, tableScorer, tagTokens, type Scorer } from "../../src/pipeline/pii/tagger/tagger";
 import { Gap, tokenize, type Tokens } from "../../src/pipeline/pii/tagger/tokens";
 import { arenaHard, awesomeChatgptPrompts, generalEnglish, gsm8k, selfInstruct, vicunaBench } from "../word-stats/corpora";

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import namesFile from "../../models/pii-ner/names.json";
 import profileFile from "../../models/pii-ner/case-profile.json";
 import { detectPii } from "../../src/pipeline/pii/detect";
-import { type CaseClass, makeLexicon, wordCode } from "../../src/pipeline/pii/tagger/features";
+import { makeLexicon, wordCode } from "../../src/pipeline/pii/tagger/features";
+import type { CaseClass } from "../../src/text/case-profile";
 
 /** The text of each person detection in `text`. */
 const persons = (text: string) => detectPii(text).flatMap((d) => (d.type === "PERSON" ? [text.slice(d.start, d.end)] : []));

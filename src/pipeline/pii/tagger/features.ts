@@ -1,3 +1,4 @@
+import type { CaseProfile } from "../../../text/case-profile";
 import { FoldedWordTable } from "../../../text/word-table";
 import { COMPANY_WORDS, countryWords } from "./gazetteer";
 import {
@@ -19,13 +20,6 @@ import {
   type Token,
   type Tokens,
 } from "./tokens";
-
-/**
- * How general English writes a word: "l" mostly lower case, "u" mostly capitalised, "s" mostly first in
- * a sentence ("Hi", "Please"), "x" mixed; then log10 of how often it was seen ("l4": very common).
- */
-export type CaseClass = `${"l" | "u" | "s" | "x"}${0 | 1 | 2 | 3 | 4}`;
-export type CaseProfile = ReadonlyMap<string, CaseClass>;
 
 /**
  * What the features look words up in: the case profile and the names seen as PERSON in training,
