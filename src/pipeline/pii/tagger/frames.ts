@@ -1,4 +1,17 @@
-import { capitalised, flagsOf, isPossessive, knownName, LABELS, lexCode, type Lexicon, oftenLower, TokenWordSet, usuallyLower, wordCode } from "./features";
+import {
+  capitalised,
+  flagsOf,
+  isPossessive,
+  knownName,
+  LABELS,
+  lexCode,
+  type Lexicon,
+  nameCased,
+  oftenLower,
+  TokenWordSet,
+  usuallyLower,
+  wordCode,
+} from "./features";
 import { GIVEN_NAME_WORDS, givenNameSpelled, WORDLIKE_NAME_WORDS } from "./given-names";
 import { PLACE_WORDS } from "./places";
 import { NAME_PARTICLES } from "./titles";
@@ -286,7 +299,7 @@ function capitalWordName(tokens: Tokens, i: number, lex: Lexicon): boolean {
  * on the dev half of bench/data/pii-dev12.txt (9 of 40). Not in capitals ("DAN", "HOA": prompts' acronyms).
  */
 function plainFramed(tokens: Tokens, i: number, opens: boolean): boolean {
-  if (!isLowerAscii(tokens.source.charCodeAt(tokens.start(i) + 1)) || PLACE_NAMES.has(tokens, i) || PLACE_WORDS.has(tokens, i)) return false;
+  if (!nameCased(tokens, i) || PLACE_NAMES.has(tokens, i) || PLACE_WORDS.has(tokens, i)) return false;
   if (spacedIn(tokens, i + 1, DOING)) return true;
   // Before a particle the name goes on, or is a street's ("on Dirk de Derdelaan 149": presidio's hold-out); particleNames reads those.
   if (spacedIn(tokens, i + 1, NAME_PARTICLES)) return false;

@@ -13,6 +13,7 @@ import {
   lexCode,
   type Lexicon,
   MAX_FEATURES,
+  nameCased,
   oftenLower,
   ordinaryCapital,
   TokenWordSet,
@@ -857,8 +858,7 @@ function dashBefore(tokens: Tokens, k: number): boolean {
  * company's, city's, street's, unit's or building's word ("Lakeview Lodge").
  */
 function nameWord(tokens: Tokens, k: number, lex: Lexicon): boolean {
-  const second = tokens.source[tokens.start(k) + 1];
-  if (!capitalised(tokens, k) || second === undefined || second === second.toUpperCase()) return false;
+  if (!nameCased(tokens, k)) return false;
   const code = lexCode(tokens, k, lex);
   if (usuallyLower(code) || flagsOf(code) !== 0 || PLACE_WORDS.has(tokens, k)) return false;
   return !STREET_WORDS.has(tokens, k) && !UNIT_WORDS.has(tokens, k) && !BUILDING_WORDS.has(tokens, k);
