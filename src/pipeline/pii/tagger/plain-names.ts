@@ -31,7 +31,7 @@ export function rareCapital(tokens: Tokens, i: number, lex: Lexicon): boolean {
 }
 
 /** Whether token i is a given name of the list that is no English word, place or assistant ("Kwame", not "Will", "Sofia" or "Claude"). */
-function plainGiven(tokens: Tokens, i: number, lex: Lexicon): boolean {
+export function plainGiven(tokens: Tokens, i: number, lex: Lexicon): boolean {
   const listed = LISTED_GIVEN_NAME_WORDS.has(tokens, i) || (!tokens.isAscii(i) && foldedGivenName(tokens.text(i)));
   if (!listed || WORDLIKE_NAME_WORDS.has(tokens, i) || PLACE_WORDS.has(tokens, i) || ASSISTANTS.has(tokens, i)) return false;
   const code = lexCode(tokens, i, lex);

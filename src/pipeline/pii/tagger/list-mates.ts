@@ -1,0 +1,93 @@
+import { capitalised, flagsOf, knownName, LABELS, lexCode, type Lexicon, nameCased, oftenLower, TokenWordSet, usuallySentenceStart } from "./features";
+import { NOT_A_PERSON } from "./frames";
+import { AND } from "./greeted-names";
+import { plainGiven, rareCapital } from "./plain-names";
+import { Gap, type Tokens } from "./tokens";
+
+const PERSON = LABELS.indexOf("PERSON");
+const O = LABELS.indexOf("O");
+const OR = new TokenWordSet(["or"]);
+const isLower = (c: number) => c >= 97 && c <= 122;
+/** A list's separator between two words on one line: ", ", "; ", " & ", " / " (a comma's space optional: "Aisha,Ben"). */
+const SEPARATOR = /^ ?[,;&/] *$/;
+
+/**
+ * The person words the names of a list of people leave out, beside a name the tagger found ("ask sanjay or
+ * deepa if", "Sergio and Pilar", "Attendees: Folake Adeyemi, Raj, ...", "cc Nadia, Oskar, R. Achterberg,
+ * Mele"): a word joined to a found name by "and", "or", ", and", or a list's separator, that is a given
+ * name of the lists no English word, a known name, or a capital the case profile saw seldom if at all
+ * (no place's or company's word); in a text that writes the found name in lower case, a lower-case such
+ * given name or a word the lexicon never saw. The found name is the cue, never the word alone (a listed
+ * given name alone raised the ordinary prompts with a find from 126 to 148 of 2,153). After a separator the
+ * word must end an item (a separator, "and"/"or", a stop, the line's end), so a clause after a comma is
+ * none ("Thanks Priya, Kubernetes is ..."); after a word no capital may follow ("Priya and Python Team").
+ * Issue 30, thirteenth round: names in lists were a large class of the missed person words of the
+ * outside-written bench/data/pii-dev13.txt.
+ */
+export function listMates(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
+  // One native scan: most texts have no person.
+  if (labels.indexOf(PERSON) < 0) return;
+  // A list grows one mate a pass ("Aisha, Ben, Chidi" from "Aisha"); a handful of passes reach the longest.
+  for (let pass = 0, grew = true; grew && pass < 6; pass++) {
+    grew = false;
+    for (let i = 0; i < tokens.length; i++) {
+      if (labels[i] !== PERSON) continue;
+      // A name's word, then the words a list's joint ties to it after and before.
+      for (const j of [mateAfter(tokens, i), mateBefore(tokens, i)]) {
+        if (j < 0 || labels[j] !== O || !mate(tokens, i, j, lex)) continue;
+        labels[j] = PERSON;
+        grew = true;
+      }
+    }
+  }
+}
+
+/** The word joined to token i from the right by a list's separator or by "and", "or", ", and" on one line; -1 if none. */
+function mateAfter(tokens: Tokens, i: number): number {
+  const j = i + 1;
+  if (j >= tokens.length) return -1;
+  const g = tokens.gap(j);
+  if ((g === Gap.Space || g === Gap.Comma) && (AND.has(tokens, j) || OR.has(tokens, j)) && j + 1 < tokens.length && tokens.gap(j + 1) === Gap.Space)
+    return j + 1;
+  if ((g === Gap.Comma || g === Gap.Other) && SEPARATOR.test(tokens.source.slice(tokens.end(i), tokens.start(j)))) return j;
+  return -1;
+}
+
+/** The word joined to token i from the left, as mateAfter reads it; -1 if none. */
+function mateBefore(tokens: Tokens, i: number): number {
+  if (i === 0) return -1;
+  const g = tokens.gap(i);
+  if (i >= 2 && g === Gap.Space && (AND.has(tokens, i - 1) || OR.has(tokens, i - 1))) {
+    const g1 = tokens.gap(i - 1);
+    return g1 === Gap.Space || g1 === Gap.Comma ? i - 2 : -1;
+  }
+  if ((g === Gap.Comma || g === Gap.Other) && SEPARATOR.test(tokens.source.slice(tokens.end(i - 1), tokens.start(i)))) return i - 1;
+  return -1;
+}
+
+/** Whether token j, joined to the found name word i, is another person's name (listMates). */
+function mate(tokens: Tokens, i: number, j: number, lex: Lexicon): boolean {
+  if (NOT_A_PERSON.has(tokens, j)) return false;
+  // The item's other edge: after a separator only a list's joint, a stop or a line's edge; after "and"/"or" also a lower-case word.
+  const byWord = Math.abs(j - i) === 2;
+  if (j > i) {
+    const n = j + 1;
+    const gn = n < tokens.length ? tokens.gap(n) : Gap.Newline;
+    const edge = gn === Gap.Newline || gn === Gap.Stop || gn === Gap.Comma || mateAfter(tokens, j) >= 0;
+    if (!edge && !(byWord && gn === Gap.Space && !capitalised(tokens, n))) return false;
+  } else {
+    // Before a separator, only a list's middle item ("Thx, Devon", "brb, lena's": a sign-off's or a chat's word, then the name).
+    const g = tokens.gap(j);
+    const edge = byWord ? g !== Gap.Space || !capitalised(tokens, j - 1) : mateBefore(tokens, j) >= 0;
+    if (!edge) return false;
+  }
+  if (capitalised(tokens, j)) {
+    if (!nameCased(tokens, j)) return false;
+    if (plainGiven(tokens, j, lex) || rareCapital(tokens, j, lex)) return true;
+    const code = lexCode(tokens, j, lex);
+    return knownName(code) && flagsOf(code) === 0 && !oftenLower(code) && !usuallySentenceStart(code);
+  }
+  // A lower-case mate only beside a lower-case name ("sanjay or deepa").
+  if (!isLower(tokens.first(i)) || !isLower(tokens.first(j)) || tokens.end(j) - tokens.start(j) < 2) return false;
+  return plainGiven(tokens, j, lex) || lexCode(tokens, j, lex) === 0;
+}
