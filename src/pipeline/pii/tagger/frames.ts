@@ -132,7 +132,7 @@ function beforeVerb(tokens: Tokens, i: number): boolean {
 const PLAIN_VERB = new TokenWordSet("say send call text reply sign book bring email come go ask tell know".split(" "));
 /** Months and days: "in May", "ask june" is a name only after an addressing word. */
 const CALENDAR = new TokenWordSet("january february march april may june july august".split(" "));
-const ASSISTANT_NAMES = "siri alexa cortana chatgpt gpt claude gemini copilot bard bixby".split(" ");
+export const ASSISTANT_NAMES = "siri alexa cortana chatgpt gpt claude gemini copilot bard bixby".split(" ");
 /** Assistants one asks or tells to do something ("Ask Siri to set a timer"): no one to mask, also when the tagger took one. */
 export const ASSISTANTS = new TokenWordSet(ASSISTANT_NAMES);
 /** Assistants and mention groups: "ask siri to", "@here", "@channel". */

@@ -37,6 +37,7 @@ import { STREET_WORDS as STREET_NAME_ENDINGS } from "../detectors/street-words";
 import { wordNames } from "./word-names";
 import { addressParts, BUILDING_WORDS } from "./address-parts";
 import { listedName, lowerTiedNames } from "./plain-names";
+import { cuedNames } from "./cued-names";
 import { listMates } from "./list-mates";
 import { dashBefore, Gap, isInitial, spanEnd, STRIDE, tokenize, type Tokens } from "./tokens";
 
@@ -394,6 +395,7 @@ export function completeNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon):
   speakerNames(tokens, labels, lex);
   repeatNames(tokens, labels, lex);
   threadSpeakers(tokens, labels, lex);
+  cuedNames(tokens, labels, lex);
   listMates(tokens, labels, lex);
   dropThings(tokens, labels, lex);
   dropPlaces(tokens, labels);

@@ -48,3 +48,19 @@ describe("PII greetings of other languages are no names (tagger.ts)", () => {
     expect(persons("Oi Rafael, tudo bem?")).toEqual(["Rafael"]);
   });
 });
+
+// Issue 30, thirteenth round (written for this test): cued-names.ts. Lead b036bba finds neither name.
+describe("PII a name from a team, or addressed before a comma (cued-names.ts)", () => {
+  test("a name before from, a team and what it does; a given name addressed at a line's start", () => {
+    expect(persons("Joy from billing says the card was charged twice.")).toEqual(["Joy"]);
+    expect(persons("Summer from marketing said yes")).toEqual(["Summer"]);
+    expect(persons("Javier, send me the invoice.")).toEqual(["Javier"]);
+  });
+
+  test("not a product from a firm, a word-like name in a clause, nor a subject before a comma", () => {
+    expect(persons("Teams from Microsoft will integrate.")).toEqual([]);
+    expect(persons("Hope from the start is key.")).toEqual([]);
+    expect(persons("Dentistry, also known as dental medicine, is a branch.")).toEqual([]);
+    expect(persons("Python, however, is slower.")).toEqual([]);
+  });
+});
