@@ -26,10 +26,14 @@ const FROM = new TokenWordSet(["from"]);
  * false ones ("Wendy's support"), and one more ordinary prompt with a find.
  */
 export function cuedNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
-  for (let i = 0; i < tokens.length; i++) {
-    // The cheap test first: a capitalised word no rule labelled.
-    if (labels[i] !== O || !capitalised(tokens, i) || NOT_A_PERSON.has(tokens, i)) continue;
-    if (teamName(tokens, i, lex) || addressedName(tokens, i, lex)) labels[i] = PERSON;
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    // The cheap tests first, no lookup: a capitalised word no rule labelled, before " f..." or opening a line before ", ".
+    if (labels[i] !== O || !capitalised(tokens, i)) continue;
+    const g = tokens.gap(i + 1);
+    const team = g === Gap.Space && tokens.first(i + 1) === 102;
+    const addressed = g === Gap.Comma && (tokens.gap(i) === Gap.Start || tokens.gap(i) === Gap.Newline);
+    if (!(team || addressed) || NOT_A_PERSON.has(tokens, i)) continue;
+    if (team ? teamName(tokens, i, lex) : addressedName(tokens, i, lex)) labels[i] = PERSON;
   }
 }
 

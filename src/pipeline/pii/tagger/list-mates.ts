@@ -28,16 +28,19 @@ export function listMates(tokens: Tokens, labels: Uint8Array, lex: Lexicon): voi
   // One native scan: most texts have no person.
   if (labels.indexOf(PERSON) < 0) return;
   // A list grows one mate a pass ("Aisha, Ben, Chidi" from "Aisha"); a handful of passes reach the longest.
-  for (let pass = 0, grew = true; grew && pass < 6; pass++) {
+  let grew = true;
+  // A name's word i, and a word j a list's joint ties to it.
+  const take = (i: number, j: number) => {
+    if (j < 0 || labels[j] !== O || !mate(tokens, i, j, lex)) return;
+    labels[j] = PERSON;
+    grew = true;
+  };
+  for (let pass = 0; grew && pass < 6; pass++) {
     grew = false;
     for (let i = 0; i < tokens.length; i++) {
       if (labels[i] !== PERSON) continue;
-      // A name's word, then the words a list's joint ties to it after and before.
-      for (const j of [mateAfter(tokens, i), mateBefore(tokens, i)]) {
-        if (j < 0 || labels[j] !== O || !mate(tokens, i, j, lex)) continue;
-        labels[j] = PERSON;
-        grew = true;
-      }
+      take(i, mateAfter(tokens, i));
+      take(i, mateBefore(tokens, i));
     }
   }
 }
