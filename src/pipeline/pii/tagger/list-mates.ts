@@ -8,8 +8,6 @@ const PERSON = LABELS.indexOf("PERSON");
 const O = LABELS.indexOf("O");
 const OR = new TokenWordSet(["or"]);
 const isLower = (c: number) => c >= 97 && c <= 122;
-/** A list's separator between two words on one line: ", ", "; ", " & ", " / " (a comma's space optional: "Aisha,Ben"). */
-const SEPARATOR = /^ ?[,;&/] *$/;
 
 /**
  * The person words the names of a list of people leave out, beside a name the tagger found ("ask sanjay or
@@ -27,22 +25,36 @@ const SEPARATOR = /^ ?[,;&/] *$/;
 export function listMates(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   // One native scan: most texts have no person.
   if (labels.indexOf(PERSON) < 0) return;
-  // A list grows one mate a pass ("Aisha, Ben, Chidi" from "Aisha"); a handful of passes reach the longest.
-  let grew = true;
-  // A name's word i, and a word j a list's joint ties to it.
-  const take = (i: number, j: number) => {
-    if (j < 0 || labels[j] !== O || !mate(tokens, i, j, lex)) return;
-    labels[j] = PERSON;
-    grew = true;
-  };
-  for (let pass = 0; grew && pass < 6; pass++) {
-    grew = false;
-    for (let i = 0; i < tokens.length; i++) {
-      if (labels[i] !== PERSON) continue;
-      take(i, mateAfter(tokens, i));
-      take(i, mateBefore(tokens, i));
-    }
+  // Left to right for the words after a name, so each mate found is the next one's anchor ("Aisha, Ben,
+  // Chidi" from "Aisha"); right to left for the words before one.
+  for (let i = 0; i < tokens.length; i++) {
+    if (labels[i] !== PERSON) continue;
+    const j = mateAfter(tokens, i);
+    if (j >= 0 && labels[j] === O && mate(tokens, i, j, lex)) labels[j] = PERSON;
   }
+  for (let i = tokens.length - 1; i > 0; i--) {
+    if (labels[i] !== PERSON) continue;
+    const j = mateBefore(tokens, i);
+    if (j >= 0 && labels[j] === O && mate(tokens, i, j, lex)) labels[j] = PERSON;
+  }
+}
+
+/** Whether token k is "and" or "or" (its first letter tested before the lookup). */
+function conjunction(tokens: Tokens, k: number): boolean {
+  const c = tokens.first(k);
+  return (c === 97 && AND.has(tokens, k)) || (c === 111 && OR.has(tokens, k));
+}
+
+/** Whether a list's separator stands between tokens k and k + 1 on one line: ", ", "; ", " & ", " / " (a comma's space optional: "Aisha,Ben"). */
+function separated(tokens: Tokens, k: number): boolean {
+  const source = tokens.source;
+  let at = tokens.end(k);
+  if (source.charCodeAt(at) === 32) at++;
+  const c = source.charCodeAt(at++);
+  if (c !== 44 && c !== 59 && c !== 38 && c !== 47) return false;
+  const next = tokens.start(k + 1);
+  while (at < next && source.charCodeAt(at) === 32) at++;
+  return at === next;
 }
 
 /** The word joined to token i from the right by a list's separator or by "and", "or", ", and" on one line; -1 if none. */
@@ -50,22 +62,19 @@ function mateAfter(tokens: Tokens, i: number): number {
   const j = i + 1;
   if (j >= tokens.length) return -1;
   const g = tokens.gap(j);
-  if ((g === Gap.Space || g === Gap.Comma) && (AND.has(tokens, j) || OR.has(tokens, j)) && j + 1 < tokens.length && tokens.gap(j + 1) === Gap.Space)
-    return j + 1;
-  if ((g === Gap.Comma || g === Gap.Other) && SEPARATOR.test(tokens.source.slice(tokens.end(i), tokens.start(j)))) return j;
-  return -1;
+  if ((g === Gap.Space || g === Gap.Comma) && j + 1 < tokens.length && tokens.gap(j + 1) === Gap.Space && conjunction(tokens, j)) return j + 1;
+  return (g === Gap.Comma || g === Gap.Other) && separated(tokens, i) ? j : -1;
 }
 
 /** The word joined to token i from the left, as mateAfter reads it; -1 if none. */
 function mateBefore(tokens: Tokens, i: number): number {
   if (i === 0) return -1;
   const g = tokens.gap(i);
-  if (i >= 2 && g === Gap.Space && (AND.has(tokens, i - 1) || OR.has(tokens, i - 1))) {
+  if (i >= 2 && g === Gap.Space && conjunction(tokens, i - 1)) {
     const g1 = tokens.gap(i - 1);
     return g1 === Gap.Space || g1 === Gap.Comma ? i - 2 : -1;
   }
-  if ((g === Gap.Comma || g === Gap.Other) && SEPARATOR.test(tokens.source.slice(tokens.end(i - 1), tokens.start(i)))) return i - 1;
-  return -1;
+  return (g === Gap.Comma || g === Gap.Other) && separated(tokens, i - 1) ? i - 1 : -1;
 }
 
 /** Whether token j, joined to the found name word i, is another person's name (listMates). */
