@@ -79,7 +79,9 @@ function mateBefore(tokens: Tokens, i: number): number {
 
 /** Whether token j, joined to the found name word i, is another person's name (listMates). */
 function mate(tokens: Tokens, i: number, j: number, lex: Lexicon): boolean {
-  if (NOT_A_PERSON.has(tokens, j)) return false;
+  // The word's case first (no lookup): a name's capital, or a lower-case mate only beside a lower-case name ("sanjay or deepa").
+  const capital = capitalised(tokens, j);
+  if (capital ? !nameCased(tokens, j) : !isLower(tokens.first(i)) || !isLower(tokens.first(j)) || tokens.end(j) - tokens.start(j) < 2) return false;
   // The item's other edge: after a separator only a list's joint, a stop or a line's edge; after "and"/"or" also a lower-case word.
   const byWord = Math.abs(j - i) === 2;
   if (j > i) {
@@ -93,13 +95,9 @@ function mate(tokens: Tokens, i: number, j: number, lex: Lexicon): boolean {
     const edge = byWord ? g !== Gap.Space || !capitalised(tokens, j - 1) : mateBefore(tokens, j) >= 0;
     if (!edge) return false;
   }
-  if (capitalised(tokens, j)) {
-    if (!nameCased(tokens, j)) return false;
-    if (plainGiven(tokens, j, lex) || rareCapital(tokens, j, lex)) return true;
-    const code = lexCode(tokens, j, lex);
-    return knownName(code) && flagsOf(code) === 0 && !oftenLower(code) && !usuallySentenceStart(code);
-  }
-  // A lower-case mate only beside a lower-case name ("sanjay or deepa").
-  if (!isLower(tokens.first(i)) || !isLower(tokens.first(j)) || tokens.end(j) - tokens.start(j) < 2) return false;
-  return plainGiven(tokens, j, lex) || lexCode(tokens, j, lex) === 0;
+  if (NOT_A_PERSON.has(tokens, j)) return false;
+  if (!capital) return plainGiven(tokens, j, lex) || lexCode(tokens, j, lex) === 0;
+  if (plainGiven(tokens, j, lex) || rareCapital(tokens, j, lex)) return true;
+  const code = lexCode(tokens, j, lex);
+  return knownName(code) && flagsOf(code) === 0 && !oftenLower(code) && !usuallySentenceStart(code);
 }
