@@ -27,12 +27,15 @@ describe("PII given names sent to, after a dash, or titled before whether/re (fr
     expect(persons("Rohan forwarded the logs to Mei after lunch")).toEqual(["Rohan", "Mei"]);
     expect(persons("Any update for Hamid on the laptop?")).toEqual(["Hamid"]);
     expect(persons("The printer jammed again — Farid says it needs toner.")).toEqual(["Farid"]);
+    // A given name of the longer list (given-names.ts MORE_GIVEN_NAMES) in such a frame.
+    expect(persons("Spent the afternoon with Ilse going over the logs.")).toEqual(["Ilse"]);
   });
 
   test("not a place, a word-like name, or a dash before a product", () => {
     expect(persons("We shipped the pallets to Georgia on Monday.")).toEqual([]);
     expect(persons("I sent the card to Hope Street yesterday.")).toEqual([]);
     expect(persons("Upgraded again — Kubernetes says the node is ready.")).toEqual([]);
+    expect(persons("Notes from the call with Python.")).toEqual([]);
   });
 
   test("a titled surname before whether or re stays a person", () => {

@@ -12,7 +12,7 @@ import {
   usuallyLower,
   wordCode,
 } from "./features";
-import { GIVEN_NAME_WORDS, givenNameSpelled, WORDLIKE_NAME_WORDS } from "./given-names";
+import { GIVEN_NAME_WORDS, givenNameSpelled, LISTED_GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
 import { PLACE_WORDS } from "./places";
 import { NAME_PARTICLES } from "./titles";
 import {
@@ -285,7 +285,9 @@ function capitalWordName(tokens: Tokens, i: number, lex: Lexicon): boolean {
   if (opens) {
     if (!nextLower) return false;
   } else if (g !== Gap.Space || i === 0 || !isLowerAscii(tokens.first(i - 1)) || !(nextLower || endsAfter(tokens, i))) return false;
-  if (flagsOf(lexCode(tokens, i, lex)) !== 0 || !GIVEN_NAME_WORDS.has(tokens, i) || NOT_A_PERSON.has(tokens, i)) return false;
+  // Any given name of the lists, the longer one too (given-names.ts MORE_GIVEN_NAMES: "with Ilse last year", "the 1:1 with
+  // Dalia"): issue 30, thirteenth round, 3 more person words on the development sets, none false, no ordinary prompt more with a find.
+  if (flagsOf(lexCode(tokens, i, lex)) !== 0 || !LISTED_GIVEN_NAME_WORDS.has(tokens, i) || NOT_A_PERSON.has(tokens, i)) return false;
   if (!wordName(tokens, i, lex)) return plainFramed(tokens, i, opens);
   if (opens) return SPEECH.has(tokens, i + 1);
   if (ADDRESSING.has(tokens, i - 1)) return true;
