@@ -185,6 +185,19 @@ export function capitalised(tokens: Tokens, i: number): boolean {
 }
 
 /**
+ * Whether token i is capitalised with a lower-case letter after its first: a name's shape, not an
+ * acronym's ("Priya", "Łukasz"; not "ETA:", "QA:", "TAS").
+ */
+export function nameCased(tokens: Tokens, i: number): boolean {
+  if (!capitalised(tokens, i)) return false;
+  const c = tokens.source.charCodeAt(tokens.start(i) + 1);
+  // NaN past the text's end: no letter.
+  if (!(c >= 128)) return c >= 97 && c <= 122;
+  const unit = String.fromCharCode(c);
+  return unit !== unit.toUpperCase();
+}
+
+/**
  * The first unit of the unit c lower-cased (String.toLowerCase), remembered per unit. A word's first
  * unit lower-cases the same alone as at the start of the word (the one rule that reads the context,
  * Greek final sigma, needs a letter before it): completeNames asks of every word outside ASCII, and
@@ -205,6 +218,8 @@ export const usuallySentenceStart = (code: number) => classOf(code) === S_CLASS;
 export const oftenLower = (code: number) => classOf(code) === L_CLASS || classOf(code) === X_CLASS;
 /** Whether a lexicon number's word is a known name (names.json: the training spans' name words). */
 export const knownName = (code: number) => (code & 1) === 1;
+/** A word of the lexicon no name list holds that the case profile saw more than seldom ("Python", "Amazon", "Cheers"). */
+export const commonWord = (code: number) => !knownName(code) && ((code >> 1) & 7) > 0;
 
 /** The labels the tagger gives a token. */
 export const LABELS = ["O", "PERSON", "ADDRESS"] as const;

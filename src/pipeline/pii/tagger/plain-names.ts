@@ -1,4 +1,4 @@
-import { capitalised, flagsOf, knownName, LABELS, lexCode, type Lexicon, oftenLower, TokenWordSet, usuallySentenceStart, writesCapitals } from "./features";
+import { capitalised, commonWord, flagsOf, LABELS, lexCode, type Lexicon, oftenLower, TokenWordSet, usuallySentenceStart, writesCapitals } from "./features";
 import { ASSISTANTS } from "./frames";
 import { foldedGivenName, LISTED_GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
 import { PLACE_WORDS } from "./places";
@@ -26,12 +26,12 @@ const NAME_SHAPE = /^(?:\p{Lu}['’])?\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?$/u;
 /** Whether token i is a capitalised word the case profile saw seldom if at all, no place and no company: a surname's shape. */
 export function rareCapital(tokens: Tokens, i: number, lex: Lexicon): boolean {
   const code = lexCode(tokens, i, lex);
-  if (flagsOf(code) !== 0 || oftenLower(code) || usuallySentenceStart(code) || (!knownName(code) && ((code >> 1) & 7) > 0)) return false;
+  if (flagsOf(code) !== 0 || oftenLower(code) || usuallySentenceStart(code) || commonWord(code)) return false;
   return !PLACE_WORDS.has(tokens, i) && NAME_SHAPE.test(tokens.text(i));
 }
 
 /** Whether token i is a given name of the list that is no English word, place or assistant ("Kwame", not "Will", "Sofia" or "Claude"). */
-function plainGiven(tokens: Tokens, i: number, lex: Lexicon): boolean {
+export function plainGiven(tokens: Tokens, i: number, lex: Lexicon): boolean {
   const listed = LISTED_GIVEN_NAME_WORDS.has(tokens, i) || (!tokens.isAscii(i) && foldedGivenName(tokens.text(i)));
   if (!listed || WORDLIKE_NAME_WORDS.has(tokens, i) || PLACE_WORDS.has(tokens, i) || ASSISTANTS.has(tokens, i)) return false;
   const code = lexCode(tokens, i, lex);

@@ -1,5 +1,6 @@
 import {
   capitalised,
+  commonWord,
   firstLetters,
   flagsOf,
   hasLetter,
@@ -72,9 +73,6 @@ function recordWord(tokens: Tokens, i: number, lex: Lexicon): boolean {
   const code = lexCode(tokens, i, lex);
   return flagsOf(code) === 0 && (knownName(code) || GIVEN_NAME_WORDS.has(tokens, i) || !(usuallyLower(code) || usuallySentenceStart(code)));
 }
-
-/** A word of the lexicon no name list holds that the case profile saw more than seldom ("Python", "Amazon", "Cheers"). */
-const commonWord = (code: number) => !knownName(code) && ((code >> 1) & 7) > 0;
 
 /** What a record's field may open after: the text's or a line's start, a label's colon, a list's ";" or a cell's "|" or ">". */
 function opensField(tokens: Tokens, i: number): boolean {

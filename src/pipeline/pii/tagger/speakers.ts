@@ -1,4 +1,4 @@
-import { capitalised, flagsOf, knownName, LABELS, lexCode, type Lexicon, oftenLower, TokenWordSet, usuallySentenceStart, wordOf } from "./features";
+import { flagsOf, knownName, LABELS, lexCode, type Lexicon, nameCased, oftenLower, TokenWordSet, usuallySentenceStart, wordOf } from "./features";
 import { foldedGivenName, GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
 import { Gap, type Tokens } from "./tokens";
 
@@ -59,12 +59,6 @@ export function speakerNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): 
   }
 }
 
-/** Whether token i's second character is a lower-case letter: a name's shape, not an acronym's ("ETA:", "QA:"). */
-function lowerSecond(tokens: Tokens, i: number): boolean {
-  const c = tokens.source[tokens.start(i) + 1];
-  return c !== undefined && c !== c.toUpperCase();
-}
-
 /**
  * The other speakers of a chat thread whose speakers are people: once a speaker line is a person's (above,
  * the tagger's or repeatNames': tagger.ts runs this after it), a capitalised word opening another line
@@ -82,7 +76,7 @@ export function threadSpeakers(tokens: Tokens, labels: Uint8Array, lex: Lexicon)
   for (let i = 0; i < tokens.length && !person; i++) person = labels[i] === PERSON && speaks(tokens, i);
   if (!person) return;
   for (let i = 0; i < tokens.length; i++) {
-    if (labels[i] !== O || !speaks(tokens, i) || !capitalised(tokens, i) || !lowerSecond(tokens, i) || SELF.has(tokens, i)) continue;
+    if (labels[i] !== O || !speaks(tokens, i) || !nameCased(tokens, i) || SELF.has(tokens, i)) continue;
     const code = lexCode(tokens, i, lex);
     if (oftenLower(code) || usuallySentenceStart(code) || flagsOf(code) !== 0) continue;
     // A given name of the list (also spelled with accents) or a known name: not a bot's or a tool's ("Jenkins:", "Dependabot:").

@@ -374,3 +374,13 @@ export function spanEnd(tokens: Tokens, labels: Uint8Array, i: number): number {
   while (j + 1 < tokens.length && labels[j + 1] === label && tokens.gap(j + 1) === Gap.Space) j++;
   return j;
 }
+
+/** Whether the text between tokens k-1 and k holds a dash set off by spaces (" — ", " – ", ". - "): a signature after an address. */
+export function dashBefore(tokens: Tokens, k: number): boolean {
+  const source = tokens.source;
+  for (let c = tokens.end(k - 1); c < tokens.start(k) - 1; c++) {
+    const u = source.charCodeAt(c);
+    if ((u === 0x2014 || u === 0x2013 || u === 45) && source.charCodeAt(c + 1) === 32 && (c === 0 || source.charCodeAt(c - 1) !== 45)) return true;
+  }
+  return false;
+}

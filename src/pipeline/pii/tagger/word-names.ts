@@ -1,4 +1,4 @@
-import { capitalised, flagsOf, knownName, LABELS, lexCode, type Lexicon, oftenLower, usuallySentenceStart } from "./features";
+import { capitalised, commonWord, flagsOf, LABELS, lexCode, type Lexicon, oftenLower, usuallySentenceStart } from "./features";
 import { WORDLIKE_NAME_WORDS } from "./given-names";
 import { PLACE_WORDS } from "./places";
 import { Gap, type Tokens } from "./tokens";
@@ -43,7 +43,7 @@ export function wordNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): voi
     const code = lexCode(tokens, s, lex);
     // And rare: a known name, or a word the case profile saw seldom if at all ("Whitaker", not "Olympics" of
     // "Summer Olympics" nor "Juan" of "Don Juan": the development prompts' finds).
-    if (flagsOf(code) !== 0 || oftenLower(code) || usuallySentenceStart(code) || (!knownName(code) && ((code >> 1) & 7) > 0)) continue;
+    if (flagsOf(code) !== 0 || oftenLower(code) || usuallySentenceStart(code) || commonWord(code)) continue;
     const g = tokens.gap(i);
     if (
       (g === Gap.Start || g === Gap.Newline || g === Gap.Stop) &&
