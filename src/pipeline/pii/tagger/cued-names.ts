@@ -15,7 +15,7 @@ const FROM = new TokenWordSet(["from"]);
  * Capitalised names the tagger left out that a cue around them marks as a person's, each cue read with
  * the word, never the word alone (a listed given name alone raised the ordinary prompts with a find from
  * 126 to 148 of 2,153). Issue 30, thirteenth round: each class below was missed on the outside-written
- * development set /work/wt/devsets/pii-dev13.txt.
+ * development set bench/data/pii-dev13.txt.
  *  - A name opening a clause before "from" and a team, then what a person says or does: "Joy from billing
  *    says", "Devorah from HR will confirm" (also a given name English writes as a word: the frame is a person's).
  *  - A given name of the lists (no English word) addressed at a line's start, before a comma and a

@@ -314,7 +314,7 @@ function plainFramed(tokens: Tokens, i: number, opens: boolean): boolean {
 /**
  * Where a given name that is no English word is sent or handed: "sent the deck to Wei", "Forwarding to
  * Lorenzo", "Quick q for Zofia" (not for a word-like one: "to Grace", "for Hope"). Issue 30, thirteenth
- * round: missed on the outside-written /work/wt/devsets/pii-dev13.txt; places stay out (PLACE_NAMES, PLACE_WORDS).
+ * round: missed on the outside-written bench/data/pii-dev13.txt; places stay out (PLACE_NAMES, PLACE_WORDS).
  */
 const SENT_TO = new TokenWordSet(["to", "for"]);
 

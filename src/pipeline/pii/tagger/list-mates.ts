@@ -19,7 +19,7 @@ const isLower = (c: number) => c >= 97 && c <= 122;
  * from 126 to 148 of 2,153). After a separator the word must end an item (a separator, "and"/"or", a stop,
  * the line's end), so a clause after a comma is none ("Thanks Priya, Kubernetes is ..."); after a word no
  * capital may follow ("Priya and Python Team"). Issue 30, thirteenth round: names in lists were a large
- * class of the missed person words of the outside-written /work/wt/devsets/pii-dev13.txt.
+ * class of the missed person words of the outside-written bench/data/pii-dev13.txt.
  */
 export function listMates(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
   // One native scan: most texts have no person.

@@ -136,7 +136,7 @@ const GREETING_AND_ROLE_WORDS = [
   // into them on the outside development set (bench/data/pii-outside-dev.txt, issue 30, seventh round).
   // Greetings and sign-offs of other languages ("Hola Camila", "Hallo Herr Becker", "Bonjour Mme Lefèvre",
   // "Lieber Jürgen", "Saludos, Joaquín"): taken for names or into them on the outside-written development
-  // set /work/wt/devsets/pii-dev13.txt (issue 30, thirteenth round: 5 of its 41 false person words; "Hola"
+  // set bench/data/pii-dev13.txt (issue 30, thirteenth round: 5 of its 41 false person words; "Hola"
   // and "Saludos" on bench/data/pii-dev12.txt's dev half too). "Cara" and "Caro" are given names and stay out.
   "hola",
   "hallo",

@@ -92,7 +92,7 @@ export const PERSON_NEXT = new TokenWordSet(
     "set read won lost held felt began drove flew forgot heard hit hung led meant quit rode sang sat slept stood swam taught threw understood woke wore " +
     "fell ate built spent sold chose drank lent shot swore bit blew caught drew fed fought fled froze grew hid shook stole struck stuck tore wept " +
     "r u n w ur pls plz thx today tomorrow yesterday tonight now later " +
-    // "Ms. Okafor whether", "Mr. Haddad re: overdue balance": the thirteenth round's dev set (/work/wt/devsets/pii-dev13.txt).
+    // "Ms. Okafor whether", "Mr. Haddad re: overdue balance": the thirteenth round's dev set (bench/data/pii-dev13.txt).
     "whether re"
   ).split(" "),
 );
