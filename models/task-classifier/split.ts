@@ -98,6 +98,10 @@ export function authoredPrompts(): LabelledPrompt[] {
     // (SVC_ROUTE_DEV12=1): with the fifteenth round's files it lowered the faq/chat lift on every check set
     // but sent more arena-hard prompts to the cheapest tier left out (MODEL_CARD.md, sixteenth round).
     ...(process.env.SVC_ROUTE_DEV12 === "1" ? authoredFile("route-dev12-train.jsonl", () => "train") : []),
+    // Issue 26's seventeenth round (data/README.md): faq and chat that read like reasoning beside code,
+    // estimation and physics asked in faq's or chat's words. Loaded only when asked (SVC_ROUTE_ROUND17=1):
+    // MODEL_CARD.md, seventeenth round.
+    ...(process.env.SVC_ROUTE_ROUND17 === "1" ? authoredFile("round-17.jsonl", () => "train") : []),
     // Issue 26's tenth round: three writers, each a source of its own, so that leave-one-source-out
     // holds each writer out in turn (data/README.md). Loaded only when asked (SVC_ROUTE_WRITERS=1): the
     // model trained with them sent more faq/chat above the cheapest tier on 5 of 6 written sets

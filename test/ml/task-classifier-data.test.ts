@@ -241,3 +241,27 @@ describe("task classifier data, sixteenth round", () => {
     expect(Object.values(writtenDevSets()).some((rows) => rows.some((r) => check.has(r.text)))).toBe(false);
   });
 });
+
+/**
+ * Issue 26's seventeenth round: training rows for the faq/reasoning border and for hard prompts asked in faq's
+ * or chat's words. A row that nearly copies a check, dev or hold-out prompt would flatter the figures on it.
+ */
+describe("task classifier data, seventeenth round", () => {
+  restoreAfterEach("SVC_ROUTE_ROUND17");
+  const rows = () => readJsonl<{ text: string }>(join(DATA, "round-17.jsonl")).map((r) => r.text);
+
+  test("round-17 rows are training rows only with SVC_ROUTE_ROUND17=1", () => {
+    const texts = new Set(rows());
+    delete process.env.SVC_ROUTE_ROUND17;
+    expect(authoredPrompts().some((r) => texts.has(r.text))).toBe(false);
+    process.env.SVC_ROUTE_ROUND17 = "1";
+    const loaded = authoredPrompts().filter((r) => texts.has(r.text));
+    expect(loaded.length).toBe(texts.size);
+    expect(loaded.every((r) => r.split === "train")).toBe(true);
+  });
+
+  test("no round-17 row is a near-copy of another written row, a check set, a dev set or a hold-out", () => {
+    process.env.SVC_ROUTE_ROUND17 = "1";
+    expectNoNearCopy(new Set(rows()));
+  });
+});
