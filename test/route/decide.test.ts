@@ -341,6 +341,8 @@ describe("a hard prompt", () => {
     // A factual question about software stays a factual question while the classifier is sure of the
     // cheapest tier; below the stricter threshold it goes up.
     expect(st.classes).not.toContain("faq");
+    // Fields picked from JSON or logs are full of software words: extraction the classifier is sure of stays.
+    expect(routed({ prediction: prediction("extract", 0.97, 0.2), signals: signals({ promptTokens: 20, softwareShare: 1 }) }).reason).toBe("extract_task");
     expect(routed({ prediction: faq, signals: signals({ promptTokens: 20, softwareShare: 1 }) }).reason).toBe("faq_pattern");
     const css = prediction("faq", st.tier_confidence_threshold - 0.05, 0.2, { code: 1.05 - st.tier_confidence_threshold });
     expect(routed({ prediction: css, signals: signals({ promptTokens: 20, softwareShare: st.share_from }) }).reason).toBe("software_terms");
