@@ -36,6 +36,7 @@ const table = parseCapabilities({
   ...over,
   hard_prompt: { ...bundled.hard_prompt, ...over.hard_prompt },
   long_question: { ...bundled.long_question, ...over.long_question },
+  software_terms: { ...bundled.software_terms, ...over.software_terms },
 });
 
 interface Routed {

@@ -223,7 +223,7 @@ const FNV_PRIME = 0x01000193;
 const isWordChar = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 35; // a-z 0-9 + #
 
 /** Share of the words in `text` that are software or system-administration terms, times 5, at most 1. */
-function techShare(text: string): number {
+export function techShare(text: string): number {
   // A char-code scan: matchAll's match objects cost more than the rest of the features together; each
   // word looked up where it lies rather than sliced for a Set (techShare 0.80x over 3,000 workload
   // prompts). The words are read from `text` with ASCII capitals folded and hashed as they are read,

@@ -56,8 +56,12 @@ const STEP =
 // A counterfactual in the past ("what if the Aztecs had repelled the Spanish?") is one too: 10 of vicuna's
 // and 1 written reasoning prompt, no other row; vicuna left out sent 6 of them to the cheapest tier as faq
 // with a model trained on the thirteenth to fifteenth rounds' faq rows (so that fold's figure is a tuned one).
+// "If X had (never)..., how might/would..." is the same counterfactual without "what": issue 26's seventeenth
+// round, for round-9 dev's "If the Roman Empire had never split in two, how might European languages look
+// today?" (also a fresh hold-out row), which a model trained on rounds 11-17 took for faq. Of the project's
+// data files (check sets not read) it matches 10 prompts, all reasoning, and no row of ../shared/data.
 const DELIBERATION =
-  /\b(weigh(?: up)?|trade-?offs?|pros and cons|justify|argue|reason (?:it|about|through|out)|think (?:it |this )?through|is it (?:worth|better|smarter|wiser)|which (?:would|should) (?:you|i|we) (?:choose|pick|prioriti[sz]e|go with)|what would happen|(?:possible|competing|plausible|alternative|rival) (?:explanations|causes|reasons|hypotheses)|tell (?:them|these|those|the two) apart|what (?:could|might|would) explain|which (?:explanations?|causes?|reasons?|factors?|options?|one|theory|theories)(?: here)? (?:fits|is (?:the )?most likely|is (?:more|most) likely|is likelier|matters most|best explains|makes (?:the )?most sense)|which (?:one )?(?:is|seems) (?:more|most) likely|which (?:matters|counts|weighs) (?:more|most)|which (?:one )?(?:makes|would make) (?:more|the most) sense|rank (?:the |these |those )?(?:explanations|causes|reasons|possibilities|options|factors|hypotheses)|how (?:do|would|could|can|should) (?:i|we|you) (?:figure out|find out|work out|tell|know) which|brainstorm (?:the |some )?(?:reasons|causes|explanations)|how (?:they|these|those) interact|what if (?:\S+ ){1,8}?had(?:n't| not| never)?)\b/gi;
+  /\b(weigh(?: up)?|trade-?offs?|pros and cons|justify|argue|reason (?:it|about|through|out)|think (?:it |this )?through|is it (?:worth|better|smarter|wiser)|which (?:would|should) (?:you|i|we) (?:choose|pick|prioriti[sz]e|go with)|what would happen|(?:possible|competing|plausible|alternative|rival) (?:explanations|causes|reasons|hypotheses)|tell (?:them|these|those|the two) apart|what (?:could|might|would) explain|which (?:explanations?|causes?|reasons?|factors?|options?|one|theory|theories)(?: here)? (?:fits|is (?:the )?most likely|is (?:more|most) likely|is likelier|matters most|best explains|makes (?:the )?most sense)|which (?:one )?(?:is|seems) (?:more|most) likely|which (?:matters|counts|weighs) (?:more|most)|which (?:one )?(?:makes|would make) (?:more|the most) sense|rank (?:the |these |those )?(?:explanations|causes|reasons|possibilities|options|factors|hypotheses)|how (?:do|would|could|can|should) (?:i|we|you) (?:figure out|find out|work out|tell|know) which|brainstorm (?:the |some )?(?:reasons|causes|explanations)|how (?:they|these|those) interact|what if (?:\S+ ){1,8}?had(?:n't| not| never)?|if (?:\S+ ){1,8}?had(?:n't| not| never)? (?:\S+ ){0,10}?how (?:might|would|could))\b/gi;
 // Chosen on leave-one-source-out predictions and the written sets (issue 26, ninth round): among prompts
 // under 80 tokens that the table sent to the cheapest tier, it names one in 6 code/math/reasoning prompts
 // of the left-out corpora and 4 of the written sets, 0 faq or chat prompts. Words that also name
@@ -98,7 +102,7 @@ export const HARDNESS_PATTERNS: readonly AnchoredPattern[] = [
   {
     pattern: DELIBERATION,
     words:
-      "weigh trade tradeoff tradeoffs pros justify argue reason think is which what possible competing plausible alternative rival tell rank how brainstorm".split(
+      "weigh trade tradeoff tradeoffs pros justify argue reason think is which what possible competing plausible alternative rival tell rank how brainstorm if".split(
         " ",
       ),
   },

@@ -79,6 +79,21 @@ describe("an operator's capability file", () => {
     );
   });
 
+  test("copied before estimation and software_terms still loads, with the shipped values", () => {
+    const { estimation: _e, ...older } = bundled.hard_prompt;
+    const { software_terms: _s, ...olderTop } = bundled;
+    const parsed = parseCapabilities({ ...olderTop, hard_prompt: older });
+    expect(parsed.hard_prompt.estimation).toBe(true);
+    expect(parsed.software_terms).toEqual(parseCapabilities(bundled).software_terms);
+    expect(() => parseCapabilities({ ...bundled, hard_prompt: { ...older, estimation: 1 } })).toThrow("hard_prompt.estimation must be true or false");
+    expect(() => parseCapabilities({ ...bundled, software_terms: { classes: ["gossip"], share_from: 0.3, tier_confidence_threshold: 0.85 } })).toThrow(
+      "software_terms.classes[0]",
+    );
+    expect(() => parseCapabilities({ ...bundled, software_terms: { classes: [], share_from: 3, tier_confidence_threshold: 0.85 } })).toThrow(
+      "software_terms.share_from",
+    );
+  });
+
   test("missing a class, or naming an unknown one, is refused", () => {
     const { faq: _faq, ...rest } = bundled.classes;
     expect(() => parseCapabilities({ ...bundled, classes: rest })).toThrow("classes.faq must be an object");

@@ -321,6 +321,37 @@ describe("a hard prompt", () => {
     expect(routed({ prediction: chat, signals: signals({ ...long, hardness: hard({ deliberation: 1 }) }) }).reason).toBe("deliberation");
   });
 
+  test("an estimate to work out goes to balanced as estimation, unless the table turns it off", () => {
+    expect(t.estimation).toBe(true);
+    const d = routed({ prediction: prediction("creative", 0.9, 0.2), signals: signals({ estimation: true }) });
+    expect([d.tier, d.reason, d.task]).toEqual(["balanced", "estimation", "creative"]);
+    const off = parseCapabilities({ ...bundledCapabilities, hard_prompt: { ...t, estimation: false } });
+    expect(routed({ prediction: faq, signals: signals({ estimation: true }), capabilities: off }).tier).toBe("cheapest");
+  });
+
+  test("a prompt full of software words taken for one of software_terms' classes goes to balanced as software_terms", () => {
+    const st = capabilities.software_terms;
+    expect(st.share_from).toBeGreaterThan(0);
+    for (const task of st.classes) {
+      const sure = prediction(task, 0.97, 0.2);
+      const d = routed({ prediction: sure, signals: signals({ promptTokens: 20, softwareShare: st.share_from }) });
+      expect([d.tier, d.reason, d.task]).toEqual(["balanced", "software_terms", task]);
+      expect(routed({ prediction: sure, signals: signals({ promptTokens: 20, softwareShare: st.share_from - 0.01 }) }).tier).toBe("cheapest");
+    }
+    // A factual question about software stays a factual question while the classifier is sure of the
+    // cheapest tier; below the stricter threshold it goes up.
+    expect(st.classes).not.toContain("faq");
+    // Fields picked from JSON or logs are full of software words: extraction the classifier is sure of stays.
+    expect(routed({ prediction: prediction("extract", 0.97, 0.2), signals: signals({ promptTokens: 20, softwareShare: 1 }) }).reason).toBe("extract_task");
+    expect(routed({ prediction: faq, signals: signals({ promptTokens: 20, softwareShare: 1 }) }).reason).toBe("faq_pattern");
+    const css = prediction("faq", st.tier_confidence_threshold - 0.05, 0.2, { code: 1.05 - st.tier_confidence_threshold });
+    expect(routed({ prediction: css, signals: signals({ promptTokens: 20, softwareShare: st.share_from }) }).reason).toBe("software_terms");
+    expect(routed({ prediction: css, signals: signals({ promptTokens: 20, softwareShare: st.share_from - 0.01 }) }).reason).toBe("faq_pattern");
+    const off = parseCapabilities({ ...bundledCapabilities, software_terms: { ...bundledCapabilities.software_terms, share_from: 0 } });
+    const chat = prediction("chat", 0.97, 0.2);
+    expect(routed({ prediction: chat, signals: signals({ promptTokens: 20, softwareShare: 1 }), capabilities: off }).tier).toBe("cheapest");
+  });
+
   test("an unsure classifier is reported before the prompt's signals", () => {
     const unsure = prediction("faq", 0.45, 0.2, { code: 0.35, math: 0.2 });
     expect(routed({ prediction: unsure, signals: cases[0][1] }).reason).toBe("low_confidence");

@@ -27,6 +27,8 @@ export function signals(over: Partial<PromptSignals> = {}): PromptSignals {
     hardness: { constraints: 0, steps: 0, requestedWords: 0, deliberation: 0, calculation: 0 },
     smallTalk: false,
     pastedCode: false,
+    softwareShare: 0,
+    estimation: false,
     ...over,
   };
 }

@@ -62,6 +62,29 @@ describe("promptSignals", () => {
     );
   });
 
+  test("an estimate to work out is one; 'roughly' before a known figure is none", () => {
+    const estimation = (text: string) => promptSignals({ messages: [user(text)] }).estimation;
+    for (const text of [
+      "Please estimate, with a breakdown, how many litres of coffee a 3,000-person conference drinks.",
+      "Fermi question: piano tuners in Chicago?",
+      "back of the envelope, what would it cost to repaint every house on my street",
+      "ballpark figure for the weight of all the ants on earth",
+    ])
+      expect(estimation(text)).toBe(true);
+    for (const text of [
+      "Roughly how far is Saturn from the sun?",
+      "how many euros is a dollar worth these days, roughly?",
+      "Who estimated the age of the universe first?",
+    ])
+      expect(estimation(text)).toBe(false);
+  });
+
+  test("the share of software words is the classifier's tech_share of the user's text", () => {
+    const share = (text: string) => promptSignals({ messages: [user(text)] }).softwareShare;
+    expect(share("write a terraform config for an aws postgres cluster")).toBeGreaterThanOrEqual(0.25);
+    expect(share("we adopted a puppy yesterday and she chewed two socks")).toBe(0);
+  });
+
   test("counts the user's turns", () => {
     const chat: ChatMessage[] = [{ role: "system", content: "be nice" }, user("hello"), { role: "assistant", content: "hi!" }, user("how are you?")];
     expect(promptSignals({ messages: chat }).userTurns).toBe(2);

@@ -28,6 +28,8 @@ RoutingReason = Literal[
     "long_question",
     "deliberation",
     "calculation",
+    "estimation",
+    "software_terms",
     "budget_fit",
 ]
 

@@ -28,6 +28,8 @@ export type RoutingReason =
   | "long_question"
   | "deliberation"
   | "calculation"
+  | "estimation"
+  | "software_terms"
   | "budget_fit";
 
 /** `svc_options` of a completion request (seed 2.2); every field is optional, the server fills defaults. */

@@ -43,6 +43,8 @@ export interface CapabilityTable {
      * names one asks for it.
      */
     calculation_below_tokens: number;
+    /** The prompt asks for an estimate to be worked out ("estimate how many...", "Fermi", "ballpark"). */
+    estimation: boolean;
   };
   /**
    * A stricter tier_confidence_threshold for a long prompt the classifier calls a factual question or
@@ -60,6 +62,15 @@ export interface CapabilityTable {
      */
     spare_small_talk: boolean;
   };
+  /**
+   * A prompt the table sends to the cheapest tier whose words are software or system-administration terms
+   * at least `share_from` of the time (PromptSignals.softwareShare, 0..1) goes up a tier (`software_terms`)
+   * when it was taken for one of `classes`, or when the probability that the cheapest tier will do is below
+   * `tier_confidence_threshold` (stricter than the general one): the classifier can be sure of small talk
+   * and wrong about a Terraform request. Extraction is left out of the bundled `classes`: fields picked from
+   * JSON or logs are full of software words (README, "Routing"). `share_from` 0 turns it off.
+   */
+  software_terms: { classes: TaskClass[]; share_from: number; tier_confidence_threshold: number };
   /** A `most_capable` entry applies only when the classifier is at least this sure of the class; otherwise balanced. */
   most_capable_min_confidence: number;
   /** Fraction of a context window kept free, since providers A and C count tokens differently from o200k. */
@@ -113,6 +124,8 @@ export function parseCapabilities(raw: unknown, source = "capabilities"): Capabi
     // Added in issue 26's ninth round, the same way.
     calculation_from: hard.calculation_from === undefined ? 1 : count(hard.calculation_from, "hard_prompt.calculation_from"),
     calculation_below_tokens: hard.calculation_below_tokens === undefined ? 80 : count(hard.calculation_below_tokens, "hard_prompt.calculation_below_tokens"),
+    // Added in issue 26's seventeenth round, the same way.
+    estimation: hard.estimation === undefined ? true : flag(hard.estimation, "hard_prompt.estimation"),
   };
 
   const long = obj(top.long_question, "long_question");
@@ -123,6 +136,15 @@ export function parseCapabilities(raw: unknown, source = "capabilities"): Capabi
     tier_confidence_threshold: unit(long.tier_confidence_threshold, "long_question.tier_confidence_threshold"),
     // Added in issue 26's twelfth round: an operator's copy made before it still loads, with the shipped value.
     spare_small_talk: long.spare_small_talk === undefined ? true : flag(long.spare_small_talk, "long_question.spare_small_talk"),
+  };
+
+  // Added in issue 26's seventeenth round: an operator's copy made before it loads with the shipped rule.
+  const software = obj(top.software_terms === undefined ? bundledCapabilities.software_terms : top.software_terms, "software_terms");
+  if (!Array.isArray(software.classes)) fail("software_terms.classes", "must be an array of task classes");
+  const software_terms = {
+    classes: (software.classes as unknown[]).map((c, i) => taskClass(c, `software_terms.classes[${i}]`)),
+    share_from: unit(software.share_from, "software_terms.share_from"),
+    tier_confidence_threshold: unit(software.tier_confidence_threshold, "software_terms.tier_confidence_threshold"),
   };
 
   const fences = top.code_fence_classes;
@@ -140,6 +162,7 @@ export function parseCapabilities(raw: unknown, source = "capabilities"): Capabi
     tier_confidence_threshold: unit(top.tier_confidence_threshold, "tier_confidence_threshold"),
     hard_prompt,
     long_question,
+    software_terms,
     most_capable_min_confidence: unit(top.most_capable_min_confidence, "most_capable_min_confidence"),
     context_headroom: unit(top.context_headroom, "context_headroom"),
     code_fence_classes: (fences as unknown[]).map((c, i) => taskClass(c, `code_fence_classes[${i}]`)),

@@ -103,7 +103,10 @@ function routeByTask(input: RouteInput, p: TaskPrediction): RouteDecision {
   } else if (listed === "cheapest") {
     // Only up to balanced: most_capable is kept for hard reasoning the classifier is sure of.
     const confidence = tierConfidence(table, band, p, listed);
-    const up = confidence < table.tier_confidence_threshold ? "low_confidence" : (hardPromptSignal(table, s) ?? longQuestion(table, s, task, confidence));
+    const up =
+      confidence < table.tier_confidence_threshold
+        ? "low_confidence"
+        : (hardPromptSignal(table, s) ?? longQuestion(table, s, task, confidence) ?? softwareTerms(table, s, task, confidence));
     if (up) {
       preferred = "balanced";
       reason = up;
@@ -161,6 +164,7 @@ export function hardPromptSignal(table: CapabilityTable, s: PromptSignals): Rout
   if (reached(s.promptTokens, t.context_tokens_from)) return "large_context";
   if (reached(s.hardness.deliberation, t.deliberation_from)) return "deliberation";
   if (reached(s.hardness.calculation, t.calculation_from) && s.promptTokens < t.calculation_below_tokens) return "calculation";
+  if (t.estimation && s.estimation) return "estimation";
   return undefined;
 }
 
@@ -172,6 +176,18 @@ function longQuestion(table: CapabilityTable, s: PromptSignals, task: TaskClass,
   const t = table.long_question;
   const long = t.tokens_from > 0 && s.promptTokens >= t.tokens_from && t.classes.includes(task) && confidence < t.tier_confidence_threshold;
   return long && !(t.spare_small_talk && s.smallTalk) ? "long_question" : undefined;
+}
+
+/**
+ * `software_terms` when a prompt the table sends to the cheapest tier is full of software words
+ * (capabilities.json `software_terms`) and either was taken for a class that is not about software at all
+ * (`classes`: a Terraform request taken for small talk at 0.86) or is less sure of the cheapest tier than
+ * a stricter threshold (a CSS question taken for faq at 0.53, code at 0.20).
+ */
+function softwareTerms(table: CapabilityTable, s: PromptSignals, task: TaskClass, confidence: number): RoutingReason | undefined {
+  const t = table.software_terms;
+  if (t.share_from === 0 || s.softwareShare < t.share_from) return undefined;
+  return t.classes.includes(task) || confidence < t.tier_confidence_threshold ? "software_terms" : undefined;
 }
 
 /** The catalog's `features` flags a request needs ("tools", "json", "json_schema", "vision"). */

@@ -1,7 +1,7 @@
 import type { TaskClass } from "../../ml/types";
 
 /**
- * CONTRACT.md's list of `svc_meta.routing_reason` values, and eight more (README, "Routing") that say
+ * CONTRACT.md's list of `svc_meta.routing_reason` values, and ten more (README, "Routing") that say
  * which signal sent a prompt the table puts on the cheapest tier one tier up.
  */
 export const ROUTING_REASONS = [
@@ -27,6 +27,8 @@ export const ROUTING_REASONS = [
   "long_question",
   "deliberation",
   "calculation",
+  "estimation",
+  "software_terms",
   "budget_fit",
 ] as const;
 export type RoutingReason = (typeof ROUTING_REASONS)[number];

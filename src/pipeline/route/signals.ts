@@ -1,6 +1,7 @@
 import type { ChatMessage } from "../../core/messages";
 import type { PassThroughParams } from "../../providers/types";
 import { countMessageTokens } from "../../tokens/count";
+import { techShare } from "../../ml/text-features";
 import { hardnessOf, HARDNESS_SAMPLE_CHARS, type Hardness } from "../../text/hardness";
 
 /** Writing system of the prompt: a cheap stand-in for its language that needs no model. */
@@ -40,6 +41,13 @@ export interface PromptSignals {
    * Computed when read.
    */
   readonly pastedCode: boolean;
+  /**
+   * Share of the user's words that are software or system-administration terms, times 5, at most 1 (the
+   * classifier's `tech_share` feature, src/ml/text-features.ts). Computed when read.
+   */
+  readonly softwareShare: number;
+  /** The user's text asks for an estimate to be worked out (ESTIMATION). Computed when read. */
+  readonly estimation: boolean;
 }
 
 /** The parts of a completion request the signals are computed from. */
@@ -87,6 +95,10 @@ function hasPastedCode(text: string): boolean {
   return false;
 }
 
+// An estimate to work out, not a fact to recall: "estimate how many...", "Fermi", "back of the envelope",
+// "ballpark". "roughly" alone is left out: "roughly how far is Saturn from the sun" asks for a known figure.
+const ESTIMATION =
+  /\b(?:(?:estimate|guesstimate)\b[^.?!\n]{0,40}\bhow (?:many|much|long|far|big)|fermi|back[- ]of[- ](?:the[- ])?envelope|ballpark|order[- ]of[- ]magnitude)\b/i;
 const SMALL_TALK =
   /\b(?:have you ever|do you (?:have a favou?rite|follow|like)|what'?s your (?:favou?rite|ideal)|how(?:'s| is| was) your (?:day|week|weekend|morning|evening|night)|tell me (?:about )?your|aren'?t we)\b/i;
 
@@ -133,6 +145,13 @@ export function promptSignals(req: SignalSource, promptTokens?: number): PromptS
     // Read only for a prompt taken for a class that fenced code turns into code, when it has no fence.
     get pastedCode() {
       return hasPastedCode(userText);
+    },
+    // Both read only for a prompt that would stay on the cheapest tier after every other rule.
+    get softwareShare() {
+      return techShare(userText);
+    },
+    get estimation() {
+      return ESTIMATION.test(userText);
     },
   };
 }
