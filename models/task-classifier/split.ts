@@ -92,16 +92,15 @@ export function authoredPrompts(): LabelledPrompt[] {
     // Issue 26's fifteenth round (data/README.md): technical faq (what a thing is or means) beside code
     // questions in the same plain words, and chat about devices, on top of the fourteenth round's rows.
     // Loaded only when asked (SVC_ROUTE_ROUND15=1): MODEL_CARD.md, fifteenth round.
-    ...(process.env.SVC_ROUTE_ROUND15 === "1" || round17Loaded() ? authoredFile("round-15.jsonl", () => "train") : []),
+    ...(process.env.SVC_ROUTE_ROUND15 === "1" || shippedRounds() ? authoredFile("round-15.jsonl", () => "train") : []),
     // Issue 26's sixteenth round: the train half of an outside writer's dev set (route-dev12, data/README.md),
     // its own source, so that leave-one-source-out holds it out as a fold of its own. Loaded only when asked
     // (SVC_ROUTE_DEV12=1): with the fifteenth round's files it lowered the faq/chat lift on every check set
     // but sent more arena-hard prompts to the cheapest tier left out (MODEL_CARD.md, sixteenth round).
-    ...(process.env.SVC_ROUTE_DEV12 === "1" || round17Loaded() ? authoredFile("route-dev12-train.jsonl", () => "train") : []),
+    ...(process.env.SVC_ROUTE_DEV12 === "1" || shippedRounds() ? authoredFile("route-dev12-train.jsonl", () => "train") : []),
     // Issue 26's seventeenth round (data/README.md): faq and chat that read like reasoning beside code,
-    // estimation and physics asked in faq's or chat's words, with every file SVC_ROUTE_DEV12=1 and
-    // SVC_ROUTE_ROUND15=1 load. Loaded only when asked (SVC_ROUTE_ROUND17=1): MODEL_CARD.md, seventeenth round.
-    ...(round17Loaded() ? authoredFile("round-17.jsonl", () => "train") : []),
+    // estimation and physics asked in faq's or chat's words; loaded with every round above (shippedRounds).
+    ...(shippedRounds() ? authoredFile("round-17.jsonl", () => "train") : []),
     // Issue 26's tenth round: three writers, each a source of its own, so that leave-one-source-out
     // holds each writer out in turn (data/README.md). Loaded only when asked (SVC_ROUTE_WRITERS=1): the
     // model trained with them sent more faq/chat above the cheapest tier on 5 of 6 written sets
@@ -153,10 +152,15 @@ export function round12Dev(): LabelledPrompt[] {
 const round13Loaded = () => process.env.SVC_ROUTE_ROUND13 === "1" || round14Loaded();
 
 /** The fourteenth round's training rows are loaded (SVC_ROUTE_ROUND14=1), alone or under the fifteenth's (SVC_ROUTE_ROUND15=1). */
-const round14Loaded = () => process.env.SVC_ROUTE_ROUND14 === "1" || process.env.SVC_ROUTE_ROUND15 === "1" || round17Loaded();
+const round14Loaded = () => process.env.SVC_ROUTE_ROUND14 === "1" || process.env.SVC_ROUTE_ROUND15 === "1" || shippedRounds();
 
-/** The seventeenth round's training rows, with the fifteenth round's and route-dev12's train half (SVC_ROUTE_ROUND17=1). */
-const round17Loaded = () => process.env.SVC_ROUTE_ROUND17 === "1";
+/**
+ * Since issue 26's seventeenth round the shipped model is trained on the rounds' files: the fifteenth's
+ * (with the fourteenth's, thirteenth's, eleventh's and round-12 dev), the outside writer's train half
+ * (route-dev12-train.jsonl) and round-17.jsonl (MODEL_CARD.md, seventeenth round). SVC_ROUTE_ROUND17=0
+ * leaves them out unless their own variable asks for them: the data of the model shipped before.
+ */
+export const shippedRounds = () => process.env.SVC_ROUTE_ROUND17 !== "0";
 
 /**
  * data/round-13-check.jsonl: 120 prompts written for issue 26's thirteenth round before any of its training

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { readJsonl } from "../../models/data/corpus";
 import { nearCopies } from "../../models/task-classifier/overlap";
@@ -71,7 +71,10 @@ const round11 = () => readJsonl<{ task: string; source: string; text: string }>(
  * copies would flatter the figures the model card reports on it.
  */
 describe("task classifier data, eleventh round", () => {
-  restoreAfterEach("SVC_ROUTE_ROUND11", "SVC_ROUTE_WRITERS");
+  restoreAfterEach("SVC_ROUTE_ROUND11", "SVC_ROUTE_WRITERS", "SVC_ROUTE_ROUND17");
+  beforeEach(() => {
+    process.env.SVC_ROUTE_ROUND17 = "0";
+  });
 
   test("round-11 rows are all training rows of the project's source, loaded only with SVC_ROUTE_ROUND11=1", () => {
     process.env.SVC_ROUTE_ROUND11 = "1";
@@ -109,7 +112,10 @@ describe("task classifier data, eleventh round", () => {
  * copies one of its prompts, or a loader that trains on it, would flatter the figures reported on it.
  */
 describe("task classifier data, twelfth round", () => {
-  restoreAfterEach("SVC_ROUTE_ROUND11");
+  restoreAfterEach("SVC_ROUTE_ROUND11", "SVC_ROUTE_ROUND17");
+  beforeEach(() => {
+    process.env.SVC_ROUTE_ROUND17 = "0";
+  });
 
   test("round-12 dev is 150 prompts no loader trains on, none a near-copy of a written row, a dev set or a hold-out", () => {
     process.env.SVC_ROUTE_ROUND11 = "1";
@@ -124,7 +130,10 @@ describe("task classifier data, twelfth round", () => {
  * one, would flatter the figures the model card reports on it.
  */
 describe("task classifier data, thirteenth round", () => {
-  restoreAfterEach("SVC_ROUTE_ROUND13");
+  restoreAfterEach("SVC_ROUTE_ROUND13", "SVC_ROUTE_ROUND17");
+  beforeEach(() => {
+    process.env.SVC_ROUTE_ROUND17 = "0";
+  });
   const round13 = () => readJsonl<{ text: string }>(join(DATA, "round-13.jsonl")).map((r) => r.text);
 
   test("round-13 rows and round-12 dev are training rows only with SVC_ROUTE_ROUND13=1, and round-12 dev is then no dev set", () => {
@@ -149,7 +158,10 @@ describe("task classifier data, thirteenth round", () => {
  * were read, and training rows (data/round-14.jsonl) loaded with the thirteenth round's only when asked.
  */
 describe("task classifier data, fourteenth round", () => {
-  restoreAfterEach("SVC_ROUTE_ROUND13", "SVC_ROUTE_ROUND14");
+  restoreAfterEach("SVC_ROUTE_ROUND13", "SVC_ROUTE_ROUND14", "SVC_ROUTE_ROUND17");
+  beforeEach(() => {
+    process.env.SVC_ROUTE_ROUND17 = "0";
+  });
   const round14 = () => readJsonl<{ text: string }>(join(DATA, "round-14.jsonl")).map((r) => r.text);
   const round13 = () => readJsonl<{ text: string }>(join(DATA, "round-13.jsonl")).map((r) => r.text);
 
@@ -178,7 +190,10 @@ describe("task classifier data, fourteenth round", () => {
  * were read. A training row that nearly copies one of its prompts would flatter the figures reported on it.
  */
 describe("task classifier data, fifteenth round", () => {
-  restoreAfterEach("SVC_ROUTE_ROUND13", "SVC_ROUTE_ROUND14", "SVC_ROUTE_ROUND15");
+  restoreAfterEach("SVC_ROUTE_ROUND13", "SVC_ROUTE_ROUND14", "SVC_ROUTE_ROUND15", "SVC_ROUTE_ROUND17");
+  beforeEach(() => {
+    process.env.SVC_ROUTE_ROUND17 = "0";
+  });
   const rows = (name: string) => readJsonl<{ text: string }>(join(DATA, name)).map((r) => r.text);
 
   test("round-15 rows are training rows only with SVC_ROUTE_ROUND15=1, which loads the fourteenth and thirteenth rounds' too", () => {
@@ -211,7 +226,10 @@ describe("task classifier data, fifteenth round", () => {
  * figures the model card reports on it.
  */
 describe("task classifier data, sixteenth round", () => {
-  restoreAfterEach("SVC_ROUTE_DEV12", "SVC_ROUTE_ROUND15", "SVC_ROUTE_WRITERS");
+  restoreAfterEach("SVC_ROUTE_DEV12", "SVC_ROUTE_ROUND15", "SVC_ROUTE_WRITERS", "SVC_ROUTE_ROUND17");
+  beforeEach(() => {
+    process.env.SVC_ROUTE_ROUND17 = "0";
+  });
   const half = (name: string) => readJsonl<{ task: string; source: string; text: string }>(join(DATA, name));
 
   test("the two halves are the writer's 360 prompts, 40 per class, split by isCheckHalf", () => {
@@ -251,27 +269,27 @@ describe("task classifier data, seventeenth round", () => {
   const file = (name: string) => readJsonl<{ text: string }>(join(DATA, name)).map((r) => r.text);
   const rows = () => file("round-17.jsonl");
 
-  test("round-17 rows are training rows only with SVC_ROUTE_ROUND17=1, which loads the fifteenth round's and route-dev12's train half too", () => {
+  test("round-17 rows are training rows with every round since the eleventh unless SVC_ROUTE_ROUND17=0", () => {
     const texts = new Set(rows());
     const earlier = new Set(
       ["round-15.jsonl", "round-14.jsonl", "round-13.jsonl", "round-12-dev.jsonl", "round-11.jsonl", "route-dev12-train.jsonl"].flatMap(file),
     );
     delete process.env.SVC_ROUTE_ROUND17;
-    expect(authoredPrompts().some((r) => texts.has(r.text))).toBe(false);
-    expect(round12Dev().length).toBe(150);
-    process.env.SVC_ROUTE_ROUND17 = "1";
     const loaded = authoredPrompts().filter((r) => texts.has(r.text) || earlier.has(r.text));
     expect(new Set(loaded.map((r) => r.text)).size).toBe(new Set([...texts, ...earlier]).size);
     expect(loaded.every((r) => r.split === "train")).toBe(true);
     expect(round12Dev()).toEqual([]);
+    process.env.SVC_ROUTE_ROUND17 = "0";
+    expect(authoredPrompts().some((r) => texts.has(r.text))).toBe(false);
+    expect(round12Dev().length).toBe(150);
   });
 
   test("no round-17 row is a near-copy of a check set, a dev set, a hold-out or a row loaded before it", () => {
     // Two rows are near-copies of the thirteenth to sixteenth rounds' training rows, which overlap.ts did not
     // load when the rows were written (data/README.md): training rows beside training rows, flattering no set.
-    expect(authoredPrompts().some((r) => rows().includes(r.text))).toBe(false);
+    process.env.SVC_ROUTE_ROUND17 = "0";
     expectNoNearCopy(new Set(rows()));
-    process.env.SVC_ROUTE_ROUND17 = "1";
+    delete process.env.SVC_ROUTE_ROUND17;
     expect(nearCopies(rows(), ids(writtenSets()))).toEqual([]);
   });
 });
