@@ -17,10 +17,12 @@ export function caseProfile(): CaseProfile {
 }
 
 /**
- * Whether general English often writes the word in lower case ("shell", "polish", "us", "it"): written with a capital
- * inside a sentence it is a name ("Shell", "Polish", "US", "IT") only by that capital.
+ * Whether a word, written with a capital inside a sentence, is a name only by that capital ("Apple", "Polish", "US",
+ * "SAD"): general English writes it both ways (x), or in lower case (l) but seldom (at most l2, ~10^2 sightings).
+ * The frequent lower-case words (l3, l4: "in", "on", "it", "go") are left out, with single letters: their capitals
+ * come from headings, fronted phrases the cache moves ("In Lisbon, how do I ...") and variables ("angles A, B").
  */
-export function oftenLowerCase(lower: string): boolean {
-  const c = caseProfile().get(lower);
-  return c !== undefined && (c[0] === "l" || c[0] === "x");
+export function nameOnlyByCapital(lower: string): boolean {
+  const c = lower.length >= 2 ? caseProfile().get(lower) : undefined;
+  return c !== undefined && (c[0] === "x" || (c[0] === "l" && Number(c[1]) <= 2));
 }

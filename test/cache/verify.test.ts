@@ -48,6 +48,19 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["unit", "Can a 40 Mbps line stream 4K video?", "Can a 40 MBps line stream 4K video?"],
   ["unit", "Is a 2 Gb memory chip big enough for this firmware?", "Is a 2 GB memory chip big enough for this firmware?"],
   ["unit", "How many homes can a 3 megawatt turbine power?", "How many homes can a 3 milliwatt turbine power?"],
+  // One- and two-letter unit symbols bear their case: milligram and megagram, metre and million (cacheprobe13).
+  ["unit", "Is 20 mg of zinc a day too much?", "Is 20 Mg of zinc a day too much?"],
+  ["unit", "How far is 4 m in yards?", "How far is 4 M in yards?"],
+  // A rating in stars is a unit: "a 4★ review" is no "a 4 review".
+  ["unit", "What counts as a 4★ review on this app?", "What counts as a 4 review on this app?"],
+  // A name that is also an everyday word is the name only by its capital (cacheprobe13: 22 of 24 such served).
+  ["entity", "Should I buy Apple shares this year?", "Should I buy apple shares this year?"],
+  ["entity", "What did the US say about the new tariffs?", "What did us say about the new tariffs?"],
+  ["entity", "Where can I buy Polish sausages near me?", "Where can I buy polish sausages near me?"],
+  // Plus-minus, arrows and superscript powers are operators (cacheprobe13).
+  ["operator", "What does 10 ± 3 mean on a lab report?", "What does 10 3 mean on a lab report?"],
+  ["operator", "In logic, is P → Q the same as Q → P?", "In logic, is P ← Q the same as Q → P?"],
+  ["operator", "Expand (a + b)² for me", "Expand (a + b)2 for me"],
   ["direction", "How do I turn on dark mode?", "How do I turn off dark mode?"],
   ["direction", "How do I encrypt a file with gpg?", "How do I decrypt a file with gpg?"],
   ["direction", "How can I increase my credit score?", "How can I decrease my credit score?"],
@@ -448,6 +461,9 @@ const PARAPHRASES: [string, string][] = [
   ["What do 'fast' and 'slow' mean?", "What do 'fast' and slow mean?"],
   // A case-bearing unit typed the same way on both sides is the same unit.
   ["Can a 40 Mbps line stream 4K video?", "Can a 40 Mbps line stream 4K videos?"],
+  // A name general English writes capitalised meets its lower-case spelling: lower-case typists ask the same.
+  ["What is the capital of France?", "what is the capital of france?"],
+  ["How is DNA copied in a cell?", "How is dna copied in a cell?"],
 ];
 
 describe("verifier", () => {

@@ -1,4 +1,5 @@
 import { Packr } from "msgpackr";
+import { nameOnlyByCapital } from "../../text/case-profile";
 import { withRequestPhrases } from "./request-phrases";
 import {
   AMBIGUOUS_LANGUAGES,
@@ -42,6 +43,12 @@ export interface PromptFacets {
   formats: Set<string>;
   /** Lower-cased names: words capitalised mid-sentence, acronyms, mixed-case words. */
   entities: Set<string>;
+  /**
+   * The names among them that are names only by their capital ("Apple", "Polish", "US"; nameOnlyByCapital), written
+   * alone (no capitalised word beside them, unless an acronym) in a prompt not all in capitals: the other prompt
+   * must write each as a name too. Facets stored before it existed lack it.
+   */
+  capitalNames?: Set<string>;
   /** Text that must match byte for byte: quoted strings, code, URLs, identifiers, alphanumeric codes. */
   literals: string[];
   /** Quoted plain words, lower-cased, in the order written ("will 'respond' if"): their words stay in the prompt too. */
@@ -539,6 +546,19 @@ const TITLE_LOWER: ReadonlySet<string> = new Set(
  * Title case ("Russian Opposition Leader Placed Under House Arrest", "Who Is The Author Of ..."):
  * nearly every word inside the sentences is capitalised, so a capital no longer tells a name from a word.
  */
+/**
+ * Whether the capitalised word at i is a name of its own: an acronym, or a word with no capitalised word beside it.
+ * A run of capitals is a title or a writer's emphasis ("A Golden Retriever jumping", "Dynamic Programming", "Bill
+ * De Blasio"), where a capital is no evidence for any one word (STS pairs the annotators scored as the same).
+ */
+function nameOfItsOwn(tokens: readonly Token[], i: number): boolean {
+  const t = tokens[i]!;
+  if (t.text.length >= 2 && t.text === t.text.toUpperCase()) return true;
+  // A sentence's first word is capitalised for its place ("Is Apple a good investment?").
+  const capitalised = (u: Token | undefined) => u !== undefined && u.kind === "word" && !u.sentenceStart && u.text[0] !== u.lower[0];
+  return !capitalised(tokens[i - 1]) && !capitalised(tokens[i + 1]);
+}
+
 function isTitleCase(tokens: readonly Token[]): boolean {
   let capitalised = 0;
   let lower = 0;
@@ -1544,8 +1564,13 @@ function withApostrophes(text: string): string {
  * contractions typed without an apostrophe with one (withApostrophes).
  */
 export function canonicalRequest(prompt: string): string {
-  return withCanonicalFrame(withoutCourtesy(withApostrophes(prompt.normalize("NFKC").replace(HYPHENATED_WORD, (word: string) => word.replace("-", "")))));
+  const powers = prompt.replace(SUPERSCRIPT_DIGITS, (digits) => `^${[...digits].map((d) => SUPERSCRIPTS.indexOf(d)).join("")}`);
+  return withCanonicalFrame(withoutCourtesy(withApostrophes(powers.normalize("NFKC").replace(HYPHENATED_WORD, (word: string) => word.replace("-", "")))));
 }
+
+/** Superscript digits are a power: NFKC alone reads "x²" as "x2" (cacheprobe13 had "Solve x² = 9" served for "Solve x2 = 9"). */
+const SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹";
+const SUPERSCRIPT_DIGITS = /[⁰¹²³⁴⁵⁶⁷⁸⁹]+/g;
 
 /** Whether a word holds digits for `/\d+/g` to find. */
 const ASCII_DIGIT = /\d/;
@@ -1577,6 +1602,8 @@ export function extractFacets(prompt: string): PromptFacets {
   const { literals, quoted, rest } = extractLiterals(request);
   const tokens = tokenize(normalizeForTokens(rest));
   const titleCase = isTitleCase(tokens);
+  // "HOW DO I CHANGE A FLAT TIRE?": in a prompt without a lower-case letter no capital tells a name.
+  const shouted = !/\p{Ll}/u.test(prompt);
   const letterVariables = hasLetterVariables(tokens);
   const facets: PromptFacets = {
     numbers: [],
@@ -1588,6 +1615,7 @@ export function extractFacets(prompt: string): PromptFacets {
     languages: new Set(),
     formats: new Set(),
     entities: new Set(),
+    capitalNames: new Set(),
     literals,
     quoted,
     targets: new Set(),
@@ -1776,7 +1804,11 @@ export function extractFacets(prompt: string): PromptFacets {
     if (language) facets.languages.add(language);
     const format = OUTPUT_FORMATS[t.lower];
     if (format) facets.formats.add(format);
-    if (isEntity(t, titleCase)) facets.entities.add(t.lower);
+    if (isEntity(t, titleCase)) {
+      facets.entities.add(t.lower);
+      // A programming language is one whatever its case ("java", "Java"): the languages facet compares it.
+      if (!shouted && nameOnlyByCapital(t.lower) && !PROGRAMMING_LANGUAGES[t.lower] && nameOfItsOwn(tokens, i)) facets.capitalNames!.add(t.lower);
+    }
 
     if (t.lower === "to" || t.lower === "into" || t.lower === "from") {
       let j = i + 1;

@@ -434,6 +434,15 @@ export const OPERATOR_SYMBOLS = wordTable<string>({
   "<<": "<<",
   ">>": ">>",
   "√": "sqrt",
+  // Plus-minus and arrows: "5 ± 2" is no "5 2", "A → B" no "A ← B" (cacheprobe13 had both served).
+  "±": "±",
+  "∓": "∓",
+  "→": "->",
+  "←": "<-",
+  "↔": "<->",
+  "⇒": "=>",
+  "⇐": "<==",
+  "⇔": "<=>",
 });
 export const OPERATOR_WORDS = wordTable<string>({
   plus: "+",
@@ -536,6 +545,7 @@ const UNIT_GROUPS: Readonly<Record<string, string[]>> = {
   ha: ["hectare", "hectares"],
   sqft: ["sqft"],
   percent: ["%", "percent", "percentage", "pct"],
+  star: ["★", "☆", "star", "stars"],
   usd: ["$", "usd", "dollar", "dollars", "buck", "bucks"],
   eur: ["€", "eur", "euro", "euros"],
   gbp: ["£", "gbp", "sterling"],
@@ -591,30 +601,22 @@ export function unitOf(word: string, afterNumber: boolean): string | undefined {
 }
 
 /**
- * Abbreviations whose letter case is their meaning: "Mb" is a megabit and "MB" a megabyte, "mW" a milliwatt
+ * Units whose letter case is their meaning: "Mb" is a megabit and "MB" a megabyte, "mW" a milliwatt
  * and "MW" a megawatt (pairs-11, written blind, had "100 Mbps" served for "100 MBps"). Their facet keeps the
  * form as typed, so any other spelling of them is refused ("5 MB" / "5 megabytes" too): a hit lost at most.
  * The spelled-out "megawatt" / "milliwatt" share the group for the same reason: never matched to each other.
  */
-const CASE_BEARING_UNITS: ReadonlySet<string> = new Set([
-  "kb",
-  "mb",
-  "gb",
-  "tb",
-  "kbps",
-  "mbps",
-  "gbps",
-  "mw",
-  "megawatt",
-  "megawatts",
-  "milliwatt",
-  "milliwatts",
-]);
+const CASE_BEARING_UNITS: ReadonlySet<string> = new Set(["kbps", "mbps", "gbps", "mw", "megawatt", "megawatts", "milliwatt", "milliwatts"]);
 
-/** The unit facet of a token: its canonical unit, or for a case-bearing abbreviation the form as typed. */
+/**
+ * The unit facet of a token: its canonical unit, or for a case-bearing unit the form as typed. Every symbol of one
+ * or two letters (not "$" or "%") bears its case too ("kb", "MB", "Gb" among them): "3 M" is three million and "3 m" three metres,
+ * "5 Mg" a megagram and "5 mg" a milligram, "200 Ms" no latency (cacheprobe13 had each served as the same
+ * request); "5 KG" / "5 kg" is refused with them, a hit lost at most.
+ */
 export function unitFacet(text: string, lower: string, afterNumber: boolean): string | undefined {
   const unit = unitOf(lower, afterNumber);
-  return unit !== undefined && CASE_BEARING_UNITS.has(lower) ? `${unit}:${text}` : unit;
+  return unit !== undefined && (CASE_BEARING_UNITS.has(lower) || /^\p{L}{1,2}$/u.test(lower)) ? `${unit}:${text}` : unit;
 }
 
 /** Programming and markup languages, keyed by every spelling users write. Ambiguous ones are handled in facets.ts. */

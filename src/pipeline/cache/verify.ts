@@ -98,6 +98,11 @@ function missingEntity(a: PromptFacets, b: PromptFacets): string | undefined {
     [b, a],
   ] as const) {
     for (const e of x.entities) if (!y.words.has(e) && !y.content.has(stem(e))) return e;
+    // A name that is also an everyday word is that name only by its capital: "Is Apple a good investment?" /
+    // "Is apple a good investment?", "the US" / "us", "Polish dumplings" / "polish" (cacheprobe13's pairs: 22 of
+    // 24 such served). The other prompt must write it as a name too; a name general English writes capitalised
+    // ("France", "DNA") still meets its lower-case spelling, as do frequent words ("IT" / "it" is still served).
+    for (const e of x.capitalNames ?? []) if (!y.entities.has(e)) return `${e} as a name vs as a word`;
   }
   return undefined;
 }
