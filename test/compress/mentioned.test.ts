@@ -34,3 +34,18 @@ describe("a sentence the next one points back at", () => {
     expect(send(text, 0.5)).not.toMatch(/^(?:Hi|Hello)/);
   });
 });
+
+describe("the session's second reading: what the new removals must leave", () => {
+  test.each([
+    ["Is this correct English? I need small help.", "I need small help."],
+    ["Correct this for me please, my boss will read it. I need small help.", "I need small help."],
+    ["Translate the toast into French. Thank you all for coming! The toast:\nWelcome everyone.", "Thank you all for coming!"],
+    ["Hi O, how do I bake bread?", "O,"],
+  ])("%s keeps %s", (text, kept) => {
+    for (const level of LEVELS) expect(send(text, level)).toContain(kept);
+  });
+
+  test("an announcement before the request still goes", () => {
+    expect(send("I need small help. How do I renew my passport?", 0.5)).toBe("How do I renew my passport?");
+  });
+});

@@ -179,6 +179,9 @@ function withoutThanksBeforeHandover(text: string, task: number, end: number): S
     // protected in the compressed prompt only, as words added (score 64).
     const introducer = task + m.index + m[0].length === block.index;
     if (!(isSocialSentence(sentence) || isClosingThanks(sentence) || (introducer && introducesOnly(sentence)))) continue;
+    // Thanks to an audience open the text itself: "Translate the toast into French. Thank you all for coming! The
+    // toast: ..." (a second reading found it cut from the toast).
+    if (AUDIENCE.test(sentence)) continue;
     const at = task + m.index + m[0].search(/\S/);
     // The end marks and blanks before the sentence go unprotected with it: the sentence before ends there.
     let start = at;
@@ -193,6 +196,8 @@ function withoutThanksBeforeHandover(text: string, task: number, end: number): S
   spans.push({ start: from, end });
   return spans;
 }
+
+const AUDIENCE = /\b(?:all|everyone|everybody|folks|guests|ladies|gentlemen|for (?:coming|joining|being here|attending))\b/i;
 
 /** The words that introduce a handed-over block, ending its sentence: "here it is", "here's what I wrote", "The advice", "His story". */
 const INTRODUCER_WORDS =

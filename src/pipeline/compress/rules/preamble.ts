@@ -28,8 +28,13 @@ const ANNOUNCEMENT =
     String.raw`let me (?:explain|give you some (?:context|background))(?: (?:my|the) situation| a bit| first)?`,
   ].join("|") +
   ")";
+/**
+ * An announcement announces what follows it: after a question, or with nothing after it, the sentence may be what the
+ * prompt asks about ("Is this correct English? I need small help.", "Correct this for me, my boss will read it. I need
+ * small help."; a second reading found both removed).
+ */
 const ANNOUNCEMENTS = new PhrasePattern({
-  pattern: new RegExp(SENTENCE_START + ANNOUNCEMENT + END, "gim"),
+  pattern: new RegExp(SENTENCE_START + String.raw`(?<!\?[ \t]*)` + ANNOUNCEMENT + END + String.raw`(?=\s*\S)`, "gim"),
   words: ["i", "here", "can", "could", "may", "let", "a", "quick"],
 });
 const ANNOUNCEMENT_SENTENCE = new RegExp(String.raw`^${ANNOUNCEMENT}[ \t]*[.!?:]+$`, "i");

@@ -8,8 +8,9 @@ import { mayOpenUnit, signedTailStart, vocabLeadLength, vocabSocialClass } from 
  * handed-over text before a closing paragraph of it; the quality score weighs none of it.
  */
 // With the particles of regional Englishes ("Good afternoon o!", "Hello ji,", "Good evening sir/ma.": 3 of the 120
-// prompts of bench/data/chatty-dev-16.json, an outside writer's, greeted so and kept it).
-export const ADDRESSEE = String.raw`(?:[ \t]+(?:dear[ \t]+)?(?:to you|there|all|everyone|team|friend|folks|guys|buddy|mate|pal|again|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot|bestie|fam|y['’]all|yall|sir(?:[ \t]*\/[ \t]*ma(?:['’]am|dam)?)?|madam|o|ji|dearie))?`;
+// prompts of bench/data/chatty-dev-16.json, an outside writer's, greeted so and kept it). The particle "o" only
+// before "!": "Hi O, how do I ..." greets someone called O (a second reading found the initial removed).
+export const ADDRESSEE = String.raw`(?:[ \t]+(?:dear[ \t]+)?(?:to you|there|all|everyone|team|friend|folks|guys|buddy|mate|pal|again|assistant|bot|ai|chat ?gpt|gpt|claude|gemini|bard|copilot|bestie|fam|y['’]all|yall|sir(?:[ \t]*\/[ \t]*ma(?:['’]am|dam)?)?|madam|o(?=[ \t]*!)|ji|dearie))?`;
 
 const EMOTICON = String.raw`[:;]-?[)(dp]|<3`;
 const EMOTICON_ANYWHERE = new RegExp(EMOTICON);
