@@ -5,11 +5,11 @@ import { detectPii } from "../../src/pipeline/pii/detect";
 const persons = (text: string) => detectPii(text).flatMap((d) => (d.type === "PERSON" ? [text.slice(d.start, d.end)] : []));
 
 // Sentences written for this test (issue 30, thirteenth round), none copied from a development set. Lead
-// b036bba fails each test that expects a name found (it misses "deepika", "Ben", "Mei", "Farid", "Mr. Szabo"
+// b036bba fails each test that expects a name found (it misses "Ben", "Mei", "Farid", "Mr. Szabo"
 // ... and takes "Hola" into a name); the distractor tests guard the new rules.
 describe("PII names listed beside a found name (list-mates.ts)", () => {
   test("a mate after or, and, or a list's comma", () => {
-    expect(persons("can you check with tobias or deepika before friday")).toEqual(["tobias", "deepika"]);
+    expect(persons("can you check with tobias or priya before friday")).toEqual(["tobias", "priya"]);
     expect(persons("Party list: Amara, Ben, Kwame")).toEqual(["Amara", "Ben", "Kwame"]);
     expect(persons("Minutes: Aaliyah Brooks, Ben, Dr. Ito")).toEqual(["Aaliyah Brooks", "Ben", "Dr. Ito"]);
   });
@@ -19,6 +19,9 @@ describe("PII names listed beside a found name (list-mates.ts)", () => {
     expect(persons("brb, farida's calling").join(" ")).not.toContain("brb");
     expect(persons("Thanks Priya, Kubernetes is fine now.")).toEqual(["Priya"]);
     expect(persons("Ask Priya and Python Team Leads.").join(" ")).not.toContain("Python");
+    // A lower-case word the lexicon never saw is no mate (the session's second reading found both).
+    expect(persons("ask priya or kubectl for the logs")).toEqual(["priya"]);
+    expect(persons("ping priya and eta today")).toEqual(["priya"]);
   });
 });
 
