@@ -46,9 +46,9 @@ export interface PromptFacets {
   /**
    * The names among them that are names only by their capital ("Apple", "Polish", "US"; nameOnlyByCapital), written
    * alone (no capitalised word beside them, unless an acronym) in a prompt not all in capitals: the other prompt
-   * must write each as a name too. Facets stored before it existed lack it.
+   * must write each as a name too.
    */
-  capitalNames?: Set<string>;
+  capitalNames: Set<string>;
   /** Text that must match byte for byte: quoted strings, code, URLs, identifiers, alphanumeric codes. */
   literals: string[];
   /** Quoted plain words, lower-cased, in the order written ("will 'respond' if"): their words stay in the prompt too. */
@@ -543,10 +543,6 @@ const TITLE_LOWER: ReadonlySet<string> = new Set(
 );
 
 /**
- * Title case ("Russian Opposition Leader Placed Under House Arrest", "Who Is The Author Of ..."):
- * nearly every word inside the sentences is capitalised, so a capital no longer tells a name from a word.
- */
-/**
  * Whether the capitalised word at i is a name of its own: an acronym, or a word with no capitalised word beside it.
  * A run of capitals is a title or a writer's emphasis ("A Golden Retriever jumping", "Dynamic Programming", "Bill
  * De Blasio"), where a capital is no evidence for any one word (STS pairs the annotators scored as the same).
@@ -559,6 +555,10 @@ function nameOfItsOwn(tokens: readonly Token[], i: number): boolean {
   return !capitalised(tokens[i - 1]) && !capitalised(tokens[i + 1]);
 }
 
+/**
+ * Title case ("Russian Opposition Leader Placed Under House Arrest", "Who Is The Author Of ..."):
+ * nearly every word inside the sentences is capitalised, so a capital no longer tells a name from a word.
+ */
 function isTitleCase(tokens: readonly Token[]): boolean {
   let capitalised = 0;
   let lower = 0;
@@ -1807,7 +1807,7 @@ export function extractFacets(prompt: string): PromptFacets {
     if (isEntity(t, titleCase)) {
       facets.entities.add(t.lower);
       // A programming language is one whatever its case ("java", "Java"): the languages facet compares it.
-      if (!shouted && nameOnlyByCapital(t.lower) && !PROGRAMMING_LANGUAGES[t.lower] && nameOfItsOwn(tokens, i)) facets.capitalNames!.add(t.lower);
+      if (!shouted && nameOnlyByCapital(t.lower) && !PROGRAMMING_LANGUAGES[t.lower] && nameOfItsOwn(tokens, i)) facets.capitalNames.add(t.lower);
     }
 
     if (t.lower === "to" || t.lower === "into" || t.lower === "from") {

@@ -102,7 +102,7 @@ function missingEntity(a: PromptFacets, b: PromptFacets): string | undefined {
     // "Is apple a good investment?", "the US" / "us", "Polish dumplings" / "polish" (cacheprobe13's pairs: 22 of
     // 24 such served). The other prompt must write it as a name too; a name general English writes capitalised
     // ("France", "DNA") still meets its lower-case spelling, as do frequent words ("IT" / "it" is still served).
-    for (const e of x.capitalNames ?? []) if (!y.entities.has(e)) return `${e} as a name vs as a word`;
+    for (const e of x.capitalNames) if (!y.entities.has(e)) return `${e} as a name vs as a word`;
   }
   return undefined;
 }

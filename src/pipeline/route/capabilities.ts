@@ -67,8 +67,9 @@ export interface CapabilityTable {
    * at least `share_from` of the time (PromptSignals.softwareShare, 0..1) goes up a tier (`software_terms`)
    * when it was taken for one of `classes`, or when the probability that the cheapest tier will do is below
    * `tier_confidence_threshold` (stricter than the general one): the classifier can be sure of small talk
-   * and wrong about a Terraform request. Extraction is left out of the bundled `classes`: fields picked from
-   * JSON or logs are full of software words (README, "Routing"). `share_from` 0 turns it off.
+   * and wrong about a Terraform request. The bundled `classes` hold chat only: fields picked from JSON or logs,
+   * stories and translations of technical text are full of software words too (README, "Routing"). `share_from` 0
+   * turns it off.
    */
   software_terms: { classes: TaskClass[]; share_from: number; tier_confidence_threshold: number };
   /** A `most_capable` entry applies only when the classifier is at least this sure of the class; otherwise balanced. */

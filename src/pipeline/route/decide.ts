@@ -182,7 +182,8 @@ function longQuestion(table: CapabilityTable, s: PromptSignals, task: TaskClass,
  * `software_terms` when a prompt the table sends to the cheapest tier is full of software words
  * (capabilities.json `software_terms`) and either was taken for a class that is not about software at all
  * (`classes`: a Terraform request taken for small talk at 0.86) or is less sure of the cheapest tier than
- * a stricter threshold (a CSS question taken for faq at 0.53, code at 0.20).
+ * a stricter threshold than the general one (software's 0.85 to the general 0.7: a prompt under 0.7 goes up as
+ * `low_confidence` first).
  */
 function softwareTerms(table: CapabilityTable, s: PromptSignals, task: TaskClass, confidence: number): RoutingReason | undefined {
   const t = table.software_terms;

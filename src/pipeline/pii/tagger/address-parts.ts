@@ -1,4 +1,4 @@
-import { capitalised, LABELS, type Lexicon, TokenWordSet } from "./features";
+import { capitalised, LABELS, type Lexicon, TokenWordSet, isLowerAscii } from "./features";
 import { GIVEN_NAME_WORDS } from "./given-names";
 import { rareCapital } from "./plain-names";
 import { Gap, spanEnd, tokenFrom, type Tokens } from "./tokens";
@@ -50,7 +50,6 @@ function cue(tokens: Tokens, k: number): boolean {
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isUpper = (c: number) => c >= 65 && c <= 90;
-const isLower = (c: number) => c >= 97 && c <= 122;
 
 /** A unit's number or letter: up to four ASCII letters and digits, at most one letter unless all digits ("9", "4B", "C", "214"). */
 function unitValue(tokens: Tokens, i: number): boolean {
@@ -60,7 +59,7 @@ function unitValue(tokens: Tokens, i: number): boolean {
   for (let k = tokens.start(i); k < tokens.end(i); k++) {
     const c = tokens.source.charCodeAt(k);
     if (!isDigit(c)) letters++;
-    if (!(isDigit(c) || isUpper(c) || isLower(c))) return false;
+    if (!(isDigit(c) || isUpper(c) || isLowerAscii(c))) return false;
   }
   return letters <= 1;
 }
@@ -125,7 +124,7 @@ const INWARD = /\d[A-Za-z][A-Za-z\d](?![A-Za-z\d])/g;
 /** A postcode's first half and the space before its second: "NR21 ", "m5h ". */
 const OUTWARD_BEFORE = /(?<![A-Za-z\d])[A-Za-z]{1,2}\d[A-Za-z\d]? $/;
 /** The case of a letter: 1 upper, 2 lower, 0 none. */
-const caseOf = (c: number) => (isUpper(c) ? 1 : isLower(c) ? 2 : 0);
+const caseOf = (c: number) => (isUpper(c) ? 1 : isLowerAscii(c) ? 2 : 0);
 
 /**
  * Whether the outward half at [o, oEnd) and the inward half of three characters at `n` make a postcode in
@@ -181,7 +180,7 @@ function britishLines(tokens: Tokens, labels: Uint8Array): void {
     // it, "NR21 0HU " repeated over 100 KB took 0.87 s, four times as long for twice the text; with it 17-25 ms, lead 13).
     const stop = previous;
     previous = i + 1;
-    const lower = isLower(tokens.source.charCodeAt(m.index + 1));
+    const lower = isLowerAscii(tokens.source.charCodeAt(m.index + 1));
     let from = i;
     let parts = 0;
     // Words of the part being walked: a part longer than an address's is none, and the walk stops there.
@@ -207,7 +206,7 @@ function britishLines(tokens: Tokens, labels: Uint8Array): void {
       const number = houseNumber(tokens, k) && (beforeWords || !joined(tokens, k) || UNIT_WORDS.has(tokens, k - 1));
       // A street's word after the street's name ("Church Lane"), not one opening its part ("Row 5, Column 7", "Road Map").
       const street = joined(tokens, k) && STREET_WORDS.has(tokens, k);
-      const word = isDigit(c) || (lower ? isLower(c) : capitalised(tokens, k) || PLACE_PARTICLES.has(tokens, k));
+      const word = isDigit(c) || (lower ? isLowerAscii(c) : capitalised(tokens, k) || PLACE_PARTICLES.has(tokens, k));
       // A word the tagger called a person is a street's only in a part already holding the street's word ("Llanfair Road").
       if (!word || (labels[k] === PERSON && !partAnchored)) break;
       if (parts > 4 || ++words > PART_WORDS || (lower && parts === 0 && i - k > 2)) break;
@@ -291,7 +290,7 @@ function runOns(tokens: Tokens, labels: Uint8Array, lex: Lexicon): void {
     else if (
       labels[k - 1] === ADDRESS &&
       g === Gap.Comma &&
-      isLower(tokens.first(k)) &&
+      isLowerAscii(tokens.first(k)) &&
       tokens.end(k) - tokens.start(k) >= 4 &&
       capitalised(tokens, k + 1) &&
       tokens.gap(k + 1) === Gap.Space

@@ -1,4 +1,16 @@
-import { capitalised, firstLetters, hasLetter, knownName, LABELS, lexCode, type Lexicon, oftenLower, TokenWordSet, writesCapitals } from "./features";
+import {
+  capitalised,
+  firstLetters,
+  hasLetter,
+  knownName,
+  LABELS,
+  lexCode,
+  type Lexicon,
+  oftenLower,
+  TokenWordSet,
+  writesCapitals,
+  isLowerAscii,
+} from "./features";
 import { LISTED_GIVEN_NAME_WORDS } from "./given-names";
 import { Gap, type Tokens } from "./tokens";
 import { OPENER_WORDS } from "./greetings";
@@ -20,7 +32,6 @@ const PERSON = LABELS.indexOf("PERSON");
  * letters take it, and "morning", "dear", "welcome" ... changed no span of the benches (greetings.ts).
  */
 const OPENERS = new TokenWordSet(OPENER_WORDS);
-const isLower = (c: number) => c >= 97 && c <= 122;
 /** Chat's abbreviations and groups, which the case profile never saw ("ok omw": newstyle-dev6; "hey yall": frames.test.ts). */
 const CHAT_WORDS = new TokenWordSet(
   "yall peeps fam bruh bby omw brb idk imo imho tbh ngl btw fyi lmk tmrw tmr pls plz thx np lol lmao rofl asap wfh eod afaik iirc ofc smh nvm ikr hbu wyd wbu gtg".split(
@@ -31,12 +42,12 @@ const CHAT_WORDS = new TokenWordSet(
 /** Whether token i, in lower case, may be a name: letters only, three or more, and no word general English writes. */
 function lowerName(tokens: Tokens, i: number, lex: Lexicon): boolean {
   const length = tokens.end(i) - tokens.start(i);
-  if (length < 3 || !isLower(tokens.first(i))) return false;
+  if (length < 3 || !isLowerAscii(tokens.first(i))) return false;
   const code = lexCode(tokens, i, lex);
   // A word the case profile saw must be a name and no word it saw written in lower case ("can", "ping", "will" are given names too).
   if (code >> 4 !== 0 && (oftenLower(code) || (!knownName(code) && !LISTED_GIVEN_NAME_WORDS.has(tokens, i)))) return false;
   if (CHAT_WORDS.has(tokens, i)) return false;
-  for (let k = tokens.start(i); k < tokens.end(i); k++) if (!isLower(tokens.source.charCodeAt(k))) return false;
+  for (let k = tokens.start(i); k < tokens.end(i); k++) if (!isLowerAscii(tokens.source.charCodeAt(k))) return false;
   return true;
 }
 
@@ -58,7 +69,7 @@ export function chatNames(tokens: Tokens, labels: Uint8Array, lex: Lexicon): voi
     const g = tokens.gap(i);
     if (!(g === Gap.Start || g === Gap.Newline || g === Gap.Stop)) continue;
     const c = tokens.first(i);
-    if (!hasLetter(OPENER_FIRST, c) || !isLower(tokens.first(i + 1)) || tokens.gap(i + 1) !== Gap.Space) continue;
+    if (!hasLetter(OPENER_FIRST, c) || !isLowerAscii(tokens.first(i + 1)) || tokens.gap(i + 1) !== Gap.Space) continue;
     if (labels[i + 1] === 0 && OPENERS.has(tokens, i) && lowerName(tokens, i + 1, lex)) labels[i + 1] = PERSON;
   }
   // The last line's one or two words after a dash: only when one of the last 60 characters is a dash.

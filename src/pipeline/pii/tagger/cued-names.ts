@@ -1,4 +1,4 @@
-import { capitalised, flagsOf, LABELS, lexCode, type Lexicon, TokenWordSet } from "./features";
+import { capitalised, flagsOf, LABELS, lexCode, type Lexicon, TokenWordSet, isLowerAscii } from "./features";
 import { NOT_A_PERSON } from "./frames";
 import { LISTED_GIVEN_NAME_WORDS } from "./given-names";
 import { plainGiven, rareCapital } from "./plain-names";
@@ -6,7 +6,6 @@ import { Gap, LOWER_FIRST, META, STRIDE, type Tokens, UPPER_FIRST } from "./toke
 
 const PERSON = LABELS.indexOf("PERSON");
 const O = LABELS.indexOf("O");
-const isLower = (c: number) => c >= 97 && c <= 122;
 /** What a person from a team does next: "Joy from billing says", "Devorah from HR will confirm". */
 const REPORTS = new TokenWordSet("said says asked told wants called emailed mentioned confirmed will would can thinks replied".split(" "));
 const FROM = new TokenWordSet(["from"]);
@@ -56,7 +55,7 @@ function teamName(tokens: Tokens, i: number, lex: Lexicon): boolean {
 
 /** Token i, opening a line before a comma, before ", " and a lower-case word. */
 function addressedName(tokens: Tokens, i: number, lex: Lexicon): boolean {
-  if (!isLower(tokens.first(i + 1))) return false;
+  if (!isLowerAscii(tokens.first(i + 1))) return false;
   // Only ", " between: not a list's "Name,Name" nor a clause's other punctuation.
   if (tokens.start(i + 1) - tokens.end(i) !== 2) return false;
   return plainGiven(tokens, i, lex);

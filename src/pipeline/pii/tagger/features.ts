@@ -218,6 +218,8 @@ export const usuallySentenceStart = (code: number) => classOf(code) === S_CLASS;
 export const oftenLower = (code: number) => classOf(code) === L_CLASS || classOf(code) === X_CLASS;
 /** Whether a lexicon number's word is a known name (names.json: the training spans' name words). */
 export const knownName = (code: number) => (code & 1) === 1;
+/** An ASCII lower-case letter's code unit (a-z). */
+export const isLowerAscii = (c: number) => c >= 97 && c <= 122;
 /** A word of the lexicon no name list holds that the case profile saw more than seldom ("Python", "Amazon", "Cheers"). */
 export const commonWord = (code: number) => !knownName(code) && ((code >> 1) & 7) > 0;
 

@@ -11,6 +11,7 @@ import {
   TokenWordSet,
   usuallyLower,
   wordCode,
+  isLowerAscii,
 } from "./features";
 import { GIVEN_NAME_WORDS, givenNameSpelled, LISTED_GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
 import { PLACE_WORDS } from "./places";
@@ -158,7 +159,6 @@ const CAMEL_NAME_PARTS = new Set(NAME_KEY_PART_WORDS);
 const NAME = new TokenWordSet(["name", "person"]);
 const NAME_WORD = /^\p{Lu}\p{Ll}/u;
 
-const isLowerAscii = (c: number) => c >= 97 && c <= 122;
 const isUpperAscii = (c: number) => c >= 65 && c <= 90;
 const isWordChar = (c: number) => (c >= 48 && c <= 57) || isUpperAscii(c) || isLowerAscii(c) || c === 95;
 

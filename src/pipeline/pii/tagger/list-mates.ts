@@ -1,4 +1,16 @@
-import { capitalised, flagsOf, knownName, LABELS, lexCode, type Lexicon, nameCased, oftenLower, TokenWordSet, usuallySentenceStart } from "./features";
+import {
+  capitalised,
+  flagsOf,
+  knownName,
+  LABELS,
+  lexCode,
+  type Lexicon,
+  nameCased,
+  oftenLower,
+  TokenWordSet,
+  usuallySentenceStart,
+  isLowerAscii,
+} from "./features";
 import { NOT_A_PERSON } from "./frames";
 import { AND } from "./greeted-names";
 import { plainGiven } from "./plain-names";
@@ -7,7 +19,6 @@ import { Gap, type Tokens } from "./tokens";
 const PERSON = LABELS.indexOf("PERSON");
 const O = LABELS.indexOf("O");
 const OR = new TokenWordSet(["or"]);
-const isLower = (c: number) => c >= 97 && c <= 122;
 
 /**
  * The person words the names of a list of people leave out, beside a name the tagger found ("ask sanjay or
@@ -80,7 +91,7 @@ function mateBefore(tokens: Tokens, i: number): number {
 function mate(tokens: Tokens, i: number, j: number, lex: Lexicon): boolean {
   // The word's case first (no lookup): a name's capital, or a lower-case mate only beside a lower-case name ("sanjay or deepa").
   const capital = capitalised(tokens, j);
-  if (capital ? !nameCased(tokens, j) : !isLower(tokens.first(i)) || !isLower(tokens.first(j)) || tokens.end(j) - tokens.start(j) < 2) return false;
+  if (capital ? !nameCased(tokens, j) : !isLowerAscii(tokens.first(i)) || !isLowerAscii(tokens.first(j)) || tokens.end(j) - tokens.start(j) < 2) return false;
   // The item's other edge: after a separator only a list's joint, a stop or a line's edge; after "and"/"or" also a lower-case word.
   const byWord = Math.abs(j - i) === 2;
   if (j > i) {

@@ -1,4 +1,16 @@
-import { capitalised, commonWord, flagsOf, LABELS, lexCode, type Lexicon, oftenLower, TokenWordSet, usuallySentenceStart, writesCapitals } from "./features";
+import {
+  capitalised,
+  commonWord,
+  flagsOf,
+  LABELS,
+  lexCode,
+  type Lexicon,
+  oftenLower,
+  TokenWordSet,
+  usuallySentenceStart,
+  writesCapitals,
+  isLowerAscii,
+} from "./features";
 import { ASSISTANTS } from "./frames";
 import { foldedGivenName, LISTED_GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
 import { PLACE_WORDS } from "./places";
@@ -19,7 +31,6 @@ const PERSON = LABELS.indexOf("PERSON");
 const ADDRESS = LABELS.indexOf("ADDRESS");
 const O = LABELS.indexOf("O");
 const isAsciiLetter = (c: number) => (c | 0x20) >= 97 && (c | 0x20) <= 122;
-const isLower = (c: number) => c >= 97 && c <= 122;
 // A hyphen joins two capitalised parts ("Ofori-Atta"), not a word ("Python-scripts": one token, tokens.ts).
 const NAME_SHAPE = /^(?:\p{Lu}['’])?\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?$/u;
 
@@ -118,7 +129,7 @@ const AFTER_NAME = new TokenWordSet("at in on for from and or is was has had who
  */
 function thingNext(tokens: Tokens, i: number): boolean {
   const n = i + 1;
-  return n < tokens.length && tokens.gap(n) === Gap.Space && isLower(tokens.first(n)) && !AFTER_NAME.has(tokens, n);
+  return n < tokens.length && tokens.gap(n) === Gap.Space && isLowerAscii(tokens.first(n)) && !AFTER_NAME.has(tokens, n);
 }
 
 /** Whether an owner comes before the tie at token t, after a space: "my manager", "our landlord". */

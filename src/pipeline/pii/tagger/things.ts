@@ -10,6 +10,7 @@ import {
   usuallyLower,
   wordCode,
   writesCapitals,
+  isLowerAscii,
 } from "./features";
 import { GIVEN_NAME_WORDS, WORDLIKE_NAME_WORDS } from "./given-names";
 import { TITLES } from "./titles";
@@ -179,5 +180,3 @@ function wordBeforeNoun(tokens: Tokens, i: number, lex: Lexicon): boolean {
   // twelfth-round development set, bench/data/pii-dev12.txt; not "We use Python, and Pyspark extensively").
   return !(/(?:s|ed|ing)$/.test(next) || (next.endsWith("ly") && (GIVEN_NAME_WORDS.has(tokens, i) || TITLES.has(tokens, i - 1))));
 }
-
-const isLowerAscii = (c: number) => c >= 97 && c <= 122;
