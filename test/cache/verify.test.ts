@@ -464,6 +464,9 @@ const PARAPHRASES: [string, string][] = [
   // A name general English writes capitalised meets its lower-case spelling: lower-case typists ask the same.
   ["What is the capital of France?", "what is the capital of france?"],
   ["How is DNA copied in a cell?", "How is dna copied in a cell?"],
+  // A writer who opens sentences in lower case says nothing by a missing capital: the name is the same.
+  ["Should I buy Apple shares this year?", "should i buy apple shares this year?"],
+  ["Where can I buy Polish sausages near me?", "Hi! where can i buy polish sausages near me? Thanks."],
 ];
 
 describe("verifier", () => {
