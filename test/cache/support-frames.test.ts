@@ -66,10 +66,38 @@ const READINGS: readonly [string, string][] = [
   // Only before a support action: a feeling or a way with people is no procedure of a service.
   ["I don't know how to say no to my boss", "I don't know how to say no to my boss"],
   ["I'm not sure how to feel about my booking", "I'm not sure how to feel about my booking"],
+  // A keyword query of a support action asks its steps (KEYWORD_REQUEST); with a determiner or a pronoun it is a command, and stays.
+  ["reset password", "how do I reset password"],
+  ["Cancel subscription?", "how do I Cancel subscription"],
+  ["cancel my subscription", "cancel my subscription"],
+  ["delete the file", "delete the file"],
+  ["cancel subscription for my son", "cancel subscription for my son"],
+  ["reset password now please", "how do I reset password now"],
+  ["get refund", "get refund"],
 ];
 
 /** Queries against cached prompts, each with whether the cached answer may serve: both sides of each relaxation. */
 const DECISIONS: readonly [string, readonly [string, string, boolean][]][] = [
+  [
+    "a keyword query is the steps of its action, both ways, and nothing else",
+    [
+      ["reset password", "How do I reset my password?", true],
+      ["How do I reset my password?", "reset password", true],
+      ["cancel subscription", "how do I cancel my subscription", true],
+      ["reset password", "How do I reset his password?", false],
+      ["reset password", "How do you reset a password?", false],
+      ["reset password", "How should I reset my password?", false],
+      ["cancel subscription", "Why can't I cancel my subscription?", false],
+      ["cancel subscription", "Why did you cancel my subscription?", false],
+      ["pause subscription", "How do I cancel my subscription?", false],
+      ["cancel subscription", "Can I cancel my subscription?", false],
+      ["cancel my subscription", "How do I cancel my subscription?", false],
+      // A refund asked for is a permission, never the steps of "How do I get a refund?" (ABILITY_QUESTION); "get" opens no keyword query.
+      ["get refund", "Can I get a refund?", false],
+      ["get refund", "How do I get a refund?", false],
+      ["Can I get a refund?", "How do I get a refund?", false],
+    ],
+  ],
   [
     "not knowing how still refuses a negated action, another object or a qualifier",
     [

@@ -796,6 +796,25 @@ const FORGOTTEN_SECRET_STATEMENT =
  */
 const WISH_ACTIONS =
   "cancel|change|update|reset|delete|remove|unsubscribe|upgrade|downgrade|renew|pause|freeze|unfreeze|lock|unlock|block|unblock|reserve|reschedule|return|exchange|track|transfer|enroll|unenroll|download|upload|restore|redeem|top up|contact|activate|deactivate|verify|edit|hide|unhide|skip|dispute|appeal|replace|enable|disable|extend|link|unlink|export|import|report|get a refund|request a refund|file a claim|submit a claim|make a claim|pay|submit|book|schedule|withdraw|register|reload|pair|unpair|set up|add|open|sign up|adjust";
+/** The actions of WISH_ACTIONS that are one word (no "get a refund"): the verbs a keyword query opens with (KEYWORD_REQUEST). */
+const WISH_ACTIONS_ONE_WORD = WISH_ACTIONS.split("|")
+  .filter((action) => /^[a-z]+$/.test(action))
+  .join("|");
+/**
+ * A support action typed as a keyword query, the whole request a verb of WISH_ACTIONS and its bare object: "reset
+ * password", "cancel subscription?", "enable captions" ask what "how do I reset my password" asks (the issue's own
+ * example; a search box or a chat opened on a help page is typed this way). Read as "how do I ...", the person of
+ * the asker: "how do I reset his password" still differs (the person role), "why can't I cancel" too (why and the
+ * negation), as does "Can I get a refund?" (a permission, not the steps). Only one to four plain words after the
+ * verb and none of them a determiner, pronoun or quantifier: "cancel my subscription" or "delete the file" read as
+ * a command to whoever is asked, whose answer may be the act, not the steps, and stay as written. Issue 24, cache14:
+ * faq-dev12 and the intent groups' pairs had 32 refused only on the question word ("cancel subscription" / "How do
+ * I cancel my subscription?"), the largest question-form refusal left (bench/cache-intent-reach.ts --threshold=-1).
+ */
+const KEYWORD_REQUEST = new RegExp(
+  String.raw`^\s*((?:${WISH_ACTIONS_ONE_WORD})(?: (?!(?:my|your|his|her|their|our|its|the|this|that|these|those|me|you|him|them|us|it|i|we|he|she|they|a|an|all|every|each|both|some|any|no|not|one|another)\b)[\p{L}-]+){1,4})\s*\??\s*$`,
+  "iu",
+);
 const STATED_WISH = new RegExp(
   String.raw`^\s*(?:i(?: really)?(?: want| wanna| would like|['’]d like| need| wish|(?:['’]m| am) trying)(?: to)?|(?:want|need|trying) to) ((?:${WISH_ACTIONS})\b[^.?!\n]*?)\s*[.!]*\s*$`,
   "i",
@@ -1102,6 +1121,7 @@ function withCanonicalFrame(request: string): string {
         .replace(FORGOTTEN_SECRET, "how do I reset my $1")
         .replace(FORGOTTEN_SECRET_STATEMENT, "how do I reset my $1")
         .replace(STATED_WISH, "how do I $1")
+        .replace(KEYWORD_REQUEST, "how do I $1")
         .replace(NEED_HELP_WITH, "how do I $1")
         .replace(HELP_ME, "how do I $1")
         .replace(DONT_KNOW_HOW, "how do I ")
