@@ -66,14 +66,6 @@ const READINGS: readonly [string, string][] = [
   // Only before a support action: a feeling or a way with people is no procedure of a service.
   ["I don't know how to say no to my boss", "I don't know how to say no to my boss"],
   ["I'm not sure how to feel about my booking", "I'm not sure how to feel about my booking"],
-  // A keyword query of a support action asks its steps (KEYWORD_REQUEST); with a determiner or a pronoun it is a command, and stays.
-  ["reset password", "how do I reset password"],
-  ["Cancel subscription?", "how do I Cancel subscription"],
-  ["cancel my subscription", "cancel my subscription"],
-  ["delete the file", "delete the file"],
-  ["cancel subscription for my son", "cancel subscription for my son"],
-  ["reset password now please", "how do I reset password now"],
-  ["get refund", "get refund"],
 ];
 
 /** Queries against cached prompts, each with whether the cached answer may serve: both sides of each relaxation. */
@@ -84,6 +76,19 @@ const DECISIONS: readonly [string, readonly [string, string, boolean][]][] = [
       ["reset password", "How do I reset my password?", true],
       ["How do I reset my password?", "reset password", true],
       ["cancel subscription", "how do I cancel my subscription", true],
+      ["Cancel subscription?", "How can I cancel my subscription?", true],
+      ["reset password", "how to reset my password", true],
+      // Read as asking the steps, not rewritten: the keyword and the command still serve each other, as on lead.
+      ["reset password", "reset my password", true],
+      ["remove duplicates from list", "remove the duplicates from the list", true],
+      ["How was my password reset?", "reset password", false],
+      ["reset password", "How did I reset my password?", false],
+      ["reset password", "How could I reset my password?", false],
+      ["reset password", "How will I reset my password?", false],
+      ["reset password", "How do we reset our password?", false],
+      ["Can I cancel my subscription?", "cancel subscription", false],
+      ["delete the file", "How do I delete the file?", false],
+      ["reset password", "How much does it cost to reset my password?", false],
       ["reset password", "How do I reset his password?", false],
       ["reset password", "How do you reset a password?", false],
       ["reset password", "How should I reset my password?", false],

@@ -168,6 +168,23 @@ function definiteQuantity(f: PromptFacets): string | undefined {
   return f.roles.get("quantity")?.find((q) => DEFINITE_QUANTITY.has(q)) ?? f.roles.get("count")?.[0];
 }
 
+/**
+ * A keyword query ("reset password", the role "ask" -> "keyword" of facets.ts) asks the steps that "How do I reset my
+ * password?" gives, both ways: a plain "how", asked by "I" or nobody ("How do I reset his password?" and "How do you
+ * reset a password?" are someone else's), in the present and with no auxiliary but "do" or "can" ("How should I" asks
+ * advice, "How could I" a possibility, "How was it reset?" the past). "Can I cancel my subscription?" stays apart (the
+ * "ask" roles differ: a permission), as does any other question word ("Why can't I cancel ...").
+ */
+function keywordAsksSteps(asking: PromptFacets, keyword: PromptFacets): boolean {
+  return (
+    sameList(keyword.roles.get("ask") ?? [], ["keyword"]) &&
+    sameList(asking.roles.get("wh")!, ["how"]) &&
+    sameList(asking.roles.get("person") ?? ["i"], ["i"]) &&
+    sameList(asking.roles.get("tense") ?? ["present"], ["present"]) &&
+    asking.frame.every((w) => !w.startsWith("m:") || w === "m:do")
+  );
+}
+
 function roleClash(a: PromptFacets, b: PromptFacets): string | undefined {
   // "will" on one side only: "Has my prescription been refilled?" and "What happened after the trial
   // ended?" have no auxiliary the tense role reads, and still ask about another time than "Will my
@@ -198,6 +215,7 @@ function roleClash(a: PromptFacets, b: PromptFacets): string | undefined {
     // spoken in Peru?" asks yes or no. Any other question word asks what its absence does not.
     const [asking, other] = a.roles.has("wh") ? [a, b] : [b, a];
     if (asking === b && sameList(b.roles.get("wh")!, ["how"]) && sameList(a.roles.get("ask") ?? [], ["ability"])) return undefined;
+    if (keywordAsksSteps(asking, other)) return undefined;
     const picksOne = sameList(asking.roles.get("wh")!, ["which"]);
     if (!picksOne || other.roles.has("mood")) return `wh: ${show(a.roles.get("wh") ?? [])} vs ${show(b.roles.get("wh") ?? [])}`;
   }
