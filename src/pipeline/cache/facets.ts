@@ -806,7 +806,7 @@ const WISH_ACTIONS_ONE_WORD = WISH_ACTIONS.split("|")
  * example; a search box or a chat opened on a help page is typed this way). Marked as the role "ask" -> "keyword",
  * which roleClash lets stand against a plain "how do I" of the asker's own (see keywordAsksSteps in verify.ts); the
  * request itself stays as written, so "reset password" / "reset my password" are still read alike (rewritten to "how
- * do I reset password", they were refused: 82.3 -> 82.1% rewordings served by bun bench/cache-lookup.ts). Only one
+ * do I reset password", the pair lead serves was refused, and so were commands like it). Only one
  * to four plain words after the verb, none a determiner, pronoun or quantifier ("cancel my subscription" or "delete
  * the file" is a command, whose answer may be the act). Issue 24, cache14: faq-dev12 and the intent groups' wordings
  * had 32 pairs refused only on the question word ("cancel subscription" / "How do I cancel my subscription?"), the
