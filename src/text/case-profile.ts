@@ -19,10 +19,11 @@ export function caseProfile(): CaseProfile {
 /**
  * Whether a word, written with a capital inside a sentence, is a name only by that capital ("Apple", "Polish", "US",
  * "SAD"): general English writes it both ways (x), or in lower case (l) but seldom (at most l2, ~10^2 sightings).
- * The frequent lower-case words (l3, l4: "in", "on", "it", "go") are left out, with single letters: their capitals
- * come from headings, fronted phrases the cache moves ("In Lisbon, how do I ...") and variables ("angles A, B").
+ * The frequent lower-case words (l3, l4: "in", "on", "go") are left out, with single letters: their capitals come from
+ * headings, fronted phrases the cache moves ("In Lisbon, how do I ...") and variables ("angles A, B"). An acronym is
+ * a name whatever the word's frequency ("IT" / "it", "AM" / "am"): all capitals are no accident of position.
  */
-export function nameOnlyByCapital(lower: string): boolean {
+export function nameOnlyByCapital(lower: string, acronym: boolean): boolean {
   const c = lower.length >= 2 ? caseProfile().get(lower) : undefined;
-  return c !== undefined && (c[0] === "x" || (c[0] === "l" && Number(c[1]) <= 2));
+  return c !== undefined && (c[0] === "x" || (c[0] === "l" && (acronym || Number(c[1]) <= 2)));
 }

@@ -57,6 +57,8 @@ const NEAR_MISSES: [MismatchKind, string, string][] = [
   ["entity", "Should I buy Apple shares this year?", "Should I buy apple shares this year?"],
   ["entity", "What did the US say about the new tariffs?", "What did us say about the new tariffs?"],
   ["entity", "Where can I buy Polish sausages near me?", "Where can I buy polish sausages near me?"],
+  // An acronym is a name whatever its lower-case word's frequency.
+  ["entity", "Ask IT whether my laptop can run the update", "Ask it whether my laptop can run the update"],
   // Plus-minus, arrows and superscript powers are operators (cacheprobe13).
   ["operator", "What does 10 ± 3 mean on a lab report?", "What does 10 3 mean on a lab report?"],
   ["operator", "In logic, is P → Q the same as Q → P?", "In logic, is P ← Q the same as Q → P?"],

@@ -553,9 +553,8 @@ const TITLE_LOWER: ReadonlySet<string> = new Set(
  * A run of capitals is a title or a writer's emphasis ("A Golden Retriever jumping", "Dynamic Programming", "Bill
  * De Blasio"), where a capital is no evidence for any one word (STS pairs the annotators scored as the same).
  */
-function nameOfItsOwn(tokens: readonly Token[], i: number): boolean {
-  const t = tokens[i]!;
-  if (t.text.length >= 2 && t.text === t.text.toUpperCase()) return true;
+function nameOfItsOwn(tokens: readonly Token[], i: number, acronym: boolean): boolean {
+  if (acronym) return true;
   // A sentence's first word is capitalised for its place ("Is Apple a good investment?").
   const capitalised = (u: Token | undefined) => u !== undefined && u.kind === "word" && !u.sentenceStart && u.text[0] !== u.lower[0];
   return !capitalised(tokens[i - 1]) && !capitalised(tokens[i + 1]);
@@ -1843,7 +1842,9 @@ export function extractFacets(prompt: string): PromptFacets {
     if (isEntity(t, titleCase)) {
       facets.entities.add(t.lower);
       // A programming language is one whatever its case ("java", "Java"): the languages facet compares it.
-      if (!shouted && nameOnlyByCapital(t.lower) && !PROGRAMMING_LANGUAGES[t.lower] && nameOfItsOwn(tokens, i)) facets.capitalNames.add(t.lower);
+      const acronym = t.text.length >= 2 && t.text === t.text.toUpperCase();
+      if (!shouted && nameOnlyByCapital(t.lower, acronym) && !PROGRAMMING_LANGUAGES[t.lower] && nameOfItsOwn(tokens, i, acronym))
+        facets.capitalNames.add(t.lower);
     }
 
     if (t.lower === "to" || t.lower === "into" || t.lower === "from") {

@@ -101,7 +101,7 @@ function missingEntity(a: PromptFacets, b: PromptFacets): string | undefined {
     // A name that is also an everyday word is that name only by its capital: "Is Apple a good investment?" /
     // "Is apple a good investment?", "the US" / "us", "Polish dumplings" / "polish" (cacheprobe13's pairs: 22 of
     // 24 such served). The other prompt must write it as a name too; a name general English writes capitalised
-    // ("France", "DNA") still meets its lower-case spelling, as do frequent words ("IT" / "it" is still served), and
+    // ("France", "DNA") still meets its lower-case spelling, as do frequent words written capitalised ("Go" / "go"), and
     // so does a writer who opens sentences in lower case ("should i buy apple shares?").
     if (!y.lowerCaseWriter) for (const e of x.capitalNames) if (!y.entities.has(e)) return `${e} as a name vs as a word`;
   }
