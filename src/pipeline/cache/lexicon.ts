@@ -531,7 +531,10 @@ const UNIT_GROUPS: Readonly<Record<string, string[]>> = {
   ghz: ["ghz"],
   w: ["w", "watt", "watts"],
   kw: ["kw", "kilowatt", "kilowatts"],
-  mw: ["mw", "megawatt", "megawatts", "milliwatt", "milliwatts"],
+  // "mw" is either ("mW" / "MW"): a unit of its own, told apart by its case (unitFacet).
+  mw: ["mw"],
+  megawatt: ["megawatt", "megawatts"],
+  milliwatt: ["milliwatt", "milliwatts"],
   kwh: ["kwh"],
   v: ["v", "volt", "volts"],
   a: ["amp", "amps", "ampere", "amperes"],
@@ -601,12 +604,11 @@ export function unitOf(word: string, afterNumber: boolean): string | undefined {
 }
 
 /**
- * Units whose letter case is their meaning: "Mb" is a megabit and "MB" a megabyte, "mW" a milliwatt
- * and "MW" a megawatt (pairs-11, written blind, had "100 Mbps" served for "100 MBps"). Their facet keeps the
- * form as typed, so any other spelling of them is refused ("5 MB" / "5 megabytes" too): a hit lost at most.
- * The spelled-out "megawatt" / "milliwatt" share the group for the same reason: never matched to each other.
+ * Rates whose letter case is their meaning: "Mbps" is megabits and "MBps" megabytes a second (pairs-11, written
+ * blind, had "100 Mbps" served for "100 MBps"). Their facet keeps the form as typed, so any other spelling of them is
+ * refused: a hit lost at most. Symbols of one or two letters bear their case without being listed (unitFacet).
  */
-const CASE_BEARING_UNITS: ReadonlySet<string> = new Set(["kbps", "mbps", "gbps", "mw", "megawatt", "megawatts", "milliwatt", "milliwatts"]);
+const CASE_BEARING_UNITS: ReadonlySet<string> = new Set(["kbps", "mbps", "gbps"]);
 
 /**
  * The unit facet of a token: its canonical unit, or for a case-bearing unit the form as typed. Every symbol of one
